@@ -1,0 +1,66 @@
+"""The errors a user can cause, each with the place it concerns.
+
+The CLI prints ``str(error)`` as one line and exits non-zero; it shows a
+traceback only with ``--debug``. Anything that is not a ``KremlinError`` is a
+bug in this program.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class KremlinError(Exception):
+    """An error in the user's input, reported as ``where: message``."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, where: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class InputError(KremlinError):
+    """A file that is missing, unreadable, unsafe or not a TripleA game."""
+
+
+class UnknownNameError(KremlinError):
+    """A name (map, game, territory, unit, power...) that does not exist."""
+
+    def __init__(
+        self,
+        kind: str,
+        name: str,
+        known: Iterable[str],
+        *,
+        where: str | None = None,
+        show_all: bool = False,
+    ) -> None:
+        known = sorted(set(known))
+        close = close_matches(name, known)
+        message = f"unknown {kind} {name!r}"
+        if close:
+            message += "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+        if show_all or not close:
+            shown = known if len(known) <= 40 else known[:40] + ["..."]
+            message += f" (known: {', '.join(shown)})" if known else f" (there are no {kind}s)"
+        super().__init__(message, where=where)
+        self.kind = kind
+        self.name = name
+        self.close = close
+
+
+def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:
+    """Names in ``known`` that look like ``name``, compared case-insensitively."""
+    by_lower: dict[str, str] = {}
+    for candidate in known:
+        by_lower.setdefault(candidate.lower(), candidate)
+    hits = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.6)
+    if not hits:
+        hits = [k for k in by_lower if name.lower() in k][:n]
+    return [by_lower[h] for h in hits]

@@ -1,0 +1,358 @@
+"""An XML document that writes back every byte it was not asked to change.
+
+The lxml tree is the model that code reads and edits, but only through the
+methods of :class:`XmlDocument` (``set_attribute``, ``append``, ``insert_after``,
+``remove``, ``set_text``). Each method records the original state of the
+element it touches the first time it touches it. ``to_bytes`` then copies the
+original bytes of every untouched element verbatim and re-renders only the
+touched tags: an attribute edit rewrites one attribute value in place, a new
+element is indented like its neighbours, a removed element takes its own line
+with it. Comments, attribute order and quoting, CDATA, character references,
+the prolog and the DOCTYPE therefore survive any edit that does not concern
+them, and a document with no edits is written back byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+from lxml import etree
+
+from kremlin_triplea.gamefile.safe import parse_xml, read_bytes
+
+# Markup in document order. Start tags may hold ">" inside quoted attribute
+# values, so they are matched attribute by attribute.
+_MARKUP = re.compile(
+    rb"<!--.*?-->"
+    rb"|<!\[CDATA\[.*?\]\]>"
+    rb"|<\?.*?\?>"
+    rb"|<!DOCTYPE(?:[^\[>]|\[.*?\])*>"
+    rb"|</[^>]*>"
+    rb"|<[^!?/][^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*>",
+    re.DOTALL,
+)
+_ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
+_INDENT = re.compile(rb"\n([ \t]*)$")
+
+
+@attrs.frozen
+class Span:
+    """Byte offsets of one element in the source: its start tag and end tag."""
+
+    start: int
+    start_tag_end: int
+    end_tag_start: int  # equals start_tag_end for a self-closing tag
+    end: int
+
+    @property
+    def self_closing(self) -> bool:
+        return self.start_tag_end == self.end
+
+
+@attrs.define
+class _Touched:
+    """What an element was before the first edit that touched it."""
+
+    attributes: dict[str, str]
+    children: list[etree._Element]
+    text_replaced: bool = False
+
+
+class XmlDocument:
+    """A parsed XML file plus its original bytes."""
+
+    def __init__(self, data: bytes, *, source: str) -> None:
+        self.source = source
+        self.original = data
+        self.tree = parse_xml(data, where=source)
+        self.root: etree._Element = self.tree.getroot()
+        self.encoding = self.tree.docinfo.encoding or "UTF-8"
+        self._touched: dict[etree._Element, _Touched] = {}
+        self._dirty_paths: set[etree._Element] = set()
+        self._spans: dict[etree._Element, Span] | None = None
+
+    @classmethod
+    def read(cls, path: Path | str) -> XmlDocument:
+        path = Path(path)
+        return cls(read_bytes(path), source=str(path))
+
+    # -- edits -----------------------------------------------------------
+
+    @property
+    def modified(self) -> bool:
+        return bool(self._touched)
+
+    def set_attribute(self, element: etree._Element, name: str, value: str) -> None:
+        if element.get(name) == value:
+            return
+        self._touch(element)
+        element.set(name, value)
+
+    def remove_attribute(self, element: etree._Element, name: str) -> None:
+        if name in element.attrib:
+            self._touch(element)
+            del element.attrib[name]
+
+    def append(self, parent: etree._Element, child: etree._Element) -> etree._Element:
+        """Add ``child`` as the last element of ``parent``."""
+        self._touch(parent)
+        parent.append(child)
+        return child
+
+    def insert_after(self, anchor: etree._Element, child: etree._Element) -> etree._Element:
+        """Add ``child`` right after ``anchor``, as its sibling."""
+        parent = anchor.getparent()
+        assert parent is not None, "cannot insert a sibling of the root element"
+        self._touch(parent)
+        anchor.addnext(child)
+        return child
+
+    def remove(self, element: etree._Element) -> None:
+        parent = element.getparent()
+        assert parent is not None, "cannot remove the root element"
+        self._touch(parent)
+        parent.remove(element)
+
+    def set_text(self, element: etree._Element, text: str, *, cdata: bool = False) -> None:
+        """Replace everything inside ``element`` with ``text``."""
+        if len(element):
+            raise ValueError(f"<{element.tag}> has child elements; set_text would drop them")
+        self._touch(element).text_replaced = True
+        element.text = etree.CDATA(text) if cdata else text
+
+    def _touch(self, element: etree._Element) -> _Touched:
+        touched = self._touched.get(element)
+        if touched is None:
+            touched = _Touched(dict(element.attrib), [c for c in element if _is_element(c)])
+            self._touched[element] = touched
+        return touched
+
+    # -- writing ---------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        if not self._touched:
+            return self.original
+        spans = self.spans()
+        root_span = spans[self.root]
+        self._dirty_paths = {a for e in self._touched for a in _self_and_ancestors(e)}
+        out = bytearray(self.original[: root_span.start])
+        self._emit(self.root, spans, out)
+        out += self.original[root_span.end :]
+        return bytes(out)
+
+    def spans(self) -> dict[etree._Element, Span]:
+        """Where each original element stands in the original bytes."""
+        if self._spans is None:
+            self._spans = _locate_elements(self.original, self._original_elements())
+        return self._spans
+
+    def _original_elements(self) -> Iterator[etree._Element]:
+        # Elements created by edits have no span; their original siblings do.
+        # Walk the original structure: touched elements list their original children.
+        stack = [self.root]
+        while stack:
+            element = stack.pop()
+            yield element
+            touched = self._touched.get(element)
+            children = touched.children if touched else [c for c in element if _is_element(c)]
+            stack.extend(reversed(children))
+
+    def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
+        span = spans[element]
+        touched = self._touched.get(element)
+        if element not in self._dirty_paths:
+            out += self.original[span.start : span.end]
+            return
+        start_tag = self.original[span.start : span.start_tag_end]
+        if touched is not None and touched.attributes != dict(element.attrib):
+            start_tag = _rewrite_start_tag(start_tag, dict(element.attrib), self.encoding)
+        if touched is not None and touched.text_replaced:
+            if start_tag.endswith(b"/>"):
+                start_tag = start_tag[:-2].rstrip() + b">"
+            out += start_tag
+            out += _serialize_content(element, self.encoding)
+            out += f"</{element.tag}>".encode(self.encoding)
+            return
+        current = [c for c in element if _is_element(c)]
+        if span.self_closing:
+            if not current:
+                out += start_tag
+                return
+            start_tag = start_tag[:-2].rstrip() + b">"
+            out += start_tag
+            indent = _indent_before(self.original, span.start)
+            self._emit_new_children(current, indent + _indent_unit(self.original), out)
+            out += b"\n" + indent + f"</{element.tag}>".encode(self.encoding)
+            return
+        out += start_tag
+        self._emit_children(element, touched, current, spans, out)
+        out += self.original[span.end_tag_start : span.end]
+
+    def _emit_children(
+        self,
+        element: etree._Element,
+        touched: _Touched | None,
+        current: list[etree._Element],
+        spans: dict[etree._Element, Span],
+        out: bytearray,
+    ) -> None:
+        span = spans[element]
+        original = touched.children if touched else current
+        kept = set(current)
+        # New elements are grouped behind the original element they follow.
+        following: dict[etree._Element | None, list[etree._Element]] = {}
+        previous_original: etree._Element | None = None
+        for child in current:
+            if child in spans and child in original:
+                previous_original = child
+            else:
+                following.setdefault(previous_original, []).append(child)
+        surviving = [c for c in original if c in kept]
+        if surviving != [c for c in current if c in spans and c in original]:
+            raise ValueError(f"<{element.tag}>: reordering original elements is not supported")
+
+        child_indent = _child_indent(self.original, span, original, spans)
+        last_kept = surviving[-1] if surviving else None
+        # Elements added after the last original one go after everything else
+        # (comments included), on their own lines before the closing tag's line.
+        trailing = following.pop(last_kept, [])
+        position = span.start_tag_end
+        self._emit_new_children(following.get(None, []) if last_kept is not None else [], child_indent, out)
+        for child in original:
+            child_span = spans[child]
+            gap = self.original[position : child_span.start]
+            if child in kept:
+                out += gap
+                self._emit(child, spans, out)
+                self._emit_new_children(following.get(child, []), child_indent, out)
+            else:
+                # Drop the removed element's own line: the whitespace run before it.
+                out += _strip_trailing_line_whitespace(gap)
+            position = child_span.end
+        closing_gap = self.original[position : span.end_tag_start]
+        content = _strip_trailing_line_whitespace(closing_gap)
+        out += content
+        self._emit_new_children(trailing, child_indent, out)
+        closing_line = closing_gap[len(content) :]
+        if trailing and not closing_line.startswith(b"\n"):
+            closing_line = b"\n" + _indent_before(self.original, span.start)
+        out += closing_line
+
+    def _emit_new_children(self, children: list[etree._Element], indent: bytes, out: bytearray) -> None:
+        for child in children:
+            out += b"\n" + indent + _serialize_new(child, indent, _indent_unit(self.original), self.encoding)
+
+
+
+def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
+    node: etree._Element | None = element
+    while node is not None:
+        yield node
+        node = node.getparent()
+
+
+def _is_element(node: object) -> bool:
+    return isinstance(node, etree._Element) and isinstance(node.tag, str)
+
+
+def _locate_elements(data: bytes, elements: Iterator[etree._Element]) -> dict[etree._Element, Span]:
+    """Pair each element, in document order, with its tags in ``data``."""
+    spans: dict[etree._Element, Span] = {}
+    open_tags: list[tuple[etree._Element, int, int]] = []
+    ordered = iter(elements)
+    for match in _MARKUP.finditer(data):
+        token = match.group()
+        if token.startswith((b"<!", b"<?")):
+            continue
+        if token.startswith(b"</"):
+            element, start, start_tag_end = open_tags.pop()
+            spans[element] = Span(start, start_tag_end, match.start(), match.end())
+            continue
+        element = next(ordered)
+        if token.endswith(b"/>"):
+            spans[element] = Span(match.start(), match.end(), match.end(), match.end())
+        else:
+            open_tags.append((element, match.start(), match.end()))
+    if open_tags or next(ordered, None) is not None:
+        raise ValueError("could not match the document's tags to its elements")
+    return spans
+
+
+def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:
+    escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "&#10;").replace("\t", "&#9;")
+    escaped = escaped.replace('"', "&quot;") if quote == b'"' else escaped.replace("'", "&apos;")
+    return escaped.encode(encoding, "xmlcharrefreplace")
+
+
+def _rewrite_start_tag(tag: bytes, attributes: dict[str, str], encoding: str) -> bytes:
+    """``tag`` with changed values replaced in place, removed ones cut, new ones appended."""
+    remaining = dict(attributes)
+
+    def replace(match: re.Match[bytes]) -> bytes:
+        name = match.group(2).decode(encoding)
+        if name not in remaining:
+            return b""
+        value = remaining.pop(name)
+        quoted = match.group(4)
+        quote = quoted[:1]
+        if etree.XML(b"<a v=" + quoted + b"/>").get("v") == value:
+            return match.group()
+        return match.group(1) + match.group(2) + match.group(3) + quote + _escape_attribute(value, quote, encoding) + quote
+
+    rewritten = _ATTRIBUTE.sub(replace, tag)
+    if not remaining:
+        return rewritten
+    closing = b"/>" if rewritten.endswith(b"/>") else b">"
+    body = rewritten[: -len(closing)].rstrip()
+    for name, value in remaining.items():
+        body += b" " + name.encode(encoding) + b'="' + _escape_attribute(value, b'"', encoding) + b'"'
+    return body + closing
+
+
+def _serialize_content(element: etree._Element, encoding: str) -> bytes:
+    full = etree.tostring(element, encoding=encoding, with_tail=False)
+    if full.startswith(b"<?xml"):
+        full = full.split(b"?>", 1)[1].lstrip()
+    if full.endswith(b"/>"):
+        return b""
+    return full[full.index(b">") + 1 : full.rindex(b"</")]
+
+
+def _serialize_new(element: etree._Element, indent: bytes, unit: bytes, encoding: str) -> bytes:
+    copy = etree.fromstring(etree.tostring(element, with_tail=False))
+    if len(copy):
+        etree.indent(copy, space=unit.decode("ascii"))
+    text = etree.tostring(copy, encoding=encoding, with_tail=False)
+    if text.startswith(b"<?xml"):
+        text = text.split(b"?>", 1)[1].lstrip()
+    return text.replace(b"\n", b"\n" + indent)
+
+
+def _indent_before(data: bytes, offset: int) -> bytes:
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    prefix = data[line_start:offset]
+    return prefix if not prefix.strip() else b""
+
+
+def _indent_unit(data: bytes) -> bytes:
+    """The file's indentation step, guessed from its second line that is indented."""
+    match = re.search(rb"\n([ \t]+)<", data)
+    return match.group(1) if match else b"  "
+
+
+def _child_indent(
+    data: bytes, span: Span, original: list[etree._Element], spans: dict[etree._Element, Span]
+) -> bytes:
+    for child in original:
+        found = _indent_before(data, spans[child].start)
+        if found:
+            return found
+    return _indent_before(data, span.start) + _indent_unit(data)
+
+
+def _strip_trailing_line_whitespace(gap: bytes) -> bytes:
+    match = _INDENT.search(gap)
+    return gap[: match.start()] if match else gap.rstrip(b" \t")

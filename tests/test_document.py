@@ -1,0 +1,158 @@
+"""The XML layer writes back every byte it was not asked to change."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from conftest import AA50_1942, ALL_GAMES, game_id
+from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.document import XmlDocument
+
+
+def canonical(element: etree._Element) -> tuple:
+    """The element as data, ignoring whitespace-only text (indentation)."""
+    text = (element.text or "").strip() if isinstance(element.tag, str) else element.text
+    children = tuple(canonical(c) for c in element if isinstance(c.tag, str))
+    return (element.tag, tuple(sorted(element.attrib.items())), text, children)
+
+
+def reread(document: XmlDocument) -> etree._Element:
+    return XmlDocument(document.to_bytes(), source="output").root
+
+
+@pytest.mark.parametrize("path", ALL_GAMES, ids=game_id)
+def test_unchanged_file_is_written_back_byte_identical(path: Path) -> None:
+    document = XmlDocument.read(path)
+    assert document.to_bytes() == path.read_bytes()
+
+
+@pytest.mark.parametrize("path", ALL_GAMES, ids=game_id)
+def test_edits_change_exactly_what_they_say(path: Path) -> None:
+    document = XmlDocument.read(path)
+    root = document.root
+    elements = [e for e in root.iter() if isinstance(e.tag, str)]
+    first_leaf = next(e for e in elements[1:] if len(e) == 0)
+    document.set_attribute(first_leaf, "kremlinMark", 'a "quoted" & <odd> value')
+    parent_with_children = max(elements, key=len)
+    victim = parent_with_children[len(parent_with_children) // 2]
+    while not isinstance(victim.tag, str):
+        victim = victim.getnext()
+    document.remove(victim)
+    added = document.append(parent_with_children, etree.Element("kremlinAdded", {"n": "1"}))
+    nested = etree.Element("kremlinNested")
+    etree.SubElement(nested, "option", name="x", value="y")
+    document.insert_after(added, nested)
+
+    expected = canonical(root)
+    output = document.to_bytes()
+    assert canonical(reread(document)) == expected
+    # Everything before the first edited element is untouched, byte for byte.
+    first_edit = min(document.spans()[e].start for e in (first_leaf, victim))
+    assert output[:first_edit] == document.original[:first_edit]
+
+
+def test_attribute_edit_keeps_quoting_order_and_the_rest_of_the_line() -> None:
+    data = b"<?xml version='1.0'?>\n<game>\n  <a  z='1'   y=\"2\" />  <!-- keep -->\n</game>\n"
+    document = XmlDocument(data, source="t")
+    document.set_attribute(document.root[0], "y", "3")
+    document.set_attribute(document.root[0], "z", "it's")
+    assert document.to_bytes() == (
+        b"<?xml version='1.0'?>\n<game>\n  <a  z='it&apos;s'   y=\"3\" />  <!-- keep -->\n</game>\n"
+    )
+
+
+def test_removed_element_takes_its_line_and_new_one_copies_indentation() -> None:
+    data = b"<game>\n    <a/>\n    <b/>\n    <!-- c -->\n</game>"
+    document = XmlDocument(data, source="t")
+    document.remove(document.root[0])
+    document.append(document.root, etree.Element("d"))
+    assert document.to_bytes() == b"<game>\n    <b/>\n    <!-- c -->\n    <d/>\n</game>"
+
+
+def test_self_closing_parent_opens_up_for_a_new_child() -> None:
+    data = b"<game>\n  <list/>\n</game>"
+    document = XmlDocument(data, source="t")
+    new = etree.Element("item")
+    etree.SubElement(new, "option", name="n")
+    document.append(document.root[0], new)
+    assert document.to_bytes() == (
+        b'<game>\n  <list>\n    <item>\n      <option name="n"/>\n    </item>\n  </list>\n</game>'
+    )
+
+
+def test_set_text_writes_cdata_and_keeps_neighbours() -> None:
+    data = b'<game>\n  <p name="notes"><value><![CDATA[old <b>]]></value></p>\n  <q/>\n</game>'
+    document = XmlDocument(data, source="t")
+    document.set_text(document.root[0][0], "new <i>notes</i>", cdata=True)
+    assert document.to_bytes() == (
+        b'<game>\n  <p name="notes"><value><![CDATA[new <i>notes</i>]]></value></p>\n  <q/>\n</game>'
+    )
+
+
+def test_utf8_bom_and_non_ascii_survive_an_edit() -> None:
+    data = "\ufeff<?xml version=\"1.0\"?>\n<game>\n  <t name=\"Ålesund\"/>\n</game>".encode()
+    document = XmlDocument(data, source="t")
+    document.set_attribute(document.root[0], "owner", "Nørge")
+    assert document.to_bytes() == "\ufeff<?xml version=\"1.0\"?>\n<game>\n  <t name=\"Ålesund\" owner=\"Nørge\"/>\n</game>".encode()
+
+
+def test_entity_declarations_are_refused() -> None:
+    bomb = b'<?xml version="1.0"?><!DOCTYPE game [<!ENTITY a "xxxxxxxx"><!ENTITY b "&a;&a;&a;">]><game>&b;</game>'
+    with pytest.raises(InputError, match="declares XML entities"):
+        XmlDocument(bomb, source="bomb.xml")
+
+
+def test_external_entities_are_never_resolved(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET")
+    data = f'<?xml version="1.0"?><!DOCTYPE game [<!ENTITY s SYSTEM "file://{secret}">]><game>&s;</game>'
+    with pytest.raises(InputError, match="declares XML entities"):
+        XmlDocument(data.encode(), source="x.xml")
+
+
+def test_malformed_xml_names_file_and_line() -> None:
+    with pytest.raises(InputError, match=r"^broken.xml:3: malformed XML"):
+        XmlDocument(b"<game>\n<a>\n</b>\n</game>", source="broken.xml")
+
+
+def test_oversized_file_is_refused(tmp_path: Path) -> None:
+    from kremlin_triplea.gamefile.safe import read_bytes
+
+    big = tmp_path / "big.xml"
+    big.write_bytes(b"<game>" + b" " * 2000 + b"</game>")
+    with pytest.raises(InputError, match="limit for a game file is 1,000 bytes"):
+        read_bytes(big, max_bytes=1000)
+
+
+BASE = XmlDocument.read(AA50_1942)
+BASE_ELEMENTS = [e for e in BASE.root.iter() if isinstance(e.tag, str)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["set", "remove", "append", "after"]), st.integers(0, len(BASE_ELEMENTS) - 1), st.text(max_size=8)), max_size=12))
+def test_any_sequence_of_edits_reads_back_as_the_edited_tree(edits: list[tuple[str, int, str]]) -> None:
+    document = XmlDocument(BASE.original, source="t")
+    elements = [e for e in document.root.iter() if isinstance(e.tag, str)]
+    removed: set[etree._Element] = set()
+    for kind, index, value in edits:
+        element = elements[index]
+        if any(a in removed for a in element.iterancestors()) or element in removed:
+            continue
+        value = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]", "", value)
+        if kind == "set":
+            document.set_attribute(element, "value", value)
+        elif kind == "remove" and element is not document.root:
+            document.remove(element)
+            removed.add(element)
+        elif kind == "append":
+            document.append(element, etree.Element("added", v=value))
+        elif kind == "after" and element is not document.root:
+            document.insert_after(element, etree.Element("after", v=value))
+    assert canonical(reread(document)) == canonical(document.root)
