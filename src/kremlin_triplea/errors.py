@@ -39,11 +39,12 @@ class UnknownNameError(KremlinError):
         known: Iterable[str],
         *,
         where: str | None = None,
+        within: str | None = None,
         show_all: bool = False,
     ) -> None:
         known = sorted(set(known))
         close = close_matches(name, known)
-        message = f"unknown {kind} {name!r}"
+        message = f"unknown {kind} {name!r}" + (f" in {within}" if within else "")
         if close:
             message += "; did you mean " + " or ".join(repr(c) for c in close) + "?"
         if show_all or not close:

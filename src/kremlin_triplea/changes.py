@@ -1,0 +1,112 @@
+"""The primitive changes a rule can make to a game, as small frozen values.
+
+Every option, scenario, house rule and bid is a list of these. A
+:class:`~kremlin_triplea.board.Board` applies them (``push``/``pop``); when a
+game is saved, the difference between the board it started from and the board
+it ends with is written into the game file.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class PlaceUnits:
+    territory: str
+    owner: str | None
+    unit_type: str
+    count: int = 1
+
+    def __str__(self) -> str:
+        return f"place {self.count} {self.owner or 'neutral'} {self.unit_type} in {self.territory}"
+
+
+@attrs.frozen
+class RemoveUnits:
+    territory: str
+    owner: str | None
+    unit_type: str
+    count: int = 1
+
+    def __str__(self) -> str:
+        return f"remove {self.count} {self.owner or 'neutral'} {self.unit_type} from {self.territory}"
+
+
+@attrs.frozen
+class SetOwner:
+    """Give ``territory`` to ``owner``.
+
+    With ``captured`` the territory keeps its original owner, so TripleA treats
+    it as conquered (liberation returns it); without, the new owner also
+    becomes the original owner (the territory was always theirs).
+    """
+
+    territory: str
+    owner: str | None
+    captured: bool = True
+
+    def __str__(self) -> str:
+        how = "capture" if self.captured else "give"
+        return f"{how} {self.territory} to {self.owner or 'nobody'}"
+
+
+@attrs.frozen
+class SetTerritory:
+    """Set one territory property: production, impassable, capital, victory_city, original_owner."""
+
+    territory: str
+    field: str
+    value: object
+
+    def __str__(self) -> str:
+        return f"set {self.field} of {self.territory} to {self.value}"
+
+
+@attrs.frozen
+class SetPUs:
+    player: str
+    amount: int
+
+    def __str__(self) -> str:
+        return f"set {self.player}' starting PUs to {self.amount}"
+
+
+@attrs.frozen
+class GrantTech:
+    player: str
+    tech: str
+
+    def __str__(self) -> str:
+        return f"give {self.player} the technology {self.tech}"
+
+
+@attrs.frozen
+class SetProperty:
+    name: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"set game option {self.name!r} to {self.value!r}"
+
+
+@attrs.frozen
+class AddXml:
+    """Add an element the board does not model (an attachment, a turn step).
+
+    ``section`` is the tag of the parent (``attachmentList``, ``sequence``);
+    ``after`` optionally names the ``name`` attribute of the sibling to follow.
+    """
+
+    section: str
+    xml: str
+    after: str | None = None
+    description: str = ""
+
+    def __str__(self) -> str:
+        return self.description or f"add to <{self.section}>: {self.xml}"
+
+
+Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | GrantTech | SetProperty | AddXml
+
+TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")

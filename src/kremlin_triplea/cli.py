@@ -1,0 +1,108 @@
+"""The ``kremlin-triplea`` command line.
+
+Each command is a thin layer over the library: it resolves names, calls one
+library function and prints the result. User errors (``KremlinError``) are
+printed as one line with a non-zero exit; tracebacks only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, default_maps_dir, installed_maps
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Group(click.Group):
+    """Turns a ``KremlinError`` into one line on stderr and its exit status."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KremlinError as error:
+            if ctx.meta.get("debug"):
+                raise
+            click.echo(f"kremlin-triplea: error: {error}", err=True)
+            sys.exit(error.exit_code)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--maps-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    envvar=MAPS_DIR_VARIABLE,
+    help=f"TripleA's downloadedMaps folder (default: ${MAPS_DIR_VARIABLE}, else ~/Documents/triplea or ~/triplea).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+@click.version_option(package_name="kremlin-triplea")
+@click.pass_context
+def main(ctx: click.Context, maps_dir: Path | None, debug: bool) -> None:
+    """Kremlin bonus options, scenarios, house rules and bids for TripleA games."""
+    ctx.ensure_object(dict)
+    ctx.obj["maps_dir"] = maps_dir
+    ctx.meta["debug"] = debug
+
+
+def _maps_dir(ctx: click.Context) -> Path:
+    return default_maps_dir(ctx.obj.get("maps_dir"))
+
+
+@main.command("maps")
+@click.pass_context
+def maps_command(ctx: click.Context) -> None:
+    """List installed maps and their games."""
+    folder = _maps_dir(ctx)
+    maps = installed_maps(folder)
+    if not maps:
+        click.echo(f"no maps in {folder}")
+        return
+    for map_folder in maps:
+        click.echo(f"{map_folder.name}  ({map_folder.folder})")
+        for game in map_folder.games:
+            missing = "" if game.path.is_file() else "  [file missing]"
+            click.echo(f"  {game.key:<48} {game.game_name}{missing}")
+
+
+@main.command("show")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_context
+def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
+    """Summarise GAME: a path, or MAP/GAME from the maps folder."""
+    from kremlin_triplea.game import load
+    from kremlin_triplea.summary import summary_data, summary_text
+
+    loaded = load(game, maps_dir=_maps_dir(ctx))
+    if as_json:
+        click.echo(json.dumps(summary_data(loaded.board, loaded.name), indent=2, sort_keys=False))
+    else:
+        click.echo(summary_text(loaded.board, loaded.name), nl=False)
+
+
+@main.command("validate")
+@click.argument("game")
+@click.option("--dtd", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
+@click.pass_context
+def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
+    """Report what would make TripleA fail or misread GAME (exit 1 if anything)."""
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.gamefile.locate import resolve_game
+    from kremlin_triplea.validate import validate_tree
+
+    path = resolve_game(game, _maps_dir(ctx))
+    document = XmlDocument.read(path)
+    problems = validate_tree(document.root, str(path), dtd=dtd)
+    for problem in problems:
+        click.echo(str(problem))
+    if problems:
+        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
+        sys.exit(1)
+    click.echo(f"{path}: valid")

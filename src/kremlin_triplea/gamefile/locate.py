@@ -1,0 +1,130 @@
+"""Find game files the way TripleA does on a player's machine.
+
+TripleA keeps downloaded maps in ``<user folder>/downloadedMaps/<map>/``, the
+user folder being ``~/Documents/triplea`` if it exists, else ``~/triplea``.
+Each map folder has a ``map.yml`` listing its games (``game_name`` and
+``file_name``) and the files in ``map/games/``. Maps unpacked by older
+installs may sit one folder deeper (``<map>/<map>-master/map.yml``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import yaml
+
+from kremlin_triplea.errors import InputError, UnknownNameError
+
+MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
+
+
+@attrs.frozen
+class GameEntry:
+    map_name: str
+    game_name: str
+    path: Path
+
+    @property
+    def key(self) -> str:
+        """How a user names it: ``<map>/<file name>``."""
+        return f"{self.map_name}/{self.path.name}"
+
+
+@attrs.frozen
+class MapFolder:
+    name: str
+    folder: Path  # the folder holding map.yml
+    games: tuple[GameEntry, ...]
+
+    @property
+    def games_folder(self) -> Path:
+        return _games_folder(self.folder)
+
+
+def user_folder(home: Path | None = None) -> Path:
+    home = home or Path.home()
+    documents = home / "Documents" / "triplea"
+    return documents if documents.is_dir() else home / "triplea"
+
+
+def default_maps_dir(explicit: Path | str | None = None) -> Path:
+    """``explicit`` (``--maps-dir``), else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own."""
+    if explicit:
+        return Path(explicit).expanduser()
+    from_environment = os.environ.get(MAPS_DIR_VARIABLE)
+    if from_environment:
+        return Path(from_environment).expanduser()
+    return user_folder() / "downloadedMaps"
+
+
+def _games_folder(map_folder: Path) -> Path:
+    for candidate in (map_folder / "map" / "games", map_folder / "games"):
+        if candidate.is_dir():
+            return candidate
+    return map_folder / "map" / "games"
+
+
+def _map_yml_folders(maps_dir: Path) -> Iterator[Path]:
+    for child in sorted(maps_dir.iterdir()):
+        if not child.is_dir():
+            continue
+        if (child / "map.yml").is_file():
+            yield child
+            continue
+        for nested in sorted(child.iterdir()):
+            if nested.is_dir() and (nested / "map.yml").is_file():
+                yield nested
+
+
+def read_map_folder(folder: Path) -> MapFolder:
+    map_yml = folder / "map.yml"
+    try:
+        content = yaml.safe_load(map_yml.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as error:
+        raise InputError(f"cannot read map.yml: {error}", where=str(map_yml)) from None
+    if not isinstance(content, dict):
+        raise InputError("map.yml is not a mapping", where=str(map_yml))
+    name = str(content.get("map_name") or folder.name)
+    games_folder = _games_folder(folder)
+    games = []
+    for entry in content.get("games") or []:
+        if isinstance(entry, dict) and entry.get("file_name"):
+            games.append(GameEntry(name, str(entry.get("game_name", "")), games_folder / str(entry["file_name"])))
+    return MapFolder(name, folder, tuple(games))
+
+
+def installed_maps(maps_dir: Path) -> list[MapFolder]:
+    if not maps_dir.is_dir():
+        raise InputError(
+            f"no TripleA maps folder here; name one with --maps-dir or ${MAPS_DIR_VARIABLE}",
+            where=str(maps_dir),
+        )
+    return [read_map_folder(folder) for folder in _map_yml_folders(maps_dir)]
+
+
+def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
+    """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return path
+    text = str(spec)
+    if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
+        raise InputError("no such file", where=text)
+    map_name, _, game = text.partition("/")
+    maps = {m.name: m for m in installed_maps(default_maps_dir(maps_dir))}
+    if map_name not in maps:
+        raise UnknownNameError("map", map_name, maps, where=text)
+    folder = maps[map_name]
+    if not game:
+        names = ", ".join(g.path.name for g in folder.games)
+        raise InputError(f"name a game of map {map_name!r}: {names}", where=text)
+    for entry in folder.games:
+        if game.lower() in (entry.path.name.lower(), entry.path.stem.lower(), entry.game_name.lower()):
+            if not entry.path.is_file():
+                raise InputError(f"map.yml lists {entry.path.name} but the file is missing", where=str(entry.path))
+            return entry.path
+    known = [g.path.name for g in folder.games] + [g.game_name for g in folder.games]
+    raise UnknownNameError("game", game, known, where=text, within=f"map {map_name!r}")

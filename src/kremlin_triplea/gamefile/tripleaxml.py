@@ -1,0 +1,276 @@
+"""TripleA concepts over a game file's XML: read them, and edit them minimally.
+
+Each reader returns plain values; each writer edits the :class:`XmlDocument`
+in the smallest way that makes the file say the new value (one attribute, one
+option, one new line). Nothing here knows about Kremlin rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lxml import etree
+
+from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.document import XmlDocument
+
+TERRITORY_ATTACHMENT = "games.strategy.triplea.attachments.TerritoryAttachment"
+TECH_ATTACHMENT = "games.strategy.triplea.attachments.TechAttachment"
+PUS = "PUs"
+
+
+def _elements(parent: etree._Element | None, tag: str) -> Iterator[etree._Element]:
+    if parent is not None:
+        yield from parent.iterchildren(tag)
+
+
+class GameXml:
+    """The sections of one TripleA game file, indexed by the names TripleA uses."""
+
+    def __init__(self, document: XmlDocument) -> None:
+        self.document = document
+        root = document.root
+        if root.tag != "game":
+            raise InputError(
+                f"not a TripleA game file: the root element is <{root.tag}>, expected <game>",
+                where=document.source,
+            )
+        self.root = root
+        self.map = root.find("map")
+        self.initialize = root.find("initialize")
+        self.attachment_list = root.find("attachmentList")
+        self.property_list = root.find("propertyList")
+        if self.map is None:
+            raise InputError("not a TripleA game file: it has no <map>", where=document.source)
+
+    # -- reading ---------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        info = self.root.find("info")
+        return info.get("name", "") if info is not None else ""
+
+    def territories(self) -> Iterator[etree._Element]:
+        return _elements(self.map, "territory")
+
+    def connections(self) -> Iterator[tuple[str, str]]:
+        for connection in _elements(self.map, "connection"):
+            yield connection.get("t1", ""), connection.get("t2", "")
+
+    def players(self) -> Iterator[etree._Element]:
+        return _elements(self.root.find("playerList"), "player")
+
+    def alliances(self) -> Iterator[tuple[str, str]]:
+        for alliance in _elements(self.root.find("playerList"), "alliance"):
+            yield alliance.get("player", ""), alliance.get("alliance", "")
+
+    def resources(self) -> Iterator[str]:
+        for resource in _elements(self.root.find("resourceList"), "resource"):
+            yield resource.get("name", "")
+
+    def unit_types(self) -> Iterator[str]:
+        for unit in _elements(self.root.find("unitList"), "unit"):
+            yield unit.get("name", "")
+
+    def steps(self) -> Iterator[etree._Element]:
+        game_play = self.root.find("gamePlay")
+        if game_play is not None:
+            yield from game_play.iter("step")
+
+    def production_rules(self) -> Iterator[etree._Element]:
+        return _elements(self.root.find("production"), "productionRule")
+
+    def production_frontiers(self) -> Iterator[etree._Element]:
+        return _elements(self.root.find("production"), "productionFrontier")
+
+    def player_productions(self) -> Iterator[etree._Element]:
+        return _elements(self.root.find("production"), "playerProduction")
+
+    def attachments(self, *, kind: str | None = None, attach_to: str | None = None, name: str | None = None) -> Iterator[etree._Element]:
+        for attachment in _elements(self.attachment_list, "attachment"):
+            if kind is not None and attachment.get("type") != kind:
+                continue
+            if attach_to is not None and attachment.get("attachTo") != attach_to:
+                continue
+            if name is not None and attachment.get("name") != name:
+                continue
+            yield attachment
+
+    def territory_attachment(self, territory: str) -> etree._Element | None:
+        return next(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"), None)
+
+    def tech_attachment(self, player: str) -> etree._Element | None:
+        return next(self.attachments(kind="player", attach_to=player, name="techAttachment"), None)
+
+    def territory_owners(self) -> Iterator[etree._Element]:
+        return _elements(self._initialize_section("ownerInitialize"), "territoryOwner")
+
+    def unit_placements(self) -> Iterator[etree._Element]:
+        return _elements(self._initialize_section("unitInitialize"), "unitPlacement")
+
+    def resources_given(self) -> Iterator[etree._Element]:
+        return _elements(self._initialize_section("resourceInitialize"), "resourceGiven")
+
+    def properties(self) -> Iterator[etree._Element]:
+        return _elements(self.property_list, "property")
+
+    def property_element(self, name: str) -> etree._Element | None:
+        return next((p for p in self.properties() if p.get("name") == name), None)
+
+    def _initialize_section(self, tag: str) -> etree._Element | None:
+        return self.initialize.find(tag) if self.initialize is not None else None
+
+    # -- writing ---------------------------------------------------------
+
+    def set_territory_owner(self, territory: str, owner: str | None) -> None:
+        entries = [e for e in self.territory_owners() if e.get("territory") == territory]
+        for extra in entries[1:]:
+            self.document.remove(extra)
+        if owner is None:
+            if entries:
+                self.document.remove(entries[0])
+            return
+        if entries:
+            self.document.set_attribute(entries[0], "owner", owner)
+            return
+        section = self._ensure_initialize_section("ownerInitialize")
+        self.document.append(section, etree.Element("territoryOwner", territory=territory, owner=owner))
+
+    def set_unit_count(self, territory: str, owner: str | None, unit_type: str, count: int) -> None:
+        """Make the file place exactly ``count`` units of this kind in ``territory``."""
+        matching = [
+            e
+            for e in self.unit_placements()
+            if e.get("territory") == territory and e.get("unitType") == unit_type and e.get("owner") == owner
+            and e.get("hitsTaken") is None and e.get("unitDamage") is None
+        ]
+        current = sum(_quantity(e) for e in matching)
+        if count == current:
+            return
+        if count > current:
+            if matching:
+                last = matching[-1]
+                self.document.set_attribute(last, "quantity", str(_quantity(last) + count - current))
+                return
+            attributes = {"unitType": unit_type, "territory": territory, "quantity": str(count - current)}
+            if owner is not None:
+                attributes["owner"] = owner
+            new = etree.Element("unitPlacement", attributes)
+            same_territory = [e for e in self.unit_placements() if e.get("territory") == territory]
+            if same_territory:
+                self.document.insert_after(same_territory[-1], new)
+            else:
+                self.document.append(self._ensure_initialize_section("unitInitialize"), new)
+            return
+        excess = current - count
+        for element in reversed(matching):
+            quantity = _quantity(element)
+            if quantity <= excess:
+                self.document.remove(element)
+                excess -= quantity
+            else:
+                self.document.set_attribute(element, "quantity", str(quantity - excess))
+                excess = 0
+            if excess == 0:
+                break
+
+    def set_territory_option(self, territory: str, option: str, value: str | None) -> None:
+        """Set (or, with ``None``, remove) one option of the territory's territoryAttachment."""
+        attachment = self.territory_attachment(territory)
+        if attachment is None:
+            if value is None:
+                return
+            attachment = self._new_attachment("territoryAttachment", territory, TERRITORY_ATTACHMENT, "territory")
+        self._set_option(attachment, option, value)
+
+    def set_tech(self, player: str, tech: str, owned: bool) -> None:
+        attachment = self.tech_attachment(player)
+        if attachment is None:
+            if not owned:
+                return
+            attachment = self._new_attachment("techAttachment", player, TECH_ATTACHMENT, "player")
+        self._set_option(attachment, tech, "true" if owned else "false")
+
+    def set_resource(self, player: str, resource: str, quantity: int) -> None:
+        for given in self.resources_given():
+            if given.get("player") == player and given.get("resource") == resource:
+                self.document.set_attribute(given, "quantity", str(quantity))
+                return
+        section = self._ensure_initialize_section("resourceInitialize")
+        new = etree.Element("resourceGiven", player=player, resource=resource, quantity=str(quantity))
+        self.document.append(section, new)
+
+    def set_property(self, name: str, value: str) -> None:
+        element = self.property_element(name)
+        if element is not None:
+            inner = element.find("value")
+            if inner is not None:
+                self.document.set_text(inner, value, cdata=True)
+            else:
+                self.document.set_attribute(element, "value", value)
+            return
+        if self.property_list is None:
+            self.property_list = self.document.append(self.root, etree.Element("propertyList"))
+        new = etree.Element("property", name=name, value=value, editable="false")
+        if value in ("true", "false"):
+            etree.SubElement(new, "boolean")
+        elif value.lstrip("-").isdigit():
+            etree.SubElement(new, "number", min="0", max=str(max(1000, int(value))))
+        else:
+            etree.SubElement(new, "string")
+        self.document.append(self.property_list, new)
+
+    def add_element(self, parent: etree._Element, xml: str, *, after: etree._Element | None = None) -> etree._Element:
+        element = etree.fromstring(xml)
+        if after is not None:
+            return self.document.insert_after(after, element)
+        return self.document.append(parent, element)
+
+    def _set_option(self, attachment: etree._Element, option: str, value: str | None) -> None:
+        existing = [o for o in attachment.iterchildren("option") if o.get("name") == option]
+        if value is None:
+            for element in existing:
+                self.document.remove(element)
+            return
+        if existing:
+            self.document.set_attribute(existing[0], "value", value)
+        else:
+            self.document.append(attachment, etree.Element("option", name=option, value=value))
+
+    def _new_attachment(self, name: str, attach_to: str, java_class: str, kind: str) -> etree._Element:
+        if self.attachment_list is None:
+            self.attachment_list = self._insert_section("attachmentList", before=("initialize", "propertyList"))
+        new = etree.Element("attachment", name=name, attachTo=attach_to, javaClass=java_class, type=kind)
+        same_kind = list(self.attachments(kind=kind, name=name))
+        if same_kind:
+            return self.document.insert_after(same_kind[-1], new)
+        return self.document.append(self.attachment_list, new)
+
+    def _ensure_initialize_section(self, tag: str) -> etree._Element:
+        if self.initialize is None:
+            self.initialize = self._insert_section("initialize", before=("propertyList",))
+        section = self.initialize.find(tag)
+        if section is None:
+            section = self.document.append(self.initialize, etree.Element(tag))
+        return section
+
+    def _insert_section(self, tag: str, *, before: tuple[str, ...]) -> etree._Element:
+        # game.dtd fixes the order of <game>'s sections; put the new one before the first that must follow it.
+        new = etree.Element(tag)
+        children = [c for c in self.root if isinstance(c.tag, str)]
+        follower = next((c for c in children if c.tag in before), None)
+        if follower is None:
+            return self.document.append(self.root, new)
+        index = children.index(follower)
+        if index == 0:
+            raise InputError(f"cannot place a new <{tag}> section", where=self.document.source)
+        return self.document.insert_after(children[index - 1], new)
+
+
+def _quantity(element: etree._Element) -> int:
+    try:
+        return int(element.get("quantity", "0"))
+    except ValueError:
+        raise InputError(
+            f"quantity {element.get('quantity')!r} is not a whole number", where=f"{element.getroottree().docinfo.URL or ''}:{element.sourceline}"
+        ) from None
