@@ -215,13 +215,18 @@ class Board:
             data = self._remember(undo, change.territory)
             if change.owner is not None:
                 self.catalog.player(change.owner)
-            if not change.captured:
+            # A game file cannot say "owned, but with no original owner": TripleA
+            # then takes the owner as the original owner, and so does the board.
+            if not change.captured or data["original_owner"] is None:
                 data["original_owner"] = change.owner
             data["owner"] = change.owner
         elif isinstance(change, SetTerritory):
             if change.field not in TERRITORY_FIELDS:
                 raise ValueError(f"cannot {change}: a territory has no field {change.field!r}")
-            self._remember(undo, change.territory)[change.field] = change.value
+            data = self._remember(undo, change.territory)
+            data[change.field] = change.value
+            if change.field == "original_owner" and change.value is None:
+                data["original_owner"] = data["owner"]
         elif isinstance(change, SetPUs):
             self.catalog.player(change.player)
             undo.pus = dict(self.pus)

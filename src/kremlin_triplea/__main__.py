@@ -1,0 +1,3 @@
+from kremlin_triplea.cli import main
+
+main(prog_name="kremlin-triplea")

@@ -1,0 +1,81 @@
+"""The command line: output formats, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import AA50_1941, MAPS_DIR
+from kremlin_triplea.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed entry point, as a user runs it (no traceback, real exit codes)."""
+    return subprocess.run(
+        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), *args],
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_show_json_has_the_documented_shape() -> None:
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "show", "--json", "world_war_ii_v3/WW2v3-1941.xml"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "World War II v3 1941"
+    assert data["players"]["Germans"] == {"alliance": "Axis", "alliances": ["Axis"], "pus": 31}
+    finland = data["territories"]["Finland"]
+    assert finland["water"] is False and finland["owner"] == "Germans" and finland["production"] == 2
+    assert finland["units"] == [{"owner": "Germans", "type": "infantry", "count": 2}]
+    assert data["territories"]["Sweden"]["owner"] is None
+    assert data["properties"]["Low Luck"] == "false"
+
+
+def test_show_text_lists_powers_neutrals_and_options() -> None:
+    result = CliRunner().invoke(main, ["show", str(AA50_1941)])
+    assert result.exit_code == 0, result.output
+    assert "  Germans          31      9     31     44  Germany" in result.output
+    assert "Mongolia (0 IPC; impassable; capital of Chinese)" in result.output
+    assert "Low Luck: false" in result.output
+
+
+def test_maps_lists_games() -> None:
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "maps"])
+    assert result.exit_code == 0
+    assert "world_war_ii_v3/WW2v3-1942.xml" in result.output and "World War II v3 1942" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["show", "/no/such/game.xml"], "kremlin-triplea: error: /no/such/game.xml: no such file"),
+        (["show", "world_war_ii_v3/WW2v3-1492.xml"], "unknown game 'WW2v3-1492.xml' in map 'world_war_ii_v3'; did you mean"),
+        (["show", "wold_war_ii_v3/WW2v3-1942.xml"], "unknown map 'wold_war_ii_v3'; did you mean 'world_war_ii_v3'"),
+    ],
+)
+def test_errors_are_one_line_with_exit_status_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_and_non_game_files(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<game>\n  <map>\n</game>\n")
+    result = run("show", str(broken))
+    assert result.returncode == 2 and f"{broken}:3: malformed XML" in result.stderr
+    other = tmp_path / "other.xml"
+    other.write_text("<svg/>")
+    result = run("show", str(other))
+    assert result.returncode == 2 and "not a TripleA game file: the root element is <svg>" in result.stderr
+
+
+def test_debug_shows_the_traceback() -> None:
+    result = run("--debug", "show", "/no/such/game.xml")
+    assert result.returncode != 0 and "Traceback" in result.stderr
