@@ -35,6 +35,7 @@ from kremlin_triplea.changes import (
     PlaceUnits,
     RemoveUnits,
     SetOwner,
+    SetGameName,
     SetProperty,
     SetPUs,
     SetTerritory,
@@ -134,6 +135,7 @@ class _Undo:
     pus: dict[str, int] | None = None
     techs: dict[str, frozenset[str]] | None = None
     properties: dict[str, str] | None = None
+    game_name: str | None = None
     extra_xml: int | None = None
 
 
@@ -147,8 +149,10 @@ class Board:
         pus: dict[str, int],
         techs: dict[str, frozenset[str]],
         properties: dict[str, str],
+        game_name: str = "",
     ) -> None:
         self.catalog = catalog
+        self.game_name = game_name  # the <info name> of the game file
         self.graph = graph
         self.pus = pus
         self.techs = techs
@@ -183,7 +187,7 @@ class Board:
         return [entry.change for entry in self._stack]
 
     def copy(self) -> Board:
-        twin = Board(self.catalog, self.graph.copy(), dict(self.pus), dict(self.techs), dict(self.properties))
+        twin = Board(self.catalog, self.graph.copy(), dict(self.pus), dict(self.techs), dict(self.properties), self.game_name)
         for _, data in twin.graph.nodes(data=True):
             data["units"] = Counter(data["units"])
         twin.extra_xml = list(self.extra_xml)
@@ -238,6 +242,9 @@ class Board:
         elif isinstance(change, SetProperty):
             undo.properties = dict(self.properties)
             self.properties[change.name] = change.value
+        elif isinstance(change, SetGameName):
+            undo.game_name = self.game_name
+            self.game_name = change.name
         elif isinstance(change, AddXml):
             undo.extra_xml = len(self.extra_xml)
             self.extra_xml.append(change)
@@ -267,6 +274,8 @@ class Board:
             self.techs = undo.techs
         if undo.properties is not None:
             self.properties = undo.properties
+        if undo.game_name is not None:
+            self.game_name = undo.game_name
         if undo.extra_xml is not None:
             del self.extra_xml[undo.extra_xml :]
         return undo.change
@@ -356,7 +365,7 @@ class _BoardReader:
                 owned = {o.get("name", "") for o in attachment.iterchildren("option") if o.get("value", "").lower() == "true"}
                 techs[player] = frozenset(owned)
         properties = {p.get("name", ""): _property_value(p) for p in self.game.properties()}
-        return Board(catalog, graph, pus, techs, properties)
+        return Board(catalog, graph, pus, techs, properties, self.game.name)
 
     def catalog(self) -> Catalog:
         alliances: dict[str, list[str]] = {}

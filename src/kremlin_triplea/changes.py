@@ -91,6 +91,16 @@ class SetProperty:
 
 
 @attrs.frozen
+class SetGameName:
+    """Rename the game: the ``name`` of its ``<info>``, shown in TripleA's game chooser."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"name the game {self.name!r}"
+
+
+@attrs.frozen
 class AddXml:
     """Add an element the board does not model (an attachment, a turn step).
 
@@ -107,6 +117,6 @@ class AddXml:
         return self.description or f"add to <{self.section}>: {self.xml}"
 
 
-Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | GrantTech | SetProperty | AddXml
+Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | GrantTech | SetProperty | SetGameName | AddXml
 
 TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")

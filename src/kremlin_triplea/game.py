@@ -123,6 +123,8 @@ def write_board_difference(xml: GameXml, before: Board, after: Board) -> None:
     for name in sorted(after.properties):
         if after.properties[name] != before.properties.get(name):
             xml.set_property(name, after.properties[name])
+    if after.game_name != before.game_name:
+        xml.set_game_name(after.game_name)
     for addition in after.extra_xml:
         parent = next(xml.root.iter(addition.section), None)
         if parent is None:

@@ -200,6 +200,12 @@ class GameXml:
         new = etree.Element("resourceGiven", player=player, resource=resource, quantity=str(quantity))
         self.document.append(section, new)
 
+    def set_game_name(self, name: str) -> None:
+        info = self.root.find("info")
+        if info is None:
+            raise InputError("the game file has no <info> to name the game in", where=self.document.source)
+        self.document.set_attribute(info, "name", name)
+
     def set_property(self, name: str, value: str) -> None:
         element = self.property_element(name)
         if element is not None:
