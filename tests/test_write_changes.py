@@ -1,0 +1,135 @@
+"""Each kind of change becomes the smallest edit of the game file: exact diffs."""
+
+from __future__ import annotations
+
+import difflib
+
+from conftest import AA50_1941
+from kremlin_triplea import load
+from kremlin_triplea.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
+
+
+def diff(*changes) -> list[str]:
+    game = load(AA50_1941)
+    game.board.push_all(list(changes))
+    before = game.document.original.decode().splitlines()
+    after = game.to_bytes().decode().splitlines()
+    return [
+        line for line in difflib.unified_diff(before, after, lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+
+
+def test_place_units_raises_an_existing_quantity() -> None:
+    assert diff(PlaceUnits("Finland", "Germans", "infantry", 3)) == [
+        '-      <unitPlacement unitType="infantry" territory="Finland" quantity="2" owner="Germans"/>',
+        '+      <unitPlacement unitType="infantry" territory="Finland" quantity="5" owner="Germans"/>',
+    ]
+
+
+def test_place_new_units_goes_beside_that_territory() -> None:
+    assert diff(PlaceUnits("Finland", "Germans", "artillery", 1)) == [
+        '+      <unitPlacement unitType="artillery" territory="Finland" quantity="1" owner="Germans"/>',
+    ]
+    lines = load(AA50_1941).document.original.decode().splitlines()
+    game = load(AA50_1941)
+    game.board.push(PlaceUnits("Finland", "Germans", "artillery", 1))
+    written = game.to_bytes().decode().splitlines()
+    at = written.index('      <unitPlacement unitType="artillery" territory="Finland" quantity="1" owner="Germans"/>')
+    assert written[at - 1] == '      <unitPlacement unitType="infantry" territory="Finland" quantity="2" owner="Germans"/>'
+    assert len(written) == len(lines) + 1
+
+
+def test_removing_all_units_removes_the_line() -> None:
+    assert diff(RemoveUnits("Finland", "Germans", "infantry", 2)) == [
+        '-      <unitPlacement unitType="infantry" territory="Finland" quantity="2" owner="Germans"/>',
+    ]
+
+
+def test_neutral_units_have_no_owner_attribute() -> None:
+    assert diff(PlaceUnits("Sweden", None, "infantry", 2)) == [
+        '+      <unitPlacement unitType="infantry" territory="Sweden" quantity="2"/>',
+    ]
+
+
+def test_capture_keeps_the_original_owner_in_the_territory_attachment() -> None:
+    assert diff(SetOwner("Archangel", "Germans")) == [
+        '+      <option name="originalOwner" value="Russians"/>',
+        '-      <territoryOwner territory="Archangel" owner="Russians"/>',
+        '+      <territoryOwner territory="Archangel" owner="Germans"/>',
+    ]
+
+
+def test_handing_over_a_territory_changes_only_the_owner() -> None:
+    assert diff(SetOwner("Archangel", "Germans", captured=False)) == [
+        '-      <territoryOwner territory="Archangel" owner="Russians"/>',
+        '+      <territoryOwner territory="Archangel" owner="Germans"/>',
+    ]
+
+
+def test_a_neutral_gets_an_owner_line_and_its_attachment_options() -> None:
+    assert diff(
+        SetOwner("Sweden", "Russians", captured=False),
+        SetTerritory("Sweden", "production", 3),
+        SetTerritory("Sweden", "impassable", False),
+    ) == [
+        '-      <option name="production" value="0"/>',
+        '-      <option name="isImpassable" value="true"/>',
+        '+      <option name="production" value="3"/>',
+        '+      <territoryOwner territory="Sweden" owner="Russians"/>',
+    ]
+
+
+def test_capital_and_victory_city() -> None:
+    assert diff(SetTerritory("Eastern Canada", "victory_city", 0), SetTerritory("Union of South Africa", "victory_city", 1)) == [
+        '-      <option name="victoryCity" value="1"/>',
+        '+      <option name="victoryCity" value="1"/>',
+    ]
+
+
+def test_pus_techs_and_properties() -> None:
+    assert diff(SetPUs("Russians", 36), GrantTech("Germans", "jetPower"), SetProperty("Low Luck", "true")) == [
+        '-      <option name="jetPower" value="false"/>',
+        '+      <option name="jetPower" value="true"/>',
+        '-      <resourceGiven player="Russians" resource="PUs" quantity="30"/>',
+        '+      <resourceGiven player="Russians" resource="PUs" quantity="36"/>',
+        '-    <property name="Low Luck" value="false" editable="true">',
+        '+    <property name="Low Luck" value="true" editable="true">',
+    ]
+
+
+def test_a_new_property_is_declared_with_its_type() -> None:
+    assert diff(SetProperty("Economic Victory", "true")) == [
+        '+    <property name="Economic Victory" value="true" editable="false">',
+        "+      <boolean/>",
+        "+    </property>",
+    ]
+
+
+def test_an_attachment_and_a_turn_step_are_added() -> None:
+    canal = AddXml(
+        "attachmentList",
+        '<attachment name="canalAttachmentGibraltar" attachTo="12 Sea Zone" '
+        'javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">'
+        '<option name="canalName" value="Gibraltar"/><option name="landTerritories" value="Gibraltar:Morocco Algeria"/></attachment>',
+    )
+    step = AddXml("sequence", '<step name="chineseFirstNonCombatMove" delegate="move" player="Chinese" maxRunCount="1"/>', after="gameInitDelegate")
+    changed = diff(canal, step)
+    assert changed[0] == '+      <step name="chineseFirstNonCombatMove" delegate="move" player="Chinese" maxRunCount="1"/>'
+    assert changed[1:] == [
+        '+    <attachment name="canalAttachmentGibraltar" attachTo="12 Sea Zone" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">',
+        '+      <option name="canalName" value="Gibraltar"/>',
+        '+      <option name="landTerritories" value="Gibraltar:Morocco Algeria"/>',
+        "+    </attachment>",
+    ]
+    game = load(AA50_1941)
+    game.board.push(step)
+    steps = [s.get("name") for s in load_bytes(game.to_bytes()).xml.steps()]
+    assert steps[:2] == ["gameInitDelegate", "chineseFirstNonCombatMove"]
+
+
+def load_bytes(data: bytes):
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
+
+    return Game(XmlDocument(data, source="written"))
