@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Benchmark reading and writing a game, against the real engine reading the same file.
+
+Prints:
+  - in-process read + build the board graph + write of WW2v3-1942.xml, median
+    (target <= 15 ms), unchanged and with a few changes;
+  - whole-process `kremlin-triplea show` beside the engine harness reading the
+    same file, medians and their ratio (target <= 0.5);
+  - peak memory (max RSS) of `show` (target <= 150 MB).
+
+Usage: python3 scripts/bench_io.py [GAME.xml] [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_GAME = REPO.parent / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1942.xml"
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def in_process(game_file: Path, runs: int) -> tuple[float, float]:
+    from kremlin_triplea.changes import PlaceUnits, SetOwner, SetPUs
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
+
+    unchanged, changed = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        game = Game(XmlDocument.read(game_file))
+        game.to_bytes()
+        unchanged.append(time.perf_counter() - start)
+    for _ in range(runs):
+        start = time.perf_counter()
+        game = Game(XmlDocument.read(game_file))
+        game.board.push_all([PlaceUnits("Finland", "Germans", "infantry", 3), SetOwner("Archangel", "Germans"), SetPUs("Russians", 30)])
+        game.to_bytes()
+        changed.append(time.perf_counter() - start)
+    return median_ms(unchanged), median_ms(changed)
+
+
+def run_timed(command: list[str], cwd: Path | None = None) -> tuple[float, int]:
+    """Wall time in seconds and max RSS in KiB of one child process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode() if process.stderr else ''}")
+    return elapsed, usage.ru_maxrss
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", nargs="?", type=Path, default=DEFAULT_GAME)
+    parser.add_argument("--runs", type=int, default=50)
+    args = parser.parse_args()
+    game_file: Path = args.game
+
+    unchanged_ms, changed_ms = in_process(game_file, args.runs)
+    print(f"game: {game_file}")
+    print(f"in-process read + graph + write, unchanged:     {unchanged_ms:7.2f} ms median of {args.runs} (target <= 15 ms)")
+    print(f"in-process read + graph + write, three changes: {changed_ms:7.2f} ms median of {args.runs}")
+
+    show = [sys.executable, "-m", "kremlin_triplea", "show", str(game_file)]
+    show_runs = [run_timed(show) for _ in range(7)]
+    show_seconds = statistics.median(t for t, _ in show_runs)
+    show_peak_mb = max(rss for _, rss in show_runs) / 1024
+    print(f"whole-process `kremlin-triplea show`:           {show_seconds * 1000:7.0f} ms median of {len(show_runs)}")
+    print(f"peak memory of `show`:                          {show_peak_mb:7.1f} MB (target <= 150 MB)")
+
+    from kremlin_triplea.engine import read_with_engine
+
+    read_with_engine([game_file])  # compiles and caches the harness: not measured
+    engine_runs = []
+    for _ in range(5):
+        start = time.perf_counter()
+        read_with_engine([game_file])  # one JVM start, one GameParser read
+        engine_runs.append(time.perf_counter() - start)
+    engine_seconds = statistics.median(engine_runs)
+    print(f"real engine (TripleA 1.9 GameParser) reading it: {engine_seconds * 1000:6.0f} ms median of {len(engine_runs)}")
+    print(f"ratio show / engine:                            {show_seconds / engine_seconds:7.2f} (target <= 0.5)")
+
+
+if __name__ == "__main__":
+    main()

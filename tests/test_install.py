@@ -1,0 +1,62 @@
+"""Installing a generated game into a copy of a TripleA downloadedMaps folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import AA50_1941, MAPS_DIR
+from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.install import install_game, unique_game_name
+from kremlin_triplea.gamefile.locate import installed_maps, read_map_folder, resolve_game
+
+
+@pytest.fixture
+def maps(tmp_path: Path) -> Path:
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    shutil.copytree(MAPS_DIR / "classic_variations", tmp_path / "classic_variations")
+    return tmp_path
+
+
+def test_install_adds_one_line_to_map_yml_and_the_files_beside_the_others(maps: Path) -> None:
+    folder = read_map_folder(maps / "world_war_ii_v3")
+    before = (folder.folder / "map.yml").read_text()
+    installed = install_game(folder, "Kremlin: AA50 1941", AA50_1941.read_bytes(), "<p>notes</p>")
+    after = (folder.folder / "map.yml").read_text()
+    assert after == before + "- {game_name: 'Kremlin: AA50 1941', file_name: Kremlin_AA50_1941.xml}\n"
+    assert installed.game_file == folder.games_folder / "Kremlin_AA50_1941.xml"
+    assert installed.game_file.read_bytes() == AA50_1941.read_bytes()
+    assert installed.notes_file.read_text() == "<p>notes</p>"
+    # What TripleA 2.x will list for this map, and what our own lookup finds:
+    listed = [(g["game_name"], g["file_name"]) for g in yaml.safe_load(after)["games"]]
+    assert listed[-1] == ("Kremlin: AA50 1941", "Kremlin_AA50_1941.xml") and len(listed) == 3
+    assert resolve_game("world_war_ii_v3/Kremlin: AA50 1941", maps) == installed.game_file
+
+
+def test_names_stay_unique(maps: Path) -> None:
+    folder = read_map_folder(maps / "classic_variations")
+    assert unique_game_name(folder, "Classic: Kremlin") == "Classic: Kremlin (2)"
+    install_game(folder, "Classic: Kremlin (2)", b"<game/>")
+    folder = read_map_folder(folder.folder)
+    assert unique_game_name(folder, "Classic: Kremlin") == "Classic: Kremlin (3)"
+    with pytest.raises(InputError, match="already has a game named 'classic: kremlin'"):
+        install_game(folder, "classic: kremlin", b"<game/>")
+    names = [g.game_name for g in installed_maps(maps)[0].games]
+    assert names.count("Classic: Kremlin") == 1 and "Classic: Kremlin (2)" in names
+
+
+def test_a_file_name_already_taken_gets_a_number(maps: Path) -> None:
+    folder = read_map_folder(maps / "world_war_ii_v3")
+    first = install_game(folder, "Kremlin", b"<game/>")
+    second = install_game(read_map_folder(folder.folder), "Kremlin (2)", b"<game/>")
+    assert (first.game_file.name, second.game_file.name) == ("Kremlin.xml", "Kremlin_2.xml")
+
+
+def test_quotes_in_names_are_valid_yaml(maps: Path) -> None:
+    folder = read_map_folder(maps / "world_war_ii_v3")
+    install_game(folder, "Bob's Kremlin", b"<game/>")
+    games = yaml.safe_load((folder.folder / "map.yml").read_text())["games"]
+    assert games[-1] == {"game_name": "Bob's Kremlin", "file_name": "Bob_s_Kremlin.xml"}
