@@ -1,0 +1,219 @@
+"""Read game files with the real TripleA engine, to check our reader and writer against it.
+
+The engine is TripleA 1.9 as packaged by Debian (``apt-get install -y triplea``), driven by the
+small Java program ``EngineHarness.java`` beside this file. The harness is compiled once per
+harness source, jar and JDK into a cache folder; a whole batch of files is then read in one JVM,
+which costs under half a second to start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from kremlin_triplea.errors import KremlinError
+
+__all__ = [
+    "EngineFailed",
+    "EngineReading",
+    "EngineTerritory",
+    "EngineUnavailable",
+    "engine_available",
+    "find_triplea_jar",
+    "read_with_engine",
+]
+
+DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
+HARNESS_SOURCE = Path(__file__).with_name("EngineHarness.java")
+HARNESS_CLASS = "EngineHarness"
+INSTALL_HINT = "install TripleA and a JDK with: apt-get install -y triplea default-jdk-headless"
+
+# A file that keeps the engine busy this long is reported as timed out, and the batch goes on.
+FILE_TIMEOUT_SECONDS = 60
+JVM_START_SECONDS = 120
+
+
+class EngineUnavailable(KremlinError):
+    """The TripleA engine, java or javac is not installed, or the harness does not compile."""
+
+
+class EngineFailed(KremlinError):
+    """The engine's JVM crashed, hung or printed something the harness never prints."""
+
+
+@attrs.frozen
+class EngineTerritory:
+    water: bool
+    owner: str | None
+    #: Unit counts keyed by (owner, unit type); owner None is TripleA's neutral player.
+    units: Mapping[tuple[str | None, str], int]
+
+
+@attrs.frozen
+class EngineReading:
+    """What the engine made of one file; when ``ok`` is false only ``error`` and ``dtd_errors`` say much."""
+
+    #: The path as the caller gave it.
+    file: Path
+    ok: bool
+    error: str | None
+    game_name: str | None
+    territories: Mapping[str, EngineTerritory]
+    pus: Mapping[str, int]
+    #: Every game property as a string, constant and editable alike.
+    properties: Mapping[str, str]
+    #: DTD violations; the engine only prints them and still accepts the file.
+    dtd_errors: tuple[str, ...]
+
+
+def find_triplea_jar() -> Path:
+    """``$KREMLIN_TRIPLEA_JAR``, else where Debian's ``triplea`` package puts it (which may not exist)."""
+    return Path(os.environ.get("KREMLIN_TRIPLEA_JAR") or DEFAULT_JAR)
+
+
+def engine_available() -> bool:
+    try:
+        _tools()
+    except EngineUnavailable:
+        return False
+    return True
+
+
+def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
+    """Read every file in one JVM; the readings come back in the order of ``paths``."""
+    given = [Path(p) for p in paths]
+    # Resolved, because the engine runs in its own folder.
+    files = [p.resolve() for p in given]
+    if not files:
+        return []
+    for file in files:
+        if "\n" in str(file) or "\r" in str(file):
+            raise KremlinError("the engine harness cannot read a path with a line break", where=str(file))
+    java, jar, classes = _compiled_harness()
+    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
+        command = [
+            str(java),
+            "-Djava.awt.headless=true",
+            "-Dtriplea.headless=true",
+            # The engine writes settings and preferences below the home folder; keep the user's untouched.
+            f"-Duser.home={home}",
+            f"-Dkremlin.fileTimeoutSeconds={FILE_TIMEOUT_SECONDS}",
+            "-cp",
+            f"{jar}{os.pathsep}{classes}",
+            HARNESS_CLASS,
+        ]
+        try:
+            done = subprocess.run(
+                command,
+                input="".join(f"{file}\n" for file in files),
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                # The engine reads game_engine.properties from its working directory.
+                cwd=jar.parent,
+                # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
+                env={**os.environ, "LC_ALL": "C.UTF-8"},
+                timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
+            )
+        except subprocess.TimeoutExpired as e:
+            raise EngineFailed(f"the TripleA engine did not finish reading {len(files)} file(s)") from e
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != len(files):
+        raise EngineFailed(
+            f"the TripleA engine exited with status {done.returncode} after {len(lines)} of {len(files)}"
+            f" file(s): {_tail(done.stderr)}"
+        )
+    readings = []
+    for path, file, line in zip(given, files, lines):
+        reading = _reading(json.loads(line))
+        if reading.file != file:
+            raise EngineFailed(f"the engine harness answered for {reading.file} instead of {file}")
+        readings.append(attrs.evolve(reading, file=path))
+    return readings
+
+
+def _reading(raw: dict[str, Any]) -> EngineReading:
+    return EngineReading(
+        file=Path(raw["file"]),
+        ok=raw["ok"],
+        error=raw["error"],
+        game_name=raw["game_name"],
+        territories={
+            name: EngineTerritory(
+                water=t["water"],
+                owner=t["owner"],
+                units={(u["owner"], u["type"]): u["count"] for u in t["units"]},
+            )
+            for name, t in (raw["territories"] or {}).items()
+        },
+        pus=raw["pus"] or {},
+        properties=raw["properties"] or {},
+        dtd_errors=tuple(raw["dtd_errors"]),
+    )
+
+
+def _tools() -> tuple[Path, Path, Path]:
+    """java, javac and the jar, or EngineUnavailable saying which is missing."""
+    jar = find_triplea_jar()
+    if not jar.is_file():
+        raise EngineUnavailable(f"the TripleA engine is not installed (no {jar}); {INSTALL_HINT}")
+    java_home = os.environ.get("JAVA_HOME")
+    found = shutil.which("java", path=str(Path(java_home) / "bin")) if java_home else None
+    found = found or shutil.which("java")
+    if not found:
+        raise EngineUnavailable(f"java is not installed; {INSTALL_HINT}")
+    java = Path(found).resolve()
+    # javac from the same JDK as java, so the classes it writes are ones that java can load.
+    javac = java.with_name("javac")
+    if not javac.is_file():
+        raise EngineUnavailable(f"javac is not installed beside {java} (a JRE is not enough); {INSTALL_HINT}")
+    return java, javac, jar
+
+
+def _compiled_harness() -> tuple[Path, Path, Path]:
+    """java, the jar, and the folder holding the compiled harness, compiling it if need be."""
+    java, javac, jar = _tools()
+    source = HARNESS_SOURCE.read_bytes()
+    jar_stat, javac_stat = jar.stat(), javac.stat()
+    # A new jar or JDK gets freshly compiled classes.
+    stamp = f"{jar_stat.st_size}:{jar_stat.st_mtime_ns}:{javac}:{javac_stat.st_mtime_ns}"
+    key = hashlib.sha256(source + b"\0" + stamp.encode())
+    root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
+    classes = root / key.hexdigest()[:16]
+    if (classes / f"{HARNESS_CLASS}.class").is_file():
+        return java, jar, classes
+    root.mkdir(parents=True, exist_ok=True)
+    # Compile beside the final folder and rename it into place, so that a concurrent or interrupted
+    # run never sees half the classes.
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
+    try:
+        done = subprocess.run(
+            [str(javac), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar), "-d", str(building), str(HARNESS_SOURCE)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if done.returncode != 0:
+            raise EngineUnavailable(f"the engine harness does not compile against {jar}: {_tail(done.stderr)}")
+        building.chmod(0o755)  # mkdtemp's 0700 would shut out other users of a shared cache
+        try:
+            building.rename(classes)
+        except OSError:
+            if not (classes / f"{HARNESS_CLASS}.class").is_file():
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return java, jar, classes
+
+
+def _tail(text: str, lines: int = 20) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:]) or "(no output)"
