@@ -1,0 +1,107 @@
+"""The real TripleA engine (1.9), driven by kremlin_triplea.engine, reads what it should.
+
+These tests need Debian's ``triplea`` package and a JDK; they are not skipped without them (CI
+installs both), they fail with EngineUnavailable's message saying how to install.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
+from kremlin_triplea.engine import EngineReading, read_with_engine
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+UNREADABLE_LIST = Path(__file__).parent / "data" / "engine-1.9-unreadable.toml"
+UNREADABLE: dict[str, str] = tomllib.loads(UNREADABLE_LIST.read_text(encoding="utf-8"))["unreadable"]
+
+
+# One JVM per group of files: starting it and loading the engine costs most of the time.
+@pytest.fixture(scope="module")
+def pinned_readings() -> dict[Path, EngineReading]:
+    return dict(zip(PINNED_GAMES, read_with_engine(PINNED_GAMES)))
+
+
+@pytest.fixture(scope="module")
+def corpus_readings() -> dict[Path, EngineReading]:
+    return dict(zip(CORPUS_GAMES, read_with_engine(CORPUS_GAMES)))
+
+
+@pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
+def test_engine_reads_pinned_game_without_dtd_errors(
+    path: Path, pinned_readings: dict[Path, EngineReading]
+) -> None:
+    reading = pinned_readings[path]
+    assert reading.file == path
+    assert reading.ok, reading.error
+    assert reading.error is None
+    assert reading.dtd_errors == ()
+    assert reading.game_name
+    assert reading.territories and reading.pus and reading.properties
+
+
+@pytest.mark.parametrize("path", CORPUS_GAMES, ids=game_id)
+def test_engine_reads_corpus_game_or_it_is_listed(
+    path: Path, corpus_readings: dict[Path, EngineReading]
+) -> None:
+    reading = corpus_readings[path]
+    expected = UNREADABLE.get(path.name)
+    if expected is None:
+        assert reading.ok, f"{path.name} does not read; list it in {UNREADABLE_LIST.name}: {reading.error!r}"
+    else:
+        assert not reading.ok, f"{path.name} reads now; take it out of {UNREADABLE_LIST.name}"
+        assert reading.error == expected
+
+
+def test_unreadable_list_names_only_corpus_files() -> None:
+    assert sorted(set(UNREADABLE) - {p.name for p in CORPUS_GAMES}) == []
+    assert all((CORPUS_DIR / name).is_file() for name in UNREADABLE)
+
+
+def copy_with(tmp_path: Path, name: str, source: Path, old: str, new: str) -> Path:
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) >= 1, f"{old!r} is not in {source}"
+    target = tmp_path / name
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return target
+
+
+def test_harness_reports_dtd_errors_the_engine_ignores(tmp_path: Path) -> None:
+    bad_element = copy_with(tmp_path, "element.xml", AA50_1941, "<map>", "<map>\n    <kremlinBogus/>")
+    germany = '<territory name="Germany"/>'
+    bad_attribute = copy_with(
+        tmp_path, "attribute.xml", AA50_1941, germany, germany.replace("/>", ' kremlinBogus="1"/>')
+    )
+    element, attribute = read_with_engine([bad_element, bad_attribute])
+
+    assert element.ok, element.error  # the engine accepts files that break its own DTD
+    assert any("kremlinBogus" in error for error in element.dtd_errors), element.dtd_errors
+    assert attribute.ok, attribute.error
+    assert any('Attribute "kremlinBogus"' in error for error in attribute.dtd_errors), attribute.dtd_errors
+
+
+@pytest.mark.parametrize(
+    ("owner", "dtd_notices"),
+    [
+        ("Nobody", True),  # the DTD's IDREF finds no such ID, but the engine only collects that error
+        ("infantry", False),  # a unit type's name is an ID too, so the DTD is satisfied
+    ],
+)
+def test_unit_of_unknown_owner_becomes_neutral(tmp_path: Path, owner: str, dtd_notices: bool) -> None:
+    """An engine fact our validator must make up for: TripleA turns an unknown owner into "no owner"."""
+    placement = f'<unitPlacement unitType="artillery" territory="Germany" quantity="3" owner="{owner}"/>'
+    game = copy_with(tmp_path, "owner.xml", AA50_1941, "<unitInitialize>", f"<unitInitialize>\n      {placement}")
+    original, reading = read_with_engine([AA50_1941, game])
+
+    assert reading.ok, reading.error
+    assert original.territories["Germany"].units.get((None, "artillery"), 0) == 0
+    assert reading.territories["Germany"].units[(None, "artillery")] == 3
+    assert reading.territories["Germany"].owner == "Germans"
+    assert any(owner in error for error in reading.dtd_errors) == dtd_notices, reading.dtd_errors
