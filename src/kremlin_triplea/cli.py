@@ -106,3 +106,54 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
         sys.exit(1)
     click.echo(f"{path}: valid")
+
+
+@main.command("apply")
+@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True, help="Where to write the game.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path, force: bool) -> None:
+    """Check DRAFT pick by pick and write the game with all of it applied.
+
+    On the first pick that breaks a rule, print the pick, the rule (quoted) and
+    why, write nothing and exit 1.
+    """
+    from kremlin_triplea.rules.draft import apply_draft, read_draft
+
+    result = apply_draft(read_draft(draft), game_spec=game_spec, maps_dir=_maps_dir(ctx))
+    for warning in result.warnings:
+        click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+    written = result.game.save(output, overwrite=force)
+    for line in result.summary():
+        click.echo(line)
+    click.echo(f"wrote {written}")
+
+
+@main.command("options")
+@click.option("--ruleset", "ruleset_name", default="kremlin-aa50", show_default=True, help="A ruleset id (rulesets/<id>.toml) or a path.")
+def options_command(ruleset_name: str) -> None:
+    """List a ruleset's bonus options and their rules."""
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
+    from kremlin_triplea.rules.text import ruleset_text
+
+    click.echo(ruleset_text(load_named_ruleset(ruleset_name)), nl=False)
+
+
+@main.command("legal")
+@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
+@click.pass_context
+def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
+    """Every legal choice for the next pick of DRAFT, given its picks so far."""
+    from kremlin_triplea.rules.draft import DraftRun, open_game, read_draft
+    from kremlin_triplea.rules.legal import describe, legal_choices
+
+    parsed = read_draft(draft)
+    run = DraftRun(parsed, open_game(parsed, game_spec, _maps_dir(ctx)))
+    for warning in run.warnings:
+        click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+    run.apply_picks()
+    for line in describe(legal_choices(run)):
+        click.echo(line)

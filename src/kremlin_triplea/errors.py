@@ -65,3 +65,16 @@ def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     if not hits:
         hits = [k for k in by_lower if name.lower() in k][:n]
     return [by_lower[h] for h in hits]
+
+
+class RuleViolation(KremlinError):
+    """A draft breaks a rule: names the pick, quotes the rule and its source, and says why."""
+
+    exit_code = 1
+
+    def __init__(self, pick: str, why: str, *, rule: str, source: str, where: str | None = None) -> None:
+        super().__init__(f'{pick}: {why} -- rule: "{rule}" ({source})', where=where)
+        self.pick = pick
+        self.why = why
+        self.rule = rule
+        self.source = source

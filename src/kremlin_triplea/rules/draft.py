@@ -1,0 +1,299 @@
+"""A Kremlin draft: the host's file of picks and the bid, checked and applied in order.
+
+The file (TOML)::
+
+    ruleset = "kremlin-aa50"
+    game = "world_war_ii_v3/WW2v3-1941.xml"   # map/game, or a path (relative to the draft)
+    first = "Axis"
+    picks_per_side = 4
+
+    [[pick]]
+    side = "Axis"
+    option = 1                                   # number in the rule text, or the id
+    place = [{ power = "Germans", unit = "infantry", count = 3, at = "Finland" }]
+
+    [[pick]]
+    side = "Allies"
+    option = 3
+    take = [{ neutral = "Sweden", by = "Russians" }, { neutral = "Venezuela", by = "Americans", navy_at = "20 Sea Zone" }]
+
+    [[pick]]
+    side = "Axis"
+    option = 10
+    takeover = { territory = "Archangel", by = "Germans", retreat = [{ to = "Russia" }] }
+
+    [bid]
+    axis = 11
+    place = [{ power = "Germans", unit = "artillery", count = 1, at = "Libya" }]
+    # or, for a negative bid: allocate = { Russians = 6, British = 5 }
+
+Every pick sees the board as changed by all earlier picks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from kremlin_triplea.changes import SetGameName, SetProperty
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.game import Game, load
+from kremlin_triplea.rules.kinds import (
+    APPLY,
+    BidSpec,
+    DraftState,
+    NeutralTake,
+    Outcome,
+    Pick,
+    Retreat,
+    TakeoverSpec,
+    UnitPlacement,
+    apply_bid,
+)
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import Profile, profile_for_game
+from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
+from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+
+
+@attrs.frozen
+class RawPick:
+    """A pick as written, names not yet resolved (they need the game)."""
+
+    section: Section
+
+
+@attrs.frozen
+class Draft:
+    path: str
+    ruleset: str
+    game: str | None
+    first: str
+    picks_per_side: int | None
+    picks: tuple[Section, ...] = attrs.field(eq=False)
+    bid: Section | None = attrs.field(eq=False)
+
+
+def read_draft(path: Path | str) -> Draft:
+    path = Path(path)
+    root = Section(read_toml(path), str(path))
+    return draft_from_data(root)
+
+
+def draft_from_data(root: Section) -> Draft:
+    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid")
+    return Draft(
+        path=root.file,
+        ruleset=root.text("ruleset"),
+        game=root.text("game", None),
+        first=root.text("first"),
+        picks_per_side=root.integer("picks_per_side", None),
+        picks=tuple(root.tables("pick", [])),
+        bid=root.table("bid", None),
+    )
+
+
+@attrs.frozen
+class AppliedPick:
+    pick: Pick
+    outcome: Outcome
+
+
+@attrs.frozen
+class DraftResult:
+    """A draft applied: the game (its board changed), each pick's outcome, the bid's, warnings."""
+
+    game: Game
+    ruleset: Ruleset
+    profile: Profile
+    picks: tuple[AppliedPick, ...]
+    bid: Outcome | None
+    bid_spec: BidSpec | None
+    warnings: tuple[str, ...]
+    state: DraftState = attrs.field(eq=False)
+
+    def summary(self) -> list[str]:
+        lines = [f"{self.game.board.game_name}: ruleset {self.ruleset.id}, map profile {self.profile.map}"]
+        for applied in self.picks:
+            lines.append(applied.pick.label + ":")
+            lines += [f"  {line}" for line in applied.outcome.lines]
+        if self.bid is not None:
+            lines.append("bid:")
+            lines += [f"  {line}" for line in self.bid.lines]
+        return lines
+
+
+def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None = None) -> Game:
+    spec = game or draft.game
+    if spec is None:
+        raise DataFileError("game: missing; name the game in the draft or with --game", where=draft.path)
+    candidate = Path(spec)
+    if not candidate.is_absolute() and (Path(draft.path).parent / candidate).is_file():
+        spec = str(Path(draft.path).parent / candidate)
+    return load(spec, maps_dir=maps_dir)
+
+
+class DraftRun:
+    """Applies a draft's picks one at a time (``apply`` and ``legal`` share it)."""
+
+    def __init__(self, draft: Draft, game: Game, *, ruleset: Ruleset | None = None, profile: Profile | None = None) -> None:
+        self.draft = draft
+        self.game = game
+        self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
+        self.profile = profile or profile_for_game(game)
+        self.warnings = tuple(self.profile.check_base_file(game))
+        self.names = Names(game.board, self.profile, self.ruleset.sides)
+        self.state = DraftState(game.board, self.ruleset, self.profile, self.names)
+        picks = self.ruleset.picks
+        self.first = self.names.side(draft.first, where=f"{draft.path}: first")
+        self.second = next(s for s in self.ruleset.sides if s != self.first)
+        self.picks_per_side = picks.default if draft.picks_per_side is None else draft.picks_per_side
+        if not picks.min <= self.picks_per_side <= picks.max:
+            raise RuleViolation(
+                "picks_per_side", f"{self.picks_per_side} picks per side; the rules allow {picks.min} to {picks.max}",
+                rule=picks.rule, source=picks.source, where=draft.path,
+            )
+        self.applied: list[AppliedPick] = []
+
+    @property
+    def total_picks(self) -> int:
+        return 2 * self.picks_per_side
+
+    def side_to_pick(self, index: int) -> str:
+        """The side making pick ``index`` (1-based): they alternate, ``first`` starting."""
+        return self.first if index % 2 == 1 else self.second
+
+    def parse_pick(self, index: int, section: Section) -> Pick:
+        names = self.names
+        section.only("side", "option", "place", "take", "takeover", "note")
+        where = f"{section.file}: {section.key}"
+        picks = self.ruleset.picks
+        label = f"pick {index}"
+        if index > self.total_picks:
+            raise RuleViolation(label, f"the draft has more than {self.picks_per_side} picks per side", rule=picks.rule, source=picks.source, where=section.file)
+        side = names.side(section.text("side"), where=where)
+        expected = self.side_to_pick(index)
+        if side != expected:
+            raise RuleViolation(f"{label} ({side})", f"it is the {expected}' turn to pick ({self.first} pick first, then the sides alternate)", rule=picks.alternate_rule, source=picks.source, where=section.file)
+        raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
+        option = self.ruleset.option(raw_option)
+        if option.number in self.state.used[side]:
+            raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}", rule=picks.no_repeat_rule, source=picks.no_repeat_source, where=section.file)
+        wanted = {"placement": "place", "neutral_takeover": "take", "territory_takeover": "takeover"}[option.kind]
+        for other in ("place", "take", "takeover"):
+            if other != wanted and section.has(other):
+                raise section.fail(other, f"`{wanted}` for option {option.number} ({option.kind}), not `{other}`")
+        pick = Pick(index=index, side=side, option=option)
+        if wanted == "place":
+            return attrs.evolve(pick, placements=self.parse_placements(section, "place"))
+        if wanted == "take":
+            takes = []
+            for entry in section.tables("take"):
+                entry.only("neutral", "by", "navy_at")
+                at = f"{entry.file}: {entry.key}"
+                navy = entry.text("navy_at", None)
+                takes.append(NeutralTake(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None))
+            return attrs.evolve(pick, takes=tuple(takes))
+        spec = section.table("takeover")
+        spec.only("territory", "by", "retreat")
+        at = f"{spec.file}: {spec.key}"
+        retreats = []
+        for entry in spec.tables("retreat", []):
+            entry.only("to", "power", "unit")
+            here = f"{entry.file}: {entry.key}"
+            power = entry.text("power", None)
+            unit = entry.text("unit", None)
+            retreats.append(Retreat(names.territory(entry.text("to"), where=here), names.power(power, where=here) if power else None, names.unit(unit, where=here) if unit else None))
+        return attrs.evolve(pick, takeover=TakeoverSpec(names.territory(spec.text("territory"), where=at), names.power(spec.text("by"), where=at), tuple(retreats)))
+
+    def parse_placements(self, section: Section, key: str) -> tuple[UnitPlacement, ...]:
+        placements = []
+        for entry in section.tables(key):
+            entry.only("power", "unit", "count", "at")
+            at = f"{entry.file}: {entry.key}"
+            count = entry.integer("count", 1)
+            if count < 1:
+                raise entry.fail("count", "a positive whole number", count)
+            placements.append(UnitPlacement(self.names.power(entry.text("power"), where=at), self.names.unit(entry.text("unit"), where=at), count, self.names.place(entry.text("at"), where=at)))
+        return tuple(placements)
+
+    def apply_pick(self, pick: Pick) -> Outcome:
+        """Check ``pick`` on the current board and push its changes (all or nothing)."""
+        outcome = APPLY[pick.option.kind](self.state, pick)
+        self.game.board.push_all(list(outcome.changes))
+        self.state.record(pick.side, pick.index, outcome)
+        self.state.used[pick.side].append(pick.option.number)
+        self.applied.append(AppliedPick(pick, outcome))
+        return outcome
+
+    def apply_picks(self) -> None:
+        for index, section in enumerate(self.draft.picks, start=1):
+            self.apply_pick(self.parse_pick(index, section))
+
+    def check_complete(self) -> None:
+        picks = self.ruleset.picks
+        done = len(self.applied)
+        if done != self.total_picks:
+            next_side = self.side_to_pick(done + 1)
+            raise RuleViolation(
+                "draft", f"{done} picks made; {self.picks_per_side} per side means {self.total_picks} (next: the {next_side})",
+                rule=picks.alternate_rule, source=picks.source, where=self.draft.path,
+            )
+
+    def parse_bid(self) -> BidSpec | None:
+        section = self.draft.bid
+        if section is None:
+            return None
+        placing = self.ruleset.bid.placing_side.lower()
+        section.only(placing, "place", "allocate")
+        amount = section.integer(placing)
+        allocate = section.get("allocate", "a table of power = PUs", lambda v: isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values()), {})
+        where = f"{section.file}: {section.key}.allocate"
+        return BidSpec(
+            amount=amount,
+            placements=self.parse_placements(section, "place") if section.has("place") else (),
+            allocate=tuple((self.names.power(p, where=where), n) for p, n in allocate.items()),
+        )
+
+    def apply_bid(self, bid: BidSpec) -> Outcome:
+        outcome = apply_bid(self.state, bid)
+        self.game.board.push_all(list(outcome.changes))
+        return outcome
+
+
+def apply_draft(
+    draft: Draft,
+    game: Game | None = None,
+    *,
+    game_spec: str | None = None,
+    maps_dir: Path | str | None = None,
+    ruleset: Ruleset | None = None,
+    profile: Profile | None = None,
+    write_notes: bool = True,
+) -> DraftResult:
+    """Check the whole draft and apply it to ``game``'s board (loaded from the draft if not given).
+
+    Raises ``RuleViolation`` at the first pick that breaks a rule; the game's
+    board is then left as the earlier picks made it.
+    """
+    from kremlin_triplea.rules.notes import game_name, notes_html
+
+    game = game or open_game(draft, game_spec, maps_dir)
+    run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
+    run.apply_picks()
+    run.check_complete()
+    bid_spec = run.parse_bid()
+    bid = run.apply_bid(bid_spec) if bid_spec is not None else None
+    result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state)
+    if write_notes:
+        board = game.board
+        board.push(SetProperty("notes", notes_html(result) + board.properties.get("notes", "")))
+        board.push(SetGameName(game_name(result)))
+    return result
+
+
+def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:
+    """A draft from already parsed data (tests, the benchmark)."""
+    return draft_from_data(Section(data, path))

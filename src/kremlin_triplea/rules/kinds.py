@@ -1,0 +1,625 @@
+"""Each kind of option, implemented once and driven by the ruleset's parameters.
+
+A kind checks one pick against the board as the earlier picks left it and
+returns the primitive changes it makes (``Outcome``), or raises
+``RuleViolation`` naming the pick, quoting the rule and saying why. The same
+checks (``placement_problem``, ``neutral_problem``, ``takeover_problem``...)
+drive the legal-choice enumeration in :mod:`legal`, so a choice listed as
+legal never fails when applied.
+
+Later kinds (option 11's scenarios) fit the same shape: a list of primitive
+changes on rule-text names, checked for locks like any other pick.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import attrs
+
+from kremlin_triplea.board import Board
+from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.queries import Nearest, nearest, owned_sea_zones
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import Profile
+from kremlin_triplea.rules.ruleset import (
+    NeutralTakeoverParams,
+    Option,
+    PlacementParams,
+    PowerRestriction,
+    Ruleset,
+    TerritoryTakeoverParams,
+)
+
+# -- what a draft says, with names resolved to the game's -------------------
+
+
+@attrs.frozen
+class UnitPlacement:
+    power: str
+    unit: str
+    count: int
+    at: str
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.power} {self.unit} in {self.at}"
+
+
+@attrs.frozen
+class NeutralTake:
+    territory: str
+    by: str
+    navy_at: str | None = None
+
+
+@attrs.frozen
+class Retreat:
+    to: str
+    power: str | None = None  # None: any owner
+    unit: str | None = None  # None: any unit type
+
+    @property
+    def specific(self) -> bool:
+        return self.power is not None or self.unit is not None
+
+
+@attrs.frozen
+class TakeoverSpec:
+    territory: str
+    by: str
+    retreats: tuple[Retreat, ...] = ()
+
+
+@attrs.frozen
+class Pick:
+    index: int  # 1-based position in the draft
+    side: str
+    option: Option
+    placements: tuple[UnitPlacement, ...] = ()
+    takes: tuple[NeutralTake, ...] = ()
+    takeover: TakeoverSpec | None = None
+
+    @property
+    def label(self) -> str:
+        return f"pick {self.index} ({self.side}, option {self.option.number} {self.option.title})"
+
+
+@attrs.frozen
+class BidSpec:
+    amount: int  # the winning bid: positive, the Axis places units; negative, the Allies get PUs
+    placements: tuple[UnitPlacement, ...] = ()
+    allocate: tuple[tuple[str, int], ...] = ()
+
+    label = "bid"
+
+
+@attrs.frozen
+class Outcome:
+    """What one pick (or the bid) did."""
+
+    changes: tuple[Change, ...]
+    affected: frozenset[str]  # territories and sea zones it locks against the other side
+    lines: tuple[str, ...]  # what happened, for people
+
+
+@attrs.frozen
+class Problem:
+    """Why a choice breaks a rule: the rule's words, where they stand, and the reason."""
+
+    rule: str
+    source: str
+    why: str
+
+    def violation(self, label: str) -> RuleViolation:
+        return RuleViolation(label, self.why, rule=self.rule, source=self.source)
+
+
+# -- the state a draft is applied to ----------------------------------------
+
+
+class DraftState:
+    """The board as changed by the picks so far, plus who locked which place."""
+
+    def __init__(self, board: Board, ruleset: Ruleset, profile: Profile, names: Names) -> None:
+        self.board = board
+        self.ruleset = ruleset
+        self.profile = profile
+        self.names = names
+        catalog = board.catalog
+        self.side_powers = {side: tuple(catalog.alliance_members(side)) for side in ruleset.sides}
+        self.side_of = {power: side for side, powers in self.side_powers.items() for power in powers}
+        self.locks: dict[str, tuple[str, int]] = {}  # place -> (side, pick index) that first affected it
+        self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
+        self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
+        self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
+        self.factory = names.unit("factory")
+        self.may_enter: dict[str, frozenset[str]] = {}
+        for power, restriction in self.restrictions.items():
+            listed = self.profile.powers_may_enter.get(power, ())
+            self.may_enter[power] = frozenset(names.territory(t) for t in (*listed, *restriction.may_also_enter))
+
+    def facts(self) -> Facts:
+        return Facts(self.board)
+
+    def lock_problem(self, side: str, place: str) -> Problem | None:
+        holder = self.locks.get(place)
+        if holder is None or holder[0] == side:
+            return None
+        return Problem(self.ruleset.locks.rule, self.ruleset.locks.source, f"{self.names.shown(place)} was affected by {holder[0]}'s pick {holder[1]}")
+
+    def power_problem(self, option: Option, side: str, power: str) -> Problem | None:
+        if self.side_of.get(power) != side:
+            return Problem(option.rule, option.source, f"{power} is not a power of the {side} (they are {', '.join(self.side_powers[side])})")
+        restriction = self.restrictions.get(power)
+        if restriction is not None and option.number not in restriction.options:
+            allowed = ", ".join(str(n) for n in sorted(restriction.options))
+            return Problem(restriction.rule, restriction.source, f"option {option.number} may not be taken for {power} (only options {allowed})")
+        return None
+
+    def record(self, side: str, index: int, outcome: Outcome) -> None:
+        for place in outcome.affected:
+            self.locks.setdefault(place, (side, index))
+
+
+class Facts:
+    """Answers about one board position, computed once per question (the board must not change meanwhile)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.catalog = board.catalog
+        self._enemy_places: dict[str, dict[str, list[str]]] = {}
+        self._owned_sea: dict[str, frozenset[str]] = {}
+        self._friendly_ships: dict[str, frozenset[str]] = {}
+
+    def enemy_places(self, power: str) -> dict[str, list[str]]:
+        """Place -> the enemies of ``power`` with units there."""
+        if power not in self._enemy_places:
+            found: dict[str, list[str]] = {}
+            for place, data in self.board.graph.nodes(data=True):
+                owners = sorted({o for (o, _), n in data["units"].items() if n and o is not None and not self.catalog.allied(power, o)})
+                if owners:
+                    found[place] = owners
+            self._enemy_places[power] = found
+        return self._enemy_places[power]
+
+    def owned_sea(self, power: str) -> frozenset[str]:
+        if power not in self._owned_sea:
+            self._owned_sea[power] = frozenset(owned_sea_zones(self.board, power))
+        return self._owned_sea[power]
+
+    def friendly_ship_zones(self, power: str) -> frozenset[str]:
+        if power not in self._friendly_ships:
+            zones = set()
+            for place, data in self.board.graph.nodes(data=True):
+                if data["water"] and any(
+                    n and o is not None and self.catalog.allied(power, o) and self.catalog.unit_type(u).is_ship for (o, u), n in data["units"].items()
+                ):
+                    zones.add(place)
+            self._friendly_ships[power] = frozenset(zones)
+        return self._friendly_ships[power]
+
+    def carrier_room(self, zone: str, power: str) -> tuple[int, int]:
+        """(capacity of allied carriers, carrier space already taken by air units) in ``zone``."""
+        capacity = used = 0
+        for (owner, unit), count in self.board.units(zone).items():
+            kind = self.catalog.unit_type(unit)
+            if owner is not None and self.catalog.allied(power, owner):
+                capacity += kind.carrier_capacity * count
+            if kind.domain == "air":
+                used += kind.carrier_cost * count
+        return capacity, used
+
+
+# -- placement ---------------------------------------------------------------
+
+
+def placement_problem(state: DraftState, facts: Facts, option: Option, side: str, power: str, unit: str, place: str) -> Problem | None:
+    """Why ``power`` may not place one ``unit`` at ``place`` for ``option`` (None: it may)."""
+    params = option.params
+    assert isinstance(params, PlacementParams)
+    board = state.board
+    problem = state.power_problem(option, side, power)
+    if problem is not None:
+        return problem
+    kind = board.catalog.unit_type(unit)
+    data = board.node(place)
+    shown = state.names.shown(place)
+    reasons: list[tuple[str, str]] = []
+    fits = False
+    for alternative in params.at:
+        if alternative == "own_territory":
+            if data["water"] or kind.is_ship:
+                reasons.append((alternative, f"{shown} is a sea zone" if data["water"] else f"a {unit} cannot be placed on land"))
+            elif data["owner"] != power:
+                reasons.append((alternative, f"{shown} is owned by {data['owner'] or 'nobody'}, not {power}"))
+            else:
+                fits = True
+        elif alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
+            if not data["water"] or not kind.is_ship:
+                reasons.append((alternative, f"{shown} is not a sea zone" if not data["water"] else f"a {unit} is not a naval unit"))
+            elif place not in facts.owned_sea(power) and place not in facts.friendly_ship_zones(power):
+                reasons.append((alternative, f"{shown} is neither adjacent to a territory {power} owns nor holds friendly naval units"))
+            else:
+                fits = True
+        elif alternative == "friendly_carrier_with_room":
+            if not data["water"] or kind.domain != "air" or not kind.carrier_cost:
+                continue
+            capacity, used = facts.carrier_room(place, power)
+            if capacity == 0:
+                reasons.append((alternative, f"{shown} has no friendly carrier"))
+            elif capacity - used < kind.carrier_cost:
+                reasons.append((alternative, f"the friendly carriers in {shown} have no room left ({used} of {capacity} taken)"))
+            else:
+                fits = True
+        if fits:
+            break
+    if not fits:
+        # Report the reasons that concern this kind of place first (a sea zone's for a sea zone).
+        relevant = [r for r in reasons if (r[0] == "own_territory") != data["water"]] or reasons
+        key = relevant[0][0] if relevant else params.at[0]
+        why = "; ".join(dict.fromkeys(r[1] for r in relevant)) or f"{shown} is not a place for a {unit}"
+        return Problem(option.quote(key), option.source, f"{power} {unit} in {shown}: {why}")
+    enemies = facts.enemy_places(power)
+    for check in params.require:
+        if check == "not_adjacent_to_enemy_units":
+            for neighbour in sorted(board.graph.neighbors(place)):
+                if neighbour in enemies and not board.is_water(neighbour):
+                    return Problem(
+                        option.quote(check), option.source,
+                        f"{power} {unit} in {shown}: {shown} is adjacent to {state.names.shown(neighbour)}, which holds units of {', '.join(enemies[neighbour])}",
+                    )
+        elif check == "no_enemy_units":
+            if place in enemies:
+                return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} holds units of {', '.join(enemies[place])}")
+        elif check == "no_factory_there":
+            if any(u == state.factory and n for (_, u), n in data["units"].items()):
+                return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory")
+    return state.lock_problem(side, place)
+
+
+def unit_sets(state: DraftState, option: Option) -> list[Counter[str]]:
+    params = option.params
+    assert isinstance(params, PlacementParams)
+    return [Counter(state.names.unit(u) for u in units) for units in params.unit_sets]
+
+
+def apply_placement(state: DraftState, pick: Pick) -> Outcome:
+    option = pick.option
+    params = option.params
+    assert isinstance(params, PlacementParams)
+    placed = Counter[str]()
+    for entry in pick.placements:
+        placed[entry.unit] += entry.count
+    choices = unit_sets(state, option)
+    if placed not in choices:
+        sets = " or ".join(_describe_units(c) for c in choices)
+        raise Problem(option.quote("unit_sets"), option.source, f"the pick places {_describe_units(placed) or 'nothing'}; the option gives exactly {sets}").violation(pick.label)
+    facts = state.facts()
+    for entry in pick.placements:
+        problem = placement_problem(state, facts, option, pick.side, entry.power, entry.unit, entry.at)
+        if problem is not None:
+            raise problem.violation(pick.label)
+    if "same_territory" in params.require and len({e.at for e in pick.placements}) > 1:
+        places = ", ".join(sorted({e.at for e in pick.placements}))
+        raise Problem(option.quote("same_territory"), option.source, f"the units go to different places: {places}").violation(pick.label)
+    if "same_power" in params.require and len({e.power for e in pick.placements}) > 1:
+        powers = ", ".join(sorted({e.power for e in pick.placements}))
+        raise Problem(option.quote("same_power"), option.source, f"the units belong to different powers: {powers}").violation(pick.label)
+    merged = Counter[tuple[str, str, str]]()
+    for entry in pick.placements:
+        merged[(entry.at, entry.power, entry.unit)] += entry.count
+    changes = tuple(PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items())
+    lines = tuple(f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items())
+    return Outcome(changes, frozenset(e.at for e in pick.placements), lines)
+
+
+# -- neutral takeover ----------------------------------------------------------
+
+
+def neutral_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
+    """Why ``power`` may not take over the neutral ``territory`` (None: it may)."""
+    problem = state.power_problem(option, side, power)
+    if problem is not None:
+        return problem
+    shown = state.names.shown(territory)
+    neutral = state.neutrals.get(territory)
+    if neutral is None:
+        known = ", ".join(n.name for n in state.neutrals.values())
+        return Problem(option.quote("neutral"), option.source, f"{shown} is not a neutral of the table ({known})")
+    if not state.board.node(territory)["impassable"]:
+        return Problem(option.quote("neutral"), option.source, f"{shown} has already been taken over (owner {state.board.owner(territory)})")
+    restriction = state.restrictions.get(power)
+    if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
+        return Problem(restriction.rule, restriction.source, f"{power} may take over only {', '.join(restriction.neutrals)}, not {neutral.name}")
+    return state.lock_problem(side, territory)
+
+
+def neutral_navy(state: DraftState, territory: str) -> list[tuple[str, int]]:
+    """The neutral's naval units (game unit names and counts)."""
+    army = [(state.names.unit(u), n) for u, n in state.neutrals[territory].army]
+    return [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
+
+
+def navy_destinations(state: DraftState, territory: str, power: str) -> Nearest:
+    """The nearest sea zones (over sea) holding no units of an enemy of ``power``."""
+    enemies = state.facts().enemy_places(power)
+    board = state.board
+    return nearest(board, territory, lambda z: board.is_water(z) and z not in enemies, via="sea")
+
+
+def navy_problem(state: DraftState, option: Option, side: str, territory: str, power: str, navy_at: str | None) -> tuple[str | None, Problem | None]:
+    """Where the neutral's ships go, or why the draft's ``navy_at`` cannot be."""
+    shown = state.names.shown(territory)
+    if not neutral_navy(state, territory):
+        if navy_at is not None:
+            return None, Problem(option.quote("navy"), option.source, f"{shown} has no naval units, so navy_at = {navy_at!r} does not apply")
+        return None, None
+    found = navy_destinations(state, territory, power)
+    if not found.matches:
+        return None, Problem(option.quote("navy"), option.source, f"no sea zone without enemy units can be reached from {shown}")
+    choices = ", ".join(found.matches)
+    if navy_at is not None:
+        if navy_at not in found.matches:
+            return None, Problem(option.quote("navy"), option.source, f"{navy_at} is not a nearest friendly sea zone of {shown} for {power}; the nearest are: {choices}")
+        zone = navy_at
+    elif found.tied:
+        return None, Problem(option.quote("navy"), option.source, f"{shown}'s ships have several nearest friendly sea zones ({choices}); say which with navy_at")
+    else:
+        zone = found.matches[0]
+    return zone, state.lock_problem(side, zone)
+
+
+def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
+    option = pick.option
+    params = option.params
+    assert isinstance(params, NeutralTakeoverParams)
+    territories = [t.territory for t in pick.takes]
+    if len(pick.takes) != params.count or len(set(territories)) != len(territories):
+        raise Problem(option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}").violation(pick.label)
+    zones: dict[str, str | None] = {}
+    for take in pick.takes:
+        problem = neutral_problem(state, option, pick.side, take.territory, take.by)
+        if problem is None:
+            zones[take.territory], problem = navy_problem(state, option, pick.side, take.territory, take.by, take.navy_at)
+        if problem is not None:
+            raise problem.violation(pick.label)
+    total = sum(state.neutrals[t].ipc for t in territories)
+    if total > params.max_total_ipc:
+        values = " + ".join(f"{state.neutrals[t].name} {state.neutrals[t].ipc}" for t in territories)
+        raise Problem(option.quote("max_total_ipc"), option.source, f"{values} = {total} IPCs, more than {params.max_total_ipc}").violation(pick.label)
+    changes: list[Change] = []
+    lines: list[str] = []
+    affected: set[str] = set()
+    for take in pick.takes:
+        territory, neutral = take.territory, state.neutrals[take.territory]
+        changes += [
+            SetOwner(territory, take.by, captured=False),
+            SetTerritory(territory, "production", neutral.ipc),
+            SetTerritory(territory, "impassable", False),
+        ]
+        affected.add(territory)
+        army = [(state.names.unit(u), n) for u, n in neutral.army]
+        on_land = [(u, n) for u, n in army if not state.board.catalog.unit_type(u).is_ship]
+        at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
+        changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
+        line = f"{state.names.shown(territory)} joins {take.by}: production {neutral.ipc}, no longer impassable, army {_describe_pairs(on_land)}"
+        zone = zones[territory]
+        if zone is not None:
+            changes += [PlaceUnits(zone, take.by, u, n) for u, n in at_sea]
+            affected.add(zone)
+            line += f"; navy {_describe_pairs(at_sea)} to {zone}"
+        lines.append(line)
+        marker = state.profile.capital_marker
+        if marker is not None and marker.at == territory and state.board.node(territory)["capital"] == marker.power:
+            changes += [SetTerritory(territory, "capital", None), SetTerritory(marker.refuge, "capital", marker.power)]
+            lines.append(f"the {marker.power} capital marker moves from {territory} to {marker.refuge} ({marker.reason})")
+    return Outcome(tuple(changes), frozenset(affected), tuple(lines))
+
+
+# -- territory takeover --------------------------------------------------------
+
+
+def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
+    """Why ``power`` may not take ``territory`` over (None: it may)."""
+    params = option.params
+    assert isinstance(params, TerritoryTakeoverParams)
+    problem = state.power_problem(option, side, power)
+    if problem is not None:
+        return problem
+    board = state.board
+    data = board.node(territory)
+    shown = state.names.shown(territory)
+    owner = data["owner"]
+    if data["water"]:
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is a sea zone")
+    if data["impassable"]:
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is impassable: a neutral (option 3) or terrain, not enemy held")
+    if owner is None or board.catalog.allied(power, owner):
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is held by {owner or 'nobody'}, not by an enemy of {power}")
+    restriction = state.restrictions.get(power)
+    if restriction is not None and restriction.takeover_only_where_may_enter and territory not in state.may_enter.get(power, frozenset()):
+        return Problem(restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})")
+    forbidden = {state.names.unit(u) for u in params.forbidden_units}
+    present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
+    if present:
+        return Problem(option.quote("forbidden_units"), option.source, f"{shown} contains a {', '.join(present)}")
+    return state.lock_problem(side, territory)
+
+
+def retreat_destinations(state: DraftState, territory: str, owner: str, unit: str) -> Nearest:
+    """The nearest territories held by ``owner``'s side: land units over land, air units over anything passable."""
+    board = state.board
+    catalog = board.catalog
+
+    def theirs(place: str) -> bool:
+        data = board.graph.nodes[place]
+        return not data["water"] and not data["impassable"] and data["owner"] is not None and catalog.allied(owner, data["owner"])
+
+    via = "any" if catalog.unit_type(unit).domain == "air" else "land"
+    return nearest(board, territory, theirs, via=via, passable=lambda place: not board.graph.nodes[place]["impassable"])
+
+
+def retreating_groups(state: DraftState, territory: str, power: str) -> list[tuple[str, str, int]]:
+    """(owner, unit, count) of the units of enemies of ``power`` in ``territory``."""
+    catalog = state.board.catalog
+    return sorted(
+        (owner, unit, count)
+        for (owner, unit), count in state.board.units(territory).items()
+        if count and owner is not None and not catalog.allied(power, owner)
+    )
+
+
+def new_owner_after_takeover(board: Board, territory: str, power: str) -> str:
+    """TripleA's capture rule: a territory whose original owner is an ally of the taker is liberated to it."""
+    original = board.node(territory)["original_owner"]
+    if original is not None and original != power and board.catalog.allied(power, original):
+        return original
+    return power
+
+
+def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
+    option = pick.option
+    params = option.params
+    assert isinstance(params, TerritoryTakeoverParams)
+    spec = pick.takeover
+    assert spec is not None
+    problem = takeover_problem(state, option, pick.side, spec.territory, spec.by)
+    if problem is not None:
+        raise problem.violation(pick.label)
+    board = state.board
+    changes: list[Change] = []
+    lines: list[str] = []
+    affected = {spec.territory}
+    used: set[Retreat] = set()
+    shown = state.names.shown(spec.territory)
+    for owner, unit, count in retreating_groups(state, spec.territory, spec.by):
+        found = retreat_destinations(state, spec.territory, owner, unit)
+        specific = [r for r in spec.retreats if r.specific and r.power in (None, owner) and r.unit in (None, unit)]
+        specific.sort(key=lambda r: (r.power is None) + (r.unit is None))
+        general = [r for r in spec.retreats if not r.specific]
+        chosen = specific[0] if specific else general[0] if general else None
+        choices = ", ".join(found.matches)
+        destination: str | None
+        if not found.matches:
+            destination = None
+        elif chosen is not None and chosen.to in found.matches:
+            destination = chosen.to
+            used.add(chosen)
+        elif chosen is not None and (chosen.specific or found.tied):
+            raise Problem(
+                option.quote("retreat"), option.source,
+                f"{owner} {unit} in {shown} cannot retreat to {chosen.to}; the nearest territories of their side are: {choices}",
+            ).violation(pick.label)
+        elif found.tied:
+            raise Problem(
+                option.quote("retreat"), option.source,
+                f"{count} {owner} {unit} in {shown} may retreat to any of {choices}; the draft must say which (retreat = [{{ to = ... }}])",
+            ).violation(pick.label)
+        else:
+            destination = found.matches[0]
+        changes.append(RemoveUnits(spec.territory, owner, unit, count))
+        if destination is None:
+            lines.append(f"{count} {owner} {unit} in {shown} cannot retreat (no territory of their side can be reached) and are removed")
+        else:
+            changes.append(PlaceUnits(destination, owner, unit, count))
+            lines.append(f"{count} {owner} {unit} retreat from {shown} to {state.names.shown(destination)}")
+            if state.ruleset.locks.lock_retreat_destinations:
+                affected.add(destination)
+    for retreat in spec.retreats:
+        if retreat.specific and retreat not in used:
+            what = " ".join(x for x in (retreat.power, retreat.unit) if x)
+            raise Problem(option.quote("retreat"), option.source, f"the retreat for {what} to {retreat.to} matches no retreating units in {shown}").violation(pick.label)
+    owner = new_owner_after_takeover(board, spec.territory, spec.by)
+    changes.append(SetOwner(spec.territory, owner, captured=True))
+    placed = [(state.names.unit(u), n) for u, n in params.units]
+    changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
+    held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
+    lines.insert(0, f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {_describe_pairs(placed)}")
+    return Outcome(tuple(changes), frozenset(affected), tuple(lines))
+
+
+# -- the bid -------------------------------------------------------------------
+
+
+def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str, place: str) -> Problem | None:
+    bid = state.ruleset.bid
+    board = state.board
+    shown = state.names.shown(place)
+    if state.side_of.get(power) != bid.placing_side:
+        return Problem(bid.placement_rule, bid.source, f"{power} is not a power of the {bid.placing_side}, who place the bid")
+    kind = board.catalog.unit_type(unit)
+    if board.catalog.cost(unit, power) is None:
+        return Problem(bid.amount_rule, bid.source, f"{unit} cannot be bought, so it has no cost to bid")
+    if board.is_water(place):
+        if not kind.is_ship:
+            return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
+        if place not in facts.owned_sea(power):
+            return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
+    else:
+        if kind.is_ship:
+            return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed on land ({shown})")
+        if board.owner(place) != power:
+            return Problem(bid.placement_rule, bid.source, f"{shown} is owned by {board.owner(place) or 'nobody'}, not {power}")
+    return None
+
+
+def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
+    bid = state.ruleset.bid
+    board = state.board
+    label = f"bid ({bid.placing_side} {bid_spec.amount})"
+    lines: list[str] = []
+    changes: list[Change] = []
+    if bid_spec.amount >= 0 and bid_spec.allocate:
+        raise Problem(bid.negative_rule, bid.source, "only a negative bid gives PUs to allocate").violation(label)
+    if bid_spec.amount <= 0 and bid_spec.placements:
+        raise Problem(bid.amount_rule, bid.source, "only a positive bid places units").violation(label)
+    if bid_spec.amount > 0:
+        facts = state.facts()
+        spent = 0
+        merged = Counter[tuple[str, str, str]]()
+        for entry in bid_spec.placements:
+            problem = bid_placement_problem(state, facts, entry.power, entry.unit, entry.at)
+            if problem is not None:
+                raise problem.violation(label)
+            spent += (board.catalog.cost(entry.unit, entry.power) or 0) * entry.count
+            merged[(entry.at, entry.power, entry.unit)] += entry.count
+        if spent > bid_spec.amount:
+            raise Problem(bid.amount_rule, bid.source, f"the units cost {spent} PUs, more than the bid of {bid_spec.amount}").violation(label)
+        changes += [PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items()]
+        lines += [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
+        lines.append(f"bid {bid_spec.amount}: units worth {spent} PUs placed, {bid_spec.amount - spent} unspent")
+    elif bid_spec.amount < 0:
+        total = 0
+        for power, amount in bid_spec.allocate:
+            if state.side_of.get(power) != bid.receiving_side:
+                raise Problem(bid.negative_rule, bid.source, f"{power} is not a power of the {bid.receiving_side}").violation(label)
+            if amount < 0:
+                raise Problem(bid.negative_rule, bid.source, f"{power} would receive {amount} PUs; amounts must not be negative").violation(label)
+            total += amount
+        if total != -bid_spec.amount:
+            raise Problem(bid.negative_rule, bid.source, f"the allocation gives {total} PUs; a bid of {bid_spec.amount} gives the {bid.receiving_side} exactly {-bid_spec.amount}").violation(label)
+        for power, amount in bid_spec.allocate:
+            if amount:
+                changes.append(SetPUs(power, board.pus.get(power, 0) + amount))
+                lines.append(f"{power} receive {amount} PUs ({board.pus.get(power, 0)} -> {board.pus.get(power, 0) + amount})")
+        lines.append(f"bid {bid_spec.amount}: the {bid.receiving_side} receive {-bid_spec.amount} PUs")
+    else:
+        lines.append("bid 0: nothing placed, nothing allocated")
+    return Outcome(tuple(changes), frozenset(), tuple(lines))
+
+
+APPLY = {
+    "placement": apply_placement,
+    "neutral_takeover": apply_neutral_takeover,
+    "territory_takeover": apply_territory_takeover,
+}
+
+
+def _describe_units(units: Counter[str]) -> str:
+    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+
+
+def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
+    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"

@@ -1,0 +1,85 @@
+"""Names in a draft, written as the rule text has them or as the game file does.
+
+``Names`` resolves powers, units, land territories, sea zones and sides
+case-insensitively; a name it does not know fails with close matches and the
+list of accepted names (game names and rule-text names alike).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kremlin_triplea.board import Board
+from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.rules.profile import Profile
+
+# "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
+_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
+
+
+class Names:
+    def __init__(self, board: Board, profile: Profile, sides: tuple[str, ...]) -> None:
+        self.board = board
+        self.profile = profile
+        catalog = board.catalog
+        self._powers = _index(catalog.players, profile.powers)
+        self._units = _index(catalog.unit_types, profile.units)
+        land = [t for t, d in board.graph.nodes(data=True) if not d["water"]]
+        sea = [t for t, d in board.graph.nodes(data=True) if d["water"]]
+        self._land = _index(land, {k: v for k, v in profile.places.items() if v in set(land)})
+        self._sea = _index(sea, {k: v for k, v in profile.places.items() if v in set(sea)})
+        self._sides = {s.lower(): s for s in sides}
+        # Game name -> rule-text name, to show a name as players read it.
+        self._rule_name = {v: k for k, v in profile.places.items()}
+
+    def power(self, name: str, *, where: str | None = None) -> str:
+        return self._resolve("power", name, self._powers, where)
+
+    def unit(self, name: str, *, where: str | None = None) -> str:
+        return self._resolve("unit", name, self._units, where)
+
+    def territory(self, name: str, *, where: str | None = None) -> str:
+        """A land territory."""
+        return self._resolve("territory", name, self._land, where)
+
+    def sea_zone(self, name: str, *, where: str | None = None) -> str:
+        match = _SEA_ZONE.match(name)
+        if match:
+            name = self.profile.sea_zone_name.format(n=match.group(1))
+        return self._resolve("sea zone", name, self._sea, where)
+
+    def place(self, name: str, *, where: str | None = None) -> str:
+        """A land territory or a sea zone."""
+        key = name.strip().lower()
+        if key in self._land:
+            return self._land[key]
+        match = _SEA_ZONE.match(name)
+        if key in self._sea or match:
+            return self.sea_zone(name, where=where)
+        known = {**self._land, **self._sea}
+        raise UnknownNameError("territory or sea zone", name, known.values(), where=where, within=self.board.game_name)
+
+    def side(self, name: str, *, where: str | None = None) -> str:
+        return self._resolve("side", name, self._sides, where)
+
+    def shown(self, game_name: str) -> str:
+        """A place as the game names it, with the rule text's name when that differs."""
+        rule = self._rule_name.get(game_name)
+        return f"{game_name} ({rule})" if rule else game_name
+
+    def _resolve(self, kind: str, name: object, index: dict[str, str], where: str | None) -> str:
+        if not isinstance(name, str):
+            raise UnknownNameError(kind, str(name), set(index.values()), where=where)
+        try:
+            return index[name.strip().lower()]
+        except KeyError:
+            accepted = set(index.values()) | {k for k in index if k not in {v.lower() for v in index.values()}}
+            raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None) from None
+
+
+def _index(game_names, rule_names: dict[str, str]) -> dict[str, str]:
+    index = {name.lower(): name for name in game_names}
+    for rule, game in rule_names.items():
+        if game in index.values():
+            index.setdefault(rule.lower(), game)
+    return index

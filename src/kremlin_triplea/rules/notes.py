@@ -1,0 +1,39 @@
+"""What the written game tells its players: its name, and notes listing the draft.
+
+TripleA shows the ``notes`` property (HTML) from the Game Notes menu, so the
+ruleset, every pick and the bid are put at the top of the existing notes.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kremlin_triplea.rules.draft import DraftResult
+
+
+def game_name(result: DraftResult) -> str:
+    return f"{result.game.initial.game_name} - Kremlin ({result.ruleset.id})"
+
+
+def notes_html(result: DraftResult) -> str:
+    ruleset = result.ruleset
+    parts = [
+        "<h2>Kremlin draft</h2>",
+        f"<p>Ruleset: {escape(ruleset.title)} ({escape(ruleset.id)}; source {escape(ruleset.source)}). "
+        f"Map profile: {escape(result.profile.map)}.</p>",
+        "<ol>",
+    ]
+    for applied in result.picks:
+        pick = applied.pick
+        details = "; ".join(escape(line) for line in applied.outcome.lines)
+        parts.append(f"<li>{escape(pick.side)}: option {pick.option.number} {escape(pick.option.title)}: {details}</li>")
+    parts.append("</ol>")
+    if result.bid is not None and result.bid_spec is not None:
+        parts.append(f"<p>Bid {result.bid_spec.amount}: {'; '.join(escape(line) for line in result.bid.lines)}</p>")
+    else:
+        parts.append("<p>No bid.</p>")
+    parts.append("<hr/>")
+    # A CDATA section cannot contain its own terminator.
+    return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"

@@ -1,0 +1,123 @@
+"""A map profile (maps/<map>.toml): the rule text's names for one TripleA map.
+
+It translates powers, units and places from the rule text to the game file,
+records where each neutral's ships can go and how the map's special cases are
+handled (each with its reason), and pins the base game files by sha256 so a
+changed installation is noticed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import attrs
+
+from kremlin_triplea.game import Game
+from kremlin_triplea.rules.ruleset import find_data_file
+from kremlin_triplea.rules.tomlfile import Section, read_toml
+
+
+@attrs.frozen
+class BaseGame:
+    file: str
+    key: str
+    name: str
+    sha256: str
+    differences: tuple[str, ...]
+
+
+@attrs.frozen
+class CapitalMarker:
+    """A capital the game parks on a neutral; where it goes when that neutral is taken."""
+
+    power: str
+    at: str
+    refuge: str
+    reason: str
+
+
+@attrs.frozen
+class Profile:
+    map: str
+    path: str
+    rulesets: tuple[str, ...]
+    sea_zone_name: str
+    games: tuple[BaseGame, ...]
+    powers: dict[str, str] = attrs.field(eq=False)
+    units: dict[str, str] = attrs.field(eq=False)
+    places: dict[str, str] = attrs.field(eq=False)
+    place_reasons: dict[str, str] = attrs.field(eq=False)
+    neutral_coasts: dict[str, tuple[str, ...]] = attrs.field(eq=False)
+    capital_marker: CapitalMarker | None
+    powers_may_enter: dict[str, tuple[str, ...]] = attrs.field(eq=False)
+    factory_output_enforced_by_game: bool
+    factory_output_reason: str
+    special_reasons: dict[str, str] = attrs.field(eq=False)
+
+    def base_game(self, game: Game) -> BaseGame | None:
+        file = Path(game.source).name
+        return next((g for g in self.games if g.file == file or g.name == game.name), None)
+
+    def check_base_file(self, game: Game) -> list[str]:
+        """Warnings when the game file is not the one this profile was written against."""
+        base = self.base_game(game)
+        if base is None:
+            return [f"{game.source}: not one of the games the map profile {self.path} was written for ({', '.join(g.file for g in self.games)}); names and special cases may not fit"]
+        digest = hashlib.sha256(game.document.original).hexdigest()
+        if digest != base.sha256:
+            return [f"{game.source}: differs from the {base.file} the map profile {self.path} was written against (sha256 {digest[:12]}..., expected {base.sha256[:12]}...); check the profile's names and special cases"]
+        return []
+
+
+def load_profile(path: Path | str) -> Profile:
+    path = Path(path)
+    root = Section(read_toml(path), str(path))
+    root.only(
+        "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
+        "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output",
+    )
+    games = []
+    for section in root.tables("game"):
+        section.only("file", "key", "name", "sha256", "differences")
+        digest = section.get("sha256", "64 hexadecimal digits", lambda v: isinstance(v, str) and len(v) == 64)
+        games.append(BaseGame(section.text("file"), section.text("key"), section.text("name"), digest.lower(), tuple(section.texts("differences", []))))
+    sea_zone_name = root.get("sea_zone_name", 'a pattern with "{n}", e.g. "{n} Sea Zone"', lambda v: isinstance(v, str) and "{n}" in v)
+    marker = root.table("capital_marker", None)
+    factory = root.table("factory_output")
+    specials = root.table("special", None)
+    return Profile(
+        map=root.text("map"),
+        path=str(path),
+        rulesets=tuple(root.texts("rulesets", [])),
+        sea_zone_name=sea_zone_name,
+        games=tuple(games),
+        powers=_names(root, "powers"),
+        units=_names(root, "units"),
+        places=_names(root, "places"),
+        place_reasons=_names(root, "place_reasons"),
+        neutral_coasts={k: tuple(v) for k, v in root.get(
+            "neutral_coasts", "a table of neutral = [sea zones]",
+            lambda v: isinstance(v, dict) and all(isinstance(z, list) for z in v.values()), {}).items()},
+        capital_marker=None if marker is None else CapitalMarker(marker.text("power"), marker.text("at"), marker.text("refuge"), marker.text("reason")),
+        powers_may_enter={k: tuple(v) for k, v in root.get(
+            "powers_may_enter", "a table of power = [territories]",
+            lambda v: isinstance(v, dict) and all(isinstance(t, list) for t in v.values()), {}).items()},
+        factory_output_enforced_by_game=factory.boolean("enforced_by_game"),
+        factory_output_reason=factory.text("reason"),
+        special_reasons={name: specials.table(name).text("reason") for name in specials.data} if specials is not None else {},
+    )
+
+
+def _names(root: Section, key: str) -> dict[str, str]:
+    return root.get(key, "a table of rule-text name = game name", lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()), {})
+
+
+def load_named_profile(name: str) -> Profile:
+    return load_profile(find_data_file("maps", name))
+
+
+def profile_for_game(game: Game) -> Profile:
+    """The profile of the game's map (its ``mapName`` property, else the map folder)."""
+    name = game.board.properties.get("mapName") or Path(game.source).parents[2].name
+    return load_named_profile(name)

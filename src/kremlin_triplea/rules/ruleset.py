@@ -1,0 +1,319 @@
+"""A ruleset file (rulesets/<id>.toml) read into frozen values.
+
+The ruleset holds what the rule text says, in the rule text's own names:
+the options and their parameters, the neutral table, pick counts, the bid.
+Names are translated for a game file by the map profile; mechanisms live in
+:mod:`kremlin_triplea.rules.kinds`. A malformed file fails with the file, the
+key and what was expected.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+
+# The places a placement option may name, and the checks it may require; the
+# code for each is in kinds.py.
+PLACEMENT_PLACES = (
+    "own_territory",
+    "sea_zone_adjacent_to_own_territory_or_with_friendly_ships",
+    "friendly_carrier_with_room",
+)
+PLACEMENT_CHECKS = (
+    "not_adjacent_to_enemy_units",
+    "no_enemy_units",
+    "same_territory",
+    "same_power",
+    "no_factory_there",
+)
+KINDS = ("placement", "neutral_takeover", "territory_takeover")
+
+
+@attrs.frozen
+class PlacementParams:
+    unit_sets: tuple[tuple[str, ...], ...]  # choose exactly one; rule-text unit names
+    at: tuple[str, ...]  # a unit may go to any one of these kinds of place
+    require: tuple[str, ...]  # further checks, all must hold
+
+
+@attrs.frozen
+class NeutralTakeoverParams:
+    count: int
+    max_total_ipc: int
+    navy_to: str
+    navy_reason: str
+
+
+@attrs.frozen
+class TerritoryTakeoverParams:
+    units: tuple[tuple[str, int], ...]  # placed for the taking power
+    forbidden_units: tuple[str, ...]  # a territory holding one of these may not be taken
+
+
+Params = PlacementParams | NeutralTakeoverParams | TerritoryTakeoverParams
+
+
+@attrs.frozen
+class Option:
+    number: int
+    id: str
+    title: str
+    kind: str
+    source: str
+    rule: str
+    params: Params
+    quotes: dict[str, str] = attrs.field(factory=dict, eq=False)
+
+    def quote(self, check: str) -> str:
+        """The sentence of the rule a check enforces (the whole rule if none is given)."""
+        return self.quotes.get(check, self.rule)
+
+    @property
+    def label(self) -> str:
+        return f"option {self.number} ({self.title})"
+
+
+@attrs.frozen
+class Neutral:
+    name: str  # rule-text name
+    ipc: int
+    army: tuple[tuple[str, int], ...]
+    note: str = ""
+
+
+@attrs.frozen
+class PowerRestriction:
+    """Special rules for one power (China): which options it may take, and how."""
+
+    power: str  # rule-text name
+    source: str
+    rule: str
+    options: frozenset[int]
+    neutrals: tuple[str, ...]
+    takeover_only_where_may_enter: bool
+    may_also_enter: tuple[str, ...]
+    may_also_enter_rule: str
+
+
+@attrs.frozen
+class PickRules:
+    default: int
+    min: int
+    max: int
+    source: str
+    rule: str
+    alternate_rule: str
+    no_repeat_rule: str
+    no_repeat_source: str
+
+
+@attrs.frozen
+class LockRules:
+    source: str
+    rule: str
+    lock_retreat_destinations: bool
+    reason: str
+
+
+@attrs.frozen
+class BidRules:
+    source: str
+    rule: str
+    placing_side: str
+    receiving_side: str
+    placement_rule: str
+    amount_rule: str
+    negative_rule: str
+
+
+@attrs.frozen
+class Ruleset:
+    id: str
+    title: str
+    source: str
+    path: str
+    sides: tuple[str, str]
+    picks: PickRules
+    locks: LockRules
+    options: tuple[Option, ...]
+    neutrals: dict[str, Neutral] = attrs.field(eq=False)
+    restrictions: dict[str, PowerRestriction] = attrs.field(eq=False)
+    bid: BidRules
+
+    def option(self, key: int | str) -> Option:
+        """An option by its number in the rule text or by its id, e.g. 1 or "infantry"."""
+        for option in self.options:
+            if key == option.number or (isinstance(key, str) and key.strip().lower() in (option.id, str(option.number))):
+                return option
+        known = [str(o.number) for o in self.options] + [o.id for o in self.options]
+        raise UnknownNameError("option", str(key), known, within=f"ruleset {self.id}", show_all=True)
+
+
+def load_ruleset(path: Path | str) -> Ruleset:
+    path = Path(path)
+    root = Section(read_toml(path), str(path))
+    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid")
+    sides = root.texts("sides")
+    if len(sides) != 2:
+        raise root.fail("sides", "two side names (the first places the bid)", sides)
+    options = tuple(_option(section) for section in root.tables("option"))
+    numbers = [o.number for o in options]
+    ids = [o.id for o in options]
+    for index, option in enumerate(options):
+        if numbers.count(option.number) > 1 or ids.count(option.id) > 1:
+            raise root.fail(index, "a unique option number and id", f"{option.number}/{option.id}")
+    neutrals = {}
+    for section in root.tables("neutral"):
+        section.only("name", "ipc", "army", "note")
+        neutral = Neutral(
+            name=section.text("name"),
+            ipc=section.integer("ipc"),
+            army=tuple(section.counts("army").items()),
+            note=section.text("note", ""),
+        )
+        neutrals[neutral.name] = neutral
+    restrictions = {}
+    for section in root.tables("restriction", []):
+        section.only("power", "source", "rule", "options", "neutrals", "takeover_only_where_may_enter", "may_also_enter", "may_also_enter_rule")
+        allowed = section.get("options", "a list of option numbers", lambda v: isinstance(v, list) and all(isinstance(n, int) for n in v))
+        for number in allowed:
+            if number not in numbers:
+                raise section.fail("options", f"option numbers of this ruleset ({', '.join(map(str, numbers))})", number)
+        for name in section.texts("neutrals", []):
+            if name not in neutrals:
+                raise section.fail("neutrals", f"neutrals of the [[neutral]] table ({', '.join(neutrals)})", name)
+        restriction = PowerRestriction(
+            power=section.text("power"),
+            source=section.text("source"),
+            rule=section.text("rule"),
+            options=frozenset(allowed),
+            neutrals=tuple(section.texts("neutrals", [])),
+            takeover_only_where_may_enter=section.boolean("takeover_only_where_may_enter", False),
+            may_also_enter=tuple(section.texts("may_also_enter", [])),
+            may_also_enter_rule=section.text("may_also_enter_rule", ""),
+        )
+        restrictions[restriction.power] = restriction
+    picks = root.table("picks")
+    pick_rules = PickRules(
+        default=picks.integer("default"),
+        min=picks.integer("min"),
+        max=picks.integer("max"),
+        source=picks.text("source"),
+        rule=picks.text("rule"),
+        alternate_rule=picks.text("alternate_rule"),
+        no_repeat_rule=picks.text("no_repeat_rule"),
+        no_repeat_source=picks.text("no_repeat_source", picks.text("source")),
+    )
+    if not 1 <= pick_rules.min <= pick_rules.default <= pick_rules.max:
+        raise picks.fail("default", "min <= default <= max, all at least 1", f"{pick_rules.min}/{pick_rules.default}/{pick_rules.max}")
+    locks = root.table("locks")
+    bid = root.table("bid")
+    return Ruleset(
+        id=root.text("id"),
+        title=root.text("title"),
+        source=root.text("source"),
+        path=str(path),
+        sides=(sides[0], sides[1]),
+        picks=pick_rules,
+        locks=LockRules(
+            source=locks.text("source"),
+            rule=locks.text("rule"),
+            lock_retreat_destinations=locks.boolean("lock_retreat_destinations", False),
+            reason=locks.text("reason", ""),
+        ),
+        options=options,
+        neutrals=neutrals,
+        restrictions=restrictions,
+        bid=BidRules(
+            source=bid.text("source"),
+            rule=bid.text("rule"),
+            placing_side=bid.text("placing_side"),
+            receiving_side=bid.text("receiving_side"),
+            placement_rule=bid.text("placement_rule"),
+            amount_rule=bid.text("amount_rule"),
+            negative_rule=bid.text("negative_rule"),
+        ),
+    )
+
+
+def _option(section: Section) -> Option:
+    kind = section.get("kind", f"one of {', '.join(KINDS)}", lambda v: v in KINDS)
+    common = ("number", "id", "title", "kind", "source", "rule", "quotes")
+    params: Params
+    if kind == "placement":
+        section.only(*common, "unit_sets", "at", "require")
+        unit_sets = section.get(
+            "unit_sets",
+            "a list of unit lists, e.g. [[\"transport\", \"submarine\"]]",
+            lambda v: isinstance(v, list) and v and all(isinstance(s, list) and s and all(isinstance(u, str) for u in s) for s in v),
+        )
+        at = section.texts("at")
+        for place in at:
+            if place not in PLACEMENT_PLACES:
+                raise section.fail("at", f"places among {', '.join(PLACEMENT_PLACES)}", place)
+        require = section.texts("require", [])
+        for check in require:
+            if check not in PLACEMENT_CHECKS:
+                raise section.fail("require", f"checks among {', '.join(PLACEMENT_CHECKS)}", check)
+        params = PlacementParams(tuple(tuple(s) for s in unit_sets), tuple(at), tuple(require))
+    elif kind == "neutral_takeover":
+        section.only(*common, "count", "max_total_ipc", "navy_to", "navy_reason")
+        params = NeutralTakeoverParams(
+            count=section.integer("count"),
+            max_total_ipc=section.integer("max_total_ipc"),
+            navy_to=section.get("navy_to", "nearest_sea_zone_without_enemy_units", lambda v: v == "nearest_sea_zone_without_enemy_units"),
+            navy_reason=section.text("navy_reason", ""),
+        )
+    else:
+        section.only(*common, "units", "forbidden_units")
+        params = TerritoryTakeoverParams(
+            units=tuple(section.counts("units").items()),
+            forbidden_units=tuple(section.texts("forbidden_units", [])),
+        )
+    quotes = section.table("quotes", None)
+    number = section.integer("number")
+    if number < 1:
+        raise section.fail("number", "a positive whole number", number)
+    return Option(
+        number=number,
+        id=section.text("id").strip().lower(),
+        title=section.text("title"),
+        kind=kind,
+        source=section.text("source"),
+        rule=section.text("rule"),
+        params=params,
+        quotes={k: v for k, v in quotes.data.items() if isinstance(v, str)} if quotes is not None else {},
+    )
+
+
+def find_data_file(folder: str, name: str) -> Path:
+    """A ruleset or map profile: ``name`` as a path, else ``<folder>/<name>.toml``.
+
+    Looked up in the repository's folder (a source checkout) and in the copy
+    installed with the package (``kremlin_triplea/data/<folder>``).
+    """
+    candidate = Path(name)
+    if candidate.suffix == ".toml" and candidate.is_file():
+        return candidate
+    for base in data_folders(folder):
+        path = base / f"{name}.toml"
+        if path.is_file():
+            return path
+    known = sorted({p.stem for base in data_folders(folder) for p in base.glob("*.toml")})
+    raise UnknownNameError(folder.rstrip("s"), name, known, show_all=True)
+
+
+def data_folders(folder: str) -> list[Path]:
+    package = Path(__file__).resolve().parents[1]
+    return [p for p in (package.parents[1] / folder, package / "data" / folder) if p.is_dir()]
+
+
+def load_named_ruleset(name: str) -> Ruleset:
+    return load_ruleset(find_data_file("rulesets", name))
+
+
+__all__ = ["DataFileError", "Option", "Ruleset", "load_ruleset", "load_named_ruleset", "find_data_file"]
