@@ -7,6 +7,7 @@ many changes produced it, and the same position always gives the same bytes.
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -31,8 +32,12 @@ class Game:
 
     def __init__(self, document: XmlDocument) -> None:
         self.xml = GameXml(document)
-        self.initial = Board.from_xml(self.xml)
-        self.board = self.initial.copy()
+        self.board = Board.from_xml(self.xml)
+
+    @functools.cached_property
+    def initial(self) -> Board:
+        """The board as the file has it; read again on demand (the XML is never edited in place)."""
+        return Board.from_xml(self.xml)
 
     @property
     def document(self) -> XmlDocument:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import attrs
 from lxml import etree
@@ -36,10 +37,10 @@ _MARKUP = re.compile(
 )
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _INDENT = re.compile(rb"\n([ \t]*)$")
+_BANG, _QUESTION, _SLASH = ord("!"), ord("?"), ord("/")
 
 
-@attrs.frozen
-class Span:
+class Span(NamedTuple):
     """Byte offsets of one element in the source: its start tag and end tag."""
 
     start: int
@@ -126,6 +127,7 @@ class XmlDocument:
     def _touch(self, element: etree._Element) -> _Touched:
         touched = self._touched.get(element)
         if touched is None:
+            self.spans()  # located while the tree still matches the original bytes
             touched = _Touched(dict(element.attrib), [c for c in element if _is_element(c)])
             self._touched[element] = touched
         return touched
@@ -146,19 +148,10 @@ class XmlDocument:
     def spans(self) -> dict[etree._Element, Span]:
         """Where each original element stands in the original bytes."""
         if self._spans is None:
-            self._spans = _locate_elements(self.original, self._original_elements())
+            if self._touched:
+                raise RuntimeError("spans must be located before the first edit")
+            self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
         return self._spans
-
-    def _original_elements(self) -> Iterator[etree._Element]:
-        # Elements created by edits have no span; their original siblings do.
-        # Walk the original structure: touched elements list their original children.
-        stack = [self.root]
-        while stack:
-            element = stack.pop()
-            yield element
-            touched = self._touched.get(element)
-            children = touched.children if touched else [c for c in element if _is_element(c)]
-            stack.extend(reversed(children))
 
     def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
         span = spans[element]
@@ -264,18 +257,17 @@ def _locate_elements(data: bytes, elements: Iterator[etree._Element]) -> dict[et
     open_tags: list[tuple[etree._Element, int, int]] = []
     ordered = iter(elements)
     for match in _MARKUP.finditer(data):
-        token = match.group()
-        if token.startswith((b"<!", b"<?")):
+        start, end = match.span()
+        second = data[start + 1]
+        if second == _BANG or second == _QUESTION:
             continue
-        if token.startswith(b"</"):
-            element, start, start_tag_end = open_tags.pop()
-            spans[element] = Span(start, start_tag_end, match.start(), match.end())
-            continue
-        element = next(ordered)
-        if token.endswith(b"/>"):
-            spans[element] = Span(match.start(), match.end(), match.end(), match.end())
+        if second == _SLASH:
+            element, element_start, start_tag_end = open_tags.pop()
+            spans[element] = Span(element_start, start_tag_end, start, end)
+        elif data[end - 2] == _SLASH:
+            spans[next(ordered)] = Span(start, end, end, end)
         else:
-            open_tags.append((element, match.start(), match.end()))
+            open_tags.append((next(ordered), start, end))
     if open_tags or next(ordered, None) is not None:
         raise ValueError("could not match the document's tags to its elements")
     return spans

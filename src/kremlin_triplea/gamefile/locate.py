@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
-import yaml
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 
@@ -80,6 +79,8 @@ def _map_yml_folders(maps_dir: Path) -> Iterator[Path]:
 
 
 def read_map_folder(folder: Path) -> MapFolder:
+    import yaml  # only needed when a map is looked up by name: keeps start-up fast
+
     map_yml = folder / "map.yml"
     try:
         content = yaml.safe_load(map_yml.read_text(encoding="utf-8")) or {}
