@@ -156,3 +156,16 @@ def test_any_sequence_of_edits_reads_back_as_the_edited_tree(edits: list[tuple[s
         elif kind == "after" and element is not document.root:
             document.insert_after(element, etree.Element("after", v=value))
     assert canonical(reread(document)) == canonical(document.root)
+
+
+def test_a_fork_edits_independently_and_writes_like_a_fresh_parse() -> None:
+    original = XmlDocument.read(AA50_1942)
+    fork = original.fork()
+    fresh = XmlDocument(original.original, source="fresh")
+    for document in (fork, fresh):
+        finland = next(e for e in document.root.iter("unitPlacement") if e.get("territory") == "Finland")
+        document.set_attribute(finland, "quantity", "9")
+        document.remove(next(document.root.iter("territoryOwner")))
+    assert fork.to_bytes() == fresh.to_bytes() != original.original
+    assert original.to_bytes() == original.original and not original.modified
+    assert original.fork().to_bytes() == original.original

@@ -67,7 +67,7 @@ class Game:
         Works on a fresh copy of the original document each time, so calling
         it twice, or after more changes, always reflects the current board.
         """
-        xml = GameXml(XmlDocument(self.document.original, source=self.source))
+        xml = GameXml(self.document.fork())
         write_board_difference(xml, self.initial, self.board)
         return xml.document.to_bytes()
 

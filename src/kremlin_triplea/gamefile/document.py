@@ -14,6 +14,7 @@ them, and a document with no edits is written back byte for byte.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,6 +80,20 @@ class XmlDocument:
     def read(cls, path: Path | str) -> XmlDocument:
         path = Path(path)
         return cls(read_bytes(path), source=str(path))
+
+    def fork(self) -> XmlDocument:
+        """An independent, editable copy of this unedited document, without parsing it again."""
+        if self._touched:
+            raise RuntimeError("only an unedited document can be forked")
+        spans = self.spans()
+        twin = object.__new__(XmlDocument)
+        twin.source, twin.original, twin.encoding = self.source, self.original, self.encoding
+        twin.tree = copy.deepcopy(self.tree)
+        twin.root = twin.tree.getroot()
+        twin._touched, twin._dirty_paths = {}, set()
+        originals = self.root.iter(etree.Element)
+        twin._spans = {copied: spans[original] for copied, original in zip(twin.root.iter(etree.Element), originals)}
+        return twin
 
     # -- edits -----------------------------------------------------------
 
