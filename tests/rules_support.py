@@ -1,0 +1,65 @@
+"""Helpers for the tests of the Kremlin rules (tests/test_rules_*.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from conftest import AA50_1941, AA50_1942, MAPS_DIR
+from kremlin_triplea.board import Board
+from kremlin_triplea.game import Game, load
+from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
+from kremlin_triplea.rules.kinds import Outcome
+
+GAMES = {"1941": AA50_1941, "1942": AA50_1942}
+SEED = "000_bc04a4edf7f7d2ab.txt"
+
+_CACHE: dict[Path, Game] = {}
+
+
+def fresh_game(path: Path) -> Game:
+    """A game with a pristine board; the file is parsed once per test session."""
+    if path not in _CACHE:
+        _CACHE[path] = load(path)
+    game = _CACHE[path]
+    game.board = game.initial.copy()
+    return game
+
+
+def run_for(path: Path, first: str, picks_per_side: int | None = None) -> DraftRun:
+    data: dict[str, Any] = {"ruleset": "kremlin-aa50", "first": first}
+    if picks_per_side is not None:
+        data["picks_per_side"] = picks_per_side
+    return DraftRun(draft_from_dict(data), fresh_game(path))
+
+
+def pick(run: DraftRun, side: str, option: int | str, **spec: Any) -> Outcome:
+    """Apply one pick (the next in order) to the run's board."""
+    section = draft_from_dict({"ruleset": "kremlin-aa50", "first": side, "pick": [{"side": side, "option": option, **spec}]}).picks[0]
+    return run.apply_pick(run.parse_pick(len(run.applied) + 1, section))
+
+
+def delta(before: Board, after: Board) -> dict[str, Any]:
+    """Exactly what differs: per place its changed fields and unit count changes, and PU changes."""
+    changed: dict[str, Any] = {}
+    for place, new in after.graph.nodes(data=True):
+        old = before.graph.nodes[place]
+        entry: dict[str, Any] = {}
+        for field in ("owner", "original_owner", "production", "impassable", "capital", "victory_city"):
+            if new[field] != old[field]:
+                entry[field] = (old[field], new[field])
+        units = Counter(new["units"])
+        units.subtract(old["units"])
+        units = {key: n for key, n in units.items() if n}
+        if units:
+            entry["units"] = units
+        if entry:
+            changed[place] = entry
+    pus = {p: (before.pus.get(p, 0), after.pus.get(p, 0)) for p in after.pus if after.pus.get(p, 0) != before.pus.get(p, 0)}
+    if pus:
+        changed["PUs"] = pus
+    return changed
+
+
+__all__ = ["GAMES", "MAPS_DIR", "SEED", "delta", "fresh_game", "pick", "run_for"]

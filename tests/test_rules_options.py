@@ -1,0 +1,280 @@
+"""Each bonus option of 000_bc04a4edf7f7d2ab.txt applied to both AA50 games, with the exact change to the base file."""
+
+from __future__ import annotations
+
+import pytest
+
+from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
+from rules_support import GAMES, delta, fresh_game, pick, run_for
+
+BOTH = pytest.mark.parametrize("year", sorted(GAMES))
+
+
+def applied(year: str, first: str, option, **spec):
+    run = run_for(GAMES[year], first)
+    outcome = pick(run, first, option, **spec)
+    return delta(run.game.initial, run.game.board), outcome
+
+
+@BOTH
+def test_option_1_three_infantry_on_one_own_territory(year: str) -> None:
+    # 000_bc04a4edf7f7d2ab.txt, option 1
+    changes, outcome = applied(year, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "France"}])
+    assert changes == {"France": {"units": {("Germans", "infantry"): 3}}}
+    assert outcome.affected == {"France"}
+
+
+@BOTH
+def test_option_2_artillery_and_tank_of_different_powers(year: str) -> None:
+    # 000_bc04a4edf7f7d2ab.txt, option 2: "you may place a Japanese tank and an Italian artillery"
+    changes, _ = applied(year, "Axis", "artillery-tank", place=[
+        {"power": "Italy", "unit": "artillery", "at": "Italy"},
+        {"power": "Japan", "unit": "tank", "at": "Japan"},
+    ])
+    assert changes == {
+        "Italy": {"units": {("Italians", "artillery"): 1}},
+        "Japan": {"units": {("Japanese", "armour"): 1}},
+    }
+
+
+@BOTH
+def test_option_3_sweden_and_peru_with_their_navies(year: str) -> None:
+    # 000_bc04a4edf7f7d2ab.txt, option 3: Sweden 3 + Peru 1 = 4 IPCs
+    changes, outcome = applied(year, "Axis", 3, take=[
+        {"neutral": "Sweden", "by": "Germans"},
+        {"neutral": "Peru", "by": "Japanese", "navy_at": "Seazone 21"},
+    ])
+    assert changes == {
+        "Sweden": {
+            "owner": (None, "Germans"), "original_owner": (None, "Germans"), "production": (0, 3), "impassable": (True, False),
+            "units": {("Germans", "infantry"): 2, ("Germans", "artillery"): 1},
+        },
+        "5 Sea Zone": {"units": {("Germans", "destroyer"): 1}},
+        "Peruvian Central": {
+            "owner": (None, "Japanese"), "original_owner": (None, "Japanese"), "production": (0, 1), "impassable": (True, False),
+            "units": {("Japanese", "infantry"): 1},
+        },
+        "21 Sea Zone": {"units": {("Japanese", "submarine"): 1}},
+    }
+    assert outcome.affected == {"Sweden", "5 Sea Zone", "Peruvian Central", "21 Sea Zone"}
+
+
+@BOTH
+def test_option_3_mongolia_for_china_moves_the_capital_marker(year: str) -> None:
+    # 000_bc04a4edf7f7d2ab.txt, option 3 and D(5): "The only neutral selectable by China in Bonus Option 3 is Mongolia."
+    changes, _ = applied(year, "Allies", 3, take=[
+        {"neutral": "mongolia", "by": "China"},
+        {"neutral": "Venezuela", "by": "USA", "navy_at": "SZ 19"},
+    ])
+    assert changes == {
+        "Mongolia": {
+            "owner": (None, "Chinese"), "original_owner": (None, "Chinese"), "production": (0, 2), "impassable": (True, False),
+            "capital": ("Chinese", None), "units": {("Chinese", "infantry"): 1, ("Chinese", "armour"): 1},
+        },
+        "Himalaya": {"capital": (None, "Chinese")},
+        "Northern South America": {
+            "owner": (None, "Americans"), "original_owner": (None, "Americans"), "production": (0, 2), "impassable": (True, False),
+            "units": {("Americans", "infantry"): 1},
+        },
+        "19 Sea Zone": {"units": {("Americans", "destroyer"): 1}},
+    }
+
+
+@BOTH
+def test_option_3_saudi_arabia_changes_owner_from_british(year: str) -> None:
+    changes, _ = applied(year, "Axis", 3, take=[
+        {"neutral": "Saudi Arabia", "by": "Italians"},
+        {"neutral": "South Eire", "by": "Germans"},
+    ])
+    assert changes == {
+        "Saudi Arabia": {
+            "owner": ("British", "Italians"), "original_owner": ("British", "Italians"), "production": (0, 3), "impassable": (True, False),
+            "units": {("Italians", "infantry"): 1},
+        },
+        "Eire": {
+            "owner": (None, "Germans"), "original_owner": (None, "Germans"), "production": (0, 1), "impassable": (True, False),
+            "units": {("Germans", "infantry"): 2},
+        },
+    }
+
+
+@BOTH
+def test_option_3_navy_with_a_single_nearest_zone_needs_no_navy_at(year: str) -> None:
+    run = run_for(GAMES[year], "Allies")
+    outcome = pick(run, "Allies", 3, take=[{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Afghanistan", "by": "British"}])
+    # 5 Sea Zone holds German ships (enemies of the Russians), so the destroyer goes on to 6 Sea Zone.
+    changes = delta(run.game.initial, run.game.board)
+    assert changes["6 Sea Zone"] == {"units": {("Russians", "destroyer"): 1}}
+    assert "5 Sea Zone" not in changes
+    assert any("6 Sea Zone" in line for line in outcome.lines)
+
+
+@BOTH
+def test_option_4_transport_and_submarine(year: str) -> None:
+    changes, _ = applied(year, "Allies", 4, place=[
+        {"power": "Russians", "unit": "transport", "at": "4 Sea Zone"},
+        {"power": "UK", "unit": "sub", "at": "Seazone 2"},
+    ])
+    assert changes == {
+        "4 Sea Zone": {"units": {("Russians", "transport"): 1}},
+        "2 Sea Zone": {"units": {("British", "submarine"): 1}},
+    }
+
+
+@BOTH
+def test_option_5_destroyer_and_cruiser(year: str) -> None:
+    changes, _ = applied(year, "Allies", 5, place=[
+        {"power": "British", "unit": "destroyer", "at": "2 Sea Zone"},
+        {"power": "British", "unit": "cruiser", "at": "2 Sea Zone"},
+    ])
+    assert changes == {"2 Sea Zone": {"units": {("British", "destroyer"): 1, ("British", "cruiser"): 1}}}
+
+
+@BOTH
+def test_option_6_fighter_on_own_territory(year: str) -> None:
+    changes, _ = applied(year, "Allies", 6, place=[{"power": "UK", "unit": "fighter", "at": "United Kingdom"}])
+    assert changes == {"United Kingdom": {"units": {("British", "fighter"): 1}}}
+
+
+@pytest.mark.parametrize(("year", "zone"), [("1941", "44 Sea Zone"), ("1942", "53 Sea Zone")])
+def test_option_6_fighter_on_a_friendly_carrier_with_room(year: str, zone: str) -> None:
+    # The US carrier with one fighter: 44 Sea Zone in 1941, 53 Sea Zone in 1942.
+    changes, _ = applied(year, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": zone}])
+    assert changes == {zone: {"units": {("British", "fighter"): 1}}}
+
+
+@BOTH
+def test_option_7_bomber(year: str) -> None:
+    changes, _ = applied(year, "Allies", 7, place=[{"power": "USSR", "unit": "bomber", "at": "Russia"}])
+    assert changes == {"Russia": {"units": {("Russians", "bomber"): 1}}}
+
+
+@BOTH
+def test_option_8_factory_and_aa_gun(year: str) -> None:
+    changes, outcome = applied(year, "Allies", 8, place=[
+        {"power": "Russians", "unit": "industrial complex", "at": "Kazakh S.S.R."},
+        {"power": "Russians", "unit": "AA gun", "at": "Kazakh S.S.R."},
+    ])
+    assert changes == {"Kazakh S.S.R.": {"units": {("Russians", "factory"): 1, ("Russians", "aaGun"): 1}}}
+
+
+@BOTH
+def test_option_9_carrier_or_battleship(year: str) -> None:
+    changes, _ = applied(year, "Allies", 9, place=[{"power": "Americans", "unit": "carrier", "at": "10 Sea Zone"}])
+    assert changes == {"10 Sea Zone": {"units": {("Americans", "carrier"): 1}}}
+
+
+@pytest.mark.parametrize(("year", "retreating"), [
+    ("1941", {("Russians", "infantry"): 2}),
+    ("1942", {("Russians", "infantry"): 3, ("Russians", "armour"): 1}),
+])
+def test_option_10_takeover_of_archangel_with_retreat(year: str, retreating: dict) -> None:
+    # 000_bc04a4edf7f7d2ab.txt, A) Order of Bonus Options: the Archangel example
+    changes, outcome = applied(year, "Axis", 10, takeover={"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Russia"}]})
+    assert changes == {
+        "Archangel": {
+            "owner": ("Russians", "Germans"),
+            "units": {**{key: -n for key, n in retreating.items()}, ("Germans", "infantry"): 1, ("Germans", "artillery"): 1},
+        },
+        "Russia": {"units": retreating},
+    }
+    assert outcome.affected == {"Archangel"}  # the retreat destination is the Allies' choice, not locked
+
+
+@BOTH
+def test_option_10_china_takes_kiangsu_and_units_retreat_to_the_only_nearest(year: str) -> None:
+    changes, _ = applied(year, "Allies", 10, takeover={"territory": "Kiangsu", "by": "Chinese"})
+    assert changes == {
+        "Kiangsu": {
+            "owner": ("Japanese", "Chinese"),
+            "units": {("Japanese", "infantry"): -3, ("Chinese", "infantry"): 1, ("Chinese", "artillery"): 1},
+        },
+        "Manchuria": {"units": {("Japanese", "infantry"): 3}},
+    }
+
+
+def test_option_10_china_liberates_burma_for_the_british_in_1942() -> None:
+    # D(5): "Burma(reverts to UK control if taken by China)"; TripleA liberates to the original owner.
+    changes, outcome = applied("1942", "Allies", 10, takeover={"territory": "Burma", "by": "China"})
+    assert changes == {
+        "Burma": {
+            "owner": ("Japanese", "British"),
+            "units": {("Japanese", "infantry"): -1, ("Chinese", "infantry"): 1, ("Chinese", "artillery"): 1},
+        },
+        "French Indo-China Thailand": {"units": {("Japanese", "infantry"): 1}},
+    }
+    assert "liberated" in outcome.lines[0]
+
+
+@BOTH
+def test_option_10_units_that_cannot_retreat_are_reported(year: str) -> None:
+    changes, outcome = applied(year, "Allies", 10, takeover={"territory": "Iwo Jima", "by": "Americans"})
+    assert changes == {
+        "Iwo Jima": {
+            "owner": ("Japanese", "Americans"),
+            "units": {("Japanese", "infantry"): -1, ("Americans", "infantry"): 1, ("Americans", "artillery"): 1},
+        },
+    }
+    assert any("cannot retreat" in line and "Japanese infantry" in line for line in outcome.lines)
+
+
+@BOTH
+def test_option_10_keeps_the_original_owner_in_the_written_file(year: str) -> None:
+    run = run_for(GAMES[year], "Axis")
+    pick(run, "Axis", 10, takeover={"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Russia"}]})
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
+
+    again = Game(XmlDocument(run.game.to_bytes(), source="written.xml"))
+    node = again.board.graph.nodes["Archangel"]
+    assert (node["owner"], node["original_owner"]) == ("Germans", "Russians")
+
+
+@BOTH
+def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
+    game = fresh_game(GAMES[year])
+    draft = draft_from_dict({
+        "ruleset": "kremlin-aa50", "first": "Axis",
+        "pick": _four_each_picks(),
+        "bid": {"axis": 11, "place": [
+            {"power": "Germans", "unit": "artillery", "at": "Germany"},
+            {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
+        ]},
+    })
+    run = DraftRun(draft, game)
+    run.apply_picks()
+    before = game.board.copy()
+    outcome = run.apply_bid(run.parse_bid())
+    assert delta(before, game.board) == {
+        "Germany": {"units": {("Germans", "artillery"): 1}},
+        "Italy": {"units": {("Italians", "infantry"): 2}},
+    }
+    assert outcome.lines[-1] == "bid 11: units worth 10 PUs placed, 1 unspent"
+
+
+@BOTH
+def test_negative_bid_gives_the_allies_pus(year: str) -> None:
+    game = fresh_game(GAMES[year])
+    draft = draft_from_dict({
+        "ruleset": "kremlin-aa50", "first": "Axis", "pick": _four_each_picks(),
+        "bid": {"axis": -11, "allocate": {"Russians": 6, "UK": 5}},
+    })
+    run = DraftRun(draft, game)
+    run.apply_picks()
+    before = game.board.copy()
+    run.apply_bid(run.parse_bid())
+    russians, british = before.pus["Russians"], before.pus["British"]
+    assert delta(before, game.board) == {"PUs": {"Russians": (russians, russians + 6), "British": (british, british + 5)}}
+
+
+def _four_each_picks() -> list[dict]:
+    return [
+        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+        {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
+        {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
+        {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
+        {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
+        {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
+        {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
+        {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
+    ]
