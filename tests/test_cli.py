@@ -79,3 +79,13 @@ def test_malformed_and_non_game_files(tmp_path: Path) -> None:
 def test_debug_shows_the_traceback() -> None:
     result = run("--debug", "show", "/no/such/game.xml")
     assert result.returncode != 0 and "Traceback" in result.stderr
+
+
+def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
+    assert run("validate", "world_war_ii_v3/WW2v3-1942.xml").returncode == 0
+    broken = tmp_path / "broken.xml"
+    broken.write_text(AA50_1941.read_text().replace('owner="Germans"/>', 'owner="Germens"/>', 1))
+    result = run("validate", str(broken))
+    assert result.returncode == 1
+    line = next(n for n, text in enumerate(broken.read_text().splitlines(), 1) if "Germens" in text)
+    assert f"{broken}:{line}: " in result.stdout and "Germens" in result.stdout

@@ -1,0 +1,630 @@
+"""Find what makes TripleA refuse a game file, or silently read it wrong.
+
+``validate_tree`` runs every check in ``CHECKS`` over a parsed ``<game>``
+element, then validates it against TripleA's ``game.dtd``, and returns the
+problems sorted by line. Any problem makes the file invalid.
+
+What TripleA does with each fault was read from the parser of the installed
+engine (TripleA 1.9, ``games.strategy.engine.data.GameParser`` and the
+attachment classes in ``triplea.jar``), and each message says it:
+
+* most unknown names make TripleA refuse to load the game ("Could not find
+  player", "No territory called", ...);
+* some are silently misread: a ``unitPlacement`` whose owner is not a player
+  creates *neutral* units, a ``step`` whose player is not a player runs with
+  no player, a ``"<player> bid"`` property for no player is never used, and a
+  second player, unit type, resource, rule or frontier of one name, or a
+  second attachment of one name on one thing, silently replaces the first.
+
+The checks are precise rather than exhaustive: an option value is only
+checked where the engine's reading of it is known exactly (see
+``OPTION_REFERENCES``).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import zipfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import attrs
+from lxml import etree
+
+from kremlin_triplea.errors import InputError, close_matches
+
+#: Environment variable naming TripleA's game.dtd (or a TripleA jar holding it).
+DTD_VARIABLE = "KREMLIN_TRIPLEA_DTD"
+
+#: Where an installed TripleA keeps its jar, which holds the engine's game.dtd.
+TRIPLEA_JARS = (Path("/usr/share/games/triplea/bin/triplea.jar"),)
+
+#: The jar member the engine validates game files against.
+JAR_DTD_MEMBER = "games/strategy/engine/xml/game.dtd"
+
+#: The engine's name for "no player": it accepts it wherever a player is named.
+NEUTRAL = "Neutral"
+
+REFUSES = "TripleA refuses to load the game"
+KEEPS_LAST = "TripleA silently keeps only the last one"
+
+
+@attrs.frozen
+class Problem:
+    """One thing wrong with a game file, at a line of it when there is one."""
+
+    file: str  # display name of the file
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+#: What a check yields: the line (or the element, for its line) and a message.
+Finding = tuple["etree._Element | int | None", str]
+
+
+def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None) -> list[Problem]:
+    """Every problem in the game whose ``<game>`` element is ``root``, by line.
+
+    ``dtd`` is TripleA's game.dtd (or a TripleA jar holding it); without it
+    ``find_dtd`` looks for one, and if there is none the result says the DTD
+    was not checked.
+    """
+    game = GameIndex.of(root)
+    findings = [finding for check in CHECKS for finding in check(game)]
+    problems = [Problem(file, _line(where), message) for where, message in findings]
+
+    dtd = find_dtd(dtd, game_file=_source_path(root, file))
+    if dtd is None:
+        problems.append(Problem(file, None, DTD_NOT_FOUND))
+    else:
+        reported = {p.line for p in problems}
+        problems += [Problem(file, line, message) for line, message in dtd_errors(root, dtd, reported)]
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def _line(where: etree._Element | int | None) -> int | None:
+    return where.sourceline if isinstance(where, etree._Element) else where
+
+
+# --------------------------------------------------------------------------
+# What the game declares
+# --------------------------------------------------------------------------
+
+#: Each kind of named thing and where a game file declares it.
+DECLARATIONS = {
+    "territory": "map/territory",
+    "player": "playerList/player",
+    "unit type": "unitList/unit",
+    "resource": "resourceList/resource",
+    "production rule": "production/productionRule",
+    "repair rule": "production/repairRule",
+    "production frontier": "production/productionFrontier",
+    "repair frontier": "production/repairFrontier",
+    "delegate": "gamePlay/delegate",
+    "territory effect": "territoryEffectList/territoryEffect",
+}
+
+
+@attrs.frozen
+class GameIndex:
+    """The names a game declares, each kind mapping a name to its first element."""
+
+    root: etree._Element
+    declared: dict[str, dict[str, etree._Element]]
+    attachments: list[etree._Element]
+    #: (type, attachTo, name) -> the attachment TripleA uses
+    attachment_index: dict[tuple[str, str, str], etree._Element]
+
+    @classmethod
+    def of(cls, root: etree._Element) -> GameIndex:
+        declared: dict[str, dict[str, etree._Element]] = {}
+        for kind, path in DECLARATIONS.items():
+            names = declared[kind] = {}
+            for element in root.iterfind(path):
+                names.setdefault(element.get("name", ""), element)
+        attachments = list(root.iterfind("attachmentList/attachment"))
+        # Of two attachments with one key the engine keeps the last, so the index does too.
+        index = {_attachment_key(element): element for element in attachments}
+        return cls(root, declared, attachments, index)
+
+    def has(self, kind: str, name: str) -> bool:
+        return name in self.declared[kind] or (kind == "player" and name == NEUTRAL)
+
+    def is_water(self, territory: str) -> bool:
+        element = self.declared["territory"].get(territory)
+        return element is not None and element.get("water") == "true"
+
+    def attachment(self, type_: str, attach_to: str, name: str) -> etree._Element | None:
+        """The attachment called ``name`` on the ``type_`` named ``attach_to``, if any."""
+        return self.attachment_index.get((type_, attach_to, name))
+
+    def alliances(self) -> dict[str, set[str]]:
+        """Each player's alliance names."""
+        result: dict[str, set[str]] = {}
+        for element in self.root.iterfind("playerList/alliance"):
+            result.setdefault(element.get("player", ""), set()).add(element.get("alliance", ""))
+        return result
+
+
+def _attachment_key(element: etree._Element) -> tuple[str, str, str]:
+    """An attachment's (type, attachTo, name); ``type`` defaults to unitType as in the DTD."""
+    return (element.get("type", "unitType"), element.get("attachTo", ""), element.get("name", ""))
+
+
+def option_values(attachment: etree._Element | None) -> dict[str, str]:
+    """An attachment's options as name -> value (the last wins, as in the engine)."""
+    if attachment is None:
+        return {}
+    return {o.get("name", ""): o.get("value", "") for o in attachment.iterfind("option")}
+
+
+def unknown(kind: str, name: str, known: Iterable[str]) -> str:
+    """``unknown <kind> '<name>'``, with the closest known name if one is close."""
+    close = close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown {kind} {name!r}{hint}"
+
+
+# --------------------------------------------------------------------------
+# Checks: each takes the game and yields findings
+# --------------------------------------------------------------------------
+
+
+def duplicate_names(game: GameIndex) -> Iterator[Finding]:
+    """Two territories, players, unit types, ... with one name."""
+    for kind in (
+        "territory",
+        "player",
+        "unit type",
+        "resource",
+        "production rule",
+        "repair rule",
+        "production frontier",
+        "repair frontier",
+    ):
+        first = game.declared[kind]
+        for element in game.root.iterfind(DECLARATIONS[kind]):
+            name = element.get("name", "")
+            if first[name] is not element:
+                consequence = REFUSES if kind == "territory" else KEEPS_LAST
+                yield element, f"duplicate {kind} {name!r} (first on line {first[name].sourceline}); {consequence}"
+
+
+def duplicate_steps(game: GameIndex) -> Iterator[Finding]:
+    """Two steps of one name in the sequence (TripleA's DTD makes step names IDs)."""
+    for sequence in game.root.iterfind("gamePlay/sequence"):
+        seen: dict[str, etree._Element] = {}
+        for step in sequence.iterfind("step"):
+            name = step.get("name", "")
+            if name in seen:
+                yield step, f"duplicate step {name!r} in the sequence (first on line {seen[name].sourceline})"
+            else:
+                seen[name] = step
+
+
+def duplicate_attachments(game: GameIndex) -> Iterator[Finding]:
+    """Two attachments of one name on one thing: the second replaces the first."""
+    seen: dict[tuple[str, str, str], etree._Element] = {}
+    for element in game.attachments:
+        key = _attachment_key(element)
+        first = seen.setdefault(key, element)
+        if first is element:
+            continue
+        type_, attach_to, name = key
+        if _options(first) == _options(element):
+            consequence = "an exact copy; TripleA reads only one"
+        else:
+            consequence = f"{KEEPS_LAST}, losing the first one's options"
+        where = f"{type_} {attach_to!r} (first on line {first.sourceline})"
+        yield element, f"duplicate attachment {name!r} on {where}; {consequence}"
+
+
+def _options(attachment: etree._Element) -> list[tuple[str | None, ...]]:
+    return [(o.get("name"), o.get("value"), o.get("count")) for o in attachment.iterfind("option")]
+
+
+def duplicate_connections(game: GameIndex) -> Iterator[Finding]:
+    """The same two territories connected twice, either way round (a connection goes both ways)."""
+    seen: dict[frozenset[str], etree._Element] = {}
+    for element in game.root.iterfind("map/connection"):
+        key = frozenset((element.get("t1", ""), element.get("t2", "")))
+        first = seen.setdefault(key, element)
+        if first is not element:
+            ends = f"{element.get('t1')!r} - {element.get('t2')!r}"
+            yield element, f"duplicate connection {ends} (first on line {first.sourceline})"
+
+
+@attrs.frozen
+class Reference:
+    """An attribute that names something the game must declare."""
+
+    path: str  # from <game> to the referring elements
+    attribute: str
+    kinds: tuple[str, ...]  # the name must be one of these kinds
+    consequence: str = REFUSES
+    optional: bool = False  # an absent or empty value means "none"
+
+
+def _refs(path: str, **attributes: str | tuple[str, ...]) -> list[Reference]:
+    """References from ``path`` that make the engine refuse the game when unknown."""
+    return [
+        Reference(path, attribute, kinds if isinstance(kinds, tuple) else (kinds,))
+        for attribute, kinds in attributes.items()
+    ]
+
+
+NEUTRAL_UNITS = "TripleA 1.9 silently makes these units neutral (owned by no player)"
+NO_PLAYER_STEP = "TripleA silently runs this step with no player"
+
+#: Every attribute whose value TripleA looks up, and what happens when it is missing.
+REFERENCES = [
+    *_refs("map/connection", t1="territory", t2="territory"),
+    *_refs("playerList/alliance", player="player"),
+    Reference("gamePlay/sequence/step", "player", ("player",), NO_PLAYER_STEP, optional=True),
+    *_refs("gamePlay/sequence/step", delegate="delegate"),
+    *_refs("production/productionRule/cost", resource="resource"),
+    *_refs("production/productionRule/result", resourceOrUnit=("resource", "unit type")),
+    *_refs("production/repairRule/cost", resource="resource"),
+    *_refs("production/repairRule/result", resourceOrUnit=("resource", "unit type")),
+    *_refs("production/productionFrontier/frontierRules", name="production rule"),
+    *_refs("production/repairFrontier/repairRules", name="repair rule"),
+    *_refs("production/playerProduction", player="player", frontier="production frontier"),
+    *_refs("production/playerRepair", player="player", frontier="repair frontier"),
+    *_refs("technology/playerTech", player="player"),
+    *_refs("initialize/ownerInitialize/territoryOwner", territory="territory", owner="player"),
+    *_refs("initialize/unitInitialize/unitPlacement", territory="territory", unitType="unit type"),
+    Reference("initialize/unitInitialize/unitPlacement", "owner", ("player",), NEUTRAL_UNITS, optional=True),
+    *_refs("initialize/unitInitialize/heldUnits", player="player", unitType="unit type"),
+    *_refs("initialize/resourceInitialize/resourceGiven", player="player", resource="resource"),
+    *_refs("initialize/relationshipInitialize/relationship", player1="player", player2="player"),
+]
+
+
+def unknown_references(game: GameIndex) -> Iterator[Finding]:
+    """Attributes naming a territory, player, unit type, ... the game does not declare."""
+    for ref in REFERENCES:
+        for element in game.root.iterfind(ref.path):
+            name = element.get(ref.attribute)
+            if name is None or (ref.optional and not name.strip()):
+                continue  # a missing required attribute is the DTD's to report
+            if not any(game.has(kind, name) for kind in ref.kinds):
+                known = [n for kind in ref.kinds for n in game.declared[kind]]
+                kind = " or ".join(ref.kinds)
+                yield element, f"{element.tag} {ref.attribute}: {unknown(kind, name, known)}; {ref.consequence}"
+
+
+#: The kind of thing an attachment's ``type`` attaches it to (technologies and
+#: relationships are left out: the engine adds built-in ones the file need not declare).
+ATTACHMENT_TYPES = {
+    "unitType": "unit type",
+    "territory": "territory",
+    "resource": "resource",
+    "player": "player",
+    "territoryEffect": "territory effect",
+}
+
+
+def unknown_attachment_targets(game: GameIndex) -> Iterator[Finding]:
+    """Attachments whose ``attachTo`` names nothing of their ``type``."""
+    for element in game.attachments:
+        kind = ATTACHMENT_TYPES.get(element.get("type", "unitType"))
+        attach_to = element.get("attachTo")
+        if kind is None or attach_to is None or game.has(kind, attach_to):
+            continue
+        message = unknown(kind, attach_to, game.declared[kind])
+        yield element, f"attachment {element.get('name')!r} attachTo: {message}; {REFUSES}"
+
+
+def _names(value: str) -> list[str]:
+    """A ``:``-separated list of names, split as Java's ``value.split(":")`` does.
+
+    Java drops trailing empty strings, except that "" splits into [""].
+    """
+    if not value:
+        return [""]
+    names = value.split(":")
+    while names and not names[-1]:
+        names.pop()
+    return names
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # what Java's Integer.parseInt accepts
+
+#: Keywords the engine's rules (RulesAttachment) accept in a territory list.
+#: From the first keyword on, the engine reads no more names.
+RULES_KEYWORDS = {"controlled", "controlledNoWater", "original", "originalNoWater", "all", "map", "enemy"}
+
+
+def _rules_territories(value: str) -> list[str]:
+    """The territory names in a RulesAttachment list, read as the 1.9 engine does.
+
+    A leading whole number is the count, ``each`` is a flag, and a keyword
+    (``controlled``, ``original``, ...) ends the list.
+    """
+    listed = _names(value)
+    if listed == [""]:
+        return []
+    names = []
+    for index, name in enumerate(listed):
+        if index == 0 and _WHOLE_NUMBER.fullmatch(name):
+            continue
+        if name in RULES_KEYWORDS:
+            break
+        if name != "each":
+            names.append(name)
+    return names
+
+
+def _one_name(value: str) -> list[str]:
+    return [value]
+
+
+def _names_unless_empty(value: str) -> list[str]:
+    return _names(value) if value else []
+
+
+def _canal_units(value: str) -> list[str]:
+    """Excluded unit types; "NONE" and "ALL" (in any case) name none."""
+    return [] if value.upper() in ("NONE", "ALL") else _names(value)
+
+
+#: Attachment options whose value names things: (class, option) -> (kind, names in a value).
+#: Only options whose reading in the 1.9 engine is known exactly; all refuse the game.
+OPTION_REFERENCES: dict[tuple[str, str], tuple[str, Callable[[str], list[str]]]] = {
+    ("CanalAttachment", "landTerritories"): ("territory", _names),
+    ("CanalAttachment", "excludedUnits"): ("unit type", _canal_units),
+    ("TerritoryAttachment", "capital"): ("player", _one_name),
+    ("TerritoryAttachment", "originalOwner"): ("player", _one_name),
+    ("TerritoryAttachment", "convoyAttached"): ("territory", _names_unless_empty),
+    ("TriggerAttachment", "territories"): ("territory", _names),
+    **{
+        ("RulesAttachment", option): ("territory", _rules_territories)
+        for option in (
+            "alliedOwnershipTerritories",
+            "directOwnershipTerritories",
+            "alliedExclusionTerritories",
+            "directExclusionTerritories",
+            "enemyExclusionTerritories",
+            "enemySurfaceExclusionTerritories",
+            "directPresenceTerritories",
+            "alliedPresenceTerritories",
+            "enemyPresenceTerritories",
+            "movementRestrictionTerritories",
+        )
+    },
+}
+
+
+def unknown_names_in_options(game: GameIndex) -> Iterator[Finding]:
+    """Option values (canal land territories, capitals, rule territory lists, ...) naming nothing."""
+    for attachment in game.attachments:
+        java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
+        for option in attachment.iterfind("option"):
+            reference = OPTION_REFERENCES.get((java_class, option.get("name", "")))
+            if reference is None:
+                continue
+            kind, names_in = reference
+            # The engine hands the setter "count:value" when the option has a count.
+            value, count = option.get("value", ""), option.get("count", "")
+            for name in names_in(f"{count}:{value}" if count else value):
+                if not game.has(kind, name):
+                    message = unknown(kind, name, game.declared[kind])
+                    yield option, f"{java_class} option {option.get('name')}: {message}; {REFUSES}"
+
+
+def bids_for_unknown_players(game: GameIndex) -> Iterator[Finding]:
+    """``"<player> bid"`` properties for no player: the engine reads bids by that name only."""
+    for prop in game.root.iterfind("propertyList/property"):
+        name = prop.get("name", "")
+        if name.endswith(" bid"):
+            player = name[: -len(" bid")]
+            if not game.has("player", player):
+                message = unknown("player", player, game.declared["player"])
+                yield prop, f"property {name!r}: {message}; TripleA never uses this bid"
+
+
+def unit_types_without_unit_attachment(game: GameIndex) -> Iterator[Finding]:
+    """Unit types with no attachment named ``unitAttachment`` (TripleA's loader requires one)."""
+    for name, element in game.declared["unit type"].items():
+        if game.attachment("unitType", name, "unitAttachment") is None:
+            yield element, f"unit type {name!r} has no unitAttachment; {REFUSES}"
+
+
+def owned_territories_without_territory_attachment(game: GameIndex) -> Iterator[Finding]:
+    """Territories given an owner but no ``territoryAttachment``."""
+    for element in game.root.iterfind("initialize/ownerInitialize/territoryOwner"):
+        territory = element.get("territory", "")
+        if game.has("territory", territory) and game.attachment("territory", territory, "territoryAttachment") is None:
+            yield element, (
+                f"territory {territory!r} has an owner but no territoryAttachment; "
+                "TripleA then gives it no production, original owner or capital"
+            )
+
+
+def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
+    """Land units placed in a sea zone where their side has no ship to carry them.
+
+    A unit type is sea if its unitAttachment says ``isSea`` true, air if it says
+    ``isAir`` true, else land. A land unit placed in a sea zone is reported
+    unless that sea zone also has a sea unit with a ``transportCapacity`` above
+    0, owned by the land unit's owner or by a player sharing an alliance with
+    it. Capacities and transport costs are not added up.
+    """
+    land, ships = set(), set()
+    for name in game.declared["unit type"]:
+        options = option_values(game.attachment("unitType", name, "unitAttachment"))
+        is_sea, is_air = options.get("isSea", "").lower() == "true", options.get("isAir", "").lower() == "true"
+        if not is_sea and not is_air:
+            land.add(name)
+        capacity = options.get("transportCapacity", "").strip()
+        if is_sea and capacity.isdigit() and int(capacity) > 0:
+            ships.add(name)
+
+    alliances = game.alliances()
+
+    def side(player: str) -> set[str]:
+        own = alliances.get(player, set())
+        return {player} | {other for other, names in alliances.items() if names & own}
+
+    placements = list(game.root.iterfind("initialize/unitInitialize/unitPlacement"))
+    carriers: dict[str, set[str]] = {}  # sea zone -> owners of ships that can carry land units
+    for element in placements:
+        if element.get("unitType") in ships:
+            carriers.setdefault(element.get("territory", ""), set()).add(element.get("owner", ""))
+    for element in placements:
+        territory, owner, unit = element.get("territory", ""), element.get("owner", ""), element.get("unitType", "")
+        if unit in land and game.is_water(territory) and not carriers.get(territory, set()) & side(owner):
+            whose = f"owned by {owner}" if owner else "neutral"
+            yield element, (
+                f"land unit {unit!r} ({whose}) placed in sea zone {territory!r}, where its side has no ship "
+                "with transportCapacity; TripleA then has land units at sea"
+            )
+
+
+#: Every check, in the order their findings are listed within one line.
+CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
+    duplicate_names,
+    duplicate_steps,
+    duplicate_attachments,
+    duplicate_connections,
+    unknown_references,
+    unknown_attachment_targets,
+    unknown_names_in_options,
+    bids_for_unknown_players,
+    unit_types_without_unit_attachment,
+    owned_territories_without_territory_attachment,
+    land_units_at_sea_without_transport,
+]
+
+
+# --------------------------------------------------------------------------
+# TripleA's game.dtd
+# --------------------------------------------------------------------------
+
+DTD_NOT_FOUND = (
+    "not checked against TripleA's game.dtd: none found; pass --dtd PATH (the game.dtd file, "
+    f"or TripleA's triplea.jar, which holds it as {JAR_DTD_MEMBER}) or set {DTD_VARIABLE}"
+)
+
+# DTD errors the name checks above already report on the same line, better.
+_NAME_ERRORS = {etree.ErrorTypes.DTD_UNKNOWN_ID, etree.ErrorTypes.DTD_ID_REDEFINED}
+
+
+def dtd_errors(root: etree._Element, dtd: Path, reported_lines: set[int | None]) -> list[tuple[int, str]]:
+    """Each way the document breaks ``dtd``, as (line, message).
+
+    TripleA validates every game file against its DTD and prints the errors,
+    but loads the game anyway. An unknown-ID or duplicate-ID error is left out
+    where a name check has already reported that line.
+    """
+    schema = _load_dtd(dtd)
+    if schema.validate(root.getroottree()):
+        return []
+    return [
+        (error.line, f"does not follow TripleA's game.dtd: {error.message}")
+        for error in schema.error_log
+        if not (error.type in _NAME_ERRORS and error.line in reported_lines)
+    ]
+
+
+def _load_dtd(path: Path) -> etree.DTD:
+    try:
+        stat = path.stat()
+    except OSError as error:
+        raise InputError(f"cannot read the DTD: {error.strerror}", where=str(path)) from None
+    return _parse_dtd(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_dtd(path: str, _mtime_ns: int, _size: int) -> etree.DTD:
+    try:
+        return etree.DTD(path)
+    except (etree.DTDParseError, OSError) as error:
+        raise InputError(f"cannot read the DTD: {error}", where=path) from None
+
+
+def find_dtd(explicit: Path | None = None, *, game_file: Path | None = None) -> Path | None:
+    """TripleA's game.dtd, or None if there is none to be found.
+
+    In order: ``explicit`` (``--dtd``), the file named by $KREMLIN_TRIPLEA_DTD,
+    the installed TripleA's (extracted from its jar into a cache folder), then
+    a ``game.dtd`` beside ``game_file`` or in its map folder. The installed
+    engine's DTD comes before copies shipped with maps because it is the one
+    TripleA validates against. ``explicit`` and the variable may also name a
+    TripleA jar.
+    """
+    for given, where in ((explicit, None), (_env_path(), f"${DTD_VARIABLE}")):
+        if given is not None:
+            if not given.is_file():
+                raise InputError("no such DTD file", where=f"{where}={given}" if where else str(given))
+            return _dtd_from_jar(given) if given.suffix == ".jar" else given
+    for jar in TRIPLEA_JARS:
+        if jar.is_file():
+            found = _dtd_from_jar(jar, required=False)
+            if found is not None:
+                return found
+    if game_file is not None:
+        games_folder = game_file.resolve().parent
+        for folder in (games_folder, games_folder.parent):
+            if (folder / "game.dtd").is_file():
+                return folder / "game.dtd"
+    return None
+
+
+def _env_path() -> Path | None:
+    value = os.environ.get(DTD_VARIABLE, "").strip()
+    return Path(value) if value else None
+
+
+def _source_path(root: etree._Element, file: str) -> Path | None:
+    """The game file on disk, if the tree was read from one or ``file`` names one."""
+    for candidate in (root.getroottree().docinfo.URL, file):
+        if candidate and not candidate.startswith(("http:", "https:", "ftp:")):
+            path = Path(candidate.removeprefix("file://"))
+            if path.is_file():
+                return path
+    return None
+
+
+def _dtd_from_jar(jar: Path, *, required: bool = True) -> Path | None:
+    """The jar's game.dtd, copied into the cache folder (the engine reads it from there)."""
+    stat = jar.stat()
+    try:
+        data = _read_jar_dtd(str(jar), stat.st_mtime_ns, stat.st_size)
+    except InputError:
+        if required:
+            raise
+        return None
+    target = _cache_folder() / f"game-{hashlib.sha256(data).hexdigest()[:16]}.dtd"
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
+        partial.write_bytes(data)
+        os.replace(partial, target)
+    return target
+
+
+@functools.lru_cache(maxsize=8)
+def _read_jar_dtd(jar: str, _mtime_ns: int, _size: int) -> bytes:
+    """The bytes of the jar's game.dtd: JAR_DTD_MEMBER, else any non-empty game.dtd in it."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            members = [m for m in archive.infolist() if m.filename.endswith("game.dtd") and 0 < m.file_size < 2**20]
+            members.sort(key=lambda m: (m.filename != JAR_DTD_MEMBER, m.filename))
+            if not members:
+                raise InputError("holds no game.dtd", where=jar)
+            return archive.read(members[0])
+    except (OSError, zipfile.BadZipFile) as error:
+        raise InputError(f"cannot read the jar: {error}", where=jar) from None
+
+
+def _cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "kremlin-triplea"

@@ -1,0 +1,580 @@
+"""validate: what makes TripleA fail or silently misread a game file.
+
+Each check is shown on a copy of the real WW2v3-1942.xml with one small text
+edit, which must produce exactly the expected problem at the right line.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from conftest import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
+from kremlin_triplea import validate
+from kremlin_triplea.errors import InputError
+from kremlin_triplea.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
+
+CORPUS_DTD = CORPUS_DIR / "game.dtd"
+TEXT = AA50_1942.read_text(encoding="utf-8")
+REFUSES = "TripleA refuses to load the game"
+
+
+def parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, strip_cdata=False)
+
+
+def parse(path: Path) -> etree._Element:
+    return etree.parse(str(path), parser()).getroot()
+
+
+@pytest.fixture(scope="module")
+def dtd(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The installed TripleA's DTD (cached in a temporary folder), else the corpus copy."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        patch.delenv(validate.DTD_VARIABLE, raising=False)
+        return find_dtd() or CORPUS_DTD
+
+
+def line_of(text: str, snippet: str) -> int:
+    """The line on which ``snippet`` first starts in ``text``."""
+    return text[: text.index(snippet)].count("\n") + 1
+
+
+def mutate(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
+    """A copy of WW2v3-1942.xml with the first ``old`` replaced by ``new``."""
+    assert old in TEXT, old
+    text = TEXT.replace(old, new, 1)
+    path = tmp_path / "WW2v3-1942.xml"
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def problems_after(tmp_path: Path, dtd: Path, old: str, new: str) -> tuple[list[tuple[int | None, str]], str]:
+    path, text = mutate(tmp_path, old, new)
+    return [(p.line, p.message) for p in validate_tree(parse(path), path.name, dtd=dtd)], text
+
+
+# --------------------------------------------------------------------------
+# Real games
+# --------------------------------------------------------------------------
+
+CONGO = "duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone' (first on line {})"
+
+#: Real problems in the pinned games. The Classic map family connects South
+#: Brazil Sea Zone and Congo Sea Zone twice, once each way round (harmless to
+#: the engine, but redundant), and four_if_by_sea.xml repeats its four canal
+#: attachments verbatim under a second "<!-- canals -->" comment.
+KNOWN_PINNED = {
+    "classic_variations/map/games/WorldWar3-1955.xml": [(200, CONGO.format(176))],
+    "classic_variations/map/games/anzio.xml": [(205, CONGO.format(181))],
+    "classic_variations/map/games/battleship_row.xml": [(201, CONGO.format(177))],
+    "classic_variations/map/games/four_if_by_sea.xml": [(201, CONGO.format(177))]
+    + [
+        (line, f"duplicate attachment 'canalAttachment' on territory {zone!r} (first on line {first}); "
+         "an exact copy; TripleA reads only one")
+        for line, zone, first in [
+            (989, "East Mediteranean Sea Zone", 972),
+            (993, "Red Sea Zone", 976),
+            (997, "Carribean Sea Zone", 980),
+            (1001, "West Panama Sea Zone", 984),
+        ]
+    ],
+    "classic_variations/map/games/gold.xml": [(204, CONGO.format(180))],
+    **{
+        f"classic_variations/map/games/{name}.xml": [(205, CONGO.format(181))]
+        for name in [
+            "iron_blitz_1939A",
+            "iron_blitz_1939B",
+            "iron_blitz_1939C",
+            "iron_blitz_1942A",
+            "iron_blitz_1945A",
+            "iron_blitz_1945B",
+            "iron_blitz_Cold_War",
+            "kremlin",
+            "omaha",
+            "sword",
+            "utah",
+        ]
+    },
+    "classic_variations/map/games/iron_blitz_2nd_Edition.xml": [(204, CONGO.format(180))],
+    "world_war_ii_classic/map/games/classic.xml": [(204, CONGO.format(180))],
+    "world_war_ii_classic/map/games/classic_3rd_edition.xml": [(205, CONGO.format(181))],
+    "world_war_ii_classic/map/games/iron_blitz.xml": [(205, CONGO.format(181))],
+}
+
+
+@pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
+def test_pinned_games_have_only_their_known_problems(path: Path, dtd: Path) -> None:
+    key = path.relative_to(MAPS_DIR).as_posix()
+    problems = validate_tree(parse(path), key, dtd=dtd)
+    assert [(p.line, p.message) for p in problems] == KNOWN_PINNED.get(key, [])
+
+
+def test_known_pinned_problems_name_real_games() -> None:
+    assert set(KNOWN_PINNED) <= {p.relative_to(MAPS_DIR).as_posix() for p in PINNED_GAMES}
+
+
+@pytest.mark.parametrize("path", ALL_GAMES, ids=game_id)
+def test_every_real_game_validates_without_crashing(path: Path, dtd: Path) -> None:
+    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    assert isinstance(problems, list)
+    assert all(isinstance(p, Problem) for p in problems)
+    assert [p.line or 0 for p in problems] == sorted(p.line or 0 for p in problems)
+
+
+def test_validation_is_fast(dtd: Path) -> None:
+    root = parse(AA50_1942)
+    validate_tree(root, "warm-up", dtd=dtd)
+    best = min(_timed(lambda: validate_tree(root, AA50_1942.name, dtd=dtd)) for _ in range(5))
+    assert best < 0.1  # about 5 ms on a developer machine
+
+
+def _timed(action) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+# --------------------------------------------------------------------------
+# Unknown names
+# --------------------------------------------------------------------------
+
+UNKNOWN_NAME_CASES = {
+    "connection territory": (
+        '<connection t1="1 Sea Zone" t2="2 Sea Zone"/>',
+        '<connection t1="1 Sea Zone" t2="2 Sea Zonne"/>',
+        f"connection t2: unknown territory '2 Sea Zonne' (did you mean '2 Sea Zone'?); {REFUSES}",
+    ),
+    "territoryOwner territory": (
+        '<territoryOwner territory="Germany" owner="Germans"/>',
+        '<territoryOwner territory="Germanyy" owner="Germans"/>',
+        f"territoryOwner territory: unknown territory 'Germanyy' (did you mean 'Germany'?); {REFUSES}",
+    ),
+    # The engine looks territory owners up strictly: unlike units, it refuses the game.
+    "territoryOwner owner": (
+        '<territoryOwner territory="Germany" owner="Germans"/>',
+        '<territoryOwner territory="Germany" owner="Germanz"/>',
+        f"territoryOwner owner: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "unitPlacement territory": (
+        '<unitPlacement unitType="submarine" territory="7 Sea Zone"',
+        '<unitPlacement unitType="submarine" territory="77 Sea Zone"',
+        f"unitPlacement territory: unknown territory '77 Sea Zone' (did you mean '7 Sea Zone'?); {REFUSES}",
+    ),
+    "unitPlacement unit type": (
+        '<unitPlacement unitType="submarine" territory="7 Sea Zone"',
+        '<unitPlacement unitType="submarin" territory="7 Sea Zone"',
+        f"unitPlacement unitType: unknown unit type 'submarin' (did you mean 'submarine'?); {REFUSES}",
+    ),
+    "unitPlacement owner": (
+        '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germans"/>',
+        '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germanz"/>',
+        "unitPlacement owner: unknown player 'Germanz' (did you mean 'Germans'?); "
+        "TripleA 1.9 silently makes these units neutral (owned by no player)",
+    ),
+    "production rule result": (
+        '<result resourceOrUnit="infantry" quantity="1"/>',
+        '<result resourceOrUnit="infantri" quantity="1"/>',
+        "result resourceOrUnit: unknown resource or unit type 'infantri' (did you mean 'infantry'?); "
+        f"{REFUSES}",
+    ),
+    "production rule cost": (
+        '<cost resource="PUs" quantity="3"/>',
+        '<cost resource="PU" quantity="3"/>',
+        f"cost resource: unknown resource 'PU' (did you mean 'PUs'?); {REFUSES}",
+    ),
+    "frontier rule": (
+        '<frontierRules name="buyInfantry"/>',
+        '<frontierRules name="buyInfanty"/>',
+        f"frontierRules name: unknown production rule 'buyInfanty' (did you mean 'buyInfantry'?); {REFUSES}",
+    ),
+    "playerProduction player": (
+        '<playerProduction player="Germans" frontier="production"/>',
+        '<playerProduction player="Germanz" frontier="production"/>',
+        f"playerProduction player: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "playerRepair player": (
+        '<playerRepair player="Germans" frontier="repair"/>',
+        '<playerRepair player="Germanz" frontier="repair"/>',
+        f"playerRepair player: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "alliance player": (
+        '<alliance player="Germans" alliance="Axis"/>',
+        '<alliance player="Germanz" alliance="Axis"/>',
+        f"alliance player: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "resourceGiven player": (
+        '<resourceGiven player="Germans" resource="PUs" quantity="37"/>',
+        '<resourceGiven player="Germanz" resource="PUs" quantity="37"/>',
+        f"resourceGiven player: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "resourceGiven resource": (
+        '<resourceGiven player="Germans" resource="PUs" quantity="37"/>',
+        '<resourceGiven player="Germans" resource="IPCs" quantity="37"/>',
+        f"resourceGiven resource: unknown resource 'IPCs'; {REFUSES}",
+    ),
+    "step player": (
+        '<step name="germanBid" delegate="bid" player="Germans"',
+        '<step name="germanBid" delegate="bid" player="Germanz"',
+        "step player: unknown player 'Germanz' (did you mean 'Germans'?); "
+        "TripleA silently runs this step with no player",
+    ),
+    "step delegate": (
+        '<step name="germanBid" delegate="bid"',
+        '<step name="germanBid" delegate="bidd"',
+        f"step delegate: unknown delegate 'bidd' (did you mean 'bid'?); {REFUSES}",
+    ),
+    "attachment on a territory": (
+        '<attachment name="canalAttachment" attachTo="15 Sea Zone"',
+        '<attachment name="canalAttachment" attachTo="15 Sea Zon"',
+        "attachment 'canalAttachment' attachTo: unknown territory '15 Sea Zon' (did you mean '15 Sea Zone'?); "
+        f"{REFUSES}",
+    ),
+    "attachment on a player": (
+        '<attachment name="objectiveAttachment1" attachTo="Germans"',
+        '<attachment name="objectiveAttachment1" attachTo="Germanz"',
+        f"attachment 'objectiveAttachment1' attachTo: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "canal land territories": (
+        '<option name="landTerritories" value="Egypt:Trans-Jordan"/>',
+        '<option name="landTerritories" value="Egypt:Transjordan"/>',
+        "CanalAttachment option landTerritories: unknown territory 'Transjordan' "
+        f"(did you mean 'Trans-Jordan'?); {REFUSES}",
+    ),
+    "movement restriction territories": (
+        '<option name="movementRestrictionTerritories" value="Chinghai:Ningxia:',
+        '<option name="movementRestrictionTerritories" value="Chinghai:Ningxa:',
+        "RulesAttachment option movementRestrictionTerritories: unknown territory 'Ningxa' "
+        f"(did you mean 'Ningxia'?); {REFUSES}",
+    ),
+    # The count (count="6") reaches the engine as a leading "6:" and is not a territory.
+    "objective territories": (
+        'value="France:Northwestern Europe:Germany:Poland',
+        'value="Frence:Northwestern Europe:Germany:Poland',
+        "RulesAttachment option alliedOwnershipTerritories: unknown territory 'Frence' "
+        f"(did you mean 'France'?); {REFUSES}",
+    ),
+    "capital": (
+        '<option name="capital" value="Germans"/>',
+        '<option name="capital" value="Germanz"/>',
+        f"TerritoryAttachment option capital: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
+    ),
+    "original owner": (
+        '<option name="originalOwner" value="Russians"/>',
+        '<option name="originalOwner" value="Soviets"/>',
+        f"TerritoryAttachment option originalOwner: unknown player 'Soviets'; {REFUSES}",
+    ),
+    "bid property": (
+        '<property name="Germans bid"',
+        '<property name="Germanz bid"',
+        "property 'Germanz bid': unknown player 'Germanz' (did you mean 'Germans'?); TripleA never uses this bid",
+    ),
+}
+
+
+@pytest.mark.parametrize("old, new, message", UNKNOWN_NAME_CASES.values(), ids=UNKNOWN_NAME_CASES.keys())
+def test_unknown_name(tmp_path: Path, dtd: Path, old: str, new: str, message: str) -> None:
+    problems, text = problems_after(tmp_path, dtd, old, new)
+    assert problems == [(line_of(text, new), message)]
+
+
+def test_the_engines_neutral_player_is_a_known_player(tmp_path: Path) -> None:
+    old = '<option name="originalOwner" value="Russians"/>'
+    path, _ = mutate(tmp_path, old, old.replace("Russians", "Neutral"))
+    assert validate_tree(parse(path), path.name, dtd=CORPUS_DTD) == []
+
+
+def test_rule_keywords_end_a_territory_list(tmp_path: Path) -> None:
+    # As in the engine, a keyword such as "controlled" ends the list of names.
+    old = 'value="France:Northwestern Europe:Germany:Poland'
+    path, _ = mutate(tmp_path, old, 'value="France:controlled:Nowhere:Germany:Poland')
+    assert validate_tree(parse(path), path.name, dtd=CORPUS_DTD) == []
+
+
+# --------------------------------------------------------------------------
+# Duplicates
+# --------------------------------------------------------------------------
+
+GERMANY = '<territory name="Germany"/>'
+BUY_INFANTRY = """<productionRule name="buyInfantry">
+      <cost resource="PUs" quantity="3"/>
+      <result resourceOrUnit="infantry" quantity="1"/>
+    </productionRule>"""
+SUEZ = """<attachment name="canalAttachment" attachTo="15 Sea Zone" \
+javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">
+      <option name="canalName" value="Suez Canal"/>
+      <option name="landTerritories" value="Egypt:Trans-Jordan"/>
+    </attachment>"""
+KEEPS_LAST = "TripleA silently keeps only the last one"
+
+
+def doubled(element: str, copy: str | None = None) -> str:
+    return f"{element}\n    {copy if copy is not None else element}"
+
+
+DUPLICATE_CASES = {
+    "territory": (GERMANY, doubled(GERMANY), 1, f"duplicate territory 'Germany' (first on line {{first}}); {REFUSES}"),
+    "player": (
+        '<player name="Germans" optional="false"/>',
+        doubled('<player name="Germans" optional="false"/>'),
+        1,
+        f"duplicate player 'Germans' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "unit type": (
+        '<unit name="fighter"/>',
+        doubled('<unit name="fighter"/>'),
+        1,
+        f"duplicate unit type 'fighter' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "resource": (
+        '<resource name="PUs"/>',
+        doubled('<resource name="PUs"/>'),
+        1,
+        f"duplicate resource 'PUs' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "production rule": (
+        BUY_INFANTRY,
+        doubled(BUY_INFANTRY),
+        4,
+        f"duplicate production rule 'buyInfantry' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "production frontier": (
+        '<playerProduction player="Germans"',
+        '<productionFrontier name="production">\n      <frontierRules name="buyInfantry"/>\n    </productionFrontier>\n'
+        '    <playerProduction player="Germans"',
+        None,
+        f"duplicate production frontier 'production' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "step": (
+        '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>',
+        doubled('<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>'),
+        1,
+        "duplicate step 'germanBid' in the sequence (first on line {first})",
+    ),
+    "connection, the other way round": (
+        '<connection t1="1 Sea Zone" t2="2 Sea Zone"/>',
+        doubled('<connection t1="1 Sea Zone" t2="2 Sea Zone"/>', '<connection t1="2 Sea Zone" t2="1 Sea Zone"/>'),
+        1,
+        "duplicate connection '2 Sea Zone' - '1 Sea Zone' (first on line {first})",
+    ),
+    "attachment with other options": (
+        SUEZ,
+        doubled(SUEZ, SUEZ.replace("Egypt:Trans-Jordan", "Egypt")),
+        4,
+        "duplicate attachment 'canalAttachment' on territory '15 Sea Zone' (first on line {first}); "
+        f"{KEEPS_LAST}, losing the first one's options",
+    ),
+    "attachment copied exactly": (
+        SUEZ,
+        doubled(SUEZ),
+        4,
+        "duplicate attachment 'canalAttachment' on territory '15 Sea Zone' (first on line {first}); "
+        "an exact copy; TripleA reads only one",
+    ),
+}
+
+
+@pytest.mark.parametrize("old, new, lines, message", DUPLICATE_CASES.values(), ids=DUPLICATE_CASES.keys())
+def test_duplicate(tmp_path: Path, dtd: Path, old: str, new: str, lines: int | None, message: str) -> None:
+    """``new`` repeats an element of ``lines`` lines right after it, or (None) inserts a second one."""
+    problems, text = problems_after(tmp_path, dtd, old, new)
+    if lines is None:
+        first, second = line_of(text, '<productionFrontier name="production">'), line_of(text, new)
+    else:
+        first = line_of(text, new)
+        second = first + lines
+    assert problems == [(second, message.format(first=first))]
+
+
+# --------------------------------------------------------------------------
+# Missing attachments, land units at sea
+# --------------------------------------------------------------------------
+
+
+def test_owned_territory_without_territory_attachment(tmp_path: Path, dtd: Path) -> None:
+    pattern = r'<attachment name="territoryAttachment" attachTo="Germany".*?</attachment>\n\s*'
+    block = re.search(pattern, TEXT, re.DOTALL)
+    assert block
+    problems, text = problems_after(tmp_path, dtd, block.group(0), "")
+    line = line_of(text, '<territoryOwner territory="Germany"')
+    assert problems == [
+        (
+            line,
+            "territory 'Germany' has an owner but no territoryAttachment; "
+            "TripleA then gives it no production, original owner or capital",
+        )
+    ]
+
+
+def test_unit_type_without_unit_attachment(tmp_path: Path, dtd: Path) -> None:
+    problems, text = problems_after(
+        tmp_path,
+        dtd,
+        '<attachment name="unitAttachment" attachTo="artillery"',
+        '<attachment name="unitAttachmentX" attachTo="artillery"',
+    )
+    line = line_of(text, '<unit name="artillery"/>')
+    assert problems == [(line, f"unit type 'artillery' has no unitAttachment; {REFUSES}")]
+
+
+SUB_IN_7 = '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germans"/>'
+
+
+def test_land_unit_in_a_sea_zone_without_a_transport(tmp_path: Path, dtd: Path) -> None:
+    # 7 Sea Zone holds only a German submarine: infantry there has nothing to stand on.
+    new = '<unitPlacement unitType="infantry" territory="7 Sea Zone" quantity="1" owner="Germans"/>'
+    problems, text = problems_after(tmp_path, dtd, SUB_IN_7, new)
+    assert problems == [
+        (
+            line_of(text, new),
+            "land unit 'infantry' (owned by Germans) placed in sea zone '7 Sea Zone', where its side has no ship "
+            "with transportCapacity; TripleA then has land units at sea",
+        )
+    ]
+
+
+@pytest.mark.parametrize("owner", ["Germans", "Italians"])
+def test_land_unit_on_its_sides_transport_is_fine(tmp_path: Path, owner: str) -> None:
+    # 5 Sea Zone holds a German transport, which carries German and allied (Italian) units.
+    new = f'{SUB_IN_7}\n      <unitPlacement unitType="infantry" territory="5 Sea Zone" quantity="2" owner="{owner}"/>'
+    path, _ = mutate(tmp_path, SUB_IN_7, new)
+    assert validate_tree(parse(path), path.name, dtd=CORPUS_DTD) == []
+
+
+def test_land_unit_on_an_enemy_transport_is_reported(tmp_path: Path) -> None:
+    new = f'{SUB_IN_7}\n      <unitPlacement unitType="infantry" territory="5 Sea Zone" quantity="2" owner="Russians"/>'
+    path, text = mutate(tmp_path, SUB_IN_7, new)
+    problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD)
+    assert [(p.line, p.message.split(",")[0]) for p in problems] == [
+        (line_of(text, new) + 1, "land unit 'infantry' (owned by Russians) placed in sea zone '5 Sea Zone'")
+    ]
+
+
+# --------------------------------------------------------------------------
+# The DTD
+# --------------------------------------------------------------------------
+
+
+def test_dtd_errors_are_reported_with_their_line(tmp_path: Path, dtd: Path) -> None:
+    problems, text = problems_after(tmp_path, dtd, GERMANY, '<territory name="Germany" water="maybe"/>')
+    assert len(problems) == 1
+    line, message = problems[0]
+    assert line == line_of(text, '<territory name="Germany"')
+    assert message.startswith("does not follow TripleA's game.dtd: ")
+    assert "maybe" in message
+
+
+def test_dtd_name_errors_are_not_reported_twice(tmp_path: Path, dtd: Path) -> None:
+    # The DTD also flags the unknown player (an IDREF); the name check says it better, once.
+    problems, _ = problems_after(tmp_path, dtd, '<alliance player="Germans"', '<alliance player="Germanz"')
+    assert len(problems) == 1 and "unknown player 'Germanz'" in problems[0][1]
+
+
+def test_missing_dtd_is_one_problem_without_a_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(validate, "TRIPLEA_JARS", ())
+    monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    problems = validate_tree(parse(AA50_1942), "game.xml")
+    assert problems == [Problem("game.xml", None, DTD_NOT_FOUND)]
+    assert str(problems[0]).startswith("game.xml: not checked against TripleA's game.dtd")
+    assert "--dtd" in str(problems[0])
+
+
+def test_an_unreadable_dtd_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such DTD file"):
+        validate_tree(parse(AA50_1942), "game.xml", dtd=tmp_path / "missing.dtd")
+    (tmp_path / "broken.dtd").write_text("<!ELEMENT game (")
+    with pytest.raises(InputError, match="cannot read the DTD"):
+        validate_tree(parse(AA50_1942), "game.xml", dtd=tmp_path / "broken.dtd")
+
+
+def test_problems_are_sorted_by_line_and_print_as_file_line_message(tmp_path: Path, dtd: Path) -> None:
+    text = TEXT.replace('<property name="Germans bid"', '<property name="Germanz bid"', 1)
+    text = text.replace('t2="2 Sea Zone"/>', 't2="2 Sea Zonne"/>', 1)
+    path = tmp_path / "game.xml"
+    path.write_text(text, encoding="utf-8")
+    problems = validate_tree(parse(path), "game.xml", dtd=dtd)
+    assert [p.line for p in problems] == sorted(p.line for p in problems)
+    assert str(problems[0]) == (
+        f"game.xml:{line_of(text, '2 Sea Zonne')}: connection t2: unknown territory '2 Sea Zonne' "
+        f"(did you mean '2 Sea Zone'?); {REFUSES}"
+    )
+
+
+# --------------------------------------------------------------------------
+# Finding the DTD
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_installation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(validate, "TRIPLEA_JARS", ())
+    monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def test_find_dtd_takes_an_explicit_path_first(no_installation: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(validate.DTD_VARIABLE, "/nonexistent/game.dtd")
+    assert find_dtd(CORPUS_DTD) == CORPUS_DTD
+
+
+def test_find_dtd_refuses_a_missing_explicit_path(no_installation: None, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such DTD file"):
+        find_dtd(tmp_path / "missing.dtd")
+
+
+def test_find_dtd_reads_the_environment_variable(no_installation: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(validate.DTD_VARIABLE, str(CORPUS_DTD))
+    assert find_dtd() == CORPUS_DTD
+    monkeypatch.setenv(validate.DTD_VARIABLE, "/nonexistent/game.dtd")
+    with pytest.raises(InputError, match=validate.DTD_VARIABLE):
+        find_dtd()
+
+
+def test_find_dtd_extracts_the_dtd_from_a_jar(
+    no_installation: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    jar = tmp_path / "triplea.jar"
+    with zipfile.ZipFile(jar, "w") as archive:
+        archive.writestr("tools/image/game.dtd", "")  # TripleA 1.9's jar has an empty one too
+        archive.writestr(validate.JAR_DTD_MEMBER, CORPUS_DTD.read_bytes())
+    monkeypatch.setattr(validate, "TRIPLEA_JARS", (jar,))
+    found = find_dtd()
+    assert found is not None and found.read_bytes() == CORPUS_DTD.read_bytes()
+    assert found.is_relative_to(tmp_path / "cache")
+    assert find_dtd(jar) == found  # --dtd may name the jar too
+    assert validate_tree(parse(AA50_1942), "game.xml", dtd=jar) == []
+
+
+def test_find_dtd_looks_beside_the_game_and_in_its_map_folder(no_installation: None, tmp_path: Path) -> None:
+    games = tmp_path / "some_map" / "games"
+    games.mkdir(parents=True)
+    game = games / "game.xml"
+    game.write_text("<game/>")
+    assert find_dtd(game_file=game) is None
+    shutil.copy(CORPUS_DTD, tmp_path / "some_map" / "game.dtd")
+    assert find_dtd(game_file=game) == tmp_path / "some_map" / "game.dtd"
+    shutil.copy(CORPUS_DTD, games / "game.dtd")
+    assert find_dtd(game_file=game) == games / "game.dtd"
+
+
+def test_validate_tree_finds_the_dtd_beside_the_game_file(no_installation: None, tmp_path: Path) -> None:
+    path, _ = mutate(tmp_path, GERMANY, GERMANY)
+    shutil.copy(CORPUS_DTD, tmp_path / "game.dtd")
+    assert validate_tree(parse(path), str(path)) == []
+
+
+@pytest.mark.skipif(not validate.TRIPLEA_JARS[0].is_file(), reason="TripleA is not installed")
+def test_find_dtd_prefers_the_installed_engines_dtd(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    found = find_dtd(game_file=CORPUS_DIR / "kremlin.xml")  # the corpus folder has its own game.dtd
+    assert found is not None and found.is_relative_to(tmp_path)
+    with zipfile.ZipFile(validate.TRIPLEA_JARS[0]) as jar:
+        assert found.read_bytes() == jar.read(validate.JAR_DTD_MEMBER)
