@@ -1,0 +1,415 @@
+"""Every rule of 000_bc04a4edf7f7d2ab.txt broken at least once: rejected with the rule quoted, its source and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kremlin_triplea.changes import PlaceUnits
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.rules.ruleset import load_named_ruleset
+from rules_support import GAMES, SEED, fresh_game, pick, run_for
+
+RULESET = load_named_ruleset("kremlin-aa50")
+BOTH = pytest.mark.parametrize("year", sorted(GAMES))
+
+
+def rule_of(option: int, check: str | None = None) -> str:
+    found = RULESET.option(option)
+    return found.quote(check) if check else found.rule
+
+
+def assert_violation(error: pytest.ExceptionInfo[RuleViolation], *, rule: str, source: str, why: str, pick_label: str | None = None) -> None:
+    message = str(error.value)
+    assert f'"{rule}"' in message, message
+    assert f"({source})" in message, message
+    assert why in message, message
+    assert SEED in message
+    if pick_label is not None:
+        assert message.startswith(pick_label) or f": {pick_label}" in message, message
+    assert error.value.exit_code == 1
+
+
+def broken(year: str, first: str, picks: list[tuple[str, Any, dict]]) -> pytest.ExceptionInfo[RuleViolation]:
+    """Apply ``picks`` in order; the last one must be refused."""
+    run = run_for(GAMES[year], first, picks_per_side=max(4, len(picks)))
+    for side, option, spec in picks[:-1]:
+        pick(run, side, option, **spec)
+    side, option, spec = picks[-1]
+    with pytest.raises(RuleViolation) as error:
+        pick(run, side, option, **spec)
+    return error
+
+
+def option_source(number: int) -> str:
+    return f"{SEED}, option {number}"
+
+
+# -- order of picks ------------------------------------------------------------
+
+
+def test_first_pick_by_the_wrong_side() -> None:
+    with pytest.raises(RuleViolation) as error:
+        run = run_for(GAMES["1941"], "Axis")
+        pick(run, "Allies", 7, place=[{"power": "Russians", "unit": "bomber", "at": "Russia"}])
+    assert_violation(error, rule=RULESET.picks.alternate_rule, source=RULESET.picks.source, why="it is the Axis' turn", pick_label="pick 1 (Allies)")
+
+
+def test_sides_alternate() -> None:
+    error = broken("1941", "Axis", [
+        ("Axis", 7, {"place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]}),
+        ("Axis", 6, {"place": [{"power": "Germans", "unit": "fighter", "at": "Germany"}]}),
+    ])
+    assert_violation(error, rule=RULESET.picks.alternate_rule, source=RULESET.picks.source, why="it is the Allies' turn")
+
+
+def test_same_option_not_twice_by_the_same_side() -> None:
+    error = broken("1941", "Axis", [
+        ("Axis", 7, {"place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]}),
+        ("Allies", 7, {"place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]}),
+        ("Axis", "bomber", {"place": [{"power": "Japanese", "unit": "bomber", "at": "Japan"}]}),
+    ])
+    assert_violation(error, rule=RULESET.picks.no_repeat_rule, source=RULESET.picks.no_repeat_source, why="already took option 7")
+
+
+@pytest.mark.parametrize("count", [3, 12])
+def test_picks_per_side_between_four_and_eleven(count: int) -> None:
+    with pytest.raises(RuleViolation) as error:
+        run_for(GAMES["1941"], "Axis", picks_per_side=count)
+    assert_violation(error, rule=RULESET.picks.rule, source=RULESET.picks.source, why=f"{count} picks per side; the rules allow 4 to 11")
+
+
+def test_each_side_makes_exactly_its_picks() -> None:
+    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": [
+        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+    ]})
+    with pytest.raises(RuleViolation) as error:
+        apply_draft(draft, fresh_game(GAMES["1941"]))
+    assert_violation(error, rule=RULESET.picks.alternate_rule, source=RULESET.picks.source, why="1 picks made; 4 per side means 8")
+
+
+def test_no_more_picks_than_agreed() -> None:
+    picks = [{"side": side, "option": n, "place": [place]} for n, (side, place) in enumerate([
+        ("Axis", {"power": "Germans", "unit": "bomber", "at": "Germany"}),
+    ] * 9, start=1)]
+    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": picks})
+    run = DraftRun(draft, fresh_game(GAMES["1941"]))
+    with pytest.raises(RuleViolation) as error:
+        run.parse_pick(9, draft.picks[8])
+    assert_violation(error, rule=RULESET.picks.rule, source=RULESET.picks.source, why="more than 4 picks per side")
+
+
+def test_power_must_belong_to_the_picking_side() -> None:
+    error = broken("1941", "Axis", [("Axis", 7, {"place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]})])
+    assert_violation(error, rule=rule_of(7), source=option_source(7), why="Russians is not a power of the Axis")
+
+
+# -- option 1 ------------------------------------------------------------------
+
+
+@BOTH
+def test_option_1_uk_infantry_cannot_go_to_novosibirsk(year: str) -> None:
+    error = broken(year, "Allies", [("Allies", 1, {"place": [{"power": "UK", "unit": "infantry", "count": 3, "at": "Novosibirsk"}]})])
+    assert_violation(error, rule=rule_of(1, "own_territory"), source=option_source(1), why="Novosibirsk is owned by Russians, not British")
+
+
+@BOTH
+def test_option_1_brazil_is_adjacent_to_enemy_units_after_argentina_joins_the_axis(year: str) -> None:
+    # The seed's own example (Bonus Option Clarifications): every pick sees the board as changed.
+    error = broken(year, "Axis", [
+        ("Axis", 3, {"take": [{"neutral": "Argentina", "by": "Germans", "navy_at": "25 Sea Zone"}, {"neutral": "Mongolia", "by": "Japanese"}]}),
+        ("Allies", 1, {"place": [{"power": "USA", "unit": "infantry", "count": 3, "at": "Brazil"}]}),
+    ])
+    assert_violation(error, rule=rule_of(1, "not_adjacent_to_enemy_units"), source=option_source(1),
+                     why="Brazil is adjacent to Argentina Chile (Argentina), which holds units of Germans")
+
+
+def test_option_1_all_three_on_the_same_territory() -> None:
+    error = broken("1941", "Axis", [("Axis", 1, {"place": [
+        {"power": "Germans", "unit": "infantry", "count": 2, "at": "France"},
+        {"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"},
+    ]})])
+    assert_violation(error, rule=rule_of(1, "same_territory"), source=option_source(1), why="different places: France, Germany")
+
+
+def test_option_1_exactly_three_infantry() -> None:
+    error = broken("1941", "Axis", [("Axis", 1, {"place": [{"power": "Germans", "unit": "infantry", "count": 2, "at": "France"}]})])
+    assert_violation(error, rule=rule_of(1, "unit_sets"), source=option_source(1), why="places 2 infantry; the option gives exactly 3 infantry")
+
+
+def test_option_1_one_power() -> None:
+    error = broken("1941", "Axis", [("Axis", 1, {"place": [
+        {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
+        {"power": "Germans", "unit": "infantry", "count": 1, "at": "Italy"},
+    ]})])
+    # The German infantry is refused first: Italy is not German.
+    assert_violation(error, rule=rule_of(1, "own_territory"), source=option_source(1), why="Italy is owned by Italians, not Germans")
+
+
+# -- option 2 ------------------------------------------------------------------
+
+
+@BOTH
+def test_option_2_tank_adjacent_to_enemy_units(year: str) -> None:
+    error = broken(year, "Allies", [("Allies", 2, {"place": [
+        {"power": "Russians", "unit": "artillery", "at": "Kazakh S.S.R."},
+        {"power": "Russians", "unit": "tank", "at": "Karelia S.S.R."},
+    ]})])
+    assert_violation(error, rule=rule_of(2, "not_adjacent_to_enemy_units"), source=option_source(2), why="Karelia S.S.R. is adjacent to")
+
+
+# -- option 3 ------------------------------------------------------------------
+
+
+def test_option_3_more_than_four_ipcs() -> None:
+    # The issue's own example: Sweden 3 + Venezuela 2.
+    error = broken("1941", "Allies", [("Allies", 3, {"take": [{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Venezuela", "by": "Americans", "navy_at": "20 Sea Zone"}]})])
+    assert_violation(error, rule=rule_of(3, "max_total_ipc"), source=option_source(3), why="Sweden 3 + Venezuela 2 = 5 IPCs, more than 4")
+
+
+def test_option_3_two_neutrals() -> None:
+    error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Spain", "by": "Germans"}]})])
+    assert_violation(error, rule=rule_of(3, "count"), source=option_source(3), why="takes over 1 different neutral(s); the option takes exactly 2")
+
+
+def test_option_3_only_neutrals_of_the_table() -> None:
+    error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Himalaya", "by": "Germans"}, {"neutral": "Spain", "by": "Germans"}]})])
+    assert_violation(error, rule=rule_of(3, "neutral"), source=option_source(3), why="Himalaya is not a neutral of the table")
+
+
+def test_option_3_a_neutral_only_once() -> None:
+    error = broken("1941", "Axis", [
+        ("Axis", 3, {"take": [{"neutral": "Spain", "by": "Germans"}, {"neutral": "Angola", "by": "Italians"}]}),
+        ("Allies", 3, {"take": [{"neutral": "Spain", "by": "British"}, {"neutral": "Mozambique", "by": "British"}]}),
+    ])
+    assert_violation(error, rule=rule_of(3, "neutral"), source=option_source(3), why="Spain has already been taken over (owner Germans)")
+
+
+def test_option_3_china_only_mongolia() -> None:
+    restriction = RULESET.restrictions["China"]
+    error = broken("1941", "Allies", [("Allies", 3, {"take": [{"neutral": "Afghanistan", "by": "China"}, {"neutral": "Mongolia", "by": "China"}]})])
+    assert_violation(error, rule=restriction.rule, source=restriction.source, why="Chinese may take over only Mongolia, not Afghanistan")
+
+
+def test_option_3_tied_navy_needs_navy_at() -> None:
+    # 1941: both of Turkey's sea zones are free of Allied units (in 1942 one holds British ships).
+    error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Turkey", "by": "Germans"}, {"neutral": "Angola", "by": "Germans"}]})])
+    assert_violation(error, rule=rule_of(3, "navy"), source=option_source(3), why="several nearest friendly sea zones (15 Sea Zone, 16 Sea Zone); say which with navy_at")
+
+
+def test_option_3_navy_at_must_be_a_nearest_friendly_zone() -> None:
+    error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Sweden", "by": "Germans", "navy_at": "6 Sea Zone"}, {"neutral": "Angola", "by": "Germans"}]})])
+    assert_violation(error, rule=rule_of(3, "navy"), source=option_source(3), why="6 Sea Zone is not a nearest friendly sea zone of Sweden for Germans; the nearest are: 5 Sea Zone")
+
+
+# -- options 4, 5, 9 (ships) ---------------------------------------------------
+
+
+@BOTH
+def test_option_4_not_with_enemy_units(year: str) -> None:
+    error = broken(year, "Allies", [("Allies", 4, {"place": [
+        {"power": "British", "unit": "transport", "at": "7 Sea Zone"},
+        {"power": "British", "unit": "transport", "at": "2 Sea Zone"},
+    ]})])
+    assert_violation(error, rule=rule_of(4, "no_enemy_units"), source=option_source(4), why="7 Sea Zone holds units of Germans")
+
+
+def test_option_4_adjacent_to_own_territory_or_with_friendly_ships() -> None:
+    error = broken("1941", "Axis", [("Axis", 4, {"place": [
+        {"power": "Italians", "unit": "submarine", "at": "10 Sea Zone"},
+        {"power": "Italians", "unit": "submarine", "at": "14 Sea Zone"},
+    ]})])
+    assert_violation(error, rule=rule_of(4, "sea_zone_adjacent_to_own_territory_or_with_friendly_ships"), source=option_source(4),
+                     why="10 Sea Zone is neither adjacent to a territory Italians owns nor holds friendly naval units")
+
+
+def test_option_5_ships_go_to_sea() -> None:
+    error = broken("1941", "Allies", [("Allies", 5, {"place": [
+        {"power": "British", "unit": "destroyer", "at": "United Kingdom"},
+        {"power": "British", "unit": "cruiser", "at": "2 Sea Zone"},
+    ]})])
+    assert_violation(error, rule=rule_of(5, "sea_zone_adjacent_to_own_territory_or_with_friendly_ships"), source=option_source(5), why="United Kingdom is not a sea zone")
+
+
+def test_option_9_carrier_or_battleship_not_both() -> None:
+    error = broken("1941", "Allies", [("Allies", 9, {"place": [
+        {"power": "Americans", "unit": "carrier", "at": "10 Sea Zone"},
+        {"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"},
+    ]})])
+    assert_violation(error, rule=rule_of(9, "unit_sets"), source=option_source(9), why="the option gives exactly 1 carrier or 1 battleship")
+
+
+# -- options 6, 7, 8 -----------------------------------------------------------
+
+
+@BOTH
+def test_option_6_uk_fighter_not_in_brazil(year: str) -> None:
+    error = broken(year, "Allies", [("Allies", 6, {"place": [{"power": "UK", "unit": "fighter", "at": "Brazil"}]})])
+    assert_violation(error, rule=rule_of(6, "own_territory"), source=option_source(6), why="Brazil is owned by Americans, not British")
+
+
+def test_option_6_carrier_must_have_room() -> None:
+    # 44 Sea Zone (1941): one US carrier (room for 2) with one fighter; after an earlier pick's fighter it is full.
+    run = run_for(GAMES["1941"], "Allies")
+    run.game.board.push(PlaceUnits("44 Sea Zone", "Americans", "fighter", 1))
+    with pytest.raises(RuleViolation) as error:
+        pick(run, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": "44 Sea Zone"}])
+    assert_violation(error, rule=rule_of(6, "friendly_carrier_with_room"), source=option_source(6), why="have no room left (2 of 2 taken)")
+
+
+@BOTH
+def test_option_7_uk_bomber_not_in_brazil(year: str) -> None:
+    error = broken(year, "Allies", [("Allies", 7, {"place": [{"power": "UK", "unit": "bomber", "at": "Brazil"}]})])
+    assert_violation(error, rule=rule_of(7, "own_territory"), source=option_source(7), why="Brazil is owned by Americans, not British")
+
+
+def test_option_8_aa_gun_with_the_factory() -> None:
+    error = broken("1941", "Allies", [("Allies", 8, {"place": [
+        {"power": "Russians", "unit": "factory", "at": "Kazakh S.S.R."},
+        {"power": "Russians", "unit": "aa gun", "at": "Novosibirsk"},
+    ]})])
+    assert_violation(error, rule=rule_of(8, "same_territory"), source=option_source(8), why="different places: Kazakh S.S.R., Novosibirsk")
+
+
+def test_option_8_one_factory_per_territory() -> None:
+    error = broken("1941", "Allies", [("Allies", 8, {"place": [
+        {"power": "Russians", "unit": "factory", "at": "Russia"},
+        {"power": "Russians", "unit": "aa gun", "at": "Russia"},
+    ]})])
+    assert_violation(error, rule=rule_of(8, "no_factory_there"), source=option_source(8), why="Russia already has a factory")
+
+
+# -- option 10 -----------------------------------------------------------------
+
+
+@BOTH
+def test_option_10_not_a_territory_with_a_factory(year: str) -> None:
+    error = broken(year, "Axis", [("Axis", 10, {"takeover": {"territory": "Karelia S.S.R.", "by": "Germans"}})])
+    assert_violation(error, rule=rule_of(10, "forbidden_units"), source=option_source(10), why="Karelia S.S.R. contains a factory")
+
+
+def test_option_10_only_enemy_territory() -> None:
+    error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Libya", "by": "Germans"}})])
+    assert_violation(error, rule=rule_of(10, "enemy_held"), source=option_source(10), why="Libya is held by Italians, not by an enemy of Germans")
+
+
+def test_option_10_not_a_neutral() -> None:
+    error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Saudi Arabia", "by": "Germans"}})])
+    assert_violation(error, rule=rule_of(10, "enemy_held"), source=option_source(10), why="Saudi Arabia is impassable")
+
+
+def test_option_10_retreat_choice_required_when_several_are_nearest() -> None:
+    error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans"}})])
+    assert_violation(error, rule=rule_of(10, "retreat"), source=option_source(10),
+                     why="2 Russians infantry in Archangel may retreat to any of Belorussia, Karelia S.S.R., Russia, Urals; the draft must say which")
+
+
+def test_option_10_retreat_only_to_a_nearest_territory() -> None:
+    error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Caucasus"}]}})])
+    assert_violation(error, rule=rule_of(10, "retreat"), source=option_source(10), why="cannot retreat to Caucasus; the nearest territories of their side are")
+
+
+def test_option_10_china_only_where_china_may_enter() -> None:
+    restriction = RULESET.restrictions["China"]
+    error = broken("1942", "Allies", [("Allies", 10, {"takeover": {"territory": "Philippine Islands", "by": "Chinese"}})])
+    assert_violation(error, rule=restriction.rule, source=restriction.source, why="Chinese may not enter Philippine Islands")
+
+
+def test_china_may_not_take_option_4() -> None:
+    restriction = RULESET.restrictions["China"]
+    error = broken("1941", "Allies", [("Allies", 4, {"place": [
+        {"power": "Chinese", "unit": "transport", "at": "2 Sea Zone"}, {"power": "Chinese", "unit": "transport", "at": "2 Sea Zone"},
+    ]})])
+    assert_violation(error, rule=restriction.rule, source=restriction.source, why="option 4 may not be taken for Chinese (only options 1, 2, 3, 6, 7, 10)")
+
+
+# -- locks ---------------------------------------------------------------------
+
+
+def test_place_affected_by_the_other_side_is_locked() -> None:
+    # The seed's example: an Axis fighter on French Indo-China forbids an Allied takeover there.
+    error = broken("1941", "Axis", [
+        ("Axis", 6, {"place": [{"power": "Japanese", "unit": "fighter", "at": "French-Indo China"}]}),
+        ("Allies", 10, {"takeover": {"territory": "French Indo-China", "by": "Chinese"}}),
+    ])
+    assert_violation(error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French-Indo China) was affected by Axis's pick 1")
+
+
+def test_same_side_may_affect_a_place_again() -> None:
+    # The seed's Egypt example: take over Egypt, then a factory and a bomber there.
+    run = run_for(GAMES["1941"], "Axis")
+    pick(run, "Axis", 10, takeover={"territory": "Egypt", "by": "Germans", "retreat": [{"to": "Trans-Jordan"}]})
+    pick(run, "Allies", 7, place=[{"power": "British", "unit": "bomber", "at": "United Kingdom"}])
+    pick(run, "Axis", 8, place=[{"power": "Germans", "unit": "factory", "at": "Egypt"}, {"power": "Germans", "unit": "aa gun", "at": "Egypt"}])
+    pick(run, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": "United Kingdom"}])
+    pick(run, "Axis", 7, place=[{"power": "Germans", "unit": "bomber", "at": "Egypt"}])
+    assert run.game.board.units("Egypt")[("Germans", "bomber")] == 1
+
+
+# -- bid -----------------------------------------------------------------------
+
+
+def _bid_run(year: str, bid: dict) -> DraftRun:
+    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": [
+        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+        {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
+        {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
+        {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
+        {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
+        {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
+        {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
+        {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
+    ], "bid": bid})
+    run = DraftRun(draft, fresh_game(GAMES[year]))
+    run.apply_picks()
+    return run
+
+
+def _bid_violation(bid: dict) -> pytest.ExceptionInfo[RuleViolation]:
+    run = _bid_run("1941", bid)
+    with pytest.raises(RuleViolation) as error:
+        run.apply_bid(run.parse_bid())
+    return error
+
+
+def test_bid_german_units_only_on_german_territory() -> None:
+    # The issue's example places a German artillery in Libya, which is Italian.
+    error = _bid_violation({"axis": 11, "place": [{"power": "Germans", "unit": "artillery", "count": 1, "at": "Libya"}]})
+    assert_violation(error, rule=RULESET.bid.placement_rule, source=RULESET.bid.source, why="Libya is owned by Italians, not Germans")
+
+
+def test_bid_sea_zone_must_be_owned() -> None:
+    error = _bid_violation({"axis": 11, "place": [{"power": "Italians", "unit": "submarine", "at": "5 Sea Zone"}]})
+    assert_violation(error, rule=RULESET.bid.placement_rule, source=RULESET.bid.source, why="5 Sea Zone is not a Italians-owned sea zone")
+
+
+def test_bid_units_worth_at_most_the_bid() -> None:
+    error = _bid_violation({"axis": 11, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]})
+    assert_violation(error, rule=RULESET.bid.amount_rule, source=RULESET.bid.source, why="the units cost 12 PUs, more than the bid of 11")
+
+
+def test_bid_only_axis_places() -> None:
+    error = _bid_violation({"axis": 11, "place": [{"power": "Russians", "unit": "infantry", "at": "Russia"}]})
+    assert_violation(error, rule=RULESET.bid.placement_rule, source=RULESET.bid.source, why="Russians is not a power of the Axis")
+
+
+def test_negative_bid_allocation_must_add_up() -> None:
+    error = _bid_violation({"axis": -11, "allocate": {"Russians": 6, "British": 4}})
+    assert_violation(error, rule=RULESET.bid.negative_rule, source=RULESET.bid.source, why="the allocation gives 10 PUs; a bid of -11 gives the Allies exactly 11")
+
+
+def test_negative_bid_only_to_allies() -> None:
+    error = _bid_violation({"axis": -5, "allocate": {"Germans": 5}})
+    assert_violation(error, rule=RULESET.bid.negative_rule, source=RULESET.bid.source, why="Germans is not a power of the Allies")
+
+
+def test_negative_bid_places_nothing() -> None:
+    error = _bid_violation({"axis": -5, "allocate": {"Russians": 5}, "place": [{"power": "Germans", "unit": "infantry", "at": "Germany"}]})
+    assert_violation(error, rule=RULESET.bid.amount_rule, source=RULESET.bid.source, why="only a positive bid places units")
+
+
+def test_positive_bid_allocates_nothing() -> None:
+    error = _bid_violation({"axis": 5, "allocate": {"Russians": 5}})
+    assert_violation(error, rule=RULESET.bid.negative_rule, source=RULESET.bid.source, why="only a negative bid gives PUs to allocate")
