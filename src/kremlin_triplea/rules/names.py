@@ -22,6 +22,8 @@ class Names:
         self.board = board
         self.profile = profile
         catalog = board.catalog
+        # Rule-text names as written in the profile, to list them when a name is unknown.
+        self._rule_names = {**profile.powers, **profile.units, **profile.places}
         self._powers = _index(catalog.players, profile.powers)
         self._units = _index(catalog.unit_types, profile.units)
         land = [t for t, d in board.graph.nodes(data=True) if not d["water"]]
@@ -73,7 +75,8 @@ class Names:
         try:
             return index[name.strip().lower()]
         except KeyError:
-            accepted = set(index.values()) | {k for k in index if k not in {v.lower() for v in index.values()}}
+            game_names = set(index.values())
+            accepted = game_names | {rule for rule in self._rule_names if rule.lower() in index and rule not in game_names}
             raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None) from None
 
 

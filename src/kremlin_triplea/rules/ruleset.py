@@ -198,6 +198,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
         )
         restrictions[restriction.power] = restriction
     picks = root.table("picks")
+    picks.only("default", "min", "max", "source", "rule", "alternate_rule", "no_repeat_rule", "no_repeat_source")
     pick_rules = PickRules(
         default=picks.integer("default"),
         min=picks.integer("min"),
@@ -211,7 +212,9 @@ def load_ruleset(path: Path | str) -> Ruleset:
     if not 1 <= pick_rules.min <= pick_rules.default <= pick_rules.max:
         raise picks.fail("default", "min <= default <= max, all at least 1", f"{pick_rules.min}/{pick_rules.default}/{pick_rules.max}")
     locks = root.table("locks")
+    locks.only("source", "rule", "lock_retreat_destinations", "reason")
     bid = root.table("bid")
+    bid.only("source", "rule", "placing_side", "receiving_side", "placement_rule", "amount_rule", "negative_rule")
     return Ruleset(
         id=root.text("id"),
         title=root.text("title"),

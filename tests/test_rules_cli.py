@@ -1,0 +1,121 @@
+"""The apply, options and legal commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from conftest import AA50_1941, MAPS_DIR
+from kremlin_triplea.cli import main
+from kremlin_triplea.game import load
+from rules_support import SEED
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), *args])
+
+
+def test_apply_the_example_writes_the_game_and_a_summary(tmp_path: Path) -> None:
+    out = tmp_path / "kremlin.xml"
+    result = run("apply", str(EXAMPLE), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "pick 1 (Axis, option 10 Takeover of enemy held territory):" in result.stdout
+    assert "2 Russians infantry retreat from Archangel to Russia" in result.stdout
+    assert "bid 11: units worth 10 PUs placed, 1 unspent" in result.stdout
+    game = load(out)
+    assert game.name == "World War II v3 1941 - Kremlin (kremlin-aa50)"
+    notes = game.board.properties["notes"]
+    assert "Kremlin draft" in notes and "kremlin-aa50" in notes and notes.count("<li>") == 10
+    assert game.board.owner("Archangel") == "Germans"
+
+
+def test_apply_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "kremlin.xml"
+    out.write_text("keep me")
+    result = run("apply", str(EXAMPLE), "-o", str(out))
+    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert out.read_text() == "keep me"
+    assert run("apply", str(EXAMPLE), "-o", str(out), "--force").exit_code == 0
+
+
+def test_apply_a_broken_draft_prints_the_rule_and_writes_nothing(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    draft.write_text(EXAMPLE.read_text().replace('at = "Morocco Algeria"', 'at = "Libya"'))
+    out = tmp_path / "kremlin.xml"
+    result = run("apply", str(draft), "-o", str(out))
+    assert result.exit_code == 1
+    assert not out.exists()
+    assert result.stderr.count("\n") == 1
+    assert "bid (Axis 11): Libya is owned by Italians, not Germans" in result.stderr
+    assert '"German units may be placed only on German-owned territories and sea zones;' in result.stderr
+    assert f"({SEED}, C) Bidding)" in result.stderr
+
+
+def test_apply_a_draft_with_a_broken_pick(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    draft.write_text(EXAMPLE.read_text().replace('retreat = [{ to = "Russia" }]', 'retreat = []'))
+    result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 1
+    assert result.stderr.startswith("kremlin-triplea: error: pick 1 (Axis, option 10 Takeover of enemy held territory):")
+    assert "may retreat to any of Belorussia, Karelia S.S.R., Russia, Urals" in result.stderr
+    assert f"({SEED}, option 10)" in result.stderr
+
+
+def test_apply_unknown_name_suggests_close_matches(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    draft.write_text(EXAMPLE.read_text().replace('territory = "Archangel"', 'territory = "Archangle"'))
+    result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 2
+    assert "unknown territory 'Archangle'" in result.stderr and "did you mean 'Archangel'" in result.stderr
+
+
+def test_apply_game_option_overrides_the_draft(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    draft.write_text(EXAMPLE.read_text().replace('game = "world_war_ii_v3/WW2v3-1941.xml"', 'game = "no/such-game.xml"'))
+    out = tmp_path / "out.xml"
+    assert run("apply", str(draft), "-o", str(out)).exit_code == 2
+    result = run("apply", str(draft), "--game", str(AA50_1941), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert load(out).name.startswith("World War II v3 1941")
+
+
+def test_apply_warns_when_the_base_file_is_not_the_pinned_one(tmp_path: Path) -> None:
+    copy = tmp_path / "WW2v3-1941.xml"
+    copy.write_bytes(AA50_1941.read_bytes().replace(b"<info name=", b"<!-- edited -->\n  <info name=", 1))
+    result = run("apply", str(EXAMPLE), "--game", str(copy), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 0
+    assert "warning:" in result.stderr and "differs from the WW2v3-1941.xml" in result.stderr
+
+
+def test_options_lists_every_option_with_its_rule() -> None:
+    result = run("options")
+    assert result.exit_code == 0
+    for number in range(1, 11):
+        assert f"\n{number}. " in result.stdout
+    assert "Argentina: 2 IPC, 2 infantry, 1 transport, 1 cruiser" in result.stdout
+    assert "China: options 1, 2, 3, 6, 7, 10 only" in result.stdout
+
+
+def test_legal_lists_the_next_picks_choices(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    draft.write_text(
+        'ruleset = "kremlin-aa50"\ngame = "world_war_ii_v3/WW2v3-1941.xml"\nfirst = "Axis"\n'
+        '[[pick]]\nside = "Axis"\noption = 6\nplace = [{ power = "Japanese", unit = "fighter", at = "French Indo-China" }]\n'
+    )
+    result = run("legal", str(draft))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("Pick 2 of 8: the Allies choose.")
+    takeovers = [line for line in result.stdout.splitlines() if line.startswith("  Chinese take ")]
+    assert takeovers and not any("French Indo-China Thailand" in line for line in takeovers)  # locked by the Axis fighter
+    assert "  Chinese take Kiangsu (retreat: 3 Japanese infantry -> Manchuria)" in result.stdout
+
+
+def test_legal_after_all_picks_lists_the_bid() -> None:
+    result = run("legal", str(EXAMPLE))
+    assert result.exit_code == 0
+    assert result.stdout.startswith("All 10 picks are made; next is the bid.")
+    assert "  Germans may place on: Archangel" in result.stdout
