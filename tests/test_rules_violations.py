@@ -413,3 +413,9 @@ def test_negative_bid_places_nothing() -> None:
 def test_positive_bid_allocates_nothing() -> None:
     error = _bid_violation({"axis": 5, "allocate": {"Russians": 5}})
     assert_violation(error, rule=RULESET.bid.negative_rule, source=RULESET.bid.source, why="only a negative bid gives PUs to allocate")
+
+
+def test_china_fighter_not_on_a_carrier_at_sea() -> None:
+    restriction = RULESET.restrictions["China"]
+    error = broken("1941", "Allies", [("Allies", 6, {"place": [{"power": "China", "unit": "fighter", "at": "44 Sea Zone"}]})])
+    assert_violation(error, rule=restriction.rule, source=restriction.source, why="Chinese units may only be placed on territory Chinese controls")

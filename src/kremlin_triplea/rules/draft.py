@@ -37,7 +37,7 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.changes import SetGameName, SetProperty
+from kremlin_triplea.changes import Change, SetGameName, SetProperty
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.kinds import (
@@ -56,13 +56,6 @@ from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
-
-
-@attrs.frozen
-class RawPick:
-    """A pick as written, names not yet resolved (they need the game)."""
-
-    section: Section
 
 
 @attrs.frozen
@@ -113,6 +106,12 @@ class DraftResult:
     bid_spec: BidSpec | None
     warnings: tuple[str, ...]
     state: DraftState = attrs.field(eq=False)
+
+    @property
+    def changes(self) -> list[Change]:
+        """Every primitive change of the picks and the bid, in order (notes and name excluded)."""
+        found = [change for applied in self.picks for change in applied.outcome.changes]
+        return found + (list(self.bid.changes) if self.bid is not None else [])
 
     def summary(self) -> list[str]:
         lines = [f"{self.game.board.game_name}: ruleset {self.ruleset.id}, map profile {self.profile.map}"]

@@ -226,6 +226,9 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
     kind = board.catalog.unit_type(unit)
     data = board.node(place)
     shown = state.names.shown(place)
+    restriction = state.restrictions.get(power)
+    if restriction is not None and restriction.placements_only_on_own_territory and (data["water"] or data["owner"] != power):
+        return Problem(restriction.rule, restriction.source, f"{power} {unit} in {shown}: {power} units may only be placed on territory {power} controls")
     reasons: list[tuple[str, str]] = []
     fits = False
     for alternative in params.at:

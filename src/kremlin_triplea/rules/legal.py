@@ -11,7 +11,10 @@ from itertools import combinations
 
 import attrs
 
-from kremlin_triplea.rules.draft import DraftRun
+from pathlib import Path
+
+from kremlin_triplea.game import Game
+from kremlin_triplea.rules.draft import Draft, DraftRun, open_game
 from kremlin_triplea.rules.kinds import (
     DraftState,
     bid_placement_problem,
@@ -97,6 +100,13 @@ class NextPick:
     side: str | None  # None once the picks are done
     options: tuple[OptionChoices, ...]
     bid: BidChoices | None
+
+
+def next_choices(draft: Draft, game: Game | None = None, *, maps_dir: Path | str | None = None) -> NextPick:
+    """The legal choices after ``draft``'s picks (they must all be legal), on its game or ``game``."""
+    run = DraftRun(draft, game or open_game(draft, None, maps_dir))
+    run.apply_picks()
+    return legal_choices(run)
 
 
 def legal_choices(run: DraftRun) -> NextPick:

@@ -95,6 +95,7 @@ class PowerRestriction:
     options: frozenset[int]
     neutrals: tuple[str, ...]
     takeover_only_where_may_enter: bool
+    placements_only_on_own_territory: bool
     may_also_enter: tuple[str, ...]
     may_also_enter_rule: str
 
@@ -178,7 +179,8 @@ def load_ruleset(path: Path | str) -> Ruleset:
         neutrals[neutral.name] = neutral
     restrictions = {}
     for section in root.tables("restriction", []):
-        section.only("power", "source", "rule", "options", "neutrals", "takeover_only_where_may_enter", "may_also_enter", "may_also_enter_rule")
+        section.only("power", "source", "rule", "options", "neutrals", "takeover_only_where_may_enter",
+                     "placements_only_on_own_territory", "may_also_enter", "may_also_enter_rule")
         allowed = section.get("options", "a list of option numbers", lambda v: isinstance(v, list) and all(isinstance(n, int) for n in v))
         for number in allowed:
             if number not in numbers:
@@ -193,6 +195,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
             options=frozenset(allowed),
             neutrals=tuple(section.texts("neutrals", [])),
             takeover_only_where_may_enter=section.boolean("takeover_only_where_may_enter", False),
+            placements_only_on_own_territory=section.boolean("placements_only_on_own_territory", False),
             may_also_enter=tuple(section.texts("may_also_enter", [])),
             may_also_enter_rule=section.text("may_also_enter_rule", ""),
         )
