@@ -57,8 +57,8 @@ def test_pick_counts_and_china() -> None:
 @pytest.mark.parametrize(("edit", "message"), [
     (('max = 11', 'max = "eleven"'), "picks.max: expected a whole number, got 'eleven'"),
     (('kind = "territory_takeover"', 'kind = "coup"'), "option[9].kind: expected one of placement, neutral_takeover, territory_takeover, got 'coup'"),
-    (('at = ["own_territory"]\nrequire = ["not_adjacent_to_enemy_units", "same_territory", "same_power"]',
-      'at = ["own_teritory"]\nrequire = ["not_adjacent_to_enemy_units", "same_territory", "same_power"]'),
+    (('unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_territory"]',
+      'unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_teritory"]'),
      "option[0].at: expected places among own_territory"),
     (('ipc = 3\narmy = { infantry = 3, artillery = 1 }', 'ipc = 3\narmy = { infantry = -3 }'), "neutral[0].army: expected a table of unit = positive whole number"),
     (('options = [1, 2, 3, 6, 7, 10]', 'options = [1, 2, 12]'), "restriction[0].options: expected option numbers of this ruleset"),

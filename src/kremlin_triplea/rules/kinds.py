@@ -314,8 +314,13 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     for entry in pick.placements:
         merged[(entry.at, entry.power, entry.unit)] += entry.count
     changes = tuple(PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items())
-    lines = tuple(f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items())
-    return Outcome(changes, frozenset(e.at for e in pick.placements), lines)
+    lines = [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
+    for at, _, unit in merged:
+        if unit == state.factory:
+            # Option 8's output limit: the map profile records how the game enforces it.
+            how = "enforced by the game" if state.profile.factory_output_enforced_by_game else "NOT enforced by this game: tell the players"
+            lines.append(f"the factory in {state.names.shown(at)} produces at most {state.board.node(at)['production']} units per round, the territory's IPC value ({how})")
+    return Outcome(changes, frozenset(e.at for e in pick.placements), tuple(lines))
 
 
 # -- neutral takeover ----------------------------------------------------------
