@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from kremlin_triplea.board import Board
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.rules.kinds import bid_placement_problem, unit_sets
 from kremlin_triplea.rules.legal import OptionChoices, bid_choices, legal_choices
 from rules_support import GAMES, fresh_game
 
 T = TypeVar("T")
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
 Choose = Callable[[Sequence[T]], T]
 
 
@@ -151,6 +152,11 @@ def test_real_engine_reads_random_legal_drafts_as_written(tmp_path: Path) -> Non
         path = tmp_path / f"draft-{seed}-{year}.xml"
         path.write_bytes(written)
         expected[path] = game.board.copy()  # the game object is reused for the next draft of that year
+    # The example draft too: a takeover, Mongolia's capital marker moved, a factory, a bid.
+    example = apply_draft(read_draft(EXAMPLE), fresh_game(GAMES["1941"]))
+    path = tmp_path / "example.xml"
+    path.write_bytes(example.game.to_bytes())
+    expected[path] = example.game.board.copy()
     readings = read_with_engine(list(expected))
     for (path, board), reading in zip(expected.items(), readings):
         assert reading.ok, f"{path}: {reading.error}"
