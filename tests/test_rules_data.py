@@ -195,3 +195,15 @@ def test_ruleset_and_profile_are_found_without_the_repository(tmp_path: Path) ->
     assert folders and any((f / "kremlin-aa50.toml").is_file() for f in folders)
     shutil.copy(REPO / "rulesets" / "kremlin-aa50.toml", tmp_path / "mine.toml")
     assert load_ruleset(tmp_path / "mine.toml").id == "kremlin-aa50"
+
+
+def test_every_quoted_rule_is_the_seeds_own_words() -> None:
+    """Each quote (fragments joined by " ... ") appears word for word in the seed."""
+    seed = " ".join((Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED).read_text().split())
+    quoted = [o.rule for o in RULESET.options] + [q for o in RULESET.options for q in o.quotes.values()]
+    quoted += [r.rule for r in RULESET.restrictions.values()] + [r.may_also_enter_rule for r in RULESET.restrictions.values()]
+    bid, picks = RULESET.bid, RULESET.picks
+    quoted += [bid.rule, bid.placement_rule, bid.amount_rule, bid.negative_rule, picks.rule, picks.alternate_rule, picks.no_repeat_rule, RULESET.locks.rule]
+    for text in quoted:
+        for fragment in " ".join(text.split()).split(" ... "):
+            assert fragment in seed, fragment

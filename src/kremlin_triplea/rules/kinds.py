@@ -278,7 +278,7 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
                 return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} holds units of {', '.join(enemies[place])}")
         elif check == "no_factory_there":
             if any(u == state.factory and n for (_, u), n in data["units"].items()):
-                return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory")
+                return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory (the game allows one per territory)")
     return state.lock_problem(side, place)
 
 
