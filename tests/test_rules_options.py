@@ -278,3 +278,16 @@ def _four_each_picks() -> list[dict]:
         {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
         {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
     ]
+
+
+def test_python_api_lists_the_same_choices_as_the_command() -> None:
+    from pathlib import Path
+
+    from kremlin_triplea.rules import next_choices, read_draft
+    from rules_support import MAPS_DIR
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    choices = next_choices(read_draft(example), maps_dir=MAPS_DIR)
+    assert choices.side is None and choices.index == 11 and choices.bid is not None
+    germans = dict(choices.bid.places)["Germans"]
+    assert "Archangel" in germans and "Libya" not in germans

@@ -334,7 +334,7 @@ def test_place_affected_by_the_other_side_is_locked() -> None:
         ("Axis", 6, {"place": [{"power": "Japanese", "unit": "fighter", "at": "French-Indo China"}]}),
         ("Allies", 10, {"takeover": {"territory": "French Indo-China", "by": "Chinese"}}),
     ])
-    assert_violation(error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French-Indo China) was affected by Axis's pick 1")
+    assert_violation(error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French Indo-China) was affected by Axis's pick 1")
 
 
 def test_same_side_may_affect_a_place_again() -> None:

@@ -32,7 +32,9 @@ class Names:
         self._sea = _index(sea, {k: v for k, v in profile.places.items() if v in set(sea)})
         self._sides = {s.lower(): s for s in sides}
         # Game name -> rule-text name, to show a name as players read it.
-        self._rule_name = {v: k for k, v in profile.places.items()}
+        self._rule_name: dict[str, str] = {}
+        for rule, game in profile.places.items():
+            self._rule_name.setdefault(game, rule)  # the first alias listed is the rule text's usual name
 
     def power(self, name: str, *, where: str | None = None) -> str:
         return self._resolve("power", name, self._powers, where)
