@@ -207,3 +207,13 @@ def test_every_quoted_rule_is_the_seeds_own_words() -> None:
     for text in quoted:
         for fragment in " ".join(text.split()).split(" ... "):
             assert fragment in seed, fragment
+
+
+def test_a_game_without_a_map_profile_is_refused_by_name() -> None:
+    from conftest import PINNED_GAMES
+    from kremlin_triplea.rules.profile import profile_for_game
+
+    other = next(p for p in PINNED_GAMES if "world_war_ii_v3" not in str(p))
+    with pytest.raises(UnknownNameError, match="unknown map profile") as error:
+        profile_for_game(load(other))
+    assert "world_war_ii_v3" in str(error.value)

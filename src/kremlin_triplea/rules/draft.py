@@ -142,7 +142,10 @@ class DraftRun:
         self.game = game
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
         self.profile = profile or profile_for_game(game)
-        self.warnings = tuple(self.profile.check_base_file(game))
+        warnings = self.profile.check_base_file(game)
+        if self.profile.rulesets and self.ruleset.id not in self.profile.rulesets:
+            warnings.append(f"the map profile {self.profile.path} was written for the rulesets {', '.join(self.profile.rulesets)}, not {self.ruleset.id}")
+        self.warnings = tuple(warnings)
         self.names = Names(game.board, self.profile, self.ruleset.sides)
         self.state = DraftState(game.board, self.ruleset, self.profile, self.names)
         picks = self.ruleset.picks

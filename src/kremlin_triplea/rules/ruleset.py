@@ -310,7 +310,8 @@ def find_data_file(folder: str, name: str) -> Path:
         if path.is_file():
             return path
     known = sorted({p.stem for base in data_folders(folder) for p in base.glob("*.toml")})
-    raise UnknownNameError(folder.rstrip("s"), name, known, show_all=True)
+    kind = {"maps": "map profile", "rulesets": "ruleset"}.get(folder, folder)
+    raise UnknownNameError(kind, name, known, show_all=True, where=f"{folder}/")
 
 
 def data_folders(folder: str) -> list[Path]:
