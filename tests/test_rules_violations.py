@@ -419,3 +419,10 @@ def test_china_fighter_not_on_a_carrier_at_sea() -> None:
     restriction = RULESET.restrictions["China"]
     error = broken("1941", "Allies", [("Allies", 6, {"place": [{"power": "China", "unit": "fighter", "at": "44 Sea Zone"}]})])
     assert_violation(error, rule=restriction.rule, source=restriction.source, why="Chinese units may only be placed on territory Chinese controls")
+
+
+@BOTH
+def test_british_saudi_arabia_is_a_neutral_not_british_territory(year: str) -> None:
+    # The game files give the impassable Saudi Arabia to the British; the rules list it as a neutral.
+    error = broken(year, "Allies", [("Allies", 1, {"place": [{"power": "UK", "unit": "infantry", "count": 3, "at": "Saudi Arabia"}]})])
+    assert_violation(error, rule=rule_of(1, "own_territory"), source=option_source(1), why="Saudi Arabia is impassable: a neutral in the rules")

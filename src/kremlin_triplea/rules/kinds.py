@@ -237,6 +237,9 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
                 reasons.append((alternative, f"{shown} is a sea zone" if data["water"] else f"a {unit} cannot be placed on land"))
             elif data["owner"] != power:
                 reasons.append((alternative, f"{shown} is owned by {data['owner'] or 'nobody'}, not {power}"))
+            elif data["impassable"]:
+                # Saudi Arabia is British in the game files but a neutral in the rules: no unit may be there.
+                reasons.append((alternative, f"{shown} is impassable: a neutral in the rules (option 3 takes neutrals), not {power} territory"))
             else:
                 fits = True
         elif alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
@@ -570,6 +573,8 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed on land ({shown})")
         if board.owner(place) != power:
             return Problem(bid.placement_rule, bid.source, f"{shown} is owned by {board.owner(place) or 'nobody'}, not {power}")
+        if board.node(place)["impassable"]:
+            return Problem(bid.placement_rule, bid.source, f"{shown} is impassable: a neutral in the rules, not {power} territory")
     return None
 
 
