@@ -169,3 +169,9 @@ def test_a_fork_edits_independently_and_writes_like_a_fresh_parse() -> None:
     assert fork.to_bytes() == fresh.to_bytes() != original.original
     assert original.to_bytes() == original.original and not original.modified
     assert original.fork().to_bytes() == original.original
+
+
+def test_whitespace_characters_in_attribute_values_survive() -> None:
+    document = XmlDocument(b"<game><a v='x'/></game>", source="t")
+    document.set_attribute(document.root[0], "v", "a\rb\nc\td")
+    assert XmlDocument(document.to_bytes(), source="out").root[0].get("v") == "a\rb\nc\td"

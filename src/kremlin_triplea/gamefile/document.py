@@ -289,7 +289,9 @@ def _locate_elements(data: bytes, elements: Iterator[etree._Element]) -> dict[et
 
 
 def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:
-    escaped = value.replace("&", "&amp;").replace("<", "&lt;").replace("\n", "&#10;").replace("\t", "&#9;")
+    escaped = value.replace("&", "&amp;").replace("<", "&lt;")
+    # Attribute-value normalisation would turn raw line breaks and tabs into spaces.
+    escaped = escaped.replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#9;")
     escaped = escaped.replace('"', "&quot;") if quote == b'"' else escaped.replace("'", "&apos;")
     return escaped.encode(encoding, "xmlcharrefreplace")
 
