@@ -38,6 +38,21 @@ class CapitalMarker:
 
 
 @attrs.frozen
+class Strait:
+    """A strait of the rule text on this map: the sea-zone pairs a ship crosses it by.
+
+    Who controls the strait (the land territories) is the rule's business, in
+    rule-text names; the map only knows which of its sea-zone boundaries the
+    strait is, and these differ between maps (AA50's 16 Sea Zone is not
+    Classic's Black Sea Zone).
+    """
+
+    name: str
+    sea_zone_pairs: tuple[tuple[str, str], ...]
+    reason: str
+
+
+@attrs.frozen
 class Profile:
     map: str
     path: str
@@ -54,6 +69,7 @@ class Profile:
     factory_output_enforced_by_game: bool
     factory_output_reason: str
     special_reasons: dict[str, str] = attrs.field(eq=False)
+    straits: dict[str, Strait] = attrs.field(eq=False, factory=dict)
 
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
@@ -75,7 +91,7 @@ def load_profile(path: Path | str) -> Profile:
     root = Section(read_toml(path), str(path))
     root.only(
         "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
-        "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output",
+        "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits",
     )
     games = []
     for section in root.tables("game"):
@@ -106,7 +122,22 @@ def load_profile(path: Path | str) -> Profile:
         factory_output_enforced_by_game=factory.boolean("enforced_by_game"),
         factory_output_reason=factory.text("reason"),
         special_reasons={name: specials.table(name).text("reason") for name in specials.data} if specials is not None else {},
+        straits=_straits(root),
     )
+
+
+def _straits(root: Section) -> dict[str, Strait]:
+    table = root.table("straits", None)
+    if table is None:
+        return {}
+    straits = {}
+    for name in table.data:
+        section = table.table(name)
+        section.only("sea_zones", "reason")
+        pairs = section.get("sea_zones", "a list of [sea zone, sea zone] pairs",
+                            lambda v: isinstance(v, list) and v and all(isinstance(p, list) and len(p) == 2 and all(isinstance(z, str) for z in p) for p in v))
+        straits[name] = Strait(name, tuple((a, b) for a, b in pairs), section.text("reason"))
+    return straits
 
 
 def _names(root: Section, key: str) -> dict[str, str]:
