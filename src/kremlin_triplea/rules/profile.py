@@ -15,7 +15,7 @@ import attrs
 
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.ruleset import find_data_file
-from kremlin_triplea.rules.tomlfile import Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 
 @attrs.frozen
@@ -69,6 +69,7 @@ class Profile:
     factory_output_enforced_by_game: bool
     factory_output_reason: str
     special_reasons: dict[str, str] = attrs.field(eq=False)
+    bid_property: str | None = None  # the game's per-power bid property, e.g. "{power} bid"
     straits: dict[str, Strait] = attrs.field(eq=False, factory=dict)
 
     def base_game(self, game: Game) -> BaseGame | None:
@@ -88,10 +89,10 @@ class Profile:
 
 def load_profile(path: Path | str) -> Profile:
     path = Path(path)
-    root = Section(read_toml(path), str(path))
+    root = Section(_with_base(read_toml(path), path), str(path))
     root.only(
         "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
-        "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits",
+        "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits", "bid_phase",
     )
     games = []
     for section in root.tables("game"):
@@ -102,6 +103,10 @@ def load_profile(path: Path | str) -> Profile:
     marker = root.table("capital_marker", None)
     factory = root.table("factory_output")
     specials = root.table("special", None)
+    bid_phase = root.table("bid_phase", None)
+    if bid_phase is not None:
+        bid_phase.only("property", "reason")
+        bid_phase.get("property", 'a pattern with "{power}", e.g. "{power} bid"', lambda v: isinstance(v, str) and "{power}" in v)
     return Profile(
         map=root.text("map"),
         path=str(path),
@@ -123,7 +128,29 @@ def load_profile(path: Path | str) -> Profile:
         factory_output_reason=factory.text("reason"),
         special_reasons={name: specials.table(name).text("reason") for name in specials.data} if specials is not None else {},
         straits=_straits(root),
+        bid_property=bid_phase.text("property") if bid_phase is not None else None,
     )
+
+
+def _with_base(data: dict, path: Path) -> dict:
+    """A profile that ``extends`` another (maps with the same board): the base's tables, then this file's.
+
+    Name tables (``[powers]``, ``[places]``...) are merged, this file's entries
+    winning; ``map``, ``rulesets`` and ``[[game]]`` are this file's own.
+    """
+    data = dict(data)
+    base_name = data.pop("extends", None)
+    if base_name is None:
+        return data
+    base = dict(read_toml(find_data_file("maps", str(base_name))))
+    if "extends" in base:
+        raise DataFileError(f"extends: {base_name} extends another profile; extend that one directly", where=str(path))
+    for key in ("game", "map", "rulesets"):
+        base.pop(key, None)
+    merged = dict(base)
+    for key, value in data.items():
+        merged[key] = {**base[key], **value} if isinstance(value, dict) and isinstance(base.get(key), dict) else value
+    return merged
 
 
 def _straits(root: Section) -> dict[str, Strait]:
