@@ -142,7 +142,7 @@ public final class EngineHarness {
     return errors;
   }
 
-  private static String rootMessage(final Throwable thrown) {
+  static String rootMessage(final Throwable thrown) {
     Throwable root = thrown;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
@@ -157,6 +157,52 @@ public final class EngineHarness {
 
   private static String ownerName(final PlayerID owner) {
     return owner == null || owner.isNull() ? null : owner.getName();
+  }
+
+  /** Every territory as a JSON object of its owner, units and water flag, keyed by name. */
+  static Map<String, String> territoriesOf(final GameData data) {
+    final Map<String, String> territories = new TreeMap<>();
+    for (final Territory territory : data.getMap().getTerritories()) {
+      territories.put(territory.getName(), territoryJson(territory));
+    }
+    return territories;
+  }
+
+  /** Every player's PUs; empty for a game without the PUs resource. */
+  static Map<String, Integer> pusOf(final GameData data) {
+    final Map<String, Integer> pus = new TreeMap<>();
+    final Resource pu = data.getResourceList().getResource(PUS);
+    if (pu != null) {
+      for (final PlayerID player : data.getPlayerList().getPlayers()) {
+        pus.put(player.getName(), player.getResources().getQuantity(pu));
+      }
+    }
+    return pus;
+  }
+
+  private static String territoryJson(final Territory territory) {
+    // Keyed by (owner, type); "" sorts the neutral owner first and cannot be a player's name in a valid game.
+    final Map<String, Map<String, Integer>> counts = new TreeMap<>();
+    for (final Unit unit : territory.getUnits().getUnits()) {
+      final String owner = ownerName(unit.getOwner());
+      counts.computeIfAbsent(owner == null ? "" : owner, k -> new TreeMap<>())
+          .merge(unit.getType().getName(), 1, Integer::sum);
+    }
+    final StringBuilder units = new StringBuilder("[");
+    for (final Map.Entry<String, Map<String, Integer>> byOwner : counts.entrySet()) {
+      final String owner = byOwner.getKey().isEmpty() ? null : byOwner.getKey();
+      for (final Map.Entry<String, Integer> byType : byOwner.getValue().entrySet()) {
+        if (units.length() > 1) {
+          units.append(", ");
+        }
+        units.append("{\"count\": ").append(byType.getValue())
+            .append(", \"owner\": ").append(string(owner))
+            .append(", \"type\": ").append(string(byType.getKey())).append('}');
+      }
+    }
+    units.append(']');
+    return "{\"owner\": " + string(ownerName(territory.getOwner())) + ", \"units\": " + units
+        + ", \"water\": " + territory.isWater() + "}";
   }
 
   /** What one file gave; filled in by the worker thread, printed by the main thread. */
@@ -180,47 +226,13 @@ public final class EngineHarness {
     }
 
     void describe(final GameData data) throws ReflectiveOperationException {
-      final Map<String, String> territories = new TreeMap<>();
-      for (final Territory territory : data.getMap().getTerritories()) {
-        territories.put(territory.getName(), territoryJson(territory));
-      }
-      final Map<String, Integer> pus = new TreeMap<>();
-      final Resource pu = data.getResourceList().getResource(PUS);
-      if (pu != null) {
-        for (final PlayerID player : data.getPlayerList().getPlayers()) {
-          pus.put(player.getName(), player.getResources().getQuantity(pu));
-        }
-      }
+      final Map<String, String> territories = territoriesOf(data);
+      final Map<String, Integer> pus = pusOf(data);
       final Map<String, String> properties = propertiesOf(data.getProperties());
       this.territories = territories;
       this.pus = pus;
       this.properties = properties;
       ok = true;
-    }
-
-    private static String territoryJson(final Territory territory) {
-      // Keyed by (owner, type); "" sorts the neutral owner first and cannot be a player's name in a valid game.
-      final Map<String, Map<String, Integer>> counts = new TreeMap<>();
-      for (final Unit unit : territory.getUnits().getUnits()) {
-        final String owner = ownerName(unit.getOwner());
-        counts.computeIfAbsent(owner == null ? "" : owner, k -> new TreeMap<>())
-            .merge(unit.getType().getName(), 1, Integer::sum);
-      }
-      final StringBuilder units = new StringBuilder("[");
-      for (final Map.Entry<String, Map<String, Integer>> byOwner : counts.entrySet()) {
-        final String owner = byOwner.getKey().isEmpty() ? null : byOwner.getKey();
-        for (final Map.Entry<String, Integer> byType : byOwner.getValue().entrySet()) {
-          if (units.length() > 1) {
-            units.append(", ");
-          }
-          units.append("{\"count\": ").append(byType.getValue())
-              .append(", \"owner\": ").append(string(owner))
-              .append(", \"type\": ").append(string(byType.getKey())).append('}');
-        }
-      }
-      units.append(']');
-      return "{\"owner\": " + string(ownerName(territory.getOwner())) + ", \"units\": " + units
-          + ", \"water\": " + territory.isWater() + "}";
     }
 
     /** Constant and editable properties, editable winning as in GameProperties.get. */
@@ -282,7 +294,7 @@ public final class EngineHarness {
     }
   }
 
-  private static <V> void object(final StringBuilder out, final Map<String, V> sorted,
+  static <V> void object(final StringBuilder out, final Map<String, V> sorted,
       final java.util.function.Function<V, String> value) {
     out.append('{');
     boolean first = true;

@@ -1,9 +1,10 @@
 """Read game files with the real TripleA engine, to check our reader and writer against it.
 
 The engine is TripleA 1.9 as packaged by Debian (``apt-get install -y triplea``), driven by the
-small Java program ``EngineHarness.java`` beside this file. The harness is compiled once per
-harness source, jar and JDK into a cache folder; a whole batch of files is then read in one JVM,
-which costs under half a second to start.
+small Java programs beside this file: ``EngineHarness.java`` reads, ``EnginePlayer.java`` plays
+(see :mod:`kremlin_triplea.engine.play`). They are compiled once per source, jar and JDK into a
+cache folder; a whole batch of files is then read in one JVM, which costs under half a second to
+start.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ __all__ = [
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 HARNESS_SOURCE = Path(__file__).with_name("EngineHarness.java")
 HARNESS_CLASS = "EngineHarness"
+#: Compiled together: the player shares the reader's JSON and game-state code.
+HARNESS_SOURCES = (HARNESS_SOURCE, Path(__file__).with_name("EnginePlayer.java"))
 INSTALL_HINT = "install TripleA and a JDK with: apt-get install -y triplea default-jdk-headless"
 
 # A file that keeps the engine busy this long is reported as timed out, and the batch goes on.
@@ -91,41 +94,16 @@ def engine_available() -> bool:
 def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
     """Read every file in one JVM; the readings come back in the order of ``paths``."""
     given = [Path(p) for p in paths]
-    # Resolved, because the engine runs in its own folder.
-    files = [p.resolve() for p in given]
+    files = _resolved(given)
     if not files:
         return []
-    for file in files:
-        if "\n" in str(file) or "\r" in str(file):
-            raise KremlinError("the engine harness cannot read a path with a line break", where=str(file))
-    java, jar, classes = _compiled_harness()
-    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
-        command = [
-            str(java),
-            "-Djava.awt.headless=true",
-            "-Dtriplea.headless=true",
-            # The engine writes settings and preferences below the home folder; keep the user's untouched.
-            f"-Duser.home={home}",
-            f"-Dkremlin.fileTimeoutSeconds={FILE_TIMEOUT_SECONDS}",
-            "-cp",
-            f"{jar}{os.pathsep}{classes}",
-            HARNESS_CLASS,
-        ]
-        try:
-            done = subprocess.run(
-                command,
-                input="".join(f"{file}\n" for file in files),
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                # The engine reads game_engine.properties from its working directory.
-                cwd=jar.parent,
-                # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
-                env={**os.environ, "LC_ALL": "C.UTF-8"},
-                timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
-            )
-        except subprocess.TimeoutExpired as e:
-            raise EngineFailed(f"the TripleA engine did not finish reading {len(files)} file(s)") from e
+    done = _run_engine(
+        HARNESS_CLASS,
+        files,
+        {"kremlin.fileTimeoutSeconds": str(FILE_TIMEOUT_SECONDS)},
+        timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
+        doing="reading",
+    )
     lines = done.stdout.splitlines()
     if done.returncode != 0 or len(lines) != len(files):
         raise EngineFailed(
@@ -141,20 +119,67 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     return readings
 
 
+def _resolved(paths: Iterable[Path]) -> list[Path]:
+    """Absolute paths, because the engine runs in its own folder; the harnesses take one a line."""
+    files = [p.resolve() for p in paths]
+    for file in files:
+        if "\n" in str(file) or "\r" in str(file):
+            raise KremlinError("the engine harness cannot read a path with a line break", where=str(file))
+    return files
+
+
+def _run_engine(
+    main_class: str, files: list[Path], properties: Mapping[str, str], *, timeout: float, doing: str
+) -> subprocess.CompletedProcess[str]:
+    """Run one harness class over ``files`` (given on standard input) in one JVM, in a scratch home folder."""
+    java, jar, classes = _compiled_harness()
+    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
+        command = [
+            str(java),
+            "-Djava.awt.headless=true",
+            "-Dtriplea.headless=true",
+            # The engine writes settings, preferences and autosaves below the home folder; keep the user's untouched.
+            f"-Duser.home={home}",
+            *(f"-D{name}={value}" for name, value in properties.items()),
+            "-cp",
+            f"{jar}{os.pathsep}{classes}",
+            main_class,
+        ]
+        try:
+            return subprocess.run(
+                command,
+                input="".join(f"{file}\n" for file in files),
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                # The engine reads game_engine.properties from its working directory.
+                cwd=jar.parent,
+                # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
+                env={**os.environ, "LC_ALL": "C.UTF-8"},
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired as e:
+            raise EngineFailed(f"the TripleA engine did not finish {doing} {len(files)} file(s)") from e
+
+
+def _territories(raw: Mapping[str, Any] | None) -> dict[str, EngineTerritory]:
+    return {
+        name: EngineTerritory(
+            water=t["water"],
+            owner=t["owner"],
+            units={(u["owner"], u["type"]): u["count"] for u in t["units"]},
+        )
+        for name, t in (raw or {}).items()
+    }
+
+
 def _reading(raw: dict[str, Any]) -> EngineReading:
     return EngineReading(
         file=Path(raw["file"]),
         ok=raw["ok"],
         error=raw["error"],
         game_name=raw["game_name"],
-        territories={
-            name: EngineTerritory(
-                water=t["water"],
-                owner=t["owner"],
-                units={(u["owner"], u["type"]): u["count"] for u in t["units"]},
-            )
-            for name, t in (raw["territories"] or {}).items()
-        },
+        territories=_territories(raw["territories"]),
         pus=raw["pus"] or {},
         properties=raw["properties"] or {},
         dtd_errors=tuple(raw["dtd_errors"]),
@@ -182,14 +207,16 @@ def _tools() -> tuple[Path, Path, Path]:
 def _compiled_harness() -> tuple[Path, Path, Path]:
     """java, the jar, and the folder holding the compiled harness, compiling it if need be."""
     java, javac, jar = _tools()
-    source = HARNESS_SOURCE.read_bytes()
     jar_stat, javac_stat = jar.stat(), javac.stat()
     # A new jar or JDK gets freshly compiled classes.
     stamp = f"{jar_stat.st_size}:{jar_stat.st_mtime_ns}:{javac}:{javac_stat.st_mtime_ns}"
-    key = hashlib.sha256(source + b"\0" + stamp.encode())
+    key = hashlib.sha256()
+    for source in HARNESS_SOURCES:
+        key.update(source.read_bytes() + b"\0")
+    key.update(stamp.encode())
     root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
     classes = root / key.hexdigest()[:16]
-    if (classes / f"{HARNESS_CLASS}.class").is_file():
+    if _all_compiled(classes):
         return java, jar, classes
     root.mkdir(parents=True, exist_ok=True)
     # Compile beside the final folder and rename it into place, so that a concurrent or interrupted
@@ -197,7 +224,8 @@ def _compiled_harness() -> tuple[Path, Path, Path]:
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
         done = subprocess.run(
-            [str(javac), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar), "-d", str(building), str(HARNESS_SOURCE)],
+            [str(javac), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar), "-d", str(building)]
+            + [str(source) for source in HARNESS_SOURCES],
             capture_output=True,
             text=True,
             timeout=300,
@@ -208,11 +236,15 @@ def _compiled_harness() -> tuple[Path, Path, Path]:
         try:
             building.rename(classes)
         except OSError:
-            if not (classes / f"{HARNESS_CLASS}.class").is_file():
+            if not _all_compiled(classes):
                 raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
     return java, jar, classes
+
+
+def _all_compiled(classes: Path) -> bool:
+    return all((classes / f"{source.stem}.class").is_file() for source in HARNESS_SOURCES)
 
 
 def _tail(text: str, lines: int = 20) -> str:
