@@ -152,9 +152,10 @@ class DraftRun:
         self.first = self.names.side(draft.first, where=f"{draft.path}: first")
         self.second = next(s for s in self.ruleset.sides if s != self.first)
         self.picks_per_side = picks.default if draft.picks_per_side is None else draft.picks_per_side
-        if not picks.min <= self.picks_per_side <= picks.max:
+        if not picks.min <= self.picks_per_side <= (picks.max or self.picks_per_side):
+            allowed = f"{picks.min} to {picks.max}" if picks.max else f"at least {picks.min}"
             raise RuleViolation(
-                "picks_per_side", f"{self.picks_per_side} picks per side; the rules allow {picks.min} to {picks.max}",
+                "picks_per_side", f"{self.picks_per_side} picks per side; the rules allow {allowed}",
                 rule=picks.rule, source=picks.source, where=draft.path,
             )
         self.applied: list[AppliedPick] = []
@@ -181,7 +182,7 @@ class DraftRun:
             raise RuleViolation(f"{label} ({side})", f"it is the {expected}' turn to pick ({self.first} pick first, then the sides alternate)", rule=picks.alternate_rule, source=picks.source, where=section.file)
         raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
         option = self.ruleset.option(raw_option)
-        if option.number in self.state.used[side]:
+        if self.state.already_used(side, option.number):
             raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}", rule=picks.no_repeat_rule, source=picks.no_repeat_source, where=section.file)
         wanted = {"placement": "place", "neutral_takeover": "take", "territory_takeover": "takeover"}[option.kind]
         for other in ("place", "take", "takeover"):
@@ -249,14 +250,18 @@ class DraftRun:
         if section is None:
             return None
         placing = self.ruleset.bid.placing_side.lower()
-        section.only(placing, "place", "allocate")
+        section.only(placing, "place", "allocate", "remove", "phase")
         amount = section.integer(placing)
-        allocate = section.get("allocate", "a table of power = PUs", lambda v: isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values()), {})
-        where = f"{section.file}: {section.key}.allocate"
+        pus = lambda v: isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values())  # noqa: E731
+        allocate = section.get("allocate", "a table of power = PUs", pus, {})
+        phase = section.get("phase", "a table of power = PUs for TripleA's bid phase", pus, {})
+        where = f"{section.file}: {section.key}"
         return BidSpec(
             amount=amount,
             placements=self.parse_placements(section, "place") if section.has("place") else (),
-            allocate=tuple((self.names.power(p, where=where), n) for p, n in allocate.items()),
+            allocate=tuple((self.names.power(p, where=f"{where}.allocate"), n) for p, n in allocate.items()),
+            removals=self.parse_placements(section, "remove") if section.has("remove") else (),
+            phase=tuple((self.names.power(p, where=f"{where}.phase"), n) for p, n in phase.items()),
         )
 
     def apply_bid(self, bid: BidSpec) -> Outcome:

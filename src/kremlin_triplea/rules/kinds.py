@@ -19,7 +19,7 @@ from collections.abc import Iterable
 import attrs
 
 from kremlin_triplea.board import Board
-from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
+from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.queries import Nearest, nearest, owned_sea_zones
 from kremlin_triplea.rules.names import Names
@@ -91,6 +91,8 @@ class BidSpec:
     amount: int  # the winning bid: positive, the Axis places units; negative, the Allies get PUs
     placements: tuple[UnitPlacement, ...] = ()
     allocate: tuple[tuple[str, int], ...] = ()
+    removals: tuple[UnitPlacement, ...] = ()  # negative bid, rulesets with negative = "remove_units"
+    phase: tuple[tuple[str, int], ...] = ()  # positive bid left to TripleA's bid phase: (power, PUs)
 
     label = "bid"
 
@@ -102,6 +104,9 @@ class Outcome:
     changes: tuple[Change, ...]
     affected: frozenset[str]  # territories and sea zones it locks against the other side
     lines: tuple[str, ...]  # what happened, for people
+    # Placements among ``changes`` that move units already on the board (retreats),
+    # so they are not units "selected with a bonus option" (negative bids keep those).
+    moved: tuple[Change, ...] = ()
 
 
 @attrs.frozen
@@ -131,6 +136,7 @@ class DraftState:
         self.side_powers = {side: tuple(catalog.alliance_members(side)) for side in ruleset.sides}
         self.side_of = {power: side for side, powers in self.side_powers.items() for power in powers}
         self.locks: dict[str, tuple[str, int]] = {}  # place -> (side, pick index) that first affected it
+        self.option_units = Counter[tuple[str, str | None, str]]()  # (place, owner, unit) -> units the options put there
         self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
         self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
         self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
@@ -158,9 +164,24 @@ class DraftState:
             return Problem(restriction.rule, restriction.source, f"option {option.number} may not be taken for {power} (only options {allowed})")
         return None
 
+    def already_used(self, side: str, number: int) -> bool:
+        """Whether ``side`` may not take option ``number`` again now (the no-repeat rule).
+
+        With ``no_repeat_per`` (001: "the rule is in effect for the second set of
+        nine picks and so on") only the side's picks of the current set count.
+        """
+        used = self.used[side]
+        per = self.ruleset.picks.no_repeat_per
+        if per is not None:
+            used = used[len(used) // per * per:]
+        return number in used
+
     def record(self, side: str, index: int, outcome: Outcome) -> None:
         for place in outcome.affected:
             self.locks.setdefault(place, (side, index))
+        for change in outcome.changes:
+            if isinstance(change, PlaceUnits) and change not in outcome.moved:
+                self.option_units[(change.territory, change.owner, change.unit_type)] += change.count
 
 
 class Facts:
@@ -172,6 +193,7 @@ class Facts:
         self._enemy_places: dict[str, dict[str, list[str]]] = {}
         self._owned_sea: dict[str, frozenset[str]] = {}
         self._friendly_ships: dict[str, frozenset[str]] = {}
+        self._friendly_sea: dict[str, frozenset[str]] = {}
 
     def enemy_places(self, power: str) -> dict[str, list[str]]:
         """Place -> the enemies of ``power`` with units there."""
@@ -199,6 +221,20 @@ class Facts:
                     zones.add(place)
             self._friendly_ships[power] = frozenset(zones)
         return self._friendly_ships[power]
+
+    def friendly_sea(self, power: str) -> frozenset[str]:
+        """Sea zones beside a territory of ``power`` or an ally, or holding allied ships (002's "friendly sea zones")."""
+        if power not in self._friendly_sea:
+            graph = self.board.graph
+            beside_allies = {
+                place for place, data in graph.nodes(data=True)
+                if data["water"] and any(
+                    not graph.nodes[n]["water"] and graph.nodes[n]["owner"] is not None and self.catalog.allied(power, graph.nodes[n]["owner"])
+                    for n in graph.neighbors(place)
+                )
+            }
+            self._friendly_sea[power] = frozenset(beside_allies | self.friendly_ship_zones(power))
+        return self._friendly_sea[power]
 
     def carrier_room(self, zone: str, power: str) -> tuple[int, int]:
         """(capacity of allied carriers, carrier space already taken by air units) in ``zone``."""
@@ -249,6 +285,13 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
                 reasons.append((alternative, f"{shown} is neither adjacent to a territory {power} owns nor holds friendly naval units"))
             else:
                 fits = True
+        elif alternative == "friendly_sea_zone":
+            if not data["water"] or not kind.is_ship:
+                reasons.append((alternative, f"{shown} is not a sea zone" if not data["water"] else f"a {unit} is not a naval unit"))
+            elif place not in facts.friendly_sea(power):
+                reasons.append((alternative, f"{shown} is not a friendly sea zone (beside a territory of {power} or an ally, or holding allied naval units)"))
+            else:
+                fits = True
         elif alternative == "friendly_carrier_with_room":
             if not data["water"] or kind.domain != "air" or not kind.carrier_cost:
                 continue
@@ -267,6 +310,10 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         key = relevant[0][0] if relevant else params.at[0]
         why = "; ".join(dict.fromkeys(r[1] for r in relevant)) or f"{shown} is not a place for a {unit}"
         return Problem(option.quote(key), option.source, f"{power} {unit} in {shown}: {why}")
+    for excluded_power, excluded_unit, excluded_place in params.exclude:
+        names = state.names
+        if (names.power(excluded_power), names.unit(excluded_unit), names.place(excluded_place)) == (power, unit, place):
+            return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {shown}: excepted by the option")
     enemies = facts.enemy_places(power)
     for check in params.require:
         if check == "not_adjacent_to_enemy_units":
@@ -339,12 +386,34 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
     if neutral is None:
         known = ", ".join(n.name for n in state.neutrals.values())
         return Problem(option.quote("neutral"), option.source, f"{shown} is not a neutral of the table ({known})")
-    if not state.board.node(territory)["impassable"]:
-        return Problem(option.quote("neutral"), option.source, f"{shown} has already been taken over (owner {state.board.owner(territory)})")
+    data = state.board.node(territory)
+    # Untaken: impassable (AA50's neutrals, even British-held Saudi Arabia) or unowned (classic maps' passable neutrals).
+    if not data["impassable"] and data["owner"] is not None:
+        return Problem(option.quote("neutral"), option.source, f"{shown} has already been taken over (owner {data['owner']})")
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
         return Problem(restriction.rule, restriction.source, f"{power} may take over only {', '.join(restriction.neutrals)}, not {neutral.name}")
     return state.lock_problem(side, territory)
+
+
+def neutral_set_problem(state: DraftState, option: Option, territories: list[str]) -> Problem | None:
+    """Why these neutrals may not be taken together: the groups (one major, one minor) or the IPC limit."""
+    params = option.params
+    assert isinstance(params, NeutralTakeoverParams)
+    neutrals = [state.neutrals[t] for t in territories]
+    if params.per_group:
+        taken = Counter(n.group for n in neutrals)
+        wanted = Counter(dict(params.per_group))
+        if taken != wanted:
+            listed = ", ".join(f"{n.name} ({n.group})" for n in neutrals)
+            needed = " and ".join(f"{count} {group}" for group, count in params.per_group)
+            return Problem(option.quote("per_group"), option.source, f"{listed}: the option takes {needed}")
+    if params.max_total_ipc is not None:
+        total = sum(n.ipc or 0 for n in neutrals)
+        if total > params.max_total_ipc:
+            values = " + ".join(f"{n.name} {n.ipc}" for n in neutrals)
+            return Problem(option.quote("max_total_ipc"), option.source, f"{values} = {total} IPCs, more than {params.max_total_ipc}")
+    return None
 
 
 def neutral_navy(state: DraftState, territory: str) -> list[tuple[str, int]]:
@@ -396,26 +465,30 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
             zones[take.territory], problem = navy_problem(state, option, pick.side, take.territory, take.by, take.navy_at)
         if problem is not None:
             raise problem.violation(pick.label)
-    total = sum(state.neutrals[t].ipc for t in territories)
-    if total > params.max_total_ipc:
-        values = " + ".join(f"{state.neutrals[t].name} {state.neutrals[t].ipc}" for t in territories)
-        raise Problem(option.quote("max_total_ipc"), option.source, f"{values} = {total} IPCs, more than {params.max_total_ipc}").violation(pick.label)
+    problem = neutral_set_problem(state, option, territories)
+    if problem is not None:
+        raise problem.violation(pick.label)
     changes: list[Change] = []
     lines: list[str] = []
     affected: set[str] = set()
     for take in pick.takes:
         territory, neutral = take.territory, state.neutrals[take.territory]
-        changes += [
-            SetOwner(territory, take.by, captured=False),
-            SetTerritory(territory, "production", neutral.ipc),
-            SetTerritory(territory, "impassable", False),
-        ]
+        changes.append(SetOwner(territory, take.by, captured=False))
+        facts = []
+        if params.production == "table_value" and neutral.ipc is not None:
+            changes.append(SetTerritory(territory, "production", neutral.ipc))
+            facts.append(f"production {neutral.ipc}")
+        else:
+            facts.append(f"production unchanged ({params.production_reason})" if params.production_reason else "production unchanged")
+        if state.board.node(territory)["impassable"]:
+            changes.append(SetTerritory(territory, "impassable", False))
+            facts.append("no longer impassable")
         affected.add(territory)
         army = [(state.names.unit(u), n) for u, n in neutral.army]
         on_land = [(u, n) for u, n in army if not state.board.catalog.unit_type(u).is_ship]
         at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
         changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
-        line = f"{state.names.shown(territory)} joins {take.by}: production {neutral.ipc}, no longer impassable, army {_describe_pairs(on_land)}"
+        line = f"{state.names.shown(territory)} joins {take.by}: {', '.join(facts)}, army {_describe_pairs(on_land)}"
         zone = zones[territory]
         if zone is not None:
             changes += [PlaceUnits(zone, take.by, u, n) for u, n in at_sea]
@@ -503,6 +576,7 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
     changes: list[Change] = []
     lines: list[str] = []
     affected = {spec.territory}
+    moved: list[Change] = []
     used: set[Retreat] = set()
     shown = state.names.shown(spec.territory)
     for owner, unit, count in retreating_groups(state, spec.territory, spec.by):
@@ -535,6 +609,7 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
             lines.append(f"{count} {owner} {unit} in {shown} cannot retreat (no territory of their side can be reached) and are removed")
         else:
             changes.append(PlaceUnits(destination, owner, unit, count))
+            moved.append(changes[-1])
             lines.append(f"{count} {owner} {unit} retreat from {shown} to {state.names.shown(destination)}")
             if state.ruleset.locks.lock_retreat_destinations:
                 affected.add(destination)
@@ -548,7 +623,7 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
     held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
     lines.insert(0, f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {_describe_pairs(placed)}")
-    return Outcome(tuple(changes), frozenset(affected), tuple(lines))
+    return Outcome(tuple(changes), frozenset(affected), tuple(lines), moved=tuple(moved))
 
 
 # -- the bid -------------------------------------------------------------------
@@ -586,8 +661,14 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
     changes: list[Change] = []
     if bid_spec.amount >= 0 and bid_spec.allocate:
         raise Problem(bid.negative_rule, bid.source, "only a negative bid gives PUs to allocate").violation(label)
-    if bid_spec.amount <= 0 and bid_spec.placements:
+    if bid_spec.amount >= 0 and bid_spec.removals:
+        raise Problem(bid.negative_rule, bid.source, "only a negative bid removes units").violation(label)
+    if bid_spec.amount <= 0 and (bid_spec.placements or bid_spec.phase):
         raise Problem(bid.amount_rule, bid.source, "only a positive bid places units").violation(label)
+    if bid_spec.amount < 0 and bid.negative == "remove_units":
+        return _remove_for_negative_bid(state, bid_spec, label)
+    if bid_spec.amount < 0 and bid_spec.removals:
+        raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid gives the {bid.receiving_side} PUs (allocate), it removes no units").violation(label)
     if bid_spec.amount > 0:
         facts = state.facts()
         spent = 0
@@ -602,7 +683,12 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
             raise Problem(bid.amount_rule, bid.source, f"the units cost {spent} PUs, more than the bid of {bid_spec.amount}").violation(label)
         changes += [PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items()]
         lines += [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
-        lines.append(f"bid {bid_spec.amount}: units worth {spent} PUs placed, {bid_spec.amount - spent} unspent")
+        if bid_spec.phase:
+            phase_changes, phase_lines = _bid_phase(state, bid_spec, bid_spec.amount - spent, label)
+            changes += phase_changes
+            lines += phase_lines
+        else:
+            lines.append(f"bid {bid_spec.amount}: units worth {spent} PUs placed, {bid_spec.amount - spent} unspent")
     elif bid_spec.amount < 0:
         total = 0
         for power, amount in bid_spec.allocate:
@@ -620,6 +706,92 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
         lines.append(f"bid {bid_spec.amount}: the {bid.receiving_side} receive {-bid_spec.amount} PUs")
     else:
         lines.append("bid 0: nothing placed, nothing allocated")
+    return Outcome(tuple(changes), frozenset(), tuple(lines))
+
+
+def _bid_phase(state: DraftState, bid_spec: BidSpec, left: int, label: str) -> tuple[list[Change], list[str]]:
+    """A positive bid (or what the declared units left of it) handed to TripleA's own bid phase."""
+    bid = state.ruleset.bid
+    if bid.positive != "declared_or_bid_phase":
+        raise Problem(bid.placement_rule, bid.source, f"in {state.ruleset.id} the bid units must be declared (place = [...]); the bid cannot be left to TripleA's bid phase").violation(label)
+    pattern = state.profile.bid_property
+    if pattern is None:
+        raise Problem(bid.positive_rule, bid.source, f"the map profile {state.profile.path} names no bid property ([bid_phase]), so this game's bid phase cannot be used").violation(label)
+    changes: list[Change] = []
+    lines: list[str] = []
+    for power, amount in bid_spec.phase:
+        if state.side_of.get(power) != bid.placing_side:
+            raise Problem(bid.placement_rule, bid.source, f"{power} is not a power of the {bid.placing_side}, who place the bid").violation(label)
+        name = pattern.format(power=power)
+        if name not in state.board.properties:
+            raise Problem(bid.positive_rule, bid.source, f"the game has no property {name!r} for {power}'s bid").violation(label)
+        if amount < 0:
+            raise Problem(bid.amount_rule, bid.source, f"{power}'s bid phase gets {amount} PUs; amounts must not be negative").violation(label)
+        if amount:
+            changes.append(SetProperty(name, str(amount)))
+            lines.append(f"{power} spend {amount} PUs in TripleA's bid phase (game option {name!r})")
+    total = sum(n for _, n in bid_spec.phase)
+    if total != left:
+        raise Problem(bid.amount_rule, bid.source, f"the bid phase gets {total} PUs, but {left} of the bid of {bid_spec.amount} are left after the declared units").violation(label)
+    lines.append(f"bid {bid_spec.amount}: {left} PUs to spend in TripleA's bid phase")
+    return changes, lines
+
+
+def achievable_values(costs: Iterable[int], limit: int) -> list[bool]:
+    """``found[v]``: whether units of these costs (any number of each) are worth exactly ``v``, for v up to ``limit``."""
+    costs = sorted({c for c in costs if c > 0})
+    found = [False] * (limit + 1)
+    found[0] = True
+    for value in range(1, limit + 1):
+        found[value] = any(c <= value and found[value - c] for c in costs)
+    return found
+
+
+def removal_target(amount: int, costs: Iterable[int], rounding: str) -> int:
+    """The value a negative bid of ``-amount`` removes: 001 "at_most_bid" or 002 "round_down_to_unit"."""
+    costs = list(costs)
+    found = achievable_values(costs, amount + max(costs, default=0))
+    if rounding == "round_down_to_unit":
+        return next(v for v in range(amount, len(found)) if found[v])
+    return next(v for v in range(amount, -1, -1) if found[v])
+
+
+def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -> Outcome:
+    """A negative bid that removes the placing side's units (001, 002), declared in the draft."""
+    bid = state.ruleset.bid
+    board = state.board
+    if bid_spec.allocate:
+        raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid removes {bid.placing_side} units (remove = [...]); it gives no PUs").violation(label)
+    removable = [state.names.unit(u) for u in bid.removable_units]
+    costs = {board.catalog.cost(u, p) for u in removable for p in state.side_powers[bid.placing_side]} - {None}
+    removed = Counter[tuple[str, str, str]]()
+    value = 0
+    for entry in bid_spec.removals:
+        if state.side_of.get(entry.power) != bid.placing_side:
+            raise Problem(bid.negative_rule, bid.source, f"{entry.power} is not a power of the {bid.placing_side}, who remove units").violation(label)
+        if entry.unit not in removable:
+            raise Problem(bid.removable_rule, bid.source, f"{entry.power} {entry.unit} in {state.names.shown(entry.at)}: only {' and '.join(removable)} may be removed").violation(label)
+        removed[(entry.at, entry.power, entry.unit)] += entry.count
+        value += (board.catalog.cost(entry.unit, entry.power) or 0) * entry.count
+    for (at, power, unit), count in removed.items():
+        present = board.units(at).get((power, unit), 0)
+        from_options = state.option_units[(at, power, unit)] if bid.keep_option_units else 0
+        if count > present - from_options:
+            why = f"{state.names.shown(at)} holds {present} {power} {unit}"
+            if from_options:
+                why += f", {from_options} of them from bonus options"
+                raise Problem(bid.keep_option_units_rule, bid.source, f"{why}: at most {max(present - from_options, 0)} may be removed, not {count}").violation(label)
+            raise Problem(bid.removable_rule, bid.source, f"{why}: {count} cannot be removed").violation(label)
+    target = removal_target(-bid_spec.amount, costs, bid.remove_value)
+    if value != target:
+        how = "rounded down (away from zero) to the next value" if bid.remove_value == "round_down_to_unit" else "the most, not above the bid, that"
+        raise Problem(
+            bid.remove_value_rule or bid.negative_rule, bid.source,
+            f"the removed units are worth {value} PUs; a bid of {bid_spec.amount} removes units worth {target} ({how} {' and '.join(removable)} can make)",
+        ).violation(label)
+    changes: list[Change] = [RemoveUnits(at, power, unit, count) for (at, power, unit), count in removed.items()]
+    lines = [f"{power} remove {count} {unit} from {state.names.shown(at)}" for (at, power, unit), count in removed.items()]
+    lines.append(f"bid {bid_spec.amount}: the {bid.placing_side} remove units worth {value} PUs")
     return Outcome(tuple(changes), frozenset(), tuple(lines))
 
 

@@ -21,6 +21,7 @@ from kremlin_triplea.rules.kinds import (
     navy_destinations,
     neutral_navy,
     neutral_problem,
+    neutral_set_problem,
     placement_problem,
     retreat_destinations,
     retreating_groups,
@@ -52,8 +53,9 @@ class SetChoice:
 class NeutralChoice:
     territory: str
     name: str  # as the rule text names it
-    ipc: int
+    ipc: int | None  # None: the rule text gives no IPC value
     takers: tuple[tuple[str, tuple[str, ...]], ...]  # (power, sea zones its navy may go to; () if no navy)
+    group: str | None = None  # "major" / "minor" where the option counts groups
 
 
 @attrs.frozen
@@ -119,7 +121,7 @@ def legal_choices(run: DraftRun) -> NextPick:
 
 
 def option_choices(state: DraftState, option: Option, side: str) -> OptionChoices:
-    if option.number in state.used[side]:
+    if state.already_used(side, option.number):
         return OptionChoices(option, unavailable=f"the {side} already took option {option.number}")
     powers = [p for p in state.side_powers[side] if state.power_problem(option, side, p) is None]
     if option.kind == "placement":
@@ -176,13 +178,13 @@ def _neutral_choices(state: DraftState, option: Option, side: str, powers: list[
             else:
                 takers.append((power, ()))
         if takers:
-            choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers)))
+            choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
     pairs = tuple(
         (a.territory, b.territory)
         for a, b in combinations(choices, params.count)
-        if a.ipc + b.ipc <= params.max_total_ipc
+        if neutral_set_problem(state, option, [a.territory, b.territory]) is None
     ) if params.count == 2 else ()
-    unavailable = None if pairs else f"no {params.count} neutrals worth at most {params.max_total_ipc} IPCs together can be taken by the {side}"
+    unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
     return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 
 
@@ -247,7 +249,8 @@ def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
                 lines.append(f"  {entry.power} {entry.unit} on: {', '.join(entry.places)}")
         for neutral in choices.neutrals:
             takers = "; ".join(f"{p}" + (f" (navy to {' or '.join(z)})" if z else "") for p, z in neutral.takers)
-            lines.append(f"  {neutral.name} [{neutral.territory}] {neutral.ipc} IPC, by {takers}")
+            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
+            lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
         if choices.neutral_pairs:
             lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
         for takeover in choices.takeovers:

@@ -21,6 +21,7 @@ from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 PLACEMENT_PLACES = (
     "own_territory",
     "sea_zone_adjacent_to_own_territory_or_with_friendly_ships",
+    "friendly_sea_zone",  # adjacent to a territory of the power or an ally, or holding allied ships
     "friendly_carrier_with_room",
 )
 PLACEMENT_CHECKS = (
@@ -38,14 +39,21 @@ class PlacementParams:
     unit_sets: tuple[tuple[str, ...], ...]  # choose exactly one; rule-text unit names
     at: tuple[str, ...]  # a unit may go to any one of these kinds of place
     require: tuple[str, ...]  # further checks, all must hold
+    exclude: tuple[tuple[str, str, str], ...] = ()  # (power, unit, place) never allowed, rule-text names
 
 
 @attrs.frozen
 class NeutralTakeoverParams:
-    count: int
-    max_total_ipc: int
+    count: int  # neutrals per pick: the sum of per_group when that is given
+    max_total_ipc: int | None  # None: no limit on the table's IPC values
     navy_to: str
     navy_reason: str
+    per_group: tuple[tuple[str, int], ...] = ()  # e.g. (("major", 1), ("minor", 1)): how many of each [[neutral]] group
+    # "table_value": the neutral's production becomes its table IPC value (AA50);
+    # "unchanged": the game's production stays (001, 002: "The starting income doesn't change")
+    production: str = "table_value"
+    production_reason: str = ""
+    production_source: str = ""
 
 
 @attrs.frozen
@@ -80,9 +88,10 @@ class Option:
 @attrs.frozen
 class Neutral:
     name: str  # rule-text name
-    ipc: int
+    ipc: int | None  # None: the rule text gives no IPC value
     army: tuple[tuple[str, int], ...]
     note: str = ""
+    group: str | None = None  # e.g. "major" / "minor" (001, 002)
 
 
 @attrs.frozen
@@ -104,12 +113,14 @@ class PowerRestriction:
 class PickRules:
     default: int
     min: int
-    max: int
+    max: int | None  # None: as many as the players agree (001)
     source: str
     rule: str
     alternate_rule: str
     no_repeat_rule: str
     no_repeat_source: str
+    first_rule: str = ""  # who picks first: the players decide, the draft says `first`
+    no_repeat_per: int | None = None  # the no-repeat rule holds within each set of this many picks of a side
 
 
 @attrs.frozen
@@ -129,6 +140,16 @@ class BidRules:
     placement_rule: str
     amount_rule: str
     negative_rule: str
+    order_rule: str = ""  # who bids first: informational, the draft states the result
+    negative: str = "allocate_pus"  # or "remove_units": the placing side removes units worth the bid
+    removable_units: tuple[str, ...] = ()  # rule-text unit names a negative bid may remove
+    removable_rule: str = ""
+    keep_option_units: bool = False  # units from bonus options may not be removed
+    keep_option_units_rule: str = ""
+    remove_value: str = "at_most_bid"  # or "round_down_to_unit" (002)
+    remove_value_rule: str = ""
+    positive: str = "declared"  # or "declared_or_bid_phase": TripleA's own bid phase may place it
+    positive_rule: str = ""
 
 
 @attrs.frozen
@@ -169,12 +190,13 @@ def load_ruleset(path: Path | str) -> Ruleset:
             raise root.fail(index, "a unique option number and id", f"{option.number}/{option.id}")
     neutrals = {}
     for section in root.tables("neutral"):
-        section.only("name", "ipc", "army", "note")
+        section.only("name", "ipc", "army", "note", "group")
         neutral = Neutral(
             name=section.text("name"),
-            ipc=section.integer("ipc"),
+            ipc=section.integer("ipc", None),
             army=tuple(section.counts("army").items()),
             note=section.text("note", ""),
+            group=section.text("group", None),
         )
         neutrals[neutral.name] = neutral
     restrictions = {}
@@ -201,23 +223,31 @@ def load_ruleset(path: Path | str) -> Ruleset:
         )
         restrictions[restriction.power] = restriction
     picks = root.table("picks")
-    picks.only("default", "min", "max", "source", "rule", "alternate_rule", "no_repeat_rule", "no_repeat_source")
+    picks.only("default", "min", "max", "source", "rule", "alternate_rule", "no_repeat_rule", "no_repeat_source", "first_rule", "no_repeat_per")
     pick_rules = PickRules(
         default=picks.integer("default"),
         min=picks.integer("min"),
-        max=picks.integer("max"),
+        max=picks.integer("max", None),
         source=picks.text("source"),
         rule=picks.text("rule"),
         alternate_rule=picks.text("alternate_rule"),
         no_repeat_rule=picks.text("no_repeat_rule"),
         no_repeat_source=picks.text("no_repeat_source", picks.text("source")),
+        first_rule=picks.text("first_rule", ""),
+        no_repeat_per=picks.integer("no_repeat_per", None),
     )
-    if not 1 <= pick_rules.min <= pick_rules.default <= pick_rules.max:
+    if pick_rules.no_repeat_per is not None and pick_rules.no_repeat_per < 1:
+        raise picks.fail("no_repeat_per", "a positive whole number", pick_rules.no_repeat_per)
+    if not 1 <= pick_rules.min <= pick_rules.default <= (pick_rules.max or pick_rules.default):
         raise picks.fail("default", "min <= default <= max, all at least 1", f"{pick_rules.min}/{pick_rules.default}/{pick_rules.max}")
     locks = root.table("locks")
     locks.only("source", "rule", "lock_retreat_destinations", "reason")
     bid = root.table("bid")
-    bid.only("source", "rule", "placing_side", "receiving_side", "placement_rule", "amount_rule", "negative_rule")
+    bid.only(
+        "source", "rule", "placing_side", "receiving_side", "placement_rule", "amount_rule", "negative_rule", "order_rule",
+        "negative", "removable_units", "removable_rule", "keep_option_units", "keep_option_units_rule",
+        "remove_value", "remove_value_rule", "positive", "positive_rule",
+    )
     return Ruleset(
         id=root.text("id"),
         title=root.text("title"),
@@ -242,6 +272,16 @@ def load_ruleset(path: Path | str) -> Ruleset:
             placement_rule=bid.text("placement_rule"),
             amount_rule=bid.text("amount_rule"),
             negative_rule=bid.text("negative_rule"),
+            order_rule=bid.text("order_rule", ""),
+            negative=bid.get("negative", "allocate_pus or remove_units", lambda v: v in ("allocate_pus", "remove_units"), "allocate_pus"),
+            removable_units=tuple(bid.texts("removable_units", [])),
+            removable_rule=bid.text("removable_rule", ""),
+            keep_option_units=bid.boolean("keep_option_units", False),
+            keep_option_units_rule=bid.text("keep_option_units_rule", ""),
+            remove_value=bid.get("remove_value", "at_most_bid or round_down_to_unit", lambda v: v in ("at_most_bid", "round_down_to_unit"), "at_most_bid"),
+            remove_value_rule=bid.text("remove_value_rule", ""),
+            positive=bid.get("positive", "declared or declared_or_bid_phase", lambda v: v in ("declared", "declared_or_bid_phase"), "declared"),
+            positive_rule=bid.text("positive_rule", ""),
         ),
     )
 
@@ -251,7 +291,7 @@ def _option(section: Section) -> Option:
     common = ("number", "id", "title", "kind", "source", "rule", "quotes")
     params: Params
     if kind == "placement":
-        section.only(*common, "unit_sets", "at", "require")
+        section.only(*common, "unit_sets", "at", "require", "exclude")
         unit_sets = section.get(
             "unit_sets",
             "a list of unit lists, e.g. [[\"transport\", \"submarine\"]]",
@@ -265,14 +305,23 @@ def _option(section: Section) -> Option:
         for check in require:
             if check not in PLACEMENT_CHECKS:
                 raise section.fail("require", f"checks among {', '.join(PLACEMENT_CHECKS)}", check)
-        params = PlacementParams(tuple(tuple(s) for s in unit_sets), tuple(at), tuple(require))
+        exclude = []
+        for entry in section.tables("exclude", []):
+            entry.only("power", "unit", "at")
+            exclude.append((entry.text("power"), entry.text("unit"), entry.text("at")))
+        params = PlacementParams(tuple(tuple(s) for s in unit_sets), tuple(at), tuple(require), tuple(exclude))
     elif kind == "neutral_takeover":
-        section.only(*common, "count", "max_total_ipc", "navy_to", "navy_reason")
+        section.only(*common, "count", "max_total_ipc", "navy_to", "navy_reason", "per_group", "production", "production_reason", "production_source")
+        per_group = tuple(section.counts("per_group", {}).items())
         params = NeutralTakeoverParams(
-            count=section.integer("count"),
-            max_total_ipc=section.integer("max_total_ipc"),
+            count=sum(n for _, n in per_group) if per_group else section.integer("count"),
+            max_total_ipc=section.integer("max_total_ipc", None),
             navy_to=section.get("navy_to", "nearest_sea_zone_without_enemy_units", lambda v: v == "nearest_sea_zone_without_enemy_units"),
             navy_reason=section.text("navy_reason", ""),
+            per_group=per_group,
+            production=section.get("production", "table_value or unchanged", lambda v: v in ("table_value", "unchanged"), "table_value"),
+            production_reason=section.text("production_reason", ""),
+            production_source=section.text("production_source", ""),
         )
     else:
         section.only(*common, "units", "forbidden_units")
