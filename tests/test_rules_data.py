@@ -22,8 +22,8 @@ REPO = Path(__file__).resolve().parents[1]
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
 
 
-def test_options_one_to_ten_each_cite_their_place_in_the_seed() -> None:
-    assert [o.number for o in RULESET.options] == list(range(1, 11))
+def test_options_one_to_eleven_each_cite_their_place_in_the_seed() -> None:
+    assert [o.number for o in RULESET.options] == list(range(1, 12))
     for option in RULESET.options:
         assert option.source == f"{SEED}, option {option.number}"
 
@@ -56,7 +56,7 @@ def test_pick_counts_and_china() -> None:
 
 @pytest.mark.parametrize(("edit", "message"), [
     (('max = 11', 'max = "eleven"'), "picks.max: expected a whole number, got 'eleven'"),
-    (('kind = "territory_takeover"', 'kind = "coup"'), "option[9].kind: expected one of placement, neutral_takeover, territory_takeover, got 'coup'"),
+    (('kind = "territory_takeover"', 'kind = "coup"'), "option[9].kind: expected one of placement, neutral_takeover, territory_takeover, scenario, got 'coup'"),
     (('unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_territory"]',
       'unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_teritory"]'),
      "option[0].at: expected places among own_territory"),
@@ -204,6 +204,7 @@ def test_every_quoted_rule_is_the_seeds_own_words() -> None:
     quoted += [r.rule for r in RULESET.restrictions.values()] + [r.may_also_enter_rule for r in RULESET.restrictions.values()]
     bid, picks = RULESET.bid, RULESET.picks
     quoted += [bid.rule, bid.placement_rule, bid.amount_rule, bid.negative_rule, picks.rule, picks.alternate_rule, picks.no_repeat_rule, RULESET.locks.rule]
+    quoted += [s.rule for s in RULESET.scenarios] + [v.rule for s in RULESET.scenarios for v in s.variants]
     for text in quoted:
         for fragment in " ".join(text.split()).split(" ... "):
             assert fragment in seed, fragment

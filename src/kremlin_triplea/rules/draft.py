@@ -55,6 +55,7 @@ from kremlin_triplea.rules.kinds import (
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
+from kremlin_triplea.rules.scenarios import find_scenario
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 
@@ -170,7 +171,7 @@ class DraftRun:
 
     def parse_pick(self, index: int, section: Section) -> Pick:
         names = self.names
-        section.only("side", "option", "place", "take", "takeover", "note")
+        section.only("side", "option", "place", "take", "takeover", "scenario", "note")
         where = f"{section.file}: {section.key}"
         picks = self.ruleset.picks
         label = f"pick {index}"
@@ -183,12 +184,14 @@ class DraftRun:
         raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
         option = self.ruleset.option(raw_option)
         if self.state.already_used(side, option.number):
-            raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}", rule=picks.no_repeat_rule, source=picks.no_repeat_source, where=section.file)
-        wanted = {"placement": "place", "neutral_takeover": "take", "territory_takeover": "takeover"}[option.kind]
-        for other in ("place", "take", "takeover"):
+            raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}", rule=option.quotes.get("one_per_side", picks.no_repeat_rule), source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source, where=section.file)
+        wanted = {"placement": "place", "neutral_takeover": "take", "territory_takeover": "takeover", "scenario": "scenario"}[option.kind]
+        for other in ("place", "take", "takeover", "scenario"):
             if other != wanted and section.has(other):
                 raise section.fail(other, f"`{wanted}` for option {option.number} ({option.kind}), not `{other}`")
         pick = Pick(index=index, side=side, option=option)
+        if wanted == "scenario":
+            return attrs.evolve(pick, scenario=find_scenario(self.ruleset, section.text("scenario"), where=where))
         if wanted == "place":
             return attrs.evolve(pick, placements=self.parse_placements(section, "place"))
         if wanted == "take":

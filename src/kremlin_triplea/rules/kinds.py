@@ -7,8 +7,8 @@ checks (``placement_problem``, ``neutral_problem``, ``takeover_problem``...)
 drive the legal-choice enumeration in :mod:`legal`, so a choice listed as
 legal never fails when applied.
 
-Later kinds (option 11's scenarios) fit the same shape: a list of primitive
-changes on rule-text names, checked for locks like any other pick.
+Option 11's scenarios are their own kind (:mod:`scenarios`): a list of
+primitive steps on rule-text names, checked for locks like any other pick.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.queries import Nearest, nearest, owned_sea_zones
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile
+from kremlin_triplea.rules.scenarios import Scenario, apply_scenario
 from kremlin_triplea.rules.ruleset import (
     NeutralTakeoverParams,
     Option,
@@ -80,10 +81,12 @@ class Pick:
     placements: tuple[UnitPlacement, ...] = ()
     takes: tuple[NeutralTake, ...] = ()
     takeover: TakeoverSpec | None = None
+    scenario: Scenario | None = None
 
     @property
     def label(self) -> str:
-        return f"pick {self.index} ({self.side}, option {self.option.number} {self.option.title})"
+        chosen = f": {self.scenario.title}" if self.scenario is not None else ""
+        return f"pick {self.index} ({self.side}, option {self.option.number} {self.option.title}{chosen})"
 
 
 @attrs.frozen
@@ -141,6 +144,10 @@ class DraftState:
         self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
         self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
         self.factory = names.unit("factory")
+        # Which base game this is (the profile's [[game]]): scenarios have per-edition clauses.
+        base = next((g for g in profile.games if g.name == board.game_name), None)
+        self.base_file: str | None = base.file if base is not None else None
+        self.edition: str | None = base.edition if base is not None else None
         self.may_enter: dict[str, frozenset[str]] = {}
         for power, restriction in self.restrictions.items():
             listed = self.profile.powers_may_enter.get(power, ())
@@ -799,6 +806,7 @@ APPLY = {
     "placement": apply_placement,
     "neutral_takeover": apply_neutral_takeover,
     "territory_takeover": apply_territory_takeover,
+    "scenario": apply_scenario,
 }
 
 

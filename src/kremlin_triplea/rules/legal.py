@@ -15,8 +15,10 @@ from pathlib import Path
 
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.draft import Draft, DraftRun, open_game
+from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.rules.kinds import (
     DraftState,
+    Pick,
     bid_placement_problem,
     navy_destinations,
     neutral_navy,
@@ -29,6 +31,7 @@ from kremlin_triplea.rules.kinds import (
     unit_sets,
 )
 from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, Option, PlacementParams
+from kremlin_triplea.rules.scenarios import apply_scenario
 
 
 @attrs.frozen
@@ -82,6 +85,7 @@ class OptionChoices:
     neutrals: tuple[NeutralChoice, ...] = ()
     neutral_pairs: tuple[tuple[str, str], ...] = ()
     takeovers: tuple[TakeoverChoice, ...] = ()
+    scenarios: tuple[str, ...] = ()  # titles of the scenarios the side may pick
 
     @property
     def available(self) -> bool:
@@ -128,7 +132,23 @@ def option_choices(state: DraftState, option: Option, side: str) -> OptionChoice
         return _placement_choices(state, option, side, powers)
     if option.kind == "neutral_takeover":
         return _neutral_choices(state, option, side, powers)
+    if option.kind == "scenario":
+        return _scenario_choices(state, option, side)
     return _takeover_choices(state, option, side, powers)
+
+
+def _scenario_choices(state: DraftState, option: Option, side: str) -> OptionChoices:
+    titles = []
+    for scenario in state.ruleset.scenarios:
+        if scenario.side != side:
+            continue
+        try:
+            apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
+        except RuleViolation:
+            continue
+        titles.append(scenario.title)
+    unavailable = None if titles else f"every scenario of the {side} involves a place the other side has affected"
+    return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
 
 
 def _placement_choices(state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
@@ -258,4 +278,6 @@ def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
                 f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats
             )
             lines.append(f"  {takeover.power} take {takeover.territory}" + (f" (retreat: {retreat})" if retreat else ""))
+        for title in choices.scenarios:
+            lines.append(f"  scenario = {title!r}")
     return lines

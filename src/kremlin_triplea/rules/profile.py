@@ -15,6 +15,7 @@ import attrs
 
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.ruleset import find_data_file
+from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 
@@ -25,6 +26,7 @@ class BaseGame:
     name: str
     sha256: str
     differences: tuple[str, ...]
+    edition: str | None = None  # the rule text's name for this setup ("1942"): scenarios' per-edition clauses
 
 
 @attrs.frozen
@@ -71,6 +73,10 @@ class Profile:
     special_reasons: dict[str, str] = attrs.field(eq=False)
     bid_property: str | None = None  # the game's per-power bid property, e.g. "{power} bid"
     straits: dict[str, Strait] = attrs.field(eq=False, factory=dict)
+    # Places the rule text names that this map does not have (AA50 has no Crete), each with why.
+    absent_places: dict[str, str] = attrs.field(eq=False, factory=dict)
+    # Where a scenario's text and a game's setup disagree: what apply does and reports, and why.
+    scenario_decisions: tuple[ScenarioDecision, ...] = attrs.field(eq=False, default=())
 
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
@@ -93,12 +99,13 @@ def load_profile(path: Path | str) -> Profile:
     root.only(
         "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
         "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits", "bid_phase",
+        "absent_places", "scenario_decision",
     )
     games = []
     for section in root.tables("game"):
-        section.only("file", "key", "name", "sha256", "differences")
+        section.only("file", "key", "name", "sha256", "differences", "edition")
         digest = section.get("sha256", "64 hexadecimal digits", lambda v: isinstance(v, str) and len(v) == 64)
-        games.append(BaseGame(section.text("file"), section.text("key"), section.text("name"), digest.lower(), tuple(section.texts("differences", []))))
+        games.append(BaseGame(section.text("file"), section.text("key"), section.text("name"), digest.lower(), tuple(section.texts("differences", [])), section.text("edition", None)))
     sea_zone_name = root.get("sea_zone_name", 'a pattern with "{n}", e.g. "{n} Sea Zone"', lambda v: isinstance(v, str) and "{n}" in v)
     marker = root.table("capital_marker", None)
     factory = root.table("factory_output")
@@ -129,6 +136,8 @@ def load_profile(path: Path | str) -> Profile:
         special_reasons={name: specials.table(name).text("reason") for name in specials.data} if specials is not None else {},
         straits=_straits(root),
         bid_property=bid_phase.text("property") if bid_phase is not None else None,
+        absent_places=_names(root, "absent_places"),
+        scenario_decisions=read_decisions(root),
     )
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.rules.scenarios import Scenario, read_scenarios
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 # The places a placement option may name, and the checks it may require; the
@@ -31,7 +32,7 @@ PLACEMENT_CHECKS = (
     "same_power",
     "no_factory_there",
 )
-KINDS = ("placement", "neutral_takeover", "territory_takeover")
+KINDS = ("placement", "neutral_takeover", "territory_takeover", "scenario")
 
 
 @attrs.frozen
@@ -62,7 +63,12 @@ class TerritoryTakeoverParams:
     forbidden_units: tuple[str, ...]  # a territory holding one of these may not be taken
 
 
-Params = PlacementParams | NeutralTakeoverParams | TerritoryTakeoverParams
+@attrs.frozen
+class ScenarioParams:
+    """A scenario option: the pick names one of the ruleset's [[scenario]] entries (rules/scenarios.py)."""
+
+
+Params = PlacementParams | NeutralTakeoverParams | TerritoryTakeoverParams | ScenarioParams
 
 
 @attrs.frozen
@@ -165,6 +171,7 @@ class Ruleset:
     neutrals: dict[str, Neutral] = attrs.field(eq=False)
     restrictions: dict[str, PowerRestriction] = attrs.field(eq=False)
     bid: BidRules
+    scenarios: tuple[Scenario, ...] = ()
 
     def option(self, key: int | str) -> Option:
         """An option by its number in the rule text or by its id, e.g. 1 or "infantry"."""
@@ -178,7 +185,7 @@ class Ruleset:
 def load_ruleset(path: Path | str) -> Ruleset:
     path = Path(path)
     root = Section(read_toml(path), str(path))
-    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid")
+    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario")
     sides = root.texts("sides")
     if len(sides) != 2:
         raise root.fail("sides", "two side names (the first places the bid)", sides)
@@ -283,6 +290,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
             positive=bid.get("positive", "declared or declared_or_bid_phase", lambda v: v in ("declared", "declared_or_bid_phase"), "declared"),
             positive_rule=bid.text("positive_rule", ""),
         ),
+        scenarios=read_scenarios(root, (sides[0], sides[1])),
     )
 
 
@@ -323,6 +331,9 @@ def _option(section: Section) -> Option:
             production_reason=section.text("production_reason", ""),
             production_source=section.text("production_source", ""),
         )
+    elif kind == "scenario":
+        section.only(*common)
+        params = ScenarioParams()
     else:
         section.only(*common, "units", "forbidden_units")
         params = TerritoryTakeoverParams(
