@@ -157,3 +157,13 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
     run.apply_picks()
     for line in describe(legal_choices(run)):
         click.echo(line)
+
+
+def _register_assistant_commands() -> None:
+    # Kept in their own module (issue 8): value, render, draft.
+    from kremlin_triplea.cli_assistant import value_command
+
+    main.add_command(value_command)
+
+
+_register_assistant_commands()

@@ -18,18 +18,25 @@ def game_name(result: DraftResult) -> str:
 
 
 def notes_html(result: DraftResult) -> str:
+    from kremlin_triplea.rules.value import value_result
+
     ruleset = result.ruleset
+    values = value_result(result)
     parts = [
         "<h2>Kremlin draft</h2>",
         f"<p>Ruleset: {escape(ruleset.title)} ({escape(ruleset.id)}; source {escape(ruleset.source)}). "
         f"Map profile: {escape(result.profile.map)}.</p>",
         "<ol>",
     ]
-    for applied in result.picks:
+    for applied, value in zip(result.picks, values.picks):
         pick = applied.pick
         details = "; ".join(escape(line) for line in applied.outcome.lines)
-        parts.append(f"<li>{escape(pick.side)}: option {pick.option.number} {escape(pick.option.title)}: {details}</li>")
+        parts.append(f"<li>{escape(pick.side)}: option {pick.option.number} {escape(pick.option.title)}: {details} "
+                     f"(worth {value.value:+d} IPCs to the {escape(pick.side)})</li>")
     parts.append("</ol>")
+    totals = values.totals()
+    parts.append(f"<p>Picks valued in IPCs (units at cost, production, PUs; see kremlin-triplea value): "
+                 f"{escape(', '.join(f'{side} {total:+d}' for side, total in totals.items()))}.</p>")
     if result.bid is not None and result.bid_spec is not None:
         parts.append(f"<p>Bid {result.bid_spec.amount}: {'; '.join(escape(line) for line in result.bid.lines)}</p>")
     else:

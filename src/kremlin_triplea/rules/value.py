@@ -1,0 +1,245 @@
+"""What each pick is worth, in IPCs, so players can judge the bid (000, section C).
+
+A pick is valued by what it changes on the board, measured for each side
+before and after it:
+
+* **units** at the game's own costs (``Catalog.cost`` for the unit's owner), so
+  units placed count for their side and enemy units destroyed count against
+  theirs;
+* **production**: the IPC value of the territories each side owns, so a
+  territory taken from the enemy counts twice in the difference (gained by
+  one side, lost by the other) and a neutral joining counts once;
+* **PUs**: starting PUs given or taken (negative bids, some scenarios).
+
+A pick's value to its side is its own gain minus the other side's. Units that
+are moved rather than created or destroyed (retreats) are reported as
+*displaced* with their cost, but change neither side's total: their new
+position is not valued. Everything else a pick may change (technologies,
+capitals, victory cities, game options, added XML) is listed as not valued.
+The limits are stated in docs/kremlin-draft.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import attrs
+
+from kremlin_triplea.board import Board
+from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
+from kremlin_triplea.rules.kinds import Outcome
+
+# Changes whose effect the three measures already cover.
+_MEASURED_FIELDS = frozenset({"production", "impassable", "original_owner"})
+
+
+@attrs.frozen
+class Holdings:
+    """What one side has that the valuation counts, in IPCs."""
+
+    units: int = 0
+    production: int = 0
+    pus: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.units + self.production + self.pus
+
+    def __sub__(self, other: Holdings) -> Holdings:
+        return Holdings(self.units - other.units, self.production - other.production, self.pus - other.pus)
+
+    def __add__(self, other: Holdings) -> Holdings:
+        return Holdings(self.units + other.units, self.production + other.production, self.pus + other.pus)
+
+
+@attrs.frozen
+class PickValue:
+    """One pick (or the bid) valued: each side's gain, and what was not counted."""
+
+    label: str
+    side: str  # the side that made the pick (the bid: the side that placed or received it)
+    gains: tuple[tuple[str, Holdings], ...]  # (side, what it gained; negative: lost), in the ruleset's order
+    displaced: int  # cost of units moved (retreats): reported, not counted
+    unpriced: tuple[str, ...]  # units changed that the game gives no cost for
+    unvalued: tuple[str, ...]  # changes outside the three measures
+
+    def gain(self, side: str) -> Holdings:
+        return dict(self.gains)[side]
+
+    @property
+    def value(self) -> int:
+        """Worth to the picking side: its gain minus the other sides' gains."""
+        return sum(h.total if s == self.side else -h.total for s, h in self.gains)
+
+
+@attrs.frozen
+class DraftValue:
+    sides: tuple[str, ...]
+    picks: tuple[PickValue, ...]
+    bid: PickValue | None
+
+    def running(self) -> list[dict[str, int]]:
+        """After each pick, every side's total of the values of its own picks."""
+        totals = dict.fromkeys(self.sides, 0)
+        rows = []
+        for pick in self.picks:
+            totals[pick.side] += pick.value
+            rows.append(dict(totals))
+        return rows
+
+    def totals(self, *, with_bid: bool = False) -> dict[str, int]:
+        totals = dict.fromkeys(self.sides, 0)
+        for pick in self.picks + ((self.bid,) if with_bid and self.bid is not None else ()):
+            totals[pick.side] += pick.value
+        return totals
+
+    def as_data(self) -> dict[str, object]:
+        def pick_data(pick: PickValue) -> dict[str, object]:
+            return {
+                "label": pick.label,
+                "side": pick.side,
+                "value": pick.value,
+                "gains": {side: attrs.asdict(gain) for side, gain in pick.gains},
+                "displaced": pick.displaced,
+                "unpriced": list(pick.unpriced),
+                "unvalued": list(pick.unvalued),
+            }
+
+        return {
+            "sides": list(self.sides),
+            "picks": [dict(pick_data(p), running=r) for p, r in zip(self.picks, self.running())],
+            "bid": pick_data(self.bid) if self.bid is not None else None,
+            "totals": self.totals(),
+        }
+
+    def lines(self) -> list[str]:
+        """The valuation as text: each pick, its breakdown and the running totals."""
+        out = []
+        for pick, running in zip(self.picks, self.running()):
+            out += describe_pick(pick)
+            out.append("  running: " + ", ".join(f"{s} {running[s]:+d}" for s in self.sides))
+        if self.bid is not None:
+            out += describe_pick(self.bid)
+        totals = self.totals()
+        first, *rest = self.sides
+        out.append("picks: " + ", ".join(f"{s} {totals[s]:+d}" for s in self.sides))
+        if rest:
+            lead = totals[first] - sum(totals[s] for s in rest)
+            out.append(f"difference ({first} minus {', '.join(rest)}): {lead:+d} IPCs")
+        if self.bid is not None:
+            with_bid = self.totals(with_bid=True)
+            out.append("with the bid: " + ", ".join(f"{s} {with_bid[s]:+d}" for s in self.sides))
+        return out
+
+
+def holdings(board: Board, sides: Mapping[str, str]) -> dict[str, Holdings]:
+    """Each side's units (at cost), production and PUs on ``board``; ``sides`` maps power -> side."""
+    catalog = board.catalog
+    units = dict.fromkeys(set(sides.values()), 0)
+    production = dict(units)
+    pus = dict(units)
+    for _, data in board.graph.nodes(data=True):
+        side = sides.get(data["owner"])
+        if side is not None and not data["water"]:
+            production[side] += data["production"]
+        for (owner, unit), count in data["units"].items():
+            owner_side = sides.get(owner)
+            cost = catalog.cost(unit, owner) if owner_side is not None else None
+            if cost is not None:
+                units[owner_side] += cost * count
+    for power, amount in board.pus.items():
+        if power in sides:
+            pus[sides[power]] += amount
+    return {side: Holdings(units[side], production[side], pus[side]) for side in units}
+
+
+class Valuer:
+    """Values outcomes one after another on a board the caller changes between calls."""
+
+    def __init__(self, board: Board, side_powers: Mapping[str, Iterable[str]]) -> None:
+        self.board = board
+        self.side_order = tuple(side_powers)
+        self.sides = {power: side for side, powers in side_powers.items() for power in powers}
+        self.before = holdings(board, self.sides)
+
+    def value(self, label: str, side: str, outcome: Outcome) -> PickValue:
+        """Value ``outcome``, which the board now shows applied on top of the last call's position."""
+        after = holdings(self.board, self.sides)
+        gains = tuple((s, after[s] - self.before[s]) for s in self.side_order)
+        self.before = after
+        catalog = self.board.catalog
+        displaced = sum((catalog.cost(c.unit_type, c.owner) or 0) * c.count for c in outcome.moved if isinstance(c, PlaceUnits))
+        unpriced = sorted({
+            f"{c.owner} {c.unit_type}" for c in outcome.changes
+            if isinstance(c, (PlaceUnits, RemoveUnits)) and c.owner in self.sides and catalog.cost(c.unit_type, c.owner) is None
+        })
+        unvalued = tuple(str(c) for c in outcome.changes if not _measured(c))
+        return PickValue(label, side, gains, displaced, tuple(unpriced), unvalued)
+
+
+def _measured(change: Change) -> bool:
+    if isinstance(change, SetTerritory):
+        return change.field in _MEASURED_FIELDS
+    return isinstance(change, (PlaceUnits, RemoveUnits, SetOwner, SetPUs))
+
+
+def value_result(result) -> DraftValue:  # noqa: ANN001 - a DraftResult; imported lazily to avoid a cycle
+    """Value every pick and the bid of an applied draft, replaying its changes from the base game."""
+    board = result.game.initial.copy()
+    side_powers = result.state.side_powers
+    valuer = Valuer(board, side_powers)
+    picks = []
+    for applied in result.picks:
+        board.push_all(list(applied.outcome.changes))
+        picks.append(valuer.value(applied.pick.label, applied.pick.side, applied.outcome))
+    bid = None
+    if result.bid is not None and result.bid_spec is not None:
+        board.push_all(list(result.bid.changes))
+        bid_side = _bid_side(side_powers, result.ruleset.bid.placing_side, result.bid_spec.amount)
+        bid = valuer.value(f"bid {result.bid_spec.amount}", bid_side, result.bid)
+    return DraftValue(tuple(side_powers), tuple(picks), bid)
+
+
+def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None) -> DraftValue:
+    """Value a draft file's picks so far, and its bid once the picks are complete."""
+    from kremlin_triplea.rules.draft import DraftRun, open_game, read_draft
+
+    draft = read_draft(path)
+    run = DraftRun(draft, open_game(draft, game_spec, maps_dir))
+    valuer = Valuer(run.game.board, run.state.side_powers)
+    picks = []
+    for index, section in enumerate(draft.picks, start=1):
+        pick = run.parse_pick(index, section)
+        outcome = run.apply_pick(pick)
+        picks.append(valuer.value(pick.label, pick.side, outcome))
+    bid = None
+    bid_spec = run.parse_bid() if len(run.applied) == run.total_picks else None
+    if bid_spec is not None:
+        outcome = run.apply_bid(bid_spec)
+        bid = valuer.value(f"bid {bid_spec.amount}", _bid_side(run.state.side_powers, run.ruleset.bid.placing_side, bid_spec.amount), outcome)
+    return DraftValue(tuple(run.state.side_powers), tuple(picks), bid)
+
+
+def _bid_side(side_powers: Mapping[str, object], placing_side: str, amount: int) -> str:
+    """Who the bid favours: the placing side for a positive bid, the other for a negative one."""
+    return placing_side if amount >= 0 else _other(side_powers, placing_side)
+
+
+def _other(side_powers: Mapping[str, object], side: str) -> str:
+    return next((s for s in side_powers if s != side), side)
+
+
+def describe_pick(pick: PickValue) -> list[str]:
+    lines = [f"{pick.label}: {pick.value:+d} IPCs for the {pick.side}"]
+    for side, gain in pick.gains:
+        parts = [f"{name} {amount:+d}" for name, amount in (("units", gain.units), ("production", gain.production), ("PUs", gain.pus)) if amount]
+        if parts:
+            lines.append(f"  {side}: {', '.join(parts)}")
+    if pick.displaced:
+        lines.append(f"  displaced (not counted): units worth {pick.displaced} IPCs")
+    if pick.unpriced:
+        lines.append(f"  no cost in this game (not counted): {', '.join(pick.unpriced)}")
+    for change in pick.unvalued:
+        lines.append(f"  not valued: {change}")
+    return lines
