@@ -161,9 +161,10 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
 
 def _register_assistant_commands() -> None:
     # Kept in their own module (issue 8): value, render, draft.
-    from kremlin_triplea.cli_assistant import value_command
+    from kremlin_triplea.cli_assistant import render_command, value_command
 
     main.add_command(value_command)
+    main.add_command(render_command)
 
 
 _register_assistant_commands()

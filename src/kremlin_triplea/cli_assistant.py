@@ -31,3 +31,55 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
         return
     for line in values.lines():
         click.echo(line)
+
+
+@click.command("render")
+@click.argument("game")
+@click.option("--base", "base_spec", help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game.")
+@click.option("--draft", "draft_path", type=click.Path(path_type=Path, dir_okay=False), help="A draft whose picks and values make the legend.")
+@click.option("--map-dir", type=click.Path(path_type=Path, file_okay=False, exists=True), help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True, help="FILE.svg or FILE.png.")
+@click.option("--scale", type=click.FloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool) -> None:
+    """Draw GAME's board: owners' colours, what changed since BASE outlined and labelled.
+
+    GAME may also be a draft (.toml): it is applied in memory, compared with its
+    own game, and its picks make the legend.
+    """
+    from kremlin_triplea.game import load
+    from kremlin_triplea.gamefile.locate import resolve_game
+    from kremlin_triplea.render import find_map_folder, read_map_art, render_svg, write_picture
+
+    maps_dir = _maps_dir(ctx)
+    if game.lower().endswith(".toml"):
+        if draft_path is not None:
+            raise click.UsageError("GAME is already a draft; --draft is for a written game")
+        board, base_board, game_path, legend = _draft_boards(Path(game), maps_dir)
+    else:
+        game_path = resolve_game(game, maps_dir)
+        board = load(game_path).board
+        base_board, legend = None, None
+        if draft_path is not None:
+            base_from_draft, _, legend = _draft_boards(draft_path, maps_dir)[1:]
+            base_board = base_from_draft if base_spec is None else None
+    if base_spec is not None:
+        base_board = load(base_spec, maps_dir=maps_dir).board
+    folder = map_dir or find_map_folder(board, game_path, maps_dir)
+    art = read_map_art(folder)
+    written = write_picture(render_svg(board, art, base_board, legend), output, overwrite=force, scale=scale)
+    outlined = "nothing outlined (no base game)" if base_board is None else "changes since the base outlined"
+    click.echo(f"wrote {written} (map {folder}; {outlined})")
+
+
+def _draft_boards(path: Path, maps_dir: Path):
+    """A draft applied in memory: (its board, its base game's board, the base game file, its legend)."""
+    from kremlin_triplea.render import Legend
+    from kremlin_triplea.rules.draft import apply_draft, read_draft
+    from kremlin_triplea.rules.value import value_result
+
+    result = apply_draft(read_draft(path), maps_dir=maps_dir, write_notes=False)
+    values = value_result(result)
+    legend = Legend(f"{result.game.board.game_name}: {result.ruleset.title} ({path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
+    return result.game.board, result.game.initial, result.game.source, legend

@@ -113,6 +113,18 @@ class DraftValue:
             "totals": self.totals(),
         }
 
+    def by_side(self) -> list[tuple[str, list[str]]]:
+        """Each side's picks, one short line each, and its total (the picture's legend)."""
+        totals = self.totals()
+        found = []
+        for side in self.sides:
+            lines = [f"{_short(p.label)}: {p.value:+d}" for p in self.picks if p.side == side]
+            if self.bid is not None and self.bid.side == side:
+                lines.append(f"{self.bid.label}: {self.bid.value:+d}")
+            lines.append(f"picks total: {totals[side]:+d} IPCs")
+            found.append((side, lines))
+        return found
+
     def lines(self) -> list[str]:
         """The valuation as text: each pick, its breakdown and the running totals."""
         out = []
@@ -228,6 +240,15 @@ def _bid_side(side_powers: Mapping[str, object], placing_side: str, amount: int)
 
 def _other(side_powers: Mapping[str, object], side: str) -> str:
     return next((s for s in side_powers if s != side), side)
+
+
+def _short(label: str) -> str:
+    """'pick 3 (Axis, option 1 Infantry Placement)' -> 'pick 3: option 1 Infantry Placement'."""
+    head, _, rest = label.partition(" (")
+    if not rest:
+        return label
+    _, _, what = rest.rstrip(")").partition(", ")
+    return f"{head}: {what}" if what else label
 
 
 def describe_pick(pick: PickValue) -> list[str]:
