@@ -215,6 +215,7 @@ public final class EngineHarness {
     volatile Map<String, String> territories;
     volatile Map<String, Integer> pus;
     volatile Map<String, String> properties;
+    volatile String rules;
 
     Reading(final String file) {
       this.file = file;
@@ -232,6 +233,12 @@ public final class EngineHarness {
       this.territories = territories;
       this.pus = pus;
       this.properties = properties;
+      try {
+        rules = EngineRules.rulesJson(data);
+      } catch (final RuntimeException e) {
+        // The file was read; only the rules report failed. Say so rather than report no rules.
+        rules = "{\"error\": " + string(rootMessage(e)) + "}";
+      }
       ok = true;
     }
 
@@ -284,6 +291,7 @@ public final class EngineHarness {
       } else {
         object(out, pus, String::valueOf);
       }
+      out.append(", \"rules\": ").append(rules == null ? "null" : rules);
       out.append(", \"territories\": ");
       if (territories == null) {
         out.append("null");

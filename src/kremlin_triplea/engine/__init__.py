@@ -37,7 +37,7 @@ DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 HARNESS_SOURCE = Path(__file__).with_name("EngineHarness.java")
 HARNESS_CLASS = "EngineHarness"
 #: Compiled together: the player shares the reader's JSON and game-state code.
-HARNESS_SOURCES = (HARNESS_SOURCE, Path(__file__).with_name("EnginePlayer.java"))
+HARNESS_SOURCES = (HARNESS_SOURCE, Path(__file__).with_name("EnginePlayer.java"), Path(__file__).with_name("EngineRules.java"))
 INSTALL_HINT = "install TripleA and a JDK with: apt-get install -y triplea default-jdk-headless"
 
 # A file that keeps the engine busy this long is reported as timed out, and the batch goes on.
@@ -76,6 +76,10 @@ class EngineReading:
     properties: Mapping[str, str]
     #: DTD violations; the engine only prints them and still accepts the file.
     dtd_errors: tuple[str, ...]
+    #: The rules as the engine understands them (EngineRules.java): ``canals``, ``crossings``
+    #: ("zone|zone" -> power -> unit type -> may cross), ``players`` (techs, tech_cost, prices,
+    #: units with their techs, conditions, triggers).
+    rules: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 def find_triplea_jar() -> Path:
@@ -183,6 +187,7 @@ def _reading(raw: dict[str, Any]) -> EngineReading:
         pus=raw["pus"] or {},
         properties=raw["properties"] or {},
         dtd_errors=tuple(raw["dtd_errors"]),
+        rules=raw.get("rules") or {},
     )
 
 
