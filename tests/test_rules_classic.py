@@ -135,9 +135,10 @@ def test_every_neutral_is_an_unowned_territory_and_ships_have_their_coast(rulese
 
 
 @pytest.mark.parametrize("ruleset", sorted(TARGETS))
-def test_options_one_to_eight_cite_the_seed_and_the_tables_match_it(ruleset: str) -> None:
+def test_options_one_to_nine_cite_the_seed_and_the_tables_match_it(ruleset: str) -> None:
     rules = RULESETS[ruleset]
-    assert [o.number for o in rules.options] == list(range(1, 9))
+    assert [o.number for o in rules.options] == list(range(1, 10))
+    assert rules.option(8).kind == "territory_takeover" and rules.option(9).kind == "scenario"
     for option in rules.options:
         assert option.source.startswith(SEED_OF[ruleset])
     # "Major neutrals - Argentina(2inf, 1 transport) ... Turkey(2inf, 1 armor)"; "A minor neutral army consists of one infantry unit"
@@ -163,6 +164,7 @@ def test_every_quoted_rule_is_the_seeds_own_words(ruleset: str) -> None:
                bid_rules.removable_rule, bid_rules.keep_option_units_rule, bid_rules.remove_value_rule, bid_rules.positive_rule,
                picks.rule, picks.alternate_rule, picks.first_rule, picks.no_repeat_rule, rules.locks.rule]
     quoted += [o.params.production_reason for o in rules.options if o.kind == "neutral_takeover" and o.params.production_source]
+    quoted += [s.rule for s in rules.scenarios]
     for text in filter(None, quoted):
         for fragment in " ".join(text.split()).split(" ... "):
             assert fragment in seed, fragment
