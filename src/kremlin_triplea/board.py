@@ -182,6 +182,11 @@ class Board:
         return bool(self.node(territory)["water"])
 
     @property
+    def position(self) -> tuple[int, object]:
+        """Names the position reached by push/pop from this board's start (compare the second item with ``is``): for caches."""
+        return (len(self._stack), self._stack[-1] if self._stack else None)
+
+    @property
     def changes(self) -> list[Change]:
         """Every change pushed so far, oldest first."""
         return [entry.change for entry in self._stack]

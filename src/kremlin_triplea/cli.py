@@ -159,6 +159,17 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
         click.echo(line)
 
 
+def _register_map_maker_commands() -> None:
+    # Kept in their own module (issue 7): matrix, profile new, profile check.
+    from kremlin_triplea.cli_matrix import matrix_command, profile_group
+
+    main.add_command(matrix_command)
+    main.add_command(profile_group)
+
+
+_register_map_maker_commands()
+
+
 def _register_assistant_commands() -> None:
     # Kept in their own module (issue 8): value, render, draft.
     from kremlin_triplea.cli_assistant import render_command, value_command

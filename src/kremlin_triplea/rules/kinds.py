@@ -143,18 +143,25 @@ class DraftState:
         self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
         self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
         self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
-        self.factory = names.unit("factory")
+        # A map without a factory unit (the matrix runs rulesets on any map) still has options needing none.
+        self.factory: str | None = names.unit("factory") if names.has_unit("factory") else None
         # Which base game this is (the profile's [[game]]): scenarios have per-edition clauses.
         base = next((g for g in profile.games if g.name == board.game_name), None)
         self.base_file: str | None = base.file if base is not None else None
         self.edition: str | None = base.edition if base is not None else None
         self.may_enter: dict[str, frozenset[str]] = {}
+        self._facts: tuple[tuple[int, object], Facts] | None = None
         for power, restriction in self.restrictions.items():
             listed = self.profile.powers_may_enter.get(power, ())
             self.may_enter[power] = frozenset(names.territory(t) for t in (*listed, *restriction.may_also_enter))
 
     def facts(self) -> Facts:
-        return Facts(self.board)
+        """Facts about the board as it is now, reused until a change is pushed or popped."""
+        position = self.board.position
+        cached = self._facts
+        if cached is None or cached[0][0] != position[0] or cached[0][1] is not position[1]:
+            self._facts = cached = (position, Facts(self.board))
+        return cached[1]
 
     def lock_problem(self, side: str, place: str) -> Problem | None:
         holder = self.locks.get(place)

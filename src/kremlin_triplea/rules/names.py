@@ -42,6 +42,9 @@ class Names:
     def unit(self, name: str, *, where: str | None = None) -> str:
         return self._resolve("unit", name, self._units, where)
 
+    def has_unit(self, name: str) -> bool:
+        return name.strip().lower() in self._units
+
     def territory(self, name: str, *, where: str | None = None) -> str:
         """A land territory."""
         return self._resolve("territory", name, self._land, where)

@@ -1,0 +1,128 @@
+"""Commands for map makers and CI: ``matrix``, ``profile new``, ``profile check`` (registered in cli.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game
+
+
+def _maps_dir(ctx: click.Context) -> Path:
+    return default_maps_dir(ctx.obj.get("maps_dir"))
+
+
+def _quiet() -> bool:
+    """CI logs and pipes get no progress bar."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes") or not sys.stderr.isatty()
+
+
+def _user_folder_games(folder: Path) -> list[Path]:
+    """Every game of a TripleA user folder (or of its downloadedMaps folder)."""
+    maps_dir = folder / "downloadedMaps" if (folder / "downloadedMaps").is_dir() else folder
+    if not maps_dir.is_dir():
+        raise InputError("not a TripleA user folder or downloadedMaps folder", where=str(folder))
+    games = [g.path for m in installed_maps(maps_dir) for g in m.games if g.path.is_file()]
+    if not games:
+        raise InputError("no games found in its maps", where=str(maps_dir))
+    return games
+
+
+@click.command("matrix")
+@click.option("--ruleset", "ruleset_names", multiple=True, help="A ruleset id or path (repeatable; default: every installed ruleset).")
+@click.option("--game", "game_specs", multiple=True, help="A further game: a path or MAP/GAME (repeatable).")
+@click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
+@click.option("--engine", is_flag=True, help="Also check that the real TripleA engine reads every written game the same (one JVM).")
+@click.option("--samples", default=2, show_default=True, type=click.IntRange(0, 100), help="Random whole drafts per ruleset and game.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random drafts.")
+@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JSON here ('-': stdout, instead of the table).")
+@click.option("--junit", "junit_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JUnit XML here.")
+@click.pass_context
+def matrix_command(ctx, ruleset_names, game_specs, user_folder, engine, samples, seed, json_path, junit_path) -> None:
+    """Apply every option of every ruleset to every game it claims (and the games given); exit 1 on any failure.
+
+    Each legal target of each option, each bid target and a seeded sample of
+    whole drafts is applied from the initial board; every result must validate
+    and read back to the board meant (and, with --engine, be read the same by
+    TripleA).
+    """
+    from kremlin_triplea.rules.matrix import all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+    maps_dir = _maps_dir(ctx)
+    rulesets, broken = ([load_named_ruleset(n) for n in ruleset_names], []) if ruleset_names else all_rulesets()
+    games = [resolve_game(spec, maps_dir) for spec in game_specs]
+    if user_folder is not None:
+        games += _user_folder_games(user_folder)
+    if engine:
+        from kremlin_triplea.engine import engine_available
+
+        if not engine_available():
+            raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
+    report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken,
+                        progress=None if _quiet() else progress_printer())
+    data = json_data(report)
+    if json_path is not None and str(json_path) == "-":
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(text_table(report), nl=False)
+        if json_path is not None:
+            json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if junit_path is not None:
+        junit_path.write_bytes(junit_xml(report))
+    if report.failed:
+        sys.exit(1)
+
+
+@click.group("profile")
+def profile_group() -> None:
+    """Write and check map profiles (maps/<map>.toml)."""
+
+
+@profile_group.command("new")
+@click.argument("game")
+@click.option("--ruleset", "ruleset_names", multiple=True, help="The rulesets the profile is for (repeatable; default: every installed ruleset).")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write it here (default: stdout).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
+    """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
+    from kremlin_triplea.game import load, write_atomically
+    from kremlin_triplea.rules.matrix import all_rulesets
+    from kremlin_triplea.rules.profile_tools import new_profile_text
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+    maps_dir = _maps_dir(ctx)
+    path = resolve_game(game, maps_dir)
+    loaded = load(path)
+    rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
+    key = game if "/" in game and not Path(game).is_file() else None
+    text = new_profile_text(loaded, rulesets, key=key)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        written = write_atomically(output, text.encode("utf-8"), overwrite=force)
+        click.echo(f"wrote {written}; review every line marked REVIEW, then run: kremlin-triplea profile check {output}")
+
+
+@profile_group.command("check")
+@click.argument("profile", type=click.Path(path_type=Path, dir_okay=False))
+@click.pass_context
+def profile_check_command(ctx, profile) -> None:
+    """Check PROFILE against its game files: names exist, hashes match, guessed entries have reasons (exit 1 if not)."""
+    from kremlin_triplea.rules.profile_tools import check_profile
+    from kremlin_triplea.rules.ruleset import find_data_file
+
+    path = find_data_file("maps", str(profile))
+    problems = check_profile(path, _maps_dir(ctx))
+    for problem in problems:
+        click.echo(problem)
+    if problems:
+        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
+        sys.exit(1)
+    click.echo(f"{path}: every name exists in its games, every hash matches, every guessed place has a reason")

@@ -1,0 +1,172 @@
+"""Unit types matched by their TripleA role, for maps whose unit names differ from the rule text's.
+
+Rule texts say "infantry", "tank", "sub", "industrial complex"; a map may call
+them ``Fusiliers``, ``Hussars``, ``Corvette``, ``Encampment``. What a unit *is*
+shows in its ``unitAttachment`` options (``isSub``, ``canBlitz``,
+``isStrategicBomber``, ``carrierCapacity``...), so each role below is a test on
+those options plus a preference among the units that pass it. A map profile's
+``[units]`` table always wins over a role match; ``profile new`` writes the role
+matches into a new profile for a person to review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from kremlin_triplea.game import Game
+
+#: Rule-text words for unit types, and the role each names.
+ROLE_OF_WORD = {
+    "infantry": "infantry",
+    "artillery": "artillery",
+    "tank": "armour",
+    "tanks": "armour",
+    "armor": "armour",
+    "armour": "armour",
+    "fighter": "fighter",
+    "bomber": "bomber",
+    "transport": "transport",
+    "submarine": "submarine",
+    "sub": "submarine",
+    "destroyer": "destroyer",
+    "cruiser": "cruiser",
+    "carrier": "carrier",
+    "aircraft carrier": "carrier",
+    "battleship": "battleship",
+    "factory": "factory",
+    "industrial complex": "factory",
+    "aa gun": "aa",
+    "aagun": "aa",
+    "aa": "aa",
+}
+
+
+@attrs.frozen
+class UnitFacts:
+    """A unit type's unitAttachment options, as the roles ask about them."""
+
+    name: str
+    options: dict[str, str] = attrs.field(eq=False)
+    cost: int | None
+
+    def flag(self, option: str) -> bool:
+        return self.options.get(option, "").lower() == "true"
+
+    def number(self, option: str) -> int:
+        try:
+            return int(self.options.get(option, "0"))
+        except ValueError:
+            return 0
+
+    @property
+    def sea(self) -> bool:
+        return self.flag("isSea")
+
+    @property
+    def air(self) -> bool:
+        return self.flag("isAir")
+
+    @property
+    def land(self) -> bool:
+        return not self.sea and not self.air
+
+    @property
+    def two_hit(self) -> bool:
+        return self.flag("isTwoHit") or self.number("hitPoints") >= 2
+
+    @property
+    def factory(self) -> bool:
+        return self.flag("isFactory") or self.flag("canProduceUnits")
+
+    @property
+    def aa(self) -> bool:
+        return any(self.flag(f) for f in ("isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly", "isAAforFlyOverOnly", "isRocket"))
+
+    @property
+    def infrastructure(self) -> bool:
+        return self.factory or self.aa or self.flag("isInfrastructure")
+
+    @property
+    def sort_cost(self) -> int:
+        return self.cost if self.cost is not None else 10**6
+
+
+@attrs.frozen
+class Role:
+    name: str
+    test: Callable[[UnitFacts], bool]
+    described: str  # the test in words, for reasons and for "the map has no ..."
+    prefer: Callable[[UnitFacts], tuple] = lambda u: (u.sort_cost,)
+    preference: str = "the cheapest"
+
+
+ROLES = {
+    role.name: role
+    for role in (
+        Role("infantry", lambda u: u.land and not u.infrastructure and not u.flag("canBlitz") and not u.flag("artillery"),
+             "a land unit that is not artillery, cannot blitz and is not infrastructure",
+             lambda u: (not u.flag("isInfantry"), u.number("movement") == 0, u.sort_cost), "isInfantry first, then one that moves, then the cheapest"),
+        Role("artillery", lambda u: u.land and u.flag("artillery") and not u.infrastructure, "a land unit with artillery=true",
+             lambda u: (u.flag("canBlitz"), u.sort_cost), "one that cannot blitz, then the cheapest"),
+        Role("armour", lambda u: u.land and u.flag("canBlitz") and not u.infrastructure, "a land unit with canBlitz=true",
+             lambda u: (u.flag("artillery"), u.sort_cost), "one that is not artillery, then the cheapest"),
+        Role("fighter", lambda u: u.air and not u.flag("isStrategicBomber"), "an air unit that is not a strategic bomber",
+             lambda u: (u.number("carrierCost") == 0, u.sort_cost), "one that lands on carriers, then the cheapest"),
+        Role("bomber", lambda u: u.air and u.flag("isStrategicBomber"), "an air unit with isStrategicBomber=true"),
+        Role("transport", lambda u: u.sea and u.number("transportCapacity") > 0 and u.number("carrierCapacity") == 0 and not u.flag("isSub"),
+             "a sea unit with transportCapacity and no carrier capacity",
+             lambda u: (u.flag("isCombatTransport") or u.flag("canBombard"), u.sort_cost), "a pure transport, then the cheapest"),
+        Role("submarine", lambda u: u.sea and (u.flag("isSub") or u.flag("isSubmarine")), "a sea unit with isSub=true"),
+        Role("destroyer", lambda u: u.sea and u.flag("isDestroyer"), "a sea unit with isDestroyer=true"),
+        Role("cruiser", lambda u: u.sea and u.flag("canBombard") and not u.two_hit and not u.flag("isDestroyer") and u.number("carrierCapacity") == 0,
+             "a one-hit sea unit that can bombard, is not a destroyer or carrier, and is not the battleship"),
+        Role("carrier", lambda u: u.sea and u.number("carrierCapacity") > 0, "a sea unit with carrierCapacity"),
+        # Classic maps' battleship takes one hit: then it is the dearest ship that bombards.
+        Role("battleship", lambda u: u.sea and (u.two_hit or u.flag("canBombard")) and u.number("carrierCapacity") == 0,
+             "a two-hit sea unit, or a sea unit that can bombard, and not a carrier",
+             lambda u: (not u.two_hit, -u.sort_cost if u.cost is not None else 0), "two-hit first, then the most expensive"),
+        Role("factory", lambda u: u.factory, "a unit with isFactory or canProduceUnits",
+             lambda u: (u.number("movement") > 0, "transportCost" in u.options, u.sort_cost), "an immobile one, then the cheapest"),
+        Role("aa", lambda u: u.aa, "a unit with isAA (or another AA option)"),
+    )
+}
+
+
+@attrs.frozen
+class RoleMatch:
+    role: str
+    unit: str | None  # None: no unit of the map plays the role
+    candidates: tuple[str, ...]
+    reason: str
+
+
+def unit_facts(game: Game) -> list[UnitFacts]:
+    options = {
+        a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
+        for a in game.xml.attachments(kind="unitType", name="unitAttachment")
+    }
+    catalog = game.catalog
+    return [UnitFacts(name, options.get(name, {}), catalog.unit_types[name].cost) for name in catalog.unit_types]
+
+
+def match_role(role_name: str, units: list[UnitFacts]) -> RoleMatch:
+    role = ROLES[role_name]
+    candidates = sorted((u for u in units if role.test(u)), key=lambda u: (*role.prefer(u), u.name))
+    if role_name == "cruiser":
+        battleship = match_role("battleship", units).unit
+        candidates = [u for u in candidates if u.name != battleship]
+    if not candidates:
+        return RoleMatch(role_name, None, (), f"no unit type is {role.described}")
+    chosen = candidates[0]
+    others = f" ({role.preference} of {', '.join(u.name for u in candidates)})" if len(candidates) > 1 else ""
+    return RoleMatch(role_name, chosen.name, tuple(u.name for u in candidates), f"{chosen.name} is {role.described}{others}")
+
+
+def match_unit_word(word: str, game: Game, units: list[UnitFacts] | None = None) -> RoleMatch | None:
+    """The game's unit for a rule-text unit word, by role (None if the word names no known role)."""
+    role = ROLE_OF_WORD.get(word.strip().lower())
+    if role is None:
+        return None
+    return match_role(role, units if units is not None else unit_facts(game))
