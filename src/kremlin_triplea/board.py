@@ -30,6 +30,8 @@ import networkx as nx
 
 from kremlin_triplea.changes import (
     AddXml,
+    SetAttachmentOption,
+    SetProductionCost,
     Change,
     GrantTech,
     PlaceUnits,
@@ -250,7 +252,7 @@ class Board:
         elif isinstance(change, SetGameName):
             undo.game_name = self.game_name
             self.game_name = change.name
-        elif isinstance(change, AddXml):
+        elif isinstance(change, (AddXml, SetAttachmentOption, SetProductionCost)):
             undo.extra_xml = len(self.extra_xml)
             self.extra_xml.append(change)
         else:  # pragma: no cover - the Change union is closed

@@ -117,6 +117,35 @@ class AddXml:
         return self.description or f"add to <{self.section}>: {self.xml}"
 
 
-Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | GrantTech | SetProperty | SetGameName | AddXml
+@attrs.frozen
+class SetAttachmentOption:
+    """Set one option of an existing attachment (``value`` None removes it; ``("+", names)`` extends its ``:`` list)."""
+
+    attachment: str
+    attach_to: str
+    option: str
+    value: object
+
+    def __str__(self) -> str:
+        return f"set option {self.option} of {self.attachment} on {self.attach_to} to {self.value!r}"
+
+
+@attrs.frozen
+class SetProductionCost:
+    """``player`` buys ``unit_type`` for ``cost`` PUs: its own production rule in its own frontier."""
+
+    player: str
+    unit_type: str
+    cost: int
+
+    def __str__(self) -> str:
+        return f"{self.player} buy {self.unit_type} for {self.cost} PUs"
+
+
+# Changes to parts of the game file the board does not model: kept in order
+# (Board.extra_xml) and written as they are.
+XmlChange = AddXml | SetAttachmentOption | SetProductionCost
+
+Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | GrantTech | SetProperty | SetGameName | AddXml | SetAttachmentOption | SetProductionCost
 
 TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")

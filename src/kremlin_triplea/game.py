@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from kremlin_triplea.board import Board, Catalog
+from kremlin_triplea.changes import SetAttachmentOption, SetProductionCost
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
@@ -131,6 +132,12 @@ def write_board_difference(xml: GameXml, before: Board, after: Board) -> None:
     if after.game_name != before.game_name:
         xml.set_game_name(after.game_name)
     for addition in after.extra_xml:
+        if isinstance(addition, SetAttachmentOption):
+            xml.set_attachment_option(addition.attachment, addition.attach_to, addition.option, addition.value)
+            continue
+        if isinstance(addition, SetProductionCost):
+            xml.set_production_cost(addition.player, addition.unit_type, addition.cost)
+            continue
         parent = next(xml.root.iter(addition.section), None)
         if parent is None:
             raise InputError(f"the game file has no <{addition.section}> for: {addition}", where=xml.document.source)

@@ -226,6 +226,47 @@ class GameXml:
             etree.SubElement(new, "string")
         self.document.append(self.property_list, new)
 
+    def set_attachment_option(self, name: str, attach_to: str, option: str, value: object) -> None:
+        """Set, extend (``("+", names)``: appended to its ``:`` list) or remove (None) an existing attachment's option."""
+        attachment = next(self.attachments(attach_to=attach_to, name=name), None)
+        if attachment is None:
+            raise InputError(f"no attachment {name!r} on {attach_to!r} to set {option} in", where=self.document.source)
+        if isinstance(value, tuple) and value and value[0] == "+":
+            current = next((o.get("value", "") for o in attachment.iterchildren("option") if o.get("name") == option), "")
+            listed = [v for v in current.split(":") if v]
+            value = ":".join(listed + [v for v in value[1] if v not in listed])
+        self._set_option(attachment, option, None if value is None else str(value))
+
+    def set_production_cost(self, player: str, unit_type: str, cost: int) -> None:
+        """Give ``player`` its own production rule for ``unit_type`` at ``cost`` (and its own frontier if shared)."""
+        production = self.root.find("production")
+        link = next((p for p in self.player_productions() if p.get("player") == player), None)
+        if production is None or link is None:
+            raise InputError(f"{player} has no production frontier to change the price of {unit_type} in", where=self.document.source)
+        frontier = next((f for f in self.production_frontiers() if f.get("name") == link.get("frontier")), None)
+        rules = {r.get("name"): r for r in self.production_rules()}
+        listed = [e for e in frontier.iterchildren("frontierRules")] if frontier is not None else []
+        old = next((e for e in listed if any(r.get("resourceOrUnit") == unit_type for r in rules.get(e.get("name"), etree.Element("x")).iter("result"))), None)
+        if frontier is None or old is None:
+            raise InputError(f"{player}'s frontier has no rule buying {unit_type}", where=self.document.source)
+        rule = rules[old.get("name")]
+        new_rule = etree.fromstring(etree.tostring(rule))
+        new_rule.tail = None
+        new_rule.set("name", f"{rule.get('name')}{player}")
+        for element in new_rule.iter("cost"):
+            element.set("quantity", str(cost))
+        self.document.insert_after(rule, new_rule)
+        if sum(1 for p in self.player_productions() if p.get("frontier") == frontier.get("name")) > 1:
+            # Shared with other players: this player gets a copy of the frontier.
+            copy = etree.fromstring(etree.tostring(frontier))
+            copy.tail = None
+            copy.set("name", f"{frontier.get('name')}{player}")
+            self.document.insert_after(frontier, copy)
+            self.document.set_attribute(link, "frontier", copy.get("name"))
+            frontier = copy
+            old = next(e for e in frontier.iterchildren("frontierRules") if e.get("name") == rule.get("name"))
+        self.document.set_attribute(old, "name", new_rule.get("name"))
+
     def add_element(self, parent: etree._Element, xml: str, *, after: etree._Element | None = None) -> etree._Element:
         element = etree.fromstring(xml)
         if after is not None:

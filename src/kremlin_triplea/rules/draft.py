@@ -55,6 +55,7 @@ from kremlin_triplea.rules.kinds import (
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
+from kremlin_triplea.rules.game_rules import AppliedRules, RuleSet, game_rule_changes, load_named_rule_set
 from kremlin_triplea.rules.scenarios import find_scenario
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
@@ -68,6 +69,8 @@ class Draft:
     picks_per_side: int | None
     picks: tuple[Section, ...] = attrs.field(eq=False)
     bid: Section | None = attrs.field(eq=False)
+    house_rules: tuple[str, ...] = ()  # further rule sets (rulesets/house-*.toml) written into the game
+    choices: tuple[str, ...] = ()  # the draft's choices that rules' when/unless name
 
 
 def read_draft(path: Path | str) -> Draft:
@@ -77,7 +80,7 @@ def read_draft(path: Path | str) -> Draft:
 
 
 def draft_from_data(root: Section) -> Draft:
-    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid")
+    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices")
     return Draft(
         path=root.file,
         ruleset=root.text("ruleset"),
@@ -86,6 +89,8 @@ def draft_from_data(root: Section) -> Draft:
         picks_per_side=root.integer("picks_per_side", None),
         picks=tuple(root.tables("pick", [])),
         bid=root.table("bid", None),
+        house_rules=tuple(root.texts("house_rules", [])),
+        choices=tuple(root.texts("choices", [])),
     )
 
 
@@ -107,6 +112,7 @@ class DraftResult:
     bid_spec: BidSpec | None
     warnings: tuple[str, ...]
     state: DraftState = attrs.field(eq=False)
+    rules: AppliedRules | None = None  # the rule sets' rules: written into the game, or for the players
 
     @property
     def changes(self) -> list[Change]:
@@ -122,6 +128,11 @@ class DraftResult:
         if self.bid is not None:
             lines.append("bid:")
             lines += [f"  {line}" for line in self.bid.lines]
+        if self.rules is not None and self.rules.game_lines:
+            lines.append("written into the game:")
+            lines += [f"  {line}" for line in self.rules.game_lines]
+        if self.rules is not None and self.rules.players:
+            lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
         return lines
 
 
@@ -296,7 +307,12 @@ def apply_draft(
     run.check_complete()
     bid_spec = run.parse_bid()
     bid = run.apply_bid(bid_spec) if bid_spec is not None else None
-    result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state)
+    # The rule sets' game-file actions come last: they act on the board the picks and the bid made.
+    rule_sets = [RuleSet(run.ruleset.id, run.ruleset.title, run.ruleset.source, run.ruleset.path, run.ruleset.game_rules)]
+    rule_sets += [load_named_rule_set(name) for name in draft.house_rules]
+    rules = game_rule_changes(game.board, rule_sets, run.profile, run.names, draft.choices)
+    game.board.push_all(list(rules.changes))
+    result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules)
     if write_notes:
         board = game.board
         board.push(SetProperty("notes", notes_html(result) + board.properties.get("notes", "")))

@@ -17,6 +17,36 @@ def game_name(result: DraftResult) -> str:
     return f"{result.game.initial.game_name} - Kremlin ({result.ruleset.id})"
 
 
+def players_honour(result: DraftResult) -> list[str]:
+    """The rules TripleA cannot enforce in this game, one line each: the rule sets' and the scenarios'."""
+    lines = []
+    if result.rules is not None:
+        for rule in result.rules.players:
+            lines.append(f"{rule.title}: \"{rule.rule}\" ({rule.source}). Why not in the game: {rule.why}")
+        for rule in result.rules.game:
+            if rule.differs:
+                lines.append(f"{rule.title}: TripleA enforces it, but: {rule.differs} ({rule.source})")
+    for applied in result.picks:
+        lines += [line.removeprefix("players enforce: ") for line in applied.outcome.lines if line.startswith("players enforce: ")]
+    return lines
+
+
+def rules_html(result: DraftResult) -> list[str]:
+    rules = result.rules
+    parts = []
+    if rules is not None:
+        sets = ", ".join(f"{s.title} ({s.id}; source {s.source})" for s in rules.sets)
+        parts.append(f"<p>Rule sets: {escape(sets)}.</p>")
+        if rules.game_lines:
+            parts.append("<h3>Written into this game (TripleA enforces them)</h3>")
+            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in rules.game_lines) + "</ul>")
+    honour = players_honour(result)
+    if honour:
+        parts.append("<h3>Rules the players must enforce themselves (TripleA cannot)</h3>")
+        parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in honour) + "</ul>")
+    return parts
+
+
 def notes_html(result: DraftResult) -> str:
     from kremlin_triplea.rules.value import value_result
 
@@ -41,6 +71,7 @@ def notes_html(result: DraftResult) -> str:
         parts.append(f"<p>Bid {result.bid_spec.amount}: {'; '.join(escape(line) for line in result.bid.lines)}</p>")
     else:
         parts.append("<p>No bid.</p>")
+    parts += rules_html(result)
     parts.append("<hr/>")
     # A CDATA section cannot contain its own terminator.
     return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"

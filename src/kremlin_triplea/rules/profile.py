@@ -52,6 +52,18 @@ class Strait:
     name: str
     sea_zone_pairs: tuple[tuple[str, str], ...]
     reason: str
+    # "Both sides of the strait" on this map, for rules that do not name them
+    # (000 D(3) "unless one side owns both sides"): game names, with why.
+    land: tuple[str, ...] = ()
+    land_reason: str = ""
+
+
+@attrs.frozen
+class StepPosition:
+    """Where in this map's turn sequence a rule's extra step goes: after the step named ``after``."""
+
+    after: str
+    reason: str
 
 
 @attrs.frozen
@@ -77,6 +89,7 @@ class Profile:
     absent_places: dict[str, str] = attrs.field(eq=False, factory=dict)
     # Where a scenario's text and a game's setup disagree: what apply does and reports, and why.
     scenario_decisions: tuple[ScenarioDecision, ...] = attrs.field(eq=False, default=())
+    turn_step_positions: dict[str, StepPosition] = attrs.field(eq=False, factory=dict)
 
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
@@ -99,7 +112,7 @@ def load_profile(path: Path | str) -> Profile:
     root.only(
         "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
         "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits", "bid_phase",
-        "absent_places", "scenario_decision",
+        "absent_places", "scenario_decision", "turn_step_positions",
     )
     games = []
     for section in root.tables("game"):
@@ -138,6 +151,7 @@ def load_profile(path: Path | str) -> Profile:
         bid_property=bid_phase.text("property") if bid_phase is not None else None,
         absent_places=_names(root, "absent_places"),
         scenario_decisions=read_decisions(root),
+        turn_step_positions=_step_positions(root),
     )
 
 
@@ -162,6 +176,16 @@ def _with_base(data: dict, path: Path) -> dict:
     return merged
 
 
+def _step_positions(root: Section) -> dict[str, StepPosition]:
+    table = root.table("turn_step_positions", None)
+    positions = {}
+    for name in table.data if table is not None else ():
+        section = table.table(name)
+        section.only("after", "reason")
+        positions[name] = StepPosition(section.text("after"), section.text("reason"))
+    return positions
+
+
 def _straits(root: Section) -> dict[str, Strait]:
     table = root.table("straits", None)
     if table is None:
@@ -169,10 +193,13 @@ def _straits(root: Section) -> dict[str, Strait]:
     straits = {}
     for name in table.data:
         section = table.table(name)
-        section.only("sea_zones", "reason")
+        section.only("sea_zones", "reason", "land", "land_reason")
         pairs = section.get("sea_zones", "a list of [sea zone, sea zone] pairs",
                             lambda v: isinstance(v, list) and v and all(isinstance(p, list) and len(p) == 2 and all(isinstance(z, str) for z in p) for p in v))
-        straits[name] = Strait(name, tuple((a, b) for a, b in pairs), section.text("reason"))
+        land = tuple(section.texts("land", []))
+        if land and not section.has("land_reason"):
+            raise section.fail("land_reason", "why these territories are the strait's sides")
+        straits[name] = Strait(name, tuple((a, b) for a, b in pairs), section.text("reason"), land, section.text("land_reason", ""))
     return straits
 
 

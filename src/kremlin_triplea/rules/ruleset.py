@@ -14,6 +14,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.rules.game_rules import GameRule, read_game_rules
 from kremlin_triplea.rules.scenarios import Scenario, read_scenarios
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
@@ -172,6 +173,7 @@ class Ruleset:
     restrictions: dict[str, PowerRestriction] = attrs.field(eq=False)
     bid: BidRules
     scenarios: tuple[Scenario, ...] = ()
+    game_rules: tuple[GameRule, ...] = ()  # [[game_rule]]: rules that are not options (rules/game_rules.py)
 
     def option(self, key: int | str) -> Option:
         """An option by its number in the rule text or by its id, e.g. 1 or "infantry"."""
@@ -185,7 +187,7 @@ class Ruleset:
 def load_ruleset(path: Path | str) -> Ruleset:
     path = Path(path)
     root = Section(read_toml(path), str(path))
-    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario")
+    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule")
     sides = root.texts("sides")
     if len(sides) != 2:
         raise root.fail("sides", "two side names (the first places the bid)", sides)
@@ -291,6 +293,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
             positive_rule=bid.text("positive_rule", ""),
         ),
         scenarios=read_scenarios(root, (sides[0], sides[1])),
+        game_rules=read_game_rules(root, "game_rule", root.text("id")),
     )
 
 

@@ -1,0 +1,209 @@
+"""Rules written into the game (rules/game_rules.py): 000's section D and the rules that are not options.
+
+Each game-file action's exact effect on the written game, composition of
+several rule sets (conflicts refused naming both), and the notes' list of what
+players enforce themselves.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from rules_support import GAMES, SEED, fresh_game
+
+from kremlin_triplea.game import load
+from kremlin_triplea.rules.draft import apply_draft, draft_from_dict
+from kremlin_triplea.rules.game_rules import RuleSet, game_rule_changes, read_game_rules
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import load_named_profile
+from kremlin_triplea.rules.ruleset import load_named_ruleset
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
+
+RULESET = load_named_ruleset("kremlin-aa50")
+PROFILE = load_named_profile("world_war_ii_v3")
+SEED_TEXT = " ".join((Path(__file__).resolve().parents[2] / "shared" / "seeds" / SEED).read_text().split())
+BOTH = pytest.mark.parametrize("year", sorted(GAMES))
+
+
+def aa50_set() -> RuleSet:
+    return RuleSet(RULESET.id, RULESET.title, RULESET.source, RULESET.path, RULESET.game_rules)
+
+
+def rule_set(set_id: str, rules: list[dict]) -> RuleSet:
+    return RuleSet(set_id, set_id, "test", "<test>", read_game_rules(Section({"rule": rules}, "<test>"), "rule", set_id))
+
+
+def written(year: str, sets: list[RuleSet], choices: tuple[str, ...] = ()) -> etree._Element:
+    """The game file with only ``sets``' rules applied, parsed back."""
+    game = fresh_game(GAMES[year])
+    applied = game_rule_changes(game.board, sets, PROFILE, Names(game.board, PROFILE, RULESET.sides), choices)
+    game.board.push_all(list(applied.changes))
+    return etree.fromstring(game.to_bytes())
+
+
+def test_every_rule_of_section_d_and_the_rest_is_listed_with_who_enforces_it() -> None:
+    by = {r.id: r.enforced_by for r in RULESET.game_rules}
+    assert by["d1-tech"] == by["d2-no-gambit"] == by["d4-victory-count"] == "players"
+    assert by["d3-straits"] == by["d4-victory-city"] == by["d5-china-first-move"] == by["d5-china-stacking"] == "game"
+    assert by["d5-burma-road-upgrade"] == by["d5-burma-road-infantry"] == by["d5-china-planes"] == "players"
+    assert by["clarification-locks"] == by["c-bid-placement"] == by["d5-china-options"] == "tool"
+    for rule in RULESET.game_rules:
+        assert rule.source.startswith(SEED)
+        assert " ".join(rule.rule.split()) in SEED_TEXT, rule.rule
+        assert {"tool": rule.checked_by, "players": rule.why, "game": rule.changes or rule.built_in}[rule.enforced_by]
+
+
+@BOTH
+def test_straits_become_canals_on_the_profiles_sea_zones(year: str) -> None:
+    root = written(year, [aa50_set()])
+    canals = {}
+    for attachment in root.iter("attachment"):
+        if attachment.get("name", "").startswith("canalAttachmentKremlin"):
+            options = {o.get("name"): o.get("value") for o in attachment.iter("option")}
+            canals.setdefault(options["canalName"], []).append((attachment.get("attachTo"), options["landTerritories"], options["excludedUnits"]))
+    assert canals == {
+        "Kremlin gibraltar 1": [("12 Sea Zone", "Gibraltar:Morocco Algeria", "bomber:fighter")] + [("13 Sea Zone", "Gibraltar:Morocco Algeria", "bomber:fighter")],
+        "Kremlin baltic 1": [("5 Sea Zone", "Northwestern Europe:Norway", "bomber:fighter"), ("6 Sea Zone", "Northwestern Europe:Norway", "bomber:fighter")],
+        "Kremlin black_sea 1": [("14 Sea Zone", "Turkey", "bomber:fighter"), ("16 Sea Zone", "Turkey", "bomber:fighter")],
+        "Kremlin black_sea 2": [("15 Sea Zone", "Turkey", "bomber:fighter"), ("16 Sea Zone", "Turkey", "bomber:fighter")],
+    }
+    # Each sea zone's canal attachments have distinct names (TripleA keys attachments by name).
+    names = [(a.get("attachTo"), a.get("name")) for a in root.iter("attachment") if a.get("name", "").startswith("canalAttachment")]
+    assert len(names) == len(set(names))
+
+
+@BOTH
+def test_the_victory_city_moves_from_ottawa_to_capetown(year: str) -> None:
+    game = fresh_game(GAMES[year])
+    applied = game_rule_changes(game.board, [aa50_set()], PROFILE, Names(game.board, PROFILE, RULESET.sides))
+    game.board.push_all(list(applied.changes))
+    assert (game.initial.node("Eastern Canada")["victory_city"], game.initial.node("Union of South Africa")["victory_city"]) == (1, 0)
+    assert (game.board.node("Eastern Canada")["victory_city"], game.board.node("Union of South Africa")["victory_city"]) == (0, 1)
+    reread = load_bytes(game.to_bytes())
+    assert (reread.board.node("Eastern Canada")["victory_city"], reread.board.node("Union of South Africa")["victory_city"]) == (0, 1)
+
+
+def load_bytes(data: bytes, tmp: Path = Path("/tmp")):
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(suffix=".xml", dir=tmp, delete=False) as stream:
+        stream.write(data)
+    try:
+        return load(stream.name)
+    finally:
+        Path(stream.name).unlink()
+
+
+@BOTH
+def test_china_moves_first_in_round_one_only_with_a_non_combat_step(year: str) -> None:
+    root = written(year, [aa50_set()])
+    steps = [s for s in root.find("gamePlay").find("sequence") if isinstance(s.tag, str)]
+    names = [s.get("name") for s in steps]
+    index = names.index("kremlinChinaFirstMoveChineseNonCombatMove")
+    assert names[index - 1] == "americanBidPlace"
+    assert names[index + 1] in ("germanTech", "japaneseTech")  # the first power's first step
+    step = steps[index]
+    assert (step.get("delegate"), step.get("player"), step.get("maxRunCount")) == ("move", "Chinese", "1")
+    assert [(p.get("name"), p.get("value")) for p in step] == [("nonCombatMove", "true")]
+
+
+@BOTH
+def test_chinese_movement_list_and_stacking_limit(year: str) -> None:
+    root = written(year, [aa50_set()])
+    chinese = next(a for a in root.iter("attachment") if a.get("attachTo") == "Chinese" and a.get("name") == "rulesAttachment")
+    options = {o.get("name"): o.get("value") for o in chinese.iter("option")}
+    assert options["movementRestrictionTerritories"] == (
+        "Chinghai:Ningxia:Sikang:Yunnan:Hupeh:Fukien:Suiyuan:Manchuria:Kiangsu:Kwangtung:Burma:French Indo-China Thailand:Mongolia"
+    )
+    assert "placementPerTerritory" not in options
+    assert options["productionPerXTerritories"] == "2"  # D(5) "one infantry for every two territories": already there
+
+
+def test_rule_sets_compose_and_a_conflict_names_both_sources() -> None:
+    low = rule_set("house-a", [{"id": "ll", "title": "Low luck", "source": "a.txt", "rule": "low luck", "enforced_by": "game",
+                                "change": [{"kind": "set_property", "name": "Low Luck", "value": True}]}])
+    same = rule_set("house-b", [{"id": "ll2", "title": "Low luck too", "source": "b.txt", "rule": "low luck", "enforced_by": "game",
+                                 "change": [{"kind": "set_property", "name": "Low Luck", "value": True}]}])
+    dice = rule_set("house-c", [{"id": "dice", "title": "Dice", "source": "c.txt", "rule": "real dice", "enforced_by": "game",
+                                 "change": [{"kind": "set_property", "name": "Low Luck", "value": False}]}])
+    root = written("1941", [aa50_set(), low, same])
+    assert [p.get("value") for p in root.iter("property") if p.get("name") == "Low Luck"] == ["true"]
+    with pytest.raises(DataFileError) as error:
+        written("1941", [aa50_set(), low, dice])
+    message = str(error.value)
+    assert "house-a rule 'll' (a.txt)" in message and "house-c rule 'dice' (c.txt)" in message
+    assert "'true'" in message and "'false'" in message
+
+
+def test_a_property_the_game_lacks_is_declared_with_its_type() -> None:
+    economic = rule_set("house-e", [{"id": "ev", "title": "Economic victory", "source": "e.txt", "rule": "win at 84", "enforced_by": "game",
+                                     "change": [{"kind": "set_property", "name": "Economic Victory", "value": True},
+                                                {"kind": "set_property", "name": "Axis Economic Victory", "value": 84}]}])
+    root = written("1941", [economic])
+    found = {p.get("name"): (p.get("value"), [c.tag for c in p]) for p in root.iter("property") if "Economic" in p.get("name")}
+    assert found == {"Economic Victory": ("true", ["boolean"]), "Axis Economic Victory": ("84", ["number"])}
+
+
+def test_a_frontier_cost_gives_one_power_its_own_price() -> None:
+    cheap = rule_set("house-f", [{"id": "cheap", "title": "Cheap infantry", "source": "f.txt", "rule": "Russian infantry cost 2", "enforced_by": "game",
+                                  "change": [{"kind": "frontier_cost", "power": "USSR", "costs": {"infantry": 2}}]}])
+    game = fresh_game(GAMES["1941"])
+    applied = game_rule_changes(game.board, [cheap], PROFILE, Names(game.board, PROFILE, RULESET.sides))
+    game.board.push_all(list(applied.changes))
+    reread = load_bytes(game.to_bytes())
+    assert reread.catalog.cost("infantry", "Russians") == 2
+    assert reread.catalog.cost("infantry", "Germans") == reread.catalog.cost("infantry", "British") == 3
+    assert applied.game_lines == ("Cheap infantry: Russians pay 2 PUs for infantry (was 3)",)
+
+
+def test_when_and_maps_select_rules() -> None:
+    rules = rule_set("house-w", [
+        {"id": "only-classic", "title": "Classic only", "source": "w.txt", "rule": "x", "enforced_by": "game", "maps": ["world_war_ii_classic"],
+         "change": [{"kind": "set_property", "name": "Low Luck", "value": True}]},
+        {"id": "chosen", "title": "Chosen", "source": "w.txt", "rule": "y", "enforced_by": "game",
+         "change": [{"kind": "set_property", "name": "Kamikaze Airplanes", "value": True, "when": "kamikaze"}]},
+    ])
+    game = fresh_game(GAMES["1941"])
+    names = Names(game.board, PROFILE, RULESET.sides)
+    assert game_rule_changes(game.board, [rules], PROFILE, names).changes == ()
+    chosen = game_rule_changes(game.board, [rules], PROFILE, names, ["kamikaze"])
+    assert [str(c) for c in chosen.changes] == ["set game option 'Kamikaze Airplanes' to 'true'"]
+    assert chosen.skipped == ("house-w rule 'only-classic' (w.txt): not for this game (maps world_war_ii_classic)",)
+
+
+def test_malformed_rules_are_refused_with_file_and_key() -> None:
+    with pytest.raises(DataFileError, match=r"rule\[0\]\.change\[0\]\.kind: expected one of set_property"):
+        rule_set("x", [{"id": "a", "title": "a", "source": "s", "rule": "r", "enforced_by": "game", "change": [{"kind": "teleport"}]}])
+    with pytest.raises(DataFileError, match=r"rule\[0\]\.why: expected why the game cannot enforce it"):
+        rule_set("x", [{"id": "a", "title": "a", "source": "s", "rule": "r", "enforced_by": "players"}])
+    with pytest.raises(DataFileError, match=r"rule\[0\]\.change: expected game-file changes"):
+        rule_set("x", [{"id": "a", "title": "a", "source": "s", "rule": "r", "enforced_by": "game"}])
+
+
+def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> None:
+    data = {
+        "ruleset": "kremlin-aa50", "first": "Axis", "picks_per_side": 4,
+        "pick": [
+            {"side": "Axis", "option": 11, "scenario": "Carrier force at Pearl Harbor"},
+            {"side": "Allies", "option": 11, "scenario": "No Russian Purge"},
+            {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+            {"side": "Allies", "option": 7, "place": [{"power": "Americans", "unit": "bomber", "at": "Eastern United States"}]},
+            {"side": "Axis", "option": 6, "place": [{"power": "Germans", "unit": "fighter", "at": "Germany"}]},
+            {"side": "Allies", "option": 6, "place": [{"power": "Americans", "unit": "fighter", "at": "Eastern United States"}]},
+            {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "Germany"}]},
+            {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
+        ],
+        "bid": {"axis": 0},
+    }
+    result = apply_draft(draft_from_dict(data), fresh_game(GAMES["1941"]))
+    notes = result.game.board.properties["notes"]
+    honour = notes[notes.index("<h3>Rules the players must enforce themselves (TripleA cannot)</h3>"):notes.index("<hr/>")]
+    for rule in RULESET.game_rules:
+        if rule.enforced_by == "players":
+            assert rule.title in honour
+    assert "Carrier force at Pearl Harbor: if Japan attacks 53 Sea Zone" in honour
+    assert "Straits: TripleA enforces it, but:" in honour
+    assert "<h3>Written into this game (TripleA enforces them)</h3>" in notes
+    assert "Rule sets: Kremlin bonus options for AA50" in notes
