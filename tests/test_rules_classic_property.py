@@ -1,0 +1,179 @@
+"""Random legal drafts of kremlin-classic (001) and kremlin-daak (002) on their games, and the real engine reading and playing them.
+
+As tests/test_rules_property.py does for AA50: every choice comes from the
+legal enumeration, so whatever it lists must be accepted; the written game must
+read back to the same board and validate. One JVM reads the batch (the example
+drafts and random ones) and one JVM plays a round of Fast AI on each example.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from classic_support import RULESET_GAMES, game_id
+from conftest import MAPS_DIR
+from kremlin_triplea.board import Board
+from kremlin_triplea.game import Game
+from kremlin_triplea.gamefile.document import XmlDocument
+from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.rules.kinds import removal_target
+from kremlin_triplea.rules.legal import OptionChoices, legal_choices
+from rules_support import fresh_game
+from test_rules_property import Choose, _bid, _spec, board_view
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("kremlin-classic-*.toml")) + sorted(
+    (Path(__file__).resolve().parents[1] / "examples").glob("kremlin-daak-*.toml")
+)
+
+
+def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:
+    """A complete draft whose every choice comes from the legal enumeration."""
+    data: dict[str, Any] = {"ruleset": ruleset, "game": str(game), "first": first, "picks_per_side": per_side, "pick": []}
+    run = DraftRun(draft_from_dict(dict(data)), fresh_game(game))
+    for index in range(1, 2 * per_side + 1):
+        next_pick = legal_choices(run)
+        choices = choose([o for o in next_pick.options if o.available])
+        entry = {"side": next_pick.side, "option": choices.option.number, **_pick_spec(choose, run, choices)}
+        section = draft_from_dict({"ruleset": ruleset, "first": first, "pick": [entry]}).picks[0]
+        run.apply_pick(run.parse_pick(index, section))
+        data["pick"].append(entry)
+    data["bid"] = _classic_bid(choose, run)
+    return data
+
+
+def _pick_spec(choose: Choose, run: DraftRun, choices: OptionChoices) -> dict[str, Any]:
+    if choices.option.kind == "scenario":
+        return {"scenario": choose(choices.scenarios)}
+    return _spec(choose, run, choices)
+
+
+def _classic_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
+    """A negative bid removing removable Axis units worth what the ruleset asks; a positive one declared or (002) left to TripleA."""
+    rules = run.ruleset.bid
+    amount = choose(range(-12, 13))
+    if amount > 0 and rules.positive == "declared_or_bid_phase" and choose([True, False]):
+        germans = choose(range(amount + 1))
+        return {"axis": amount, "phase": {"Germans": germans, "Japanese": amount - germans}}
+    if amount >= 0:
+        return _bid(choose, run)
+    state, board = run.state, run.game.board
+    removable = [state.names.unit(u) for u in rules.removable_units]
+    costs = {u: board.catalog.cost(u, "Germans") or 0 for u in removable}
+    target = removal_target(-amount, costs.values(), rules.remove_value)
+    spare = [  # one entry per unit that may go: Axis infantry and armour not from options
+        (place, owner, unit)
+        for place, data in board.graph.nodes(data=True)
+        for (owner, unit), count in data["units"].items()
+        if owner in state.side_powers["Axis"] and unit in removable
+        for _ in range(count - state.option_units[(place, owner, unit)])
+    ]
+    for _ in range(20):
+        picked, value = [], 0
+        pool = list(spare)
+        while value < target and pool:
+            entry = choose(pool)
+            pool.remove(entry)
+            if value + costs[entry[2]] <= target:
+                picked.append(entry)
+                value += costs[entry[2]]
+        if value == target:
+            return {"axis": amount, "remove": [{"power": o, "unit": u, "count": 1, "at": p} for p, o, u in picked]}
+    return {"axis": 0}
+
+
+def apply_and_write(data: dict[str, Any], game: Path) -> tuple[Game, bytes]:
+    result = apply_draft(draft_from_dict(data), fresh_game(game))
+    return result.game, result.game.to_bytes()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_random_legal_classic_drafts_apply_read_back_and_validate(data: st.DataObject) -> None:
+    from kremlin_triplea.validate import find_dtd, validate_tree
+
+    ruleset, game = data.draw(st.sampled_from(RULESET_GAMES))
+    per_side = data.draw(st.integers(min_value=2, max_value=4))
+    draft = random_draft(lambda seq: data.draw(st.sampled_from(list(seq))), ruleset, game, data.draw(st.sampled_from(["Axis", "Allies"])), per_side)
+    written_game, written = apply_and_write(draft, game)
+    again = Game(XmlDocument(written, source="written.xml"))
+    assert board_view(again) == board_view(written_game)
+    base_problems = {p.message for p in validate_tree(fresh_game(game).document.root, "base.xml", dtd=find_dtd())}
+    assert [p for p in validate_tree(again.document.root, "written.xml", dtd=find_dtd()) if p.message not in base_problems] == []
+
+
+def test_001_allows_an_option_again_in_the_second_set_of_nine_picks() -> None:
+    # 001 2.: "...unless the players are choosing over nine picks whereupon the rule is in effect for the second set of nine picks"
+    rng = random.Random(7)
+    ruleset, game = RULESET_GAMES[0]
+    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": "Axis", "picks_per_side": 10}), fresh_game(game))
+    for index in range(1, 19):
+        next_pick = legal_choices(run)
+        available = [o for o in next_pick.options if o.available]
+        # The first nine picks of a side use nine different options, so every option is used once.
+        assert {o.option.number for o in available} == set(range(1, 10)) - set(run.state.used[next_pick.side])
+        choices = rng.choice(available)
+        entry = {"side": next_pick.side, "option": choices.option.number, **_pick_spec(lambda seq: rng.choice(list(seq)), run, choices)}
+        run.apply_pick(run.parse_pick(index, draft_from_dict({"ruleset": ruleset, "first": "Axis", "pick": [entry]}).picks[0]))
+    assert sorted(run.state.used["Axis"]) == list(range(1, 10))
+    tenth = legal_choices(run)
+    assert tenth.side == "Axis" and not all(o.unavailable == "the Axis already took option 1" for o in tenth.options if o.option.number == 1)
+
+
+@pytest.fixture(scope="module")
+def written_batch(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Board]:
+    """The example drafts and one random draft per target game, written for the engine."""
+    folder = tmp_path_factory.mktemp("classic")
+    expected: dict[Path, Board] = {}
+    for example in EXAMPLES:
+        result = apply_draft(read_draft(example), maps_dir=MAPS_DIR)
+        path = folder / f"{example.stem}.xml"
+        path.write_bytes(result.game.to_bytes())
+        expected[path] = result.game.board.copy()
+    for seed, (ruleset, game) in enumerate(RULESET_GAMES):
+        rng = random.Random(seed)
+        draft = random_draft(lambda seq: rng.choice(list(seq)), ruleset, game, rng.choice(["Axis", "Allies"]), 4)
+        written_game, written = apply_and_write(draft, game)
+        path = folder / f"random-{seed}-{ruleset}-{Path(game).stem}.xml"
+        path.write_bytes(written)
+        expected[path] = written_game.board.copy()
+    return expected
+
+
+def test_examples_cover_each_target_game() -> None:
+    games = {str(read_draft(e).game) for e in EXAMPLES}
+    assert games == {game_id(g) for _, g in RULESET_GAMES}
+
+
+def test_real_engine_reads_the_classic_drafts_as_written(written_batch: dict[Path, Board]) -> None:
+    """One JVM: owners, units, PUs, the game name and the bid properties as our board has them."""
+    from kremlin_triplea.engine import read_with_engine
+
+    readings = read_with_engine(list(written_batch))
+    for (path, board), reading in zip(written_batch.items(), readings):
+        assert reading.ok, f"{path}: {reading.error}"
+        assert reading.dtd_errors == ()
+        assert reading.game_name == board.game_name
+        ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.graph.nodes(data=True)}
+        theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
+        assert {k: (ours.get(k), theirs.get(k)) for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k)} == {}
+        assert dict(reading.pus) == dict(board.pus)
+        for power in ("Germans", "Japanese"):
+            assert reading.properties[f"{power} bid"] == board.properties[f"{power} bid"], path
+    daak = next(p for p in written_batch if p.stem == "kremlin-daak-classic")
+    assert (readings[list(written_batch).index(daak)].properties["Germans bid"], written_batch[daak].properties["Japanese bid"]) == ("6", "4")
+
+
+def test_fast_ai_plays_a_round_of_each_example(written_batch: dict[Path, Board]) -> None:
+    from kremlin_triplea.engine.play import play_with_engine
+
+    examples = [p for p in written_batch if not p.stem.startswith("random-")]
+    for path, report in zip(examples, play_with_engine(examples)):
+        assert report.ok, f"{path}: {report.error} {report.exceptions}"
+        assert report.rounds_played == 1 and not report.timed_out
+        assert report.exceptions == ()
