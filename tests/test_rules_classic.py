@@ -164,7 +164,8 @@ def test_every_quoted_rule_is_the_seeds_own_words(ruleset: str) -> None:
                bid_rules.removable_rule, bid_rules.keep_option_units_rule, bid_rules.remove_value_rule, bid_rules.positive_rule,
                picks.rule, picks.alternate_rule, picks.first_rule, picks.no_repeat_rule, rules.locks.rule]
     quoted += [o.params.production_reason for o in rules.options if o.kind == "neutral_takeover" and o.params.production_source]
-    quoted += [s.rule for s in rules.scenarios]
+    quoted += [s.rule for s in rules.scenarios] + [r.rule for r in rules.game_rules]
+    assert len(rules.game_rules) >= 12
     for text in filter(None, quoted):
         for fragment in " ".join(text.split()).split(" ... "):
             assert fragment in seed, fragment
@@ -459,3 +460,55 @@ def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
     run = run_for("kremlin-daak", KREMLIN, "Axis")
     assert any("not kremlin-daak" in warning for warning in run.warnings)
     assert run_for("kremlin-classic", KREMLIN, "Axis").warnings == ()
+
+
+# -- the header rules, written into the game ----------------------------------------
+
+
+def _written(ruleset: str, game: Path, choices: tuple[str, ...] = ()):
+    from kremlin_triplea.rules.draft import apply_draft, draft_from_dict
+
+    draft = draft_from_dict({"ruleset": ruleset, "first": "Axis", "picks_per_side": 2, "choices": list(choices), "pick": [
+        {"side": "Axis", "option": 5, "place": [{"power": "Germany", "unit": "bomber", "at": "Germany"}]},
+        {"side": "Allies", "option": 5, "place": [{"power": "UK", "unit": "bomber", "at": "United Kingdom"}]},
+        {"side": "Axis", "option": 4, "place": [{"power": "Japan", "unit": "fighter", "at": "Japan"}]},
+        {"side": "Allies", "option": 4, "place": [{"power": "USSR", "unit": "fighter", "at": "Russia"}]},
+    ]})
+    return apply_draft(draft, fresh_game(game)).game.board
+
+
+KREMLIN_PROPERTIES = ("Movement By Territory Restricted", "Two hit battleship", "Economic Victory", "Axis Economic Victory", "Allies Economic Victory")
+
+
+@pytest.mark.parametrize("game", [KREMLIN, CLASSIC_3RD], ids=game_id)
+def test_001_header_rules_set_the_games_properties(game: Path) -> None:
+    # 001 header: 2. Restricted Russia, 3. 2-hit battleships, 4. Both IPC Victory on (84 / 110, as in kremlin.xml)
+    board = _written("kremlin-classic", game)
+    assert [board.properties[p] for p in KREMLIN_PROPERTIES] == ["true", "true", "true", "84", "110"]
+    assert [fresh_game(game).board.properties[p] for p in KREMLIN_PROPERTIES] == (
+        ["true", "true", "true", "84", "110"] if game == KREMLIN else ["false", "false", "true", "84", "140"]
+    )
+    notes = board.properties["notes"]
+    assert "A capital may not be attacked on round 1" in notes and "Only 2 tech rolls per side per round" in notes
+    # "this option may be turned off if both players agree"
+    assert _written("kremlin-classic", game, ("unrestricted_russia",)).properties["Movement By Territory Restricted"] == "false"
+
+
+def test_002_basic_rules_and_axis_advantage_are_written_into_classic() -> None:
+    board = _written("kremlin-daak", CLASSIC_2ND)
+    assert [board.properties[p] for p in KREMLIN_PROPERTIES] == ["true", "false", "true", "84", "110"]  # 2nd edition: 1-hit battleships
+    assert "jetPower" in board.techs["Germans"] and "superSub" in board.techs["Japanese"]
+    assert not board.techs.get("British") and not board.techs.get("Russians")
+    assert (board.properties["Low Luck"], board.properties["Tech Development"]) == ("false", "true")
+    assert "Capital Protection - A capital may not be attacked on round 1" in board.properties["notes"]
+
+
+def test_002_low_luck_is_a_choice_and_keeps_the_starting_techs() -> None:
+    # 002 V.: "Kremlin can be played LowLuck style. LL is played without tech ... The techs at the start of the game ... will remain."
+    board = _written("kremlin-daak", CLASSIC_2ND, ("low_luck",))
+    assert (board.properties["Low Luck"], board.properties["Tech Development"]) == ("true", "false")
+    assert "jetPower" in board.techs["Germans"] and "superSub" in board.techs["Japanese"]
+    assert "No Tech until round 5" not in board.properties["notes"]  # obsolete under LL
+    # "A combination of LL with tech and Kremlin is also possible"
+    board = _written("kremlin-daak", CLASSIC_2ND, ("low_luck", "low_luck_with_tech"))
+    assert (board.properties["Low Luck"], board.properties["Tech Development"]) == ("true", "true")
