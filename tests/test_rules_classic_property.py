@@ -163,8 +163,12 @@ def test_real_engine_reads_the_classic_drafts_as_written(written_batch: dict[Pat
         theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
         assert {k: (ours.get(k), theirs.get(k)) for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k)} == {}
         assert dict(reading.pus) == dict(board.pus)
+        for name in ("Germans bid", "Japanese bid", "Movement By Territory Restricted", "Two hit battleship", "Allies Economic Victory", "Low Luck"):
+            assert reading.properties[name] == board.properties[name], (path, name)
+        # The engine names techs for people ("Jet Power"); the techAttachment option is "jetPower".
+        engine_names = {"Jet Power": "jetPower", "Super subs": "superSub", "Super Subs": "superSub"}
         for power in ("Germans", "Japanese"):
-            assert reading.properties[f"{power} bid"] == board.properties[f"{power} bid"], path
+            assert sorted(engine_names.get(t, t) for t in reading.rules["players"][power]["techs"]) == sorted(board.techs.get(power, ())), path
     daak = next(p for p in written_batch if p.stem == "kremlin-daak-classic")
     assert (readings[list(written_batch).index(daak)].properties["Germans bid"], written_batch[daak].properties["Japanese bid"]) == ("6", "4")
 
