@@ -111,24 +111,37 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
 @main.command("apply")
 @click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True, help="Where to write the game.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
 @click.pass_context
-def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path, force: bool) -> None:
+def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
     On the first pick that breaks a rule, print the pick, the rule (quoted) and
     why, write nothing and exit 1.
     """
+    from kremlin_triplea.errors import InputError
     from kremlin_triplea.rules.draft import apply_draft, read_draft
 
+    if output is None and not install:
+        raise InputError("say where the game goes: -o FILE, --install, or both")
     result = apply_draft(read_draft(draft), game_spec=game_spec, maps_dir=_maps_dir(ctx))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
-    written = result.game.save(output, overwrite=force)
+    installed = None
+    if install:
+        from kremlin_triplea.gamefile.install import install_written_game
+
+        # Installing first settles the game's name (unique in its map), so a file written with -o matches it.
+        installed = install_written_game(result.game, _maps_dir(ctx))
+    written = result.game.save(output, overwrite=force) if output is not None else None
     for line in result.summary():
         click.echo(line)
-    click.echo(f"wrote {written}")
+    if written is not None:
+        click.echo(f"wrote {written}")
+    if installed is not None:
+        click.echo(f"installed {installed.game_name!r}: {installed.game_file} (notes {installed.notes_file}), listed in {installed.map_yml}")
 
 
 @main.command("options")
@@ -179,3 +192,13 @@ def _register_assistant_commands() -> None:
 
 
 _register_assistant_commands()
+
+
+def _register_verify_command() -> None:
+    # Kept in its own module (issue 4): verify [--engine].
+    from kremlin_triplea.cli_verify import verify_command
+
+    main.add_command(verify_command)
+
+
+_register_verify_command()

@@ -143,3 +143,28 @@ def _replace(path: Path, data: bytes) -> None:
 
 def reread(folder: MapFolder) -> MapFolder:
     return read_map_folder(folder.folder)
+
+
+def install_written_game(game, maps_dir: Path) -> InstalledGame:
+    """Install ``game`` (a :class:`~kremlin_triplea.game.Game` whose board holds the changes) into its map's folder.
+
+    The map is the one whose folder holds the base game, else the one named by
+    its ``mapName`` property. The game is renamed when its name is taken, so its
+    ``<info name>`` is always the name ``map.yml`` lists; its notes (the
+    ``notes`` property) go beside it as ``.notes.html``.
+    """
+    from kremlin_triplea.changes import SetGameName
+    from kremlin_triplea.gamefile.locate import installed_maps
+
+    source = Path(game.source).resolve()
+    maps = installed_maps(Path(maps_dir))
+    folder = next((m for m in maps if source.is_relative_to(m.folder.resolve())), None)
+    if folder is None:
+        wanted = game.board.properties.get("mapName")
+        folder = next((m for m in maps if m.name == wanted), None)
+    if folder is None:
+        raise InputError(f"no map folder for {game.source} in {maps_dir} (map {game.board.properties.get('mapName')!r}); install the map in TripleA first", where=str(maps_dir))
+    name = unique_game_name(folder, game.board.game_name)
+    if name != game.board.game_name:
+        game.board.push(SetGameName(name))
+    return install_game(folder, name, game.to_bytes(), game.board.properties.get("notes"))
