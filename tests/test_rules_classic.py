@@ -512,3 +512,19 @@ def test_002_low_luck_is_a_choice_and_keeps_the_starting_techs() -> None:
     # "A combination of LL with tech and Kremlin is also possible"
     board = _written("kremlin-daak", CLASSIC_2ND, ("low_luck", "low_luck_with_tech"))
     assert (board.properties["Low Luck"], board.properties["Tech Development"]) == ("true", "true")
+
+
+def test_legal_lists_the_units_a_negative_bid_may_remove() -> None:
+    from kremlin_triplea.rules.legal import describe, legal_choices
+
+    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    pick(run, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
+    pick(run, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
+    pick(run, "Axis", 2, take=[{"neutral": "Spain", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
+    pick(run, "Allies", 4, place=[{"power": "UK", "unit": "fighter", "at": "India"}])
+    removable = {(power, place, unit): n for power, place, unit, n in legal_choices(run).bid.removable}
+    assert removable[("Germans", "Germany", "infantry")] == 4  # 7 there, 3 from option 1
+    # Spain's and Eire's armies came with option 2: none of them may go.
+    assert not {key for key in removable if key[1] in ("Spain", "Eire")}
+    assert ("Germans", "Germany", "fighter") not in removable and all(p in ("Germans", "Japanese") for p, _, _ in removable)
+    assert "a negative bid may remove: " in "\n".join(describe(legal_choices(run)))

@@ -97,6 +97,8 @@ class BidChoices:
     side: str
     places: tuple[tuple[str, tuple[str, ...]], ...]  # (power, territories and sea zones it may place on)
     costs: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]  # (power, (unit, cost)...)
+    # Rulesets whose negative bid removes units: (power, place, unit, how many may go), option units excluded.
+    removable: tuple[tuple[str, str, str, int], ...] = ()
 
 
 @attrs.frozen
@@ -239,7 +241,15 @@ def bid_choices(state: DraftState) -> BidChoices:
         )
         places.append((power, allowed))
         costs.append((power, tuple((u, catalog.cost(u, power) or 0) for u in catalog.unit_types if catalog.cost(u, power) is not None)))
-    return BidChoices(bid.placing_side, tuple(places), tuple(costs))
+    removable = []
+    if bid.negative == "remove_units":
+        units = {state.names.unit(u) for u in bid.removable_units}
+        for place, data in board.graph.nodes(data=True):
+            for (owner, unit), count in sorted(data["units"].items(), key=lambda item: (str(item[0][0]), item[0][1])):
+                kept = state.option_units[(place, owner, unit)] if bid.keep_option_units else 0
+                if unit in units and state.side_of.get(owner) == bid.placing_side and count > kept:
+                    removable.append((owner, place, unit, count - kept))
+    return BidChoices(bid.placing_side, tuple(places), tuple(costs), tuple(removable))
 
 
 def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
@@ -252,6 +262,8 @@ def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
         for (power, places), (_, costs) in zip(bid.places, bid.costs):
             lines.append(f"  {power} may place on: {', '.join(places)}")
             lines.append(f"    costs: {', '.join(f'{u} {c}' for u, c in costs)}")
+        if bid.removable:
+            lines.append(f"  a negative bid may remove: {', '.join(f'{n} {power} {unit} in {place}' for power, place, unit, n in bid.removable)}")
         return lines
     lines.append(f"Pick {next_pick.index} of {next_pick.total}: the {next_pick.side} choose.")
     for choices in next_pick.options:
