@@ -29,6 +29,7 @@ import attrs
 import networkx as nx
 
 from kremlin_triplea.changes import (
+    AddPUs,
     AddXml,
     SetAttachmentOption,
     SetProductionCost,
@@ -242,6 +243,12 @@ class Board:
             self.catalog.player(change.player)
             undo.pus = dict(self.pus)
             self.pus[change.player] = change.amount
+        elif isinstance(change, AddPUs):
+            self.catalog.player(change.player)
+            if self.pus.get(change.player, 0) + change.amount < 0:
+                raise ValueError(f"cannot {change}: {change.player} start with only {self.pus.get(change.player, 0)}")
+            undo.pus = dict(self.pus)
+            self.pus[change.player] = self.pus.get(change.player, 0) + change.amount
         elif isinstance(change, GrantTech):
             self.catalog.player(change.player)
             undo.techs = dict(self.techs)

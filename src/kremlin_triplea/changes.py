@@ -73,6 +73,17 @@ class SetPUs:
 
 
 @attrs.frozen
+class AddPUs:
+    """Give ``player`` ``amount`` more starting PUs (fewer if negative): rules that each add PUs add up."""
+
+    player: str
+    amount: int
+
+    def __str__(self) -> str:
+        return f"{'add' if self.amount >= 0 else 'take'} {abs(self.amount)} PUs {'to' if self.amount >= 0 else 'from'} {self.player}' starting PUs"
+
+
+@attrs.frozen
 class GrantTech:
     player: str
     tech: str
@@ -146,6 +157,6 @@ class SetProductionCost:
 # (Board.extra_xml) and written as they are.
 XmlChange = AddXml | SetAttachmentOption | SetProductionCost
 
-Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | GrantTech | SetProperty | SetGameName | AddXml | SetAttachmentOption | SetProductionCost
+Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | AddPUs | GrantTech | SetProperty | SetGameName | AddXml | SetAttachmentOption | SetProductionCost
 
 TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")

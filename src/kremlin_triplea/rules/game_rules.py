@@ -74,6 +74,7 @@ from kremlin_triplea.changes import (
     SetTerritory,
 )
 from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.rules.house_kinds import HOUSE_CHANGE_KINDS
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ def load_rule_set(path: Path | str) -> RuleSet:
         return RuleSet(ruleset.id, ruleset.title, ruleset.source, str(path), ruleset.game_rules)
     root = Section(data, str(path))
     # National advantages and neutral tables of house sets are read by their own mechanism (house rules, issue 6).
-    root.only("id", "title", "source", "maps", "rule", "advantages", "advantage", "neutral")
+    root.only("id", "title", "source", "maps", "rule", "choices", "advantages", "advantage", "neutral")
     set_id = root.text("id")
     return RuleSet(set_id, root.text("title"), root.text("source"), str(path), read_game_rules(root, "rule", set_id), tuple(root.texts("maps", [])))
 
@@ -464,6 +465,8 @@ CHANGE_KINDS: dict[str, tuple[tuple[str, ...], Any]] = {
     "attachment_option": (("attachment", "attach_to", "option", "value", "add", "remove"), _attachment_option),
     "place_units": (("power", "units", "at"), _place_units),
     "move_units": (("power", "units", "from", "to"), _move_units),
+    # The house-rule sets' own kinds (objectives, research price, PUs, triggers, neutral armies...).
+    **HOUSE_CHANGE_KINDS,
 }
 
 

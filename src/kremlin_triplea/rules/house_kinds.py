@@ -1,0 +1,255 @@
+"""Game-file actions the house-rule sets need beyond the shared ones of :mod:`game_rules`.
+
+Each is one change kind, implemented once, with the same shape as the kinds in
+``game_rules.CHANGE_KINDS`` (which includes these): it reads one ``change``
+entry of a rule and returns what it plans, so conflicts between sets are found
+on the same keys (``("cost", power, unit)``, ``("property", name)`` ...).
+
+=================  =========================================================
+tech_cost          ``power``, ``cost``: the price of one research die/token
+                   (TripleA techAttachment ``techCost``)
+price_change       ``power``, ``units`` ("sea", "air", "sea and air"),
+                   ``change`` (PUs) or ``percent`` with ``round`` = "up":
+                   that power's own prices for those units
+set_pus            ``power``, ``change``: starting PUs up or down
+trigger_pus        ``power``, ``amount``, ``after_step``: PUs paid once by a
+                   TripleA trigger after that step in round 1
+objective          ``power``, ``amends`` (the game's objective), ``value``,
+                   ``condition`` entries (TripleA RulesAttachment options on
+                   their ``players``): the objective is paid only if the
+                   game's objective and the conditions all hold
+neutral_armies     the set's neutral table: production and unowned armies
+give_neutral       ``power``, ``neutral``, ``pay``, ``army`` ("new", or
+                   "neutral's" when the neutral rule already placed it): a
+                   neutral of the table joins the power with its army
+=================  =========================================================
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from kremlin_triplea.changes import AddPUs, AddXml, Change, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
+
+if TYPE_CHECKING:
+    from kremlin_triplea.rules.game_rules import Planned, _Context
+    from kremlin_triplea.rules.tomlfile import Section
+
+RULES_CLASS = "games.strategy.triplea.attachments.RulesAttachment"
+TRIGGER_CLASS = "games.strategy.triplea.attachments.TriggerAttachment"
+# The RulesAttachment options an objective's condition may use (RulesAttachment.java, TripleA 1.9).
+CONDITION_OPTIONS = (
+    "alliedOwnershipTerritories", "directOwnershipTerritories", "alliedExclusionTerritories",
+    "directExclusionTerritories", "enemyExclusionTerritories", "enemySurfaceExclusionTerritories",
+    "directPresenceTerritories", "alliedPresenceTerritories",
+)
+TERRITORY_GROUPS = ("controlled", "controlledNoWater", "original", "originalNoWater", "all", "map", "enemy")
+
+
+def _planned(key: tuple[str, ...], value: object, changes: list[Change] | tuple[Change, ...], line: str) -> Planned:
+    from kremlin_triplea.rules.game_rules import Planned
+
+    return Planned(key, value, tuple(changes), line)
+
+
+def _tag(ctx: _Context) -> str:
+    """A name part unique to the rule: attachments the tool adds say which rule made them."""
+    return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", ctx.rule.id) if p)
+
+
+def _attr(text: object) -> str:
+    return str(text).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def _attachment(name: str, attach_to: str, java_class: str, kind: str, options: list[tuple[str, str]]) -> str:
+    body = "".join(f'<option name="{_attr(k)}" value="{_attr(v)}"/>' for k, v in options)
+    return f'<attachment name="{_attr(name)}" attachTo="{_attr(attach_to)}" javaClass="{java_class}" type="{kind}">{body}</attachment>'
+
+
+def _use_triggers(ctx: _Context) -> Planned:
+    # Triggers only run with 'Use Triggers' on (Properties.getTriggers; AA50 and Revised lack it).
+    return _planned(("property", "Use Triggers"), "true", [SetProperty("Use Triggers", "true")], "game option 'Use Triggers' = true (the rule's trigger needs it)")
+
+
+def _round_one(ctx: _Context, power: str) -> tuple[str, str]:
+    name = f"conditionAttachment{_tag(ctx)}Round1{power}"
+    return name, _attachment(name, power, RULES_CLASS, "player", [("rounds", "1")])
+
+
+def tech_cost(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    cost = change.integer("cost")
+    line = f"{power} pay {cost} PUs per research die (TripleA techCost; 5 before)"
+    return [_planned(("tech_cost", power), cost, [SetAttachmentOption("techAttachment", power, "techCost", str(cost))], line)]
+
+
+def _units_of(ctx: _Context, which: str) -> list[str]:
+    domains = {"sea": {"sea"}, "air": {"air"}, "sea and air": {"sea", "air"}}.get(which)
+    if domains is None:
+        raise ctx.fail(f'`units` is "sea", "air" or "sea and air", not {which!r}')
+    catalog = ctx.board.catalog
+    return sorted(u for u, t in catalog.unit_types.items() if t.domain in domains)
+
+
+def price_change(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    which = change.text("units")
+    step = change.integer("change", None)
+    percent = change.integer("percent", None)
+    if (step is None) == (percent is None):
+        raise ctx.fail("give exactly one of `change` (PUs) and `percent`")
+    if percent is not None:
+        change.get("round", '"up"', lambda v: v == "up")
+    planned = []
+    for unit in _units_of(ctx, which):
+        old = ctx.board.catalog.costs.get((power, unit))
+        if old is None:
+            continue  # not in this power's frontier (classic.xml sells no destroyers): no price to lower
+        new = old + step if step is not None else math.ceil(old * (100 + percent) / 100)
+        new = max(new, 0)
+        planned.append(_planned(("cost", power, unit), new, [SetProductionCost(power, unit, new)], f"{power} pay {new} PUs for {unit} (was {old})"))
+    if not planned:
+        raise ctx.fail(f"{power} can buy no {which} units in {ctx.board.game_name}")
+    return planned
+
+
+def set_pus(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    delta = change.integer("change")
+    # The key is the rule's own: two rules adding PUs add up, they do not conflict.
+    return [_planned(("pus", ctx.rule.set_id, ctx.rule.id, power), delta, [AddPUs(power, delta)],
+                     f"{power} start with {delta:+d} PUs ({ctx.board.pus.get(power, 0)} in the game)")]
+
+
+def trigger_pus(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    amount = change.integer("amount")
+    step = change.text("after_step")
+    condition, condition_xml = _round_one(ctx, power)
+    trigger = f"triggerAttachment{_tag(ctx)}{power}"
+    xml = _attachment(trigger, power, TRIGGER_CLASS, "player", [
+        ("conditions", condition), ("when", f"after:{step}"), ("uses", "1"), ("players", power),
+        ("resource", "PUs"), ("resourceCount", str(amount)),
+    ])
+    line = f"{power} receive {amount} PUs once, after {step} in round 1 (a TripleA trigger, uses=1)"
+    changes = [AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
+               AddXml("attachmentList", xml, description=line)]
+    return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
+
+
+def objective(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    amends = change.text("amends")
+    value = change.integer("value")
+    tag = _tag(ctx)
+    names, changes = [amends], []
+    for index, condition in enumerate(change.tables("condition"), 1):
+        condition.only("players", *CONDITION_OPTIONS)
+        players = [ctx.power(p) for p in condition.texts("players")]
+        options = [("players", ":".join(players))]
+        for option in CONDITION_OPTIONS:
+            if condition.has(option):
+                options.append((option, _territories(ctx, condition.text(option))))
+        name = f"conditionAttachment{tag}{index}"
+        names.append(name)
+        changes.append(AddXml("attachmentList", _attachment(name, power, RULES_CLASS, "player", options),
+                              description=f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options)))
+    # TripleA reads a condition where it is referenced, so the amended objective
+    # cannot name conditions that follow it in the file: a new objective that
+    # follows them all requires the game's objective and the rule's conditions,
+    # and the game's own objective pays nothing any more.
+    new = f"objectiveAttachment{tag}"
+    changes.append(AddXml("attachmentList", _attachment(new, power, RULES_CLASS, "player", [
+        ("objectiveValue", str(value)), ("conditions", ":".join(names))]), description=f"objective {new} for {power}"))
+    changes.append(SetAttachmentOption(amends, power, "objectiveValue", "0"))
+    line = f"{power}'s objective {amends} now also requires: " + "; ".join(
+        str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c)) + f" (pays {value} as {new})"
+    return [_planned(("objective", power, amends), (value, tuple(str(c) for c in changes)), changes, line)]
+
+
+def _territories(ctx: _Context, text: str) -> str:
+    if text in TERRITORY_GROUPS:
+        return text
+    match = re.fullmatch(r"original territories of (.+)", text)
+    if match:
+        # Computed from the board: the territories whose original owner is that power.
+        power = ctx.power(match.group(1))
+        found = sorted(t for t, d in ctx.board.graph.nodes(data=True) if not d["water"] and d["original_owner"] == power)
+        if not found:
+            raise ctx.fail(f"{ctx.board.game_name} has no territory originally owned by {power}")
+        return ":".join(found)
+    return ":".join(ctx.names.territory(t.strip(), where=ctx.where) for t in text.split(":"))
+
+
+def _neutral_table(ctx: _Context) -> list[dict[str, Any]]:
+    from kremlin_triplea.rules.house_rules import neutral_table
+
+    return neutral_table(ctx.rule.set_id)
+
+
+def neutral_armies(ctx: _Context, change: Section) -> list[Planned]:
+    planned = []
+    for neutral in _neutral_table(ctx):
+        territory = ctx.names.territory(neutral["name"], where=ctx.where)
+        node = ctx.board.node(territory)
+        if node["owner"] is not None:
+            raise ctx.fail(f"{neutral['name']} ({territory}) is not neutral in {ctx.board.game_name}: owner {node['owner']}")
+        made: list[Change] = [SetTerritory(territory, "production", neutral["ipc"])]
+        placed = []
+        for unit_name, count in neutral["army"].items():
+            unit = ctx.unit(unit_name)
+            where = territory if ctx.board.catalog.unit_type(unit).domain != "sea" else _neutral_coast(ctx, neutral["name"], territory)
+            made.append(PlaceUnits(where, None, unit, count))
+            placed.append(f"{count} {unit}" + ("" if where == territory else f" in {where}"))
+        line = f"{territory}: production {neutral['ipc']}, defended by {', '.join(placed)} (unowned)"
+        planned.append(_planned(("neutral", territory), (neutral["ipc"], tuple(sorted(neutral["army"].items()))), made, line))
+    return planned
+
+
+def _neutral_coast(ctx: _Context, rule_name: str, territory: str) -> str:
+    coasts = ctx.profile.neutral_coasts.get(rule_name) or ctx.profile.neutral_coasts.get(territory)
+    if not coasts:
+        raise ctx.fail(f"the map profile {ctx.profile.path} gives no [neutral_coasts] for {rule_name}, where its ships start")
+    # "placed in sea-zones not containing enemy ships if possible": every power is a neutral's enemy.
+    for zone in coasts:
+        if not any(owner is not None and ctx.board.catalog.unit_type(u).domain == "sea" for (owner, u), n in ctx.board.units(zone).items() if n):
+            return zone
+    return coasts[0]
+
+
+def give_neutral(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    wanted = change.text("neutral")
+    neutral = next((n for n in _neutral_table(ctx) if n["name"].lower() == wanted.lower()), None)
+    if neutral is None:
+        raise ctx.fail(f"{wanted!r} is not in the set's neutral table")
+    # "new": the table's army appears for the power; "neutral's": the neutral
+    # rule has already put the army there, unowned, and it changes sides.
+    army = change.get("army", '"new" or "neutral\'s"', lambda v: v in ("new", "neutral's"))
+    territory = ctx.names.territory(neutral["name"], where=ctx.where)
+    made: list[Change] = [SetOwner(territory, power, captured=False), SetTerritory(territory, "production", neutral["ipc"])]
+    for unit_name, count in neutral["army"].items():
+        unit = ctx.unit(unit_name)
+        where = territory if ctx.board.catalog.unit_type(unit).domain != "sea" else _neutral_coast(ctx, neutral["name"], territory)
+        if army == "neutral's":
+            made.append(RemoveUnits(where, None, unit, count))
+        made.append(PlaceUnits(where, power, unit, count))
+    line = f"{territory} joins {power} with its army ({', '.join(f'{n} {u}' for u, n in neutral['army'].items())})"
+    planned = [_planned(("neutral_owner", territory), power, made, line)]
+    if change.get("pay", "true or false", lambda v: isinstance(v, bool), False):
+        planned.append(_planned(("pus", ctx.rule.set_id, ctx.rule.id, power), -neutral["ipc"], [AddPUs(power, -neutral["ipc"])],
+                                f"{power} pay {neutral['ipc']} PUs for the alliance"))
+    return planned
+
+
+HOUSE_CHANGE_KINDS: dict[str, tuple[tuple[str, ...], Any]] = {
+    "tech_cost": (("power", "cost"), tech_cost),
+    "price_change": (("power", "units", "change", "percent", "round"), price_change),
+    "set_pus": (("power", "change"), set_pus),
+    "trigger_pus": (("power", "amount", "after_step"), trigger_pus),
+    "objective": (("power", "amends", "value", "condition"), objective),
+    "neutral_armies": ((), neutral_armies),
+    "give_neutral": (("power", "neutral", "pay", "army"), give_neutral),
+}
