@@ -185,10 +185,11 @@ _register_map_maker_commands()
 
 def _register_assistant_commands() -> None:
     # Kept in their own module (issue 8): value, render, draft.
-    from kremlin_triplea.cli_assistant import render_command, value_command
+    from kremlin_triplea.cli_assistant import draft_command, render_command, value_command
 
     main.add_command(value_command)
     main.add_command(render_command)
+    main.add_command(draft_command)
 
 
 _register_assistant_commands()

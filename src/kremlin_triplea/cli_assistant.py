@@ -83,3 +83,71 @@ def _draft_boards(path: Path, maps_dir: Path):
     values = value_result(result)
     legend = Legend(f"{result.game.board.game_name}: {result.ruleset.title} ({path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     return result.game.board, result.game.initial, result.game.source, legend
+
+
+@click.command("draft")
+@click.argument("draft_file", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.option("--resume", "resume", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Continue the draft in this file.")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Where to write the game at the end (default: the draft file's name with .xml).")
+@click.option("--force", is_flag=True, help="Replace an existing DRAFT_FILE (a new draft) or OUTPUT.")
+@click.pass_context
+def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool) -> None:
+    """Make a draft interactively: two players at one keyboard, or a host relaying picks.
+
+    Each turn offers only the options still legal for the side, then only legal
+    targets. DRAFT_FILE is written after every pick (continue it with
+    --resume DRAFT_FILE); at the end the bid is asked and the game written.
+    Commands at any question: undo, values, locks, board, help, quit.
+    """
+    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session
+    from kremlin_triplea.assistant.terminal import terminal_for_stdin
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.rules.draft import read_draft
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    if (draft_file is None) == (resume is None):
+        raise click.UsageError("name a new draft file, or --resume an existing one")
+    maps_dir = _maps_dir(ctx)
+    terminal = terminal_for_stdin()
+    conversation = Conversation(None, terminal, _board_picture)
+    path = resume or draft_file
+    assert path is not None
+    if resume is None and path.exists() and not force:
+        raise InputError("already exists; continue it with --resume, or replace it with --force", where=str(path))
+    try:
+        if resume is not None:
+            read_draft(resume)  # its structure, with the file's own error messages
+            data = read_toml(resume)
+            session = open_session(resume, data, maps_dir)
+            data.pop("bid", None)  # the bid is asked again at the end
+            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made.")
+        else:
+            data = ask_setup(conversation, maps_dir)
+            session = open_session(path, data, maps_dir)
+        session.save()
+        conversation.session = session
+        conversation.run()
+    except (KeyboardInterrupt, EOFError, QuitRequested):
+        saved = conversation.session is not None
+        click.echo("")
+        if saved:
+            click.echo(f"stopped; the draft so far is in {path} (continue: kremlin-triplea draft --resume {path})")
+        else:
+            click.echo("stopped before the draft was set up; nothing written")
+        ctx.exit(130)
+    lines, written = finish(session, output or path.with_suffix(".xml"), overwrite=force)
+    for line in lines:
+        click.echo(line)
+    click.echo(f"wrote the draft {path} and the game {written}")
+
+
+def _board_picture(session) -> str:  # noqa: ANN001 - a DraftSession
+    """Draw the board as the picks left it, beside the draft file; returns where."""
+    from kremlin_triplea.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
+    from kremlin_triplea.rules.value import DraftValue
+
+    game = session.game
+    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(l)) for s, l in values.by_side()))
+    art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
+    return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))

@@ -1,0 +1,564 @@
+"""An interactive draft: the questions, asked only about legal choices.
+
+Every question is built from the legal-choice enumeration (``rules.legal``)
+that ``kremlin-triplea legal`` prints, and every answer becomes a pick in the
+draft file's own format, applied by the same ``DraftRun`` that ``apply`` uses.
+A pick assembled here therefore passes ``apply``; the session still applies it
+at once, so a mismatch would show at the pick, not at the end.
+
+The terminal is behind :class:`Terminal` (prompt_toolkit when it is one, plain
+lines otherwise); this module only asks and says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+
+from kremlin_triplea.errors import KremlinError, close_matches
+from kremlin_triplea.game import Game, load, write_atomically
+from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.rules.kinds import DraftState, neutral_set_problem
+from kremlin_triplea.rules.legal import NextPick, OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams, Ruleset, data_folders, load_named_ruleset
+from kremlin_triplea.rules.value import PickValue, Valuer, describe_pick
+
+COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
+
+
+@attrs.frozen(eq=False)  # values may be unhashable (a Counter of units): compare by identity
+class Choice:
+    """One answer a question accepts: typed as any of ``names`` (any case)."""
+
+    value: Any
+    names: tuple[str, ...]
+    label: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.names[0]
+
+
+class Terminal(Protocol):
+    def say(self, text: str = "") -> None: ...
+
+    def ask(self, question: str, words: Sequence[str], default: str | None = None) -> str:
+        """One line from the players; ``words`` are offered for completion. EOFError/KeyboardInterrupt end the session."""
+        ...
+
+
+class UndoRequested(Exception):
+    """The players typed ``undo``: drop the last pick and ask it again."""
+
+
+class QuitRequested(Exception):
+    pass
+
+
+def match_choice(answer: str, choices: Sequence[Choice]) -> tuple[Choice | None, str]:
+    """The choice ``answer`` names: exactly, else the only one it starts or is part of. Else why not."""
+    text = answer.strip().casefold()
+    if not text:
+        return None, "type one of the choices (Tab completes, 'help' lists them)"
+    for test in (lambda n: n == text, lambda n: n.startswith(text), lambda n: text in n):
+        found = list(dict.fromkeys(c for c in choices if any(test(n.casefold()) for n in c.names)))
+        if len(found) == 1:
+            return found[0], ""
+        if len(found) > 1:
+            listed = ", ".join(c.names[0] for c in found[:8]) + (", ..." if len(found) > 8 else "")
+            return None, f"{answer.strip()!r} could be {listed}: type more of the name"
+    close = close_matches(answer.strip(), [n for c in choices for n in c.names])
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else " ('help' lists the choices)"
+    return None, f"no choice {answer.strip()!r} here{hint}"
+
+
+@attrs.define
+class DraftSession:
+    """The draft being made: its settings and picks as the draft file has them, and the run applying them."""
+
+    path: Path
+    data: dict[str, Any]
+    game: Game
+    maps_dir: Path | None
+    run: DraftRun = attrs.field(init=False)
+    valuer: Valuer = attrs.field(init=False)
+    values: list[PickValue] = attrs.field(init=False, factory=list)
+
+    def __attrs_post_init__(self) -> None:
+        self.replay()
+
+    @property
+    def picks(self) -> list[dict[str, Any]]:
+        return self.data.setdefault("pick", [])
+
+    def replay(self) -> None:
+        """Apply the picks again from the base game (after an undo, or to start)."""
+        self.game.board = self.game.initial.copy()
+        draft = draft_from_dict({k: v for k, v in self.data.items() if k != "bid"}, str(self.path))
+        self.run = DraftRun(draft, self.game)
+        valuer = Valuer(self.game.board, self.run.state.side_powers)
+        self.values = []
+        for index, section in enumerate(draft.picks, start=1):
+            pick = self.run.parse_pick(index, section)
+            outcome = self.run.apply_pick(pick)
+            self.values.append(valuer.value(pick.label, pick.side, outcome))
+        self.valuer = valuer
+
+    def add_pick(self, entry: dict[str, Any]) -> list[str]:
+        """Apply ``entry`` (a ``[[pick]]`` table) and save; returns what it did."""
+        section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "pick": [entry]}, str(self.path)).picks[0]
+        pick = self.run.parse_pick(len(self.run.applied) + 1, section)
+        outcome = self.run.apply_pick(pick)
+        self.picks.append(entry)
+        self.values.append(self.valuer.value(pick.label, pick.side, outcome))
+        self.save()
+        return list(outcome.lines)
+
+    def undo(self) -> dict[str, Any] | None:
+        if not self.picks:
+            return None
+        removed = self.picks.pop()
+        self.data.pop("bid", None)
+        self.replay()
+        self.save()
+        return removed
+
+    def save(self) -> None:
+        import tomli_w
+
+        header = "# Written by `kremlin-triplea draft` after every pick; continue with --resume.\n"
+        write_atomically(self.path, (header + tomli_w.dumps(self.data)).encode("utf-8"), overwrite=True)
+
+    @property
+    def state(self) -> DraftState:
+        return self.run.state
+
+    def next_pick(self) -> NextPick:
+        return legal_choices(self.run)
+
+
+def new_draft_data(ruleset: Ruleset, game_spec: str, first: str, picks_per_side: int) -> dict[str, Any]:
+    return {"ruleset": ruleset.id, "game": game_spec, "first": first, "picks_per_side": picks_per_side, "pick": []}
+
+
+def installed_rulesets() -> list[str]:
+    return sorted({p.stem for base in data_folders("rulesets") for p in base.glob("*.toml")})
+
+
+class Conversation:
+    """Asks the players, through ``terminal``, for every pick and the bid of ``session``."""
+
+    def __init__(self, session: DraftSession | None, terminal: Terminal, show_board: Callable[[DraftSession], str] | None = None) -> None:
+        self.session = session  # None while the draft is being set up
+        self.terminal = terminal
+        self.show_board = show_board
+
+    # -- asking ------------------------------------------------------------
+
+    def choose(
+        self, question: str, choices: Sequence[Choice], default: Choice | None = None, *,
+        list_them: bool = True, resolve: Callable[[str], str] | None = None,
+    ) -> Any:
+        """One of ``choices``; ``resolve`` also accepts names the game's own resolver knows (SZ 12, Seazone 12)."""
+        say = self.terminal.say
+        if list_them:
+            for choice in choices:
+                say(f"  {choice.shown}")
+        words = [n for c in choices for n in c.names[:2]] + list(COMMANDS)
+        while True:
+            answer = self.terminal.ask(question, words, default.names[0] if default is not None else None)
+            command = answer.strip().lower()
+            if command in COMMANDS and not any(command == n.casefold() for c in choices for n in c.names):
+                self.command(command, choices)
+                continue
+            if not answer.strip() and default is not None:
+                return default.value
+            found, why = match_choice(answer, choices)
+            if found is None and resolve is not None:
+                found = _resolved(answer, choices, resolve)
+            if found is not None:
+                if found.names[0].casefold() != answer.strip().casefold() and not answer.strip().isdigit():
+                    say(f"  -> {found.names[0]}")
+                return found.value
+            say(f"  {why}")
+
+    def number(self, question: str, low: int, high: int | None, default: int | None = None) -> int:
+        while True:
+            answer = self.terminal.ask(question, list(COMMANDS), str(default) if default is not None else None)
+            command = answer.strip().lower()
+            if command in COMMANDS:
+                self.command(command, ())
+                continue
+            text = answer.strip() or (str(default) if default is not None else "")
+            try:
+                value = int(text)
+            except ValueError:
+                self.terminal.say(f"  {answer.strip()!r} is not a whole number")
+                continue
+            if value < low or (high is not None and value > high):
+                self.terminal.say(f"  {value} is outside {low}..{high if high is not None else ''}")
+                continue
+            return value
+
+    def command(self, command: str, choices: Sequence[Choice]) -> None:
+        say = self.terminal.say
+        if command == "quit":
+            raise QuitRequested
+        if self.session is None and command in ("undo", "values", "locks", "board"):
+            say("  no picks yet")
+            return
+        if command == "undo":
+            raise UndoRequested
+        if command == "values":
+            self.say_values()
+        elif command == "locks":
+            self.say_locks()
+        elif command == "board":
+            if self.show_board is None:
+                say("  no picture here")
+            else:
+                say(f"  the board: {self.show_board(self.session)}")
+        else:
+            say("  choices: " + (", ".join(c.shown for c in choices) if choices else "(a number)"))
+            say("  commands: undo (take back the last pick), values, locks, board (draw the board), quit (the draft file is kept)")
+
+    def say_values(self) -> None:
+        session = self.session
+        totals = dict.fromkeys(session.state.side_powers, 0)
+        for value in session.values:
+            totals[value.side] += value.value
+            for line in describe_pick(value):
+                self.terminal.say(f"  {line}")
+        self.terminal.say("  totals: " + ", ".join(f"{s} {v:+d}" for s, v in totals.items()))
+
+    def say_locks(self) -> None:
+        state = self.session.state
+        if not state.locks:
+            self.terminal.say("  no place is locked yet")
+            return
+        for side in state.side_powers:
+            locked = sorted(p for p, (holder, _) in state.locks.items() if holder != side)
+            if locked:
+                self.terminal.say(f"  locked for the {side}: " + ", ".join(f"{state.names.shown(p)} ({state.locks[p][0]} pick {state.locks[p][1]})" for p in locked))
+
+    # -- the draft ---------------------------------------------------------
+
+    def run(self) -> None:
+        """Ask every remaining pick, then the bid (undo steps back across picks)."""
+        while True:
+            try:
+                next_pick = self.session.next_pick()
+                if next_pick.side is None:
+                    self.ask_bid()
+                    return
+                self.ask_pick(next_pick)
+            except UndoRequested:
+                removed = self.session.undo()
+                if removed is None:
+                    self.terminal.say("  nothing to undo")
+                else:
+                    self.terminal.say(f"  undone: the {removed['side']}' option {removed['option']} (pick {len(self.session.picks) + 1})")
+
+    def ask_pick(self, next_pick: NextPick) -> None:
+        say = self.terminal.say
+        side = next_pick.side
+        assert side is not None
+        say("")
+        say(f"Pick {next_pick.index} of {next_pick.total}: the {side} choose.")
+        self.say_locks()
+        available = [c for c in next_pick.options if c.available]
+        for choices in next_pick.options:
+            if not choices.available:
+                say(f"  ({choices.option.number} {choices.option.title}: not available, {choices.unavailable})")
+        option_choices = [
+            Choice(c, (str(c.option.number), c.option.id, c.option.title), f"{c.option.number}  {c.option.title}")
+            for c in available
+        ]
+        chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices)
+        kind = chosen.option.kind
+        entry: dict[str, Any] = {"side": side, "option": chosen.option.number}
+        if kind == "placement":
+            entry["place"] = self.ask_placements(chosen)
+        elif kind == "neutral_takeover":
+            entry["take"] = self.ask_neutrals(chosen)
+        elif kind == "territory_takeover":
+            entry["takeover"] = self.ask_takeover(chosen)
+        else:
+            entry["scenario"] = self.choose("scenario> ", [Choice(t, (t,)) for t in chosen.scenarios])
+        try:
+            lines = self.session.add_pick(entry)
+        except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
+            say(f"  this pick was refused: {error}")
+            return
+        for line in lines:
+            say(f"  {line}")
+        value = self.session.values[-1]
+        totals = dict.fromkeys(self.session.state.side_powers, 0)
+        for v in self.session.values:
+            totals[v.side] += v.value
+        say(f"  worth {value.value:+d} IPCs to the {side}; picks so far: " + ", ".join(f"{s} {t:+d}" for s, t in totals.items()))
+        say(f"  saved {self.session.path}")
+
+    def ask_placements(self, chosen: OptionChoices) -> list[dict[str, Any]]:
+        params = chosen.option.params
+        assert isinstance(params, PlacementParams)
+        state = self.session.state
+        names = state.names
+        if chosen.sets:
+            entry = self.choose(
+                "units> ", [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
+            ) if len(chosen.sets) > 1 else chosen.sets[0]
+            self.terminal.say(f"  {entry.power}: {' + '.join(entry.units)}, all in one place")
+            place = self.choose("where> ", self.place_choices(entry.places), list_them=len(entry.places) <= 30, resolve=self.resolve_place)
+            return _merged([(entry.power, u, place) for u in entry.units])
+        by_unit: dict[str, list] = {}
+        for unit_choice in chosen.units:
+            by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
+        sets = [s for s in (Counter(names.unit(u) for u in units) for units in params.unit_sets) if all(u in by_unit for u in s)]
+        wanted = sets[0] if len(sets) == 1 else self.choose(
+            "units> ", [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets]
+        )
+        same_place = "same_territory" in params.require
+        same_power = "same_power" in params.require
+        placed: list[tuple[str, str, str]] = []
+        for number, unit in enumerate(sorted(wanted.elements()), start=1):
+            options = by_unit[unit]
+            if same_power and placed:
+                options = [o for o in options if o.power == placed[0][0]]
+            if same_place and placed:
+                options = [attrs.evolve(o, places=tuple(p for p in o.places if p == placed[0][2])) for o in options]
+            options = [o for o in options if o.places]
+            powers = [o.power for o in options]
+            self.terminal.say(f"  unit {number} of {sum(wanted.values())}: one {unit}")
+            power = powers[0] if len(powers) == 1 else self.choose(f"{unit} for which power> ", [Choice(p, (p,)) for p in powers])
+            places = next(o.places for o in options if o.power == power)
+            previous = next((p for _, u, p in reversed(placed) if u == unit and p in places), None)
+            place = self.choose(
+                f"{power} {unit} where> ", self.place_choices(places),
+                default=self.place_choices((previous,))[0] if previous else None, list_them=len(places) <= 30,
+                resolve=self.resolve_place,
+            )
+            placed.append((power, unit, place))
+        return _merged(placed)
+
+    def resolve_place(self, name: str) -> str:
+        return self.session.state.names.place(name)
+
+    def place_choices(self, places: Sequence[str]) -> list[Choice]:
+        state = self.session.state
+        out = []
+        for place in places:
+            # The rule text's names for it (Venezuela, Seazone 19) are answers too.
+            aliases = tuple(sorted(rule for rule, game in state.profile.places.items() if game == place and rule != place))
+            out.append(Choice(place, (place, *aliases), state.names.shown(place)))
+        return out
+
+    def ask_neutrals(self, chosen: OptionChoices) -> list[dict[str, Any]]:
+        params = chosen.option.params
+        assert isinstance(params, NeutralTakeoverParams)
+        state = self.session.state
+        by_territory = {n.territory: n for n in chosen.neutrals}
+        # Every set of neutrals the option allows together; each answer keeps at least one open.
+        allowed = [
+            combo for combo in combinations(sorted(by_territory), params.count)
+            if neutral_set_problem(state, chosen.option, list(combo)) is None
+        ]
+        taken: list[dict[str, Any]] = []
+        chosen_names: list[str] = []
+        for number in range(1, params.count + 1):
+            open_sets = [c for c in allowed if set(chosen_names) <= set(c)]
+            candidates = sorted({t for c in open_sets for t in c} - set(chosen_names))
+            choices = [
+                Choice(t, (by_territory[t].name, t) if by_territory[t].name != t else (t,), f"{by_territory[t].name}" + (f" [{t}]" if t != by_territory[t].name else "") + f" {by_territory[t].ipc} IPC")
+                for t in candidates
+            ]
+            territory = self.choose(f"neutral {number} of {params.count}> ", choices)
+            neutral = by_territory[territory]
+            takers = dict(neutral.takers)
+            power = next(iter(takers)) if len(takers) == 1 else self.choose(f"{neutral.name} joins which power> ", [Choice(p, (p,)) for p in takers])
+            if len(takers) == 1:
+                self.terminal.say(f"  {neutral.name} joins {power}")
+            take: dict[str, Any] = {"neutral": territory, "by": power}
+            zones = takers[power]
+            if len(zones) > 1:
+                take["navy_at"] = self.choose(f"{neutral.name}'s navy to> ", self.place_choices(zones), resolve=self.resolve_place)
+            elif zones:
+                take["navy_at"] = zones[0]
+                self.terminal.say(f"  its navy goes to {zones[0]}")
+            chosen_names.append(territory)
+            taken.append(take)
+        return taken
+
+    def ask_takeover(self, chosen: OptionChoices) -> dict[str, Any]:
+        territories = sorted({t.territory for t in chosen.takeovers})
+        territory = self.choose("take over> ", self.place_choices(territories), list_them=len(territories) <= 40, resolve=self.resolve_place)
+        offers = [t for t in chosen.takeovers if t.territory == territory]
+        takeover = offers[0] if len(offers) == 1 else self.choose("by which power> ", [Choice(t, (t.power,)) for t in offers])
+        spec: dict[str, Any] = {"territory": territory, "by": takeover.power}
+        retreats = []
+        for group in takeover.retreats:
+            if len(group.destinations) > 1:
+                self.terminal.say(f"  {group.count} {group.owner} {group.unit} may retreat to {', '.join(group.destinations)} (the {self.session.state.side_of.get(group.owner, group.owner)} decide)")
+                to = self.choose("retreat to> ", self.place_choices(group.destinations), list_them=False, resolve=self.resolve_place)
+                retreats.append({"to": to, "power": group.owner, "unit": group.unit})
+        if retreats:
+            spec["retreat"] = retreats
+        return spec
+
+    # -- the bid -----------------------------------------------------------
+
+    def ask_bid(self) -> None:
+        say = self.terminal.say
+        session = self.session
+        state = session.state
+        bid_rules = state.ruleset.bid
+        say("")
+        say(f"All {session.run.total_picks} picks are made. " + ", ".join(f"{s} {sum(v.value for v in session.values if v.side == s):+d}" for s in state.side_powers) + " IPCs by the valuation ('values' details it).")
+        say(f"The bid: positive, the {bid_rules.placing_side} place units worth it; negative, the {bid_rules.receiving_side} receive the PUs.")
+        amount = self.number("bid> ", -10_000, 10_000, 0)
+        bid: dict[str, Any] = {bid_rules.placing_side.lower(): amount}
+        if amount > 0:
+            placements = self.ask_bid_placements(amount)
+            if placements:
+                bid["place"] = placements
+        elif amount < 0:
+            if bid_rules.negative == "remove_units":
+                say(f"  this ruleset removes {bid_rules.placing_side} units for a negative bid: write them into the draft's [bid] as remove = [...] and run apply")
+            else:
+                bid["allocate"] = self.ask_allocation(-amount)
+        session.data["bid"] = bid
+        session.save()
+
+    def ask_bid_placements(self, amount: int) -> list[dict[str, Any]]:
+        say = self.terminal.say
+        choices = bid_choices(self.session.state)
+        costs = dict(choices.costs)
+        places = dict(choices.places)
+        from kremlin_triplea.rules.kinds import bid_placement_problem
+
+        state = self.session.state
+        facts = state.facts()
+        placed: list[tuple[str, str, str, int]] = []
+        left = amount
+        while True:
+            affordable = {p: [(u, c) for u, c in costs[p] if 0 < c <= left] for p in costs}
+            powers = [p for p in costs if affordable[p] and places[p]]
+            if not powers:
+                break
+            say(f"  {left} PUs left to place" + (" (type 'done' to keep the rest unspent)" if placed or left else ""))
+            done = Choice(None, ("done",))
+            power = self.choose("bid for which power> ", [Choice(p, (p,)) for p in powers] + [done])
+            if power is None:
+                break
+            unit = self.choose(f"{power} unit> ", [Choice(u, (u,), f"{u} ({c} PUs)") for u, c in affordable[power]])
+            legal = [p for p in places[power] if bid_placement_problem(state, facts, power, unit, p) is None]
+            if not legal:
+                say(f"  {power} have no place for a {unit}")
+                continue
+            place = self.choose(f"{power} {unit} where> ", self.place_choices(legal), list_them=len(legal) <= 30, resolve=self.resolve_place)
+            cost = dict(affordable[power])[unit]
+            count = self.number(f"how many (up to {left // cost})> ", 1, left // cost, 1)
+            placed.append((power, unit, place, count))
+            left -= cost * count
+        return [{"power": p, "unit": u, "count": n, "at": at} for p, u, at, n in placed]
+
+    def ask_allocation(self, total: int) -> dict[str, int]:
+        state = self.session.state
+        receiving = state.side_powers[state.ruleset.bid.receiving_side]
+        left = total
+        allocation: dict[str, int] = {}
+        for number, power in enumerate(receiving):
+            if left == 0:
+                break
+            last = number == len(receiving) - 1
+            amount = left if last else self.number(f"PUs for {power} (0..{left})> ", 0, left, 0)
+            if last:
+                self.terminal.say(f"  {power} receive the remaining {left}")
+            if amount:
+                allocation[power] = amount
+            left -= amount
+        return allocation
+
+
+def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], str]) -> Choice | None:
+    try:
+        name = resolve(answer.strip())
+    except KremlinError:
+        return None
+    return next((c for c in choices if c.value == name), None)
+
+
+def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    counts = Counter(placed)
+    return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
+
+
+def finish(session: DraftSession, output: Path, *, overwrite: bool = False) -> tuple[list[str], Path]:
+    """Apply the finished draft file as ``apply`` does and write the game."""
+    from kremlin_triplea.rules.draft import read_draft
+
+    result = apply_draft(read_draft(session.path), maps_dir=session.maps_dir)
+    written = result.game.save(output, overwrite=overwrite)
+    return result.summary(), written
+
+
+def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None) -> DraftSession:
+    game_spec = data["game"]
+    candidate = Path(game_spec)
+    if not candidate.is_absolute() and (path.parent / candidate).is_file():
+        game_spec = str(path.parent / candidate)
+    return DraftSession(path, data, load(game_spec, maps_dir=maps_dir), maps_dir)
+
+
+def load_ruleset_or_none(name: str) -> Ruleset | None:
+    try:
+        return load_named_ruleset(name)
+    except KremlinError:
+        return None
+
+
+def ask_setup(conversation: Conversation, maps_dir: Path | None) -> dict[str, Any]:
+    """Ruleset, game, who picks first, picks per side: the draft file's header."""
+    from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
+    from kremlin_triplea.rules.profile import load_named_profile
+
+    say = conversation.terminal.say
+    rulesets = installed_rulesets()
+    say("Rulesets:")
+    preferred = "kremlin-aa50" if "kremlin-aa50" in rulesets else rulesets[0]
+    ruleset_choices = [Choice(r, (r,)) for r in rulesets]
+    ruleset_id = conversation.choose("ruleset> ", ruleset_choices, default=ruleset_choices[rulesets.index(preferred)])
+    ruleset = load_named_ruleset(ruleset_id)
+    say(f"  {ruleset.title} ({ruleset.source})")
+    games: list[Choice] = []
+    suited: list[Choice] = []
+    for folder in installed_maps(default_maps_dir(maps_dir)):
+        try:
+            profile_rulesets = load_named_profile(folder.name).rulesets
+        except KremlinError:
+            profile_rulesets = None  # no map profile: the draft cannot resolve its names
+        for entry in folder.games:
+            if not entry.path.is_file():
+                continue
+            choice = Choice(entry.key, (entry.key, entry.game_name), f"{entry.key}  ({entry.game_name})")
+            if profile_rulesets is None:
+                continue
+            games.append(choice)
+            if not profile_rulesets or ruleset.id in profile_rulesets:
+                suited.append(choice)
+    if not games:
+        raise KremlinError(f"no installed game has a map profile (looked in {default_maps_dir(maps_dir)})")
+    say("Games (Tab completes):")
+    game = conversation.choose("game> ", games, default=(suited or games)[0])
+    say(f"Sides: {' and '.join(ruleset.sides)}.")
+    first = conversation.choose("which side picks first> ", [Choice(s, (s,)) for s in ruleset.sides], list_them=False)
+    picks = ruleset.picks
+    count = conversation.number(
+        f"picks per side ({picks.min}..{picks.max if picks.max else ''})> ", picks.min, picks.max, picks.default,
+    )
+    return new_draft_data(ruleset, game, first, count)

@@ -1,0 +1,161 @@
+"""The interactive draft (assistant/): through a real pseudo-terminal, and with random legal answers."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from conftest import MAPS_DIR
+from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
+from kremlin_triplea.rules.draft import apply_draft, read_draft
+from kremlin_triplea.rules.legal import next_choices
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
+COMMAND = shutil.which("kremlin-triplea") or sys.exit("kremlin-triplea is not installed")
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", LINES="50")
+    return pexpect.spawn(COMMAND, ["--maps-dir", str(MAPS_DIR), *args], env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
+
+
+def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
+    child.expect(prompt)
+    child.sendline(text)
+
+
+def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    child = spawn("draft", str(draft))
+    answer(child, r"ruleset \[kremlin-aa50\]>", "")
+    answer(child, r"game \[world_war_ii_v3/WW2v3-1941.xml\]>", "")
+    answer(child, "which side picks first>", "ax")
+    child.expect("-> Axis")
+    answer(child, r"picks per side \(4\.\.11\) \[4\]>", "4")
+    child.expect("Pick 1 of 8: the Axis choose.")
+    answer(child, "Axis, option>", "10")
+    child.expect("take over>")
+    child.send("Archan\t")  # Tab completes the territory's name
+    child.expect("Archangel")
+    child.sendline("")
+    answer(child, "by which power>", "Germans")
+    child.expect("may retreat to Belorussia, Karelia S.S.R., Russia, Urals")
+    answer(child, "retreat to>", "Russia")
+    child.expect("worth \\+11 IPCs to the Axis")
+    child.expect("saved")
+    assert len(read_draft(draft).picks) == 1
+    child.expect("Pick 2 of 8: the Allies choose.")
+    child.expect(r"locked for the Allies: Archangel \(Archangels\) \(Axis pick 1\)")
+    answer(child, "Allies, option>", "3")
+    answer(child, "neutral 1 of 2>", "Venzuela")
+    child.expect("did you mean 'Venezuela'")
+    answer(child, "neutral 1 of 2>", "Venezuela")
+    answer(child, "Venezuela joins which power>", "Americans")
+    answer(child, "Venezuela's navy to>", "19 Sea Zone")
+    answer(child, "neutral 2 of 2>", "Mongolia")
+    index = child.expect(["Mongolia joins which power>", "Mongolia joins Chinese"])
+    if index == 0:
+        child.sendline("Chinese")
+    child.expect("saved")
+    assert len(read_draft(draft).picks) == 2
+    answer(child, "Axis, option>", "undo")
+    child.expect("undone: the Allies' option 3")
+    child.expect("Pick 2 of 8: the Allies choose.")
+    assert len(read_draft(draft).picks) == 1
+    child.expect("Allies, option>")
+    child.sendcontrol("c")
+    child.expect("continue: kremlin-triplea draft --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    # What Ctrl-C left is a valid draft: its pick applies and the Allies are next.
+    left = read_draft(draft)
+    assert len(left.picks) == 1
+    assert next_choices(left, maps_dir=MAPS_DIR).side == "Allies"
+
+
+def test_resume_to_the_end_writes_the_draft_and_the_game_apply_writes(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 4")
+    draft = tmp_path / "draft.toml"
+    draft.write_text(text[: text.index('[[pick]]\nside = "Allies"\noption = 9')])  # seven picks made
+    game = tmp_path / "game.xml"
+    child = spawn("draft", "--resume", str(draft), "-o", str(game))
+    child.expect("Resuming .*: 7 of 8 picks made.")
+    child.expect("Pick 8 of 8: the Allies choose.")
+    answer(child, "Allies, option>", "values")
+    child.expect(r"totals: Axis \+54, Allies \+42")
+    answer(child, "Allies, option>", "board")
+    child.expect("the board: ")
+    answer(child, "Allies, option>", "carrier or")  # part of the option's title
+    answer(child, "units>", "battleship")
+    answer(child, "battleship for which power>", "Americans")
+    answer(child, "Americans battleship where>", "Seazone 10")  # the rule text's name
+    answer(child, r"bid \[0\]>", "11")
+    answer(child, "bid for which power>", "Germans")
+    answer(child, "Germans unit>", "artillery")
+    answer(child, "Germans artillery where>", "Morocco Algeria")
+    answer(child, r"how many \(up to 2\) \[1\]>", "")
+    answer(child, "bid for which power>", "Italians")
+    answer(child, "Italians unit>", "infantry")
+    answer(child, "Italians infantry where>", "Italy")
+    answer(child, r"how many \(up to 2\) \[1\]>", "2")
+    child.expect("bid 11: units worth 10 PUs placed, 1 unspent")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert draft.with_suffix(".svg").read_text().startswith("<?xml")
+    written = read_draft(draft)
+    assert len(written.picks) == 8 and written.bid is not None
+    # The game the session wrote is the one `apply` writes from the draft file.
+    again = apply_draft(written, maps_dir=MAPS_DIR)
+    assert game.read_bytes() == again.game.to_bytes()
+
+
+def test_match_choice_exact_prefix_part_and_close_spelling() -> None:
+    choices = [Choice("a", ("Archangel",)), Choice("b", ("Belorussia",)), Choice("r", ("Russia", "Moscow"))]
+    assert match_choice("archangel", choices)[0].value == "a"
+    assert match_choice("Bel", choices)[0].value == "b"
+    assert match_choice("mosc", choices)[0].value == "r"
+    assert match_choice("angel", choices)[0].value == "a"
+    found, why = match_choice("Archangle", choices)
+    assert found is None and "did you mean 'Archangel'" in why
+    found, why = match_choice("r", [Choice(1, ("Russia",)), Choice(2, ("Rome",))])
+    assert found is None and "could be Russia, Rome" in why
+
+
+class RandomPlayers:
+    """Answers every question with one of the offered names, at random: the session must never be refused."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+        self.said: list[str] = []
+
+    def say(self, text: str = "") -> None:
+        self.said.append(text)
+
+    def ask(self, question: str, words, default=None) -> str:
+        offered = [w for w in words if w not in COMMANDS]
+        if not offered:  # a number: the bid, a count, PUs
+            return "" if default is not None and question.startswith(("how many", "PUs")) else str(self.random.randint(-12, 12))
+        return self.random.choice(offered)
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("DRAFT_SEEDS", "8"))))
+def test_random_legal_answers_always_make_a_draft_apply_accepts(tmp_path: Path, seed: int) -> None:
+    draft = tmp_path / "draft.toml"
+    data = {"ruleset": "kremlin-aa50", "game": "world_war_ii_v3/WW2v3-1942.xml" if seed % 2 else "world_war_ii_v3/WW2v3-1941.xml",
+            "first": "Allies" if seed % 2 else "Axis", "picks_per_side": 4, "pick": []}
+    session: DraftSession = open_session(draft, data, MAPS_DIR)
+    players = RandomPlayers(seed)
+    Conversation(session, players).run()
+    assert not [line for line in players.said if "refused" in line]
+    assert len(session.picks) == 8
+    lines, written = finish(session, tmp_path / "game.xml")
+    assert written.is_file() and any(line.startswith("bid") for line in lines)
