@@ -21,6 +21,8 @@ class Verification:
     disagreements: tuple[str, ...]  # where the engine reads the file differently from us
     play: PlayReport | None
     canals: tuple[str, ...] = ()  # the canals the engine knows, when the harness reports them
+    # The rules as the engine understands them (EngineReading.rules): canals, who may cross each, ...
+    engine_rules: dict = attrs.field(factory=dict, eq=False)
 
     @property
     def ok(self) -> bool:
@@ -75,5 +77,6 @@ def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None =
     for path, reading, play in zip(paths, readings, plays):
         known = (getattr(reading, "rules", None) or {}).get("canals") or {}
         canals = tuple(sorted({f"{c['canal']} ({'/'.join(c['land'])})" for c in known.values()}))
-        results.append(Verification(Path(path), tuple(disagreements(Path(path), reading)), play, canals))
+        rules = dict(getattr(reading, "rules", None) or {})
+        results.append(Verification(Path(path), tuple(disagreements(Path(path), reading)), play, canals, rules))
     return results
