@@ -266,7 +266,7 @@ def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -
         # A new ship: a sea zone beside the rule's places, else beside one of the power's territories.
         shores = [names.place(p) for p in advantage.places] or [
             t for t, d in board.graph.nodes(data=True) if not d["water"] and d["owner"] == power]
-        return sorted({z for t in shores for z in board.neighbours(t) if board.is_water(z)})
+        return sorted({z for t in shores for z in board.graph.neighbors(t) if board.is_water(z)})
     if advantage.places:
         return list(advantage.places)
     factory = any(board.catalog.unit_type(names.unit(u)).infrastructure and names.unit(u) == names.unit("industrial complex") for u in units)
