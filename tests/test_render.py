@@ -34,11 +34,11 @@ def map_colors() -> dict[str, str]:
 
 
 def expected_changes(base, board) -> set[str]:
-    """Places whose owner, production or units differ (what the example draft changes)."""
+    """Places whose owner, territory fields or units differ."""
     changed = set()
     for place, new in board.graph.nodes(data=True):
         old = base.graph.nodes[place]
-        if any(old[f] != new[f] for f in ("owner", "production", "impassable", "capital", "original_owner")):
+        if any(old[f] != new[f] for f in ("owner", "production", "impassable", "capital", "original_owner", "victory_city")):
             changed.add(place)
         if +old["units"] != +new["units"]:
             changed.add(place)
