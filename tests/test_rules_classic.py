@@ -528,3 +528,11 @@ def test_legal_lists_the_units_a_negative_bid_may_remove() -> None:
     assert not {key for key in removable if key[1] in ("Spain", "Eire")}
     assert ("Germans", "Germany", "fighter") not in removable and all(p in ("Germans", "Japanese") for p, _, _ in removable)
     assert "a negative bid may remove: " in "\n".join(describe(legal_choices(run)))
+
+
+def test_a_bid_buys_only_what_the_power_can_buy_in_the_game() -> None:
+    # classic.xml has an artillery production rule, but no frontier sells it.
+    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis")
+    with pytest.raises(RuleViolation) as error:
+        bid(run, axis=4, place=[{"power": "Germany", "unit": "artillery", "at": "Germany"}])
+    assert "Germans cannot buy artillery in this game (not in its production frontier)" in str(error.value)

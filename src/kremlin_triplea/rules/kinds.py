@@ -643,6 +643,18 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
 # -- the bid -------------------------------------------------------------------
 
 
+def bid_cost(board: Board, unit: str, power: str) -> int | None:
+    """What ``power`` pays for ``unit`` in a bid: None unless its production frontier sells it.
+
+    The classic games define artillery and destroyer rules that no frontier
+    lists; a bid may only buy what the power could buy in the game.
+    """
+    catalog = board.catalog
+    if any(player == power for player, _ in catalog.costs):
+        return catalog.costs.get((power, unit))
+    return catalog.cost(unit, power)
+
+
 def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str, place: str) -> Problem | None:
     bid = state.ruleset.bid
     board = state.board
@@ -650,8 +662,8 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
     if state.side_of.get(power) != bid.placing_side:
         return Problem(bid.placement_rule, bid.source, f"{power} is not a power of the {bid.placing_side}, who place the bid")
     kind = board.catalog.unit_type(unit)
-    if board.catalog.cost(unit, power) is None:
-        return Problem(bid.amount_rule, bid.source, f"{unit} cannot be bought, so it has no cost to bid")
+    if bid_cost(board, unit, power) is None:
+        return Problem(bid.amount_rule, bid.source, f"{power} cannot buy {unit} in this game (not in its production frontier), so it cannot be bid")
     if board.is_water(place):
         if not kind.is_ship:
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
@@ -691,7 +703,7 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
             problem = bid_placement_problem(state, facts, entry.power, entry.unit, entry.at)
             if problem is not None:
                 raise problem.violation(label)
-            spent += (board.catalog.cost(entry.unit, entry.power) or 0) * entry.count
+            spent += (bid_cost(board, entry.unit, entry.power) or 0) * entry.count
             merged[(entry.at, entry.power, entry.unit)] += entry.count
         if spent > bid_spec.amount:
             raise Problem(bid.amount_rule, bid.source, f"the units cost {spent} PUs, more than the bid of {bid_spec.amount}").violation(label)

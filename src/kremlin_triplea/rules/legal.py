@@ -19,6 +19,7 @@ from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.rules.kinds import (
     DraftState,
     Pick,
+    bid_cost,
     bid_placement_problem,
     navy_destinations,
     neutral_navy,
@@ -237,10 +238,10 @@ def bid_choices(state: DraftState) -> BidChoices:
     for power in state.side_powers[bid.placing_side]:
         allowed = tuple(
             p for p in board.graph.nodes
-            if any(bid_placement_problem(state, facts, power, u, p) is None for u in catalog.unit_types if catalog.cost(u, power) is not None)
+            if any(bid_placement_problem(state, facts, power, u, p) is None for u in catalog.unit_types if bid_cost(board, u, power) is not None)
         )
         places.append((power, allowed))
-        costs.append((power, tuple((u, catalog.cost(u, power) or 0) for u in catalog.unit_types if catalog.cost(u, power) is not None)))
+        costs.append((power, tuple((u, bid_cost(board, u, power) or 0) for u in catalog.unit_types if bid_cost(board, u, power) is not None)))
     removable = []
     if bid.negative == "remove_units":
         units = {state.names.unit(u) for u in bid.removable_units}
