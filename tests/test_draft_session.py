@@ -21,9 +21,9 @@ EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
 COMMAND = shutil.which("kremlin-triplea") or sys.exit("kremlin-triplea is not installed")
 
 
-def spawn(*args: str) -> pexpect.spawn:
+def spawn(*args: str, maps_dir: Path = MAPS_DIR) -> pexpect.spawn:
     env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", LINES="50")
-    return pexpect.spawn(COMMAND, ["--maps-dir", str(MAPS_DIR), *args], env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
+    return pexpect.spawn(COMMAND, ["--maps-dir", str(maps_dir), *args], env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
 
 
 def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
@@ -81,12 +81,14 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     assert next_choices(left, maps_dir=MAPS_DIR).side == "Allies"
 
 
-def test_resume_to_the_end_writes_the_draft_and_the_game_apply_writes(tmp_path: Path) -> None:
+def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(tmp_path: Path) -> None:
+    maps = tmp_path / "maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
     text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 4")
     draft = tmp_path / "draft.toml"
     draft.write_text(text[: text.index('[[pick]]\nside = "Allies"\noption = 9')])  # seven picks made
     game = tmp_path / "game.xml"
-    child = spawn("draft", "--resume", str(draft), "-o", str(game))
+    child = spawn("draft", "--resume", str(draft), "-o", str(game), "--install", maps_dir=maps)
     child.expect("Resuming .*: 7 of 8 picks made.")
     child.expect("Pick 8 of 8: the Allies choose.")
     answer(child, "Allies, option>", "values")
@@ -116,6 +118,10 @@ def test_resume_to_the_end_writes_the_draft_and_the_game_apply_writes(tmp_path: 
     # The game the session wrote is the one `apply` writes from the draft file.
     again = apply_draft(written, maps_dir=MAPS_DIR)
     assert game.read_bytes() == again.game.to_bytes()
+    # --install listed it in the map, as apply --install does.
+    assert again.game.board.game_name in (maps / "world_war_ii_v3" / "map.yml").read_text()
+    installed = maps / "world_war_ii_v3" / "map" / "games"
+    assert [p for p in installed.glob("*.xml") if p.read_bytes() == game.read_bytes()]
 
 
 def test_match_choice_exact_prefix_part_and_close_spelling() -> None:

@@ -90,8 +90,9 @@ def _draft_boards(path: Path, maps_dir: Path):
 @click.option("--resume", "resume", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Continue the draft in this file.")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Where to write the game at the end (default: the draft file's name with .xml).")
 @click.option("--force", is_flag=True, help="Replace an existing DRAFT_FILE (a new draft) or OUTPUT.")
+@click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder, as apply --install does.")
 @click.pass_context
-def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool) -> None:
+def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool) -> None:
     """Make a draft interactively: two players at one keyboard, or a host relaying picks.
 
     Each turn offers only the options still legal for the side, then only legal
@@ -135,7 +136,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         else:
             click.echo("stopped before the draft was set up; nothing written")
         ctx.exit(130)
-    lines, written = finish(session, output or path.with_suffix(".xml"), overwrite=force)
+    lines, written = finish(session, output or path.with_suffix(".xml"), overwrite=force, install=install)
     for line in lines:
         click.echo(line)
     click.echo(f"wrote the draft {path} and the game {written}")

@@ -498,13 +498,21 @@ def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
     return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
 
 
-def finish(session: DraftSession, output: Path, *, overwrite: bool = False) -> tuple[list[str], Path]:
-    """Apply the finished draft file as ``apply`` does and write the game."""
+def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False) -> tuple[list[str], Path]:
+    """Apply the finished draft file as ``apply`` does and write the game (and install it, as ``apply --install``)."""
+    from kremlin_triplea.gamefile.locate import default_maps_dir
     from kremlin_triplea.rules.draft import read_draft
 
     result = apply_draft(read_draft(session.path), maps_dir=session.maps_dir)
+    lines = result.summary()
+    if install:
+        from kremlin_triplea.gamefile.install import install_written_game
+
+        # Installing first settles the game's name (unique in its map), so the written file matches it.
+        installed = install_written_game(result.game, default_maps_dir(session.maps_dir))
+        lines.append(f"installed {installed.game_name!r}: {installed.game_file}, listed in {installed.map_yml}")
     written = result.game.save(output, overwrite=overwrite)
-    return result.summary(), written
+    return lines, written
 
 
 def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None) -> DraftSession:
