@@ -536,3 +536,24 @@ def test_a_bid_buys_only_what_the_power_can_buy_in_the_game() -> None:
     with pytest.raises(RuleViolation) as error:
         bid(run, axis=4, place=[{"power": "Germany", "unit": "artillery", "at": "Germany"}])
     assert "Germans cannot buy artillery in this game (not in its production frontier)" in str(error.value)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (('per_group = { major = 1, minor = 1 }', 'per_group = { major = 1, small = 1 }'), "option[1].per_group: expected groups of the [[neutral]] table (major, minor), got 'small'"),
+    (('name = "Eire"\ngroup = "minor"\n', 'name = "Eire"\n'), "neutral: expected a `group` for every neutral"),
+    (('production = "unchanged"', 'production = "table_value"'), "option[1].production: expected an `ipc` for every neutral"),
+    (('no_repeat_per = 9', 'no_repeat_per = 0'), "picks.no_repeat_per: expected a positive whole number"),
+    (('negative = "remove_units"', 'negative = "forfeit"'), "bid.negative: expected allocate_pus or remove_units, got 'forfeit'"),
+    (('exclude = [{ power = "Germany", unit = "transport", at = "Baltic Sea" }]', 'exclude = [{ power = "Germany", unit = "transport", in = "Baltic Sea" }]'), "unknown key"),
+])
+def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
+    from kremlin_triplea.rules.ruleset import load_ruleset
+    from kremlin_triplea.rules.tomlfile import DataFileError
+
+    text = (Path(__file__).resolve().parents[1] / "rulesets" / "kremlin-classic.toml").read_text()
+    assert edit[0] in text
+    broken = tmp_path / "broken.toml"
+    broken.write_text(text.replace(edit[0], edit[1], 1))
+    with pytest.raises(DataFileError) as error:
+        load_ruleset(broken)
+    assert str(error.value).startswith(f"{broken}: ") and message in str(error.value)

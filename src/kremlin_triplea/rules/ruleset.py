@@ -208,6 +208,17 @@ def load_ruleset(path: Path | str) -> Ruleset:
             group=section.text("group", None),
         )
         neutrals[neutral.name] = neutral
+    groups = {n.group for n in neutrals.values()}
+    for index, option in enumerate(options):
+        params = option.params
+        if isinstance(params, NeutralTakeoverParams) and params.per_group:
+            for group, _ in params.per_group:
+                if group not in groups:
+                    raise root.fail(f"option[{index}].per_group", f"groups of the [[neutral]] table ({', '.join(sorted(g for g in groups if g))})", group)
+            if None in groups:
+                raise root.fail("neutral", "a `group` for every neutral (an option counts neutrals by group)", next(n.name for n in neutrals.values() if n.group is None))
+        if isinstance(params, NeutralTakeoverParams) and params.production == "table_value" and any(n.ipc is None for n in neutrals.values()):
+            raise root.fail(f"option[{index}].production", "an `ipc` for every neutral (production = table_value), or production = \"unchanged\"", "a neutral without ipc")
     restrictions = {}
     for section in root.tables("restriction", []):
         section.only("power", "source", "rule", "options", "neutrals", "takeover_only_where_may_enter",
