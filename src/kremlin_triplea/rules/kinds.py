@@ -789,7 +789,9 @@ def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -
     if bid_spec.allocate:
         raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid removes {bid.placing_side} units (remove = [...]); it gives no PUs").violation(label)
     removable = [state.names.unit(u) for u in bid.removable_units]
-    costs = {board.catalog.cost(u, p) for u in removable for p in state.side_powers[bid.placing_side]} - {None}
+    costs = {board.catalog.cost(u, p) for u in removable for p in state.side_powers[bid.placing_side]} - {None, 0}
+    if not costs:
+        raise Problem(bid.removable_rule or bid.negative_rule, bid.source, f"this game gives no cost to {' or '.join(removable)}, so no units can be worth the bid").violation(label)
     removed = Counter[tuple[str, str, str]]()
     value = 0
     for entry in bid_spec.removals:
