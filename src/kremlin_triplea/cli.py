@@ -203,3 +203,13 @@ def _register_verify_command() -> None:
 
 
 _register_verify_command()
+
+
+def _register_house_command() -> None:
+    # Kept in its own module (issue 6): house.
+    from kremlin_triplea.cli_house import house_command
+
+    main.add_command(house_command)
+
+
+_register_house_command()

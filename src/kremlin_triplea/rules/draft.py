@@ -33,7 +33,7 @@ Every pick sees the board as changed by all earlier picks.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -55,15 +55,18 @@ from kremlin_triplea.rules.kinds import (
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
-from kremlin_triplea.rules.game_rules import AppliedRules, RuleSet, game_rule_changes, load_named_rule_set
+from kremlin_triplea.rules.game_rules import AppliedRules, RuleSet
 from kremlin_triplea.rules.scenarios import find_scenario
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+
+if TYPE_CHECKING:
+    from kremlin_triplea.rules.house_rules import HouseSelection
 
 
 @attrs.frozen
 class Draft:
     path: str
-    ruleset: str
+    ruleset: str | None  # None: a draft of house rules only
     game: str | None
     first: str
     picks_per_side: int | None
@@ -71,6 +74,8 @@ class Draft:
     bid: Section | None = attrs.field(eq=False)
     house_rules: tuple[str, ...] = ()  # further rule sets (rulesets/house-*.toml) written into the game
     choices: tuple[str, ...] = ()  # the draft's choices that rules' when/unless name
+    # Per house set: its switches, advantages (power = id or number), what they leave to choose, seed.
+    house_rule_choices: dict[str, Section] = attrs.field(factory=dict, eq=False)
 
 
 def read_draft(path: Path | str) -> Draft:
@@ -80,7 +85,22 @@ def read_draft(path: Path | str) -> Draft:
 
 
 def draft_from_data(root: Section) -> Draft:
-    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices")
+    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices")
+    house_rules = tuple(root.texts("house_rules", []))
+    house_choices = root.table("house_rule_choices", None)
+    per_set = {name: house_choices.table(name) for name in house_choices.data} if house_choices is not None else {}
+    for name in per_set:
+        if name not in house_rules:
+            raise house_choices.fail(name, f"choices for a set the draft lists in house_rules ({', '.join(house_rules) or 'none'})", name)
+    if not root.has("ruleset"):
+        # House rules only: no Kremlin ruleset, so no picks and no bid.
+        if not house_rules:
+            raise root.fail("ruleset", "a Kremlin ruleset, or house_rules for a draft of house rules only")
+        for key in ("first", "picks_per_side", "pick", "bid"):
+            if root.has(key):
+                raise root.fail(key, "nothing: a draft of house rules only has no picks and no bid")
+        return Draft(path=root.file, ruleset=None, game=root.text("game", None), first="", picks_per_side=None, picks=(), bid=None,
+                     house_rules=house_rules, choices=tuple(root.texts("choices", [])), house_rule_choices=per_set)
     return Draft(
         path=root.file,
         ruleset=root.text("ruleset"),
@@ -89,8 +109,9 @@ def draft_from_data(root: Section) -> Draft:
         picks_per_side=root.integer("picks_per_side", None),
         picks=tuple(root.tables("pick", [])),
         bid=root.table("bid", None),
-        house_rules=tuple(root.texts("house_rules", [])),
+        house_rules=house_rules,
         choices=tuple(root.texts("choices", [])),
+        house_rule_choices=per_set,
     )
 
 
@@ -113,6 +134,7 @@ class DraftResult:
     warnings: tuple[str, ...]
     state: DraftState = attrs.field(eq=False)
     rules: AppliedRules | None = None  # the rule sets' rules: written into the game, or for the players
+    house: tuple[HouseSelection, ...] = ()  # the house sets' advantages and switches, as chosen or drawn
 
     @property
     def changes(self) -> list[Change]:
@@ -128,6 +150,10 @@ class DraftResult:
         if self.bid is not None:
             lines.append("bid:")
             lines += [f"  {line}" for line in self.bid.lines]
+        if self.house:
+            from kremlin_triplea.rules.house_rules import selection_lines
+
+            lines += selection_lines(self.house)
         if self.rules is not None and self.rules.game_lines:
             lines.append("written into the game:")
             lines += [f"  {line}" for line in self.rules.game_lines]
@@ -152,6 +178,8 @@ class DraftRun:
     def __init__(self, draft: Draft, game: Game, *, ruleset: Ruleset | None = None, profile: Profile | None = None) -> None:
         self.draft = draft
         self.game = game
+        if draft.ruleset is None and ruleset is None:
+            raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
         self.profile = profile or profile_for_game(game)
         warnings = self.profile.check_base_file(game)
@@ -301,18 +329,22 @@ def apply_draft(
     """
     from kremlin_triplea.rules.notes import game_name, notes_html
 
+    from kremlin_triplea.rules.house_rules import apply_house_rules, house_rule_changes, read_choices
+
     game = game or open_game(draft, game_spec, maps_dir)
+    house = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
+    if draft.ruleset is None:
+        return apply_house_rules(game, house, draft.choices, write_notes=write_notes)  # type: ignore[return-value]
     run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
     run.apply_picks()
     run.check_complete()
     bid_spec = run.parse_bid()
     bid = run.apply_bid(bid_spec) if bid_spec is not None else None
     # The rule sets' game-file actions come last: they act on the board the picks and the bid made.
-    rule_sets = [RuleSet(run.ruleset.id, run.ruleset.title, run.ruleset.source, run.ruleset.path, run.ruleset.game_rules)]
-    rule_sets += [load_named_rule_set(name) for name in draft.house_rules]
-    rules = game_rule_changes(game.board, rule_sets, run.profile, run.names, draft.choices)
+    own = RuleSet(run.ruleset.id, run.ruleset.title, run.ruleset.source, run.ruleset.path, run.ruleset.game_rules)
+    rules, selections = house_rule_changes(game.board, run.profile, run.names, house, before=(own,), flags=draft.choices)
     game.board.push_all(list(rules.changes))
-    result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules)
+    result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections)
     if write_notes:
         board = game.board
         board.push(SetProperty("notes", notes_html(result) + board.properties.get("notes", "")))

@@ -35,6 +35,7 @@ from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 if TYPE_CHECKING:
     from kremlin_triplea.board import Board
+    from kremlin_triplea.game import Game
     from kremlin_triplea.rules.game_rules import AppliedRules
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import Profile
@@ -229,12 +230,8 @@ def _named_advantage(house: HouseSet, power: str, wanted: str | int, offered: li
     for advantage in offered:
         if wanted == advantage.number or (isinstance(wanted, str) and wanted.lower() in (advantage.id, advantage.title.lower())):
             return advantage
-    raise UnknownNameError(
-        f"{house.id}: {power} has no advantage {wanted!r} ({house.advantages_source})",
-        where=where or None,
-        name=str(wanted),
-        known=[a.id for a in offered],
-    )
+    raise UnknownNameError(f"{power} advantage", str(wanted), [a.id for a in offered], where=where or None,
+                           within=f"{house.id} ({house.advantages_source})", show_all=True)
 
 
 def _filled(chosen: ChosenAdvantage) -> GameRule:
@@ -283,8 +280,11 @@ def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -
 # -- applying -------------------------------------------------------------------
 
 
-def house_rule_changes(board: Board, profile: Profile, names: Names, chosen: list[HouseChoices], before: tuple[RuleSet, ...] = ()) -> tuple[AppliedRules, tuple[HouseSelection, ...]]:
+def house_rule_changes(board: Board, profile: Profile, names: Names, chosen: list[HouseChoices], before: tuple[RuleSet, ...] = (),
+                       flags: tuple[str, ...] = ()) -> tuple[AppliedRules, tuple[HouseSelection, ...]]:
     """The game-file changes of the house sets (after the ``before`` sets, e.g. a Kremlin ruleset's own rules).
+
+    ``flags`` are switches turned on for every set (a draft's ``choices``).
 
     Conflicts between any two sets are refused by :func:`game_rules.game_rule_changes`, naming both.
     The board is not changed: push ``applied.changes``.
@@ -295,6 +295,77 @@ def house_rule_changes(board: Board, profile: Profile, names: Names, chosen: lis
     for selection in selections:
         if profile.map not in selection.house.rules.maps:
             raise DataFileError(f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}", where=None)
-    switches = frozenset().union(*(s.switches for s in selections)) if selections else frozenset()
+    switches = frozenset(flags).union(*(s.switches for s in selections))
     applied = game_rule_changes(board, [*before, *(s.rules for s in selections)], profile, names, switches)
     return applied, selections
+
+
+def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
+    """What the notes and the summary say of each set's advantages: enough to make the same game again."""
+    lines = []
+    for selection in selections:
+        house = selection.house
+        on = sorted(k for k in house.choices if k in selection.switches)
+        off = sorted(k for k in house.choices if k not in selection.switches)
+        switches = ", ".join([f"{k} on" for k in on] + [f"{k} off" for k in off])
+        lines.append(f"{house.id}: {switches or 'no switches'}" + (f"; random draws with seed {selection.seed}" if selection.seed is not None else ""))
+        if not selection.advantages and house.advantages:
+            lines.append(f"{house.id}: no player advantages (optional: {house.advantages_source})")
+        for chosen in selection.advantages:
+            rule = chosen.advantage.rule
+            where = "written into the game" if rule.enforced_by == "game" else "kept by the players"
+            extra = "".join(f"; {name} = {value} ({how})" for name, (value, how) in chosen.values.items())
+            lines.append(f"{house.id}: {rule.title} ({chosen.how}{extra}): {where}")
+    return lines
+
+
+@attrs.frozen
+class HouseResult:
+    """House-rule sets applied to a game without a Kremlin draft: no picks, no bid."""
+
+    game: Game
+    profile: Profile
+    rules: AppliedRules
+    selections: tuple[HouseSelection, ...]
+    warnings: tuple[str, ...] = ()
+    picks: tuple[()] = ()  # none: the notes' list of rules reads a draft's picks too
+
+    def summary(self) -> list[str]:
+        lines = [f"{self.game.board.game_name}: house rules {', '.join(s.house.id for s in self.selections)}, map profile {self.profile.map}"]
+        lines += selection_lines(self.selections)
+        if self.rules.game_lines:
+            lines.append("written into the game:")
+            lines += [f"  {line}" for line in self.rules.game_lines]
+        if self.rules.players:
+            lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
+        return lines
+
+
+def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = (), *, write_notes: bool = True) -> HouseResult:
+    """Write the house sets into ``game`` (its board changes), with notes and a new game name."""
+    from kremlin_triplea.changes import SetGameName, SetProperty
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import profile_for_game
+
+    if not chosen:
+        raise DataFileError("no house-rule set to apply", where=None)
+    profile = profile_for_game(game)
+    names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
+    applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
+    game.board.push_all(list(applied.changes))
+    result = HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)))
+    if write_notes:
+        game.board.push(SetProperty("notes", house_notes_html(result) + game.board.properties.get("notes", "")))
+        game.board.push(SetGameName(f"{game.initial.game_name} - {' + '.join(s.house.id for s in selections)}"))
+    return result
+
+
+def house_notes_html(result: HouseResult) -> str:
+    from html import escape
+
+    from kremlin_triplea.rules.notes import rules_html
+
+    parts = ["<h2>House rules</h2>", "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in selection_lines(result.selections)) + "</ul>"]
+    parts += rules_html(result)
+    parts.append("<hr/>")
+    return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"

@@ -32,11 +32,17 @@ def players_honour(result: DraftResult) -> list[str]:
 
 
 def rules_html(result: DraftResult) -> list[str]:
+    from kremlin_triplea.rules.house_rules import selection_lines
+
     rules = result.rules
     parts = []
     if rules is not None:
         sets = ", ".join(f"{s.title} ({s.id}; source {s.source})" for s in rules.sets)
         parts.append(f"<p>Rule sets: {escape(sets)}.</p>")
+        # House sets in a Kremlin draft: their switches, advantages and seed (enough to make the game again).
+        house = selection_lines(getattr(result, "house", ()))
+        if house:
+            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in house) + "</ul>")
         if rules.game_lines:
             parts.append("<h3>Written into this game (TripleA enforces them)</h3>")
             parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in rules.game_lines) + "</ul>")
