@@ -153,11 +153,21 @@ class RandomPlayers:
         return self.random.choice(offered)
 
 
-@pytest.mark.parametrize("seed", range(int(os.environ.get("DRAFT_SEEDS", "8"))))
+# Every ruleset with a game it is written for: AA50 (negative bids give PUs), the classic ones (they remove units).
+GAMES = [
+    ("kremlin-aa50", "world_war_ii_v3/WW2v3-1941.xml"),
+    ("kremlin-aa50", "world_war_ii_v3/WW2v3-1942.xml"),
+    ("kremlin-classic", "classic_variations/kremlin.xml"),
+    ("kremlin-classic", "world_war_ii_classic/classic_3rd_edition.xml"),
+    ("kremlin-daak", "world_war_ii_classic/classic.xml"),
+]
+
+
+@pytest.mark.parametrize("seed", range(int(os.environ.get("DRAFT_SEEDS", "10"))))
 def test_random_legal_answers_always_make_a_draft_apply_accepts(tmp_path: Path, seed: int) -> None:
+    ruleset, game = GAMES[seed % len(GAMES)]
     draft = tmp_path / "draft.toml"
-    data = {"ruleset": "kremlin-aa50", "game": "world_war_ii_v3/WW2v3-1942.xml" if seed % 2 else "world_war_ii_v3/WW2v3-1941.xml",
-            "first": "Allies" if seed % 2 else "Axis", "picks_per_side": 4, "pick": []}
+    data = {"ruleset": ruleset, "game": game, "first": "Allies" if seed % 2 else "Axis", "picks_per_side": 4, "pick": []}
     session: DraftSession = open_session(draft, data, MAPS_DIR)
     players = RandomPlayers(seed)
     Conversation(session, players).run()

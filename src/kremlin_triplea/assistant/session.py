@@ -428,7 +428,9 @@ class Conversation:
                 bid["place"] = placements
         elif amount < 0:
             if bid_rules.negative == "remove_units":
-                say(f"  this ruleset removes {bid_rules.placing_side} units for a negative bid: write them into the draft's [bid] as remove = [...] and run apply")
+                removals = self.ask_removals(-amount)
+                if removals:
+                    bid["remove"] = removals
             else:
                 bid["allocate"] = self.ask_allocation(-amount)
         session.data["bid"] = bid
@@ -467,6 +469,46 @@ class Conversation:
             left -= cost * count
         return [{"power": p, "unit": u, "count": n, "at": at} for p, u, at, n in placed]
 
+    def ask_removals(self, amount: int) -> list[dict[str, Any]]:
+        """A negative bid that removes the placing side's units: exactly the value the rules set, never a dead end."""
+        from kremlin_triplea.rules.kinds import removal_target
+
+        say = self.terminal.say
+        state = self.session.state
+        rules = state.ruleset.bid
+        board = state.board
+        removable = [state.names.unit(u) for u in rules.removable_units]
+        powers = state.side_powers[rules.placing_side]
+        cost = {(p, u): board.catalog.cost(u, p) for p in powers for u in removable if board.catalog.cost(u, p)}
+        target = removal_target(amount, set(cost.values()), rules.remove_value)
+        stock: Counter[tuple[str, str, str]] = Counter()  # (power, unit, place) -> units that may go
+        for place in sorted(board.graph.nodes):
+            for (owner, unit), count in board.units(place).items():
+                if (owner, unit) in cost:
+                    kept = state.option_units[(place, owner, unit)] if rules.keep_option_units else 0
+                    if count > kept:
+                        stock[(owner, unit, place)] = count - kept
+        say(f"  a bid of -{amount} removes {rules.placing_side} units ({', '.join(removable)}) worth exactly {target} PUs")
+        removed: list[dict[str, Any]] = []
+        left = target
+        while left > 0:
+            def fits(power: str, unit: str, place: str, count: int) -> bool:
+                rest = stock.copy()
+                rest[(power, unit, place)] -= count
+                return _reachable(left - cost[(power, unit)] * count, [(cost[(p, u)], n) for (p, u, _), n in rest.items() if n > 0])
+
+            open_keys = [k for k, n in stock.items() if n > 0 and cost[k[:2]] <= left and fits(*k, 1)]
+            power = self.choose(f"{left} PUs of units left to remove; from which power> ", [Choice(p, (p,)) for p in dict.fromkeys(k[0] for k in open_keys)])
+            unit = self.choose(f"{power} unit to remove> ", [Choice(u, (u,), f"{u} ({cost[(power, u)]} PUs)") for u in dict.fromkeys(k[1] for k in open_keys if k[0] == power)])
+            places = [k[2] for k in open_keys if k[:2] == (power, unit)]
+            place = self.choose(f"remove {power} {unit} from> ", self.place_choices(places), list_them=len(places) <= 30, resolve=self.resolve_place)
+            counts = [n for n in range(1, stock[(power, unit, place)] + 1) if cost[(power, unit)] * n <= left and fits(power, unit, place, n)]
+            count = counts[0] if len(counts) == 1 else self.choose("how many> ", [Choice(n, (str(n),)) for n in counts])
+            stock[(power, unit, place)] -= count
+            left -= cost[(power, unit)] * count
+            removed.append({"power": power, "unit": unit, "count": count, "at": place})
+        return removed
+
     def ask_allocation(self, total: int) -> dict[str, int]:
         state = self.session.state
         receiving = state.side_powers[state.ruleset.bid.receiving_side]
@@ -483,6 +525,16 @@ class Conversation:
                 allocation[power] = amount
             left -= amount
         return allocation
+
+
+def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
+    """Whether some of ``items`` ((cost, how many)) add up to exactly ``value``."""
+    found = [True] + [False] * value
+    for cost, count in items:
+        for _ in range(min(count, value // cost)):
+            for v in range(value, cost - 1, -1):
+                found[v] = found[v] or found[v - cost]
+    return found[value]
 
 
 def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], str]) -> Choice | None:
