@@ -238,3 +238,11 @@ def test_legal_choices_list_the_scenarios_the_side_may_pick() -> None:
     choices = next(c for c in legal_choices(run).options if c.option.number == 11)
     axis = [s.title for s in RULESET.scenarios if s.side == "Axis"]
     assert list(choices.scenarios) == [t for t in axis if t != "Operation Felix"]
+
+
+def test_the_options_command_lists_every_scenario_with_its_id_and_source() -> None:
+    from kremlin_triplea.rules.text import ruleset_text
+
+    text = ruleset_text(RULESET)
+    for scenario in RULESET.scenarios:
+        assert f"scenario = {scenario.title!r} (id {scenario.id}; {scenario.source})" in text

@@ -43,6 +43,10 @@ def ruleset_text(ruleset: Ruleset) -> str:
         elif isinstance(params, TerritoryTakeoverParams):
             units = ", ".join(f"{n} {u}" for u, n in params.units)
             lines.append(f"    places {units}; not where there is a {', '.join(params.forbidden_units)}")
+        elif option.kind == "scenario":
+            for scenario in ruleset.scenarios:
+                who = scenario.side + (f", {scenario.power}" if scenario.power else "")
+                lines.append(f"    {who}: scenario = {scenario.title!r} (id {scenario.id}; {scenario.source})")
         lines.append("")
     for restriction in ruleset.restrictions.values():
         lines.append(f"{restriction.power}: options {', '.join(map(str, sorted(restriction.options)))} only ({restriction.source})")
