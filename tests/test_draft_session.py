@@ -142,11 +142,14 @@ class RandomPlayers:
     def __init__(self, seed: int) -> None:
         self.random = random.Random(seed)
         self.said: list[str] = []
+        self.asked = 0
 
     def say(self, text: str = "") -> None:
         self.said.append(text)
 
     def ask(self, question: str, words, default=None) -> str:
+        self.asked += 1
+        assert self.asked < 500, f"the session keeps asking {question!r}: a dead end"
         offered = [w for w in words if w not in COMMANDS]
         if not offered:  # a number: the bid, a count, PUs
             return "" if default is not None and question.startswith(("how many", "PUs")) else str(self.random.randint(-12, 12))
@@ -175,3 +178,37 @@ def test_random_legal_answers_always_make_a_draft_apply_accepts(tmp_path: Path, 
     assert len(session.picks) == 8
     lines, written = finish(session, tmp_path / "game.xml")
     assert written.is_file() and any(line.startswith("bid") for line in lines)
+
+
+class OptionFirst(RandomPlayers):
+    """Takes option ``number``, then answers at random."""
+
+    def __init__(self, seed: int, number: str) -> None:
+        super().__init__(seed)
+        self.number = number
+
+    def ask(self, question: str, words, default=None) -> str:
+        return self.number if question.endswith("option> ") else super().ask(question, words, default)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_units_bound_to_one_place_are_only_offered_places_that_suit_them_all(tmp_path: Path, seed: int) -> None:
+    # A variant of option 2: a destroyer and a fighter in one sea zone. Most zones a destroyer may take have no
+    # carrier for the fighter, so the destroyer's places must be only those leaving room for the fighter.
+    text = (REPO / "rulesets" / "kremlin-aa50.toml").read_text()
+    start = text.index('unit_sets = [["artillery", "tank"]]')
+    end = text.index('require = ["not_adjacent_to_enemy_units"]', start) + len('require = ["not_adjacent_to_enemy_units"]')
+    variant = (
+        'unit_sets = [["destroyer", "fighter"]]\n'
+        'at = ["sea_zone_adjacent_to_own_territory_or_with_friendly_ships", "friendly_carrier_with_room"]\n'
+        'require = ["same_territory"]'
+    )
+    ruleset = tmp_path / "variant.toml"
+    ruleset.write_text(text[:start] + variant + text[end:])
+    data = {"ruleset": str(ruleset), "game": "world_war_ii_v3/WW2v3-1941.xml", "first": "Allies", "picks_per_side": 4, "pick": []}
+    session = open_session(tmp_path / "draft.toml", data, MAPS_DIR)
+    players = OptionFirst(seed, "2")
+    Conversation(session, players).ask_pick(session.next_pick())
+    assert not [line for line in players.said if "refused" in line]
+    (entry,) = session.picks
+    assert len({p["at"] for p in entry["place"]}) == 1

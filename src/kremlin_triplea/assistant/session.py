@@ -326,12 +326,23 @@ class Conversation:
         same_place = "same_territory" in params.require
         same_power = "same_power" in params.require
         placed: list[tuple[str, str, str]] = []
-        for number, unit in enumerate(sorted(wanted.elements()), start=1):
+        units = sorted(wanted.elements())
+
+        def leaves_room(later: list[str], power: str, place: str) -> bool:
+            # With one power or one place for all, the first unit's answer must suit every later unit.
+            return all(
+                any((not same_power or o.power == power) and (not same_place or place in o.places) for o in by_unit[other])
+                for other in later
+            )
+
+        for number, unit in enumerate(units, start=1):
             options = by_unit[unit]
             if same_power and placed:
                 options = [o for o in options if o.power == placed[0][0]]
             if same_place and placed:
                 options = [attrs.evolve(o, places=tuple(p for p in o.places if p == placed[0][2])) for o in options]
+            if (same_power or same_place) and not placed:
+                options = [attrs.evolve(o, places=tuple(p for p in o.places if leaves_room(units[number:], o.power, p))) for o in options]
             options = [o for o in options if o.places]
             powers = [o.power for o in options]
             self.terminal.say(f"  unit {number} of {sum(wanted.values())}: one {unit}")
