@@ -138,10 +138,11 @@ class GameXml:
 
     def set_unit_count(self, territory: str, owner: str | None, unit_type: str, count: int) -> None:
         """Make the file place exactly ``count`` units of this kind in ``territory``."""
+        in_territory = self._unit_placements_in(territory)
         matching = [
             e
-            for e in self.unit_placements()
-            if e.get("territory") == territory and e.get("unitType") == unit_type and e.get("owner") == owner
+            for e in in_territory
+            if e.get("unitType") == unit_type and e.get("owner") == owner
             and e.get("hitsTaken") is None and e.get("unitDamage") is None
         ]
         current = sum(_quantity(e) for e in matching)
@@ -156,9 +157,8 @@ class GameXml:
             if owner is not None:
                 attributes["owner"] = owner
             new = etree.Element("unitPlacement", attributes)
-            same_territory = [e for e in self.unit_placements() if e.get("territory") == territory]
-            if same_territory:
-                self.document.insert_after(same_territory[-1], new)
+            if in_territory:
+                self.document.insert_after(in_territory[-1], new)
             else:
                 self.document.append(self._ensure_initialize_section("unitInitialize"), new)
             return
@@ -173,6 +173,11 @@ class GameXml:
                 excess = 0
             if excess == 0:
                 break
+
+    def _unit_placements_in(self, territory: str) -> list[etree._Element]:
+        """The territory's unitPlacements in file order (XPath filters in C: writes call this once per changed unit kind)."""
+        section = self._initialize_section("unitInitialize")
+        return [] if section is None else section.xpath("unitPlacement[@territory=$t]", t=territory)
 
     def set_territory_option(self, territory: str, option: str, value: str | None) -> None:
         """Set (or, with ``None``, remove) one option of the territory's territoryAttachment."""

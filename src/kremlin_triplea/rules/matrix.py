@@ -45,7 +45,7 @@ from kremlin_triplea.rules.profile_tools import derived_setup, rule_names
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
-PACK_LIMIT = 64  # picks per written file; small enough that a failing pack is cheap to check pick by pick
+FILE_LIMIT = 400  # place states per written file: a file that fails validation is checked again state by state
 
 
 @attrs.define
@@ -245,14 +245,14 @@ def _neutral_picks(choices: OptionChoices, side: str, index: int) -> Iterator[tu
                 yield f"{power} take {neutral.name}{navy}", Pick(index, side, option, takes=(take, *others))
 
 
-def bid_targets(run: DraftRun) -> Iterator[tuple[str, str, BidSpec]]:
+def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, str, BidSpec]]:
     """(row, description, bid): each placing power's units and places; each negative bid's receiver or removable unit."""
     state = run.state
     bid = state.ruleset.bid
     catalog = run.game.board.catalog
     facts = state.facts()
-    choices = bid_choices(state)
-    for power, places in choices.places:
+    choices = bid_choices(state) if positive else None
+    for power, places in choices.places if choices is not None else ():
         buyable = sorted((catalog.cost(u, power) or 0, u) for u in catalog.unit_types if catalog.cost(u, power) is not None)
         seen = set()
         for cost, unit in buyable:
@@ -279,27 +279,95 @@ def bid_targets(run: DraftRun) -> Iterator[tuple[str, str, BidSpec]]:
 
 
 # -- checking written games --------------------------------------------------------------
+#
+# Writing a game, reading it back and validating it costs tens of milliseconds;
+# applying a pick in memory costs tens of microseconds. The writer
+# (game.write_board_difference) edits each place, each player's PUs and each
+# property on its own, from that place's state before and after. So a pick is
+# checked once every *place state* it leaves (a place with exactly its data
+# after the pick; a player's PUs; a property) has been written and read back
+# and validated in some file. Many picks share place states (the same retreat,
+# the same placement under two rulesets), and one file holds one state of
+# every place: the files needed are about the most states any one place takes.
 
 
-@attrs.define
+@attrs.define(eq=False)
 class Applied:
-    """One pick or bid applied in memory: what it changed, where, and which cell it counts for."""
+    """One pick or bid applied in memory: what it changed, and which cell it counts for."""
 
     cell: Cell
     label: str
     changes: tuple[Change, ...]
 
-    @property
-    def touches(self) -> frozenset[str]:
-        return frozenset(_touch(c) for c in self.changes)
+    def fail(self, why: str) -> None:
+        self.cell.errors.append(f"{self.label}: {why}")
 
 
-def _touch(change: Change) -> str:
-    for field in ("territory", "player", "name", "section"):
-        value = getattr(change, field, None)
-        if value is not None:
-            return f"{type(change).__name__ if field != 'territory' else 'place'}:{value}"
-    return repr(change)
+Key = tuple[str, str]  # ("place", name), ("pus", player), ("techs", player), ("property", name), ("name", "")
+State = tuple[Key, Any]
+
+
+def _frozen(data: dict[str, Any]) -> tuple:
+    return tuple(sorted((k, tuple(sorted(((o or "", u), n) for (o, u), n in v.items() if n)) if k == "units" else v) for k, v in data.items()))
+
+
+def states_after(board: Board, changes: tuple[Change, ...]) -> list[State]:
+    """The states of every place, player and property ``changes`` leave different from ``board``."""
+    before_pus, before_techs, before_props, before_name = dict(board.pus), dict(board.techs), dict(board.properties), board.game_name
+    board.push_all(list(changes))
+    try:
+        states: list[State] = []
+        places = {c.territory for c in changes if hasattr(c, "territory")}
+        for place in sorted(places):
+            data = board.node(place)
+            states.append((("place", place), (_frozen(data), data)))
+        for player in sorted(set(board.pus) | set(before_pus)):
+            if board.pus.get(player, 0) != before_pus.get(player, 0):
+                states.append((("pus", player), board.pus.get(player, 0)))
+        for player in sorted(set(board.techs) | set(before_techs)):
+            if board.techs.get(player) != before_techs.get(player):
+                states.append((("techs", player), board.techs.get(player, frozenset())))
+        for name in sorted(board.properties):
+            if board.properties[name] != before_props.get(name):
+                states.append((("property", name), board.properties[name]))
+        if board.game_name != before_name:
+            states.append((("name", ""), board.game_name))
+        states = [(key, _copied(value)) for key, value in states]
+    finally:
+        for _ in changes:
+            board.pop()
+    return states
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
+        frozen, data = value
+        return frozen, {**data, "units": type(data["units"])(data["units"])}
+    return value
+
+
+def _state_id(state: State) -> tuple:
+    key, value = state
+    return (key, value[0]) if key[0] == "place" else (key, value if not isinstance(value, frozenset) else tuple(sorted(value)))
+
+
+def board_with_states(base: Board, states: list[State]) -> Board:
+    """``base`` with each place, player and property set to the given state."""
+    board = base.copy()
+    for (kind, name), value in states:
+        if kind == "place":
+            node = board.node(name)
+            node.update(value[1])
+            node["units"] = type(value[1]["units"])(value[1]["units"])
+        elif kind == "pus":
+            board.pus[name] = value
+        elif kind == "techs":
+            board.techs[name] = value
+        elif kind == "property":
+            board.properties[name] = value
+        else:
+            board.game_name = value
+    return board
 
 
 def board_view(board: Board) -> dict[str, Any]:
@@ -307,18 +375,23 @@ def board_view(board: Board) -> dict[str, Any]:
     return {"nodes": nodes, "pus": dict(board.pus), "techs": dict(board.techs), "properties": dict(board.properties), "name": board.game_name}
 
 
-def view_differences(expected: dict[str, Any], found: dict[str, Any]) -> dict[str, str]:
-    """Touch key (as ``_touch`` makes them) -> what differs."""
-    differences = {}
+def view_differences(expected: dict[str, Any], found: dict[str, Any]) -> dict[Key, str]:
+    """Which place, player or property reads back differently, and how."""
+    differences: dict[Key, str] = {}
     for name in sorted(set(expected["nodes"]) | set(found["nodes"])):
         if expected["nodes"].get(name) != found["nodes"].get(name):
-            differences[f"place:{name}"] = f"{name}: expected {expected['nodes'].get(name)}, read back {found['nodes'].get(name)}"
+            differences[("place", name)] = f"{name}: expected {expected['nodes'].get(name)}, read back {found['nodes'].get(name)}"
     for player in sorted(set(expected["pus"]) | set(found["pus"])):
         if expected["pus"].get(player, 0) != found["pus"].get(player, 0):
-            differences[f"SetPUs:{player}"] = f"{player} PUs: expected {expected['pus'].get(player, 0)}, read back {found['pus'].get(player, 0)}"
-    for key in ("techs", "properties", "name"):
-        if expected[key] != found[key]:
-            differences[key] = f"{key} differ after reading back"
+            differences[("pus", player)] = f"{player} PUs: expected {expected['pus'].get(player, 0)}, read back {found['pus'].get(player, 0)}"
+    for player in sorted(set(expected["techs"]) | set(found["techs"])):
+        if expected["techs"].get(player, frozenset()) != found["techs"].get(player, frozenset()):
+            differences[("techs", player)] = f"{player} technologies: expected {sorted(expected['techs'].get(player, ()))}, read back {sorted(found['techs'].get(player, ()))}"
+    for name in sorted(set(expected["properties"]) | set(found["properties"])):
+        if expected["properties"].get(name) != found["properties"].get(name):
+            differences[("property", name)] = f"property {name!r} reads back differently"
+    if expected["name"] != found["name"]:
+        differences[("name", "")] = f"game name: expected {expected['name']!r}, read back {found['name']!r}"
     return differences
 
 
@@ -330,7 +403,8 @@ class Checker:
 
         self.dtd = find_dtd()
         self.engine_folder = engine_folder
-        self.for_engine: list[tuple[Path, Board, list[Applied]]] = []
+        # (file, board written, key -> the items to blame for that place, player or property)
+        self.for_engine: list[tuple[Path, Board, Callable[[Key | None], list[Applied]]]] = []
         self.files = 0
         self._base_problems: dict[str, Counter[str]] = {}
 
@@ -349,8 +423,8 @@ class Checker:
                 fresh.append(problem)
         return fresh
 
-    def check(self, game: Game, board: Board, items: list[Applied], name: str) -> None:
-        """Write ``board`` (the base plus every item's changes); blame problems on the items."""
+    def write_and_read(self, game: Game, board: Board, name: str) -> tuple[bytes | None, str | None, dict[Key, str], list]:
+        """(bytes written, why writing failed, what reads back differently, new validation problems)."""
         from kremlin_triplea.gamefile.document import XmlDocument
         from kremlin_triplea.validate import validate_tree
 
@@ -358,34 +432,84 @@ class Checker:
         game.board = board
         try:
             written = game.to_bytes()
-        except Exception as error:  # a change the writer cannot express
+        except Exception as error:  # noqa: BLE001 - a change the writer cannot express is this pick's failure
+            return None, f"writing failed: {type(error).__name__}: {error}", {}, []
+        finally:
             game.board = saved
-            if len(items) > 1:
-                for item in items:
-                    self.check(game, _board_with(game, [item]), [item], name)
-                return
-            items[0].cell.errors.append(f"{items[0].label}: writing failed: {type(error).__name__}: {error}")
-            return
-        game.board = saved
         self.files += 1
         again = Game(XmlDocument(written, source=name))
         differences = view_differences(board_view(board), board_view(again.board))
-        for key, text in differences.items():
-            blamed = [i for i in items if key in i.touches] or items
-            for item in blamed:
-                item.cell.errors.append(f"{item.label}: reads back differently: {text}")
         problems = self.new_problems(game, validate_tree(again.document.root, name, dtd=self.dtd))
-        if problems:
-            if len(items) > 1:
-                for item in items:
-                    self.check(game, _board_with(game, [item]), [item], name)
-                return
-            items[0].cell.errors.append(f"{items[0].label}: does not validate: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        return written, None, differences, problems
+
+    def check_whole(self, game: Game, board: Board, item: Applied, name: str) -> None:
+        """One board written as it is (a whole draft): every difference and problem is the item's."""
+        written, failed, differences, problems = self.write_and_read(game, board, name)
+        if failed:
+            item.fail(failed)
             return
-        if self.engine_folder is not None and not differences:
+        for text in differences.values():
+            item.fail(f"reads back differently: {text}")
+        if problems:
+            item.fail(f"does not validate: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        elif not differences:
+            self._keep(written, board, lambda key: [item])
+
+    def check_states(self, game: Game, items: list[Applied], name: str) -> None:
+        """Check the single picks place state by place state, in as few files as the states allow."""
+        base = game.initial
+        scratch = base.copy()  # each item's changes are pushed here and popped again
+        users: dict[tuple, list[Applied]] = {}
+        states: dict[tuple, State] = {}
+        for item in items:
+            try:
+                found = states_after(scratch, item.changes)
+            except Exception as error:  # noqa: BLE001
+                item.fail(f"cannot be applied again: {type(error).__name__}: {error}")
+                continue
+            for state in found:
+                ident = _state_id(state)
+                states.setdefault(ident, state)
+                users.setdefault(ident, []).append(item)
+        files: list[dict[Key, tuple]] = []
+        for ident in states:
+            key = ident[0]
+            for chosen in files:
+                if key not in chosen and len(chosen) < FILE_LIMIT:
+                    chosen[key] = ident
+                    break
+            else:
+                files.append({key: ident})
+        for chosen in files:
+            self._check_file(game, base, [states[i] for i in chosen.values()], {k: users[i] for k, i in chosen.items()}, name)
+
+    def _check_file(self, game: Game, base: Board, states: list[State], blame: dict[Key, list[Applied]], name: str) -> None:
+        board = board_with_states(base, states)
+        written, failed, differences, problems = self.write_and_read(game, board, name)
+        if (failed or problems) and len(states) > 1:
+            for state in states:  # find which state the writer or the validator objects to
+                self._check_file(game, base, [state], {state[0]: blame[state[0]]}, name)
+            return
+        culprits = {id(i): i for items in blame.values() for i in items}.values()
+        if failed:
+            for item in culprits:
+                item.fail(failed)
+            return
+        if problems:
+            for item in culprits:
+                item.fail(f"does not validate: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            return
+        for key, text in differences.items():
+            for item in blame.get(key, list(culprits)):
+                item.fail(f"reads back differently: {text}")
+        if not differences:
+            self._keep(written, board, lambda key: blame.get(key, []) if key is not None else list(culprits))
+
+    def _keep(self, written: bytes | None, board: Board, blame: Callable[[Key | None], list[Applied]]) -> None:
+        if self.engine_folder is not None and written is not None:
             path = self.engine_folder / f"{len(self.for_engine):05d}.xml"
             path.write_bytes(written)
-            self.for_engine.append((path, board, items))
+            self.for_engine.append((path, board, blame))
 
     def check_with_engine(self) -> float:
         """Read every kept file through one JVM and compare; returns the seconds it took."""
@@ -396,50 +520,25 @@ class Checker:
         start = time.perf_counter()
         readings = read_with_engine([path for path, _, _ in self.for_engine])
         seconds = time.perf_counter() - start
-        for (path, board, items), reading in zip(self.for_engine, readings):
+        for (path, board, blame), reading in zip(self.for_engine, readings):
             if not reading.ok:
-                for item in items:
-                    item.cell.errors.append(f"{item.label}: the engine cannot read the written game: {reading.error}")
+                for item in blame(None):
+                    item.fail(f"the engine cannot read the written game: {reading.error}")
                 continue
             ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.graph.nodes(data=True)}
             theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
             for name in sorted(set(ours) | set(theirs)):
                 if ours.get(name) != theirs.get(name):
-                    blamed = [i for i in items if f"place:{name}" in i.touches] or items
-                    for item in blamed:
-                        item.cell.errors.append(f"{item.label}: the engine reads {name} as {theirs.get(name)}, we wrote {ours.get(name)}")
+                    for item in blame(("place", name)) or blame(None):
+                        item.fail(f"the engine reads {name} as {theirs.get(name)}, we wrote {ours.get(name)}")
             for player in sorted(set(board.pus) | set(reading.pus)):
                 if board.pus.get(player, 0) != reading.pus.get(player, 0):
-                    blamed = [i for i in items if f"SetPUs:{player}" in i.touches] or items
-                    for item in blamed:
-                        item.cell.errors.append(f"{item.label}: the engine reads {player} with {reading.pus.get(player, 0)} PUs, we wrote {board.pus.get(player, 0)}")
+                    for item in blame(("pus", player)) or blame(None):
+                        item.fail(f"the engine reads {player} with {reading.pus.get(player, 0)} PUs, we wrote {board.pus.get(player, 0)}")
             if reading.dtd_errors:
-                for item in items:
-                    item.cell.errors.append(f"{item.label}: the engine reports DTD errors: {reading.dtd_errors[0]}")
+                for item in blame(None):
+                    item.fail(f"the engine reports DTD errors: {reading.dtd_errors[0]}")
         return seconds
-
-
-def _board_with(game: Game, items: list[Applied]) -> Board:
-    board = game.initial.copy()
-    for item in items:
-        board.push_all(list(item.changes))
-    return board
-
-
-def check_in_packs(checker: Checker, game: Game, items: list[Applied], name: str) -> None:
-    """Write the single picks in packs of picks touching disjoint places and players."""
-    packs: list[tuple[set[str], list[Applied]]] = []
-    for item in items:
-        touches = item.touches
-        for used, pack in packs:
-            if len(pack) < PACK_LIMIT and not (used & touches):
-                used |= touches
-                pack.append(item)
-                break
-        else:
-            packs.append((set(touches), [item]))
-    for _, pack in packs:
-        checker.check(game, _board_with(game, pack), pack, name)
 
 
 # -- the matrix --------------------------------------------------------------------------
@@ -482,6 +581,10 @@ def run_matrix(
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kremlin-matrix-") as folder:
         checker = Checker(Path(folder) if engine else None)
+        # One game after another, so the single picks of all its rulesets share written files.
+        order = {label: n for n, label in enumerate(dict.fromkeys(s.label for _, s in work))}
+        work.sort(key=lambda entry: order[entry[1].label])
+        pending: list[Applied] = []
         for done, (ruleset, spec) in enumerate(work):
             if progress is not None:
                 progress(done, len(work), spec.label)
@@ -490,9 +593,13 @@ def run_matrix(
             path = spec.path.resolve()
             game = games.get(path) or games.setdefault(path, load(path))
             try:
-                _run_one(report, checker, ruleset, spec, game, samples, seed)
+                _run_one(report, checker, ruleset, spec, game, samples, seed, pending)
             except KremlinError as error:  # the ruleset cannot be set up on this game at all
                 report.cell(ruleset.id, "(set-up)", spec.label).errors.append(str(error))
+            if done + 1 == len(work) or work[done + 1][1].label != spec.label:
+                game.board = game.initial.copy()
+                checker.check_states(game, pending, spec.label)
+                pending = []
         if progress is not None:
             progress(len(work), len(work), "")
         report.figures["seconds_without_engine"] = time.perf_counter() - started
@@ -514,7 +621,8 @@ def _row(option: Option) -> str:
     return f"{option.number} {option.title}"
 
 
-def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int) -> None:
+def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied]) -> None:
+    """One ruleset on one game: its single picks go to ``single`` (written later, for all rulesets of the game at once)."""
     label = spec.label
     profile = spec.profile
     notes = report.notes.setdefault(label, [])
@@ -543,7 +651,6 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
             if by.startswith("option "):
                 number = int(by.split()[1])
                 blocked[number] = f"needs the unit {word!r}: {why}; the map profile's [units] must name it"
-    single: list[Applied] = []
     for side in ruleset.sides:
         game.board = game.initial.copy()
         run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": side}), game, ruleset=ruleset, profile=profile)
@@ -593,7 +700,6 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         cell = report.cell(ruleset.id, row, label)
         if not cell.applied and not cell.errors:
             cell.reasons.append(f"the {ruleset.bid.placing_side if row == 'bid (units)' else ruleset.bid.receiving_side} have nothing to place or receive")
-    check_in_packs(checker, game, single, label)
     cell = report.cell(ruleset.id, "random drafts", label)
     if blocked:
         cell.reasons.append(f"options {', '.join(str(n) for n in sorted(blocked))} cannot be applied on this map, so whole drafts are not sampled")
@@ -653,19 +759,21 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     made = []
     try:
         for index in range(1, run.total_picks + 1):
-            next_pick = legal_choices(run)
-            available = [c for c in next_pick.options if c.available]
-            if not available:
+            side = run.side_to_pick(index)
+            chosen = None
+            # Options in random order, each enumerated only until one has a legal pick.
+            for option in rng.sample(list(ruleset.options), len(ruleset.options)):
+                choices = option_choices(run.state, option, side)
+                picks = list(option_picks(run, choices, side, index)) if choices.available else []
+                if picks:
+                    chosen = rng.choice(picks)
+                    break
+            if chosen is None:
                 break
-            choices = rng.choice(available)
-            picks = list(option_picks(run, choices, next_pick.side or "", index))
-            if not picks:
-                break
-            description, pick = rng.choice(picks)
+            description, pick = chosen
             run.apply_pick(pick)
-            made.append(f"{next_pick.side} option {pick.option.number}: {description}")
-        bids = list(bid_targets(run))
-        bid_spec = rng.choice(bids)[2] if bids else None
+            made.append(f"{side} option {pick.option.number}: {description}")
+        bid_spec = _random_bid(run, rng)
         bid = run.apply_bid(bid_spec) if bid_spec is not None else None
         result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state)
         game.board.push(SetProperty("notes", notes_html(result) + game.board.properties.get("notes", "")))
@@ -675,8 +783,27 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
         return
     cell.applied += 1
     item = Applied(cell, f"draft {number + 1} ({len(made)} picks: {'; '.join(made)})", tuple(game.board.changes))
-    checker.check(game, game.board.copy(), [item], label)
+    checker.check_whole(game, game.board.copy(), item, label)
     game.board = game.initial.copy()
+
+
+def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:
+    """One legal bid drawn at random: a unit on a legal place, or a negative bid."""
+    state = run.state
+    catalog = run.game.board.catalog
+    if rng.random() < 0.5:
+        negatives = [spec for row, _, spec in bid_targets(run, positive=False)]
+        if negatives:
+            return rng.choice(negatives)
+    facts = state.facts()
+    places = list(run.game.board.graph.nodes)
+    for power in rng.sample(list(state.side_powers[state.ruleset.bid.placing_side]), len(state.side_powers[state.ruleset.bid.placing_side])):
+        buyable = [u for u in catalog.unit_types if catalog.cost(u, power) is not None]
+        for unit in rng.sample(buyable, len(buyable)):
+            for place in rng.sample(places, len(places)):
+                if bid_placement_problem(state, facts, power, unit, place) is None:
+                    return BidSpec(max(catalog.cost(unit, power) or 0, 1), (UnitPlacement(power, unit, 1, place),))
+    return None
 
 
 # -- output ------------------------------------------------------------------------------

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Benchmark the option matrix and the figures of issue 7, and print them.
+
+1. The whole matrix over every pinned game, without the engine (target <= 30 s),
+   and, with --engine, the same batched through one JVM (the figure is reported).
+2. Applying one legal pick to a board in memory: push its changes, pop them
+   (target: median <= 1 ms), over every legal target of WW2v3-1941.
+3. Whole-process `kremlin-triplea apply` of the example draft beside the real
+   engine merely reading the same base file, in one run (target: ratio <= 0.5).
+4. Import time of the package (target <= 150 ms), beside `python -c pass`.
+5. How the matrix time grows with the number of territories: the generic
+   options (no map profile) of kremlin-aa50 on corpus maps of different sizes.
+
+Usage: python scripts/bench_matrix.py [--engine] [--skip-scaling] [--maps-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+sys.path.insert(0, str(REPO / "src"))
+
+from kremlin_triplea.rules.matrix import all_rulesets, run_matrix  # noqa: E402
+
+SCALING_GAMES = ("PactOfSteelChina.xml", "Tutorial.xml", "Smalls_1939.xml", "Global_War.xml", "iron_war.xml", "World_At_War.xml")  # Axis and Allies, 149-538 territories
+
+
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
+    return time.perf_counter() - start
+
+
+def whole_matrix(maps_dir: Path, engine: bool) -> None:
+    rulesets, broken = all_rulesets()
+    pinned = sorted(maps_dir.glob("*/map/games/*.xml"))
+    start = time.perf_counter()
+    report = run_matrix(rulesets, pinned, maps_dir=maps_dir, engine=engine, samples=2, broken_rulesets=broken)
+    seconds = time.perf_counter() - start
+    applied = sum(c.applied for c in report.cells.values())
+    print(f"matrix, {len(rulesets)} rulesets x {len(report.games)} pinned games: {applied} picks/bids/drafts applied, "
+          f"{report.figures['files_written']:.0f} files written, {len(report.failed)} failed cells")
+    print(f"  without the engine: {report.figures['seconds_without_engine']:6.1f} s (target <= 30 s)")
+    if engine:
+        print(f"  engine batch (one JVM, {report.figures['engine_files']:.0f} files): {report.figures['engine_seconds']:6.1f} s; whole run {seconds:6.1f} s")
+
+
+def single_pick(maps_dir: Path) -> None:
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
+    from kremlin_triplea.rules.kinds import APPLY
+    from kremlin_triplea.rules.legal import legal_choices
+    from kremlin_triplea.rules.matrix import option_picks
+
+    game = load(maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml")
+    times = []
+    for side in ("Axis", "Allies"):
+        game.board = game.initial.copy()
+        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game)
+        board = game.board
+        for choices in legal_choices(run).options:
+            for _, pick in option_picks(run, choices, side):
+                start = time.perf_counter()
+                changes = APPLY[pick.option.kind](run.state, pick).changes
+                board.push_all(list(changes))
+                times.append(time.perf_counter() - start)
+                for _ in changes:
+                    board.pop()
+    times.sort()
+    print(f"one legal pick applied in memory (WW2v3-1941, {len(times)} picks): median {statistics.median(times) * 1000:.3f} ms, "
+          f"90th percentile {times[int(len(times) * 0.9)] * 1000:.3f} ms (target: median <= 1 ms)")
+
+
+def apply_against_engine(maps_dir: Path) -> None:
+    from kremlin_triplea.engine import engine_available, read_with_engine
+
+    base = maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out.xml"
+        command = [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(maps_dir), "apply", "examples/kremlin-aa50-1941.toml", "-o", str(out), "--force"]
+        timed(command)  # warm the file cache
+        apply_runs = [timed(command) for _ in range(5)]
+    apply_seconds = statistics.median(apply_runs)
+    print(f"whole-process `kremlin-triplea apply` of the example draft: {apply_seconds * 1000:6.0f} ms median of 5")
+    if not engine_available():
+        print("  the TripleA engine is not installed: no ratio")
+        return
+    read_with_engine([base])  # compiles and caches the harness: not measured
+    engine_runs = []
+    for _ in range(3):
+        start = time.perf_counter()
+        read_with_engine([base])
+        engine_runs.append(time.perf_counter() - start)
+    engine_seconds = statistics.median(engine_runs)
+    print(f"real engine reading the base file (one JVM):              {engine_seconds * 1000:6.0f} ms median of 3")
+    print(f"ratio apply / engine: {apply_seconds / engine_seconds:.2f} (target <= 0.5)")
+
+
+def import_time() -> None:
+    bare = statistics.median(timed([sys.executable, "-c", "pass"]) for _ in range(5))
+    package = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea"]) for _ in range(5))
+    cli = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea.cli"]) for _ in range(5))
+    print(f"python -c pass: {bare * 1000:.0f} ms; import kremlin_triplea: {package * 1000:.0f} ms "
+          f"({(package - bare) * 1000:.0f} ms over bare Python); import kremlin_triplea.cli: {cli * 1000:.0f} ms "
+          f"({(cli - bare) * 1000:.0f} ms over bare) (target <= 150 ms)")
+
+
+def scaling(maps_dir: Path) -> None:
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+    aa50 = load_named_ruleset("kremlin-aa50")
+    games = [maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"]
+    games += [SHARED / "triplea-xml-corpus" / name for name in SCALING_GAMES if (SHARED / "triplea-xml-corpus" / name).is_file()]
+    print("matrix time by map size (kremlin-aa50; corpus maps get the options that need no profile):")
+    print(f"  {'game':<32} {'territories':>11} {'applied':>8} {'files':>6} {'seconds':>8} {'ms/territory':>13}")
+    for path in games:
+        territories = len(load(path).board.graph)
+        start = time.perf_counter()
+        report = run_matrix([aa50], [path], maps_dir=maps_dir, samples=1) if "world_war_ii_v3" not in str(path) else run_matrix([aa50], [], maps_dir=maps_dir, samples=1)
+        seconds = time.perf_counter() - start
+        if "world_war_ii_v3" in str(path):
+            seconds /= 2  # both AA50 games run: per game
+        applied = sum(c.applied for c in report.cells.values())
+        print(f"  {path.name:<32} {territories:>11} {applied:>8} {report.figures['files_written']:>6.0f} {seconds:>8.2f} {seconds * 1000 / territories:>13.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--maps-dir", type=Path, default=SHARED / "triplea-maps" / "downloadedMaps")
+    parser.add_argument("--engine", action="store_true", help="also run the matrix with the engine batched")
+    parser.add_argument("--skip-scaling", action="store_true")
+    args = parser.parse_args()
+    import_time()
+    single_pick(args.maps_dir)
+    apply_against_engine(args.maps_dir)
+    whole_matrix(args.maps_dir, engine=False)
+    if args.engine:
+        whole_matrix(args.maps_dir, engine=True)
+    if not args.skip_scaling:
+        scaling(args.maps_dir)
+
+
+if __name__ == "__main__":
+    main()
