@@ -128,3 +128,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     result = run("render", str(AA50_1941), "--map-dir", str(tmp_path), "-o", str(tmp_path / "x.svg"))
     assert result.exit_code == 2 and "has no polygons.txt" in result.stderr
     assert "Traceback" not in result.output and not (tmp_path / "x.svg").exists()
+
+
+def test_places_missing_from_the_map_art_are_named(tmp_path: Path) -> None:
+    art = tmp_path / "art"
+    art.mkdir()
+    lines = (MAP_FOLDER / "polygons.txt").read_text().splitlines()
+    (art / "polygons.txt").write_text("\n".join(l for l in lines if not l.startswith("Archangel ")) + "\n")
+    shutil.copy(MAP_FOLDER / "centers.txt", art / "centers.txt")
+    result = run("render", str(AA50_1941), "--map-dir", str(art), "-o", str(tmp_path / "x.svg"))
+    assert result.exit_code == 0
+    assert "1 places of the game have no polygon" in result.stderr and "Archangel" in result.stderr
+    assert "Archangel" not in paths(etree.parse(str(tmp_path / "x.svg")), "territories")
