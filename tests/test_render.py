@@ -138,5 +138,5 @@ def test_places_missing_from_the_map_art_are_named(tmp_path: Path) -> None:
     shutil.copy(MAP_FOLDER / "centers.txt", art / "centers.txt")
     result = run("render", str(AA50_1941), "--map-dir", str(art), "-o", str(tmp_path / "x.svg"))
     assert result.exit_code == 0
-    assert "1 places of the game have no polygon" in result.stderr and "Archangel" in result.stderr
+    assert "1 place of the game has no polygon" in result.stderr and "Archangel" in result.stderr
     assert "Archangel" not in paths(etree.parse(str(tmp_path / "x.svg")), "territories")

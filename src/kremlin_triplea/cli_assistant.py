@@ -71,7 +71,7 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_p
     unmapped = sorted(set(board.graph.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")
-        click.echo(f"kremlin-triplea: warning: {len(unmapped)} places of the game have no polygon in {folder} and are not drawn: {shown}", err=True)
+        click.echo(f"kremlin-triplea: warning: {len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}", err=True)
     written = write_picture(render_svg(board, art, base_board, legend), output, overwrite=force, scale=scale)
     outlined = "nothing outlined (no base game)" if base_board is None else "changes since the base outlined"
     click.echo(f"wrote {written} (map {folder}; {outlined})")

@@ -210,7 +210,7 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
     """The board as SVG: owners' colours, the places changed since ``base`` outlined and labelled."""
     colors = owner_colors(board, art)
     changes = changed_places(base, board) if base is not None else {}
-    owners_shown = [p for p in board.catalog.turn_order()]
+    owners_shown = board.catalog.turn_order()
     legend_lines = 2 + (max((len(lines) for _, lines in legend.sides), default=0) + 2 if legend is not None else 0)
     band = legend_lines * (LEGEND_FONT + 8) + 20
     width, height = art.width, art.height + band
