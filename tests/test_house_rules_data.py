@@ -204,3 +204,14 @@ def test_straits_of_each_profile_are_the_same_waters() -> None:
         assert revised.straits[name].sea_zone_pairs == aa50.straits[name].sea_zone_pairs
     classic = load_named_profile("classic_variations")
     assert set(classic.straits) == {"gibraltar", "turkey", "sweden"}
+
+
+@pytest.mark.parametrize("set_id", sorted(SETS))
+def test_the_docs_table_lists_every_rule_and_advantage(set_id: str) -> None:
+    docs = (REPO / "docs" / "house-rules.md").read_text()
+    section = docs[docs.index(f"### `{set_id}`"):]
+    for entry in read_set(set_id)["rule"]:
+        assert f"(`{entry['id']}`) | {'**written into the game**' if entry['enforced_by'] == 'game' else 'in the notes (players)'} |" in section, entry["id"]
+    for advantage in read_set(set_id)["advantage"]:
+        verdict = "**written into the game**" if advantage["enforced_by"] == "game" else "in the notes (players)"
+        assert f"{advantage['power']} {advantage['number']}. {advantage['title']} (`{advantage['id']}`) | {verdict} |" in section
