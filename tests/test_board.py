@@ -147,3 +147,26 @@ def test_saved_game_reads_back_as_the_board(data) -> None:
     assert {p: t for p, t in written.board.techs.items() if t} == {p: t for p, t in game.board.techs.items() if t}
     assert written.board.properties == game.board.properties
     assert game.to_bytes() == game.to_bytes()  # same position, same bytes
+
+
+def test_the_networkx_graph_is_the_board_itself() -> None:
+    board = GAME_1941.board.copy()
+    graph = board.graph
+    assert graph.nodes["Finland"] is board.nodes["Finland"]
+    board.push(PlaceUnits("Finland", "Germans", "infantry", 1))
+    assert graph.nodes["Finland"]["units"][("Germans", "infantry")] == 3
+    board.pop()
+    assert graph.nodes["Finland"]["units"][("Germans", "infantry")] == 2
+    assert sorted(graph.neighbors("Sweden")) == board.neighbours("Sweden") == ["5 Sea Zone", "Finland", "Norway"]
+    # A networkx copy is independent of the board.
+    detached = graph.copy()
+    detached.nodes["Finland"]["owner"] = "Russians"
+    assert board.owner("Finland") == "Germans"
+
+
+def test_copies_of_a_board_do_not_share_the_position() -> None:
+    board = GAME_1941.board.copy()
+    twin = board.copy()
+    twin.push(SetOwner("Finland", "Russians"))
+    twin.push(PlaceUnits("Finland", "Russians", "infantry", 1))
+    assert board.owner("Finland") == "Germans" and board.units("Finland")[("Russians", "infantry")] == 0

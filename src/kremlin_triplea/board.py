@@ -1,7 +1,9 @@
-"""The board: a networkx graph of territories and sea zones, and the position on it.
+"""The board: the territories and sea zones of a game, and the position on them.
 
-``Board.graph`` has one node per territory or sea zone (named as in the game
-file) and one edge per ``<connection>``. Node data:
+``Board.nodes`` maps each territory or sea zone (named as in the game file) to
+its data; ``Board.neighbours`` follows the ``<connection>``s. ``Board.graph``
+is the same board as a networkx graph, one node per territory and one edge per
+connection, sharing the very same node data. Node data:
 
 ==============  ==========================================================
 water           True for a sea zone
@@ -23,10 +25,9 @@ undoes the last one, as in python-chess.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
-import networkx as nx
 
 from kremlin_triplea.changes import (
     AddPUs,
@@ -46,6 +47,9 @@ from kremlin_triplea.changes import (
 )
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.tripleaxml import PUS, GameXml
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Domain = Literal["land", "sea", "air"]
 UnitKey = tuple[str | None, str]
@@ -148,7 +152,8 @@ class Board:
     def __init__(
         self,
         catalog: Catalog,
-        graph: nx.Graph,
+        nodes: dict[str, dict[str, Any]],
+        adjacency: dict[str, dict[str, dict[str, Any]]],
         pus: dict[str, int],
         techs: dict[str, frozenset[str]],
         properties: dict[str, str],
@@ -156,7 +161,11 @@ class Board:
     ) -> None:
         self.catalog = catalog
         self.game_name = game_name  # the <info name> of the game file
-        self.graph = graph
+        #: Territory name -> its data (the fields in the module docstring).
+        self.nodes = nodes
+        # Territory -> neighbour -> edge data, shared by copies: connections never change.
+        self._adjacency = adjacency
+        self._graph: nx.Graph | None = None
         self.pus = pus
         self.techs = techs
         self.properties = properties
@@ -167,13 +176,38 @@ class Board:
     def from_xml(cls, game: GameXml) -> Board:
         return _BoardReader(game).board()
 
+    @property
+    def graph(self) -> nx.Graph:
+        """The board as a networkx graph, over the very same node data as ``nodes``.
+
+        Built on first use: importing networkx costs about 0.1 s, which the
+        command line's own paths (show, apply) need not pay.
+        """
+        if self._graph is None:
+            import networkx as nx
+
+            graph = nx.Graph()
+            # networkx's own node -> data and node -> neighbour -> edge-data maps:
+            # sharing them keeps the graph and the board one position.
+            graph._node = self.nodes
+            graph._adj = self._adjacency
+            self._graph = graph
+        return self._graph
+
+    def neighbours(self, territory: str) -> list[str]:
+        """The territories connected to ``territory``, in name order."""
+        try:
+            return sorted(self._adjacency[territory])
+        except KeyError:
+            raise UnknownNameError("territory", territory, self.nodes) from None
+
     # -- the position ------------------------------------------------------
 
     def node(self, territory: str) -> dict[str, Any]:
         try:
-            return self.graph.nodes[territory]
+            return self.nodes[territory]
         except KeyError:
-            raise UnknownNameError("territory", territory, self.graph.nodes) from None
+            raise UnknownNameError("territory", territory, self.nodes) from None
 
     def units(self, territory: str) -> Counter[UnitKey]:
         return self.node(territory)["units"]
@@ -195,9 +229,8 @@ class Board:
         return [entry.change for entry in self._stack]
 
     def copy(self) -> Board:
-        twin = Board(self.catalog, self.graph.copy(), dict(self.pus), dict(self.techs), dict(self.properties), self.game_name)
-        for _, data in twin.graph.nodes(data=True):
-            data["units"] = Counter(data["units"])
+        nodes = {name: {**data, "units": Counter(data["units"])} for name, data in self.nodes.items()}
+        twin = Board(self.catalog, nodes, self._adjacency, dict(self.pus), dict(self.techs), dict(self.properties), self.game_name)
         twin.extra_xml = list(self.extra_xml)
         twin._stack = list(self._stack)
         return twin
@@ -281,7 +314,7 @@ class Board:
     def pop(self) -> Change:
         undo = self._stack.pop()
         for territory, saved in undo.nodes.items():
-            self.graph.nodes[territory].update(saved)
+            self.nodes[territory].update(saved)
         if undo.pus is not None:
             self.pus = undo.pus
         if undo.techs is not None:
@@ -322,33 +355,34 @@ class _BoardReader:
 
     def board(self) -> Board:
         catalog = self.catalog()
-        graph = nx.Graph()
+        nodes: dict[str, dict[str, Any]] = {}
         for territory in self.game.territories():
-            name = territory.get("name", "")
-            graph.add_node(
-                name,
-                water=territory.get("water", "false").strip().lower() == "true",
-                owner=None,
-                original_owner=None,
-                production=0,
-                impassable=False,
-                capital=None,
-                victory_city=0,
-                units=Counter(),
-            )
+            nodes[territory.get("name", "")] = {
+                "water": territory.get("water", "false").strip().lower() == "true",
+                "owner": None,
+                "original_owner": None,
+                "production": 0,
+                "impassable": False,
+                "capital": None,
+                "victory_city": 0,
+                "units": Counter(),
+            }
+        adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
         for t1, t2 in self.game.connections():
-            if t1 in graph and t2 in graph:
-                graph.add_edge(t1, t2)
+            if t1 in nodes and t2 in nodes and t1 != t2:
+                # One edge-data dict for both directions, as networkx keeps it.
+                edge = adjacency[t1].get(t2, {})
+                adjacency[t1][t2] = adjacency[t2][t1] = edge
         for entry in self.game.territory_owners():
             territory = entry.get("territory", "")
-            if territory in graph:
-                graph.nodes[territory]["owner"] = entry.get("owner")
+            if territory in nodes:
+                nodes[territory]["owner"] = entry.get("owner")
         explicit_original: dict[str, str] = {}
         for attachment in self.game.attachments(kind="territory", name="territoryAttachment"):
             territory = attachment.get("attachTo", "")
-            if territory not in graph:
+            if territory not in nodes:
                 continue
-            data = graph.nodes[territory]
+            data = nodes[territory]
             for option in attachment.iterchildren("option"):
                 name, value = option.get("name"), option.get("value", "")
                 if name == "production":
@@ -361,13 +395,13 @@ class _BoardReader:
                     data["victory_city"] = 1 if value == "true" else 0 if value == "false" else self._int(option, "value")
                 elif name == "originalOwner":
                     explicit_original[territory] = value
-        for territory, data in graph.nodes(data=True):
+        for territory, data in nodes.items():
             data["original_owner"] = explicit_original.get(territory, data["owner"])
         for placement in self.game.unit_placements():
             territory = placement.get("territory", "")
-            if territory in graph:
+            if territory in nodes:
                 key = (placement.get("owner"), placement.get("unitType", ""))
-                graph.nodes[territory]["units"][key] += self._int(placement, "quantity")
+                nodes[territory]["units"][key] += self._int(placement, "quantity")
         pus = {name: 0 for name in catalog.players}
         for given in self.game.resources_given():
             if given.get("resource") == PUS and given.get("player") in pus:
@@ -379,7 +413,7 @@ class _BoardReader:
                 owned = {o.get("name", "") for o in attachment.iterchildren("option") if o.get("value", "").lower() == "true"}
                 techs[player] = frozenset(owned)
         properties = {p.get("name", ""): _property_value(p) for p in self.game.properties()}
-        return Board(catalog, graph, pus, techs, properties, self.game.name)
+        return Board(catalog, nodes, adjacency, pus, techs, properties, self.game.name)
 
     def catalog(self) -> Catalog:
         alliances: dict[str, list[str]] = {}

@@ -102,8 +102,8 @@ def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
 
 
 def write_board_difference(xml: GameXml, before: Board, after: Board) -> None:
-    for territory, new in after.graph.nodes(data=True):
-        old = before.graph.nodes[territory]
+    for territory, new in after.nodes.items():
+        old = before.nodes[territory]
         if new["owner"] != old["owner"]:
             xml.set_territory_owner(territory, new["owner"])
         if new["original_owner"] != old["original_owner"] or (

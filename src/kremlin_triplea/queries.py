@@ -18,11 +18,11 @@ Via = Literal["land", "sea", "any"]
 
 
 def land_neighbours(board: Board, territory: str) -> list[str]:
-    return sorted(n for n in board.graph.neighbors(territory) if not board.is_water(n))
+    return [n for n in board.neighbours(territory) if not board.is_water(n)]
 
 
 def sea_neighbours(board: Board, territory: str) -> list[str]:
-    return sorted(n for n in board.graph.neighbors(territory) if board.is_water(n))
+    return [n for n in board.neighbours(territory) if board.is_water(n)]
 
 
 def allies(board: Board, power: str) -> list[str]:
@@ -57,9 +57,9 @@ def owned_sea_zones(board: Board, power: str) -> list[str]:
     """Sea zones the power owns in the rules' sense: adjacent to a territory it owns."""
     owned = {
         sea
-        for territory, data in board.graph.nodes(data=True)
+        for territory, data in board.nodes.items()
         if not data["water"] and data["owner"] == power
-        for sea in board.graph.neighbors(territory)
+        for sea in board.neighbours(territory)
         if board.is_water(sea)
     }
     return sorted(owned)
@@ -85,7 +85,7 @@ def sea_zones_with_enemy_ships(board: Board, power: str) -> list[str]:
 def _sea_zones_where(board: Board, owner_matches: Callable[[str | None], bool]) -> list[str]:
     return sorted(
         zone
-        for zone, data in board.graph.nodes(data=True)
+        for zone, data in board.nodes.items()
         if data["water"] and any(owner_matches(owner) for owner in ships(board, zone))
     )
 
@@ -154,4 +154,4 @@ def _neighbours(board: Board, territory: str, via: Via) -> list[str]:
         return land_neighbours(board, territory)
     if via == "sea":
         return sea_neighbours(board, territory)
-    return sorted(board.graph.neighbors(territory))
+    return board.neighbours(territory)

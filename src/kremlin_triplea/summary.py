@@ -34,7 +34,7 @@ def summary_data(board: Board, game_name: str) -> dict[str, Any]:
         for name in catalog.turn_order()
     }
     territories = {}
-    for name, data in sorted(board.graph.nodes(data=True)):
+    for name, data in sorted(board.nodes.items()):
         territories[name] = {
             "water": data["water"],
             "owner": data["owner"],
@@ -59,29 +59,29 @@ def summary_data(board: Board, game_name: str) -> dict[str, Any]:
 
 def summary_text(board: Board, game_name: str) -> str:
     catalog = board.catalog
-    nodes = board.graph.nodes
+    nodes = board.nodes
     lines = [game_name, ""]
     for alliance in catalog.alliances() or ["(no alliance)"]:
         members = catalog.alliance_members(alliance) if catalog.alliances() else catalog.turn_order()
         lines.append(f"{alliance}:")
         lines.append(f"  {'power':<14}{'PUs':>5}{'terr.':>7}{'prod.':>7}{'units':>7}  capital")
         for power in members:
-            owned = [t for t, d in nodes(data=True) if d["owner"] == power and not d["water"]]
+            owned = [t for t, d in nodes.items() if d["owner"] == power and not d["water"]]
             production = sum(nodes[t]["production"] for t in owned)
-            units = sum(c for _, d in nodes(data=True) for (o, _), c in d["units"].items() if o == power)
-            capital = ", ".join(sorted(t for t, d in nodes(data=True) if d["capital"] == power)) or "-"
+            units = sum(c for _, d in nodes.items() for (o, _), c in d["units"].items() if o == power)
+            capital = ", ".join(sorted(t for t, d in nodes.items() if d["capital"] == power)) or "-"
             lines.append(f"  {power:<14}{board.pus.get(power, 0):>5}{len(owned):>7}{production:>7}{units:>7}  {capital}")
         lines.append("")
     lines.append("Units by power:")
     for power in catalog.turn_order():
         totals: Counter[str] = Counter()
-        for _, data in nodes(data=True):
+        for _, data in nodes.items():
             for (owner, unit_type), count in data["units"].items():
                 if owner == power:
                     totals[unit_type] += count
         listed = ", ".join(f"{count} {unit}" for unit, count in sorted(totals.items()))
         lines.append(f"  {power}: {listed or 'none'}")
-    neutrals = sorted(t for t, d in nodes(data=True) if not d["water"] and d["owner"] is None)
+    neutrals = sorted(t for t, d in nodes.items() if not d["water"] and d["owner"] is None)
     lines.append("")
     lines.append(f"Neutral and unowned territories ({len(neutrals)}):")
     for territory in neutrals:
