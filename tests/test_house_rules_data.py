@@ -215,3 +215,12 @@ def test_the_docs_table_lists_every_rule_and_advantage(set_id: str) -> None:
     for advantage in read_set(set_id)["advantage"]:
         verdict = "**written into the game**" if advantage["enforced_by"] == "game" else "in the notes (players)"
         assert f"{advantage['power']} {advantage['number']}. {advantage['title']} (`{advantage['id']}`) | {verdict} |" in section
+
+
+@pytest.mark.parametrize(("map_name", "file"), [(m, f) for m, files in SETS["house-classic"][1].items() for f in files])
+def test_trigger_steps_are_steps_of_each_classic_game(map_name: str, file: str) -> None:
+    xml = (MAPS_DIR / map_name / "map" / "games" / file).read_text()
+    steps = [c["after_step"] for _, c in changes(read_set("house-classic")) if c["kind"] == "trigger_pus"]
+    assert steps == ["germanEndTurn", "japaneseEndTurn"]
+    for step in steps:
+        assert f'<step name="{step}" delegate="endTurn"' in xml

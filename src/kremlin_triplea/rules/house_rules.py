@@ -305,9 +305,8 @@ def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
     lines = []
     for selection in selections:
         house = selection.house
-        on = sorted(k for k in house.choices if k in selection.switches)
-        off = sorted(k for k in house.choices if k not in selection.switches)
-        switches = ", ".join([f"{k} on" for k in on] + [f"{k} off" for k in off])
+        # In the set's own order, as its [choices] table lists them.
+        switches = ", ".join(f"{k} {'on' if k in selection.switches else 'off'}" for k in house.choices)
         lines.append(f"{house.id}: {switches or 'no switches'}" + (f"; random draws with seed {selection.seed}" if selection.seed is not None else ""))
         if not selection.advantages and house.advantages:
             lines.append(f"{house.id}: no player advantages (optional: {house.advantages_source})")
