@@ -271,7 +271,8 @@ def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, 
             for unit in removable:
                 cost = catalog.cost(unit, power)
                 for place, data in run.game.board.graph.nodes(data=True):
-                    if cost and data["units"].get((power, unit), 0) > 0:
+                    from_options = state.option_units[(place, power, unit)] if bid.keep_option_units else 0
+                    if cost and data["units"].get((power, unit), 0) > from_options:
                         yield "bid (negative)", f"{power} remove 1 {unit} from {place}", BidSpec(-cost, removals=(UnitPlacement(power, unit, 1, place),))
     else:
         for power in state.side_powers.get(bid.receiving_side, ()):
@@ -665,9 +666,9 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
             try:
                 choices = option_choices(run.state, option, side)
             except KremlinError as error:
-                # Without a profile a name the option needs may be missing: not applicable, and why.
-                if derived:
-                    cell.reasons.append(f"{side}: needs names a map profile must provide: {error}")
+                why = missing_name_reason(error, bool(derived), profile, game)
+                if why is not None:
+                    cell.reasons.append(f"{side}: {why}")
                 else:
                     cell.errors.append(f"{side}: the legal choices cannot be listed: {error}")
                 report.cells.setdefault((ruleset.id, cell.row, label), cell)
@@ -706,8 +707,29 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
     else:
         rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
         for number in range(samples):
-            _sample_draft(checker, cell, game, ruleset, profile, rng, number, label)
+            _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, bool(derived))
     game.board = game.initial.copy()
+
+
+def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, game: Game) -> str | None:
+    """Why an unknown name makes an option not applicable here, or None if it is a failure.
+
+    Without a profile for the ruleset, any name the map lacks is the profile's to
+    provide. With one, only a power the game does not have at all (a variant
+    without the Germans) makes the option not applicable; any other unknown name
+    is a fault of the profile or the ruleset.
+    """
+    from kremlin_triplea.errors import UnknownNameError
+
+    if not isinstance(error, UnknownNameError):
+        return None
+    if derived:
+        return f"needs names a map profile must provide: {error}"
+    if error.kind == "power":
+        mapped = {k.lower(): v for k, v in profile.powers.items()}.get(error.name.lower(), error.name)
+        if mapped not in game.catalog.players:
+            return f"names the power {error.name!r}, which this game does not have (players: {', '.join(game.catalog.players)})"
+    return None
 
 
 def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str) -> list[Applied]:
@@ -750,7 +772,7 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
     return Applied(cell, label, changes)
 
 
-def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
+def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool) -> None:
     from kremlin_triplea.rules.notes import game_name, notes_html
 
     game.board = game.initial.copy()
@@ -763,7 +785,12 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
             chosen = None
             # Options in random order, each enumerated only until one has a legal pick.
             for option in rng.sample(list(ruleset.options), len(ruleset.options)):
-                choices = option_choices(run.state, option, side)
+                try:
+                    choices = option_choices(run.state, option, side)
+                except KremlinError as error:
+                    if missing_name_reason(error, derived, profile, game) is not None:
+                        continue  # not applicable on this game: the option rows say why
+                    raise
                 picks = list(option_picks(run, choices, side, index)) if choices.available else []
                 if picks:
                     chosen = rng.choice(picks)

@@ -23,6 +23,7 @@ import attrs
 
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
+from kremlin_triplea.rules.names import _SEA_ZONE
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import Neutral, PlacementParams, Ruleset, TerritoryTakeoverParams, load_named_ruleset
@@ -68,6 +69,19 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
                 need(places, neutral.name, by)
                 for unit, _ in neutral.army:
                     need(units, unit, by)
+    for scenario in getattr(ruleset, "scenarios", ()):
+        by = f"scenario {scenario.title!r}"
+        if scenario.power:
+            need(powers, scenario.power, by)
+        steps = list(scenario.steps) + [s for v in scenario.variants for s in v.steps]
+        for place in (*scenario.involves, *(s.at for s in steps), *(s.to for s in steps if s.to)):
+            if not _SEA_ZONE.match(place):  # sea zones are translated by sea_zone_name
+                need(places, place, by)
+        for step in steps:
+            if step.power:
+                need(powers, step.power, by)
+            for unit, _ in step.units:
+                need(units, unit, by)
     for restriction in ruleset.restrictions.values():
         by = f"the {restriction.power} restriction"
         need(powers, restriction.power, by)

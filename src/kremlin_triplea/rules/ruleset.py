@@ -198,7 +198,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
         if numbers.count(option.number) > 1 or ids.count(option.id) > 1:
             raise root.fail(index, "a unique option number and id", f"{option.number}/{option.id}")
     neutrals = {}
-    for section in root.tables("neutral"):
+    for section in root.tables("neutral", []):  # a ruleset without a neutral option has none
         section.only("name", "ipc", "army", "note", "group")
         neutral = Neutral(
             name=section.text("name"),
