@@ -37,10 +37,13 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     child = spawn("draft", str(draft))
     answer(child, r"ruleset \[kremlin-aa50\]>", "")
     answer(child, r"game \[world_war_ii_v3/WW2v3-1941.xml\]>", "")
-    answer(child, "which side picks first>", "ax")
+    child.expect("The lower ranked player gets to pick for either axis or allies")
+    answer(child, "the first pick is for which side>", "ax")
     child.expect("-> Axis")
+    answer(child, r"name of the player picking for the Axis \(Enter: none\)>", "Ann")
+    answer(child, r"name of the player picking for the Allies \(Enter: none\)>", "Bob")
     answer(child, r"picks per side \(4\.\.11\) \[4\]>", "4")
-    child.expect("Pick 1 of 8: the Axis choose.")
+    child.expect("Pick 1 of 8: Ann, for the Axis.")
     answer(child, "Axis, option>", "10")
     child.expect("take over>")
     child.send("Archan\t")  # Tab completes the territory's name
@@ -52,7 +55,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     child.expect("worth \\+11 IPCs to the Axis")
     child.expect("saved")
     assert len(read_draft(draft).picks) == 1
-    child.expect("Pick 2 of 8: the Allies choose.")
+    child.expect("Pick 2 of 8: Bob, for the Allies.")
     child.expect(r"locked for the Allies: Archangel \(Archangels\) \(Axis pick 1\)")
     answer(child, "Allies, option>", "3")
     answer(child, "neutral 1 of 2>", "Venzuela")
@@ -68,7 +71,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     assert len(read_draft(draft).picks) == 2
     answer(child, "Axis, option>", "undo")
     child.expect("undone: the Allies' option 3")
-    child.expect("Pick 2 of 8: the Allies choose.")
+    child.expect("Pick 2 of 8: Bob, for the Allies.")
     assert len(read_draft(draft).picks) == 1
     child.expect("Allies, option>")
     child.sendcontrol("c")
@@ -79,6 +82,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     # What Ctrl-C left is a valid draft: its pick applies and the Allies are next.
     left = read_draft(draft)
     assert len(left.picks) == 1
+    assert left.picks[0].text("note") == "picked by Ann"
     assert next_choices(left, maps_dir=MAPS_DIR).side == "Allies"
 
 

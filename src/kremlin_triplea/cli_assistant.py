@@ -127,8 +127,8 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
             data.pop("bid", None)  # the bid is asked again at the end
             terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made.")
         else:
-            data = ask_setup(conversation, maps_dir)
-            session = open_session(path, data, maps_dir)
+            data, players = ask_setup(conversation, maps_dir)
+            session = open_session(path, data, maps_dir, players)
         session.save()
         conversation.session = session
         conversation.run()

@@ -29,6 +29,7 @@ from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams
 from kremlin_triplea.rules.value import PickValue, Valuer, describe_pick
 
 COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
+_PICKED_BY = "picked by "
 
 
 @attrs.frozen(eq=False)  # values may be unhashable (a Counter of units): compare by identity
@@ -85,11 +86,17 @@ class DraftSession:
     data: dict[str, Any]
     game: Game
     maps_dir: Path | None
+    players: dict[str, str] = attrs.field(factory=dict)  # side -> the name of the player picking for it
     run: DraftRun = attrs.field(init=False)
     valuer: Valuer = attrs.field(init=False)
     values: list[PickValue] = attrs.field(init=False, factory=list)
 
     def __attrs_post_init__(self) -> None:
+        # On resume the names come back from the picks' notes.
+        for entry in self.picks:
+            note = entry.get("note", "")
+            if isinstance(note, str) and note.startswith(_PICKED_BY):
+                self.players.setdefault(entry["side"], note.removeprefix(_PICKED_BY))
         self.replay()
 
     @property
@@ -114,6 +121,8 @@ class DraftSession:
         section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "pick": [entry]}, str(self.path)).picks[0]
         pick = self.run.parse_pick(len(self.run.applied) + 1, section)
         outcome = self.run.apply_pick(pick)
+        if entry["side"] in self.players:
+            entry = {**entry, "note": _PICKED_BY + self.players[entry["side"]]}
         self.picks.append(entry)
         self.values.append(self.valuer.value(pick.label, pick.side, outcome))
         self.save()
@@ -269,7 +278,8 @@ class Conversation:
         side = next_pick.side
         assert side is not None
         say("")
-        say(f"Pick {next_pick.index} of {next_pick.total}: the {side} choose.")
+        player = self.session.players.get(side)
+        say(f"Pick {next_pick.index} of {next_pick.total}: " + (f"{player}, for the {side}." if player else f"the {side} choose."))
         self.say_locks()
         available = [c for c in next_pick.options if c.available]
         for choices in next_pick.options:
@@ -578,12 +588,12 @@ def finish(session: DraftSession, output: Path, *, overwrite: bool = False, inst
     return lines, written
 
 
-def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None) -> DraftSession:
+def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None, players: dict[str, str] | None = None) -> DraftSession:
     game_spec = data["game"]
     candidate = Path(game_spec)
     if not candidate.is_absolute() and (path.parent / candidate).is_file():
         game_spec = str(path.parent / candidate)
-    return DraftSession(path, data, load(game_spec, maps_dir=maps_dir), maps_dir)
+    return DraftSession(path, data, load(game_spec, maps_dir=maps_dir), maps_dir, dict(players or {}))
 
 
 def load_ruleset_or_none(name: str) -> Ruleset | None:
@@ -593,8 +603,8 @@ def load_ruleset_or_none(name: str) -> Ruleset | None:
         return None
 
 
-def ask_setup(conversation: Conversation, maps_dir: Path | None) -> dict[str, Any]:
-    """Ruleset, game, who picks first, picks per side: the draft file's header."""
+def ask_setup(conversation: Conversation, maps_dir: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """Ruleset, game, who picks first for which side, picks per side: the draft file's header, and the players' names by side."""
     from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
     from kremlin_triplea.rules.profile import load_named_profile
 
@@ -627,9 +637,17 @@ def ask_setup(conversation: Conversation, maps_dir: Path | None) -> dict[str, An
     say("Games (Tab completes):")
     game = conversation.choose("game> ", games, default=(suited or games)[0])
     say(f"Sides: {' and '.join(ruleset.sides)}.")
-    first = conversation.choose("which side picks first> ", [Choice(s, (s,)) for s in ruleset.sides], list_them=False)
+    if ruleset.picks.first_rule:
+        say(f'  "{ruleset.picks.first_rule}" ({ruleset.picks.source})')
+    first = conversation.choose("the first pick is for which side> ", [Choice(s, (s,)) for s in ruleset.sides], list_them=False)
+    second = next(s for s in ruleset.sides if s != first)
+    players = {}
+    for side in (first, second):
+        name = conversation.terminal.ask(f"name of the player picking for the {side} (Enter: none)> ", [], None).strip()
+        if name:
+            players[side] = name
     picks = ruleset.picks
     count = conversation.number(
         f"picks per side ({picks.min}..{picks.max if picks.max else ''})> ", picks.min, picks.max, picks.default,
     )
-    return new_draft_data(ruleset, game, first, count)
+    return new_draft_data(ruleset, game, first, count), players
