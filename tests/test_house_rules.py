@@ -127,3 +127,19 @@ def test_command_line_applies_sets_with_choices(tmp_path: Path) -> None:
     bad = runner.invoke(main, args[:-2] + ["--advantage", "UK=jet", "-o", str(tmp_path / "d.xml")])
     assert bad.exit_code == 2 and "unknown UK advantage 'jet'" in bad.output and "jet-power" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_the_examples_apply_and_the_engine_reads_them(tmp_path: Path) -> None:
+    from kremlin_triplea.engine import read_with_engine
+    from kremlin_triplea.rules.draft import read_draft
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    written = []
+    for name in ("house-revised-1942", "house-classic"):
+        result = apply_draft(read_draft(examples / f"{name}.toml"), maps_dir=MAPS_DIR)
+        written.append(result.game.save(tmp_path / f"{name}.xml"))
+    revised, classic = read_with_engine(written)
+    assert revised.ok and classic.ok and not revised.dtd_errors and not classic.dtd_errors
+    assert revised.territories["India"].units[("British", "factory")] == 1  # the Colonial Garrison's (India has none in 1942)
+    assert classic.territories["Sweden"].owner == "Germans"
+    assert classic.territories["Manchuria"].units[("Japanese", "factory")] == 1
