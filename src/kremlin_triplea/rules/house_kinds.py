@@ -164,7 +164,7 @@ def objective(ctx: _Context, change: Section) -> list[Planned]:
     changes.append(AddXml("attachmentList", _attachment(new, power, RULES_CLASS, "player", [
         ("objectiveValue", str(value)), ("conditions", ":".join(names))]), description=f"objective {new} for {power}"))
     changes.append(SetAttachmentOption(amends, power, "objectiveValue", "0"))
-    line = f"{power}'s objective {amends} now also requires: " + "; ".join(
+    line = f"the {power} objective {amends} now also requires: " + "; ".join(
         str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c)) + f" (pays {value} as {new})"
     return [_planned(("objective", power, amends), (value, tuple(str(c) for c in changes)), changes, line)]
 
