@@ -140,3 +140,14 @@ def test_places_missing_from_the_map_art_are_named(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert "1 place of the game has no polygon" in result.stderr and "Archangel" in result.stderr
     assert "Archangel" not in paths(etree.parse(str(tmp_path / "x.svg")), "territories")
+
+
+def test_a_house_rules_draft_is_drawn_against_its_game(tmp_path: Path) -> None:
+    draft = tmp_path / "house.toml"
+    draft.write_text('house_rules = ["house-classic"]\ngame = "world_war_ii_classic/classic.xml"\n')
+    out = tmp_path / "house.svg"
+    result = run("render", str(draft), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    applied = apply_draft(read_draft(draft), maps_dir=MAPS_DIR, write_notes=False)
+    expected = expected_changes(applied.game.initial, applied.game.board)
+    assert expected and set(paths(etree.parse(str(out)), "changed")) == expected

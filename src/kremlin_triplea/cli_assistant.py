@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from kremlin_triplea.cli import _maps_dir
+
+if TYPE_CHECKING:
+    from kremlin_triplea.assistant.session import DraftSession
 
 
 @click.command("value")
@@ -83,7 +87,10 @@ def _draft_boards(path: Path, maps_dir: Path):
     from kremlin_triplea.rules.draft import apply_draft, read_draft
     from kremlin_triplea.rules.value import value_result
 
-    result = apply_draft(read_draft(path), maps_dir=maps_dir, write_notes=False)
+    draft = read_draft(path)
+    result = apply_draft(draft, maps_dir=maps_dir, write_notes=False)
+    if draft.ruleset is None:  # house rules only: changes to outline, no picks to list
+        return result.game.board, result.game.initial, result.game.source, None
     values = value_result(result)
     legend = Legend(f"{result.game.board.game_name}: {result.ruleset.title} ({path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     return result.game.board, result.game.initial, result.game.source, legend
@@ -146,7 +153,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     click.echo(f"wrote the draft {path} and the game {written}")
 
 
-def _board_picture(session) -> str:  # noqa: ANN001 - a DraftSession
+def _board_picture(session: DraftSession) -> str:
     """Draw the board as the picks left it, beside the draft file; returns where."""
     from kremlin_triplea.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
     from kremlin_triplea.rules.value import DraftValue

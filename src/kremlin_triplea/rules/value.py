@@ -23,12 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from kremlin_triplea.board import Board
 from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
 from kremlin_triplea.rules.kinds import Outcome
+
+if TYPE_CHECKING:
+    from kremlin_triplea.rules.draft import DraftResult
 
 # Changes whose effect the three measures already cover.
 _MEASURED_FIELDS = frozenset({"production", "impassable", "original_owner"})
@@ -196,7 +200,7 @@ def _measured(change: Change) -> bool:
     return isinstance(change, (PlaceUnits, RemoveUnits, SetOwner, SetPUs))
 
 
-def value_result(result) -> DraftValue:  # noqa: ANN001 - a DraftResult; imported lazily to avoid a cycle
+def value_result(result: DraftResult) -> DraftValue:
     """Value every pick and the bid of an applied draft, replaying its changes from the base game."""
     board = result.game.initial.copy()
     side_powers = result.state.side_powers
