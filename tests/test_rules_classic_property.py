@@ -22,10 +22,10 @@ from kremlin_triplea.board import Board
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.rules.kinds import removal_target
-from kremlin_triplea.rules.legal import OptionChoices, legal_choices
+from kremlin_triplea.rules.kinds import bid_cost, bid_placement_problem, removal_target
+from kremlin_triplea.rules.legal import OptionChoices, bid_choices, legal_choices
 from rules_support import fresh_game
-from test_rules_property import Choose, _bid, _spec, board_view
+from test_rules_property import Choose, _spec, board_view
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("kremlin-classic-*.toml")) + sorted(
     (Path(__file__).resolve().parents[1] / "examples").glob("kremlin-daak-*.toml")
@@ -60,8 +60,10 @@ def _classic_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
     if amount > 0 and rules.positive == "declared_or_bid_phase" and choose([True, False]):
         germans = choose(range(amount + 1))
         return {"axis": amount, "phase": {"Germans": germans, "Japanese": amount - germans}}
-    if amount >= 0:
-        return _bid(choose, run)
+    if amount == 0:
+        return {"axis": 0}
+    if amount > 0:
+        return {"axis": amount, "place": _declared_units(choose, run, amount)}
     state, board = run.state, run.game.board
     removable = [state.names.unit(u) for u in rules.removable_units]
     costs = {u: board.catalog.cost(u, "Germans") or 0 for u in removable}
@@ -85,6 +87,23 @@ def _classic_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
         if value == target:
             return {"axis": amount, "remove": [{"power": o, "unit": u, "count": 1, "at": p} for p, o, u in picked]}
     return {"axis": 0}
+
+
+def _declared_units(choose: Choose, run: DraftRun, amount: int) -> list[dict[str, Any]]:
+    """Up to three units the Axis can buy, each where the bid may place it, worth at most ``amount``."""
+    choices, facts, board = bid_choices(run.state), run.state.facts(), run.game.board
+    place, left = [], amount
+    for _ in range(choose(range(0, 4))):
+        power, places = choose(choices.places)
+        affordable = [u for u in board.catalog.unit_types if (bid_cost(board, u, power) or 99) <= left]
+        if not affordable:
+            break
+        unit = choose(affordable)
+        fitting = [p for p in places if bid_placement_problem(run.state, facts, power, unit, p) is None]
+        if fitting:
+            place.append({"power": power, "unit": unit, "count": 1, "at": choose(fitting)})
+            left -= bid_cost(board, unit, power) or 0
+    return place
 
 
 def apply_and_write(data: dict[str, Any], game: Path) -> tuple[Game, bytes]:
