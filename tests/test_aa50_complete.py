@@ -2,7 +2,9 @@
 
 Needs Debian's ``triplea`` package and a JDK for the engine tests (like
 tests/test_engine_harness.py); not skipped without. The engine reads both
-generated games in one JVM and plays them in another, two rounds each.
+generated games in one JVM and plays them in another, one round each (a
+two-round run of the 1941 example showed China's first-move step once, in
+round 1, as maxRunCount="1" makes TripleA skip it afterwards).
 """
 
 from __future__ import annotations
@@ -124,17 +126,17 @@ def verified(written: dict[str, Path]):
     from kremlin_triplea.engine.verify import verify_with_engine
 
     years = sorted(written)
-    return dict(zip(years, verify_with_engine([written[y] for y in years], rounds=2)))
+    return dict(zip(years, verify_with_engine([written[y] for y in years], rounds=1)))
 
 
 @BOTH
-def test_the_engine_reads_what_we_wrote_and_plays_two_rounds_with_fast_ai(year: str, verified) -> None:
+def test_the_engine_reads_what_we_wrote_and_plays_a_round_with_fast_ai(year: str, verified) -> None:
     result = verified[year]
     assert result.disagreements == ()
     play = result.play
     assert play.ok, (play.error, play.exceptions)
-    assert play.exceptions == () and play.rounds_played == 2
-    # China's first move: once, in round 1, before any other power's turn (the bids come before it).
+    assert play.exceptions == () and play.rounds_played == 1
+    # China's first move: once, before any other power's turn (the bids come before it).
     assert play.steps.count(CHINA_STEP) == 1
     first_turn = next(i for i, s in enumerate(play.steps) if s.endswith("Tech"))
     assert play.steps.index(CHINA_STEP) < first_turn
