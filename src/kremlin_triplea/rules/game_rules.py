@@ -330,7 +330,8 @@ def _canal(ctx: _Context, change: Section) -> list[Planned]:
     catalog = ctx.board.catalog
     passing = sorted(u for u in catalog.unit_types if catalog.unit_type(u).domain == "air")
     if ships == "surface":
-        passing += sorted(u for u in catalog.unit_types if _is_submarine(ctx.board, u))
+        # "Submarines" in the rule text: the map's unit for that word (profile [units]).
+        passing.append(ctx.unit("submarine"))
     groups = [land] if control == "all_of" else [[t] for t in land]
     changes: list[Change] = []
     number = 0
@@ -347,11 +348,6 @@ def _canal(ctx: _Context, change: Section) -> list[Planned]:
     passes = "air units" + (" and submarines" if ships == "surface" else "")
     line = f"canal {strait.name} ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
     return [Planned(("canal", key), (tuple(land), ships, control), tuple(changes), line)]
-
-
-def _is_submarine(board: Board, unit: str) -> bool:
-    kind = board.catalog.unit_type(unit)
-    return kind.domain == "sea" and bool(getattr(kind, "submarine", False) or unit.lower().startswith("sub"))
 
 
 def _canal_xml(name: str, zone: str, canal_name: str, land: list[str], passing: list[str]) -> str:
