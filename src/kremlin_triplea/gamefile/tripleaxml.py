@@ -40,6 +40,8 @@ class GameXml:
         self.initialize = root.find("initialize")
         self.attachment_list = root.find("attachmentList")
         self.property_list = root.find("propertyList")
+        # territory -> its unitPlacements in file order; built on the first write, kept by set_unit_count
+        self._placements_by_territory: dict[str, list[etree._Element]] | None = None
         if self.map is None:
             raise InputError("not a TripleA game file: it has no <map>", where=document.source)
 
@@ -161,12 +163,14 @@ class GameXml:
                 self.document.insert_after(in_territory[-1], new)
             else:
                 self.document.append(self._ensure_initialize_section("unitInitialize"), new)
+            in_territory.append(new)
             return
         excess = current - count
         for element in reversed(matching):
             quantity = _quantity(element)
             if quantity <= excess:
                 self.document.remove(element)
+                in_territory.remove(element)
                 excess -= quantity
             else:
                 self.document.set_attribute(element, "quantity", str(quantity - excess))
@@ -175,9 +179,13 @@ class GameXml:
                 break
 
     def _unit_placements_in(self, territory: str) -> list[etree._Element]:
-        """The territory's unitPlacements in file order (XPath filters in C: writes call this once per changed unit kind)."""
-        section = self._initialize_section("unitInitialize")
-        return [] if section is None else section.xpath("unitPlacement[@territory=$t]", t=territory)
+        """The territory's unitPlacements in file order: the index's own list, which set_unit_count keeps current."""
+        if self._placements_by_territory is None:
+            index: dict[str, list[etree._Element]] = {}
+            for element in self.unit_placements():
+                index.setdefault(element.get("territory", ""), []).append(element)
+            self._placements_by_territory = index
+        return self._placements_by_territory.setdefault(territory, [])
 
     def set_territory_option(self, territory: str, option: str, value: str | None) -> None:
         """Set (or, with ``None``, remove) one option of the territory's territoryAttachment."""
@@ -274,6 +282,7 @@ class GameXml:
 
     def add_element(self, parent: etree._Element, xml: str, *, after: etree._Element | None = None) -> etree._Element:
         element = etree.fromstring(xml)
+        self._placements_by_territory = None  # the addition may be a unitPlacement
         if after is not None:
             return self.document.insert_after(after, element)
         return self.document.append(parent, element)

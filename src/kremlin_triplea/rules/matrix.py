@@ -299,6 +299,7 @@ class Applied:
     cell: Cell
     label: str
     changes: tuple[Change, ...]
+    states: list[State] | None = None  # what the changes leave, taken when they were applied
 
     def fail(self, why: str) -> None:
         self.cell.errors.append(f"{self.label}: {why}")
@@ -314,30 +315,38 @@ def _frozen(data: dict[str, Any]) -> tuple:
 
 def states_after(board: Board, changes: tuple[Change, ...]) -> list[State]:
     """The states of every place, player and property ``changes`` leave different from ``board``."""
-    before_pus, before_techs, before_props, before_name = dict(board.pus), dict(board.techs), dict(board.properties), board.game_name
+    before = _snapshot(board)
     board.push_all(list(changes))
     try:
-        states: list[State] = []
-        places = {c.territory for c in changes if hasattr(c, "territory")}
-        for place in sorted(places):
-            data = board.node(place)
-            states.append((("place", place), (_frozen(data), data)))
-        for player in sorted(set(board.pus) | set(before_pus)):
-            if board.pus.get(player, 0) != before_pus.get(player, 0):
-                states.append((("pus", player), board.pus.get(player, 0)))
-        for player in sorted(set(board.techs) | set(before_techs)):
-            if board.techs.get(player) != before_techs.get(player):
-                states.append((("techs", player), board.techs.get(player, frozenset())))
-        for name in sorted(board.properties):
-            if board.properties[name] != before_props.get(name):
-                states.append((("property", name), board.properties[name]))
-        if board.game_name != before_name:
-            states.append((("name", ""), board.game_name))
-        states = [(key, _copied(value)) for key, value in states]
+        return states_now(board, changes, before)
     finally:
         for _ in changes:
             board.pop()
-    return states
+
+
+def _snapshot(board: Board) -> tuple:
+    return dict(board.pus), dict(board.techs), dict(board.properties), board.game_name
+
+
+def states_now(board: Board, changes: tuple[Change, ...], before: tuple) -> list[State]:
+    """The states ``changes`` (pushed on ``board`` after ``before`` was taken) have left."""
+    before_pus, before_techs, before_props, before_name = before
+    states: list[State] = []
+    for place in sorted({c.territory for c in changes if hasattr(c, "territory")}):
+        data = board.node(place)
+        states.append((("place", place), (_frozen(data), data)))
+    for player in sorted(set(board.pus) | set(before_pus)):
+        if board.pus.get(player, 0) != before_pus.get(player, 0):
+            states.append((("pus", player), board.pus.get(player, 0)))
+    for player in sorted(set(board.techs) | set(before_techs)):
+        if board.techs.get(player) != before_techs.get(player):
+            states.append((("techs", player), board.techs.get(player, frozenset())))
+    for name in sorted(board.properties):
+        if board.properties[name] != before_props.get(name):
+            states.append((("property", name), board.properties[name]))
+    if board.game_name != before_name:
+        states.append((("name", ""), board.game_name))
+    return [(key, _copied(value)) for key, value in states]
 
 
 def _copied(value: Any) -> Any:
@@ -464,7 +473,7 @@ class Checker:
         states: dict[tuple, State] = {}
         for item in items:
             try:
-                found = states_after(scratch, item.changes)
+                found = item.states if item.states is not None else states_after(scratch, item.changes)
             except Exception as error:  # noqa: BLE001
                 item.fail(f"cannot be applied again: {type(error).__name__}: {error}")
                 continue
@@ -756,7 +765,8 @@ def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: O
 
 
 def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Callable[[], tuple[Change, ...]]) -> Applied | None:
-    """Apply one pick's changes and undo them; a legal choice the kind refuses is a failure."""
+    """Apply one pick's changes, note the states they leave, and undo them; a legal choice the kind refuses is a failure."""
+    before = _snapshot(board)
     try:
         changes = tuple(outcome_changes())
         board.push_all(list(changes))
@@ -766,10 +776,11 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
     except Exception as error:  # noqa: BLE001 - any crash is this pick's failure, reported in the matrix
         cell.errors.append(f"{label}: crashed: {type(error).__name__}: {error}")
         return None
+    states = states_now(board, changes, before)
     for _ in changes:
         board.pop()
     cell.applied += 1
-    return Applied(cell, label, changes)
+    return Applied(cell, label, changes, states)
 
 
 def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool) -> None:
