@@ -26,6 +26,9 @@ The file (TOML)::
     axis = 11
     place = [{ power = "Germans", unit = "artillery", count = 1, at = "Libya" }]
     # or, for a negative bid: allocate = { Russians = 6, British = 5 }
+    # rulesets whose negative bid removes Axis units (kremlin-classic, kremlin-daak):
+    #   axis = -8, remove = [{ power = "Germans", unit = "armour", count = 1, at = "West Europe" }, ...]
+    # a positive bid left to TripleA's own bid phase (kremlin-daak): phase = { Germans = 6, Japanese = 4 }
 
 Every pick sees the board as changed by all earlier picks.
 """
