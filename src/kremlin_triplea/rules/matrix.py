@@ -564,10 +564,12 @@ def run_matrix(
     seed: int = 0,
     progress: Callable[[int, int, str], None] | None = None,
     broken_rulesets: list[str] = (),
+    include_covered: bool = True,
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
+    ``include_covered=False`` runs only ``extra_games``.
     """
     report = Report()
     for error in broken_rulesets:
@@ -576,7 +578,7 @@ def run_matrix(
     for error in broken:  # a map profile that does not load fails the matrix
         report.cell("(map profiles)", "load", "(all)").errors.append(error)
     work: list[tuple[Ruleset, GameSpec]] = []
-    for ruleset in rulesets:
+    for ruleset in rulesets if include_covered else ():
         for spec in covered_games(ruleset, profiles, maps_dir):
             work.append((ruleset, spec))
     games: dict[Path, Game] = {}

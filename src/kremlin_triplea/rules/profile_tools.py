@@ -378,7 +378,9 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
     lowered = {
         "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers},
         "units": {n.lower() for n in unit_types} | {k.lower() for k in profile.units},
-        "places": {n.lower() for n in land} | {k.lower() for k in profile.places if profile.places[k] in land},
+        "places": {n.lower() for n in land} | {k.lower() for k in profile.places if profile.places[k] in land}
+        # [absent_places]: places the rule text names that the map does not have, each with its reason
+        | {k.lower() for k in getattr(profile, "absent_places", {})},
     }
     for ruleset in rulesets:
         needed = rule_names(ruleset)

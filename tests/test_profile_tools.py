@@ -1,0 +1,141 @@
+"""Unit roles, profiles derived from a map, `profile new` and `profile check`, and the guide's example ruleset."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import AA50_1941, CORPUS_DIR, MAPS_DIR
+from kremlin_triplea.cli import main
+from kremlin_triplea.game import load
+from kremlin_triplea.rules.profile_tools import check_profile, derived_setup, map_neutrals, new_profile_text, rule_names
+from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
+from kremlin_triplea.rules.ruleset import find_data_file, load_named_ruleset, load_ruleset
+
+CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
+NAPOLEONIC = CORPUS_DIR / "Napoleonic_Empires.xml"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_roles_find_each_aa50_unit_under_its_own_name() -> None:
+    """Where the names are known, the roles alone pick the very same unit types."""
+    game = load(AA50_1941)
+    facts = unit_facts(game)
+    expected = {"infantry": "infantry", "artillery": "artillery", "armour": "armour", "fighter": "fighter", "bomber": "bomber",
+                "transport": "transport", "submarine": "submarine", "destroyer": "destroyer", "cruiser": "cruiser",
+                "carrier": "carrier", "battleship": "battleship", "factory": "factory", "aa": "aaGun"}
+    assert {role: match_role(role, facts).unit for role in ROLES} == expected
+
+
+def test_classic_has_no_cruiser_and_its_one_hit_battleship_is_still_the_battleship() -> None:
+    facts = unit_facts(load(CLASSIC))
+    assert match_role("battleship", facts).unit == "battleship"
+    cruiser = match_role("cruiser", facts)
+    assert cruiser.unit is None and "no unit type is" in cruiser.reason
+
+
+def test_roles_on_a_map_whose_unit_names_differ() -> None:
+    game = load(NAPOLEONIC)
+    facts = unit_facts(game)
+    assert match_unit_word("infantry", game, facts).unit == "Fusiliers"  # the cheapest line infantry that moves
+    assert match_unit_word("tank", game, facts).unit == "Hussars"  # canBlitz, not artillery, cheapest
+    assert match_unit_word("sub", game, facts).unit == "Corvette"  # isSub
+    assert match_unit_word("battleship", game, facts).unit == "Battleship"  # two hits
+    assert match_unit_word("fighter", game, facts).unit is None
+    assert match_unit_word("industrial complex", game, facts).unit == "Encampment"  # an immobile factory, not the General
+    assert set(ROLE_OF_WORD.values()) == set(ROLES)
+
+
+def test_neutrals_found_on_a_map_are_unowned_production_0_or_impassable_land() -> None:
+    game = load(CLASSIC)
+    found = map_neutrals(game)
+    assert {"Sweden", "Turkey", "Spain", "Switzerland"} <= set(found)
+    for name in found:
+        data = game.board.node(name)
+        assert not data["water"] and ((data["owner"] is None and not data["production"]) or data["impassable"])
+    assert "Germany" not in found
+
+
+def test_a_derived_setup_matches_units_by_role_and_names_what_is_missing() -> None:
+    setup = derived_setup(load(CLASSIC), load_named_ruleset("kremlin-aa50"))
+    assert setup.profile.units.get("tank") == "armour"
+    assert setup.profile.units.get("aa gun") == "aaGun"
+    assert "cruiser" in setup.missing_units
+    assert set(setup.ruleset.neutrals) == set(map_neutrals(load(CLASSIC)))
+    assert "Chinese" not in setup.ruleset.restrictions and "China" not in setup.ruleset.restrictions
+
+
+def test_profile_new_fills_best_matches_marked_for_review(tmp_path: Path) -> None:
+    out = tmp_path / "classic.toml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", "world_war_ii_classic/classic.xml",
+                                       "--ruleset", "kremlin-aa50", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    data = tomllib.loads(text)
+    assert data["game"][0]["key"] == "world_war_ii_classic/classic.xml"
+    assert data["units"]["tank"] == "armour" and data["units"]["aa gun"] == "aaGun"
+    assert "cruiser" not in data["units"] and re.search(r'^# "cruiser" = \?\s+# REVIEW', text, re.M)
+    assert data["places"]["Argentina"] == "Argentina-Chile"
+    assert data["place_reasons"]["Argentina"].startswith("REVIEW")
+    assert all("REVIEW" in line for line in text.splitlines() if line.startswith(('"tank"', '"Argentina"')))
+    # Unreviewed, it does not pass the check: every guess is still marked.
+    problems = check_profile(out, MAPS_DIR)
+    assert any("still marked REVIEW" in p for p in problems)
+    assert not any("sha256" in p for p in problems)
+
+
+def test_profile_check_passes_the_aa50_profile() -> None:
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "check", "world_war_ii_v3"])
+    assert result.exit_code == 0, result.output
+
+
+def test_profile_check_reports_a_changed_file_a_missing_name_and_a_place_without_reason(tmp_path: Path) -> None:
+    profile = tmp_path / "world_war_ii_v3.toml"
+    text = find_data_file("maps", "world_war_ii_v3").read_text()
+    text = text.replace('393c16d5367838a7033692006dc816f1d6b601d62fef7192e4919c82f88dbe02', "0" * 64)
+    text = text.replace('Peru = "Peruvian Central"', 'Peru = "Peruvian Centrl"')
+    text = text.replace('[places]\n', '[places]\n"Far Away" = "Eire"\n', 1)
+    profile.write_text(text)
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "check", str(profile)])
+    assert result.exit_code == 1
+    assert "sha256 is 393c16d5" in result.output
+    assert "places.Peru = 'Peruvian Centrl': no territory of that name (close: Peruvian Central)" in result.output
+    assert "places.Far Away = 'Eire' has no reason in [place_reasons]" in result.output
+
+
+def test_rule_names_cover_every_unit_word_of_the_aa50_ruleset() -> None:
+    names = rule_names(load_named_ruleset("kremlin-aa50"))
+    assert {"infantry", "artillery", "tank", "fighter", "bomber", "transport", "submarine", "destroyer", "cruiser", "carrier", "battleship", "factory"} <= set(names.units)
+    assert "China" in names.powers and "Venezuela" in names.places
+
+
+def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Path) -> None:
+    from kremlin_triplea.rules.matrix import APPLIED, run_matrix
+
+    guide = (REPO / "docs" / "maps-and-rulesets.md").read_text()
+    example = re.search(r'```toml\n(id = "tiny-kremlin".*?)```', guide, re.S)
+    assert example is not None
+    path = tmp_path / "tiny-kremlin.toml"
+    path.write_text(example.group(1))
+    ruleset = load_ruleset(path)
+    report = run_matrix([ruleset], [AA50_1941], maps_dir=MAPS_DIR, samples=1)
+    assert report.failed == []
+    assert {row: c.status for (_, row, _), c in report.cells.items()} == {
+        "1 Infantry": APPLIED, "2 Submarine or Destroyer": APPLIED, "3 Takeover": APPLIED,
+        "bid (units)": APPLIED, "bid (negative)": APPLIED, "random drafts": APPLIED,
+    }
+
+
+@pytest.mark.parametrize("name", ["Smalls_1939.xml", "Tutorial.xml"])
+def test_a_corpus_map_without_a_profile_gets_the_generic_options(name: str) -> None:
+    from kremlin_triplea.rules.matrix import APPLIED, run_matrix
+
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [CORPUS_DIR / name], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    cells = {row: c for (_, row, game), c in report.cells.items() if game == name}
+    assert [c for c in cells.values() if c.errors] == []
+    assert cells["1 Infantry Placement"].status == APPLIED
+    assert cells["10 Takeover of enemy held territory"].status == APPLIED
