@@ -34,7 +34,7 @@ def _user_folder_games(folder: Path) -> list[Path]:
 
 
 @click.command("matrix")
-@click.option("--ruleset", "ruleset_names", multiple=True, help="A ruleset id or path (repeatable; default: every installed ruleset).")
+@click.option("--ruleset", "ruleset_names", multiple=True, help="A ruleset id or path (repeatable; default: every installed ruleset and house-rule set).")
 @click.option("--game", "game_specs", multiple=True, help="A further game: a path or MAP/GAME (repeatable).")
 @click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
 @click.option("--only-given", is_flag=True, help="Only the games given with --game or --user-folder, not those the map profiles pin.")
@@ -52,11 +52,12 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
     and read back to the board meant (and, with --engine, be read the same by
     TripleA).
     """
-    from kremlin_triplea.rules.matrix import all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
+    from kremlin_triplea.rules.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
     from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     maps_dir = _maps_dir(ctx)
     rulesets, broken = ([load_named_ruleset(n) for n in ruleset_names], []) if ruleset_names else all_rulesets()
+    house_sets, broken_houses = ([], []) if ruleset_names else all_house_sets()
     games = [resolve_game(spec, maps_dir) for spec in game_specs]
     if user_folder is not None:
         games += _user_folder_games(user_folder)
@@ -65,7 +66,7 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
 
         if not engine_available():
             raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
-    report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken, include_covered=not only_given,
+    report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken + broken_houses, house_sets=house_sets, include_covered=not only_given,
                         progress=None if _quiet() else progress_printer())
     data = json_data(report)
     if json_path is not None and str(json_path) == "-":

@@ -104,15 +104,42 @@ class Report:
 
 
 def all_rulesets() -> tuple[list[Ruleset], list[str]]:
-    """The installed rulesets, and the errors of those that do not load."""
-    paths = {p.stem: p for folder in reversed(data_folders("rulesets")) for p in folder.glob("*.toml")}
+    """The installed Kremlin rulesets (not the house-rule sets beside them), and the errors of those that do not load."""
     rulesets, errors = [], []
-    for key in sorted(paths):
+    for path in _ruleset_files(house=False):
         try:
-            rulesets.append(load_ruleset(paths[key]))
+            rulesets.append(load_ruleset(path))
         except KremlinError as error:
             errors.append(str(error))
     return rulesets, errors
+
+
+def all_house_sets() -> tuple[list[Any], list[str]]:
+    """The installed house-rule sets (``[[rule]]`` files in rulesets/), and the errors of those that do not load."""
+    from kremlin_triplea.rules.house_rules import load_house_set
+
+    sets, errors = [], []
+    for path in _ruleset_files(house=True):
+        try:
+            sets.append(load_house_set(path))
+        except KremlinError as error:
+            errors.append(str(error))
+    return sets, errors
+
+
+def _ruleset_files(*, house: bool) -> list[Path]:
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    paths = {p.stem: p for folder in reversed(data_folders("rulesets")) for p in folder.glob("*.toml")}
+    chosen = []
+    for key in sorted(paths):
+        try:
+            is_house = "rule" in read_toml(paths[key])  # a house-rule set is a file of [[rule]]s
+        except KremlinError:
+            is_house = key.startswith("house-")
+        if is_house == house:
+            chosen.append(paths[key])
+    return chosen
 
 
 def all_profiles() -> tuple[list[Profile], list[str]]:
@@ -565,11 +592,14 @@ def run_matrix(
     progress: Callable[[int, int, str], None] | None = None,
     broken_rulesets: list[str] = (),
     include_covered: bool = True,
+    house_sets: list[Any] = (),
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
-    ``include_covered=False`` runs only ``extra_games``.
+    ``include_covered=False`` runs only ``extra_games``. Each of ``house_sets`` is
+    applied (defaults, then every switch flipped; advantages drawn with the seed)
+    to every game of the maps it lists.
     """
     report = Report()
     for error in broken_rulesets:
@@ -612,6 +642,8 @@ def run_matrix(
                 game.board = game.initial.copy()
                 checker.check_states(game, pending, spec.label)
                 pending = []
+                for house in house_sets:
+                    _run_house_set(report, checker, house, spec, game, seed)
         if progress is not None:
             progress(len(work), len(work), "")
         report.figures["seconds_without_engine"] = time.perf_counter() - started
@@ -719,6 +751,39 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
         for number in range(samples):
             _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, bool(derived))
+    game.board = game.initial.copy()
+
+
+def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
+    """A house-rule set on a game of one of its maps: with its defaults, then with every switch flipped."""
+    from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules
+
+    map_name = spec.profile.map if spec.profile is not None else game.board.properties.get("mapName")
+    if map_name not in house.rules.maps:
+        return
+    # A set giving advantages to powers the game lacks (a variant without the Americans) is not for it.
+    powers = {k.lower(): v for k, v in (spec.profile.powers if spec.profile is not None else {}).items()}
+    absent = [p for p in house.powers if powers.get(p.lower(), p) not in game.catalog.players]
+    variants = [("defaults", {})]
+    if house.choices:
+        variants.append(("every switch flipped", {k: not v for k, v in house.choices.items()}))
+    for what, switches in variants:
+        cell = report.cell(house.id, f"house rules ({what})", spec.label)
+        if absent:
+            cell.reasons.append(f"names the powers {', '.join(absent)}, which this game does not have (players: {', '.join(game.catalog.players)})")
+            continue
+        game.board = game.initial.copy()
+        try:
+            apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)])
+        except KremlinError as error:
+            cell.errors.append(f"{house.id} ({what}) cannot be applied: {error}")
+            continue
+        except Exception as error:  # noqa: BLE001 - a crash is this set's failure on this game, reported in the matrix
+            cell.errors.append(f"{house.id} ({what}) crashed: {type(error).__name__}: {error}")
+            continue
+        cell.applied += 1
+        item = Applied(cell, f"{house.id} ({what}, advantages drawn with seed {seed})", tuple(game.board.changes))
+        checker.check_whole(game, game.board.copy(), item, spec.label)
     game.board = game.initial.copy()
 
 

@@ -1,0 +1,160 @@
+"""The option matrix: every option of every ruleset on every pinned game, and what it reports when something breaks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from lxml import etree
+
+from conftest import AA50_1941, MAPS_DIR, PINNED_GAMES
+from kremlin_triplea.changes import PlaceUnits
+from kremlin_triplea.cli import main
+from kremlin_triplea.rules import matrix
+from kremlin_triplea.rules.kinds import Outcome
+from kremlin_triplea.rules.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
+
+
+@pytest.fixture(scope="module")
+def pinned_report() -> matrix.Report:
+    rulesets, broken = all_rulesets()
+    house_sets, broken_houses = all_house_sets()
+    return run_matrix(rulesets, PINNED_GAMES, maps_dir=MAPS_DIR, samples=1, broken_rulesets=broken + broken_houses, house_sets=house_sets)
+
+
+def test_every_pinned_game_takes_every_applicable_option_without_failure(pinned_report: matrix.Report) -> None:
+    failures = {f"{c.ruleset} {c.row} on {c.game}": c.errors[:3] for c in pinned_report.failed}
+    assert failures == {}
+    assert len(pinned_report.games) >= len(PINNED_GAMES)
+
+
+def test_house_rule_sets_apply_to_the_games_of_their_maps(pinned_report: matrix.Report) -> None:
+    for game in ("world_war_ii_classic/classic.xml", "classic_variations/kremlin.xml"):
+        assert pinned_report.cells[("house-classic", "house rules (defaults)", game)].status == APPLIED
+    assert pinned_report.cells[("house-revised", "house rules (defaults)", "world_war_ii_revised/lhtr.xml")].status == APPLIED
+    # The 1945A variant has no Germans: the set, which gives Germany an advantage, is not for it.
+    variant = pinned_report.cells[("house-classic", "house rules (defaults)", "classic_variations/iron_blitz_1945A.xml")]
+    assert variant.status == NOT_APPLICABLE and "Germany" in variant.reasons[0]
+
+
+def test_aa50_options_all_apply_on_both_aa50_games(pinned_report: matrix.Report) -> None:
+    aa50 = load_named_ruleset("kremlin-aa50")
+    for game in ("world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_v3/WW2v3-1942.xml"):
+        for option in aa50.options:
+            if option.kind == "scenario":  # a row per scenario: each applies, or says why not (another pick locked it, ...)
+                rows = {s.title: pinned_report.cells[("kremlin-aa50", f"{option.number} {option.title}: {s.title}", game)] for s in aa50.scenarios}
+                assert all(c.status == APPLIED or (c.status == NOT_APPLICABLE and c.reasons) for c in rows.values()), rows
+                assert sum(c.status == APPLIED for c in rows.values()) >= len(rows) // 2
+                continue
+            cell = pinned_report.cells[("kremlin-aa50", f"{option.number} {option.title}", game)]
+            assert cell.status == APPLIED, (game, option.number, cell.reasons)
+        assert pinned_report.cells[("kremlin-aa50", "random drafts", game)].applied == 1
+
+
+def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_places(pinned_report: matrix.Report) -> None:
+    """Classic has no cruiser: option 5 says so; the placements, neutrals found on the map and takeovers apply."""
+    game = "world_war_ii_classic/classic.xml"
+    cells = {row: c for (ruleset, row, g), c in pinned_report.cells.items() if ruleset == "kremlin-aa50" and g == game}
+    assert cells["5 Destroyer/Cruiser Placement"].status == NOT_APPLICABLE
+    assert "'cruiser'" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
+    assert "[units]" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
+    for row in ("1 Infantry Placement", "3 Neutral Territories", "4 Transport/Submarine Placement", "10 Takeover of enemy held territory", "bid (units)", "bid (negative)"):
+        assert cells[row].status == APPLIED, (row, cells[row].reasons)
+    assert any("neutrals found on the map" in note for note in pinned_report.notes[game])
+    assert any("China restriction does not apply" in note for note in pinned_report.notes[game])
+
+
+def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Option 1 also puts an infantry into 1 Sea Zone, where no transport carries it."""
+    original = matrix.APPLY["placement"]
+
+    def broken(state, pick):
+        outcome = original(state, pick)
+        if pick.option.number != 1:
+            return outcome
+        extra = PlaceUnits("1 Sea Zone", "Germans", "infantry", 1)
+        return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
+
+    monkeypatch.setitem(matrix.APPLY, "placement", broken)
+
+
+def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    _break_placements(monkeypatch)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    game = "world_war_ii_v3/WW2v3-1941.xml"
+    status = {row: report.cells[("kremlin-aa50", row, game)].status for _, row in report.rows}
+    assert status["1 Infantry Placement"] == FAILED
+    assert "does not validate" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
+    assert "land units" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0].lower() or "sea" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
+    assert status["10 Takeover of enemy held territory"] == APPLIED
+    assert status["3 Neutral Territories"] == APPLIED
+    assert status["bid (units)"] == APPLIED
+
+
+def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kremlin_triplea.errors import RuleViolation
+
+    original = matrix.APPLY["territory_takeover"]
+
+    def refuses_archangel(state, pick):
+        if pick.takeover.territory == "Archangel":
+            raise RuleViolation(pick.label, "Archangel refused on purpose", rule="a test's rule", source="the test")
+        return original(state, pick)
+
+    monkeypatch.setitem(matrix.APPLY, "territory_takeover", refuses_archangel)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    cell = report.cells[("kremlin-aa50", "10 Takeover of enemy held territory", "world_war_ii_v3/WW2v3-1941.xml")]
+    assert cell.status == FAILED
+    assert cell.errors and all("take Archangel" in e and "listed as legal but refused" in e and "on purpose" in e for e in cell.errors)
+
+
+def test_written_games_that_read_back_differently_are_blamed_on_the_pick_that_touched_the_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kremlin_triplea.game as game_module
+
+    original = game_module.write_board_difference
+
+    def forgets_france(xml, before, after):
+        after = after.copy()
+        after.node("France")["units"] = before.node("France")["units"].copy()
+        original(xml, before, after)
+
+    monkeypatch.setattr(game_module, "write_board_difference", forgets_france)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    errors = [e for c in report.failed for e in c.errors]
+    assert errors and all("reads back differently: France: expected" in e for e in errors)
+    assert report.cells[("kremlin-aa50", "4 Transport/Submarine Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED
+
+
+def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
+    out_json, out_junit = tmp_path / "m.json", tmp_path / "m.xml"
+    result = CliRunner().invoke(main, [
+        "--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--game", str(CLASSIC),
+        "--samples", "1", "--json", str(out_json), "--junit", str(out_junit),
+    ], env={"CI": "true"})
+    assert result.exit_code == 0, result.output
+    assert "world_war_ii_classic/classic.xml" in result.output and "\r" not in result.output
+    data = json.loads(out_json.read_text())
+    statuses = {(c["option"], c["game"]): c["status"] for c in data["cells"]}
+    assert statuses[("1 Infantry Placement", "world_war_ii_v3/WW2v3-1941.xml")] == "applied"
+    assert statuses[("5 Destroyer/Cruiser Placement", "world_war_ii_classic/classic.xml")] == "not applicable"
+    assert data["failed"] == 0
+    suites = etree.parse(str(out_junit)).getroot()
+    classic = next(s for s in suites if s.get("name") == "world_war_ii_classic/classic.xml")
+    skipped = [c.get("name") for c in classic if c.find("skipped") is not None]
+    assert "5 Destroyer/Cruiser Placement" in skipped
+    assert classic.get("failures") == "0"
+
+
+def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _break_placements(monkeypatch)
+    junit = tmp_path / "m.xml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--junit", str(junit)], env={"CI": "true"})
+    assert result.exit_code == 1
+    assert "Failures:" in result.output and "1 Infantry Placement" in result.output
+    failures = etree.parse(str(junit)).getroot().findall(".//failure")
+    assert failures and "does not validate" in failures[0].get("message")
