@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import AA50_1941, CORPUS_DIR, MAPS_DIR
 from kremlin_triplea.cli import main
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.profile_tools import check_profile, derived_setup, map_neutrals, new_profile_text, rule_names
+from kremlin_triplea.rules.profile_tools import check_profile, derived_setup, map_neutrals, rule_names
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import find_data_file, load_named_ruleset, load_ruleset
 

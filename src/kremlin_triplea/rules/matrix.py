@@ -2,21 +2,20 @@
 
 For each ruleset and game, from the initial board and for each side:
 
-1. every legal target of every option (``legal.legal_choices``: each power,
+1. every legal target of every option (``legal.option_choices``: each power,
    unit and place; each neutral, taker and navy zone; each takeover and
    retreat destination) becomes one pick, applied to the board in memory and
    undone (``push``/``pop``: no file is read again);
-2. every bid target (each power's units and places; each receiving power);
+2. every bid target (each power's units and places; each negative bid);
 3. a seeded random sample of whole drafts (picks drawn from the legal
-   enumeration, then a bid), each applied with its notes like ``apply`` does.
+   enumeration, then a bid), each applied with its notes like ``apply`` does;
+4. each house-rule set on the games of its maps (defaults; every switch flipped).
 
 Each result must write a file that validates (``validate.validate_tree``, with
-TripleA's DTD when installed) and reads back to the board we meant; with the
-engine, TripleA must read the same owners, units and PUs (all files in one
-JVM). Writing is the slow part, so single picks that touch disjoint places and
-players share one written file (a *pack*): a difference is blamed on the pick
-that touched the place, and a pack that fails validation is checked again pick
-by pick.
+TripleA's DTD when installed; problems the base game has already do not count)
+and reads back to the board we meant; with the engine, TripleA must read the
+same owners, units and PUs (all files in one JVM). How single picks share
+written files is explained at ``Checker`` below.
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.draft import DraftResult, DraftRun, draft_from_dict
 from kremlin_triplea.rules.kinds import APPLY, BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement, apply_bid, bid_placement_problem, unit_sets
-from kremlin_triplea.rules.legal import OptionChoices, bid_choices, legal_choices, option_choices
+from kremlin_triplea.rules.legal import OptionChoices, bid_choices, option_choices
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.profile_tools import derived_setup, rule_names
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
