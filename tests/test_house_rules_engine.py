@@ -27,8 +27,8 @@ CASES = {
     # 004 on AA50 1941: the expressible advantages of three powers.
     "aa50-1941": (AA50_1941, HouseChoices("house-revised", advantages={"Germany": "german-scientists", "UK": "colonial-garrison", "USA": "war-economy"},
                                           values={"colonial_garrison_at": "India"})),
-    "aa50-1942": (AA50_1942, HouseChoices("house-revised", advantages={"UK": "radar"}, switches={"uk_infantry_to_gibraltar": False})),
-    "revised": (REVISED, HouseChoices("house-revised", advantages={"Germany": 6})),
+    "aa50-1942": (AA50_1942, HouseChoices("house-revised", advantages={"UK": "radar", "USA": "fast-carriers"}, switches={"uk_infantry_to_gibraltar": False})),
+    "revised": (REVISED, HouseChoices("house-revised", advantages={"Germany": 6, "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     # 003 with the neutral territories, and advantages of every power.
     "classic": (CLASSIC, HouseChoices("house-classic", advantages={
         "USSR": "far-eastern", "Germany": "allied-neutral", "UK": "naval-production", "Japan": "long-range-aircraft", "USA": "hawaiian-fighter"},
@@ -211,3 +211,17 @@ def test_003_advantages_written(seen) -> None:
         assert k.territories[place].units[("Japanese", "infantry")] == base_kremlin.territories[place].units[("Japanese", "infantry")] + 2
     assert "Industrial Technology" in k.rules["players"]["Americans"]["techs"]
     assert k.territories["Turkey"].units == {}  # no neutral armies without the rule
+
+
+def test_power_technologies_keep_research_as_it_was_and_wait_for_their_trigger(seen) -> None:
+    """Writing out TripleA's own technology list changes nobody's research; the power's tech comes by trigger."""
+    base42, base_revised = read_with_engine([AA50_1942, REVISED])
+    for base, case, power, tech in ((base42, "aa50-1942", "Americans", "fastCarriers"), (base_revised, "revised", "Americans", "usMechanizedInfantry"),
+                                    (base_revised, "revised", "Japanese", "mostPowerfulBattleships")):
+        players = seen[case].rules["players"]
+        for name, player in players.items():
+            assert player["research"] == base.rules["players"][name]["research"], (case, name)
+            assert tech not in [t for techs in player["research"].values() for t in techs]
+        (trigger,) = [t for t in players[power]["triggers"].values() if t["techs"] == [tech]]
+        assert trigger["uses"] == 1 and trigger["players"] == [power]
+        assert seen[case].properties["Use Triggers"] == "true"

@@ -139,6 +139,9 @@ def write_board_difference(xml: GameXml, before: Board, after: Board) -> None:
             xml.set_production_cost(addition.player, addition.unit_type, addition.cost)
             continue
         parent = next(xml.root.iter(addition.section), None)
+        if parent is None and addition.section in _NEW_SECTION_BEFORE:
+            # A section the file may lack (e.g. <technology>: TripleA then builds its own list): made where game.dtd puts it.
+            parent = xml._insert_section(addition.section, before=_NEW_SECTION_BEFORE[addition.section])
         if parent is None:
             raise InputError(f"the game file has no <{addition.section}> for: {addition}", where=xml.document.source)
         anchor = None
@@ -147,6 +150,10 @@ def write_board_difference(xml: GameXml, before: Board, after: Board) -> None:
             if anchor is None:
                 raise InputError(f"no <{addition.section}> entry named {addition.after!r} for: {addition}", where=xml.document.source)
         xml.add_element(parent, addition.xml, after=anchor)
+
+
+# Sections of <game> an AddXml may create, and the sections that must follow each (game.dtd).
+_NEW_SECTION_BEFORE = {"technology": ("attachmentList", "initialize", "propertyList")}
 
 
 def _option_text(value: object) -> str | None:

@@ -338,6 +338,8 @@ public final class EnginePlayer {
       EngineHarness.object(out, EngineHarness.pusOf(data), String::valueOf);
       out.append(", \"territories\": ");
       EngineHarness.object(out, EngineHarness.territoriesOf(data), text -> text);
+      // The rules as they stand after play: technologies a trigger granted, for instance.
+      out.append(", \"rules\": ").append(EngineRules.rulesJson(data));
       return out.append('}').toString();
     }
 

@@ -114,6 +114,16 @@ final class EngineRules {
     }
     fields.put("techs", strings(techs));
     fields.put("tech_cost", String.valueOf(TechTracker.getTechCost(player)));
+    // What the power may research, category by category, in the engine's order.
+    final Map<String, String> research = new TreeMap<>();
+    for (final games.strategy.engine.data.TechnologyFrontier category : player.getTechnologyFrontierList().getFrontiers()) {
+      final List<String> names = new ArrayList<>();
+      for (final TechAdvance advance : category.getTechs()) {
+        names.add(advance.getName());
+      }
+      research.put(category.getName(), strings(names));
+    }
+    fields.put("research", object(research));
     final Map<String, String> prices = new TreeMap<>();
     if (player.getProductionFrontier() != null) {
       for (final ProductionRule rule : player.getProductionFrontier().getRules()) {

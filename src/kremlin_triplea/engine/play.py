@@ -56,6 +56,8 @@ class EngineState:
 
     territories: Mapping[str, EngineTerritory]
     pus: Mapping[str, int]
+    #: The rules as they stand when play stopped (EngineReading.rules' shape): a trigger's technology, say.
+    rules: Mapping[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -142,7 +144,7 @@ def _report(raw: dict[str, Any]) -> PlayReport:
         rounds_played=raw["rounds_played"],
         steps=tuple(raw["steps"]),
         exceptions=tuple(raw["exceptions"]),
-        final=None if final is None else EngineState(territories=_territories(final["territories"]), pus=final["pus"]),
+        final=None if final is None else EngineState(territories=_territories(final["territories"]), pus=final["pus"], rules=final.get("rules") or {}),
         game_over=raw["game_over"],
         timed_out=raw["timed_out"],
     )

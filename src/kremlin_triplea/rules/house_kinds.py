@@ -14,6 +14,12 @@ price_change       ``power``, ``units`` ("sea", "air", "sea and air"),
 set_pus            ``power``, ``change``: starting PUs up or down
 trigger_pus        ``power``, ``amount``, ``after_step``: PUs paid once by a
                    TripleA trigger after that step in round 1
+power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
+                   ``defense_bonus`` = { unit = n }, ``abilities`` = { unit =
+                   "canBlitz" }: a technology only that power owns, granted by
+                   a trigger in its first research step; the game's built-in
+                   technologies are written out first (for files without a
+                   <technology> section, as every game of these sets is)
 objective          ``power``, ``amends`` (the game's objective), ``value``,
                    ``condition`` entries (TripleA RulesAttachment options on
                    their ``players``): the objective is paid only if the
@@ -139,6 +145,67 @@ def trigger_pus(ctx: _Context, change: Section) -> list[Planned]:
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
 
 
+# TripleA's built-in technologies when a game file has no <technology> section
+# (TechAdvance.createDefaultTechAdvances, TripleA 1.9): which list depends on
+# the WW2V3 / WW2V2 properties, and WW2V3 splits research into two categories.
+_AIR_AND_NAVAL = ("superSub", "jetPower", "shipyards", "aARadar", "longRangeAir", "heavyBomber")
+_LAND_AND_PRODUCTION = ("improvedArtillerySupport", "rocket", "paratroopers", "increasedFactoryProduction", "warBonds", "mechanizedInfantry")
+_BUILT_IN_TECHS = {
+    "WW2V3": {"Air and Naval Advances": _AIR_AND_NAVAL, "Land and Production Advances": _LAND_AND_PRODUCTION},
+    "WW2V2": {"Technology Advances": ("jetPower", "superSub", "longRangeAir", "rocket", "destroyerBombard", "heavyBomber")},
+    "classic": {"Technology Advances": ("jetPower", "superSub", "longRangeAir", "rocket", "industrialTechnology", "heavyBomber")},
+}
+
+
+def _technology_section(ctx: _Context) -> Planned:
+    """The game's <technology> section written out as TripleA builds it, so a custom technology can join it.
+
+    The games these sets are for have no such section; writing TripleA's own
+    list and research categories keeps research exactly as it was.
+    """
+    props = ctx.board.properties
+    model = "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
+    categories = _BUILT_IN_TECHS[model]
+    techs = [t for names in categories.values() for t in names]
+    changes: list[Change] = [AddXml("technology", "<technologies>" + "".join(f'<techname name="{t}"/>' for t in techs) + "</technologies>",
+                                    description=f"TripleA's built-in technologies ({model}), written out")]
+    for player in ctx.board.catalog.turn_order():
+        body = "".join(f'<category name="{_attr(c)}">' + "".join(f'<tech name="{t}"/>' for t in names) + "</category>" for c, names in categories.items())
+        changes.append(AddXml("technology", f'<playerTech player="{_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own"))
+    return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
+
+
+def power_tech(ctx: _Context, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    name = change.text("name")
+    options: list[tuple[str, str]] = []
+    for key, option in (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus")):
+        for unit, bonus in change.counts(key, {}).items():
+            options.append((option, f"{bonus}:{ctx.unit(unit)}"))
+    for unit, ability in change.get("abilities", "a table of unit = ability", lambda v: isinstance(v, dict), {}).items():
+        options.append(("unitAbilitiesGained", f"{ctx.unit(unit)}:{ability}"))
+    if not options:
+        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus or abilities")
+    condition, condition_xml = _round_one(ctx, power)
+    trigger = f"triggerAttachment{_tag(ctx)}{power}"
+    what = ", ".join(f"{k} {v}" for k, v in options)
+    # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
+    words = re.split(r"[^A-Za-z0-9]+", name)
+    tech = words[0].lower() + "".join(w[:1].upper() + w[1:] for w in words[1:] if w)
+    line = f"{power} own the technology {tech!r} ({name}) from their first research step ({what}; a TripleA trigger, uses=1)"
+    changes: list[Change] = [
+        # A technology with no built-in meaning (no `tech`): its techAbilityAttachment says what it does.
+        AddXml("technologies", f'<techname name="{tech}"/>', description=f"technology {tech!r}"),
+        AddXml("attachmentList", _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", options),
+               description=f"what {name!r} does: {what}"),
+        AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
+        # No `when`: a tech trigger fires in its player's research-activation step (TechActivationDelegate).
+        AddXml("attachmentList", _attachment(trigger, power, TRIGGER_CLASS, "player", [
+            ("conditions", condition), ("uses", "1"), ("players", power), ("tech", tech)]), description=line),
+    ]
+    return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
+
+
 def objective(ctx: _Context, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amends = change.text("amends")
@@ -249,6 +316,7 @@ HOUSE_CHANGE_KINDS: dict[str, tuple[tuple[str, ...], Any]] = {
     "price_change": (("power", "units", "change", "percent", "round"), price_change),
     "set_pus": (("power", "change"), set_pus),
     "trigger_pus": (("power", "amount", "after_step"), trigger_pus),
+    "power_tech": (("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"), power_tech),
     "objective": (("power", "amends", "value", "condition"), objective),
     "neutral_armies": ((), neutral_armies),
     "give_neutral": (("power", "neutral", "pay", "army"), give_neutral),
