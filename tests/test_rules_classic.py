@@ -557,3 +557,12 @@ def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path
     with pytest.raises(DataFileError) as error:
         load_ruleset(broken)
     assert str(error.value).startswith(f"{broken}: ") and message in str(error.value)
+
+
+def test_001_a_repeat_within_the_set_of_nine_quotes_the_set_rule() -> None:
+    run = run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=3)
+    pick(run, "Axis", 5, place=[{"power": "Germany", "unit": "bomber", "at": "Germany"}])
+    pick(run, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
+    message = refused(run, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Japan"}])
+    assert "the Axis already took option 5 in this set of 9 picks" in message
+    assert "whereupon the rule is in effect for the second set of nine picks and so on." in message

@@ -226,7 +226,7 @@ class DraftRun:
         raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
         option = self.ruleset.option(raw_option)
         if self.state.already_used(side, option.number):
-            raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}", rule=option.quotes.get("one_per_side", picks.no_repeat_rule), source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source, where=section.file)
+            raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}" + (f" in this set of {picks.no_repeat_per} picks" if picks.no_repeat_per else ""), rule=option.quotes.get("one_per_side", picks.no_repeat_rule), source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source, where=section.file)
         wanted = {"placement": "place", "neutral_takeover": "take", "territory_takeover": "takeover", "scenario": "scenario"}[option.kind]
         for other in ("place", "take", "takeover", "scenario"):
             if other != wanted and section.has(other):
