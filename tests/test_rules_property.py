@@ -74,6 +74,8 @@ def _spec(choose: Choose, run: DraftRun, choices: OptionChoices) -> dict[str, An
                 entry["navy_at"] = choose(zones)
             take.append(entry)
         return {"take": take}
+    if option.kind == "scenario":
+        return {"scenario": choose(choices.scenarios)}
     takeover = choose(choices.takeovers)
     retreat = [
         {"to": choose(r.destinations), "power": r.owner, "unit": r.unit}
@@ -175,5 +177,6 @@ def test_generated_drafts_are_complete_and_cite_every_pick_in_the_notes(seed: in
     game, _ = apply_and_write(draft, "1941")
     notes = game.board.properties["notes"]
     assert notes.startswith("<h2>Kremlin draft</h2>")
-    assert notes.count("<li>") == 8
+    picks = notes[notes.index("<ol>"):notes.index("</ol>")]  # the picks' list; the rules' lists follow it
+    assert picks.count("<li>") == 8
     assert "Bid " in notes
