@@ -158,3 +158,26 @@ def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatc
     assert "Failures:" in result.output and "1 Infantry Placement" in result.output
     failures = etree.parse(str(junit)).getroot().findall(".//failure")
     assert failures and "does not validate" in failures[0].get("message")
+
+
+def test_the_engine_reads_every_written_game_of_the_aa50_matrix_as_we_wrote_it() -> None:
+    """One JVM for every file the AA50 matrix writes on both AA50 games."""
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [], maps_dir=MAPS_DIR, samples=1, engine=True)
+    assert {f"{c.row} on {c.game}": c.errors[:2] for c in report.failed} == {}
+    assert report.figures["engine_files"] == report.figures["files_written"] > 10
+
+
+def test_an_engine_disagreement_is_blamed_on_the_picks_that_changed_the_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files where a pick changed Karelia are tampered with after our own checks: the engine reads another owner there."""
+    original = matrix.Checker._keep
+
+    def tampered(self, written, board, blame):
+        if written is not None and blame(("place", "Karelia S.S.R.")):
+            written = written.replace(b'territory="Karelia S.S.R." owner="Russians"', b'territory="Karelia S.S.R." owner="Germans"')
+        original(self, written, board, blame)
+
+    monkeypatch.setattr(matrix.Checker, "_keep", tampered)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, engine=True, include_covered=False)
+    errors = [e for c in report.failed for e in c.errors]
+    assert errors and all("the engine reads Karelia S.S.R. as ('Germans'" in e for e in errors)
+    assert report.cells[("kremlin-aa50", "4 Transport/Submarine Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED

@@ -956,6 +956,11 @@ def text_table(report: Report) -> str:
             lines += [f"    {e}" for e in cell.errors[:5]]
     total = sum(c.applied for c in report.cells.values())
     lines += ["", f"{total} picks, bids and drafts applied; {len(failed)} failed cells; {len(report.cells)} cells."]
+    figures = report.figures
+    line = f"{figures.get('files_written', 0):.0f} games written, read back and validated in {figures.get('seconds_without_engine', 0):.1f} s"
+    if "engine_seconds" in figures:
+        line += f"; the engine read {figures['engine_files']:.0f} of them in one JVM in {figures['engine_seconds']:.1f} s"
+    lines.append(line + ".")
     return "\n".join(lines) + "\n"
 
 
@@ -965,6 +970,7 @@ def json_data(report: Report) -> dict[str, Any]:
         "cells": [report.cells[k].as_dict() for k in sorted(report.cells, key=lambda k: (report.rows.index(k[:2]), report.games.index(k[2])))],
         "notes": {g: list(dict.fromkeys(n)) for g, n in report.notes.items()},
         "failed": len(report.failed),
+        "figures": report.figures,
     }
 
 
