@@ -7,6 +7,7 @@ list of accepted names (game names and rule-text names alike).
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from kremlin_triplea.board import Board
@@ -34,7 +35,11 @@ class Names:
         # Game name -> rule-text name, to show a name as players read it.
         self._rule_name: dict[str, str] = {}
         for rule, game in profile.places.items():
-            self._rule_name.setdefault(game, rule)  # the first alias listed is the rule text's usual name
+            # The first alias listed is the rule text's usual name. A mere spelling
+            # tells a reader nothing, and one profile serves several rule texts
+            # (004's "Archangels" must not show in 000's messages), so it is never shown.
+            if not _same_name_spelt_differently(rule, game):
+                self._rule_name.setdefault(game, rule)
 
     def power(self, name: str, *, where: str | None = None) -> str:
         return self._resolve("power", name, self._powers, where)
@@ -91,3 +96,9 @@ def _index(game_names, rule_names: dict[str, str]) -> dict[str, str]:
         if game in index.values():
             index.setdefault(rule.lower(), game)
     return index
+
+
+def _same_name_spelt_differently(a: str, b: str) -> bool:
+    """Only punctuation, case or a letter or two apart ("Archangels", "Bulgaria/Romania")."""
+    plain_a, plain_b = (re.sub(r"[^a-z0-9]", "", x.lower()) for x in (a, b))
+    return difflib.SequenceMatcher(None, plain_a, plain_b).ratio() >= 0.9
