@@ -21,6 +21,7 @@ written files is explained at ``Checker`` below.
 from __future__ import annotations
 
 import random
+import re
 import sys
 import tempfile
 import time
@@ -44,7 +45,7 @@ from kremlin_triplea.rules.profile_tools import derived_setup, rule_names
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
-FILE_LIMIT = 400  # place states per written file: a file that fails validation is checked again state by state
+FILE_LIMIT = 400  # place states per written file: a file that fails validation is halved until the culprits stand alone
 
 
 @attrs.define
@@ -387,6 +388,11 @@ def _state_id(state: State) -> tuple:
     return (key, value[0]) if key[0] == "place" else (key, value if not isinstance(value, frozenset) else tuple(sorted(value)))
 
 
+def _unlined(message: str) -> str:
+    """A validation message without the line numbers it cites ("first on line 1007"), which edits move."""
+    return re.sub(r"\bline \d+", "line N", message)
+
+
 def board_with_states(base: Board, states: list[State]) -> Board:
     """``base`` with each place, player and property set to the given state."""
     board = base.copy()
@@ -449,12 +455,13 @@ class Checker:
         from kremlin_triplea.validate import validate_tree
 
         if game.source not in self._base_problems:
-            self._base_problems[game.source] = Counter(p.message for p in validate_tree(game.document.root, game.source, dtd=self.dtd))
+            self._base_problems[game.source] = Counter(_unlined(p.message) for p in validate_tree(game.document.root, game.source, dtd=self.dtd))
         known = Counter(self._base_problems[game.source])
         fresh = []
         for problem in problems:
-            if known[problem.message] > 0:
-                known[problem.message] -= 1
+            message = _unlined(problem.message)
+            if known[message] > 0:
+                known[message] -= 1
             else:
                 fresh.append(problem)
         return fresh
@@ -523,8 +530,10 @@ class Checker:
         board = board_with_states(base, states)
         written, failed, differences, problems = self.write_and_read(game, board, name)
         if (failed or problems) and len(states) > 1:
-            for state in states:  # find which state the writer or the validator objects to
-                self._check_file(game, base, [state], {state[0]: blame[state[0]]}, name)
+            # Halve until the states the writer or the validator objects to stand alone.
+            middle = len(states) // 2
+            for half in (states[:middle], states[middle:]):
+                self._check_file(game, base, half, {state[0]: blame[state[0]] for state in half}, name)
             return
         culprits = {id(i): i for items in blame.values() for i in items}.values()
         if failed:
