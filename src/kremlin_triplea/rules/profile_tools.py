@@ -144,11 +144,15 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
     players = {p.lower() for p in game.catalog.players}
     base_powers = {k.lower(): v for k, v in (base.powers if base else {}).items()}
     restrictions = {}
+    land = {t.lower() for t, d in game.board.graph.nodes(data=True) if not d["water"]}
     for power, restriction in ruleset.restrictions.items():
-        if power.lower() in players or power.lower() in base_powers:
-            restrictions[power] = restriction
-        else:
+        unknown = [t for t in restriction.may_also_enter if t.lower() not in land]
+        if power.lower() not in players and power.lower() not in base_powers:
             notes.append(f"the {power} restriction does not apply: the map has no power {power} (a profile's [powers] can name it)")
+        elif unknown:
+            notes.append(f"the {power} restriction does not apply: the map has no {', '.join(unknown)} (a profile's [places] can name them)")
+        else:
+            restrictions[power] = restriction
     neutrals = map_neutrals(game)
     notes.append(f"{len(neutrals)} neutrals found on the map (unowned land with production 0, or impassable land)")
     derived_ruleset = attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions)
