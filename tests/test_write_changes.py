@@ -133,3 +133,41 @@ def load_bytes(data: bytes):
     from kremlin_triplea.gamefile.document import XmlDocument
 
     return Game(XmlDocument(data, source="written"))
+
+
+def _game_from(data: bytes):
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
+
+    return Game(XmlDocument(data, source="edited"))
+
+
+def test_a_duplicate_attachment_is_read_and_written_as_tripleA_keeps_it_the_last_one() -> None:
+    # TripleA 1.9 keeps the last attachment of a name on a territory, whole (a map put).
+    text = AA50_1941.read_text()
+    duplicate = (
+        '    <attachment name="territoryAttachment" attachTo="Finland" '
+        'javaClass="games.strategy.triplea.attachments.TerritoryAttachment" type="territory">\n'
+        '      <option name="production" value="7"/>\n    </attachment>\n  </attachmentList>'
+    )
+    game = _game_from(text.replace("  </attachmentList>", duplicate, 1).encode())
+    assert game.board.node("Finland")["production"] == 7
+    game.board.push(SetTerritory("Finland", "production", 9))
+    written = game.to_bytes().decode()
+    assert '<option name="production" value="9"/>' in written.split('attachTo="Finland"')[-1]
+    assert _game_from(game.to_bytes()).board.node("Finland")["production"] == 9
+
+
+def test_removing_the_last_option_removes_the_empty_attachment() -> None:
+    # game.dtd: <!ELEMENT attachment (option+)>
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.gamefile.tripleaxml import GameXml
+
+    xml = GameXml(XmlDocument.read(AA50_1941))
+    xml.set_territory_option("Sahara", "production", None)
+    assert xml.territory_attachment("Sahara") is not None
+    xml.set_territory_option("Sahara", "isImpassable", None)
+    assert xml.territory_attachment("Sahara") is None
+    written = xml.document.to_bytes().decode()
+    assert 'attachTo="Sahara"' not in written
+    assert written.count("<attachment ") == AA50_1941.read_text().count("<attachment ") - 1

@@ -378,8 +378,9 @@ class _BoardReader:
             if territory in nodes:
                 nodes[territory]["owner"] = entry.get("owner")
         explicit_original: dict[str, str] = {}
-        for attachment in self.game.attachments(kind="territory", name="territoryAttachment"):
-            territory = attachment.get("attachTo", "")
+        # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
+        last_attachment = {a.get("attachTo", ""): a for a in self.game.attachments(kind="territory", name="territoryAttachment")}
+        for territory, attachment in last_attachment.items():
             if territory not in nodes:
                 continue
             data = nodes[territory]

@@ -98,11 +98,14 @@ class GameXml:
                 continue
             yield attachment
 
+    # TripleA keeps one attachment per name and owner: a later duplicate replaces an
+    # earlier one whole (GameParser -> NamedAttachable.addAttachment, a map put).
+
     def territory_attachment(self, territory: str) -> etree._Element | None:
-        return next(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"), None)
+        return _last(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
 
     def tech_attachment(self, player: str) -> etree._Element | None:
-        return next(self.attachments(kind="player", attach_to=player, name="techAttachment"), None)
+        return _last(self.attachments(kind="player", attach_to=player, name="techAttachment"))
 
     def territory_owners(self) -> Iterator[etree._Element]:
         return _elements(self._initialize_section("ownerInitialize"), "territoryOwner")
@@ -288,8 +291,13 @@ class GameXml:
         return self.document.append(parent, element)
 
     def _set_option(self, attachment: etree._Element, option: str, value: str | None) -> None:
-        existing = [o for o in attachment.iterchildren("option") if o.get("name") == option]
+        options = list(attachment.iterchildren("option"))
+        existing = [o for o in options if o.get("name") == option]
         if value is None:
+            if existing and len(existing) == len(options):
+                # game.dtd requires at least one option: an attachment left empty goes.
+                self.document.remove(attachment)
+                return
             for element in existing:
                 self.document.remove(element)
             return
@@ -326,6 +334,13 @@ class GameXml:
         if index == 0:
             raise InputError(f"cannot place a new <{tag}> section", where=self.document.source)
         return self.document.insert_after(children[index - 1], new)
+
+
+def _last(elements: Iterator[etree._Element]) -> etree._Element | None:
+    found = None
+    for found in elements:
+        pass
+    return found
 
 
 def _quantity(element: etree._Element) -> int:
