@@ -205,6 +205,10 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
         values: dict[str, tuple[str, str]] = {}
         for name in advantage.choices:
             candidates = _candidates(advantage, name, board, names)
+            if not candidates:
+                raise DataFileError(
+                    f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to "
+                    f"{power} on this game: there is no place for its `{name}`; choose another advantage", where=None)
             # "UK.at" is the UK advantage's own; a bare "at" serves any power's.
             given = next((choices.values[k] for k in (f"{power}.{name}", name) if k in choices.values), None)
             if given is not None:
@@ -262,13 +266,13 @@ def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -
     if units and all(board.catalog.unit_type(names.unit(u)).domain == "sea" for u in units):
         # A new ship: a sea zone beside the rule's places, else beside one of the power's territories.
         shores = [names.place(p) for p in advantage.places] or [
-            t for t, d in board.graph.nodes(data=True) if not d["water"] and d["owner"] == power]
-        return sorted({z for t in shores for z in board.graph.neighbors(t) if board.is_water(z)})
+            t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
+        return sorted({z for t in shores for z in board.neighbours(t) if board.is_water(z)})
     if advantage.places:
         return list(advantage.places)
     factory = any(board.catalog.unit_type(names.unit(u)).infrastructure and names.unit(u) == names.unit("industrial complex") for u in units)
     found = []
-    for territory, data in board.graph.nodes(data=True):
+    for territory, data in board.nodes.items():
         if data["water"] or data["owner"] != power or data["original_owner"] != power:
             continue
         if factory and ((data["production"] or 0) < 1 or board.units(territory)[(power, names.unit("industrial complex"))]):
