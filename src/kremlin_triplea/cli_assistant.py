@@ -72,7 +72,7 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_p
         base_board = load(base_spec, maps_dir=maps_dir).board
     folder = map_dir or find_map_folder(board, game_path, maps_dir)
     art = read_map_art(folder)
-    unmapped = sorted(set(board.graph.nodes) - set(art.polygons))
+    unmapped = sorted(set(board.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")
         click.echo(f"kremlin-triplea: warning: {len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}", err=True)

@@ -153,9 +153,9 @@ def _shown(value: object) -> str:
 def changed_places(base: Board, board: Board) -> dict[str, PlaceChange]:
     """Every territory and sea zone that differs between ``base`` and ``board``, by name."""
     found = {}
-    for place in sorted(board.graph.nodes):
-        new = board.graph.nodes[place]
-        old = base.graph.nodes[place] if place in base.graph else None
+    for place in sorted(board.nodes):
+        new = board.nodes[place]
+        old = base.nodes[place] if place in base.nodes else None
         if old is None:
             continue
         fields = tuple((f, old[f], new[f]) for f in _FIELDS if old[f] != new[f])
@@ -192,7 +192,7 @@ def owner_colors(board: Board, art: MapArt) -> dict[str, str]:
 
 
 def fill_of(board: Board, art: MapArt, colors: dict[str, str], place: str) -> str:
-    data = board.graph.nodes[place]
+    data = board.nodes[place]
     if data["water"]:
         return WATER
     if data["owner"] is not None:
@@ -222,9 +222,9 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
         '<g id="territories" stroke="#333333" stroke-width="1">',
     ]
     for place in sorted(art.polygons):
-        if place not in board.graph or not art.polygons[place]:
+        if place not in board.nodes or not art.polygons[place]:
             continue
-        owner = board.graph.nodes[place]["owner"]
+        owner = board.nodes[place]["owner"]
         out.append(
             f'<path data-name={quoteattr(place)} data-owner={quoteattr(owner or "")} '
             f'fill="{fill_of(board, art, colors, place)}" d="{_path(art.polygons[place])}"/>'

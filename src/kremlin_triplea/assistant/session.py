@@ -503,7 +503,7 @@ class Conversation:
         cost = {(p, u): board.catalog.cost(u, p) for p in powers for u in removable if board.catalog.cost(u, p)}
         target = removal_target(amount, set(cost.values()), rules.remove_value)
         stock: Counter[tuple[str, str, str]] = Counter()  # (power, unit, place) -> units that may go
-        for place in sorted(board.graph.nodes):
+        for place in sorted(board.nodes):
             for (owner, unit), count in board.units(place).items():
                 if (owner, unit) in cost:
                     kept = state.option_units[(place, owner, unit)] if rules.keep_option_units else 0

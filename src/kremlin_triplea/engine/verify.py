@@ -41,7 +41,7 @@ def disagreements(path: Path, reading) -> list[str]:
     found += [f"DTD: {error}" for error in reading.dtd_errors]
     if reading.game_name != game.name:
         found.append(f"game name: ours {game.name!r}, the engine's {reading.game_name!r}")
-    for name, data in board.graph.nodes(data=True):
+    for name, data in board.nodes.items():
         theirs = reading.territories.get(name)
         if theirs is None:
             found.append(f"{name}: unknown to the engine")

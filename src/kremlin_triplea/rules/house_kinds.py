@@ -243,7 +243,7 @@ def _territories(ctx: _Context, text: str) -> str:
     if match:
         # Computed from the board: the territories whose original owner is that power.
         power = ctx.power(match.group(1))
-        found = sorted(t for t, d in ctx.board.graph.nodes(data=True) if not d["water"] and d["original_owner"] == power)
+        found = sorted(t for t, d in ctx.board.nodes.items() if not d["water"] and d["original_owner"] == power)
         if not found:
             raise ctx.fail(f"{ctx.board.game_name} has no territory originally owned by {power}")
         return ":".join(found)

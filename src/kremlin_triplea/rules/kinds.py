@@ -213,7 +213,7 @@ class Facts:
         """Place -> the enemies of ``power`` with units there."""
         if power not in self._enemy_places:
             found: dict[str, list[str]] = {}
-            for place, data in self.board.graph.nodes(data=True):
+            for place, data in self.board.nodes.items():
                 owners = sorted({o for (o, _), n in data["units"].items() if n and o is not None and not self.catalog.allied(power, o)})
                 if owners:
                     found[place] = owners
@@ -228,7 +228,7 @@ class Facts:
     def friendly_ship_zones(self, power: str) -> frozenset[str]:
         if power not in self._friendly_ships:
             zones = set()
-            for place, data in self.board.graph.nodes(data=True):
+            for place, data in self.board.nodes.items():
                 if data["water"] and any(
                     n and o is not None and self.catalog.allied(power, o) and self.catalog.unit_type(u).is_ship for (o, u), n in data["units"].items()
                 ):
@@ -239,12 +239,12 @@ class Facts:
     def friendly_sea(self, power: str) -> frozenset[str]:
         """Sea zones beside a territory of ``power`` or an ally, or holding allied ships (002's "friendly sea zones")."""
         if power not in self._friendly_sea:
-            graph = self.board.graph
+            board = self.board
             beside_allies = {
-                place for place, data in graph.nodes(data=True)
+                place for place, data in board.nodes.items()
                 if data["water"] and any(
-                    not graph.nodes[n]["water"] and graph.nodes[n]["owner"] is not None and self.catalog.allied(power, graph.nodes[n]["owner"])
-                    for n in graph.neighbors(place)
+                    not board.nodes[n]["water"] and board.nodes[n]["owner"] is not None and self.catalog.allied(power, board.nodes[n]["owner"])
+                    for n in board.neighbours(place)
                 )
             }
             self._friendly_sea[power] = frozenset(beside_allies | self.friendly_ship_zones(power))
@@ -331,7 +331,7 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
     enemies = facts.enemy_places(power)
     for check in params.require:
         if check == "not_adjacent_to_enemy_units":
-            for neighbour in sorted(board.graph.neighbors(place)):
+            for neighbour in sorted(board.neighbours(place)):
                 if neighbour in enemies and not board.is_water(neighbour):
                     return Problem(
                         option.quote(check), option.source,
@@ -552,11 +552,11 @@ def retreat_destinations(state: DraftState, territory: str, owner: str, unit: st
     catalog = board.catalog
 
     def theirs(place: str) -> bool:
-        data = board.graph.nodes[place]
+        data = board.nodes[place]
         return not data["water"] and not data["impassable"] and data["owner"] is not None and catalog.allied(owner, data["owner"])
 
     via = "any" if catalog.unit_type(unit).domain == "air" else "land"
-    return nearest(board, territory, theirs, via=via, passable=lambda place: not board.graph.nodes[place]["impassable"])
+    return nearest(board, territory, theirs, via=via, passable=lambda place: not board.nodes[place]["impassable"])
 
 
 def retreating_groups(state: DraftState, territory: str, power: str) -> list[tuple[str, str, int]]:

@@ -158,7 +158,7 @@ def _placement_choices(state: DraftState, option: Option, side: str, powers: lis
     params = option.params
     assert isinstance(params, PlacementParams)
     facts = state.facts()
-    places = list(state.board.graph.nodes)
+    places = list(state.board.nodes)
     wanted = sorted({u for units in unit_sets(state, option) for u in units})
     by_unit: dict[tuple[str, str], tuple[str, ...]] = {}
     for unit in wanted:
@@ -214,7 +214,7 @@ def _neutral_choices(state: DraftState, option: Option, side: str, powers: list[
 def _takeover_choices(state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
     board = state.board
     choices = []
-    land = [t for t, d in board.graph.nodes(data=True) if not d["water"]]
+    land = [t for t, d in board.nodes.items() if not d["water"]]
     for power in powers:
         for territory in land:
             if takeover_problem(state, option, side, territory, power) is not None:
@@ -237,7 +237,7 @@ def bid_choices(state: DraftState) -> BidChoices:
     costs = []
     for power in state.side_powers[bid.placing_side]:
         allowed = tuple(
-            p for p in board.graph.nodes
+            p for p in board.nodes
             if any(bid_placement_problem(state, facts, power, u, p) is None for u in catalog.unit_types if bid_cost(board, u, power) is not None)
         )
         places.append((power, allowed))
@@ -245,7 +245,7 @@ def bid_choices(state: DraftState) -> BidChoices:
     removable = []
     if bid.negative == "remove_units":
         units = {state.names.unit(u) for u in bid.removable_units}
-        for place, data in board.graph.nodes(data=True):
+        for place, data in board.nodes.items():
             for (owner, unit), count in sorted(data["units"].items(), key=lambda item: (str(item[0][0]), item[0][1])):
                 kept = state.option_units[(place, owner, unit)] if bid.keep_option_units else 0
                 if unit in units and state.side_of.get(owner) == bid.placing_side and count > kept:

@@ -297,7 +297,7 @@ def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, 
         for power in state.side_powers.get(bid.placing_side, ()):
             for unit in removable:
                 cost = catalog.cost(unit, power)
-                for place, data in run.game.board.graph.nodes(data=True):
+                for place, data in run.game.board.nodes.items():
                     from_options = state.option_units[(place, power, unit)] if bid.keep_option_units else 0
                     if cost and data["units"].get((power, unit), 0) > from_options:
                         yield "bid (negative)", f"{power} remove 1 {unit} from {place}", BidSpec(-cost, removals=(UnitPlacement(power, unit, 1, place),))
@@ -413,7 +413,7 @@ def board_with_states(base: Board, states: list[State]) -> Board:
 
 
 def board_view(board: Board) -> dict[str, Any]:
-    nodes = {name: {**data, "units": {k: n for k, n in data["units"].items() if n}} for name, data in board.graph.nodes(data=True)}
+    nodes = {name: {**data, "units": {k: n for k, n in data["units"].items() if n}} for name, data in board.nodes.items()}
     return {"nodes": nodes, "pus": dict(board.pus), "techs": dict(board.techs), "properties": dict(board.properties), "name": board.game_name}
 
 
@@ -570,7 +570,7 @@ class Checker:
                 for item in blame(None):
                     item.fail(f"the engine cannot read the written game: {reading.error}")
                 continue
-            ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.graph.nodes(data=True)}
+            ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.nodes.items()}
             theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
             for name in sorted(set(ours) | set(theirs)):
                 if ours.get(name) != theirs.get(name):
@@ -909,7 +909,7 @@ def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:
         if negatives:
             return rng.choice(negatives)
     facts = state.facts()
-    places = list(run.game.board.graph.nodes)
+    places = list(run.game.board.nodes)
     for power in rng.sample(list(state.side_powers[state.ruleset.bid.placing_side]), len(state.side_powers[state.ruleset.bid.placing_side])):
         buyable = [u for u in catalog.unit_types if catalog.cost(u, power) is not None]
         for unit in rng.sample(buyable, len(buyable)):

@@ -27,8 +27,8 @@ class Names:
         self._rule_names = {**profile.powers, **profile.units, **profile.places}
         self._powers = _index(catalog.players, profile.powers)
         self._units = _index(catalog.unit_types, profile.units)
-        land = [t for t, d in board.graph.nodes(data=True) if not d["water"]]
-        sea = [t for t, d in board.graph.nodes(data=True) if d["water"]]
+        land = [t for t, d in board.nodes.items() if not d["water"]]
+        sea = [t for t, d in board.nodes.items() if d["water"]]
         self._land = _index(land, {k: v for k, v in profile.places.items() if v in set(land)})
         self._sea = _index(sea, {k: v for k, v in profile.places.items() if v in set(sea)})
         self._sides = {s.lower(): s for s in sides}

@@ -113,7 +113,7 @@ def map_neutrals(game: Game) -> dict[str, Neutral]:
     Their armies are whatever the map already puts there, so nothing is added.
     """
     found = {}
-    for name, data in game.board.graph.nodes(data=True):
+    for name, data in game.board.nodes.items():
         if data["water"]:
             continue
         if (data["owner"] is None and not data["production"]) or data["impassable"]:
@@ -144,7 +144,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
     players = {p.lower() for p in game.catalog.players}
     base_powers = {k.lower(): v for k, v in (base.powers if base else {}).items()}
     restrictions = {}
-    land = {t.lower() for t, d in game.board.graph.nodes(data=True) if not d["water"]}
+    land = {t.lower() for t, d in game.board.nodes.items() if not d["water"]}
     for power, restriction in ruleset.restrictions.items():
         unknown = [t for t in restriction.may_also_enter if t.lower() not in land]
         if power.lower() not in players and power.lower() not in base_powers:
@@ -187,7 +187,7 @@ def guess_sea_zone_name(game: Game) -> str:
     """The commonest pattern of the sea zones' names with their number as {n} ("{n} Sea Zone")."""
     patterns = Counter(
         re.sub(r"\d+", "{n}", name, count=1)
-        for name, data in game.board.graph.nodes(data=True)
+        for name, data in game.board.nodes.items()
         if data["water"] and re.search(r"\d", name)
     )
     return patterns.most_common(1)[0][0] if patterns else "{n} Sea Zone"
@@ -218,7 +218,7 @@ def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = N
     board = game.board
     source = Path(game.source)
     map_name = board.properties.get("mapName") or (source.parents[2].name if len(source.parents) > 2 else source.stem)
-    land = sorted(t for t, d in board.graph.nodes(data=True) if not d["water"])
+    land = sorted(t for t, d in board.nodes.items() if not d["water"])
     players = list(game.catalog.players)
     powers: dict[str, tuple[str, ...]] = {}
     units: dict[str, tuple[str, ...]] = {}
@@ -283,7 +283,7 @@ def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = N
             navy = [u for u, _ in neutral.army if (m := match_unit_word(u, game, facts)) is not None and m.role in ("transport", "submarine", "destroyer", "cruiser", "carrier", "battleship")]
             territory, _ = _best_name(neutral.name, land)
             if navy and territory is not None:
-                zones = sorted(n for n in board.graph.neighbors(territory) if board.is_water(n))
+                zones = sorted(n for n in board.neighbours(territory) if board.is_water(n))
                 coasts.append(f"{_q(neutral.name)} = [{', '.join(_q(z) for z in zones)}]   # {REVIEW}: the sea zones {territory} borders")
     lines += ["[neutral_coasts]   # where a neutral's ships may go first", *coasts, ""]
     entered = []
@@ -353,8 +353,8 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
     board = game.board
     players = set(game.catalog.players)
     unit_types = set(game.catalog.unit_types)
-    land = {t for t, d in board.graph.nodes(data=True) if not d["water"]}
-    sea = set(board.graph.nodes) - land
+    land = {t for t, d in board.nodes.items() if not d["water"]}
+    sea = set(board.nodes) - land
     problems = []
 
     def absent(table: str, rule: str, name: str, known: set[str], kind: str) -> None:

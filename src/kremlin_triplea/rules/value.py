@@ -155,7 +155,7 @@ def holdings(board: Board, sides: Mapping[str, str]) -> dict[str, Holdings]:
     units = dict.fromkeys(set(sides.values()), 0)
     production = dict(units)
     pus = dict(units)
-    for _, data in board.graph.nodes(data=True):
+    for _, data in board.nodes.items():
         side = sides.get(data["owner"])
         if side is not None and not data["water"]:
             production[side] += data["production"]
