@@ -68,8 +68,6 @@ class Game:
         Works on a fresh copy of the original document each time, so calling
         it twice, or after more changes, always reflects the current board.
         """
-        if not self.board.changes:
-            return self.document.original  # nothing was pushed: the position is the file's
         xml = GameXml(self.document.fork())
         write_board_difference(xml, self.initial, self.board)
         return xml.document.to_bytes()

@@ -75,6 +75,7 @@ class XmlDocument:
         self._touched: dict[etree._Element, _Touched] = {}
         self._dirty_paths: set[etree._Element] = set()
         self._spans: dict[etree._Element, Span] | None = None
+        self._fork_of: XmlDocument | None = None
 
     @classmethod
     def read(cls, path: Path | str) -> XmlDocument:
@@ -85,14 +86,13 @@ class XmlDocument:
         """An independent, editable copy of this unedited document, without parsing it again."""
         if self._touched:
             raise RuntimeError("only an unedited document can be forked")
-        spans = self.spans()
         twin = object.__new__(XmlDocument)
         twin.source, twin.original, twin.encoding = self.source, self.original, self.encoding
         twin.tree = copy.deepcopy(self.tree)
         twin.root = twin.tree.getroot()
         twin._touched, twin._dirty_paths = {}, set()
-        originals = self.root.iter(etree.Element)
-        twin._spans = {copied: spans[original] for copied, original in zip(twin.root.iter(etree.Element), originals)}
+        twin._spans = None
+        twin._fork_of = self  # spans are borrowed from here at the first edit, if there is one
         return twin
 
     # -- edits -----------------------------------------------------------
@@ -165,7 +165,12 @@ class XmlDocument:
         if self._spans is None:
             if self._touched:
                 raise RuntimeError("spans must be located before the first edit")
-            self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
+            if self._fork_of is not None:
+                spans = self._fork_of.spans()
+                originals = self._fork_of.root.iter(etree.Element)
+                self._spans = {mine: spans[theirs] for mine, theirs in zip(self.root.iter(etree.Element), originals)}
+            else:
+                self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
         return self._spans
 
     def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
