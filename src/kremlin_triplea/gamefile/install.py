@@ -18,7 +18,7 @@ import attrs
 import yaml
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.locate import MapFolder, read_map_folder
+from kremlin_triplea.gamefile.locate import MapFolder
 
 
 @attrs.frozen
@@ -140,9 +140,6 @@ def _replace(path: Path, data: bytes) -> None:
     os.chmod(temporary, path.stat().st_mode & 0o777)
     os.replace(temporary, path)
 
-
-def reread(folder: MapFolder) -> MapFolder:
-    return read_map_folder(folder.folder)
 
 
 def install_written_game(game, maps_dir: Path) -> InstalledGame:

@@ -150,13 +150,13 @@ class GameXml:
             if e.get("unitType") == unit_type and e.get("owner") == owner
             and e.get("hitsTaken") is None and e.get("unitDamage") is None
         ]
-        current = sum(_quantity(e) for e in matching)
+        current = sum(self._quantity(e) for e in matching)
         if count == current:
             return
         if count > current:
             if matching:
                 last = matching[-1]
-                self.document.set_attribute(last, "quantity", str(_quantity(last) + count - current))
+                self.document.set_attribute(last, "quantity", str(self._quantity(last) + count - current))
                 return
             attributes = {"unitType": unit_type, "territory": territory, "quantity": str(count - current)}
             if owner is not None:
@@ -170,7 +170,7 @@ class GameXml:
             return
         excess = current - count
         for element in reversed(matching):
-            quantity = _quantity(element)
+            quantity = self._quantity(element)
             if quantity <= excess:
                 self.document.remove(element)
                 in_territory.remove(element)
@@ -290,6 +290,13 @@ class GameXml:
             return self.document.insert_after(after, element)
         return self.document.append(parent, element)
 
+    def _quantity(self, element: etree._Element) -> int:
+        try:
+            return int(element.get("quantity", "0"))
+        except ValueError:
+            where = f"{self.document.source}:{element.sourceline}"
+            raise InputError(f"quantity {element.get('quantity')!r} is not a whole number", where=where) from None
+
     def _set_option(self, attachment: etree._Element, option: str, value: str | None) -> None:
         options = list(attachment.iterchildren("option"))
         existing = [o for o in options if o.get("name") == option]
@@ -341,12 +348,3 @@ def _last(elements: Iterator[etree._Element]) -> etree._Element | None:
     for found in elements:
         pass
     return found
-
-
-def _quantity(element: etree._Element) -> int:
-    try:
-        return int(element.get("quantity", "0"))
-    except ValueError:
-        raise InputError(
-            f"quantity {element.get('quantity')!r} is not a whole number", where=f"{element.getroottree().docinfo.URL or ''}:{element.sourceline}"
-        ) from None
