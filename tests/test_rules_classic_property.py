@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from classic_support import RULESET_GAMES, game_id
-from conftest import MAPS_DIR
+from conftest import position_disagreements, MAPS_DIR
 from kremlin_triplea.board import Board
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
@@ -178,9 +178,7 @@ def test_real_engine_reads_the_classic_drafts_as_written(written_batch: dict[Pat
         assert reading.ok, f"{path}: {reading.error}"
         assert reading.dtd_errors == ()
         assert reading.game_name == board.game_name
-        ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.graph.nodes(data=True)}
-        theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
-        assert {k: (ours.get(k), theirs.get(k)) for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k)} == {}
+        assert position_disagreements(board, reading) == {}
         assert dict(reading.pus) == dict(board.pus)
         for name in ("Germans bid", "Japanese bid", "Movement By Territory Restricted", "Two hit battleship", "Allies Economic Victory", "Low Luck"):
             assert reading.properties[name] == board.properties[name], (path, name)

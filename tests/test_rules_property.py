@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+
+from conftest import position_disagreements
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -164,9 +166,7 @@ def test_real_engine_reads_random_legal_drafts_as_written(tmp_path: Path) -> Non
         assert reading.ok, f"{path}: {reading.error}"
         assert reading.dtd_errors == ()
         assert reading.game_name == board.game_name
-        ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.graph.nodes(data=True)}
-        theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
-        assert {k: (ours.get(k), theirs.get(k)) for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k)} == {}
+        assert position_disagreements(board, reading) == {}
         assert dict(reading.pus) == dict(board.pus)
 
 
