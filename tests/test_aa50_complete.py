@@ -23,6 +23,8 @@ from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.validate import validate_tree
 
+pytestmark = pytest.mark.engine
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = {"1941": REPO / "examples" / "kremlin-aa50-1941.toml", "1942": REPO / "examples" / "kremlin-aa50-1942.toml"}
 BOTH = pytest.mark.parametrize("year", sorted(EXAMPLES))

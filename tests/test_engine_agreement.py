@@ -13,6 +13,8 @@ import kremlin_triplea
 from conftest import PINNED_GAMES, game_id
 from kremlin_triplea.engine import EngineReading, read_with_engine
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture(scope="module")
 def engine_readings() -> dict[Path, EngineReading]:

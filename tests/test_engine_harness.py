@@ -14,6 +14,8 @@ import pytest
 from conftest import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
 from kremlin_triplea.engine import EngineReading, read_with_engine
 
+pytestmark = pytest.mark.engine
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover

@@ -17,6 +17,8 @@ from kremlin_triplea.changes import PlaceUnits
 from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.engine.play import PlayReport, play_with_engine
 
+pytestmark = pytest.mark.engine
+
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
 

@@ -7,6 +7,8 @@ import pytest
 from conftest import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine import read_with_engine
 
+pytestmark = pytest.mark.engine
+
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 
 

@@ -129,6 +129,7 @@ def test_command_line_applies_sets_with_choices(tmp_path: Path) -> None:
     assert "Traceback" not in bad.output
 
 
+@pytest.mark.engine
 def test_the_examples_apply_and_the_engine_reads_them(tmp_path: Path) -> None:
     from kremlin_triplea.engine import read_with_engine
     from kremlin_triplea.rules.draft import read_draft

@@ -19,6 +19,8 @@ from kremlin_triplea.rules.house_rules import HouseChoices, house_rule_changes
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import profile_for_game
 
+pytestmark = pytest.mark.engine
+
 REVISED = MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml"
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"

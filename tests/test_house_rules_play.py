@@ -8,10 +8,14 @@ during the round) fails here.
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine.play import play_with_engine
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules
+
+pytestmark = pytest.mark.engine
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 

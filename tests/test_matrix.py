@@ -160,6 +160,7 @@ def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatc
     assert failures and "does not validate" in failures[0].get("message")
 
 
+@pytest.mark.engine
 def test_the_engine_reads_every_written_game_of_the_aa50_matrix_as_we_wrote_it() -> None:
     """One JVM for every file the AA50 matrix writes on both AA50 games."""
     report = run_matrix([load_named_ruleset("kremlin-aa50")], [], maps_dir=MAPS_DIR, samples=1, engine=True)
@@ -167,6 +168,7 @@ def test_the_engine_reads_every_written_game_of_the_aa50_matrix_as_we_wrote_it()
     assert report.figures["engine_files"] == report.figures["files_written"] > 10
 
 
+@pytest.mark.engine
 def test_an_engine_disagreement_is_blamed_on_the_picks_that_changed_the_place(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files where a pick changed Karelia are tampered with after our own checks: the engine reads another owner there."""
     original = matrix.Checker._keep

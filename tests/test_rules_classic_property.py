@@ -169,6 +169,7 @@ def test_examples_cover_each_target_game() -> None:
     assert games == {game_id(g) for _, g in RULESET_GAMES}
 
 
+@pytest.mark.engine
 def test_real_engine_reads_the_classic_drafts_as_written(written_batch: dict[Path, Board]) -> None:
     """One JVM: owners, units, PUs, the game name and the bid properties as our board has them."""
     from kremlin_triplea.engine import read_with_engine
@@ -190,6 +191,7 @@ def test_real_engine_reads_the_classic_drafts_as_written(written_batch: dict[Pat
     assert (readings[list(written_batch).index(daak)].properties["Germans bid"], written_batch[daak].properties["Japanese bid"]) == ("6", "4")
 
 
+@pytest.mark.engine
 def test_fast_ai_plays_a_round_of_each_example(written_batch: dict[Path, Board]) -> None:
     from kremlin_triplea.engine.play import play_with_engine
 

@@ -143,6 +143,7 @@ def test_random_legal_drafts_apply_read_back_and_validate(data: st.DataObject) -
     assert validate_tree(again.document.root, "written.xml", dtd=find_dtd()) == []
 
 
+@pytest.mark.engine
 def test_real_engine_reads_random_legal_drafts_as_written(tmp_path: Path) -> None:
     """One JVM for the whole batch: owners, units, PUs and the game name as our board has them."""
     from kremlin_triplea.engine import read_with_engine
