@@ -30,7 +30,7 @@ def median_ms(samples: list[float]) -> float:
 
 
 def in_process(game_file: Path, runs: int) -> tuple[float, float]:
-    from kremlin_triplea.changes import PlaceUnits, SetOwner, SetPUs
+    from kremlin_triplea.model.changes import PlaceUnits, SetOwner, SetPUs
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
 

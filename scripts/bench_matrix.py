@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO / "src"))
 
-from kremlin_triplea.rules.matrix import all_house_sets, all_rulesets, run_matrix  # noqa: E402
+from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix  # noqa: E402
 
 SCALING_GAMES = ("PactOfSteelChina.xml", "Tutorial.xml", "Smalls_1939.xml", "Global_War.xml", "World_At_War.xml")  # Axis and Allies, 149-538 territories
 
@@ -56,10 +56,10 @@ def whole_matrix(maps_dir: Path, engine: bool) -> None:
 
 def single_pick(maps_dir: Path) -> None:
     from kremlin_triplea.game import load
-    from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
-    from kremlin_triplea.rules.kinds import APPLY
-    from kremlin_triplea.rules.legal import legal_choices
-    from kremlin_triplea.rules.matrix import option_picks
+    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.kinds import APPLY
+    from kremlin_triplea.draft.legal import legal_choices
+    from kremlin_triplea.tools.matrix import option_picks
 
     game = load(maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml")
     times = []
@@ -108,9 +108,9 @@ def apply_against_engine(maps_dir: Path) -> None:
 def import_time() -> None:
     bare = statistics.median(timed([sys.executable, "-c", "pass"]) for _ in range(5))
     package = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea"]) for _ in range(5))
-    cli = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea.cli"]) for _ in range(5))
+    cli = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea.cli.main"]) for _ in range(5))
     print(f"python -c pass: {bare * 1000:.0f} ms; import kremlin_triplea: {package * 1000:.0f} ms "
-          f"({(package - bare) * 1000:.0f} ms over bare Python); import kremlin_triplea.cli: {cli * 1000:.0f} ms "
+          f"({(package - bare) * 1000:.0f} ms over bare Python); import kremlin_triplea.cli.main: {cli * 1000:.0f} ms "
           f"({(cli - bare) * 1000:.0f} ms over bare) (target <= 150 ms)")
 
 

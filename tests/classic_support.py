@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from conftest import MAPS_DIR
-from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
-from kremlin_triplea.rules.kinds import Outcome
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.kinds import Outcome
 from rules_support import fresh_game
 
 KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"

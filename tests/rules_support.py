@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from conftest import AA50_1941, AA50_1942, MAPS_DIR
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 from kremlin_triplea.game import Game, load
-from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
-from kremlin_triplea.rules.kinds import Outcome
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.kinds import Outcome
 
 GAMES = {"1941": AA50_1941, "1942": AA50_1942}
 SEED = "000_bc04a4edf7f7d2ab.txt"

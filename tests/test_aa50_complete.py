@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from lxml import etree
 
 from conftest import MAPS_DIR
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.validate import validate_tree
+from kremlin_triplea.check.validate import validate_tree
 
 pytestmark = pytest.mark.engine
 

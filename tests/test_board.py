@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from conftest import AA50_1941, AA50_1942, PINNED_GAMES, game_id
 from kremlin_triplea import load
-from kremlin_triplea.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
+from kremlin_triplea.model.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import AA50_1941, MAPS_DIR
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

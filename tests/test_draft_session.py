@@ -14,8 +14,8 @@ import pytest
 
 from conftest import MAPS_DIR
 from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
-from kremlin_triplea.rules.draft import apply_draft, read_draft
-from kremlin_triplea.rules.legal import next_choices
+from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.legal import next_choices
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"

@@ -14,7 +14,7 @@ from lxml import etree
 from rules_support import GAMES, SEED, fresh_game
 
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.draft import apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.rules.game_rules import RuleSet, game_rule_changes, read_game_rules
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import AA50_1941, MAPS_DIR
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.draft import apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules, load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
 
@@ -132,7 +132,7 @@ def test_command_line_applies_sets_with_choices(tmp_path: Path) -> None:
 @pytest.mark.engine
 def test_the_examples_apply_and_the_engine_reads_them(tmp_path: Path) -> None:
     from kremlin_triplea.engine import read_with_engine
-    from kremlin_triplea.rules.draft import read_draft
+    from kremlin_triplea.draft.run import read_draft
 
     examples = Path(__file__).resolve().parents[1] / "examples"
     written = []

@@ -10,11 +10,11 @@ from click.testing import CliRunner
 from lxml import etree
 
 from conftest import AA50_1941, MAPS_DIR, PINNED_GAMES
-from kremlin_triplea.changes import PlaceUnits
-from kremlin_triplea.cli import main
-from kremlin_triplea.rules import matrix
-from kremlin_triplea.rules.kinds import Outcome
-from kremlin_triplea.rules.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.model.changes import PlaceUnits
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.tools import matrix
+from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
 from kremlin_triplea.rules.ruleset import load_named_ruleset
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"

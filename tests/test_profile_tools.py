@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import AA50_1941, CORPUS_DIR, MAPS_DIR
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.profile_tools import check_profile, derived_setup, map_neutrals, rule_names
+from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, rule_names
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import find_data_file, load_named_ruleset, load_ruleset
 
@@ -114,7 +114,7 @@ def test_rule_names_cover_every_unit_word_of_the_aa50_ruleset() -> None:
 
 
 def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Path) -> None:
-    from kremlin_triplea.rules.matrix import APPLIED, run_matrix
+    from kremlin_triplea.tools.matrix import APPLIED, run_matrix
 
     guide = (REPO / "docs" / "maps-and-rulesets.md").read_text()
     example = re.search(r'```toml\n(id = "tiny-kremlin".*?)```', guide, re.S)
@@ -132,7 +132,7 @@ def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Pat
 
 @pytest.mark.parametrize("name", ["Smalls_1939.xml", "Tutorial.xml"])
 def test_a_corpus_map_without_a_profile_gets_the_generic_options(name: str) -> None:
-    from kremlin_triplea.rules.matrix import APPLIED, run_matrix
+    from kremlin_triplea.tools.matrix import APPLIED, run_matrix
 
     report = run_matrix([load_named_ruleset("kremlin-aa50")], [CORPUS_DIR / name], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     cells = {row: c for (_, row, game), c in report.cells.items() if game == name}

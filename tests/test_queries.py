@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kremlin_triplea import load
-from kremlin_triplea.changes import PlaceUnits, SetOwner
-from kremlin_triplea.queries import (
+from kremlin_triplea.model.changes import PlaceUnits, SetOwner
+from kremlin_triplea.model.queries import (
     Nearest,
     adjacent_to_enemy_units,
     allies,

@@ -9,10 +9,10 @@ from click.testing import CliRunner
 from lxml import etree
 
 from conftest import AA50_1941, MAPS_DIR
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
-from kremlin_triplea.render import PALETTE, read_map_art, render_svg
-from kremlin_triplea.rules.draft import apply_draft, read_draft
+from kremlin_triplea.report.render import PALETTE, read_map_art, render_svg
+from kremlin_triplea.draft.run import apply_draft, read_draft
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"

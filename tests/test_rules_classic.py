@@ -25,7 +25,7 @@ from classic_support import (
     run_for,
 )
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.rules.kinds import removal_target
+from kremlin_triplea.draft.kinds import removal_target
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import load_named_ruleset
@@ -467,7 +467,7 @@ def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
 
 
 def _written(ruleset: str, game: Path, choices: tuple[str, ...] = ()):
-    from kremlin_triplea.rules.draft import apply_draft, draft_from_dict
+    from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 
     draft = draft_from_dict({"ruleset": ruleset, "first": "Axis", "picks_per_side": 2, "choices": list(choices), "pick": [
         {"side": "Axis", "option": 5, "place": [{"power": "Germany", "unit": "bomber", "at": "Germany"}]},
@@ -516,7 +516,7 @@ def test_002_low_luck_is_a_choice_and_keeps_the_starting_techs() -> None:
 
 
 def test_legal_lists_the_units_a_negative_bid_may_remove() -> None:
-    from kremlin_triplea.rules.legal import describe, legal_choices
+    from kremlin_triplea.draft.legal import describe, legal_choices
 
     run = run_for("kremlin-classic", KREMLIN, "Axis")
     pick(run, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])

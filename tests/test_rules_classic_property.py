@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from classic_support import RULESET_GAMES, game_id
 from conftest import position_disagreements, MAPS_DIR
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.rules.kinds import bid_cost, bid_placement_problem, removal_target
-from kremlin_triplea.rules.legal import OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, removal_target
+from kremlin_triplea.draft.legal import OptionChoices, bid_choices, legal_choices
 from rules_support import fresh_game
 from test_rules_property import Choose, _spec, board_view
 
@@ -114,7 +114,7 @@ def apply_and_write(data: dict[str, Any], game: Path) -> tuple[Game, bytes]:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_legal_classic_drafts_apply_read_back_and_validate(data: st.DataObject) -> None:
-    from kremlin_triplea.validate import find_dtd, validate_tree
+    from kremlin_triplea.check.validate import find_dtd, validate_tree
 
     ruleset, game = data.draw(st.sampled_from(RULESET_GAMES))
     per_side = data.draw(st.integers(min_value=2, max_value=4))

@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from conftest import AA50_1941, MAPS_DIR
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from rules_support import SEED
 

@@ -9,7 +9,7 @@ import pytest
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import load
-from kremlin_triplea.queries import sea_neighbours
+from kremlin_triplea.model.queries import sea_neighbours
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import load_named_ruleset, load_ruleset

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kremlin_triplea.rules.draft import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from rules_support import GAMES, delta, fresh_game, pick, run_for
 
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
@@ -283,7 +283,7 @@ def _four_each_picks() -> list[dict]:
 def test_python_api_lists_the_same_choices_as_the_command() -> None:
     from pathlib import Path
 
-    from kremlin_triplea.rules import next_choices, read_draft
+    from kremlin_triplea.draft import next_choices, read_draft
     from rules_support import MAPS_DIR
 
     example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"

@@ -19,12 +19,12 @@ from conftest import position_disagreements
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.rules.kinds import bid_placement_problem, unit_sets
-from kremlin_triplea.rules.legal import OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.kinds import bid_placement_problem, unit_sets
+from kremlin_triplea.draft.legal import OptionChoices, bid_choices, legal_choices
 from rules_support import GAMES, fresh_game
 
 T = TypeVar("T")
@@ -131,7 +131,7 @@ def board_view(game: Game) -> dict[str, Any]:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_legal_drafts_apply_read_back_and_validate(data: st.DataObject) -> None:
-    from kremlin_triplea.validate import find_dtd, validate_tree
+    from kremlin_triplea.check.validate import find_dtd, validate_tree
 
     year = data.draw(st.sampled_from(sorted(GAMES)))
     first = data.draw(st.sampled_from(["Axis", "Allies"]))

@@ -220,7 +220,7 @@ def test_an_unknown_scenario_is_named_with_close_matches() -> None:
 
 def test_a_scenario_whose_units_are_gone_fails_instead_of_guessing() -> None:
     # A base game whose setup lacks the units a scenario removes (here: 14 Sea Zone's cruisers taken away).
-    from kremlin_triplea.changes import RemoveUnits
+    from kremlin_triplea.model.changes import RemoveUnits
 
     run = run_for(GAMES["1941"], "Allies")
     run.game.board.push(RemoveUnits("14 Sea Zone", ITA, "cruiser", 2))
@@ -231,7 +231,7 @@ def test_a_scenario_whose_units_are_gone_fails_instead_of_guessing() -> None:
 
 
 def test_legal_choices_list_the_scenarios_the_side_may_pick() -> None:
-    from kremlin_triplea.rules.legal import legal_choices
+    from kremlin_triplea.draft.legal import legal_choices
 
     run = run_for(GAMES["1941"], "Allies")
     pick(run, "Allies", 4, place=[{"power": "British", "unit": "transport", "at": "12 Sea Zone"}, {"power": "British", "unit": "submarine", "at": "2 Sea Zone"}])
@@ -241,7 +241,7 @@ def test_legal_choices_list_the_scenarios_the_side_may_pick() -> None:
 
 
 def test_the_options_command_lists_every_scenario_with_its_id_and_source() -> None:
-    from kremlin_triplea.rules.text import ruleset_text
+    from kremlin_triplea.report.text import ruleset_text
 
     text = ruleset_text(RULESET)
     for scenario in RULESET.scenarios:

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from kremlin_triplea.changes import PlaceUnits
+from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
 from kremlin_triplea.rules.ruleset import load_named_ruleset
 from rules_support import GAMES, SEED, fresh_game, pick, run_for
 

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import AA50_1941
 from kremlin_triplea import load
-from kremlin_triplea.changes import PlaceUnits
+from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.errors import InputError
 
 

@@ -16,9 +16,9 @@ import pytest
 from lxml import etree
 
 from conftest import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
-from kremlin_triplea import validate
+from kremlin_triplea.check import validate
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
+from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
 TEXT = AA50_1942.read_text(encoding="utf-8")

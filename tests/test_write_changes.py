@@ -6,7 +6,7 @@ import difflib
 
 from conftest import AA50_1941
 from kremlin_triplea import load
-from kremlin_triplea.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
+from kremlin_triplea.model.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 
 
 def diff(*changes) -> list[str]:

@@ -17,10 +17,10 @@ __version__ = "0.1.0"
 
 __all__ = ["Board", "Catalog", "Game", "load", "__version__"]
 
-_LAZY = {"Board": "kremlin_triplea.board", "Catalog": "kremlin_triplea.board", "Game": "kremlin_triplea.game", "load": "kremlin_triplea.game"}
+_LAZY = {"Board": "kremlin_triplea.model.board", "Catalog": "kremlin_triplea.model.board", "Game": "kremlin_triplea.game", "load": "kremlin_triplea.game"}
 
 if TYPE_CHECKING:
-    from kremlin_triplea.board import Board, Catalog
+    from kremlin_triplea.model.board import Board, Catalog
     from kremlin_triplea.game import Game, load
 
 

@@ -1,3 +1,3 @@
-from kremlin_triplea.cli import main
+from kremlin_triplea.cli.main import main
 
 main(prog_name="kremlin-triplea")

@@ -12,8 +12,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from kremlin_triplea.board import Board, Catalog
-from kremlin_triplea.changes import SetAttachmentOption, SetProductionCost
+from kremlin_triplea.model.board import Board, Catalog
+from kremlin_triplea.model.changes import SetAttachmentOption, SetProductionCost
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game

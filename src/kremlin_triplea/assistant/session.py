@@ -22,11 +22,11 @@ import attrs
 
 from kremlin_triplea.errors import KremlinError, close_matches
 from kremlin_triplea.game import Game, load, write_atomically
-from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict
-from kremlin_triplea.rules.kinds import DraftState, neutral_set_problem
-from kremlin_triplea.rules.legal import NextPick, OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.draft.kinds import DraftState, neutral_set_problem
+from kremlin_triplea.draft.legal import NextPick, OptionChoices, bid_choices, legal_choices
 from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams, Ruleset, data_folders, load_named_ruleset
-from kremlin_triplea.rules.value import PickValue, Valuer, describe_pick
+from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 
 COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
 _PICKED_BY = "picked by "
@@ -462,7 +462,7 @@ class Conversation:
         choices = bid_choices(self.session.state)
         costs = dict(choices.costs)
         places = dict(choices.places)
-        from kremlin_triplea.rules.kinds import bid_placement_problem
+        from kremlin_triplea.draft.kinds import bid_placement_problem
 
         state = self.session.state
         facts = state.facts()
@@ -492,7 +492,7 @@ class Conversation:
 
     def ask_removals(self, amount: int) -> list[dict[str, Any]]:
         """A negative bid that removes the placing side's units: exactly the value the rules set, never a dead end."""
-        from kremlin_triplea.rules.kinds import removal_target
+        from kremlin_triplea.draft.kinds import removal_target
 
         say = self.terminal.say
         state = self.session.state
@@ -574,7 +574,7 @@ def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
 def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False) -> tuple[list[str], Path]:
     """Apply the finished draft file as ``apply`` does and write the game (and install it, as ``apply --install``)."""
     from kremlin_triplea.gamefile.locate import default_maps_dir
-    from kremlin_triplea.rules.draft import read_draft
+    from kremlin_triplea.draft.run import read_draft
 
     result = apply_draft(read_draft(session.path), maps_dir=session.maps_dir)
     lines = result.summary()

@@ -150,7 +150,7 @@ def install_written_game(game, maps_dir: Path) -> InstalledGame:
     ``<info name>`` is always the name ``map.yml`` lists; its notes (the
     ``notes`` property) go beside it as ``.notes.html``.
     """
-    from kremlin_triplea.changes import SetGameName
+    from kremlin_triplea.model.changes import SetGameName
     from kremlin_triplea.gamefile.locate import installed_maps
 
     source = Path(game.source).resolve()

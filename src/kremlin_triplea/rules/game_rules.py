@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from kremlin_triplea.changes import (
+from kremlin_triplea.model.changes import (
     AddXml,
     Change,
     GrantTech,
@@ -78,7 +78,7 @@ from kremlin_triplea.rules.house_kinds import HOUSE_CHANGE_KINDS
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 if TYPE_CHECKING:
-    from kremlin_triplea.board import Board
+    from kremlin_triplea.model.board import Board
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import Profile
 

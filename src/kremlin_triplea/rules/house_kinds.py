@@ -37,7 +37,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
-from kremlin_triplea.changes import AddPUs, AddXml, Change, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
+from kremlin_triplea.model.changes import AddPUs, AddXml, Change, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
 
 if TYPE_CHECKING:
     from kremlin_triplea.rules.game_rules import Planned, _Context

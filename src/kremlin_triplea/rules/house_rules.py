@@ -34,7 +34,7 @@ from kremlin_triplea.rules.ruleset import find_data_file
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 if TYPE_CHECKING:
-    from kremlin_triplea.board import Board
+    from kremlin_triplea.model.board import Board
     from kremlin_triplea.game import Game
     from kremlin_triplea.rules.game_rules import AppliedRules
     from kremlin_triplea.rules.names import Names
@@ -346,7 +346,7 @@ class HouseResult:
 
 def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = (), *, write_notes: bool = True) -> HouseResult:
     """Write the house sets into ``game`` (its board changes), with notes and a new game name."""
-    from kremlin_triplea.changes import SetGameName, SetProperty
+    from kremlin_triplea.model.changes import SetGameName, SetProperty
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import profile_for_game
 
@@ -366,7 +366,7 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
 def house_notes_html(result: HouseResult) -> str:
     from html import escape
 
-    from kremlin_triplea.rules.notes import rules_html
+    from kremlin_triplea.report.notes import rules_html
 
     parts = ["<h2>House rules</h2>", "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in selection_lines(result.selections)) + "</ul>"]
     parts += rules_html(result)

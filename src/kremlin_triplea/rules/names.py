@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.profile import Profile
 

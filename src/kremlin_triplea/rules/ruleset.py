@@ -3,7 +3,7 @@
 The ruleset holds what the rule text says, in the rule text's own names:
 the options and their parameters, the neutral table, pick counts, the bid.
 Names are translated for a game file by the map profile; mechanisms live in
-:mod:`kremlin_triplea.rules.kinds`. A malformed file fails with the file, the
+:mod:`kremlin_triplea.draft.kinds`. A malformed file fails with the file, the
 key and what was expected.
 """
 

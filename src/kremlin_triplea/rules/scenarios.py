@@ -42,12 +42,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.tomlfile import Section
 
 if TYPE_CHECKING:
-    from kremlin_triplea.rules.kinds import DraftState, Outcome, Pick
+    from kremlin_triplea.draft.kinds import DraftState, Outcome, Pick
     from kremlin_triplea.rules.ruleset import Ruleset
 
 STEP_KINDS = ("place", "remove", "move", "capture", "destroy")
@@ -208,7 +208,7 @@ def find_scenario(ruleset: Ruleset, key: str, *, where: str | None = None) -> Sc
 
 def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
     """Check the pick's scenario against the side and the locks, then turn its steps into changes."""
-    from kremlin_triplea.rules.kinds import Outcome, Problem
+    from kremlin_triplea.draft.kinds import Outcome, Problem
 
     option, scenario = pick.option, pick.scenario
     assert scenario is not None
@@ -278,7 +278,7 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
 
 
 def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, place, pick: Pick) -> tuple[list[Change], list[str]]:
-    from kremlin_triplea.rules.kinds import Problem
+    from kremlin_triplea.draft.kinds import Problem
 
     names, board = state.names, state.board
     shown = names.shown(at)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 
 # Game options a host checks before a Kremlin game, in the order shown.
 OPTIONS_THAT_MATTER = (

@@ -56,7 +56,7 @@ def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: in
     unknown = set(chosen_switches) - {k for set_id in sets for k in load_named_house_set(set_id).choices}
     if unknown:
         raise InputError(f"--switch {', '.join(sorted(unknown))}: no such switch in {', '.join(sets)}")
-    from kremlin_triplea.cli import _maps_dir
+    from kremlin_triplea.cli.main import _maps_dir
 
     result = apply_house_rules(load(game, maps_dir=_maps_dir(ctx)), choices)
     for warning in result.warnings:

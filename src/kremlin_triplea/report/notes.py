@@ -10,7 +10,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from kremlin_triplea.rules.draft import DraftResult
+    from kremlin_triplea.draft.run import DraftResult
 
 
 def game_name(result: DraftResult) -> str:
@@ -54,7 +54,7 @@ def rules_html(result: DraftResult) -> list[str]:
 
 
 def notes_html(result: DraftResult) -> str:
-    from kremlin_triplea.rules.value import value_result
+    from kremlin_triplea.report.value import value_result
 
     ruleset = result.ruleset
     values = value_result(result)

@@ -1,7 +1,7 @@
 """The primitive changes a rule can make to a game, as small frozen values.
 
 Every option, scenario, house rule and bid is a list of these. A
-:class:`~kremlin_triplea.board.Board` applies them (``push``/``pop``); when a
+:class:`~kremlin_triplea.model.board.Board` applies them (``push``/``pop``); when a
 game is saved, the difference between the board it started from and the board
 it ends with is written into the game file.
 """

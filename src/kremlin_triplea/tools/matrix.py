@@ -33,15 +33,15 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.board import Board
-from kremlin_triplea.changes import Change, SetGameName, SetProperty
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change, SetGameName, SetProperty
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
-from kremlin_triplea.rules.draft import DraftResult, DraftRun, draft_from_dict
-from kremlin_triplea.rules.kinds import APPLY, BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement, apply_bid, bid_placement_problem, unit_sets
-from kremlin_triplea.rules.legal import OptionChoices, bid_choices, option_choices
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
+from kremlin_triplea.draft.kinds import APPLY, BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement, apply_bid, bid_placement_problem, unit_sets
+from kremlin_triplea.draft.legal import OptionChoices, bid_choices, option_choices
 from kremlin_triplea.rules.profile import Profile, load_profile
-from kremlin_triplea.rules.profile_tools import derived_setup, rule_names
+from kremlin_triplea.tools.profiles import derived_setup, rule_names
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
@@ -441,7 +441,7 @@ class Checker:
     """Writes boards out, reads them back and validates them; keeps the files for the engine."""
 
     def __init__(self, engine_folder: Path | None) -> None:
-        from kremlin_triplea.validate import find_dtd
+        from kremlin_triplea.check.validate import find_dtd
 
         self.dtd = find_dtd()
         self.engine_folder = engine_folder
@@ -452,7 +452,7 @@ class Checker:
 
     def new_problems(self, game: Game, problems: list) -> list:
         """The problems the base game does not have already (by message: edits move line numbers)."""
-        from kremlin_triplea.validate import validate_tree
+        from kremlin_triplea.check.validate import validate_tree
 
         if game.source not in self._base_problems:
             self._base_problems[game.source] = Counter(_unlined(p.message) for p in validate_tree(game.document.root, game.source, dtd=self.dtd))
@@ -469,7 +469,7 @@ class Checker:
     def write_and_read(self, game: Game, board: Board, name: str) -> tuple[bytes | None, str | None, dict[Key, str], list]:
         """(bytes written, why writing failed, what reads back differently, new validation problems)."""
         from kremlin_triplea.gamefile.document import XmlDocument
-        from kremlin_triplea.validate import validate_tree
+        from kremlin_triplea.check.validate import validate_tree
 
         saved = game.board
         game.board = board
@@ -859,7 +859,7 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
 
 
 def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool) -> None:
-    from kremlin_triplea.rules.notes import game_name, notes_html
+    from kremlin_triplea.report.notes import game_name, notes_html
 
     game.board = game.initial.copy()
     first = rng.choice(ruleset.sides)

@@ -40,10 +40,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from kremlin_triplea.changes import Change, SetGameName, SetProperty
+from kremlin_triplea.model.changes import Change, SetGameName, SetProperty
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import Game, load
-from kremlin_triplea.rules.kinds import (
+from kremlin_triplea.draft.kinds import (
     APPLY,
     BidSpec,
     DraftState,
@@ -330,7 +330,7 @@ def apply_draft(
     Raises ``RuleViolation`` at the first pick that breaks a rule; the game's
     board is then left as the earlier picks made it.
     """
-    from kremlin_triplea.rules.notes import game_name, notes_html
+    from kremlin_triplea.report.notes import game_name, notes_html
 
     from kremlin_triplea.rules.house_rules import apply_house_rules, house_rule_changes, read_choices
 

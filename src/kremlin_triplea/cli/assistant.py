@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kremlin_triplea.cli import _maps_dir
+from kremlin_triplea.cli.main import _maps_dir
 
 if TYPE_CHECKING:
     from kremlin_triplea.assistant.session import DraftSession
@@ -27,7 +27,7 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 
     The draft may be unfinished: its picks so far are valued.
     """
-    from kremlin_triplea.rules.value import value_draft
+    from kremlin_triplea.report.value import value_draft
 
     values = value_draft(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx))
     if as_json:
@@ -54,7 +54,7 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_p
     """
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.render import find_map_folder, read_map_art, render_svg, write_picture
+    from kremlin_triplea.report.render import find_map_folder, read_map_art, render_svg, write_picture
 
     maps_dir = _maps_dir(ctx)
     if game.lower().endswith(".toml"):
@@ -83,9 +83,9 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_p
 
 def _draft_boards(path: Path, maps_dir: Path):
     """A draft applied in memory: (its board, its base game's board, the base game file, its legend)."""
-    from kremlin_triplea.render import Legend
-    from kremlin_triplea.rules.draft import apply_draft, read_draft
-    from kremlin_triplea.rules.value import value_result
+    from kremlin_triplea.report.render import Legend
+    from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.report.value import value_result
 
     draft = read_draft(path)
     result = apply_draft(draft, maps_dir=maps_dir, write_notes=False)
@@ -114,7 +114,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
     from kremlin_triplea.errors import InputError
-    from kremlin_triplea.rules.draft import read_draft
+    from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.rules.tomlfile import read_toml
 
     if (draft_file is None) == (resume is None):
@@ -155,8 +155,8 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
 
 def _board_picture(session: DraftSession) -> str:
     """Draw the board as the picks left it, beside the draft file; returns where."""
-    from kremlin_triplea.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
-    from kremlin_triplea.rules.value import DraftValue
+    from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
+    from kremlin_triplea.report.value import DraftValue
 
     game = session.game
     values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)

@@ -18,7 +18,7 @@ units           Counter of (owner or None, unit type) -> number of units
 
 Beside the graph: each player's PUs and technologies, the game properties, and
 the static :class:`Catalog` (players, alliances, turn order, unit types and
-costs). ``push`` applies a :mod:`~kremlin_triplea.changes` value, ``pop``
+costs). ``push`` applies a :mod:`~kremlin_triplea.model.changes` value, ``pop``
 undoes the last one, as in python-chess.
 """
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from kremlin_triplea.changes import (
+from kremlin_triplea.model.changes import (
     AddPUs,
     AddXml,
     SetAttachmentOption,

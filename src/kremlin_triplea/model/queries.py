@@ -12,7 +12,7 @@ from typing import Literal
 
 import attrs
 
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 
 Via = Literal["land", "sea", "any"]
 

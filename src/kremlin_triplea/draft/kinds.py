@@ -18,10 +18,10 @@ from collections.abc import Iterable
 
 import attrs
 
-from kremlin_triplea.board import Board
-from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.queries import Nearest, nearest, owned_sea_zones
+from kremlin_triplea.model.queries import Nearest, nearest, owned_sea_zones
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.scenarios import Scenario, apply_scenario

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.board import Board
-from kremlin_triplea.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
-from kremlin_triplea.rules.kinds import Outcome
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
+from kremlin_triplea.draft.kinds import Outcome
 
 if TYPE_CHECKING:
-    from kremlin_triplea.rules.draft import DraftResult
+    from kremlin_triplea.draft.run import DraftResult
 
 # Changes whose effect the three measures already cover.
 _MEASURED_FIELDS = frozenset({"production", "impassable", "original_owner"})
@@ -219,7 +219,7 @@ def value_result(result: DraftResult) -> DraftValue:
 
 def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None) -> DraftValue:
     """Value a draft file's picks so far, and its bid once the picks are complete."""
-    from kremlin_triplea.rules.draft import DraftRun, open_game, read_draft
+    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
 
     draft = read_draft(path)
     run = DraftRun(draft, open_game(draft, game_spec, maps_dir))

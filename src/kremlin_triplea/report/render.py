@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
-from kremlin_triplea.board import Board
+from kremlin_triplea.model.board import Board
 from kremlin_triplea.errors import InputError
 
 # For owners the map gives no colour: distinct, readable under black text.

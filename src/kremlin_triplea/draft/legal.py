@@ -14,9 +14,9 @@ import attrs
 from pathlib import Path
 
 from kremlin_triplea.game import Game
-from kremlin_triplea.rules.draft import Draft, DraftRun, open_game
+from kremlin_triplea.draft.run import Draft, DraftRun, open_game
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.rules.kinds import (
+from kremlin_triplea.draft.kinds import (
     DraftState,
     Pick,
     bid_cost,

@@ -52,7 +52,7 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
     and read back to the board meant (and, with --engine, be read the same by
     TripleA).
     """
-    from kremlin_triplea.rules.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
+    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
     from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     maps_dir = _maps_dir(ctx)
@@ -95,8 +95,8 @@ def profile_group() -> None:
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
     from kremlin_triplea.game import load, write_atomically
-    from kremlin_triplea.rules.matrix import all_rulesets
-    from kremlin_triplea.rules.profile_tools import new_profile_text
+    from kremlin_triplea.tools.matrix import all_rulesets
+    from kremlin_triplea.tools.profiles import new_profile_text
     from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     maps_dir = _maps_dir(ctx)
@@ -117,7 +117,7 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
 @click.pass_context
 def profile_check_command(ctx, profile) -> None:
     """Check PROFILE against its game files: names exist, hashes match, guessed entries have reasons (exit 1 if not)."""
-    from kremlin_triplea.rules.profile_tools import check_profile
+    from kremlin_triplea.tools.profiles import check_profile
     from kremlin_triplea.rules.ruleset import find_data_file
 
     path = find_data_file("maps", str(profile))

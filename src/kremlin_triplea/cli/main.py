@@ -78,7 +78,7 @@ def maps_command(ctx: click.Context) -> None:
 def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
     """Summarise GAME: a path, or MAP/GAME from the maps folder."""
     from kremlin_triplea.game import load
-    from kremlin_triplea.summary import summary_data, summary_text
+    from kremlin_triplea.report.summary import summary_data, summary_text
 
     loaded = load(game, maps_dir=_maps_dir(ctx))
     if as_json:
@@ -95,7 +95,7 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
     """Report what would make TripleA fail or misread GAME (exit 1 if anything)."""
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.validate import validate_tree
+    from kremlin_triplea.check.validate import validate_tree
 
     path = resolve_game(game, _maps_dir(ctx))
     document = XmlDocument.read(path)
@@ -122,7 +122,7 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     why, write nothing and exit 1.
     """
     from kremlin_triplea.errors import InputError
-    from kremlin_triplea.rules.draft import apply_draft, read_draft
+    from kremlin_triplea.draft.run import apply_draft, read_draft
 
     if output is None and not install:
         raise InputError("say where the game goes: -o FILE, --install, or both")
@@ -149,7 +149,7 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
 def options_command(ruleset_name: str) -> None:
     """List a ruleset's bonus options and their rules."""
     from kremlin_triplea.rules.ruleset import load_named_ruleset
-    from kremlin_triplea.rules.text import ruleset_text
+    from kremlin_triplea.report.text import ruleset_text
 
     click.echo(ruleset_text(load_named_ruleset(ruleset_name)), nl=False)
 
@@ -160,8 +160,8 @@ def options_command(ruleset_name: str) -> None:
 @click.pass_context
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
-    from kremlin_triplea.rules.draft import DraftRun, open_game, read_draft
-    from kremlin_triplea.rules.legal import describe, legal_choices
+    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
+    from kremlin_triplea.draft.legal import describe, legal_choices
 
     parsed = read_draft(draft)
     run = DraftRun(parsed, open_game(parsed, game_spec, _maps_dir(ctx)))
@@ -174,7 +174,7 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
 
 def _register_map_maker_commands() -> None:
     # Kept in their own module (issue 7): matrix, profile new, profile check.
-    from kremlin_triplea.cli_matrix import matrix_command, profile_group
+    from kremlin_triplea.cli.matrix import matrix_command, profile_group
 
     main.add_command(matrix_command)
     main.add_command(profile_group)
@@ -185,7 +185,7 @@ _register_map_maker_commands()
 
 def _register_assistant_commands() -> None:
     # Kept in their own module (issue 8): value, render, draft.
-    from kremlin_triplea.cli_assistant import draft_command, render_command, value_command
+    from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
 
     main.add_command(value_command)
     main.add_command(render_command)
@@ -197,7 +197,7 @@ _register_assistant_commands()
 
 def _register_verify_command() -> None:
     # Kept in its own module (issue 4): verify [--engine].
-    from kremlin_triplea.cli_verify import verify_command
+    from kremlin_triplea.cli.verify import verify_command
 
     main.add_command(verify_command)
 
@@ -207,7 +207,7 @@ _register_verify_command()
 
 def _register_house_command() -> None:
     # Kept in its own module (issue 6): house.
-    from kremlin_triplea.cli_house import house_command
+    from kremlin_triplea.cli.house import house_command
 
     main.add_command(house_command)
 

@@ -20,7 +20,7 @@ def verify_command(game: Path, engine: bool, rounds: int) -> None:
     any engine exception while playing.
     """
     from kremlin_triplea.gamefile.document import XmlDocument
-    from kremlin_triplea.validate import validate_tree
+    from kremlin_triplea.check.validate import validate_tree
 
     problems = [str(p) for p in validate_tree(XmlDocument.read(game).root, str(game))]
     for problem in problems:

@@ -1,0 +1,1 @@
+"""Checks of a game file: our validator (TripleA's own refusals and silent misreadings)."""

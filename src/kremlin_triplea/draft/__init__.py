@@ -1,0 +1,13 @@
+"""A Kremlin draft: picks applied in order to a board, the legal choices for the next pick, the bid.
+
+:mod:`run` reads a host's draft file and applies it; :mod:`kinds` implements each
+kind of option once; :mod:`legal` lists every legal choice for the next pick
+with the same checks.
+"""
+
+from __future__ import annotations
+
+from kremlin_triplea.draft.legal import NextPick, legal_choices, next_choices
+from kremlin_triplea.draft.run import Draft, DraftResult, DraftRun, apply_draft, read_draft
+
+__all__ = ["Draft", "DraftResult", "DraftRun", "NextPick", "apply_draft", "legal_choices", "next_choices", "read_draft"]

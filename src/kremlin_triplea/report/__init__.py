@@ -1,0 +1,1 @@
+"""Reports on a board or a draft, read-only leaves: values, game notes, rule texts, pictures, summaries."""

@@ -1,0 +1,1 @@
+"""Tools for map makers and CI: the option x game matrix and map-profile tools."""
