@@ -14,8 +14,10 @@ from lxml import etree
 from rules_support import GAMES, SEED, fresh_game
 
 from kremlin_triplea.game import load
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
-from kremlin_triplea.rules.game_rules import RuleSet, game_rule_changes, read_game_rules
+from kremlin_triplea.gamerules.actions import game_rule_changes
+from kremlin_triplea.rules.game_rules import RuleSet, read_game_rules
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import load_named_ruleset
@@ -197,7 +199,7 @@ def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> Non
         ],
         "bid": {"axis": 0},
     }
-    result = apply_draft(draft_from_dict(data), fresh_game(GAMES["1941"]))
+    result = add_notes(apply_draft(draft_from_dict(data), fresh_game(GAMES["1941"])))
     notes = result.game.board.properties["notes"]
     honour = notes[notes.index("<h3>Rules the players must enforce themselves (TripleA cannot)</h3>"):notes.index("<hr/>")]
     for rule in RULESET.game_rules:

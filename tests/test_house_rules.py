@@ -9,9 +9,11 @@ from click.testing import CliRunner
 
 from conftest import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import load
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
-from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules, load_named_house_set
+from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
@@ -34,7 +36,7 @@ def kremlin_draft(**extra) -> dict:
 def test_a_seed_draws_the_same_advantages_and_the_same_bytes_and_the_notes_say_so() -> None:
     choices = [HouseChoices("house-revised", seed=17)]
     first, second = load(AA50_1941), load(AA50_1941)
-    a, b = apply_house_rules(first, choices), apply_house_rules(second, choices)
+    a, b = add_notes(apply_house_rules(first, choices)), add_notes(apply_house_rules(second, choices))
     assert first.to_bytes() == second.to_bytes()
     drawn = [(c.advantage.power, c.advantage.id) for c in a.selections[0].advantages]
     assert drawn == [(c.advantage.power, c.advantage.id) for c in b.selections[0].advantages]
@@ -52,14 +54,14 @@ def test_seeds_differ_somewhere() -> None:
     drawn = set()
     for seed in range(6):
         game = load(AA50_1941)
-        result = apply_house_rules(game, [HouseChoices("house-revised", seed=seed)])
+        result = add_notes(apply_house_rules(game, [HouseChoices("house-revised", seed=seed)]))
         drawn.add(tuple(c.advantage.id for c in result.selections[0].advantages))
     assert len(drawn) > 1
 
 
 def test_without_seed_or_choice_no_advantage_and_the_notes_say_so() -> None:
     game = load(AA50_1941)
-    result = apply_house_rules(game, [HouseChoices("house-revised")])
+    result = add_notes(apply_house_rules(game, [HouseChoices("house-revised")]))
     assert result.selections[0].advantages == ()
     assert "no player advantages" in game.board.properties["notes"]
 
@@ -74,7 +76,7 @@ def test_an_advantage_that_needs_a_place_asks_for_it_with_the_legal_places() -> 
 def test_a_draft_of_house_rules_only_has_no_picks_and_no_bid() -> None:
     draft = draft_from_dict({"house_rules": ["house-classic"], "house_rule_choices": {"house-classic": {"neutral_territories": False, "advantages": {"USA": 3}}}})
     game = load(CLASSIC)
-    result = apply_draft(draft, game)
+    result = add_notes(apply_draft(draft, game))
     assert result.game.board.units("Hawaii Sea Zone")[("Americans", "fighter")] == 2
     assert result.game.board.node("Spain")["units"] == {}  # the switch turned the neutral armies off
     assert result.game.board.properties["Axis Economic Victory"] == "84"
@@ -97,7 +99,7 @@ def test_kremlin_straits_and_house_straits_conflict_naming_both_sources() -> Non
 
 def test_kremlin_draft_with_house_rules_whose_straits_are_switched_off() -> None:
     choices = {"house-revised": {"hr2_baltic": False, "hr3_gibraltar": False, "advantages": {"Germany": "german-scientists"}}}
-    result = apply_draft(draft_from_dict(kremlin_draft(house_rules=["house-revised"], house_rule_choices=choices)), load(AA50_1941))
+    result = add_notes(apply_draft(draft_from_dict(kremlin_draft(house_rules=["house-revised"], house_rule_choices=choices)), load(AA50_1941)))
     lines = result.rules.game_lines
     assert any(line.startswith("House Rule 8 Soviet National Objective:") for line in lines)
     assert any(line.startswith("Germany advantage 6: German Scientists: Germans pay 4 PUs") for line in lines)
@@ -137,7 +139,7 @@ def test_the_examples_apply_and_the_engine_reads_them(tmp_path: Path) -> None:
     examples = Path(__file__).resolve().parents[1] / "examples"
     written = []
     for name in ("house-revised-1942", "house-classic"):
-        result = apply_draft(read_draft(examples / f"{name}.toml"), maps_dir=MAPS_DIR)
+        result = add_notes(apply_draft(read_draft(examples / f"{name}.toml"), maps_dir=MAPS_DIR))
         written.append(result.game.save(tmp_path / f"{name}.xml"))
     revised, classic = read_with_engine(written)
     assert revised.ok and classic.ok and not revised.dtd_errors and not classic.dtd_errors

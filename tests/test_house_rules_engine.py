@@ -15,7 +15,8 @@ import pytest
 from conftest import AA50_1941, AA50_1942, MAPS_DIR
 from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.house_rules import HouseChoices, house_rule_changes
+from kremlin_triplea.gamerules.house import house_rule_changes
+from kremlin_triplea.rules.house_rules import HouseChoices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import profile_for_game
 

@@ -13,7 +13,8 @@ import pytest
 from conftest import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine.play import play_with_engine
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules
+from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.rules.house_rules import HouseChoices
 
 pytestmark = pytest.mark.engine
 

@@ -55,7 +55,7 @@ def test_the_drafts_picture_outlines_exactly_the_changed_places_and_colours_owne
     result = run("render", str(EXAMPLE), "-o", str(out))
     assert result.exit_code == 0, result.output
     tree = etree.parse(str(out))
-    applied = apply_draft(read_draft(EXAMPLE), maps_dir=MAPS_DIR, write_notes=False)
+    applied = apply_draft(read_draft(EXAMPLE), maps_dir=MAPS_DIR)
     board, base = applied.game.board, applied.game.initial
     expected = expected_changes(base, board)
     assert {"Archangel", "Russia", "Northern South America", "44 Sea Zone"} <= expected
@@ -148,6 +148,6 @@ def test_a_house_rules_draft_is_drawn_against_its_game(tmp_path: Path) -> None:
     out = tmp_path / "house.svg"
     result = run("render", str(draft), "-o", str(out))
     assert result.exit_code == 0, result.output
-    applied = apply_draft(read_draft(draft), maps_dir=MAPS_DIR, write_notes=False)
+    applied = apply_draft(read_draft(draft), maps_dir=MAPS_DIR)
     expected = expected_changes(applied.game.initial, applied.game.board)
     assert expected and set(paths(etree.parse(str(out)), "changed")) == expected

@@ -25,6 +25,7 @@ from classic_support import (
     run_for,
 )
 from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.kinds import removal_target
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
@@ -475,7 +476,7 @@ def _written(ruleset: str, game: Path, choices: tuple[str, ...] = ()):
         {"side": "Axis", "option": 4, "place": [{"power": "Japan", "unit": "fighter", "at": "Japan"}]},
         {"side": "Allies", "option": 4, "place": [{"power": "USSR", "unit": "fighter", "at": "Russia"}]},
     ]})
-    return apply_draft(draft, fresh_game(game)).game.board
+    return add_notes(apply_draft(draft, fresh_game(game))).game.board
 
 
 KREMLIN_PROPERTIES = ("Movement By Territory Restricted", "Two hit battleship", "Economic Victory", "Axis Economic Victory", "Allies Economic Victory")

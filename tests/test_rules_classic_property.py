@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from classic_support import RULESET_GAMES, game_id
 from conftest import position_disagreements, MAPS_DIR
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
@@ -107,7 +108,7 @@ def _declared_units(choose: Choose, run: DraftRun, amount: int) -> list[dict[str
 
 
 def apply_and_write(data: dict[str, Any], game: Path) -> tuple[Game, bytes]:
-    result = apply_draft(draft_from_dict(data), fresh_game(game))
+    result = add_notes(apply_draft(draft_from_dict(data), fresh_game(game)))
     return result.game, result.game.to_bytes()
 
 

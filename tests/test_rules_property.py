@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
@@ -118,7 +119,7 @@ def _bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
 
 
 def apply_and_write(data: dict[str, Any], year: str) -> tuple[Game, bytes]:
-    result = apply_draft(draft_from_dict(data), fresh_game(GAMES[year]))
+    result = add_notes(apply_draft(draft_from_dict(data), fresh_game(GAMES[year])))
     return result.game, result.game.to_bytes()
 
 

@@ -63,7 +63,7 @@ def test_the_example_draft_running_totals_add_up_and_agree_with_the_replay(maps_
     assert values.running()[-1] == values.totals()
     for side in values.sides:
         assert values.totals()[side] == sum(p.value for p in values.picks if p.side == side)
-    replayed = value_result(apply_draft(read_draft(EXAMPLE), maps_dir=maps_dir, write_notes=False))
+    replayed = value_result(apply_draft(read_draft(EXAMPLE), maps_dir=maps_dir))
     assert replayed == values
     # The bid places units worth what the apply summary says it spent.
     assert values.bid.gain("Axis").units == 10 and values.bid.side == "Axis"

@@ -23,6 +23,7 @@ import attrs
 from kremlin_triplea.errors import KremlinError, close_matches
 from kremlin_triplea.game import Game, load, write_atomically
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.kinds import DraftState, neutral_set_problem
 from kremlin_triplea.draft.legal import NextPick, OptionChoices, bid_choices, legal_choices
 from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams, Ruleset, data_folders, load_named_ruleset
@@ -576,7 +577,7 @@ def finish(session: DraftSession, output: Path, *, overwrite: bool = False, inst
     from kremlin_triplea.gamefile.locate import default_maps_dir
     from kremlin_triplea.draft.run import read_draft
 
-    result = apply_draft(read_draft(session.path), maps_dir=session.maps_dir)
+    result = add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
     lines = result.summary()
     if install:
         from kremlin_triplea.gamefile.install import install_written_game

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kremlin_triplea.cli.main import _maps_dir
+from kremlin_triplea.cli.common import maps_dir as _maps_dir
 
 if TYPE_CHECKING:
     from kremlin_triplea.assistant.session import DraftSession
@@ -88,7 +88,7 @@ def _draft_boards(path: Path, maps_dir: Path):
     from kremlin_triplea.report.value import value_result
 
     draft = read_draft(path)
-    result = apply_draft(draft, maps_dir=maps_dir, write_notes=False)
+    result = apply_draft(draft, maps_dir=maps_dir)
     if draft.ruleset is None:  # house rules only: changes to outline, no picks to list
         return result.game.board, result.game.initial, result.game.source, None
     values = value_result(result)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import maps_dir as _maps_dir
+
 
 def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     from kremlin_triplea.errors import InputError
@@ -38,7 +40,9 @@ def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: in
     """
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.game import load
-    from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules, load_named_house_set
+    from kremlin_triplea.gamerules.house import apply_house_rules
+    from kremlin_triplea.report.notes import add_notes
+    from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
 
     chosen_switches = {}
     for name, value in _pairs(switches, "--switch").items():
@@ -56,9 +60,8 @@ def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: in
     unknown = set(chosen_switches) - {k for set_id in sets for k in load_named_house_set(set_id).choices}
     if unknown:
         raise InputError(f"--switch {', '.join(sorted(unknown))}: no such switch in {', '.join(sets)}")
-    from kremlin_triplea.cli.main import _maps_dir
 
-    result = apply_house_rules(load(game, maps_dir=_maps_dir(ctx)), choices)
+    result = add_notes(apply_house_rules(load(game, maps_dir=_maps_dir(ctx)), choices))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
     written = result.game.save(output, overwrite=force)

@@ -16,7 +16,12 @@ from typing import Any, TypeVar
 import click
 
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, default_maps_dir, installed_maps
+from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
+from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.cli.house import house_command
+from kremlin_triplea.cli.matrix import matrix_command, profile_group
+from kremlin_triplea.cli.verify import verify_command
+from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, installed_maps
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,10 +54,6 @@ def main(ctx: click.Context, maps_dir: Path | None, debug: bool) -> None:
     ctx.ensure_object(dict)
     ctx.obj["maps_dir"] = maps_dir
     ctx.meta["debug"] = debug
-
-
-def _maps_dir(ctx: click.Context) -> Path:
-    return default_maps_dir(ctx.obj.get("maps_dir"))
 
 
 @main.command("maps")
@@ -123,10 +124,11 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     """
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.report.notes import add_notes
 
     if output is None and not install:
         raise InputError("say where the game goes: -o FILE, --install, or both")
-    result = apply_draft(read_draft(draft), game_spec=game_spec, maps_dir=_maps_dir(ctx))
+    result = add_notes(apply_draft(read_draft(draft), game_spec=game_spec, maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
     installed = None
@@ -172,44 +174,11 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
         click.echo(line)
 
 
-def _register_map_maker_commands() -> None:
-    # Kept in their own module (issue 7): matrix, profile new, profile check.
-    from kremlin_triplea.cli.matrix import matrix_command, profile_group
-
-    main.add_command(matrix_command)
-    main.add_command(profile_group)
-
-
-_register_map_maker_commands()
-
-
-def _register_assistant_commands() -> None:
-    # Kept in their own module (issue 8): value, render, draft.
-    from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
-
-    main.add_command(value_command)
-    main.add_command(render_command)
-    main.add_command(draft_command)
-
-
-_register_assistant_commands()
-
-
-def _register_verify_command() -> None:
-    # Kept in its own module (issue 4): verify [--engine].
-    from kremlin_triplea.cli.verify import verify_command
-
-    main.add_command(verify_command)
-
-
-_register_verify_command()
-
-
-def _register_house_command() -> None:
-    # Kept in its own module (issue 6): house.
-    from kremlin_triplea.cli.house import house_command
-
-    main.add_command(house_command)
-
-
-_register_house_command()
+# Commands kept in their own modules; they import cli.common, never this module.
+main.add_command(matrix_command)
+main.add_command(profile_group)
+main.add_command(value_command)
+main.add_command(render_command)
+main.add_command(draft_command)
+main.add_command(verify_command)
+main.add_command(house_command)

@@ -10,11 +10,10 @@ from pathlib import Path
 import click
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game
+from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.gamefile.locate import installed_maps, resolve_game
 
 
-def _maps_dir(ctx: click.Context) -> Path:
-    return default_maps_dir(ctx.obj.get("maps_dir"))
 
 
 def _quiet() -> bool:

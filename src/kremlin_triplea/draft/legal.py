@@ -32,7 +32,7 @@ from kremlin_triplea.draft.kinds import (
     unit_sets,
 )
 from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, Option, PlacementParams
-from kremlin_triplea.rules.scenarios import apply_scenario
+from kremlin_triplea.draft.kinds import apply_scenario
 
 
 @attrs.frozen

@@ -36,11 +36,11 @@ Every pick sees the board as changed by all earlier picks.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
-from kremlin_triplea.model.changes import Change, SetGameName, SetProperty
+from kremlin_triplea.model.changes import Change
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.draft.kinds import (
@@ -58,12 +58,11 @@ from kremlin_triplea.draft.kinds import (
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
-from kremlin_triplea.rules.game_rules import AppliedRules, RuleSet
-from kremlin_triplea.rules.scenarios import find_scenario
+from kremlin_triplea.gamerules.actions import AppliedRules
+from kremlin_triplea.gamerules.house import HouseSelection, apply_house_rules, house_rule_changes, selection_lines
+from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
-if TYPE_CHECKING:
-    from kremlin_triplea.rules.house_rules import HouseSelection
 
 
 @attrs.frozen
@@ -154,8 +153,6 @@ class DraftResult:
             lines.append("bid:")
             lines += [f"  {line}" for line in self.bid.lines]
         if self.house:
-            from kremlin_triplea.rules.house_rules import selection_lines
-
             lines += selection_lines(self.house)
         if self.rules is not None and self.rules.game_lines:
             lines.append("written into the game:")
@@ -233,7 +230,7 @@ class DraftRun:
                 raise section.fail(other, f"`{wanted}` for option {option.number} ({option.kind}), not `{other}`")
         pick = Pick(index=index, side=side, option=option)
         if wanted == "scenario":
-            return attrs.evolve(pick, scenario=find_scenario(self.ruleset, section.text("scenario"), where=where))
+            return attrs.evolve(pick, scenario=self.ruleset.scenario(section.text("scenario"), where=where))
         if wanted == "place":
             return attrs.evolve(pick, placements=self.parse_placements(section, "place"))
         if wanted == "take":
@@ -323,36 +320,27 @@ def apply_draft(
     maps_dir: Path | str | None = None,
     ruleset: Ruleset | None = None,
     profile: Profile | None = None,
-    write_notes: bool = True,
 ) -> DraftResult:
     """Check the whole draft and apply it to ``game``'s board (loaded from the draft if not given).
 
     Raises ``RuleViolation`` at the first pick that breaks a rule; the game's
-    board is then left as the earlier picks made it.
+    board is then left as the earlier picks made it. The game's notes and name
+    are the writer's business (:func:`kremlin_triplea.report.notes.add_notes`).
     """
-    from kremlin_triplea.report.notes import game_name, notes_html
-
-    from kremlin_triplea.rules.house_rules import apply_house_rules, house_rule_changes, read_choices
-
     game = game or open_game(draft, game_spec, maps_dir)
     house = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
     if draft.ruleset is None:
-        return apply_house_rules(game, house, draft.choices, write_notes=write_notes)  # type: ignore[return-value]
+        return apply_house_rules(game, house, draft.choices)  # type: ignore[return-value]
     run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
     run.apply_picks()
     run.check_complete()
     bid_spec = run.parse_bid()
     bid = run.apply_bid(bid_spec) if bid_spec is not None else None
     # The rule sets' game-file actions come last: they act on the board the picks and the bid made.
-    own = RuleSet(run.ruleset.id, run.ruleset.title, run.ruleset.source, run.ruleset.path, run.ruleset.game_rules)
+    own = run.ruleset.rule_set
     rules, selections = house_rule_changes(game.board, run.profile, run.names, house, before=(own,), flags=draft.choices)
     game.board.push_all(list(rules.changes))
-    result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections)
-    if write_notes:
-        board = game.board
-        board.push(SetProperty("notes", notes_html(result) + board.properties.get("notes", "")))
-        board.push(SetGameName(game_name(result)))
-    return result
+    return DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections)
 
 
 def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:

@@ -1,20 +1,33 @@
-"""What the written game tells its players: its name, and notes listing the draft.
+"""What the written game tells its players: its name, and notes listing the draft or the house rules.
 
 TripleA shows the ``notes`` property (HTML) from the Game Notes menu, so the
 ruleset, every pick and the bid are put at the top of the existing notes.
+Applying a draft never writes notes; whoever writes the game calls :func:`add_notes`.
 """
 
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from kremlin_triplea.draft.run import DraftResult
+from kremlin_triplea.draft.run import DraftResult
+from kremlin_triplea.gamerules.house import HouseResult, selection_lines
+from kremlin_triplea.model.changes import SetGameName, SetProperty
+from kremlin_triplea.report.value import value_result
 
 
-def game_name(result: DraftResult) -> str:
+def game_name(result: DraftResult | HouseResult) -> str:
+    if isinstance(result, HouseResult):
+        return f"{result.game.initial.game_name} - {' + '.join(s.house.id for s in result.selections)}"
     return f"{result.game.initial.game_name} - Kremlin ({result.ruleset.id})"
+
+
+def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
+    """Put the notes of ``result`` at the top of its game's notes and give the game its new name."""
+    board = result.game.board
+    html = house_notes_html(result) if isinstance(result, HouseResult) else notes_html(result)
+    board.push(SetProperty("notes", html + board.properties.get("notes", "")))
+    board.push(SetGameName(game_name(result)))
+    return result
 
 
 def players_honour(result: DraftResult) -> list[str]:
@@ -32,8 +45,6 @@ def players_honour(result: DraftResult) -> list[str]:
 
 
 def rules_html(result: DraftResult) -> list[str]:
-    from kremlin_triplea.rules.house_rules import selection_lines
-
     rules = result.rules
     parts = []
     if rules is not None:
@@ -54,8 +65,6 @@ def rules_html(result: DraftResult) -> list[str]:
 
 
 def notes_html(result: DraftResult) -> str:
-    from kremlin_triplea.report.value import value_result
-
     ruleset = result.ruleset
     values = value_result(result)
     parts = [
@@ -80,4 +89,11 @@ def notes_html(result: DraftResult) -> str:
     parts += rules_html(result)
     parts.append("<hr/>")
     # A CDATA section cannot contain its own terminator.
+    return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"
+
+
+def house_notes_html(result: HouseResult) -> str:
+    parts = ["<h2>House rules</h2>", "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in selection_lines(result.selections)) + "</ul>"]
+    parts += rules_html(result)
+    parts.append("<hr/>")
     return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"

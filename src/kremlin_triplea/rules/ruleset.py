@@ -14,8 +14,9 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import UnknownNameError
-from kremlin_triplea.rules.game_rules import GameRule, read_game_rules
-from kremlin_triplea.rules.scenarios import Scenario, read_scenarios
+from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
+from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
+from kremlin_triplea.rules.datafiles import data_folders, find_data_file
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 # The places a placement option may name, and the checks it may require; the
@@ -182,6 +183,15 @@ class Ruleset:
                 return option
         known = [str(o.number) for o in self.options] + [o.id for o in self.options]
         raise UnknownNameError("option", str(key), known, within=f"ruleset {self.id}", show_all=True)
+
+    def scenario(self, key: str, *, where: str | None = None) -> Scenario:
+        """A scenario by its title as the rule text gives it (any case) or its id."""
+        return find_scenario(self.scenarios, key, within=f"ruleset {self.id}", where=where)
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The ruleset's own rules that are not options (its ``[[game_rule]]``s), as a rule set written into the game."""
+        return RuleSet(self.id, self.title, self.source, self.path, self.game_rules)
 
 
 def load_ruleset(path: Path | str) -> Ruleset:
@@ -370,31 +380,8 @@ def _option(section: Section) -> Option:
     )
 
 
-def find_data_file(folder: str, name: str) -> Path:
-    """A ruleset or map profile: ``name`` as a path, else ``<folder>/<name>.toml``.
-
-    Looked up in the repository's folder (a source checkout) and in the copy
-    installed with the package (``kremlin_triplea/data/<folder>``).
-    """
-    candidate = Path(name)
-    if candidate.suffix == ".toml" and candidate.is_file():
-        return candidate
-    for base in data_folders(folder):
-        path = base / f"{name}.toml"
-        if path.is_file():
-            return path
-    known = sorted({p.stem for base in data_folders(folder) for p in base.glob("*.toml")})
-    kind = {"maps": "map profile", "rulesets": "ruleset"}.get(folder, folder)
-    raise UnknownNameError(kind, name, known, show_all=True, where=f"{folder}/")
-
-
-def data_folders(folder: str) -> list[Path]:
-    package = Path(__file__).resolve().parents[1]
-    return [p for p in (package.parents[1] / folder, package / "data" / folder) if p.is_dir()]
-
-
 def load_named_ruleset(name: str) -> Ruleset:
     return load_ruleset(find_data_file("rulesets", name))
 
 
-__all__ = ["DataFileError", "Option", "Ruleset", "load_ruleset", "load_named_ruleset", "find_data_file"]
+__all__ = ["DataFileError", "Option", "Ruleset", "data_folders", "find_data_file", "load_named_ruleset", "load_ruleset"]

@@ -34,10 +34,11 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.model.board import Board
-from kremlin_triplea.model.changes import Change, SetGameName, SetProperty
+from kremlin_triplea.model.changes import Change
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.kinds import APPLY, BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement, apply_bid, bid_placement_problem, unit_sets
 from kremlin_triplea.draft.legal import OptionChoices, bid_choices, option_choices
 from kremlin_triplea.rules.profile import Profile, load_profile
@@ -764,7 +765,8 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
 
 def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
     """A house-rule set on a game of one of its maps: with its defaults, then with every switch flipped."""
-    from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules
+    from kremlin_triplea.gamerules.house import apply_house_rules
+    from kremlin_triplea.rules.house_rules import HouseChoices
 
     map_name = spec.profile.map if spec.profile is not None else game.board.properties.get("mapName")
     if map_name not in house.rules.maps:
@@ -782,7 +784,7 @@ def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec,
             continue
         game.board = game.initial.copy()
         try:
-            apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)])
+            add_notes(apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)]))
         except KremlinError as error:
             cell.errors.append(f"{house.id} ({what}) cannot be applied: {error}")
             continue
@@ -818,7 +820,7 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
 
 def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str) -> list[Applied]:
     """Each scenario of the side on its own row: applied, or why it cannot be."""
-    from kremlin_triplea.rules.scenarios import apply_scenario
+    from kremlin_triplea.draft.kinds import apply_scenario
 
     items = []
     for scenario in ruleset.scenarios:
@@ -859,8 +861,6 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
 
 
 def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool) -> None:
-    from kremlin_triplea.report.notes import game_name, notes_html
-
     game.board = game.initial.copy()
     first = rng.choice(ruleset.sides)
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
@@ -888,9 +888,7 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
             made.append(f"{side} option {pick.option.number}: {description}")
         bid_spec = _random_bid(run, rng)
         bid = run.apply_bid(bid_spec) if bid_spec is not None else None
-        result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state)
-        game.board.push(SetProperty("notes", notes_html(result) + game.board.properties.get("notes", "")))
-        game.board.push(SetGameName(game_name(result)))
+        add_notes(DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state))
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return

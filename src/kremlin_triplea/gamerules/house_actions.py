@@ -37,10 +37,11 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from kremlin_triplea.gamerules.context import ActionContext, Planned
 from kremlin_triplea.model.changes import AddPUs, AddXml, Change, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
+from kremlin_triplea.rules.house_rules import neutral_table
 
 if TYPE_CHECKING:
-    from kremlin_triplea.rules.game_rules import Planned, _Context
     from kremlin_triplea.rules.tomlfile import Section
 
 RULES_CLASS = "games.strategy.triplea.attachments.RulesAttachment"
@@ -55,12 +56,10 @@ TERRITORY_GROUPS = ("controlled", "controlledNoWater", "original", "originalNoWa
 
 
 def _planned(key: tuple[str, ...], value: object, changes: list[Change] | tuple[Change, ...], line: str) -> Planned:
-    from kremlin_triplea.rules.game_rules import Planned
-
     return Planned(key, value, tuple(changes), line)
 
 
-def _tag(ctx: _Context) -> str:
+def _tag(ctx: ActionContext) -> str:
     """A name part unique to the rule: attachments the tool adds say which rule made them."""
     return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", ctx.rule.id) if p)
 
@@ -74,24 +73,24 @@ def _attachment(name: str, attach_to: str, java_class: str, kind: str, options: 
     return f'<attachment name="{_attr(name)}" attachTo="{_attr(attach_to)}" javaClass="{java_class}" type="{kind}">{body}</attachment>'
 
 
-def _use_triggers(ctx: _Context) -> Planned:
+def _use_triggers(ctx: ActionContext) -> Planned:
     # Triggers only run with 'Use Triggers' on (Properties.getTriggers; AA50 and Revised lack it).
     return _planned(("property", "Use Triggers"), "true", [SetProperty("Use Triggers", "true")], "game option 'Use Triggers' = true (the rule's trigger needs it)")
 
 
-def _round_one(ctx: _Context, power: str) -> tuple[str, str]:
+def _round_one(ctx: ActionContext, power: str) -> tuple[str, str]:
     name = f"conditionAttachment{_tag(ctx)}Round1{power}"
     return name, _attachment(name, power, RULES_CLASS, "player", [("rounds", "1")])
 
 
-def tech_cost(ctx: _Context, change: Section) -> list[Planned]:
+def tech_cost(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     cost = change.integer("cost")
     line = f"{power} pay {cost} PUs per research die (TripleA techCost; 5 before)"
     return [_planned(("tech_cost", power), cost, [SetAttachmentOption("techAttachment", power, "techCost", str(cost))], line)]
 
 
-def _units_of(ctx: _Context, which: str) -> list[str]:
+def _units_of(ctx: ActionContext, which: str) -> list[str]:
     domains = {"sea": {"sea"}, "air": {"air"}, "sea and air": {"sea", "air"}}.get(which)
     if domains is None:
         raise ctx.fail(f'`units` is "sea", "air" or "sea and air", not {which!r}')
@@ -99,7 +98,7 @@ def _units_of(ctx: _Context, which: str) -> list[str]:
     return sorted(u for u, t in catalog.unit_types.items() if t.domain in domains)
 
 
-def price_change(ctx: _Context, change: Section) -> list[Planned]:
+def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     which = change.text("units")
     step = change.integer("change", None)
@@ -121,7 +120,7 @@ def price_change(ctx: _Context, change: Section) -> list[Planned]:
     return planned
 
 
-def set_pus(ctx: _Context, change: Section) -> list[Planned]:
+def set_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     delta = change.integer("change")
     # The key is the rule's own: two rules adding PUs add up, they do not conflict.
@@ -129,7 +128,7 @@ def set_pus(ctx: _Context, change: Section) -> list[Planned]:
                      f"{power} start with {delta:+d} PUs ({ctx.board.pus.get(power, 0)} in the game)")]
 
 
-def trigger_pus(ctx: _Context, change: Section) -> list[Planned]:
+def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amount = change.integer("amount")
     step = change.text("after_step")
@@ -157,7 +156,7 @@ _BUILT_IN_TECHS = {
 }
 
 
-def _technology_section(ctx: _Context) -> Planned:
+def _technology_section(ctx: ActionContext) -> Planned:
     """The game's <technology> section written out as TripleA builds it, so a custom technology can join it.
 
     The games these sets are for have no such section; writing TripleA's own
@@ -175,7 +174,7 @@ def _technology_section(ctx: _Context) -> Planned:
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
 
 
-def power_tech(ctx: _Context, change: Section) -> list[Planned]:
+def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
     options: list[tuple[str, str]] = []
@@ -206,7 +205,7 @@ def power_tech(ctx: _Context, change: Section) -> list[Planned]:
     return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
 
 
-def objective(ctx: _Context, change: Section) -> list[Planned]:
+def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amends = change.text("amends")
     value = change.integer("value")
@@ -236,7 +235,7 @@ def objective(ctx: _Context, change: Section) -> list[Planned]:
     return [_planned(("objective", power, amends), (value, tuple(str(c) for c in changes)), changes, line)]
 
 
-def _territories(ctx: _Context, text: str) -> str:
+def _territories(ctx: ActionContext, text: str) -> str:
     if text in TERRITORY_GROUPS:
         return text
     match = re.fullmatch(r"original territories of (.+)", text)
@@ -250,13 +249,12 @@ def _territories(ctx: _Context, text: str) -> str:
     return ":".join(ctx.names.territory(t.strip(), where=ctx.where) for t in text.split(":"))
 
 
-def _neutral_table(ctx: _Context) -> list[dict[str, Any]]:
-    from kremlin_triplea.rules.house_rules import neutral_table
+def _neutral_table(ctx: ActionContext) -> list[dict[str, Any]]:
 
     return neutral_table(ctx.rule.set_id)
 
 
-def neutral_armies(ctx: _Context, change: Section) -> list[Planned]:
+def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
     planned = []
     for neutral in _neutral_table(ctx):
         territory = ctx.names.territory(neutral["name"], where=ctx.where)
@@ -275,7 +273,7 @@ def neutral_armies(ctx: _Context, change: Section) -> list[Planned]:
     return planned
 
 
-def _neutral_coast(ctx: _Context, rule_name: str, territory: str) -> str:
+def _neutral_coast(ctx: ActionContext, rule_name: str, territory: str) -> str:
     coasts = ctx.profile.neutral_coasts.get(rule_name) or ctx.profile.neutral_coasts.get(territory)
     if not coasts:
         raise ctx.fail(f"the map profile {ctx.profile.path} gives no [neutral_coasts] for {rule_name}, where its ships start")
@@ -286,7 +284,7 @@ def _neutral_coast(ctx: _Context, rule_name: str, territory: str) -> str:
     return coasts[0]
 
 
-def give_neutral(ctx: _Context, change: Section) -> list[Planned]:
+def give_neutral(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     wanted = change.text("neutral")
     neutral = next((n for n in _neutral_table(ctx) if n["name"].lower() == wanted.lower()), None)
@@ -311,13 +309,13 @@ def give_neutral(ctx: _Context, change: Section) -> list[Planned]:
     return planned
 
 
-HOUSE_CHANGE_KINDS: dict[str, tuple[tuple[str, ...], Any]] = {
-    "tech_cost": (("power", "cost"), tech_cost),
-    "price_change": (("power", "units", "change", "percent", "round"), price_change),
-    "set_pus": (("power", "change"), set_pus),
-    "trigger_pus": (("power", "amount", "after_step"), trigger_pus),
-    "power_tech": (("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"), power_tech),
-    "objective": (("power", "amends", "value", "condition"), objective),
-    "neutral_armies": ((), neutral_armies),
-    "give_neutral": (("power", "neutral", "pay", "army"), give_neutral),
+HOUSE_ACTIONS: dict[str, Any] = {
+    "tech_cost": tech_cost,
+    "price_change": price_change,
+    "set_pus": set_pus,
+    "trigger_pus": trigger_pus,
+    "power_tech": power_tech,
+    "objective": objective,
+    "neutral_armies": neutral_armies,
+    "give_neutral": give_neutral,
 }

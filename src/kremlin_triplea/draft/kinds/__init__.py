@@ -1,0 +1,42 @@
+"""Each kind of option, implemented once and driven by the ruleset's parameters.
+
+A kind checks one pick against the board as the earlier picks left it and
+returns the primitive changes it makes (``Outcome``), or raises
+``RuleViolation`` naming the pick, quoting the rule and saying why. The same
+checks (``placement_problem``, ``neutral_problem``, ``takeover_problem``...)
+drive the legal-choice enumeration in :mod:`kremlin_triplea.draft.legal`, so a
+choice listed as legal never fails when applied.
+
+``APPLY`` is the registry: a ruleset's option kind -> the function that applies a pick of it.
+"""
+
+from __future__ import annotations
+
+from kremlin_triplea.draft.kinds.bid import achievable_values, apply_bid, bid_cost, bid_placement_problem, removal_target
+from kremlin_triplea.draft.kinds.neutral import apply_neutral_takeover, navy_destinations, navy_problem, neutral_navy, neutral_problem, neutral_set_problem
+from kremlin_triplea.draft.kinds.placement import apply_placement, placement_problem, unit_sets
+from kremlin_triplea.draft.kinds.scenario import apply_scenario
+from kremlin_triplea.draft.kinds.takeover import (
+    apply_territory_takeover,
+    new_owner_after_takeover,
+    retreat_destinations,
+    retreating_groups,
+    takeover_problem,
+)
+from kremlin_triplea.draft.picks import BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement
+from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
+
+APPLY = {
+    "placement": apply_placement,
+    "neutral_takeover": apply_neutral_takeover,
+    "territory_takeover": apply_territory_takeover,
+    "scenario": apply_scenario,
+}
+
+__all__ = [
+    "APPLY", "BidSpec", "DraftState", "Facts", "NeutralTake", "Outcome", "Pick", "Problem", "Retreat", "TakeoverSpec",
+    "UnitPlacement", "achievable_values", "apply_bid", "apply_neutral_takeover", "apply_placement", "apply_scenario",
+    "apply_territory_takeover", "bid_cost", "bid_placement_problem", "navy_destinations", "navy_problem", "neutral_navy",
+    "neutral_problem", "neutral_set_problem", "new_owner_after_takeover", "placement_problem", "removal_target",
+    "retreat_destinations", "retreating_groups", "takeover_problem", "unit_sets",
+]

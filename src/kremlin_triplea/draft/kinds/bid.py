@@ -1,0 +1,199 @@
+"""The bid (000 C, 001 bidding, 002 bid order): units placed for a positive bid, PUs or removals for a negative one."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from kremlin_triplea.draft.picks import BidSpec
+from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetProperty, SetPUs
+
+
+def bid_cost(board: Board, unit: str, power: str) -> int | None:
+    """What ``power`` pays for ``unit`` in a bid: None unless its production frontier sells it.
+
+    The classic games define artillery and destroyer rules that no frontier
+    lists; a bid may only buy what the power could buy in the game.
+    """
+    catalog = board.catalog
+    if any(player == power for player, _ in catalog.costs):
+        return catalog.costs.get((power, unit))
+    return catalog.cost(unit, power)
+
+
+def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str, place: str) -> Problem | None:
+    bid = state.ruleset.bid
+    board = state.board
+    shown = state.names.shown(place)
+    if state.side_of.get(power) != bid.placing_side:
+        return Problem(bid.placement_rule, bid.source, f"{power} is not a power of the {bid.placing_side}, who place the bid")
+    kind = board.catalog.unit_type(unit)
+    if bid_cost(board, unit, power) is None:
+        return Problem(bid.amount_rule, bid.source, f"{power} cannot buy {unit} in this game (not in its production frontier), so it cannot be bid")
+    if board.is_water(place):
+        if not kind.is_ship:
+            return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
+        if place not in facts.owned_sea(power):
+            return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
+    else:
+        if kind.is_ship:
+            return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed on land ({shown})")
+        if board.owner(place) != power:
+            return Problem(bid.placement_rule, bid.source, f"{shown} is owned by {board.owner(place) or 'nobody'}, not {power}")
+        if board.node(place)["impassable"]:
+            return Problem(bid.placement_rule, bid.source, f"{shown} is impassable: a neutral in the rules, not {power} territory")
+    return None
+
+
+def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
+    bid = state.ruleset.bid
+    board = state.board
+    label = f"bid ({bid.placing_side} {bid_spec.amount})"
+    lines: list[str] = []
+    changes: list[Change] = []
+    if bid_spec.amount >= 0 and bid_spec.allocate:
+        raise Problem(bid.negative_rule, bid.source, "only a negative bid gives PUs to allocate").violation(label)
+    if bid_spec.amount >= 0 and bid_spec.removals:
+        raise Problem(bid.negative_rule, bid.source, "only a negative bid removes units").violation(label)
+    if bid_spec.amount <= 0 and (bid_spec.placements or bid_spec.phase):
+        raise Problem(bid.amount_rule, bid.source, "only a positive bid places units").violation(label)
+    if bid_spec.amount < 0 and bid.negative == "remove_units":
+        return _remove_for_negative_bid(state, bid_spec, label)
+    if bid_spec.amount < 0 and bid_spec.removals:
+        raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid gives the {bid.receiving_side} PUs (allocate), it removes no units").violation(label)
+    if bid_spec.amount > 0:
+        facts = state.facts()
+        spent = 0
+        merged = Counter[tuple[str, str, str]]()
+        for entry in bid_spec.placements:
+            problem = bid_placement_problem(state, facts, entry.power, entry.unit, entry.at)
+            if problem is not None:
+                raise problem.violation(label)
+            spent += (bid_cost(board, entry.unit, entry.power) or 0) * entry.count
+            merged[(entry.at, entry.power, entry.unit)] += entry.count
+        if spent > bid_spec.amount:
+            raise Problem(bid.amount_rule, bid.source, f"the units cost {spent} PUs, more than the bid of {bid_spec.amount}").violation(label)
+        changes += [PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items()]
+        lines += [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
+        if bid_spec.phase:
+            phase_changes, phase_lines = _bid_phase(state, bid_spec, bid_spec.amount - spent, label)
+            changes += phase_changes
+            lines += phase_lines
+        else:
+            lines.append(f"bid {bid_spec.amount}: units worth {spent} PUs placed, {bid_spec.amount - spent} unspent")
+    elif bid_spec.amount < 0:
+        total = 0
+        for power, amount in bid_spec.allocate:
+            if state.side_of.get(power) != bid.receiving_side:
+                raise Problem(bid.negative_rule, bid.source, f"{power} is not a power of the {bid.receiving_side}").violation(label)
+            if amount < 0:
+                raise Problem(bid.negative_rule, bid.source, f"{power} would receive {amount} PUs; amounts must not be negative").violation(label)
+            total += amount
+        if total != -bid_spec.amount:
+            raise Problem(bid.negative_rule, bid.source, f"the allocation gives {total} PUs; a bid of {bid_spec.amount} gives the {bid.receiving_side} exactly {-bid_spec.amount}").violation(label)
+        for power, amount in bid_spec.allocate:
+            if amount:
+                changes.append(SetPUs(power, board.pus.get(power, 0) + amount))
+                lines.append(f"{power} receive {amount} PUs ({board.pus.get(power, 0)} -> {board.pus.get(power, 0) + amount})")
+        lines.append(f"bid {bid_spec.amount}: the {bid.receiving_side} receive {-bid_spec.amount} PUs")
+    else:
+        lines.append("bid 0: nothing placed, nothing allocated")
+    return Outcome(tuple(changes), frozenset(), tuple(lines))
+
+
+def _bid_phase(state: DraftState, bid_spec: BidSpec, left: int, label: str) -> tuple[list[Change], list[str]]:
+    """A positive bid (or what the declared units left of it) handed to TripleA's own bid phase."""
+    bid = state.ruleset.bid
+    if bid.positive != "declared_or_bid_phase":
+        raise Problem(bid.placement_rule, bid.source, f"in {state.ruleset.id} the bid units must be declared (place = [...]); the bid cannot be left to TripleA's bid phase").violation(label)
+    pattern = state.profile.bid_property
+    if pattern is None:
+        raise Problem(bid.positive_rule, bid.source, f"the map profile {state.profile.path} names no bid property ([bid_phase]), so this game's bid phase cannot be used").violation(label)
+    changes: list[Change] = []
+    lines: list[str] = []
+    for power, amount in bid_spec.phase:
+        if state.side_of.get(power) != bid.placing_side:
+            raise Problem(bid.placement_rule, bid.source, f"{power} is not a power of the {bid.placing_side}, who place the bid").violation(label)
+        name = pattern.format(power=power)
+        if name not in state.board.properties:
+            raise Problem(bid.positive_rule, bid.source, f"the game has no property {name!r} for {power}'s bid").violation(label)
+        if amount < 0:
+            raise Problem(bid.amount_rule, bid.source, f"{power}'s bid phase gets {amount} PUs; amounts must not be negative").violation(label)
+        if amount:
+            changes.append(SetProperty(name, str(amount)))
+            lines.append(f"{power} spend {amount} PUs in TripleA's bid phase (game option {name!r})")
+    total = sum(n for _, n in bid_spec.phase)
+    if total != left:
+        raise Problem(bid.amount_rule, bid.source, f"the bid phase gets {total} PUs, but {left} of the bid of {bid_spec.amount} are left after the declared units").violation(label)
+    lines.append(f"bid {bid_spec.amount}: {left} PUs to spend in TripleA's bid phase")
+    return changes, lines
+
+
+def achievable_values(costs: Iterable[int], limit: int) -> list[bool]:
+    """``found[v]``: whether units of these costs (any number of each) are worth exactly ``v``, for v up to ``limit``."""
+    costs = sorted({c for c in costs if c > 0})
+    found = [False] * (limit + 1)
+    found[0] = True
+    for value in range(1, limit + 1):
+        found[value] = any(c <= value and found[value - c] for c in costs)
+    return found
+
+
+def removal_target(amount: int, costs: Iterable[int], rounding: str) -> int:
+    """The value a negative bid of ``-amount`` removes: 001 "at_most_bid" or 002 "round_down_to_unit"."""
+    costs = list(costs)
+    found = achievable_values(costs, amount + max(costs, default=0))
+    if rounding == "round_down_to_unit":
+        return next(v for v in range(amount, len(found)) if found[v])
+    return next(v for v in range(amount, -1, -1) if found[v])
+
+
+def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -> Outcome:
+    """A negative bid that removes the placing side's units (001, 002), declared in the draft."""
+    bid = state.ruleset.bid
+    board = state.board
+    if bid_spec.allocate:
+        raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid removes {bid.placing_side} units (remove = [...]); it gives no PUs").violation(label)
+    removable = [state.names.unit(u) for u in bid.removable_units]
+    costs = {board.catalog.cost(u, p) for u in removable for p in state.side_powers[bid.placing_side]} - {None, 0}
+    if not costs:
+        raise Problem(bid.removable_rule or bid.negative_rule, bid.source, f"this game gives no cost to {' or '.join(removable)}, so no units can be worth the bid").violation(label)
+    removed = Counter[tuple[str, str, str]]()
+    value = 0
+    for entry in bid_spec.removals:
+        if state.side_of.get(entry.power) != bid.placing_side:
+            raise Problem(bid.negative_rule, bid.source, f"{entry.power} is not a power of the {bid.placing_side}, who remove units").violation(label)
+        if entry.unit not in removable:
+            raise Problem(bid.removable_rule, bid.source, f"{entry.power} {entry.unit} in {state.names.shown(entry.at)}: only {' and '.join(removable)} may be removed").violation(label)
+        removed[(entry.at, entry.power, entry.unit)] += entry.count
+        value += (board.catalog.cost(entry.unit, entry.power) or 0) * entry.count
+    for (at, power, unit), count in removed.items():
+        present = board.units(at).get((power, unit), 0)
+        from_options = state.option_units[(at, power, unit)] if bid.keep_option_units else 0
+        if count > present - from_options:
+            why = f"{state.names.shown(at)} holds {present} {power} {unit}"
+            if from_options:
+                why += f", {from_options} of them from bonus options"
+                raise Problem(bid.keep_option_units_rule, bid.source, f"{why}: at most {max(present - from_options, 0)} may be removed, not {count}").violation(label)
+            raise Problem(bid.removable_rule, bid.source, f"{why}: {count} cannot be removed").violation(label)
+    target = removal_target(-bid_spec.amount, costs, bid.remove_value)
+    if value != target:
+        how = "rounded down (away from zero) to the next value" if bid.remove_value == "round_down_to_unit" else "the most, not above the bid, that"
+        raise Problem(
+            bid.remove_value_rule or bid.negative_rule, bid.source,
+            f"the removed units are worth {value} PUs; a bid of {bid_spec.amount} removes units worth {target} ({how} {' and '.join(removable)} can make)",
+        ).violation(label)
+    changes: list[Change] = [RemoveUnits(at, power, unit, count) for (at, power, unit), count in removed.items()]
+    lines = [f"{power} remove {count} {unit} from {state.names.shown(at)}" for (at, power, unit), count in removed.items()]
+    lines.append(f"bid {bid_spec.amount}: the {bid.placing_side} remove units worth {value} PUs")
+    return Outcome(tuple(changes), frozenset(), tuple(lines))
+
+
+def _describe_units(units: Counter[str]) -> str:
+    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+
+
+def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
+    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"

@@ -1,0 +1,142 @@
+"""The territory-takeover option (000 option 10): an enemy territory taken, its defenders retreated."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from kremlin_triplea.draft.picks import Pick, Retreat
+from kremlin_triplea.draft.state import DraftState, Outcome, Problem
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
+from kremlin_triplea.model.queries import Nearest, nearest
+from kremlin_triplea.rules.ruleset import Option, TerritoryTakeoverParams
+
+
+def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
+    """Why ``power`` may not take ``territory`` over (None: it may)."""
+    params = option.params
+    assert isinstance(params, TerritoryTakeoverParams)
+    problem = state.power_problem(option, side, power)
+    if problem is not None:
+        return problem
+    board = state.board
+    data = board.node(territory)
+    shown = state.names.shown(territory)
+    owner = data["owner"]
+    if data["water"]:
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is a sea zone")
+    if data["impassable"]:
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is impassable: a neutral (option 3) or terrain, not enemy held")
+    if owner is None or board.catalog.allied(power, owner):
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is held by {owner or 'nobody'}, not by an enemy of {power}")
+    restriction = state.restrictions.get(power)
+    if restriction is not None and restriction.takeover_only_where_may_enter and territory not in state.may_enter.get(power, frozenset()):
+        return Problem(restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})")
+    forbidden = {state.names.unit(u) for u in params.forbidden_units}
+    present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
+    if present:
+        return Problem(option.quote("forbidden_units"), option.source, f"{shown} contains a {', '.join(present)}")
+    return state.lock_problem(side, territory)
+
+
+def retreat_destinations(state: DraftState, territory: str, owner: str, unit: str) -> Nearest:
+    """The nearest territories held by ``owner``'s side: land units over land, air units over anything passable."""
+    board = state.board
+    catalog = board.catalog
+
+    def theirs(place: str) -> bool:
+        data = board.nodes[place]
+        return not data["water"] and not data["impassable"] and data["owner"] is not None and catalog.allied(owner, data["owner"])
+
+    via = "any" if catalog.unit_type(unit).domain == "air" else "land"
+    return nearest(board, territory, theirs, via=via, passable=lambda place: not board.nodes[place]["impassable"])
+
+
+def retreating_groups(state: DraftState, territory: str, power: str) -> list[tuple[str, str, int]]:
+    """(owner, unit, count) of the units of enemies of ``power`` in ``territory``."""
+    catalog = state.board.catalog
+    return sorted(
+        (owner, unit, count)
+        for (owner, unit), count in state.board.units(territory).items()
+        if count and owner is not None and not catalog.allied(power, owner)
+    )
+
+
+def new_owner_after_takeover(board: Board, territory: str, power: str) -> str:
+    """TripleA's capture rule: a territory whose original owner is an ally of the taker is liberated to it."""
+    original = board.node(territory)["original_owner"]
+    if original is not None and original != power and board.catalog.allied(power, original):
+        return original
+    return power
+
+
+def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
+    option = pick.option
+    params = option.params
+    assert isinstance(params, TerritoryTakeoverParams)
+    spec = pick.takeover
+    assert spec is not None
+    problem = takeover_problem(state, option, pick.side, spec.territory, spec.by)
+    if problem is not None:
+        raise problem.violation(pick.label)
+    board = state.board
+    changes: list[Change] = []
+    lines: list[str] = []
+    affected = {spec.territory}
+    moved: list[Change] = []
+    used: set[Retreat] = set()
+    shown = state.names.shown(spec.territory)
+    for owner, unit, count in retreating_groups(state, spec.territory, spec.by):
+        found = retreat_destinations(state, spec.territory, owner, unit)
+        specific = [r for r in spec.retreats if r.specific and r.power in (None, owner) and r.unit in (None, unit)]
+        specific.sort(key=lambda r: (r.power is None) + (r.unit is None))
+        general = [r for r in spec.retreats if not r.specific]
+        chosen = specific[0] if specific else general[0] if general else None
+        choices = ", ".join(found.matches)
+        destination: str | None
+        if not found.matches:
+            destination = None
+        elif chosen is not None and chosen.to in found.matches:
+            destination = chosen.to
+            used.add(chosen)
+        elif chosen is not None and (chosen.specific or found.tied):
+            raise Problem(
+                option.quote("retreat"), option.source,
+                f"{owner} {unit} in {shown} cannot retreat to {chosen.to}; the nearest territories of their side are: {choices}",
+            ).violation(pick.label)
+        elif found.tied:
+            raise Problem(
+                option.quote("retreat"), option.source,
+                f"{count} {owner} {unit} in {shown} may retreat to any of {choices}; the draft must say which (retreat = [{{ to = ... }}])",
+            ).violation(pick.label)
+        else:
+            destination = found.matches[0]
+        changes.append(RemoveUnits(spec.territory, owner, unit, count))
+        if destination is None:
+            lines.append(f"{count} {owner} {unit} in {shown} cannot retreat (no territory of their side can be reached) and are removed")
+        else:
+            changes.append(PlaceUnits(destination, owner, unit, count))
+            moved.append(changes[-1])
+            lines.append(f"{count} {owner} {unit} retreat from {shown} to {state.names.shown(destination)}")
+            if state.ruleset.locks.lock_retreat_destinations:
+                affected.add(destination)
+    for retreat in spec.retreats:
+        if retreat.specific and retreat not in used:
+            what = " ".join(x for x in (retreat.power, retreat.unit) if x)
+            raise Problem(option.quote("retreat"), option.source, f"the retreat for {what} to {retreat.to} matches no retreating units in {shown}").violation(pick.label)
+    owner = new_owner_after_takeover(board, spec.territory, spec.by)
+    changes.append(SetOwner(spec.territory, owner, captured=True))
+    placed = [(state.names.unit(u), n) for u, n in params.units]
+    changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
+    held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
+    lines.insert(0, f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {_describe_pairs(placed)}")
+    return Outcome(tuple(changes), frozenset(affected), tuple(lines), moved=tuple(moved))
+
+
+def _describe_units(units: Counter[str]) -> str:
+    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+
+
+def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
+    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"

@@ -1,0 +1,182 @@
+"""The state a draft is applied to: the board as the picks so far left it, who locked which place, and facts about the position.
+
+A kind of option checks a pick against this state and returns an ``Outcome``
+(its changes and the places it affected), or a ``Problem`` (the rule's words,
+its source and why).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import attrs
+
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change, PlaceUnits
+from kremlin_triplea.model.queries import owned_sea_zones
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import Profile
+from kremlin_triplea.rules.ruleset import Option, PowerRestriction, Ruleset
+
+
+@attrs.frozen
+class Outcome:
+    """What one pick (or the bid) did."""
+
+    changes: tuple[Change, ...]
+    affected: frozenset[str]  # territories and sea zones it locks against the other side
+    lines: tuple[str, ...]  # what happened, for people
+    # Placements among ``changes`` that move units already on the board (retreats),
+    # so they are not units "selected with a bonus option" (negative bids keep those).
+    moved: tuple[Change, ...] = ()
+
+
+@attrs.frozen
+class Problem:
+    """Why a choice breaks a rule: the rule's words, where they stand, and the reason."""
+
+    rule: str
+    source: str
+    why: str
+
+    def violation(self, label: str) -> RuleViolation:
+        return RuleViolation(label, self.why, rule=self.rule, source=self.source)
+
+
+# -- the state a draft is applied to ----------------------------------------
+
+
+class DraftState:
+    """The board as changed by the picks so far, plus who locked which place."""
+
+    def __init__(self, board: Board, ruleset: Ruleset, profile: Profile, names: Names) -> None:
+        self.board = board
+        self.ruleset = ruleset
+        self.profile = profile
+        self.names = names
+        catalog = board.catalog
+        self.side_powers = {side: tuple(catalog.alliance_members(side)) for side in ruleset.sides}
+        self.side_of = {power: side for side, powers in self.side_powers.items() for power in powers}
+        self.locks: dict[str, tuple[str, int]] = {}  # place -> (side, pick index) that first affected it
+        self.option_units = Counter[tuple[str, str | None, str]]()  # (place, owner, unit) -> units the options put there
+        self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
+        self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
+        self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
+        # A map without a factory unit (the matrix runs rulesets on any map) still has options needing none.
+        self.factory: str | None = names.unit("factory") if names.has_unit("factory") else None
+        # Which base game this is (the profile's [[game]]): scenarios have per-edition clauses.
+        base = next((g for g in profile.games if g.name == board.game_name), None)
+        self.base_file: str | None = base.file if base is not None else None
+        self.edition: str | None = base.edition if base is not None else None
+        self.may_enter: dict[str, frozenset[str]] = {}
+        self._facts: tuple[tuple[int, object], Facts] | None = None
+        for power, restriction in self.restrictions.items():
+            listed = self.profile.powers_may_enter.get(power, ())
+            self.may_enter[power] = frozenset(names.territory(t) for t in (*listed, *restriction.may_also_enter))
+
+    def facts(self) -> Facts:
+        """Facts about the board as it is now, reused until a change is pushed or popped."""
+        position = self.board.position
+        cached = self._facts
+        if cached is None or cached[0][0] != position[0] or cached[0][1] is not position[1]:
+            self._facts = cached = (position, Facts(self.board))
+        return cached[1]
+
+    def lock_problem(self, side: str, place: str) -> Problem | None:
+        holder = self.locks.get(place)
+        if holder is None or holder[0] == side:
+            return None
+        return Problem(self.ruleset.locks.rule, self.ruleset.locks.source, f"{self.names.shown(place)} was affected by {holder[0]}'s pick {holder[1]}")
+
+    def power_problem(self, option: Option, side: str, power: str) -> Problem | None:
+        if self.side_of.get(power) != side:
+            return Problem(option.rule, option.source, f"{power} is not a power of the {side} (they are {', '.join(self.side_powers[side])})")
+        restriction = self.restrictions.get(power)
+        if restriction is not None and option.number not in restriction.options:
+            allowed = ", ".join(str(n) for n in sorted(restriction.options))
+            return Problem(restriction.rule, restriction.source, f"option {option.number} may not be taken for {power} (only options {allowed})")
+        return None
+
+    def already_used(self, side: str, number: int) -> bool:
+        """Whether ``side`` may not take option ``number`` again now (the no-repeat rule).
+
+        With ``no_repeat_per`` (001: "the rule is in effect for the second set of
+        nine picks and so on") only the side's picks of the current set count.
+        """
+        used = self.used[side]
+        per = self.ruleset.picks.no_repeat_per
+        if per is not None:
+            used = used[len(used) // per * per:]
+        return number in used
+
+    def record(self, side: str, index: int, outcome: Outcome) -> None:
+        for place in outcome.affected:
+            self.locks.setdefault(place, (side, index))
+        for change in outcome.changes:
+            if isinstance(change, PlaceUnits) and change not in outcome.moved:
+                self.option_units[(change.territory, change.owner, change.unit_type)] += change.count
+
+
+class Facts:
+    """Answers about one board position, computed once per question (the board must not change meanwhile)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.catalog = board.catalog
+        self._enemy_places: dict[str, dict[str, list[str]]] = {}
+        self._owned_sea: dict[str, frozenset[str]] = {}
+        self._friendly_ships: dict[str, frozenset[str]] = {}
+        self._friendly_sea: dict[str, frozenset[str]] = {}
+
+    def enemy_places(self, power: str) -> dict[str, list[str]]:
+        """Place -> the enemies of ``power`` with units there."""
+        if power not in self._enemy_places:
+            found: dict[str, list[str]] = {}
+            for place, data in self.board.nodes.items():
+                owners = sorted({o for (o, _), n in data["units"].items() if n and o is not None and not self.catalog.allied(power, o)})
+                if owners:
+                    found[place] = owners
+            self._enemy_places[power] = found
+        return self._enemy_places[power]
+
+    def owned_sea(self, power: str) -> frozenset[str]:
+        if power not in self._owned_sea:
+            self._owned_sea[power] = frozenset(owned_sea_zones(self.board, power))
+        return self._owned_sea[power]
+
+    def friendly_ship_zones(self, power: str) -> frozenset[str]:
+        if power not in self._friendly_ships:
+            zones = set()
+            for place, data in self.board.nodes.items():
+                if data["water"] and any(
+                    n and o is not None and self.catalog.allied(power, o) and self.catalog.unit_type(u).is_ship for (o, u), n in data["units"].items()
+                ):
+                    zones.add(place)
+            self._friendly_ships[power] = frozenset(zones)
+        return self._friendly_ships[power]
+
+    def friendly_sea(self, power: str) -> frozenset[str]:
+        """Sea zones beside a territory of ``power`` or an ally, or holding allied ships (002's "friendly sea zones")."""
+        if power not in self._friendly_sea:
+            board = self.board
+            beside_allies = {
+                place for place, data in board.nodes.items()
+                if data["water"] and any(
+                    not board.nodes[n]["water"] and board.nodes[n]["owner"] is not None and self.catalog.allied(power, board.nodes[n]["owner"])
+                    for n in board.neighbours(place)
+                )
+            }
+            self._friendly_sea[power] = frozenset(beside_allies | self.friendly_ship_zones(power))
+        return self._friendly_sea[power]
+
+    def carrier_room(self, zone: str, power: str) -> tuple[int, int]:
+        """(capacity of allied carriers, carrier space already taken by air units) in ``zone``."""
+        capacity = used = 0
+        for (owner, unit), count in self.board.units(zone).items():
+            kind = self.catalog.unit_type(unit)
+            if owner is not None and self.catalog.allied(power, owner):
+                capacity += kind.carrier_capacity * count
+            if kind.domain == "air":
+                used += kind.carrier_cost * count
+        return capacity, used

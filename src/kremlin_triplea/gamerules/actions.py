@@ -1,0 +1,282 @@
+"""Game-file actions: each change kind of a rule set carried out once, and the rule sets applied to a board.
+
+The rule data (:mod:`kremlin_triplea.rules.game_rules`) say what to write; here each
+change kind (``CHANGE_KEYS`` there) has one action that turns it into board changes,
+and :func:`game_rule_changes` collects every set's actions, refusing conflicts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from kremlin_triplea.model.changes import (
+    AddXml,
+    Change,
+    GrantTech,
+    PlaceUnits,
+    RemoveUnits,
+    SetAttachmentOption,
+    SetProductionCost,
+    SetProperty,
+    SetTerritory,
+)
+from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.gamerules.context import ActionContext, Planned
+from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS
+from kremlin_triplea.rules.game_rules import CHANGE_KEYS, GameRule, RuleSet, is_chosen
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
+
+if TYPE_CHECKING:
+    from kremlin_triplea.model.board import Board
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import Profile
+
+
+@attrs.frozen
+class AppliedRules:
+    """Every rule of the sets, sorted by who enforces it, and the changes written into the game."""
+
+    sets: tuple[RuleSet, ...]
+    changes: tuple[Change, ...]
+    game_lines: tuple[str, ...]  # what was written into the game, per rule
+    players: tuple[GameRule, ...]  # the players' honour list
+    tool: tuple[GameRule, ...]
+    game: tuple[GameRule, ...]
+    skipped: tuple[str, ...]  # rules that do not apply to this map or these choices, and why
+
+
+def game_rule_changes(
+    board: Board,
+    rule_sets: Sequence[RuleSet],
+    profile: Profile,
+    names: Names,
+    choices: Iterable[str] = (),
+) -> AppliedRules:
+    """Collect every set's game-file actions for ``board``, refuse conflicts between sets, and return them in order.
+
+    The board is not changed; push ``result.changes``. ``choices`` are the draft's
+    choices that rules' ``when``/``unless`` name.
+    """
+    chosen = frozenset(choices)
+    claimed: dict[tuple[str, ...], tuple[object, GameRule]] = {}
+    changes: list[Change] = []
+    lines: list[str] = []
+    players: list[GameRule] = []
+    tool: list[GameRule] = []
+    game: list[GameRule] = []
+    skipped: list[str] = []
+    for rule_set in rule_sets:
+        for rule in rule_set.rules:
+            if not rule.applies(profile.map, chosen):
+                skipped.append(f"{rule.label}: not for this game ({_why_skipped(rule, profile.map, chosen)})")
+                continue
+            {"players": players, "tool": tool, "game": game}[rule.enforced_by].append(rule)
+            if rule.enforced_by != "game":
+                continue
+            context = ActionContext(board, profile, names, rule)
+            if rule.built_in and not rule.changes:
+                lines.append(f"{rule.title}: already in the game ({rule.built_in})")
+            for change in rule.changes:
+                if not is_chosen(change.data.get("when"), change.data.get("unless"), chosen):
+                    continue
+                planned = ACTIONS[change.data["kind"]](context, change)
+                for item in planned:
+                    if item.key in claimed:
+                        value, other = claimed[item.key]
+                        if value != item.value:
+                            raise DataFileError(
+                                f"conflicting rules: {other.label} and {rule.label} both set {' '.join(item.key[1:])} ({item.key[0]}), "
+                                f"to {value!r} and to {item.value!r}; drop one of the two sets or rules"
+                            )
+                        if other.set_id != rule.set_id or other.id != rule.id:
+                            if item.line:
+                                lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
+                            continue
+                    claimed.setdefault(item.key, (item.value, rule))
+                    changes.extend(item.changes)
+                    if item.line:
+                        lines.append(f"{rule.title}: {item.line}")
+    return AppliedRules(tuple(rule_sets), tuple(changes), tuple(lines), tuple(players), tuple(tool), tuple(game), tuple(skipped))
+
+
+def _why_skipped(rule: GameRule, map_name: str, choices: frozenset[str]) -> str:
+    if rule.maps and map_name not in rule.maps:
+        return f"maps {', '.join(rule.maps)}"
+    if rule.when is not None and rule.when not in choices:
+        return f"only with the choice {rule.when!r}"
+    return f"not with the choice {rule.unless!r}"
+
+
+# -- the change kinds: (allowed keys, implementation) --------------------------
+
+
+def _set_property(ctx: ActionContext, change: Section) -> list[Planned]:
+    name = change.text("name")
+    raw = change.get("value", "true/false, a whole number or a text", lambda v: isinstance(v, (bool, int, str)))
+    value = ("true" if raw else "false") if isinstance(raw, bool) else str(raw)
+    old = ctx.board.properties.get(name)
+    was = f"was {old!r}" if old is not None else "not in the game before: declared"
+    return [Planned(("property", name), value, (SetProperty(name, value),), f"game option {name!r} = {value} ({was})")]
+
+
+def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
+    key = change.text("strait")
+    strait = ctx.profile.straits.get(key)
+    if strait is None:
+        raise ctx.fail(f"the map profile {ctx.profile.path} has no [straits.{key}] (known: {', '.join(sorted(ctx.profile.straits)) or 'none'})")
+    land_names = change.texts("land", None) or list(strait.land)
+    sides = f"; its sides: {strait.land_reason}" if not change.has("land") and strait.land_reason else ""
+    if not land_names:
+        raise ctx.fail(f"which land territories control the strait {key!r}: give `land` in the rule or in the profile's [straits.{key}]")
+    land = [ctx.names.territory(n, where=ctx.where) for n in land_names]
+    ships = change.get("ships", '"all" or "surface"', lambda v: v in ("all", "surface"), "all")
+    control = change.get("control", '"all_of" or "any_of"', lambda v: v in ("all_of", "any_of"), "all_of")
+    catalog = ctx.board.catalog
+    passing = sorted(u for u in catalog.unit_types if catalog.unit_type(u).domain == "air")
+    if ships == "surface":
+        # "Submarines" in the rule text: the map's unit for that word (profile [units]).
+        passing.append(ctx.unit("submarine"))
+    groups = [land] if control == "all_of" else [[t] for t in land]
+    changes: list[Change] = []
+    number = 0
+    for a, b in strait.sea_zone_pairs:
+        for group in groups:
+            number += 1
+            canal_name = f"Kremlin {strait.name} {number}"
+            for zone in (a, b):
+                ctx.board.node(zone)
+                changes.append(AddXml("attachmentList", _canal_xml(f"canalAttachmentKremlin{_camel(strait.name)}{number}", zone, canal_name, group, passing),
+                                      description=f"canal {canal_name!r} on {zone}: ships pass {a}<->{b} only if allied with the owner of {' and '.join(group)}"))
+    who = " and ".join(land) if control == "all_of" else " or ".join(land)
+    pairs = ", ".join(f"{a}<->{b}" for a, b in strait.sea_zone_pairs)
+    passes = "air units" + (" and submarines" if ships == "surface" else "")
+    line = f"canal {strait.name} ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
+    return [Planned(("canal", key), (tuple(land), ships, control), tuple(changes), line)]
+
+
+def _canal_xml(name: str, zone: str, canal_name: str, land: list[str], passing: list[str]) -> str:
+    options = [("canalName", canal_name), ("landTerritories", ":".join(land))]
+    if passing:
+        options.append(("excludedUnits", ":".join(passing)))
+    body = "".join(f'<option name="{_attr(k)}" value="{_attr(v)}"/>' for k, v in options)
+    return f'<attachment name="{_attr(name)}" attachTo="{_attr(zone)}" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">{body}</attachment>'
+
+
+def _victory_city(ctx: ActionContext, change: Section) -> list[Planned]:
+    source = ctx.names.territory(change.text("from"), where=ctx.where)
+    target = ctx.names.territory(change.text("to"), where=ctx.where)
+    count = ctx.board.node(source)["victory_city"]
+    if not count:
+        raise ctx.fail(f"{ctx.names.shown(source)} is not a victory city in {ctx.board.game_name}")
+    changes = (SetTerritory(source, "victory_city", 0), SetTerritory(target, "victory_city", count))
+    line = f"the victory city of {ctx.names.shown(source)} moves to {ctx.names.shown(target)}"
+    return [Planned(("victory_city", source), 0, changes[:1], line), Planned(("victory_city", target), count, changes[1:], "")]
+
+
+def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
+    step_id = change.text("id")
+    power = ctx.power(change.text("power"))
+    change.get("move", '"non_combat"', lambda v: v == "non_combat")
+    rounds = change.integer("rounds", None)
+    position = change.text("position")
+    placed = ctx.profile.turn_step_positions.get(position)
+    if placed is None:
+        raise ctx.fail(f"the map profile {ctx.profile.path} has no [turn_step_positions.{position}]")
+    # TripleA treats a move step whose name ends in "NonCombatMove" as non-combat
+    # (GameStepPropertiesHelper.isNonCombatDelegate); the property says it outright.
+    name = f"kremlin{_camel(step_id)}{power}NonCombatMove"
+    runs = f' maxRunCount="{rounds}"' if rounds is not None else ""
+    xml = (f'<step name="{_attr(name)}" delegate="move" player="{_attr(power)}" display="{_attr(ctx.rule.title)}"{runs}>'
+           '<stepProperty name="nonCombatMove" value="true"/></step>')
+    when = f"in the first {rounds} round(s) only" if rounds is not None else "every round"
+    line = f"a non-combat move step for {power} ({name}) after {placed.after}, {when} (profile: {placed.reason})"
+    return [Planned(("turn_step", step_id), (power, position, rounds), (AddXml("sequence", xml, after=placed.after, description=line),), line)]
+
+
+def _grant_tech(ctx: ActionContext, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    tech = change.text("tech")
+    return [Planned(("tech", power, tech), True, (GrantTech(power, tech),), f"{power} start with {tech}")]
+
+
+def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    costs = change.counts("costs")
+    planned = []
+    for name, cost in costs.items():
+        unit = ctx.unit(name)
+        old = ctx.board.catalog.cost(unit, power)
+        if old is None:
+            raise ctx.fail(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
+        planned.append(Planned(("cost", power, unit), cost, (SetProductionCost(power, unit, cost),), f"{power} pay {cost} PUs for {unit} (was {old})"))
+    return planned
+
+
+def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
+    attachment = change.text("attachment")
+    target = change.text("attach_to")
+    try:
+        attach_to = ctx.names.power(target)
+    except UnknownNameError:
+        attach_to = ctx.place(target)
+    option = change.text("option")
+    given = [k for k in ("value", "add", "remove") if change.has(k)]
+    if len(given) != 1:
+        raise change.fail("value", "exactly one of value, add, remove")
+    if given[0] == "remove":
+        value = None
+        line = f"{attachment} of {attach_to}: {option} removed"
+    elif given[0] == "add":
+        added = [ctx.names.territory(t, where=ctx.where) for t in change.texts("add")]
+        value = ("+", tuple(added))
+        line = f"{attachment} of {attach_to}: {option} also lists {', '.join(added)}"
+    else:
+        value = change.text("value")
+        line = f"{attachment} of {attach_to}: {option} = {value}"
+    return [Planned(("attachment", attachment, attach_to, option), value, (SetAttachmentOption(attachment, attach_to, option, value),), line)]
+
+
+def _place_units(ctx: ActionContext, change: Section) -> list[Planned]:
+    power, at = ctx.power(change.text("power")), ctx.place(change.text("at"))
+    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    what = ", ".join(f"{n} {u}" for u, n in units)
+    return [Planned(("units", ctx.rule.set_id, ctx.rule.id, at), tuple(units), tuple(PlaceUnits(at, power, u, n) for u, n in units), f"{power} start with {what} more in {ctx.names.shown(at)}")]
+
+
+def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
+    power = ctx.power(change.text("power"))
+    source, target = ctx.place(change.text("from")), ctx.place(change.text("to"))
+    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    for unit, count in units:
+        if ctx.board.units(source)[(power, unit)] < count:
+            raise ctx.fail(f"{ctx.board.game_name} has {ctx.board.units(source)[(power, unit)]} {power} {unit} in {source}, the rule moves {count}")
+    what = ", ".join(f"{n} {u}" for u, n in units)
+    made: list[Change] = [RemoveUnits(source, power, u, n) for u, n in units] + [PlaceUnits(target, power, u, n) for u, n in units]
+    return [Planned(("units", ctx.rule.set_id, ctx.rule.id, source, target), tuple(units), tuple(made), f"{power} start with {what} in {ctx.names.shown(target)} instead of {ctx.names.shown(source)}")]
+
+
+ACTIONS: dict[str, Any] = {
+    "set_property": _set_property,
+    "canal": _canal,
+    "victory_city": _victory_city,
+    "turn_step": _turn_step,
+    "grant_tech": _grant_tech,
+    "frontier_cost": _frontier_cost,
+    "attachment_option": _attachment_option,
+    "place_units": _place_units,
+    "move_units": _move_units,
+    **HOUSE_ACTIONS,
+}
+assert set(ACTIONS) == set(CHANGE_KEYS), "every change kind of the rule data has exactly one action"
+
+
+def _camel(text: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", text) if part)
+
+
+def _attr(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")

@@ -1,0 +1,208 @@
+"""House-rule sets applied to a game: the advantages chosen or drawn, the sets' rules written into the board.
+
+The sets themselves (their rules, switches, advantages, neutral tables) are data,
+read by :mod:`kremlin_triplea.rules.house_rules`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import attrs
+
+from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
+from kremlin_triplea.rules.game_rules import GameRule, RuleSet
+from kremlin_triplea.rules.house_rules import Advantage, HouseChoices, HouseSet, load_named_house_set
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import Profile, profile_for_game
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
+
+if TYPE_CHECKING:
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.model.board import Board
+
+
+@attrs.frozen
+class ChosenAdvantage:
+    advantage: Advantage
+    how: str  # "chosen" or "drawn with seed N"
+    values: dict[str, tuple[str, str]] = attrs.field(factory=dict, eq=False)  # choice -> (value, how it was made)
+
+
+@attrs.frozen
+class HouseSelection:
+    """One set as a draft applies it: its rules for this game, the advantages chosen, the switches."""
+
+    house: HouseSet
+    rules: RuleSet  # the set's rules plus the chosen advantages, for game_rules
+    switches: frozenset[str]  # the switches that are on
+    advantages: tuple[ChosenAdvantage, ...]
+    seed: int | None
+
+
+def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -> HouseSelection:
+    """The set's rules with the advantages chosen or drawn; every choice checked."""
+    rng = random.Random(choices.seed) if choices.seed is not None else None
+    chosen: list[ChosenAdvantage] = []
+    unknown = sorted(set(choices.advantages) - set(house.powers))
+    if unknown:
+        raise DataFileError(f"{choices.where}: {house.id} gives advantages to {', '.join(house.powers)}, not to {', '.join(unknown)}", where=None)
+    for power in house.powers:
+        offered = house.advantages_of(power)
+        if power in choices.advantages:
+            advantage, how = _named_advantage(house, power, choices.advantages[power], offered, choices.where), "chosen"
+        elif rng is not None:
+            advantage, how = rng.choice(offered), f"drawn with seed {choices.seed}"
+        else:
+            continue  # no advantages: the rule is optional
+        values: dict[str, tuple[str, str]] = {}
+        for name in advantage.choices:
+            candidates = _candidates(advantage, name, board, names)
+            if not candidates:
+                raise DataFileError(
+                    f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to "
+                    f"{power} on this game: there is no place for its `{name}`; choose another advantage", where=None)
+            # "UK.at" is the UK advantage's own; a bare "at" serves any power's.
+            given = next((choices.values[k] for k in (f"{power}.{name}", name) if k in choices.values), None)
+            if given is not None:
+                value = given
+                if _resolve(value, names) not in {_resolve(c, names) for c in candidates}:
+                    raise DataFileError(
+                        f"{choices.where}: {house.id} {advantage.rule.title}: {name} = {value!r} is not allowed "
+                        f"({advantage.rule.source}: {advantage.rule.rule}); choose one of {', '.join(candidates)}", where=None)
+                values[name] = (_resolve(value, names), "chosen")
+            elif rng is not None:
+                values[name] = (rng.choice(candidates), f"drawn with seed {choices.seed}")
+            else:
+                raise DataFileError(
+                    f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` "
+                    f"(one of {', '.join(candidates)}), or a `seed` to draw it", where=None)
+        chosen.append(ChosenAdvantage(advantage, how, values))
+    switches = frozenset(k for k, v in {**house.choices, **choices.switches}.items() if v)
+    rules = house.rules.rules + tuple(_filled(c) for c in chosen)
+    return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed)
+
+
+def _named_advantage(house: HouseSet, power: str, wanted: str | int, offered: list[Advantage], where: str) -> Advantage:
+    for advantage in offered:
+        if wanted == advantage.number or (isinstance(wanted, str) and wanted.lower() in (advantage.id, advantage.title.lower())):
+            return advantage
+    raise UnknownNameError(f"{power} advantage", str(wanted), [a.id for a in offered], where=where or None,
+                           within=f"{house.id} ({house.advantages_source})", show_all=True)
+
+
+def _filled(chosen: ChosenAdvantage) -> GameRule:
+    """The advantage's rule with its choice written into its changes (``"{at}"`` -> the place)."""
+    rule = chosen.advantage.rule
+    if not chosen.values:
+        return rule
+    markers = {"{" + name + "}": value for name, (value, _) in chosen.values.items()}
+    changes = tuple(Section({k: markers.get(v, v) if isinstance(v, str) else v for k, v in c.data.items()}, c.file, c.key) for c in rule.changes)
+    note = "; ".join(f"{name} = {value} ({how})" for name, (value, how) in chosen.values.items())
+    return attrs.evolve(rule, changes=changes, note=note)
+
+
+def _resolve(name: str, names: Names) -> str:
+    try:
+        return names.place(name)
+    except UnknownNameError:
+        return name
+
+
+def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
+    """What the advantage's ``choice`` may be: the rule's own list, or the places the board allows."""
+    if choice == "neutral":
+        return list(advantage.neutrals)
+    marker = "{" + choice + "}"
+    power = names.power(advantage.power)
+    units = [u for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {})]
+    if units and all(board.catalog.unit_type(names.unit(u)).domain == "sea" for u in units):
+        # A new ship: a sea zone beside the rule's places, else beside one of the power's territories.
+        shores = [names.place(p) for p in advantage.places] or [
+            t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
+        return sorted({z for t in shores for z in board.neighbours(t) if board.is_water(z)})
+    if advantage.places:
+        return list(advantage.places)
+    factory = any(board.catalog.unit_type(names.unit(u)).infrastructure and names.unit(u) == names.unit("industrial complex") for u in units)
+    found = []
+    for territory, data in board.nodes.items():
+        if data["water"] or data["owner"] != power or data["original_owner"] != power:
+            continue
+        if factory and ((data["production"] or 0) < 1 or board.units(territory)[(power, names.unit("industrial complex"))]):
+            continue  # "an income value of at least 1"; "can't have more than one industrial complex in a territory"
+        found.append(territory)
+    return sorted(found)
+
+
+# -- applying -------------------------------------------------------------------
+
+
+def house_rule_changes(board: Board, profile: Profile, names: Names, chosen: list[HouseChoices], before: tuple[RuleSet, ...] = (),
+                       flags: tuple[str, ...] = ()) -> tuple[AppliedRules, tuple[HouseSelection, ...]]:
+    """The game-file changes of the house sets (after the ``before`` sets, e.g. a Kremlin ruleset's own rules).
+
+    ``flags`` are switches turned on for every set (a draft's ``choices``).
+
+    Conflicts between any two sets are refused by :func:`game_rules.game_rule_changes`, naming both.
+    The board is not changed: push ``applied.changes``.
+    """
+    selections = tuple(select(load_named_house_set(c.set_id), c, board, names) for c in chosen)
+    for selection in selections:
+        if profile.map not in selection.house.rules.maps:
+            raise DataFileError(f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}", where=None)
+    switches = frozenset(flags).union(*(s.switches for s in selections))
+    applied = game_rule_changes(board, [*before, *(s.rules for s in selections)], profile, names, switches)
+    return applied, selections
+
+
+def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
+    """What the notes and the summary say of each set's advantages: enough to make the same game again."""
+    lines = []
+    for selection in selections:
+        house = selection.house
+        # In the set's own order, as its [choices] table lists them.
+        switches = ", ".join(f"{k} {'on' if k in selection.switches else 'off'}" for k in house.choices)
+        lines.append(f"{house.id}: {switches or 'no switches'}" + (f"; random draws with seed {selection.seed}" if selection.seed is not None else ""))
+        if not selection.advantages and house.advantages:
+            lines.append(f"{house.id}: no player advantages (optional: {house.advantages_source})")
+        for chosen in selection.advantages:
+            rule = chosen.advantage.rule
+            where = "written into the game" if rule.enforced_by == "game" else "kept by the players"
+            extra = "".join(f"; {name} = {value} ({how})" for name, (value, how) in chosen.values.items())
+            lines.append(f"{house.id}: {rule.title} ({chosen.how}{extra}): {where}")
+    return lines
+
+
+@attrs.frozen
+class HouseResult:
+    """House-rule sets applied to a game without a Kremlin draft: no picks, no bid."""
+
+    game: Game
+    profile: Profile
+    rules: AppliedRules
+    selections: tuple[HouseSelection, ...]
+    warnings: tuple[str, ...] = ()
+    picks: tuple[()] = ()  # none: the notes' list of rules reads a draft's picks too
+
+    def summary(self) -> list[str]:
+        lines = [f"{self.game.board.game_name}: house rules {', '.join(s.house.id for s in self.selections)}, map profile {self.profile.map}"]
+        lines += selection_lines(self.selections)
+        if self.rules.game_lines:
+            lines.append("written into the game:")
+            lines += [f"  {line}" for line in self.rules.game_lines]
+        if self.rules.players:
+            lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
+        return lines
+
+
+def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = ()) -> HouseResult:
+    """Write the house sets into ``game`` (its board changes); :func:`kremlin_triplea.report.notes.add_notes` adds notes and name."""
+    if not chosen:
+        raise DataFileError("no house-rule set to apply", where=None)
+    profile = profile_for_game(game)
+    names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
+    applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
+    game.board.push_all(list(applied.changes))
+    return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)))

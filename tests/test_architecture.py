@@ -1,0 +1,29 @@
+"""The import graph (issue 11): no module imports another that imports it back, however indirectly.
+
+grimp reads every import statement, including those inside functions and under
+``TYPE_CHECKING``, so a cycle hidden in a function-local import fails here; the
+layers themselves are checked by import-linter's contract in pyproject.toml
+(``lint-imports``, run by scripts/test).
+"""
+
+from __future__ import annotations
+
+import grimp
+import networkx as nx
+
+
+def test_no_module_of_the_package_is_part_of_an_import_cycle() -> None:
+    graph = grimp.build_graph("kremlin_triplea", cache_dir=None)
+    imports = nx.DiGraph()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            imports.add_edge(module, imported)
+    cycles = sorted(sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1)
+    assert cycles == []
+
+
+def test_the_draft_and_the_rules_data_never_import_a_report_or_the_command_line() -> None:
+    graph = grimp.build_graph("kremlin_triplea", cache_dir=None)
+    for low in ("kremlin_triplea.draft", "kremlin_triplea.gamerules", "kremlin_triplea.rules", "kremlin_triplea.model", "kremlin_triplea.gamefile"):
+        for high in ("kremlin_triplea.report", "kremlin_triplea.cli", "kremlin_triplea.tools", "kremlin_triplea.assistant"):
+            assert not graph.chain_exists(importer=low, imported=high, as_packages=True), (low, high)
