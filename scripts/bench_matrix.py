@@ -57,9 +57,8 @@ def whole_matrix(maps_dir: Path, engine: bool) -> None:
 def single_pick(maps_dir: Path) -> None:
     from kremlin_triplea.game import load
     from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-    from kremlin_triplea.draft.kinds import APPLY
+    from kremlin_triplea.draft.kinds import KINDS
     from kremlin_triplea.draft.legal import legal_choices
-    from kremlin_triplea.tools.matrix import option_picks
 
     game = load(maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml")
     times = []
@@ -68,9 +67,9 @@ def single_pick(maps_dir: Path) -> None:
         run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game)
         board = game.board
         for choices in legal_choices(run).options:
-            for _, pick in option_picks(run, choices, side):
+            for _, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
                 start = time.perf_counter()
-                changes = APPLY[pick.option.kind](run.state, pick).changes
+                changes = KINDS[pick.option.kind].apply(run.state, pick).changes
                 board.push_all(list(changes))
                 times.append(time.perf_counter() - start)
                 for _ in changes:

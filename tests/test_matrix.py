@@ -71,7 +71,7 @@ def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_place
 
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
     """Option 1 also puts an infantry into 1 Sea Zone, where no transport carries it."""
-    original = matrix.APPLY["placement"]
+    original = matrix.KINDS["placement"].apply
 
     def broken(state, pick):
         outcome = original(state, pick)
@@ -80,7 +80,7 @@ def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
         extra = PlaceUnits("1 Sea Zone", "Germans", "infantry", 1)
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
-    monkeypatch.setitem(matrix.APPLY, "placement", broken)
+    monkeypatch.setattr(matrix.KINDS["placement"], "apply", broken)
 
 
 def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,14 +99,14 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
 def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     from kremlin_triplea.errors import RuleViolation
 
-    original = matrix.APPLY["territory_takeover"]
+    original = matrix.KINDS["territory_takeover"].apply
 
     def refuses_archangel(state, pick):
         if pick.takeover.territory == "Archangel":
             raise RuleViolation(pick.label, "Archangel refused on purpose", rule="a test's rule", source="the test")
         return original(state, pick)
 
-    monkeypatch.setitem(matrix.APPLY, "territory_takeover", refuses_archangel)
+    monkeypatch.setattr(matrix.KINDS["territory_takeover"], "apply", refuses_archangel)
     report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     cell = report.cells[("kremlin-aa50", "10 Takeover of enemy held territory", "world_war_ii_v3/WW2v3-1941.xml")]
     assert cell.status == FAILED

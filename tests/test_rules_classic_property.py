@@ -24,7 +24,8 @@ from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, removal_target
-from kremlin_triplea.draft.legal import OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from rules_support import fresh_game
 from test_rules_property import Choose, _spec, board_view
 

@@ -25,7 +25,8 @@ from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.draft.kinds import bid_placement_problem, unit_sets
-from kremlin_triplea.draft.legal import OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from rules_support import GAMES, fresh_game
 
 T = TypeVar("T")

@@ -25,7 +25,8 @@ from kremlin_triplea.game import Game, load, write_atomically
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.kinds import DraftState, neutral_set_problem
-from kremlin_triplea.draft.legal import NextPick, OptionChoices, bid_choices, legal_choices
+from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams, Ruleset, data_folders, load_named_ruleset
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 

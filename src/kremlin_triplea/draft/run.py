@@ -35,6 +35,7 @@ Every pick sees the board as changed by all earlier picks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,21 +44,19 @@ import attrs
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import Game, load
+from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds import (
-    APPLY,
+    KINDS,
     BidSpec,
     DraftState,
-    NeutralTake,
     Outcome,
     Pick,
-    Retreat,
-    TakeoverSpec,
     UnitPlacement,
     apply_bid,
 )
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
-from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import HouseSelection, apply_house_rules, house_rule_changes, selection_lines
 from kremlin_triplea.rules.house_rules import read_choices
@@ -172,6 +171,44 @@ def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None
     return load(spec, maps_dir=maps_dir)
 
 
+class LegalPicks:
+    """The legal next picks of a draft, like python-chess's ``LegalMoveGenerator``.
+
+    Iterating yields one :class:`Pick` per legal target of every option (each
+    kind's :meth:`~kremlin_triplea.draft.kinds.base.OptionKind.picks`); ``in``
+    checks any pick with the rules, so a pick the enumeration does not list
+    (another companion unit, another navy zone) is still answered.
+    """
+
+    def __init__(self, run: DraftRun) -> None:
+        self.run = run
+
+    def __iter__(self) -> Iterator[Pick]:
+        run = self.run
+        index = len(run.applied) + 1
+        if index > run.total_picks:
+            return
+        side = run.side_to_pick(index)
+        for option in run.ruleset.options:
+            choices = run.option_choices(option, side)
+            if choices.available:
+                for _, pick in KINDS[option.kind].picks(run.state, choices, side, index):
+                    yield pick
+
+    def __contains__(self, pick: object) -> bool:
+        return isinstance(pick, Pick) and self.run.is_legal(pick)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return sum(1 for _ in self)
+
+
+# The draft file's keys for a pick's target, one per kind of option.
+TARGET_KEYS = tuple(kind.target_key for kind in KINDS.values())
+
+
 class DraftRun:
     """Applies a draft's picks one at a time (``apply`` and ``legal`` share it)."""
 
@@ -209,64 +246,92 @@ class DraftRun:
         return self.first if index % 2 == 1 else self.second
 
     def parse_pick(self, index: int, section: Section) -> Pick:
-        names = self.names
-        section.only("side", "option", "place", "take", "takeover", "scenario", "note")
+        """The draft file's ``[[pick]]`` number ``index`` as a :class:`Pick`, its turn checked (not yet its target)."""
+        section.only("side", "option", *TARGET_KEYS, "note")
         where = f"{section.file}: {section.key}"
+        if index > self.total_picks:
+            self.turn_problem(index, self.side_to_pick(index), None, where=section.file)
+        side = self.names.side(section.text("side"), where=where)
+        self.turn_problem(index, side, None, where=section.file)
+        raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
+        option = self.ruleset.option(raw_option)
+        self.turn_problem(index, side, option, where=section.file)
+        kind = KINDS[option.kind]
+        for other in TARGET_KEYS:
+            if other != kind.target_key and section.has(other):
+                raise section.fail(other, f"`{kind.target_key}` for option {option.number} ({option.kind}), not `{other}`")
+        return Pick(index=index, side=side, option=option, **kind.parse_target(section, self.names, self.ruleset))
+
+    def pick_from_toml(self, data: dict[str, Any]) -> Pick:
+        """A ``[[pick]]`` table (as :meth:`Pick.to_toml` writes it) as the next pick of this draft."""
+        index = len(self.applied) + 1
+        return self.parse_pick(index, Section(data, self.draft.path, f"pick {index}"))
+
+    def turn_problem(self, index: int, side: str, option: Option | None, *, where: str | None = None) -> None:
+        """Raise ``RuleViolation`` if ``side`` may not make pick ``index`` (with ``option``): the order and no-repeat rules."""
         picks = self.ruleset.picks
         label = f"pick {index}"
         if index > self.total_picks:
-            raise RuleViolation(label, f"the draft has more than {self.picks_per_side} picks per side", rule=picks.rule, source=picks.source, where=section.file)
-        side = names.side(section.text("side"), where=where)
+            raise RuleViolation(label, f"the draft has more than {self.picks_per_side} picks per side", rule=picks.rule, source=picks.source, where=where)
         expected = self.side_to_pick(index)
         if side != expected:
-            raise RuleViolation(f"{label} ({side})", f"it is the {expected}' turn to pick ({self.first} pick first, then the sides alternate)", rule=picks.alternate_rule, source=picks.source, where=section.file)
-        raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
-        option = self.ruleset.option(raw_option)
+            raise RuleViolation(f"{label} ({side})", f"it is the {expected}' turn to pick ({self.first} pick first, then the sides alternate)", rule=picks.alternate_rule, source=picks.source, where=where)
+        if option is not None and self.state.already_used(side, option.number):
+            raise RuleViolation(
+                f"{label} ({side}, option {option.number} {option.title})",
+                f"the {side} already took option {option.number}" + (f" in this set of {picks.no_repeat_per} picks" if picks.no_repeat_per else ""),
+                rule=option.quotes.get("one_per_side", picks.no_repeat_rule),
+                source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source, where=where,
+            )
+
+    # -- the next pick, as python-chess has the next move --------------------------------
+
+    def option_choices(self, option: Option, side: str) -> OptionChoices:
+        """Every legal target of ``option`` for ``side`` now, described."""
         if self.state.already_used(side, option.number):
-            raise RuleViolation(f"{label} ({side}, option {option.number} {option.title})", f"the {side} already took option {option.number}" + (f" in this set of {picks.no_repeat_per} picks" if picks.no_repeat_per else ""), rule=option.quotes.get("one_per_side", picks.no_repeat_rule), source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source, where=section.file)
-        wanted = {"placement": "place", "neutral_takeover": "take", "territory_takeover": "takeover", "scenario": "scenario"}[option.kind]
-        for other in ("place", "take", "takeover", "scenario"):
-            if other != wanted and section.has(other):
-                raise section.fail(other, f"`{wanted}` for option {option.number} ({option.kind}), not `{other}`")
-        pick = Pick(index=index, side=side, option=option)
-        if wanted == "scenario":
-            return attrs.evolve(pick, scenario=self.ruleset.scenario(section.text("scenario"), where=where))
-        if wanted == "place":
-            return attrs.evolve(pick, placements=self.parse_placements(section, "place"))
-        if wanted == "take":
-            takes = []
-            for entry in section.tables("take"):
-                entry.only("neutral", "by", "navy_at")
-                at = f"{entry.file}: {entry.key}"
-                navy = entry.text("navy_at", None)
-                takes.append(NeutralTake(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None))
-            return attrs.evolve(pick, takes=tuple(takes))
-        spec = section.table("takeover")
-        spec.only("territory", "by", "retreat")
-        at = f"{spec.file}: {spec.key}"
-        retreats = []
-        for entry in spec.tables("retreat", []):
-            entry.only("to", "power", "unit")
-            here = f"{entry.file}: {entry.key}"
-            power = entry.text("power", None)
-            unit = entry.text("unit", None)
-            retreats.append(Retreat(names.territory(entry.text("to"), where=here), names.power(power, where=here) if power else None, names.unit(unit, where=here) if unit else None))
-        return attrs.evolve(pick, takeover=TakeoverSpec(names.territory(spec.text("territory"), where=at), names.power(spec.text("by"), where=at), tuple(retreats)))
+            return OptionChoices(option, unavailable=f"the {side} already took option {option.number}")
+        powers = [p for p in self.state.side_powers[side] if self.state.power_problem(option, side, p) is None]
+        return KINDS[option.kind].choices(self.state, option, side, powers)
+
+    @property
+    def legal_picks(self) -> LegalPicks:
+        """The legal next picks: iterate them, ask ``pick in run.legal_picks``, or ``count()`` them."""
+        return LegalPicks(self)
+
+    def violation(self, pick: Pick) -> RuleViolation | None:
+        """Why ``pick`` may not be the next pick (the rule, its source and the reason), or None."""
+        try:
+            if pick.index != len(self.applied) + 1:
+                raise RuleViolation(pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=self.ruleset.picks.alternate_rule, source=self.ruleset.picks.source)
+            self.turn_problem(pick.index, pick.side, pick.option)
+            KINDS[pick.option.kind].apply(self.state, pick)
+        except RuleViolation as error:
+            return error
+        return None
+
+    def is_legal(self, pick: Pick) -> bool:
+        return self.violation(pick) is None
+
+    def push(self, pick: Pick) -> Outcome:
+        """Make ``pick`` the next pick (checked as a whole: turn, option, target)."""
+        self.turn_problem(pick.index, pick.side, pick.option)
+        return self.apply_pick(pick)
+
+    def pop(self) -> AppliedPick:
+        """Take back the last pick: its changes, its locks and its option units."""
+        applied = self.applied.pop()
+        for _ in applied.outcome.changes:
+            self.game.board.pop()
+        self.state.forget(applied.pick.side, applied.pick.index, applied.outcome)
+        self.state.used[applied.pick.side].pop()
+        return applied
 
     def parse_placements(self, section: Section, key: str) -> tuple[UnitPlacement, ...]:
-        placements = []
-        for entry in section.tables(key):
-            entry.only("power", "unit", "count", "at")
-            at = f"{entry.file}: {entry.key}"
-            count = entry.integer("count", 1)
-            if count < 1:
-                raise entry.fail("count", "a positive whole number", count)
-            placements.append(UnitPlacement(self.names.power(entry.text("power"), where=at), self.names.unit(entry.text("unit"), where=at), count, self.names.place(entry.text("at"), where=at)))
-        return tuple(placements)
+        return UnitPlacement.list_from_toml(section, key, self.names)
 
     def apply_pick(self, pick: Pick) -> Outcome:
         """Check ``pick`` on the current board and push its changes (all or nothing)."""
-        outcome = APPLY[pick.option.kind](self.state, pick)
+        outcome = KINDS[pick.option.kind].apply(self.state, pick)
         self.game.board.push_all(list(outcome.changes))
         self.state.record(pick.side, pick.index, outcome)
         self.state.used[pick.side].append(pick.option.number)

@@ -8,6 +8,7 @@ its source and why).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import attrs
 
@@ -117,6 +118,16 @@ class DraftState:
             if isinstance(change, PlaceUnits) and change not in outcome.moved:
                 self.option_units[(change.territory, change.owner, change.unit_type)] += change.count
 
+    def forget(self, side: str, index: int, outcome: Outcome) -> None:
+        """Undo :meth:`record` of the last pick."""
+        for place in outcome.affected:
+            if self.locks.get(place) == (side, index):
+                del self.locks[place]
+        for change in outcome.changes:
+            if isinstance(change, PlaceUnits) and change not in outcome.moved:
+                self.option_units[(change.territory, change.owner, change.unit_type)] -= change.count
+        self.option_units = +self.option_units
+
 
 class Facts:
     """Answers about one board position, computed once per question (the board must not change meanwhile)."""
@@ -180,3 +191,12 @@ class Facts:
             if kind.domain == "air":
                 used += kind.carrier_cost * count
         return capacity, used
+
+
+def describe_units(units: Counter[str]) -> str:
+    """``Counter({"infantry": 2, "armour": 1})`` -> "1 armour and 2 infantry"."""
+    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+
+
+def describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
+    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"

@@ -39,8 +39,9 @@ from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
 from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.draft.kinds import APPLY, BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement, apply_bid, bid_placement_problem, unit_sets
-from kremlin_triplea.draft.legal import OptionChoices, bid_choices, option_choices
+from kremlin_triplea.draft.kinds import KINDS, BidSpec, Pick, UnitPlacement, apply_bid, bid_placement_problem
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.tools.profiles import derived_setup, rule_names
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
@@ -180,97 +181,6 @@ def profile_for_path(path: Path, game: Game, profiles: list[Profile]) -> Profile
 
 
 # -- targets: one pick per legal choice ------------------------------------------------
-
-
-def option_picks(run: DraftRun, choices: OptionChoices, side: str, index: int = 1) -> Iterator[tuple[str, Pick]]:
-    """(description, pick) for every legal target of one option."""
-    option = choices.option
-    if option.kind == "scenario":
-        for title in choices.scenarios:
-            scenario = next(s for s in run.ruleset.scenarios if s.title == title and s.side == side)
-            yield f"scenario {title}", Pick(index, side, option, scenario=scenario)
-    elif option.kind == "placement":
-        yield from _placement_picks(run, choices, side, index)
-    elif option.kind == "neutral_takeover":
-        yield from _neutral_picks(choices, side, index)
-    else:
-        for takeover in choices.takeovers:
-            variants = [()]
-            for position, retreat in enumerate(takeover.retreats):
-                variants += [((position, to),) for to in retreat.destinations[1:]]
-            for variant in variants:
-                chosen = dict(variant)
-                retreats = tuple(
-                    Retreat(chosen.get(i, r.destinations[0]), r.owner, r.unit)
-                    for i, r in enumerate(takeover.retreats) if len(r.destinations) > 1
-                )
-                spec = TakeoverSpec(takeover.territory, takeover.power, retreats)
-                where = ", ".join(f"{r.power} {r.unit} to {r.to}" for r in retreats)
-                yield f"{takeover.power} take {takeover.territory}" + (f" (retreat {where})" if where else ""), Pick(index, side, option, takeover=spec)
-
-
-def _placement_picks(run: DraftRun, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
-    option = choices.option
-    if choices.sets:
-        for entry in choices.sets:
-            counts: dict[str, int] = {}
-            for unit in entry.units:
-                counts[unit] = counts.get(unit, 0) + 1
-            for place in entry.places:
-                placements = tuple(UnitPlacement(entry.power, u, n, place) for u, n in counts.items())
-                yield f"{entry.power} {' + '.join(entry.units)} in {place}", Pick(index, side, option, placements=placements)
-        return
-    require = option.params.require  # type: ignore[union-attr]
-    by_unit: dict[str, list[tuple[str, str]]] = {}
-    for unit_choice in choices.units:
-        by_unit.setdefault(unit_choice.unit, []).extend((unit_choice.power, p) for p in unit_choice.places)
-    for unit_set in unit_sets(run.state, option):
-        units = list(unit_set.elements())
-        if not all(u in by_unit for u in units):
-            continue
-        for position, unit in enumerate(units):
-            if unit in units[:position]:
-                continue  # the same unit type again: its targets were enumerated already
-            for power, place in by_unit[unit]:
-                placements = [UnitPlacement(power, unit, 1, place)]
-                for other in units[:position] + units[position + 1:]:
-                    fitting = [
-                        (p, at) for p, at in by_unit[other]
-                        if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place)
-                    ]
-                    if not fitting:
-                        break
-                    # The companion goes where the target goes if it may (one place touched, so
-                    # more picks share a written file), else to a place that varies with the target.
-                    same = [(p, at) for p, at in fitting if at == place]
-                    companion = same[0] if same else fitting[zlib.crc32(f"{power} {place}".encode()) % len(fitting)]
-                    placements.append(UnitPlacement(companion[0], other, 1, companion[1]))
-                else:
-                    yield f"{power} {unit} in {place} (with {' + '.join(units)})", Pick(index, side, option, placements=tuple(placements))
-
-
-def _neutral_picks(choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
-    """Each neutral, taker and navy zone, with a partner from the enumeration's legal pairs."""
-    option = choices.option
-    count = option.params.count  # type: ignore[union-attr]
-    by_territory = {n.territory: n for n in choices.neutrals}
-    for neutral in choices.neutrals:
-        others: tuple[NeutralTake, ...] = ()
-        if count == 2:
-            partners = sorted({b if a == neutral.territory else a for a, b in choices.neutral_pairs if neutral.territory in (a, b)})
-            if not partners:
-                continue
-            # A partner that varies with the neutral, so more picks share a written file.
-            partner = by_territory[partners[zlib.crc32(neutral.territory.encode()) % len(partners)]]
-            power, zones = partner.takers[0]
-            others = (NeutralTake(partner.territory, power, zones[0] if zones else None),)
-        elif count != 1:
-            continue  # the enumeration lists pairs only
-        for power, zones in neutral.takers:
-            for zone in zones or (None,):
-                take = NeutralTake(neutral.territory, power, zone)
-                navy = f" (navy to {zone})" if zone else ""
-                yield f"{power} take {neutral.name}{navy}", Pick(index, side, option, takes=(take, *others))
 
 
 def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, str, BidSpec]]:
@@ -716,7 +626,7 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                     cell.reasons.append(blocked[option.number])
                 continue
             try:
-                choices = option_choices(run.state, option, side)
+                choices = run.option_choices(option, side)
             except KremlinError as error:
                 why = missing_name_reason(error, bool(derived), profile, game)
                 if why is not None:
@@ -735,8 +645,8 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                 cell.reasons.append(f"{side}: {choices.unavailable}")
                 continue
             count = 0
-            for description, pick in option_picks(run, choices, side):
-                item = _apply_in_memory(cell, f"{side} option {option.number}: {description}", board, lambda p=pick: APPLY[p.option.kind](run.state, p).changes)
+            for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
+                item = _apply_in_memory(cell, f"{side} option {option.number}: {description}", board, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
                 if item is not None:
                     single.append(item)
                     count += 1
@@ -835,7 +745,7 @@ def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: O
             except KremlinError as error:
                 cell.reasons.append(f"{side}: {error}")
             continue
-        item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run.game.board, lambda p=pick: APPLY[p.option.kind](run.state, p).changes)
+        item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run.game.board, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
         if item is not None:
             items.append(item)
     return items
@@ -872,12 +782,12 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
             # Options in random order, each enumerated only until one has a legal pick.
             for option in rng.sample(list(ruleset.options), len(ruleset.options)):
                 try:
-                    choices = option_choices(run.state, option, side)
+                    choices = run.option_choices(option, side)
                 except KremlinError as error:
                     if missing_name_reason(error, derived, profile, game) is not None:
                         continue  # not applicable on this game: the option rows say why
                     raise
-                picks = list(option_picks(run, choices, side, index)) if choices.available else []
+                picks = list(KINDS[choices.option.kind].picks(run.state, choices, side, index)) if choices.available else []
                 if picks:
                     chosen = rng.choice(picks)
                     break

@@ -7,11 +7,13 @@ checks (``placement_problem``, ``neutral_problem``, ``takeover_problem``...)
 drive the legal-choice enumeration in :mod:`kremlin_triplea.draft.legal`, so a
 choice listed as legal never fails when applied.
 
-``APPLY`` is the registry: a ruleset's option kind -> the function that applies a pick of it.
+``KINDS`` is the registry: a ruleset's option kind -> the :class:`~base.OptionKind`
+that parses, enumerates and applies picks of it (each module registers its class).
 """
 
 from __future__ import annotations
 
+from kremlin_triplea.draft.kinds.base import KINDS, OptionKind, register
 from kremlin_triplea.draft.kinds.bid import achievable_values, apply_bid, bid_cost, bid_placement_problem, removal_target
 from kremlin_triplea.draft.kinds.neutral import apply_neutral_takeover, navy_destinations, navy_problem, neutral_navy, neutral_problem, neutral_set_problem
 from kremlin_triplea.draft.kinds.placement import apply_placement, placement_problem, unit_sets
@@ -26,15 +28,9 @@ from kremlin_triplea.draft.kinds.takeover import (
 from kremlin_triplea.draft.picks import BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
 
-APPLY = {
-    "placement": apply_placement,
-    "neutral_takeover": apply_neutral_takeover,
-    "territory_takeover": apply_territory_takeover,
-    "scenario": apply_scenario,
-}
 
 __all__ = [
-    "APPLY", "BidSpec", "DraftState", "Facts", "NeutralTake", "Outcome", "Pick", "Problem", "Retreat", "TakeoverSpec",
+    "KINDS", "BidSpec", "OptionKind", "register", "DraftState", "Facts", "NeutralTake", "Outcome", "Pick", "Problem", "Retreat", "TakeoverSpec",
     "UnitPlacement", "achievable_values", "apply_bid", "apply_neutral_takeover", "apply_placement", "apply_scenario",
     "apply_territory_takeover", "bid_cost", "bid_placement_problem", "navy_destinations", "navy_problem", "neutral_navy",
     "neutral_problem", "neutral_set_problem", "new_owner_after_takeover", "placement_problem", "removal_target",

@@ -189,11 +189,3 @@ def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -
     lines = [f"{power} remove {count} {unit} from {state.names.shown(at)}" for (at, power, unit), count in removed.items()]
     lines.append(f"bid {bid_spec.amount}: the {bid.placing_side} remove units worth {value} PUs")
     return Outcome(tuple(changes), frozenset(), tuple(lines))
-
-
-def _describe_units(units: Counter[str]) -> str:
-    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
-
-
-def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+import zlib
+from collections.abc import Iterator
+from itertools import combinations
 
 from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
+from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.picks import NeutralTake
+from kremlin_triplea.draft.state import describe_pairs
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.ruleset import Ruleset
+from kremlin_triplea.rules.tomlfile import Section
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
@@ -124,12 +133,12 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
         on_land = [(u, n) for u, n in army if not state.board.catalog.unit_type(u).is_ship]
         at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
         changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
-        line = f"{state.names.shown(territory)} joins {take.by}: {', '.join(facts)}, army {_describe_pairs(on_land)}"
+        line = f"{state.names.shown(territory)} joins {take.by}: {', '.join(facts)}, army {describe_pairs(on_land)}"
         zone = zones[territory]
         if zone is not None:
             changes += [PlaceUnits(zone, take.by, u, n) for u, n in at_sea]
             affected.add(zone)
-            line += f"; navy {_describe_pairs(at_sea)} to {zone}"
+            line += f"; navy {describe_pairs(at_sea)} to {zone}"
         lines.append(line)
         marker = state.profile.capital_marker
         if marker is not None and marker.at == territory and state.board.node(territory)["capital"] == marker.power:
@@ -138,9 +147,65 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
     return Outcome(tuple(changes), frozenset(affected), tuple(lines))
 
 
-def _describe_units(units: Counter[str]) -> str:
-    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+@register
+class NeutralTakeover(OptionKind):
+    """Neutrals join a power of the side with their armies (``take = [...]``)."""
 
+    name = "neutral_takeover"
+    target_key = "take"
 
-def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
+        return {"takes": NeutralTake.list_from_toml(section, "take", names)}
+
+    def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
+        params = option.params
+        assert isinstance(params, NeutralTakeoverParams)
+        choices = []
+        for territory, neutral in state.neutrals.items():
+            takers = []
+            for power in powers:
+                if neutral_problem(state, option, side, territory, power) is not None:
+                    continue
+                if neutral_navy(state, territory):
+                    found = navy_destinations(state, territory, power)
+                    zones = tuple(z for z in found.matches if state.lock_problem(side, z) is None)
+                    if not zones:
+                        continue
+                    takers.append((power, zones))
+                else:
+                    takers.append((power, ()))
+            if takers:
+                choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
+        pairs = tuple(
+            (a.territory, b.territory)
+            for a, b in combinations(choices, params.count)
+            if neutral_set_problem(state, option, [a.territory, b.territory]) is None
+        ) if params.count == 2 else ()
+        unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
+        return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
+
+    def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        """Each neutral, taker and navy zone, with a partner from the enumeration's legal pairs."""
+        option = choices.option
+        count = option.params.count  # type: ignore[union-attr]
+        by_territory = {n.territory: n for n in choices.neutrals}
+        for neutral in choices.neutrals:
+            others: tuple[NeutralTake, ...] = ()
+            if count == 2:
+                partners = sorted({b if a == neutral.territory else a for a, b in choices.neutral_pairs if neutral.territory in (a, b)})
+                if not partners:
+                    continue
+                # A partner that varies with the neutral, so more picks share a written file.
+                partner = by_territory[partners[zlib.crc32(neutral.territory.encode()) % len(partners)]]
+                power, zones = partner.takers[0]
+                others = (NeutralTake(partner.territory, power, zones[0] if zones else None),)
+            elif count != 1:
+                continue  # the enumeration lists pairs only
+            for power, zones in neutral.takers:
+                for zone in zones or (None,):
+                    take = NeutralTake(neutral.territory, power, zone)
+                    navy = f" (navy to {zone})" if zone else ""
+                    yield f"{power} take {neutral.name}{navy}", Pick(index, side, option, takes=(take, *others))
+
+    def apply(self, state: DraftState, pick: Pick) -> Outcome:
+        return apply_neutral_takeover(state, pick)

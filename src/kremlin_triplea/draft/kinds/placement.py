@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+import zlib
+from collections.abc import Iterator
 
-from kremlin_triplea.draft.picks import Pick
-from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
+from kremlin_triplea.draft.choices import OptionChoices, SetChoice, UnitChoice
+from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.picks import Pick, UnitPlacement
+from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
 from kremlin_triplea.model.changes import PlaceUnits
-from kremlin_triplea.rules.ruleset import Option, PlacementParams
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.ruleset import Option, PlacementParams, Ruleset
+from kremlin_triplea.rules.tomlfile import Section
 
 
 def placement_problem(state: DraftState, facts: Facts, option: Option, side: str, power: str, unit: str, place: str) -> Problem | None:
@@ -107,8 +112,8 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
         placed[entry.unit] += entry.count
     choices = unit_sets(state, option)
     if placed not in choices:
-        sets = " or ".join(_describe_units(c) for c in choices)
-        raise Problem(option.quote("unit_sets"), option.source, f"the pick places {_describe_units(placed) or 'nothing'}; the option gives exactly {sets}").violation(pick.label)
+        sets = " or ".join(describe_units(c) for c in choices)
+        raise Problem(option.quote("unit_sets"), option.source, f"the pick places {describe_units(placed) or 'nothing'}; the option gives exactly {sets}").violation(pick.label)
     facts = state.facts()
     for entry in pick.placements:
         problem = placement_problem(state, facts, option, pick.side, entry.power, entry.unit, entry.at)
@@ -133,9 +138,82 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     return Outcome(changes, frozenset(e.at for e in pick.placements), tuple(lines))
 
 
-def _describe_units(units: Counter[str]) -> str:
-    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+@register
+class Placement(OptionKind):
+    """Units of the side's powers placed where the option's parameters allow (``place = [...]``)."""
 
+    name = "placement"
+    target_key = "place"
 
-def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
+        return {"placements": UnitPlacement.list_from_toml(section, "place", names)}
+
+    def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
+        params = option.params
+        assert isinstance(params, PlacementParams)
+        facts = state.facts()
+        places = list(state.board.nodes)
+        wanted = sorted({u for units in unit_sets(state, option) for u in units})
+        by_unit: dict[tuple[str, str], tuple[str, ...]] = {}
+        for unit in wanted:
+            for power in powers:
+                by_unit[(unit, power)] = tuple(p for p in places if placement_problem(state, facts, option, side, power, unit, p) is None)
+        units = tuple(UnitChoice(u, p, by_unit[(u, p)]) for (u, p) in by_unit if by_unit[(u, p)])
+        sets: list[SetChoice] = []
+        joint = "same_territory" in params.require and "same_power" in params.require
+        possible = False
+        for units_of_set in unit_sets(state, option):
+            if joint:
+                for power in powers:
+                    common = set(by_unit[(next(iter(units_of_set)), power)])
+                    for unit in units_of_set:
+                        common &= set(by_unit[(unit, power)])
+                    if common:
+                        sets.append(SetChoice(tuple(sorted(units_of_set.elements())), power, tuple(sorted(common))))
+                        possible = True
+            elif all(any(by_unit[(u, p)] for p in powers) for u in units_of_set):
+                possible = True
+        unavailable = None if possible else f"no power of the {side} has a legal place for these units"
+        return OptionChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
+
+    def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        option = choices.option
+        if choices.sets:
+            for entry in choices.sets:
+                counts: dict[str, int] = {}
+                for unit in entry.units:
+                    counts[unit] = counts.get(unit, 0) + 1
+                for place in entry.places:
+                    placements = tuple(UnitPlacement(entry.power, u, n, place) for u, n in counts.items())
+                    yield f"{entry.power} {' + '.join(entry.units)} in {place}", Pick(index, side, option, placements=placements)
+            return
+        require = option.params.require  # type: ignore[union-attr]
+        by_unit: dict[str, list[tuple[str, str]]] = {}
+        for unit_choice in choices.units:
+            by_unit.setdefault(unit_choice.unit, []).extend((unit_choice.power, p) for p in unit_choice.places)
+        for unit_set in unit_sets(state, option):
+            units = list(unit_set.elements())
+            if not all(u in by_unit for u in units):
+                continue
+            for position, unit in enumerate(units):
+                if unit in units[:position]:
+                    continue  # the same unit type again: its targets were enumerated already
+                for power, place in by_unit[unit]:
+                    placements = [UnitPlacement(power, unit, 1, place)]
+                    for other in units[:position] + units[position + 1:]:
+                        fitting = [
+                            (p, at) for p, at in by_unit[other]
+                            if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place)
+                        ]
+                        if not fitting:
+                            break
+                        # The companion goes where the target goes if it may (one place touched, so
+                        # more picks share a written file), else to a place that varies with the target.
+                        same = [(p, at) for p, at in fitting if at == place]
+                        companion = same[0] if same else fitting[zlib.crc32(f"{power} {place}".encode()) % len(fitting)]
+                        placements.append(UnitPlacement(companion[0], other, 1, companion[1]))
+                    else:
+                        yield f"{power} {unit} in {place} (with {' + '.join(units)})", Pick(index, side, option, placements=tuple(placements))
+
+    def apply(self, state: DraftState, pick: Pick) -> Outcome:
+        return apply_placement(state, pick)

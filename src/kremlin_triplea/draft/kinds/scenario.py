@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.scenarios import Scenario, Step
+from kremlin_triplea.rules.tomlfile import Section
 
 
 def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
@@ -127,3 +135,36 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
         return [], [f"no units of {whose} in {shown} to destroy in {board.game_name}"]
     text = ", ".join(f"{n} {o} {u}" for (o, u), n in doomed)
     return [RemoveUnits(at, o, u, n) for (o, u), n in doomed], [f"destroy {text} in {shown}"]
+
+
+@register
+class ScenarioOption(OptionKind):
+    """One of the side's what-if scenarios (``scenario = "title"``): its steps carried out on the board."""
+
+    name = "scenario"
+    target_key = "scenario"
+
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
+        return {"scenario": ruleset.scenario(section.text("scenario"), where=f"{section.file}: {section.key}")}
+
+    def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
+        titles = []
+        for scenario in state.ruleset.scenarios:
+            if scenario.side != side:
+                continue
+            try:
+                apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
+            except RuleViolation:
+                continue
+            titles.append(scenario.title)
+        unavailable = None if titles else f"every scenario of the {side} involves a place the other side has affected"
+        return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
+
+    def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        option = choices.option
+        for title in choices.scenarios:
+            scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)
+            yield f"scenario {title}", Pick(index, side, option, scenario=scenario)
+
+    def apply(self, state: DraftState, pick: Pick) -> Outcome:
+        return apply_scenario(state, pick)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterator
 
 from kremlin_triplea.draft.picks import Pick, Retreat
+from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
+from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.picks import TakeoverSpec
+from kremlin_triplea.draft.state import describe_pairs
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.ruleset import Ruleset
+from kremlin_triplea.rules.tomlfile import Section
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
@@ -130,13 +136,51 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
     placed = [(state.names.unit(u), n) for u, n in params.units]
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
     held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
-    lines.insert(0, f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {_describe_pairs(placed)}")
+    lines.insert(0, f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {describe_pairs(placed)}")
     return Outcome(tuple(changes), frozenset(affected), tuple(lines), moved=tuple(moved))
 
 
-def _describe_units(units: Counter[str]) -> str:
-    return " and ".join(f"{n} {u}" for u, n in sorted(units.items()))
+@register
+class TerritoryTakeover(OptionKind):
+    """An enemy territory taken by a power of the side, its defenders retreated (``takeover = {...}``)."""
 
+    name = "territory_takeover"
+    target_key = "takeover"
 
-def _describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in pairs) or "none"
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
+        return {"takeover": TakeoverSpec.from_toml(section, "takeover", names)}
+
+    def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
+        board = state.board
+        choices = []
+        land = [t for t, d in board.nodes.items() if not d["water"]]
+        for power in powers:
+            for territory in land:
+                if takeover_problem(state, option, side, territory, power) is not None:
+                    continue
+                retreats = tuple(
+                    RetreatChoice(owner, unit, count, retreat_destinations(state, territory, owner, unit).matches)
+                    for owner, unit, count in retreating_groups(state, territory, power)
+                )
+                choices.append(TakeoverChoice(territory, power, retreats))
+        unavailable = None if choices else f"no enemy territory may be taken over by the {side}"
+        return OptionChoices(option, unavailable=unavailable, takeovers=tuple(choices))
+
+    def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        option = choices.option
+        for takeover in choices.takeovers:
+            variants = [()]
+            for position, retreat in enumerate(takeover.retreats):
+                variants += [((position, to),) for to in retreat.destinations[1:]]
+            for variant in variants:
+                chosen = dict(variant)
+                retreats = tuple(
+                    Retreat(chosen.get(i, r.destinations[0]), r.owner, r.unit)
+                    for i, r in enumerate(takeover.retreats) if len(r.destinations) > 1
+                )
+                spec = TakeoverSpec(takeover.territory, takeover.power, retreats)
+                where = ", ".join(f"{r.power} {r.unit} to {r.to}" for r in retreats)
+                yield f"{takeover.power} take {takeover.territory}" + (f" (retreat {where})" if where else ""), Pick(index, side, option, takeover=spec)
+
+    def apply(self, state: DraftState, pick: Pick) -> Outcome:
+        return apply_territory_takeover(state, pick)
