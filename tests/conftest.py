@@ -1,4 +1,4 @@
-"""Where the shared, pinned real inputs are: ../shared beside the checkout."""
+"""Fixtures shared by every test; the helpers themselves are in tests/support/."""
 
 from __future__ import annotations
 
@@ -6,32 +6,9 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-MAPS_DIR = SHARED / "triplea-maps" / "downloadedMaps"
-CORPUS_DIR = SHARED / "triplea-xml-corpus"
-
-PINNED_GAMES = sorted(MAPS_DIR.glob("*/map/games/*.xml"))
-CORPUS_GAMES = sorted(CORPUS_DIR.glob("*.xml"))
-ALL_GAMES = PINNED_GAMES + CORPUS_GAMES
-
-AA50_1941 = MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
-AA50_1942 = MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1942.xml"
-
-if not PINNED_GAMES:  # pragma: no cover - a broken checkout, not a skip
-    raise RuntimeError(f"the pinned TripleA maps are missing: expected them in {MAPS_DIR}")
-
-
-def game_id(path: Path) -> str:
-    return path.relative_to(SHARED).as_posix()
+from support.paths import MAPS_DIR
 
 
 @pytest.fixture
 def maps_dir() -> Path:
     return MAPS_DIR
-
-
-def position_disagreements(board, reading) -> dict:
-    """Places where the engine's reading and our board differ in owner or units: (ours, engine's)."""
-    ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.nodes.items()}
-    theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
-    return {k: (ours.get(k), theirs.get(k)) for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k)}

@@ -17,7 +17,7 @@ import yaml
 from click.testing import CliRunner
 from lxml import etree
 
-from conftest import MAPS_DIR
+from support.paths import MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.document import XmlDocument

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import AA50_1941, AA50_1942, PINNED_GAMES, game_id
+from support.paths import AA50_1941, AA50_1942, PINNED_GAMES, game_id
 from kremlin_triplea import load
 from kremlin_triplea.model.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from kremlin_triplea.errors import UnknownNameError

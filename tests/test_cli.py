@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 
 

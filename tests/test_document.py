@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from conftest import AA50_1942, ALL_GAMES, game_id
+from support.paths import AA50_1942, ALL_GAMES, game_id
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from conftest import MAPS_DIR
+from support.paths import MAPS_DIR
 from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
 from kremlin_triplea.draft.run import apply_draft, read_draft
 from kremlin_triplea.draft.legal import next_choices

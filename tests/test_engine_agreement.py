@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import kremlin_triplea
-from conftest import PINNED_GAMES, game_id
+from support.paths import PINNED_GAMES, game_id
 from kremlin_triplea.engine import EngineReading, read_with_engine
 
 pytestmark = pytest.mark.engine

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
+from support.paths import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
 from kremlin_triplea.engine import EngineReading, read_with_engine
 
 pytestmark = pytest.mark.engine

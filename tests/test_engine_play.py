@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AA50_1941, AA50_1942, MAPS_DIR, game_id
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR, game_id
 from kremlin_triplea import load
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.engine import read_with_engine

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine import read_with_engine
 
 pytestmark = pytest.mark.engine

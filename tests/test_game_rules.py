@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from rules_support import GAMES, SEED, fresh_game
+from support.aa50 import GAMES, SEED, fresh_game
 
 from kremlin_triplea.game import load
 from kremlin_triplea.report.notes import add_notes

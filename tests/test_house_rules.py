@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import load
@@ -153,7 +153,7 @@ def test_an_advantage_with_no_place_on_the_game_is_refused_clearly(tmp_path) -> 
     import subprocess
     import sys
 
-    from conftest import MAPS_DIR
+    from support.paths import MAPS_DIR
 
     done = subprocess.run(
         [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "house", "classic_variations/four_if_by_sea.xml",

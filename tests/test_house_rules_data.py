@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MAPS_DIR, SHARED
+from support.paths import MAPS_DIR, SHARED
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AA50_1941, AA50_1942, MAPS_DIR
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR
 from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import house_rule_changes

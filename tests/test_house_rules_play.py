@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine.play import play_with_engine
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MAPS_DIR
+from support.paths import MAPS_DIR
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game, user_folder
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from conftest import AA50_1941, MAPS_DIR, PINNED_GAMES
+from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.tools import matrix

@@ -11,7 +11,7 @@ import itertools
 import attrs
 import pytest
 
-from rules_support import GAMES, SEED, delta, run_for
+from support.aa50 import GAMES, SEED, delta, run_for
 from kremlin_triplea.draft.picks import Pick, UnitPlacement
 from kremlin_triplea.draft.run import DraftRun
 

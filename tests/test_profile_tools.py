@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import AA50_1941, CORPUS_DIR, MAPS_DIR
+from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, rule_names

@@ -20,7 +20,7 @@ from kremlin_triplea.model.queries import (
     ships,
 )
 
-from conftest import AA50_1941
+from support.paths import AA50_1941
 
 BOARD = load(AA50_1941).board
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from lxml import etree
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.report.render import PALETTE, read_map_art, render_svg

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from classic_support import (
+from support.classic import (
     CLASSIC_2ND,
     CLASSIC_3RD,
     KREMLIN,
@@ -30,7 +30,7 @@ from kremlin_triplea.draft.kinds import removal_target
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import load_named_ruleset
-from rules_support import delta, fresh_game
+from support.aa50 import delta, fresh_game
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 EACH_TARGET = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])

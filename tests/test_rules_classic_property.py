@@ -16,96 +16,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from classic_support import RULESET_GAMES, game_id
-from conftest import position_disagreements, MAPS_DIR
+from support.classic import RULESET_GAMES, game_id
+from support.paths import MAPS_DIR
+from support.engine import position_disagreements
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, removal_target
-from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.legal import bid_choices, legal_choices
-from rules_support import fresh_game
-from test_rules_property import Choose, _spec, board_view
+from kremlin_triplea.draft.legal import legal_choices
+from support.aa50 import fresh_game
+from support.drafts import board_view, random_draft
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("kremlin-classic-*.toml")) + sorted(
     (Path(__file__).resolve().parents[1] / "examples").glob("kremlin-daak-*.toml")
 )
-
-
-def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:
-    """A complete draft whose every choice comes from the legal enumeration."""
-    data: dict[str, Any] = {"ruleset": ruleset, "game": str(game), "first": first, "picks_per_side": per_side, "pick": []}
-    run = DraftRun(draft_from_dict(dict(data)), fresh_game(game))
-    for index in range(1, 2 * per_side + 1):
-        next_pick = legal_choices(run)
-        choices = choose([o for o in next_pick.options if o.available])
-        entry = {"side": next_pick.side, "option": choices.option.number, **_pick_spec(choose, run, choices)}
-        section = draft_from_dict({"ruleset": ruleset, "first": first, "pick": [entry]}).picks[0]
-        run.apply_pick(run.parse_pick(index, section))
-        data["pick"].append(entry)
-    data["bid"] = _classic_bid(choose, run)
-    return data
-
-
-def _pick_spec(choose: Choose, run: DraftRun, choices: OptionChoices) -> dict[str, Any]:
-    if choices.option.kind == "scenario":
-        return {"scenario": choose(choices.scenarios)}
-    return _spec(choose, run, choices)
-
-
-def _classic_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
-    """A negative bid removing removable Axis units worth what the ruleset asks; a positive one declared or (002) left to TripleA."""
-    rules = run.ruleset.bid
-    amount = choose(range(-12, 13))
-    if amount > 0 and rules.positive == "declared_or_bid_phase" and choose([True, False]):
-        germans = choose(range(amount + 1))
-        return {"axis": amount, "phase": {"Germans": germans, "Japanese": amount - germans}}
-    if amount == 0:
-        return {"axis": 0}
-    if amount > 0:
-        return {"axis": amount, "place": _declared_units(choose, run, amount)}
-    state, board = run.state, run.game.board
-    removable = [state.names.unit(u) for u in rules.removable_units]
-    costs = {u: board.catalog.cost(u, "Germans") or 0 for u in removable}
-    target = removal_target(-amount, costs.values(), rules.remove_value)
-    spare = [  # one entry per unit that may go: Axis infantry and armour not from options
-        (place, owner, unit)
-        for place, data in board.graph.nodes(data=True)
-        for (owner, unit), count in data["units"].items()
-        if owner in state.side_powers["Axis"] and unit in removable
-        for _ in range(count - state.option_units[(place, owner, unit)])
-    ]
-    for _ in range(20):
-        picked, value = [], 0
-        pool = list(spare)
-        while value < target and pool:
-            entry = choose(pool)
-            pool.remove(entry)
-            if value + costs[entry[2]] <= target:
-                picked.append(entry)
-                value += costs[entry[2]]
-        if value == target:
-            return {"axis": amount, "remove": [{"power": o, "unit": u, "count": 1, "at": p} for p, o, u in picked]}
-    return {"axis": 0}
-
-
-def _declared_units(choose: Choose, run: DraftRun, amount: int) -> list[dict[str, Any]]:
-    """Up to three units the Axis can buy, each where the bid may place it, worth at most ``amount``."""
-    choices, facts, board = bid_choices(run.state), run.state.facts(), run.game.board
-    place, left = [], amount
-    for _ in range(choose(range(0, 4))):
-        power, places = choose(choices.places)
-        affordable = [u for u in board.catalog.unit_types if (bid_cost(board, u, power) or 99) <= left]
-        if not affordable:
-            break
-        unit = choose(affordable)
-        fitting = [p for p in places if bid_placement_problem(run.state, facts, power, unit, p) is None]
-        if fitting:
-            place.append({"power": power, "unit": unit, "count": 1, "at": choose(fitting)})
-            left -= bid_cost(board, unit, power) or 0
-    return place
 
 
 def apply_and_write(data: dict[str, Any], game: Path) -> tuple[Game, bytes]:
@@ -133,14 +58,13 @@ def test_001_allows_an_option_again_in_the_second_set_of_nine_picks() -> None:
     rng = random.Random(7)
     ruleset, game = RULESET_GAMES[0]
     run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": "Axis", "picks_per_side": 10}), fresh_game(game))
-    for index in range(1, 19):
+    for _ in range(1, 19):
         next_pick = legal_choices(run)
         available = [o for o in next_pick.options if o.available]
         # The first nine picks of a side use nine different options, so every option is used once.
         assert {o.option.number for o in available} == set(range(1, 10)) - set(run.state.used[next_pick.side])
-        choices = rng.choice(available)
-        entry = {"side": next_pick.side, "option": choices.option.number, **_pick_spec(lambda seq: rng.choice(list(seq)), run, choices)}
-        run.apply_pick(run.parse_pick(index, draft_from_dict({"ruleset": ruleset, "first": "Axis", "pick": [entry]}).picks[0]))
+        option = rng.choice(available).option.number
+        run.push(rng.choice([p for p in run.legal_picks if p.option.number == option]))
     assert sorted(run.state.used["Axis"]) == list(range(1, 10))
     tenth = legal_choices(run)
     assert tenth.side == "Axis" and not all(o.unavailable == "the Axis already took option 1" for o in tenth.options if o.option.number == 1)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from classic_support import RULESET_GAMES, TARGETS, game_id, pick, run_for
+from support.classic import RULESET_GAMES, TARGETS, game_id, pick, run_for
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.rules.ruleset import load_named_ruleset
-from rules_support import delta
+from support.aa50 import delta
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 

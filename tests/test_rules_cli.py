@@ -6,10 +6,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
-from rules_support import SEED
+from support.aa50 import SEED
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"

@@ -14,7 +14,7 @@ from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import load_named_ruleset, load_ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError
-from rules_support import GAMES, SEED, fresh_game
+from support.aa50 import GAMES, SEED, fresh_game
 
 RULESET = load_named_ruleset("kremlin-aa50")
 PROFILE = load_named_profile("world_war_ii_v3")
@@ -211,7 +211,7 @@ def test_every_quoted_rule_is_the_seeds_own_words() -> None:
 
 
 def test_a_game_without_a_map_profile_is_refused_by_name() -> None:
-    from conftest import PINNED_GAMES
+    from support.paths import PINNED_GAMES
     from kremlin_triplea.rules.profile import profile_for_game
 
     other = next(p for p in PINNED_GAMES if "world_war_ii_v3" not in str(p))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-from rules_support import GAMES, delta, fresh_game, pick, run_for
+from support.aa50 import GAMES, delta, fresh_game, pick, run_for
 
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
 
@@ -284,7 +284,7 @@ def test_python_api_lists_the_same_choices_as_the_command() -> None:
     from pathlib import Path
 
     from kremlin_triplea.draft import next_choices, read_draft
-    from rules_support import MAPS_DIR
+    from support.aa50 import MAPS_DIR
 
     example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
     choices = next_choices(read_draft(example), maps_dir=MAPS_DIR)

@@ -9,13 +9,12 @@ with the same owners, units and PUs.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
-from conftest import position_disagreements
+from support.engine import position_disagreements
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,111 +22,21 @@ from kremlin_triplea.model.board import Board
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.draft.kinds import bid_placement_problem, unit_sets
-from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.legal import bid_choices, legal_choices
-from rules_support import GAMES, fresh_game
+from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
+from support import drafts
+from support.aa50 import GAMES, fresh_game
+from support.drafts import Choose, board_view
 
-T = TypeVar("T")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
-Choose = Callable[[Sequence[T]], T]
 
 
 def random_draft(choose: Choose, year: str, first: str, per_side: int) -> dict[str, Any]:
-    """A complete draft (the TOML's data) whose every choice comes from the legal enumeration."""
-    data: dict[str, Any] = {"ruleset": "kremlin-aa50", "game": str(GAMES[year]), "first": first, "picks_per_side": per_side, "pick": []}
-    run = DraftRun(draft_from_dict(dict(data)), fresh_game(GAMES[year]))
-    for index in range(1, 2 * per_side + 1):
-        next_pick = legal_choices(run)
-        available = [o for o in next_pick.options if o.available]
-        choices = choose(available)
-        entry = {"side": next_pick.side, "option": choices.option.number, **_spec(choose, run, choices)}
-        section = draft_from_dict({"ruleset": "kremlin-aa50", "first": first, "pick": [entry]}).picks[0]
-        run.apply_pick(run.parse_pick(index, section))
-        data["pick"].append(entry)
-    data["bid"] = _bid(choose, run)
-    return data
-
-
-def _spec(choose: Choose, run: DraftRun, choices: OptionChoices) -> dict[str, Any]:
-    option = choices.option
-    if option.kind == "placement":
-        if choices.sets:
-            chosen = choose(choices.sets)
-            at = choose(chosen.places)
-            counts: dict[str, int] = {}
-            for unit in chosen.units:
-                counts[unit] = counts.get(unit, 0) + 1
-            return {"place": [{"power": chosen.power, "unit": u, "count": n, "at": at} for u, n in counts.items()]}
-        possible = [s for s in unit_sets(run.state, option) if all(any(c.unit == u for c in choices.units) for u in s)]
-        units = choose(possible)
-        place = []
-        for unit in units.elements():
-            candidate = choose([c for c in choices.units if c.unit == unit])
-            place.append({"power": candidate.power, "unit": unit, "at": choose(candidate.places)})
-        return {"place": place}
-    if option.kind == "neutral_takeover":
-        pair = choose(choices.neutral_pairs)
-        take = []
-        for territory in pair:
-            neutral = next(n for n in choices.neutrals if n.territory == territory)
-            power, zones = choose(neutral.takers)
-            entry = {"neutral": neutral.name, "by": power}
-            if zones:
-                entry["navy_at"] = choose(zones)
-            take.append(entry)
-        return {"take": take}
-    if option.kind == "scenario":
-        return {"scenario": choose(choices.scenarios)}
-    takeover = choose(choices.takeovers)
-    retreat = [
-        {"to": choose(r.destinations), "power": r.owner, "unit": r.unit}
-        for r in takeover.retreats
-        if len(r.destinations) > 1
-    ]
-    return {"takeover": {"territory": takeover.territory, "by": takeover.power, "retreat": retreat}}
-
-
-def _bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
-    amount = choose(range(-12, 13))
-    if amount < 0:
-        allies = list(run.state.side_powers["Allies"])
-        allocate: dict[str, int] = {}
-        for _ in range(-amount):
-            power = choose(allies)
-            allocate[power] = allocate.get(power, 0) + 1
-        return {"axis": amount, "allocate": allocate}
-    if amount == 0:
-        return {"axis": 0}
-    choices = bid_choices(run.state)
-    facts = run.state.facts()
-    catalog = run.game.board.catalog
-    place = []
-    left = amount
-    for _ in range(choose(range(0, 3))):
-        power, places = choose(choices.places)
-        affordable = [u for u in catalog.unit_types if (catalog.cost(u, power) or 99) <= left]
-        if not affordable:
-            break
-        unit = choose(affordable)
-        fitting = [p for p in places if bid_placement_problem(run.state, facts, power, unit, p) is None]
-        if not fitting:
-            continue
-        place.append({"power": power, "unit": unit, "count": 1, "at": choose(fitting)})
-        left -= catalog.cost(unit, power) or 0
-    return {"axis": amount, "place": place}
+    return drafts.random_draft(choose, "kremlin-aa50", GAMES[year], first, per_side)
 
 
 def apply_and_write(data: dict[str, Any], year: str) -> tuple[Game, bytes]:
     result = add_notes(apply_draft(draft_from_dict(data), fresh_game(GAMES[year])))
     return result.game, result.game.to_bytes()
-
-
-def board_view(game: Game) -> dict[str, Any]:
-    board = game.board
-    nodes = {name: {**data, "units": {k: n for k, n in data["units"].items() if n}} for name, data in board.graph.nodes(data=True)}
-    return {"nodes": nodes, "pus": dict(board.pus), "properties": dict(board.properties), "name": board.game_name}
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -8,7 +8,7 @@ other side and the one-scenario-per-side rule.
 from __future__ import annotations
 
 import pytest
-from rules_support import GAMES, SEED, delta, pick, run_for
+from support.aa50 import GAMES, SEED, delta, pick, run_for
 
 from kremlin_triplea.errors import RuleViolation, UnknownNameError
 from kremlin_triplea.rules.ruleset import load_named_ruleset

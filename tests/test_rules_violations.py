@@ -10,7 +10,7 @@ from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
 from kremlin_triplea.rules.ruleset import load_named_ruleset
-from rules_support import GAMES, SEED, fresh_game, pick, run_for
+from support.aa50 import GAMES, SEED, fresh_game, pick, run_for
 
 RULESET = load_named_ruleset("kremlin-aa50")
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import AA50_1941
+from support.paths import AA50_1941
 from kremlin_triplea import load
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.errors import InputError

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from conftest import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
+from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
 from kremlin_triplea.check import validate
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree

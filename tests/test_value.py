@@ -7,14 +7,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from conftest import AA50_1941, MAPS_DIR
+from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.model.changes import RemoveUnits, SetPUs
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.draft.run import apply_draft, read_draft
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.report.value import Valuer, value_draft, value_result
-from rules_support import fresh_game, pick, run_for
+from support.aa50 import fresh_game, pick, run_for
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"

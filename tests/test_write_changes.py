@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from conftest import AA50_1941
+from support.paths import AA50_1941
 from kremlin_triplea import load
 from kremlin_triplea.model.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 

@@ -20,15 +20,30 @@ from typing import Any, Protocol
 
 import attrs
 
+from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.kinds import (
+    DraftState,
+    bid_placement_problem,
+    neutral_set_problem,
+    removable_units,
+    removal_target,
+)
+from kremlin_triplea.draft.legal import bid_choices, legal_choices
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.errors import KremlinError, close_matches
 from kremlin_triplea.game import Game, load, write_atomically
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.gamefile.install import install_written_game
+from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.draft.kinds import DraftState, neutral_set_problem
-from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.legal import bid_choices, legal_choices
-from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams, Ruleset, data_folders, load_named_ruleset
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
+from kremlin_triplea.rules.profile import load_named_profile
+from kremlin_triplea.rules.ruleset import (
+    NeutralTakeoverParams,
+    PlacementParams,
+    Ruleset,
+    data_folders,
+    load_named_ruleset,
+)
 
 COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
 _PICKED_BY = "picked by "
@@ -464,7 +479,6 @@ class Conversation:
         choices = bid_choices(self.session.state)
         costs = dict(choices.costs)
         places = dict(choices.places)
-        from kremlin_triplea.draft.kinds import bid_placement_problem
 
         state = self.session.state
         facts = state.facts()
@@ -494,8 +508,6 @@ class Conversation:
 
     def ask_removals(self, amount: int) -> list[dict[str, Any]]:
         """A negative bid that removes the placing side's units: exactly the value the rules set, never a dead end."""
-        from kremlin_triplea.draft.kinds import removal_target
-
         say = self.terminal.say
         state = self.session.state
         rules = state.ruleset.bid
@@ -504,13 +516,8 @@ class Conversation:
         powers = state.side_powers[rules.placing_side]
         cost = {(p, u): board.catalog.cost(u, p) for p in powers for u in removable if board.catalog.cost(u, p)}
         target = removal_target(amount, set(cost.values()), rules.remove_value)
-        stock: Counter[tuple[str, str, str]] = Counter()  # (power, unit, place) -> units that may go
-        for place in sorted(board.nodes):
-            for (owner, unit), count in board.units(place).items():
-                if (owner, unit) in cost:
-                    kept = state.option_units[(place, owner, unit)] if rules.keep_option_units else 0
-                    if count > kept:
-                        stock[(owner, unit, place)] = count - kept
+        # (power, unit, place) -> units that may go
+        stock: Counter[tuple[str, str, str]] = Counter({k: n for k, n in removable_units(state).items() if k[:2] in cost})
         say(f"  a bid of -{amount} removes {rules.placing_side} units ({', '.join(removable)}) worth exactly {target} PUs")
         removed: list[dict[str, Any]] = []
         left = target
@@ -575,13 +582,10 @@ def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
 
 def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False) -> tuple[list[str], Path]:
     """Apply the finished draft file as ``apply`` does and write the game (and install it, as ``apply --install``)."""
-    from kremlin_triplea.gamefile.locate import default_maps_dir
-    from kremlin_triplea.draft.run import read_draft
 
     result = add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
     lines = result.summary()
     if install:
-        from kremlin_triplea.gamefile.install import install_written_game
 
         # Installing first settles the game's name (unique in its map), so the written file matches it.
         installed = install_written_game(result.game, default_maps_dir(session.maps_dir))
@@ -607,8 +611,6 @@ def load_ruleset_or_none(name: str) -> Ruleset | None:
 
 def ask_setup(conversation: Conversation, maps_dir: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
     """Ruleset, game, who picks first for which side, picks per side: the draft file's header, and the players' names by side."""
-    from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
-    from kremlin_triplea.rules.profile import load_named_profile
 
     say = conversation.terminal.say
     rulesets = installed_rulesets()

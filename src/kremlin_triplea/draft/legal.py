@@ -14,6 +14,7 @@ from kremlin_triplea.draft.kinds import (
     DraftState,
     bid_cost,
     bid_placement_problem,
+    removable_units,
 )
 from kremlin_triplea.draft.choices import BidChoices, NextPick
 
@@ -50,12 +51,7 @@ def bid_choices(state: DraftState) -> BidChoices:
         costs.append((power, tuple((u, bid_cost(board, u, power) or 0) for u in catalog.unit_types if bid_cost(board, u, power) is not None)))
     removable = []
     if bid.negative == "remove_units":
-        units = {state.names.unit(u) for u in bid.removable_units}
-        for place, data in board.nodes.items():
-            for (owner, unit), count in sorted(data["units"].items(), key=lambda item: (str(item[0][0]), item[0][1])):
-                kept = state.option_units[(place, owner, unit)] if bid.keep_option_units else 0
-                if unit in units and state.side_of.get(owner) == bid.placing_side and count > kept:
-                    removable.append((owner, place, unit, count - kept))
+        removable = [(power, place, unit, count) for (power, unit, place), count in removable_units(state).items()]
     return BidChoices(bid.placing_side, tuple(places), tuple(costs), tuple(removable))
 
 

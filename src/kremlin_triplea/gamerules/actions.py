@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.gamerules.context import ActionContext, Planned
+from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS
 from kremlin_triplea.model.changes import (
     AddXml,
     Change,
@@ -24,9 +27,6 @@ from kremlin_triplea.model.changes import (
     SetProperty,
     SetTerritory,
 )
-from kremlin_triplea.errors import UnknownNameError
-from kremlin_triplea.gamerules.context import ActionContext, Planned
-from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS
 from kremlin_triplea.rules.game_rules import CHANGE_KEYS, GameRule, RuleSet, is_chosen
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 

@@ -14,7 +14,12 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
-from kremlin_triplea.rules.house_rules import Advantage, HouseChoices, HouseSet, load_named_house_set
+from kremlin_triplea.rules.house_rules import (
+    Advantage,
+    HouseChoices,
+    HouseSet,
+    load_named_house_set,
+)
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.tomlfile import DataFileError, Section

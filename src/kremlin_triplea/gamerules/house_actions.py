@@ -38,7 +38,18 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from kremlin_triplea.gamerules.context import ActionContext, Planned
-from kremlin_triplea.model.changes import AddPUs, AddXml, Change, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
+from kremlin_triplea.model.changes import (
+    AddPUs,
+    AddXml,
+    Change,
+    PlaceUnits,
+    RemoveUnits,
+    SetAttachmentOption,
+    SetOwner,
+    SetProductionCost,
+    SetProperty,
+    SetTerritory,
+)
 from kremlin_triplea.rules.house_rules import neutral_table
 
 if TYPE_CHECKING:

@@ -22,8 +22,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
-from kremlin_triplea.model.board import Board
 from kremlin_triplea.errors import InputError
+from kremlin_triplea.game import write_atomically
+from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
+from kremlin_triplea.model.board import Board
 
 # For owners the map gives no colour: distinct, readable under black text.
 PALETTE = ("#8c6bb1", "#41ae76", "#ef6548", "#4292c6", "#cc4c02", "#807dba", "#66a61e", "#e7298a")
@@ -118,7 +120,6 @@ def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir:
     map_name = board.properties.get("mapName")
     if not map_name:
         raise InputError("the game names no map (property mapName); name the map folder with --map-dir")
-    from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 
     for installed in installed_maps(default_maps_dir(maps_dir)):
         if map_name in (installed.name, installed.folder.name):
@@ -300,7 +301,6 @@ def _legend(board: Board, colors: dict[str, str], owners: list[str], legend: Leg
 
 def write_picture(svg: str, path: Path, *, overwrite: bool = False, scale: float = 0.5) -> Path:
     """Write ``svg`` to ``path`` as SVG, or as PNG (at ``scale``) when it ends in .png."""
-    from kremlin_triplea.game import write_atomically
 
     suffix = path.suffix.lower()
     if suffix == ".svg":

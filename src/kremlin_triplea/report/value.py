@@ -27,9 +27,17 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.model.board import Board
-from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetPUs, SetTerritory
 from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import (
+    Change,
+    PlaceUnits,
+    RemoveUnits,
+    SetOwner,
+    SetPUs,
+    SetTerritory,
+)
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
@@ -219,7 +227,6 @@ def value_result(result: DraftResult) -> DraftValue:
 
 def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None) -> DraftValue:
     """Value a draft file's picks so far, and its bid once the picks are complete."""
-    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
 
     draft = read_draft(path)
     run = DraftRun(draft, open_game(draft, game_spec, maps_dir))

@@ -33,18 +33,34 @@ from typing import Any
 
 import attrs
 
+from kremlin_triplea.check.validate import find_dtd, validate_tree
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.kinds import (
+    KINDS,
+    BidSpec,
+    Pick,
+    UnitPlacement,
+    apply_bid,
+    apply_scenario,
+    bid_placement_problem,
+    removable_units,
+)
+from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
+from kremlin_triplea.engine import read_with_engine
+from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.game import Game, load
+from kremlin_triplea.gamefile.document import XmlDocument
+from kremlin_triplea.gamefile.locate import resolve_game
+from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change
-from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.game import Game, load
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
 from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.draft.kinds import KINDS, BidSpec, Pick, UnitPlacement, apply_bid, bid_placement_problem
-from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import Profile, load_profile
-from kremlin_triplea.tools.profiles import derived_setup, rule_names
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
+from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.tools.profiles import derived_setup, rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
 FILE_LIMIT = 400  # place states per written file: a file that fails validation is halved until the culprits stand alone
@@ -118,7 +134,6 @@ def all_rulesets() -> tuple[list[Ruleset], list[str]]:
 
 def all_house_sets() -> tuple[list[Any], list[str]]:
     """The installed house-rule sets (``[[rule]]`` files in rulesets/), and the errors of those that do not load."""
-    from kremlin_triplea.rules.house_rules import load_house_set
 
     sets, errors = [], []
     for path in _ruleset_files(house=True):
@@ -130,7 +145,6 @@ def all_house_sets() -> tuple[list[Any], list[str]]:
 
 
 def _ruleset_files(*, house: bool) -> list[Path]:
-    from kremlin_triplea.rules.tomlfile import read_toml
 
     paths = {p.stem: p for folder in reversed(data_folders("rulesets")) for p in folder.glob("*.toml")}
     chosen = []
@@ -158,7 +172,6 @@ def all_profiles() -> tuple[list[Profile], list[str]]:
 
 def covered_games(ruleset: Ruleset, profiles: list[Profile], maps_dir: Path | str | None) -> list[GameSpec]:
     """The games the map profiles written for ``ruleset`` pin."""
-    from kremlin_triplea.gamefile.locate import resolve_game
 
     found = []
     for profile in profiles:
@@ -204,14 +217,10 @@ def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, 
                 cost = catalog.cost(unit, power) or 0
                 yield "bid (units)", f"{power} {unit} in {place}", BidSpec(max(cost, 1), (UnitPlacement(power, unit, 1, place),))
     if bid.negative == "remove_units":
-        removable = [state.names.unit(u) for u in bid.removable_units if state.names.has_unit(u)]
-        for power in state.side_powers.get(bid.placing_side, ()):
-            for unit in removable:
-                cost = catalog.cost(unit, power)
-                for place, data in run.game.board.nodes.items():
-                    from_options = state.option_units[(place, power, unit)] if bid.keep_option_units else 0
-                    if cost and data["units"].get((power, unit), 0) > from_options:
-                        yield "bid (negative)", f"{power} remove 1 {unit} from {place}", BidSpec(-cost, removals=(UnitPlacement(power, unit, 1, place),))
+        for (power, unit, place), _ in sorted(removable_units(state).items(), key=lambda item: (item[0][0], item[0][1])):
+            cost = catalog.cost(unit, power)
+            if cost:
+                yield "bid (negative)", f"{power} remove 1 {unit} from {place}", BidSpec(-cost, removals=(UnitPlacement(power, unit, 1, place),))
     else:
         for power in state.side_powers.get(bid.receiving_side, ()):
             yield "bid (negative)", f"{power} receive 5 PUs", BidSpec(-5, allocate=((power, 5),))
@@ -352,7 +361,6 @@ class Checker:
     """Writes boards out, reads them back and validates them; keeps the files for the engine."""
 
     def __init__(self, engine_folder: Path | None) -> None:
-        from kremlin_triplea.check.validate import find_dtd
 
         self.dtd = find_dtd()
         self.engine_folder = engine_folder
@@ -363,7 +371,6 @@ class Checker:
 
     def new_problems(self, game: Game, problems: list) -> list:
         """The problems the base game does not have already (by message: edits move line numbers)."""
-        from kremlin_triplea.check.validate import validate_tree
 
         if game.source not in self._base_problems:
             self._base_problems[game.source] = Counter(_unlined(p.message) for p in validate_tree(game.document.root, game.source, dtd=self.dtd))
@@ -379,8 +386,6 @@ class Checker:
 
     def write_and_read(self, game: Game, board: Board, name: str) -> tuple[bytes | None, str | None, dict[Key, str], list]:
         """(bytes written, why writing failed, what reads back differently, new validation problems)."""
-        from kremlin_triplea.gamefile.document import XmlDocument
-        from kremlin_triplea.check.validate import validate_tree
 
         saved = game.board
         game.board = board
@@ -469,7 +474,6 @@ class Checker:
 
     def check_with_engine(self) -> float:
         """Read every kept file through one JVM and compare; returns the seconds it took."""
-        from kremlin_triplea.engine import read_with_engine
 
         if not self.for_engine:
             return 0.0
@@ -675,8 +679,6 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
 
 def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
     """A house-rule set on a game of one of its maps: with its defaults, then with every switch flipped."""
-    from kremlin_triplea.gamerules.house import apply_house_rules
-    from kremlin_triplea.rules.house_rules import HouseChoices
 
     map_name = spec.profile.map if spec.profile is not None else game.board.properties.get("mapName")
     if map_name not in house.rules.maps:
@@ -715,7 +717,6 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
     without the Germans) makes the option not applicable; any other unknown name
     is a fault of the profile or the ruleset.
     """
-    from kremlin_triplea.errors import UnknownNameError
 
     if not isinstance(error, UnknownNameError):
         return None
@@ -730,7 +731,6 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
 
 def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str) -> list[Applied]:
     """Each scenario of the side on its own row: applied, or why it cannot be."""
-    from kremlin_triplea.draft.kinds import apply_scenario
 
     items = []
     for scenario in ruleset.scenarios:

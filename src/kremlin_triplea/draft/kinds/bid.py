@@ -150,6 +150,26 @@ def removal_target(amount: int, costs: Iterable[int], rounding: str) -> int:
     return next(v for v in range(amount, -1, -1) if found[v])
 
 
+def removable_units(state: DraftState) -> dict[tuple[str, str, str], int]:
+    """(power, unit, place) -> how many units a negative bid may remove there (001 1.7, 002 III).
+
+    The placing side's units of the ruleset's removable types, less the units
+    bonus options placed there where the ruleset keeps those ("units selected
+    with a bonus option"). Units an opponent's scenario moved are not option units.
+    """
+    bid = state.ruleset.bid
+    types = {state.names.unit(u) for u in bid.removable_units if state.names.has_unit(u)}
+    found: dict[tuple[str, str, str], int] = {}
+    for place in sorted(state.board.nodes):
+        for (owner, unit), count in sorted(state.board.units(place).items(), key=lambda item: (str(item[0][0]), item[0][1])):
+            if unit not in types or owner is None or state.side_of.get(owner) != bid.placing_side:
+                continue
+            kept = state.option_units[(place, owner, unit)] if bid.keep_option_units else 0
+            if count > kept:
+                found[(owner, unit, place)] = count - kept
+    return found
+
+
 def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -> Outcome:
     """A negative bid that removes the placing side's units (001, 002), declared in the draft."""
     bid = state.ruleset.bid

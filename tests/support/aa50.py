@@ -6,7 +6,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from conftest import AA50_1941, AA50_1942, MAPS_DIR
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict

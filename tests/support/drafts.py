@@ -1,0 +1,98 @@
+"""Whole drafts drawn at random from the draft's legal picks (the property tests and the engine batches use them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, removable_units, removal_target
+from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.game import Game
+from support.aa50 import fresh_game
+
+T = TypeVar("T")
+Choose = Callable[[Sequence[T]], T]
+
+
+def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:
+    """A complete draft (the TOML's data): each pick drawn from ``run.legal_picks`` (an option, then one of its targets), then a bid."""
+    data: dict[str, Any] = {"ruleset": ruleset, "game": str(game), "first": first, "picks_per_side": per_side, "pick": []}
+    run = DraftRun(draft_from_dict(dict(data)), fresh_game(game))
+    for _ in range(2 * per_side):
+        by_option: dict[int, list[Pick]] = {}
+        for pick in run.legal_picks:
+            by_option.setdefault(pick.option.number, []).append(pick)
+        chosen = choose(by_option[choose(sorted(by_option))])
+        run.push(chosen)
+        data["pick"].append(chosen.to_toml())
+    data["bid"] = random_bid(choose, run)
+    return data
+
+
+def random_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
+    """A legal bid: units the placing side buys and places where the bid may, or a negative bid as the ruleset takes it."""
+    rules = run.ruleset.bid
+    placing = rules.placing_side.lower()
+    amount = choose(range(-12, 13))
+    if amount == 0:
+        return {placing: 0}
+    if amount > 0:
+        if rules.positive == "declared_or_bid_phase" and choose([True, False]):
+            powers = list(run.state.side_powers[rules.placing_side])
+            first = choose(range(amount + 1))
+            return {placing: amount, "phase": {powers[0]: first, powers[1]: amount - first}}
+        return {placing: amount, "place": _declared_units(choose, run, amount)}
+    if rules.negative == "remove_units":
+        return _removals(choose, run, amount)
+    receivers = list(run.state.side_powers[rules.receiving_side])
+    allocate: dict[str, int] = {}
+    for _ in range(-amount):
+        power = choose(receivers)
+        allocate[power] = allocate.get(power, 0) + 1
+    return {placing: amount, "allocate": allocate}
+
+
+def _declared_units(choose: Choose, run: DraftRun, amount: int) -> list[dict[str, Any]]:
+    """Up to three units the placing side can buy, each where the bid may place it, worth at most ``amount``."""
+    choices, facts, board = bid_choices(run.state), run.state.facts(), run.game.board
+    place, left = [], amount
+    for _ in range(choose(range(0, 4))):
+        power, places = choose(choices.places)
+        affordable = [u for u in board.catalog.unit_types if (bid_cost(board, u, power) or 99) <= left]
+        if not affordable:
+            break
+        unit = choose(affordable)
+        fitting = [p for p in places if bid_placement_problem(run.state, facts, power, unit, p) is None]
+        if fitting:
+            place.append({"power": power, "unit": unit, "count": 1, "at": choose(fitting)})
+            left -= bid_cost(board, unit, power) or 0
+    return place
+
+
+def _removals(choose: Choose, run: DraftRun, amount: int) -> dict[str, Any]:
+    """A negative bid removing removable units worth exactly what the ruleset asks (or no bid when none fits)."""
+    rules, board = run.ruleset.bid, run.game.board
+    spare = [key for key, count in removable_units(run.state).items() for _ in range(count)]  # one entry per unit
+    costs = {(p, u): board.catalog.cost(u, p) or 0 for p, u, _ in spare}
+    target = removal_target(-amount, set(costs.values()) - {0}, rules.remove_value)
+    for _ in range(20):
+        picked, value, pool = [], 0, list(spare)
+        while value < target and pool:
+            entry = choose(pool)
+            pool.remove(entry)
+            if costs[entry[:2]] and value + costs[entry[:2]] <= target:
+                picked.append(entry)
+                value += costs[entry[:2]]
+        if value == target:
+            return {rules.placing_side.lower(): amount, "remove": [{"power": p, "unit": u, "count": 1, "at": at} for p, u, at in picked]}
+    return {rules.placing_side.lower(): 0}
+
+
+def board_view(game: Game) -> dict[str, Any]:
+    """Everything a written game must read back to: places, PUs, properties, name."""
+    board = game.board
+    nodes = {name: {**data, "units": {k: n for k, n in data["units"].items() if n}} for name, data in board.nodes.items()}
+    return {"nodes": nodes, "pus": dict(board.pus), "properties": dict(board.properties), "name": board.game_name}
