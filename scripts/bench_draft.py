@@ -54,12 +54,11 @@ def main() -> None:
     game = load("world_war_ii_v3/WW2v3-1941.xml", maps_dir=args.maps_dir)
     ruleset = load_named_ruleset("kremlin-aa50")
     profile = load_named_profile("world_war_ii_v3")
-    initial = game.initial
 
     apply_times, write_times = [], []
     for _ in range(args.runs):
         start = time.perf_counter()
-        game.board = initial.copy()
+        game.reset()
         apply_draft(draft_from_dict(DRAFT), game, ruleset=ruleset, profile=profile)
         middle = time.perf_counter()
         game.to_bytes()
@@ -71,7 +70,7 @@ def main() -> None:
     for _ in range(max(5, args.runs // 10)):
         start = time.perf_counter()
         for first in ("Axis", "Allies"):  # each side's powers
-            game.board = initial.copy()
+            game.reset()
             run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": first}), game, ruleset=ruleset, profile=profile)
             legal_choices(run)
         enumerate_times.append(time.perf_counter() - start)

@@ -63,7 +63,7 @@ def single_pick(maps_dir: Path) -> None:
     game = load(maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml")
     times = []
     for side in ("Axis", "Allies"):
-        game.board = game.initial.copy()
+        game.reset()
         run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game)
         board = game.board
         for choices in legal_choices(run).options:

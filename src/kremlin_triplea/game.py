@@ -7,7 +7,6 @@ many changes produced it, and the same position always gives the same bytes.
 
 from __future__ import annotations
 
-import functools
 import os
 import tempfile
 from pathlib import Path
@@ -33,12 +32,32 @@ class Game:
 
     def __init__(self, document: XmlDocument) -> None:
         self.xml = GameXml(document)
-        self.board = Board.from_xml(self.xml)
+        # The board is read from the XML once; the game's own position is a copy made when first asked for.
+        self._initial = Board.from_xml(self.xml)
+        self._board: Board | None = None
 
-    @functools.cached_property
+    @property
     def initial(self) -> Board:
-        """The board as the file has it; read again on demand (the XML is never edited in place)."""
-        return Board.from_xml(self.xml)
+        """The board as the file has it (never changed: the position is :attr:`board`)."""
+        return self._initial
+
+    @property
+    def board(self) -> Board:
+        """The position: changes are pushed onto it; :meth:`to_bytes` writes what differs from :attr:`initial`."""
+        if self._board is None:
+            self._board = self._initial.copy()
+        return self._board
+
+    def reset(self) -> Board:
+        """Back to the position the file has (every change dropped); returns the fresh board."""
+        self._board = self._initial.copy()
+        return self._board
+
+    def copy(self) -> Game:
+        """The same file with a copy of the current position (the XML is shared: it is never edited in place)."""
+        twin = Game.__new__(Game)
+        twin.xml, twin._initial, twin._board = self.xml, self._initial, self.board.copy()
+        return twin
 
     @property
     def document(self) -> XmlDocument:
@@ -62,14 +81,14 @@ class Game:
 
     # -- writing -------------------------------------------------------------
 
-    def to_bytes(self) -> bytes:
-        """The game file with the board's changes written in.
+    def to_bytes(self, board: Board | None = None) -> bytes:
+        """The game file with the position written in (``board``, default the game's own).
 
         Works on a fresh copy of the original document each time, so calling
         it twice, or after more changes, always reflects the current board.
         """
         xml = GameXml(self.document.fork())
-        write_board_difference(xml, self.initial, self.board)
+        write_board_difference(xml, self._initial, board if board is not None else self.board)
         return xml.document.to_bytes()
 
     def save(self, path: Path | str, *, overwrite: bool = False) -> Path:

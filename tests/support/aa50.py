@@ -23,7 +23,7 @@ def fresh_game(path: Path) -> Game:
     if path not in _CACHE:
         _CACHE[path] = load(path)
     game = _CACHE[path]
-    game.board = game.initial.copy()
+    game.reset()
     return game
 
 

@@ -122,7 +122,7 @@ class DraftSession:
 
     def replay(self) -> None:
         """Apply the picks again from the base game (after an undo, or to start)."""
-        self.game.board = self.game.initial.copy()
+        self.game.reset()
         draft = draft_from_dict({k: v for k, v in self.data.items() if k != "bid"}, str(self.path))
         self.run = DraftRun(draft, self.game)
         valuer = Valuer(self.game.board, self.run.state.side_powers)

@@ -387,14 +387,10 @@ class Checker:
     def write_and_read(self, game: Game, board: Board, name: str) -> tuple[bytes | None, str | None, dict[Key, str], list]:
         """(bytes written, why writing failed, what reads back differently, new validation problems)."""
 
-        saved = game.board
-        game.board = board
         try:
-            written = game.to_bytes()
+            written = game.to_bytes(board)
         except Exception as error:  # noqa: BLE001 - a change the writer cannot express is this pick's failure
             return None, f"writing failed: {type(error).__name__}: {error}", {}, []
-        finally:
-            game.board = saved
         self.files += 1
         again = Game(XmlDocument(written, source=name))
         differences = view_differences(board_view(board), board_view(again.board))
@@ -562,7 +558,7 @@ def run_matrix(
             except KremlinError as error:  # the ruleset cannot be set up on this game at all
                 report.cell(ruleset.id, "(set-up)", spec.label).errors.append(str(error))
             if done + 1 == len(work) or work[done + 1][1].label != spec.label:
-                game.board = game.initial.copy()
+                game.reset()
                 checker.check_states(game, pending, spec.label)
                 pending = []
                 for house in house_sets:
@@ -619,7 +615,7 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                 number = int(by.split()[1])
                 blocked[number] = f"needs the unit {word!r}: {why}; the map profile's [units] must name it"
     for side in ruleset.sides:
-        game.board = game.initial.copy()
+        game.reset()
         run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": side}), game, ruleset=ruleset, profile=profile)
         board = game.board
         for option in ruleset.options:
@@ -656,7 +652,7 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                     count += 1
             if count == 0:
                 cell.reasons.append(f"{side}: no complete pick can be built from the legal choices")
-    game.board = game.initial.copy()
+    game.reset()
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=profile)
     for row, description, bid in bid_targets(run):
         cell = report.cell(ruleset.id, row, label)
@@ -674,7 +670,7 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
         for number in range(samples):
             _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, bool(derived))
-    game.board = game.initial.copy()
+    game.reset()
 
 
 def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
@@ -694,7 +690,7 @@ def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec,
         if absent:
             cell.reasons.append(f"names the powers {', '.join(absent)}, which this game does not have (players: {', '.join(game.catalog.players)})")
             continue
-        game.board = game.initial.copy()
+        game.reset()
         try:
             add_notes(apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)]))
         except KremlinError as error:
@@ -706,7 +702,7 @@ def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec,
         cell.applied += 1
         item = Applied(cell, f"{house.id} ({what}, advantages drawn with seed {seed})", tuple(game.board.changes))
         checker.check_whole(game, game.board.copy(), item, spec.label)
-    game.board = game.initial.copy()
+    game.reset()
 
 
 def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, game: Game) -> str | None:
@@ -771,7 +767,7 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
 
 
 def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool) -> None:
-    game.board = game.initial.copy()
+    game.reset()
     first = rng.choice(ruleset.sides)
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
     made = []
@@ -805,7 +801,7 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     cell.applied += 1
     item = Applied(cell, f"draft {number + 1} ({len(made)} picks: {'; '.join(made)})", tuple(game.board.changes))
     checker.check_whole(game, game.board.copy(), item, label)
-    game.board = game.initial.copy()
+    game.reset()
 
 
 def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:
