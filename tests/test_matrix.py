@@ -116,14 +116,14 @@ def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.Monk
 def test_written_games_that_read_back_differently_are_blamed_on_the_pick_that_touched_the_place(monkeypatch: pytest.MonkeyPatch) -> None:
     import kremlin_triplea.game as game_module
 
-    original = game_module.write_board_difference
+    original = game_module.write_board
 
     def forgets_france(xml, before, after):
         after = after.copy()
         after.node("France")["units"] = before.node("France")["units"].copy()
         original(xml, before, after)
 
-    monkeypatch.setattr(game_module, "write_board_difference", forgets_france)
+    monkeypatch.setattr(game_module, "write_board", forgets_france)
     report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     errors = [e for c in report.failed for e in c.errors]
     assert errors and all("reads back differently: France: expected" in e for e in errors)

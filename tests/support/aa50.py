@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from support.paths import AA50_1941, AA50_1942, MAPS_DIR
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.diff import board_difference
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.draft.kinds import Outcome
@@ -42,23 +42,15 @@ def pick(run: DraftRun, side: str, option: int | str, **spec: Any) -> Outcome:
 
 def delta(before: Board, after: Board) -> dict[str, Any]:
     """Exactly what differs: per place its changed fields and unit count changes, and PU changes."""
+    difference = board_difference(before, after)
     changed: dict[str, Any] = {}
-    for place, new in after.graph.nodes(data=True):
-        old = before.graph.nodes[place]
-        entry: dict[str, Any] = {}
-        for field in ("owner", "original_owner", "production", "impassable", "capital", "victory_city"):
-            if new[field] != old[field]:
-                entry[field] = (old[field], new[field])
-        units = Counter(new["units"])
-        units.subtract(old["units"])
-        units = {key: n for key, n in units.items() if n}
-        if units:
-            entry["units"] = units
-        if entry:
-            changed[place] = entry
-    pus = {p: (before.pus.get(p, 0), after.pus.get(p, 0)) for p in after.pus if after.pus.get(p, 0) != before.pus.get(p, 0)}
-    if pus:
-        changed["PUs"] = pus
+    for place, found in difference.places.items():
+        entry: dict[str, Any] = {field: (old, new) for field, old, new in found.fields}
+        if found.units:
+            entry["units"] = {(owner, unit): n for owner, unit, n in found.units}
+        changed[place] = entry
+    if difference.pus:
+        changed["PUs"] = difference.pus
     return changed
 
 

@@ -15,7 +15,6 @@ legend lists the owners' colours and, given a draft's values, its picks by side.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
@@ -26,6 +25,7 @@ from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import write_atomically
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.diff import PlaceDifference, board_difference
 
 # For owners the map gives no colour: distinct, readable under black text.
 PALETTE = ("#8c6bb1", "#41ae76", "#ef6548", "#4292c6", "#cc4c02", "#807dba", "#66a61e", "#e7298a")
@@ -131,45 +131,20 @@ def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir:
 
 # -- what changed ------------------------------------------------------------
 
-_FIELDS = ("owner", "original_owner", "production", "impassable", "capital", "victory_city")
-
-
-@attrs.frozen
-class PlaceChange:
-    place: str
-    fields: tuple[tuple[str, object, object], ...]  # (field, before, after)
-    units: tuple[tuple[str | None, str, int], ...]  # (owner, unit type, +added / -removed)
-
-    def lines(self) -> list[str]:
-        out = [f"{n:+d} {owner or 'neutral'} {unit}" for owner, unit, n in self.units]
-        for field, before, after in self.fields:
-            out.append(f"{field.replace('_', ' ')}: {_shown(before)} -> {_shown(after)}")
-        return out
+def _lines(change: PlaceDifference) -> list[str]:
+    out = [f"{n:+d} {owner or 'neutral'} {unit}" for owner, unit, n in change.units]
+    for field, before, after in change.fields:
+        out.append(f"{field.replace('_', ' ')}: {_shown(before)} -> {_shown(after)}")
+    return out
 
 
 def _shown(value: object) -> str:
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def changed_places(base: Board, board: Board) -> dict[str, PlaceChange]:
+def changed_places(base: Board, board: Board) -> dict[str, PlaceDifference]:
     """Every territory and sea zone that differs between ``base`` and ``board``, by name."""
-    found = {}
-    for place in sorted(board.nodes):
-        new = board.nodes[place]
-        old = base.nodes[place] if place in base.nodes else None
-        if old is None:
-            continue
-        fields = tuple((f, old[f], new[f]) for f in _FIELDS if old[f] != new[f])
-        difference = Counter(new["units"])
-        difference.subtract(old["units"])
-        units = tuple(
-            (owner, unit, n)
-            for (owner, unit), n in sorted(difference.items(), key=lambda item: (item[0][0] or "", item[0][1]))
-            if n
-        )
-        if fields or units:
-            found[place] = PlaceChange(place, fields, units)
-    return found
+    return board_difference(base, board).places
 
 
 # -- drawing -----------------------------------------------------------------
@@ -241,7 +216,7 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
     for place, change in changes.items():
         if place not in art.centers:
             continue
-        lines = change.lines()
+        lines = _lines(change)
         box_width = max(len(line) for line in lines) * UNIT_FONT * 6 // 10 + 12
         box_height = len(lines) * (UNIT_FONT + 4) + 8
         x, top = _label_position(art.centers[place], box_width, box_height, art.width, placed)

@@ -55,6 +55,7 @@ from kremlin_triplea.gamefile.locate import resolve_game
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change
+from kremlin_triplea.model.diff import board_difference
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import Profile, load_profile
@@ -230,7 +231,7 @@ def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, 
 #
 # Writing a game, reading it back and validating it costs tens of milliseconds;
 # applying a pick in memory costs tens of microseconds. The writer
-# (game.write_board_difference) edits each place, each player's PUs and each
+# (model.codec.write_board) edits each place, each player's PUs and each
 # property on its own, from that place's state before and after. So a pick is
 # checked once every *place state* it leaves (a place with exactly its data
 # after the pick; a player's PUs; a property) has been written and read back
@@ -332,29 +333,26 @@ def board_with_states(base: Board, states: list[State]) -> Board:
     return board
 
 
-def board_view(board: Board) -> dict[str, Any]:
-    nodes = {name: {**data, "units": {k: n for k, n in data["units"].items() if n}} for name, data in board.nodes.items()}
-    return {"nodes": nodes, "pus": dict(board.pus), "techs": dict(board.techs), "properties": dict(board.properties), "name": board.game_name}
-
-
-def view_differences(expected: dict[str, Any], found: dict[str, Any]) -> dict[Key, str]:
+def read_back_differences(expected: Board, found: Board) -> dict[Key, str]:
     """Which place, player or property reads back differently, and how."""
+    difference = board_difference(expected, found)
     differences: dict[Key, str] = {}
-    for name in sorted(set(expected["nodes"]) | set(found["nodes"])):
-        if expected["nodes"].get(name) != found["nodes"].get(name):
-            differences[("place", name)] = f"{name}: expected {expected['nodes'].get(name)}, read back {found['nodes'].get(name)}"
-    for player in sorted(set(expected["pus"]) | set(found["pus"])):
-        if expected["pus"].get(player, 0) != found["pus"].get(player, 0):
-            differences[("pus", player)] = f"{player} PUs: expected {expected['pus'].get(player, 0)}, read back {found['pus'].get(player, 0)}"
-    for player in sorted(set(expected["techs"]) | set(found["techs"])):
-        if expected["techs"].get(player, frozenset()) != found["techs"].get(player, frozenset()):
-            differences[("techs", player)] = f"{player} technologies: expected {sorted(expected['techs'].get(player, ()))}, read back {sorted(found['techs'].get(player, ()))}"
-    for name in sorted(set(expected["properties"]) | set(found["properties"])):
-        if expected["properties"].get(name) != found["properties"].get(name):
-            differences[("property", name)] = f"property {name!r} reads back differently"
-    if expected["name"] != found["name"]:
-        differences[("name", "")] = f"game name: expected {expected['name']!r}, read back {found['name']!r}"
+    for name in difference.places:
+        differences[("place", name)] = f"{name}: expected {_place_view(expected, name)}, read back {_place_view(found, name)}"
+    for player, (wanted, read) in difference.pus.items():
+        differences[("pus", player)] = f"{player} PUs: expected {wanted}, read back {read}"
+    for player, (wanted, read) in difference.techs.items():
+        differences[("techs", player)] = f"{player} technologies: expected {sorted(wanted)}, read back {sorted(read)}"
+    for name in difference.properties:
+        differences[("property", name)] = f"property {name!r} reads back differently"
+    if difference.game_name is not None:
+        differences[("name", "")] = f"game name: expected {difference.game_name[0]!r}, read back {difference.game_name[1]!r}"
     return differences
+
+
+def _place_view(board: Board, name: str) -> dict[str, Any]:
+    data = board.nodes[name]
+    return {**data, "units": {k: n for k, n in data["units"].items() if n}}
 
 
 class Checker:
@@ -393,7 +391,7 @@ class Checker:
             return None, f"writing failed: {type(error).__name__}: {error}", {}, []
         self.files += 1
         again = Game(XmlDocument(written, source=name))
-        differences = view_differences(board_view(board), board_view(again.board))
+        differences = read_back_differences(board, again.board)
         problems = self.new_problems(game, validate_tree(again.document.root, name, dtd=self.dtd))
         return written, None, differences, problems
 

@@ -1,0 +1,261 @@
+"""The one mapping between a game file and a board, both ways.
+
+:func:`read_board` builds the catalog and the position from the XML as TripleA
+reads it (the last of duplicate attachments wins, as ``NamedAttachable`` keeps
+it); :func:`write_board` writes back only what differs between two positions,
+through :class:`~kremlin_triplea.gamefile.tripleaxml.GameXml`'s typed setters,
+so everything else in the file stays byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.tripleaxml import PUS, GameXml
+from kremlin_triplea.model.board import Board, Catalog, Domain, Player, UnitType
+from kremlin_triplea.model.changes import SetAttachmentOption, SetProductionCost
+from kremlin_triplea.model.diff import board_difference
+
+# Board fields written as territoryAttachment options (owner and original owner have their own rules).
+_TERRITORY_OPTIONS = {
+    "production": "production",
+    "impassable": "isImpassable",
+    "capital": "capital",
+    "victory_city": "victoryCity",
+}
+
+
+def read_board(xml: GameXml) -> Board:
+    """The board as the file has it."""
+    return _Reader(xml).board()
+
+
+def write_board(xml: GameXml, before: Board, after: Board) -> None:
+    """Write into ``xml`` (a fork of the file ``before`` was read from) what differs in ``after``; nothing else is touched."""
+    for territory, change in board_difference(before, after).places.items():
+        new = after.nodes[territory]
+        changed = {field for field, _, _ in change.fields}
+        if "owner" in changed:
+            xml.set_territory_owner(territory, new["owner"])
+        if "original_owner" in changed or ("owner" in changed and new["original_owner"] != new["owner"]):
+            # TripleA takes the owner in the file as the original owner unless
+            # the territoryAttachment says otherwise.
+            keep = new["original_owner"] if new["original_owner"] != new["owner"] else None
+            xml.set_territory_option(territory, "originalOwner", keep)
+        for field, option in _TERRITORY_OPTIONS.items():
+            if field in changed:
+                xml.set_territory_option(territory, option, _option_text(new[field]))
+        for owner, unit_type, _ in change.units:
+            xml.set_unit_count(territory, owner, unit_type, new["units"][(owner, unit_type)])
+    for player in after.catalog.turn_order():
+        if after.pus.get(player, 0) != before.pus.get(player, 0):
+            xml.set_resource(player, PUS, after.pus.get(player, 0))
+        old_techs, new_techs = before.techs.get(player, frozenset()), after.techs.get(player, frozenset())
+        for tech in sorted(new_techs ^ old_techs):
+            xml.set_tech(player, tech, tech in new_techs)
+    for name in sorted(after.properties):
+        if after.properties[name] != before.properties.get(name):
+            xml.set_property(name, after.properties[name])
+    if after.game_name != before.game_name:
+        xml.set_game_name(after.game_name)
+    for addition in after.extra_xml:
+        if isinstance(addition, SetAttachmentOption):
+            xml.set_attachment_option(addition.attachment, addition.attach_to, addition.option, addition.value)
+            continue
+        if isinstance(addition, SetProductionCost):
+            xml.set_production_cost(addition.player, addition.unit_type, addition.cost)
+            continue
+        parent = next(xml.root.iter(addition.section), None)
+        if parent is None and addition.section in _NEW_SECTION_BEFORE:
+            # A section the file may lack (e.g. <technology>: TripleA then builds its own list): made where game.dtd puts it.
+            parent = xml._insert_section(addition.section, before=_NEW_SECTION_BEFORE[addition.section])
+        if parent is None:
+            raise InputError(f"the game file has no <{addition.section}> for: {addition}", where=xml.document.source)
+        anchor = None
+        if addition.after is not None:
+            anchor = next((c for c in parent if c.get("name") == addition.after), None)
+            if anchor is None:
+                raise InputError(f"no <{addition.section}> entry named {addition.after!r} for: {addition}", where=xml.document.source)
+        xml.add_element(parent, addition.xml, after=anchor)
+
+
+# Sections of <game> an AddXml may create, and the sections that must follow each (game.dtd).
+_NEW_SECTION_BEFORE = {"technology": ("attachmentList", "initialize", "propertyList")}
+
+
+def _option_text(value: object) -> str | None:
+    if value is None or value is False or value == 0:
+        return None  # the attachment's default: leave the option out
+    if value is True:
+        return "true"
+    return str(value)
+
+
+class _Reader:
+    """Builds the catalog and the board from a game file, as TripleA reads it."""
+
+    def __init__(self, game: GameXml) -> None:
+        self.game = game
+        self.source = game.document.source
+
+    def _where(self, element: Any) -> str:
+        return f"{self.source}:{element.sourceline}"
+
+    def _int(self, element: Any, attribute: str, value: str | None = None) -> int:
+        text = element.get(attribute) if value is None else value
+        try:
+            return int(str(text).strip())
+        except ValueError:
+            raise InputError(f"{attribute} {text!r} is not a whole number", where=self._where(element)) from None
+
+    def board(self) -> Board:
+        catalog = self.catalog()
+        nodes: dict[str, dict[str, Any]] = {}
+        for territory in self.game.territories():
+            nodes[territory.get("name", "")] = {
+                "water": territory.get("water", "false").strip().lower() == "true",
+                "owner": None,
+                "original_owner": None,
+                "production": 0,
+                "impassable": False,
+                "capital": None,
+                "victory_city": 0,
+                "units": Counter(),
+            }
+        adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
+        for t1, t2 in self.game.connections():
+            if t1 in nodes and t2 in nodes and t1 != t2:
+                # One edge-data dict for both directions, as networkx keeps it.
+                edge = adjacency[t1].get(t2, {})
+                adjacency[t1][t2] = adjacency[t2][t1] = edge
+        for entry in self.game.territory_owners():
+            territory = entry.get("territory", "")
+            if territory in nodes:
+                nodes[territory]["owner"] = entry.get("owner")
+        explicit_original: dict[str, str] = {}
+        # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
+        last_attachment = {a.get("attachTo", ""): a for a in self.game.attachments(kind="territory", name="territoryAttachment")}
+        for territory, attachment in last_attachment.items():
+            if territory not in nodes:
+                continue
+            data = nodes[territory]
+            for option in attachment.iterchildren("option"):
+                name, value = option.get("name"), option.get("value", "")
+                if name == "production":
+                    data["production"] = self._int(option, "value")
+                elif name == "isImpassable":
+                    data["impassable"] = value.strip().lower() == "true"
+                elif name == "capital":
+                    data["capital"] = value
+                elif name == "victoryCity":
+                    data["victory_city"] = 1 if value == "true" else 0 if value == "false" else self._int(option, "value")
+                elif name == "originalOwner":
+                    explicit_original[territory] = value
+        for territory, data in nodes.items():
+            data["original_owner"] = explicit_original.get(territory, data["owner"])
+        for placement in self.game.unit_placements():
+            territory = placement.get("territory", "")
+            if territory in nodes:
+                key = (placement.get("owner"), placement.get("unitType", ""))
+                nodes[territory]["units"][key] += self._int(placement, "quantity")
+        pus = {name: 0 for name in catalog.players}
+        for given in self.game.resources_given():
+            if given.get("resource") == PUS and given.get("player") in pus:
+                pus[given.get("player", "")] += self._int(given, "quantity")
+        techs: dict[str, frozenset[str]] = {}
+        for player in catalog.players:
+            attachment = self.game.tech_attachment(player)
+            if attachment is not None:
+                owned = {o.get("name", "") for o in attachment.iterchildren("option") if o.get("value", "").lower() == "true"}
+                techs[player] = frozenset(owned)
+        properties = {p.get("name", ""): _property_value(p) for p in self.game.properties()}
+        return Board(catalog, nodes, adjacency, pus, techs, properties, self.game.name)
+
+    def catalog(self) -> Catalog:
+        alliances: dict[str, list[str]] = {}
+        for player, alliance in self.game.alliances():
+            alliances.setdefault(player, []).append(alliance)
+        order = self._turn_order()
+        players = {}
+        for position, element in enumerate(self.game.players()):
+            name = element.get("name", "")
+            players[name] = Player(
+                name=name,
+                alliances=tuple(alliances.get(name, ())),
+                turn_order=order.get(name, len(order) + position),
+                optional=element.get("optional", "false") == "true",
+            )
+        options = {
+            a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
+            for a in self.game.attachments(kind="unitType", name="unitAttachment")
+        }
+        costs, common = self._costs(players)
+        unit_types = {}
+        for name in self.game.unit_types():
+            unit = options.get(name, {})
+            domain: Domain = "sea" if unit.get("isSea") == "true" else "air" if unit.get("isAir") == "true" else "land"
+            unit_types[name] = UnitType(
+                name=name,
+                domain=domain,
+                cost=common.get(name),
+                transport_capacity=_int_or_zero(unit.get("transportCapacity")),
+                carrier_capacity=_int_or_zero(unit.get("carrierCapacity")),
+                carrier_cost=_int_or_zero(unit.get("carrierCost")),
+                infrastructure=any(
+                    unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
+                ),
+            )
+        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs)
+
+    def _turn_order(self) -> dict[str, int]:
+        # A player's place in the turn: the first non-bid step it plays, else its first step.
+        order: dict[str, int] = {}
+        for step in self.game.steps():
+            player = step.get("player")
+            delegate = step.get("delegate", "")
+            if player and player not in order and delegate not in ("bid", "placeBid") and "Bid" not in step.get("name", ""):
+                order[player] = len(order)
+        return order
+
+    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
+        rule_costs: dict[str, dict[str, int]] = {}
+        for rule in self.game.production_rules():
+            pus = sum(self._int(c, "quantity") for c in rule.iterchildren("cost") if c.get("resource") == PUS)
+            results = list(rule.iterchildren("result"))
+            if len(results) == 1 and pus:
+                quantity = max(self._int(results[0], "quantity"), 1)
+                rule_costs[rule.get("name", "")] = {results[0].get("resourceOrUnit", ""): pus // quantity}
+        frontiers = {
+            f.get("name", ""): [r.get("name", "") for r in f.iterchildren("frontierRules")]
+            for f in self.game.production_frontiers()
+        }
+        costs: dict[tuple[str, str], int] = {}
+        votes: dict[str, Counter[int]] = {}
+        for production in self.game.player_productions():
+            player = production.get("player", "")
+            for rule in frontiers.get(production.get("frontier", ""), []):
+                for unit, cost in rule_costs.get(rule, {}).items():
+                    costs[(player, unit)] = cost
+                    votes.setdefault(unit, Counter())[cost] += 1
+        common = {unit: counter.most_common(1)[0][0] for unit, counter in votes.items()}
+        for costs_of_rule in rule_costs.values():
+            for unit, cost in costs_of_rule.items():
+                common.setdefault(unit, cost)
+        return costs, common
+
+
+def _property_value(element: Any) -> str:
+    inner = element.find("value")
+    if inner is not None:
+        return inner.text or ""
+    return element.get("value", "")
+
+
+def _int_or_zero(text: str | None) -> int:
+    try:
+        return int(text) if text else 0
+    except ValueError:
+        return 0
+

@@ -1,0 +1,70 @@
+"""What differs between two positions of one game: the only comparison of boards (the writer, the picture, the matrix and the tests use it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import attrs
+
+from kremlin_triplea.model.board import Board
+
+# The fields of a territory or sea zone other than its units, in the order they are reported.
+PLACE_FIELDS = ("owner", "original_owner", "production", "impassable", "capital", "victory_city")
+
+
+@attrs.frozen
+class PlaceDifference:
+    place: str
+    fields: tuple[tuple[str, object, object], ...]  # (field, before, after)
+    units: tuple[tuple[str | None, str, int], ...]  # (owner, unit type, +added / -removed)
+
+
+@attrs.frozen
+class BoardDifference:
+    places: dict[str, PlaceDifference]
+    pus: dict[str, tuple[int, int]]  # player -> (before, after)
+    techs: dict[str, tuple[frozenset[str], frozenset[str]]]
+    properties: dict[str, tuple[str | None, str | None]]
+    game_name: tuple[str, str] | None
+
+    def __bool__(self) -> bool:
+        return bool(self.places or self.pus or self.techs or self.properties or self.game_name)
+
+
+def _unit_order(item: tuple[tuple[str | None, str], int]) -> tuple[str, str]:
+    (owner, unit), _ = item
+    return (owner or "", unit)
+
+
+def place_difference(place: str, old: dict, new: dict) -> PlaceDifference | None:
+    fields = tuple((f, old[f], new[f]) for f in PLACE_FIELDS if old[f] != new[f])
+    units: tuple[tuple[str | None, str, int], ...] = ()
+    if old["units"] != new["units"]:
+        counts = Counter(new["units"])
+        counts.subtract(old["units"])
+        units = tuple((owner, unit, n) for (owner, unit), n in sorted(counts.items(), key=_unit_order) if n)
+    return PlaceDifference(place, fields, units) if fields or units else None
+
+
+def board_difference(before: Board, after: Board) -> BoardDifference:
+    """Every place, player's PUs and technologies, property and the game's name that differ, ``before`` -> ``after``."""
+    places = {}
+    for place, new in after.nodes.items():
+        old = before.nodes.get(place)
+        found = place_difference(place, old, new) if old is not None else None
+        if found is not None:
+            places[place] = found
+    players = sorted(set(before.pus) | set(after.pus))
+    pus = {p: (before.pus.get(p, 0), after.pus.get(p, 0)) for p in players if before.pus.get(p, 0) != after.pus.get(p, 0)}
+    techs = {
+        p: (before.techs.get(p, frozenset()), after.techs.get(p, frozenset()))
+        for p in sorted(set(before.techs) | set(after.techs))
+        if before.techs.get(p, frozenset()) != after.techs.get(p, frozenset())
+    }
+    properties = {
+        name: (before.properties.get(name), after.properties.get(name))
+        for name in sorted(set(before.properties) | set(after.properties))
+        if before.properties.get(name) != after.properties.get(name)
+    }
+    name = (before.game_name, after.game_name) if before.game_name != after.game_name else None
+    return BoardDifference(dict(sorted(places.items())), pus, techs, properties, name)
