@@ -218,3 +218,15 @@ def test_a_game_without_a_map_profile_is_refused_by_name() -> None:
     with pytest.raises(UnknownNameError, match="unknown map profile") as error:
         profile_for_game(load(other))
     assert "world_war_ii_v3" in str(error.value)
+
+
+def test_a_house_rule_set_named_as_a_ruleset_is_refused_with_where_it_belongs() -> None:
+    """One place decides the kind of a rule file (rules/datafiles.rule_file_kind): a Kremlin ruleset has bonus options."""
+    from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.rules.datafiles import named_rule_files
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+    assert set(named_rule_files("ruleset")) == {"kremlin-aa50", "kremlin-classic", "kremlin-daak"}
+    assert set(named_rule_files("house")) == {"house-classic", "house-revised"}
+    with pytest.raises(KremlinError, match=r'house-revised is a house-rule set.*house_rules = \["house-revised"\]'):
+        load_named_ruleset("house-revised")

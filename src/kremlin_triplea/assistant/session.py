@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.kinds import (
     DraftState,
@@ -41,7 +42,6 @@ from kremlin_triplea.rules.ruleset import (
     NeutralTakeoverParams,
     PlacementParams,
     Ruleset,
-    data_folders,
     load_named_ruleset,
 )
 
@@ -173,7 +173,8 @@ def new_draft_data(ruleset: Ruleset, game_spec: str, first: str, picks_per_side:
 
 
 def installed_rulesets() -> list[str]:
-    return sorted({p.stem for base in data_folders("rulesets") for p in base.glob("*.toml")})
+    """The Kremlin rulesets a draft can be made with (house-rule sets are chosen in their own question)."""
+    return sorted(named_rule_files("ruleset"))
 
 
 class Conversation:

@@ -16,7 +16,7 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
-from kremlin_triplea.rules.datafiles import data_folders, find_data_file
+from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_file_kind
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 # The places a placement option may name, and the checks it may require; the
@@ -196,7 +196,14 @@ class Ruleset:
 
 def load_ruleset(path: Path | str) -> Ruleset:
     path = Path(path)
-    root = Section(read_toml(path), str(path))
+    data = read_toml(path)
+    if rule_file_kind(path) != "ruleset":
+        raise DataFileError(
+            f"{path.stem} is a house-rule set, not a Kremlin ruleset: list it in a draft as house_rules = [\"{path.stem}\"] "
+            f"or write it into a game with `kremlin-triplea house GAME -r {path.stem}`",
+            where=str(path),
+        )
+    root = Section(data, str(path))
     root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule")
     sides = root.texts("sides")
     if len(sides) != 2:

@@ -59,8 +59,8 @@ from kremlin_triplea.model.diff import board_difference
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import Profile, load_profile
+from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
-from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.tools.profiles import derived_setup, rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
@@ -146,17 +146,7 @@ def all_house_sets() -> tuple[list[Any], list[str]]:
 
 
 def _ruleset_files(*, house: bool) -> list[Path]:
-
-    paths = {p.stem: p for folder in reversed(data_folders("rulesets")) for p in folder.glob("*.toml")}
-    chosen = []
-    for key in sorted(paths):
-        try:
-            is_house = "rule" in read_toml(paths[key])  # a house-rule set is a file of [[rule]]s
-        except KremlinError:
-            is_house = key.startswith("house-")
-        if is_house == house:
-            chosen.append(paths[key])
-    return chosen
+    return list(named_rule_files("house" if house else "ruleset").values())
 
 
 def all_profiles() -> tuple[list[Profile], list[str]]:
