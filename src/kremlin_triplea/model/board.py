@@ -3,18 +3,7 @@
 ``Board.nodes`` maps each territory or sea zone (named as in the game file) to
 its data; ``Board.neighbours`` follows the ``<connection>``s. ``Board.graph``
 is the same board as a networkx graph, one node per territory and one edge per
-connection, sharing the very same node data. Node data:
-
-==============  ==========================================================
-water           True for a sea zone
-owner           the owning player, or None (neutral / unowned)
-original_owner  who owned it at the start of the war (liberation target)
-production      its IPC value
-impassable      no unit may enter it
-capital         the player whose capital it is, or None
-victory_city    0, or the victory-city count it carries
-units           Counter of (owner or None, unit type) -> number of units
-==============  ==========================================================
+connection, sharing the very same node data: a :class:`PlaceData` each.
 
 Beside the graph: each player's PUs and technologies, the game properties, and
 the static :class:`Catalog` (players, alliances, turn order, unit types and
@@ -25,7 +14,7 @@ undoes the last one, as in python-chess.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import attrs
 
@@ -52,6 +41,28 @@ if TYPE_CHECKING:
 
 Domain = Literal["land", "sea", "air"]
 UnitKey = tuple[str | None, str]
+
+
+class PlaceData(TypedDict):
+    """What the board knows of one territory or sea zone (the node data of ``Board.nodes`` and ``Board.graph``)."""
+
+    water: bool  # a sea zone
+    owner: str | None  # the owning player, or None (neutral / unowned)
+    original_owner: str | None  # who owned it at the start of the war (liberation target)
+    production: int  # its IPC value
+    impassable: bool  # no unit may enter it
+    capital: str | None  # the player whose capital it is, or None
+    victory_city: int  # 0, or the victory-city count it carries
+    units: Counter[UnitKey]  # (owner or None, unit type) -> number of units
+
+
+def new_place(water: bool) -> PlaceData:
+    """A territory or sea zone before the file's owners, attachments and units are read."""
+    return PlaceData(water=water, owner=None, original_owner=None, production=0, impassable=False, capital=None, victory_city=0, units=Counter())
+
+
+# The fields other than units, in the order they are reported.
+PLACE_FIELDS: tuple[str, ...] = tuple(name for name in PlaceData.__annotations__ if name not in ("water", "units"))
 
 
 @attrs.frozen
@@ -137,7 +148,7 @@ class Catalog:
 @attrs.define
 class _Undo:
     change: Change
-    nodes: dict[str, dict[str, Any]]
+    nodes: dict[str, PlaceData]
     pus: dict[str, int] | None = None
     techs: dict[str, frozenset[str]] | None = None
     properties: dict[str, str] | None = None
@@ -151,7 +162,7 @@ class Board:
     def __init__(
         self,
         catalog: Catalog,
-        nodes: dict[str, dict[str, Any]],
+        nodes: dict[str, PlaceData],
         adjacency: dict[str, dict[str, dict[str, Any]]],
         pus: dict[str, int],
         techs: dict[str, frozenset[str]],
@@ -198,7 +209,7 @@ class Board:
 
     # -- the position ------------------------------------------------------
 
-    def node(self, territory: str) -> dict[str, Any]:
+    def node(self, territory: str) -> PlaceData:
         try:
             return self.nodes[territory]
         except KeyError:

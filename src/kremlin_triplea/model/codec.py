@@ -14,7 +14,7 @@ from typing import Any
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.tripleaxml import PUS, GameXml
-from kremlin_triplea.model.board import Board, Catalog, Domain, Player, UnitType
+from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
 from kremlin_triplea.model.changes import SetAttachmentOption, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
 
@@ -112,18 +112,9 @@ class _Reader:
 
     def board(self) -> Board:
         catalog = self.catalog()
-        nodes: dict[str, dict[str, Any]] = {}
+        nodes: dict[str, PlaceData] = {}
         for territory in self.game.territories():
-            nodes[territory.get("name", "")] = {
-                "water": territory.get("water", "false").strip().lower() == "true",
-                "owner": None,
-                "original_owner": None,
-                "production": 0,
-                "impassable": False,
-                "capital": None,
-                "victory_city": 0,
-                "units": Counter(),
-            }
+            nodes[territory.get("name", "")] = new_place(water=territory.get("water", "false").strip().lower() == "true")
         adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
         for t1, t2 in self.game.connections():
             if t1 in nodes and t2 in nodes and t1 != t2:

@@ -6,10 +6,7 @@ from collections import Counter
 
 import attrs
 
-from kremlin_triplea.model.board import Board
-
-# The fields of a territory or sea zone other than its units, in the order they are reported.
-PLACE_FIELDS = ("owner", "original_owner", "production", "impassable", "capital", "victory_city")
+from kremlin_triplea.model.board import PLACE_FIELDS, Board, PlaceData
 
 
 @attrs.frozen
@@ -36,7 +33,7 @@ def _unit_order(item: tuple[tuple[str | None, str], int]) -> tuple[str, str]:
     return (owner or "", unit)
 
 
-def place_difference(place: str, old: dict, new: dict) -> PlaceDifference | None:
+def place_difference(place: str, old: PlaceData, new: PlaceData) -> PlaceDifference | None:
     fields = tuple((f, old[f], new[f]) for f in PLACE_FIELDS if old[f] != new[f])
     units: tuple[tuple[str | None, str, int], ...] = ()
     if old["units"] != new["units"]:
