@@ -27,3 +27,15 @@ def test_the_draft_and_the_rules_data_never_import_a_report_or_the_command_line(
     for low in ("kremlin_triplea.draft", "kremlin_triplea.gamerules", "kremlin_triplea.rules", "kremlin_triplea.model", "kremlin_triplea.gamefile"):
         for high in ("kremlin_triplea.report", "kremlin_triplea.cli", "kremlin_triplea.tools", "kremlin_triplea.assistant"):
             assert not graph.chain_exists(importer=low, imported=high, as_packages=True), (low, high)
+
+
+def test_every_kind_of_option_has_its_schema_and_its_mechanism() -> None:
+    """A ruleset's ``kind`` names a parameters class (rules/options.py) and one registered mechanism (draft/kinds)."""
+    from kremlin_triplea.draft.kinds import KINDS
+    from kremlin_triplea.rules.options import PARAMS_BY_KIND
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+    assert set(KINDS) == set(PARAMS_BY_KIND)
+    used = {o.kind for name in ("kremlin-aa50", "kremlin-classic", "kremlin-daak") for o in load_named_ruleset(name).options}
+    assert used == set(KINDS)
+    assert len({kind.target_key for kind in KINDS.values()}) == len(KINDS)  # a draft's pick names its target by one key per kind

@@ -38,12 +38,8 @@ from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import (
-    NeutralTakeoverParams,
-    PlacementParams,
-    Ruleset,
-    load_named_ruleset,
-)
+from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams
+from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
 
 COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
 _PICKED_BY = "picked by "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, PlacementParams, Ruleset, TerritoryTakeoverParams
+from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams, TerritoryTakeoverParams
+from kremlin_triplea.rules.ruleset import Ruleset
 
 
 def ruleset_text(ruleset: Ruleset) -> str:

@@ -15,63 +15,15 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
+from kremlin_triplea.rules.options import (
+    OPTION_KEYS,
+    PARAMS_BY_KIND,
+    NeutralTakeoverParams,
+    Params,
+)
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
 from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_file_kind
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
-
-# The places a placement option may name, and the checks it may require; the
-# code for each is in kinds.py.
-PLACEMENT_PLACES = (
-    "own_territory",
-    "sea_zone_adjacent_to_own_territory_or_with_friendly_ships",
-    "friendly_sea_zone",  # adjacent to a territory of the power or an ally, or holding allied ships
-    "friendly_carrier_with_room",
-)
-PLACEMENT_CHECKS = (
-    "not_adjacent_to_enemy_units",
-    "no_enemy_units",
-    "same_territory",
-    "same_power",
-    "no_factory_there",
-)
-KINDS = ("placement", "neutral_takeover", "territory_takeover", "scenario")
-
-
-@attrs.frozen
-class PlacementParams:
-    unit_sets: tuple[tuple[str, ...], ...]  # choose exactly one; rule-text unit names
-    at: tuple[str, ...]  # a unit may go to any one of these kinds of place
-    require: tuple[str, ...]  # further checks, all must hold
-    exclude: tuple[tuple[str, str, str], ...] = ()  # (power, unit, place) never allowed, rule-text names
-
-
-@attrs.frozen
-class NeutralTakeoverParams:
-    count: int  # neutrals per pick: the sum of per_group when that is given
-    max_total_ipc: int | None  # None: no limit on the table's IPC values
-    navy_to: str
-    navy_reason: str
-    per_group: tuple[tuple[str, int], ...] = ()  # e.g. (("major", 1), ("minor", 1)): how many of each [[neutral]] group
-    # "table_value": the neutral's production becomes its table IPC value (AA50);
-    # "unchanged": the game's production stays (001, 002: "The starting income doesn't change")
-    production: str = "table_value"
-    production_reason: str = ""
-    production_source: str = ""
-
-
-@attrs.frozen
-class TerritoryTakeoverParams:
-    units: tuple[tuple[str, int], ...]  # placed for the taking power
-    forbidden_units: tuple[str, ...]  # a territory holding one of these may not be taken
-
-
-@attrs.frozen
-class ScenarioParams:
-    """A scenario option: the pick names one of the ruleset's [[scenario]] entries (rules/scenarios.py)."""
-
-
-Params = PlacementParams | NeutralTakeoverParams | TerritoryTakeoverParams | ScenarioParams
-
 
 @attrs.frozen
 class Option:
@@ -326,51 +278,10 @@ def load_ruleset(path: Path | str) -> Ruleset:
 
 
 def _option(section: Section) -> Option:
-    kind = section.get("kind", f"one of {', '.join(KINDS)}", lambda v: v in KINDS)
-    common = ("number", "id", "title", "kind", "source", "rule", "quotes")
-    params: Params
-    if kind == "placement":
-        section.only(*common, "unit_sets", "at", "require", "exclude")
-        unit_sets = section.get(
-            "unit_sets",
-            "a list of unit lists, e.g. [[\"transport\", \"submarine\"]]",
-            lambda v: isinstance(v, list) and v and all(isinstance(s, list) and s and all(isinstance(u, str) for u in s) for s in v),
-        )
-        at = section.texts("at")
-        for place in at:
-            if place not in PLACEMENT_PLACES:
-                raise section.fail("at", f"places among {', '.join(PLACEMENT_PLACES)}", place)
-        require = section.texts("require", [])
-        for check in require:
-            if check not in PLACEMENT_CHECKS:
-                raise section.fail("require", f"checks among {', '.join(PLACEMENT_CHECKS)}", check)
-        exclude = []
-        for entry in section.tables("exclude", []):
-            entry.only("power", "unit", "at")
-            exclude.append((entry.text("power"), entry.text("unit"), entry.text("at")))
-        params = PlacementParams(tuple(tuple(s) for s in unit_sets), tuple(at), tuple(require), tuple(exclude))
-    elif kind == "neutral_takeover":
-        section.only(*common, "count", "max_total_ipc", "navy_to", "navy_reason", "per_group", "production", "production_reason", "production_source")
-        per_group = tuple(section.counts("per_group", {}).items())
-        params = NeutralTakeoverParams(
-            count=sum(n for _, n in per_group) if per_group else section.integer("count"),
-            max_total_ipc=section.integer("max_total_ipc", None),
-            navy_to=section.get("navy_to", "nearest_sea_zone_without_enemy_units", lambda v: v == "nearest_sea_zone_without_enemy_units"),
-            navy_reason=section.text("navy_reason", ""),
-            per_group=per_group,
-            production=section.get("production", "table_value or unchanged", lambda v: v in ("table_value", "unchanged"), "table_value"),
-            production_reason=section.text("production_reason", ""),
-            production_source=section.text("production_source", ""),
-        )
-    elif kind == "scenario":
-        section.only(*common)
-        params = ScenarioParams()
-    else:
-        section.only(*common, "units", "forbidden_units")
-        params = TerritoryTakeoverParams(
-            units=tuple(section.counts("units").items()),
-            forbidden_units=tuple(section.texts("forbidden_units", [])),
-        )
+    kind = section.get("kind", f"one of {', '.join(PARAMS_BY_KIND)}", lambda v: v in PARAMS_BY_KIND)
+    params_class = PARAMS_BY_KIND[kind]
+    section.only(*OPTION_KEYS, *params_class.KEYS)
+    params = params_class.from_toml(section)
     quotes = section.table("quotes", None)
     number = section.integer("number")
     if number < 1:

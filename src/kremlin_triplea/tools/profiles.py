@@ -26,7 +26,8 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.names import _SEA_ZONE
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
-from kremlin_triplea.rules.ruleset import Neutral, PlacementParams, Ruleset, TerritoryTakeoverParams, load_named_ruleset
+from kremlin_triplea.rules.options import PlacementParams, TerritoryTakeoverParams
+from kremlin_triplea.rules.ruleset import Neutral, Ruleset, load_named_ruleset
 
 REVIEW = "REVIEW"
 

@@ -18,7 +18,8 @@ from kremlin_triplea.rules.tomlfile import Section
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
-from kremlin_triplea.rules.ruleset import NeutralTakeoverParams, Option
+from kremlin_triplea.rules.options import NeutralTakeoverParams
+from kremlin_triplea.rules.ruleset import Option
 
 
 def neutral_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:

@@ -12,7 +12,8 @@ from kremlin_triplea.draft.picks import Pick, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.ruleset import Option, PlacementParams, Ruleset
+from kremlin_triplea.rules.options import PlacementParams
+from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
 
 

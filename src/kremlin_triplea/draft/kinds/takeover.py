@@ -16,7 +16,8 @@ from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.model.queries import Nearest, nearest
-from kremlin_triplea.rules.ruleset import Option, TerritoryTakeoverParams
+from kremlin_triplea.rules.options import TerritoryTakeoverParams
+from kremlin_triplea.rules.ruleset import Option
 
 
 def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
