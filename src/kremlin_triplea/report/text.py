@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import textwrap
 
-from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams, TerritoryTakeoverParams
 from kremlin_triplea.rules.ruleset import Ruleset
 
 
@@ -24,30 +23,7 @@ def ruleset_text(ruleset: Ruleset) -> str:
     for option in ruleset.options:
         lines.append(f"{option.number}. {option.title}  (id: {option.id}; {option.source})")
         lines += wrap.wrap(option.rule)
-        params = option.params
-        if isinstance(params, PlacementParams):
-            sets = " | ".join(" + ".join(s) for s in params.unit_sets)
-            lines.append(f"    units: {sets}; where: {' or '.join(params.at)}" + (f"; checks: {', '.join(params.require)}" if params.require else ""))
-            for power, unit, place in params.exclude:
-                lines.append(f"    except: no {power} {unit} in {place}")
-        elif isinstance(params, NeutralTakeoverParams):
-            if params.per_group:
-                lines.append(f"    take {' and '.join(f'{n} {group}' for group, n in params.per_group)} neutral(s):")
-            else:
-                lines.append(f"    take {params.count} neutrals worth at most {params.max_total_ipc} IPCs together:")
-            for neutral in ruleset.neutrals.values():
-                army = ", ".join(f"{n} {u}" for u, n in neutral.army)
-                value = f"{neutral.ipc} IPC" if neutral.ipc is not None else str(neutral.group)
-                lines.append(f"      {neutral.name}: {value}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
-            if params.production == "unchanged":
-                lines.append(f"    production of a taken neutral: unchanged ({params.production_reason})")
-        elif isinstance(params, TerritoryTakeoverParams):
-            units = ", ".join(f"{n} {u}" for u, n in params.units)
-            lines.append(f"    places {units}; not where there is a {', '.join(params.forbidden_units)}")
-        elif option.kind == "scenario":
-            for scenario in ruleset.scenarios:
-                who = scenario.side + (f", {scenario.power}" if scenario.power else "")
-                lines.append(f"    {who}: scenario = {scenario.title!r} (id {scenario.id}; {scenario.source})")
+        lines += [f"    {line}" for line in option.params.describe(ruleset)]
         lines.append("")
     for restriction in ruleset.restrictions.values():
         lines.append(f"{restriction.power}: options {', '.join(map(str, sorted(restriction.options)))} only ({restriction.source})")

@@ -8,7 +8,7 @@ was expected before any game is touched. The mechanism of each kind is in
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -67,6 +67,12 @@ class PlacementParams:
             exclude.append((entry.text("power"), entry.text("unit"), entry.text("at")))
         return cls(tuple(tuple(s) for s in unit_sets), tuple(at), tuple(require), tuple(exclude))
 
+    def describe(self, ruleset: Any) -> list[str]:
+        """What the option allows, one line each (``kremlin-triplea options``)."""
+        sets = " | ".join(" + ".join(s) for s in self.unit_sets)
+        lines = [f"units: {sets}; where: {' or '.join(self.at)}" + (f"; checks: {', '.join(self.require)}" if self.require else "")]
+        return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
+
 
 @attrs.frozen
 class NeutralTakeoverParams:
@@ -100,6 +106,19 @@ class NeutralTakeoverParams:
             production_source=section.text("production_source", ""),
         )
 
+    def describe(self, ruleset: Any) -> list[str]:
+        if self.per_group:
+            lines = [f"take {' and '.join(f'{n} {group}' for group, n in self.per_group)} neutral(s):"]
+        else:
+            lines = [f"take {self.count} neutrals worth at most {self.max_total_ipc} IPCs together:"]
+        for neutral in ruleset.neutrals.values():
+            army = ", ".join(f"{n} {u}" for u, n in neutral.army)
+            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else str(neutral.group)
+            lines.append(f"  {neutral.name}: {value}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
+        if self.production == "unchanged":
+            lines.append(f"production of a taken neutral: unchanged ({self.production_reason})")
+        return lines
+
 
 @attrs.frozen
 class TerritoryTakeoverParams:
@@ -115,6 +134,10 @@ class TerritoryTakeoverParams:
     def from_toml(cls, section: Section) -> TerritoryTakeoverParams:
         return cls(units=tuple(section.counts("units").items()), forbidden_units=tuple(section.texts("forbidden_units", [])))
 
+    def describe(self, ruleset: Any) -> list[str]:
+        units = ", ".join(f"{n} {u}" for u, n in self.units)
+        return [f"places {units}; not where there is a {', '.join(self.forbidden_units)}"]
+
 
 @attrs.frozen
 class ScenarioParams:
@@ -126,6 +149,13 @@ class ScenarioParams:
     @classmethod
     def from_toml(cls, section: Section) -> ScenarioParams:
         return cls()
+
+    def describe(self, ruleset: Any) -> list[str]:
+        lines = []
+        for scenario in ruleset.scenarios:
+            who = scenario.side + (f", {scenario.power}" if scenario.power else "")
+            lines.append(f"{who}: scenario = {scenario.title!r} (id {scenario.id}; {scenario.source})")
+        return lines
 
 
 Params = PlacementParams | NeutralTakeoverParams | TerritoryTakeoverParams | ScenarioParams
