@@ -426,3 +426,19 @@ def test_british_saudi_arabia_is_a_neutral_not_british_territory(year: str) -> N
     # The game files give the impassable Saudi Arabia to the British; the rules list it as a neutral.
     error = broken(year, "Allies", [("Allies", 1, {"place": [{"power": "UK", "unit": "infantry", "count": 3, "at": "Saudi Arabia"}]})])
     assert_violation(error, rule=rule_of(1, "own_territory"), source=option_source(1), why="Saudi Arabia is impassable: a neutral in the rules")
+
+
+def test_a_negative_bid_given_to_china_is_refused_it_cannot_spend_pus() -> None:
+    """000 C: "the allied player will receive additional IPC's ... to disperse to the allied IPC's on hand";
+    AA50's Chinese buy nothing with PUs (their purchase step is TripleA's NoPUPurchaseDelegate), so PUs given
+    to them are worth nothing to the Allies."""
+    from kremlin_triplea.draft.kinds import BidSpec, apply_bid, bid_receivers
+    from kremlin_triplea.errors import RuleViolation
+
+    run = run_for(GAMES["1941"], "Axis")
+    assert "Chinese" in run.state.side_powers["Allies"] and "Chinese" not in bid_receivers(run.state)
+    with pytest.raises(RuleViolation, match=r"Chinese cannot spend PUs in this game.*give them to Russians, British, Americans") as refused:
+        apply_bid(run.state, BidSpec(-5, allocate=(("Chinese", 2), ("British", 3))))
+    assert SEED in str(refused.value)
+    given = apply_bid(run.state, BidSpec(-5, allocate=(("Russians", 2), ("British", 3))))
+    assert [c.player for c in given.changes] == ["Russians", "British"]

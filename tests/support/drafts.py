@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, removable_units, removal_target
+from kremlin_triplea.draft.kinds import bid_cost, bid_receivers, bid_placement_problem, removable_units, removal_target
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
@@ -47,7 +47,7 @@ def random_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
         return {placing: amount, "place": _declared_units(choose, run, amount)}
     if rules.negative == "remove_units":
         return _removals(choose, run, amount)
-    receivers = list(run.state.side_powers[rules.receiving_side])
+    receivers = bid_receivers(run.state)
     allocate: dict[str, int] = {}
     for _ in range(-amount):
         power = choose(receivers)

@@ -23,6 +23,7 @@ import attrs
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.kinds import (
+    bid_receivers,
     DraftState,
     bid_placement_problem,
     neutral_set_problem,
@@ -538,7 +539,7 @@ class Conversation:
 
     def ask_allocation(self, total: int) -> dict[str, int]:
         state = self.session.state
-        receiving = state.side_powers[state.ruleset.bid.receiving_side]
+        receiving = bid_receivers(state)
         left = total
         allocation: dict[str, int] = {}
         for number, power in enumerate(receiving):

@@ -79,6 +79,11 @@ class GameXml:
         if game_play is not None:
             yield from game_play.iter("step")
 
+    def delegates(self) -> dict[str, str]:
+        """Each ``<delegate>``'s name -> its Java class (what a step with that delegate does)."""
+        game_play = self.root.find("gamePlay")
+        return {d.get("name", ""): d.get("javaClass", "") for d in _elements(game_play, "delegate")} if game_play is not None else {}
+
     def production_rules(self) -> Iterator[etree._Element]:
         return _elements(self.root.find("production"), "productionRule")
 

@@ -71,6 +71,9 @@ class Player:
     alliances: tuple[str, ...]
     turn_order: int
     optional: bool = False
+    # Whether its turn has a purchase step that spends PUs: AA50's Chinese place units
+    # without PUs (NoPUPurchaseDelegate), so PUs given to them buy nothing.
+    spends_pus: bool = True
 
 
 @attrs.frozen

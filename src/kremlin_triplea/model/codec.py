@@ -169,6 +169,7 @@ class _Reader:
         for player, alliance in self.game.alliances():
             alliances.setdefault(player, []).append(alliance)
         order = self._turn_order()
+        spenders = self._players_spending_pus()
         players = {}
         for position, element in enumerate(self.game.players()):
             name = element.get("name", "")
@@ -177,6 +178,7 @@ class _Reader:
                 alliances=tuple(alliances.get(name, ())),
                 turn_order=order.get(name, len(order) + position),
                 optional=element.get("optional", "false") == "true",
+                spends_pus=name in spenders,
             )
         options = {
             a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
@@ -199,6 +201,17 @@ class _Reader:
                 ),
             )
         return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs)
+
+    def _players_spending_pus(self) -> set[str]:
+        # A turn's purchase step: TripleA's PurchaseDelegate (and subclasses) spends PUs; NoPUPurchaseDelegate
+        # gives units without PUs. BidPurchaseDelegate is the bid phase, not the turn.
+        classes = self.game.delegates()
+        spending = set()
+        for step in self.game.steps():
+            java_class = classes.get(step.get("delegate", ""), "").rsplit(".", 1)[-1]
+            if java_class.endswith("PurchaseDelegate") and java_class not in ("NoPUPurchaseDelegate", "BidPurchaseDelegate"):
+                spending.add(step.get("player", ""))
+        return spending
 
     def _turn_order(self) -> dict[str, int]:
         # A player's place in the turn: the first non-bid step it plays, else its first step.

@@ -36,6 +36,7 @@ import attrs
 from kremlin_triplea.check.validate import find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds import (
+    bid_receivers,
     KINDS,
     BidSpec,
     Pick,
@@ -213,7 +214,7 @@ def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, 
             if cost:
                 yield "bid (negative)", f"{power} remove 1 {unit} from {place}", BidSpec(-cost, removals=(UnitPlacement(power, unit, 1, place),))
     else:
-        for power in state.side_powers.get(bid.receiving_side, ()):
+        for power in bid_receivers(state):
             yield "bid (negative)", f"{power} receive 5 PUs", BidSpec(-5, allocate=((power, 5),))
 
 

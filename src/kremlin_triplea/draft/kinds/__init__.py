@@ -14,7 +14,7 @@ that parses, enumerates and applies picks of it (each module registers its class
 from __future__ import annotations
 
 from kremlin_triplea.draft.kinds.base import KINDS, OptionKind, register
-from kremlin_triplea.draft.kinds.bid import achievable_values, apply_bid, bid_cost, bid_placement_problem, removable_units, removal_target
+from kremlin_triplea.draft.kinds.bid import achievable_values, apply_bid, bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.neutral import apply_neutral_takeover, navy_destinations, navy_problem, neutral_navy, neutral_problem, neutral_set_problem
 from kremlin_triplea.draft.kinds.placement import apply_placement, placement_problem, unit_sets
 from kremlin_triplea.draft.kinds.scenario import apply_scenario
@@ -32,7 +32,7 @@ from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
 __all__ = [
     "KINDS", "BidSpec", "OptionKind", "register", "DraftState", "Facts", "NeutralTake", "Outcome", "Pick", "Problem", "Retreat", "TakeoverSpec",
     "UnitPlacement", "achievable_values", "apply_bid", "apply_neutral_takeover", "apply_placement", "apply_scenario",
-    "apply_territory_takeover", "bid_cost", "bid_placement_problem", "navy_destinations", "navy_problem", "neutral_navy",
+    "apply_territory_takeover", "bid_cost", "bid_placement_problem", "bid_receivers", "navy_destinations", "navy_problem", "neutral_navy",
     "neutral_problem", "neutral_set_problem", "new_owner_after_takeover", "placement_problem", "removal_target",
     "removable_units", "retreat_destinations", "retreating_groups", "takeover_problem", "unit_sets",
 ]

@@ -47,6 +47,11 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
     return None
 
 
+def bid_receivers(state: DraftState) -> list[str]:
+    """The powers a negative bid's PUs may go to: the receiving side's powers that spend PUs (not AA50's Chinese)."""
+    return [p for p in state.side_powers[state.ruleset.bid.receiving_side] if state.board.catalog.players[p].spends_pus]
+
+
 def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
     bid = state.ruleset.bid
     board = state.board
@@ -88,6 +93,12 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
         for power, amount in bid_spec.allocate:
             if state.side_of.get(power) != bid.receiving_side:
                 raise Problem(bid.negative_rule, bid.source, f"{power} is not a power of the {bid.receiving_side}").violation(label)
+            if amount and power not in bid_receivers(state):
+                raise Problem(
+                    bid.negative_rule, bid.source,
+                    f"{power} cannot spend PUs in this game (its purchase step places units without PUs), so PUs given to {power} "
+                    f"would be worth nothing to the {bid.receiving_side}; give them to {', '.join(bid_receivers(state))}",
+                ).violation(label)
             if amount < 0:
                 raise Problem(bid.negative_rule, bid.source, f"{power} would receive {amount} PUs; amounts must not be negative").violation(label)
             total += amount
