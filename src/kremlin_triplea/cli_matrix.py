@@ -11,6 +11,7 @@ import click
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game
+from kremlin_triplea.gamefile.safe import write_atomically
 
 
 def _maps_dir(ctx: click.Context) -> Path:
@@ -74,9 +75,9 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
     else:
         click.echo(text_table(report), nl=False)
         if json_path is not None:
-            json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+            write_atomically(json_path, (json.dumps(data, indent=2) + "\n").encode("utf-8"), overwrite=True)
     if junit_path is not None:
-        junit_path.write_bytes(junit_xml(report))
+        write_atomically(junit_path, junit_xml(report), overwrite=True)
     if report.failed:
         sys.exit(1)
 
@@ -94,7 +95,7 @@ def profile_group() -> None:
 @click.pass_context
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
-    from kremlin_triplea.game import load, write_atomically
+    from kremlin_triplea.game import load
     from kremlin_triplea.rules.matrix import all_rulesets
     from kremlin_triplea.rules.profile_tools import new_profile_text
     from kremlin_triplea.rules.ruleset import load_named_ruleset

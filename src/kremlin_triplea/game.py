@@ -8,8 +8,6 @@ many changes produced it, and the same position always gives the same bytes.
 from __future__ import annotations
 
 import functools
-import os
-import tempfile
 from pathlib import Path
 
 from kremlin_triplea.board import Board, Catalog
@@ -17,6 +15,7 @@ from kremlin_triplea.changes import SetAttachmentOption, SetProductionCost
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
+from kremlin_triplea.gamefile.safe import write_atomically  # noqa: F401  (callers once imported it from here)
 from kremlin_triplea.gamefile.tripleaxml import PUS, GameXml
 
 # Board node field -> territoryAttachment option, and how a value is written.
@@ -72,8 +71,9 @@ class Game:
         write_board_difference(xml, self.initial, self.board)
         return xml.document.to_bytes()
 
-    def save(self, path: Path | str, *, overwrite: bool = False) -> Path:
-        return write_atomically(Path(path), self.to_bytes(), overwrite=overwrite, protect=(Path(self.source),))
+    def save(self, path: Path | str, *, overwrite: bool = False, protect: tuple[Path | str, ...] = ()) -> Path:
+        """Write the game to ``path``; never over its own source file nor any of ``protect`` (the command's other inputs)."""
+        return write_atomically(path, self.to_bytes(), overwrite=overwrite, protect=(self.source, *protect))
 
 
 class PlayerView:
@@ -166,40 +166,3 @@ def _option_text(value: object) -> str | None:
 
 def _unit_key_order(key: tuple[str | None, str]) -> tuple[str, str]:
     return (key[0] or "", key[1])
-
-
-def write_atomically(path: Path, data: bytes, *, overwrite: bool = False, protect: tuple[Path, ...] = ()) -> Path:
-    """Write ``data`` to ``path`` via a temporary file and a rename.
-
-    Refuses to replace an existing file unless ``overwrite``, and never
-    replaces one of the ``protect``ed inputs.
-    """
-    target = path.resolve()
-    for guarded in protect:
-        if guarded.exists() and target == guarded.resolve():
-            raise InputError("refusing to overwrite the input file; choose another output", where=str(path))
-    if target.exists() and not overwrite:
-        raise InputError("already exists; use --force to replace it", where=str(path))
-    if not target.parent.is_dir():
-        raise InputError("the output folder does not exist", where=str(path.parent))
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            # A hard link fails if the target appeared meanwhile: no silent overwrite.
-            try:
-                os.link(temporary, target)
-            except FileExistsError:
-                raise InputError("already exists; use --force to replace it", where=str(path)) from None
-            os.unlink(temporary)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-    return target

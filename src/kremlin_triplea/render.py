@@ -300,7 +300,7 @@ def _legend(board: Board, colors: dict[str, str], owners: list[str], legend: Leg
 
 def write_picture(svg: str, path: Path, *, overwrite: bool = False, scale: float = 0.5) -> Path:
     """Write ``svg`` to ``path`` as SVG, or as PNG (at ``scale``) when it ends in .png."""
-    from kremlin_triplea.game import write_atomically
+    from kremlin_triplea.gamefile.safe import write_atomically
 
     suffix = path.suffix.lower()
     if suffix == ".svg":

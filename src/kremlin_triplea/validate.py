@@ -35,6 +35,7 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.errors import InputError, close_matches
+from kremlin_triplea.gamefile.safe import write_atomically
 
 #: Environment variable naming TripleA's game.dtd (or a TripleA jar holding it).
 DTD_VARIABLE = "KREMLIN_TRIPLEA_DTD"
@@ -605,9 +606,7 @@ def _dtd_from_jar(jar: Path, *, required: bool = True) -> Path | None:
     target = _cache_folder() / f"game-{hashlib.sha256(data).hexdigest()[:16]}.dtd"
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
-        partial.write_bytes(data)
-        os.replace(partial, target)
+        write_atomically(target, data, overwrite=True)
     return target
 
 

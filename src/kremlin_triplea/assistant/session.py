@@ -21,7 +21,8 @@ from typing import Any, Protocol
 import attrs
 
 from kremlin_triplea.errors import KremlinError, close_matches
-from kremlin_triplea.game import Game, load, write_atomically
+from kremlin_triplea.game import Game, load
+from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.rules.draft import DraftRun, apply_draft, draft_from_dict
 from kremlin_triplea.rules.kinds import DraftState, neutral_set_problem
 from kremlin_triplea.rules.legal import NextPick, OptionChoices, bid_choices, legal_choices
