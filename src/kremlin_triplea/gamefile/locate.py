@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile.safe import read_text
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
 
@@ -83,8 +84,8 @@ def read_map_folder(folder: Path) -> MapFolder:
 
     map_yml = folder / "map.yml"
     try:
-        content = yaml.safe_load(map_yml.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
+        content = yaml.safe_load(read_text(map_yml, what="map.yml")) or {}
+    except yaml.YAMLError as error:
         raise InputError(f"cannot read map.yml: {error}", where=str(map_yml)) from None
     if not isinstance(content, dict):
         raise InputError("map.yml is not a mapping", where=str(map_yml))
