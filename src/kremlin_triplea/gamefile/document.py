@@ -14,6 +14,7 @@ them, and a document with no edits is written back byte for byte.
 
 from __future__ import annotations
 
+import codecs
 import copy
 import re
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from typing import NamedTuple
 import attrs
 from lxml import etree
 
+from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.safe import parse_xml, read_bytes
 
 # Markup in document order. Start tags may hold ">" inside quoted attribute
@@ -68,10 +70,18 @@ class XmlDocument:
 
     def __init__(self, data: bytes, *, source: str) -> None:
         self.source = source
+        tree = parse_xml(data, where=source)
+        encoding = tree.docinfo.encoding or "UTF-8"
+        if not _ascii_compatible(encoding):
+            # UTF-16 and the like: the byte-level editing below needs ASCII markup, so the file is
+            # carried as UTF-8 (what TripleA's own files use), its declaration saying so.
+            data = _as_utf8(data, encoding, where=source)
+            tree = parse_xml(data, where=source)
+            encoding = "UTF-8"
         self.original = data
-        self.tree = parse_xml(data, where=source)
+        self.tree = tree
         self.root: etree._Element = self.tree.getroot()
-        self.encoding = self.tree.docinfo.encoding or "UTF-8"
+        self.encoding = encoding
         self._touched: dict[etree._Element, _Touched] = {}
         self._dirty_paths: set[etree._Element] = set()
         self._spans: dict[etree._Element, Span] | None = None
@@ -170,7 +180,11 @@ class XmlDocument:
                 originals = self._fork_of.root.iter(etree.Element)
                 self._spans = {mine: spans[theirs] for mine, theirs in zip(self.root.iter(etree.Element), originals)}
             else:
-                self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
+                try:
+                    self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
+                except (ValueError, IndexError, StopIteration):
+                    raise InputError("could not match the file's tags to its elements, so it cannot be edited in place; "
+                                     "save it again from TripleA or an XML editor", where=self.source) from None
         return self._spans
 
     def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
@@ -260,6 +274,24 @@ class XmlDocument:
 
 
 
+def _ascii_compatible(encoding: str) -> bool:
+    try:
+        return "<a b='c'/>\n".encode(codecs.lookup(encoding).name) == b"<a b='c'/>\n"
+    except (LookupError, UnicodeError):
+        return False
+
+
+def _as_utf8(data: bytes, encoding: str, *, where: str) -> bytes:
+    """``data`` (in ``encoding``, which is not ASCII-compatible) as UTF-8, its declaration changed to match."""
+    try:
+        text = data.decode(codecs.lookup(encoding).name)
+    except (LookupError, UnicodeError) as error:
+        raise InputError(f"cannot decode the file as {encoding}: {error}", where=where) from None
+    text = text.removeprefix("\ufeff")
+    text = re.sub(r"""^(<\?xml[^>]*?encoding\s*=\s*)(["'])[^"']*\2""", r"\1\2UTF-8\2", text, count=1)
+    return text.encode("utf-8")
+
+
 def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
     node: etree._Element | None = element
     while node is not None:
@@ -312,7 +344,7 @@ def _rewrite_start_tag(tag: bytes, attributes: dict[str, str], encoding: str) ->
         value = remaining.pop(name)
         quoted = match.group(4)
         quote = quoted[:1]
-        if etree.XML(b"<a v=" + quoted + b"/>").get("v") == value:
+        if etree.XML("<a v=" + quoted.decode(encoding) + "/>").get("v") == value:
             return match.group()
         return match.group(1) + match.group(2) + match.group(3) + quote + _escape_attribute(value, quote, encoding) + quote
 

@@ -110,8 +110,8 @@ def installed_maps(maps_dir: Path) -> list[MapFolder]:
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
     path = Path(spec).expanduser()
-    if path.is_file():
-        return path
+    if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
+        return path  # a FIFO, device or broken link is refused by the reader, naming what it is
     text = str(spec)
     if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
         raise InputError("no such file", where=text)

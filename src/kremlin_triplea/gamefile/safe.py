@@ -137,14 +137,37 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
     # With an external DOCTYPE (``SYSTEM "game.dtd"``) that is not loaded, libxml2 keeps an
     # undeclared reference such as &nbsp; as a node that every reader would silently drop.
     # TripleA's parser refuses the file ("The entity "nbsp" was referenced, but not declared").
-    undeclared = next(tree.getroot().iter(etree.Entity), None)
+    # In an attribute value libxml2 drops it without a word. TripleA's parser refuses the file
+    # ("The entity "nbsp" was referenced, but not declared"), so it is refused here too.
+    undeclared = _undeclared_entity(data)
     if undeclared is not None:
+        name, line = undeclared
         raise InputError(
-            f"the entity {undeclared.text} is not declared, and TripleA's parser refuses the file; "
+            f"the entity &{name}; is not declared, and TripleA's parser refuses the file; "
             f"write the character itself or a character reference such as &#160;",
-            where=f"{where}:{undeclared.sourceline}",
+            where=f"{where}:{line}",
         )
     return tree
+
+
+_PREDEFINED_ENTITIES = {b"amp", b"lt", b"gt", b"quot", b"apos"}
+_ENTITY_REFERENCE = re.compile(rb"&([A-Za-z_:][A-Za-z0-9_.:-]*);")
+_NOT_MARKUP = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.DOTALL)
+
+
+def _undeclared_entity(data: bytes) -> tuple[str, int] | None:
+    """The first reference to an entity other than XML's five (none is declared: see parse_xml), and its line."""
+    if b"&" not in data:
+        return None
+    skipped: list[tuple[int, int]] | None = None
+    for match in _ENTITY_REFERENCE.finditer(data):
+        if match.group(1) in _PREDEFINED_ENTITIES:
+            continue
+        if skipped is None:
+            skipped = [c.span() for c in _NOT_MARKUP.finditer(data)]
+        if not any(start < match.start() < end for start, end in skipped):
+            return match.group(1).decode("ascii", "replace"), data.count(b"\n", 0, match.start()) + 1
+    return None
 
 
 # -- writing -----------------------------------------------------------------
