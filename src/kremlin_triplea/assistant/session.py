@@ -551,6 +551,8 @@ class Conversation:
 
 def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
     """Whether some of ``items`` ((cost, how many)) add up to exactly ``value``."""
+    if value < 0 or value > sum(cost * count for cost, count in items):
+        return False  # also bounds the table below by the units there are, whatever the bid
     found = [True] + [False] * value
     for cost, count in items:
         for _ in range(min(count, value // cost)):
