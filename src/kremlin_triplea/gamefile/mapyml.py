@@ -143,8 +143,15 @@ def add_game(text: str, game_name: str, file_name: str, *, where: str = "map.yml
             raise _refuse("is one flow mapping ({...}) without a 'games' key; add 'games: []' to it by hand", where, root.start_mark.line + 1)
         indent = " " * (root.start_mark.column if root is not None else 0)
         newline = _newline(body, len(body))
-        added_newline = bool(body) and not body.endswith("\n")
-        new = body + (newline if added_newline else "") + f"{indent}games:{newline}{indent}- {entry}{newline}"
+        lines = f"{indent}games:{newline}{indent}- {entry}{newline}"
+        if not body or body.endswith("\n") or root is None:
+            new = body + ("" if not body or body.endswith("\n") else newline) + lines
+            added_newline = bool(body) and not body.endswith("\n")
+        else:
+            # No line break at the end: adding one could change a block scalar there (description: >),
+            # so the key goes before the first key instead.
+            at = body.rfind("\n", 0, root.start_mark.index) + 1
+            new = body[:at] + lines + body[at:]
         created_key = True
     elif isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:null" and value.value == "":
         # "games:" with nothing (or only a comment) after it: a block list under the key.
