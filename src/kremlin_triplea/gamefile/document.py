@@ -72,7 +72,7 @@ class XmlDocument:
     def __init__(self, data: bytes, *, source: str) -> None:
         self.source = source
         tree = parse_xml(data, where=source)
-        encoding = tree.docinfo.encoding or "UTF-8"
+        encoding = _byte_order_mark_encoding(data) or tree.docinfo.encoding or "UTF-8"
         if not _ascii_compatible(encoding):
             # UTF-16 and the like: the byte-level editing below needs ASCII markup, so the file is
             # carried as UTF-8 (what TripleA's own files use), its declaration saying so.
@@ -274,6 +274,15 @@ class XmlDocument:
         for child in children:
             out += b"\n" + indent + _serialize_new(child, indent, _indent_unit(self.original), self.encoding)
 
+
+
+def _byte_order_mark_encoding(data: bytes) -> str | None:
+    """UTF-32 or UTF-16 when the file starts with their byte order mark (a file may say so without a declaration)."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "UTF-32"
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "UTF-16"
+    return None
 
 
 def _ascii_compatible(encoding: str) -> bool:
