@@ -149,13 +149,11 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
         _check_replace(folder, game_name, force=force, ours=ours)
     else:
         add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
-        check_output(map_yml, overwrite=True)
-        games = folder.games_folder
-        existing = games
+        check_output(map_yml, overwrite=True)  # also probes map.yml's folder
+        existing = folder.games_folder
         while not existing.exists():
             existing = existing.parent
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise InputError("cannot write: Permission denied", where=str(existing))
+        check_output(existing / file_stem_for(game_name), overwrite=True)  # probes the games folder (or the one it will be made in)
 
 
 def _check_replace(folder: MapFolder, game_name: str, *, force: bool, ours: set[str]) -> None:

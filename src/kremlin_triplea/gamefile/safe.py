@@ -228,9 +228,18 @@ def check_output(
     folder = target.parent
     if not folder.is_dir():
         raise InputError("the output folder does not exist", where=str(folder))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write: {os.strerror(errno.EACCES)} (folder {folder})", where=text)
+    _probe_folder(folder, where=text)
     return target
+
+
+def _probe_folder(folder: Path, *, where: str) -> None:
+    """Create and remove a file in ``folder``: the real answer (read-only, permission, quota), also for root."""
+    try:
+        handle, probe = tempfile.mkstemp(prefix=f".probe{_TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise InputError(f"cannot write in {folder}: {_os_error_text(error)}", where=where) from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def remove_stale_temporaries(folder: Path) -> list[Path]:
