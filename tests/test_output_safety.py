@@ -212,8 +212,17 @@ def test_stale_temporary_files_of_a_dead_run_are_removed_beside_the_next_write(t
     live.write_bytes(b"<game>being written")
     foreign = tmp_path / ".notes.tmp"
     foreign.write_bytes(b"someone else's")
+    earlier = tmp_path / ".out.xml.k2j4_9xq.tmp"  # an earlier version's name, no pid: removed once old
+    earlier.write_bytes(b"<game>half")
+    os.utime(earlier, (1_000_000_000, 1_000_000_000))
+    fresh = tmp_path / ".out.xml.a8b7c6d5.tmp"  # may be another run's, still writing
+    fresh.write_bytes(b"<game>being written")
+    other = tmp_path / ".other.xml.k2j4_9xq.tmp"  # not beside the file being written
+    other.write_bytes(b"x")
+    os.utime(other, (1_000_000_000, 1_000_000_000))
     write_atomically(tmp_path / "out.xml", b"<game/>")
-    assert not stale.exists() and live.exists() and foreign.exists()
+    assert not stale.exists() and not earlier.exists()
+    assert live.exists() and foreign.exists() and fresh.exists() and other.exists()
 
 
 # -- bad input: one line, exit 2, never blocking ------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import click
 
+from kremlin_triplea.cli_output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, default_maps_dir, installed_maps
 
@@ -141,12 +142,12 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
 @main.command("apply")
 @click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
-@click.option("-o", "--output", help="Where to write the game (a file name; never one of the inputs).")
+@click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game (a file name; never one of the inputs).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists, and with --install a game of the same name that this tool installed.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
 @click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<ruleset> — <player> v <player> <date>").')
 @click.pass_context
-def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: str | None, force: bool, install: bool, install_name: str | None) -> None:
+def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool, install_name: str | None) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
     On the first pick that breaks a rule, print the pick, the rule (quoted) and

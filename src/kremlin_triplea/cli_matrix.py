@@ -12,6 +12,7 @@ import click
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game
 from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.cli_output import OUTPUT_PATH
 
 
 def _maps_dir(ctx: click.Context) -> Path:
@@ -90,7 +91,7 @@ def profile_group() -> None:
 @profile_group.command("new")
 @click.argument("game")
 @click.option("--ruleset", "ruleset_names", multiple=True, help="The rulesets the profile is for (repeatable; default: every installed ruleset).")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write it here (default: stdout).")
+@click.option("-o", "--output", type=OUTPUT_PATH, help="Write it here (default: stdout).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:

@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -242,24 +243,38 @@ def _probe_folder(folder: Path, *, where: str) -> None:
     os.unlink(probe)
 
 
-def remove_stale_temporaries(folder: Path) -> list[Path]:
+#: Earlier versions named a temporary file ``.<target name>.<8 random characters>.tmp``, without a pid.
+_OLD_TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+_OLD_TEMP_AGE_SECONDS = 600
+
+
+def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> list[Path]:
     """Remove this program's temporary files in ``folder`` whose writer is no longer running.
 
     A run killed mid-write (SIGKILL, power loss) leaves its temporary file; the
-    next run that writes beside it removes it.
+    next run that writes beside it removes it. Leftovers of earlier versions
+    (no pid in the name) are removed for the file being written, once they are
+    ten minutes old.
     """
     removed = []
     try:
         names = os.listdir(folder)
     except OSError:
         return removed
+    now = time.time()
     for name in names:
         match = _TEMP_NAME.match(name)
-        if match is None or _alive(int(match.group("pid"))):
+        if match is not None:
+            stale = not _alive(int(match.group("pid")))
+        else:
+            old = _OLD_TEMP_NAME.match(name)
+            stale = old is not None and old.group("target") == target_name
+        if not stale:
             continue
         leftover = folder / name
         try:
-            if stat.S_ISREG(os.lstat(leftover).st_mode):
+            info = os.lstat(leftover)
+            if stat.S_ISREG(info.st_mode) and (match is not None or now - info.st_mtime > _OLD_TEMP_AGE_SECONDS):
                 os.unlink(leftover)
                 removed.append(leftover)
         except OSError:
@@ -305,7 +320,7 @@ def write_atomically(
     """
     text = _describe_path(path)
     target = check_output(path, overwrite=overwrite, protect=protect)
-    remove_stale_temporaries(target.parent)
+    remove_stale_temporaries(target.parent, target.name)
     try:
         mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
