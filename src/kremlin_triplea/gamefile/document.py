@@ -250,7 +250,10 @@ class XmlDocument:
         trailing = following.pop(last_kept, [])
         position = span.start_tag_end
         self._emit_new_children(following.get(None, []) if last_kept is not None else [], child_indent, out)
+        dirty = self._dirty_paths
         for child in original:
+            if child in kept and child not in dirty and child not in following:
+                continue  # unchanged, nothing after it: copied with the run of bytes it belongs to
             child_span = spans[child]
             gap = self.original[position : child_span.start]
             if child in kept:
