@@ -107,8 +107,6 @@ def test_a_map_yml_that_cannot_be_edited_safely_is_refused_with_one_line_and_not
     folder = a_map(tmp_path, REFUSED[style])
     before = sorted(p.name for p in (folder / "map" / "games").iterdir())
     with pytest.raises(InputError) as refused:
-        from kremlin_triplea.gamefile.mapyml import add_game
-
         add_game(REFUSED[style], "Kremlin", "Kremlin.xml", where=str(folder / "map.yml"))
     message = str(refused.value)
     assert "\n" not in message and "map.yml" in message and "not changed" in message
