@@ -73,9 +73,11 @@ class Section:
         return self.get(name, "a text", lambda v: isinstance(v, str) and v.strip() != "", default)
 
     def integer(self, name: str, default: Any = ...) -> int:
-        # Counts, bids and PUs end up in the game, which TripleA reads as Java ints.
-        return self.get(name, f"a whole number within TripleA's limits ({-2**31:,} to {2**31 - 1:,})",
-                        lambda v: isinstance(v, int) and not isinstance(v, bool) and -2**31 <= v < 2**31, default)
+        value = self.get(name, "a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool), default)
+        if isinstance(value, int) and not -(2**31) <= value < 2**31:
+            # Counts, bids and PUs end up in the game, which TripleA reads as Java ints.
+            raise self.fail(name, f"a whole number within TripleA's limits ({-(2**31):,} to {2**31 - 1:,})", value)
+        return value
 
     def boolean(self, name: str, default: Any = ...) -> bool:
         return self.get(name, "true or false", lambda v: isinstance(v, bool), default)
