@@ -290,7 +290,7 @@ def test_a_huge_negative_bid_is_answered_not_searched() -> None:
     from kremlin_triplea.rules.kinds import achievable_values, removal_target
 
     for costs in ([3, 5], [2, 6, 10], [8, 12], [3, 5, 6, 10, 15]):
-        for amount in range(0, 300):
+        for amount in range(300):
             found = achievable_values(costs, amount + max(costs))
             assert removal_target(amount, costs, "at_most_bid") == max(v for v in range(amount + 1) if found[v])
             assert removal_target(amount, costs, "round_down_to_unit") == min(v for v in range(amount, len(found)) if found[v])

@@ -186,7 +186,7 @@ def remove_game(text: str, game_name: str, *, created_key: bool = False, added_n
     """
     bom = _BOM if text.startswith(_BOM) else ""
     body = text[len(bom):]
-    root, key, value = _compose(body, where)
+    _, key, value = _compose(body, where)
     if not isinstance(value, yaml.SequenceNode):
         raise _refuse(f"lists no game named {game_name!r}", where)
     data = _load(body, where)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kremlin_triplea.errors import InputError, KremlinError
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.safe import read_text
 
 if sys.version_info >= (3, 11):
