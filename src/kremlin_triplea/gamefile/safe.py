@@ -246,6 +246,15 @@ def _probe_folder(folder: Path, *, where: str) -> None:
 #: Earlier versions named a temporary file ``.<target name>.<8 random characters>.tmp``, without a pid.
 _OLD_TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
 _OLD_TEMP_AGE_SECONDS = 600
+#: Where no process can be asked whether it runs (Windows), a day-old temporary file is taken as left behind.
+_WINDOWS_TEMP_AGE_SECONDS = 86400
+
+
+def _older_than(path: Path, seconds: float, now: float) -> bool:
+    try:
+        return now - os.lstat(path).st_mtime > seconds
+    except OSError:
+        return False
 
 
 def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> list[Path]:
@@ -265,7 +274,7 @@ def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> li
     for name in names:
         match = _TEMP_NAME.match(name)
         if match is not None:
-            stale = not _alive(int(match.group("pid")))
+            stale = not _alive(int(match.group("pid"))) or (os.name == "nt" and _older_than(folder / name, _WINDOWS_TEMP_AGE_SECONDS, now))
         else:
             old = _OLD_TEMP_NAME.match(name)
             stale = old is not None and old.group("target") == target_name
@@ -284,6 +293,9 @@ def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> li
 
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
+        return True
+    if os.name == "nt":
+        # os.kill on Windows terminates the process whatever the signal: never used to ask.
         return True
     try:
         os.kill(pid, 0)
@@ -333,8 +345,11 @@ def write_atomically(
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
-            os.fchmod(stream.fileno(), mode)
+            if hasattr(os, "fchmod"):
+                os.fchmod(stream.fileno(), mode)
             os.fsync(stream.fileno())
+        if not hasattr(os, "fchmod"):  # Windows before Python 3.13
+            os.chmod(temporary, mode)
         if overwrite:
             os.replace(temporary, target)
         else:
@@ -342,10 +357,9 @@ def write_atomically(
                 os.link(temporary, target)
             except FileExistsError:
                 raise InputError("already exists; use --force to replace it", where=text) from None
-            except OSError as error:
-                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
-                    raise
-                # A file system without hard links: check, then rename (a narrow race, no partial file).
+            except OSError:
+                # A file system without hard links (FAT, some network shares; errors vary by system):
+                # check, then rename (a narrow race, never a partial file).
                 if os.path.lexists(target):
                     raise InputError("already exists; use --force to replace it", where=text) from None
                 os.replace(temporary, target)
