@@ -27,6 +27,7 @@ from click.testing import CliRunner
 from conftest import MAPS_DIR
 from kremlin_triplea.cli import main
 from kremlin_triplea.game import load
+from kremlin_triplea.gamefile.install import installed_games
 
 pytestmark = pytest.mark.slow
 
@@ -134,6 +135,10 @@ def test_a_kill_during_install_never_lists_a_missing_or_partial_game(tmp_path: P
     assert result.exit_code == 0, result.stderr
     names = [g["game_name"] for g in yaml.safe_load(map_yml.read_text())["games"]]
     assert names.count("Killed") == 1 and temporaries(maps) == []
+    assert [g.game_name for g in installed_games(maps)] == ["Killed"]
+    # And uninstalled: map.yml is again the one the map shipped with.
+    assert CliRunner().invoke(main, ["--maps-dir", str(maps), "uninstall", "Killed"]).exit_code == 0
+    assert map_yml.read_bytes() == before_yml and installed_games(maps) == []
 
 
 # -- kills at random points of a whole run ----------------------------------------------------------

@@ -196,17 +196,6 @@ def install_game(
         insertion = add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
         game_file = games / file_name
         notes_file = game_file.with_suffix(".notes.html") if notes_html is not None else None
-        written: list[Path] = []
-        try:
-            written.append(write_atomically(game_file, xml))
-            if notes_file is not None:
-                written.append(write_atomically(notes_file, notes_html.encode("utf-8")))
-            write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
-        except BaseException:
-            for path in written:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
-            raise
         entry = {
             "game_name": game_name,
             "file_name": file_name,
@@ -215,7 +204,24 @@ def install_game(
             "created_games_key": insertion.created_key,
             "added_line_break": insertion.added_newline,
         }
-        _write_record(fresh.folder, [*record, entry])
+        # The files and the record come before the map.yml entry that lists the game: an interrupted
+        # install never lists a missing game, and what it wrote is known to `installed` and `uninstall`.
+        # A record entry of the same name not in map.yml is a leftover of such an interruption.
+        stale = [g for g in record if g["game_name"].lower() != game_name.lower()]
+        written: list[Path] = []
+        try:
+            written.append(write_atomically(game_file, xml))
+            if notes_file is not None:
+                written.append(write_atomically(notes_file, notes_html.encode("utf-8")))
+            _write_record(fresh.folder, [*stale, entry])
+            write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
+        except BaseException:
+            for path in written:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            with contextlib.suppress(OSError, InputError):
+                _write_record(fresh.folder, record)
+            raise
     return InstalledGame(game_name, game_file, notes_file, map_yml, fresh.name, day.isoformat())
 
 
