@@ -7,15 +7,15 @@ many changes produced it, and the same position always gives the same bytes.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from kremlin_triplea.model.board import Board, Catalog
+from kremlin_triplea.model.changes import SetGameName
 from kremlin_triplea.model.codec import read_board, write_board
-from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.gamefile.locate import resolve_game
+from kremlin_triplea.gamefile.install import InstalledGame, install_game, map_folder_for, unique_game_name
+from kremlin_triplea.gamefile.locate import MapFolder, resolve_game
+from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamefile.tripleaxml import GameXml
 
 # Board node field -> territoryAttachment option, and how a value is written.
@@ -85,8 +85,25 @@ class Game:
         write_board(xml, self._initial, board if board is not None else self.board)
         return xml.document.to_bytes()
 
-    def save(self, path: Path | str, *, overwrite: bool = False) -> Path:
-        return write_atomically(Path(path), self.to_bytes(), overwrite=overwrite, protect=(Path(self.source),))
+    def map_folder(self, maps_dir: Path | str) -> MapFolder:
+        """The installed map this game belongs to: the one holding its base file, else the one its ``mapName`` names."""
+        return map_folder_for(self.source, self.board.properties.get("mapName"), Path(maps_dir))
+
+    def install(self, maps_dir: Path | str, *, name: str | None = None, force: bool = False, protect: tuple[Path | str, ...] = ()) -> InstalledGame:
+        """Install the game into its map's folder under ``name`` (default: its own name, numbered if taken).
+
+        Its ``<info name>`` becomes that name, so TripleA shows the name ``map.yml`` lists;
+        its notes (the ``notes`` property) go beside it as ``.notes.html``.
+        """
+        folder = self.map_folder(maps_dir)
+        name = name or unique_game_name(folder, self.board.game_name)
+        if name != self.board.game_name:
+            self.board.push(SetGameName(name))
+        return install_game(folder, name, self.to_bytes(), self.board.properties.get("notes"), force=force, protect=protect)
+
+    def save(self, path: Path | str, *, overwrite: bool = False, protect: tuple[Path | str, ...] = ()) -> Path:
+        """Write the game to ``path``; never over its own source file nor any of ``protect`` (the command's other inputs)."""
+        return write_atomically(path, self.to_bytes(), overwrite=overwrite, protect=(self.source, *protect))
 
 
 class PlayerView:
@@ -114,38 +131,3 @@ def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
     return Game(XmlDocument.read(resolve_game(game, maps_dir)))
 
 
-def write_atomically(path: Path, data: bytes, *, overwrite: bool = False, protect: tuple[Path, ...] = ()) -> Path:
-    """Write ``data`` to ``path`` via a temporary file and a rename.
-
-    Refuses to replace an existing file unless ``overwrite``, and never
-    replaces one of the ``protect``ed inputs.
-    """
-    target = path.resolve()
-    for guarded in protect:
-        if guarded.exists() and target == guarded.resolve():
-            raise InputError("refusing to overwrite the input file; choose another output", where=str(path))
-    if target.exists() and not overwrite:
-        raise InputError("already exists; use --force to replace it", where=str(path))
-    if not target.parent.is_dir():
-        raise InputError("the output folder does not exist", where=str(path.parent))
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o644)
-        if overwrite:
-            os.replace(temporary, target)
-        else:
-            # A hard link fails if the target appeared meanwhile: no silent overwrite.
-            try:
-                os.link(temporary, target)
-            except FileExistsError:
-                raise InputError("already exists; use --force to replace it", where=str(path)) from None
-            os.unlink(temporary)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
-    return target

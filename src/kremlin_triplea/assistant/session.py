@@ -33,9 +33,9 @@ from kremlin_triplea.draft.kinds import (
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.errors import KremlinError, close_matches
-from kremlin_triplea.game import Game, load, write_atomically
-from kremlin_triplea.gamefile.install import install_written_game
+from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
+from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.profile import load_named_profile
@@ -557,6 +557,8 @@ class Conversation:
 
 def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
     """Whether some of ``items`` ((cost, how many)) add up to exactly ``value``."""
+    if value < 0 or value > sum(cost * count for cost, count in items):
+        return False  # also bounds the table below by the units there are, whatever the bid
     found = [True] + [False] * value
     for cost, count in items:
         for _ in range(min(count, value // cost)):
@@ -586,7 +588,7 @@ def finish(session: DraftSession, output: Path, *, overwrite: bool = False, inst
     if install:
 
         # Installing first settles the game's name (unique in its map), so the written file matches it.
-        installed = install_written_game(result.game, default_maps_dir(session.maps_dir))
+        installed = result.game.install(default_maps_dir(session.maps_dir))
         lines.append(f"installed {installed.game_name!r}: {installed.game_file}, listed in {installed.map_yml}")
     written = result.game.save(output, overwrite=overwrite)
     return lines, written

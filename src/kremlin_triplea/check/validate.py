@@ -35,6 +35,8 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.errors import InputError, close_matches
+from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, outside_java_int
 
 #: Environment variable naming TripleA's game.dtd (or a TripleA jar holding it).
 DTD_VARIABLE = "KREMLIN_TRIPLEA_DTD"
@@ -489,6 +491,21 @@ def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
 
 
 #: Every check, in the order their findings are listed within one line.
+def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
+    """Quantities, costs, PUs, property and option values TripleA reads with Integer.parseInt: beyond a Java int it cannot open the game."""
+    for element in game.root.iter(etree.Element):
+        for attribute in ("quantity", "value", "min", "max", "count"):
+            text = element.get(attribute)
+            if text is None:
+                continue
+            tokens = text.split(":") if element.tag == "option" else [text]
+            bad = next((t for t in tokens if outside_java_int(t)), None)
+            if bad is not None:
+                name = element.get("name")
+                yield element, (f"<{element.tag}{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
+                                f"of {JAVA_INT_MAX:,} (a Java int); the engine cannot open the game")
+
+
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     duplicate_names,
     duplicate_steps,
@@ -501,6 +518,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     unit_types_without_unit_attachment,
     owned_territories_without_territory_attachment,
     land_units_at_sea_without_transport,
+    numbers_beyond_java_int,
 ]
 
 
@@ -605,9 +623,7 @@ def _dtd_from_jar(jar: Path, *, required: bool = True) -> Path | None:
     target = _cache_folder() / f"game-{hashlib.sha256(data).hexdigest()[:16]}.dtd"
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
-        partial.write_bytes(data)
-        os.replace(partial, target)
+        write_atomically(target, data, overwrite=True)
     return target
 
 

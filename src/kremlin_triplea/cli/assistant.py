@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.cli.output import OUTPUT_PATH
 
 if TYPE_CHECKING:
     from kremlin_triplea.assistant.session import DraftSession
@@ -42,7 +43,7 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 @click.option("--base", "base_spec", help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game.")
 @click.option("--draft", "draft_path", type=click.Path(path_type=Path, dir_okay=False), help="A draft whose picks and values make the legend.")
 @click.option("--map-dir", type=click.Path(path_type=Path, file_okay=False, exists=True), help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True, help="FILE.svg or FILE.png.")
+@click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="FILE.svg or FILE.png.")
 @click.option("--scale", type=click.FloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
@@ -99,7 +100,7 @@ def _draft_boards(path: Path, maps_dir: Path):
 @click.command("draft")
 @click.argument("draft_file", type=click.Path(path_type=Path, dir_okay=False), required=False)
 @click.option("--resume", "resume", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Continue the draft in this file.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Where to write the game at the end (default: the draft file's name with .xml).")
+@click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game at the end (default: the draft file's name with .xml).")
 @click.option("--force", is_flag=True, help="Replace an existing DRAFT_FILE (a new draft) or OUTPUT.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder, as apply --install does.")
 @click.pass_context

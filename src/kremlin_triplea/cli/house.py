@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from kremlin_triplea.cli.output import OUTPUT_PATH
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 
@@ -28,7 +29,7 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("--advantage", "advantages", multiple=True, metavar="POWER=ADVANTAGE", help="Choose a power's advantage by id or number, e.g. UK=colonial-garrison.")
 @click.option("--choose", "values", multiple=True, metavar="NAME=VALUE", help="What an advantage leaves to choose, e.g. colonial_garrison_at=India or UK.at=India.")
 @click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True, help="Where to write the game.")
+@click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
 def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: int | None, advantages: tuple[str, ...],

@@ -7,7 +7,9 @@ printed as one line with a non-zero exit; tracebacks only with ``--debug``.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +17,12 @@ from typing import Any, TypeVar
 
 import click
 
+from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.house import house_command
+from kremlin_triplea.cli.install import installed_command, uninstall_command
 from kremlin_triplea.cli.matrix import matrix_command, profile_group
 from kremlin_triplea.cli.verify import verify_command
 from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, installed_maps
@@ -30,6 +34,7 @@ class _Group(click.Group):
     """Turns a ``KremlinError`` into one line on stderr and its exit status."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        _terminate_like_interrupt()
         try:
             return super().invoke(ctx)
         except KremlinError as error:
@@ -37,6 +42,33 @@ class _Group(click.Group):
                 raise
             click.echo(f"kremlin-triplea: error: {error}", err=True)
             sys.exit(error.exit_code)
+        except OSError as error:
+            # A file the library did not wrap (it should): still one line and the bad-input status, not a traceback.
+            if ctx.meta.get("debug"):
+                raise
+            where = f"{error.filename}: " if error.filename else ""
+            click.echo(f"kremlin-triplea: error: {where}{error.strerror or error}", err=True)
+            sys.exit(2)
+        except (KeyboardInterrupt, click.exceptions.Abort) as interrupt:
+            # Temporary files were removed on the way out; outputs are whole or untouched.
+            number = getattr(interrupt, "signal_number", signal.SIGINT)
+            click.echo(f"kremlin-triplea: interrupted ({signal.Signals(number).name}); nothing was left half-written", err=True)
+            sys.exit(128 + number)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like SIGINT's KeyboardInterrupt so every write cleans up its temporary file."""
+
+    signal_number = signal.SIGTERM
+
+
+def _raise_terminated(_signal: int, _frame: object) -> None:
+    raise Terminated()
+
+
+def _terminate_like_interrupt() -> None:
+    with contextlib.suppress(ValueError):  # only the main thread may set handlers (tests call the CLI from threads)
+        signal.signal(signal.SIGTERM, _raise_terminated)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -112,11 +144,12 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
 @main.command("apply")
 @click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Where to write the game.")
-@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game (a file name; never one of the inputs).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists, and with --install a game of the same name that this tool installed.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
+@click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<ruleset> — <player> v <player> <date>").')
 @click.pass_context
-def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool) -> None:
+def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool, install_name: str | None) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
     On the first pick that breaks a rule, print the pick, the rule (quoted) and
@@ -124,26 +157,61 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     """
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.gamefile.safe import check_output
     from kremlin_triplea.report.notes import add_notes
 
     if output is None and not install:
         raise InputError("say where the game goes: -o FILE, --install, or both")
-    result = add_notes(apply_draft(read_draft(draft), game_spec=game_spec, maps_dir=_maps_dir(ctx)))
+    if install_name is not None and not install:
+        raise InputError("--name names the installed game: use it with --install")
+    parsed = read_draft(draft)
+    if output is not None:
+        check_output(output, overwrite=force, protect=(draft,))  # before the work, and again before writing
+    result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+    inputs = _inputs_of(draft, result)
     installed = None
     if install:
-        from kremlin_triplea.gamefile.install import install_written_game
+        from kremlin_triplea.gamefile.install import check_install, default_game_name, uninstall_game
 
-        # Installing first settles the game's name (unique in its map), so a file written with -o matches it.
-        installed = install_written_game(result.game, _maps_dir(ctx))
-    written = result.game.save(output, overwrite=force) if output is not None else None
+        name = install_name or _default_install_name(parsed, result, default_game_name)
+        # Nothing is changed unless everything can be: the output and the install are checked before either is written.
+        if output is not None:
+            check_output(output, overwrite=force, protect=inputs)
+        check_install(result.game.map_folder(_maps_dir(ctx)), name, force=force)
+        installed = result.game.install(_maps_dir(ctx), name=name, force=force, protect=inputs)
+    try:
+        written = result.game.save(output, overwrite=force, protect=inputs) if output is not None else None
+    except BaseException:
+        if installed is not None and not installed.replaced:
+            uninstall_game(_maps_dir(ctx), f"{installed.map_name}/{installed.game_name}")
+        raise
     for line in result.summary():
         click.echo(line)
     if written is not None:
         click.echo(f"wrote {written}")
     if installed is not None:
-        click.echo(f"installed {installed.game_name!r}: {installed.game_file} (notes {installed.notes_file}), listed in {installed.map_yml}")
+        verb = "replaced" if installed.replaced else "installed"
+        click.echo(f"{verb} {installed.game_name!r}: {installed.game_file} (notes {installed.notes_file}), listed in {installed.map_yml}")
+
+
+def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:
+    """Every file the command read: none of them is ever written over."""
+    paths = [draft, Path(result.game.source)]
+    for part in ("ruleset", "profile"):
+        path = getattr(getattr(result, part, None), "path", None)
+        if path:
+            paths.append(Path(path))
+    return tuple(paths)
+
+
+def _default_install_name(draft: Any, result: Any, default_game_name: Callable[..., str]) -> str:
+    ruleset = getattr(result, "ruleset", None)
+    # "AA50 1941 Kremlin — Alice v Bob 2026-11-22" (issue 14): the base game's own name says the board and the year.
+    title = f"{result.game.initial.game_name} Kremlin" if ruleset is not None else result.game.board.game_name
+    players = getattr(draft, "players", None) or getattr(ruleset, "sides", None) or ()
+    return default_game_name(title, tuple(players))
 
 
 @main.command("options")
@@ -182,3 +250,5 @@ main.add_command(render_command)
 main.add_command(draft_command)
 main.add_command(verify_command)
 main.add_command(house_command)
+main.add_command(installed_command)
+main.add_command(uninstall_command)

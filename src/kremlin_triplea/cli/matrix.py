@@ -11,7 +11,9 @@ import click
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.gamefile.locate import installed_maps, resolve_game
+from kremlin_triplea.gamefile.safe import write_atomically
 
 
 
@@ -73,9 +75,9 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
     else:
         click.echo(text_table(report), nl=False)
         if json_path is not None:
-            json_path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+            write_atomically(json_path, (json.dumps(data, indent=2) + "\n").encode("utf-8"), overwrite=True)
     if junit_path is not None:
-        junit_path.write_bytes(junit_xml(report))
+        write_atomically(junit_path, junit_xml(report), overwrite=True)
     if report.failed:
         sys.exit(1)
 
@@ -88,12 +90,12 @@ def profile_group() -> None:
 @profile_group.command("new")
 @click.argument("game")
 @click.option("--ruleset", "ruleset_names", multiple=True, help="The rulesets the profile is for (repeatable; default: every installed ruleset).")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), help="Write it here (default: stdout).")
+@click.option("-o", "--output", type=OUTPUT_PATH, help="Write it here (default: stdout).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
-    from kremlin_triplea.game import load, write_atomically
+    from kremlin_triplea.game import load
     from kremlin_triplea.tools.matrix import all_rulesets
     from kremlin_triplea.tools.profiles import new_profile_text
     from kremlin_triplea.rules.ruleset import load_named_ruleset

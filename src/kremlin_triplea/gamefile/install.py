@@ -1,24 +1,40 @@
-"""Install a generated game into a map of a TripleA user folder.
+"""Install a generated game into a map of a TripleA user folder, list and uninstall such games.
 
 TripleA 2.x lists a map's games from its ``map.yml``; 1.9 scans the map's
 ``games`` folder. Installing therefore writes the game file (and its
-``.notes.html``) into the games folder and appends one entry to ``map.yml``,
-in the flow style the file already uses, leaving every other byte of it as
-it was.
+``.notes.html``) into the games folder and adds one entry to ``map.yml``
+(:mod:`~kremlin_triplea.gamefile.mapyml`: every other byte stays). The
+games this program installed are recorded beside ``map.yml`` in
+``kremlin-triplea-installed.json``, so ``installed`` can list them and
+``uninstall`` can take exactly its own entry out again; a game the map
+shipped with is never replaced or removed.
+
+Installs into one map are serialised by an exclusive lock on a file beside
+``map.yml``; ``map.yml`` is read again under the lock, so two installs at
+once neither lose an entry nor take the same name. Files are written before
+the ``map.yml`` entry that lists them, so an interrupted install never lists
+a game whose file is missing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
+import json
 import os
 import re
-import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
-import yaml
 
-from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.locate import MapFolder
+from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile.locate import MapFolder, installed_maps, read_map_folder
+from kremlin_triplea.gamefile.mapyml import add_game, remove_game
+from kremlin_triplea.gamefile.safe import check_output, read_text, write_atomically
+
+RECORD_NAME = "kremlin-triplea-installed.json"
+LOCK_NAME = ".map.yml.kremlin-triplea.lock"
 
 
 @attrs.frozen
@@ -27,6 +43,16 @@ class InstalledGame:
     game_file: Path
     notes_file: Path | None
     map_yml: Path
+    map_name: str = ""
+    date: str = ""
+    replaced: bool = False
+
+
+def default_game_name(title: str, players: tuple[str, ...] | list[str], day: datetime.date | None = None) -> str:
+    """The name a game is installed under unless ``--name`` says otherwise: "<ruleset> — <player> v <player> <date>" (issue 14)."""
+    day = day or datetime.date.today()
+    who = " v ".join(p for p in players if p)
+    return f"{title} — {who} {day.isoformat()}" if who else f"{title} {day.isoformat()}"
 
 
 def unique_game_name(folder: MapFolder, wanted: str) -> str:
@@ -43,7 +69,7 @@ def unique_file_name(folder: MapFolder, stem: str) -> str:
     games = folder.games_folder
     listed = {g.path.name.lower() for g in folder.games}
     candidate, number = f"{stem}.xml", 2
-    while candidate.lower() in listed or (games / candidate).exists():
+    while candidate.lower() in listed or os.path.lexists(games / candidate) or os.path.lexists(games / f"{Path(candidate).stem}.notes.html"):
         candidate = f"{stem}-{number}.xml"
         number += 1
     return candidate
@@ -51,117 +77,226 @@ def unique_file_name(folder: MapFolder, stem: str) -> str:
 
 def file_stem_for(game_name: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", game_name).strip("._-")
-    return stem or "kremlin_game"
+    return stem[:120] or "kremlin_game"
 
 
-def install_game(folder: MapFolder, game_name: str, xml: bytes, notes_html: str | None = None) -> InstalledGame:
+@contextlib.contextmanager
+def map_lock(folder: Path) -> Iterator[None]:
+    """Hold the map's install lock (a file beside map.yml) for the duration."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no advisory locks; installs there are one at a time
+        yield
+        return
+    path = folder / LOCK_NAME
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as error:
+        raise InputError(f"cannot lock the map for installing: {error.strerror}", where=str(path)) from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
+# -- the record of what this program installed ---------------------------------
+
+
+def _record_path(folder: Path) -> Path:
+    return folder / RECORD_NAME
+
+
+def read_record(folder: Path) -> list[dict]:
+    path = _record_path(folder)
+    if not os.path.lexists(path):
+        return []
+    text = read_text(path, what="record of installed games")
+    try:
+        data = json.loads(text)
+        games = data["games"]
+        if not isinstance(games, list) or not all(isinstance(g, dict) and isinstance(g.get("game_name"), str) and isinstance(g.get("file_name"), str) for g in games):
+            raise ValueError("each game needs game_name and file_name")
+    except (ValueError, KeyError, TypeError) as error:
+        raise InputError(f"is not a record of installed games ({error}); remove it to forget them", where=str(path)) from None
+    return games
+
+
+def _write_record(folder: Path, games: list[dict]) -> None:
+    path = _record_path(folder)
+    if not games:
+        if os.path.lexists(path):
+            os.unlink(path)
+        return
+    data = json.dumps({"written_by": "kremlin-triplea", "games": games}, indent=2, ensure_ascii=False) + "\n"
+    write_atomically(path, data.encode("utf-8"), overwrite=True)
+
+
+# -- install ---------------------------------------------------------------------
+
+
+def _map_yml_text(map_yml: Path) -> str:
+    return read_text(map_yml, what="map.yml")
+
+
+def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> None:
+    """Refuse now what :func:`install_game` would refuse, before anything is written."""
+    map_yml = folder.folder / "map.yml"
+    text = _map_yml_text(map_yml)
+    listed = {g.game_name.lower(): g for g in read_map_folder(folder.folder).games}
+    ours = {g["game_name"].lower() for g in read_record(folder.folder)}
+    if game_name.lower() in listed:
+        _check_replace(folder, game_name, force=force, ours=ours)
+    else:
+        add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
+        check_output(map_yml, overwrite=True)  # also probes map.yml's folder
+        existing = folder.games_folder
+        while not existing.exists():
+            existing = existing.parent
+        check_output(existing / file_stem_for(game_name), overwrite=True)  # probes the games folder (or the one it will be made in)
+
+
+def _check_replace(folder: MapFolder, game_name: str, *, force: bool, ours: set[str]) -> None:
+    where = str(folder.folder / "map.yml")
+    if game_name.lower() not in ours:
+        raise InputError(f"map {folder.name!r} already has a game named {game_name!r} that kremlin-triplea did not install; it is never replaced: choose another --name", where=where)
+    if not force:
+        raise InputError(f"map {folder.name!r} already has a game named {game_name!r}; use --force to replace it, or choose another --name", where=where)
+
+
+def install_game(
+    folder: MapFolder,
+    game_name: str,
+    xml: bytes,
+    notes_html: str | None = None,
+    *,
+    force: bool = False,
+    day: datetime.date | None = None,
+    protect: tuple[Path, ...] = (),
+) -> InstalledGame:
     """Write the game into ``folder`` and list it in ``map.yml`` under ``game_name``.
 
-    ``game_name`` must already be unique (see :func:`unique_game_name`) and
-    should match the ``<info name>`` in ``xml``.
+    ``game_name`` should match the ``<info name>`` in ``xml``. A name the map
+    already lists is refused, unless this program installed that game and
+    ``force`` is given: then its file and notes are replaced and ``map.yml``
+    keeps its entry as it is.
     """
-    if game_name.lower() in {g.game_name.lower() for g in folder.games}:
-        raise InputError(f"map {folder.name!r} already has a game named {game_name!r}", where=str(folder.folder / "map.yml"))
-    games = folder.games_folder
-    games.mkdir(parents=True, exist_ok=True)
-    file_name = unique_file_name(folder, file_stem_for(game_name))
-    game_file = games / file_name
+    day = day or datetime.date.today()
     map_yml = folder.folder / "map.yml"
-    original_yml = map_yml.read_text(encoding="utf-8")
-    new_yml = _with_game_entry(original_yml, game_name, file_name, where=str(map_yml))
+    with map_lock(folder.folder):
+        fresh = read_map_folder(folder.folder)  # read under the lock: another install may just have added a game
+        record = read_record(folder.folder)
+        existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
+        if existing is not None:
+            _check_replace(fresh, game_name, force=force, ours={g["game_name"].lower() for g in record})
+            return _replace_installed(fresh, existing.game_name, existing.path, xml, notes_html, record, day, protect)
+        games = fresh.games_folder
+        games.mkdir(parents=True, exist_ok=True)
+        file_name = unique_file_name(fresh, file_stem_for(game_name))
+        insertion = add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
+        game_file = games / file_name
+        notes_file = game_file.with_suffix(".notes.html") if notes_html is not None else None
+        entry = {
+            "game_name": game_name,
+            "file_name": file_name,
+            "notes_file": notes_file.name if notes_file is not None else None,
+            "date": day.isoformat(),
+            "created_games_key": insertion.created_key,
+            "added_line_break": insertion.added_newline,
+        }
+        # The files and the record come before the map.yml entry that lists the game: an interrupted
+        # install never lists a missing game, and what it wrote is known to `installed` and `uninstall`.
+        # A record entry of the same name not in map.yml is a leftover of such an interruption.
+        stale = [g for g in record if g["game_name"].lower() != game_name.lower()]
+        written: list[Path] = []
+        try:
+            written.append(write_atomically(game_file, xml))
+            if notes_file is not None:
+                written.append(write_atomically(notes_file, notes_html.encode("utf-8")))
+            _write_record(fresh.folder, [*stale, entry])
+            write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
+        except BaseException:
+            for path in written:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            with contextlib.suppress(OSError, InputError):
+                _write_record(fresh.folder, record)
+            raise
+    return InstalledGame(game_name, game_file, notes_file, map_yml, fresh.name, day.isoformat())
 
-    _write_new(game_file, xml)
+
+def _replace_installed(folder: MapFolder, game_name: str, game_file: Path, xml: bytes, notes_html: str | None, record: list[dict], day: datetime.date, protect: tuple[Path, ...]) -> InstalledGame:
+    entry = next(g for g in record if g["game_name"].lower() == game_name.lower())
+    write_atomically(game_file, xml, overwrite=True, protect=protect)
     notes_file = None
     if notes_html is not None:
         notes_file = game_file.with_suffix(".notes.html")
-        _write_new(notes_file, notes_html.encode("utf-8"))
-    _replace(map_yml, new_yml.encode("utf-8"))
-    return InstalledGame(game_name, game_file, notes_file, map_yml)
+        write_atomically(notes_file, notes_html.encode("utf-8"), overwrite=True, protect=protect)
+        entry["notes_file"] = notes_file.name
+    entry["date"] = day.isoformat()
+    _write_record(folder.folder, record)
+    return InstalledGame(game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
 
 
-def _yaml_scalar(text: str) -> str:
-    if re.fullmatch(r"[A-Za-z0-9_.][A-Za-z0-9_. ()-]*", text) and not text.endswith(" "):
-        return text
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _with_game_entry(text: str, game_name: str, file_name: str, *, where: str) -> str:
-    """``text`` (a map.yml) with one more game entry, in the style of the existing ones."""
-    entry_style = re.compile(r"^(?P<indent>[ \t]*)- \{.*\}[ \t]*$", re.M)
-    lines = text.splitlines(keepends=True)
-    games_line = next((i for i, line in enumerate(lines) if re.match(r"^games:\s*$", line)), None)
-    entry = f"{{game_name: {_yaml_scalar(game_name)}, file_name: {_yaml_scalar(file_name)}}}"
-    if games_line is None:
-        separator = "" if text.endswith("\n") or not text else "\n"
-        new = text + separator + f"games:\n- {entry}\n"
-    else:
-        last = games_line
-        indent = ""
-        for index in range(games_line + 1, len(lines)):
-            line = lines[index]
-            if line.strip() == "" or line.lstrip().startswith("#"):
-                continue
-            if line.lstrip().startswith("-") or line[:1] in " \t":
-                last = index
-                match = entry_style.match(line.rstrip("\r\n"))
-                if match:
-                    indent = match.group("indent")
-                continue
-            break
-        newline = "\r\n" if lines[last].endswith("\r\n") else "\n"
-        if not lines[last].endswith(("\n", "\r")):
-            lines[last] += newline
-        lines.insert(last + 1, f"{indent}- {entry}{newline}")
-        new = "".join(lines)
-    check = yaml.safe_load(new)
-    names = [g.get("game_name") for g in (check or {}).get("games") or [] if isinstance(g, dict)]
-    if game_name not in names:
-        raise InputError("could not add the game to map.yml without changing its meaning", where=where)
-    return new
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(handle, "wb") as stream:
-        stream.write(data)
-    os.chmod(temporary, 0o644)
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        raise InputError("already exists; not replaced", where=str(path)) from None
-    finally:
-        os.unlink(temporary)
-
-
-def _replace(path: Path, data: bytes) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(handle, "wb") as stream:
-        stream.write(data)
-    os.chmod(temporary, path.stat().st_mode & 0o777)
-    os.replace(temporary, path)
-
-
-
-def install_written_game(game, maps_dir: Path) -> InstalledGame:
-    """Install ``game`` (a :class:`~kremlin_triplea.game.Game` whose board holds the changes) into its map's folder.
-
-    The map is the one whose folder holds the base game, else the one named by
-    its ``mapName`` property. The game is renamed when its name is taken, so its
-    ``<info name>`` is always the name ``map.yml`` lists; its notes (the
-    ``notes`` property) go beside it as ``.notes.html``.
-    """
-    from kremlin_triplea.model.changes import SetGameName
-    from kremlin_triplea.gamefile.locate import installed_maps
-
-    source = Path(game.source).resolve()
+def map_folder_for(source: Path | str, map_name: str | None, maps_dir: Path) -> MapFolder:
+    """The map a game installs into: the one whose folder holds its base game (``source``), else the one ``map_name`` names."""
     maps = installed_maps(Path(maps_dir))
-    folder = next((m for m in maps if source.is_relative_to(m.folder.resolve())), None)
+    resolved = Path(source).resolve()
+    folder = next((m for m in maps if resolved.is_relative_to(m.folder.resolve())), None)
     if folder is None:
-        wanted = game.board.properties.get("mapName")
-        folder = next((m for m in maps if m.name == wanted), None)
+        folder = next((m for m in maps if m.name == map_name), None)
     if folder is None:
-        raise InputError(f"no map folder for {game.source} in {maps_dir} (map {game.board.properties.get('mapName')!r}); install the map in TripleA first", where=str(maps_dir))
-    name = unique_game_name(folder, game.board.game_name)
-    if name != game.board.game_name:
-        game.board.push(SetGameName(name))
-    return install_game(folder, name, game.to_bytes(), game.board.properties.get("notes"))
+        raise InputError(f"no map folder for {source} in {maps_dir} (map {map_name!r}); install the map in TripleA first", where=str(maps_dir))
+    return folder
+
+
+# -- installed, uninstall ------------------------------------------------------
+
+
+def installed_games(maps_dir: Path) -> list[InstalledGame]:
+    """The games this program installed in the maps folder, map by map, in the order they were installed."""
+    found = []
+    for folder in installed_maps(Path(maps_dir)):
+        for entry in read_record(folder.folder):
+            notes = entry.get("notes_file")
+            found.append(InstalledGame(
+                entry["game_name"], folder.games_folder / entry["file_name"], folder.games_folder / notes if notes else None,
+                folder.folder / "map.yml", folder.name, str(entry.get("date", "")),
+            ))
+    return found
+
+
+def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
+    """Remove a game this program installed: its file, its notes and its map.yml entry (every other byte of map.yml stays).
+
+    ``name`` is the game's name, or ``MAP/NAME`` when several maps have one of that name.
+    """
+    games = installed_games(maps_dir)
+    wanted_map, _, wanted_name = name.rpartition("/") if "/" in name else ("", "", name)
+    matches = [g for g in games if g.game_name.lower() == wanted_name.lower() and (not wanted_map or g.map_name == wanted_map)]
+    if not matches and wanted_map:
+        matches = [g for g in games if g.game_name.lower() == name.lower()]
+    if not matches:
+        raise UnknownNameError("installed game", name, [g.game_name for g in games], where=str(maps_dir))
+    if len(matches) > 1:
+        maps = ", ".join(f"{g.map_name}/{g.game_name}" for g in matches)
+        raise InputError(f"{len(matches)} maps have an installed game named {name!r}: say which, as MAP/NAME ({maps})", where=str(maps_dir))
+    game = matches[0]
+    folder = game.map_yml.parent
+    with map_lock(folder):
+        record = read_record(folder)
+        entry = next((g for g in record if g["game_name"] == game.game_name), None)
+        if entry is None:
+            raise InputError(f"{game.game_name!r} was uninstalled meanwhile", where=str(game.map_yml))
+        text = _map_yml_text(game.map_yml)
+        listed = {g.game_name for g in read_map_folder(folder).games}
+        if game.game_name in listed:
+            new = remove_game(text, game.game_name, created_key=bool(entry.get("created_games_key")), added_newline=bool(entry.get("added_line_break")), where=str(game.map_yml))
+            write_atomically(game.map_yml, new.encode("utf-8"), overwrite=True)
+        for path in (game.game_file, game.notes_file):
+            if path is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+        _write_record(folder, [g for g in record if g is not entry])
+    return game
+

@@ -16,6 +16,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile.safe import read_text
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
 
@@ -83,8 +84,8 @@ def read_map_folder(folder: Path) -> MapFolder:
 
     map_yml = folder / "map.yml"
     try:
-        content = yaml.safe_load(map_yml.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
+        content = yaml.safe_load(read_text(map_yml, what="map.yml")) or {}
+    except yaml.YAMLError as error:
         raise InputError(f"cannot read map.yml: {error}", where=str(map_yml)) from None
     if not isinstance(content, dict):
         raise InputError("map.yml is not a mapping", where=str(map_yml))
@@ -109,8 +110,8 @@ def installed_maps(maps_dir: Path) -> list[MapFolder]:
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
     path = Path(spec).expanduser()
-    if path.is_file():
-        return path
+    if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
+        return path  # a FIFO, device or broken link is refused by the reader, naming what it is
     text = str(spec)
     if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
         raise InputError("no such file", where=text)

@@ -1,12 +1,28 @@
-"""Parse untrusted XML without ever touching the network or expanding entities.
+"""Read untrusted files and write outputs without ever losing or clobbering a host's file.
 
-TripleA game files never declare entities, so a file that does is refused
-outright; that closes entity-expansion bombs and external-entity reads
-without relying on parser limits.
+Reading: only regular files are read (a FIFO or a device would block or never
+end), within a size limit, and XML is parsed without touching the network or
+expanding entities. TripleA game files never declare entities, so a file that
+does is refused outright; that closes entity-expansion bombs and
+external-entity reads without relying on parser limits.
+
+Writing: :func:`write_atomically` is the one way this program writes a file
+a user can see. It writes a temporary file beside the target, fsyncs it and
+renames it into place, so the target is either the old file or the whole new
+one; it writes only to a regular file or a new path, never over an input of
+the command, never over an existing file unless told to, and keeps the
+permissions of a file it replaces.
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import stat
+import tempfile
+import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from lxml import etree
@@ -17,26 +33,77 @@ from kremlin_triplea.errors import InputError
 #: for any real map and refuses a file that could only be an attack or a mistake.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
+#: Temporary files are named ``.<target name>.kremlin-<pid>-<random>.tmp``: the
+#: pid lets a later run beside them tell a dead writer's leftovers from a live one's.
+_TEMP_MARK = ".kremlin-"
+_TEMP_NAME = re.compile(r"^\..+\.kremlin-(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 
-def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
-    """The file's bytes, refusing missing, unreadable and oversized files."""
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _os_error_text(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "game file") -> bytes:
+    """The file's bytes, refusing missing, unreadable, special and oversized files.
+
+    The file is opened without blocking and checked to be a regular file before
+    a byte is read, so a FIFO or a device given as input is refused, not waited on.
+    """
+    where = str(path)
     try:
-        size = path.stat().st_size
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise InputError("no such file", where=str(path)) from None
+        if os.path.islink(path):
+            raise InputError(f"is a symbolic link to {os.readlink(path)!r}, which does not exist", where=where) from None
+        raise InputError("no such file", where=where) from None
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", where=str(path)) from None
-    if path.is_dir():
-        raise InputError("is a folder, not a game file", where=str(path))
-    if size > max_bytes:
-        raise InputError(
-            f"file is {size:,} bytes; the limit for a game file is {max_bytes:,} bytes",
-            where=str(path),
-        )
+        if error.errno == errno.EISDIR:
+            raise InputError(f"is a folder, not a {what}", where=where) from None
+        raise InputError(f"cannot read: {_os_error_text(error)}", where=where) from None
     try:
-        return path.read_bytes()
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"is {_kind(info.st_mode)}, not a {what}; only regular files are read", where=where)
+        if info.st_size > max_bytes:
+            raise InputError(f"file is {info.st_size:,} bytes; the limit for a {what} is {max_bytes:,} bytes", where=where)
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > max_bytes:
+                raise InputError(f"file grew past the limit for a {what} ({max_bytes:,} bytes) while being read", where=where)
+            chunks.append(chunk)
+        return b"".join(chunks)
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", where=str(path)) from None
+        raise InputError(f"cannot read: {_os_error_text(error)}", where=where) from None
+    finally:
+        os.close(descriptor)
+
+
+def read_text(path: Path, *, max_bytes: int = 16 * 1024 * 1024, what: str = "file") -> str:
+    """A UTF-8 text file's content; a byte that is not UTF-8 is reported with its line."""
+    data = read_bytes(path, max_bytes=max_bytes, what=what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(
+            f"is not UTF-8 text (byte 0x{data[error.start]:02x} at line {line}); save it as UTF-8", where=f"{path}:{line}"
+        ) from None
 
 
 def _parser() -> etree.XMLParser:
@@ -68,4 +135,255 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
             "because they can expand without limit",
             where=where,
         )
+    # With an external DOCTYPE (``SYSTEM "game.dtd"``) that is not loaded, libxml2 keeps an
+    # undeclared reference such as &nbsp; as a node that every reader would silently drop.
+    # TripleA's parser refuses the file ("The entity "nbsp" was referenced, but not declared").
+    # In an attribute value libxml2 drops it without a word. TripleA's parser refuses the file
+    # ("The entity "nbsp" was referenced, but not declared"), so it is refused here too.
+    undeclared = _undeclared_entity(data)
+    if undeclared is not None:
+        name, line = undeclared
+        raise InputError(
+            f"the entity &{name}; is not declared, and TripleA's parser refuses the file; "
+            f"write the character itself or a character reference such as &#160;",
+            where=f"{where}:{line}",
+        )
     return tree
+
+
+_PREDEFINED_ENTITIES = {b"amp", b"lt", b"gt", b"quot", b"apos"}
+_ENTITY_REFERENCE = re.compile(rb"&([A-Za-z_:][A-Za-z0-9_.:-]*);")
+_NOT_MARKUP = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.DOTALL)
+
+
+def _undeclared_entity(data: bytes) -> tuple[str, int] | None:
+    """The first reference to an entity other than XML's five (none is declared: see parse_xml), and its line."""
+    if b"&" not in data:
+        return None
+    skipped: list[tuple[int, int]] | None = None
+    for match in _ENTITY_REFERENCE.finditer(data):
+        if match.group(1) in _PREDEFINED_ENTITIES:
+            continue
+        if skipped is None:
+            skipped = [c.span() for c in _NOT_MARKUP.finditer(data)]
+        if not any(start < match.start() < end for start, end in skipped):
+            return match.group(1).decode("ascii", "replace"), data.count(b"\n", 0, match.start()) + 1
+    return None
+
+
+# -- writing -----------------------------------------------------------------
+
+
+def _describe_path(path: str | os.PathLike[str]) -> str:
+    return os.fspath(path)
+
+
+def check_output(
+    path: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
+    protect: Iterable[str | os.PathLike[str]] = (),
+) -> Path:
+    """The file that writing to ``path`` would replace or create, after checking it may be written.
+
+    Refuses (``InputError``): a name ending in a path separator (a folder); a
+    dangling or looping symbolic link; anything that is not a regular file
+    (folder, device, FIFO, socket); an existing file without ``overwrite``; any
+    of the ``protect``ed inputs, whatever ``overwrite`` says (also through
+    links); and a folder that does not exist or cannot be written. A symbolic
+    link to a regular file is written through: the link stays, its target changes.
+    """
+    text = _describe_path(path)
+    if not text:
+        raise InputError("the output name is empty")
+    if text.endswith(("/", os.sep)) or text in (".", ".."):
+        raise InputError("names a folder (it ends in a slash); name the output file", where=text)
+    if os.path.islink(text):
+        try:
+            os.stat(text)
+        except FileNotFoundError:
+            raise InputError(f"is a symbolic link to {os.readlink(text)!r}, which does not exist; not followed", where=text) from None
+        except OSError as error:
+            raise InputError(f"is a symbolic link that cannot be followed: {_os_error_text(error)}", where=text) from None
+        target = Path(os.path.realpath(text))
+    else:
+        target = Path(os.path.abspath(text))
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise InputError(f"cannot write: {_os_error_text(error)}", where=text) from None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"is {_kind(info.st_mode)}; output goes only to a regular file or a new name", where=text)
+        for guarded in protect:
+            try:
+                same = os.path.samefile(guarded, target)
+            except OSError:
+                same = False
+            if same:
+                raise InputError(f"refusing to overwrite the input file {os.fspath(guarded)} (inputs are never written over, even with --force); choose another output", where=text)
+        if not overwrite:
+            raise InputError("already exists; use --force to replace it", where=text)
+    folder = target.parent
+    if not folder.is_dir():
+        raise InputError("the output folder does not exist", where=str(folder))
+    _probe_folder(folder, where=text)
+    return target
+
+
+def _probe_folder(folder: Path, *, where: str) -> None:
+    """Create and remove a file in ``folder``: the real answer (read-only, permission, quota), also for root."""
+    try:
+        handle, probe = tempfile.mkstemp(prefix=f".probe{_TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise InputError(f"cannot write in {folder}: {_os_error_text(error)}", where=where) from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+#: Earlier versions named a temporary file ``.<target name>.<8 random characters>.tmp``, without a pid.
+_OLD_TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+_OLD_TEMP_AGE_SECONDS = 600
+#: Where no process can be asked whether it runs (Windows), a day-old temporary file is taken as left behind.
+_WINDOWS_TEMP_AGE_SECONDS = 86400
+
+
+def _older_than(path: Path, seconds: float, now: float) -> bool:
+    try:
+        return now - os.lstat(path).st_mtime > seconds
+    except OSError:
+        return False
+
+
+def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> list[Path]:
+    """Remove this program's temporary files in ``folder`` whose writer is no longer running.
+
+    A run killed mid-write (SIGKILL, power loss) leaves its temporary file; the
+    next run that writes beside it removes it. Leftovers of earlier versions
+    (no pid in the name) are removed for the file being written, once they are
+    ten minutes old.
+    """
+    removed = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        match = _TEMP_NAME.match(name)
+        if match is not None:
+            stale = not _alive(int(match.group("pid"))) or (os.name == "nt" and _older_than(folder / name, _WINDOWS_TEMP_AGE_SECONDS, now))
+        else:
+            old = _OLD_TEMP_NAME.match(name)
+            stale = old is not None and old.group("target") == target_name
+        if not stale:
+            continue
+        leftover = folder / name
+        try:
+            info = os.lstat(leftover)
+            if stat.S_ISREG(info.st_mode) and (match is not None or now - info.st_mtime > _OLD_TEMP_AGE_SECONDS):
+                os.unlink(leftover)
+                removed.append(leftover)
+        except OSError:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":
+        # os.kill on Windows terminates the process whatever the signal: never used to ask.
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_atomically(
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    overwrite: bool = False,
+    protect: Iterable[str | os.PathLike[str]] = (),
+) -> Path:
+    """Write ``data`` to ``path`` whole or not at all; returns the file written.
+
+    See :func:`check_output` for what is refused. The data goes to a temporary
+    file beside the target (fsynced, with the replaced file's permissions or
+    the umask's for a new file) that is renamed over the target; without
+    ``overwrite`` a hard link makes the final step fail if the target appeared
+    meanwhile. Any failure, including an interrupt (SIGINT, or SIGTERM turned
+    into one by the CLI), removes the temporary file and leaves the target as
+    it was. Write errors (disk full, read-only file system, permission denied,
+    name too long) are ``InputError``s naming the file.
+    """
+    text = _describe_path(path)
+    target = check_output(path, overwrite=overwrite, protect=protect)
+    remove_stale_temporaries(target.parent, target.name)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = _new_file_mode()
+    except OSError as error:
+        raise InputError(f"cannot write: {_os_error_text(error)}", where=text) from None
+    temporary: str | None = None
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}{_TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=target.parent)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            if hasattr(os, "fchmod"):
+                os.fchmod(stream.fileno(), mode)
+            os.fsync(stream.fileno())
+        if not hasattr(os, "fchmod"):  # Windows before Python 3.13
+            os.chmod(temporary, mode)
+        if overwrite:
+            os.replace(temporary, target)
+        else:
+            try:
+                os.link(temporary, target)
+            except FileExistsError:
+                raise InputError("already exists; use --force to replace it", where=text) from None
+            except OSError:
+                # A file system without hard links (FAT, some network shares; errors vary by system):
+                # check, then rename (a narrow race, never a partial file).
+                if os.path.lexists(target):
+                    raise InputError("already exists; use --force to replace it", where=text) from None
+                os.replace(temporary, target)
+        _sync_folder(target.parent)
+    except OSError as error:
+        raise InputError(f"cannot write: {_os_error_text(error)}", where=text) from None
+    finally:
+        if temporary is not None and os.path.lexists(temporary):
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+    return target
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (best effort: not every system can open a folder)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

@@ -18,6 +18,27 @@ TERRITORY_ATTACHMENT = "games.strategy.triplea.attachments.TerritoryAttachment"
 TECH_ATTACHMENT = "games.strategy.triplea.attachments.TechAttachment"
 PUS = "PUs"
 
+#: TripleA reads quantities, costs, PUs and numeric options as Java ints (Integer.parseInt):
+#: a number outside this range makes a game the engine cannot open.
+JAVA_INT_MIN, JAVA_INT_MAX = -(2**31), 2**31 - 1
+
+
+def outside_java_int(text: str | None) -> bool:
+    """Whether ``text`` is a whole number TripleA cannot read as a Java int."""
+    if text is None:
+        return False
+    text = text.strip()
+    if not text.lstrip("+-").isdigit():
+        return False
+    return not JAVA_INT_MIN <= int(text) <= JAVA_INT_MAX
+
+
+def java_int(value: int, what: str, *, where: str) -> str:
+    """``value`` as text, refused (``InputError``) if TripleA could not read it as a Java int."""
+    if not JAVA_INT_MIN <= value <= JAVA_INT_MAX:
+        raise InputError(f"{what} would be {value:,}, beyond TripleA's limit of {JAVA_INT_MAX:,} (a Java int)", where=where)
+    return str(value)
+
 
 def _elements(parent: etree._Element | None, tag: str) -> Iterator[etree._Element]:
     if parent is not None:
@@ -158,6 +179,7 @@ class GameXml:
         current = sum(self._quantity(e) for e in matching)
         if count == current:
             return
+        java_int(count, f"the number of {unit_type} in {territory}", where=self.document.source)
         if count > current:
             if matching:
                 last = matching[-1]
@@ -213,6 +235,7 @@ class GameXml:
         self._set_option(attachment, tech, "true" if owned else "false")
 
     def set_resource(self, player: str, resource: str, quantity: int) -> None:
+        java_int(quantity, f"{player}'s {resource}", where=self.document.source)
         for given in self.resources_given():
             if given.get("player") == player and given.get("resource") == resource:
                 self.document.set_attribute(given, "quantity", str(quantity))
@@ -228,6 +251,8 @@ class GameXml:
         self.document.set_attribute(info, "name", name)
 
     def set_property(self, name: str, value: str) -> None:
+        if outside_java_int(value):
+            raise InputError(f"game option {name!r} would be {value}, beyond TripleA's limit of {JAVA_INT_MAX:,} (a Java int)", where=self.document.source)
         element = self.property_element(name)
         if element is not None:
             inner = element.find("value")
@@ -260,6 +285,7 @@ class GameXml:
 
     def set_production_cost(self, player: str, unit_type: str, cost: int) -> None:
         """Give ``player`` its own production rule for ``unit_type`` at ``cost`` (and its own frontier if shared)."""
+        java_int(cost, f"{player}'s cost of {unit_type}", where=self.document.source)
         production = self.root.find("production")
         link = next((p for p in self.player_productions() if p.get("player") == player), None)
         if production is None or link is None:

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.game import write_atomically
+from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import PlaceDifference, board_difference

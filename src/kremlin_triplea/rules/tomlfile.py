@@ -7,7 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kremlin_triplea.errors import InputError, KremlinError
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.gamefile.safe import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -21,14 +22,19 @@ class DataFileError(KremlinError):
     """A ruleset, map profile or draft whose content is not what it must be."""
 
 
+#: A draft, ruleset or profile is a few kilobytes; 4 MiB refuses only what cannot be one.
+MAX_TOML_BYTES = 4 * 1024 * 1024
+
+
 def read_toml(path: Path) -> dict[str, Any]:
+    """The file's data; a missing, special (FIFO, device), non-UTF-8 or too deeply nested file is an ``InputError``."""
+    text = read_text(Path(path), max_bytes=MAX_TOML_BYTES, what="TOML file")
     try:
-        with open(path, "rb") as stream:
-            return tomllib.load(stream)
-    except FileNotFoundError:
-        raise InputError("no such file", where=str(path)) from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DataFileError(f"not valid TOML: {error}", where=str(path)) from None
+    except RecursionError:
+        raise DataFileError("not valid TOML: arrays or tables nested too deeply", where=str(path)) from None
 
 
 class Section:
@@ -67,7 +73,11 @@ class Section:
         return self.get(name, "a text", lambda v: isinstance(v, str) and v.strip() != "", default)
 
     def integer(self, name: str, default: Any = ...) -> int:
-        return self.get(name, "a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool), default)
+        value = self.get(name, "a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool), default)
+        if isinstance(value, int) and not -(2**31) <= value < 2**31:
+            # Counts, bids and PUs end up in the game, which TripleA reads as Java ints.
+            raise self.fail(name, f"a whole number within TripleA's limits ({-(2**31):,} to {2**31 - 1:,})", value)
+        return value
 
     def boolean(self, name: str, default: Any = ...) -> bool:
         return self.get(name, "true or false", lambda v: isinstance(v, bool), default)

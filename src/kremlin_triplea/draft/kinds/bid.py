@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 
@@ -154,7 +155,15 @@ def achievable_values(costs: Iterable[int], limit: int) -> list[bool]:
 
 def removal_target(amount: int, costs: Iterable[int], rounding: str) -> int:
     """The value a negative bid of ``-amount`` removes: 001 "at_most_bid" or 002 "round_down_to_unit"."""
-    costs = list(costs)
+    costs = sorted({c for c in costs if c > 0})
+    if costs:
+        # Above Schur's bound on the Frobenius number every multiple of the costs' gcd is some
+        # mix of units: a huge bid is answered by arithmetic, not by a table as long as the bid.
+        step = math.gcd(*costs)
+        every_multiple_from = step * (costs[0] // step - 1) * (costs[-1] // step - 1)
+        if amount > every_multiple_from + costs[-1]:
+            below = amount - amount % step
+            return below if rounding != "round_down_to_unit" or below == amount else below + step
     found = achievable_values(costs, amount + max(costs, default=0))
     if rounding == "round_down_to_unit":
         return next(v for v in range(amount, len(found)) if found[v])

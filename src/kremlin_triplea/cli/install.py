@@ -1,0 +1,34 @@
+"""``installed`` and ``uninstall``: the games this tool put into TripleA's maps (issue 14, "A game list that stays clean")."""
+
+from __future__ import annotations
+
+import click
+
+from kremlin_triplea.gamefile.locate import default_maps_dir
+
+
+@click.command("installed")
+@click.pass_context
+def installed_command(ctx: click.Context) -> None:
+    """List the games this tool installed: map, name, file, date."""
+    from kremlin_triplea.gamefile.install import installed_games
+
+    games = installed_games(default_maps_dir(ctx.obj.get("maps_dir")))
+    if not games:
+        click.echo("no games installed by kremlin-triplea")
+        return
+    for game in games:
+        missing = "" if game.game_file.is_file() else "  [file missing]"
+        click.echo(f"{game.map_name}\t{game.game_name}\t{game.game_file}\t{game.date}{missing}")
+
+
+@click.command("uninstall")
+@click.argument("name")
+@click.pass_context
+def uninstall_command(ctx: click.Context, name: str) -> None:
+    """Remove NAME (or MAP/NAME), a game this tool installed: its file, notes and map.yml entry."""
+    from kremlin_triplea.gamefile.install import uninstall_game
+
+    game = uninstall_game(default_maps_dir(ctx.obj.get("maps_dir")), name)
+    click.echo(f"uninstalled {game.game_name!r} from map {game.map_name}: removed {game.game_file}"
+               + (f" and {game.notes_file}" if game.notes_file else "") + f", and its entry in {game.map_yml}")

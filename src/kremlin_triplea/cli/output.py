@@ -1,0 +1,31 @@
+"""The ``-o/--output`` option type every command shares: a file name, never a folder (issue 15)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kremlin_triplea.errors import InputError
+
+
+class OutputPath(click.ParamType):
+    """A path to write: ``dir/`` (a trailing slash) names a folder and is refused with one line.
+
+    ``pathlib`` drops a trailing slash, so the check is made on the text as typed;
+    everything else (folders, devices, FIFOs, inputs, existing files) is checked
+    by ``gamefile.safe.check_output`` when the file is written.
+    """
+
+    name = "file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+        text = os.fspath(value)
+        if text.endswith(("/", os.sep)):
+            raise InputError("names a folder (it ends in a slash); name the output file", where=text)
+        return Path(text)
+
+
+OUTPUT_PATH = OutputPath()
