@@ -162,7 +162,7 @@ def test_every_quoted_rule_is_the_seeds_own_words(ruleset: str) -> None:
     quoted = [o.rule for o in rules.options] + [q for o in rules.options for q in o.quotes.values()]
     bid_rules, picks = rules.bid, rules.picks
     quoted += [bid_rules.rule, bid_rules.placement_rule, bid_rules.amount_rule, bid_rules.negative_rule, bid_rules.order_rule,
-               bid_rules.removable_rule, bid_rules.keep_option_units_rule, bid_rules.remove_value_rule, bid_rules.positive_rule,
+               bid_rules.removable_rule, bid_rules.keep_option_units_rule, bid_rules.positive_rule,
                picks.rule, picks.alternate_rule, picks.first_rule, picks.no_repeat_rule, rules.locks.rule]
     quoted += [o.params.production_reason for o in rules.options if o.kind == "neutral_takeover" and o.params.production_source]
     quoted += [s.rule for s in rules.scenarios] + [r.rule for r in rules.game_rules]
@@ -170,13 +170,18 @@ def test_every_quoted_rule_is_the_seeds_own_words(ruleset: str) -> None:
     for text in filter(None, quoted):
         for fragment in " ".join(text.split()).split(" ... "):
             assert fragment in seed, fragment
+    # The rounding of a negative bid may be decided by another text, which the ruleset names.
+    decided_by = bid_rules.remove_value_source.split(",")[0] or SEED_OF[ruleset]
+    assert " ".join(bid_rules.remove_value_rule.split()) in " ".join((SEEDS / decided_by).read_text().split())
 
 
 def test_the_differences_between_the_texts_are_settings() -> None:
     classic, daak, aa50 = RULESETS["kremlin-classic"], RULESETS["kremlin-daak"], load_named_ruleset("kremlin-aa50")
     assert (classic.picks.min, classic.picks.max, classic.picks.no_repeat_per) == (2, None, 9)
     assert (daak.picks.min, daak.picks.max, daak.picks.no_repeat_per) == (2, 4, None)
-    assert (classic.bid.negative, classic.bid.remove_value, classic.bid.positive) == ("remove_units", "at_most_bid", "declared")
+    # 001 is silent on bids infantry and armour cannot make exactly; it is read with 002's clarification (issue 12).
+    assert (classic.bid.negative, classic.bid.remove_value, classic.bid.positive) == ("remove_units", "round_down_to_unit", "declared")
+    assert classic.bid.remove_value_source.startswith(SEED_002)
     assert (daak.bid.negative, daak.bid.remove_value, daak.bid.positive) == ("remove_units", "round_down_to_unit", "declared_or_bid_phase")
     assert aa50.bid.negative == "allocate_pus"
     assert classic.option(2).params.production == daak.option(2).params.production == "unchanged"
@@ -359,6 +364,19 @@ def test_locks_a_place_the_other_side_affected() -> None:
 # -- the bids ------------------------------------------------------------------------
 
 
+def test_001_negative_bid_of_minus_one_removes_one_infantry_as_002_clarifies() -> None:
+    # 002 III.: "a bid of -1: take away 1 inf (round down to next unit)"; 001 says only that a negative bid removes
+    # infantry and armour, so the refusal quotes 002's sentence and names 002 as its source.
+    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    with pytest.raises(RuleViolation) as refused:
+        bid(run, axis=-1, remove=[])
+    message = str(refused.value)
+    assert "a bid of -1: take away 1 inf" in message and SEED_002 in message
+    assert "do not have to state what units are being removed" not in message
+    outcome = bid(run, axis=-1, remove=[{"power": "Germany", "unit": "inf", "at": "Germany"}])
+    assert outcome.lines[-1] == "bid -1: the Axis remove units worth 3 PUs"
+
+
 def test_removal_targets_of_the_two_texts() -> None:
     # 002 III.: "a bid of -3: take away 1 inf; a bid of -5: take away 1 arm; a bid of -1: take away 1 inf"
     assert [removal_target(n, [3, 5], "round_down_to_unit") for n in (1, 3, 4, 5, 7, 8, 11)] == [3, 3, 5, 5, 8, 8, 11]
@@ -378,14 +396,15 @@ def test_negative_bid_removes_declared_axis_infantry_and_armour(ruleset: str, ga
     assert outcome.lines[-1] == "bid -8: the Axis remove units worth 8 PUs"
 
 
-def test_001_negative_bid_removes_at_most_the_bid() -> None:
+def test_001_negative_bid_of_minus_seven_rounds_down_to_the_next_land_unit() -> None:
+    # 002 III. "rounding down to the next land unit": -7 is not 3s and 5s; the next value they make is 8 (armour + infantry).
     run = run_for("kremlin-classic", KREMLIN, "Axis")
     with pytest.raises(RuleViolation) as error:
         bid(run, axis=-7, remove=[{"power": "Germany", "unit": "armor", "at": "Germany"}])
-    assert "the removed units are worth 5 PUs; a bid of -7 removes units worth 6" in str(error.value)
-    assert SEED_001 in str(error.value)
-    bid(run, axis=-7, remove=[{"power": "Germany", "unit": "infantry", "count": 2, "at": "Germany"}])
-    assert delta(run.game.initial, run.game.board) == {"Germany": {"units": {("Germans", "infantry"): -2}}}
+    assert "the removed units are worth 5 PUs; a bid of -7 removes units worth 8" in str(error.value)
+    assert SEED_002 in str(error.value)
+    bid(run, axis=-7, remove=[{"power": "Germany", "unit": "armor", "at": "Germany"}, {"power": "Germany", "unit": "infantry", "at": "Germany"}])
+    assert delta(run.game.initial, run.game.board) == {"Germany": {"units": {("Germans", "armour"): -1, ("Germans", "infantry"): -1}}}
 
 
 def test_002_negative_bid_rounds_down_to_the_next_land_unit() -> None:

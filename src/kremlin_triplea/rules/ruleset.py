@@ -108,6 +108,7 @@ class BidRules:
     keep_option_units_rule: str = ""
     remove_value: str = "at_most_bid"  # or "round_down_to_unit" (002)
     remove_value_rule: str = ""
+    remove_value_source: str = ""  # where remove_value_rule stands, when another text decides it (001 read with 002)
     positive: str = "declared"  # or "declared_or_bid_phase": TripleA's own bid phase may place it
     positive_rule: str = ""
 
@@ -235,7 +236,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     bid.only(
         "source", "rule", "placing_side", "receiving_side", "placement_rule", "amount_rule", "negative_rule", "order_rule",
         "negative", "removable_units", "removable_rule", "keep_option_units", "keep_option_units_rule",
-        "remove_value", "remove_value_rule", "positive", "positive_rule",
+        "remove_value", "remove_value_rule", "remove_value_source", "positive", "positive_rule",
     )
     return Ruleset(
         id=root.text("id"),
@@ -269,6 +270,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
             keep_option_units_rule=bid.text("keep_option_units_rule", ""),
             remove_value=bid.get("remove_value", "at_most_bid or round_down_to_unit", lambda v: v in ("at_most_bid", "round_down_to_unit"), "at_most_bid"),
             remove_value_rule=bid.text("remove_value_rule", ""),
+            remove_value_source=bid.text("remove_value_source", ""),
             positive=bid.get("positive", "declared or declared_or_bid_phase", lambda v: v in ("declared", "declared_or_bid_phase"), "declared"),
             positive_rule=bid.text("positive_rule", ""),
         ),

@@ -222,7 +222,7 @@ def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -
     if value != target:
         how = "rounded down (away from zero) to the next value" if bid.remove_value == "round_down_to_unit" else "the most, not above the bid, that"
         raise Problem(
-            bid.remove_value_rule or bid.negative_rule, bid.source,
+            bid.remove_value_rule or bid.negative_rule, bid.remove_value_source or bid.source,
             f"the removed units are worth {value} PUs; a bid of {bid_spec.amount} removes units worth {target} ({how} {' and '.join(removable)} can make)",
         ).violation(label)
     changes: list[Change] = [RemoveUnits(at, power, unit, count) for (at, power, unit), count in removed.items()]
