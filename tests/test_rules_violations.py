@@ -442,3 +442,23 @@ def test_a_negative_bid_given_to_china_is_refused_it_cannot_spend_pus() -> None:
     assert SEED in str(refused.value)
     given = apply_bid(run.state, BidSpec(-5, allocate=(("Russians", 2), ("British", 3))))
     assert [c.player for c in given.changes] == ["Russians", "British"]
+
+
+def test_a_bid_plane_lands_on_a_carrier_with_room_in_an_own_sea_zone() -> None:
+    """000 C: "Japanese units may be placed only on Japanese-owned territories and sea zones. A sea zone is owned by a
+    country if it is adjacent to a territory which the country owns." A plane at sea needs carrier room."""
+    from kremlin_triplea.draft.kinds import BidSpec, UnitPlacement, apply_bid
+    from kremlin_triplea.errors import RuleViolation
+
+    run = run_for(GAMES["1942"], "Axis")
+    # 51 Sea Zone (beside the Japanese Caroline Islands) holds two Japanese carriers' worth of room (2) and one fighter.
+    outcome = apply_bid(run.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "51 Sea Zone"),)))
+    assert outcome.changes and outcome.changes[0].territory == "51 Sea Zone"
+    with pytest.raises(RuleViolation, match="need 3 carrier spaces; the carriers there have 2") as refused:
+        apply_bid(run.state, BidSpec(20, (UnitPlacement("Japanese", "fighter", 2, "51 Sea Zone"),)))
+    assert SEED in str(refused.value)
+    # A carrier the bid places carries the bid's planes: carrier + two fighters in an own sea zone without ships.
+    run = run_for(GAMES["1941"], "Axis")
+    apply_bid(run.state, BidSpec(34, (UnitPlacement("Japanese", "carrier", 1, "60 Sea Zone"), UnitPlacement("Japanese", "fighter", 2, "60 Sea Zone"))))
+    with pytest.raises(RuleViolation, match="need 1 carrier spaces; the carriers there have 0"):
+        apply_bid(run.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "60 Sea Zone"),)))  # no carrier there

@@ -24,7 +24,12 @@ def bid_cost(board: Board, unit: str, power: str) -> int | None:
     return catalog.cost(unit, power)
 
 
-def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str, place: str) -> Problem | None:
+def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str, place: str, *, carriers_counted_by_caller: bool = False) -> Problem | None:
+    """Why ``power`` may not place one ``unit`` at ``place`` for the bid (None: it may).
+
+    A plane at sea needs carrier room; the whole bid (:func:`apply_bid`) counts the
+    carriers it places too and passes ``carriers_counted_by_caller``.
+    """
     bid = state.ruleset.bid
     board = state.board
     shown = state.names.shown(place)
@@ -34,10 +39,15 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
     if bid_cost(board, unit, power) is None:
         return Problem(bid.amount_rule, bid.source, f"{power} cannot buy {unit} in this game (not in its production frontier), so it cannot be bid")
     if board.is_water(place):
-        if not kind.is_ship:
+        # 000 C: a power's units go on its own territories "and sea zones": ships, and planes on carriers with room.
+        if not kind.is_ship and not (kind.domain == "air" and kind.carrier_cost):
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
         if place not in facts.owned_sea(power):
             return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
+        if not kind.is_ship and not carriers_counted_by_caller:
+            capacity, used = facts.carrier_room(place, power)
+            if capacity - used < kind.carrier_cost:
+                return Problem(bid.placement_rule, bid.source, f"a {unit} at sea needs a carrier with room: {shown} has room for {max(capacity - used, 0)} (carriers {capacity}, taken {used})")
     else:
         if kind.is_ship:
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed on land ({shown})")
@@ -74,13 +84,21 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
         spent = 0
         merged = Counter[tuple[str, str, str]]()
         for entry in bid_spec.placements:
-            problem = bid_placement_problem(state, facts, entry.power, entry.unit, entry.at)
+            problem = bid_placement_problem(state, facts, entry.power, entry.unit, entry.at, carriers_counted_by_caller=True)
             if problem is not None:
                 raise problem.violation(label)
             spent += (bid_cost(board, entry.unit, entry.power) or 0) * entry.count
             merged[(entry.at, entry.power, entry.unit)] += entry.count
         if spent > bid_spec.amount:
             raise Problem(bid.amount_rule, bid.source, f"the units cost {spent} PUs, more than the bid of {bid_spec.amount}").violation(label)
+        # Planes the bid puts at sea land on carriers there, the bid's own carriers included.
+        for zone in sorted({at for at, _, _ in merged if board.is_water(at)}):
+            placed = [(power, board.catalog.unit_type(unit), count) for (at, power, unit), count in merged.items() if at == zone]
+            capacity, used = facts.carrier_room(zone, placed[0][0])
+            capacity += sum(kind.carrier_capacity * count for _, kind, count in placed)
+            used += sum(kind.carrier_cost * count for _, kind, count in placed if kind.domain == "air")
+            if used > capacity:
+                raise Problem(bid.placement_rule, bid.source, f"the bid's planes in {state.names.shown(zone)} need {used} carrier spaces; the carriers there have {capacity}").violation(label)
         changes += [PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items()]
         lines += [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
         if bid_spec.phase:
