@@ -81,6 +81,16 @@ def test_debug_shows_the_traceback() -> None:
     assert result.returncode != 0 and "Traceback" in result.stderr
 
 
+def test_validate_shows_warnings_and_passes_unless_strict() -> None:
+    # classic.xml connects Congo Sea Zone and South Brazil Sea Zone twice; TripleA keeps a set of neighbours.
+    result = run("validate", "world_war_ii_classic/classic.xml")
+    assert result.returncode == 0
+    assert "warning: duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone'" in result.stdout
+    assert "valid (1 warning)" in result.stdout
+    strict = run("validate", "--strict", "world_war_ii_classic/classic.xml")
+    assert strict.returncode == 1 and "0 errors, 1 warning" in strict.stderr
+
+
 def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
     assert run("validate", "world_war_ii_v3/WW2v3-1942.xml").returncode == 0
     broken = tmp_path / "broken.xml"

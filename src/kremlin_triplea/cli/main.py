@@ -90,22 +90,34 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
 @main.command("validate")
 @click.argument("game")
 @click.option("--dtd", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
+@click.option("--strict", is_flag=True, help="Count warnings (what TripleA reads as meant anyway) as errors.")
 @click.pass_context
-def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
-    """Report what would make TripleA fail or misread GAME (exit 1 if anything)."""
+def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool) -> None:
+    """Report what would make TripleA fail or misread GAME (exit 1 on an error).
+
+    Warnings (a connection or an attachment given twice, which TripleA reads as
+    meant) are shown but pass, unless --strict.
+    """
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.check.validate import validate_tree
+    from kremlin_triplea.check.validate import errors, validate_tree
 
     path = resolve_game(game, _maps_dir(ctx))
     document = XmlDocument.read(path)
     problems = validate_tree(document.root, str(path), dtd=dtd)
     for problem in problems:
         click.echo(str(problem))
-    if problems:
-        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
+    failing = errors(problems, strict=strict)
+    warnings = len(problems) - sum(p.is_error for p in problems)
+    if failing:
+        strictly = " (--strict: warnings count as errors)" if strict and warnings else ""
+        click.echo(f"{_count(len(problems) - warnings, 'error')}, {_count(warnings, 'warning')}{strictly} in {path}", err=True)
         sys.exit(1)
-    click.echo(f"{path}: valid")
+    click.echo(f"{path}: valid" + (f" ({_count(warnings, 'warning')})" if warnings else ""))
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @main.command("apply")
