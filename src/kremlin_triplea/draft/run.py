@@ -337,7 +337,10 @@ def apply_draft(
     game = game or open_game(draft, game_spec, maps_dir)
     house = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
     if draft.ruleset is None:
-        return apply_house_rules(game, house, draft.choices, write_notes=write_notes)  # type: ignore[return-value]
+        house_result = apply_house_rules(game, house, draft.choices, write_notes=write_notes)
+        if write_notes:
+            _record_base(game)
+        return house_result  # type: ignore[return-value]
     run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
     run.apply_picks()
     run.check_complete()
@@ -352,7 +355,17 @@ def apply_draft(
         board = game.board
         board.push(SetProperty("notes", notes_html(result) + board.properties.get("notes", "")))
         board.push(SetGameName(game_name(result)))
+        _record_base(game)
     return result
+
+
+def _record_base(game: Game) -> None:
+    """Put which game this one was made from at the top of its notes, for render and verify to find."""
+    from kremlin_triplea.gamefile.provenance import base_record
+
+    record = base_record(game.source, game.initial.game_name)
+    if record is not None:
+        game.board.push(SetProperty("notes", record.comment() + game.board.properties.get("notes", "")))
 
 
 def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:
