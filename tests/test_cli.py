@@ -99,3 +99,24 @@ def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
     assert result.returncode == 1
     line = next(n for n, text in enumerate(broken.read_text().splitlines(), 1) if "Germens" in text)
     assert f"{broken}:{line}: " in result.stdout and "Germens" in result.stdout
+
+
+def test_verify_takes_map_slash_game_and_reports_only_what_a_written_game_adds(tmp_path: Path) -> None:
+    # kremlin.xml connects Congo Sea Zone and South Brazil Sea Zone twice (a warning of its own).
+    base = run("verify", "classic_variations/kremlin.xml")
+    assert base.returncode == 0 and "duplicate connection 'Congo Sea Zone'" in base.stdout
+    written = tmp_path / "kremlin-draft.xml"
+    draft = Path(__file__).resolve().parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    assert run("apply", str(draft), "-o", str(written)).returncode == 0
+    result = run("verify", str(written))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "duplicate connection" not in result.stdout
+    assert "beyond those of its base game" in result.stdout and "kremlin.xml" in result.stdout
+    # A fault the written game adds is reported, and fails it.
+    text = written.read_text(encoding="utf-8")
+    broken = tmp_path / "broken.xml"
+    broken.write_text(text.replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
+    result = run("verify", str(broken))
+    assert result.returncode == 1
+    assert [line for line in result.stdout.splitlines() if line.startswith(str(broken) + ":")][:-1] != []
+    assert all("Germens" in line for line in result.stdout.splitlines()[:-1])
