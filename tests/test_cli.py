@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +121,18 @@ def test_verify_takes_map_slash_game_and_reports_only_what_a_written_game_adds(t
     assert result.returncode == 1
     assert [line for line in result.stdout.splitlines() if line.startswith(str(broken) + ":")][:-1] != []
     assert all("Germens" in line for line in result.stdout.splitlines()[:-1])
+
+
+def test_maps_dir_and_debug_work_after_the_command_name(tmp_path: Path) -> None:
+    def bare(*args: str) -> subprocess.CompletedProcess[str]:
+        environment = {k: v for k, v in os.environ.items() if k != "KREMLIN_TRIPLEA_MAPS"} | {"HOME": str(tmp_path)}
+        return subprocess.run([sys.executable, "-m", "kremlin_triplea", *args], capture_output=True, text=True, timeout=120, env=environment)
+
+    shown = bare("show", "--maps-dir", str(MAPS_DIR), "world_war_ii_v3/WW2v3-1941.xml")
+    assert shown.returncode == 0 and shown.stdout.startswith("World War II v3 1941")
+    # Given after the command name, it replaces the one given before it.
+    checked = bare("--maps-dir", str(tmp_path), "validate", "world_war_ii_v3/WW2v3-1941.xml", "--maps-dir", str(MAPS_DIR))
+    assert checked.returncode == 0, checked.stderr
+    failed = bare("show", "/no/such/game.xml", "--debug")
+    assert failed.returncode != 0 and "Traceback" in failed.stderr
+    assert "Traceback" not in bare("show", "/no/such/game.xml").stderr

@@ -24,6 +24,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 class _Group(click.Group):
     """Turns a ``KremlinError`` into one line on stderr and its exit status."""
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        return None if command is None else _with_global_options(command)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -225,3 +229,34 @@ def _register_house_command() -> None:
 
 
 _register_house_command()
+
+
+def _set_maps_dir(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["maps_dir"] = value
+
+
+def _set_debug(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["debug"] = True  # meta is shared by every context of the invocation
+
+
+def _with_global_options(command: click.Command) -> click.Command:
+    """``command`` taking ``--maps-dir`` and ``--debug`` after its name too (``kremlin-triplea show --maps-dir D GAME``).
+
+    Given there, they replace the ones given before the command name. Added
+    when the command is looked up, so commands registered later get them too.
+    """
+    subcommands = list(command.commands.values()) if isinstance(command, click.Group) else []
+    for each in [command, *subcommands]:
+        names = {option for param in each.params for option in getattr(param, "opts", ())}
+        if "--maps-dir" not in names:
+            each.params.append(click.Option(
+                ["--maps-dir"], type=click.Path(path_type=Path, file_okay=False), expose_value=False, is_eager=True,
+                callback=_set_maps_dir, help="TripleA's downloadedMaps folder (as before the command name)."))
+        if "--debug" not in names:
+            each.params.append(click.Option(["--debug"], is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help="Show tracebacks."))
+        if isinstance(each, click.Group) and each is not command:
+            _with_global_options(each)
+    return command
+
