@@ -60,7 +60,7 @@ from kremlin_triplea.rules.profile import Profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
 from kremlin_triplea.rules.game_rules import AppliedRules, RuleSet
 from kremlin_triplea.rules.scenarios import find_scenario
-from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 if TYPE_CHECKING:
     from kremlin_triplea.rules.house_rules import HouseSelection
@@ -82,9 +82,8 @@ class Draft:
 
 
 def read_draft(path: Path | str) -> Draft:
-    path = Path(path)
-    root = Section(read_toml(path), str(path))
-    return draft_from_data(root)
+    # Counted: errors say "pick 1, place 2" and the file's line, as players read the draft.
+    return draft_from_data(Section.read(Path(path), counted=True))
 
 
 def draft_from_data(root: Section) -> Draft:
@@ -214,7 +213,7 @@ class DraftRun:
     def parse_pick(self, index: int, section: Section) -> Pick:
         names = self.names
         section.only("side", "option", "place", "take", "takeover", "scenario", "note")
-        where = f"{section.file}: {section.key}"
+        where = f"{section.where}: {section.key}"
         picks = self.ruleset.picks
         label = f"pick {index}"
         if index > self.total_picks:
@@ -240,17 +239,17 @@ class DraftRun:
             takes = []
             for entry in section.tables("take"):
                 entry.only("neutral", "by", "navy_at")
-                at = f"{entry.file}: {entry.key}"
+                at = f"{entry.where}: {entry.key}"
                 navy = entry.text("navy_at", None)
                 takes.append(NeutralTake(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None))
             return attrs.evolve(pick, takes=tuple(takes))
         spec = section.table("takeover")
         spec.only("territory", "by", "retreat")
-        at = f"{spec.file}: {spec.key}"
+        at = f"{spec.where}: {spec.key}"
         retreats = []
         for entry in spec.tables("retreat", []):
             entry.only("to", "power", "unit")
-            here = f"{entry.file}: {entry.key}"
+            here = f"{entry.where}: {entry.key}"
             power = entry.text("power", None)
             unit = entry.text("unit", None)
             retreats.append(Retreat(names.territory(entry.text("to"), where=here), names.power(power, where=here) if power else None, names.unit(unit, where=here) if unit else None))
@@ -260,7 +259,7 @@ class DraftRun:
         placements = []
         for entry in section.tables(key):
             entry.only("power", "unit", "count", "at")
-            at = f"{entry.file}: {entry.key}"
+            at = f"{entry.where}: {entry.key}"
             count = entry.integer("count", 1)
             if count < 1:
                 raise entry.fail("count", "a positive whole number", count)
@@ -300,7 +299,7 @@ class DraftRun:
         pus = lambda v: isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values())  # noqa: E731
         allocate = section.get("allocate", "a table of power = PUs", pus, {})
         phase = section.get("phase", "a table of power = PUs for TripleA's bid phase", pus, {})
-        where = f"{section.file}: {section.key}"
+        where = f"{section.where}: {section.key}"
         return BidSpec(
             amount=amount,
             placements=self.parse_placements(section, "place") if section.has("place") else (),
