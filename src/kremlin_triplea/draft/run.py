@@ -159,6 +159,11 @@ class DraftResult:
         if self.rules is not None and self.rules.game_lines:
             lines.append("written into the game:")
             lines += [f"  {line}" for line in self.rules.game_lines]
+        if self.rules is not None and any(rule.differs for rule in self.rules.game):
+            from kremlin_triplea.report.notes import how_triplea_plays
+
+            lines.append("how TripleA plays them:")
+            lines += [f"  {line}" for line in how_triplea_plays(self.rules)]
         if self.rules is not None and self.rules.players:
             lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
         return lines
@@ -329,7 +334,7 @@ def apply_draft(
     Raises ``RuleViolation`` at the first pick that breaks a rule; the game's
     board is then left as the earlier picks made it.
     """
-    from kremlin_triplea.report.notes import game_name, notes_html
+    from kremlin_triplea.report.notes import game_name, notes_html, players_from_picks
 
     from kremlin_triplea.rules.house_rules import apply_house_rules, house_rule_changes, read_choices
 
@@ -352,7 +357,8 @@ def apply_draft(
     result = DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections)
     if write_notes:
         board = game.board
-        board.push(SetProperty("notes", notes_html(result) + board.properties.get("notes", "")))
+        notes = notes_html(result, players=players_from_picks(draft.picks), choices=draft.choices)
+        board.push(SetProperty("notes", notes + board.properties.get("notes", "")))
         board.push(SetGameName(game_name(result)))
         _record_base(game)
     return result
