@@ -76,6 +76,16 @@ class Game:
         return write_atomically(Path(path), self.to_bytes(), overwrite=overwrite, protect=(Path(self.source),))
 
 
+def record_base(game: Game) -> None:
+    """Put which game ``game`` was made from atop its notes (gamefile/provenance), for render and verify to find."""
+    from kremlin_triplea.gamefile.provenance import base_record
+    from kremlin_triplea.model.changes import SetProperty
+
+    record = base_record(game.source, game.initial.game_name)
+    if record is not None:
+        game.board.push(SetProperty("notes", record.comment() + game.board.properties.get("notes", "")))
+
+
 class PlayerView:
     """A player as the README's API shows it: name, alliances, PUs."""
 

@@ -37,7 +37,7 @@ def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: in
     thing differently are refused, naming both.
     """
     from kremlin_triplea.errors import InputError
-    from kremlin_triplea.game import load
+    from kremlin_triplea.game import load, record_base
     from kremlin_triplea.rules.house_rules import HouseChoices, apply_house_rules, load_named_house_set
 
     chosen_switches = {}
@@ -59,6 +59,7 @@ def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: in
     from kremlin_triplea.cli.main import _maps_dir
 
     result = apply_house_rules(load(game, maps_dir=_maps_dir(ctx)), choices)
+    record_base(result.game)  # render and verify compare the written game with it
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
     written = result.game.save(output, overwrite=force)

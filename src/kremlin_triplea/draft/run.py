@@ -42,7 +42,7 @@ import attrs
 
 from kremlin_triplea.model.changes import Change, SetGameName, SetProperty
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.game import Game, load
+from kremlin_triplea.game import Game, load, record_base
 from kremlin_triplea.draft.kinds import (
     APPLY,
     BidSpec,
@@ -343,7 +343,7 @@ def apply_draft(
     if draft.ruleset is None:
         house_result = apply_house_rules(game, house, draft.choices, write_notes=write_notes)
         if write_notes:
-            _record_base(game)
+            record_base(game)
         return house_result  # type: ignore[return-value]
     run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
     run.apply_picks()
@@ -360,17 +360,9 @@ def apply_draft(
         notes = notes_html(result, players=players_from_picks(draft.picks), choices=draft.choices)
         board.push(SetProperty("notes", notes + board.properties.get("notes", "")))
         board.push(SetGameName(game_name(result)))
-        _record_base(game)
+        record_base(game)
     return result
 
-
-def _record_base(game: Game) -> None:
-    """Put which game this one was made from at the top of its notes, for render and verify to find."""
-    from kremlin_triplea.gamefile.provenance import base_record
-
-    record = base_record(game.source, game.initial.game_name)
-    if record is not None:
-        game.board.push(SetProperty("notes", record.comment() + game.board.properties.get("notes", "")))
 
 
 def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:
