@@ -291,3 +291,15 @@ def test_neutrals_have_a_colour_of_their_own_and_a_legend_entry(tmp_path: Path, 
     assert color_distance(neutral, owners["Japanese"]) > color_distance("#d8ba7c", "#e6b937")
     if "classic" in game:
         assert color_distance(neutral, owners["British"]) > color_distance("#cc9933", "#996600")
+
+
+def test_a_recorded_base_that_cannot_be_found_is_a_warning(tmp_path: Path) -> None:
+    game = tmp_path / "kremlin.xml"
+    assert run("apply", str(EXAMPLE), "-o", str(game)).exit_code == 0
+    moved = tmp_path / "moved.xml"
+    moved.write_text(game.read_text(encoding="utf-8").replace('"map": "world_war_ii_v3"', '"map": "gone"'), encoding="utf-8")
+    picture = tmp_path / "moved.svg"
+    result = run("render", str(moved), "--map-dir", str(MAP_FOLDER), "-o", str(picture))
+    assert result.exit_code == 0, result.output
+    assert "cannot find the base game gone/WW2v3-1941.xml" in result.stderr and "drawn without comparing" in result.stderr
+    assert paths(etree.parse(str(picture)), "changed") == {}

@@ -53,6 +53,7 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, no_base
     GAME may also be a draft (.toml): it is applied in memory, compared with its
     own game, and its picks make the legend.
     """
+    from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.locate import resolve_game
     from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
@@ -76,8 +77,12 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, no_base
         elif base_spec is None and not no_base:
             record = recorded_base(board.properties.get("notes", ""))
             if record is not None:
-                base_path = find_recorded_base(record, game_path, maps_dir)
-                base_board = load(base_path).board
+                try:
+                    base_path = find_recorded_base(record, game_path, maps_dir)
+                except KremlinError as error:  # the picture is still worth drawing
+                    click.echo(f"kremlin-triplea: warning: {error}; drawn without comparing", err=True)
+                else:
+                    base_board = load(base_path).board
     if base_path is not None and base_spec is not None:
         base_board = load(base_path).board
     if no_base:
