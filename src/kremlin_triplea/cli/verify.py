@@ -57,6 +57,7 @@ def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int
 def _findings(game: Path, maps_dir: Path) -> tuple[list, Path | None]:
     """Our validator's findings in ``game``, less its recorded base game's (and that base, if any)."""
     from kremlin_triplea.check.validate import added_problems, validate_tree
+    from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
     from kremlin_triplea.game import Game
@@ -66,5 +67,9 @@ def _findings(game: Path, maps_dir: Path) -> tuple[list, Path | None]:
     record = recorded_base(Game(document).board.properties.get("notes", ""))
     if record is None:
         return problems, None
-    base = find_recorded_base(record, game, maps_dir)
+    try:
+        base = find_recorded_base(record, game, maps_dir)
+    except KremlinError as error:  # still worth checking: every finding is then reported
+        click.echo(f"kremlin-triplea: warning: {error}; every finding of the game is reported", err=True)
+        return problems, None
     return added_problems(validate_tree(XmlDocument.read(base).root, str(base)), problems), base
