@@ -136,3 +136,15 @@ def test_maps_dir_and_debug_work_after_the_command_name(tmp_path: Path) -> None:
     failed = bare("show", "/no/such/game.xml", "--debug")
     assert failed.returncode != 0 and "Traceback" in failed.stderr
     assert "Traceback" not in bare("show", "/no/such/game.xml").stderr
+
+
+def test_verify_without_its_base_reports_every_finding_with_a_warning(tmp_path: Path) -> None:
+    draft = Path(__file__).resolve().parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    written = tmp_path / "kremlin-draft.xml"
+    assert run("apply", str(draft), "-o", str(written)).returncode == 0
+    moved = tmp_path / "moved.xml"
+    moved.write_text(written.read_text(encoding="utf-8").replace('"map": "classic_variations"', '"map": "gone"'), encoding="utf-8")
+    result = run("verify", str(moved))
+    assert result.returncode == 0  # kremlin.xml's duplicate connection is a warning
+    assert "cannot find the base game gone/kremlin.xml" in result.stderr
+    assert "warning: duplicate connection 'Congo Sea Zone'" in result.stdout
