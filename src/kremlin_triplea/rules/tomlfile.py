@@ -38,6 +38,7 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise DataFileError(f"not valid TOML: {error}", where=str(path)) from None
 
 
+_BARE_VALUE = re.compile(r"[^,\]}\n#]*")
 Part = str | int  # a key, or an index into an array
 Parts = tuple[Part, ...]
 
@@ -148,8 +149,8 @@ class KeyLines:
                     if quote[0] == "'" or not self._escaped(end):
                         return end + len(quote)
                     end += 1
-        match = re.compile(r"[^,\]}\n#]*").match(text, position)  # a number, date, true or false
-        return match.end() if match else position + 1
+        match = _BARE_VALUE.match(text, position)  # a number, date, true or false
+        return match.end() if match and match.end() > position else position + 1  # always forward
 
     def _escaped(self, position: int) -> bool:
         backslashes = 0
