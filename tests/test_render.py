@@ -244,9 +244,9 @@ def test_labels_overlap_neither_one_another_nor_the_changed_places(example_svg) 
 def test_each_label_has_a_leader_line_from_its_territorys_centre_to_its_box(example_svg) -> None:
     centers = centers_txt()
     boxes = label_boxes(example_svg)
-    for group in example_svg.find(f".//{SVG}g[@id='unit-changes']"):
-        place = group.get("data-name")
-        line = group.find(f"{SVG}line")
+    leaders = {line.get("data-name"): line for line in example_svg.find(f".//{SVG}g[@id='leaders']").iter(f"{SVG}line")}
+    assert set(leaders) == set(boxes)
+    for place, line in leaders.items():
         start = (float(line.get("x1")), float(line.get("y1")))
         end = (float(line.get("x2")), float(line.get("y2")))
         assert start == centers[place], place  # where TripleA draws the place's units

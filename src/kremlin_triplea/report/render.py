@@ -309,7 +309,6 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
         if art.polygons.get(place):
             out.append(f'<path data-name={quoteattr(place)} d="{_path(art.polygons[place])}"/>')
     out.append("</g>")
-    out.append(f'<g id="unit-changes" font-size="{UNIT_FONT}">')
     labelled = [place for place in changes if place in art.centers]
     sizes = {place: _label_size(changes[place].lines()) for place in labelled}
     boxes = place_labels(
@@ -318,12 +317,17 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
         art.width,
         art.height,
     )
+    # Every leader line before any label, so no line crosses a label drawn before it.
+    out.append(f'<g id="leaders" stroke="{OUTLINE}" stroke-width="3" fill="{OUTLINE}">')
+    for place, box in zip(labelled, boxes):
+        (cx, cy), (ex, ey) = art.centers[place], _nearest_on_box(art.centers[place], box)
+        out.append(f'<line data-name={quoteattr(place)} x1="{cx}" y1="{cy}" x2="{ex}" y2="{ey}"/>')
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="5"/>')
+    out.append("</g>")
+    out.append(f'<g id="unit-changes" font-size="{UNIT_FONT}">')
     for place, (x, top, box_width, box_height) in zip(labelled, boxes):
         lines = changes[place].lines()
-        (cx, cy), (ex, ey) = art.centers[place], _nearest_on_box(art.centers[place], (x, top, box_width, box_height))
         out.append(f"<g data-name={quoteattr(place)}>")
-        out.append(f'<line class="leader" x1="{cx}" y1="{cy}" x2="{ex}" y2="{ey}" stroke="{OUTLINE}" stroke-width="3"/>')
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="{OUTLINE}"/>')
         out.append(f'<rect x="{x}" y="{top}" width="{box_width}" height="{box_height}" fill="#ffffff" fill-opacity="0.9" stroke="{OUTLINE}" stroke-width="2"/>')
         for number, line in enumerate(lines):
             color = "#006400" if line.startswith("+") else "#b00000" if line.startswith("-") else "#000000"
