@@ -104,11 +104,6 @@ def you_enforce(result: DraftResult | object) -> list[tuple[str, str, str]]:
     return found
 
 
-def players_honour(result: DraftResult | object) -> list[str]:
-    """The rules the players keep, one line each, as the tool's output lists them."""
-    return [f'{title}: "{rule}" ({source})' for title, rule, source in you_enforce(result)]
-
-
 # -- where the map's own notes say otherwise -----------------------------------
 
 
