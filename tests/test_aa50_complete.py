@@ -80,8 +80,10 @@ def test_the_example_draft_writes_a_valid_game_with_section_d_in_it(year: str, w
     canals = {a.get("attachTo") for a in root.iter("attachment") if a.get("name", "").startswith("canalAttachmentKremlin")}
     assert canals == {"5 Sea Zone", "6 Sea Zone", "12 Sea Zone", "13 Sea Zone", "14 Sea Zone", "15 Sea Zone", "16 Sea Zone"}
     notes = board.properties["notes"]
-    assert "<h3>Rules the players must enforce themselves (TripleA cannot)</h3>" in notes
-    assert "Technology limits" in notes and "Burma Road: upgrade" in notes
+    honour = notes[notes.index("<h3>You enforce</h3>"):notes.index("<hr/>")]
+    # 000_bc04a4edf7f7d2ab.txt D) (1) and (5), quoted whole in what the players enforce.
+    assert "Only 2 tech tokens per side (Axis or Allied) per round may be purchased" in honour
+    assert "then China may upgrade one infantry unit to an artillery unit(in Yunnan only)." in honour
 
 
 def test_the_scenarios_of_the_examples_are_in_the_written_games(written: dict[str, Path]) -> None:
@@ -111,7 +113,7 @@ def test_install_puts_the_game_where_tripleA_lists_it(tmp_path: Path) -> None:
     for name, file_name in listed[-2:]:
         assert load(games / file_name).name == name  # the <info name> is the listed name
         notes = (games / file_name).with_suffix(".notes.html").read_text()
-        assert "<h2>Kremlin draft</h2>" in notes
+        assert "<h2>Kremlin draft: Kremlin bonus options for AA50" in notes
     assert load(tmp_path / "copy.xml").name == listed[-1][0]
 
 

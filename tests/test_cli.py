@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -81,6 +82,16 @@ def test_debug_shows_the_traceback() -> None:
     assert result.returncode != 0 and "Traceback" in result.stderr
 
 
+def test_validate_shows_warnings_and_passes_unless_strict() -> None:
+    # classic.xml connects Congo Sea Zone and South Brazil Sea Zone twice; TripleA keeps a set of neighbours.
+    result = run("validate", "world_war_ii_classic/classic.xml")
+    assert result.returncode == 0
+    assert "warning: duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone'" in result.stdout
+    assert "valid (1 warning)" in result.stdout
+    strict = run("validate", "--strict", "world_war_ii_classic/classic.xml")
+    assert strict.returncode == 1 and "0 errors, 1 warning" in strict.stderr
+
+
 def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
     assert run("validate", "world_war_ii_v3/WW2v3-1942.xml").returncode == 0
     broken = tmp_path / "broken.xml"
@@ -89,3 +100,51 @@ def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
     assert result.returncode == 1
     line = next(n for n, text in enumerate(broken.read_text().splitlines(), 1) if "Germens" in text)
     assert f"{broken}:{line}: " in result.stdout and "Germens" in result.stdout
+
+
+def test_verify_takes_map_slash_game_and_reports_only_what_a_written_game_adds(tmp_path: Path) -> None:
+    # kremlin.xml connects Congo Sea Zone and South Brazil Sea Zone twice (a warning of its own).
+    base = run("verify", "classic_variations/kremlin.xml")
+    assert base.returncode == 0 and "duplicate connection 'Congo Sea Zone'" in base.stdout
+    written = tmp_path / "kremlin-draft.xml"
+    draft = Path(__file__).resolve().parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    assert run("apply", str(draft), "-o", str(written)).returncode == 0
+    result = run("verify", str(written))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "duplicate connection" not in result.stdout
+    assert "beyond those of its base game" in result.stdout and "kremlin.xml" in result.stdout
+    # A fault the written game adds is reported, and fails it.
+    text = written.read_text(encoding="utf-8")
+    broken = tmp_path / "broken.xml"
+    broken.write_text(text.replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
+    result = run("verify", str(broken))
+    assert result.returncode == 1
+    assert [line for line in result.stdout.splitlines() if line.startswith(str(broken) + ":")][:-1] != []
+    assert all("Germens" in line for line in result.stdout.splitlines()[:-1])
+
+
+def test_maps_dir_and_debug_work_after_the_command_name(tmp_path: Path) -> None:
+    def bare(*args: str) -> subprocess.CompletedProcess[str]:
+        environment = {k: v for k, v in os.environ.items() if k != "KREMLIN_TRIPLEA_MAPS"} | {"HOME": str(tmp_path)}
+        return subprocess.run([sys.executable, "-m", "kremlin_triplea", *args], capture_output=True, text=True, timeout=120, env=environment)
+
+    shown = bare("show", "--maps-dir", str(MAPS_DIR), "world_war_ii_v3/WW2v3-1941.xml")
+    assert shown.returncode == 0 and shown.stdout.startswith("World War II v3 1941")
+    # Given after the command name, it replaces the one given before it.
+    checked = bare("--maps-dir", str(tmp_path), "validate", "world_war_ii_v3/WW2v3-1941.xml", "--maps-dir", str(MAPS_DIR))
+    assert checked.returncode == 0, checked.stderr
+    failed = bare("show", "/no/such/game.xml", "--debug")
+    assert failed.returncode != 0 and "Traceback" in failed.stderr
+    assert "Traceback" not in bare("show", "/no/such/game.xml").stderr
+
+
+def test_verify_without_its_base_reports_every_finding_with_a_warning(tmp_path: Path) -> None:
+    draft = Path(__file__).resolve().parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    written = tmp_path / "kremlin-draft.xml"
+    assert run("apply", str(draft), "-o", str(written)).returncode == 0
+    moved = tmp_path / "moved.xml"
+    moved.write_text(written.read_text(encoding="utf-8").replace('"map": "classic_variations"', '"map": "gone"'), encoding="utf-8")
+    result = run("verify", str(moved))
+    assert result.returncode == 0  # kremlin.xml's duplicate connection is a warning
+    assert "cannot find the base game gone/kremlin.xml" in result.stderr
+    assert "warning: duplicate connection 'Congo Sea Zone'" in result.stdout

@@ -7,6 +7,8 @@ players enforce themselves.
 
 from __future__ import annotations
 
+from html import escape
+
 from pathlib import Path
 
 import pytest
@@ -184,6 +186,12 @@ def test_malformed_rules_are_refused_with_file_and_key() -> None:
         rule_set("x", [{"id": "a", "title": "a", "source": "s", "rule": "r", "enforced_by": "game"}])
 
 
+def notes_section(notes: str, heading: str) -> str:
+    """The notes from ``<h3>heading</h3>`` to the next heading or the end of the Kremlin notes."""
+    start = notes.index(f"<h3>{heading}</h3>") + len(heading) + 9
+    return notes[start:min(i for i in (notes.find("<h3>", start), notes.index("<hr/>")) if i != -1)]
+
+
 def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> None:
     data = {
         "ruleset": "kremlin-aa50", "first": "Axis", "picks_per_side": 4,
@@ -201,11 +209,14 @@ def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> Non
     }
     result = add_notes(apply_draft(draft_from_dict(data), fresh_game(GAMES["1941"])))
     notes = result.game.board.properties["notes"]
-    honour = notes[notes.index("<h3>Rules the players must enforce themselves (TripleA cannot)</h3>"):notes.index("<hr/>")]
+    honour = notes_section(notes, "You enforce")
+    enforced = notes_section(notes, "TripleA enforces")
     for rule in RULESET.game_rules:
         if rule.enforced_by == "players":
-            assert rule.title in honour
-    assert "Carrier force at Pearl Harbor: if Japan attacks 53 Sea Zone" in honour
-    assert "Straits: TripleA enforces it, but:" in honour
-    assert "<h3>Written into this game (TripleA enforces them)</h3>" in notes
-    assert "Rule sets: Kremlin bonus options for AA50" in notes
+            assert escape(rule.rule) in honour, rule.title  # quoted whole
+        elif rule.enforced_by == "game":
+            assert escape(rule.title) in enforced and escape(rule.rule) not in honour
+    # The scenario's own rule text (000_bc04a4edf7f7d2ab.txt, option 11, Axis scenario), quoted whole.
+    assert escape("the fighter is caught on the carrier if Japan attacks Pearl Harbor Round 1 and may not defend") in honour
+    # How TripleA's version differs is the host's: apply prints it.
+    assert "Straits" in "\n".join(result.summary()[result.summary().index("how TripleA plays them:"):])

@@ -11,6 +11,7 @@ from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.game import load
+from kremlin_triplea.gamefile.provenance import BaseRecord, recorded_base
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
@@ -124,6 +125,8 @@ def test_command_line_applies_sets_with_choices(tmp_path: Path) -> None:
     assert "Germany advantage 6: Allied Neutral Advantage (chosen; neutral = Turkey (chosen)): written into the game" in done.output
     board = load(out).board
     assert board.owner("Turkey") == "Germans" and board.units("Turkey")[("Germans", "armour")] == 1
+    # The written game records its base, so render and verify compare with it unasked.
+    assert recorded_base(board.properties["notes"]) == BaseRecord("world_war_ii_classic", "classic.xml", "World War II Classic")
     again = runner.invoke(main, args + ["--force"])
     assert again.exit_code == 0
     bad = runner.invoke(main, args[:-2] + ["--advantage", "UK=jet", "-o", str(tmp_path / "d.xml")])

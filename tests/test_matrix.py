@@ -133,7 +133,7 @@ def test_written_games_that_read_back_differently_are_blamed_on_the_pick_that_to
 def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     out_json, out_junit = tmp_path / "m.json", tmp_path / "m.xml"
     result = CliRunner().invoke(main, [
-        "--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--game", str(CLASSIC),
+        "--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--game", str(CLASSIC), "--with-covered",
         "--samples", "1", "--json", str(out_json), "--junit", str(out_junit),
     ], env={"CI": "true"})
     assert result.exit_code == 0, result.output
@@ -183,3 +183,20 @@ def test_an_engine_disagreement_is_blamed_on_the_picks_that_changed_the_place(mo
     errors = [e for c in report.failed for e in c.errors]
     assert errors and all("the engine reads Karelia S.S.R. as ('Germans'" in e for e in errors)
     assert report.cells[("kremlin-aa50", "4 Transport/Submarine Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED
+
+
+def _matrix_games(*args: str) -> list[str]:
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--json", "-", *args], env={"CI": "true"})
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)["games"]
+
+
+def test_cli_matrix_game_runs_only_that_game() -> None:
+    # kremlin-aa50's profile pins WW2v3-1941 and WW2v3-1942; naming one runs only it (issue 14).
+    assert _matrix_games("--game", "world_war_ii_v3/WW2v3-1941.xml") == ["world_war_ii_v3/WW2v3-1941.xml"]
+
+
+@pytest.mark.slow
+def test_cli_matrix_with_covered_adds_the_pinned_games() -> None:
+    games = _matrix_games("--game", "world_war_ii_v3/WW2v3-1941.xml", "--with-covered")
+    assert sorted(games) == ["world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_v3/WW2v3-1942.xml"]

@@ -254,7 +254,7 @@ def test_a_device_as_input_is_refused() -> None:
     [
         (b'ruleset = "kremlin-aa50"\ngame = "caf\xe9"\n', "is not UTF-8 text (byte 0xe9 at line 2)"),
         (b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested too deeply"),
-        (EXAMPLE.read_bytes().replace(b"axis = 11", b"axis = 99999999999"), "bid.axis: expected a whole number within TripleA's limits"),
+        (EXAMPLE.read_bytes().replace(b"axis = 11", b"axis = 99999999999"), "bid, axis: expected a whole number within TripleA's limits"),
     ],
 )
 def test_bad_drafts_are_one_line(tmp_path: Path, content: bytes, expected: str) -> None:
@@ -272,7 +272,7 @@ def test_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
 def test_counts_beyond_java_int_are_refused_with_their_place(tmp_path: Path) -> None:
     draft = tmp_path / "draft.toml"
     draft.write_text(EXAMPLE.read_text().replace('count = 2, at = "Italy"', 'count = 2147483648, at = "Italy"'))
-    assert "bid.place[1].count: expected a whole number within TripleA's limits" in one_line_error(run("apply", str(draft), "-o", str(tmp_path / "o.xml")))
+    assert "draft.toml:87: bid, place 2, count: expected a whole number within TripleA's limits" in one_line_error(run("apply", str(draft), "-o", str(tmp_path / "o.xml")))
 
 
 def test_validate_reports_pus_beyond_java_int(tmp_path: Path) -> None:

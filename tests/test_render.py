@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 from lxml import etree
@@ -11,7 +14,8 @@ from lxml import etree
 from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
-from kremlin_triplea.report.render import PALETTE, read_map_art, render_svg
+from kremlin_triplea.model.diff import PlaceDifference
+from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, color_distance, label_lines, read_map_art, render_svg
 from kremlin_triplea.draft.run import apply_draft, read_draft
 
 REPO = Path(__file__).resolve().parents[1]
@@ -73,7 +77,7 @@ def test_the_drafts_picture_outlines_exactly_the_changed_places_and_colours_owne
     archangel = next(g for g in labels if g.get("data-name") == "Archangel")
     texts = [t.text for t in archangel.iter(f"{SVG}text")]
     assert "+1 Germans artillery" in texts and "-2 Russians infantry" in texts
-    assert "owner: Russians -> Germans" in texts
+    assert "now Germans (was Russians)" in texts  # plain words, not "owner: Russians -> Germans"
     legend = {g.get("data-side"): [t.text for t in g.iter(f"{SVG}text")] for g in tree.iter(f"{SVG}g") if g.get("data-side")}
     assert set(legend) == {"Axis", "Allies"}
     assert sum(1 for t in legend["Axis"] if t.startswith("pick ")) == 5
@@ -89,9 +93,23 @@ def test_a_written_game_against_its_base_shows_the_same_changes(tmp_path: Path) 
     assert "world_war_ii_v3" in result.stdout  # the map folder was found from the game's mapName
     expected = expected_changes(load(AA50_1941).board, load(game).board)
     assert set(paths(etree.parse(str(picture)), "changed")) == expected
+    # Without --base, the base its notes record (gamefile/provenance) is compared with.
+    recorded = tmp_path / "recorded.svg"
+    assert run("render", str(game), "-o", str(recorded)).exit_code == 0
+    assert recorded.read_bytes() == picture.read_bytes()
     without_base = tmp_path / "plain.svg"
-    assert run("render", str(game), "-o", str(without_base)).exit_code == 0
+    assert run("render", str(game), "--no-base", "-o", str(without_base)).exit_code == 0
     assert paths(etree.parse(str(without_base)), "changed") == {}
+
+
+def test_a_game_written_outside_its_map_finds_the_map_from_its_base(tmp_path: Path) -> None:
+    game = tmp_path / "kremlin.xml"
+    assert run("apply", str(EXAMPLE), "-o", str(game)).exit_code == 0
+    picture = tmp_path / "game.svg"
+    # No maps folder at all: the map is the one the base game's file lies in.
+    result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path / "none"), "render", str(game), "--base", str(AA50_1941), "-o", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert str(MAP_FOLDER) in result.stdout
 
 
 def test_the_same_inputs_give_the_same_bytes_and_png_works(tmp_path: Path) -> None:
@@ -151,3 +169,138 @@ def test_a_house_rules_draft_is_drawn_against_its_game(tmp_path: Path) -> None:
     applied = apply_draft(read_draft(draft), maps_dir=MAPS_DIR)
     expected = expected_changes(applied.game.initial, applied.game.board)
     assert expected and set(paths(etree.parse(str(out)), "changed")) == expected
+
+
+# -- labels, colours and words (issue 14) ---------------------------------------
+
+@pytest.fixture(scope="module")
+def example_svg(tmp_path_factory: pytest.TempPathFactory):
+    out = tmp_path_factory.mktemp("render") / "example.svg"
+    result = run("render", str(EXAMPLE), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    return etree.parse(str(out))
+
+
+def centers_txt() -> dict[str, tuple[int, int]]:
+    found = {}
+    for line in (MAP_FOLDER / "centers.txt").read_text().splitlines():
+        match = re.search(r"\((\d+),\s*(\d+)\)", line)
+        if match:
+            found[line[: match.start()].strip()] = (int(match.group(1)), int(match.group(2)))
+    return found
+
+
+def shapes_of(path: etree._Element) -> list[list[tuple[float, float]]]:
+    return [
+        [tuple(map(float, point.split(","))) for point in re.findall(r"-?\d+,-?\d+", chunk)]
+        for chunk in path.get("d").split("Z") if chunk.strip()
+    ]
+
+
+def label_boxes(tree) -> dict[str, tuple[float, float, float, float]]:
+    labels = tree.find(f".//{SVG}g[@id='unit-changes']")
+    return {g.get("data-name"): tuple(float(g.find(f"{SVG}rect").get(k)) for k in ("x", "y", "width", "height")) for g in labels}
+
+
+def boxes_overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def inside(point, shape) -> bool:
+    x, y = point
+    crossings = 0
+    for (x1, y1), (x2, y2) in zip(shape, shape[1:] + shape[:1]):
+        if (y1 <= y) != (y2 <= y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            crossings += 1
+    return crossings % 2 == 1
+
+
+def segments_cross(p1, p2, q1, q2) -> bool:
+    def side(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
+
+
+def box_touches_shape(box, shape) -> bool:
+    x, y, w, h = box
+    corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    if any(inside(c, shape) for c in corners) or any(x <= px <= x + w and y <= py <= y + h for px, py in shape):
+        return True
+    sides = list(zip(corners, corners[1:] + corners[:1]))
+    return any(segments_cross(a, b, p, q) for a, b in sides for p, q in zip(shape, shape[1:] + shape[:1]))
+
+
+def test_labels_overlap_neither_one_another_nor_the_changed_places(example_svg) -> None:
+    boxes = label_boxes(example_svg)
+    assert len(boxes) > 20
+    names = sorted(boxes)
+    assert [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if boxes_overlap(boxes[a], boxes[b])] == []
+    changed = {name: shapes_of(path) for name, path in paths(example_svg, "changed").items()}
+    covering = [(label, place) for label, box in boxes.items() for place, shapes in changed.items() if any(box_touches_shape(box, s) for s in shapes)]
+    assert covering == []
+    width, height = (float(v) for v in example_svg.getroot().get("viewBox").split()[2:])
+    assert all(0 <= x and x + w <= width and 0 <= y for x, y, w, _ in boxes.values())
+
+
+def test_each_label_has_a_leader_line_from_its_territorys_centre_to_its_box(example_svg) -> None:
+    centers = centers_txt()
+    boxes = label_boxes(example_svg)
+    leaders = {line.get("data-name"): line for line in example_svg.find(f".//{SVG}g[@id='leaders']").iter(f"{SVG}line")}
+    assert set(leaders) == set(boxes)
+    for place, line in leaders.items():
+        start = (float(line.get("x1")), float(line.get("y1")))
+        end = (float(line.get("x2")), float(line.get("y2")))
+        assert start == centers[place], place  # where TripleA draws the place's units
+        x, y, w, h = boxes[place]
+        on_edge = (x <= end[0] <= x + w and y <= end[1] <= y + h) and (end[0] in (x, x + w) or end[1] in (y, y + h))
+        assert on_edge, place
+
+
+def test_changes_are_told_in_plain_words(example_svg) -> None:
+    texts = [t.text for t in example_svg.find(f".//{SVG}g[@id='unit-changes']").iter(f"{SVG}text")]
+    assert not [t for t in texts if "->" in t or re.search(r"\b(true|false)\b", t)]
+    change = PlaceDifference("X", (("impassable", True, False), ("victory_city", 0, 1), ("owner", "Russians", "Germans")), ())
+    assert label_lines(change) == ["can be entered", "victory city", "now Germans (was Russians)"]
+
+
+def test_color_distance_is_cie76() -> None:
+    # Published CIELAB values (D65): sRGB red is L* 53.24, a* 80.09, b* 67.20; white is L* 100.
+    assert color_distance("#ff0000", "#000000") == pytest.approx((53.24**2 + 80.09**2 + 67.20**2) ** 0.5, abs=0.1)
+    assert color_distance("#ffffff", "#000000") == pytest.approx(100, abs=0.1)
+
+
+@pytest.mark.parametrize("game", ["world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_classic/classic.xml"])
+def test_neutrals_have_a_colour_of_their_own_and_a_legend_entry(tmp_path: Path, game: str) -> None:
+    out = tmp_path / "board.svg"
+    assert run("render", game, "-o", str(out)).exit_code == 0
+    tree = etree.parse(str(out))
+    board = load(game, maps_dir=MAPS_DIR).board
+    legend = {r.get("data-owner"): r.get("fill") for r in tree.find(f".//{SVG}g[@id='legend']").iter(f"{SVG}rect") if r.get("data-owner")}
+    owners = {owner: fill for owner, fill in legend.items() if owner in board.catalog.turn_order()}
+    neutral_kinds = {"neutral", "neutral, cannot be entered"} & set(legend)
+    assert neutral_kinds, legend
+    territories = paths(tree, "territories")
+    for place, path in territories.items():
+        data = board.nodes[place]
+        if not data["water"] and data["owner"] is None:
+            assert path.get("fill") == legend["neutral, cannot be entered" if data["impassable"] else "neutral"], place
+    neutral = tree.find(f".//{SVG}pattern/{SVG}rect").get("fill")  # the hatching's ground is the neutral colour
+    assert "neutral" not in legend or legend["neutral"] == neutral
+    nearest = min(color_distance(neutral, fill) for fill in owners.values())
+    assert nearest >= MIN_NEUTRAL_DISTANCE
+    # The pairs issue 14 found confusable: AA50's tan against Japanese yellow, Classic's tan against British brown.
+    assert color_distance(neutral, owners["Japanese"]) > color_distance("#d8ba7c", "#e6b937")
+    if "classic" in game:
+        assert color_distance(neutral, owners["British"]) > color_distance("#cc9933", "#996600")
+
+
+def test_a_recorded_base_that_cannot_be_found_is_a_warning(tmp_path: Path) -> None:
+    game = tmp_path / "kremlin.xml"
+    assert run("apply", str(EXAMPLE), "-o", str(game)).exit_code == 0
+    moved = tmp_path / "moved.xml"
+    moved.write_text(game.read_text(encoding="utf-8").replace('"map": "world_war_ii_v3"', '"map": "gone"'), encoding="utf-8")
+    picture = tmp_path / "moved.svg"
+    result = run("render", str(moved), "--map-dir", str(MAP_FOLDER), "-o", str(picture))
+    assert result.exit_code == 0, result.output
+    assert "cannot find the base game gone/WW2v3-1941.xml" in result.stderr and "drawn without comparing" in result.stderr
+    assert paths(etree.parse(str(picture)), "changed") == {}

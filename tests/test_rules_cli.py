@@ -29,7 +29,8 @@ def test_apply_the_example_writes_the_game_and_a_summary(tmp_path: Path) -> None
     game = load(out)
     assert game.name == "World War II v3 1941 - Kremlin (kremlin-aa50)"
     notes = game.board.properties["notes"]
-    assert "Kremlin draft" in notes and "kremlin-aa50" in notes
+    # The ruleset as players know it (000_bc04a4edf7f7d2ab.txt's title in rulesets/kremlin-aa50.toml), not its file id.
+    assert "Kremlin draft" in notes and "Kremlin bonus options for AA50" in notes
     picks = notes[notes.index("<ol>"):notes.index("</ol>")]  # the picks' list; the rules' lists follow it
     assert picks.count("<li>") == 10
     assert game.board.owner("Archangel") == "Germans"

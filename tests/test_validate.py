@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import time
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -127,6 +128,26 @@ def test_every_real_game_validates_without_crashing(path: Path, dtd: Path) -> No
     assert isinstance(problems, list)
     assert all(isinstance(p, Problem) for p in problems)
     assert [p.line or 0 for p in problems] == sorted(p.line or 0 for p in problems)
+
+
+ENGINE_1_9_UNREADABLE = set(
+    tomllib.loads((Path(__file__).parent / "data" / "engine-1.9-unreadable.toml").read_text(encoding="utf-8"))["unreadable"]
+)
+LOADABLE_GAMES = [p for p in ALL_GAMES if not (p.parent == CORPUS_DIR and p.name in ENGINE_1_9_UNREADABLE)]
+
+
+@pytest.mark.parametrize("path", LOADABLE_GAMES, ids=game_id)
+def test_every_game_the_engine_loads_has_no_errors(path: Path, dtd: Path) -> None:
+    # Every stock game, and every corpus game TripleA 1.9 reads (tests/data/engine-1.9-unreadable.toml lists
+    # those it does not), loads in TripleA: whatever we find in it may only be a warning.
+    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    assert validate.errors(problems) == []
+
+
+def test_the_loadable_games_include_every_stock_game_and_most_of_the_corpus() -> None:
+    assert set(PINNED_GAMES) <= set(LOADABLE_GAMES)
+    assert len(ENGINE_1_9_UNREADABLE) < len(LOADABLE_GAMES) - len(PINNED_GAMES)
+    assert ENGINE_1_9_UNREADABLE <= {p.name for p in ALL_GAMES}
 
 
 def test_validation_is_fast(dtd: Path) -> None:
@@ -455,6 +476,99 @@ def test_land_unit_on_an_enemy_transport_is_reported(tmp_path: Path) -> None:
     assert [(p.line, p.message.split(",")[0]) for p in problems] == [
         (line_of(text, new) + 1, "land unit 'infantry' (owned by Russians) placed in sea zone '5 Sea Zone'")
     ]
+
+
+# Transport capacity, as the engine loads land units at sea when the game starts
+# (InitializationDelegate.initTransportedLandUnits: placement order, first transport with room).
+# WW2v3-1942.xml: a transport carries 5 (transportCapacity), infantry costs 2, artillery and armour 3.
+TRANSPORT_IN_5 = '<unitPlacement unitType="transport" territory="5 Sea Zone" quantity="1" owner="Germans"/>'
+
+
+def land_units_in_5(tmp_path: Path, *placements: tuple[str, int]) -> tuple[list[Problem], str]:
+    lines = "".join(
+        f'\n      <unitPlacement unitType="{unit}" territory="5 Sea Zone" quantity="{count}" owner="Germans"/>'
+        for unit, count in placements
+    )
+    path, text = mutate(tmp_path, TRANSPORT_IN_5, TRANSPORT_IN_5 + lines)
+    return validate_tree(parse(path), path.name, dtd=CORPUS_DTD), text
+
+
+@pytest.mark.parametrize(
+    "placements",
+    [[("infantry", 2)], [("infantry", 1), ("artillery", 1)], [("armour", 1), ("infantry", 1)]],
+    ids=["2 infantry", "infantry and artillery", "armour and infantry"],
+)
+def test_land_units_a_transport_can_carry_are_fine(tmp_path: Path, placements: list[tuple[str, int]]) -> None:
+    problems, _ = land_units_in_5(tmp_path, *placements)
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "placements, overflowing",
+    [
+        ([("infantry", 4)], "infantry"),  # the example: 4 infantry on one transport
+        ([("infantry", 3)], "infantry"),
+        ([("artillery", 1), ("armour", 1)], "armour"),
+        ([("infantry", 1), ("armour", 1), ("infantry", 1)], "infantry"),
+    ],
+    ids=["4 infantry", "3 infantry", "artillery and armour", "infantry, armour, infantry"],
+)
+def test_land_units_beyond_a_transports_capacity_are_an_error(
+    tmp_path: Path, placements: list[tuple[str, int]], overflowing: str
+) -> None:
+    problems, text = land_units_in_5(tmp_path, *placements)
+    first_line = line_of(text, TRANSPORT_IN_5) + 1
+    overflow_line = first_line + max(i for i, (unit, _) in enumerate(placements) if unit == overflowing)
+    assert [(p.line, p.severity) for p in problems] == [(overflow_line, "error")]
+    assert f"do not fit on its transports: {overflowing!r}" in problems[0].message
+    assert "Cannot load all land units in sea transports" in problems[0].message
+
+
+def test_a_second_transport_adds_its_capacity(tmp_path: Path) -> None:
+    problems, _ = land_units_in_5(tmp_path, ("transport", 1), ("infantry", 4))
+    assert problems == []
+
+
+def test_a_land_unit_without_transport_cost_at_sea_is_an_error(tmp_path: Path) -> None:
+    # factory has no transportCost in WW2v3-1942.xml: the engine cannot load it ("Non transportable unit in sea").
+    problems, text = land_units_in_5(tmp_path, ("factory", 1))
+    assert [(p.line, p.severity) for p in problems] == [(line_of(text, TRANSPORT_IN_5) + 1, "error")]
+    assert "no transportCost" in problems[0].message
+
+
+# --------------------------------------------------------------------------
+# Errors and warnings
+# --------------------------------------------------------------------------
+
+
+def test_duplicate_connections_and_attachments_are_warnings(tmp_path: Path) -> None:
+    # TripleA keeps a set of neighbours and the last attachment of a name: it reads both as meant.
+    connection = '<connection t1="5 Sea Zone" t2="6 Sea Zone"/>'
+    attachment = re.search(r'<attachment name="territoryAttachment" attachTo="Germany".*?</attachment>', TEXT, re.DOTALL)
+    assert attachment
+    text = TEXT.replace(connection, f'{connection}\n    <connection t1="6 Sea Zone" t2="5 Sea Zone"/>', 1)
+    text = text.replace(attachment.group(0), attachment.group(0) * 2, 1)
+    path = tmp_path / "WW2v3-1942.xml"
+    path.write_text(text, encoding="utf-8")
+    problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD)
+    assert [(p.severity, p.message.split(" ")[1]) for p in problems] == [("warning", "connection"), ("warning", "attachment")]
+    assert validate.errors(problems) == [] and validate.errors(problems, strict=True) == problems
+    assert all(": warning: duplicate " in str(p) for p in problems)
+
+
+def test_an_unknown_name_is_an_error(tmp_path: Path) -> None:
+    path, _ = mutate(tmp_path, 'owner="Germans"/>', 'owner="Germens"/>')
+    problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD)
+    assert problems and all(p.severity == "error" for p in problems)
+
+
+def test_added_problems_are_matched_without_line_numbers() -> None:
+    base = [Problem("a.xml", 10, "duplicate connection 'A' - 'B' (first on line 3)", "warning")]
+    written = [
+        Problem("b.xml", 12, "duplicate connection 'A' - 'B' (first on line 4)", "warning"),
+        Problem("b.xml", 13, "duplicate connection 'A' - 'B' (first on line 4)", "warning"),
+    ]
+    assert validate.added_problems(base, written) == written[1:]
 
 
 # --------------------------------------------------------------------------

@@ -10,11 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from kremlin_triplea.model.board import Board, Catalog
-from kremlin_triplea.model.changes import SetGameName
+from kremlin_triplea.model.changes import SetGameName, SetProperty
 from kremlin_triplea.model.codec import read_board, write_board
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.install import InstalledGame, install_game, map_folder_for, unique_game_name
 from kremlin_triplea.gamefile.locate import MapFolder, resolve_game
+from kremlin_triplea.gamefile.provenance import base_record
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamefile.tripleaxml import GameXml
 
@@ -104,6 +105,13 @@ class Game:
     def save(self, path: Path | str, *, overwrite: bool = False, protect: tuple[Path | str, ...] = ()) -> Path:
         """Write the game to ``path``; never over its own source file nor any of ``protect`` (the command's other inputs)."""
         return write_atomically(path, self.to_bytes(), overwrite=overwrite, protect=(self.source, *protect))
+
+
+def record_base(game: Game) -> None:
+    """Put which game ``game`` was made from atop its notes (gamefile/provenance), for render and verify to find."""
+    record = base_record(game.source, game.initial.game_name)
+    if record is not None:
+        game.board.push(SetProperty("notes", record.comment() + game.board.properties.get("notes", "")))
 
 
 class PlayerView:

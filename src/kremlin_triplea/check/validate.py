@@ -2,7 +2,11 @@
 
 ``validate_tree`` runs every check in ``CHECKS`` over a parsed ``<game>``
 element, then validates it against TripleA's ``game.dtd``, and returns the
-problems sorted by line. Any problem makes the file invalid.
+problems sorted by line. A problem is an *error* when TripleA refuses the
+file or reads it differently from what it says, and a *warning* when TripleA
+reads it as meant anyway (a connection given twice: the engine keeps a set of
+neighbours; an attachment given twice: the engine keeps the last one, as a
+map maker editing the file expects). Errors make the file invalid.
 
 What TripleA does with each fault was read from the parser of the installed
 engine (TripleA 1.9, ``games.strategy.engine.data.GameParser`` and the
@@ -28,6 +32,7 @@ import hashlib
 import os
 import re
 import zipfile
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -53,6 +58,9 @@ NEUTRAL = "Neutral"
 REFUSES = "TripleA refuses to load the game"
 KEEPS_LAST = "TripleA silently keeps only the last one"
 
+ERROR = "error"
+WARNING = "warning"
+
 
 @attrs.frozen
 class Problem:
@@ -61,10 +69,15 @@ class Problem:
     file: str  # display name of the file
     line: int | None
     message: str
+    severity: str = attrs.field(default=ERROR, validator=attrs.validators.in_((ERROR, WARNING)))
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.message}"
+        return f"{where}: {self.message}" if self.is_error else f"{where}: warning: {self.message}"
 
 
 #: What a check yields: the line (or the element, for its line) and a message.
@@ -79,8 +92,11 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None) -
     was not checked.
     """
     game = GameIndex.of(root)
-    findings = [finding for check in CHECKS for finding in check(game)]
-    problems = [Problem(file, _line(where), message) for where, message in findings]
+    problems = [
+        Problem(file, _line(where), message, WARNING if check in WARNING_CHECKS else ERROR)
+        for check in CHECKS
+        for where, message in check(game)
+    ]
 
     dtd = find_dtd(dtd, game_file=_source_path(root, file))
     if dtd is None:
@@ -89,6 +105,33 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None) -
         reported = {p.line for p in problems}
         problems += [Problem(file, line, message) for line, message in dtd_errors(root, dtd, reported)]
     return sorted(problems, key=lambda p: p.line or 0)
+
+
+def errors(problems: Iterable[Problem], *, strict: bool = False) -> list[Problem]:
+    """The problems that make the file invalid: its errors, and with ``strict`` its warnings too."""
+    return [p for p in problems if strict or p.is_error]
+
+
+def unlined(message: str) -> str:
+    """A message without the line numbers it cites ("first on line 1007"), which edits move."""
+    return re.sub(r"\bline \d+", "line N", message)
+
+
+def added_problems(base: Iterable[Problem], problems: Iterable[Problem]) -> list[Problem]:
+    """The ``problems`` of a written game that its base game does not have already.
+
+    Problems are matched by message without line numbers (an edit moves lines),
+    each base problem excusing one written one.
+    """
+    known = Counter(unlined(p.message) for p in base)
+    fresh = []
+    for problem in problems:
+        message = unlined(problem.message)
+        if known[message] > 0:
+            known[message] -= 1
+        else:
+            fresh.append(problem)
+    return fresh
 
 
 def _line(where: etree._Element | int | None) -> int | None:
@@ -490,6 +533,90 @@ def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
             )
 
 
+def _whole_number(value: str, default: int) -> int:
+    value = value.strip()
+    return int(value) if _WHOLE_NUMBER.fullmatch(value) else default
+
+
+@attrs.frozen
+class _Carrying:
+    """What a unit type's unitAttachment says about sea transport (-1: the engine's "none")."""
+
+    land: bool
+    sea_transport: bool
+    capacity: int
+    cost: int
+
+    @classmethod
+    def of(cls, game: GameIndex, unit_type: str) -> _Carrying:
+        options = option_values(game.attachment("unitType", unit_type, "unitAttachment"))
+        is_sea = options.get("isSea", "").lower() == "true"
+        is_air = options.get("isAir", "").lower() == "true"
+        capacity = _whole_number(options.get("transportCapacity", ""), -1)
+        cost = _whole_number(options.get("transportCost", ""), -1)
+        return cls(not is_sea and not is_air, is_sea and capacity != -1, capacity, cost)
+
+
+def land_units_beyond_transport_capacity(game: GameIndex) -> Iterator[Finding]:
+    """Land units placed in a sea zone that its transports cannot all carry.
+
+    Read from the engine (``InitializationDelegate.initTransportedLandUnits``,
+    TripleA 1.9 and 2.7): when the game starts, every land unit in a sea zone
+    is loaded onto a transport there (a sea unit whose ``transportCapacity`` is
+    set), land units and transports each in the order they are placed, each
+    land unit onto the first transport with room left for its
+    ``transportCost``, whoever owns either. A land unit with no
+    ``transportCost``, or one no transport has room for, stops the game from
+    starting. Sea zones without any transport are left to
+    ``land_units_at_sea_without_transport``.
+    """
+    carrying: dict[str, _Carrying] = {}
+
+    def of(unit_type: str) -> _Carrying:
+        if unit_type not in carrying:
+            carrying[unit_type] = _Carrying.of(game, unit_type)
+        return carrying[unit_type]
+
+    zones: dict[str, list[etree._Element]] = {}
+    for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
+        territory, unit_type = element.get("territory", ""), element.get("unitType", "")
+        if game.is_water(territory) and game.has("unit type", unit_type):
+            zones.setdefault(territory, []).append(element)
+    for zone, placements in zones.items():
+        room = [of(e.get("unitType", "")).capacity for e in placements for _ in range(_quantity(e)) if of(e.get("unitType", "")).sea_transport]
+        if not room:
+            continue
+        total = sum(room)
+        for element in placements:
+            unit_type = element.get("unitType", "")
+            unit = of(unit_type)
+            if not unit.land:
+                continue
+            if unit.cost == -1:
+                yield element, (
+                    f"land unit {unit_type!r} placed in sea zone {zone!r} has no transportCost, so no transport can "
+                    "carry it; TripleA stops when the game starts (\"Non transportable unit in sea\")"
+                )
+                break
+            for _ in range(_quantity(element)):
+                spot = next((index for index, left in enumerate(room) if left >= unit.cost), None)
+                if spot is None:
+                    break
+                room[spot] -= unit.cost
+            else:
+                continue
+            yield element, (
+                f"land units placed in sea zone {zone!r} do not fit on its transports: {unit_type!r} "
+                f"(transportCost {unit.cost}) finds no room left, the transports there carrying {total} in all; "
+                "TripleA stops when the game starts (\"Cannot load all land units in sea transports\")"
+            )
+            break
+
+
+def _quantity(placement: etree._Element) -> int:
+    return max(_whole_number(placement.get("quantity", "1"), 1), 0)
+
+
 #: Every check, in the order their findings are listed within one line.
 def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
     """Quantities, costs, PUs, property and option values TripleA reads with Integer.parseInt: beyond a Java int it cannot open the game."""
@@ -519,7 +646,12 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     owned_territories_without_territory_attachment,
     land_units_at_sea_without_transport,
     numbers_beyond_java_int,
+    land_units_beyond_transport_capacity,
 ]
+
+#: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).
+#: A bid property for no player is one: the engine never looks it up, and plays as without it.
+WARNING_CHECKS = {duplicate_attachments, duplicate_connections, bids_for_unknown_players}
 
 
 # --------------------------------------------------------------------------

@@ -40,24 +40,30 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 
 @click.command("render")
 @click.argument("game")
-@click.option("--base", "base_spec", help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game.")
+@click.option("--base", "base_spec", help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game, or the base game a written game's notes record.")
+@click.option("--no-base", is_flag=True, help="Compare with nothing: draw the board only.")
 @click.option("--draft", "draft_path", type=click.Path(path_type=Path, dir_okay=False), help="A draft whose picks and values make the legend.")
 @click.option("--map-dir", type=click.Path(path_type=Path, file_okay=False, exists=True), help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).")
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="FILE.svg or FILE.png.")
 @click.option("--scale", type=click.FloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
-def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool) -> None:
+def render_command(ctx: click.Context, game: str, base_spec: str | None, no_base: bool, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool) -> None:
     """Draw GAME's board: owners' colours, what changed since BASE outlined and labelled.
 
     GAME may also be a draft (.toml): it is applied in memory, compared with its
     own game, and its picks make the legend.
     """
+    from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.locate import resolve_game
+    from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
     from kremlin_triplea.report.render import find_map_folder, read_map_art, render_svg, write_picture
 
+    if no_base and base_spec is not None:
+        raise click.UsageError("--base and --no-base contradict each other")
     maps_dir = _maps_dir(ctx)
+    base_path = resolve_game(base_spec, maps_dir) if base_spec is not None else None
     if game.lower().endswith(".toml"):
         if draft_path is not None:
             raise click.UsageError("GAME is already a draft; --draft is for a written game")
@@ -69,16 +75,27 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, draft_p
         if draft_path is not None:
             base_from_draft, _, legend = _draft_boards(draft_path, maps_dir)[1:]
             base_board = base_from_draft if base_spec is None else None
-    if base_spec is not None:
-        base_board = load(base_spec, maps_dir=maps_dir).board
-    folder = map_dir or find_map_folder(board, game_path, maps_dir)
+        elif base_spec is None and not no_base:
+            record = recorded_base(board.properties.get("notes", ""))
+            if record is not None:
+                try:
+                    base_path = find_recorded_base(record, game_path, maps_dir)
+                except KremlinError as error:  # the picture is still worth drawing
+                    click.echo(f"kremlin-triplea: warning: {error}; drawn without comparing", err=True)
+                else:
+                    base_board = load(base_path).board
+    if base_path is not None and base_spec is not None:
+        base_board = load(base_path).board
+    if no_base:
+        base_board = None
+    folder = map_dir or find_map_folder(board, game_path, maps_dir, base_path=base_path)
     art = read_map_art(folder)
     unmapped = sorted(set(board.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")
         click.echo(f"kremlin-triplea: warning: {len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}", err=True)
     written = write_picture(render_svg(board, art, base_board, legend), output, overwrite=force, scale=scale)
-    outlined = "nothing outlined (no base game)" if base_board is None else "changes since the base outlined"
+    outlined = "nothing outlined (no base game)" if base_board is None else f"changes since {base_path or 'the base'} outlined"
     click.echo(f"wrote {written} (map {folder}; {outlined})")
 
 

@@ -33,6 +33,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 class _Group(click.Group):
     """Turns a ``KremlinError`` into one line on stderr and its exit status."""
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        return None if command is None else _with_global_options(command)
+
     def invoke(self, ctx: click.Context) -> Any:
         _terminate_like_interrupt()
         try:
@@ -123,22 +127,34 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
 @main.command("validate")
 @click.argument("game")
 @click.option("--dtd", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
+@click.option("--strict", is_flag=True, help="Count warnings (what TripleA reads as meant anyway) as errors.")
 @click.pass_context
-def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
-    """Report what would make TripleA fail or misread GAME (exit 1 if anything)."""
+def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool) -> None:
+    """Report what would make TripleA fail or misread GAME (exit 1 on an error).
+
+    Warnings (a connection or an attachment given twice, which TripleA reads as
+    meant) are shown but pass, unless --strict.
+    """
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.check.validate import validate_tree
+    from kremlin_triplea.check.validate import errors, validate_tree
 
     path = resolve_game(game, _maps_dir(ctx))
     document = XmlDocument.read(path)
     problems = validate_tree(document.root, str(path), dtd=dtd)
     for problem in problems:
         click.echo(str(problem))
-    if problems:
-        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
+    failing = errors(problems, strict=strict)
+    warnings = len(problems) - sum(p.is_error for p in problems)
+    if failing:
+        strictly = " (--strict: warnings count as errors)" if strict and warnings else ""
+        click.echo(f"{_count(len(problems) - warnings, 'error')}, {_count(warnings, 'warning')}{strictly} in {path}", err=True)
         sys.exit(1)
-    click.echo(f"{path}: valid")
+    click.echo(f"{path}: valid" + (f" ({_count(warnings, 'warning')})" if warnings else ""))
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @main.command("apply")
@@ -252,3 +268,34 @@ main.add_command(verify_command)
 main.add_command(house_command)
 main.add_command(installed_command)
 main.add_command(uninstall_command)
+
+
+def _set_maps_dir(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["maps_dir"] = value
+
+
+def _set_debug(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["debug"] = True  # meta is shared by every context of the invocation
+
+
+def _with_global_options(command: click.Command) -> click.Command:
+    """``command`` taking ``--maps-dir`` and ``--debug`` after its name too (``kremlin-triplea show --maps-dir D GAME``).
+
+    Given there, they replace the ones given before the command name. Added
+    when the command is looked up, so commands registered later get them too.
+    """
+    subcommands = list(command.commands.values()) if isinstance(command, click.Group) else []
+    for each in [command, *subcommands]:
+        names = {option for param in each.params for option in getattr(param, "opts", ())}
+        if "--maps-dir" not in names:
+            each.params.append(click.Option(
+                ["--maps-dir"], type=click.Path(path_type=Path, file_okay=False), expose_value=False, is_eager=True,
+                callback=_set_maps_dir, help="TripleA's downloadedMaps folder (as before the command name)."))
+        if "--debug" not in names:
+            each.params.append(click.Option(["--debug"], is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help="Show tracebacks."))
+        if isinstance(each, click.Group) and each is not command:
+            _with_global_options(each)
+    return command
+

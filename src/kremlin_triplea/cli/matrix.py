@@ -34,21 +34,30 @@ def _user_folder_games(folder: Path) -> list[Path]:
     return games
 
 
+def _include_covered(given_games: list[Path], with_covered: bool, only_given: bool) -> bool:
+    """Run the games the profiles pin: with no game given, or when asked to besides the given ones."""
+    if only_given and with_covered:
+        raise click.UsageError("--only-given and --with-covered contradict each other")
+    return with_covered or not given_games
+
+
 @click.command("matrix")
 @click.option("--ruleset", "ruleset_names", multiple=True, help="A ruleset id or path (repeatable; default: every installed ruleset and house-rule set).")
 @click.option("--game", "game_specs", multiple=True, help="A further game: a path or MAP/GAME (repeatable).")
 @click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
-@click.option("--only-given", is_flag=True, help="Only the games given with --game or --user-folder, not those the map profiles pin.")
+@click.option("--with-covered", is_flag=True, help="With --game or --user-folder: also every game the map profiles pin (without them, those are the games run).")
+@click.option("--only-given", is_flag=True, hidden=True, help="Kept for old scripts: the games given are now the only ones run unless --with-covered.")
 @click.option("--engine", is_flag=True, help="Also check that the real TripleA engine reads every written game the same (one JVM).")
 @click.option("--samples", default=2, show_default=True, type=click.IntRange(0, 100), help="Random whole drafts per ruleset and game.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random drafts.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JSON here ('-': stdout, instead of the table).")
 @click.option("--junit", "junit_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JUnit XML here.")
 @click.pass_context
-def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engine, samples, seed, json_path, junit_path) -> None:
+def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, only_given, engine, samples, seed, json_path, junit_path) -> None:
     """Apply every option of every ruleset to every game it claims (and the games given); exit 1 on any failure.
 
-    Each legal target of each option, each bid target and a seeded sample of
+    Given games (--game, --user-folder) are the only ones run, unless
+    --with-covered. Each legal target of each option, each bid target and a seeded sample of
     whole drafts is applied from the initial board; every result must validate
     and read back to the board meant (and, with --engine, be read the same by
     TripleA).
@@ -67,7 +76,7 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
 
         if not engine_available():
             raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
-    report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken + broken_houses, house_sets=house_sets, include_covered=not only_given,
+    report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken + broken_houses, house_sets=house_sets, include_covered=_include_covered(games, with_covered, only_given),
                         progress=None if _quiet() else progress_printer())
     data = json_data(report)
     if json_path is not None and str(json_path) == "-":

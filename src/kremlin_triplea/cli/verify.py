@@ -7,26 +7,33 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import maps_dir as _maps_dir
+
 
 @click.command("verify")
-@click.argument("game", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.argument("game_spec", metavar="GAME")
 @click.option("--engine", is_flag=True, help="Also load GAME in the real TripleA engine and play rounds with every power played by its Fast AI.")
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 10), help="Rounds the engine plays.")
-def verify_command(game: Path, engine: bool, rounds: int) -> None:
+@click.pass_context
+def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int) -> None:
     """Check GAME: what TripleA would refuse or misread; with --engine, that TripleA reads what we wrote and plays it.
 
-    Exit 1 on any problem: a validation problem, a disagreement between our
+    GAME is a path or MAP/GAME. For a game this tool wrote, only what it adds
+    to its base game's findings is reported (the base is recorded in its notes).
+    Exit 1 on an error (warnings pass), a disagreement between our
     reading and the engine's (owners, units, PUs, properties, game name), or
     any engine exception while playing.
     """
-    from kremlin_triplea.gamefile.document import XmlDocument
-    from kremlin_triplea.check.validate import validate_tree
+    from kremlin_triplea.check.validate import errors
+    from kremlin_triplea.gamefile.locate import resolve_game
 
-    problems = [str(p) for p in validate_tree(XmlDocument.read(game).root, str(game))]
+    game = resolve_game(game_spec, _maps_dir(ctx))
+    problems, base = _findings(game, _maps_dir(ctx))
     for problem in problems:
-        click.echo(problem)
-    click.echo(f"{game}: {'valid' if not problems else f'{len(problems)} problem(s)'} (our validator)")
-    failed = bool(problems)
+        click.echo(str(problem))
+    failed = bool(errors(problems))
+    counted = f"{len(errors(problems))} error(s), {len(problems) - len(errors(problems))} warning(s)" if problems else "valid"
+    click.echo(f"{game}: {counted} (our validator{f'; beyond those of its base game {base}' if base else ''})")
     if engine:
         from kremlin_triplea.engine.verify import verify_with_engine
 
@@ -46,3 +53,24 @@ def verify_command(game: Path, engine: bool, rounds: int) -> None:
         failed = failed or not result.ok
     if failed:
         sys.exit(1)
+
+
+def _findings(game: Path, maps_dir: Path) -> tuple[list, Path | None]:
+    """Our validator's findings in ``game``, less its recorded base game's (and that base, if any)."""
+    from kremlin_triplea.check.validate import added_problems, validate_tree
+    from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
+    from kremlin_triplea.game import Game
+
+    document = XmlDocument.read(game)
+    problems = validate_tree(document.root, str(game))
+    record = recorded_base(Game(document).board.properties.get("notes", ""))
+    if record is None:
+        return problems, None
+    try:
+        base = find_recorded_base(record, game, maps_dir)
+    except KremlinError as error:  # still worth checking: every finding is then reported
+        click.echo(f"kremlin-triplea: warning: {error}; every finding of the game is reported", err=True)
+        return problems, None
+    return added_problems(validate_tree(XmlDocument.read(base).root, str(base)), problems), base

@@ -34,7 +34,7 @@ class UnitPlacement:
         placements = []
         for entry in section.tables(key):
             entry.only("power", "unit", "count", "at")
-            at = f"{entry.file}: {entry.key}"
+            at = f"{entry.where}: {entry.key}"
             count = entry.integer("count", 1)
             if count < 1:
                 raise entry.fail("count", "a positive whole number", count)
@@ -57,7 +57,7 @@ class NeutralTake:
         takes = []
         for entry in section.tables(key):
             entry.only("neutral", "by", "navy_at")
-            at = f"{entry.file}: {entry.key}"
+            at = f"{entry.where}: {entry.key}"
             navy = entry.text("navy_at", None)
             takes.append(cls(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None))
         return tuple(takes)
@@ -91,11 +91,11 @@ class TakeoverSpec:
         """``takeover = { territory, by, retreat = [{ to, power, unit }, ...] }``."""
         spec = section.table(key)
         spec.only("territory", "by", "retreat")
-        at = f"{spec.file}: {spec.key}"
+        at = f"{spec.where}: {spec.key}"
         retreats = []
         for entry in spec.tables("retreat", []):
             entry.only("to", "power", "unit")
-            here = f"{entry.file}: {entry.key}"
+            here = f"{entry.where}: {entry.key}"
             power, unit = entry.text("power", None), entry.text("unit", None)
             retreats.append(Retreat(names.territory(entry.text("to"), where=here), names.power(power, where=here) if power else None, names.unit(unit, where=here) if unit else None))
         return cls(names.territory(spec.text("territory"), where=at), names.power(spec.text("by"), where=at), tuple(retreats))

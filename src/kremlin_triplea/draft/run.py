@@ -35,7 +35,7 @@ Every pick sees the board as changed by all earlier picks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +60,7 @@ from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import HouseSelection, apply_house_rules, house_rule_changes, selection_lines
 from kremlin_triplea.rules.house_rules import read_choices
-from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 
 
@@ -80,9 +80,8 @@ class Draft:
 
 
 def read_draft(path: Path | str) -> Draft:
-    path = Path(path)
-    root = Section(read_toml(path), str(path))
-    return draft_from_data(root)
+    # Counted: errors say "pick 1, place 2" and the file's line, as players read the draft.
+    return draft_from_data(Section.read(Path(path), counted=True))
 
 
 def draft_from_data(root: Section) -> Draft:
@@ -136,6 +135,8 @@ class DraftResult:
     state: DraftState = attrs.field(eq=False)
     rules: AppliedRules | None = None  # the rule sets' rules: written into the game, or for the players
     house: tuple[HouseSelection, ...] = ()  # the house sets' advantages and switches, as chosen or drawn
+    players: dict[str, str] = attrs.field(factory=dict, eq=False)  # side -> player, as the picks' notes record them
+    choices: tuple[str, ...] = ()  # the draft's choices (e.g. "unrestricted_russia")
 
     @property
     def changes(self) -> list[Change]:
@@ -156,9 +157,26 @@ class DraftResult:
         if self.rules is not None and self.rules.game_lines:
             lines.append("written into the game:")
             lines += [f"  {line}" for line in self.rules.game_lines]
+        if self.rules is not None and self.rules.how_triplea_plays():
+            lines.append("how TripleA plays them:")
+            lines += [f"  {line}" for line in self.rules.how_triplea_plays()]
         if self.rules is not None and self.rules.players:
             lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
         return lines
+
+
+# How a draft file records who made a pick (the draft assistant writes ``note = "picked by Ann"``).
+PICKED_BY = "picked by "
+
+
+def players_from_picks(picks: Iterable[Section]) -> dict[str, str]:
+    """Each side's player, as the draft's picks record them (``note = "picked by Ann"``)."""
+    players: dict[str, str] = {}
+    for pick in picks:
+        note, side = pick.data.get("note"), pick.data.get("side")
+        if isinstance(note, str) and isinstance(side, str) and note.startswith(PICKED_BY):
+            players.setdefault(side, note.removeprefix(PICKED_BY).strip())
+    return players
 
 
 def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None = None) -> Game:
@@ -248,14 +266,14 @@ class DraftRun:
     def parse_pick(self, index: int, section: Section) -> Pick:
         """The draft file's ``[[pick]]`` number ``index`` as a :class:`Pick`, its turn checked (not yet its target)."""
         section.only("side", "option", *TARGET_KEYS, "note")
-        where = f"{section.file}: {section.key}"
+        where = f"{section.where}: {section.key}"
         if index > self.total_picks:
-            self.turn_problem(index, self.side_to_pick(index), None, where=section.file)
+            self.turn_problem(index, self.side_to_pick(index), None, where=section.where)
         side = self.names.side(section.text("side"), where=where)
-        self.turn_problem(index, side, None, where=section.file)
+        self.turn_problem(index, side, None, where=section.where)
         raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
         option = self.ruleset.option(raw_option)
-        self.turn_problem(index, side, option, where=section.file)
+        self.turn_problem(index, side, option, where=section.where)
         kind = KINDS[option.kind]
         for other in TARGET_KEYS:
             if other != kind.target_key and section.has(other):
@@ -362,7 +380,7 @@ class DraftRun:
         pus = lambda v: isinstance(v, dict) and all(isinstance(n, int) and not isinstance(n, bool) for n in v.values())  # noqa: E731
         allocate = section.get("allocate", "a table of power = PUs", pus, {})
         phase = section.get("phase", "a table of power = PUs for TripleA's bid phase", pus, {})
-        where = f"{section.file}: {section.key}"
+        where = f"{section.where}: {section.key}"
         return BidSpec(
             amount=amount,
             placements=self.parse_placements(section, "place") if section.has("place") else (),
@@ -405,7 +423,9 @@ def apply_draft(
     own = run.ruleset.rule_set
     rules, selections = house_rule_changes(game.board, run.profile, run.names, house, before=(own,), flags=draft.choices)
     game.board.push_all(list(rules.changes))
-    return DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections)
+    return DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections,
+                       players_from_picks(draft.picks), tuple(draft.choices))
+
 
 
 def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:

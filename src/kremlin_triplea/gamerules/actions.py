@@ -48,6 +48,10 @@ class AppliedRules:
     game: tuple[GameRule, ...]
     skipped: tuple[str, ...]  # rules that do not apply to this map or these choices, and why
 
+    def how_triplea_plays(self) -> list[str]:
+        """Where TripleA's version of a rule it enforces differs from the rule text (for the host: ``apply`` prints it)."""
+        return [f"{rule.title}: {rule.differs}" for rule in self.game if rule.differs]
+
 
 def game_rule_changes(
     board: Board,

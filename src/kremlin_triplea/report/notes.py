@@ -1,18 +1,51 @@
-"""What the written game tells its players: its name, and notes listing the draft or the house rules.
+"""What the written game tells its players: its name, and notes written for them.
 
-TripleA shows the ``notes`` property (HTML) from the Game Notes menu, so the
-ruleset, every pick and the bid are put at the top of the existing notes.
-Applying a draft never writes notes; whoever writes the game calls :func:`add_notes`.
+TripleA shows the ``notes`` property (HTML) in its game selector and from the
+Game Notes menu, so the Kremlin notes go on top of the map's own: who plays
+which side, the picks (what each changed and its value), the bid, then the
+rules in two lists, "TripleA enforces" (one plain line each) and "You
+enforce" (each rule quoted whole with its source), and, where the map's own
+notes say something the ruleset overrides, which rule holds.
+
+How the game file was changed (attachments, steps, profile decisions) is for
+the host, not the players: ``apply`` prints it. TripleA's notes viewer is
+Java's HTML 3.2 renderer, which draws a ``<details>`` element open, so none
+of it goes into the notes.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from html import escape
+import attrs
 
 from kremlin_triplea.draft.run import DraftResult
+from kremlin_triplea.game import record_base
+from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import HouseResult, selection_lines
 from kremlin_triplea.model.changes import SetGameName, SetProperty
 from kremlin_triplea.report.value import value_result
+from kremlin_triplea.rules.game_rules import GameRule
+
+#: An outcome line a pick leaves for the players to keep.
+PLAYERS_ENFORCE = "players enforce: "
+
+
+def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
+    """Put the players' notes on top of the game's notes, give the game its new name, and record its base game.
+
+    Applying a draft or house rules never writes notes; whoever writes the game calls this.
+    """
+    board = result.game.board
+    if isinstance(result, HouseResult):
+        html = house_notes_html(result)
+    else:
+        html = notes_html(result, players=result.players, choices=result.choices)
+    board.push(SetProperty("notes", html + board.properties.get("notes", "")))
+    board.push(SetGameName(game_name(result)))
+    record_base(result.game)  # render and verify compare the written game with it
+    return result
 
 
 def game_name(result: DraftResult | HouseResult) -> str:
@@ -21,72 +54,198 @@ def game_name(result: DraftResult | HouseResult) -> str:
     return f"{result.game.initial.game_name} - Kremlin ({result.ruleset.id})"
 
 
-def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
-    """Put the notes of ``result`` at the top of its game's notes and give the game its new name."""
-    board = result.game.board
-    html = house_notes_html(result) if isinstance(result, HouseResult) else notes_html(result)
-    board.push(SetProperty("notes", html + board.properties.get("notes", "")))
-    board.push(SetGameName(game_name(result)))
-    return result
+#: "Drake Passage is South Argentina Sea Zone in this game (why the profile chose it)": the why is the host's.
+_NAME_TRANSLATION = re.compile(r"^(.+? in this game) \(.*\)$", re.DOTALL)
+#: "(keeps the base game's behaviour: ...)": a decision of the map profile, for the host.
+_PROFILE_DECISION = re.compile(r" \(keeps the base game's behaviour: [^()]*(\([^()]*\)[^()]*)*\)")
 
 
-def players_honour(result: DraftResult) -> list[str]:
-    """The rules TripleA cannot enforce in this game, one line each: the rule sets' and the scenarios'."""
+def for_players(line: str) -> str:
+    """A pick's outcome line without the reasons the map profile gives for its choices (``apply`` prints those)."""
+    line = _PROFILE_DECISION.sub("", line)
+    match = _NAME_TRANSLATION.match(line)
+    return match.group(1) if match else line
+
+
+# -- the rules, by who enforces them ------------------------------------------
+
+
+def first_sentence(text: str) -> str:
+    """A rule text's first sentence (up to the first '.', '!' or '?' followed by a space), for one line."""
+    match = re.match(r"(.+?[.!?])(\s|$)", text.strip(), re.DOTALL)
+    return (match.group(1) if match else text).strip()
+
+
+def triplea_enforces(rules: AppliedRules | None) -> list[str]:
+    """One plain line per rule written into the game: its title and the rule's first sentence."""
+    if rules is None:
+        return []
     lines = []
-    if result.rules is not None:
-        for rule in result.rules.players:
-            lines.append(f"{rule.title}: \"{rule.rule}\" ({rule.source}). Why not in the game: {rule.why}")
-        for rule in result.rules.game:
-            if rule.differs:
-                lines.append(f"{rule.title}: TripleA enforces it, but: {rule.differs} ({rule.source})")
-    for applied in result.picks:
-        lines += [line.removeprefix("players enforce: ") for line in applied.outcome.lines if line.startswith("players enforce: ")]
+    for rule in rules.game:
+        sentence = first_sentence(rule.rule)
+        lines.append(rule.title if sentence.lower().rstrip(".") == rule.title.lower() else f"{rule.title}: {sentence}")
     return lines
 
 
-def rules_html(result: DraftResult) -> list[str]:
-    rules = result.rules
-    parts = []
+def you_enforce(result: DraftResult | object) -> list[tuple[str, str, str]]:
+    """The rules TripleA cannot enforce: (title, the rule quoted whole, its source)."""
+    found: list[tuple[str, str, str]] = []
+    rules = getattr(result, "rules", None)
     if rules is not None:
-        sets = ", ".join(f"{s.title} ({s.id}; source {s.source})" for s in rules.sets)
-        parts.append(f"<p>Rule sets: {escape(sets)}.</p>")
-        # House sets in a Kremlin draft: their switches, advantages and seed (enough to make the game again).
-        house = selection_lines(getattr(result, "house", ()))
-        if house:
-            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in house) + "</ul>")
-        if rules.game_lines:
-            parts.append("<h3>Written into this game (TripleA enforces them)</h3>")
-            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in rules.game_lines) + "</ul>")
-    honour = players_honour(result)
+        found += [(rule.title, rule.rule, rule.source) for rule in rules.players]
+    for applied in getattr(result, "picks", ()):
+        pick = applied.pick
+        for line in applied.outcome.lines:
+            if line.startswith(PLAYERS_ENFORCE):
+                # A scenario's own rule, quoted whole; what to keep (the line) as its title.
+                if pick.scenario is not None:
+                    found.append((f"Pick {pick.index}: {line.removeprefix(PLAYERS_ENFORCE)}", pick.scenario.rule, pick.scenario.source))
+                else:
+                    found.append((f"Pick {pick.index}, option {pick.option.number} {pick.option.title}", line.removeprefix(PLAYERS_ENFORCE), pick.option.source))
+    return found
+
+
+# -- where the map's own notes say otherwise -----------------------------------
+
+
+@attrs.frozen
+class MapNoteConflict:
+    """A statement of a map's own notes that a ruleset's rule overrides, and what holds instead."""
+
+    said: re.Pattern[str]  # the map's statement, found in its notes
+    rule_id: str  # the rule it meets (a game_rule id of the ruleset)
+    holds: str  # what the players play by, in a sentence
+    unless_choice: str | None = None  # a draft choice that makes the map's statement hold after all
+    otherwise: str = ""  # what holds when that choice is made
+
+
+MAP_NOTE_CONFLICTS = (
+    # WW2v3-1941.xml / -1942.xml notes: "These infantry must be place in a territory with less than three
+    # Chinese pieces." 000_bc04a4edf7f7d2ab.txt D) (5): "There are no stacking limits on Chinese eligible territory".
+    MapNoteConflict(
+        re.compile(r"less than three Chinese pieces", re.IGNORECASE),
+        "d5-china-stacking",
+        "the Kremlin rule holds: Chinese units have no stacking limit, and TripleA no longer applies the three-piece limit",
+    ),
+    # kremlin.xml notes: "Russia may not attack 1st round". 001_e336cdee7ef3c243.txt header 2:
+    # "Restricted Russia...this option may be turned off if both players agree."
+    MapNoteConflict(
+        re.compile(r"Russia may not attack (1st|first) round", re.IGNORECASE),
+        "h2-restricted-russia",
+        "it holds as Restricted Russia, which TripleA enforces in this game (the players may agree to turn it off)",
+        unless_choice="unrestricted_russia",
+        otherwise="the players turned Restricted Russia off, as the rule allows: Russia may attack in round 1",
+    ),
+    # kremlin.xml notes: "Only 2 tech rolls per nation per turn". 001_e336cdee7ef3c243.txt header 5:
+    # "Only 2 tech rolls per side per round".
+    MapNoteConflict(
+        re.compile(r"2 tech rolls per nation", re.IGNORECASE),
+        "h5-tech",
+        "the Kremlin rule holds: 2 tech rolls per side (Axis or Allies) per round, not per nation",
+    ),
+)
+
+
+def map_note_conflicts(map_notes: str, rules: AppliedRules | None, choices: Iterable[str] = ()) -> list[tuple[str, GameRule, str]]:
+    """(what the map's notes say, the rule that meets it, what holds) for each statement the ruleset overrides."""
+    if rules is None:
+        return []
+    chosen = set(choices)
+    by_id = {rule.id: rule for rule in (*rules.game, *rules.players, *rules.tool) if rule.id}
+    found = []
+    for conflict in MAP_NOTE_CONFLICTS:
+        said = next((sentence for sentence in _sentences(map_notes) if conflict.said.search(sentence)), None)
+        rule = by_id.get(conflict.rule_id)
+        if said is None or rule is None:
+            continue
+        holds = conflict.otherwise if conflict.unless_choice and conflict.unless_choice in chosen else conflict.holds
+        found.append((said, rule, holds))
+    return found
+
+
+def _sentences(html_text: str) -> list[str]:
+    """The notes' text as sentences: lines (``<br>``, paragraphs, list items) split at each full stop."""
+    text = re.sub(r"<\s*(br|/?p|/?li|/?div|/?h\d)\b[^>]*>", "\n", html_text, flags=re.IGNORECASE)
+    text = re.sub(r"<[^>]+>", " ", text).replace("&amp;", "&").replace("&nbsp;", " ")
+    sentences = []
+    for line in text.splitlines():
+        line = re.sub(r"\s+", " ", line).strip()
+        sentences += [part.strip() for part in re.split(r"(?<=[.!?])\s+", line) if part.strip()]
+    return sentences
+
+
+# -- the HTML -----------------------------------------------------------------
+
+
+def _list(items: Iterable[str]) -> str:
+    return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
+
+
+def rules_html(result: DraftResult | object, *, map_notes: str = "", choices: Iterable[str] = ()) -> list[str]:
+    """The rules, by who enforces them, and which rule holds where the map's notes disagree."""
+    rules = getattr(result, "rules", None)
+    parts = []
+    house = selection_lines(getattr(result, "house", ()))  # a Kremlin draft's house sets (a house-only game lists its own)
+    if house:
+        parts.append("<h3>House rules</h3>")
+        parts.append(_list(escape(line) for line in house))
+    enforced = triplea_enforces(rules)
+    if enforced:
+        parts.append("<h3>TripleA enforces</h3>")
+        parts.append(_list(escape(line) for line in enforced))
+    honour = you_enforce(result)
     if honour:
-        parts.append("<h3>Rules the players must enforce themselves (TripleA cannot)</h3>")
-        parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in honour) + "</ul>")
+        parts.append("<h3>You enforce</h3>")
+        parts.append("<p>TripleA cannot enforce these rules; the players keep them.</p>")
+        parts.append(_list(f"<b>{escape(title)}</b>: &ldquo;{escape(rule)}&rdquo; ({escape(source)})" for title, rule, source in honour))
+    conflicts = map_note_conflicts(map_notes, rules, choices)
+    if conflicts:
+        parts.append("<h3>Where the map's notes below say otherwise</h3>")
+        parts.append(_list(
+            f"The map's notes say &ldquo;{escape(said)}&rdquo; The ruleset says &ldquo;{escape(rule.rule)}&rdquo; "
+            f"({escape(rule.title)}, {escape(rule.source)}). So {escape(holds)}."
+            for said, rule, holds in conflicts
+        ))
     return parts
 
 
-def notes_html(result: DraftResult) -> str:
+def notes_html(result: DraftResult, *, players: dict[str, str] | None = None, choices: Iterable[str] = ()) -> str:
+    """The Kremlin notes for the players, put on top of the map's own notes.
+
+    ``players``: each side's player, when the draft records them; ``choices``:
+    the draft's choices, which decide some rules (e.g. Restricted Russia off).
+    """
     ruleset = result.ruleset
     values = value_result(result)
-    parts = [
-        "<h2>Kremlin draft</h2>",
-        f"<p>Ruleset: {escape(ruleset.title)} ({escape(ruleset.id)}; source {escape(ruleset.source)}). "
-        f"Map profile: {escape(result.profile.map)}.</p>",
-        "<ol>",
-    ]
+    players = players or {}
+    side_powers = result.state.side_powers
+    parts = [f"<h2>Kremlin draft: {escape(ruleset.title)}</h2>"]
+    sides = []
+    for side in ruleset.sides:
+        who = f" &ndash; {escape(players[side])}" if side in players else ""
+        sides.append(f"<b>{escape(side)}</b> ({escape(', '.join(side_powers.get(side, ())))}){who}")
+    first = f" The {escape(result.picks[0].pick.side)} picked first." if result.picks else ""
+    parts.append(f"<p>{'; '.join(sides)}.{first} Rules: {escape(ruleset.source)}.</p>")
+
+    parts.append("<h3>The picks</h3>")
+    parts.append("<ol>")
     for applied, value in zip(result.picks, values.picks):
-        pick = applied.pick
-        details = "; ".join(escape(line) for line in applied.outcome.lines)
-        parts.append(f"<li>{escape(pick.side)}: option {pick.option.number} {escape(pick.option.title)}: {details} "
-                     f"(worth {value.value:+d} IPCs to the {escape(pick.side)})</li>")
+        pick, option = applied.pick, applied.pick.option
+        changed = "; ".join(escape(for_players(line)) for line in applied.outcome.lines if not line.startswith(PLAYERS_ENFORCE))
+        parts.append(f"<li><b>{escape(pick.side)}, option {option.number} {escape(option.title)}</b> "
+                     f"(worth {value.value:+d} IPCs): {changed}</li>")
     parts.append("</ol>")
     totals = values.totals()
-    parts.append(f"<p>Picks valued in IPCs (units at cost, production, PUs; see kremlin-triplea value): "
-                 f"{escape(', '.join(f'{side} {total:+d}' for side, total in totals.items()))}.</p>")
+    parts.append(f"<p>The picks are worth {escape(', '.join(f'{side} {total:+d} IPCs' for side, total in totals.items()))} "
+                 "(units at their cost, production and PUs).</p>")
     if result.bid is not None and result.bid_spec is not None:
-        parts.append(f"<p>Bid {result.bid_spec.amount}: {'; '.join(escape(line) for line in result.bid.lines)}</p>")
+        parts.append(f"<h3>The bid: {result.bid_spec.amount}</h3>")
+        parts.append(_list(escape(line) for line in result.bid.lines))
     else:
         parts.append("<p>No bid.</p>")
-    parts += rules_html(result)
+
+    map_notes = result.game.initial.properties.get("notes", "")
+    parts += rules_html(result, map_notes=map_notes, choices=choices)
     parts.append("<hr/>")
     # A CDATA section cannot contain its own terminator.
     return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"

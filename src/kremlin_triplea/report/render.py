@@ -14,6 +14,7 @@ legend lists the owners' colours and, given a draft's values, its picks by side.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,11 +22,11 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
-from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
+from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import PlaceDifference, board_difference
+from kremlin_triplea.errors import InputError
 
 # For owners the map gives no colour: distinct, readable under black text.
 PALETTE = ("#8c6bb1", "#41ae76", "#ef6548", "#4292c6", "#cc4c02", "#807dba", "#66a61e", "#e7298a")
@@ -111,12 +112,18 @@ def _int_property(properties: dict[str, str], key: str, default: int) -> int:
         return default
 
 
-def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir: Path | str | None = None) -> Path:
-    """The folder with the map's polygons: beside the game file if it sits in a map, else by the game's ``mapName``."""
-    if game_path is not None:
-        games = Path(game_path).resolve().parent
-        if games.name == "games" and (games.parent / "polygons.txt").is_file():
-            return games.parent
+def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir: Path | str | None = None, *, base_path: Path | str | None = None) -> Path:
+    """The folder with the map's polygons.
+
+    Beside the game file if it sits in a map, else beside its base game's file
+    (a written game draws as its base does), else by the game's ``mapName``
+    among the installed maps.
+    """
+    for path in (game_path, base_path):
+        if path is not None:
+            games = Path(path).resolve().parent
+            if games.name == "games" and (games.parent / "polygons.txt").is_file():
+                return games.parent
     map_name = board.properties.get("mapName")
     if not map_name:
         raise InputError("the game names no map (property mapName); name the map folder with --map-dir")
@@ -131,11 +138,29 @@ def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir:
 
 # -- what changed ------------------------------------------------------------
 
-def _lines(change: PlaceDifference) -> list[str]:
+def label_lines(change: PlaceDifference) -> list[str]:
+    """A changed place's label: units added and removed, then its fields in plain words."""
     out = [f"{n:+d} {owner or 'neutral'} {unit}" for owner, unit, n in change.units]
-    for field, before, after in change.fields:
-        out.append(f"{field.replace('_', ' ')}: {_shown(before)} -> {_shown(after)}")
-    return out
+    return out + [_in_words(field, before, after) for field, before, after in change.fields]
+
+
+def _in_words(field: str, before: object, after: object) -> str:
+    """One territory field's change as a player says it ("now Germans (was Russians)")."""
+    if field == "owner":
+        return f"now {after or 'neutral'} (was {before or 'neutral'})"
+    if field == "original_owner":
+        return f"original owner {after or 'none'} (was {before or 'none'})"
+    if field == "production":
+        return f"produces {after} IPCs (was {before})"
+    if field == "impassable":
+        return "cannot be entered" if after else "can be entered"
+    if field == "capital":
+        return f"capital of {after}" if after else f"no longer the capital of {before}"
+    if field == "victory_city":
+        if not after:
+            return "no longer a victory city"
+        return "victory city" if after == 1 else f"victory city (counts {after})"
+    return f"{field.replace('_', ' ')}: {_shown(before)} -> {_shown(after)}"
 
 
 def _shown(value: object) -> str:
@@ -167,15 +192,62 @@ def owner_colors(board: Board, art: MapArt) -> dict[str, str]:
     return colors
 
 
-def fill_of(board: Board, art: MapArt, colors: dict[str, str], place: str) -> str:
+#: The least CIE76 colour difference (ΔE*ab) between the neutrals' fill and any player's or the
+#: water's colour. About 2 is barely noticeable side by side; the colours issue 14 found confusable
+#: are 20 (Classic: neutral tan cc9933 against British brown 996600) and 32 (AA50: impassable tan
+#: d8ba7c against Japanese yellow e6b937) apart.
+MIN_NEUTRAL_DISTANCE = 35.0
+
+#: Light fills for neutral land, tried in order when the map's own is too close to a player's.
+#: Pale cream f0f0c0 is at least 38 from every colour of the AA50 and Classic maps and the water.
+NEUTRAL_CANDIDATES = ("#f0f0c0", "#f5f5dc", "#ffffff", UNOWNED_LAND)
+
+
+def color_distance(first: str, second: str) -> float:
+    """CIE76 ΔE*ab between two "#rrggbb" colours (sRGB, D65 white)."""
+    return sum((a - b) ** 2 for a, b in zip(_lab(first), _lab(second))) ** 0.5
+
+
+def _lab(color: str) -> tuple[float, float, float]:
+    channels = [int(color.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def neutral_fill(art: MapArt, colors: dict[str, str]) -> str:
+    """The fill of land no player owns: the map's own neutral colour if it stands apart from every
+    player's and the water's, else the first candidate that does (else the one farthest from them)."""
+    others = [*colors.values(), WATER]
+    own = [art.colors[key] for key in ("Neutral", "Impassable") if key in art.colors]
+    candidates = [*own, *NEUTRAL_CANDIDATES]
+
+    def nearest(color: str) -> float:
+        return min(color_distance(color, other) for other in others)
+
+    for candidate in candidates:
+        if nearest(candidate) >= MIN_NEUTRAL_DISTANCE:
+            return candidate
+    return max(candidates, key=nearest)
+
+
+IMPASSABLE_PATTERN = "cannot-enter"  # the hatching over neutral land that cannot be entered
+
+
+def fill_of(board: Board, colors: dict[str, str], neutral: str, place: str) -> str:
     data = board.nodes[place]
     if data["water"]:
         return WATER
     if data["owner"] is not None:
         return colors[data["owner"]]
-    if data["impassable"] and "Impassable" in art.colors:
-        return art.colors["Impassable"]
-    return art.colors.get("Neutral", UNOWNED_LAND)
+    return f"url(#{IMPASSABLE_PATTERN})" if data["impassable"] else neutral
 
 
 def _path(shapes: Sequence[Sequence[tuple[int, int]]]) -> str:
@@ -185,6 +257,7 @@ def _path(shapes: Sequence[Sequence[tuple[int, int]]]) -> str:
 def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Legend | None = None) -> str:
     """The board as SVG: owners' colours, the places changed since ``base`` outlined and labelled."""
     colors = owner_colors(board, art)
+    neutral = neutral_fill(art, colors)
     changes = changed_places(base, board) if base is not None else {}
     owners_shown = board.catalog.turn_order()
     legend_lines = 2 + (max((len(lines) for _, lines in legend.sides), default=0) + 2 if legend is not None else 0)
@@ -195,6 +268,8 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, sans-serif">',
         f"<title>{escape(board.game_name)}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+        f'<defs><pattern id="{IMPASSABLE_PATTERN}" width="16" height="16" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+        f'<rect width="16" height="16" fill="{neutral}"/><rect width="5" height="16" fill="#555555"/></pattern></defs>',
         '<g id="territories" stroke="#333333" stroke-width="1">',
     ]
     for place in sorted(art.polygons):
@@ -203,7 +278,7 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
         owner = board.nodes[place]["owner"]
         out.append(
             f'<path data-name={quoteattr(place)} data-owner={quoteattr(owner or "")} '
-            f'fill="{fill_of(board, art, colors, place)}" d="{_path(art.polygons[place])}"/>'
+            f'fill="{fill_of(board, colors, neutral, place)}" d="{_path(art.polygons[place])}"/>'
         )
     out.append("</g>")
     out.append(f'<g id="changed" fill="none" stroke="{OUTLINE}" stroke-width="6" stroke-linejoin="round">')
@@ -211,50 +286,159 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
         if art.polygons.get(place):
             out.append(f'<path data-name={quoteattr(place)} d="{_path(art.polygons[place])}"/>')
     out.append("</g>")
+    labelled = [place for place in changes if place in art.centers]
+    sizes = {place: _label_size(label_lines(changes[place])) for place in labelled}
+    boxes = place_labels(
+        [(art.centers[place], sizes[place]) for place in labelled],
+        Occupancy.of([shape for place in changes for shape in art.polygons.get(place, ())], art.width, art.height),
+        art.width,
+        art.height,
+    )
+    # Every leader line before any label, so no line crosses a label drawn before it.
+    out.append(f'<g id="leaders" stroke="{OUTLINE}" stroke-width="3" fill="{OUTLINE}">')
+    for place, box in zip(labelled, boxes):
+        (cx, cy), (ex, ey) = art.centers[place], _nearest_on_box(art.centers[place], box)
+        out.append(f'<line data-name={quoteattr(place)} x1="{cx}" y1="{cy}" x2="{ex}" y2="{ey}"/>')
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="5"/>')
+    out.append("</g>")
     out.append(f'<g id="unit-changes" font-size="{UNIT_FONT}">')
-    placed: list[tuple[int, int, int, int]] = []
-    for place, change in changes.items():
-        if place not in art.centers:
-            continue
-        lines = _lines(change)
-        box_width = max(len(line) for line in lines) * UNIT_FONT * 6 // 10 + 12
-        box_height = len(lines) * (UNIT_FONT + 4) + 8
-        x, top = _label_position(art.centers[place], box_width, box_height, art.width, placed)
-        placed.append((x, top, box_width, box_height))
+    for place, (x, top, box_width, box_height) in zip(labelled, boxes):
+        lines = label_lines(changes[place])
         out.append(f"<g data-name={quoteattr(place)}>")
-        out.append(f'<rect x="{x}" y="{top}" width="{box_width}" height="{box_height}" fill="#ffffff" fill-opacity="0.85" stroke="{OUTLINE}" stroke-width="2"/>')
+        out.append(f'<rect x="{x}" y="{top}" width="{box_width}" height="{box_height}" fill="#ffffff" fill-opacity="0.9" stroke="{OUTLINE}" stroke-width="2"/>')
         for number, line in enumerate(lines):
             color = "#006400" if line.startswith("+") else "#b00000" if line.startswith("-") else "#000000"
             out.append(f'<text x="{x + 6}" y="{top + UNIT_FONT + number * (UNIT_FONT + 4)}" fill="{color}">{escape(line)}</text>')
         out.append("</g>")
     out.append("</g>")
-    out += _legend(board, colors, owners_shown, legend, art.height + 20, width)
+    unowned = [data for data in board.nodes.values() if not data["water"] and data["owner"] is None]
+    swatches = [(owner, colors[owner]) for owner in owners_shown]
+    if any(not data["impassable"] for data in unowned):
+        swatches.append(("neutral", neutral))
+    if any(data["impassable"] for data in unowned):
+        swatches.append(("neutral, cannot be entered", f"url(#{IMPASSABLE_PATTERN})"))
+    out += _legend(swatches, legend, art.height + 20, width)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _label_position(center: tuple[int, int], width: int, height: int, map_width: int, placed: list[tuple[int, int, int, int]]) -> tuple[int, int]:
-    """Beside the centre (where TripleA draws the units), inside the map, moved down past earlier labels."""
-    x = center[0] + 14
-    if x + width > map_width:
-        x = max(0, center[0] - 14 - width)
-    top = center[1] - UNIT_FONT
-    moved = True
-    while moved:
-        moved = False
-        for left, upper, w, h in placed:
-            if x < left + w and left < x + width and top < upper + h and upper < top + height:
-                top = upper + h + 4
-                moved = True
-    return x, top
+def _label_size(lines: list[str]) -> tuple[int, int]:
+    """A label box's (width, height) for its lines (DejaVu Sans averages about 0.6 em a character)."""
+    return max(len(line) for line in lines) * UNIT_FONT * 6 // 10 + 12, len(lines) * (UNIT_FONT + 4) + 8
 
 
-def _legend(board: Board, colors: dict[str, str], owners: list[str], legend: Legend | None, top: int, width: int) -> list[str]:
+Box = tuple[int, int, int, int]  # x, top, width, height
+
+
+@attrs.frozen
+class Occupancy:
+    """Which cells of a grid over the map some polygons cover, with sums for counting any box's cells at once.
+
+    Each cell is marked if a polygon covers its centre, and so are its
+    neighbours: a box clear of marked cells stays clear of the polygons.
+    """
+
+    cell: int
+    columns: int
+    rows: int
+    sums: tuple[tuple[int, ...], ...]  # sums[r][c]: marked cells above and left of (r, c)
+
+    @classmethod
+    def of(cls, shapes: Sequence[Sequence[tuple[int, int]]], width: int, height: int, cell: int = 8) -> Occupancy:
+        columns, rows = width // cell + 1, height // cell + 1
+        marked = [bytearray(columns) for _ in range(rows)]
+        for shape in shapes:
+            ys = [y for _, y in shape]
+            for row in range(max(min(ys) // cell, 0), min(max(ys) // cell + 1, rows)):
+                y = row * cell + cell / 2
+                crossings = sorted(
+                    x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+                    for (x1, y1), (x2, y2) in zip(shape, [*shape[1:], shape[0]])
+                    if (y1 <= y) != (y2 <= y)
+                )
+                for start, end in zip(crossings[::2], crossings[1::2]):
+                    first, last = max(int(start // cell), 0), min(int(end // cell), columns - 1)
+                    for near in range(max(row - 1, 0), min(row + 2, rows)):
+                        marked[near][max(first - 1, 0) : last + 2] = b"\x01" * (min(last + 2, columns) - max(first - 1, 0))
+        sums = [[0] * (columns + 1) for _ in range(rows + 1)]
+        for row in range(rows):
+            running = 0
+            for column in range(columns):
+                running += marked[row][column]
+                sums[row + 1][column + 1] = sums[row][column + 1] + running
+        return cls(cell, columns, rows, tuple(tuple(line) for line in sums))
+
+    def covered(self, box: Box) -> int:
+        """How many marked cells ``box`` touches."""
+        x, top, width, height = box
+        left, right = max(x // self.cell, 0), min((x + width - 1) // self.cell + 1, self.columns)
+        upper, lower = max(top // self.cell, 0), min((top + height - 1) // self.cell + 1, self.rows)
+        if left >= right or upper >= lower:
+            return 0
+        s = self.sums
+        return s[lower][right] - s[upper][right] - s[lower][left] + s[upper][left]
+
+
+#: How far (pixels between the centre and the box) a label may move from its territory's centre, nearest first.
+LABEL_DISTANCES = (24, 48, 80, 120, 170, 230, 300, 380, 470, 570, 680, 800)
+LABEL_DIRECTIONS = 16
+
+
+def place_labels(labels: list[tuple[tuple[int, int], tuple[int, int]]], occupied: Occupancy, width: int, height: int) -> list[Box]:
+    """A box for each (centre, (width, height)), in order: inside the map, clear of the boxes placed
+    before it and of ``occupied`` (the changed places), as near its centre as that allows.
+
+    Where no spot within ``LABEL_DISTANCES`` is clear of ``occupied``, the one covering least of it
+    is taken; labels never overlap one another.
+    """
+
+
+    placed: list[Box] = []
+    for (cx, cy), (box_width, box_height) in labels:
+        best: tuple[int, Box] | None = None
+        for distance in LABEL_DISTANCES:
+            for step in range(LABEL_DIRECTIONS):
+                angle = 2 * math.pi * step / LABEL_DIRECTIONS
+                dx, dy = math.cos(angle), math.sin(angle)
+                x = round(cx + dx * (distance + box_width / 2) - box_width / 2)
+                top = round(cy + dy * (distance + box_height / 2) - box_height / 2)
+                box = (min(max(x, 0), max(width - box_width, 0)), min(max(top, 0), max(height - box_height, 0)), box_width, box_height)
+                if any(_overlap(box, other) for other in placed):
+                    continue
+                cost = occupied.covered(box)
+                if best is None or cost < best[0]:
+                    best = (cost, box)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        if best is None:  # crowded everywhere near: below every label so far
+            best = (0, (min(max(cx, 0), max(width - box_width, 0)), max(b[1] + b[3] for b in placed) + 4, box_width, box_height))
+        placed.append(best[1])
+    return placed
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _nearest_on_box(point: tuple[int, int], box: Box) -> tuple[int, int]:
+    """The point of ``box``'s edge nearest ``point`` (where the leader line meets the label)."""
+    x, top, width, height = box
+    px, py = min(max(point[0], x), x + width), min(max(point[1], top), top + height)
+    if (px, py) != point:
+        return px, py
+    edges = [(point[0] - x, (x, py)), (x + width - point[0], (x + width, py)), (point[1] - top, (px, top)), (top + height - point[1], (px, top + height))]
+    return min(edges)[1]
+
+
+def _legend(swatches: list[tuple[str, str]], legend: Legend | None, top: int, width: int) -> list[str]:
+    """Each owner's colour (and the neutrals'), the outline of a change, then the draft's picks by side."""
     step = LEGEND_FONT + 8
     out = [f'<g id="legend" font-size="{LEGEND_FONT}">']
     x = 20
-    for owner in owners:
-        out.append(f'<rect x="{x}" y="{top}" width="{LEGEND_FONT}" height="{LEGEND_FONT}" fill="{colors[owner]}" stroke="#333333" data-owner={quoteattr(owner)}/>')
+    for owner, fill in swatches:
+        out.append(f'<rect x="{x}" y="{top}" width="{LEGEND_FONT}" height="{LEGEND_FONT}" fill="{fill}" stroke="#333333" data-owner={quoteattr(owner)}/>')
         out.append(f'<text x="{x + LEGEND_FONT + 8}" y="{top + LEGEND_FONT - 4}">{escape(owner)}</text>')
         x += LEGEND_FONT + 24 + len(owner) * LEGEND_FONT * 6 // 10
     out.append(f'<rect x="{x}" y="{top}" width="{LEGEND_FONT}" height="{LEGEND_FONT}" fill="none" stroke="{OUTLINE}" stroke-width="4"/>')

@@ -1,7 +1,14 @@
-"""Reading TOML data files with errors that name the file, the key and what was expected."""
+"""Reading TOML data files with errors that name the file, the key and what was expected.
+
+A draft's errors speak as players count (``pick 1, place 2: count``, not
+``pick[0].place[1].count``) and give the line of the file the key is on
+(``draft.toml:12``). Python's TOML reader keeps no positions, so ``KeyLines``
+finds them with a small scanner of its own.
+"""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -37,24 +44,178 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise DataFileError("not valid TOML: arrays or tables nested too deeply", where=str(path)) from None
 
 
-class Section:
-    """One table of a data file, remembering its key path for error messages."""
+_BARE_VALUE = re.compile(r"[^,\]}\n#]*")
+Part = str | int  # a key, or an index into an array
+Parts = tuple[Part, ...]
 
-    def __init__(self, data: Any, file: str, key: str = "") -> None:
-        if not isinstance(data, dict):
-            raise DataFileError(f"{key or 'the file'}: expected a table, got {_describe(data)}", where=file)
-        self.data = data
+
+class KeyLines:
+    """The line each key (and each table of an array) of a TOML text starts on.
+
+    Records headers (``[a.b]``, ``[[pick]]``), ``key = value`` lines, and the
+    keys and array items inside inline tables and arrays, which may span lines.
+    Strings and comments are skipped. It reads valid TOML only (the file has
+    been parsed already), and anything it does not follow just goes unrecorded.
+    """
+
+    _KEY = re.compile(r'\s*((?:[A-Za-z0-9_-]+|"[^"\n]*"|\'[^\'\n]*\')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"\n]*"|\'[^\'\n]*\'))*)\s*=')
+    _HEADER = re.compile(r"\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines: dict[Parts, int] = {}
+        self._arrays: dict[Parts, int] = {}  # array of tables -> items seen so far
+        self._scan()
+
+    def line(self, parts: Parts) -> int | None:
+        """The line of ``parts``, else of the nearest enclosing key recorded, else None."""
+        for end in range(len(parts), 0, -1):
+            if parts[:end] in self.lines:
+                return self.lines[parts[:end]]
+        return None
+
+    @staticmethod
+    def _split_key(key: str) -> Parts:
+        return tuple(part.strip().strip("\"'") for part in re.findall(r'"[^"]*"|\'[^\']*\'|[^.]+', key))
+
+    def _line_at(self, position: int) -> int:
+        return self.text.count("\n", 0, position) + 1
+
+    def _scan(self) -> None:
+        text, position, table = self.text, 0, ()
+        while position < len(text):
+            position = self._skip_blank(position)
+            if position >= len(text):
+                break
+            header = self._HEADER.match(text, position) if text[position] == "[" else None
+            if header is not None:
+                table = self._split_key(header.group(2))
+                if header.group(1) == "[[":
+                    index = self._arrays.get(table, 0)
+                    self._arrays[table] = index + 1
+                    table = (*table, index)
+                self.lines.setdefault(table, self._line_at(position))
+                position = header.end()
+                continue
+            key = self._KEY.match(text, position)
+            if key is None:  # not something this scanner follows: go to the next line
+                position = text.find("\n", position) + 1 or len(text)
+                continue
+            parts = (*table, *self._split_key(key.group(1)))
+            self.lines.setdefault(parts, self._line_at(position))
+            position = self._value(key.end(), parts)
+
+    def _skip_blank(self, position: int) -> int:
+        """Past spaces, newlines, commas and comments."""
+        text = self.text
+        while position < len(text):
+            if text[position] in " \t\r\n,":
+                position += 1
+            elif text[position] == "#":
+                position = text.find("\n", position) + 1 or len(text)
+            else:
+                break
+        return position
+
+    def _value(self, position: int, parts: Parts) -> int:
+        """Past the value starting at ``position``, recording what an inline table or array holds."""
+        text = self.text
+        position = self._skip_blank(position)
+        if position >= len(text):
+            return position
+        opening = text[position]
+        if opening == "{":
+            position += 1
+            while True:
+                position = self._skip_blank(position)
+                if position >= len(text) or text[position] == "}":
+                    return position + 1
+                key = self._KEY.match(text, position)
+                if key is None:
+                    return len(text)
+                inner = (*parts, *self._split_key(key.group(1)))
+                self.lines.setdefault(inner, self._line_at(position))
+                position = self._value(key.end(), inner)
+        if opening == "[":
+            position, index = position + 1, 0
+            while True:
+                position = self._skip_blank(position)
+                if position >= len(text) or text[position] == "]":
+                    return position + 1
+                self.lines.setdefault((*parts, index), self._line_at(position))
+                position = self._value(position, (*parts, index))
+                index += 1
+        for quote in ('"""', "'''", '"', "'"):
+            if text.startswith(quote, position):
+                end = position + len(quote)
+                while True:
+                    end = text.find(quote, end)
+                    if end == -1:
+                        return len(text)
+                    if quote[0] == "'" or not self._escaped(end):
+                        return end + len(quote)
+                    end += 1
+        match = _BARE_VALUE.match(text, position)  # a number, date, true or false
+        return match.end() if match and match.end() > position else position + 1  # always forward
+
+    def _escaped(self, position: int) -> bool:
+        backslashes = 0
+        while position - backslashes - 1 >= 0 and self.text[position - backslashes - 1] == "\\":
+            backslashes += 1
+        return backslashes % 2 == 1
+
+
+class Section:
+    """One table of a data file, remembering its key path for error messages.
+
+    ``counted`` sections (a draft's) number the tables of an array as players
+    do, from 1 (``pick 1, place 2``); ``lines`` gives the file line of a key.
+    """
+
+    def __init__(self, data: Any, file: str, key: str = "", *, parts: Parts = (), counted: bool = False, lines: KeyLines | None = None) -> None:
         self.file = file
+        self.parts = parts
+        self.counted = counted
+        self.lines = lines
+        if not isinstance(data, dict):
+            raise DataFileError(f"{key or 'the file'}: expected a table, got {_describe(data)}", where=self.where)
+        self.data = data
         self.key = key
 
+    @classmethod
+    def read(cls, path: Path, *, counted: bool = False) -> Section:
+        """The file's top table, with each key's line known for error messages."""
+        data = read_toml(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):  # already read as TOML: the lines are a nicety
+            text = ""
+        return cls(data, str(path), counted=counted, lines=KeyLines(text))
+
+    @property
+    def where(self) -> str:
+        """The file, and the line this table starts on when known (``draft.toml:12``)."""
+        return self._where(self.parts)
+
+    def _where(self, parts: Parts) -> str:
+        line = self.lines.line(parts) if self.lines is not None else None
+        return self.file if line is None else f"{self.file}:{line}"
+
     def _path(self, name: str | int) -> str:
+        if self.counted:
+            if isinstance(name, int):
+                return f"{self.key} {name + 1}"
+            return f"{self.key}, {name}" if self.key else name
         if isinstance(name, int):
             return f"{self.key}[{name}]"
         return f"{self.key}.{name}" if self.key else name
 
+    def _child(self, data: Any, name: str | int, parts: Parts) -> Section:
+        return Section(data, self.file, self._path(name), parts=parts, counted=self.counted, lines=self.lines)
+
     def fail(self, name: str | int, expected: str, got: Any = None) -> DataFileError:
         detail = f", got {_describe(got)}" if got is not None else ""
-        return DataFileError(f"{self._path(name)}: expected {expected}{detail}", where=self.file)
+        return DataFileError(f"{self._path(name)}: expected {expected}{detail}", where=self._where((*self.parts, name)))
 
     def has(self, name: str) -> bool:
         return name in self.data
@@ -62,7 +223,7 @@ class Section:
     def get(self, name: str, expected: str, check: Callable[[Any], bool], default: Any = ...) -> Any:
         if name not in self.data:
             if default is ...:
-                raise DataFileError(f"{self._path(name)}: missing; expected {expected}", where=self.file)
+                raise DataFileError(f"{self._path(name)}: missing; expected {expected}", where=self.where)
             return default
         value = self.data[name]
         if not check(value):
@@ -87,11 +248,12 @@ class Section:
 
     def table(self, name: str, default: Any = ...) -> Section:
         value = self.get(name, "a table", lambda v: isinstance(v, dict), default)
-        return value if isinstance(value, Section) or value is None else Section(value, self.file, self._path(name))
+        return value if isinstance(value, Section) or value is None else self._child(value, name, (*self.parts, name))
 
     def tables(self, name: str, default: Any = ...) -> list[Section]:
         value = self.get(name, "a list of tables", lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v), default)
-        return [Section(item, self.file, self._path(name) + f"[{i}]") for i, item in enumerate(value)]
+        array = self._child({}, name, (*self.parts, name))
+        return [array._child(item, i, (*self.parts, name, i)) for i, item in enumerate(value)]
 
     def counts(self, name: str, default: Any = ...) -> dict[str, int]:
         """A table of name = positive whole number."""
@@ -106,7 +268,7 @@ class Section:
         """Reject keys this table does not know (a typo must not be ignored silently)."""
         for name in self.data:
             if name not in allowed:
-                raise DataFileError(f"{self._path(name)}: unknown key; expected one of {', '.join(allowed)}", where=self.file)
+                raise DataFileError(f"{self._path(name)}: unknown key; expected one of {', '.join(allowed)}", where=self._where((*self.parts, name)))
 
 
 def _describe(value: Any) -> str:

@@ -21,19 +21,17 @@ written files is explained at ``Checker`` below.
 from __future__ import annotations
 
 import random
-import re
 import sys
 import tempfile
 import time
 import zlib
-from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from kremlin_triplea.check.validate import find_dtd, validate_tree
+from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds import (
     bid_receivers,
@@ -300,11 +298,6 @@ def _state_id(state: State) -> tuple:
     return (key, value[0]) if key[0] == "place" else (key, value if not isinstance(value, frozenset) else tuple(sorted(value)))
 
 
-def _unlined(message: str) -> str:
-    """A validation message without the line numbers it cites ("first on line 1007"), which edits move."""
-    return re.sub(r"\bline \d+", "line N", message)
-
-
 def board_with_states(base: Board, states: list[State]) -> Board:
     """``base`` with each place, player and property set to the given state."""
     board = base.copy()
@@ -356,22 +349,14 @@ class Checker:
         # (file, board written, key -> the items to blame for that place, player or property)
         self.for_engine: list[tuple[Path, Board, Callable[[Key | None], list[Applied]]]] = []
         self.files = 0
-        self._base_problems: dict[str, Counter[str]] = {}
+        self._base_problems: dict[str, list] = {}
 
     def new_problems(self, game: Game, problems: list) -> list:
         """The problems the base game does not have already (by message: edits move line numbers)."""
 
         if game.source not in self._base_problems:
-            self._base_problems[game.source] = Counter(_unlined(p.message) for p in validate_tree(game.document.root, game.source, dtd=self.dtd))
-        known = Counter(self._base_problems[game.source])
-        fresh = []
-        for problem in problems:
-            message = _unlined(problem.message)
-            if known[message] > 0:
-                known[message] -= 1
-            else:
-                fresh.append(problem)
-        return fresh
+            self._base_problems[game.source] = validate_tree(game.document.root, game.source, dtd=self.dtd)
+        return added_problems(self._base_problems[game.source], problems)
 
     def write_and_read(self, game: Game, board: Board, name: str) -> tuple[bytes | None, str | None, dict[Key, str], list]:
         """(bytes written, why writing failed, what reads back differently, new validation problems)."""

@@ -145,7 +145,7 @@ class ScenarioOption(OptionKind):
     target_key = "scenario"
 
     def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
-        return {"scenario": ruleset.scenario(section.text("scenario"), where=f"{section.file}: {section.key}")}
+        return {"scenario": ruleset.scenario(section.text("scenario"), where=f"{section.where}: {section.key}")}
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         titles = []

@@ -1,0 +1,82 @@
+"""Draft-file errors speak as players count and give the file's line (rules/tomlfile.py, issue 14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from support.paths import MAPS_DIR
+from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines
+
+HEAD = '''ruleset = "kremlin-aa50"
+game = "world_war_ii_v3/WW2v3-1941.xml"
+first = "Axis"
+
+[[pick]]
+side = "Axis"
+option = 10
+takeover = { territory = "Archangel", by = "Germans", retreat = [{ to = "Russia" }] }
+
+[[pick]]  # the Allies
+side = "Allies"
+option = 2
+place = [
+  { power = "Russians", unit = "artillery", at = "Caucasus" },
+  { power = "UK", unit = "tank", at = "India", count = COUNT },
+]
+'''
+
+
+def line_of(text: str, snippet: str) -> int:
+    return text[: text.index(snippet)].count("\n") + 1
+
+
+def error_for(tmp_path: Path, count: str) -> tuple[str, str]:
+    text = HEAD.replace("COUNT", count)
+    path = tmp_path / "draft.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(KremlinError) as caught:
+        apply_draft(read_draft(path), maps_dir=MAPS_DIR)
+    return str(caught.value), text
+
+
+def test_a_wrong_value_names_the_pick_as_players_number_it_and_its_line(tmp_path: Path) -> None:
+    message, text = error_for(tmp_path, '"two"')
+    line = line_of(text, '"UK"')
+    assert message == f"{tmp_path / 'draft.toml'}:{line}: pick 2, place 2, count: expected a whole number, got 'two'"
+    assert "[1]" not in message and "pick[" not in message
+
+
+def test_an_unknown_key_and_an_unknown_name_also_give_the_line(tmp_path: Path) -> None:
+    message, text = error_for(tmp_path, '1, colour = "red"')
+    assert message.startswith(f"{tmp_path / 'draft.toml'}:{line_of(text, 'colour')}: pick 2, place 2, colour: unknown key")
+    text = HEAD.replace('"Caucasus"', '"Caucasos"').replace("COUNT", "1")
+    path = tmp_path / "names.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(KremlinError) as caught:
+        apply_draft(read_draft(path), maps_dir=MAPS_DIR)
+    assert str(caught.value).startswith(f"{path}:{line_of(text, 'Caucasos')}: pick 2, place 1: ")
+    assert "Caucasus" in str(caught.value)  # did you mean
+
+
+def test_key_lines_follow_headers_inline_tables_arrays_and_strings() -> None:
+    text = HEAD.replace("COUNT", "1") + '\n[bid]\naxis = 11  # "a comment with [brackets] = and {"\nnote = """two\nlines = {"""\nallocate = { Germans = 3 }\n'
+    lines = KeyLines(text)
+    assert lines.line(("pick", 0)) == line_of(text, "[[pick]]")
+    assert lines.line(("pick", 0, "takeover", "retreat", 0, "to")) == line_of(text, "takeover =")
+    assert lines.line(("pick", 1)) == line_of(text, "[[pick]]  # the Allies")
+    assert lines.line(("pick", 1, "place", 1, "count")) == line_of(text, '"UK"')
+    assert lines.line(("bid", "allocate", "Germans")) == line_of(text, "allocate =")
+    assert lines.line(("bid", "note")) == line_of(text, 'note = """')
+    assert lines.line(("bid", "lines")) is lines.line(("bid",)) == line_of(text, "[bid]")  # inside a string: no key
+
+
+def test_other_data_files_keep_their_key_paths(tmp_path: Path) -> None:
+    from kremlin_triplea.rules.tomlfile import Section
+
+    section = Section({"option": [{"kind": 1}]}, "ruleset.toml")
+    with pytest.raises(DataFileError, match=r"^ruleset.toml: option\[0\].kind: expected a text"):
+        section.tables("option")[0].text("kind")
