@@ -96,15 +96,15 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
     from kremlin_triplea.game import load, write_atomically
     from kremlin_triplea.tools.matrix import all_rulesets
-    from kremlin_triplea.tools.profiles import new_profile_text
+    from kremlin_triplea.tools.profiles import known_places, new_profile_text
     from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     maps_dir = _maps_dir(ctx)
     path = resolve_game(game, maps_dir)
     loaded = load(path)
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
-    key = game if "/" in game and not Path(game).is_file() else None
-    text = new_profile_text(loaded, rulesets, key=key)
+    key = game if "/" in game and not Path(game).is_file() else str(path)
+    text = new_profile_text(loaded, rulesets, key=key, known=known_places(maps_dir))
     if output is None:
         click.echo(text, nl=False)
     else:

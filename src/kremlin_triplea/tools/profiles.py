@@ -26,7 +26,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.names import _SEA_ZONE
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
-from kremlin_triplea.rules.ruleset import Neutral, PlacementParams, Ruleset, TerritoryTakeoverParams, load_named_ruleset
+from kremlin_triplea.rules.ruleset import Neutral, PlacementParams, Ruleset, TerritoryTakeoverParams, find_data_file, load_named_ruleset, load_ruleset
 
 REVIEW = "REVIEW"
 
@@ -193,49 +193,285 @@ def guess_sea_zone_name(game: Game) -> str:
     return patterns.most_common(1)[0][0] if patterns else "{n} Sea Zone"
 
 
-# -- profile new ---------------------------------------------------------------------
+# -- profile new: matching rule-text names to a map that knows what it matches ---------
+
+# Players' names for the powers rule texts name: a rule text says "UK", the game's player is "British".
+POWER_NAMES: tuple[frozenset[str], ...] = tuple(frozenset(group) for group in (
+    {"uk", "u.k.", "united kingdom", "britain", "great britain", "england", "british", "english"},
+    {"usa", "us", "u.s.", "u.s.a.", "united states", "america", "americans", "american"},
+    {"ussr", "u.s.s.r.", "soviet", "soviets", "soviet union", "russia", "russians", "russian"},
+    {"germany", "germans", "german"},
+    {"japan", "japanese"},
+    {"italy", "italians", "italian"},
+    {"china", "chinese"},
+    {"anzac", "australia", "australians", "australian"},
+    {"france", "french"},
+))
+
+_NAVAL_ROLES = {"transport", "submarine", "destroyer", "cruiser", "carrier", "battleship"}
+_LAND_ROLES = {"infantry", "artillery", "armour", "factory", "aa"}
+# Words that only a body of water is named with ("Drake Passage", "off Wake Island", "Hawaii Seazone").
+_WATER_WORDS = re.compile(r"\b(sea|seas|seazone|ocean|passage|gulf|bay|channel|straits?|fleet|off|sz)\b", re.IGNORECASE)
+# Words a game adds to a sea zone's name that say nothing about which one it is.
+_FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "s", "r", "coast", "nat", "l"}
 
 
-def _best_name(word: str, names: list[str]) -> tuple[str | None, float]:
-    lowered = {n.lower(): n for n in names}
+def _plain(name: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split())
+
+
+def _tokens(name: str) -> tuple[str, ...]:
+    return tuple(t for t in _plain(name).split() if t not in _FILLER)
+
+
+@attrs.frozen
+class PlaceKind:
+    """Whether a rule-text place is land or a sea zone, and what in the rule text says so."""
+
+    kind: str | None  # "land", "sea", or None: the rule text does not say
+    why: str
+
+
+def place_kinds(rulesets: list[Ruleset]) -> dict[str, PlaceKind]:
+    """Land or sea for each rule-text place, read from how the rule text uses it.
+
+    A neutral, a place a power may enter or a place captured is land; a place
+    where only ships are put or moved is a sea zone; so is a name only water
+    is called by ("Drake Passage", "off Wake Island").
+    """
+    kinds: dict[str, PlaceKind] = {}
+
+    def say(name: str, kind: str, why: str) -> None:
+        kinds.setdefault(name, PlaceKind(kind, why))
+
+    for ruleset in rulesets:
+        for neutral in ruleset.neutrals.values():
+            say(neutral.name, "land", f"{ruleset.id} lists it as a neutral")
+        for restriction in ruleset.restrictions.values():
+            for place in restriction.may_also_enter:
+                say(place, "land", f"{ruleset.id}: the {restriction.power} may enter it")
+        for scenario in getattr(ruleset, "scenarios", ()):
+            steps = list(scenario.steps) + [s for v in scenario.variants for s in v.steps]
+            for step in steps:
+                roles = {ROLE_OF_WORD.get(unit.lower()) for unit, _ in step.units} - {None}
+                targets = [step.at] + ([step.to] if step.to else [])
+                if step.kind == "capture":
+                    say(step.at, "land", f"scenario {scenario.id!r} captures it")
+                elif roles and roles <= _NAVAL_ROLES:
+                    for place in targets:
+                        say(place, "sea", f"scenario {scenario.id!r} puts only ships there ({', '.join(u for u, _ in step.units)})")
+                elif roles & _LAND_ROLES:
+                    for place in targets:
+                        say(place, "land", f"scenario {scenario.id!r} puts land units there ({', '.join(u for u, _ in step.units)})")
+    for ruleset in rulesets:
+        for name in rule_names(ruleset).places:
+            if name not in kinds and _WATER_WORDS.search(name):
+                kinds[name] = PlaceKind("sea", "only water is named so")
+    return kinds
+
+
+@attrs.frozen
+class KnownPlace:
+    """A rule-text place on a map a hand-written profile covers: the evidence ``profile new`` reasons from."""
+
+    rule: str
+    map: str
+    game_file: str
+    name: str  # the game's name there
+    water: bool
+    neighbours: frozenset[str]
+
+
+def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:
+    """Every rule-text place the installed hand-written profiles translate, on each game they pin and the user has.
+
+    ``skip_board``: leave out games whose territories are exactly these (to
+    measure matching on a pinned map without its own profile's answers).
+    """
+    from kremlin_triplea.rules.ruleset import data_folders
+
+    found: dict[str, list[KnownPlace]] = {}
+    paths = {p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}
+    seen_files: set[str] = set()
+    for key in sorted(paths):
+        try:
+            profile = load_profile(paths[key])
+        except KremlinError:
+            continue
+        rule_places: set[str] = set(profile.places)
+        for ruleset_id in profile.rulesets:
+            try:
+                rule_places |= set(rule_names(load_named_ruleset(ruleset_id)).places)
+            except KremlinError:
+                continue
+        for base in profile.games:
+            if base.sha256 in seen_files:
+                continue
+            try:
+                game = load(base.key, maps_dir=maps_dir)
+            except KremlinError:
+                continue
+            seen_files.add(base.sha256)
+            board = game.board
+            if skip_board is not None and frozenset(board.nodes) == skip_board:
+                continue
+            lowered = {n.lower(): n for n in board.nodes}
+            mapped = {k.lower(): v for k, v in profile.places.items()}
+            for rule in sorted(rule_places):
+                if rule in profile.absent_places:
+                    continue
+                name = mapped.get(rule.lower()) or lowered.get(rule.lower())
+                if name is None or name not in board.nodes:
+                    continue
+                found.setdefault(rule.lower(), []).append(KnownPlace(
+                    rule, profile.map, base.file, name, board.is_water(name), frozenset(board.neighbours(name))))
+    return found
+
+
+@attrs.frozen
+class PlaceMatch:
+    """The game's territory for a rule-text place (None: left unmatched), with the evidence."""
+
+    rule: str
+    name: str | None
+    evidence: str
+    exact: bool = False
+
+
+def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[KnownPlace]]) -> dict[str, PlaceMatch]:
+    """Each rule-text place of the rulesets, matched only to a territory of its own kind (land or sea).
+
+    In order: the same name; the name a hand-written profile gives it on another
+    map, if this map has a territory of that name and kind; the territory whose
+    neighbours are those it has there; the same words (a sea zone's "Sea Zone"
+    aside), when only one territory of its kind has them. Anything else stays
+    unmatched: a wrong match would put units in the wrong place.
+    """
+    board = game.board
+    kinds = place_kinds(rulesets)
+    names: list[str] = []
+    for ruleset in rulesets:
+        names += [n for n in rule_names(ruleset).places if n not in names]
+    matches = {}
+    for rule in names:
+        evidence = known.get(rule.lower(), [])
+        kind = kinds.get(rule, PlaceKind(None, ""))
+        if kind.kind is None and evidence and len({k.water for k in evidence}) == 1:
+            kind = PlaceKind("sea" if evidence[0].water else "land", f"a sea zone on {evidence[0].map}" if evidence[0].water else f"land on {evidence[0].map}")
+        matches[rule] = _match_place(board, rule, kind, evidence)
+    return matches
+
+
+def _of_kind(board, kind: str | None) -> list[str]:
+    return sorted(n for n in board.nodes if kind is None or board.is_water(n) == (kind == "sea"))
+
+
+def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
+    what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
+    because = f" ({kind.why})" if kind.why else ""
+    candidates = _of_kind(board, kind.kind)
+    exact = [n for n in candidates if n.lower() == rule.lower()]
+    if exact:
+        return PlaceMatch(rule, exact[0], "the same name", exact=True)
+    plain = [n for n in candidates if _plain(n) == _plain(rule)]
+    if len(plain) == 1:
+        return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
+    if kind.kind is None:
+        return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
+    # The name a hand-written profile gives it elsewhere, of the same kind here.
+    for known_place in evidence:
+        if known_place.name in board.nodes and board.is_water(known_place.name) == (kind.kind == "sea"):
+            shared = len(known_place.neighbours & set(board.neighbours(known_place.name)))
+            return PlaceMatch(rule, known_place.name, f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {what} of that name, {shared} of its {len(known_place.neighbours)} neighbours there are its neighbours here")
+    # The territory whose neighbours are those it has on a map a profile covers.
+    best: list[tuple[float, int, str, KnownPlace]] = []
+    for known_place in evidence:
+        for name in candidates:
+            around = set(board.neighbours(name))
+            shared = len(known_place.neighbours & around)
+            if shared >= 2:
+                best.append((shared / len(known_place.neighbours | around), shared, name, known_place))
+    best.sort(key=lambda b: (-b[0], b[2]))
+    if best and best[0][0] >= 0.5 and (len(best) == 1 or best[1][2] == best[0][2] or best[1][0] < best[0][0]):
+        score, shared, name, known_place = best[0]
+        return PlaceMatch(rule, name, f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its neighbours ({shared} of {len(known_place.neighbours)}: {', '.join(sorted(known_place.neighbours & set(board.neighbours(name)))[:6])})")
+    # The same words, in one territory of its kind only.
+    words = _tokens(rule)
+    if words:
+        same = [n for n in candidates if _tokens(n) == words]
+        if len(same) == 1:
+            return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
+        close = [(difflib.SequenceMatcher(None, " ".join(words), " ".join(_tokens(n))).ratio(), n) for n in candidates if _tokens(n)]
+        close.sort(key=lambda c: (-c[0], c[1]))
+        if close and close[0][0] >= 0.88 and (len(close) == 1 or close[1][0] < 0.88):
+            return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}); the only {what} so close{because}")
+    near = [n for _, n in sorted(((difflib.SequenceMatcher(None, _plain(rule), _plain(n)).ratio(), n) for n in board.nodes), key=lambda c: (-c[0], c[1]))[:3]]
+    return PlaceMatch(rule, None, f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}")
+
+
+def match_power(word: str, players: list[str], known: dict[str, str]) -> tuple[str | None, str]:
+    """The game's player for a rule-text power, through the names players use (UK -> British)."""
+    lowered = {p.lower(): p for p in players}
     if word.lower() in lowered:
-        return lowered[word.lower()], 1.0
-    scored = sorted(((difflib.SequenceMatcher(None, word.lower(), n.lower()).ratio(), n) for n in names), key=lambda x: (-x[0], x[1]))
-    for score, name in scored:
-        if word.lower() in name.lower() or name.lower() in word.lower():
-            return name, max(score, 0.75)
-    if scored and scored[0][0] >= 0.6:
-        return scored[0][1], scored[0][0]
-    return None, scored[0][0] if scored else 0.0
+        return lowered[word.lower()], "the same name"
+    if known.get(word.lower()) in players:
+        return known[word.lower()], f"a hand-written profile calls {word} {known[word.lower()]!r}"
+    for group in POWER_NAMES:
+        if word.lower() in group:
+            hits = sorted({lowered[n] for n in group if n in lowered})
+            if len(hits) == 1:
+                return hits[0], f"{word} and {hits[0]} name the same power"
+    return None, f"no player is {word} ({', '.join(players)})"
 
 
 def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = None) -> str:
-    """A starting map profile for ``game``: every rule-text name the rulesets use, guesses marked REVIEW."""
+def _needed(by: tuple[str, ...]) -> str:
+    return ", ".join(by[:4]) + (f" and {len(by) - 4} more" if len(by) > 4 else "")
+
+
+@attrs.frozen
+class NewProfile:
+    """A drafted profile: its text, and what was matched (for the benchmark and the tests)."""
+
+    text: str
+    places: dict[str, PlaceMatch]
+    powers: dict[str, str | None]
+    units: dict[str, str | None]
+
+
+def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> NewProfile:
+    """A starting map profile for ``game``: every rule-text name the rulesets use.
+
+    Matches carry their evidence as the place's reason; every guess is marked
+    ``# REVIEW`` in a comment (the file reads and passes ``profile check`` as
+    written). Names nothing on the map stands for are listed in ``[unmatched]``
+    with what needs them.
+    """
     board = game.board
     source = Path(game.source)
     map_name = board.properties.get("mapName") or (source.parents[2].name if len(source.parents) > 2 else source.stem)
-    land = sorted(t for t, d in board.nodes.items() if not d["water"])
     players = list(game.catalog.players)
-    powers: dict[str, tuple[str, ...]] = {}
-    units: dict[str, tuple[str, ...]] = {}
-    places: dict[str, tuple[str, ...]] = {}
+    known = known if known is not None else {}
+    need_powers: dict[str, tuple[str, ...]] = {}
+    need_units: dict[str, tuple[str, ...]] = {}
+    need_places: dict[str, tuple[str, ...]] = {}
     for ruleset in rulesets:
         found = rule_names(ruleset)
-        for table, more in ((powers, found.powers), (units, found.units), (places, found.places)):
+        for table, more in ((need_powers, found.powers), (need_units, found.units), (need_places, found.places)):
             for name, by in more.items():
                 table[name] = tuple(dict.fromkeys((*table.get(name, ()), *(f"{ruleset.id} {b}" for b in by))))
+    unmatched: dict[str, list[str]] = {}
     lines = [
         f"# Map profile for the TripleA map {map_name!r}, started by `kremlin-triplea profile new` from {source.name}.",
-        "# Every line marked REVIEW is a guess: check it against the map, give each place a",
-        "# reason in [place_reasons], delete the REVIEW marks, then run `kremlin-triplea profile check`.",
+        "# Lines marked REVIEW are guesses, each with its evidence: check them against the map, correct them,",
+        "# then run `kremlin-triplea profile check` and `kremlin-triplea matrix --only-given --profile` on it.",
         "",
         f"map = {_q(map_name)}",
         f"rulesets = [{', '.join(_q(r.id) for r in rulesets)}]",
-        f"sea_zone_name = {_q(guess_sea_zone_name(game))}   # {REVIEW}: the commonest sea zone name pattern",
+        f"sea_zone_name = {_q(guess_sea_zone_name(game))}   # {REVIEW}: the commonest pattern of this game's numbered sea zones",
         "",
         "[[game]]",
         f"file = {_q(source.name)}",
@@ -246,62 +482,94 @@ def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = N
         "",
         "[powers]   # rule-text power = the game's player",
     ]
-    for word, by in powers.items():
-        match, score = _best_name(word, players)
-        if match is not None and match.lower() == word.lower():
-            continue
-        if match is None:
-            lines.append(f"# {_q(word)} = ?   # {REVIEW}: no player is close; needed by {', '.join(by)}; players: {', '.join(players)}")
-        else:
-            lines.append(f"{_q(word)} = {_q(match)}   # {REVIEW}: closest player name ({score:.2f}); needed by {', '.join(by)}")
-    lines += ["", "[units]   # rule-text unit = the game's unit type (matched by TripleA role)"]
+    known_powers: dict[str, str] = {}
+    for profile in _installed_profiles():
+        known_powers.update({k.lower(): v for k, v in profile.powers.items()})
+    power_matches: dict[str, str | None] = {}
+    for word, by in need_powers.items():
+        player, why = match_power(word, players, known_powers)
+        power_matches[word] = player
+        if player is None:
+            unmatched.setdefault(word, []).append(f"power: {why}; needed by {_needed(by)}")
+        elif player.lower() != word.lower():
+            lines.append(f"{_q(word)} = {_q(player)}   # {REVIEW}: {why}")
+    lines += ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
     facts = unit_facts(game)
-    for word, by in units.items():
-        if word.lower() in {u.lower() for u in game.catalog.unit_types}:
+    unit_types = {u.lower(): u for u in game.catalog.unit_types}
+    unit_matches: dict[str, str | None] = {}
+    for word, by in need_units.items():
+        if word.lower() in unit_types:
+            unit_matches[word] = unit_types[word.lower()]
             continue
         match = match_unit_word(word, game, facts)
         if match is None or match.unit is None:
+            unit_matches[word] = None
             why = match.reason if match is not None else "not a unit word the roles know"
-            lines.append(f"# {_q(word)} = ?   # {REVIEW}: {why}; needed by {', '.join(by)}")
+            unmatched.setdefault(word, []).append(f"unit: {why}; needed by {_needed(by)}")
         else:
+            unit_matches[word] = match.unit
             lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
-    lines += ["", "[places]   # rule-text territory = the game's territory"]
+    places = match_places(game, rulesets, known)
+    lines += ["", "[places]   # rule-text territory or sea zone = the game's, only of the same kind"]
     reasons = []
-    for word, by in places.items():
-        match, score = _best_name(word, land)
-        if match is not None and match.lower() == word.lower():
-            continue
-        if match is None:
-            lines.append(f"# {_q(word)} = ?   # {REVIEW}: no territory is close; needed by {', '.join(by)}")
-        else:
-            lines.append(f"{_q(word)} = {_q(match)}   # {REVIEW}: closest territory name ({score:.2f})")
-            reasons.append(f"{_q(word)} = {_q(f'{REVIEW}: guessed by name ({score:.2f}); say why {match} is {word}')}")
-    lines += ["", "[place_reasons]", *reasons, ""]
-    coasts = []
+    for rule, match in places.items():
+        if match.name is None:
+            unmatched.setdefault(rule, []).append(f"place: {match.evidence}; needed by {_needed(need_places[rule])}")
+        elif not match.exact:
+            lines.append(f"{_q(rule)} = {_q(match.name)}   # {REVIEW}")
+            reasons.append(f"{_q(rule)} = {_q(match.evidence)}")
+    lines += ["", "[place_reasons]   # the evidence for each match: replace it with your reason once checked", *reasons, ""]
+    land_of = {rule: m.name for rule, m in places.items() if m.name is not None and not board.is_water(m.name)}
+    coasts: dict[str, list[str]] = {}
     for ruleset in rulesets:
         for neutral in ruleset.neutrals.values():
-            navy = [u for u, _ in neutral.army if (m := match_unit_word(u, game, facts)) is not None and m.role in ("transport", "submarine", "destroyer", "cruiser", "carrier", "battleship")]
-            territory, _ = _best_name(neutral.name, land)
-            if navy and territory is not None:
+            navy = [u for u, _ in neutral.army if ROLE_OF_WORD.get(u.lower()) in _NAVAL_ROLES]
+            territory = land_of.get(neutral.name)
+            if navy and territory is not None and neutral.name not in coasts:
                 zones = sorted(n for n in board.neighbours(territory) if board.is_water(n))
-                coasts.append(f"{_q(neutral.name)} = [{', '.join(_q(z) for z in zones)}]   # {REVIEW}: the sea zones {territory} borders")
-    lines += ["[neutral_coasts]   # where a neutral's ships may go first", *coasts, ""]
-    entered = []
+                if zones:
+                    coasts[neutral.name] = zones
+    lines.append("[neutral_coasts]   # where a neutral's ships may go first: the sea zones it borders")
+    lines += [f"{_q(name)} = [{', '.join(_q(z) for z in zones)}]   # {REVIEW}" for name, zones in coasts.items()]
+    lines.append("")
+    entered: dict[str, list[str]] = {}
     for ruleset in rulesets:
         for restriction in ruleset.restrictions.values():
-            if restriction.takeover_only_where_may_enter:
-                player, _ = _best_name(restriction.power, players)
-                listed = _movement_restriction(game, player) if player else []
-                entered.append(f"{_q(player or restriction.power)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}: the game's movementRestrictionTerritories")
-    lines += ["[powers_may_enter]", *entered, ""]
+            player = power_matches.get(restriction.power) or match_power(restriction.power, players, known_powers)[0]
+            if restriction.takeover_only_where_may_enter and player is not None and player not in entered:
+                entered[player] = _movement_restriction(game, player)
+    lines.append("[powers_may_enter]   # the game's movementRestrictionTerritories of each restricted power")
+    lines += [f"{_q(player)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}" for player, listed in entered.items()]
+    lines.append("")
     ww2v3 = board.properties.get("WW2V3", "").lower() == "true"
     lines += [
         "[factory_output]",
-        f"enforced_by_game = {'true' if ww2v3 else 'false'}",
-        f"reason = {_q(f'{REVIEW}: ' + ('the game sets WW2V3, under which TripleA limits a factory to its territory production' if ww2v3 else 'the game does not set WW2V3; check how it limits a new factory'))}",
+        f"enforced_by_game = {'true' if ww2v3 else 'false'}   # {REVIEW}",
+        "reason = " + _q("the game sets WW2V3, under which TripleA limits a factory to its territory production" if ww2v3
+                         else "the game does not set WW2V3: TripleA does not limit a new factory to its territory production"),
+        "",
+        "[unmatched]   # rule-text names nothing on this map stands for: what needs them is not available here",
+        *(f"{_q(name)} = {_q('; '.join(why))}" for name, why in unmatched.items()),
         "",
     ]
-    return "\n".join(lines)
+    return NewProfile("\n".join(lines), places, power_matches, unit_matches)
+
+
+def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> str:
+    return new_profile(game, rulesets, key=key, known=known).text
+
+
+def _installed_profiles() -> list[Profile]:
+    from kremlin_triplea.rules.ruleset import data_folders
+
+    paths = {p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}
+    found = []
+    for key in sorted(paths):
+        try:
+            found.append(load_profile(paths[key]))
+        except KremlinError:
+            continue
+    return found
 
 
 def _movement_restriction(game: Game, player: str) -> list[str]:
@@ -316,14 +584,19 @@ def _movement_restriction(game: Game, player: str) -> list[str]:
 
 
 def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[str]:
-    """Problems with a map profile: names its games lack, changed files, entries without reasons."""
+    """Problems with a map profile: names its games lack or of the wrong kind, changed files, entries without reasons.
+
+    Names in ``[unmatched]`` are accepted: the profile says the map has nothing
+    for them (what needs them is then not available). ``# REVIEW`` comments are
+    not problems (see :func:`review_marks`); a reason still saying REVIEW is.
+    """
     profile = load_profile(path)
     where = str(path)
     problems: list[str] = []
     rulesets = []
     for ruleset_id in profile.rulesets:
         try:
-            rulesets.append(load_named_ruleset(ruleset_id))
+            rulesets.append(_load_rules(ruleset_id))
         except KremlinError as error:
             problems.append(f"{where}: rulesets: {error}")
     if not profile.games:
@@ -347,6 +620,23 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
             problems.append(f"{where}: game {base.key}: sha256 is {digest}, the profile pins {base.sha256}")
         problems += [f"{where}: game {base.key}: {p}" for p in _missing_names(profile, game, rulesets)]
     return problems
+
+
+def review_marks(path: Path | str) -> list[int]:
+    """The lines of a profile file still carrying a ``# REVIEW`` comment: guesses nobody has confirmed yet."""
+    return [n for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1) if re.search(r"#.*\bREVIEW\b", line)]
+
+
+def _load_rules(ruleset_id: str):
+    """A Kremlin ruleset, or a house-rule set (a file of ``[[rule]]``s) read as one."""
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    path = find_data_file("rulesets", ruleset_id)
+    if "rule" in read_toml(path):
+        from kremlin_triplea.rules.house_rules import load_house_set
+
+        return load_house_set(path)
+    return load_ruleset(path)
 
 
 def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> list[str]:
@@ -379,17 +669,31 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
         absent("capital_marker", "at", profile.capital_marker.at, land, "territory")
         absent("capital_marker", "refuge", profile.capital_marker.refuge, land, "territory")
         absent("capital_marker", "power", profile.capital_marker.power, players, "player")
+    unmatched = {k.lower() for k in profile.unmatched}
     lowered = {
-        "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers},
-        "units": {n.lower() for n in unit_types} | {k.lower() for k in profile.units},
-        "places": {n.lower() for n in land} | {k.lower() for k in profile.places if profile.places[k] in land}
+        "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers} | unmatched,
+        "units": {n.lower() for n in unit_types} | {k.lower() for k in profile.units} | unmatched,
+        # Scenario places may be sea zones ("Drake Passage" = "South Argentina Sea Zone").
+        "places": {n.lower() for n in land | sea} | {k.lower() for k in profile.places if profile.places[k] in land | sea}
         # [absent_places]: places the rule text names that the map does not have, each with its reason
-        | {k.lower() for k in getattr(profile, "absent_places", {})},
+        | {k.lower() for k in profile.absent_places} | unmatched,
     }
+    kinds = place_kinds([r for r in rulesets if isinstance(r, Ruleset)])
+    mapped = {k.lower(): v for k, v in profile.places.items()}
     for ruleset in rulesets:
+        if not isinstance(ruleset, Ruleset):  # a house-rule set: the powers it gives advantages to
+            for power in ruleset.powers:
+                if power.lower() not in lowered["powers"]:
+                    problems.append(f"house-rule set {ruleset.id} names the power {power!r} (its advantages): neither the game nor [powers] has it")
+            continue
         needed = rule_names(ruleset)
         for kind, table in (("powers", needed.powers), ("units", needed.units), ("places", needed.places)):
             for word, by in table.items():
                 if word.lower() not in lowered[kind]:
                     problems.append(f"ruleset {ruleset.id} names the {kind[:-1]} {word!r} ({', '.join(by)}): neither the game nor [{kind}] has it")
+        for word in needed.places:
+            name = mapped.get(word.lower()) or {n.lower(): n for n in land | sea}.get(word.lower())
+            kind = kinds.get(word)
+            if name is not None and kind is not None and kind.kind is not None and (name in sea) != (kind.kind == "sea"):
+                problems.append(f"places.{word} = {name!r}: a {'sea zone' if name in sea else 'land territory'}, but {word} is {'a sea zone' if kind.kind == 'sea' else 'land'} ({kind.why})")
     return problems
