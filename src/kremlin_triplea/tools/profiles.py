@@ -211,17 +211,32 @@ POWER_NAMES: tuple[frozenset[str], ...] = tuple(frozenset(group) for group in (
 _NAVAL_ROLES = {"transport", "submarine", "destroyer", "cruiser", "carrier", "battleship"}
 _LAND_ROLES = {"infantry", "artillery", "armour", "factory", "aa"}
 # Words that only a body of water is named with ("Drake Passage", "off Wake Island", "Hawaii Seazone").
-_WATER_WORDS = re.compile(r"\b(sea|seas|seazone|ocean|passage|gulf|bay|channel|straits?|fleet|off|sz)\b", re.IGNORECASE)
+_WATER_WORDS = re.compile(r"\b(sea|seas|seazone|ocean|passage|gulf|bay|channel|straits?|fleet|off|sz|mediterranean|atlantic|pacific|harbou?r)\b", re.IGNORECASE)
+# "off Wake Island", "off the coast of French West Africa": the sea zone beside a land territory.
+_OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\s+coast\s+of\s+|coast\s+of\s+)?(.+?)\s*$", re.IGNORECASE)
 # Words a game adds to a sea zone's name that say nothing about which one it is.
-_FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "s", "r", "coast", "nat", "l"}
+_FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "s", "r", "coast", "nat", "l", "islands", "island", "is"}
 
 
 def _plain(name: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split())
 
 
+# Spellings of one word ("Western USA" is the game's "West US", "Eastern United States" the rule text's "Eastern USA").
+_SAME_WORD = {"western": "west", "eastern": "east", "northern": "north", "southern": "south", "usa": "us", "ssr": ""}
+# Words that only narrow a place down: "South Eire" is the game's "Eire", "Italian East Africa" its "Italian Africa".
+_QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
+
+
 def _tokens(name: str) -> tuple[str, ...]:
-    return tuple(t for t in _plain(name).split() if t not in _FILLER)
+    plain = _plain(name).replace("united states", "us").replace("s s r", "ssr")
+    words = (_SAME_WORD.get(t, t) for t in plain.split() if t not in _FILLER)
+    return tuple(t for t in words if t)
+
+
+def _key(name: str) -> str:
+    """A territory's words in any order: "Anglo Sudan Egypt" and "Anglo-Egypt Sudan" are one place."""
+    return " ".join(sorted(set(_tokens(name)))) or _plain(name)
 
 
 @attrs.frozen
@@ -265,8 +280,9 @@ def place_kinds(rulesets: list[Ruleset]) -> dict[str, PlaceKind]:
                         say(place, "land", f"scenario {scenario.id!r} puts land units there ({', '.join(u for u, _ in step.units)})")
     for ruleset in rulesets:
         for name in rule_names(ruleset).places:
-            if name not in kinds and _WATER_WORDS.search(name):
-                kinds[name] = PlaceKind("sea", "only water is named so")
+            if name not in kinds:
+                # A place the rule text only names: by its words. "Karelia" is land, though the map has a "Karelia Sea Zone".
+                kinds[name] = PlaceKind("sea", "only water is named so") if _WATER_WORDS.search(name) else PlaceKind("land", "its name has no word for water")
     return kinds
 
 
@@ -280,6 +296,20 @@ class KnownPlace:
     name: str  # the game's name there
     water: bool
     neighbours: frozenset[str]
+    land_neighbours: frozenset[str] = frozenset()  # plain names: comparable across maps whose sea zones are numbered differently
+    owner_alliances: frozenset[str] | None = None  # its owner's alliances there; None: unowned (a neutral)
+    board: frozenset[str] = frozenset()  # the plain names of every territory of that map
+
+    def conflicts(self, board, name: str) -> str | None:
+        """Why ``name`` on the new map cannot be this place: it is another territory there, or held by the other side."""
+        if _key(name) in self.board and _key(name) != _key(self.name):
+            return f"{self.map} has both {self.name!r} and {name!r}"
+        owner = board.node(name)["owner"]
+        if (owner is None) != (self.owner_alliances is None):
+            return f"{name} is {'unowned' if owner is None else 'owned'} here, {self.name} {'unowned' if self.owner_alliances is None else 'owned'} on {self.map}"
+        if owner is not None and self.owner_alliances and not (set(board.catalog.players[owner].alliances) & self.owner_alliances):
+            return f"{name} is held by another alliance here than {self.name} on {self.map}"
+        return None
 
 
 def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:
@@ -316,6 +346,7 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
             if skip_board is not None and frozenset(board.nodes) == skip_board:
                 continue
             lowered = {n.lower(): n for n in board.nodes}
+            plain_board = frozenset(_key(n) for n in board.nodes)
             mapped = {k.lower(): v for k, v in profile.places.items()}
             for rule in sorted(rule_places):
                 if rule in profile.absent_places:
@@ -323,8 +354,12 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
                 name = mapped.get(rule.lower()) or lowered.get(rule.lower())
                 if name is None or name not in board.nodes:
                     continue
+                around = frozenset(board.neighbours(name))
+                owner = board.node(name)["owner"]
                 found.setdefault(rule.lower(), []).append(KnownPlace(
-                    rule, profile.map, base.file, name, board.is_water(name), frozenset(board.neighbours(name))))
+                    rule, profile.map, base.file, name, board.is_water(name), around,
+                    frozenset(_key(n) for n in around if not board.is_water(n)),
+                    None if owner is None else frozenset(board.catalog.players[owner].alliances), plain_board))
     return found
 
 
@@ -356,8 +391,6 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
-        if kind.kind is None and evidence and len({k.water for k in evidence}) == 1:
-            kind = PlaceKind("sea" if evidence[0].water else "land", f"a sea zone on {evidence[0].map}" if evidence[0].water else f"land on {evidence[0].map}")
         matches[rule] = _match_place(board, rule, kind, evidence)
     return matches
 
@@ -366,7 +399,32 @@ def _of_kind(board, kind: str | None) -> list[str]:
     return sorted(n for n in board.nodes if kind is None or board.is_water(n) == (kind == "sea"))
 
 
+def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
+    """A name-only match is kept unless a map a profile covers says otherwise (another territory, another side, no common land)."""
+    if board.node(name)["owner"] is not None and any(k.owner_alliances is None for k in evidence):
+        return False  # a neutral there, owned here
+    for known_place in evidence:
+        if known_place.water or board.is_water(name):
+            continue
+        if known_place.conflicts(board, name) is not None or not known_place.land_neighbours & _land_around(board, name):
+            return False
+    return True
+
+
+def _land_around(board, name: str) -> set[str]:
+    return {_key(n) for n in board.neighbours(name) if not board.is_water(n)}
+
+
 def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
+    match = _first_match(board, rule, kind, evidence)
+    parts = [p for p in rule.split("/") if p.strip()]
+    if match.name is not None and len(parts) > 1 and _key(match.name) in {_key(p) for p in parts}:
+        # "Finland/Norway" is one territory of the rule text's map; here they are apart, and either alone is half of it.
+        return PlaceMatch(rule, None, f"the rule text joins {' and '.join(parts)}; {match.name} is only one of them here")
+    return match
+
+
+def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
     what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
     because = f" ({kind.why})" if kind.why else ""
     candidates = _of_kind(board, kind.kind)
@@ -376,35 +434,67 @@ def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
     plain = [n for n in candidates if _plain(n) == _plain(rule)]
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
-    if kind.kind is None:
-        return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
-    # The name a hand-written profile gives it elsewhere, of the same kind here.
+    off = _OFF.match(rule)
+    if off and kind.kind != "land":
+        # Only the one sea zone beside that land is sure; a coast ("East") is not a thing a map records.
+        shore = [n for n in board.nodes if not board.is_water(n) and _plain(n) == _plain(off.group(2))]
+        zones = sorted(z for z in board.neighbours(shore[0]) if board.is_water(z)) if len(shore) == 1 else []
+        if len(zones) == 1 and not off.group(1):
+            return PlaceMatch(rule, zones[0], f"the only sea zone touching {shore[0]}")
+        where = f"{shore[0]} touches {len(zones)} sea zones ({', '.join(zones)})" if shore else f"no land territory is {off.group(2)!r}"
+        return PlaceMatch(rule, None, f"{where}; which one is meant is for a person to say")
+    # The name a hand-written profile gives it elsewhere, of the same kind here (a sea zone must share a coast).
     for known_place in evidence:
-        if known_place.name in board.nodes and board.is_water(known_place.name) == (kind.kind == "sea"):
-            shared = len(known_place.neighbours & set(board.neighbours(known_place.name)))
-            return PlaceMatch(rule, known_place.name, f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {what} of that name, {shared} of its {len(known_place.neighbours)} neighbours there are its neighbours here")
-    # The territory whose neighbours are those it has on a map a profile covers.
+        same = [n for n in candidates if _key(n) == _key(known_place.name)]
+        if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
+            shared = known_place.land_neighbours & _land_around(board, same[0])
+            if known_place.water and not shared:
+                continue
+            return PlaceMatch(rule, same[0], f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there")
+    if kind.kind is None:
+        kinds = {k.water for k in evidence}
+        if len(kinds) == 1:
+            kind = PlaceKind("sea" if kinds.pop() else "land", f"a {'sea zone' if evidence[0].water else 'land territory'} on {evidence[0].map}")
+            what, because, candidates = ("sea zone" if kind.kind == "sea" else "land territory"), f" ({kind.why})", _of_kind(board, kind.kind)
+    # The territory whose land neighbours are those it has on a map a profile covers.
     best: list[tuple[float, int, str, KnownPlace]] = []
     for known_place in evidence:
         for name in candidates:
-            around = set(board.neighbours(name))
-            shared = len(known_place.neighbours & around)
-            if shared >= 2:
-                best.append((shared / len(known_place.neighbours | around), shared, name, known_place))
+            around = _land_around(board, name)
+            shared = len(known_place.land_neighbours & around)
+            if shared >= 2 and (known_place.water or known_place.conflicts(board, name) is None):
+                best.append((shared / len(known_place.land_neighbours | around), shared, name, known_place))
+    # A sea zone is known by its coasts only: nearly all of them must agree.
+    best = [b for b in best if not b[3].water or b[0] >= 0.75]
     best.sort(key=lambda b: (-b[0], b[2]))
-    if best and best[0][0] >= 0.5 and (len(best) == 1 or best[1][2] == best[0][2] or best[1][0] < best[0][0]):
+    if best and best[0][0] >= 0.5 and all(b[2] == best[0][2] or b[0] < best[0][0] for b in best[1:]):
         score, shared, name, known_place = best[0]
-        return PlaceMatch(rule, name, f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its neighbours ({shared} of {len(known_place.neighbours)}: {', '.join(sorted(known_place.neighbours & set(board.neighbours(name)))[:6])})")
-    # The same words, in one territory of its kind only.
+        return PlaceMatch(rule, name, f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})")
     words = _tokens(rule)
+    pool = candidates if kind.kind is not None else sorted(board.nodes)
     if words:
-        same = [n for n in candidates if _tokens(n) == words]
-        if len(same) == 1:
+        # The same words, in one territory of its kind only (or of any kind, when only one has them).
+        same = [n for n in pool if _key(n) == _key(rule)]
+        if len(same) == 1 and _backed(board, same[0], evidence):
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
-        close = [(difflib.SequenceMatcher(None, " ".join(words), " ".join(_tokens(n))).ratio(), n) for n in candidates if _tokens(n)]
-        close.sort(key=lambda c: (-c[0], c[1]))
-        if close and close[0][0] >= 0.88 and (len(close) == 1 or close[1][0] < 0.88):
-            return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}); the only {what} so close{because}")
+        close = sorted(((difflib.SequenceMatcher(None, " ".join(words), " ".join(_tokens(n))).ratio(), n) for n in pool if _tokens(n)), key=lambda c: (-c[0], c[1]))
+        if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
+            return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}")
+        # One name is the other with a word that only narrows it down ("South Eire" / "Eire").
+        narrowed = [n for n in pool if _tokens(n) and set(_tokens(n)) != set(words)
+                    and (set(_tokens(n)) ^ set(words)) <= _QUALIFIERS and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))]
+        if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
+            extra = " ".join(sorted(set(_tokens(narrowed[0])) ^ set(words)))
+            return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
+        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
+        for known_place in evidence:
+            inside = [n for n in candidates if _tokens(n) and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))
+                      and known_place.land_neighbours & _land_around(board, n) and (known_place.water or known_place.conflicts(board, n) is None)]
+            if len(inside) == 1:
+                shared = known_place.land_neighbours & _land_around(board, inside[0])
+                return PlaceMatch(rule, inside[0], f"its words are part of {inside[0]!r}'s (or these of its), and on {known_place.map} it borders {', '.join(sorted(shared))} as {inside[0]} does here")
+    if kind.kind is None:
+        return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
     near = [n for _, n in sorted(((difflib.SequenceMatcher(None, _plain(rule), _plain(n)).ratio(), n) for n in board.nodes), key=lambda c: (-c[0], c[1]))[:3]]
     return PlaceMatch(rule, None, f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}")
 
