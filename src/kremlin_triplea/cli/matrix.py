@@ -38,13 +38,14 @@ def _user_folder_games(folder: Path) -> list[Path]:
 @click.option("--game", "game_specs", multiple=True, help="A further game: a path or MAP/GAME (repeatable).")
 @click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
 @click.option("--only-given", is_flag=True, help="Only the games given with --game or --user-folder, not those the map profiles pin.")
+@click.option("--profile", "profile_paths", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True), help="A map profile for the games given (repeatable); before the installed ones.")
 @click.option("--engine", is_flag=True, help="Also check that the real TripleA engine reads every written game the same (one JVM).")
 @click.option("--samples", default=2, show_default=True, type=click.IntRange(0, 100), help="Random whole drafts per ruleset and game.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random drafts.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JSON here ('-': stdout, instead of the table).")
 @click.option("--junit", "junit_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JUnit XML here.")
 @click.pass_context
-def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engine, samples, seed, json_path, junit_path) -> None:
+def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, profile_paths, engine, samples, seed, json_path, junit_path) -> None:
     """Apply every option of every ruleset to every game it claims (and the games given); exit 1 on any failure.
 
     Each legal target of each option, each bid target and a seeded sample of
@@ -66,8 +67,10 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, only_given, engi
 
         if not engine_available():
             raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
+    from kremlin_triplea.rules.profile import load_profile
+
     report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken + broken_houses, house_sets=house_sets, include_covered=not only_given,
-                        progress=None if _quiet() else progress_printer())
+                        progress=None if _quiet() else progress_printer(), given_profiles=[load_profile(p) for p in profile_paths])
     data = json_data(report)
     if json_path is not None and str(json_path) == "-":
         click.echo(json.dumps(data, indent=2))

@@ -292,3 +292,39 @@ def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
         except UnknownNameError:
             continue
     raise NoProfileError(names[0] if names else Path(game.source).stem, profile_places(game), game)
+
+
+def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
+    """The ruleset as far as it applies on a map whose profile leaves names ``[unmatched]``, and what was left out.
+
+    A neutral the map does not have is not in its table; a power's restriction
+    does not apply when the power or a place it may enter is missing; an
+    exclusion at a missing place has nothing to exclude. Options and scenarios
+    that need a missing name otherwise fail with it by name.
+    """
+    import attrs as _attrs
+
+    missing = {k.lower() for k in profile.unmatched}
+    if not missing:
+        return ruleset, ()
+    notes = []
+    neutrals = {k: n for k, n in ruleset.neutrals.items() if n.name.lower() not in missing}
+    if len(neutrals) != len(ruleset.neutrals):
+        gone = sorted(n.name for n in ruleset.neutrals.values() if n.name.lower() in missing)
+        notes.append(f"the neutrals {', '.join(gone)} are not on this map (map profile [unmatched]): they cannot be taken")
+    restrictions = {}
+    for power, restriction in ruleset.restrictions.items():
+        lacking = [n for n in (power, *restriction.may_also_enter) if n.lower() in missing]
+        if lacking:
+            notes.append(f"the {power} restriction does not apply: the map profile leaves {', '.join(lacking)} unmatched")
+        else:
+            restrictions[power] = restriction
+    options = []
+    for option in ruleset.options:
+        exclude = getattr(option.params, "exclude", ())
+        kept = tuple(e for e in exclude if not any(n.lower() in missing for n in e))
+        if kept != exclude:
+            notes.append(f"option {option.number}: the exclusions at {', '.join(e[2] for e in exclude if e not in kept)} do not apply: not on this map")
+            option = _attrs.evolve(option, params=_attrs.evolve(option.params, exclude=kept))
+        options.append(option)
+    return _attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions, options=tuple(options)), tuple(notes)

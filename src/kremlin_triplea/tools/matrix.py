@@ -601,11 +601,13 @@ def run_matrix(
     broken_rulesets: list[str] = (),
     include_covered: bool = True,
     house_sets: list[Any] = (),
+    given_profiles: list[Profile] = (),
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
-    ``include_covered=False`` runs only ``extra_games``. Each of ``house_sets`` is
+    ``include_covered=False`` runs only ``extra_games``. ``given_profiles``
+    (``--profile FILE``) come before the installed ones for ``extra_games``. Each of ``house_sets`` is
     applied (defaults, then every switch flipped; advantages drawn with the seed)
     to every game of the maps it lists.
     """
@@ -624,7 +626,7 @@ def run_matrix(
     for path in extra_games:
         path = Path(path).resolve()
         game = games.setdefault(path, load(path))
-        extra_specs.append(GameSpec(path, _label(path), profile_for_path(path, game, profiles)))
+        extra_specs.append(GameSpec(path, _label(path), profile_for_path(path, game, list(given_profiles)) or profile_for_path(path, game, profiles)))
     for ruleset in rulesets:
         claimed = {s.path.resolve() for r, s in work if r is ruleset}
         work += [(ruleset, s) for s in extra_specs if s.path not in claimed]
@@ -686,7 +688,11 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         missing_units = setup.missing_units
         notes += [f"{ruleset.id}: {n}" for n in setup.notes]
     else:
+        from kremlin_triplea.rules.profile import fit_ruleset
+
         notes += [f"{ruleset.id}: {w}" for w in profile.check_base_file(game)]
+        ruleset, left_out = fit_ruleset(ruleset, profile)
+        notes += [f"{ruleset.id}: {n}" for n in left_out]
     alliances = game.catalog.alliances()
     absent_sides = [s for s in ruleset.sides if s not in alliances]
     rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios]
@@ -807,6 +813,10 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
 
     if not isinstance(error, UnknownNameError):
         return None
+    unmatched = {k.lower(): (k, v) for k, v in profile.unmatched.items()}
+    if error.name.lower() in unmatched:  # the profile says the map has nothing for it
+        name, why = unmatched[error.name.lower()]
+        return f"needs {name!r}, which the map profile leaves unmatched ({why.split('; needed by')[0]})"
     if derived:
         return f"needs names a map profile must provide: {error}"
     if error.kind == "power":

@@ -59,6 +59,10 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
                     need(units, unit, by)
             if "no_factory_there" in params.require:
                 need(units, "factory", by)
+            for power, unit, place in params.exclude:
+                need(powers, power, by)
+                need(units, unit, by)
+                need(places, place, by)
         elif isinstance(params, TerritoryTakeoverParams):
             for unit, _ in params.units:
                 need(units, unit, by)
@@ -262,6 +266,10 @@ def place_kinds(rulesets: list[Ruleset]) -> dict[str, PlaceKind]:
     for ruleset in rulesets:
         for neutral in ruleset.neutrals.values():
             say(neutral.name, "land", f"{ruleset.id} lists it as a neutral")
+        for option in ruleset.options:
+            for _, unit, place in getattr(option.params, "exclude", ()):
+                if ROLE_OF_WORD.get(unit.lower()) in _NAVAL_ROLES:
+                    say(place, "sea", f"{ruleset.id} option {option.number} keeps a {unit} out of it")
         for restriction in ruleset.restrictions.values():
             for place in restriction.may_also_enter:
                 say(place, "land", f"{ruleset.id}: the {restriction.power} may enter it")
@@ -400,15 +408,20 @@ def _of_kind(board, kind: str | None) -> list[str]:
 
 
 def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
-    """A name-only match is kept unless a map a profile covers says otherwise (another territory, another side, no common land)."""
-    if board.node(name)["owner"] is not None and any(k.owner_alliances is None for k in evidence):
-        return False  # a neutral there, owned here
-    for known_place in evidence:
-        if known_place.water or board.is_water(name):
-            continue
-        if known_place.conflicts(board, name) is not None or not known_place.land_neighbours & _land_around(board, name):
-            return False
-    return True
+    """A name-only match is kept unless a map a profile covers says otherwise.
+
+    Refused when, on any such map, the place is a neutral and the candidate here
+    is owned, the candidate is another territory there, or it is held by the
+    other side; and when none of those maps shows it with a land neighbour the
+    candidate has here.
+    """
+    land = [k for k in evidence if not k.water and not board.is_water(name)]
+    if not land:
+        return True
+    if any(k.conflicts(board, name) is not None for k in land):
+        return False
+    around = _land_around(board, name)
+    return any(k.land_neighbours & around for k in land) or not any(k.land_neighbours for k in land)
 
 
 def _land_around(board, name: str) -> set[str]:
@@ -465,7 +478,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
             if shared >= 2 and (known_place.water or known_place.conflicts(board, name) is None):
                 best.append((shared / len(known_place.land_neighbours | around), shared, name, known_place))
     # A sea zone is known by its coasts only: nearly all of them must agree.
-    best = [b for b in best if not b[3].water or b[0] >= 0.75]
+    best = [b for b in best if not b[3].water or b[0] >= 0.7]
     best.sort(key=lambda b: (-b[0], b[2]))
     if best and best[0][0] >= 0.5 and all(b[2] == best[0][2] or b[0] < best[0][0] for b in best[1:]):
         score, shared, name, known_place = best[0]
