@@ -108,11 +108,28 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
     key = game if "/" in game and not Path(game).is_file() else str(path)
     text = new_profile_text(loaded, rulesets, key=key, known=known_places(maps_dir))
+    text += _lacking(text, path, rulesets, maps_dir)
     if output is None:
         click.echo(text, nl=False)
     else:
         written = write_atomically(output, text.encode("utf-8"), overwrite=force)
         click.echo(f"wrote {written}; review every line marked REVIEW, then run: kremlin-triplea profile check {output}")
+
+
+def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
+    """What the map lacks per ruleset, from a matrix run of the game with the drafted profile (no random drafts)."""
+    import tempfile
+
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.tools.matrix import _label, run_matrix
+    from kremlin_triplea.tools.profiles import lacking_text
+
+    with tempfile.TemporaryDirectory(prefix="kremlin-profile-") as folder:
+        drafted = Path(folder) / "drafted.toml"
+        drafted.write_text(text, encoding="utf-8")
+        profile = load_profile(drafted)
+        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile])
+    return lacking_text(profile, report, rulesets, _label(path.resolve()))
 
 
 @profile_group.command("check")

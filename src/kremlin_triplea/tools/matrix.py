@@ -693,6 +693,8 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         notes += [f"{ruleset.id}: {w}" for w in profile.check_base_file(game)]
         ruleset, left_out = fit_ruleset(ruleset, profile)
         notes += [f"{ruleset.id}: {n}" for n in left_out]
+        # Units the profile leaves unmatched block the options that place them, as for a derived setup.
+        missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
     alliances = game.catalog.alliances()
     absent_sides = [s for s in ruleset.sides if s not in alliances]
     rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios]

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import re
@@ -222,6 +223,7 @@ _OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\
 _FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "s", "r", "coast", "nat", "l", "islands", "island", "is"}
 
 
+@functools.lru_cache(maxsize=65536)
 def _plain(name: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split())
 
@@ -232,12 +234,14 @@ _SAME_WORD = {"western": "west", "eastern": "east", "northern": "north", "southe
 _QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
 
 
+@functools.lru_cache(maxsize=65536)
 def _tokens(name: str) -> tuple[str, ...]:
     plain = _plain(name).replace("united states", "us").replace("s s r", "ssr")
     words = (_SAME_WORD.get(t, t) for t in plain.split() if t not in _FILLER)
     return tuple(t for t in words if t)
 
 
+@functools.lru_cache(maxsize=65536)
 def _key(name: str) -> str:
     """A territory's words in any order: "Anglo Sudan Egypt" and "Anglo-Egypt Sudan" are one place."""
     return " ".join(sorted(set(_tokens(name)))) or _plain(name)
@@ -396,6 +400,7 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     for ruleset in rulesets:
         names += [n for n in rule_names(ruleset).places if n not in names]
     matches = {}
+    _AROUND.clear()  # ids of boards are reused once a board is gone
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
@@ -405,6 +410,17 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
 
 def _of_kind(board, kind: str | None) -> list[str]:
     return sorted(n for n in board.nodes if kind is None or board.is_water(n) == (kind == "sea"))
+
+
+def _closest(word: str, spelt: dict[str, str], cutoff: float) -> list[tuple[float, str]]:
+    """(similarity, name) of the names whose spelling is at least ``cutoff`` like ``word``, best first."""
+    matcher = difflib.SequenceMatcher(None, b=word)
+    found = []
+    for name, text in spelt.items():
+        matcher.set_seq1(text)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff and (ratio := matcher.ratio()) >= cutoff:
+            found.append((ratio, name))
+    return sorted(found, key=lambda c: (-c[0], c[1]))
 
 
 def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
@@ -424,8 +440,14 @@ def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
     return any(k.land_neighbours & around for k in land) or not any(k.land_neighbours for k in land)
 
 
-def _land_around(board, name: str) -> set[str]:
-    return {_key(n) for n in board.neighbours(name) if not board.is_water(n)}
+_AROUND: dict[tuple[int, str], frozenset[str]] = {}  # (id of the board, territory) -> its land neighbours' keys, for one match_places
+
+
+def _land_around(board, name: str) -> frozenset[str]:
+    key = (id(board), name)
+    if key not in _AROUND:
+        _AROUND[key] = frozenset(_key(n) for n in board.neighbours(name) if not board.is_water(n))
+    return _AROUND[key]
 
 
 def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
@@ -444,6 +466,9 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
     exact = [n for n in candidates if n.lower() == rule.lower()]
     if exact:
         return PlaceMatch(rule, exact[0], "the same name", exact=True)
+    other = [n for n in board.nodes if n.lower() == rule.lower()]
+    if other and kind.kind is not None:
+        return PlaceMatch(rule, None, f"this game's {other[0]!r} is {'a sea zone' if board.is_water(other[0]) else 'land'}, but the rule text's is {'a sea zone' if kind.kind == 'sea' else 'land'}{because}")
     plain = [n for n in candidates if _plain(n) == _plain(rule)]
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
@@ -490,7 +515,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         same = [n for n in pool if _key(n) == _key(rule)]
         if len(same) == 1 and _backed(board, same[0], evidence):
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
-        close = sorted(((difflib.SequenceMatcher(None, " ".join(words), " ".join(_tokens(n))).ratio(), n) for n in pool if _tokens(n)), key=lambda c: (-c[0], c[1]))
+        close = _closest(" ".join(words), {n: " ".join(_tokens(n)) for n in pool if _tokens(n)}, 0.8)
         if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
             return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}")
         # One name is the other with a word that only narrows it down ("South Eire" / "Eire").
@@ -508,7 +533,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
                 return PlaceMatch(rule, inside[0], f"its words are part of {inside[0]!r}'s (or these of its), and on {known_place.map} it borders {', '.join(sorted(shared))} as {inside[0]} does here")
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
-    near = [n for _, n in sorted(((difflib.SequenceMatcher(None, _plain(rule), _plain(n)).ratio(), n) for n in board.nodes), key=lambda c: (-c[0], c[1]))[:3]]
+    near = [n for _, n in _closest(_plain(rule), {n: _plain(n) for n in candidates}, 0.6)[:3]] or ["none"]
     return PlaceMatch(rule, None, f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}")
 
 
@@ -662,6 +687,48 @@ def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = N
     return new_profile(game, rulesets, key=key, known=known).text
 
 
+def straits_needed(ruleset: Ruleset) -> dict[str, str]:
+    """The straits a ruleset's game rules need from a profile (``[straits.<key>]``), each with the rule that needs it."""
+    needed = {}
+    for rule in ruleset.game_rules:
+        for change in rule.changes:
+            if change.data.get("kind") == "canal" and "strait" in change.data:
+                needed.setdefault(str(change.data["strait"]), f"{rule.id} ({rule.source})")
+    return needed
+
+
+def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) -> str:
+    """Comment lines: per ruleset, what the map lacks and what is therefore not available, in the matrix's own words.
+
+    ``report`` is a matrix report of the game with the profile (``run_matrix``):
+    its not-applicable cells, its failures and its notes are copied as they are.
+    """
+    lines = ["", "# What the map lacks, per ruleset, and what is therefore not available, as", f"# `kremlin-triplea matrix --only-given --profile` reports it for {label}:"]
+    missing = profile.unmatched
+    for ruleset in rulesets:
+        lines.append(f"#")
+        lines.append(f"# {ruleset.id}:")
+        names = rule_names(ruleset)
+        for kind, table in (("power", names.powers), ("unit", names.units), ("place", names.places)):
+            lacking = [n for n in table if f"{kind}: " in missing.get(n, "")]
+            if lacking:
+                lines.append(f"#   no {kind} for: {', '.join(lacking)}")
+        neutrals = [n.name for n in ruleset.neutrals.values() if "place: " in missing.get(n.name, "")]
+        if neutrals:
+            lines.append(f"#   neutrals not on this map: {', '.join(neutrals)}")
+        for key, rule in straits_needed(ruleset).items():
+            if key not in profile.straits:
+                lines.append(f"#   no strait {key!r} ([straits.{key}]): the game rule {rule} cannot be written into this game")
+        for note in report.notes.get(label, []):
+            if note.startswith(f"{ruleset.id}: "):
+                lines.append(f"#   note: {note[len(ruleset.id) + 2:]}")
+        for (ruleset_id, row, game), cell in report.cells.items():
+            if ruleset_id == ruleset.id and game == label and cell.status != "applied" and (cell.errors or cell.reasons):
+                why = "; ".join(cell.errors or cell.reasons)
+                lines.append(f"#   {row}: {'FAILS' if cell.errors else 'not available'}: {why}")
+    return "\n".join(lines) + "\n"
+
+
 def _installed_profiles() -> list[Profile]:
     from kremlin_triplea.rules.ruleset import data_folders
 
@@ -797,6 +864,8 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
         for word in needed.places:
             name = mapped.get(word.lower()) or {n.lower(): n for n in land | sea}.get(word.lower())
             kind = kinds.get(word)
+            if word.lower() in unmatched:
+                continue  # the profile says the map has nothing for it (a same-named territory of the other kind)
             if name is not None and kind is not None and kind.kind is not None and (name in sea) != (kind.kind == "sea"):
                 problems.append(f"places.{word} = {name!r}: a {'sea zone' if name in sea else 'land territory'}, but {word} is {'a sea zone' if kind.kind == 'sea' else 'land'} ({kind.why})")
     return problems
