@@ -8,7 +8,10 @@ changed installation is noticed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 import attrs
@@ -272,13 +275,31 @@ def profile_places(game: Game) -> list[Path]:
     return places
 
 
-def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
-    """The profile a game is read with.
+# ``--profile FILE`` of the command being run: set by the command line for the whole command.
+_COMMAND_LINE_PROFILE: ContextVar[Path | None] = ContextVar("command_line_profile", default=None)
 
-    ``explicit`` (``--profile FILE``, a draft's ``profile``) wins; then the
-    places of :func:`profile_places`; then the built-in profile of the game's
-    map (its ``mapName`` property, else its map folder's name).
+
+@contextlib.contextmanager
+def command_line_profile(path: Path | str | None) -> Iterator[None]:
+    """While the block runs, every game is read with the profile ``path`` (``--profile FILE``), if given."""
+    token = _COMMAND_LINE_PROFILE.set(Path(path) if path is not None else None)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE_PROFILE.reset(token)
+
+
+def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
+    """The profile a game is read with; the one place that decides.
+
+    In order: ``--profile FILE`` on the command line; ``explicit`` (a draft's
+    ``profile``, resolved against the draft's folder); the places of
+    :func:`profile_places` (the user's ``profiles`` folder, then the map's own
+    folder); the built-in profile of the game's map (its ``mapName``
+    property, else its map folder's name).
     """
+    if _COMMAND_LINE_PROFILE.get() is not None:
+        return load_profile(_COMMAND_LINE_PROFILE.get())
     if explicit is not None:
         return load_profile(explicit)
     for path in profile_places(game):

@@ -869,3 +869,25 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
             if name is not None and kind is not None and kind.kind is not None and (name in sea) != (kind.kind == "sea"):
                 problems.append(f"places.{word} = {name!r}: a {'sea zone' if name in sea else 'land territory'}, but {word} is {'a sea zone' if kind.kind == 'sea' else 'land'} ({kind.why})")
     return problems
+
+
+# -- a game without a profile ----------------------------------------------------------
+
+
+def options_needing_profile(game: Game, ruleset: Ruleset) -> list[str]:
+    """The options and scenarios of ``ruleset`` that name powers, units or places ``game`` has under no such name.
+
+    Without a profile those names cannot be translated: each line says what
+    needs which names.
+    """
+    names = rule_names(ruleset)
+    players = {p.lower() for p in game.catalog.players}
+    units = {u.lower() for u in game.catalog.unit_types}
+    places = {t.lower() for t in game.board.nodes}
+    lacking: dict[str, list[str]] = {}
+    for known, table in ((players, names.powers), (units, names.units), (places, names.places)):
+        for word, by in table.items():
+            if word.lower() not in known:
+                for user in by:
+                    lacking.setdefault(user, []).append(word)
+    return [f"{user} needs {', '.join(words)}" for user, words in sorted(lacking.items())]
