@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.matrix import profile_option
+
 
 def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     from kremlin_triplea.errors import InputError
@@ -29,6 +31,7 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), required=True, help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
+@profile_option
 def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: int | None, advantages: tuple[str, ...],
                   values: tuple[str, ...], switches: tuple[str, ...], output: Path, force: bool) -> None:
     """Write house-rule SETS into GAME: the rules TripleA can enforce, and the rest in the game's notes.

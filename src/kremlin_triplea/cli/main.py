@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from kremlin_triplea.cli.matrix import profile_option
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, default_maps_dir, installed_maps
 
@@ -115,6 +116,7 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None) -> None:
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
 @click.pass_context
+@profile_option
 def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
@@ -158,6 +160,7 @@ def options_command(ruleset_name: str) -> None:
 @click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.pass_context
+@profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
     from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
