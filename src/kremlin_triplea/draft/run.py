@@ -79,6 +79,7 @@ class Draft:
     choices: tuple[str, ...] = ()  # the draft's choices that rules' when/unless name
     # Per house set: its switches, advantages (power = id or number), what they leave to choose, seed.
     house_rule_choices: dict[str, Section] = attrs.field(factory=dict, eq=False)
+    profile: str | None = None  # a map profile file named by the draft (`profile = "x.toml"`), resolved against its folder
 
 
 def read_draft(path: Path | str) -> Draft:
@@ -88,7 +89,10 @@ def read_draft(path: Path | str) -> Draft:
 
 
 def draft_from_data(root: Section) -> Draft:
-    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices")
+    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices", "profile")
+    profile = root.text("profile", None)
+    if profile is not None and not Path(profile).is_absolute():
+        profile = str(Path(root.file).parent / profile)
     house_rules = tuple(root.texts("house_rules", []))
     house_choices = root.table("house_rule_choices", None)
     per_set = {name: house_choices.table(name) for name in house_choices.data} if house_choices is not None else {}
@@ -103,7 +107,7 @@ def draft_from_data(root: Section) -> Draft:
             if root.has(key):
                 raise root.fail(key, "nothing: a draft of house rules only has no picks and no bid")
         return Draft(path=root.file, ruleset=None, game=root.text("game", None), first="", picks_per_side=None, picks=(), bid=None,
-                     house_rules=house_rules, choices=tuple(root.texts("choices", [])), house_rule_choices=per_set)
+                     house_rules=house_rules, choices=tuple(root.texts("choices", [])), house_rule_choices=per_set, profile=profile)
     return Draft(
         path=root.file,
         ruleset=root.text("ruleset"),
@@ -115,6 +119,7 @@ def draft_from_data(root: Section) -> Draft:
         house_rules=house_rules,
         choices=tuple(root.texts("choices", [])),
         house_rule_choices=per_set,
+        profile=profile,
     )
 
 
@@ -184,7 +189,7 @@ class DraftRun:
         if draft.ruleset is None and ruleset is None:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
-        self.profile = profile or profile_for_game(game)
+        self.profile = profile or profile_for_game(game, draft.profile)
         warnings = self.profile.check_base_file(game)
         if self.profile.rulesets and self.ruleset.id not in self.profile.rulesets:
             warnings.append(f"the map profile {self.profile.path} was written for the rulesets {', '.join(self.profile.rulesets)}, not {self.ruleset.id}")
