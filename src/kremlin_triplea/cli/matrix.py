@@ -170,7 +170,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
         drafted = Path(folder) / "drafted.toml"
         drafted.write_text(text, encoding="utf-8")
         profile = load_profile(drafted)
-        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile])
+        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
     return lacking_text(profile, report, rulesets, _label(path.resolve()))
 
 

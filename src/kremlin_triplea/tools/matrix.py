@@ -602,12 +602,15 @@ def run_matrix(
     include_covered: bool = True,
     house_sets: list[Any] = (),
     given_profiles: list[Profile] = (),
+    list_only: bool = False,
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
     ``include_covered=False`` runs only ``extra_games``. ``given_profiles``
-    (``--profile FILE``) come before the installed ones for ``extra_games``. Each of ``house_sets`` is
+    (``--profile FILE``) come before the installed ones for ``extra_games``.
+    ``list_only`` finds what is available and why not, applying and writing
+    nothing (one pick per option counts; ``profile new`` uses it). Each of ``house_sets`` is
     applied (defaults, then every switch flipped; advantages drawn with the seed)
     to every game of the maps it lists.
     """
@@ -645,7 +648,7 @@ def run_matrix(
             path = spec.path.resolve()
             game = games.get(path) or games.setdefault(path, load(path))
             try:
-                _run_one(report, checker, ruleset, spec, game, samples, seed, pending)
+                _run_one(report, checker, ruleset, spec, game, samples, seed, pending, list_only)
             except KremlinError as error:  # the ruleset cannot be set up on this game at all
                 report.cell(ruleset.id, "(set-up)", spec.label).errors.append(str(error))
             if done + 1 == len(work) or work[done + 1][1].label != spec.label:
@@ -675,7 +678,7 @@ def _row(option: Option) -> str:
     return f"{option.number} {option.title}"
 
 
-def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied]) -> None:
+def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied], list_only: bool = False) -> None:
     """One ruleset on one game: its single picks go to ``single`` (written later, for all rulesets of the game at once)."""
     label = spec.label
     profile = spec.profile
@@ -735,13 +738,17 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                     report.rows.append((ruleset.id, cell.row))
                 continue
             if option.kind == "scenario":
-                single += _scenario_items(report, ruleset, option, choices, run, side, label)
+                items = _scenario_items(report, ruleset, option, choices, run, side, label, list_only)
+                single += items
                 continue
             cell = report.cell(ruleset.id, _row(option), label)
             if not choices.available:
                 cell.reasons.append(f"{side}: {choices.unavailable}")
                 continue
             count = 0
+            if list_only:
+                cell.applied += 1
+                continue
             for description, pick in option_picks(run, choices, side):
                 item = _apply_in_memory(cell, f"{side} option {option.number}: {description}", board, lambda p=pick: APPLY[p.option.kind](run.state, p).changes)
                 if item is not None:
@@ -751,12 +758,12 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                 cell.reasons.append(f"{side}: no complete pick can be built from the legal choices")
     game.board = game.initial.copy()
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=profile)
-    for row, description, bid in bid_targets(run):
+    for row, description, bid in () if list_only else bid_targets(run):
         cell = report.cell(ruleset.id, row, label)
         item = _apply_in_memory(cell, f"bid: {description}", game.board, lambda b=bid: apply_bid(run.state, b).changes)
         if item is not None:
             single.append(item)
-    for row in ("bid (units)", "bid (negative)"):
+    for row in () if list_only else ("bid (units)", "bid (negative)"):
         cell = report.cell(ruleset.id, row, label)
         if not cell.applied and not cell.errors:
             cell.reasons.append(f"the {ruleset.bid.placing_side if row == 'bid (units)' else ruleset.bid.receiving_side} have nothing to place or receive")
@@ -828,7 +835,7 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
     return None
 
 
-def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str) -> list[Applied]:
+def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str, list_only: bool = False) -> list[Applied]:
     """Each scenario of the side on its own row: applied, or why it cannot be."""
     from kremlin_triplea.rules.scenarios import apply_scenario
 
@@ -844,6 +851,9 @@ def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: O
                 cell.errors.append(f"{side}: not listed as legal, yet it applies")
             except KremlinError as error:
                 cell.reasons.append(f"{side}: {error}")
+            continue
+        if list_only:
+            cell.applied += 1
             continue
         item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run.game.board, lambda p=pick: APPLY[p.option.kind](run.state, p).changes)
         if item is not None:
