@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kremlin_triplea.game import Game
 from kremlin_triplea.draft.run import Draft, DraftRun, open_game
-from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.errors import RuleViolation, UnknownNameError
 from kremlin_triplea.draft.kinds import (
     DraftState,
     Pick,
@@ -149,6 +149,10 @@ def _scenario_choices(state: DraftState, option: Option, side: str) -> OptionCho
             apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
         except RuleViolation:
             continue
+        except UnknownNameError as error:
+            if error.name.lower() in {k.lower() for k in state.profile.unmatched}:
+                continue  # the map profile says the map has nothing for a name it needs
+            raise
         titles.append(scenario.title)
     unavailable = None if titles else f"every scenario of the {side} involves a place the other side has affected"
     return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))

@@ -56,7 +56,7 @@ from kremlin_triplea.draft.kinds import (
     apply_bid,
 )
 from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.profile import Profile, profile_for_game
+from kremlin_triplea.rules.profile import Profile, fit_ruleset, profile_for_game
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
 from kremlin_triplea.rules.game_rules import AppliedRules, RuleSet
 from kremlin_triplea.rules.scenarios import find_scenario
@@ -190,7 +190,9 @@ class DraftRun:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
         self.profile = profile or profile_for_game(game, draft.profile)
-        warnings = self.profile.check_base_file(game)
+        # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.
+        self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile)
+        warnings = self.profile.check_base_file(game) + list(left_out)
         if self.profile.rulesets and self.ruleset.id not in self.profile.rulesets:
             warnings.append(f"the map profile {self.profile.path} was written for the rulesets {', '.join(self.profile.rulesets)}, not {self.ruleset.id}")
         self.warnings = tuple(warnings)
