@@ -31,7 +31,7 @@ from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.rules.profile import load_profile
 from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets
-from kremlin_triplea.tools.profiles import known_places, new_profile
+from kremlin_triplea.tools.profiles import _numbered_in_game, known_places, new_profile, rule_names
 
 
 def main() -> int:
@@ -64,7 +64,10 @@ def main() -> int:
             units = {u.lower(): u for u in game.catalog.unit_types}
             counts = dict.fromkeys(totals, 0)
             details = []
-            rows = [(r, m.name, truth_places.get(r.lower()) or nodes.get(r.lower())) for r, m in drafted.places.items()]
+            # A numbered sea zone ("Seazone 12") is the profile's sea_zone_name only for the rule texts it was written for.
+            own = {n for r in rulesets if r.id in profile.rulesets for n in rule_names(r).places}
+            rows = [(r, m.name, truth_places.get(r.lower()) or nodes.get(r.lower()) or (nodes.get((_numbered_in_game(profile, r) or "").lower()) if r in own else None))
+                    for r, m in drafted.places.items()]
             rows += [(r, m, truth_powers.get(r.lower()) or players.get(r.lower())) for r, m in drafted.powers.items()]
             rows += [(r, m, truth_units.get(r.lower()) or units.get(r.lower())) for r, m in drafted.units.items()]
             for rule, made, truth in rows:

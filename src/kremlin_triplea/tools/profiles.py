@@ -80,8 +80,7 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
             need(powers, scenario.power, by)
         steps = list(scenario.steps) + [s for v in scenario.variants for s in v.steps]
         for place in (*scenario.involves, *(s.at for s in steps), *(s.to for s in steps if s.to)):
-            if not _SEA_ZONE.match(place):  # sea zones are translated by sea_zone_name
-                need(places, place, by)
+            need(places, numbered_sea_zone(place) or place, by)
         for step in steps:
             if step.power:
                 need(powers, step.power, by)
@@ -97,6 +96,22 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
         {k: tuple(v) for k, v in sorted(units.items())},
         {k: tuple(v) for k, v in sorted(places.items())},
     )
+
+
+def numbered_sea_zone(name: str) -> str | None:
+    """A rule text's numbered sea zone ("Seazone 12", "SZ 12", "Sea Zone 12(...)") as "Seazone 12", else None.
+
+    The numbers are those of the map the rule text was written for; a profile's
+    ``sea_zone_name`` turns them into the game's names ("{n} Sea Zone" on AA50).
+    """
+    match = _SEA_ZONE.match(name)
+    return f"Seazone {match.group(1)}" if match else None
+
+
+def _numbered_in_game(profile: Profile, name: str) -> str | None:
+    """The game's name for a numbered sea zone by the profile's ``sea_zone_name`` ("Seazone 12" -> "12 Sea Zone")."""
+    match = _SEA_ZONE.match(name)
+    return profile.sea_zone_name.format(n=match.group(1)) if match else None
 
 
 # -- a ruleset on a map without a profile for it -------------------------------------
@@ -265,7 +280,7 @@ def place_kinds(rulesets: list[Ruleset]) -> dict[str, PlaceKind]:
     kinds: dict[str, PlaceKind] = {}
 
     def say(name: str, kind: str, why: str) -> None:
-        kinds.setdefault(name, PlaceKind(kind, why))
+        kinds.setdefault(numbered_sea_zone(name) or name, PlaceKind(kind, why))
 
     for ruleset in rulesets:
         for neutral in ruleset.neutrals.values():
@@ -341,11 +356,13 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
         except KremlinError:
             continue
         rule_places: set[str] = set(profile.places)
+        own: set[str] = set()  # the names of the profile's own rulesets: only for these is its sea_zone_name right
         for ruleset_id in profile.rulesets:
             try:
-                rule_places |= set(rule_names(load_named_ruleset(ruleset_id)).places)
+                own |= set(rule_names(load_named_ruleset(ruleset_id)).places)
             except KremlinError:
                 continue
+        rule_places |= own
         for base in profile.games:
             if base.sha256 in seen_files:
                 continue
@@ -363,7 +380,7 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
             for rule in sorted(rule_places):
                 if rule in profile.absent_places:
                     continue
-                name = mapped.get(rule.lower()) or lowered.get(rule.lower())
+                name = mapped.get(rule.lower()) or lowered.get(rule.lower()) or (_numbered_in_game(profile, rule) if rule in own else None)
                 if name is None or name not in board.nodes:
                     continue
                 around = frozenset(board.neighbours(name))
@@ -486,8 +503,8 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         same = [n for n in candidates if _key(n) == _key(known_place.name)]
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & _land_around(board, same[0])
-            if known_place.water and not shared:
-                continue
+            if known_place.water and (not shared or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
+                continue  # a sea zone of the same name elsewhere is this one only if most of its coasts agree
             return PlaceMatch(rule, same[0], f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there")
     if kind.kind is None:
         kinds = {k.water for k in evidence}
@@ -510,6 +527,9 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         return PlaceMatch(rule, name, f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})")
     words = _tokens(rule)
     pool = candidates if kind.kind is not None else sorted(board.nodes)
+    if numbered_sea_zone(rule):
+        # A number is the rule text's map's: this map's sea zone of that number may be anywhere.
+        return PlaceMatch(rule, None, "a sea zone numbered as on the rule text's map; no map a profile covers shows it with coasts this game has")
     if words:
         # The same words, in one territory of its kind only (or of any kind, when only one has them).
         same = [n for n in pool if _key(n) == _key(rule)]
@@ -599,7 +619,10 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         "",
         f"map = {_q(map_name)}",
         f"rulesets = [{', '.join(_q(r.id) for r in rulesets)}]",
-        f"sea_zone_name = {_q(guess_sea_zone_name(game))}   # {REVIEW}: the commonest pattern of this game's numbered sea zones",
+        "# The rule texts' numbered sea zones (\"Seazone 12\") are numbered as on their own maps, not this one's:",
+        "# each is matched in [places] like any other place. Set a pattern such as \"{n} Sea Zone\" only if this map",
+        f"# numbers its sea zones as the rule text's map does (this game's own pattern: {guess_sea_zone_name(game)!r}).",
+        'sea_zone_name = "Seazone {n}"',
         "",
         "[[game]]",
         f"file = {_q(source.name)}",
@@ -859,10 +882,16 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
         needed = rule_names(ruleset)
         for kind, table in (("powers", needed.powers), ("units", needed.units), ("places", needed.places)):
             for word, by in table.items():
+                numbered = _numbered_in_game(profile, word) if kind == "places" else None
+                if numbered is not None and numbered.lower() in lowered[kind]:
+                    continue
                 if word.lower() not in lowered[kind]:
                     problems.append(f"ruleset {ruleset.id} names the {kind[:-1]} {word!r} ({', '.join(by)}): neither the game nor [{kind}] has it")
         for word in needed.places:
             name = mapped.get(word.lower()) or {n.lower(): n for n in land | sea}.get(word.lower())
+            numbered = _numbered_in_game(profile, word)
+            if name is None and numbered is not None:
+                name = mapped.get(numbered.lower()) or {n.lower(): n for n in land | sea}.get(numbered.lower())
             kind = kinds.get(word)
             if word.lower() in unmatched:
                 continue  # the profile says the map has nothing for it (a same-named territory of the other kind)
