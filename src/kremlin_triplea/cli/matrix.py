@@ -154,6 +154,7 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     if output is None:
         click.echo(text, nl=False)
     else:
+        output.parent.mkdir(parents=True, exist_ok=True)  # the profiles folder beside the maps folder, the first time
         written = write_atomically(output, text.encode("utf-8"), overwrite=force)
         click.echo(f"wrote {written}; review every line marked REVIEW, then run: kremlin-triplea profile check {output}")
 
