@@ -105,6 +105,15 @@ def test_places_are_matched_only_to_their_own_kind_and_the_issues_traps_are_avoi
     assert matches["Peru"].name == "Peruvian Central"
 
 
+def test_names_pointing_different_ways_are_not_matched_and_sea_zone_labels_are_read_by_their_words() -> None:
+    # Big World's sea zones are "SZ 57 Arabian Sea"; its "West Indies" is the Caribbean, not 001's "East Indes".
+    game = load(CORPUS_DIR / "Smalls_1939.xml")
+    matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))
+    assert matches["East Indes"].name != "West Indies"
+    assert matches["Arabian Sea"].name == "SZ 57 Arabian Sea" and game.board.is_water("SZ 57 Arabian Sea")
+    assert matches["Baltic Sea"].name is None  # West and East Baltic Sea: which one is for a person to say
+
+
 def test_a_rule_text_place_joining_two_territories_is_not_matched_to_one_of_them() -> None:
     # kremlin-classic's 'Finland/Norway' is classic's one territory; AA50 has Finland and Norway apart.
     game = load(AA50_1941)

@@ -191,3 +191,8 @@ def profile_check_command(ctx, profile) -> None:
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
         sys.exit(1)
     click.echo(f"{path}: every name exists in its games, every hash matches, every guessed place has a reason")
+    from kremlin_triplea.tools.profiles import review_marks
+
+    marks = review_marks(path)
+    if marks:  # guesses are comments, not errors: a note to finish the review
+        click.echo(f"{len(marks)} lines still marked REVIEW (lines {', '.join(map(str, marks[:12]))}{', ...' if len(marks) > 12 else ''}): check them, then delete the marks")

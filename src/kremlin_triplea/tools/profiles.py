@@ -252,8 +252,19 @@ _QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british",
 @functools.lru_cache(maxsize=65536)
 def _tokens(name: str) -> tuple[str, ...]:
     plain = _plain(name).replace("united states", "us").replace("s s r", "ssr")
-    words = (_SAME_WORD.get(t, t) for t in plain.split() if t not in _FILLER)
-    return tuple(t for t in words if t)
+    words = tuple(t for t in (_SAME_WORD.get(t, t) for t in plain.split() if t not in _FILLER) if t)
+    # "SZ 58 Bay of Bengal": the number is the map's own label; the words name the sea.
+    named = tuple(t for t in words if not t.isdigit())
+    return named or words
+
+
+_DIRECTIONS = {"north", "south", "east", "west"}
+
+
+def _opposed(a: str, b: str) -> bool:
+    """Names that point different ways: "East Indies" is not "West Indies", however alike they are spelt."""
+    da, db = set(_tokens(a)) & _DIRECTIONS, set(_tokens(b)) & _DIRECTIONS
+    return bool(da and db and da != db)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -535,7 +546,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         same = [n for n in pool if _key(n) == _key(rule)]
         if len(same) == 1 and _backed(board, same[0], evidence):
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
-        close = _closest(" ".join(words), {n: " ".join(_tokens(n)) for n in pool if _tokens(n)}, 0.8)
+        close = _closest(" ".join(words), {n: " ".join(_tokens(n)) for n in pool if _tokens(n) and not _opposed(rule, n)}, 0.8)
         if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
             return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}")
         # One name is the other with a word that only narrows it down ("South Eire" / "Eire").
