@@ -257,17 +257,25 @@ def map_folder_of(game_path: Path) -> Path | None:
     return parent.parent.parent if parent.parent.name == "map" else parent.parent
 
 
+def _map_names(game: Game) -> list[str]:
+    """The name a profile of the game's map goes by: its ``mapName`` (another game in the same folder may be
+    another map: classic_variations holds WorldWar3-1955.xml), else its map folder's name."""
+    folder = map_folder_of(Path(game.source))
+    name = game.board.properties.get("mapName") or (folder.name if folder else None)
+    return [name] if name else []
+
+
 def profile_places(game: Game) -> list[Path]:
     """Where a profile for ``game`` is looked for, first found wins (built-in profiles come last).
 
-    1. ``profiles/<map>.toml`` beside the maps folder the game is installed in
+    1. ``profiles/<mapName>.toml`` beside the maps folder the game is installed in
        (the user's or map maker's working copy);
     2. ``kremlin-profile.toml`` in the map's own folder (or its ``map/`` folder):
        a profile the map maker ships with the map.
     """
     source = Path(game.source)
     folder = map_folder_of(source)
-    names = list(dict.fromkeys(n for n in (game.board.properties.get("mapName"), folder.name if folder else None) if n))
+    names = _map_names(game)
     places: list[Path] = []
     if folder is not None:
         places += [folder.parent.parent / PROFILES_FOLDER / f"{n}.toml" for n in names]
@@ -305,8 +313,7 @@ def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
     for path in profile_places(game):
         if path.is_file():
             return load_profile(path)
-    folder = map_folder_of(Path(game.source))
-    names = list(dict.fromkeys(n for n in (game.board.properties.get("mapName"), folder.name if folder else None) if n))
+    names = _map_names(game)
     for name in names:
         try:
             return load_profile(find_data_file("maps", name))
