@@ -146,6 +146,23 @@ def test_a_pinned_map_gets_no_wrong_match_without_its_own_profile() -> None:
                     assert match.name == truth, (base.key, rule, match)
 
 
+def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failing(tmp_path: Path) -> None:
+    # World War II Revised has no cruiser and no Italians (its unit types and players): AA50's options 3 and 5
+    # need a cruiser, and its scenario 'Germany launches Paratrooper Assault on Syria/Iraq' names Italy.
+    game = load(REVISED)
+    ruleset = load_named_ruleset("kremlin-aa50")
+    out = tmp_path / "revised.toml"
+    out.write_text(new_profile(game, [ruleset], known=known_places(MAPS_DIR), key=str(REVISED)).text)
+    report = run_matrix([ruleset], [REVISED], maps_dir=MAPS_DIR, samples=0, include_covered=False, given_profiles=[load_profile(out)])
+    assert report.failed == []
+    cells = {row: cell for (_, row, _), cell in report.cells.items()}
+    assert cells["5 Destroyer/Cruiser Placement"].status == "not applicable"
+    assert "needs the unit 'cruiser'" in " ".join(cells["5 Destroyer/Cruiser Placement"].reasons)
+    syria = cells['11 Special "What-if" Scenarios: Germany launches Paratrooper Assault on Syria/Iraq']
+    assert syria.status == "not applicable" and "unknown power 'Italy'" in " ".join(syria.reasons)
+    assert cells["1 Infantry Placement"].status == "applied"
+
+
 # -- where profiles are found ------------------------------------------------------------
 
 
