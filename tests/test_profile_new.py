@@ -121,6 +121,15 @@ def test_a_rule_text_place_joining_two_territories_is_not_matched_to_one_of_them
     assert matches["Finland/Norway"].name is None and "only one of them" in matches["Finland/Norway"].evidence
 
 
+def test_a_sea_zone_a_scenario_empties_is_found_by_the_units_it_holds() -> None:
+    # 001 'Japan continues attacks into the Indian Ocean' removes a UK transport from the Bay of Bengal, beside
+    # India; maps/world_war_ii_classic.toml: "'Indian Ocean Sea Zone' is the only sea zone touching India and holds
+    # the UK transport the scenario destroys". Found without the classic profiles as evidence.
+    game = load(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml")
+    matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes)))
+    assert matches["Bay of Bengal"].name == "Indian Ocean Sea Zone"
+
+
 def test_powers_are_matched_through_the_names_players_use() -> None:
     players = list(load(AA50_1941).catalog.players)
     found = {word: match_power(word, players, {})[0] for word in ("UK", "USA", "USSR", "Germany", "Japan", "Italy", "China")}

@@ -433,7 +433,45 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
         matches[rule] = _match_place(board, rule, kind, evidence)
+    _match_by_removed_units(game, rulesets, matches)
     return matches
+
+
+def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:
+    """An unmatched sea zone a scenario removes units from: the one sea zone beside the scenario's other places that holds them.
+
+    001's 'Japan continues attacks into the Indian Ocean' removes a UK transport
+    from the Bay of Bengal beside India: on classic only Indian Ocean Sea Zone
+    touches India or Madagascar and holds a British transport.
+    """
+    board = game.board
+    players = list(game.catalog.players)
+    taken = {m.name for m in matches.values() if m.name is not None}
+    for ruleset in rulesets:
+        for scenario in getattr(ruleset, "scenarios", ()):
+            land = {matches[p].name for p in scenario.involves if p in matches and matches[p].name and not board.is_water(matches[p].name)}
+            for step in scenario.steps:
+                match = matches.get(step.at)
+                if step.kind != "remove" or not step.units or match is None or match.name is not None or not step.power:
+                    continue
+                if not match.evidence.startswith("no sea zone"):
+                    continue  # only a sea zone the rule text says is water, and that nothing else matched
+                player = match_power(step.power, players, {})[0]
+                units = {}
+                for word, count in step.units:
+                    unit = next((u for u in game.catalog.unit_types if u.lower() == word.lower()), None) or getattr(match_unit_word(word, game), "unit", None)
+                    if unit is None or player is None:
+                        units = {}
+                        break
+                    units[unit] = units.get(unit, 0) + count
+                if not units or not land:
+                    continue
+                beside = sorted({z for t in land for z in board.neighbours(t) if board.is_water(z)} - taken)
+                holding = [z for z in beside if all(board.node(z)["units"].get((player, u), 0) >= n for u, n in units.items())]
+                if len(holding) == 1:
+                    what = ", ".join(f"{n} {player} {u}" for u, n in units.items())
+                    matches[step.at] = PlaceMatch(step.at, holding[0], f"scenario {scenario.id!r} removes {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)")
+                    taken.add(holding[0])
 
 
 def _of_kind(board, kind: str | None) -> list[str]:
