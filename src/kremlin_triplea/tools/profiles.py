@@ -552,8 +552,8 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         same = [n for n in candidates if _key(n) == _key(known_place.name)]
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & _land_around(board, same[0])
-            if known_place.water and (not shared or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
-                continue  # a sea zone of the same name elsewhere is this one only if most of its coasts agree
+            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
+                continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             return PlaceMatch(rule, same[0], f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there")
     if kind.kind is None:
         kinds = {k.water for k in evidence}
@@ -568,8 +568,9 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
             shared = len(known_place.land_neighbours & around)
             if shared >= 2 and (known_place.water or known_place.conflicts(board, name) is None):
                 best.append((shared / len(known_place.land_neighbours | around), shared, name, known_place))
-    # A sea zone is known by its coasts only: nearly all of them must agree.
-    best = [b for b in best if not b[3].water or b[0] >= 0.7]
+    # A sea zone is known by its coasts only: nearly all of them, three at least, must agree (two coasts, Mexico
+    # and West US, make classic's Gulf of Mexico and Revised's Pacific 54 Sea Zone look alike).
+    best = [b for b in best if not b[3].water or (b[0] >= 0.7 and b[1] >= 3)]
     best.sort(key=lambda b: (-b[0], b[2]))
     if best and best[0][0] >= 0.5 and all(b[2] == best[0][2] or b[0] < best[0][0] for b in best[1:]):
         score, shared, name, known_place = best[0]
