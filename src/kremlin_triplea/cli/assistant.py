@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.cli.common import profile_option
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.option("--json", "as_json", is_flag=True, help="Print the values as JSON.")
 @click.pass_context
+@profile_option
 def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_json: bool) -> None:
     """What each pick of DRAFT is worth in IPCs, per side, with running totals.
 
@@ -121,6 +123,7 @@ def _draft_boards(path: Path, maps_dir: Path):
 @click.option("--force", is_flag=True, help="Replace an existing DRAFT_FILE (a new draft) or OUTPUT.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder, as apply --install does.")
 @click.pass_context
+@profile_option
 def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool) -> None:
     """Make a draft interactively: two players at one keyboard, or a host relaying picks.
 

@@ -1,4 +1,4 @@
-"""What every command module shares: the maps folder the group was given."""
+"""What every command module shares: the maps folder the group was given, and ``--profile``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 
 
@@ -13,3 +14,45 @@ def maps_dir(ctx: click.Context) -> Path:
     """The maps folder: ``--maps-dir``, else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own."""
     root = ctx.find_root()
     return default_maps_dir((root.obj or {}).get("maps_dir"))
+
+
+def profile_option(command):
+    """``--profile FILE`` for a command that reads a game for rules: the game is read with that map profile.
+
+    Without it, the lookup of ``rules.profile.profile_for_game`` applies. A game
+    no profile is found for fails with the options that need one and the exact
+    ``profile new`` command to start it.
+    """
+    import functools
+
+    @click.option("--profile", "profile_path", type=click.Path(path_type=Path, dir_okay=False, exists=True),
+                  help="Read the game with this map profile (default: the draft's `profile`, then profiles/<map>.toml beside the maps folder, the map's own kremlin-profile.toml, the built-in one).")
+    @functools.wraps(command)
+    def with_profile(*args, profile_path=None, **kwargs):
+        from kremlin_triplea.rules.profile import NoProfileError, command_line_profile
+
+        with command_line_profile(profile_path):
+            try:
+                return command(*args, **kwargs)
+            except NoProfileError as error:
+                raise InputError(_no_profile_message(error, kwargs.get("draft") or kwargs.get("resume") or kwargs.get("draft_file")), where=error.where) from None
+
+    return with_profile
+
+
+def _no_profile_message(error, draft_path) -> str:
+    """The lookup's message, with the options of the draft's ruleset that need names the game lacks."""
+    from kremlin_triplea.tools.profiles import options_needing_profile
+
+    message = error.message
+    try:
+        from kremlin_triplea.draft.run import read_draft
+        from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+        ruleset_id = read_draft(draft_path).ruleset if draft_path is not None else None
+        needs = options_needing_profile(error.game, load_named_ruleset(ruleset_id)) if ruleset_id else []
+    except KremlinError:
+        needs = []
+    if needs:
+        message += f". Without one, these need names the game does not have: {'; '.join(needs)}"
+    return message

@@ -9,6 +9,8 @@ from kremlin_triplea.cli.output import OUTPUT_PATH
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 
+from kremlin_triplea.cli.common import profile_option
+
 
 def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     from kremlin_triplea.errors import InputError
@@ -32,6 +34,7 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
+@profile_option
 def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: int | None, advantages: tuple[str, ...],
                   values: tuple[str, ...], switches: tuple[str, ...], output: Path, force: bool) -> None:
     """Write house-rule SETS into GAME: the rules TripleA can enforce, and the rest in the game's notes.

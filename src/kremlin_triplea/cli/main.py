@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import click
 
+from kremlin_triplea.cli.common import profile_option
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
@@ -165,6 +166,7 @@ def _count(number: int, noun: str) -> str:
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
 @click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<ruleset> — <player> v <player> <date>").')
 @click.pass_context
+@profile_option
 def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool, install_name: str | None) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
@@ -244,6 +246,7 @@ def options_command(ruleset_name: str) -> None:
 @click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.pass_context
+@profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
     from kremlin_triplea.draft.run import DraftRun, open_game, read_draft

@@ -47,13 +47,14 @@ def _include_covered(given_games: list[Path], with_covered: bool, only_given: bo
 @click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
 @click.option("--with-covered", is_flag=True, help="With --game or --user-folder: also every game the map profiles pin (without them, those are the games run).")
 @click.option("--only-given", is_flag=True, hidden=True, help="Kept for old scripts: the games given are now the only ones run unless --with-covered.")
+@click.option("--profile", "profile_paths", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True), help="A map profile for the games given (repeatable); before the installed ones.")
 @click.option("--engine", is_flag=True, help="Also check that the real TripleA engine reads every written game the same (one JVM).")
 @click.option("--samples", default=2, show_default=True, type=click.IntRange(0, 100), help="Random whole drafts per ruleset and game.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random drafts.")
 @click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JSON here ('-': stdout, instead of the table).")
 @click.option("--junit", "junit_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JUnit XML here.")
 @click.pass_context
-def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, only_given, engine, samples, seed, json_path, junit_path) -> None:
+def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, only_given, profile_paths, engine, samples, seed, json_path, junit_path) -> None:
     """Apply every option of every ruleset to every game it claims (and the games given); exit 1 on any failure.
 
     Given games (--game, --user-folder) are the only ones run, unless
@@ -76,8 +77,10 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
 
         if not engine_available():
             raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
+    from kremlin_triplea.rules.profile import load_profile
+
     report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken + broken_houses, house_sets=house_sets, include_covered=_include_covered(games, with_covered, only_given),
-                        progress=None if _quiet() else progress_printer())
+                        progress=None if _quiet() else progress_printer(), given_profiles=[load_profile(p) for p in profile_paths])
     data = json_data(report)
     if json_path is not None and str(json_path) == "-":
         click.echo(json.dumps(data, indent=2))
@@ -106,20 +109,38 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
     from kremlin_triplea.game import load
     from kremlin_triplea.tools.matrix import all_rulesets
-    from kremlin_triplea.tools.profiles import new_profile_text
+    from kremlin_triplea.tools.profiles import known_places, new_profile_text
     from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     maps_dir = _maps_dir(ctx)
     path = resolve_game(game, maps_dir)
     loaded = load(path)
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
-    key = game if "/" in game and not Path(game).is_file() else None
-    text = new_profile_text(loaded, rulesets, key=key)
+    key = game if "/" in game and not Path(game).is_file() else str(path)
+    text = new_profile_text(loaded, rulesets, key=key, known=known_places(maps_dir))
+    text += _lacking(text, path, rulesets, maps_dir)
     if output is None:
         click.echo(text, nl=False)
     else:
+        output.parent.mkdir(parents=True, exist_ok=True)  # the profiles folder beside the maps folder, the first time
         written = write_atomically(output, text.encode("utf-8"), overwrite=force)
         click.echo(f"wrote {written}; review every line marked REVIEW, then run: kremlin-triplea profile check {output}")
+
+
+def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
+    """What the map lacks per ruleset, from a matrix run of the game with the drafted profile (no random drafts)."""
+    import tempfile
+
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.tools.matrix import _label, run_matrix
+    from kremlin_triplea.tools.profiles import lacking_text
+
+    with tempfile.TemporaryDirectory(prefix="kremlin-profile-") as folder:
+        drafted = Path(folder) / "drafted.toml"
+        drafted.write_text(text, encoding="utf-8")
+        profile = load_profile(drafted)
+        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
+    return lacking_text(profile, report, rulesets, _label(path.resolve()))
 
 
 @profile_group.command("check")
@@ -138,3 +159,8 @@ def profile_check_command(ctx, profile) -> None:
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
         sys.exit(1)
     click.echo(f"{path}: every name exists in its games, every hash matches, every guessed place has a reason")
+    from kremlin_triplea.tools.profiles import review_marks
+
+    marks = review_marks(path)
+    if marks:  # guesses are comments, not errors: a note to finish the review
+        click.echo(f"{len(marks)} lines still marked REVIEW (lines {', '.join(map(str, marks[:12]))}{', ...' if len(marks) > 12 else ''}): check them, then delete the marks")

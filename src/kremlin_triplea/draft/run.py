@@ -41,9 +41,6 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.model.changes import Change
-from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.game import Game, load
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds import (
     KINDS,
@@ -54,14 +51,21 @@ from kremlin_triplea.draft.kinds import (
     UnitPlacement,
     apply_bid,
 )
-from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.profile import Profile, profile_for_game
-from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamerules.actions import AppliedRules
-from kremlin_triplea.gamerules.house import HouseSelection, apply_house_rules, house_rule_changes, selection_lines
+from kremlin_triplea.gamerules.house import (
+    HouseSelection,
+    apply_house_rules,
+    house_rule_changes,
+    selection_lines,
+)
+from kremlin_triplea.model.changes import Change
 from kremlin_triplea.rules.house_rules import read_choices
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import Profile, fit_ruleset, profile_for_game
+from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
-
 
 
 @attrs.frozen
@@ -77,6 +81,7 @@ class Draft:
     choices: tuple[str, ...] = ()  # the draft's choices that rules' when/unless name
     # Per house set: its switches, advantages (power = id or number), what they leave to choose, seed.
     house_rule_choices: dict[str, Section] = attrs.field(factory=dict, eq=False)
+    profile: str | None = None  # a map profile file named by the draft (`profile = "x.toml"`), resolved against its folder
 
 
 def read_draft(path: Path | str) -> Draft:
@@ -85,7 +90,10 @@ def read_draft(path: Path | str) -> Draft:
 
 
 def draft_from_data(root: Section) -> Draft:
-    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices")
+    root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices", "profile")
+    profile = root.text("profile", None)
+    if profile is not None and not Path(profile).is_absolute():
+        profile = str(Path(root.file).parent / profile)
     house_rules = tuple(root.texts("house_rules", []))
     house_choices = root.table("house_rule_choices", None)
     per_set = {name: house_choices.table(name) for name in house_choices.data} if house_choices is not None else {}
@@ -100,7 +108,7 @@ def draft_from_data(root: Section) -> Draft:
             if root.has(key):
                 raise root.fail(key, "nothing: a draft of house rules only has no picks and no bid")
         return Draft(path=root.file, ruleset=None, game=root.text("game", None), first="", picks_per_side=None, picks=(), bid=None,
-                     house_rules=house_rules, choices=tuple(root.texts("choices", [])), house_rule_choices=per_set)
+                     house_rules=house_rules, choices=tuple(root.texts("choices", [])), house_rule_choices=per_set, profile=profile)
     return Draft(
         path=root.file,
         ruleset=root.text("ruleset"),
@@ -112,6 +120,7 @@ def draft_from_data(root: Section) -> Draft:
         house_rules=house_rules,
         choices=tuple(root.texts("choices", [])),
         house_rule_choices=per_set,
+        profile=profile,
     )
 
 
@@ -236,8 +245,10 @@ class DraftRun:
         if draft.ruleset is None and ruleset is None:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
-        self.profile = profile or profile_for_game(game)
-        warnings = self.profile.check_base_file(game)
+        self.profile = profile or profile_for_game(game, draft.profile)
+        # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.
+        self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile)
+        warnings = self.profile.check_base_file(game) + list(left_out)
         if self.profile.rulesets and self.ruleset.id not in self.profile.rulesets:
             warnings.append(f"the map profile {self.profile.path} was written for the rulesets {', '.join(self.profile.rulesets)}, not {self.ruleset.id}")
         self.warnings = tuple(warnings)

@@ -15,6 +15,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile.locate import read_map_folder, resolve_game
 
 #: The comment's opening words; what follows up to ``-->`` is one JSON object.
 MARK = "kremlin-triplea base:"
@@ -52,7 +53,6 @@ def map_folder_of(game_file: Path) -> Path | None:
 
 def base_record(game_file: Path | str, game_name: str) -> BaseRecord | None:
     """The record for a game made from ``game_file``, or None if that file is not in a map folder."""
-    from kremlin_triplea.gamefile.locate import read_map_folder
 
     path = Path(game_file)
     folder = map_folder_of(path) if path.is_file() else None
@@ -80,7 +80,6 @@ def find_recorded_base(record: BaseRecord, written: Path, maps_dir: Path | str |
     lies beside its base), then in the maps folder as MAP/FILE, then beside the
     written game.
     """
-    from kremlin_triplea.gamefile.locate import read_map_folder, resolve_game
 
     own_folder = map_folder_of(written)
     if own_folder is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from html import escape
+
 import attrs
 
 from kremlin_triplea.draft.run import DraftResult

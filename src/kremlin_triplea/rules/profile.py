@@ -8,13 +8,17 @@ changed installation is noticed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 import attrs
 
+from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import Game
-from kremlin_triplea.rules.ruleset import find_data_file
+from kremlin_triplea.rules.ruleset import data_folders, find_data_file
 from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
@@ -90,6 +94,9 @@ class Profile:
     # Where a scenario's text and a game's setup disagree: what apply does and reports, and why.
     scenario_decisions: tuple[ScenarioDecision, ...] = attrs.field(eq=False, default=())
     turn_step_positions: dict[str, StepPosition] = attrs.field(eq=False, factory=dict)
+    # Rule-text names (powers, units, places) deliberately left without a counterpart on this map, each
+    # with why: what needs them is not available here (`profile new` writes them; `profile check` accepts them).
+    unmatched: dict[str, str] = attrs.field(eq=False, factory=dict)
 
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
@@ -112,7 +119,7 @@ def load_profile(path: Path | str) -> Profile:
     root.only(
         "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
         "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits", "bid_phase",
-        "absent_places", "scenario_decision", "turn_step_positions",
+        "absent_places", "scenario_decision", "turn_step_positions", "unmatched",
     )
     games = []
     for section in root.tables("game"):
@@ -152,6 +159,7 @@ def load_profile(path: Path | str) -> Profile:
         absent_places=_names(root, "absent_places"),
         scenario_decisions=read_decisions(root),
         turn_step_positions=_step_positions(root),
+        unmatched=_names(root, "unmatched"),
     )
 
 
@@ -211,7 +219,140 @@ def load_named_profile(name: str) -> Profile:
     return load_profile(find_data_file("maps", name))
 
 
-def profile_for_game(game: Game) -> Profile:
-    """The profile of the game's map (its ``mapName`` property, else the map folder)."""
-    name = game.board.properties.get("mapName") or Path(game.source).parents[2].name
-    return load_named_profile(name)
+# -- which profile a game is read with: the one place that decides ------------------
+
+PROFILE_IN_MAP = "kremlin-profile.toml"  # a profile a map maker ships inside the map's own folder
+PROFILES_FOLDER = "profiles"  # the user's own profiles: a folder beside the maps folder
+
+
+class NoProfileError(UnknownNameError):
+    """No map profile for a game anywhere it is looked for; says where it looked and how to start one."""
+
+    def __init__(self, map_name: str, looked_in: list[Path], game: Game) -> None:
+        known = sorted({p.stem for base in data_folders("maps") for p in base.glob("*.toml")})
+        super().__init__("map profile", map_name, known, show_all=True, where=str(game.source))
+        places = ", ".join(str(p) for p in looked_in)
+        self.message += (f"; looked for {places or 'no installed map folder'} and the built-in profiles; start one with: "
+                         f"{new_profile_command(game)}")
+        self.map_name = map_name
+        self.looked_in = tuple(looked_in)
+        self.game = game
+
+
+def new_profile_command(game: Game) -> str:
+    """The exact ``profile new`` command that starts a profile for ``game`` where it will be found."""
+    source = Path(game.source)
+    folder = map_folder_of(source)
+    if folder is None:
+        return f"kremlin-triplea profile new {source} -o {source.with_suffix('.profile.toml')} (then pass --profile)"
+    name = game.board.properties.get("mapName") or folder.name
+    return f"kremlin-triplea --maps-dir {folder.parent} profile new {folder.name}/{source.name} -o {folder.parent.parent / PROFILES_FOLDER / (name + '.toml')}"
+
+
+def map_folder_of(game_path: Path) -> Path | None:
+    """The map folder a game file lies in (``<map>/map/games/x.xml`` or ``<map>/games/x.xml``)."""
+    parent = game_path.resolve().parent
+    if parent.name != "games":
+        return None
+    return parent.parent.parent if parent.parent.name == "map" else parent.parent
+
+
+def _map_names(game: Game) -> list[str]:
+    """The name a profile of the game's map goes by: its ``mapName`` (another game in the same folder may be
+    another map: classic_variations holds WorldWar3-1955.xml), else its map folder's name."""
+    folder = map_folder_of(Path(game.source))
+    name = game.board.properties.get("mapName") or (folder.name if folder else None)
+    return [name] if name else []
+
+
+def profile_places(game: Game) -> list[Path]:
+    """Where a profile for ``game`` is looked for, first found wins (built-in profiles come last).
+
+    1. ``profiles/<mapName>.toml`` beside the maps folder the game is installed in
+       (the user's or map maker's working copy);
+    2. ``kremlin-profile.toml`` in the map's own folder (or its ``map/`` folder):
+       a profile the map maker ships with the map.
+    """
+    source = Path(game.source)
+    folder = map_folder_of(source)
+    names = _map_names(game)
+    places: list[Path] = []
+    if folder is not None:
+        places += [folder.parent.parent / PROFILES_FOLDER / f"{n}.toml" for n in names]
+        places += [folder / PROFILE_IN_MAP, folder / "map" / PROFILE_IN_MAP]
+    return places
+
+
+# ``--profile FILE`` of the command being run: set by the command line for the whole command.
+_COMMAND_LINE_PROFILE: ContextVar[Path | None] = ContextVar("command_line_profile", default=None)
+
+
+@contextlib.contextmanager
+def command_line_profile(path: Path | str | None) -> Iterator[None]:
+    """While the block runs, every game is read with the profile ``path`` (``--profile FILE``), if given."""
+    token = _COMMAND_LINE_PROFILE.set(Path(path) if path is not None else None)
+    try:
+        yield
+    finally:
+        _COMMAND_LINE_PROFILE.reset(token)
+
+
+def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
+    """The profile a game is read with; the one place that decides.
+
+    In order: ``--profile FILE`` on the command line; ``explicit`` (a draft's
+    ``profile``, resolved against the draft's folder); the places of
+    :func:`profile_places` (the user's ``profiles`` folder, then the map's own
+    folder); the built-in profile of the game's map (its ``mapName``
+    property, else its map folder's name).
+    """
+    if _COMMAND_LINE_PROFILE.get() is not None:
+        return load_profile(_COMMAND_LINE_PROFILE.get())
+    if explicit is not None:
+        return load_profile(explicit)
+    for path in profile_places(game):
+        if path.is_file():
+            return load_profile(path)
+    names = _map_names(game)
+    for name in names:
+        try:
+            return load_profile(find_data_file("maps", name))
+        except UnknownNameError:
+            continue
+    raise NoProfileError(names[0] if names else Path(game.source).stem, profile_places(game), game)
+
+
+def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
+    """The ruleset as far as it applies on a map whose profile leaves names ``[unmatched]``, and what was left out.
+
+    A neutral the map does not have is not in its table; a power's restriction
+    does not apply when the power or a place it may enter is missing; an
+    exclusion at a missing place has nothing to exclude. Options and scenarios
+    that need a missing name otherwise fail with it by name.
+    """
+    import attrs as _attrs
+
+    missing = {k.lower() for k in profile.unmatched}
+    if not missing:
+        return ruleset, ()
+    notes = []
+    neutrals = {k: n for k, n in ruleset.neutrals.items() if n.name.lower() not in missing}
+    if len(neutrals) != len(ruleset.neutrals):
+        gone = sorted(n.name for n in ruleset.neutrals.values() if n.name.lower() in missing)
+        notes.append(f"the neutrals {', '.join(gone)} are not on this map (map profile [unmatched]): they cannot be taken")
+    restrictions = {}
+    for power, restriction in ruleset.restrictions.items():
+        lacking = [n for n in (power, *restriction.may_also_enter) if n.lower() in missing]
+        if lacking:
+            notes.append(f"the {power} restriction does not apply: the map profile leaves {', '.join(lacking)} unmatched")
+        else:
+            restrictions[power] = restriction
+    options = []
+    for option in ruleset.options:
+        exclude = getattr(option.params, "exclude", ())
+        kept = tuple(e for e in exclude if not any(n.lower() in missing for n in e))
+        if kept != exclude:
+            notes.append(f"option {option.number}: the exclusions at {', '.join(e[2] for e in exclude if e not in kept)} do not apply: not on this map")
+            option = _attrs.evolve(option, params=_attrs.evolve(option.params, exclude=kept))
+        options.append(option)
+    return _attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions, options=tuple(options)), tuple(notes)

@@ -34,7 +34,6 @@ import attrs
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds import (
-    bid_receivers,
     KINDS,
     BidSpec,
     Pick,
@@ -42,6 +41,7 @@ from kremlin_triplea.draft.kinds import (
     apply_bid,
     apply_scenario,
     bid_placement_problem,
+    bid_receivers,
     removable_units,
 )
 from kremlin_triplea.draft.legal import bid_choices
@@ -56,9 +56,9 @@ from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.model.diff import board_difference
 from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
-from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.datafiles import named_rule_files
+from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
+from kremlin_triplea.rules.profile import Profile, fit_ruleset, load_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
 from kremlin_triplea.tools.profiles import derived_setup, rule_names
 
@@ -486,11 +486,16 @@ def run_matrix(
     broken_rulesets: list[str] = (),
     include_covered: bool = True,
     house_sets: list[Any] = (),
+    given_profiles: list[Profile] = (),
+    list_only: bool = False,
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
-    ``include_covered=False`` runs only ``extra_games``. Each of ``house_sets`` is
+    ``include_covered=False`` runs only ``extra_games``. ``given_profiles``
+    (``--profile FILE``) come before the installed ones for ``extra_games``.
+    ``list_only`` finds what is available and why not, applying and writing
+    nothing (one pick per option counts; ``profile new`` uses it). Each of ``house_sets`` is
     applied (defaults, then every switch flipped; advantages drawn with the seed)
     to every game of the maps it lists.
     """
@@ -509,7 +514,7 @@ def run_matrix(
     for path in extra_games:
         path = Path(path).resolve()
         game = games.setdefault(path, load(path))
-        extra_specs.append(GameSpec(path, _label(path), profile_for_path(path, game, profiles)))
+        extra_specs.append(GameSpec(path, _label(path), profile_for_path(path, game, list(given_profiles)) or profile_for_path(path, game, profiles)))
     for ruleset in rulesets:
         claimed = {s.path.resolve() for r, s in work if r is ruleset}
         work += [(ruleset, s) for s in extra_specs if s.path not in claimed]
@@ -528,7 +533,7 @@ def run_matrix(
             path = spec.path.resolve()
             game = games.get(path) or games.setdefault(path, load(path))
             try:
-                _run_one(report, checker, ruleset, spec, game, samples, seed, pending)
+                _run_one(report, checker, ruleset, spec, game, samples, seed, pending, list_only)
             except KremlinError as error:  # the ruleset cannot be set up on this game at all
                 report.cell(ruleset.id, "(set-up)", spec.label).errors.append(str(error))
             if done + 1 == len(work) or work[done + 1][1].label != spec.label:
@@ -558,7 +563,7 @@ def _row(option: Option) -> str:
     return f"{option.number} {option.title}"
 
 
-def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied]) -> None:
+def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied], list_only: bool = False) -> None:
     """One ruleset on one game: its single picks go to ``single`` (written later, for all rulesets of the game at once)."""
     label = spec.label
     profile = spec.profile
@@ -571,7 +576,12 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         missing_units = setup.missing_units
         notes += [f"{ruleset.id}: {n}" for n in setup.notes]
     else:
+
         notes += [f"{ruleset.id}: {w}" for w in profile.check_base_file(game)]
+        ruleset, left_out = fit_ruleset(ruleset, profile)
+        notes += [f"{ruleset.id}: {n}" for n in left_out]
+        # Units the profile leaves unmatched block the options that place them, as for a derived setup.
+        missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
     alliances = game.catalog.alliances()
     absent_sides = [s for s in ruleset.sides if s not in alliances]
     rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios]
@@ -612,13 +622,17 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                     report.rows.append((ruleset.id, cell.row))
                 continue
             if option.kind == "scenario":
-                single += _scenario_items(report, ruleset, option, choices, run, side, label)
+                items = _scenario_items(report, ruleset, option, choices, run, side, label, list_only)
+                single += items
                 continue
             cell = report.cell(ruleset.id, _row(option), label)
             if not choices.available:
                 cell.reasons.append(f"{side}: {choices.unavailable}")
                 continue
             count = 0
+            if list_only:
+                cell.applied += 1
+                continue
             for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
                 item = _apply_in_memory(cell, f"{side} option {option.number}: {description}", board, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
                 if item is not None:
@@ -628,12 +642,12 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                 cell.reasons.append(f"{side}: no complete pick can be built from the legal choices")
     game.reset()
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=profile)
-    for row, description, bid in bid_targets(run):
+    for row, description, bid in () if list_only else bid_targets(run):
         cell = report.cell(ruleset.id, row, label)
         item = _apply_in_memory(cell, f"bid: {description}", game.board, lambda b=bid: apply_bid(run.state, b).changes)
         if item is not None:
             single.append(item)
-    for row in ("bid (units)", "bid (negative)"):
+    for row in () if list_only else ("bid (units)", "bid (negative)"):
         cell = report.cell(ruleset.id, row, label)
         if not cell.applied and not cell.errors:
             cell.reasons.append(f"the {ruleset.bid.placing_side if row == 'bid (units)' else ruleset.bid.receiving_side} have nothing to place or receive")
@@ -690,6 +704,10 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
 
     if not isinstance(error, UnknownNameError):
         return None
+    unmatched = {k.lower(): (k, v) for k, v in profile.unmatched.items()}
+    if error.name.lower() in unmatched:  # the profile says the map has nothing for it
+        name, why = unmatched[error.name.lower()]
+        return f"needs {name!r}, which the map profile leaves unmatched ({why.split('; needed by')[0]})"
     if derived:
         return f"needs names a map profile must provide: {error}"
     if error.kind == "power":
@@ -699,7 +717,7 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
     return None
 
 
-def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str) -> list[Applied]:
+def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str, list_only: bool = False) -> list[Applied]:
     """Each scenario of the side on its own row: applied, or why it cannot be."""
 
     items = []
@@ -714,6 +732,9 @@ def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: O
                 cell.errors.append(f"{side}: not listed as legal, yet it applies")
             except KremlinError as error:
                 cell.reasons.append(f"{side}: {error}")
+            continue
+        if list_only:
+            cell.applied += 1
             continue
         item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run.game.board, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
         if item is not None:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import re
@@ -23,11 +24,20 @@ import attrs
 
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
+from kremlin_triplea.rules.house_rules import load_house_set
 from kremlin_triplea.rules.names import _SEA_ZONE
+from kremlin_triplea.rules.options import PlacementParams, TerritoryTakeoverParams
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
-from kremlin_triplea.rules.options import PlacementParams, TerritoryTakeoverParams
-from kremlin_triplea.rules.ruleset import Neutral, Ruleset, load_named_ruleset
+from kremlin_triplea.rules.ruleset import (
+    Neutral,
+    Ruleset,
+    data_folders,
+    find_data_file,
+    load_named_ruleset,
+    load_ruleset,
+)
+from kremlin_triplea.rules.tomlfile import read_toml
 
 REVIEW = "REVIEW"
 
@@ -60,6 +70,10 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
                     need(units, unit, by)
             if "no_factory_there" in params.require:
                 need(units, "factory", by)
+            for power, unit, place in params.exclude:
+                need(powers, power, by)
+                need(units, unit, by)
+                need(places, place, by)
         elif isinstance(params, TerritoryTakeoverParams):
             for unit, _ in params.units:
                 need(units, unit, by)
@@ -76,8 +90,7 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
             need(powers, scenario.power, by)
         steps = list(scenario.steps) + [s for v in scenario.variants for s in v.steps]
         for place in (*scenario.involves, *(s.at for s in steps), *(s.to for s in steps if s.to)):
-            if not _SEA_ZONE.match(place):  # sea zones are translated by sea_zone_name
-                need(places, place, by)
+            need(places, numbered_sea_zone(place) or place, by)
         for step in steps:
             if step.power:
                 need(powers, step.power, by)
@@ -93,6 +106,22 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
         {k: tuple(v) for k, v in sorted(units.items())},
         {k: tuple(v) for k, v in sorted(places.items())},
     )
+
+
+def numbered_sea_zone(name: str) -> str | None:
+    """A rule text's numbered sea zone ("Seazone 12", "SZ 12", "Sea Zone 12(...)") as "Seazone 12", else None.
+
+    The numbers are those of the map the rule text was written for; a profile's
+    ``sea_zone_name`` turns them into the game's names ("{n} Sea Zone" on AA50).
+    """
+    match = _SEA_ZONE.match(name)
+    return f"Seazone {match.group(1)}" if match else None
+
+
+def _numbered_in_game(profile: Profile, name: str) -> str | None:
+    """The game's name for a numbered sea zone by the profile's ``sea_zone_name`` ("Seazone 12" -> "12 Sea Zone")."""
+    match = _SEA_ZONE.match(name)
+    return profile.sea_zone_name.format(n=match.group(1)) if match else None
 
 
 # -- a ruleset on a map without a profile for it -------------------------------------
@@ -194,49 +223,465 @@ def guess_sea_zone_name(game: Game) -> str:
     return patterns.most_common(1)[0][0] if patterns else "{n} Sea Zone"
 
 
-# -- profile new ---------------------------------------------------------------------
+# -- profile new: matching rule-text names to a map that knows what it matches ---------
+
+# Players' names for the powers rule texts name: a rule text says "UK", the game's player is "British".
+POWER_NAMES: tuple[frozenset[str], ...] = tuple(frozenset(group) for group in (
+    {"uk", "u.k.", "united kingdom", "britain", "great britain", "england", "british", "english"},
+    {"usa", "us", "u.s.", "u.s.a.", "united states", "america", "americans", "american"},
+    {"ussr", "u.s.s.r.", "soviet", "soviets", "soviet union", "russia", "russians", "russian"},
+    {"germany", "germans", "german"},
+    {"japan", "japanese"},
+    {"italy", "italians", "italian"},
+    {"china", "chinese"},
+    {"anzac", "australia", "australians", "australian"},
+    {"france", "french"},
+))
+
+_NAVAL_ROLES = {"transport", "submarine", "destroyer", "cruiser", "carrier", "battleship"}
+_LAND_ROLES = {"infantry", "artillery", "armour", "factory", "aa"}
+# Words that only a body of water is named with ("Drake Passage", "off Wake Island", "Hawaii Seazone").
+_WATER_WORDS = re.compile(r"\b(sea|seas|seazone|ocean|passage|gulf|bay|channel|straits?|fleet|off|sz|mediterranean|atlantic|pacific|harbou?r)\b", re.IGNORECASE)
+# "off Wake Island", "off the coast of French West Africa": the sea zone beside a land territory.
+_OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\s+coast\s+of\s+|coast\s+of\s+)?(.+?)\s*$", re.IGNORECASE)
+# Words a game adds to a sea zone's name that say nothing about which one it is.
+_FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "s", "r", "coast", "nat", "l", "islands", "island", "is"}
 
 
-def _best_name(word: str, names: list[str]) -> tuple[str | None, float]:
-    lowered = {n.lower(): n for n in names}
+@functools.lru_cache(maxsize=65536)
+def _plain(name: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", name.lower()).split())
+
+
+# Spellings of one word ("Western USA" is the game's "West US", "Eastern United States" the rule text's "Eastern USA").
+_SAME_WORD = {"western": "west", "eastern": "east", "northern": "north", "southern": "south", "usa": "us", "ssr": ""}
+# Words that only narrow a place down: "South Eire" is the game's "Eire", "Italian East Africa" its "Italian Africa".
+_QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
+
+
+@functools.lru_cache(maxsize=65536)
+def _tokens(name: str) -> tuple[str, ...]:
+    plain = _plain(name).replace("united states", "us").replace("s s r", "ssr")
+    words = tuple(t for t in (_SAME_WORD.get(t, t) for t in plain.split() if t not in _FILLER) if t)
+    # "SZ 58 Bay of Bengal": the number is the map's own label; the words name the sea.
+    named = tuple(t for t in words if not t.isdigit())
+    return named or words
+
+
+_DIRECTIONS = {"north", "south", "east", "west"}
+
+
+def _opposed(a: str, b: str) -> bool:
+    """Names that point different ways: "East Indies" is not "West Indies", however alike they are spelt."""
+    da, db = set(_tokens(a)) & _DIRECTIONS, set(_tokens(b)) & _DIRECTIONS
+    return bool(da and db and da != db)
+
+
+@functools.lru_cache(maxsize=65536)
+def _key(name: str) -> str:
+    """A territory's words in any order: "Anglo Sudan Egypt" and "Anglo-Egypt Sudan" are one place."""
+    return " ".join(sorted(set(_tokens(name)))) or _plain(name)
+
+
+@attrs.frozen
+class PlaceKind:
+    """Whether a rule-text place is land or a sea zone, and what in the rule text says so."""
+
+    kind: str | None  # "land", "sea", or None: the rule text does not say
+    why: str
+
+
+def place_kinds(rulesets: list[Ruleset]) -> dict[str, PlaceKind]:
+    """Land or sea for each rule-text place, read from how the rule text uses it.
+
+    A neutral, a place a power may enter or a place captured is land; a place
+    where only ships are put or moved is a sea zone; so is a name only water
+    is called by ("Drake Passage", "off Wake Island").
+    """
+    kinds: dict[str, PlaceKind] = {}
+
+    def say(name: str, kind: str, why: str) -> None:
+        kinds.setdefault(numbered_sea_zone(name) or name, PlaceKind(kind, why))
+
+    for ruleset in rulesets:
+        for neutral in ruleset.neutrals.values():
+            say(neutral.name, "land", f"{ruleset.id} lists it as a neutral")
+        for option in ruleset.options:
+            for _, unit, place in getattr(option.params, "exclude", ()):
+                if ROLE_OF_WORD.get(unit.lower()) in _NAVAL_ROLES:
+                    say(place, "sea", f"{ruleset.id} option {option.number} keeps a {unit} out of it")
+        for restriction in ruleset.restrictions.values():
+            for place in restriction.may_also_enter:
+                say(place, "land", f"{ruleset.id}: the {restriction.power} may enter it")
+        for scenario in getattr(ruleset, "scenarios", ()):
+            steps = list(scenario.steps) + [s for v in scenario.variants for s in v.steps]
+            for step in steps:
+                roles = {ROLE_OF_WORD.get(unit.lower()) for unit, _ in step.units} - {None}
+                targets = [step.at] + ([step.to] if step.to else [])
+                if step.kind == "capture":
+                    say(step.at, "land", f"scenario {scenario.id!r} captures it")
+                elif roles and roles <= _NAVAL_ROLES:
+                    for place in targets:
+                        say(place, "sea", f"scenario {scenario.id!r} puts only ships there ({', '.join(u for u, _ in step.units)})")
+                elif roles & _LAND_ROLES:
+                    for place in targets:
+                        say(place, "land", f"scenario {scenario.id!r} puts land units there ({', '.join(u for u, _ in step.units)})")
+    for ruleset in rulesets:
+        for name in rule_names(ruleset).places:
+            if name not in kinds:
+                # A place the rule text only names: by its words. "Karelia" is land, though the map has a "Karelia Sea Zone".
+                kinds[name] = PlaceKind("sea", "only water is named so") if _WATER_WORDS.search(name) else PlaceKind("land", "its name has no word for water")
+    return kinds
+
+
+@attrs.frozen
+class KnownPlace:
+    """A rule-text place on a map a hand-written profile covers: the evidence ``profile new`` reasons from."""
+
+    rule: str
+    map: str
+    game_file: str
+    name: str  # the game's name there
+    water: bool
+    neighbours: frozenset[str]
+    land_neighbours: frozenset[str] = frozenset()  # plain names: comparable across maps whose sea zones are numbered differently
+    owner_alliances: frozenset[str] | None = None  # its owner's alliances there; None: unowned (a neutral)
+    board: frozenset[str] = frozenset()  # the plain names of every territory of that map
+
+    def conflicts(self, board, name: str) -> str | None:
+        """Why ``name`` on the new map cannot be this place: it is another territory there, or held by the other side."""
+        if _key(name) in self.board and _key(name) != _key(self.name):
+            return f"{self.map} has both {self.name!r} and {name!r}"
+        owner = board.node(name)["owner"]
+        if (owner is None) != (self.owner_alliances is None):
+            return f"{name} is {'unowned' if owner is None else 'owned'} here, {self.name} {'unowned' if self.owner_alliances is None else 'owned'} on {self.map}"
+        if owner is not None and self.owner_alliances and not (set(board.catalog.players[owner].alliances) & self.owner_alliances):
+            return f"{name} is held by another alliance here than {self.name} on {self.map}"
+        return None
+
+
+def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:
+    """Every rule-text place the installed hand-written profiles translate, on each game they pin and the user has.
+
+    ``skip_board``: leave out games whose territories are exactly these (to
+    measure matching on a pinned map without its own profile's answers).
+    """
+
+    found: dict[str, list[KnownPlace]] = {}
+    paths = {p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}
+    seen_files: set[str] = set()
+    for key in sorted(paths):
+        try:
+            profile = load_profile(paths[key])
+        except KremlinError:
+            continue
+        rule_places: set[str] = set(profile.places)
+        own: set[str] = set()  # the names of the profile's own rulesets: only for these is its sea_zone_name right
+        for ruleset_id in profile.rulesets:
+            try:
+                own |= set(rule_names(load_named_ruleset(ruleset_id)).places)
+            except KremlinError:
+                continue
+        rule_places |= own
+        for base in profile.games:
+            if base.sha256 in seen_files:
+                continue
+            try:
+                game = load(base.key, maps_dir=maps_dir)
+            except KremlinError:
+                continue
+            seen_files.add(base.sha256)
+            board = game.board
+            if skip_board is not None and frozenset(board.nodes) == skip_board:
+                continue
+            lowered = {n.lower(): n for n in board.nodes}
+            plain_board = frozenset(_key(n) for n in board.nodes)
+            mapped = {k.lower(): v for k, v in profile.places.items()}
+            for rule in sorted(rule_places):
+                if rule in profile.absent_places:
+                    continue
+                name = mapped.get(rule.lower()) or lowered.get(rule.lower()) or (_numbered_in_game(profile, rule) if rule in own else None)
+                if name is None or name not in board.nodes:
+                    continue
+                around = frozenset(board.neighbours(name))
+                owner = board.node(name)["owner"]
+                found.setdefault(rule.lower(), []).append(KnownPlace(
+                    rule, profile.map, base.file, name, board.is_water(name), around,
+                    frozenset(_key(n) for n in around if not board.is_water(n)),
+                    None if owner is None else frozenset(board.catalog.players[owner].alliances), plain_board))
+    return found
+
+
+@attrs.frozen
+class PlaceMatch:
+    """The game's territory for a rule-text place (None: left unmatched), with the evidence."""
+
+    rule: str
+    name: str | None
+    evidence: str
+    exact: bool = False
+
+
+def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[KnownPlace]]) -> dict[str, PlaceMatch]:
+    """Each rule-text place of the rulesets, matched only to a territory of its own kind (land or sea).
+
+    In order: the same name; the name a hand-written profile gives it on another
+    map, if this map has a territory of that name and kind; the territory whose
+    neighbours are those it has there; the same words (a sea zone's "Sea Zone"
+    aside), when only one territory of its kind has them. Anything else stays
+    unmatched: a wrong match would put units in the wrong place.
+    """
+    board = game.board
+    kinds = place_kinds(rulesets)
+    names: list[str] = []
+    for ruleset in rulesets:
+        names += [n for n in rule_names(ruleset).places if n not in names]
+    matches = {}
+    _AROUND.clear()  # ids of boards are reused once a board is gone
+    for rule in names:
+        evidence = known.get(rule.lower(), [])
+        kind = kinds.get(rule, PlaceKind(None, ""))
+        matches[rule] = _match_place(board, rule, kind, evidence)
+    _match_by_removed_units(game, rulesets, matches)
+    return matches
+
+
+def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:
+    """An unmatched sea zone a scenario removes units from: the one sea zone beside the scenario's other places that holds them.
+
+    001's 'Japan continues attacks into the Indian Ocean' removes a UK transport
+    from the Bay of Bengal beside India: on classic only Indian Ocean Sea Zone
+    touches India or Madagascar and holds a British transport.
+    """
+    board = game.board
+    players = list(game.catalog.players)
+    taken = {m.name for m in matches.values() if m.name is not None}
+    for ruleset in rulesets:
+        for scenario in getattr(ruleset, "scenarios", ()):
+            land = {matches[p].name for p in scenario.involves if p in matches and matches[p].name and not board.is_water(matches[p].name)}
+            for step in scenario.steps:
+                match = matches.get(step.at)
+                if step.kind != "remove" or not step.units or match is None or match.name is not None or not step.power:
+                    continue
+                if not match.evidence.startswith("no sea zone"):
+                    continue  # only a sea zone the rule text says is water, and that nothing else matched
+                player = match_power(step.power, players, {})[0]
+                units = {}
+                for word, count in step.units:
+                    unit = next((u for u in game.catalog.unit_types if u.lower() == word.lower()), None) or getattr(match_unit_word(word, game), "unit", None)
+                    if unit is None or player is None:
+                        units = {}
+                        break
+                    units[unit] = units.get(unit, 0) + count
+                if not units or not land:
+                    continue
+                beside = sorted({z for t in land for z in board.neighbours(t) if board.is_water(z)} - taken)
+                holding = [z for z in beside if all(board.node(z)["units"].get((player, u), 0) >= n for u, n in units.items())]
+                if len(holding) == 1:
+                    what = ", ".join(f"{n} {player} {u}" for u, n in units.items())
+                    matches[step.at] = PlaceMatch(step.at, holding[0], f"scenario {scenario.id!r} removes {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)")
+                    taken.add(holding[0])
+
+
+def _of_kind(board, kind: str | None) -> list[str]:
+    return sorted(n for n in board.nodes if kind is None or board.is_water(n) == (kind == "sea"))
+
+
+def _closest(word: str, spelt: dict[str, str], cutoff: float) -> list[tuple[float, str]]:
+    """(similarity, name) of the names whose spelling is at least ``cutoff`` like ``word``, best first."""
+    matcher = difflib.SequenceMatcher(None, b=word)
+    found = []
+    for name, text in spelt.items():
+        matcher.set_seq1(text)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff and (ratio := matcher.ratio()) >= cutoff:
+            found.append((ratio, name))
+    return sorted(found, key=lambda c: (-c[0], c[1]))
+
+
+def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
+    """A name-only match is kept unless a map a profile covers says otherwise.
+
+    Refused when, on any such map, the place is a neutral and the candidate here
+    is owned, the candidate is another territory there, or it is held by the
+    other side; and when none of those maps shows it with a land neighbour the
+    candidate has here.
+    """
+    land = [k for k in evidence if not k.water and not board.is_water(name)]
+    if not land:
+        return True
+    if any(k.conflicts(board, name) is not None for k in land):
+        return False
+    around = _land_around(board, name)
+    return any(k.land_neighbours & around for k in land) or not any(k.land_neighbours for k in land)
+
+
+_AROUND: dict[tuple[int, str], frozenset[str]] = {}  # (id of the board, territory) -> its land neighbours' keys, for one match_places
+
+
+def _land_around(board, name: str) -> frozenset[str]:
+    key = (id(board), name)
+    if key not in _AROUND:
+        _AROUND[key] = frozenset(_key(n) for n in board.neighbours(name) if not board.is_water(n))
+    return _AROUND[key]
+
+
+def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
+    match = _first_match(board, rule, kind, evidence)
+    parts = [p for p in rule.split("/") if p.strip()]
+    if match.name is not None and len(parts) > 1 and _key(match.name) in {_key(p) for p in parts}:
+        # "Finland/Norway" is one territory of the rule text's map; here they are apart, and either alone is half of it.
+        return PlaceMatch(rule, None, f"the rule text joins {' and '.join(parts)}; {match.name} is only one of them here")
+    return match
+
+
+def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
+    what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
+    because = f" ({kind.why})" if kind.why else ""
+    candidates = _of_kind(board, kind.kind)
+    exact = [n for n in candidates if n.lower() == rule.lower()]
+    if exact:
+        return PlaceMatch(rule, exact[0], "the same name", exact=True)
+    other = [n for n in board.nodes if n.lower() == rule.lower()]
+    if other and kind.kind is not None:
+        return PlaceMatch(rule, None, f"this game's {other[0]!r} is {'a sea zone' if board.is_water(other[0]) else 'land'}, but the rule text's is {'a sea zone' if kind.kind == 'sea' else 'land'}{because}")
+    plain = [n for n in candidates if _plain(n) == _plain(rule)]
+    if len(plain) == 1:
+        return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
+    off = _OFF.match(rule)
+    if off and kind.kind != "land":
+        # Only the one sea zone beside that land is sure; a coast ("East") is not a thing a map records.
+        shore = [n for n in board.nodes if not board.is_water(n) and _plain(n) == _plain(off.group(2))]
+        zones = sorted(z for z in board.neighbours(shore[0]) if board.is_water(z)) if len(shore) == 1 else []
+        if len(zones) == 1 and not off.group(1):
+            return PlaceMatch(rule, zones[0], f"the only sea zone touching {shore[0]}")
+        where = f"{shore[0]} touches {len(zones)} sea zones ({', '.join(zones)})" if shore else f"no land territory is {off.group(2)!r}"
+        return PlaceMatch(rule, None, f"{where}; which one is meant is for a person to say")
+    # The name a hand-written profile gives it elsewhere, of the same kind here (a sea zone must share a coast).
+    for known_place in evidence:
+        same = [n for n in candidates if _key(n) == _key(known_place.name)]
+        if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
+            shared = known_place.land_neighbours & _land_around(board, same[0])
+            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
+                continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
+            return PlaceMatch(rule, same[0], f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there")
+    if kind.kind is None:
+        kinds = {k.water for k in evidence}
+        if len(kinds) == 1:
+            kind = PlaceKind("sea" if kinds.pop() else "land", f"a {'sea zone' if evidence[0].water else 'land territory'} on {evidence[0].map}")
+            what, because, candidates = ("sea zone" if kind.kind == "sea" else "land territory"), f" ({kind.why})", _of_kind(board, kind.kind)
+    # The territory whose land neighbours are those it has on a map a profile covers.
+    best: list[tuple[float, int, str, KnownPlace]] = []
+    for known_place in evidence:
+        for name in candidates:
+            around = _land_around(board, name)
+            shared = len(known_place.land_neighbours & around)
+            if shared >= 2 and (known_place.water or known_place.conflicts(board, name) is None):
+                best.append((shared / len(known_place.land_neighbours | around), shared, name, known_place))
+    # A sea zone is known by its coasts only: nearly all of them, three at least, must agree (two coasts, Mexico
+    # and West US, make classic's Gulf of Mexico and Revised's Pacific 54 Sea Zone look alike).
+    best = [b for b in best if not b[3].water or (b[0] >= 0.7 and b[1] >= 3)]
+    best.sort(key=lambda b: (-b[0], b[2]))
+    if best and best[0][0] >= 0.5 and all(b[2] == best[0][2] or b[0] < best[0][0] for b in best[1:]):
+        score, shared, name, known_place = best[0]
+        return PlaceMatch(rule, name, f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})")
+    words = _tokens(rule)
+    pool = candidates if kind.kind is not None else sorted(board.nodes)
+    if numbered_sea_zone(rule):
+        # A number is the rule text's map's: this map's sea zone of that number may be anywhere.
+        return PlaceMatch(rule, None, "a sea zone numbered as on the rule text's map; no map a profile covers shows it with coasts this game has")
+    if words:
+        # The same words, in one territory of its kind only (or of any kind, when only one has them).
+        same = [n for n in pool if _key(n) == _key(rule)]
+        if len(same) == 1 and _backed(board, same[0], evidence):
+            return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
+        close = _closest(" ".join(words), {n: " ".join(_tokens(n)) for n in pool if _tokens(n) and not _opposed(rule, n)}, 0.8)
+        if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
+            return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}")
+        # One name is the other with a word that only narrows it down ("South Eire" / "Eire").
+        narrowed = [n for n in pool if _tokens(n) and set(_tokens(n)) != set(words)
+                    and (set(_tokens(n)) ^ set(words)) <= _QUALIFIERS and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))]
+        if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
+            extra = " ".join(sorted(set(_tokens(narrowed[0])) ^ set(words)))
+            return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
+        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
+        for known_place in evidence:
+            inside = [n for n in candidates if _tokens(n) and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))
+                      and known_place.land_neighbours & _land_around(board, n) and (known_place.water or known_place.conflicts(board, n) is None)]
+            if len(inside) == 1:
+                shared = known_place.land_neighbours & _land_around(board, inside[0])
+                return PlaceMatch(rule, inside[0], f"its words are part of {inside[0]!r}'s (or these of its), and on {known_place.map} it borders {', '.join(sorted(shared))} as {inside[0]} does here")
+    if kind.kind is None:
+        return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
+    near = [n for _, n in _closest(_plain(rule), {n: _plain(n) for n in candidates}, 0.6)[:3]] or ["none"]
+    return PlaceMatch(rule, None, f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}")
+
+
+def match_power(word: str, players: list[str], known: dict[str, str]) -> tuple[str | None, str]:
+    """The game's player for a rule-text power, through the names players use (UK -> British)."""
+    lowered = {p.lower(): p for p in players}
     if word.lower() in lowered:
-        return lowered[word.lower()], 1.0
-    scored = sorted(((difflib.SequenceMatcher(None, word.lower(), n.lower()).ratio(), n) for n in names), key=lambda x: (-x[0], x[1]))
-    for score, name in scored:
-        if word.lower() in name.lower() or name.lower() in word.lower():
-            return name, max(score, 0.75)
-    if scored and scored[0][0] >= 0.6:
-        return scored[0][1], scored[0][0]
-    return None, scored[0][0] if scored else 0.0
+        return lowered[word.lower()], "the same name"
+    if known.get(word.lower()) in players:
+        return known[word.lower()], f"a hand-written profile calls {word} {known[word.lower()]!r}"
+    for group in POWER_NAMES:
+        if word.lower() in group:
+            hits = sorted({lowered[n] for n in group if n in lowered})
+            if len(hits) == 1:
+                return hits[0], f"{word} and {hits[0]} name the same power"
+    return None, f"no player is {word} ({', '.join(players)})"
 
 
 def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = None) -> str:
-    """A starting map profile for ``game``: every rule-text name the rulesets use, guesses marked REVIEW."""
+def _needed(by: tuple[str, ...]) -> str:
+    return ", ".join(by[:4]) + (f" and {len(by) - 4} more" if len(by) > 4 else "")
+
+
+@attrs.frozen
+class NewProfile:
+    """A drafted profile: its text, and what was matched (for the benchmark and the tests)."""
+
+    text: str
+    places: dict[str, PlaceMatch]
+    powers: dict[str, str | None]
+    units: dict[str, str | None]
+
+
+def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> NewProfile:
+    """A starting map profile for ``game``: every rule-text name the rulesets use.
+
+    Matches carry their evidence as the place's reason; every guess is marked
+    ``# REVIEW`` in a comment (the file reads and passes ``profile check`` as
+    written). Names nothing on the map stands for are listed in ``[unmatched]``
+    with what needs them.
+    """
     board = game.board
     source = Path(game.source)
     map_name = board.properties.get("mapName") or (source.parents[2].name if len(source.parents) > 2 else source.stem)
-    land = sorted(t for t, d in board.nodes.items() if not d["water"])
     players = list(game.catalog.players)
-    powers: dict[str, tuple[str, ...]] = {}
-    units: dict[str, tuple[str, ...]] = {}
-    places: dict[str, tuple[str, ...]] = {}
+    known = known if known is not None else {}
+    need_powers: dict[str, tuple[str, ...]] = {}
+    need_units: dict[str, tuple[str, ...]] = {}
+    need_places: dict[str, tuple[str, ...]] = {}
     for ruleset in rulesets:
         found = rule_names(ruleset)
-        for table, more in ((powers, found.powers), (units, found.units), (places, found.places)):
+        for table, more in ((need_powers, found.powers), (need_units, found.units), (need_places, found.places)):
             for name, by in more.items():
                 table[name] = tuple(dict.fromkeys((*table.get(name, ()), *(f"{ruleset.id} {b}" for b in by))))
+    unmatched: dict[str, list[str]] = {}
     lines = [
         f"# Map profile for the TripleA map {map_name!r}, started by `kremlin-triplea profile new` from {source.name}.",
-        "# Every line marked REVIEW is a guess: check it against the map, give each place a",
-        "# reason in [place_reasons], delete the REVIEW marks, then run `kremlin-triplea profile check`.",
+        "# Lines marked REVIEW are guesses, each with its evidence: check them against the map, correct them,",
+        "# then run `kremlin-triplea profile check` and `kremlin-triplea matrix --only-given --profile` on it.",
         "",
         f"map = {_q(map_name)}",
         f"rulesets = [{', '.join(_q(r.id) for r in rulesets)}]",
-        f"sea_zone_name = {_q(guess_sea_zone_name(game))}   # {REVIEW}: the commonest sea zone name pattern",
+        "# The rule texts' numbered sea zones (\"Seazone 12\") are numbered as on their own maps, not this one's:",
+        "# each is matched in [places] like any other place. Set a pattern such as \"{n} Sea Zone\" only if this map",
+        f"# numbers its sea zones as the rule text's map does (this game's own pattern: {guess_sea_zone_name(game)!r}).",
+        'sea_zone_name = "Seazone {n}"',
         "",
         "[[game]]",
         f"file = {_q(source.name)}",
@@ -247,62 +692,135 @@ def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = N
         "",
         "[powers]   # rule-text power = the game's player",
     ]
-    for word, by in powers.items():
-        match, score = _best_name(word, players)
-        if match is not None and match.lower() == word.lower():
-            continue
-        if match is None:
-            lines.append(f"# {_q(word)} = ?   # {REVIEW}: no player is close; needed by {', '.join(by)}; players: {', '.join(players)}")
-        else:
-            lines.append(f"{_q(word)} = {_q(match)}   # {REVIEW}: closest player name ({score:.2f}); needed by {', '.join(by)}")
-    lines += ["", "[units]   # rule-text unit = the game's unit type (matched by TripleA role)"]
+    known_powers: dict[str, str] = {}
+    for profile in _installed_profiles():
+        known_powers.update({k.lower(): v for k, v in profile.powers.items()})
+    power_matches: dict[str, str | None] = {}
+    for word, by in need_powers.items():
+        player, why = match_power(word, players, known_powers)
+        power_matches[word] = player
+        if player is None:
+            unmatched.setdefault(word, []).append(f"power: {why}; needed by {_needed(by)}")
+        elif player.lower() != word.lower():
+            lines.append(f"{_q(word)} = {_q(player)}   # {REVIEW}: {why}")
+    lines += ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
     facts = unit_facts(game)
-    for word, by in units.items():
-        if word.lower() in {u.lower() for u in game.catalog.unit_types}:
+    unit_types = {u.lower(): u for u in game.catalog.unit_types}
+    unit_matches: dict[str, str | None] = {}
+    for word, by in need_units.items():
+        if word.lower() in unit_types:
+            unit_matches[word] = unit_types[word.lower()]
             continue
         match = match_unit_word(word, game, facts)
         if match is None or match.unit is None:
+            unit_matches[word] = None
             why = match.reason if match is not None else "not a unit word the roles know"
-            lines.append(f"# {_q(word)} = ?   # {REVIEW}: {why}; needed by {', '.join(by)}")
+            unmatched.setdefault(word, []).append(f"unit: {why}; needed by {_needed(by)}")
         else:
+            unit_matches[word] = match.unit
             lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
-    lines += ["", "[places]   # rule-text territory = the game's territory"]
+    places = match_places(game, rulesets, known)
+    lines += ["", "[places]   # rule-text territory or sea zone = the game's, only of the same kind"]
     reasons = []
-    for word, by in places.items():
-        match, score = _best_name(word, land)
-        if match is not None and match.lower() == word.lower():
-            continue
-        if match is None:
-            lines.append(f"# {_q(word)} = ?   # {REVIEW}: no territory is close; needed by {', '.join(by)}")
-        else:
-            lines.append(f"{_q(word)} = {_q(match)}   # {REVIEW}: closest territory name ({score:.2f})")
-            reasons.append(f"{_q(word)} = {_q(f'{REVIEW}: guessed by name ({score:.2f}); say why {match} is {word}')}")
-    lines += ["", "[place_reasons]", *reasons, ""]
-    coasts = []
+    for rule, match in places.items():
+        if match.name is None:
+            unmatched.setdefault(rule, []).append(f"place: {match.evidence}; needed by {_needed(need_places[rule])}")
+        elif not match.exact:
+            lines.append(f"{_q(rule)} = {_q(match.name)}   # {REVIEW}")
+            reasons.append(f"{_q(rule)} = {_q(match.evidence)}")
+    lines += ["", "[place_reasons]   # the evidence for each match: replace it with your reason once checked", *reasons, ""]
+    land_of = {rule: m.name for rule, m in places.items() if m.name is not None and not board.is_water(m.name)}
+    coasts: dict[str, list[str]] = {}
     for ruleset in rulesets:
         for neutral in ruleset.neutrals.values():
-            navy = [u for u, _ in neutral.army if (m := match_unit_word(u, game, facts)) is not None and m.role in ("transport", "submarine", "destroyer", "cruiser", "carrier", "battleship")]
-            territory, _ = _best_name(neutral.name, land)
-            if navy and territory is not None:
+            navy = [u for u, _ in neutral.army if ROLE_OF_WORD.get(u.lower()) in _NAVAL_ROLES]
+            territory = land_of.get(neutral.name)
+            if navy and territory is not None and neutral.name not in coasts:
                 zones = sorted(n for n in board.neighbours(territory) if board.is_water(n))
-                coasts.append(f"{_q(neutral.name)} = [{', '.join(_q(z) for z in zones)}]   # {REVIEW}: the sea zones {territory} borders")
-    lines += ["[neutral_coasts]   # where a neutral's ships may go first", *coasts, ""]
-    entered = []
+                if zones:
+                    coasts[neutral.name] = zones
+    lines.append("[neutral_coasts]   # where a neutral's ships may go first: the sea zones it borders")
+    lines += [f"{_q(name)} = [{', '.join(_q(z) for z in zones)}]   # {REVIEW}" for name, zones in coasts.items()]
+    lines.append("")
+    entered: dict[str, list[str]] = {}
     for ruleset in rulesets:
         for restriction in ruleset.restrictions.values():
-            if restriction.takeover_only_where_may_enter:
-                player, _ = _best_name(restriction.power, players)
-                listed = _movement_restriction(game, player) if player else []
-                entered.append(f"{_q(player or restriction.power)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}: the game's movementRestrictionTerritories")
-    lines += ["[powers_may_enter]", *entered, ""]
+            player = power_matches.get(restriction.power) or match_power(restriction.power, players, known_powers)[0]
+            if restriction.takeover_only_where_may_enter and player is not None and player not in entered:
+                entered[player] = _movement_restriction(game, player)
+    lines.append("[powers_may_enter]   # the game's movementRestrictionTerritories of each restricted power")
+    lines += [f"{_q(player)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}" for player, listed in entered.items()]
+    lines.append("")
     ww2v3 = board.properties.get("WW2V3", "").lower() == "true"
     lines += [
         "[factory_output]",
-        f"enforced_by_game = {'true' if ww2v3 else 'false'}",
-        f"reason = {_q(f'{REVIEW}: ' + ('the game sets WW2V3, under which TripleA limits a factory to its territory production' if ww2v3 else 'the game does not set WW2V3; check how it limits a new factory'))}",
+        f"enforced_by_game = {'true' if ww2v3 else 'false'}   # {REVIEW}",
+        "reason = " + _q("the game sets WW2V3, under which TripleA limits a factory to its territory production" if ww2v3
+                         else "the game does not set WW2V3: TripleA does not limit a new factory to its territory production"),
+        "",
+        "[unmatched]   # rule-text names nothing on this map stands for: what needs them is not available here",
+        *(f"{_q(name)} = {_q('; '.join(why))}" for name, why in unmatched.items()),
         "",
     ]
-    return "\n".join(lines)
+    return NewProfile("\n".join(lines), places, power_matches, unit_matches)
+
+
+def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> str:
+    return new_profile(game, rulesets, key=key, known=known).text
+
+
+def straits_needed(ruleset: Ruleset) -> dict[str, str]:
+    """The straits a ruleset's game rules need from a profile (``[straits.<key>]``), each with the rule that needs it."""
+    needed = {}
+    for rule in ruleset.game_rules:
+        for change in rule.changes:
+            if change.data.get("kind") == "canal" and "strait" in change.data:
+                needed.setdefault(str(change.data["strait"]), f"{rule.id} ({rule.source})")
+    return needed
+
+
+def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) -> str:
+    """Comment lines: per ruleset, what the map lacks and what is therefore not available, in the matrix's own words.
+
+    ``report`` is a matrix report of the game with the profile (``run_matrix``):
+    its not-applicable cells, its failures and its notes are copied as they are.
+    """
+    lines = ["", "# What the map lacks, per ruleset, and what is therefore not available, as", f"# `kremlin-triplea matrix --only-given --profile` reports it for {label}:"]
+    missing = profile.unmatched
+    for ruleset in rulesets:
+        lines.append("#")
+        lines.append(f"# {ruleset.id}:")
+        names = rule_names(ruleset)
+        for kind, table in (("power", names.powers), ("unit", names.units), ("place", names.places)):
+            lacking = [n for n in table if f"{kind}: " in missing.get(n, "")]
+            if lacking:
+                lines.append(f"#   no {kind} for: {', '.join(lacking)}")
+        neutrals = [n.name for n in ruleset.neutrals.values() if "place: " in missing.get(n.name, "")]
+        if neutrals:
+            lines.append(f"#   neutrals not on this map: {', '.join(neutrals)}")
+        for key, rule in straits_needed(ruleset).items():
+            if key not in profile.straits:
+                lines.append(f"#   no strait {key!r} ([straits.{key}]): the game rule {rule} cannot be written into this game")
+        for note in report.notes.get(label, []):
+            if note.startswith(f"{ruleset.id}: "):
+                lines.append(f"#   note: {note[len(ruleset.id) + 2:]}")
+        for (ruleset_id, row, game), cell in report.cells.items():
+            if ruleset_id == ruleset.id and game == label and cell.status != "applied" and (cell.errors or cell.reasons):
+                why = "; ".join(cell.errors or cell.reasons)
+                lines.append(f"#   {row}: {'FAILS' if cell.errors else 'not available'}: {why}")
+    return "\n".join(lines) + "\n"
+
+
+def _installed_profiles() -> list[Profile]:
+
+    paths = {p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}
+    found = []
+    for key in sorted(paths):
+        try:
+            found.append(load_profile(paths[key]))
+        except KremlinError:
+            continue
+    return found
 
 
 def _movement_restriction(game: Game, player: str) -> list[str]:
@@ -317,14 +835,19 @@ def _movement_restriction(game: Game, player: str) -> list[str]:
 
 
 def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[str]:
-    """Problems with a map profile: names its games lack, changed files, entries without reasons."""
+    """Problems with a map profile: names its games lack or of the wrong kind, changed files, entries without reasons.
+
+    Names in ``[unmatched]`` are accepted: the profile says the map has nothing
+    for them (what needs them is then not available). ``# REVIEW`` comments are
+    not problems (see :func:`review_marks`); a reason still saying REVIEW is.
+    """
     profile = load_profile(path)
     where = str(path)
     problems: list[str] = []
     rulesets = []
     for ruleset_id in profile.rulesets:
         try:
-            rulesets.append(load_named_ruleset(ruleset_id))
+            rulesets.append(_load_rules(ruleset_id))
         except KremlinError as error:
             problems.append(f"{where}: rulesets: {error}")
     if not profile.games:
@@ -348,6 +871,21 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
             problems.append(f"{where}: game {base.key}: sha256 is {digest}, the profile pins {base.sha256}")
         problems += [f"{where}: game {base.key}: {p}" for p in _missing_names(profile, game, rulesets)]
     return problems
+
+
+def review_marks(path: Path | str) -> list[int]:
+    """The lines of a profile file still carrying a ``# REVIEW`` comment: guesses nobody has confirmed yet."""
+    return [n for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1) if re.search(r"#.*\bREVIEW\b", line)]
+
+
+def _load_rules(ruleset_id: str):
+    """A Kremlin ruleset, or a house-rule set (a file of ``[[rule]]``s) read as one."""
+
+    path = find_data_file("rulesets", ruleset_id)
+    if "rule" in read_toml(path):
+
+        return load_house_set(path)
+    return load_ruleset(path)
 
 
 def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> list[str]:
@@ -380,17 +918,61 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
         absent("capital_marker", "at", profile.capital_marker.at, land, "territory")
         absent("capital_marker", "refuge", profile.capital_marker.refuge, land, "territory")
         absent("capital_marker", "power", profile.capital_marker.power, players, "player")
+    unmatched = {k.lower() for k in profile.unmatched}
     lowered = {
-        "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers},
-        "units": {n.lower() for n in unit_types} | {k.lower() for k in profile.units},
-        "places": {n.lower() for n in land} | {k.lower() for k in profile.places if profile.places[k] in land}
+        "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers} | unmatched,
+        "units": {n.lower() for n in unit_types} | {k.lower() for k in profile.units} | unmatched,
+        # Scenario places may be sea zones ("Drake Passage" = "South Argentina Sea Zone").
+        "places": {n.lower() for n in land | sea} | {k.lower() for k in profile.places if profile.places[k] in land | sea}
         # [absent_places]: places the rule text names that the map does not have, each with its reason
-        | {k.lower() for k in getattr(profile, "absent_places", {})},
+        | {k.lower() for k in profile.absent_places} | unmatched,
     }
+    kinds = place_kinds([r for r in rulesets if isinstance(r, Ruleset)])
+    mapped = {k.lower(): v for k, v in profile.places.items()}
     for ruleset in rulesets:
+        if not isinstance(ruleset, Ruleset):  # a house-rule set: the powers it gives advantages to
+            for power in ruleset.powers:
+                if power.lower() not in lowered["powers"]:
+                    problems.append(f"house-rule set {ruleset.id} names the power {power!r} (its advantages): neither the game nor [powers] has it")
+            continue
         needed = rule_names(ruleset)
         for kind, table in (("powers", needed.powers), ("units", needed.units), ("places", needed.places)):
             for word, by in table.items():
+                numbered = _numbered_in_game(profile, word) if kind == "places" else None
+                if numbered is not None and numbered.lower() in lowered[kind]:
+                    continue
                 if word.lower() not in lowered[kind]:
                     problems.append(f"ruleset {ruleset.id} names the {kind[:-1]} {word!r} ({', '.join(by)}): neither the game nor [{kind}] has it")
+        for word in needed.places:
+            name = mapped.get(word.lower()) or {n.lower(): n for n in land | sea}.get(word.lower())
+            numbered = _numbered_in_game(profile, word)
+            if name is None and numbered is not None:
+                name = mapped.get(numbered.lower()) or {n.lower(): n for n in land | sea}.get(numbered.lower())
+            kind = kinds.get(word)
+            if word.lower() in unmatched:
+                continue  # the profile says the map has nothing for it (a same-named territory of the other kind)
+            if name is not None and kind is not None and kind.kind is not None and (name in sea) != (kind.kind == "sea"):
+                problems.append(f"places.{word} = {name!r}: a {'sea zone' if name in sea else 'land territory'}, but {word} is {'a sea zone' if kind.kind == 'sea' else 'land'} ({kind.why})")
     return problems
+
+
+# -- a game without a profile ----------------------------------------------------------
+
+
+def options_needing_profile(game: Game, ruleset: Ruleset) -> list[str]:
+    """The options and scenarios of ``ruleset`` that name powers, units or places ``game`` has under no such name.
+
+    Without a profile those names cannot be translated: each line says what
+    needs which names.
+    """
+    names = rule_names(ruleset)
+    players = {p.lower() for p in game.catalog.players}
+    units = {u.lower() for u in game.catalog.unit_types}
+    places = {t.lower() for t in game.board.nodes}
+    lacking: dict[str, list[str]] = {}
+    for known, table in ((players, names.powers), (units, names.units), (places, names.places)):
+        for word, by in table.items():
+            if word.lower() not in known:
+                for user in by:
+                    lacking.setdefault(user, []).append(word)
+    return [f"{user} needs {', '.join(words)}" for user, words in sorted(lacking.items())]

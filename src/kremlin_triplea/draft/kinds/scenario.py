@@ -9,7 +9,7 @@ from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
-from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.errors import RuleViolation, UnknownNameError
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.scenarios import Scenario, Step
@@ -156,6 +156,10 @@ class ScenarioOption(OptionKind):
                 apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
             except RuleViolation:
                 continue
+            except UnknownNameError as error:
+                if error.name.lower() in {k.lower() for k in state.profile.unmatched}:
+                    continue  # the map profile says the map has nothing for a name it needs
+                raise
             titles.append(scenario.title)
         unavailable = None if titles else f"every scenario of the {side} involves a place the other side has affected"
         return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
