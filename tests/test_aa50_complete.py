@@ -96,19 +96,19 @@ def test_the_scenarios_of_the_examples_are_in_the_written_games(written: dict[st
 
 
 def test_install_puts_the_game_where_tripleA_lists_it(tmp_path: Path) -> None:
+    """Issue 14: installed under --name (default: the game, the sides and the date); the same name again only with --force."""
     maps = tmp_path / "downloadedMaps"
     shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
     before = (maps / "world_war_ii_v3" / "map.yml").read_text()
-    first = run("apply", str(EXAMPLES["1942"]), "--install", maps=maps)
-    second = run("apply", str(EXAMPLES["1942"]), "--install", "-o", str(tmp_path / "copy.xml"), maps=maps)
+    first = run("apply", str(EXAMPLES["1942"]), "--install", "--name", "Kremlin 1942 Ann v Bob", maps=maps)
+    again = run("apply", str(EXAMPLES["1942"]), "--install", "--name", "Kremlin 1942 Ann v Bob", maps=maps)
+    second = run("apply", str(EXAMPLES["1942"]), "--install", "--name", "Kremlin 1942 rematch", "-o", str(tmp_path / "copy.xml"), maps=maps)
     assert first.exit_code == 0 and second.exit_code == 0, first.output + second.output
+    assert again.exit_code == 2 and "already has a game named 'Kremlin 1942 Ann v Bob'; use --force" in again.output
     after = (maps / "world_war_ii_v3" / "map.yml").read_text()
     assert after.startswith(before)  # every existing entry and byte kept
     listed = [(g["game_name"], g["file_name"]) for g in yaml.safe_load(after)["games"]]
-    assert listed[-2:] == [
-        ("World War II v3 1942 - Kremlin (kremlin-aa50)", "World_War_II_v3_1942_-_Kremlin_kremlin-aa50.xml"),
-        ("World War II v3 1942 - Kremlin (kremlin-aa50) (2)", "World_War_II_v3_1942_-_Kremlin_kremlin-aa50_2.xml"),
-    ]
+    assert [name for name, _ in listed[-2:]] == ["Kremlin 1942 Ann v Bob", "Kremlin 1942 rematch"]
     games = maps / "world_war_ii_v3" / "map" / "games"
     for name, file_name in listed[-2:]:
         assert load(games / file_name).name == name  # the <info name> is the listed name

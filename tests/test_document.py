@@ -134,6 +134,7 @@ BASE = XmlDocument.read(AA50_1942)
 BASE_ELEMENTS = [e for e in BASE.root.iter() if isinstance(e.tag, str)]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["set", "remove", "append", "after"]), st.integers(0, len(BASE_ELEMENTS) - 1), st.text(max_size=8)), max_size=12))
 def test_any_sequence_of_edits_reads_back_as_the_edited_tree(edits: list[tuple[str, int, str]]) -> None:

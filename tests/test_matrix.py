@@ -27,6 +27,7 @@ def pinned_report() -> matrix.Report:
     return run_matrix(rulesets, PINNED_GAMES, maps_dir=MAPS_DIR, samples=1, broken_rulesets=broken + broken_houses, house_sets=house_sets)
 
 
+@pytest.mark.slow
 def test_every_pinned_game_takes_every_applicable_option_without_failure(pinned_report: matrix.Report) -> None:
     failures = {f"{c.ruleset} {c.row} on {c.game}": c.errors[:3] for c in pinned_report.failed}
     assert failures == {}
@@ -150,6 +151,7 @@ def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     assert classic.get("failures") == "0"
 
 
+@pytest.mark.slow
 def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _break_placements(monkeypatch)
     junit = tmp_path / "m.xml"

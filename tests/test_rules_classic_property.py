@@ -38,6 +38,7 @@ def apply_and_write(data: dict[str, Any], game: Path) -> tuple[Game, bytes]:
     return result.game, result.game.to_bytes()
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_legal_classic_drafts_apply_read_back_and_validate(data: st.DataObject) -> None:

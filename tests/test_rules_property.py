@@ -39,6 +39,7 @@ def apply_and_write(data: dict[str, Any], year: str) -> tuple[Game, bytes]:
     return result.game, result.game.to_bytes()
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_random_legal_drafts_apply_read_back_and_validate(data: st.DataObject) -> None:
