@@ -20,9 +20,10 @@ G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 EXPECTED = {
     "no-russian-purge": {"Russia": {"units": {(R, "infantry"): 3}}, "Novosibirsk": {"units": {(R, "infantry"): 2}}},
     # "Remaining German forces are retreated to Sweden": interned in neutral Sweden (ruleset comment).
+    # "Remaining German forces are retreated to Sweden": Sweden is still neutral, and a retreat goes only into
+    # friendly territory, so they are interned (out of the game) rather than left in a neutral (issue 16).
     "winter-war": {
         "Finland Norway": {"owner": (G, R), "units": {(G, "infantry"): -3, (G, "armour"): -1, (G, "fighter"): -1, (R, "infantry"): 1}},
-        "Sweden": {"units": {(G, "infantry"): 1, (G, "fighter"): 1}},
     },
     "south-american-powers": {
         "Brazil": {"owner": (A, G), "units": {(G, "infantry"): 2}},
@@ -134,3 +135,16 @@ def test_a_scenario_of_the_other_side_is_refused() -> None:
     with pytest.raises(RuleViolation) as error:
         pick(run, "Axis", 9, scenario="No Russian Purge")
     assert "'No Russian Purge' is a scenario of the Allies, not the Axis" in str(error.value)
+
+
+def test_winter_war_after_the_ussr_took_sweden_interns_the_german_forces() -> None:
+    """001: "a territory or seazone affected by a bonus option may be affected by other bonus options from that same side";
+    Sweden taken by the USSR first, the German forces cannot retreat into it: interned, never beside the Russians."""
+    ruleset, game = RULESET_GAMES[0]
+    run = run_for(ruleset, game, "Allies")
+    pick(run, "Allies", 2, take=[{"neutral": "Sweden", "by": "USSR"}, {"neutral": "Eire", "by": "UK"}])
+    pick(run, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
+    before = run.game.board.copy()
+    outcome = pick(run, "Allies", 9, scenario="USSR crushes Finland in Winter War")
+    assert "Sweden" not in delta(before, run.game.board)
+    assert any("interned, out of the game" in line for line in outcome.lines)

@@ -42,6 +42,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.invariants import board_problems, new_problems
 from kremlin_triplea.draft.kinds import (
     KINDS,
     BidSpec,
@@ -333,7 +334,10 @@ class DraftRun:
             if pick.index != len(self.applied) + 1:
                 raise RuleViolation(pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=self.ruleset.picks.alternate_rule, source=self.ruleset.picks.source)
             self.turn_problem(pick.index, pick.side, pick.option)
-            KINDS[pick.option.kind].apply(self.state, pick)
+            outcome = KINDS[pick.option.kind].apply(self.state, pick)
+            self._push_keeping_invariants(pick.label, pick.option.rule, pick.option.source, outcome)
+            for _ in outcome.changes:
+                self.game.board.pop()
         except RuleViolation as error:
             return error
         return None
@@ -361,7 +365,7 @@ class DraftRun:
     def apply_pick(self, pick: Pick) -> Outcome:
         """Check ``pick`` on the current board and push its changes (all or nothing)."""
         outcome = KINDS[pick.option.kind].apply(self.state, pick)
-        self.game.board.push_all(list(outcome.changes))
+        self._push_keeping_invariants(pick.label, pick.option.rule, pick.option.source, outcome)
         self.state.record(pick.side, pick.index, outcome)
         self.state.used[pick.side].append(pick.option.number)
         self.applied.append(AppliedPick(pick, outcome))
@@ -402,8 +406,20 @@ class DraftRun:
 
     def apply_bid(self, bid: BidSpec) -> Outcome:
         outcome = apply_bid(self.state, bid)
-        self.game.board.push_all(list(outcome.changes))
+        rules = self.ruleset.bid
+        self._push_keeping_invariants(f"bid ({rules.placing_side} {bid.amount})", rules.placement_rule, rules.source, outcome)
         return outcome
+
+    def _push_keeping_invariants(self, label: str, rule: str, source: str, outcome: Outcome) -> None:
+        """Push ``outcome``'s changes, or refuse them (changing nothing) if they leave a board no game starts from."""
+        board = self.game.board
+        before = board_problems(board, self.state.factory)
+        board.push_all(list(outcome.changes))
+        broken = new_problems(before, board, self.state.factory)
+        if broken:
+            for _ in outcome.changes:
+                board.pop()
+            raise RuleViolation(label, f"it would leave a board no game can start from: {'; '.join(broken)}", rule=rule, source=source)
 
 
 def apply_draft(

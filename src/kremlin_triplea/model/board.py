@@ -82,6 +82,7 @@ class UnitType:
     domain: Domain
     cost: int | None  # PUs in the production frontier most players start with; None if not buyable
     transport_capacity: int = 0
+    transport_cost: int = 0  # room it takes on a transport (land units)
     carrier_capacity: int = 0
     carrier_cost: int = 0
     infrastructure: bool = False  # factories and AA guns: captured, never fight

@@ -194,6 +194,7 @@ class _Reader:
                 domain=domain,
                 cost=common.get(name),
                 transport_capacity=_int_or_zero(unit.get("transportCapacity")),
+                transport_cost=_int_or_zero(unit.get("transportCost")),
                 carrier_capacity=_int_or_zero(unit.get("carrierCapacity")),
                 carrier_cost=_int_or_zero(unit.get("carrierCost")),
                 infrastructure=any(

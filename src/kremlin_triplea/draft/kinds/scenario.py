@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.invariants import board_problems, new_problems
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
@@ -116,6 +117,13 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
                     f"the scenario moves {count} {power} {unit} from {shown}, but {board.game_name} has {present} there",
                 ).violation(pick.label)
         changes: list[Change] = [RemoveUnits(at, power, u, n) for u, n in units]
+        destination = board.node(to)
+        if not destination["water"] and (destination["owner"] is None or not board.catalog.allied(power, destination["owner"])):
+            # A retreat goes only into friendly territory (docs/kremlin-draft.md, "Retreats into a neutral or enemy
+            # territory"): into a still-neutral or an enemy territory the units are interned, out of the game, so the
+            # board never holds a power's units in a neutral or beside its enemies (001 "retreated to Sweden").
+            held = f"neutral {names.shown(to)}" if destination["owner"] is None else f"{names.shown(to)} (held by {destination['owner']})"
+            return changes, [f"{described} of the {power} from {shown} cannot retreat into {held}: interned, out of the game"]
         changes += [PlaceUnits(to, power, u, n) for u, n in units]
         return changes, [f"move {described} of the {power} from {shown} to {names.shown(to)}"]
     if step.kind == "capture":
@@ -149,11 +157,19 @@ class ScenarioOption(OptionKind):
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         titles = []
+        before = board_problems(state.board, state.factory)
         for scenario in state.ruleset.scenarios:
             if scenario.side != side:
                 continue
             try:
-                apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
+                outcome = apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
+                # Not offered when it would leave a board no game starts from (the draft refuses it too).
+                state.board.push_all(list(outcome.changes))
+                broken = new_problems(before, state.board, state.factory)
+                for _ in outcome.changes:
+                    state.board.pop()
+                if broken:
+                    continue
             except RuleViolation:
                 continue
             except UnknownNameError as error:

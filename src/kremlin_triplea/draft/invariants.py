@@ -1,0 +1,64 @@
+"""What must hold on the board after every pick and the bid, whatever came before (issue 12).
+
+A game can only start from a board where:
+
+* no territory holds units of two powers at war, and no neutral (unowned)
+  territory holds a power's units (TripleA would fight or misread them at once);
+* no territory holds more than one factory (every option and scenario that
+  places one says "factory", never "factories");
+* every unit stands where its type may: ships only at sea, planes at sea only
+  on carriers with room, land units at sea only on transports with room.
+
+:func:`new_problems` reports, in plain words, what a pick or bid broke that
+was not already so on the board before it (a base game may carry its own
+oddities, which are not the draft's doing).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kremlin_triplea.model.board import Board
+
+
+def board_problems(board: Board, factory: str | None) -> set[str]:
+    """Every broken invariant on ``board``, one plain sentence each."""
+    catalog = board.catalog
+    found: set[str] = set()
+    for place, data in board.nodes.items():
+        present = {owner for (owner, _), n in data["units"].items() if n and owner is not None}
+        if data["water"]:
+            kinds = Counter[str]()
+            for (owner, unit), n in data["units"].items():
+                if n:
+                    kind = catalog.unit_type(unit)
+                    kinds[kind.domain] += n
+            capacity = sum(catalog.unit_type(u).carrier_capacity * n for (_, u), n in data["units"].items() if n)
+            planes = sum(catalog.unit_type(u).carrier_cost * n for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "air")
+            if planes > capacity:
+                found.add(f"{place} holds planes needing {planes} carrier spaces; its carriers have {capacity}")
+            room = sum(catalog.unit_type(u).transport_capacity * n for (_, u), n in data["units"].items() if n)
+            cargo = sum(n * max(catalog.unit_type(u).transport_cost, 1) for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "land")
+            if cargo > room:
+                found.add(f"{place} holds land units needing {cargo} transport room; its transports have {room}")
+        else:
+            ships = sorted({u for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "sea"})
+            if ships:
+                found.add(f"{place} is land but holds ships ({', '.join(ships)})")
+            if data["owner"] is None and present:
+                found.add(f"{place} is neutral but holds units of {', '.join(sorted(present))}")
+            at_war = sorted({f"{a} and {b}" for a in present for b in present if a < b and not catalog.allied(a, b)})
+            if at_war:
+                found.add(f"{place} holds units of {at_war[0]}, who are at war")
+            if data["owner"] is not None:
+                enemies = sorted(o for o in present if not catalog.allied(o, data["owner"]))
+                if enemies:
+                    found.add(f"{place} belongs to {data['owner']} but holds units of {', '.join(enemies)}, at war with them")
+        if factory is not None and data["units"] and sum(n for (_, u), n in data["units"].items() if u == factory) > 1:
+            found.add(f"{place} holds more than one {factory}")
+    return found
+
+
+def new_problems(before: set[str], board: Board, factory: str | None) -> list[str]:
+    """What ``board`` breaks that ``before`` (the problems of the board before the change) did not."""
+    return sorted(board_problems(board, factory) - before)

@@ -1,0 +1,91 @@
+"""Invariants that hold after every pick of any draft (issue 12): a board no game can start from is never made.
+
+No territory holds units of two sides at war or a power's units while neutral; one factory a territory; ships
+only at sea, planes at sea only on carriers with room, land units at sea only on transports with room.
+Drafts are drawn from the draft's own legal picks, options and scenarios of both sides mixed, for the three
+Kremlin rulesets on every game their seeds target.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kremlin_triplea.draft.invariants import board_problems, new_problems
+from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.model.changes import PlaceUnits
+from support.aa50 import GAMES, fresh_game
+from support.classic import RULESET_GAMES
+from support.drafts import random_bid
+
+TARGETS = [("kremlin-aa50", GAMES["1941"]), ("kremlin-aa50", GAMES["1942"]), *RULESET_GAMES]
+
+
+@pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
+def test_the_base_games_break_none(ruleset: str, game) -> None:
+    assert board_problems(fresh_game(game).board, "factory") == set()
+
+
+def test_each_invariant_is_reported_in_plain_words() -> None:
+    board = fresh_game(GAMES["1941"]).board
+    before = board_problems(board, "factory")
+    board.push_all([
+        PlaceUnits("Karelia S.S.R.", "Germans", "infantry", 1),   # Russian land, German units
+        PlaceUnits("Sweden", "Germans", "infantry", 1),           # a neutral
+        PlaceUnits("Germany", "Germans", "factory", 1),           # Germany already has one
+        PlaceUnits("Germany", "Germans", "battleship", 1),        # a ship on land
+        PlaceUnits("1 Sea Zone", "Americans", "fighter", 1),      # no carrier there
+        PlaceUnits("1 Sea Zone", "Americans", "infantry", 1),     # no transport there
+    ])
+    found = new_problems(before, board, "factory")
+    assert found == sorted([
+        "Karelia S.S.R. belongs to Russians but holds units of Germans, at war with them",
+        "Karelia S.S.R. holds units of Germans and Russians, who are at war",
+        "Sweden is neutral but holds units of Germans",
+        "Germany holds more than one factory",
+        "Germany is land but holds ships (battleship)",
+        "1 Sea Zone holds planes needing 1 carrier spaces; its carriers have 0",
+        "1 Sea Zone holds land units needing 2 transport room; its transports have 0",
+    ])
+
+
+def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:
+    rng = random.Random(seed)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": rng.choice(["Axis", "Allies"])}), fresh_game(game))
+    base = board_problems(run.game.board, run.state.factory)
+    made = 0
+    for _ in range(run.total_picks):
+        by_option: dict[int, list[Pick]] = {}
+        for pick in run.legal_picks:
+            by_option.setdefault(pick.option.number, []).append(pick)
+        if not by_option:
+            break
+        pick = rng.choice(by_option[rng.choice(sorted(by_option))])
+        run.push(pick)  # a listed pick is accepted: the draft refuses what breaks an invariant, and does not list it
+        made += 1
+        assert new_problems(base, run.game.board, run.state.factory) == [], pick.label
+    spec = random_bid(rng.choice, run)
+    run.draft = draft_from_dict({"ruleset": ruleset, "first": run.first, "bid": spec})
+    bid = run.parse_bid()
+    if bid is not None:
+        try:
+            run.apply_bid(bid)
+        except RuleViolation as refused:
+            assert "no game can start from" not in str(refused)
+    assert new_problems(base, run.game.board, run.state.factory) == []
+    return made
+
+
+@pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
+def test_random_drafts_keep_the_invariants_after_every_pick(ruleset: str, game) -> None:
+    assert _every_pick_keeps_the_invariants(ruleset, game, seed=11) >= 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
+def test_many_random_drafts_keep_the_invariants(ruleset: str, game, seed: int) -> None:
+    _every_pick_keeps_the_invariants(ruleset, game, seed)
