@@ -1,0 +1,70 @@
+"""``kremlin-triplea serve DRAFT.toml``: the draft room in the browser (issue 18)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("serve")
+@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", default=8050, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--ruleset", help="A new draft: the Kremlin ruleset (e.g. kremlin-aa50).")
+@click.option("--game", "game_spec", help="A new draft: the game (MAP/GAME or a path).")
+@click.option("--first", help="A new draft: the side making the first pick.")
+@click.option("--picks-per-side", type=int, help="A new draft: picks per side (default: the ruleset's).")
+@click.pass_context
+def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset: str | None, game_spec: str | None, first: str | None, picks_per_side: int | None) -> None:
+    """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
+    import uvicorn
+
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.web.app import create_app
+    from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
+
+    maps_dir = ctx.obj.get("maps_dir")
+    if not draft.exists():
+        if not (ruleset and game_spec and first):
+            raise InputError(f"{draft}: no such draft; to start one give --ruleset, --game and --first")
+        from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+        rules = load_named_ruleset(ruleset)
+        data = {"ruleset": rules.id, "game": game_spec, "first": first,
+                "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default, "pick": []}
+        new_draft(draft, data)
+        click.echo(f"started the draft {draft}")
+    elif ruleset or game_spec or first or picks_per_side is not None:
+        raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side only start a new one")
+    room = Room(draft, maps_dir)
+    shown_host = "localhost" if host in ("127.0.0.1", "localhost") else host
+    socket = _bound_socket(host, port)
+    port = socket.getsockname()[1]
+    base = f"http://{shown_host}:{port}"
+    for side in room.sides:
+        click.echo(f"{side}: {base}/room/{room.keys[side]}")
+    click.echo(f"spectators: {base}/room/{room.keys[SPECTATOR]}")
+    if host in ("127.0.0.1", "localhost"):
+        click.echo(f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "
+                   "as you do for TripleA) and send each player their link with this machine's address.")
+    click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
+    config = uvicorn.Config(create_app(room), log_level="warning", timeout_graceful_shutdown=1)
+    uvicorn.Server(config).run(sockets=[socket])
+
+
+def _bound_socket(host: str, port: int):
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        from kremlin_triplea.errors import InputError
+
+        raise InputError(f"--host {host} --port {port}: cannot listen there ({error.strerror})") from None
+    sock.listen(64)
+    sock.set_inheritable(True)
+    return sock

@@ -1,0 +1,185 @@
+"""The room's web server (Starlette): pages, actions, server-sent events.
+
+Routes (KEY is a player's or the spectators' secret):
+  GET  /room/KEY               the room (?option=N: that option's form)
+  POST /room/KEY/pick          a pick          POST /room/KEY/bid      the bid
+  POST /room/KEY/undo          ask an undo     POST /room/KEY/undo/answer
+  GET  /room/KEY/game.xml      the game (players, once complete)
+  POST /room/KEY/install       install it into TripleA's folder (players)
+  GET  /events/KEY             server-sent events: the step number, on every change
+"""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import parse_qsl
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
+from kremlin_triplea.web.pages import message_page, room_page
+from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, Refused, Room
+
+MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
+MAX_FIELDS = 8 * MAX_ROWS
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def read_form(request: Request) -> dict[str, str]:
+    """The urlencoded form, bounded in size; anything else is a malformed request."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise _BodyTooLarge
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise _BodyTooLarge
+    kind = request.headers.get("content-type", "").split(";")[0].strip()
+    if kind != "application/x-www-form-urlencoded":
+        raise FormError("send the form urlencoded (application/x-www-form-urlencoded)")
+    try:
+        pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, strict_parsing=bool(body), max_num_fields=MAX_FIELDS)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise FormError(f"malformed form: {error}") from None
+    form: dict[str, str] = {}
+    for name, value in pairs:
+        if name in form:
+            raise FormError(f"{name}: given twice")
+        if len(name) > MAX_FIELD:
+            raise FormError("a field name is too long")
+        form[name] = value
+    return form
+
+
+def create_app(room: Room, *, svg_for=None) -> Starlette:
+    """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default)."""
+    from kremlin_triplea.web.picture import board_svg
+
+    draw = svg_for or board_svg
+    pictures: dict[int, str] = {}
+
+    def picture() -> str:
+        seq = room.seq
+        if seq not in pictures:
+            pictures.clear()
+            pictures[seq] = draw(room)
+        return pictures[seq]
+
+    def show(role: str, key: str, *, status: int = 200, option: str | None = None, error: str | None = None, note: str | None = None) -> HTMLResponse:
+        room.mark_seen(role)
+        html = room_page(room, role, key, option=option, error=error, note=note, svg=picture())
+        return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+    async def view(request: Request) -> Response:
+        key = request.path_params["key"]
+        try:
+            role = room.role(key)
+        except Forbidden as error:
+            return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+        return await run_in_threadpool(show, role, key, option=request.query_params.get("option"))
+
+    def action(method):
+        async def endpoint(request: Request) -> Response:
+            key = request.path_params["key"]
+            try:
+                role = room.role(key)
+            except Forbidden as error:
+                return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+            try:
+                form = await read_form(request)
+            except _BodyTooLarge:
+                return HTMLResponse(message_page("413 Request Entity Too Large", f"a request body is at most {MAX_BODY} bytes"), status_code=413)
+            except FormError as error:
+                return HTMLResponse(message_page("400 Bad Request", str(error)), status_code=400)
+
+            def run() -> Response:
+                try:
+                    note = method(role, form)
+                except Forbidden as error:
+                    return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+                except Conflict as error:
+                    return show(role, key, status=409, error=str(error))
+                except FormError as error:
+                    return show(role, key, status=400, error=str(error), option=form.get("option"))
+                except Refused as error:
+                    return show(role, key, status=422, error=str(error), option=form.get("option"))
+                # Post/redirect/get: a reload does not submit again.
+                return Response(status_code=303, headers={"Location": f"/room/{key}"})
+
+            return await run_in_threadpool(run)
+
+        return endpoint
+
+    def pick(role: str, form: dict[str, str]) -> str:
+        return "; ".join(room.pick(role, form))
+
+    def install(role: str, form: dict[str, str]) -> str:
+        if role == SPECTATOR:
+            raise Forbidden("spectators cannot install")
+        if not room.complete:
+            raise Conflict("the draft is not complete")
+        try:
+            return room.install()
+        except KremlinError as error:
+            raise Refused(str(error)) from None
+
+    async def game_xml(request: Request) -> Response:
+        key = request.path_params["key"]
+        try:
+            role = room.role(key)
+        except Forbidden as error:
+            return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+        if role == SPECTATOR:
+            return HTMLResponse(message_page("403 Forbidden", "the game file is for the players"), status_code=403)
+        if not room.complete:
+            return HTMLResponse(message_page("409 Conflict", "the draft is not complete"), status_code=409)
+        data = await run_in_threadpool(room.game_bytes)
+        name = room.path.with_suffix(".xml").name
+        return Response(data, media_type="application/xml", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def events(request: Request) -> Response:
+        try:
+            room.role(request.path_params["key"])
+        except Forbidden as error:
+            return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+
+        async def stream():
+            seq = room.seq
+            yield f"retry: 1000\ndata: {seq}\n\n"
+            while True:
+                if await request.is_disconnected():
+                    return
+                now = await run_in_threadpool(room.wait_change, seq, 1.0)
+                if now != seq:
+                    seq = now
+                    yield f"data: {seq}\n\n"
+                else:
+                    yield ": still here\n\n"
+                await asyncio.sleep(0)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(message_page("403 Forbidden", "open the link the host gave you"), status_code=403)
+
+    routes = [
+        Route("/", index),
+        Route("/room/{key}", view),
+        Route("/room/{key}/pick", action(pick), methods=["POST"]),
+        Route("/room/{key}/bid", action(room.bid), methods=["POST"]),
+        Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
+        Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
+        Route("/room/{key}/install", action(install), methods=["POST"]),
+        Route("/room/{key}/game.xml", game_xml),
+        Route("/events/{key}", events),
+    ]
+    return Starlette(routes=routes)
