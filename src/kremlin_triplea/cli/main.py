@@ -213,3 +213,13 @@ def _register_house_command() -> None:
 
 
 _register_house_command()
+
+
+def _register_serve_command() -> None:
+    # Kept in its own module (issue 18): serve, the draft room in the browser.
+    from kremlin_triplea.cli.serve import serve_command
+
+    main.add_command(serve_command)
+
+
+_register_serve_command()
