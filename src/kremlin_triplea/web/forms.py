@@ -94,7 +94,12 @@ def pick_entry(form: Mapping[str, str], side: str, kind: str) -> dict[str, Any]:
         for n in rows(form, "retreat_to"):
             to = text(form, f"retreat_to.{n}", required=False)
             if to:
-                retreats.append({"to": to, "power": text(form, f"retreat_power.{n}"), "unit": text(form, f"retreat_unit.{n}")})
+                retreat = {"to": to}
+                for field in ("power", "unit"):  # optional, as in the draft file: which of the units retreat there
+                    value = text(form, f"retreat_{field}.{n}", required=False)
+                    if value:
+                        retreat[field] = value
+                retreats.append(retreat)
         if retreats:
             spec["retreat"] = retreats
         entry["takeover"] = spec
