@@ -86,10 +86,12 @@ class Room:
         self.keys = read_or_make_keys(self.path, self.sides)
         self.roles = {secret: role for role, secret in self.keys.items()}
         self.lock = threading.Lock()
-        self.seq = 0  # moves on with every accepted action; pages and forms carry it
+        # Moves on with every accepted action; pages and forms carry it. It starts anywhere, so a page
+        # drawn before a restart never matches one drawn after (its form gets 409, not a second pick).
+        self.seq = secrets.randbelow(1 << 30)
         self.changed = threading.Condition(self.lock)
-        self.seen: dict[str, int] = dict.fromkeys(self.sides, 0)  # the last seq each side's page showed
-        self.pick_seq: int = 0  # the seq at which the last pick was accepted
+        self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
+        self.pick_seq: int = -1  # the seq at which the last pick was accepted
         self.undo_request: Undo | None = None
         self._result: DraftResult | None = None
         self.map_art = None  # the map's art, read once for the pictures
@@ -249,7 +251,7 @@ class Room:
             self.session.save()
         else:
             self.session.undo()  # replays the remaining picks and saves atomically
-        self.pick_seq = 0
+        self.pick_seq = -1
         self._accepted()
 
     def wait_change(self, seq: int, timeout: float) -> int:
