@@ -74,9 +74,9 @@ def create_app(room: Room, *, svg_for=None) -> Starlette:
             pictures[seq] = draw(room)
         return pictures[seq]
 
-    def show(role: str, key: str, *, status: int = 200, option: str | None = None, error: str | None = None, note: str | None = None) -> HTMLResponse:
+    def show(role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None, note: str | None = None) -> HTMLResponse:
         room.mark_seen(role)
-        html = room_page(room, role, key, option=option, error=error, note=note, svg=picture())
+        html = room_page(room, role, key, option=option, query=query, error=error, note=note, svg=picture())
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     async def view(request: Request) -> Response:
@@ -85,7 +85,8 @@ def create_app(room: Room, *, svg_for=None) -> Starlette:
             role = room.role(key)
         except Forbidden as error:
             return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
-        return await run_in_threadpool(show, role, key, option=request.query_params.get("option"))
+        query = {k: v[:200] for k, v in request.query_params.items()}
+        return await run_in_threadpool(lambda: show(role, key, option=query.get("option"), query=query))
 
     def action(method):
         async def endpoint(request: Request) -> Response:
@@ -109,9 +110,9 @@ def create_app(room: Room, *, svg_for=None) -> Starlette:
                 except Conflict as error:
                     return show(role, key, status=409, error=str(error))
                 except FormError as error:
-                    return show(role, key, status=400, error=str(error), option=form.get("option"))
+                    return show(role, key, status=400, error=str(error), option=form.get("option"), query=form)
                 except Refused as error:
-                    return show(role, key, status=422, error=str(error), option=form.get("option"))
+                    return show(role, key, status=422, error=str(error), option=form.get("option"), query=form)
                 # Post/redirect/get: a reload does not submit again.
                 return Response(status_code=303, headers={"Location": f"/room/{key}"})
 

@@ -10,6 +10,7 @@ import json
 from html import escape
 from typing import TYPE_CHECKING
 
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.draft.legal import NextPick, OptionChoices, bid_choices
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.web.room import SPECTATOR
@@ -70,7 +71,7 @@ def message_page(status: str, text: str) -> str:
     return page(status, f"<h1>{escape(status)}</h1><p class='refused'>{escape(text)}</p>")
 
 
-def room_page(room: Room, role: str, key: str, *, option: str | None = None, error: str | None = None, note: str | None = None, svg: str = "") -> str:
+def room_page(room: Room, role: str, key: str, *, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None, note: str | None = None, svg: str = "") -> str:
     session = room.session
     run = session.run
     state = session.state
@@ -92,7 +93,7 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, err
     out.append(undo_block(room, role, key))
     if role != SPECTATOR and room.undo_request is None and not room.complete:
         if turn == role:
-            out.append(pick_block(room, key, option))
+            out.append(pick_block(room, key, option, query or {}))
         elif turn is None:
             out.append(bid_block(room, key))
         else:
@@ -116,32 +117,67 @@ def _seq(room: Room) -> str:
     return f"<input type='hidden' name='seq' value='{room.seq}'>"
 
 
-def _options(values) -> str:
-    return "".join(f"<option value='{escape(v)}'>{escape(label)}</option>" for v, label in values)
+def _options(values, selected: str | None = None) -> str:
+    return "".join(f"<option value='{escape(v)}'{' selected' if v == selected else ''}>{escape(label)}</option>" for v, label in values)
 
 
 def _datalist(ident: str, places) -> str:
     return f"<datalist id='{ident}'>" + "".join(f"<option value='{escape(p)}'>" for p in places) + "</datalist>"
 
 
-def pick_block(room: Room, key: str, option: str | None) -> str:
+def pick_block(room: Room, key: str, option: str | None, query: dict[str, str]) -> str:
     next_pick: NextPick = room.next_pick()
     available = [c for c in next_pick.options if c.available]
     out = ["<section id='pick'><h3>Your pick</h3>"]
     out.append(f"<form method='get' action='/room/{escape(key)}' id='choose-option'><label>Option "
-               f"<select name='option'>{_options((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available)}</select></label>"
+               f"<select name='option'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select></label>"
                " <button type='submit'>Choose</button></form>")
     unavailable = [c for c in next_pick.options if not c.available]
     if unavailable:
         out.append("<ul class='unavailable'>" + "".join(f"<li>{c.option.number} {escape(c.option.title)}: {escape(c.unavailable or '')}</li>" for c in unavailable) + "</ul>")
     chosen = next((c for c in available if option in (str(c.option.number), c.option.id)), None)
     if chosen is not None:
-        out.append(option_form(room, key, chosen))
+        out.append(option_form(room, key, chosen, query))
     out.append("</section>")
     return "".join(out)
 
 
-def option_form(room: Room, key: str, chosen: OptionChoices) -> str:
+def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
+    """The territory and the power; once the page is asked for that takeover, the retreats the engine lists for it."""
+    names = room.session.state.names
+    out = [_datalist("legal-takeovers", sorted({t.territory for t in chosen.takeovers}))]
+    powers = list(dict.fromkeys(t.power for t in chosen.takeovers))
+    wanted = None
+    try:
+        wanted = (names.place(query["territory"]), names.power(query["by"])) if query.get("territory") and query.get("by") else None
+    except KremlinError:  # a name the engine does not know: the form asks again, the pick itself is checked on submit
+        wanted = None
+    takeover = next((t for t in chosen.takeovers if (t.territory, t.power) == wanted), None)
+    territory = escape(takeover.territory if takeover else query.get("territory", ""))
+    out.append(f"<fieldset><legend>take over</legend><input class='target' name='territory' list='legal-takeovers' autocomplete='off' value='{territory}'> by "
+               f"<select name='by'>{_options(((p, p) for p in powers), selected=takeover.power if takeover else None)}</select> "
+               f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></fieldset>")
+    if takeover is not None:
+        groups = [r for r in takeover.retreats if len(r.destinations) > 1]
+        for r in takeover.retreats:
+            if len(r.destinations) <= 1:
+                where = r.destinations[0] if r.destinations else "nowhere: removed"
+                out.append(f"<p>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to {escape(where)}.</p>")
+        if groups:
+            side = room.session.state.side_of.get(groups[0].owner, groups[0].owner)
+            out.append(f"<p>Retreats from {escape(takeover.territory)} (the {escape(side)} decide, 000 A):</p>")
+        for n, r in enumerate(groups):
+            out.append(_datalist(f"retreat-{n}", r.destinations))
+            out.append(f"<fieldset><legend>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to (one of {escape(', '.join(r.destinations))})</legend>"
+                       f"<input type='hidden' name='retreat_power.{n}' value='{escape(r.owner)}'><input type='hidden' name='retreat_unit.{n}' value='{escape(r.unit)}'>"
+                       f"<input class='target' name='retreat_to.{n}' list='retreat-{n}' autocomplete='off'></fieldset>")
+    out.append("<details><summary>Legal takeovers</summary><ul>" + "".join(
+        f"<li>{escape(t.power)} take {escape(t.territory)}" + escape("".join(f"; {r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'removed'}" for r in t.retreats)) + "</li>"
+        for t in chosen.takeovers) + "</ul></details>")
+    return "".join(out)
+
+
+def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
     option = chosen.option
     kind = option.kind
     out = [f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
@@ -174,22 +210,7 @@ def option_form(room: Room, key: str, chosen: OptionChoices) -> str:
             f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
             + escape("; ".join(p + (f" (navy to {' or '.join(z)})" if z else "") for p, z in n.takers)) + "</li>" for n in chosen.neutrals) + "</ul></details>")
     elif kind == "territory_takeover":
-        out.append(_datalist("legal-takeovers", sorted({t.territory for t in chosen.takeovers})))
-        powers = list(dict.fromkeys(t.power for t in chosen.takeovers))
-        out.append(f"<fieldset><legend>take over</legend><input class='target' name='territory' list='legal-takeovers' autocomplete='off'> by "
-                   f"<select name='by'>{_options((p, p) for p in powers)}</select></fieldset>")
-        groups = {(r.owner, r.unit): r for t in chosen.takeovers for r in t.retreats if len(r.destinations) > 1}
-        if groups:
-            out.append("<p>Retreats (only where the units have more than one destination; the engine checks them against the territory taken):</p>")
-        for n, ((owner, unit), _) in enumerate(sorted(groups.items())):
-            destinations = sorted({d for t in chosen.takeovers for r in t.retreats if (r.owner, r.unit) == (owner, unit) for d in r.destinations})
-            out.append(_datalist(f"retreat-{n}", destinations))
-            out.append(f"<fieldset><legend>{escape(owner)} {escape(unit)} retreat to</legend>"
-                       f"<input type='hidden' name='retreat_power.{n}' value='{escape(owner)}'><input type='hidden' name='retreat_unit.{n}' value='{escape(unit)}'>"
-                       f"<input class='target' name='retreat_to.{n}' list='retreat-{n}' autocomplete='off'></fieldset>")
-        out.append("<details><summary>Legal takeovers</summary><ul>" + "".join(
-            f"<li>{escape(t.power)} take {escape(t.territory)}" + escape("".join(f"; {r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'removed'}" for r in t.retreats)) + "</li>"
-            for t in chosen.takeovers) + "</ul></details>")
+        out.append(takeover_fields(room, key, chosen, query))
     else:
         out.append(f"<label>Scenario <select name='scenario'>{_options((t, t) for t in chosen.scenarios)}</select></label>")
     out.append("<p><button type='submit' id='submit-pick'>Pick</button></p></form>")
