@@ -142,7 +142,7 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
 
     data = example()
     draft = tmp_path / "draft.toml"
-    new_draft(draft, header(data))
+    new_draft(draft, header(data), MAPS_DIR)
     room = Room(draft, MAPS_DIR)
     with live_server(create_app(room)) as base:
         people = {side: Player(side, players[side], f"{base}/room/{room.keys[side]}", room, screenshots) for side in ("Axis", "Allies")}
@@ -191,6 +191,8 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
             person.shot(f"12-complete-{person.side}")
         href = axis.driver.find_element(By.ID, "download").get_attribute("href")
         served = httpx.get(href, timeout=60)
+        for person in people.values():
+            person.driver.get("about:blank")  # close the pages' event streams before the server stops
     assert served.status_code == 200
     written = tmp_path / "applied.xml"
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(written)])

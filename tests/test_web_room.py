@@ -32,7 +32,7 @@ def no_picture(room: Room) -> str:
 @pytest.fixture
 def room(tmp_path: Path) -> Room:
     path = tmp_path / "draft.toml"
-    new_draft(path, header(example()))
+    new_draft(path, header(example()), MAPS_DIR)
     room = Room(path, MAPS_DIR)
     room.seq = 0  # it starts at a random step (see Room); from 0 the steps below read plainly
     return room

@@ -103,3 +103,17 @@ def test_serve_without_a_draft_or_its_settings_says_what_is_missing(tmp_path: Pa
     assert result.exit_code == 2
     assert "--ruleset, --game and --first" in result.output
     assert not (tmp_path / "none.toml").exists()
+
+
+def test_serve_refuses_a_new_draft_the_rules_do_not_allow_and_writes_nothing(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    draft = tmp_path / "new.toml"
+    # 000 A: "Players will select four bonus options each...but if both agree then they can choose up to eleven options each."
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(draft), "--ruleset", "kremlin-aa50",
+                                       "--game", "world_war_ii_v3/WW2v3-1941.xml", "--first", "Axis", "--picks-per-side", "12"])
+    assert result.exit_code == 1
+    assert "up to eleven" in result.output
+    assert not draft.exists()

@@ -33,7 +33,7 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
         rules = load_named_ruleset(ruleset)
         data = {"ruleset": rules.id, "game": game_spec, "first": first,
                 "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default, "pick": []}
-        new_draft(draft, data)
+        new_draft(draft, data, maps_dir)
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side only start a new one")

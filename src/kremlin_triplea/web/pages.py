@@ -50,7 +50,11 @@ SCRIPT = """
 
 STYLE = """
 body { font-family: DejaVu Sans, sans-serif; margin: 1em; }
-#board svg { width: 100%; height: auto; max-height: 70vh; }
+#room { display: flex; gap: 1em; align-items: flex-start; }
+#controls { flex: 0 0 40%; min-width: 22em; }
+#board { flex: 1; position: sticky; top: 0; }
+#board svg { width: 100%; height: auto; max-height: 96vh; }
+h1 { font-size: 140%; } h2 { font-size: 120%; }
 #board path[data-name]:hover { stroke: #000; stroke-width: 3; cursor: pointer; }
 .refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
 .note { background: #eef; padding: .5em; }
@@ -108,8 +112,8 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, que
     }
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places), quote=False)}</script>")
-    out.append(f"<div id='board'>{svg}</div>")
-    body = f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}'>" + "".join(out) + "</div>"
+    body = (f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}'><div id='controls'>" + "".join(out)
+            + f"</div><div id='board'>{svg}</div></div>")
     return page(f"Kremlin draft — {who}", body)
 
 
