@@ -185,3 +185,29 @@ def test_server_sent_events_announce_each_accepted_action(room: Room) -> None:
                 assert next(line for line in lines if line.startswith("data:")) == "data: 0"
                 assert http.post(f"/room/{room.keys['Axis']}/pick", data=pick_form(example()["pick"][0], 0)).status_code == 303
                 assert next(line for line in lines if line.startswith("data:")) == "data: 1"
+
+
+def make_picks(client: TestClient, room: Room) -> None:
+    for entry in example()["pick"]:
+        assert post(client, room, entry["side"], "pick", pick_form(entry, room.seq)).status_code == 303, entry
+
+
+def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_allocated(room: Room, client: TestClient, tmp_path: Path) -> None:
+    make_picks(client, room)
+    assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], room.seq)).status_code == 403  # the picks are done
+    before = room.path.read_bytes()
+    # A bid of 3 cannot buy two artillery (4 PUs each in AA50's production frontier).
+    response = post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "3", "power.0": "Germans", "unit.0": "artillery", "count.0": "2", "at.0": "Germany"})
+    assert response.status_code == 422
+    reason = refused(response)
+    assert "cost 8 PUs, more than the bid of 3" in reason and "A bid of 11 would mean the axis would get to place 11 ipc's" in reason
+    assert room.path.read_bytes() == before and not room.complete
+    # Negative: the Allies receive the PUs, shared as the form says.
+    assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-6", "allocate.Russians": "4", "allocate.British": "2"}).status_code == 303
+    assert room.complete
+    assert read_draft(room.path).bid.data == {"axis": -6, "allocate": {"Russians": 4, "British": 2}}
+    served = client.get(f"/room/{room.keys['Allies']}/game.xml").content
+    written = tmp_path / "applied.xml"
+    assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(written)]).exit_code == 0
+    assert served == written.read_bytes()
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 409  # one bid
