@@ -54,7 +54,7 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
     draft = tmp_path / "draft.toml"
     port = free_port()
     data = example()
-    process, links = start_serve(draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5")
+    process, links = start_serve(draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5", "--player", "Axis=Ann")
     try:
         assert all(link.startswith(f"http://localhost:{port}/room/") for link in links.values())
         with httpx.Client(timeout=60) as http:
@@ -68,6 +68,7 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
         process.wait(10)
     saved = draft.read_bytes()
     assert len(read_draft(draft).picks) == 3
+    assert read_draft(draft).picks[0].data["note"] == "picked by Ann"  # as the terminal draft notes it
     process, again = start_serve(draft, port)
     try:
         assert again == links
@@ -75,6 +76,7 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
         with httpx.Client(timeout=60) as http:
             page = http.get(again["Allies"]).text
             assert "Pick 4 of 10: the Allies choose." in page
+            assert "Ann, for the Axis" in http.get(again["Axis"]).text  # the players' names are kept beside the draft too
             seq = int(re.search(r"data-seq='(\d+)'", page).group(1))
             # A form drawn before the kill is stale after the restart (the steps start afresh at random): 409, no pick.
             assert seq != drawn_before_kill

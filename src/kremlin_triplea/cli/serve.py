@@ -15,8 +15,9 @@ import click
 @click.option("--game", "game_spec", help="A new draft: the game (MAP/GAME or a path).")
 @click.option("--first", help="A new draft: the side making the first pick.")
 @click.option("--picks-per-side", type=int, help="A new draft: picks per side (default: the ruleset's).")
+@click.option("--player", "players", multiple=True, metavar="SIDE=NAME", help="The player's name for a side (kept for the room; noted in each pick).")
 @click.pass_context
-def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset: str | None, game_spec: str | None, first: str | None, picks_per_side: int | None) -> None:
+def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset: str | None, game_spec: str | None, first: str | None, picks_per_side: int | None, players: tuple[str, ...]) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     import uvicorn
 
@@ -25,6 +26,12 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
     from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
 
     maps_dir = ctx.obj.get("maps_dir")
+    names = {}
+    for given in players:
+        side, equals, name = given.partition("=")
+        if not equals or not side.strip() or not name.strip():
+            raise InputError(f"--player {given}: write SIDE=NAME, e.g. --player Axis=Ann")
+        names[side.strip()] = name.strip()
     if not draft.exists():
         if not (ruleset and game_spec and first):
             raise InputError(f"{draft}: no such draft; to start one give --ruleset, --game and --first")
@@ -37,13 +44,14 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side only start a new one")
-    room = Room(draft, maps_dir)
+    room = Room(draft, maps_dir, names)
     shown_host = "localhost" if host in ("127.0.0.1", "localhost") else host
     socket = _bound_socket(host, port)
     port = socket.getsockname()[1]
     base = f"http://{shown_host}:{port}"
     for side in room.sides:
-        click.echo(f"{side}: {base}/room/{room.keys[side]}")
+        player = room.session.players.get(side)
+        click.echo(f"{side}: {base}/room/{room.keys[side]}" + (f"  ({player})" if player else ""))
     click.echo(f"spectators: {base}/room/{room.keys[SPECTATOR]}")
     if host in ("127.0.0.1", "localhost"):
         click.echo(f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "

@@ -80,7 +80,8 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, que
     run = session.run
     state = session.state
     turn = room.turn()
-    who = "spectator (read-only)" if role == SPECTATOR else f"the {role}"
+    player = session.players.get(role)
+    who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
     out = [f"<h1>Kremlin draft: {escape(run.ruleset.title)}</h1>",
            f"<p>{escape(session.game.board.game_name)} · you are <b id='role'>{escape(who)}</b> · draft file {escape(room.path.name)}</p>"]
     if error:
@@ -92,7 +93,7 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, que
     elif turn is None:
         status = f"All {run.total_picks} picks are made: the bid."
     else:
-        status = f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose."
+        status = f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose." + (f" ({session.players[turn]})" if turn in session.players else "")
     out.append(f"<h2 id='status'>{escape(status)}</h2>")
     out.append(undo_block(room, role, key))
     if role != SPECTATOR and room.undo_request is None and not room.complete:

@@ -47,26 +47,32 @@ def room_file(draft_path: Path) -> Path:
     return draft_path.with_name(draft_path.stem + ".room.toml")
 
 
-def read_or_make_keys(draft_path: Path, sides: tuple[str, ...]) -> dict[str, str]:
-    """Role -> secret (each side, and the spectators), kept beside the draft so a restart keeps the links."""
+def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
+    """Role -> secret (each side, and the spectators), and side -> player's name, kept beside the draft so a restart keeps them."""
     import tomli_w
 
     path = room_file(draft_path)
     keys: dict[str, str] = {}
+    names: dict[str, str] = {}
     if path.exists():
         data = read_toml(path)
         stored = data.get("keys", {})
         if not isinstance(stored, dict) or not all(isinstance(v, str) and len(v) >= 20 for v in stored.values()):
             raise InputError(f"{path}: [keys] must map each side and 'spectator' to a secret of at least 20 characters")
         keys = dict(stored)
+        names = data.get("players", {})
+        if not isinstance(names, dict) or not all(side in sides and isinstance(v, str) for side, v in names.items()):
+            raise InputError(f"{path}: [players] must map sides ({', '.join(sides)}) to the players' names")
     missing = [role for role in (*sides, SPECTATOR) if role not in keys]
-    if missing:
+    new_names = {side: name for side, name in (players or {}).items() if names.get(side) != name}
+    if missing or new_names:
         for role in missing:
             keys[role] = secrets.token_urlsafe(24)
+        names = {**names, **new_names}
         header = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
-        write_atomically(path, (header + tomli_w.dumps({"keys": keys})).encode("utf-8"), overwrite=True)
+        write_atomically(path, (header + tomli_w.dumps({"keys": keys, "players": names})).encode("utf-8"), overwrite=True)
         path.chmod(0o600)
-    return keys
+    return keys, dict(names)
 
 
 @attrs.define
@@ -78,12 +84,17 @@ class Undo:
 
 
 class Room:
-    def __init__(self, draft_path: Path, maps_dir: Path | None = None) -> None:
+    def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None) -> None:
         self.path = Path(draft_path)
         data = read_toml(self.path)
         self.session: DraftSession = open_session(self.path, dict(data), maps_dir)
         self.sides: tuple[str, ...] = tuple(self.session.state.side_powers)
-        self.keys = read_or_make_keys(self.path, self.sides)
+        for side in players or {}:
+            if side not in self.sides:
+                raise InputError(f"--player {side}=...: no side {side!r}; the sides are {', '.join(self.sides)}")
+        self.keys, names = read_or_make_keys(self.path, self.sides, players)
+        # The session notes "picked by NAME" in each pick, as the terminal draft does.
+        self.session.players.update(names)
         self.roles = {secret: role for role, secret in self.keys.items()}
         self.lock = threading.Lock()
         # Moves on with every accepted action; pages and forms carry it. It starts anywhere, so a page
