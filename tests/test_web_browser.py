@@ -144,7 +144,7 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
     draft = tmp_path / "draft.toml"
     new_draft(draft, header(data), MAPS_DIR)
     room = Room(draft, MAPS_DIR)
-    with live_server(create_app(room)) as base:
+    with live_server(lambda stopping: create_app(room, stopping=stopping)) as base:
         people = {side: Player(side, players[side], f"{base}/room/{room.keys[side]}", room, screenshots) for side in ("Axis", "Allies")}
         for person in people.values():
             person.driver.get(person.link)

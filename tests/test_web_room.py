@@ -122,7 +122,7 @@ def test_a_second_submission_for_the_same_turn_is_a_409_and_no_second_pick(room:
 def test_many_simultaneous_submissions_for_one_turn_make_exactly_one_pick(room: Room) -> None:
     form = pick_form(example()["pick"][0], 0)
     url = f"/room/{room.keys['Axis']}/pick"
-    with live_server(create_app(room, svg_for=no_picture)) as base:
+    with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
         def submit(_: int) -> int:
             with httpx.Client(base_url=base, timeout=60) as http:
                 return http.post(url, data=form).status_code
@@ -178,7 +178,7 @@ def test_a_whole_draft_over_http_writes_the_game_apply_writes(room: Room, client
 
 
 def test_server_sent_events_announce_each_accepted_action(room: Room) -> None:
-    with live_server(create_app(room, svg_for=no_picture)) as base:
+    with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
         with httpx.Client(base_url=base, timeout=30) as http:
             with http.stream("GET", f"/events/{room.keys[SPECTATOR]}") as events:
                 lines = events.iter_lines()

@@ -87,6 +87,15 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
             entry = data["pick"][3]
             assert http.post(f"{again['Allies']}/pick", data=pick_form(entry, seq), follow_redirects=False).status_code == 303
         assert len(read_draft(draft).picks) == 4
+        # Ctrl-C with a page open (its event stream): the server stops promptly, without a traceback.
+        with httpx.Client(timeout=30) as http:
+            with http.stream("GET", again["spectators"].replace("/room/", "/events/")) as events:
+                assert next(line for line in events.iter_lines() if line.startswith("data:"))
+                process.send_signal(signal.SIGINT)
+                code = process.wait(15)
+        output = process.stdout.read()
+        assert code == 0, output
+        assert "Traceback" not in output
     finally:
         process.send_signal(signal.SIGINT)
         try:

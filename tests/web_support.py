@@ -56,12 +56,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(app):
-    """``app`` served by uvicorn on 127.0.0.1 in a thread; yields its base address."""
+def live_server(make_app):
+    """``make_app(stopping)`` served by uvicorn on 127.0.0.1 in a thread; yields its base address."""
     import uvicorn
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=1))
+    server: uvicorn.Server | None = None
+    app = make_app(lambda: server is not None and server.should_exit)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=5))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

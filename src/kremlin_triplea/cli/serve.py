@@ -57,8 +57,14 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
         click.echo(f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "
                    "as you do for TripleA) and send each player their link with this machine's address.")
     click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
-    config = uvicorn.Config(create_app(room), log_level="warning", timeout_graceful_shutdown=1)
-    uvicorn.Server(config).run(sockets=[socket])
+    server: uvicorn.Server | None = None
+    app = create_app(room, stopping=lambda: server is not None and server.should_exit)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5))
+    try:
+        server.run(sockets=[socket])
+    except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
+        pass
+    click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
 
 
 def _bound_socket(host: str, port: int):

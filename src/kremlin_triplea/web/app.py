@@ -60,8 +60,11 @@ async def read_form(request: Request) -> dict[str, str]:
     return form
 
 
-def create_app(room: Room, *, svg_for=None) -> Starlette:
-    """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default)."""
+def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette:
+    """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default).
+
+    ``stopping()`` says the server is shutting down: the event streams then end, so open pages do not hold it up.
+    """
     from kremlin_triplea.web.picture import board_svg
 
     draw = svg_for or board_svg
@@ -156,7 +159,7 @@ def create_app(room: Room, *, svg_for=None) -> Starlette:
         async def stream():
             seq = room.seq
             yield f"retry: 1000\ndata: {seq}\n\n"
-            while True:
+            while not stopping():
                 if await request.is_disconnected():
                     return
                 now = await run_in_threadpool(room.wait_change, seq, 1.0)

@@ -35,6 +35,11 @@ SCRIPT = """
     var info = JSON.parse(document.getElementById('places').textContent)[path.getAttribute('data-name')];
     tip.textContent = path.getAttribute('data-name') + (info ? ': ' + info : '');
   });
+  // A second click while the first submission is on its way sends nothing (the server refuses it anyway).
+  document.addEventListener('submit', function (e) {
+    var button = e.submitter;
+    if (button) setTimeout(function () { button.disabled = true; }, 0);
+  });
   var room = document.getElementById('room');
   if (!room || !window.EventSource) return;
   var source = new EventSource(room.getAttribute('data-events'));
@@ -95,6 +100,9 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, que
     else:
         status = f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose." + (f" ({session.players[turn]})" if turn in session.players else "")
     out.append(f"<h2 id='status'>{escape(status)}</h2>")
+    if room.session.data.get("house_rules"):
+        out.append("<p id='house-rules'>House rules written into the game after the bid: " + escape(", ".join(room.session.data["house_rules"]))
+                   + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>")
     out.append(undo_block(room, role, key))
     if role != SPECTATOR and room.undo_request is None and not room.complete:
         if turn == role:
