@@ -17,13 +17,12 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
+from conftest import MAPS_DIR
+from web_support import example, header, live_server
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.room import Room, new_draft
-
-from conftest import MAPS_DIR
-from web_support import example, header, live_server
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from html import unescape
 from pathlib import Path
@@ -10,19 +11,18 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-import warnings
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from conftest import MAPS_DIR
+from web_support import EXAMPLE, bid_form, example, header, live_server, pick_form
+
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.web.app import MAX_BODY, create_app
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
-
-from conftest import MAPS_DIR
-from web_support import EXAMPLE, bid_form, example, header, live_server, pick_form
 
 
 def no_picture(room: Room) -> str:
@@ -44,7 +44,7 @@ def client(room: Room) -> TestClient:
 
 
 def refused(response) -> str:
-    found = re.search(r"id='refused'>(.*?)</p>", response.text, re.S)
+    found = re.search(r"id='refused'>(.*?)</p>", response.text, re.DOTALL)
     return unescape(found.group(1)) if found else ""
 
 

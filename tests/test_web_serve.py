@@ -12,11 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-
-from kremlin_triplea.draft.run import read_draft
-
 from conftest import MAPS_DIR
 from web_support import example, free_port, pick_form
+
+from kremlin_triplea.draft.run import read_draft
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

@@ -107,7 +107,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
 
             def run() -> Response:
                 try:
-                    note = method(role, form)
+                    method(role, form)  # what it did shows on the page the redirect draws
                 except Forbidden as error:
                     return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
                 except Conflict as error:

@@ -10,8 +10,8 @@ import json
 from html import escape
 from typing import TYPE_CHECKING
 
-from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.draft.legal import NextPick, OptionChoices, bid_choices
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.web.room import SPECTATOR
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg
+from kremlin_triplea.report.render import (
+    Legend,
+    find_map_folder,
+    read_map_art,
+    render_svg,
+)
 from kremlin_triplea.report.value import DraftValue
 
 if TYPE_CHECKING:
