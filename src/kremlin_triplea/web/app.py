@@ -77,17 +77,22 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
             pictures[seq] = draw(room)
         return pictures[seq]
 
-    def show(role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None, note: str | None = None) -> HTMLResponse:
+    notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
+
+    def show(role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None) -> HTMLResponse:
         room.mark_seen(role)
-        html = room_page(room, role, key, option=option, query=query, error=error, note=note, svg=picture())
+        html = room_page(room, role, key, option=option, query=query, error=error, note=notes.pop(role, None), svg=picture())
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+    def forbidden(error: Exception) -> HTMLResponse:
+        return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
 
     async def view(request: Request) -> Response:
         key = request.path_params["key"]
         try:
             role = room.role(key)
         except Forbidden as error:
-            return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+            return forbidden(error)
         query = {k: v[:200] for k, v in request.query_params.items()}
         return await run_in_threadpool(lambda: show(role, key, option=query.get("option"), query=query))
 
@@ -97,7 +102,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
             try:
                 role = room.role(key)
             except Forbidden as error:
-                return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+                return forbidden(error)
             try:
                 form = await read_form(request)
             except _BodyTooLarge:
@@ -107,15 +112,17 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
 
             def run() -> Response:
                 try:
-                    method(role, form)  # what it did shows on the page the redirect draws
+                    done = method(role, form)
                 except Forbidden as error:
-                    return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+                    return forbidden(error)
                 except Conflict as error:
                     return show(role, key, status=409, error=str(error))
                 except FormError as error:
                     return show(role, key, status=400, error=str(error), option=form.get("option"), query=form)
                 except Refused as error:
                     return show(role, key, status=422, error=str(error), option=form.get("option"), query=form)
+                if done:
+                    notes[role] = done
                 # Post/redirect/get: a reload does not submit again.
                 return Response(status_code=303, headers={"Location": f"/room/{key}"})
 
@@ -141,9 +148,9 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         try:
             role = room.role(key)
         except Forbidden as error:
-            return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+            return forbidden(error)
         if role == SPECTATOR:
-            return HTMLResponse(message_page("403 Forbidden", "the game file is for the players"), status_code=403)
+            return forbidden("the game file is for the players")
         if not room.complete:
             return HTMLResponse(message_page("409 Conflict", "the draft is not complete"), status_code=409)
         data = await run_in_threadpool(room.game_bytes)
@@ -154,7 +161,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         try:
             room.role(request.path_params["key"])
         except Forbidden as error:
-            return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+            return forbidden(error)
 
         async def stream():
             seq = room.seq
@@ -173,13 +180,13 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(message_page("403 Forbidden", "open the link the host gave you"), status_code=403)
+        return forbidden("open the link the host gave you")
 
     routes = [
         Route("/", index),
         Route("/room/{key}", view),
         Route("/room/{key}/pick", action(pick), methods=["POST"]),
-        Route("/room/{key}/bid", action(room.bid), methods=["POST"]),
+        Route("/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the draft is complete"), methods=["POST"]),
         Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
         Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
         Route("/room/{key}/install", action(install), methods=["POST"]),

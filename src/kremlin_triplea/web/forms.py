@@ -58,6 +58,16 @@ def rows(form: Mapping[str, str], prefix: str) -> list[int]:
     return sorted(found)
 
 
+def unit_rows(form: Mapping[str, str], high: int) -> list[dict[str, Any]]:
+    """Rows ``power.N unit.N count.N at.N`` (rows without a place are left blank on purpose), merged by power, unit and place."""
+    counted: Counter[tuple[str, str, str]] = Counter()
+    for n in rows(form, "at"):
+        at = text(form, f"at.{n}", required=False)
+        if at:
+            counted[(text(form, f"power.{n}"), text(form, f"unit.{n}"), at)] += whole(form, f"count.{n}", default=1, low=1, high=high)
+    return [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in counted.items()]
+
+
 def option_of(form: Mapping[str, str]) -> str | int:
     raw = text(form, "option")
     return int(raw) if raw.isdigit() else raw
@@ -67,14 +77,9 @@ def pick_entry(form: Mapping[str, str], side: str, kind: str) -> dict[str, Any]:
     """The ``[[pick]]`` table of option kind ``kind`` (the draft file's own keys)."""
     entry: dict[str, Any] = {"side": side, "option": option_of(form)}
     if kind == "placement":
-        placed: Counter[tuple[str, str, str]] = Counter()
-        for n in rows(form, "at"):
-            at = text(form, f"at.{n}", required=False)
-            if at:
-                placed[(text(form, f"power.{n}"), text(form, f"unit.{n}"), at)] += whole(form, f"count.{n}", default=1, low=1, high=100)
-        if not placed:
+        entry["place"] = unit_rows(form, high=100)
+        if not entry["place"]:
             raise FormError("choose where the units go")
-        entry["place"] = [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in placed.items()]
     elif kind == "neutral_takeover":
         takes = []
         for n in rows(form, "neutral"):
@@ -114,22 +119,11 @@ def bid_entry(form: Mapping[str, str], placing_side: str, negative: str) -> dict
     """The ``[bid]`` table: the amount, and its placements, removals or allocation."""
     amount = whole(form, "amount", low=-10_000, high=10_000)
     bid: dict[str, Any] = {placing_side.lower(): amount}
-    if amount > 0:
-        placed: Counter[tuple[str, str, str]] = Counter()
-        for n in rows(form, "at"):
-            at = text(form, f"at.{n}", required=False)
-            if at:
-                placed[(text(form, f"power.{n}"), text(form, f"unit.{n}"), at)] += whole(form, f"count.{n}", default=1, low=1, high=1000)
-        if placed:
-            bid["place"] = [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in placed.items()]
-    elif amount < 0 and negative == "remove_units":
-        removed: Counter[tuple[str, str, str]] = Counter()
-        for n in rows(form, "at"):
-            at = text(form, f"at.{n}", required=False)
-            if at:
-                removed[(text(form, f"power.{n}"), text(form, f"unit.{n}"), at)] += whole(form, f"count.{n}", default=1, low=1, high=1000)
-        if removed:
-            bid["remove"] = [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in removed.items()]
+    if amount > 0 or (amount < 0 and negative == "remove_units"):
+        # Positive: the units placed for it; negative, on rulesets whose negative bid removes units: those removed.
+        units = unit_rows(form, high=1000)
+        if units:
+            bid["place" if amount > 0 else "remove"] = units
     elif amount < 0:
         allocation = {}
         for key in form:
