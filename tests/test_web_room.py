@@ -211,3 +211,28 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(written)]).exit_code == 0
     assert served == written.read_bytes()
     assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 409  # one bid
+
+
+def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: Path) -> None:
+    import shutil
+
+    ours, theirs = tmp_path / "room-maps", tmp_path / "apply-maps"
+    for maps in (ours, theirs):
+        shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    path = tmp_path / "draft.toml"
+    new_draft(path, header(example()), ours)
+    room = Room(path, ours)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 409  # not complete yet
+    make_picks(client, room)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, SPECTATOR, "install", {"seq": str(room.seq)}).status_code == 403
+    assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 303
+    assert "installed" in client.get(f"/room/{room.keys['Axis']}").text
+    result = CliRunner().invoke(main, ["--maps-dir", str(theirs), "apply", str(path), "--install", "-o", str(tmp_path / "out.xml")])
+    assert result.exit_code == 0, result.output
+    games = sorted((ours / "world_war_ii_v3" / "map" / "games").iterdir())
+    assert [g.name for g in games] == [g.name for g in sorted((theirs / "world_war_ii_v3" / "map" / "games").iterdir())]
+    for game in games:
+        assert game.read_bytes() == (theirs / "world_war_ii_v3" / "map" / "games" / game.name).read_bytes()
+    assert (ours / "world_war_ii_v3" / "map.yml").read_bytes() == (theirs / "world_war_ii_v3" / "map.yml").read_bytes()
