@@ -171,8 +171,10 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
                 )
                 assert person.field("at.2").get_attribute("value") == "France"
             person.shot(f"{number:02d}-pick-{number}-{person.side}")
+            step = int(person.driver.find_element(By.ID, "room").get_attribute("data-seq"))
             person.submit("submit-pick")
-            other.wait_for(f"#room[data-seq='{room.seq}']")  # the other page has caught up
+            person.wait_for(f"#room[data-seq='{step + 1}']")  # the pick was accepted: the next step's page
+            other.wait_for(f"#room[data-seq='{step + 1}']")  # and the other page caught up without reloading
             assert len(room.session.picks) == number
         axis = people["Axis"]
         axis.wait_for("#bid-form")

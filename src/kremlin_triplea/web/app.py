@@ -16,6 +16,8 @@ from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -193,4 +195,5 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         Route("/room/{key}/game.xml", game_xml),
         Route("/events/{key}", events),
     ]
-    return Starlette(routes=routes)
+    # The board's SVG makes a page about 570 KB (AA50); compressed it is a fraction of that. Event streams are left alone.
+    return Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1024)])
