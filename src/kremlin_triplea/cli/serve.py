@@ -45,7 +45,9 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
     elif ruleset or game_spec or first or picks_per_side is not None:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side only start a new one")
     room = Room(draft, maps_dir, names)
-    shown_host = "localhost" if host in ("127.0.0.1", "localhost") else host
+    local = host in ("127.0.0.1", "localhost", "::1")
+    everywhere = host in ("0.0.0.0", "::")
+    shown_host = "localhost" if local else _machine_name() if everywhere else host
     socket = _bound_socket(host, port)
     port = socket.getsockname()[1]
     base = f"http://{shown_host}:{port}"
@@ -53,7 +55,10 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
         player = room.session.players.get(side)
         click.echo(f"{side}: {base}/room/{room.keys[side]}" + (f"  ({player})" if player else ""))
     click.echo(f"spectators: {base}/room/{room.keys[SPECTATOR]}")
-    if host in ("127.0.0.1", "localhost"):
+    if everywhere:
+        click.echo(f"Listening on every interface, port {port}: if {shown_host} is not the name the players reach this machine by, "
+                   "put its address (as they reach it) in place of it in the links.")
+    if local:
         click.echo(f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "
                    "as you do for TripleA) and send each player their link with this machine's address.")
     click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
@@ -65,6 +70,13 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
         pass
     click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+
+
+def _machine_name() -> str:
+    import socket
+
+    name = socket.getfqdn()
+    return name if name and not name.startswith("localhost") else socket.gethostname()
 
 
 def _bound_socket(host: str, port: int):
