@@ -14,7 +14,7 @@ import pytest
 
 from support.paths import MAPS_DIR
 from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.draft.legal import next_choices
 
 REPO = Path(__file__).resolve().parents[1]
@@ -120,12 +120,13 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     assert draft.with_suffix(".svg").read_text().startswith("<?xml")
     written = read_draft(draft)
     assert len(written.picks) == 8 and written.bid is not None
-    # The game the session wrote is the one `apply` writes from the draft file.
+    # The game the session wrote and installed is the one `apply --install -o` writes from the draft file.
+    theirs = tmp_path / "apply-maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", theirs / "world_war_ii_v3")
     applied = tmp_path / "applied.xml"
-    subprocess.run([COMMAND, "--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(applied)], check=True, capture_output=True)
+    subprocess.run([COMMAND, "--maps-dir", str(theirs), "apply", str(draft), "--install", "-o", str(applied)], check=True, capture_output=True)
     assert game.read_bytes() == applied.read_bytes()
-    # --install listed it in the map, as apply --install does.
-    assert apply_draft(written, maps_dir=MAPS_DIR).game.board.game_name in (maps / "world_war_ii_v3" / "map.yml").read_text()
+    assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == (theirs / "world_war_ii_v3" / "map.yml").read_bytes()
     installed = maps / "world_war_ii_v3" / "map" / "games"
     assert [p for p in installed.glob("*.xml") if p.read_bytes() == game.read_bytes()]
 

@@ -36,7 +36,7 @@ from kremlin_triplea.errors import KremlinError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
-from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams
@@ -588,7 +588,7 @@ def finish(session: DraftSession, output: Path, *, overwrite: bool = False, inst
     if install:
 
         # Installing first settles the game's name (unique in its map), so the written file matches it.
-        installed = result.game.install(default_maps_dir(session.maps_dir))
+        installed = result.game.install(default_maps_dir(session.maps_dir), name=install_name(result))
         lines.append(f"installed {installed.game_name!r}: {installed.game_file}, listed in {installed.map_yml}")
     written = result.game.save(output, overwrite=overwrite)
     return lines, written

@@ -24,6 +24,7 @@ from kremlin_triplea.cli.assistant import draft_command, render_command, value_c
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.house import house_command
 from kremlin_triplea.cli.install import installed_command, uninstall_command
+from kremlin_triplea.cli.serve import serve_command
 from kremlin_triplea.cli.matrix import matrix_command, profile_group
 from kremlin_triplea.cli.verify import verify_command
 from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, installed_maps
@@ -191,9 +192,10 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     inputs = _inputs_of(draft, result)
     installed = None
     if install:
-        from kremlin_triplea.gamefile.install import check_install, default_game_name, uninstall_game
+        from kremlin_triplea.gamefile.install import check_install, uninstall_game
+        from kremlin_triplea.report.notes import install_name as default_install_name
 
-        name = install_name or _default_install_name(parsed, result, default_game_name)
+        name = install_name or default_install_name(result)
         # Nothing is changed unless everything can be: the output and the install are checked before either is written.
         if output is not None:
             check_output(output, overwrite=force, protect=inputs)
@@ -222,14 +224,6 @@ def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:
         if path:
             paths.append(Path(path))
     return tuple(paths)
-
-
-def _default_install_name(draft: Any, result: Any, default_game_name: Callable[..., str]) -> str:
-    ruleset = getattr(result, "ruleset", None)
-    # "AA50 1941 Kremlin — Alice v Bob 2026-11-22" (issue 14): the base game's own name says the board and the year.
-    title = f"{result.game.initial.game_name} Kremlin" if ruleset is not None else result.game.board.game_name
-    players = getattr(draft, "players", None) or getattr(ruleset, "sides", None) or ()
-    return default_game_name(title, tuple(players))
 
 
 @main.command("options")
@@ -271,6 +265,7 @@ main.add_command(verify_command)
 main.add_command(house_command)
 main.add_command(installed_command)
 main.add_command(uninstall_command)
+main.add_command(serve_command)
 
 
 def _set_maps_dir(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:

@@ -23,6 +23,7 @@ import attrs
 
 from kremlin_triplea.draft.run import DraftResult
 from kremlin_triplea.game import record_base
+from kremlin_triplea.gamefile.install import default_game_name
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import HouseResult, selection_lines
 from kremlin_triplea.model.changes import SetGameName, SetProperty
@@ -47,6 +48,15 @@ def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
     board.push(SetGameName(game_name(result)))
     record_base(result.game)  # render and verify compare the written game with it
     return result
+
+
+def install_name(result: DraftResult | HouseResult) -> str:
+    """The name a game is installed under unless the host names it (issue 14): "<base game> Kremlin — Ann v Bob 2026-11-22"."""
+    if isinstance(result, HouseResult):
+        return default_game_name(result.game.board.game_name, ())
+    sides = result.ruleset.sides
+    players = [result.players.get(side, side) for side in sides] if result.players else list(sides)
+    return default_game_name(f"{result.game.initial.game_name} Kremlin", players)
 
 
 def game_name(result: DraftResult | HouseResult) -> str:

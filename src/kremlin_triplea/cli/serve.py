@@ -1,0 +1,96 @@
+"""``kremlin-triplea serve DRAFT.toml``: the draft room in the browser (issue 18)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("serve")
+@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", default=8050, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--ruleset", help="A new draft: the Kremlin ruleset (e.g. kremlin-aa50).")
+@click.option("--game", "game_spec", help="A new draft: the game (MAP/GAME or a path).")
+@click.option("--first", help="A new draft: the side making the first pick.")
+@click.option("--picks-per-side", type=int, help="A new draft: picks per side (default: the ruleset's).")
+@click.option("--player", "players", multiple=True, metavar="SIDE=NAME", help="The player's name for a side (kept for the room; noted in each pick).")
+@click.pass_context
+def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset: str | None, game_spec: str | None, first: str | None, picks_per_side: int | None, players: tuple[str, ...]) -> None:
+    """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
+    import uvicorn
+
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.web.app import create_app
+    from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
+
+    maps_dir = ctx.obj.get("maps_dir")
+    names = {}
+    for given in players:
+        side, equals, name = given.partition("=")
+        if not equals or not side.strip() or not name.strip():
+            raise InputError(f"--player {given}: write SIDE=NAME, e.g. --player Axis=Ann")
+        names[side.strip()] = name.strip()
+    if not draft.exists():
+        if not (ruleset and game_spec and first):
+            raise InputError(f"{draft}: no such draft; to start one give --ruleset, --game and --first")
+        from kremlin_triplea.rules.ruleset import load_named_ruleset
+
+        rules = load_named_ruleset(ruleset)
+        data = {"ruleset": rules.id, "game": game_spec, "first": first,
+                "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default, "pick": []}
+        new_draft(draft, data, maps_dir)
+        click.echo(f"started the draft {draft}")
+    elif ruleset or game_spec or first or picks_per_side is not None:
+        raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side only start a new one")
+    room = Room(draft, maps_dir, names)
+    local = host in ("127.0.0.1", "localhost", "::1")
+    everywhere = host in ("0.0.0.0", "::")
+    shown_host = "localhost" if local else _machine_name() if everywhere else host
+    socket = _bound_socket(host, port)
+    port = socket.getsockname()[1]
+    base = f"http://{shown_host}:{port}"
+    for side in room.sides:
+        player = room.session.players.get(side)
+        click.echo(f"{side}: {base}/room/{room.keys[side]}" + (f"  ({player})" if player else ""))
+    click.echo(f"spectators: {base}/room/{room.keys[SPECTATOR]}")
+    if everywhere:
+        click.echo(f"Listening on every interface, port {port}: if {shown_host} is not the name the players reach this machine by, "
+                   "put its address (as they reach it) in place of it in the links.")
+    if local:
+        click.echo(f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "
+                   "as you do for TripleA) and send each player their link with this machine's address.")
+    click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
+    server: uvicorn.Server | None = None
+    app = create_app(room, stopping=lambda: server is not None and server.should_exit)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5))
+    try:
+        server.run(sockets=[socket])
+    except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
+        pass
+    click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+
+
+def _machine_name() -> str:
+    import socket
+
+    name = socket.getfqdn()
+    return name if name and not name.startswith("localhost") else socket.gethostname()
+
+
+def _bound_socket(host: str, port: int):
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        from kremlin_triplea.errors import InputError
+
+        raise InputError(f"--host {host} --port {port}: cannot listen there ({error.strerror})") from None
+    sock.listen(64)
+    sock.set_inheritable(True)
+    return sock

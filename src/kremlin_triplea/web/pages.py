@@ -1,0 +1,306 @@
+"""The room's pages, drawn on the server from the draft engine's legal choices.
+
+The page lists only what ``draft.legal`` says is legal now; the server still
+checks every request, so nothing here is a rule, only a menu.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import TYPE_CHECKING
+
+from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.report.value import DraftValue, describe_pick
+from kremlin_triplea.web.room import SPECTATOR
+
+if TYPE_CHECKING:
+    from kremlin_triplea.web.room import Room
+
+SCRIPT = """
+(function () {
+  var active = null;  // the target field a map click fills
+  document.addEventListener('focusin', function (e) { if (e.target.classList && e.target.classList.contains('target')) active = e.target; });
+  document.addEventListener('click', function (e) {
+    var path = e.target.closest && e.target.closest('#board path[data-name]');
+    if (!path) return;
+    var field = active || document.querySelector('input.target');
+    if (field) { field.value = path.getAttribute('data-name'); field.dispatchEvent(new Event('change')); }
+  });
+  document.addEventListener('mouseover', function (e) {
+    var path = e.target.closest && e.target.closest('#board path[data-name]');
+    var tip = document.getElementById('tip');
+    if (!path || !tip) return;
+    var info = JSON.parse(document.getElementById('places').textContent)[path.getAttribute('data-name')];
+    tip.textContent = path.getAttribute('data-name') + (info ? ': ' + info : '');
+  });
+  // A second click while the first submission is on its way sends nothing (the server refuses it anyway).
+  document.addEventListener('submit', function (e) {
+    var button = e.submitter;
+    if (button) setTimeout(function () { button.disabled = true; }, 0);
+  });
+  var room = document.getElementById('room');
+  if (!room || !window.EventSource) return;
+  var source = new EventSource(room.getAttribute('data-events'));
+  source.onmessage = function (e) {
+    if (e.data === room.getAttribute('data-seq')) return;
+    fetch(location.pathname, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
+      var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
+      if (fresh) { room.innerHTML = fresh.innerHTML; room.setAttribute('data-seq', fresh.getAttribute('data-seq')); }
+    });
+  };
+})();
+"""
+
+STYLE = """
+body { font-family: DejaVu Sans, sans-serif; margin: 1em; }
+#room { display: flex; gap: 1em; align-items: flex-start; }
+#controls { flex: 0 0 40%; min-width: 22em; }
+#board { flex: 1; position: sticky; top: 0; }
+#board svg { width: 100%; height: auto; max-height: 96vh; }
+h1 { font-size: 140%; } h2 { font-size: 120%; }
+#board path[data-name]:hover { stroke: #000; stroke-width: 3; cursor: pointer; }
+.refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
+.note { background: #eef; padding: .5em; }
+.columns { display: flex; gap: 2em; flex-wrap: wrap; }
+fieldset { margin: .5em 0; }
+#tip { min-height: 1.2em; font-size: 90%; }
+"""
+
+
+def page(title: str, body: str) -> str:
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+        f"<style>{STYLE}</style></head><body>{body}<script>{SCRIPT}</script></body></html>"
+    )
+
+
+def message_page(status: str, text: str) -> str:
+    return page(status, f"<h1>{escape(status)}</h1><p class='refused'>{escape(text)}</p>")
+
+
+def room_page(room: Room, role: str, key: str, *, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None, note: str | None = None, svg: str = "") -> str:
+    session = room.session
+    run = session.run
+    state = session.state
+    turn = room.turn()
+    player = session.players.get(role)
+    who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
+    out = [f"<h1>Kremlin draft: {escape(run.ruleset.title)}</h1>",
+           f"<p>{escape(session.game.board.game_name)} · you are <b id='role'>{escape(who)}</b> · draft file {escape(room.path.name)}</p>"]
+    if error:
+        out.append(f"<p class='refused' id='refused'>Refused: {escape(error)}</p>")
+    if note:
+        out.append(f"<p class='note' id='note'>{escape(note)}</p>")
+    if room.complete:
+        status = "The draft is complete."
+    elif turn is None:
+        status = f"All {run.total_picks} picks are made: the bid."
+    else:
+        status = f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose." + (f" ({session.players[turn]})" if turn in session.players else "")
+    out.append(f"<h2 id='status'>{escape(status)}</h2>")
+    if room.session.data.get("house_rules"):
+        out.append("<p id='house-rules'>House rules written into the game after the bid: " + escape(", ".join(room.session.data["house_rules"]))
+                   + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>")
+    out.append(undo_block(room, role, key))
+    if role != SPECTATOR and room.undo_request is None and not room.complete:
+        if turn == role:
+            out.append(pick_block(room, key, option, query or {}))
+        elif turn is None:
+            out.append(bid_block(room, key))
+        else:
+            out.append(f"<p id='waiting'>Waiting for the {escape(turn)}.</p>")
+    if room.complete:
+        out.append(complete_block(room, role, key))
+    out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
+    places = {
+        place: f"{data['owner'] or 'neutral'}; {data['production']} IPC; "
+        + (", ".join(f"{n} {o} {u}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0]), i[0][1])) if n) or "no units")
+        for place, data in state.board.nodes.items()
+    }
+    out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
+    out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places), quote=False)}</script>")
+    body = (f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}'><div id='controls'>" + "".join(out)
+            + f"</div><div id='board'>{svg}</div></div>")
+    return page(f"Kremlin draft — {who}", body)
+
+
+def _seq(room: Room) -> str:
+    return f"<input type='hidden' name='seq' value='{room.seq}'>"
+
+
+def _options(values, selected: str | None = None) -> str:
+    return "".join(f"<option value='{escape(v)}'{' selected' if v == selected else ''}>{escape(label)}</option>" for v, label in values)
+
+
+def _datalist(ident: str, places) -> str:
+    return f"<datalist id='{ident}'>" + "".join(f"<option value='{escape(p)}'>" for p in places) + "</datalist>"
+
+
+def pick_block(room: Room, key: str, option: str | None, query: dict[str, str]) -> str:
+    next_pick: NextPick = room.next_pick()
+    available = [c for c in next_pick.options if c.available]
+    out = ["<section id='pick'><h3>Your pick</h3>"]
+    out.append(f"<form method='get' action='/room/{escape(key)}' id='choose-option'><label>Option "
+               f"<select name='option'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select></label>"
+               " <button type='submit'>Choose</button></form>")
+    unavailable = [c for c in next_pick.options if not c.available]
+    if unavailable:
+        out.append("<ul class='unavailable'>" + "".join(f"<li>{c.option.number} {escape(c.option.title)}: {escape(c.unavailable or '')}</li>" for c in unavailable) + "</ul>")
+    chosen = next((c for c in available if option in (str(c.option.number), c.option.id)), None)
+    if chosen is not None:
+        out.append(option_form(room, key, chosen, query))
+    out.append("</section>")
+    return "".join(out)
+
+
+def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
+    """The territory and the power; once the page is asked for that takeover, the retreats the engine lists for it."""
+    names = room.session.state.names
+    out = [_datalist("legal-takeovers", sorted({t.territory for t in chosen.takeovers}))]
+    powers = list(dict.fromkeys(t.power for t in chosen.takeovers))
+    wanted = None
+    try:
+        wanted = (names.place(query["territory"]), names.power(query["by"])) if query.get("territory") and query.get("by") else None
+    except KremlinError:  # a name the engine does not know: the form asks again, the pick itself is checked on submit
+        wanted = None
+    takeover = next((t for t in chosen.takeovers if (t.territory, t.power) == wanted), None)
+    territory = escape(takeover.territory if takeover else query.get("territory", ""))
+    out.append(f"<fieldset><legend>take over</legend><input class='target' name='territory' list='legal-takeovers' autocomplete='off' value='{territory}'> by "
+               f"<select name='by'>{_options(((p, p) for p in powers), selected=takeover.power if takeover else None)}</select> "
+               f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></fieldset>")
+    if takeover is not None:
+        groups = [r for r in takeover.retreats if len(r.destinations) > 1]
+        for r in takeover.retreats:
+            if len(r.destinations) <= 1:
+                where = r.destinations[0] if r.destinations else "nowhere: removed"
+                out.append(f"<p>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to {escape(where)}.</p>")
+        if groups:
+            side = room.session.state.side_of.get(groups[0].owner, groups[0].owner)
+            out.append(f"<p>Retreats from {escape(takeover.territory)} (the {escape(side)} decide, 000 A):</p>")
+        for n, r in enumerate(groups):
+            out.append(_datalist(f"retreat-{n}", r.destinations))
+            out.append(f"<fieldset><legend>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to (one of {escape(', '.join(r.destinations))})</legend>"
+                       f"<input type='hidden' name='retreat_power.{n}' value='{escape(r.owner)}'><input type='hidden' name='retreat_unit.{n}' value='{escape(r.unit)}'>"
+                       f"<input class='target' name='retreat_to.{n}' list='retreat-{n}' autocomplete='off'></fieldset>")
+    out.append("<details><summary>Legal takeovers</summary><ul>" + "".join(
+        f"<li>{escape(t.power)} take {escape(t.territory)}" + escape("".join(f"; {r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'removed'}" for r in t.retreats)) + "</li>"
+        for t in chosen.takeovers) + "</ul></details>")
+    return "".join(out)
+
+
+def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
+    option = chosen.option
+    kind = option.kind
+    out = [f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
+           f"<input type='hidden' name='option' value='{option.number}'>",
+           f"<h4>Option {option.number}: {escape(option.title)}</h4>"]
+    if kind == "placement":
+        combos = [(u.power, u.unit, u.places) for u in chosen.units] or [(s.power, u, s.places) for s in chosen.sets for u in s.units]
+        powers = list(dict.fromkeys(p for p, _, _ in combos))
+        units = list(dict.fromkeys(u for _, u, _ in combos))
+        size = max(len(s) for s in option.params.unit_sets)
+        out.append("<p>Sets the rules allow: " + escape("; ".join(" + ".join(s) for s in option.params.unit_sets)) + "</p>")
+        out.append(_datalist("legal-places", sorted({p for _, _, places in combos for p in places})))
+        for n in range(size):
+            out.append(f"<fieldset><legend>unit {n + 1}</legend><select name='power.{n}'>{_options((p, p) for p in powers)}</select> "
+                       f"<select name='unit.{n}'>{_options((u, u) for u in units)}</select> at "
+                       f"<input class='target' name='at.{n}' list='legal-places' autocomplete='off'></fieldset>")
+        out.append("<details><summary>Legal places by power and unit</summary><ul>" + "".join(
+            f"<li>{escape(p)} {escape(u)}: {escape(', '.join(places))}</li>" for p, u, places in combos) + "</ul></details>")
+    elif kind == "neutral_takeover":
+        count = option.params.count
+        out.append(_datalist("legal-neutrals", [n.territory for n in chosen.neutrals]))
+        powers = list(dict.fromkeys(p for n in chosen.neutrals for p, _ in n.takers))
+        zones = sorted({z for n in chosen.neutrals for _, zs in n.takers for z in zs})
+        out.append(_datalist("legal-zones", zones))
+        for n in range(count):
+            out.append(f"<fieldset><legend>neutral {n + 1}</legend><input class='target' name='neutral.{n}' list='legal-neutrals' autocomplete='off'> joins "
+                       f"<select name='by.{n}'>{_options((p, p) for p in powers)}</select> navy to "
+                       f"<input class='target' name='navy_at.{n}' list='legal-zones' autocomplete='off' placeholder='if it has a navy'></fieldset>")
+        out.append("<details><summary>Legal neutrals</summary><ul>" + "".join(
+            f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
+            + escape("; ".join(p + (f" (navy to {' or '.join(z)})" if z else "") for p, z in n.takers)) + "</li>" for n in chosen.neutrals) + "</ul></details>")
+    elif kind == "territory_takeover":
+        out.append(takeover_fields(room, key, chosen, query))
+    else:
+        out.append(f"<label>Scenario <select name='scenario'>{_options((t, t) for t in chosen.scenarios)}</select></label>")
+    out.append("<p><button type='submit' id='submit-pick'>Pick</button></p></form>")
+    return "".join(out)
+
+
+def bid_block(room: Room, key: str) -> str:
+    state = room.session.state
+    rules = state.ruleset.bid
+    choices = bid_choices(state)
+    totals = DraftValue(tuple(state.side_powers), tuple(room.session.values), None).totals()
+    out = ["<section id='bid'><h3>The bid</h3>",
+           f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
+           f"negative: the {escape(rules.receiving_side)} receive the PUs" + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "") + ".</p>",
+           f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form'>{_seq(room)}<label>Amount <input name='amount' value='0' size='6'></label>"]
+    powers = [p for p, _ in choices.places]
+    units = sorted({u for _, costs in choices.costs for u, _ in costs})
+    out.append(_datalist("bid-places", sorted({p for _, places in choices.places for p in places})))
+    out.append("<p>Placements (positive bid) or removals (negative bid that removes units):</p>")
+    for n in range(6):
+        out.append(f"<fieldset><select name='power.{n}'>{_options((p, p) for p in powers)}</select> <select name='unit.{n}'>{_options((u, u) for u in units)}</select> "
+                   f"× <input name='count.{n}' value='1' size='3'> at <input class='target' name='at.{n}' list='bid-places' autocomplete='off'></fieldset>")
+    if rules.negative != "remove_units":
+        out.append("<p>Allocation of a negative bid:</p>" + "".join(
+            f"<label>{escape(p)} <input name='allocate.{escape(p)}' value='0' size='4'></label> " for p in state.side_powers[rules.receiving_side]))
+    out.append("<details><summary>Costs</summary><ul>" + "".join(f"<li>{escape(p)}: {escape(', '.join(f'{u} {c}' for u, c in costs))}</li>" for p, costs in choices.costs) + "</ul></details>")
+    out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
+    return "".join(out)
+
+
+def undo_block(room: Room, role: str, key: str) -> str:
+    request = room.undo_request
+    if request is not None:
+        if role == request.side or role == SPECTATOR:
+            return f"<p class='note' id='undo-waiting'>The {escape(request.side)} asked to take back the last action; waiting for the other side.</p>"
+        return (f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{_seq(room)}"
+                f"<p class='note'>The {escape(request.side)} ask to take back the last action.</p>"
+                "<button name='agree' value='yes' id='undo-agree'>Agree</button> <button name='agree' value='no' id='undo-refuse'>Refuse</button></form>")
+    if role == SPECTATOR or not room.session.picks:
+        return ""
+    last = "the bid" if "bid" in room.session.data else f"pick {len(room.session.picks)}"
+    if "bid" not in room.session.data and room.session.picks[-1]["side"] != role:
+        return ""
+    return (f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
+            f"<button type='submit' id='undo-button'>Undo {escape(last)}</button> (once the other side has seen it, they must agree)</form>")
+
+
+def picks_block(room: Room) -> str:
+    session = room.session
+    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    out = ["<section id='picks'><h3>Picks</h3>"]
+    for side in session.state.side_powers:
+        out.append(f"<h4>{escape(side)}</h4><ul>")
+        for value, entry in zip(session.values, session.picks):
+            if value.side == side:
+                out.append("<li>" + "<br>".join(escape(line) for line in describe_pick(value)) + "</li>")
+        out.append(f"</ul><p class='total'>total: {values.totals()[side]:+d} IPCs</p>")
+    if "bid" in session.data:
+        out.append(f"<p id='bid-entered'>Bid: {escape(json.dumps(session.data['bid']))}</p>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def locks_block(room: Room) -> str:
+    state = room.session.state
+    if not state.locks:
+        return "<section id='locks'><h3>Locks</h3><p>No place is locked yet.</p></section>"
+    items = "".join(f"<li>{escape(state.names.shown(p))}: {escape(side)} pick {index}</li>" for p, (side, index) in sorted(state.locks.items()))
+    return f"<section id='locks'><h3>Locks</h3><ul>{items}</ul></section>"
+
+
+def complete_block(room: Room, role: str, key: str) -> str:
+    result = room.result()
+    out = ["<section id='complete'><h3>Summary</h3><pre id='summary'>" + escape("\n".join(result.summary())) + "</pre>"]
+    if role != SPECTATOR:
+        out.append(f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>")
+        out.append(f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}<button type='submit'>Install into TripleA on the serving machine</button></form>")
+    out.append("</section>")
+    return "".join(out)

@@ -1,0 +1,27 @@
+"""The board as the room shows it: ``render``'s picture of the picks so far, inline."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kremlin_triplea.report.render import (
+    Legend,
+    find_map_folder,
+    read_map_art,
+    render_svg,
+)
+from kremlin_triplea.report.value import DraftValue
+
+if TYPE_CHECKING:
+    from kremlin_triplea.web.room import Room
+
+
+def board_svg(room: Room) -> str:
+    session = room.session
+    game = session.game
+    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title}", tuple((s, tuple(lines)) for s, lines in values.by_side()))
+    art = room.map_art or read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
+    room.map_art = art
+    svg = render_svg(game.board, art, game.initial, legend)
+    return svg.split("?>", 1)[1] if svg.startswith("<?xml") else svg  # inline: no XML declaration

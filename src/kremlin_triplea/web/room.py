@@ -1,0 +1,281 @@
+"""One draft room: the draft session, who may act, and the order of accepted actions.
+
+Every action goes through :meth:`Room.act` under one lock and carries the
+sequence number the player's page was drawn at: a second submission for the
+same turn (double click, two tabs) finds the number moved on and changes
+nothing. The picks themselves are checked and applied by the terminal draft's
+``DraftSession`` (the draft engine's ``DraftRun.parse_pick``/``apply_pick``),
+and the draft file is written atomically after every accepted action.
+
+The links' secrets live beside the draft (``NAME.room.toml``), never in the
+draft file, which stays exactly what ``apply`` reads.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from kremlin_triplea.assistant.session import DraftSession, open_session
+from kremlin_triplea.draft.choices import NextPick
+from kremlin_triplea.draft.legal import legal_choices
+from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
+from kremlin_triplea.errors import InputError, KremlinError
+from kremlin_triplea.gamefile.locate import default_maps_dir
+from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.report.notes import add_notes, install_name
+from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
+
+SPECTATOR = "spectator"
+
+
+class Forbidden(Exception):
+    """A missing or wrong secret, a spectator acting, or a side acting out of turn (403)."""
+
+
+class Conflict(Exception):
+    """The page was drawn before another action was accepted (409): nothing changed."""
+
+
+class Refused(Exception):
+    """The draft engine refused the choice (422): the rule and why."""
+
+
+def room_file(draft_path: Path) -> Path:
+    return draft_path.with_name(draft_path.stem + ".room.toml")
+
+
+def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
+    """Role -> secret (each side, and the spectators), and side -> player's name, kept beside the draft so a restart keeps them."""
+    import tomli_w
+
+    path = room_file(draft_path)
+    keys: dict[str, str] = {}
+    names: dict[str, str] = {}
+    if path.exists():
+        data = read_toml(path)
+        stored = data.get("keys", {})
+        if not isinstance(stored, dict) or not all(isinstance(v, str) and len(v) >= 20 for v in stored.values()):
+            raise InputError(f"{path}: [keys] must map each side and 'spectator' to a secret of at least 20 characters")
+        keys = dict(stored)
+        names = data.get("players", {})
+        if not isinstance(names, dict) or not all(side in sides and isinstance(v, str) for side, v in names.items()):
+            raise InputError(f"{path}: [players] must map sides ({', '.join(sides)}) to the players' names")
+    missing = [role for role in (*sides, SPECTATOR) if role not in keys]
+    new_names = {side: name for side, name in (players or {}).items() if names.get(side) != name}
+    if missing or new_names:
+        for role in missing:
+            keys[role] = secrets.token_urlsafe(24)
+        names = {**names, **new_names}
+        header = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
+        write_atomically(path, (header + tomli_w.dumps({"keys": keys, "players": names})).encode("utf-8"), overwrite=True)
+        path.chmod(0o600)
+    return keys, dict(names)
+
+
+@attrs.define
+class Undo:
+    """An undo asked by ``side``; the other side agrees or refuses."""
+
+    side: str
+    pick: int  # how many picks the draft had when asked (the pick to take back is the last one)
+
+
+class Room:
+    def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None) -> None:
+        self.path = Path(draft_path)
+        data = read_toml(self.path)
+        self.session: DraftSession = open_session(self.path, dict(data), maps_dir)
+        self.sides: tuple[str, ...] = tuple(self.session.state.side_powers)
+        for side in players or {}:
+            if side not in self.sides:
+                raise InputError(f"--player {side}=...: no side {side!r}; the sides are {', '.join(self.sides)}")
+        self.keys, names = read_or_make_keys(self.path, self.sides, players)
+        # The session notes "picked by NAME" in each pick, as the terminal draft does.
+        self.session.players.update(names)
+        self.roles = {secret: role for role, secret in self.keys.items()}
+        self.lock = threading.Lock()
+        # Moves on with every accepted action; pages and forms carry it. It starts anywhere, so a page
+        # drawn before a restart never matches one drawn after (its form gets 409, not a second pick).
+        self.seq = secrets.randbelow(1 << 30)
+        self.changed = threading.Condition(self.lock)
+        self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
+        self.pick_seq: int = -1  # the seq at which the last pick was accepted
+        self.undo_request: Undo | None = None
+        self._result: DraftResult | None = None
+        self.map_art = None  # the map's art, read once for the pictures
+
+    # -- who ------------------------------------------------------------------
+
+    def role(self, key: str | None) -> str:
+        if not key or key not in self.roles:
+            raise Forbidden("this link's secret is missing or wrong")
+        return self.roles[key]
+
+    # -- what -----------------------------------------------------------------
+
+    @property
+    def picks_done(self) -> bool:
+        return len(self.session.run.applied) >= self.session.run.total_picks
+
+    @property
+    def complete(self) -> bool:
+        return self.picks_done and "bid" in self.session.data
+
+    def next_pick(self) -> NextPick:
+        return legal_choices(self.session.run)
+
+    def turn(self) -> str | None:
+        """The side to act: the picking side, or None once the picks are done (either side enters the bid)."""
+        if self.picks_done:
+            return None
+        return self.session.run.side_to_pick(len(self.session.run.applied) + 1)
+
+    def mark_seen(self, role: str) -> None:
+        with self.lock:
+            if role in self.seen:
+                self.seen[role] = self.seq
+
+    def result(self) -> DraftResult:
+        """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
+
+        if self._result is None:
+            self._result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
+        return self._result
+
+    def game_bytes(self) -> bytes:
+        return self.result().game.to_bytes()
+
+    def install(self) -> str:
+        """Install the finished game into TripleA's folder on this machine, as ``apply --install`` does."""
+
+        with self.lock:
+            result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
+            installed = result.game.install(default_maps_dir(self.session.maps_dir), name=install_name(result))
+            return f"installed {installed.game_name!r}: {installed.game_file}"
+
+    # -- acting -----------------------------------------------------------------
+
+    def _check(self, role: str, seq_text: str | None) -> None:
+        if role == SPECTATOR:
+            raise Forbidden("spectators watch; they cannot change the draft")
+        try:
+            seq = int(seq_text or "")
+        except ValueError:
+            raise FormError("seq: missing or not a number") from None
+        if seq != self.seq:
+            raise Conflict(f"the draft moved on since this page was drawn (step {seq}, now {self.seq}): nothing was changed")
+
+    def _accepted(self) -> None:
+        self.seq += 1
+        self._result = None
+        self.changed.notify_all()
+
+    def pick(self, role: str, form: dict[str, str]) -> list[str]:
+        with self.lock:
+            self._check(role, form.get("seq"))
+            side = self.turn()
+            if side is None:
+                raise Forbidden("the picks are done")
+            if role != side:
+                raise Forbidden(f"it is the {side}' turn to pick")
+            if self.undo_request is not None:
+                raise Conflict("an undo is waiting for an answer")
+            try:
+                option = self.session.run.ruleset.option(option_of(form))
+            except KremlinError as error:
+                raise FormError(str(error)) from None
+            entry = pick_entry(form, side, option.kind)
+            try:
+                lines = self.session.add_pick(entry)  # parses, checks and applies as apply does; saves atomically
+            except KremlinError as error:
+                # add_pick applies before it saves: a refused pick changed neither the board nor the file.
+                raise Refused(str(error)) from None
+            self.pick_seq = self.seq + 1
+            self._accepted()
+            return lines
+
+    def bid(self, role: str, form: dict[str, str]) -> None:
+        with self.lock:
+            self._check(role, form.get("seq"))
+            if not self.picks_done:
+                raise Forbidden("the bid comes after the picks")
+            if "bid" in self.session.data:
+                raise Conflict("the bid is already entered")
+            rules = self.session.run.ruleset.bid
+            bid = bid_entry(form, rules.placing_side, rules.negative)
+            data = {**self.session.data, "bid": bid}
+            try:
+                # The whole draft with this bid, applied as apply will: refused here, nothing is written.
+                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
+            except KremlinError as error:
+                raise Refused(str(error)) from None
+            self.session.data["bid"] = bid
+            self.session.save()
+            self._accepted()
+
+    def ask_undo(self, role: str, form: dict[str, str]) -> str:
+        """Take back the last action: at once if the other side has not seen it, else once they agree."""
+        with self.lock:
+            self._check(role, form.get("seq"))
+            if not self.session.picks:
+                raise Conflict("nothing to undo")
+            if "bid" in self.session.data:
+                last_side = None  # the bid concerns both: the other always agrees
+            else:
+                last_side = self.session.picks[-1]["side"]
+                if last_side != role:
+                    raise Forbidden(f"only the {last_side} may ask to take back their pick")
+            other = next(s for s in self.sides if s != role)
+            if last_side == role and self.seen[other] < self.pick_seq:
+                self._undo()
+                return "undone: the other side had not seen it"
+            self.undo_request = Undo(role, len(self.session.picks))
+            self._accepted()
+            return f"asked the {other} to agree"
+
+    def answer_undo(self, role: str, form: dict[str, str]) -> str:
+        with self.lock:
+            self._check(role, form.get("seq"))
+            request = self.undo_request
+            if request is None:
+                raise Conflict("no undo is waiting")
+            if request.side == role:
+                raise Forbidden("the other side answers an undo")
+            agree = form.get("agree") == "yes"
+            self.undo_request = None
+            if agree:
+                self._undo()
+                return "undone"
+            self._accepted()
+            return "the undo was refused"
+
+    def _undo(self) -> None:
+        if "bid" in self.session.data:
+            self.session.data.pop("bid")
+            self.session.save()
+        else:
+            self.session.undo()  # replays the remaining picks and saves atomically
+        self.pick_seq = -1
+        self._accepted()
+
+    def wait_change(self, seq: int, timeout: float) -> int:
+        with self.changed:
+            self.changed.wait_for(lambda: self.seq != seq, timeout=timeout)
+            return self.seq
+
+
+def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> None:
+    """Write a new draft file (no picks yet) that ``serve`` then opens; its header is checked first, as ``apply`` checks it."""
+    import tomli_w
+
+
+    draft = draft_from_dict(data, str(path))
+    DraftRun(draft, open_game(draft, None, maps_dir))  # the game, the sides, the number of picks: refused before anything is written
+    header = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"
+    write_atomically(path, (header + tomli_w.dumps(data)).encode("utf-8"))

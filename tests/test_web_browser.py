@@ -1,0 +1,201 @@
+"""Two players in real browsers (Debian's chromium, driven by selenium) draft a whole AA50 game in the room (issue 18).
+
+The Axis and the Allies each have their own browser session; each waits for
+the other's pick to appear on its page without reloading (server-sent events),
+one choice is refused with the rule's reason shown, then the bid, and the game
+the room serves equals what ``apply`` writes from the room's draft file.
+A screenshot of each step goes to $KREMLIN_SCREENSHOTS (default: a tmp folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from support.paths import MAPS_DIR
+from support.web import example, header, live_server
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.web.app import create_app
+from kremlin_triplea.web.room import Room, new_draft
+
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+if CHROMIUM is None or CHROMEDRIVER is None:  # pragma: no cover - scripts/test installs them: a broken machine, not a skip
+    raise RuntimeError("the browser test needs Debian's chromium and chromium-driver (scripts/test installs them)")
+
+WAIT = 60  # seconds: the machine is shared
+
+
+def browser(profile: Path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
+                 f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("KREMLIN_SCREENSHOTS", tmp_path / "screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def players(tmp_path: Path) -> Iterator[dict]:
+    drivers = {}
+    try:
+        for side in ("Axis", "Allies"):
+            drivers[side] = browser(tmp_path / f"profile-{side}")
+        yield drivers
+    finally:
+        for driver in drivers.values():
+            driver.quit()
+
+
+class Player:
+    def __init__(self, side: str, driver, link: str, room: Room, shots: Path) -> None:
+        self.side, self.driver, self.link, self.room, self.shots = side, driver, link, room, shots
+        self.names = room.session.state.names
+
+    def wait_for(self, css: str):
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        return WebDriverWait(self.driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+    def field(self, name: str):
+        from selenium.webdriver.common.by import By
+
+        return self.driver.find_element(By.NAME, name)
+
+    def select(self, name: str, value: str) -> None:
+        from selenium.webdriver.support.ui import Select
+
+        Select(self.field(name)).select_by_value(value)
+
+    def type(self, name: str, text: str) -> None:
+        element = self.field(name)
+        element.clear()
+        element.send_keys(text)
+
+    def shot(self, name: str) -> None:
+        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+
+    def choose_option(self, option: int) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.wait_for("#choose-option")
+        self.select("option", str(option))
+        self.driver.find_element(By.CSS_SELECTOR, "#choose-option button").click()
+        self.wait_for("#pick-form")
+
+    def fill_pick(self, entry: dict) -> None:
+        names = self.names
+        option = self.room.session.run.ruleset.option(entry["option"])
+        self.choose_option(option.number)
+        row = 0
+        for place in entry.get("place", []):
+            for _ in range(place.get("count", 1)):  # one row per unit
+                self.select(f"power.{row}", names.power(place["power"]))
+                self.select(f"unit.{row}", names.unit(place["unit"]))
+                self.type(f"at.{row}", place["at"])
+                row += 1
+        for n, take in enumerate(entry.get("take", [])):
+            self.type(f"neutral.{n}", take["neutral"])
+            self.select(f"by.{n}", names.power(take["by"]))
+            if "navy_at" in take:
+                self.type(f"navy_at.{n}", take["navy_at"])
+        if "takeover" in entry:
+            spec = entry["takeover"]
+            self.type("territory", spec["territory"])
+            self.select("by", names.power(spec["by"]))
+            self.submit("show-retreats")  # the page then lists this takeover's retreats, as the engine finds them
+            self.wait_for("input[name='retreat_to.0']")
+            for n, retreat in enumerate(spec.get("retreat", [])):
+                self.type(f"retreat_to.{n}", retreat["to"])
+        if "scenario" in entry:
+            self.select("scenario", entry["scenario"])
+
+    def submit(self, button: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver.find_element(By.ID, button).click()
+
+
+@pytest.mark.slow
+def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_path: Path, players: dict, screenshots: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    data = example()
+    draft = tmp_path / "draft.toml"
+    new_draft(draft, header(data), MAPS_DIR)
+    room = Room(draft, MAPS_DIR)
+    with live_server(lambda stopping: create_app(room, stopping=stopping)) as base:
+        people = {side: Player(side, players[side], f"{base}/room/{room.keys[side]}", room, screenshots) for side in ("Axis", "Allies")}
+        for person in people.values():
+            person.driver.get(person.link)
+        for number, entry in enumerate(data["pick"], start=1):
+            person = people[entry["side"]]
+            other = people["Allies" if person.side == "Axis" else "Axis"]
+            # The page turns to this side's pick by itself when the other side's pick is accepted (SSE).
+            person.wait_for("#pick")
+            assert f"Pick {number} of 10: the {person.side} choose." in person.driver.find_element(By.ID, "status").text
+            if number == 2:
+                # 000 A option 3: "whose IPC values add up to no more than four"; Sweden 3 + Mongolia 2 is five.
+                person.fill_pick({"option": 3, "take": [{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Mongolia", "by": "China"}]})
+                person.submit("submit-pick")
+                reason = person.wait_for("#refused").text
+                assert "Sweden" in reason and "more than 4" in reason and "no more than four" in reason
+                person.shot("02-refused-choice")
+                assert len(room.session.picks) == 1
+            person.fill_pick(entry)
+            if number == 3:
+                # A click on the board fills the focused target: France, where the three infantry go.
+                person.field("at.2").clear()
+                person.field("at.2").click()
+                person.driver.execute_script(
+                    "document.querySelector(\"#board path[data-name='France']\").dispatchEvent(new MouseEvent('click', {bubbles: true}))"
+                )
+                assert person.field("at.2").get_attribute("value") == "France"
+            person.shot(f"{number:02d}-pick-{number}-{person.side}")
+            step = int(person.driver.find_element(By.ID, "room").get_attribute("data-seq"))
+            person.submit("submit-pick")
+            person.wait_for(f"#room[data-seq='{step + 1}']")  # the pick was accepted: the next step's page
+            other.wait_for(f"#room[data-seq='{step + 1}']")  # and the other page caught up without reloading
+            assert len(room.session.picks) == number
+        axis = people["Axis"]
+        axis.wait_for("#bid-form")
+        bid = data["bid"]
+        axis.type("amount", str(bid["axis"]))
+        for n, place in enumerate(bid["place"]):
+            axis.select(f"power.{n}", axis.names.power(place["power"]))
+            axis.select(f"unit.{n}", axis.names.unit(place["unit"]))
+            axis.type(f"count.{n}", str(place["count"]))
+            axis.type(f"at.{n}", place["at"])
+        axis.shot("11-bid")
+        axis.submit("submit-bid")
+        for person in people.values():
+            person.wait_for("#summary")
+            person.shot(f"12-complete-{person.side}")
+        href = axis.driver.find_element(By.ID, "download").get_attribute("href")
+        served = httpx.get(href, timeout=60)
+        for person in people.values():
+            person.driver.get("about:blank")  # close the pages' event streams before the server stops
+    assert served.status_code == 200
+    written = tmp_path / "applied.xml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    assert served.content == written.read_bytes()

@@ -1,0 +1,238 @@
+"""The draft room's server (issue 18): who may act, one pick per turn, refusals as apply words them, nothing changed by a bad request."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from html import unescape
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from support.paths import MAPS_DIR
+from support.web import EXAMPLE, bid_form, example, header, live_server, pick_form
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.web.app import MAX_BODY, create_app
+from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
+
+
+def no_picture(room: Room) -> str:
+    return "<svg></svg>"  # the picture has its own tests; these are about the server's checks
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Room:
+    path = tmp_path / "draft.toml"
+    new_draft(path, header(example()), MAPS_DIR)
+    room = Room(path, MAPS_DIR)
+    room.seq = 0  # it starts at a random step (see Room); from 0 the steps below read plainly
+    return room
+
+
+@pytest.fixture
+def client(room: Room) -> TestClient:
+    return TestClient(create_app(room, svg_for=no_picture))
+
+
+def refused(response) -> str:
+    found = re.search(r"id='refused'>(.*?)</p>", response.text, re.DOTALL)
+    return unescape(found.group(1)) if found else ""
+
+
+def post(client: TestClient, room: Room, role: str, what: str, form: dict[str, str]):
+    return client.post(f"/room/{room.keys[role]}/{what}", data=form, follow_redirects=False)
+
+
+def test_the_links_secrets_are_kept_beside_the_draft_and_survive_a_restart(room: Room) -> None:
+    again = Room(room.path, MAPS_DIR)
+    assert again.keys == room.keys
+    assert set(room.keys) == {"Axis", "Allies", SPECTATOR}
+    assert len(set(room.keys.values())) == 3 and all(len(k) >= 32 for k in room.keys.values())
+    assert room_file(room.path).stat().st_mode & 0o077 == 0
+    read_draft(room.path)  # the draft file itself stays what apply reads
+
+
+def test_a_wrong_or_missing_secret_a_spectator_and_the_side_out_of_turn_get_403_and_change_nothing(room: Room, client: TestClient) -> None:
+    before = room.path.read_bytes()
+    first = pick_form(example()["pick"][0], 0)  # the Axis' takeover of Archangel
+    assert client.get("/room/not-a-secret").status_code == 403
+    assert client.get("/").status_code == 403
+    assert client.post("/room/not-a-secret/pick", data=first).status_code == 403
+    assert client.get("/events/not-a-secret").status_code == 403
+    assert post(client, room, SPECTATOR, "pick", first).status_code == 403
+    # "The lower ranked player gets to pick for either axis or allies" and picks alternate: pick 1 is the Axis'.
+    assert post(client, room, "Allies", "pick", {**first, "option": "3"}).status_code == 403
+    assert post(client, room, SPECTATOR, "undo", {"seq": "0"}).status_code == 403
+    assert client.get(f"/room/{room.keys[SPECTATOR]}").status_code == 200
+    assert room.path.read_bytes() == before and room.seq == 0
+
+
+def test_a_refused_choice_says_the_rule_and_why_and_changes_nothing(room: Room, client: TestClient) -> None:
+    assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], 0)).status_code == 303
+    before = room.path.read_bytes()
+    # 000 A option 3: two neutrals "whose IPC values add up to no more than four"; Sweden 3 + Mongolia 2 is five.
+    response = post(client, room, "Allies", "pick", {"seq": "1", "option": "3", "neutral.0": "Sweden", "by.0": "Russians", "neutral.1": "Mongolia", "by.1": "China"})
+    assert response.status_code == 422
+    reason = refused(response)
+    assert "Sweden" in reason and "more than 4" in reason and "no more than four" in reason and "000_bc04a4edf7f7d2ab.txt" in reason
+    assert room.path.read_bytes() == before and len(room.session.run.applied) == 1
+
+
+@pytest.mark.parametrize("form, why", [
+    ({"seq": "1", "option": "99"}, "option"),  # no such option
+    ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Caucasus", "count.0": "lots"}, "count.0"),
+    ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Caucasus", "count.0": "1", "at.99": "x"}, "at.99"),
+    ({"seq": "one", "option": "2"}, "seq"),
+    ({"option": "2"}, "seq"),
+    ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Atlantis"}, "Atlantis"),
+])
+def test_bad_requests_get_a_clear_4xx_and_change_nothing(room: Room, client: TestClient, form: dict[str, str], why: str) -> None:
+    assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], 0)).status_code == 303
+    before = room.path.read_bytes()
+    response = post(client, room, "Allies", "pick", form)
+    assert 400 <= response.status_code < 500 and response.status_code != 403
+    assert why in unescape(response.text)
+    assert room.path.read_bytes() == before and room.seq == 1
+
+
+def test_an_oversize_body_a_form_not_urlencoded_and_a_field_given_twice_are_refused(room: Room, client: TestClient) -> None:
+    key = room.keys["Axis"]
+    assert client.post(f"/room/{key}/pick", content=b"seq=0&option=1&" + b"x" * (MAX_BODY + 1), headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+    assert client.post(f"/room/{key}/pick", json={"seq": 0, "option": 1}).status_code == 400
+    assert client.post(f"/room/{key}/pick", content=b"seq=0&seq=0&option=10", headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 400
+    assert room.seq == 0 and read_draft(room.path).picks == ()
+
+
+def test_a_second_submission_for_the_same_turn_is_a_409_and_no_second_pick(room: Room, client: TestClient) -> None:
+    form = pick_form(example()["pick"][0], 0)
+    assert post(client, room, "Axis", "pick", form).status_code == 303
+    assert post(client, room, "Axis", "pick", form).status_code in (403, 409)
+    assert len(read_draft(room.path).picks) == 1
+
+
+def test_many_simultaneous_submissions_for_one_turn_make_exactly_one_pick(room: Room) -> None:
+    form = pick_form(example()["pick"][0], 0)
+    url = f"/room/{room.keys['Axis']}/pick"
+    with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
+        def submit(_: int) -> int:
+            with httpx.Client(base_url=base, timeout=60) as http:
+                return http.post(url, data=form).status_code
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            statuses = list(pool.map(submit, range(32)))
+    assert statuses.count(303) == 1, statuses
+    assert set(statuses) <= {303, 403, 409}
+    assert len(read_draft(room.path).picks) == 1 and room.seq == 1
+
+
+def test_undo_is_at_once_before_the_other_side_saw_the_pick_and_needs_their_agreement_after(room: Room, client: TestClient) -> None:
+    first = pick_form(example()["pick"][0], 0)
+    assert post(client, room, "Axis", "pick", first).status_code == 303
+    assert post(client, room, "Allies", "undo", {"seq": "1"}).status_code == 403  # not their pick
+    assert post(client, room, "Axis", "undo", {"seq": "1"}).status_code == 303  # the Allies' page never showed it
+    assert read_draft(room.path).picks == ()
+    assert post(client, room, "Axis", "pick", {**first, "seq": "2"}).status_code == 303
+    assert client.get(f"/room/{room.keys['Allies']}").status_code == 200  # the Allies have seen pick 1
+    assert post(client, room, "Axis", "undo", {"seq": "3"}).status_code == 303
+    assert len(read_draft(room.path).picks) == 1 and room.undo_request is not None
+    page = client.get(f"/room/{room.keys['Allies']}").text
+    assert "id='undo-agree'" in page
+    assert post(client, room, "Allies", "pick", pick_form(example()["pick"][1], 4)).status_code in (403, 409)
+    assert post(client, room, "Axis", "undo/answer", {"seq": "4", "agree": "yes"}).status_code == 403  # the asker does not answer
+    assert post(client, room, "Allies", "undo/answer", {"seq": "4", "agree": "no"}).status_code == 303
+    assert len(read_draft(room.path).picks) == 1
+    assert post(client, room, "Axis", "undo", {"seq": "5"}).status_code == 303
+    assert post(client, room, "Allies", "undo/answer", {"seq": "6", "agree": "yes"}).status_code == 303
+    assert read_draft(room.path).picks == ()
+
+
+def test_a_whole_draft_over_http_writes_the_game_apply_writes(room: Room, client: TestClient, tmp_path: Path) -> None:
+    data = example()
+    for entry in data["pick"]:
+        side = entry["side"]
+        assert post(client, room, side, "pick", pick_form(entry, room.seq)).status_code == 303, entry
+    assert post(client, room, "Allies", "bid", bid_form(data["bid"], room.seq)).status_code == 303
+    assert room.complete
+    page = client.get(f"/room/{room.keys[SPECTATOR]}").text
+    assert "id='summary'" in page and "id='download'" not in page
+    assert client.get(f"/room/{room.keys[SPECTATOR]}/game.xml").status_code == 403
+    served = client.get(f"/room/{room.keys['Axis']}/game.xml")
+    assert served.status_code == 200
+    runner = CliRunner()
+    ours = tmp_path / "ours.xml"
+    assert runner.invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(ours)]).exit_code == 0
+    assert served.content == ours.read_bytes()
+    # The room's draft file holds the example's picks and bid: apply reads both to the same board.
+    assert len(read_draft(room.path).picks) == len(data["pick"])
+    by_hand = tmp_path / "example.xml"
+    assert runner.invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLE), "-o", str(by_hand)]).exit_code == 0
+    assert by_hand.read_bytes() == served.content
+
+
+def test_server_sent_events_announce_each_accepted_action(room: Room) -> None:
+    with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
+        with httpx.Client(base_url=base, timeout=30) as http:
+            with http.stream("GET", f"/events/{room.keys[SPECTATOR]}") as events:
+                lines = events.iter_lines()
+                assert next(line for line in lines if line.startswith("data:")) == "data: 0"
+                assert http.post(f"/room/{room.keys['Axis']}/pick", data=pick_form(example()["pick"][0], 0)).status_code == 303
+                assert next(line for line in lines if line.startswith("data:")) == "data: 1"
+
+
+def make_picks(client: TestClient, room: Room) -> None:
+    for entry in example()["pick"]:
+        assert post(client, room, entry["side"], "pick", pick_form(entry, room.seq)).status_code == 303, entry
+
+
+def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_allocated(room: Room, client: TestClient, tmp_path: Path) -> None:
+    make_picks(client, room)
+    assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], room.seq)).status_code == 403  # the picks are done
+    before = room.path.read_bytes()
+    # A bid of 3 cannot buy two artillery (4 PUs each in AA50's production frontier).
+    response = post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "3", "power.0": "Germans", "unit.0": "artillery", "count.0": "2", "at.0": "Germany"})
+    assert response.status_code == 422
+    reason = refused(response)
+    assert "cost 8 PUs, more than the bid of 3" in reason and "A bid of 11 would mean the axis would get to place 11 ipc's" in reason
+    assert room.path.read_bytes() == before and not room.complete
+    # Negative: the Allies receive the PUs, shared as the form says.
+    assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-6", "allocate.Russians": "4", "allocate.British": "2"}).status_code == 303
+    assert room.complete
+    assert read_draft(room.path).bid.data == {"axis": -6, "allocate": {"Russians": 4, "British": 2}}
+    served = client.get(f"/room/{room.keys['Allies']}/game.xml").content
+    written = tmp_path / "applied.xml"
+    assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(written)]).exit_code == 0
+    assert served == written.read_bytes()
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 409  # one bid
+
+
+def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: Path) -> None:
+    import shutil
+
+    ours, theirs = tmp_path / "room-maps", tmp_path / "apply-maps"
+    for maps in (ours, theirs):
+        shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    path = tmp_path / "draft.toml"
+    new_draft(path, header(example()), ours)
+    room = Room(path, ours)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 409  # not complete yet
+    make_picks(client, room)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, SPECTATOR, "install", {"seq": str(room.seq)}).status_code == 403
+    assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 303
+    assert "installed" in client.get(f"/room/{room.keys['Axis']}").text
+    result = CliRunner().invoke(main, ["--maps-dir", str(theirs), "apply", str(path), "--install", "-o", str(tmp_path / "out.xml")])
+    assert result.exit_code == 0, result.output
+    games = sorted((ours / "world_war_ii_v3" / "map" / "games").iterdir())
+    assert [g.name for g in games] == [g.name for g in sorted((theirs / "world_war_ii_v3" / "map" / "games").iterdir())]
+    for game in games:
+        assert game.read_bytes() == (theirs / "world_war_ii_v3" / "map" / "games" / game.name).read_bytes()
+    assert (ours / "world_war_ii_v3" / "map.yml").read_bytes() == (theirs / "world_war_ii_v3" / "map.yml").read_bytes()

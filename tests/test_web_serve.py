@@ -1,0 +1,129 @@
+"""``kremlin-triplea serve`` as a process (issue 18): its links, and SIGKILL then serve again resumes exactly."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from support.paths import MAPS_DIR
+from support.web import example, free_port, pick_form
+
+from kremlin_triplea.draft.run import read_draft
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def start_serve(draft: Path, port: int, *extra: str) -> tuple[subprocess.Popen, dict[str, str]]:
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "serve", str(draft), "--port", str(port), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    links: dict[str, str] = {}
+    deadline = time.monotonic() + 60
+    while len(links) < 3:
+        line = process.stdout.readline()
+        if not line or time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError(f"serve printed no links: {line!r}, exit {process.poll()}")
+        found = re.match(r"(Axis|Allies|spectators): (http://\S+)", line)
+        if found:
+            links[found.group(1)] = found.group(2)
+    while True:  # the server listens before it prints, but answers once uvicorn runs
+        try:
+            httpx.get(links["spectators"], timeout=5)
+            break
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                process.kill()
+                raise
+            time.sleep(0.2)
+    return process, links
+
+
+@pytest.mark.slow
+def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_and_state(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.toml"
+    port = free_port()
+    data = example()
+    process, links = start_serve(draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5", "--player", "Axis=Ann")
+    try:
+        assert all(link.startswith(f"http://localhost:{port}/room/") for link in links.values())
+        with httpx.Client(timeout=60) as http:
+            for entry in data["pick"][:3]:
+                seq = int(re.search(r"data-seq='(\d+)'", http.get(links[entry["side"]]).text).group(1))
+                response = http.post(f"{links[entry['side']]}/pick", data=pick_form(entry, seq), follow_redirects=False)
+                assert response.status_code == 303, response.text[-500:]
+            drawn_before_kill = int(re.search(r"data-seq='(\d+)'", http.get(links["Allies"]).text).group(1))
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    saved = draft.read_bytes()
+    assert len(read_draft(draft).picks) == 3
+    assert read_draft(draft).picks[0].data["note"] == "picked by Ann"  # as the terminal draft notes it
+    process, again = start_serve(draft, port)
+    try:
+        assert again == links
+        assert draft.read_bytes() == saved
+        with httpx.Client(timeout=60) as http:
+            page = http.get(again["Allies"]).text
+            assert "Pick 4 of 10: the Allies choose." in page
+            assert "Ann, for the Axis" in http.get(again["Axis"]).text  # the players' names are kept beside the draft too
+            seq = int(re.search(r"data-seq='(\d+)'", page).group(1))
+            # A form drawn before the kill is stale after the restart (the steps start afresh at random): 409, no pick.
+            assert seq != drawn_before_kill
+            stale = http.post(f"{again['Allies']}/pick", data=pick_form(data["pick"][3], drawn_before_kill), follow_redirects=False)
+            assert stale.status_code == 409
+            assert len(read_draft(draft).picks) == 3
+            assert http.get(again["Axis"].rsplit("/", 1)[0] + "/wrong-secret").status_code == 403
+            entry = data["pick"][3]
+            assert http.post(f"{again['Allies']}/pick", data=pick_form(entry, seq), follow_redirects=False).status_code == 303
+        assert len(read_draft(draft).picks) == 4
+        # Ctrl-C with a page open (its event stream): the server stops promptly, without a traceback.
+        with httpx.Client(timeout=30) as http:
+            with http.stream("GET", again["spectators"].replace("/room/", "/events/")) as events:
+                assert next(line for line in events.iter_lines() if line.startswith("data:"))
+                process.send_signal(signal.SIGINT)
+                code = process.wait(15)
+        output = process.stdout.read()
+        assert code == 0, output
+        assert "Traceback" not in output
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def test_serve_without_a_draft_or_its_settings_says_what_is_missing(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    result = CliRunner().invoke(main, ["serve", str(tmp_path / "none.toml")])
+    assert result.exit_code == 2
+    assert "--ruleset, --game and --first" in result.output
+    assert not (tmp_path / "none.toml").exists()
+
+
+def test_serve_refuses_a_new_draft_the_rules_do_not_allow_and_writes_nothing(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    draft = tmp_path / "new.toml"
+    # 000 A: "Players will select four bonus options each...but if both agree then they can choose up to eleven options each."
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(draft), "--ruleset", "kremlin-aa50",
+                                       "--game", "world_war_ii_v3/WW2v3-1941.xml", "--first", "Axis", "--picks-per-side", "12"])
+    assert result.exit_code == 1
+    assert "up to eleven" in result.output
+    assert not draft.exists()
