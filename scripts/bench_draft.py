@@ -21,9 +21,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from kremlin_triplea.game import load  # noqa: E402
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict  # noqa: E402
 from kremlin_triplea.draft.legal import legal_choices  # noqa: E402
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict  # noqa: E402
+from kremlin_triplea.game import load  # noqa: E402
 from kremlin_triplea.rules.profile import load_named_profile  # noqa: E402
 from kremlin_triplea.rules.ruleset import load_named_ruleset  # noqa: E402
 
@@ -35,13 +35,32 @@ DRAFT = {
         {"side": "Axis", "option": 10, "takeover": {"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Russia"}]}},
         {"side": "Allies", "option": 3, "take": [{"neutral": "Mongolia", "by": "China"}, {"neutral": "Venezuela", "by": "USA", "navy_at": "Seazone 19"}]},
         {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "France"}]},
-        {"side": "Allies", "option": 2, "place": [{"power": "Russians", "unit": "artillery", "at": "Caucasus"}, {"power": "UK", "unit": "tank", "at": "India"}]},
-        {"side": "Axis", "option": 8, "place": [{"power": "Germans", "unit": "factory", "at": "Archangel"}, {"power": "Germans", "unit": "aa gun", "at": "Archangel"}]},
+        {
+            "side": "Allies",
+            "option": 2,
+            "place": [{"power": "Russians", "unit": "artillery", "at": "Caucasus"}, {"power": "UK", "unit": "tank", "at": "India"}],
+        },
+        {
+            "side": "Axis",
+            "option": 8,
+            "place": [{"power": "Germans", "unit": "factory", "at": "Archangel"}, {"power": "Germans", "unit": "aa gun", "at": "Archangel"}],
+        },
         {"side": "Allies", "option": 6, "place": [{"power": "Americans", "unit": "fighter", "at": "44 Sea Zone"}]},
-        {"side": "Axis", "option": 4, "place": [{"power": "Italians", "unit": "transport", "at": "14 Sea Zone"}, {"power": "Japanese", "unit": "submarine", "at": "Seazone 60"}]},
-        {"side": "Allies", "option": 5, "place": [{"power": "British", "unit": "destroyer", "at": "2 Sea Zone"}, {"power": "British", "unit": "cruiser", "at": "35 Sea Zone"}]},
+        {
+            "side": "Axis",
+            "option": 4,
+            "place": [{"power": "Italians", "unit": "transport", "at": "14 Sea Zone"}, {"power": "Japanese", "unit": "submarine", "at": "Seazone 60"}],
+        },
+        {
+            "side": "Allies",
+            "option": 5,
+            "place": [{"power": "British", "unit": "destroyer", "at": "2 Sea Zone"}, {"power": "British", "unit": "cruiser", "at": "35 Sea Zone"}],
+        },
     ],
-    "bid": {"axis": 11, "place": [{"power": "Germans", "unit": "artillery", "at": "Morocco Algeria"}, {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"}]},
+    "bid": {
+        "axis": 11,
+        "place": [{"power": "Germans", "unit": "artillery", "at": "Morocco Algeria"}, {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"}],
+    },
 }
 
 
@@ -78,9 +97,13 @@ def main() -> None:
     apply_ms = statistics.median(apply_times) * 1000
     write_ms = statistics.median(write_times) * 1000
     enumerate_s = statistics.median(enumerate_times)
-    print(f"8-pick draft + bid applied to WW2v3-1941.xml (in-process, {args.runs} runs): median {apply_ms:.1f} ms (target <= 25 ms) {'OK' if apply_ms <= 25 else 'SLOW'}")
+    print(
+        f"8-pick draft + bid applied to WW2v3-1941.xml (in-process, {args.runs} runs): median {apply_ms:.1f} ms (target <= 25 ms) {'OK' if apply_ms <= 25 else 'SLOW'}"
+    )
     print(f"  writing the game file afterwards (to_bytes): median {write_ms:.1f} ms")
-    print(f"all legal choices of every option for every power, initial board, both sides: median {enumerate_s:.3f} s (target <= 0.5 s) {'OK' if enumerate_s <= 0.5 else 'SLOW'}")
+    print(
+        f"all legal choices of every option for every power, initial board, both sides: median {enumerate_s:.3f} s (target <= 0.5 s) {'OK' if enumerate_s <= 0.5 else 'SLOW'}"
+    )
 
 
 if __name__ == "__main__":

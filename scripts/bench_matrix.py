@@ -47,18 +47,22 @@ def whole_matrix(maps_dir: Path, engine: bool) -> None:
     report = run_matrix(rulesets, pinned, maps_dir=maps_dir, engine=engine, samples=2, broken_rulesets=broken + broken_houses, house_sets=house_sets)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     applied = sum(c.applied for c in report.cells.values())
-    print(f"matrix, {len(rulesets)} rulesets + {len(house_sets)} house-rule sets x {len(report.games)} pinned games: {applied} picks/bids/drafts applied, "
-          f"{report.figures['files_written']:.0f} files written, {len(report.failed)} failed cells")
-    print(f"  without the engine: {report.figures['seconds_without_engine']:6.1f} s wall (target <= 30 s); this process's CPU {cpu:.1f} s (the machine is shared)")
+    print(
+        f"matrix, {len(rulesets)} rulesets + {len(house_sets)} house-rule sets x {len(report.games)} pinned games: {applied} picks/bids/drafts applied, "
+        f"{report.figures['files_written']:.0f} files written, {len(report.failed)} failed cells"
+    )
+    print(
+        f"  without the engine: {report.figures['seconds_without_engine']:6.1f} s wall (target <= 30 s); this process's CPU {cpu:.1f} s (the machine is shared)"
+    )
     if engine:
         print(f"  engine batch (one JVM, {report.figures['engine_files']:.0f} files): {report.figures['engine_seconds']:6.1f} s; whole run {seconds:6.1f} s")
 
 
 def single_pick(maps_dir: Path) -> None:
-    from kremlin_triplea.game import load
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
     from kremlin_triplea.draft.kinds import KINDS
     from kremlin_triplea.draft.legal import legal_choices
+    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.game import load
 
     game = load(maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml")
     times = []
@@ -75,8 +79,10 @@ def single_pick(maps_dir: Path) -> None:
                 for _ in changes:
                     board.pop()
     times.sort()
-    print(f"one legal pick applied in memory (WW2v3-1941, {len(times)} picks): median {statistics.median(times) * 1000:.3f} ms, "
-          f"90th percentile {times[int(len(times) * 0.9)] * 1000:.3f} ms (target: median <= 1 ms)")
+    print(
+        f"one legal pick applied in memory (WW2v3-1941, {len(times)} picks): median {statistics.median(times) * 1000:.3f} ms, "
+        f"90th percentile {times[int(len(times) * 0.9)] * 1000:.3f} ms (target: median <= 1 ms)"
+    )
 
 
 def apply_against_engine(maps_dir: Path) -> None:
@@ -108,9 +114,11 @@ def import_time() -> None:
     bare = statistics.median(timed([sys.executable, "-c", "pass"]) for _ in range(5))
     package = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea"]) for _ in range(5))
     cli = statistics.median(timed([sys.executable, "-c", "import kremlin_triplea.cli.main"]) for _ in range(5))
-    print(f"python -c pass: {bare * 1000:.0f} ms; import kremlin_triplea: {package * 1000:.0f} ms "
-          f"({(package - bare) * 1000:.0f} ms over bare Python); import kremlin_triplea.cli.main: {cli * 1000:.0f} ms "
-          f"({(cli - bare) * 1000:.0f} ms over bare) (target <= 150 ms)")
+    print(
+        f"python -c pass: {bare * 1000:.0f} ms; import kremlin_triplea: {package * 1000:.0f} ms "
+        f"({(package - bare) * 1000:.0f} ms over bare Python); import kremlin_triplea.cli.main: {cli * 1000:.0f} ms "
+        f"({(cli - bare) * 1000:.0f} ms over bare) (target <= 150 ms)"
+    )
 
 
 def scaling(maps_dir: Path) -> None:

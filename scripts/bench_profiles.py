@@ -66,8 +66,14 @@ def main() -> int:
             details = []
             # A numbered sea zone ("Seazone 12") is the profile's sea_zone_name only for the rule texts it was written for.
             own = {n for r in rulesets if r.id in profile.rulesets for n in rule_names(r).places}
-            rows = [(r, m.name, truth_places.get(r.lower()) or nodes.get(r.lower()) or (nodes.get((_numbered_in_game(profile, r) or "").lower()) if r in own else None))
-                    for r, m in drafted.places.items()]
+            rows = [
+                (
+                    r,
+                    m.name,
+                    truth_places.get(r.lower()) or nodes.get(r.lower()) or (nodes.get((_numbered_in_game(profile, r) or "").lower()) if r in own else None),
+                )
+                for r, m in drafted.places.items()
+            ]
             rows += [(r, m, truth_powers.get(r.lower()) or players.get(r.lower())) for r, m in drafted.powers.items()]
             rows += [(r, m, truth_units.get(r.lower()) or units.get(r.lower())) for r, m in drafted.units.items()]
             for rule, made, truth in rows:
@@ -84,13 +90,19 @@ def main() -> int:
                 totals[k] += counts[k]
             judged = counts["correct"] + counts["wrong"] + counts["missed"]
             share = counts["correct"] / judged if judged else 1.0
-            print(f"{base.key:45} {len(rows):5} {counts['correct']:7} {counts['wrong']:5} {counts['missed']:6} {counts['right to leave']:5} {counts['unjudged']:8} {share:8.0%}")
+            print(
+                f"{base.key:45} {len(rows):5} {counts['correct']:7} {counts['wrong']:5} {counts['missed']:6} {counts['right to leave']:5} {counts['unjudged']:8} {share:8.0%}"
+            )
             if args.verbose:
                 print("\n".join(details))
     judged = totals["correct"] + totals["wrong"] + totals["missed"]
-    print(f"{'all':45} {sum(totals.values()):5} {totals['correct']:7} {totals['wrong']:5} {totals['missed']:6} {totals['right to leave']:5} {totals['unjudged']:8} {totals['correct'] / judged if judged else 1:8.0%}")
-    print(f"matches made that are right: {totals['correct']} of {totals['correct'] + totals['wrong']} (unjudged: {totals['unjudged']}); "
-          f"names with a counterpart matched: {totals['correct']} of {judged}; {time.perf_counter() - started:.1f} s")
+    print(
+        f"{'all':45} {sum(totals.values()):5} {totals['correct']:7} {totals['wrong']:5} {totals['missed']:6} {totals['right to leave']:5} {totals['unjudged']:8} {totals['correct'] / judged if judged else 1:8.0%}"
+    )
+    print(
+        f"matches made that are right: {totals['correct']} of {totals['correct'] + totals['wrong']} (unjudged: {totals['unjudged']}); "
+        f"names with a counterpart matched: {totals['correct']} of {judged}; {time.perf_counter() - started:.1f} s"
+    )
     return 0
 
 

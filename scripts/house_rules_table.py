@@ -1,16 +1,24 @@
 """Print the rule-by-rule tables of docs/house-rules.md from rulesets/house-*.toml (run from the repository root)."""
 
-import tomllib
 from pathlib import Path
+
+import tomllib
+
 
 def how(change):
     k = change["kind"]
     if k == "canal":
-        return f"canal `{change['strait']}` (map profile `[straits.{change['strait']}]`), land {', '.join(change['land'])}, {'surface ships' if change['ships']=='surface' else 'all sea units'} stopped, {change['control'].replace('_', ' ')}"
+        return f"canal `{change['strait']}` (map profile `[straits.{change['strait']}]`), land {', '.join(change['land'])}, {'surface ships' if change['ships'] == 'surface' else 'all sea units'} stopped, {change['control'].replace('_', ' ')}"
     if k == "set_property":
-        return f"property `{change['name']}` = {str(change['value']).lower()}" + (f" (when `{change['when']}`)" if "when" in change else "") + (f" (unless `{change['unless']}`)" if "unless" in change else "")
+        return (
+            f"property `{change['name']}` = {str(change['value']).lower()}"
+            + (f" (when `{change['when']}`)" if "when" in change else "")
+            + (f" (unless `{change['unless']}`)" if "unless" in change else "")
+        )
     if k == "move_units":
-        return f"setup: {', '.join(f'{n} {u}' for u, n in change['units'].items())} {change['from']} → {change['to']}" + (f" (switch `{change['when']}`)" if "when" in change else "")
+        return f"setup: {', '.join(f'{n} {u}' for u, n in change['units'].items())} {change['from']} → {change['to']}" + (
+            f" (switch `{change['when']}`)" if "when" in change else ""
+        )
     if k == "place_units":
         at = change["at"] if isinstance(change["at"], str) else ", ".join(change["at"])
         return f"units: {', '.join(f'{n} {u}' for u, n in change['units'].items())} at {at}"
@@ -19,7 +27,9 @@ def how(change):
     if k == "grant_tech":
         return f"starting technology `{change['tech']}`"
     if k == "price_change":
-        return f"own production frontier: {change['units']} units " + (f"{change['change']:+d} PUs" if "change" in change else f"{change['percent']}% (rounded up)")
+        return f"own production frontier: {change['units']} units " + (
+            f"{change['change']:+d} PUs" if "change" in change else f"{change['percent']}% (rounded up)"
+        )
     if k == "set_pus":
         return f"starting PUs {change['change']:+d}"
     if k == "trigger_pus":
@@ -30,8 +40,13 @@ def how(change):
     if k == "neutral_armies":
         return "neutral table: production = IPC value, army as unowned units, ships on a coast without ships"
     if k == "give_neutral":
-        return f"neutral joins {change['power']} with its army ({change['army']}), pays its IPC value" + (f" (when `{change['when']}`)" if "when" in change else "") + (f" (unless `{change['unless']}`)" if "unless" in change else "")
+        return (
+            f"neutral joins {change['power']} with its army ({change['army']}), pays its IPC value"
+            + (f" (when `{change['when']}`)" if "when" in change else "")
+            + (f" (unless `{change['unless']}`)" if "unless" in change else "")
+        )
     return k
+
 
 def row(entry, where_title):
     verdict = {"game": "**written into the game**", "players": "in the notes (players)", "tool": "checked by the tool"}[entry["enforced_by"]]
@@ -56,6 +71,7 @@ def row(entry, where_title):
         cond.append(f"choice `{ch}`")
     title = where_title(entry)
     return f"| {title} | {verdict} | {detail.replace('|', '/')}{(' — ' + '; '.join(cond)) if cond else ''} |"
+
 
 out = []
 for set_id, seed in (("house-revised", "004_e624f6d1018dbbc1.txt"), ("house-classic", "003_ecae7919a6bcb85e.txt")):

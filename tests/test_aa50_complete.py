@@ -17,11 +17,11 @@ import yaml
 from click.testing import CliRunner
 from lxml import etree
 
-from support.paths import MAPS_DIR
+from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.check.validate import validate_tree
+from support.paths import MAPS_DIR
 
 pytestmark = pytest.mark.engine
 
@@ -49,9 +49,9 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 # What each example's scenario picks and section D rules must have left in the written game.
 EXPECTED_SUMMARY = {
     "1941": [
-        "pick 9 (Axis, option 11 Special \"What-if\" Scenarios: Japan attacks on Russia go well):",
+        'pick 9 (Axis, option 11 Special "What-if" Scenarios: Japan attacks on Russia go well):',
         "  destroy 3 Russians infantry in Buryatia S.S.R.",
-        "pick 10 (Allies, option 11 Special \"What-if\" Scenarios: Enigma decoded earlier):",
+        'pick 10 (Allies, option 11 Special "What-if" Scenarios: Enigma decoded earlier):',
         "  British place 1 transport in 2 Sea Zone",
     ],
     "1942": [
@@ -80,7 +80,7 @@ def test_the_example_draft_writes_a_valid_game_with_section_d_in_it(year: str, w
     canals = {a.get("attachTo") for a in root.iter("attachment") if a.get("name", "").startswith("canalAttachmentKremlin")}
     assert canals == {"5 Sea Zone", "6 Sea Zone", "12 Sea Zone", "13 Sea Zone", "14 Sea Zone", "15 Sea Zone", "16 Sea Zone"}
     notes = board.properties["notes"]
-    honour = notes[notes.index("<h3>You enforce</h3>"):notes.index("<hr/>")]
+    honour = notes[notes.index("<h3>You enforce</h3>") : notes.index("<hr/>")]
     # 000_bc04a4edf7f7d2ab.txt D) (1) and (5), quoted whole in what the players enforce.
     assert "Only 2 tech tokens per side (Axis or Allied) per round may be purchased" in honour
     assert "then China may upgrade one infantry unit to an artillery unit(in Yunnan only)." in honour

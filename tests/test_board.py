@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from support.paths import AA50_1941, AA50_1942, PINNED_GAMES, game_id
 from kremlin_triplea import load
-from kremlin_triplea.model.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
+from kremlin_triplea.model.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
+from support.paths import AA50_1941, AA50_1942, PINNED_GAMES, game_id
 
 GAME_1941 = load(AA50_1941)
 GAME_1942 = load(AA50_1942)
@@ -22,16 +22,28 @@ GAME_1942 = load(AA50_1942)
 def test_nodes_carry_what_the_file_says() -> None:
     board = GAME_1942.board
     assert board.node("Germany") | {"units": None} == {
-        "water": False, "owner": "Germans", "original_owner": "Germans", "production": 10,
-        "impassable": False, "capital": "Germans", "victory_city": 1, "units": None,
+        "water": False,
+        "owner": "Germans",
+        "original_owner": "Germans",
+        "production": 10,
+        "impassable": False,
+        "capital": "Germans",
+        "victory_city": 1,
+        "units": None,
     }
     assert board.units("Libya") == Counter({("Italians", "infantry"): 2, ("Germans", "infantry"): 1, ("Germans", "armour"): 1})
     assert board.node("12 Sea Zone")["water"] is True
     assert board.units("12 Sea Zone") == Counter({("British", "cruiser"): 1, ("British", "destroyer"): 1})
     # TripleA's AA50 files make neutral Mongolia the Chinese capital.
     assert board.node("Mongolia") | {"units": None} == {
-        "water": False, "owner": None, "original_owner": None, "production": 0,
-        "impassable": True, "capital": "Chinese", "victory_city": 0, "units": None,
+        "water": False,
+        "owner": None,
+        "original_owner": None,
+        "production": 0,
+        "impassable": True,
+        "capital": "Chinese",
+        "victory_city": 0,
+        "units": None,
     }
     assert board.node("Saudi Arabia")["owner"] == "British"
 
@@ -50,14 +62,23 @@ def test_players_alliances_turn_order_and_pus() -> None:
     assert catalog.allies("Chinese") == ["Russians", "British", "Americans", "Chinese"]
     assert catalog.enemies("Chinese") == ["Germans", "Japanese", "Italians"]
     assert {p: v.pus for p, v in GAME_1941.players.items()} == {
-        "Germans": 31, "Russians": 30, "Japanese": 17, "British": 43, "Italians": 10, "Americans": 40, "Chinese": 0,
+        "Germans": 31,
+        "Russians": 30,
+        "Japanese": 17,
+        "British": 43,
+        "Italians": 10,
+        "Americans": 40,
+        "Chinese": 0,
     }
 
 
 def test_unit_types_have_domain_and_cost_from_the_production_rules() -> None:
     units = GAME_1941.catalog.unit_types
     assert {n: (u.domain, u.cost) for n, u in units.items() if n in ("infantry", "fighter", "carrier", "factory")} == {
-        "infantry": ("land", 3), "fighter": ("air", 10), "carrier": ("sea", 14), "factory": ("land", 15),
+        "infantry": ("land", 3),
+        "fighter": ("air", 10),
+        "carrier": ("sea", 14),
+        "factory": ("land", 15),
     }
     assert units["transport"].transport_capacity == 5
     assert units["carrier"].carrier_capacity == 2

@@ -11,15 +11,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
+from support.paths import AA50_1941, MAPS_DIR
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     """The installed entry point, as a user runs it (no traceback, real exit codes)."""
     return subprocess.run(
         [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), *args],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from support.paths import AA50_1942, ALL_GAMES, game_id
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
+from support.paths import AA50_1942, ALL_GAMES, game_id
 
 
 def canonical(element: etree._Element) -> tuple:
@@ -62,9 +62,7 @@ def test_attribute_edit_keeps_quoting_order_and_the_rest_of_the_line() -> None:
     document = XmlDocument(data, source="t")
     document.set_attribute(document.root[0], "y", "3")
     document.set_attribute(document.root[0], "z", "it's")
-    assert document.to_bytes() == (
-        b"<?xml version='1.0'?>\n<game>\n  <a  z='it&apos;s'   y=\"3\" />  <!-- keep -->\n</game>\n"
-    )
+    assert document.to_bytes() == (b"<?xml version='1.0'?>\n<game>\n  <a  z='it&apos;s'   y=\"3\" />  <!-- keep -->\n</game>\n")
 
 
 def test_removed_element_takes_its_line_and_new_one_copies_indentation() -> None:
@@ -81,25 +79,21 @@ def test_self_closing_parent_opens_up_for_a_new_child() -> None:
     new = etree.Element("item")
     etree.SubElement(new, "option", name="n")
     document.append(document.root[0], new)
-    assert document.to_bytes() == (
-        b'<game>\n  <list>\n    <item>\n      <option name="n"/>\n    </item>\n  </list>\n</game>'
-    )
+    assert document.to_bytes() == (b'<game>\n  <list>\n    <item>\n      <option name="n"/>\n    </item>\n  </list>\n</game>')
 
 
 def test_set_text_writes_cdata_and_keeps_neighbours() -> None:
     data = b'<game>\n  <p name="notes"><value><![CDATA[old <b>]]></value></p>\n  <q/>\n</game>'
     document = XmlDocument(data, source="t")
     document.set_text(document.root[0][0], "new <i>notes</i>", cdata=True)
-    assert document.to_bytes() == (
-        b'<game>\n  <p name="notes"><value><![CDATA[new <i>notes</i>]]></value></p>\n  <q/>\n</game>'
-    )
+    assert document.to_bytes() == (b'<game>\n  <p name="notes"><value><![CDATA[new <i>notes</i>]]></value></p>\n  <q/>\n</game>')
 
 
 def test_utf8_bom_and_non_ascii_survive_an_edit() -> None:
-    data = "\ufeff<?xml version=\"1.0\"?>\n<game>\n  <t name=\"Ålesund\"/>\n</game>".encode()
+    data = '\ufeff<?xml version="1.0"?>\n<game>\n  <t name="Ålesund"/>\n</game>'.encode()
     document = XmlDocument(data, source="t")
     document.set_attribute(document.root[0], "owner", "Nørge")
-    assert document.to_bytes() == "\ufeff<?xml version=\"1.0\"?>\n<game>\n  <t name=\"Ålesund\" owner=\"Nørge\"/>\n</game>".encode()
+    assert document.to_bytes() == '\ufeff<?xml version="1.0"?>\n<game>\n  <t name="Ålesund" owner="Nørge"/>\n</game>'.encode()
 
 
 def test_entity_declarations_are_refused() -> None:

@@ -32,24 +32,28 @@ def test_the_base_games_break_none(ruleset: str, game) -> None:
 def test_each_invariant_is_reported_in_plain_words() -> None:
     board = fresh_game(GAMES["1941"]).board
     before = board_problems(board, "factory")
-    board.push_all([
-        PlaceUnits("Karelia S.S.R.", "Germans", "infantry", 1),   # Russian land, German units
-        PlaceUnits("Sweden", "Germans", "infantry", 1),           # a neutral
-        PlaceUnits("Germany", "Germans", "factory", 1),           # Germany already has one
-        PlaceUnits("Germany", "Germans", "battleship", 1),        # a ship on land
-        PlaceUnits("1 Sea Zone", "Americans", "fighter", 1),      # no carrier there
-        PlaceUnits("1 Sea Zone", "Americans", "infantry", 1),     # no transport there
-    ])
+    board.push_all(
+        [
+            PlaceUnits("Karelia S.S.R.", "Germans", "infantry", 1),  # Russian land, German units
+            PlaceUnits("Sweden", "Germans", "infantry", 1),  # a neutral
+            PlaceUnits("Germany", "Germans", "factory", 1),  # Germany already has one
+            PlaceUnits("Germany", "Germans", "battleship", 1),  # a ship on land
+            PlaceUnits("1 Sea Zone", "Americans", "fighter", 1),  # no carrier there
+            PlaceUnits("1 Sea Zone", "Americans", "infantry", 1),  # no transport there
+        ]
+    )
     found = new_problems(before, board, "factory")
-    assert found == sorted([
-        "Karelia S.S.R. belongs to Russians but holds units of Germans, at war with them",
-        "Karelia S.S.R. holds units of Germans and Russians, who are at war",
-        "Sweden is neutral but holds units of Germans",
-        "Germany holds more than one factory",
-        "Germany is land but holds ships (battleship)",
-        "1 Sea Zone holds planes needing 1 carrier spaces; its carriers have 0",
-        "1 Sea Zone holds land units needing 2 transport room; its transports have 0",
-    ])
+    assert found == sorted(
+        [
+            "Karelia S.S.R. belongs to Russians but holds units of Germans, at war with them",
+            "Karelia S.S.R. holds units of Germans and Russians, who are at war",
+            "Sweden is neutral but holds units of Germans",
+            "Germany holds more than one factory",
+            "Germany is land but holds ships (battleship)",
+            "1 Sea Zone holds planes needing 1 carrier spaces; its carriers have 0",
+            "1 Sea Zone holds land units needing 2 transport room; its transports have 0",
+        ]
+    )
 
 
 def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:

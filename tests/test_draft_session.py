@@ -12,10 +12,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from support.paths import MAPS_DIR
 from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
-from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.draft.legal import next_choices
+from kremlin_triplea.draft.run import read_draft
+from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"

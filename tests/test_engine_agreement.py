@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import kremlin_triplea
-from support.paths import PINNED_GAMES, game_id
 from kremlin_triplea.engine import EngineReading, read_with_engine
+from support.paths import PINNED_GAMES, game_id
 
 pytestmark = pytest.mark.engine
 
@@ -66,5 +66,10 @@ def test_properties_and_game_name_agree(path: Path, engine_readings: dict[Path, 
     ours = {k: v for k, v in game.board.properties.items() if not k.startswith("color_") and k != "notes"}
     theirs = {k: engine.properties.get(k) for k in ours}
     normalise = {"true": "true", "false": "false"}
-    assert differences({k: normalise.get(v.strip().lower(), v.strip()) for k, v in ours.items()},
-                       {k: normalise.get((v or "").strip().lower(), (v or "").strip()) for k, v in theirs.items()}) == {}
+    assert (
+        differences(
+            {k: normalise.get(v.strip().lower(), v.strip()) for k, v in ours.items()},
+            {k: normalise.get((v or "").strip().lower(), (v or "").strip()) for k, v in theirs.items()},
+        )
+        == {}
+    )

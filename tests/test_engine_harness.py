@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
 from kremlin_triplea.engine import EngineReading, read_with_engine
+from support.paths import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
 
 pytestmark = pytest.mark.engine
 
@@ -37,9 +37,7 @@ def corpus_readings() -> dict[Path, EngineReading]:
 
 
 @pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
-def test_engine_reads_pinned_game_without_dtd_errors(
-    path: Path, pinned_readings: dict[Path, EngineReading]
-) -> None:
+def test_engine_reads_pinned_game_without_dtd_errors(path: Path, pinned_readings: dict[Path, EngineReading]) -> None:
     reading = pinned_readings[path]
     assert reading.file == path
     assert reading.ok, reading.error
@@ -50,9 +48,7 @@ def test_engine_reads_pinned_game_without_dtd_errors(
 
 
 @pytest.mark.parametrize("path", CORPUS_GAMES, ids=game_id)
-def test_engine_reads_corpus_game_or_it_is_listed(
-    path: Path, corpus_readings: dict[Path, EngineReading]
-) -> None:
+def test_engine_reads_corpus_game_or_it_is_listed(path: Path, corpus_readings: dict[Path, EngineReading]) -> None:
     reading = corpus_readings[path]
     expected = UNREADABLE.get(path.name)
     if expected is None:
@@ -78,9 +74,7 @@ def copy_with(tmp_path: Path, name: str, source: Path, old: str, new: str) -> Pa
 def test_harness_reports_dtd_errors_the_engine_ignores(tmp_path: Path) -> None:
     bad_element = copy_with(tmp_path, "element.xml", AA50_1941, "<map>", "<map>\n    <kremlinBogus/>")
     germany = '<territory name="Germany"/>'
-    bad_attribute = copy_with(
-        tmp_path, "attribute.xml", AA50_1941, germany, germany.replace("/>", ' kremlinBogus="1"/>')
-    )
+    bad_attribute = copy_with(tmp_path, "attribute.xml", AA50_1941, germany, germany.replace("/>", ' kremlinBogus="1"/>'))
     element, attribute = read_with_engine([bad_element, bad_attribute])
 
     assert element.ok, element.error  # the engine accepts files that break its own DTD

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR, game_id
 from kremlin_triplea import load
-from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.engine.play import PlayReport, play_with_engine
+from kremlin_triplea.model.changes import PlaceUnits
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR, game_id
 
 pytestmark = pytest.mark.engine
 
@@ -142,9 +142,7 @@ def test_exception_the_engine_only_logs_fails_the_game(special_reports: dict[str
 def test_exception_the_engine_throws_fails_the_game(special_reports: dict[str, PlayReport]) -> None:
     report = special_reports["step"]
     assert not report.ok
-    assert report.error == (
-        "the engine failed in round 1: IllegalStateException: Cannot determine combat or not: russianPurchase"
-    )
+    assert report.error == ("the engine failed in round 1: IllegalStateException: Cannot determine combat or not: russianPurchase")
     (exception,) = report.exceptions
     assert exception.startswith(
         "thrown by the game: java.lang.IllegalStateException: Cannot determine combat or not: russianPurchase"
@@ -187,9 +185,7 @@ def test_changed_game_reads_as_written_and_plays(tmp_path: Path) -> None:
     assert reading.ok, reading.error
     assert original.territories["Finland"].units[("Germans", "infantry")] == 2
     assert reading.territories["Finland"].units[("Germans", "infantry")] == 5
-    assert {n: t for n, t in reading.territories.items() if n != "Finland"} == {
-        n: t for n, t in original.territories.items() if n != "Finland"
-    }
+    assert {n: t for n, t in reading.territories.items() if n != "Finland"} == {n: t for n, t in original.territories.items() if n != "Finland"}
 
     (report,) = play_with_engine([changed])
     assert report.file == changed

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine import read_with_engine
+from support.paths import AA50_1941, MAPS_DIR
 
 pytestmark = pytest.mark.engine
 

@@ -24,10 +24,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from support.paths import MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.install import installed_games
+from support.paths import MAPS_DIR
 
 pytestmark = pytest.mark.slow
 
@@ -66,8 +66,9 @@ def a_maps_folder(tmp_path: Path) -> Path:
 
 
 def kill_when_paused(args: list[str], pause_at: str, sig: int) -> subprocess.CompletedProcess:
-    process = subprocess.Popen([sys.executable, "-c", PAUSING_CLI, *args], env={**ENV, "FAULT_PAUSE_AT": pause_at},
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", PAUSING_CLI, *args], env={**ENV, "FAULT_PAUSE_AT": pause_at}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     first = process.stderr.readline()
     while first and not first.startswith("paused"):
         first = process.stderr.readline()
@@ -156,7 +157,10 @@ def test_kills_at_random_points_of_apply_and_install(tmp_path: Path, reference: 
         name = f"Random {attempt}"
         process = subprocess.Popen(
             [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(maps), "apply", str(EXAMPLE), "-o", str(out), "--force", "--install", "--name", name],
-            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         time.sleep(randomness.uniform(0.3, 1.4))
         process.send_signal(sig)
@@ -173,7 +177,7 @@ def test_kills_at_random_points_of_apply_and_install(tmp_path: Path, reference: 
             assert load(out).name.startswith("Random "), "the output is a whole game, written by one of the runs"
         games = yaml.safe_load(map_yml.read_text())["games"]
         assert games[: len(original_games)] == original_games
-        for game in games[len(original_games):]:
+        for game in games[len(original_games) :]:
             assert load(map_yml.parent / "map" / "games" / game["file_name"]).name == game["game_name"], "a listed game is whole"
     print("exit statuses of the killed runs:", outcomes)
     assert len(set(outcomes)) > 1, "the kills landed at different points"
@@ -191,8 +195,13 @@ def test_concurrent_installs_from_the_command_line(tmp_path: Path) -> None:
     map_yml = maps / "world_war_ii_v3" / "map.yml"
     shipped = yaml.safe_load(map_yml.read_text())["games"]
     processes = [
-        subprocess.Popen([sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(maps), "apply", str(EXAMPLE), "--install", "--name", name],
-                         env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(maps), "apply", str(EXAMPLE), "--install", "--name", name],
+            env=ENV,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for name in ("One", "Two", "Three", "Two")
     ]
     results = [(p.wait(120), p.stderr.read()) for p in processes]
@@ -200,7 +209,7 @@ def test_concurrent_installs_from_the_command_line(tmp_path: Path) -> None:
     (refused,) = [err for code, err in results if code == 2]
     assert refused.splitlines()[-1].endswith("already has a game named 'Two'; use --force to replace it, or choose another --name")
     games = yaml.safe_load(map_yml.read_text())["games"]
-    assert games[: len(shipped)] == shipped and sorted(g["game_name"] for g in games[len(shipped):]) == ["One", "Three", "Two"]
+    assert games[: len(shipped)] == shipped and sorted(g["game_name"] for g in games[len(shipped) :]) == ["One", "Three", "Two"]
 
 
 # -- full and read-only file systems ------------------------------------------------------------------
@@ -210,8 +219,11 @@ def test_concurrent_installs_from_the_command_line(tmp_path: Path) -> None:
 def small_file_system(folder: Path, size: str = "64k") -> Iterator[bool]:
     """A tmpfs of ``size`` at ``folder`` where this machine allows mounting one (yields False where it does not)."""
     folder.mkdir()
-    mounted = os.geteuid() == 0 and shutil.which("mount") is not None and subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True).returncode == 0
+    mounted = (
+        os.geteuid() == 0
+        and shutil.which("mount") is not None
+        and subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True).returncode == 0
+    )
     try:
         yield mounted
     finally:

@@ -8,22 +8,21 @@ players enforce themselves.
 from __future__ import annotations
 
 from html import escape
-
 from pathlib import Path
 
 import pytest
 from lxml import etree
-from support.aa50 import GAMES, SEED, fresh_game
 
-from kremlin_triplea.game import load
-from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.actions import game_rule_changes
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.game_rules import RuleSet, read_game_rules
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import load_named_ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
+from support.aa50 import GAMES, SEED, fresh_game
 
 RULESET = load_named_ruleset("kremlin-aa50")
 PROFILE = load_named_profile("world_war_ii_v3")
@@ -68,7 +67,8 @@ def test_straits_become_canals_on_the_profiles_sea_zones(year: str) -> None:
             options = {o.get("name"): o.get("value") for o in attachment.iter("option")}
             canals.setdefault(options["canalName"], []).append((attachment.get("attachTo"), options["landTerritories"], options["excludedUnits"]))
     assert canals == {
-        "Kremlin gibraltar 1": [("12 Sea Zone", "Gibraltar:Morocco Algeria", "bomber:fighter")] + [("13 Sea Zone", "Gibraltar:Morocco Algeria", "bomber:fighter")],
+        "Kremlin gibraltar 1": [("12 Sea Zone", "Gibraltar:Morocco Algeria", "bomber:fighter")]
+        + [("13 Sea Zone", "Gibraltar:Morocco Algeria", "bomber:fighter")],
         "Kremlin baltic 1": [("5 Sea Zone", "Northwestern Europe:Norway", "bomber:fighter"), ("6 Sea Zone", "Northwestern Europe:Norway", "bomber:fighter")],
         "Kremlin black_sea 1": [("14 Sea Zone", "Turkey", "bomber:fighter"), ("16 Sea Zone", "Turkey", "bomber:fighter")],
         "Kremlin black_sea 2": [("15 Sea Zone", "Turkey", "bomber:fighter"), ("16 Sea Zone", "Turkey", "bomber:fighter")],
@@ -126,12 +126,45 @@ def test_chinese_movement_list_and_stacking_limit(year: str) -> None:
 
 
 def test_rule_sets_compose_and_a_conflict_names_both_sources() -> None:
-    low = rule_set("house-a", [{"id": "ll", "title": "Low luck", "source": "a.txt", "rule": "low luck", "enforced_by": "game",
-                                "change": [{"kind": "set_property", "name": "Low Luck", "value": True}]}])
-    same = rule_set("house-b", [{"id": "ll2", "title": "Low luck too", "source": "b.txt", "rule": "low luck", "enforced_by": "game",
-                                 "change": [{"kind": "set_property", "name": "Low Luck", "value": True}]}])
-    dice = rule_set("house-c", [{"id": "dice", "title": "Dice", "source": "c.txt", "rule": "real dice", "enforced_by": "game",
-                                 "change": [{"kind": "set_property", "name": "Low Luck", "value": False}]}])
+    low = rule_set(
+        "house-a",
+        [
+            {
+                "id": "ll",
+                "title": "Low luck",
+                "source": "a.txt",
+                "rule": "low luck",
+                "enforced_by": "game",
+                "change": [{"kind": "set_property", "name": "Low Luck", "value": True}],
+            }
+        ],
+    )
+    same = rule_set(
+        "house-b",
+        [
+            {
+                "id": "ll2",
+                "title": "Low luck too",
+                "source": "b.txt",
+                "rule": "low luck",
+                "enforced_by": "game",
+                "change": [{"kind": "set_property", "name": "Low Luck", "value": True}],
+            }
+        ],
+    )
+    dice = rule_set(
+        "house-c",
+        [
+            {
+                "id": "dice",
+                "title": "Dice",
+                "source": "c.txt",
+                "rule": "real dice",
+                "enforced_by": "game",
+                "change": [{"kind": "set_property", "name": "Low Luck", "value": False}],
+            }
+        ],
+    )
     root = written("1941", [aa50_set(), low, same])
     assert [p.get("value") for p in root.iter("property") if p.get("name") == "Low Luck"] == ["true"]
     with pytest.raises(DataFileError) as error:
@@ -142,17 +175,41 @@ def test_rule_sets_compose_and_a_conflict_names_both_sources() -> None:
 
 
 def test_a_property_the_game_lacks_is_declared_with_its_type() -> None:
-    economic = rule_set("house-e", [{"id": "ev", "title": "Economic victory", "source": "e.txt", "rule": "win at 84", "enforced_by": "game",
-                                     "change": [{"kind": "set_property", "name": "Economic Victory", "value": True},
-                                                {"kind": "set_property", "name": "Axis Economic Victory", "value": 84}]}])
+    economic = rule_set(
+        "house-e",
+        [
+            {
+                "id": "ev",
+                "title": "Economic victory",
+                "source": "e.txt",
+                "rule": "win at 84",
+                "enforced_by": "game",
+                "change": [
+                    {"kind": "set_property", "name": "Economic Victory", "value": True},
+                    {"kind": "set_property", "name": "Axis Economic Victory", "value": 84},
+                ],
+            }
+        ],
+    )
     root = written("1941", [economic])
     found = {p.get("name"): (p.get("value"), [c.tag for c in p]) for p in root.iter("property") if "Economic" in p.get("name")}
     assert found == {"Economic Victory": ("true", ["boolean"]), "Axis Economic Victory": ("84", ["number"])}
 
 
 def test_a_frontier_cost_gives_one_power_its_own_price() -> None:
-    cheap = rule_set("house-f", [{"id": "cheap", "title": "Cheap infantry", "source": "f.txt", "rule": "Russian infantry cost 2", "enforced_by": "game",
-                                  "change": [{"kind": "frontier_cost", "power": "USSR", "costs": {"infantry": 2}}]}])
+    cheap = rule_set(
+        "house-f",
+        [
+            {
+                "id": "cheap",
+                "title": "Cheap infantry",
+                "source": "f.txt",
+                "rule": "Russian infantry cost 2",
+                "enforced_by": "game",
+                "change": [{"kind": "frontier_cost", "power": "USSR", "costs": {"infantry": 2}}],
+            }
+        ],
+    )
     game = fresh_game(GAMES["1941"])
     applied = game_rule_changes(game.board, [cheap], PROFILE, Names(game.board, PROFILE, RULESET.sides))
     game.board.push_all(list(applied.changes))
@@ -163,12 +220,28 @@ def test_a_frontier_cost_gives_one_power_its_own_price() -> None:
 
 
 def test_when_and_maps_select_rules() -> None:
-    rules = rule_set("house-w", [
-        {"id": "only-classic", "title": "Classic only", "source": "w.txt", "rule": "x", "enforced_by": "game", "maps": ["world_war_ii_classic"],
-         "change": [{"kind": "set_property", "name": "Low Luck", "value": True}]},
-        {"id": "chosen", "title": "Chosen", "source": "w.txt", "rule": "y", "enforced_by": "game",
-         "change": [{"kind": "set_property", "name": "Kamikaze Airplanes", "value": True, "when": "kamikaze"}]},
-    ])
+    rules = rule_set(
+        "house-w",
+        [
+            {
+                "id": "only-classic",
+                "title": "Classic only",
+                "source": "w.txt",
+                "rule": "x",
+                "enforced_by": "game",
+                "maps": ["world_war_ii_classic"],
+                "change": [{"kind": "set_property", "name": "Low Luck", "value": True}],
+            },
+            {
+                "id": "chosen",
+                "title": "Chosen",
+                "source": "w.txt",
+                "rule": "y",
+                "enforced_by": "game",
+                "change": [{"kind": "set_property", "name": "Kamikaze Airplanes", "value": True, "when": "kamikaze"}],
+            },
+        ],
+    )
     game = fresh_game(GAMES["1941"])
     names = Names(game.board, PROFILE, RULESET.sides)
     assert game_rule_changes(game.board, [rules], PROFILE, names).changes == ()
@@ -189,12 +262,14 @@ def test_malformed_rules_are_refused_with_file_and_key() -> None:
 def notes_section(notes: str, heading: str) -> str:
     """The notes from ``<h3>heading</h3>`` to the next heading or the end of the Kremlin notes."""
     start = notes.index(f"<h3>{heading}</h3>") + len(heading) + 9
-    return notes[start:min(i for i in (notes.find("<h3>", start), notes.index("<hr/>")) if i != -1)]
+    return notes[start : min(i for i in (notes.find("<h3>", start), notes.index("<hr/>")) if i != -1)]
 
 
 def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> None:
     data = {
-        "ruleset": "kremlin-aa50", "first": "Axis", "picks_per_side": 4,
+        "ruleset": "kremlin-aa50",
+        "first": "Axis",
+        "picks_per_side": 4,
         "pick": [
             {"side": "Axis", "option": 11, "scenario": "Carrier force at Pearl Harbor"},
             {"side": "Allies", "option": 11, "scenario": "No Russian Purge"},
@@ -219,4 +294,4 @@ def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> Non
     # The scenario's own rule text (000_bc04a4edf7f7d2ab.txt, option 11, Axis scenario), quoted whole.
     assert escape("the fighter is caught on the carrier if Japan attacks Pearl Harbor Round 1 and may not defend") in honour
     # How TripleA's version differs is the host's: apply prints it.
-    assert "Straits" in "\n".join(result.summary()[result.summary().index("how TripleA plays them:"):])
+    assert "Straits" in "\n".join(result.summary()[result.summary().index("how TripleA plays them:") :])

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.provenance import BaseRecord, recorded_base
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
+from support.paths import AA50_1941, MAPS_DIR
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 KREMLIN_PICKS = [
@@ -26,7 +26,14 @@ KREMLIN_PICKS = [
     {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
     {"side": "Allies", "option": 7, "place": [{"power": "Americans", "unit": "bomber", "at": "Eastern United States"}]},
     {"side": "Axis", "option": 2, "place": [{"power": "Germans", "unit": "artillery", "at": "Germany"}, {"power": "Germans", "unit": "tank", "at": "Germany"}]},
-    {"side": "Allies", "option": 2, "place": [{"power": "Americans", "unit": "artillery", "at": "Eastern United States"}, {"power": "Americans", "unit": "tank", "at": "Eastern United States"}]},
+    {
+        "side": "Allies",
+        "option": 2,
+        "place": [
+            {"power": "Americans", "unit": "artillery", "at": "Eastern United States"},
+            {"power": "Americans", "unit": "tank", "at": "Eastern United States"},
+        ],
+    },
 ]
 
 
@@ -75,7 +82,9 @@ def test_an_advantage_that_needs_a_place_asks_for_it_with_the_legal_places() -> 
 
 
 def test_a_draft_of_house_rules_only_has_no_picks_and_no_bid() -> None:
-    draft = draft_from_dict({"house_rules": ["house-classic"], "house_rule_choices": {"house-classic": {"neutral_territories": False, "advantages": {"USA": 3}}}})
+    draft = draft_from_dict(
+        {"house_rules": ["house-classic"], "house_rule_choices": {"house-classic": {"neutral_territories": False, "advantages": {"USA": 3}}}}
+    )
     game = load(CLASSIC)
     result = add_notes(apply_draft(draft, game))
     assert result.game.board.units("Hawaii Sea Zone")[("Americans", "fighter")] == 2
@@ -118,8 +127,22 @@ def test_two_sets_on_one_game_and_a_set_for_another_map_refused() -> None:
 def test_command_line_applies_sets_with_choices(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "c.xml"
-    args = ["--maps-dir", str(MAPS_DIR), "house", "world_war_ii_classic/classic.xml", "-r", "house-classic",
-            "--advantage", "Germany=allied-neutral", "--choose", "neutral=Turkey", "--switch", "neutral_territories=off", "-o", str(out)]
+    args = [
+        "--maps-dir",
+        str(MAPS_DIR),
+        "house",
+        "world_war_ii_classic/classic.xml",
+        "-r",
+        "house-classic",
+        "--advantage",
+        "Germany=allied-neutral",
+        "--choose",
+        "neutral=Turkey",
+        "--switch",
+        "neutral_territories=off",
+        "-o",
+        str(out),
+    ]
     done = runner.invoke(main, args)
     assert done.exit_code == 0, done.output
     assert "Germany advantage 6: Allied Neutral Advantage (chosen; neutral = Turkey (chosen)): written into the game" in done.output
@@ -136,8 +159,8 @@ def test_command_line_applies_sets_with_choices(tmp_path: Path) -> None:
 
 @pytest.mark.engine
 def test_the_examples_apply_and_the_engine_reads_them(tmp_path: Path) -> None:
-    from kremlin_triplea.engine import read_with_engine
     from kremlin_triplea.draft.run import read_draft
+    from kremlin_triplea.engine import read_with_engine
 
     examples = Path(__file__).resolve().parents[1] / "examples"
     written = []
@@ -159,9 +182,24 @@ def test_an_advantage_with_no_place_on_the_game_is_refused_clearly(tmp_path) -> 
     from support.paths import MAPS_DIR
 
     done = subprocess.run(
-        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "house", "classic_variations/four_if_by_sea.xml",
-         "-r", "house-classic", "--advantage", "UK=production", "-o", str(tmp_path / "out.xml")],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "kremlin_triplea",
+            "--maps-dir",
+            str(MAPS_DIR),
+            "house",
+            "classic_variations/four_if_by_sea.xml",
+            "-r",
+            "house-classic",
+            "--advantage",
+            "UK=production",
+            "-o",
+            str(tmp_path / "out.xml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "cannot be given to UK on this game: there is no place for its `at`" in done.stderr

@@ -7,28 +7,34 @@ behind each canal and objective are the XML's.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
-from support.paths import MAPS_DIR, SHARED
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
+from support.paths import MAPS_DIR, SHARED
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = SHARED / "seeds"
 
 SETS = {
-    "house-classic": ("003_ecae7919a6bcb85e.txt", {
-        "world_war_ii_classic": ["classic.xml", "classic_3rd_edition.xml"],
-        "classic_variations": ["kremlin.xml"],
-    }),
-    "house-revised": ("004_e624f6d1018dbbc1.txt", {
-        "world_war_ii_revised": ["ww2v2.xml", "lhtr.xml"],
-        "world_war_ii_v3": ["WW2v3-1941.xml", "WW2v3-1942.xml"],
-    }),
+    "house-classic": (
+        "003_ecae7919a6bcb85e.txt",
+        {
+            "world_war_ii_classic": ["classic.xml", "classic_3rd_edition.xml"],
+            "classic_variations": ["kremlin.xml"],
+        },
+    ),
+    "house-revised": (
+        "004_e624f6d1018dbbc1.txt",
+        {
+            "world_war_ii_revised": ["ww2v2.xml", "lhtr.xml"],
+            "world_war_ii_v3": ["WW2v3-1941.xml", "WW2v3-1942.xml"],
+        },
+    ),
 }
 GAME_CASES = [(set_id, m, f) for set_id, (_, maps) in SETS.items() for m, files in maps.items() for f in files]
 
@@ -90,11 +96,29 @@ def test_004_lists_every_house_rule_of_the_document() -> None:
 def test_003_lists_every_section_of_the_document() -> None:
     sections = {e["source"].split(", ", 1)[1] for e in read_set("house-classic")["rule"]}
     assert sections == {
-        "Random Turns", "Divided Seazones", "Air Assault of Islands", "Directed Research", "Amphibious Assaults",
-        "Retreats", "Dogfights", "Strategic Bombings", "Order of Combat", "Winning", "Straits", "Bribed Overflights",
-        "Capturing A Capital", "Transports", "Placing Naval Units in Enemy-Occupied Sea Zones", "Port Guns",
-        "Air Missions", "Submarine Units", "Damaged Units", "Initial Conditions", "NEUTRAL TERRITORIES",
-        "Weapons Developments", "Development Descriptions",
+        "Random Turns",
+        "Divided Seazones",
+        "Air Assault of Islands",
+        "Directed Research",
+        "Amphibious Assaults",
+        "Retreats",
+        "Dogfights",
+        "Strategic Bombings",
+        "Order of Combat",
+        "Winning",
+        "Straits",
+        "Bribed Overflights",
+        "Capturing A Capital",
+        "Transports",
+        "Placing Naval Units in Enemy-Occupied Sea Zones",
+        "Port Guns",
+        "Air Missions",
+        "Submarine Units",
+        "Damaged Units",
+        "Initial Conditions",
+        "NEUTRAL TERRITORIES",
+        "Weapons Developments",
+        "Development Descriptions",
     }
 
 
@@ -209,7 +233,7 @@ def test_straits_of_each_profile_are_the_same_waters() -> None:
 @pytest.mark.parametrize("set_id", sorted(SETS))
 def test_the_docs_table_lists_every_rule_and_advantage(set_id: str) -> None:
     docs = (REPO / "docs" / "house-rules.md").read_text()
-    section = docs[docs.index(f"### `{set_id}`"):]
+    section = docs[docs.index(f"### `{set_id}`") :]
     for entry in read_set(set_id)["rule"]:
         assert f"(`{entry['id']}`) | {'**written into the game**' if entry['enforced_by'] == 'game' else 'in the notes (players)'} |" in section, entry["id"]
     for advantage in read_set(set_id)["advantage"]:

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR
 from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.rules.house_rules import HouseChoices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import profile_for_game
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR
 
 pytestmark = pytest.mark.engine
 
@@ -28,18 +28,41 @@ KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
 
 CASES = {
     # 004 on AA50 1941: the expressible advantages of three powers.
-    "aa50-1941": (AA50_1941, HouseChoices("house-revised", advantages={"Germany": "german-scientists", "UK": "colonial-garrison", "USA": "war-economy"},
-                                          values={"colonial_garrison_at": "India"})),
+    "aa50-1941": (
+        AA50_1941,
+        HouseChoices(
+            "house-revised",
+            advantages={"Germany": "german-scientists", "UK": "colonial-garrison", "USA": "war-economy"},
+            values={"colonial_garrison_at": "India"},
+        ),
+    ),
     "aa50-1942": (AA50_1942, HouseChoices("house-revised", advantages={"UK": "radar", "USA": "fast-carriers"}, switches={"uk_infantry_to_gibraltar": False})),
     "revised": (REVISED, HouseChoices("house-revised", advantages={"Germany": 6, "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     # 003 with the neutral territories, and advantages of every power.
-    "classic": (CLASSIC, HouseChoices("house-classic", advantages={
-        "USSR": "far-eastern", "Germany": "allied-neutral", "UK": "naval-production", "Japan": "long-range-aircraft", "USA": "hawaiian-fighter"},
-        values={"neutral": "Spain"})),
+    "classic": (
+        CLASSIC,
+        HouseChoices(
+            "house-classic",
+            advantages={
+                "USSR": "far-eastern",
+                "Germany": "allied-neutral",
+                "UK": "naval-production",
+                "Japan": "long-range-aircraft",
+                "USA": "hawaiian-fighter",
+            },
+            values={"neutral": "Spain"},
+        ),
+    ),
     # 003 without them: the allied neutral brings its own army.
-    "kremlin": (KREMLIN, HouseChoices("house-classic", switches={"neutral_territories": False}, advantages={
-        "USSR": "non-purged-armor", "Germany": "allied-neutral", "UK": "dominion", "Japan": "infantry", "USA": "industrial"},
-        values={"USSR.at": "Karelia", "neutral": "Sweden", "UK.at": "India", "sea_at": "Indian Ocean Sea Zone"})),
+    "kremlin": (
+        KREMLIN,
+        HouseChoices(
+            "house-classic",
+            switches={"neutral_territories": False},
+            advantages={"USSR": "non-purged-armor", "Germany": "allied-neutral", "UK": "dominion", "Japan": "infantry", "USA": "industrial"},
+            values={"USSR.at": "Karelia", "neutral": "Sweden", "UK.at": "India", "sea_at": "Indian Ocean Sea Zone"},
+        ),
+    ),
 }
 
 
@@ -209,7 +232,10 @@ def test_003_advantages_written(seen) -> None:
     assert k.pus["Germans"] == base_kremlin.pus["Germans"] + 8 - 3
     assert k.territories["Karelia S.S.R."].units[("Russians", "armour")] == base_kremlin.territories["Karelia S.S.R."].units[("Russians", "armour")] + 3
     assert k.territories["India"].units[("British", "infantry")] == base_kremlin.territories["India"].units[("British", "infantry")] + 2
-    assert k.territories["Indian Ocean Sea Zone"].units[("British", "submarine")] == base_kremlin.territories["Indian Ocean Sea Zone"].units.get(("British", "submarine"), 0) + 1
+    assert (
+        k.territories["Indian Ocean Sea Zone"].units[("British", "submarine")]
+        == base_kremlin.territories["Indian Ocean Sea Zone"].units.get(("British", "submarine"), 0) + 1
+    )
     for place in ("Manchuria", "Kwangtung", "French Indo China"):
         assert k.territories[place].units[("Japanese", "infantry")] == base_kremlin.territories[place].units[("Japanese", "infantry")] + 2
     assert "Industrial Technology" in k.rules["players"]["Americans"]["techs"]
@@ -219,8 +245,11 @@ def test_003_advantages_written(seen) -> None:
 def test_power_technologies_keep_research_as_it_was_and_wait_for_their_trigger(seen) -> None:
     """Writing out TripleA's own technology list changes nobody's research; the power's tech comes by trigger."""
     base42, base_revised = read_with_engine([AA50_1942, REVISED])
-    for base, case, power, tech in ((base42, "aa50-1942", "Americans", "fastCarriers"), (base_revised, "revised", "Americans", "usMechanizedInfantry"),
-                                    (base_revised, "revised", "Japanese", "mostPowerfulBattleships")):
+    for base, case, power, tech in (
+        (base42, "aa50-1942", "Americans", "fastCarriers"),
+        (base_revised, "revised", "Americans", "usMechanizedInfantry"),
+        (base_revised, "revised", "Japanese", "mostPowerfulBattleships"),
+    ):
         players = seen[case].rules["players"]
         for name, player in players.items():
             assert player["research"] == base.rules["players"][name]["research"], (case, name)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.engine.play import play_with_engine
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices
+from support.paths import AA50_1941, MAPS_DIR
 
 pytestmark = pytest.mark.engine
 
@@ -29,12 +29,32 @@ def written(path, choices, folder, name):
 
 def test_fast_ai_plays_a_round_with_each_set(tmp_path) -> None:
     games = [
-        written(AA50_1941, HouseChoices("house-revised", advantages={
-            "Germany": "german-scientists", "UK": "colonial-garrison", "Japan": "most-powerful-battleships", "USA": "fast-carriers"},
-            values={"colonial_garrison_at": "India"}), tmp_path, "revised"),
-        written(CLASSIC, HouseChoices("house-classic", advantages={
-            "USSR": "far-eastern", "Germany": "allied-neutral", "UK": "naval-production", "Japan": "long-range-aircraft", "USA": "hawaiian-fighter"},
-            values={"neutral": "Spain"}), tmp_path, "classic"),
+        written(
+            AA50_1941,
+            HouseChoices(
+                "house-revised",
+                advantages={"Germany": "german-scientists", "UK": "colonial-garrison", "Japan": "most-powerful-battleships", "USA": "fast-carriers"},
+                values={"colonial_garrison_at": "India"},
+            ),
+            tmp_path,
+            "revised",
+        ),
+        written(
+            CLASSIC,
+            HouseChoices(
+                "house-classic",
+                advantages={
+                    "USSR": "far-eastern",
+                    "Germany": "allied-neutral",
+                    "UK": "naval-production",
+                    "Japan": "long-range-aircraft",
+                    "USA": "hawaiian-fighter",
+                },
+                values={"neutral": "Spain"},
+            ),
+            tmp_path,
+            "classic",
+        ),
     ]
     reports = play_with_engine(games, rounds=1, seed=6)
     for report in reports:

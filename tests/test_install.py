@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.install import install_game, unique_game_name
 from kremlin_triplea.gamefile.locate import installed_maps, read_map_folder, resolve_game
+from support.paths import AA50_1941, MAPS_DIR
 
 
 @pytest.fixture

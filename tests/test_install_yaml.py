@@ -24,12 +24,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support.paths import MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.install import RECORD_NAME, install_game, installed_games, uninstall_game
 from kremlin_triplea.gamefile.locate import read_map_folder
 from kremlin_triplea.gamefile.mapyml import add_game, remove_game
+from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import MAPS_DIR
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game, user_folder
+from support.paths import MAPS_DIR
 
 
 def test_user_folder_prefers_documents(tmp_path: Path) -> None:

@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
-from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.tools import matrix
 from kremlin_triplea.draft.kinds import Outcome
-from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.ruleset import load_named_ruleset
+from kremlin_triplea.tools import matrix
+from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 
@@ -64,7 +64,14 @@ def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_place
     assert cells["5 Destroyer/Cruiser Placement"].status == NOT_APPLICABLE
     assert "'cruiser'" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
     assert "[units]" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
-    for row in ("1 Infantry Placement", "3 Neutral Territories", "4 Transport/Submarine Placement", "10 Takeover of enemy held territory", "bid (units)", "bid (negative)"):
+    for row in (
+        "1 Infantry Placement",
+        "3 Neutral Territories",
+        "4 Transport/Submarine Placement",
+        "10 Takeover of enemy held territory",
+        "bid (units)",
+        "bid (negative)",
+    ):
         assert cells[row].status == APPLIED, (row, cells[row].reasons)
     assert any("neutrals found on the map" in note for note in pinned_report.notes[game])
     assert any("China restriction does not apply" in note for note in pinned_report.notes[game])
@@ -91,7 +98,10 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
     status = {row: report.cells[("kremlin-aa50", row, game)].status for _, row in report.rows}
     assert status["1 Infantry Placement"] == FAILED
     assert "does not validate" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
-    assert "land units" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0].lower() or "sea" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
+    assert (
+        "land units" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0].lower()
+        or "sea" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
+    )
     assert status["10 Takeover of enemy held territory"] == APPLIED
     assert status["3 Neutral Territories"] == APPLIED
     assert status["bid (units)"] == APPLIED
@@ -133,10 +143,26 @@ def test_written_games_that_read_back_differently_are_blamed_on_the_pick_that_to
 
 def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     out_json, out_junit = tmp_path / "m.json", tmp_path / "m.xml"
-    result = CliRunner().invoke(main, [
-        "--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--game", str(CLASSIC), "--with-covered",
-        "--samples", "1", "--json", str(out_json), "--junit", str(out_junit),
-    ], env={"CI": "true"})
+    result = CliRunner().invoke(
+        main,
+        [
+            "--maps-dir",
+            str(MAPS_DIR),
+            "matrix",
+            "--ruleset",
+            "kremlin-aa50",
+            "--game",
+            str(CLASSIC),
+            "--with-covered",
+            "--samples",
+            "1",
+            "--json",
+            str(out_json),
+            "--junit",
+            str(out_junit),
+        ],
+        env={"CI": "true"},
+    )
     assert result.exit_code == 0, result.output
     assert "world_war_ii_classic/classic.xml" in result.output and "\r" not in result.output
     data = json.loads(out_json.read_text())
@@ -155,7 +181,9 @@ def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
 def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _break_placements(monkeypatch)
     junit = tmp_path / "m.xml"
-    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--junit", str(junit)], env={"CI": "true"})
+    result = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--junit", str(junit)], env={"CI": "true"}
+    )
     assert result.exit_code == 1
     assert "Failures:" in result.output and "1 Infantry Placement" in result.output
     failures = etree.parse(str(junit)).getroot().findall(".//failure")
@@ -188,7 +216,9 @@ def test_an_engine_disagreement_is_blamed_on_the_picks_that_changed_the_place(mo
 
 
 def _matrix_games(*args: str) -> list[str]:
-    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--json", "-", *args], env={"CI": "true"})
+    result = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--json", "-", *args], env={"CI": "true"}
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.output)["games"]
 

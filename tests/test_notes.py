@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import MAPS_DIR, SHARED
-from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.tomlfile import read_toml
+from support.paths import MAPS_DIR, SHARED
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = SHARED / "seeds"
@@ -23,8 +23,17 @@ AA50 = REPO / "examples" / "kremlin-aa50-1941.toml"
 CLASSIC = REPO / "examples" / "kremlin-classic-kremlin.toml"
 
 #: Words of the game file's machinery that players should not meet in the notes.
-INTERNAL = ("rulesAttachment", "placementPerTerritory", "map profile", "[factory_output]", "kremlinChinaFirstMove",
-            "americanBidPlace", "attachment", "movementRestrictionTerritories", "profile:")
+INTERNAL = (
+    "rulesAttachment",
+    "placementPerTerritory",
+    "map profile",
+    "[factory_output]",
+    "kremlinChinaFirstMove",
+    "americanBidPlace",
+    "attachment",
+    "movementRestrictionTerritories",
+    "profile:",
+)
 
 
 def seed_text(name: str) -> str:

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile import safe
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
+from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -230,15 +230,21 @@ def test_stale_temporary_files_of_a_dead_run_are_removed_beside_the_next_write(t
 
 def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
-    return subprocess.run([sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), *args],
-                          capture_output=True, text=True, timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
 
 
 def test_readers_refuse_a_fifo_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "game.xml"
     os.mkfifo(fifo)
-    for args in (["verify", str(fifo)], ["show", str(fifo)], ["validate", str(fifo)], ["apply", str(fifo), "-o", str(tmp_path / "o.xml")],
-                 ["apply", str(EXAMPLE), "--game", str(fifo), "-o", str(tmp_path / "o.xml")]):
+    for args in (
+        ["verify", str(fifo)],
+        ["show", str(fifo)],
+        ["validate", str(fifo)],
+        ["apply", str(fifo), "-o", str(tmp_path / "o.xml")],
+        ["apply", str(EXAMPLE), "--game", str(fifo), "-o", str(tmp_path / "o.xml")],
+    ):
         completed = _cli(*args)  # a blocked read would time out here
         assert completed.returncode == 2, completed.stderr
         assert completed.stderr.count("\n") == 1 and "FIFO" in completed.stderr
@@ -272,7 +278,9 @@ def test_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
 def test_counts_beyond_java_int_are_refused_with_their_place(tmp_path: Path) -> None:
     draft = tmp_path / "draft.toml"
     draft.write_text(EXAMPLE.read_text().replace('count = 2, at = "Italy"', 'count = 2147483648, at = "Italy"'))
-    assert "draft.toml:87: bid, place 2, count: expected a whole number within TripleA's limits" in one_line_error(run("apply", str(draft), "-o", str(tmp_path / "o.xml")))
+    assert "draft.toml:87: bid, place 2, count: expected a whole number within TripleA's limits" in one_line_error(
+        run("apply", str(draft), "-o", str(tmp_path / "o.xml"))
+    )
 
 
 def test_validate_reports_pus_beyond_java_int(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ import itertools
 import attrs
 import pytest
 
-from support.aa50 import GAMES, SEED, delta, run_for
 from kremlin_triplea.draft.picks import Pick, UnitPlacement
 from kremlin_triplea.draft.run import DraftRun
+from support.aa50 import GAMES, SEED, delta, run_for
 
 
 def first_picks(run: DraftRun, per_option: int = 3) -> list[Pick]:

@@ -8,13 +8,12 @@ Expectations come from the rule texts (../shared/seeds), the names reference
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import DraftRun, read_draft
 from kremlin_triplea.game import load
@@ -22,8 +21,15 @@ from kremlin_triplea.rules.profile import NoProfileError, command_line_profile, 
 from kremlin_triplea.rules.ruleset import data_folders, load_named_ruleset
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
 from kremlin_triplea.tools.profiles import (
-    check_profile, known_places, match_places, match_power, new_profile, place_kinds, review_marks,
+    check_profile,
+    known_places,
+    match_places,
+    match_power,
+    new_profile,
+    place_kinds,
+    review_marks,
 )
+from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = sorted({p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}.values())
@@ -133,8 +139,15 @@ def test_a_sea_zone_a_scenario_empties_is_found_by_the_units_it_holds() -> None:
 def test_powers_are_matched_through_the_names_players_use() -> None:
     players = list(load(AA50_1941).catalog.players)
     found = {word: match_power(word, players, {})[0] for word in ("UK", "USA", "USSR", "Germany", "Japan", "Italy", "China")}
-    assert found == {"UK": "British", "USA": "Americans", "USSR": "Russians", "Germany": "Germans", "Japan": "Japanese",
-                     "Italy": "Italians", "China": "Chinese"}
+    assert found == {
+        "UK": "British",
+        "USA": "Americans",
+        "USSR": "Russians",
+        "Germany": "Germans",
+        "Japan": "Japanese",
+        "Italy": "Italians",
+        "China": "Chinese",
+    }
     assert match_power("Anzac", ["ANZAC", "British"], {})[0] == "ANZAC"
     assert match_power("Italy", list(load(REVISED).catalog.players), {})[0] is None
 
@@ -239,8 +252,9 @@ def test_apply_takes_profile_on_the_command_line(tmp_path: Path) -> None:
     profile = tmp_path / "aa50.toml"
     profile.write_text((REPO / "maps" / "world_war_ii_v3.toml").read_text().replace('map = "world_war_ii_v3"', 'map = "my copy"'))
     out = tmp_path / "out.xml"
-    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(REPO / "examples" / "kremlin-aa50-1941.toml"),
-                                       "-o", str(out), "--profile", str(profile)])
+    result = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "apply", str(REPO / "examples" / "kremlin-aa50-1941.toml"), "-o", str(out), "--profile", str(profile)]
+    )
     assert result.exit_code == 0, result.output
     assert "map profile my copy" in result.output
 
@@ -277,6 +291,5 @@ def test_matrix_passes_on_a_corpus_game_with_its_new_profile(tmp_path: Path, pat
     out = tmp_path / "profile.toml"
     made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", str(path), "-o", str(out)])
     assert made.exit_code == 0, made.output
-    matrix = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--only-given", "--game", str(path),
-                                       "--profile", str(out), "--samples", "1"])
+    matrix = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--only-given", "--game", str(path), "--profile", str(out), "--samples", "1"])
     assert matrix.exit_code == 0, matrix.output[-3000:]

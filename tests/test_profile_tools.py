@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
-from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, review_marks, rule_names
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import find_data_file, load_named_ruleset, load_ruleset
+from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, review_marks, rule_names
+from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 NAPOLEONIC = CORPUS_DIR / "Napoleonic_Empires.xml"
@@ -25,9 +25,21 @@ def test_roles_find_each_aa50_unit_under_its_own_name() -> None:
     """Where the names are known, the roles alone pick the very same unit types."""
     game = load(AA50_1941)
     facts = unit_facts(game)
-    expected = {"infantry": "infantry", "artillery": "artillery", "armour": "armour", "fighter": "fighter", "bomber": "bomber",
-                "transport": "transport", "submarine": "submarine", "destroyer": "destroyer", "cruiser": "cruiser",
-                "carrier": "carrier", "battleship": "battleship", "factory": "factory", "aa": "aaGun"}
+    expected = {
+        "infantry": "infantry",
+        "artillery": "artillery",
+        "armour": "armour",
+        "fighter": "fighter",
+        "bomber": "bomber",
+        "transport": "transport",
+        "submarine": "submarine",
+        "destroyer": "destroyer",
+        "cruiser": "cruiser",
+        "carrier": "carrier",
+        "battleship": "battleship",
+        "factory": "factory",
+        "aa": "aaGun",
+    }
     assert {role: match_role(role, facts).unit for role in ROLES} == expected
 
 
@@ -71,8 +83,9 @@ def test_a_derived_setup_matches_units_by_role_and_names_what_is_missing() -> No
 
 def test_profile_new_fills_best_matches_marked_for_review(tmp_path: Path) -> None:
     out = tmp_path / "classic.toml"
-    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", "world_war_ii_classic/classic.xml",
-                                       "--ruleset", "kremlin-aa50", "-o", str(out)])
+    result = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "profile", "new", "world_war_ii_classic/classic.xml", "--ruleset", "kremlin-aa50", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     text = out.read_text()
     data = tomllib.loads(text)
@@ -99,9 +112,9 @@ def test_profile_check_passes_the_aa50_profile() -> None:
 def test_profile_check_reports_a_changed_file_a_missing_name_and_a_place_without_reason(tmp_path: Path) -> None:
     profile = tmp_path / "world_war_ii_v3.toml"
     text = find_data_file("maps", "world_war_ii_v3").read_text()
-    text = text.replace('393c16d5367838a7033692006dc816f1d6b601d62fef7192e4919c82f88dbe02', "0" * 64)
+    text = text.replace("393c16d5367838a7033692006dc816f1d6b601d62fef7192e4919c82f88dbe02", "0" * 64)
     text = text.replace('Peru = "Peruvian Central"', 'Peru = "Peruvian Centrl"')
-    text = text.replace('[places]\n', '[places]\n"Far Away" = "Eire"\n', 1)
+    text = text.replace("[places]\n", '[places]\n"Far Away" = "Eire"\n', 1)
     profile.write_text(text)
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "check", str(profile)])
     assert result.exit_code == 1
@@ -112,7 +125,9 @@ def test_profile_check_reports_a_changed_file_a_missing_name_and_a_place_without
 
 def test_rule_names_cover_every_unit_word_of_the_aa50_ruleset() -> None:
     names = rule_names(load_named_ruleset("kremlin-aa50"))
-    assert {"infantry", "artillery", "tank", "fighter", "bomber", "transport", "submarine", "destroyer", "cruiser", "carrier", "battleship", "factory"} <= set(names.units)
+    assert {"infantry", "artillery", "tank", "fighter", "bomber", "transport", "submarine", "destroyer", "cruiser", "carrier", "battleship", "factory"} <= set(
+        names.units
+    )
     assert "China" in names.powers and "Venezuela" in names.places
 
 
@@ -128,8 +143,12 @@ def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Pat
     report = run_matrix([ruleset], [AA50_1941], maps_dir=MAPS_DIR, samples=1)
     assert report.failed == []
     assert {row: c.status for (_, row, _), c in report.cells.items()} == {
-        "1 Infantry": APPLIED, "2 Submarine or Destroyer": APPLIED, "3 Takeover": APPLIED,
-        "bid (units)": APPLIED, "bid (negative)": APPLIED, "random drafts": APPLIED,
+        "1 Infantry": APPLIED,
+        "2 Submarine or Destroyer": APPLIED,
+        "3 Takeover": APPLIED,
+        "bid (units)": APPLIED,
+        "bid (negative)": APPLIED,
+        "random drafts": APPLIED,
     }
 
 

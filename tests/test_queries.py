@@ -19,7 +19,6 @@ from kremlin_triplea.model.queries import (
     sea_zones_with_friendly_ships,
     ships,
 )
-
 from support.paths import AA50_1941
 
 BOARD = load(AA50_1941).board

@@ -7,16 +7,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 from lxml import etree
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.run import apply_draft, read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.diff import PlaceDifference
 from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, color_distance, label_lines, read_map_art, render_svg
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -33,7 +32,7 @@ def map_colors() -> dict[str, str]:
     for line in (MAP_FOLDER / "map.properties").read_text().splitlines():
         if line.startswith("color."):
             key, _, value = line.partition("=")
-            colors[key[len("color."):]] = "#" + value.strip().lower()
+            colors[key[len("color.") :]] = "#" + value.strip().lower()
     return colors
 
 
@@ -152,7 +151,7 @@ def test_places_missing_from_the_map_art_are_named(tmp_path: Path) -> None:
     art = tmp_path / "art"
     art.mkdir()
     lines = (MAP_FOLDER / "polygons.txt").read_text().splitlines()
-    (art / "polygons.txt").write_text("\n".join(l for l in lines if not l.startswith("Archangel ")) + "\n")
+    (art / "polygons.txt").write_text("\n".join(line for line in lines if not line.startswith("Archangel ")) + "\n")
     shutil.copy(MAP_FOLDER / "centers.txt", art / "centers.txt")
     result = run("render", str(AA50_1941), "--map-dir", str(art), "-o", str(tmp_path / "x.svg"))
     assert result.exit_code == 0
@@ -173,6 +172,7 @@ def test_a_house_rules_draft_is_drawn_against_its_game(tmp_path: Path) -> None:
 
 # -- labels, colours and words (issue 14) ---------------------------------------
 
+
 @pytest.fixture(scope="module")
 def example_svg(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("render") / "example.svg"
@@ -191,10 +191,7 @@ def centers_txt() -> dict[str, tuple[int, int]]:
 
 
 def shapes_of(path: etree._Element) -> list[list[tuple[float, float]]]:
-    return [
-        [tuple(map(float, point.split(","))) for point in re.findall(r"-?\d+,-?\d+", chunk)]
-        for chunk in path.get("d").split("Z") if chunk.strip()
-    ]
+    return [[tuple(map(float, point.split(","))) for point in re.findall(r"-?\d+,-?\d+", chunk)] for chunk in path.get("d").split("Z") if chunk.strip()]
 
 
 def label_boxes(tree) -> dict[str, tuple[float, float, float, float]]:
@@ -218,6 +215,7 @@ def inside(point, shape) -> bool:
 def segments_cross(p1, p2, q1, q2) -> bool:
     def side(a, b, c):
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
     return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
 
 
@@ -234,7 +232,7 @@ def test_labels_overlap_neither_one_another_nor_the_changed_places(example_svg) 
     boxes = label_boxes(example_svg)
     assert len(boxes) > 20
     names = sorted(boxes)
-    assert [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if boxes_overlap(boxes[a], boxes[b])] == []
+    assert [(a, b) for i, a in enumerate(names) for b in names[i + 1 :] if boxes_overlap(boxes[a], boxes[b])] == []
     changed = {name: shapes_of(path) for name, path in paths(example_svg, "changed").items()}
     covering = [(label, place) for label, box in boxes.items() for place, shapes in changed.items() if any(box_touches_shape(box, s) for s in shapes)]
     assert covering == []

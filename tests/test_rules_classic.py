@@ -11,6 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from kremlin_triplea.draft.kinds import removal_target
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import load_named_profile
+from kremlin_triplea.rules.ruleset import load_named_ruleset
+from support.aa50 import delta, fresh_game
 from support.classic import (
     CLASSIC_2ND,
     CLASSIC_3RD,
@@ -24,13 +31,6 @@ from support.classic import (
     pick,
     run_for,
 )
-from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.draft.kinds import removal_target
-from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import load_named_ruleset
-from support.aa50 import delta, fresh_game
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 EACH_TARGET = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])
@@ -90,11 +90,28 @@ def test_every_profile_name_names_something_in_the_game_and_has_a_reason(game: P
 def test_the_sea_zone_translations_of_the_rule_texts() -> None:
     # 001/002 name seas; the classic board names coasts. The ambiguous ones are decided in the profile.
     names = Names(fresh_game(KREMLIN).board, load_named_profile("classic_variations"), ("Axis", "Allies"))
-    assert {rule: names.sea_zone(rule) for rule in (
-        "Drake Passage", "Java Sea", "West Indian Ocean", "Southern Ocean", "Bering Sea", "Baltic Sea",
-        "Arabian Sea", "Bay of Bengal", "Gulf of Mexico", "East Mediterranean", "Hawaii Seazone", "Soloman",
-        "off the East coast of Australia", "off Wake Island", "off the coast of French West Africa", "MIC", "SJA",
-    )} == {
+    assert {
+        rule: names.sea_zone(rule)
+        for rule in (
+            "Drake Passage",
+            "Java Sea",
+            "West Indian Ocean",
+            "Southern Ocean",
+            "Bering Sea",
+            "Baltic Sea",
+            "Arabian Sea",
+            "Bay of Bengal",
+            "Gulf of Mexico",
+            "East Mediterranean",
+            "Hawaii Seazone",
+            "Soloman",
+            "off the East coast of Australia",
+            "off Wake Island",
+            "off the coast of French West Africa",
+            "MIC",
+            "SJA",
+        )
+    } == {
         "Drake Passage": "South Argentina Sea Zone",
         "Java Sea": "East Indies Sea Zone",
         "West Indian Ocean": "West Compass Sea Zone",
@@ -161,9 +178,21 @@ def test_every_quoted_rule_is_the_seeds_own_words(ruleset: str) -> None:
     seed = " ".join((SEEDS / SEED_OF[ruleset]).read_text().split()).replace("*", "")
     quoted = [o.rule for o in rules.options] + [q for o in rules.options for q in o.quotes.values()]
     bid_rules, picks = rules.bid, rules.picks
-    quoted += [bid_rules.rule, bid_rules.placement_rule, bid_rules.amount_rule, bid_rules.negative_rule, bid_rules.order_rule,
-               bid_rules.removable_rule, bid_rules.keep_option_units_rule, bid_rules.positive_rule,
-               picks.rule, picks.alternate_rule, picks.first_rule, picks.no_repeat_rule, rules.locks.rule]
+    quoted += [
+        bid_rules.rule,
+        bid_rules.placement_rule,
+        bid_rules.amount_rule,
+        bid_rules.negative_rule,
+        bid_rules.order_rule,
+        bid_rules.removable_rule,
+        bid_rules.keep_option_units_rule,
+        bid_rules.positive_rule,
+        picks.rule,
+        picks.alternate_rule,
+        picks.first_rule,
+        picks.no_repeat_rule,
+        rules.locks.rule,
+    ]
     quoted += [o.params.production_reason for o in rules.options if o.kind == "neutral_takeover" and o.params.production_source]
     quoted += [s.rule for s in rules.scenarios] + [r.rule for r in rules.game_rules]
     assert len(rules.game_rules) >= 12
@@ -226,8 +255,9 @@ def test_option_2_refuses_two_majors_and_asks_where_argentinas_transport_goes(ru
     assert '"Take over one major neutral power and one minor neutral power"' in message
     message = refused(run_for(ruleset, game, "Axis"), "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
     assert "several nearest friendly sea zones (East Argentina Sea Zone, Peru Sea Zone, South Argentina Sea Zone); say which with navy_at" in message
-    changes, _ = applied(ruleset, game, "Axis", 2, take=[
-        {"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Rio de Oro", "by": "Germany"}])
+    changes, _ = applied(
+        ruleset, game, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Rio de Oro", "by": "Germany"}]
+    )
     assert changes == {
         "Argentina-Chile": {"owner": (None, "Germans"), "original_owner": (None, "Germans"), "units": {("Germans", "infantry"): 2}},
         "South Argentina Sea Zone": {"units": {("Germans", "transport"): 1}},
@@ -238,14 +268,24 @@ def test_option_2_refuses_two_majors_and_asks_where_argentinas_transport_goes(ru
 @EACH_TARGET
 def test_option_3_ships_but_no_german_transport_in_the_baltic(ruleset: str, game: Path) -> None:
     # "Exception- Germany may not place a transport in the Baltic Sea."
-    changes, outcome = applied(ruleset, game, "Axis", 3, place=[
-        {"power": "Germany", "unit": "submarine", "at": "Baltic Sea"},
-        {"power": "Japan", "unit": "transport", "at": "SJA"},
-    ])
+    changes, outcome = applied(
+        ruleset,
+        game,
+        "Axis",
+        3,
+        place=[
+            {"power": "Germany", "unit": "submarine", "at": "Baltic Sea"},
+            {"power": "Japan", "unit": "transport", "at": "SJA"},
+        ],
+    )
     assert changes == {"Baltic Sea Zone": {"units": {("Germans", "submarine"): 1}}, "Japan Sea Zone": {"units": {("Japanese", "transport"): 1}}}
     assert outcome.affected == {"Baltic Sea Zone", "Japan Sea Zone"}
-    message = refused(run_for(ruleset, game, "Axis"), "Axis", 3, place=[
-        {"power": "Germany", "unit": "transport", "at": "Baltic Sea"}, {"power": "Germany", "unit": "submarine", "at": "Baltic Sea"}])
+    message = refused(
+        run_for(ruleset, game, "Axis"),
+        "Axis",
+        3,
+        place=[{"power": "Germany", "unit": "transport", "at": "Baltic Sea"}, {"power": "Germany", "unit": "submarine", "at": "Baltic Sea"}],
+    )
     assert "Germans transport in Baltic Sea Zone (Baltic Sea): excepted by the option" in message
     assert '"Exception- Germany may not place a transport in the Baltic Sea."' in message
 
@@ -284,10 +324,17 @@ def test_option_5_bomber_not_on_an_allys_territory(ruleset: str, game: Path) -> 
 
 @EACH_TARGET
 def test_option_6_factory_and_aa_gun_together(ruleset: str, game: Path) -> None:
-    changes, outcome = applied(ruleset, game, "Allies", 6, place=[{"power": "UK", "unit": "factory", "at": "India"}, {"power": "UK", "unit": "aa gun", "at": "India"}])
+    changes, outcome = applied(
+        ruleset, game, "Allies", 6, place=[{"power": "UK", "unit": "factory", "at": "India"}, {"power": "UK", "unit": "aa gun", "at": "India"}]
+    )
     assert changes == {"India": {"units": {("British", "factory"): 1, ("British", "aaGun"): 1}}}
     assert "the factory in India produces at most 3 units per round, the territory's IPC value (enforced by the game)" in outcome.lines
-    message = refused(run_for(ruleset, game, "Allies"), "Allies", 6, place=[{"power": "UK", "unit": "factory", "at": "India"}, {"power": "UK", "unit": "aa gun", "at": "Persia"}])
+    message = refused(
+        run_for(ruleset, game, "Allies"),
+        "Allies",
+        6,
+        place=[{"power": "UK", "unit": "factory", "at": "India"}, {"power": "UK", "unit": "aa gun", "at": "Persia"}],
+    )
     assert "The AA gun must be placed in the same territory as the factory." in message
 
 
@@ -384,8 +431,9 @@ def test_removal_targets_of_the_two_texts() -> None:
     assert [removal_target(n, [3, 5], "at_most_bid") for n in (1, 2, 3, 4, 5, 7, 8, 11)] == [0, 0, 3, 3, 5, 6, 8, 11]
 
 
-@pytest.mark.parametrize(("ruleset", "game"), [("kremlin-classic", KREMLIN), ("kremlin-classic", CLASSIC_3RD), ("kremlin-daak", CLASSIC_2ND)],
-                         ids=["001-kremlin", "001-3rd", "002"])
+@pytest.mark.parametrize(
+    ("ruleset", "game"), [("kremlin-classic", KREMLIN), ("kremlin-classic", CLASSIC_3RD), ("kremlin-daak", CLASSIC_2ND)], ids=["001-kremlin", "001-3rd", "002"]
+)
 def test_negative_bid_removes_declared_axis_infantry_and_armour(ruleset: str, game: Path) -> None:
     run = run_for(ruleset, game, "Axis")
     outcome = bid(run, axis=-8, remove=[{"power": "Germany", "unit": "armor", "at": "West Europe"}, {"power": "Germany", "unit": "inf", "at": "Germany"}])
@@ -489,12 +537,20 @@ def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
 def _written(ruleset: str, game: Path, choices: tuple[str, ...] = ()):
     from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 
-    draft = draft_from_dict({"ruleset": ruleset, "first": "Axis", "picks_per_side": 2, "choices": list(choices), "pick": [
-        {"side": "Axis", "option": 5, "place": [{"power": "Germany", "unit": "bomber", "at": "Germany"}]},
-        {"side": "Allies", "option": 5, "place": [{"power": "UK", "unit": "bomber", "at": "United Kingdom"}]},
-        {"side": "Axis", "option": 4, "place": [{"power": "Japan", "unit": "fighter", "at": "Japan"}]},
-        {"side": "Allies", "option": 4, "place": [{"power": "USSR", "unit": "fighter", "at": "Russia"}]},
-    ]})
+    draft = draft_from_dict(
+        {
+            "ruleset": ruleset,
+            "first": "Axis",
+            "picks_per_side": 2,
+            "choices": list(choices),
+            "pick": [
+                {"side": "Axis", "option": 5, "place": [{"power": "Germany", "unit": "bomber", "at": "Germany"}]},
+                {"side": "Allies", "option": 5, "place": [{"power": "UK", "unit": "bomber", "at": "United Kingdom"}]},
+                {"side": "Axis", "option": 4, "place": [{"power": "Japan", "unit": "fighter", "at": "Japan"}]},
+                {"side": "Allies", "option": 4, "place": [{"power": "USSR", "unit": "fighter", "at": "Russia"}]},
+            ],
+        }
+    )
     return add_notes(apply_draft(draft, fresh_game(game))).game.board
 
 
@@ -559,14 +615,26 @@ def test_a_bid_buys_only_what_the_power_can_buy_in_the_game() -> None:
     assert "Germans cannot buy artillery in this game (not in its production frontier)" in str(error.value)
 
 
-@pytest.mark.parametrize(("edit", "message"), [
-    (('per_group = { major = 1, minor = 1 }', 'per_group = { major = 1, small = 1 }'), "option[1].per_group: expected groups of the [[neutral]] table (major, minor), got 'small'"),
-    (('name = "Eire"\ngroup = "minor"\n', 'name = "Eire"\n'), "neutral: expected a `group` for every neutral"),
-    (('production = "unchanged"', 'production = "table_value"'), "option[1].production: expected an `ipc` for every neutral"),
-    (('no_repeat_per = 9', 'no_repeat_per = 0'), "picks.no_repeat_per: expected a positive whole number"),
-    (('negative = "remove_units"', 'negative = "forfeit"'), "bid.negative: expected allocate_pus or remove_units, got 'forfeit'"),
-    (('exclude = [{ power = "Germany", unit = "transport", at = "Baltic Sea" }]', 'exclude = [{ power = "Germany", unit = "transport", in = "Baltic Sea" }]'), "unknown key"),
-])
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            ("per_group = { major = 1, minor = 1 }", "per_group = { major = 1, small = 1 }"),
+            "option[1].per_group: expected groups of the [[neutral]] table (major, minor), got 'small'",
+        ),
+        (('name = "Eire"\ngroup = "minor"\n', 'name = "Eire"\n'), "neutral: expected a `group` for every neutral"),
+        (('production = "unchanged"', 'production = "table_value"'), "option[1].production: expected an `ipc` for every neutral"),
+        (("no_repeat_per = 9", "no_repeat_per = 0"), "picks.no_repeat_per: expected a positive whole number"),
+        (('negative = "remove_units"', 'negative = "forfeit"'), "bid.negative: expected allocate_pus or remove_units, got 'forfeit'"),
+        (
+            (
+                'exclude = [{ power = "Germany", unit = "transport", at = "Baltic Sea" }]',
+                'exclude = [{ power = "Germany", unit = "transport", in = "Baltic Sea" }]',
+            ),
+            "unknown key",
+        ),
+    ],
+)
 def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
     from kremlin_triplea.rules.ruleset import load_ruleset
     from kremlin_triplea.rules.tomlfile import DataFileError

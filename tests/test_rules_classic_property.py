@@ -16,17 +16,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from support.classic import RULESET_GAMES, game_id
-from support.paths import MAPS_DIR
-from support.engine import position_disagreements
-from kremlin_triplea.model.board import Board
-from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.draft.legal import legal_choices
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.draft.legal import legal_choices
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.report.notes import add_notes
 from support.aa50 import fresh_game
+from support.classic import RULESET_GAMES, game_id
 from support.drafts import board_view, random_draft
+from support.engine import position_disagreements
+from support.paths import MAPS_DIR
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("kremlin-classic-*.toml")) + sorted(
     (Path(__file__).resolve().parents[1] / "examples").glob("kremlin-daak-*.toml")
@@ -83,7 +83,7 @@ def written_batch(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Board]
         expected[path] = result.game.board.copy()
     for seed, (ruleset, game) in enumerate(RULESET_GAMES):
         rng = random.Random(seed)
-        draft = random_draft(lambda seq: rng.choice(list(seq)), ruleset, game, rng.choice(["Axis", "Allies"]), 4)
+        draft = random_draft(lambda seq, rng=rng: rng.choice(list(seq)), ruleset, game, rng.choice(["Axis", "Allies"]), 4)
         written_game, written = apply_and_write(draft, game)
         path = folder / f"random-{seed}-{ruleset}-{Path(game).stem}.xml"
         path.write_bytes(written)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from support.classic import RULESET_GAMES, TARGETS, game_id, pick, run_for
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.aa50 import delta
+from support.classic import RULESET_GAMES, TARGETS, game_id, pick, run_for
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 

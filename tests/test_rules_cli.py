@@ -6,10 +6,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, MAPS_DIR
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from support.aa50 import SEED
+from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -31,7 +31,7 @@ def test_apply_the_example_writes_the_game_and_a_summary(tmp_path: Path) -> None
     notes = game.board.properties["notes"]
     # The ruleset as players know it (000_bc04a4edf7f7d2ab.txt's title in rulesets/kremlin-aa50.toml), not its file id.
     assert "Kremlin draft" in notes and "Kremlin bonus options for AA50" in notes
-    picks = notes[notes.index("<ol>"):notes.index("</ol>")]  # the picks' list; the rules' lists follow it
+    picks = notes[notes.index("<ol>") : notes.index("</ol>")]  # the picks' list; the rules' lists follow it
     assert picks.count("<li>") == 10
     assert game.board.owner("Archangel") == "Germans"
 
@@ -60,7 +60,7 @@ def test_apply_a_broken_draft_prints_the_rule_and_writes_nothing(tmp_path: Path)
 
 def test_apply_a_draft_with_a_broken_pick(tmp_path: Path) -> None:
     draft = tmp_path / "draft.toml"
-    draft.write_text(EXAMPLE.read_text().replace('retreat = [{ to = "Russia" }]', 'retreat = []'))
+    draft.write_text(EXAMPLE.read_text().replace('retreat = [{ to = "Russia" }]', "retreat = []"))
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 1
     assert result.stderr.startswith("kremlin-triplea: error: pick 1 (Axis, option 10 Takeover of enemy held territory):")

@@ -54,16 +54,29 @@ def test_pick_counts_and_china() -> None:
     assert china.options == {1, 2, 3, 6, 7, 10} and china.neutrals == ("Mongolia",)
 
 
-@pytest.mark.parametrize(("edit", "message"), [
-    (('max = 11', 'max = "eleven"'), "picks.max: expected a whole number, got 'eleven'"),
-    (('kind = "territory_takeover"', 'kind = "coup"'), "option[9].kind: expected one of placement, neutral_takeover, territory_takeover, scenario, got 'coup'"),
-    (('unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_territory"]',
-      'unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_teritory"]'),
-     "option[0].at: expected places among own_territory"),
-    (('ipc = 3\narmy = { infantry = 3, artillery = 1 }', 'ipc = 3\narmy = { infantry = -3 }'), "neutral[0].army: expected a table of unit = positive whole number"),
-    (('options = [1, 2, 3, 6, 7, 10]', 'options = [1, 2, 12]'), "restriction[0].options: expected option numbers of this ruleset"),
-    (('[bid]\n', '[bid]\ncolour = "red"\n'), "unknown key"),
-])
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("max = 11", 'max = "eleven"'), "picks.max: expected a whole number, got 'eleven'"),
+        (
+            ('kind = "territory_takeover"', 'kind = "coup"'),
+            "option[9].kind: expected one of placement, neutral_takeover, territory_takeover, scenario, got 'coup'",
+        ),
+        (
+            (
+                'unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_territory"]',
+                'unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_teritory"]',
+            ),
+            "option[0].at: expected places among own_territory",
+        ),
+        (
+            ("ipc = 3\narmy = { infantry = 3, artillery = 1 }", "ipc = 3\narmy = { infantry = -3 }"),
+            "neutral[0].army: expected a table of unit = positive whole number",
+        ),
+        (("options = [1, 2, 3, 6, 7, 10]", "options = [1, 2, 12]"), "restriction[0].options: expected option numbers of this ruleset"),
+        (("[bid]\n", '[bid]\ncolour = "red"\n'), "unknown key"),
+    ],
+)
 def test_malformed_ruleset_names_file_key_and_expectation(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
     text = (REPO / "rulesets" / "kremlin-aa50.toml").read_text()
     assert edit[0] in text
@@ -211,8 +224,8 @@ def test_every_quoted_rule_is_the_seeds_own_words() -> None:
 
 
 def test_a_game_without_a_map_profile_is_refused_by_name() -> None:
-    from support.paths import PINNED_GAMES
     from kremlin_triplea.rules.profile import profile_for_game
+    from support.paths import PINNED_GAMES
 
     other = next(p for p in PINNED_GAMES if "world_war_ii_v3" not in str(p))
     with pytest.raises(UnknownNameError, match="unknown map profile") as error:

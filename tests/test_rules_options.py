@@ -27,10 +27,15 @@ def test_option_1_three_infantry_on_one_own_territory(year: str) -> None:
 @BOTH
 def test_option_2_artillery_and_tank_of_different_powers(year: str) -> None:
     # 000_bc04a4edf7f7d2ab.txt, option 2: "you may place a Japanese tank and an Italian artillery"
-    changes, _ = applied(year, "Axis", "artillery-tank", place=[
-        {"power": "Italy", "unit": "artillery", "at": "Italy"},
-        {"power": "Japan", "unit": "tank", "at": "Japan"},
-    ])
+    changes, _ = applied(
+        year,
+        "Axis",
+        "artillery-tank",
+        place=[
+            {"power": "Italy", "unit": "artillery", "at": "Italy"},
+            {"power": "Japan", "unit": "tank", "at": "Japan"},
+        ],
+    )
     assert changes == {
         "Italy": {"units": {("Italians", "artillery"): 1}},
         "Japan": {"units": {("Japanese", "armour"): 1}},
@@ -40,18 +45,29 @@ def test_option_2_artillery_and_tank_of_different_powers(year: str) -> None:
 @BOTH
 def test_option_3_sweden_and_peru_with_their_navies(year: str) -> None:
     # 000_bc04a4edf7f7d2ab.txt, option 3: Sweden 3 + Peru 1 = 4 IPCs
-    changes, outcome = applied(year, "Axis", 3, take=[
-        {"neutral": "Sweden", "by": "Germans"},
-        {"neutral": "Peru", "by": "Japanese", "navy_at": "Seazone 21"},
-    ])
+    changes, outcome = applied(
+        year,
+        "Axis",
+        3,
+        take=[
+            {"neutral": "Sweden", "by": "Germans"},
+            {"neutral": "Peru", "by": "Japanese", "navy_at": "Seazone 21"},
+        ],
+    )
     assert changes == {
         "Sweden": {
-            "owner": (None, "Germans"), "original_owner": (None, "Germans"), "production": (0, 3), "impassable": (True, False),
+            "owner": (None, "Germans"),
+            "original_owner": (None, "Germans"),
+            "production": (0, 3),
+            "impassable": (True, False),
             "units": {("Germans", "infantry"): 2, ("Germans", "artillery"): 1},
         },
         "5 Sea Zone": {"units": {("Germans", "destroyer"): 1}},
         "Peruvian Central": {
-            "owner": (None, "Japanese"), "original_owner": (None, "Japanese"), "production": (0, 1), "impassable": (True, False),
+            "owner": (None, "Japanese"),
+            "original_owner": (None, "Japanese"),
+            "production": (0, 1),
+            "impassable": (True, False),
             "units": {("Japanese", "infantry"): 1},
         },
         "21 Sea Zone": {"units": {("Japanese", "submarine"): 1}},
@@ -62,18 +78,30 @@ def test_option_3_sweden_and_peru_with_their_navies(year: str) -> None:
 @BOTH
 def test_option_3_mongolia_for_china_moves_the_capital_marker(year: str) -> None:
     # 000_bc04a4edf7f7d2ab.txt, option 3 and D(5): "The only neutral selectable by China in Bonus Option 3 is Mongolia."
-    changes, _ = applied(year, "Allies", 3, take=[
-        {"neutral": "mongolia", "by": "China"},
-        {"neutral": "Venezuela", "by": "USA", "navy_at": "SZ 19"},
-    ])
+    changes, _ = applied(
+        year,
+        "Allies",
+        3,
+        take=[
+            {"neutral": "mongolia", "by": "China"},
+            {"neutral": "Venezuela", "by": "USA", "navy_at": "SZ 19"},
+        ],
+    )
     assert changes == {
         "Mongolia": {
-            "owner": (None, "Chinese"), "original_owner": (None, "Chinese"), "production": (0, 2), "impassable": (True, False),
-            "capital": ("Chinese", None), "units": {("Chinese", "infantry"): 1, ("Chinese", "armour"): 1},
+            "owner": (None, "Chinese"),
+            "original_owner": (None, "Chinese"),
+            "production": (0, 2),
+            "impassable": (True, False),
+            "capital": ("Chinese", None),
+            "units": {("Chinese", "infantry"): 1, ("Chinese", "armour"): 1},
         },
         "Himalaya": {"capital": (None, "Chinese")},
         "Northern South America": {
-            "owner": (None, "Americans"), "original_owner": (None, "Americans"), "production": (0, 2), "impassable": (True, False),
+            "owner": (None, "Americans"),
+            "original_owner": (None, "Americans"),
+            "production": (0, 2),
+            "impassable": (True, False),
             "units": {("Americans", "infantry"): 1},
         },
         "19 Sea Zone": {"units": {("Americans", "destroyer"): 1}},
@@ -82,17 +110,28 @@ def test_option_3_mongolia_for_china_moves_the_capital_marker(year: str) -> None
 
 @BOTH
 def test_option_3_saudi_arabia_changes_owner_from_british(year: str) -> None:
-    changes, _ = applied(year, "Axis", 3, take=[
-        {"neutral": "Saudi Arabia", "by": "Italians"},
-        {"neutral": "South Eire", "by": "Germans"},
-    ])
+    changes, _ = applied(
+        year,
+        "Axis",
+        3,
+        take=[
+            {"neutral": "Saudi Arabia", "by": "Italians"},
+            {"neutral": "South Eire", "by": "Germans"},
+        ],
+    )
     assert changes == {
         "Saudi Arabia": {
-            "owner": ("British", "Italians"), "original_owner": ("British", "Italians"), "production": (0, 3), "impassable": (True, False),
+            "owner": ("British", "Italians"),
+            "original_owner": ("British", "Italians"),
+            "production": (0, 3),
+            "impassable": (True, False),
             "units": {("Italians", "infantry"): 1},
         },
         "Eire": {
-            "owner": (None, "Germans"), "original_owner": (None, "Germans"), "production": (0, 1), "impassable": (True, False),
+            "owner": (None, "Germans"),
+            "original_owner": (None, "Germans"),
+            "production": (0, 1),
+            "impassable": (True, False),
             "units": {("Germans", "infantry"): 2},
         },
     }
@@ -111,10 +150,15 @@ def test_option_3_navy_with_a_single_nearest_zone_needs_no_navy_at(year: str) ->
 
 @BOTH
 def test_option_4_transport_and_submarine(year: str) -> None:
-    changes, _ = applied(year, "Allies", 4, place=[
-        {"power": "Russians", "unit": "transport", "at": "4 Sea Zone"},
-        {"power": "UK", "unit": "sub", "at": "Seazone 2"},
-    ])
+    changes, _ = applied(
+        year,
+        "Allies",
+        4,
+        place=[
+            {"power": "Russians", "unit": "transport", "at": "4 Sea Zone"},
+            {"power": "UK", "unit": "sub", "at": "Seazone 2"},
+        ],
+    )
     assert changes == {
         "4 Sea Zone": {"units": {("Russians", "transport"): 1}},
         "2 Sea Zone": {"units": {("British", "submarine"): 1}},
@@ -123,10 +167,15 @@ def test_option_4_transport_and_submarine(year: str) -> None:
 
 @BOTH
 def test_option_5_destroyer_and_cruiser(year: str) -> None:
-    changes, _ = applied(year, "Allies", 5, place=[
-        {"power": "British", "unit": "destroyer", "at": "2 Sea Zone"},
-        {"power": "British", "unit": "cruiser", "at": "2 Sea Zone"},
-    ])
+    changes, _ = applied(
+        year,
+        "Allies",
+        5,
+        place=[
+            {"power": "British", "unit": "destroyer", "at": "2 Sea Zone"},
+            {"power": "British", "unit": "cruiser", "at": "2 Sea Zone"},
+        ],
+    )
     assert changes == {"2 Sea Zone": {"units": {("British", "destroyer"): 1, ("British", "cruiser"): 1}}}
 
 
@@ -151,10 +200,15 @@ def test_option_7_bomber(year: str) -> None:
 
 @BOTH
 def test_option_8_factory_and_aa_gun(year: str) -> None:
-    changes, outcome = applied(year, "Allies", 8, place=[
-        {"power": "Russians", "unit": "industrial complex", "at": "Kazakh S.S.R."},
-        {"power": "Russians", "unit": "AA gun", "at": "Kazakh S.S.R."},
-    ])
+    changes, outcome = applied(
+        year,
+        "Allies",
+        8,
+        place=[
+            {"power": "Russians", "unit": "industrial complex", "at": "Kazakh S.S.R."},
+            {"power": "Russians", "unit": "AA gun", "at": "Kazakh S.S.R."},
+        ],
+    )
     assert changes == {"Kazakh S.S.R.": {"units": {("Russians", "factory"): 1, ("Russians", "aaGun"): 1}}}
 
 
@@ -164,10 +218,13 @@ def test_option_9_carrier_or_battleship(year: str) -> None:
     assert changes == {"10 Sea Zone": {"units": {("Americans", "carrier"): 1}}}
 
 
-@pytest.mark.parametrize(("year", "retreating"), [
-    ("1941", {("Russians", "infantry"): 2}),
-    ("1942", {("Russians", "infantry"): 3, ("Russians", "armour"): 1}),
-])
+@pytest.mark.parametrize(
+    ("year", "retreating"),
+    [
+        ("1941", {("Russians", "infantry"): 2}),
+        ("1942", {("Russians", "infantry"): 3, ("Russians", "armour"): 1}),
+    ],
+)
 def test_option_10_takeover_of_archangel_with_retreat(year: str, retreating: dict) -> None:
     # 000_bc04a4edf7f7d2ab.txt, A) Order of Bonus Options: the Archangel example
     changes, outcome = applied(year, "Axis", 10, takeover={"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Russia"}]})
@@ -233,14 +290,20 @@ def test_option_10_keeps_the_original_owner_in_the_written_file(year: str) -> No
 @BOTH
 def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
     game = fresh_game(GAMES[year])
-    draft = draft_from_dict({
-        "ruleset": "kremlin-aa50", "first": "Axis",
-        "pick": _four_each_picks(),
-        "bid": {"axis": 11, "place": [
-            {"power": "Germans", "unit": "artillery", "at": "Germany"},
-            {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
-        ]},
-    })
+    draft = draft_from_dict(
+        {
+            "ruleset": "kremlin-aa50",
+            "first": "Axis",
+            "pick": _four_each_picks(),
+            "bid": {
+                "axis": 11,
+                "place": [
+                    {"power": "Germans", "unit": "artillery", "at": "Germany"},
+                    {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
+                ],
+            },
+        }
+    )
     run = DraftRun(draft, game)
     run.apply_picks()
     before = game.board.copy()
@@ -255,10 +318,14 @@ def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
 @BOTH
 def test_negative_bid_gives_the_allies_pus(year: str) -> None:
     game = fresh_game(GAMES[year])
-    draft = draft_from_dict({
-        "ruleset": "kremlin-aa50", "first": "Axis", "pick": _four_each_picks(),
-        "bid": {"axis": -11, "allocate": {"Russians": 6, "UK": 5}},
-    })
+    draft = draft_from_dict(
+        {
+            "ruleset": "kremlin-aa50",
+            "first": "Axis",
+            "pick": _four_each_picks(),
+            "bid": {"axis": -11, "allocate": {"Russians": 6, "UK": 5}},
+        }
+    )
     run = DraftRun(draft, game)
     run.apply_picks()
     before = game.board.copy()

@@ -13,19 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from support.engine import position_disagreements
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kremlin_triplea.model.board import Board
-from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.model.board import Board
+from kremlin_triplea.report.notes import add_notes
 from support import drafts
 from support.aa50 import GAMES, fresh_game
 from support.drafts import Choose, board_view
+from support.engine import position_disagreements
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
 
@@ -64,7 +63,7 @@ def test_real_engine_reads_random_legal_drafts_as_written(tmp_path: Path) -> Non
     for seed in range(6):
         rng = random.Random(seed)
         year = sorted(GAMES)[seed % 2]
-        draft = random_draft(lambda seq: rng.choice(list(seq)), year, rng.choice(["Axis", "Allies"]), rng.choice([4, 5, 6]))
+        draft = random_draft(lambda seq, rng=rng: rng.choice(list(seq)), year, rng.choice(["Axis", "Allies"]), rng.choice([4, 5, 6]))
         game, written = apply_and_write(draft, year)
         path = tmp_path / f"draft-{seed}-{year}.xml"
         path.write_bytes(written)
@@ -90,6 +89,6 @@ def test_generated_drafts_are_complete_and_cite_every_pick_in_the_notes(seed: in
     game, _ = apply_and_write(draft, "1941")
     notes = game.board.properties["notes"]
     assert notes.index("<h2>Kremlin draft: ") < notes.index("<hr/>")  # on top of the map's own notes
-    picks = notes[notes.index("<ol>"):notes.index("</ol>")]  # the picks' list; the rules' lists follow it
+    picks = notes[notes.index("<ol>") : notes.index("</ol>")]  # the picks' list; the rules' lists follow it
     assert picks.count("<li>") == 8
     assert "<h3>The bid: " in notes or "<p>No bid.</p>" in notes

@@ -8,10 +8,10 @@ other side and the one-scenario-per-side rule.
 from __future__ import annotations
 
 import pytest
-from support.aa50 import GAMES, SEED, delta, pick, run_for
 
 from kremlin_triplea.errors import RuleViolation, UnknownNameError
 from kremlin_triplea.rules.ruleset import load_named_ruleset
+from support.aa50 import GAMES, SEED, delta, pick, run_for
 
 RULESET = load_named_ruleset("kremlin-aa50")
 LOCK_RULE = "a scenario may not be chosen if the opposing side has affected a territory or sea zone involved in the scenario with a bonus option"
@@ -140,10 +140,18 @@ def test_each_scenario_changes_exactly_what_the_rule_says(title: str, year: str)
     "title,year,report",
     [
         ("German paratrooper assault on Crete fails", "1942", "no German artillery in Libya in 1942: removed the German infantry, as the 1942 clause says"),
-        ("German paratrooper assault on Crete fails", "1942", "1942 version: If this scenerio is chosen in the 1942 version remove the German infantry from Libya."),
+        (
+            "German paratrooper assault on Crete fails",
+            "1942",
+            "1942 version: If this scenerio is chosen in the 1942 version remove the German infantry from Libya.",
+        ),
         ("German paratrooper assault on Crete fails", "1941", "Crete is not on this map: AA50 has no Crete territory"),
         ("Germany launches Paratrooper Assault on Syria/Iraq", "1941", "Syria/Iraq is Trans-Jordan in this game (AA50 has no Syria/Iraq"),
-        ("Germany launches Paratrooper Assault on Syria/Iraq", "1942", "Italian Africa (Italian East Africa) and French Madagascar are British and empty in this game"),
+        (
+            "Germany launches Paratrooper Assault on Syria/Iraq",
+            "1942",
+            "Italian Africa (Italian East Africa) and French Madagascar are British and empty in this game",
+        ),
         ("Japan offensive against China goes well", "1941", "no units of the Chinese in Ningxia to destroy"),
         ("Japan offensive against China goes well", "1941", "Ningxia holds no Chinese units in the 1941 setup"),
         ("Carrier force at Pearl Harbor", "1942", "1942 version: If this scenerio is chosen in the 1942 version simply remove the carrier and fighter"),
@@ -165,7 +173,9 @@ def test_the_1941_pearl_harbor_text_is_not_applied_to_1942_and_no_1942_line_appe
 
 def test_a_scenario_cannot_be_picked_when_the_other_side_affected_a_place_it_involves() -> None:
     run = run_for(GAMES["1941"], "Allies")
-    pick(run, "Allies", 4, place=[{"power": "British", "unit": "transport", "at": "12 Sea Zone"}, {"power": "British", "unit": "submarine", "at": "2 Sea Zone"}])
+    pick(
+        run, "Allies", 4, place=[{"power": "British", "unit": "transport", "at": "12 Sea Zone"}, {"power": "British", "unit": "submarine", "at": "2 Sea Zone"}]
+    )
     with pytest.raises(RuleViolation) as error:
         pick(run, "Axis", 11, scenario="Operation Felix")
     message = str(error.value)
@@ -234,7 +244,9 @@ def test_legal_choices_list_the_scenarios_the_side_may_pick() -> None:
     from kremlin_triplea.draft.legal import legal_choices
 
     run = run_for(GAMES["1941"], "Allies")
-    pick(run, "Allies", 4, place=[{"power": "British", "unit": "transport", "at": "12 Sea Zone"}, {"power": "British", "unit": "submarine", "at": "2 Sea Zone"}])
+    pick(
+        run, "Allies", 4, place=[{"power": "British", "unit": "transport", "at": "12 Sea Zone"}, {"power": "British", "unit": "submarine", "at": "2 Sea Zone"}]
+    )
     choices = next(c for c in legal_choices(run).options if c.option.number == 11)
     axis = [s.title for s in RULESET.scenarios if s.side == "Axis"]
     assert list(choices.scenarios) == [t for t in axis if t != "Operation Felix"]

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from kremlin_triplea.model.changes import PlaceUnits
-from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.aa50 import GAMES, SEED, fresh_game, pick, run_for
 
@@ -58,19 +58,27 @@ def test_first_pick_by_the_wrong_side() -> None:
 
 
 def test_sides_alternate() -> None:
-    error = broken("1941", "Axis", [
-        ("Axis", 7, {"place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]}),
-        ("Axis", 6, {"place": [{"power": "Germans", "unit": "fighter", "at": "Germany"}]}),
-    ])
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            ("Axis", 7, {"place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]}),
+            ("Axis", 6, {"place": [{"power": "Germans", "unit": "fighter", "at": "Germany"}]}),
+        ],
+    )
     assert_violation(error, rule=RULESET.picks.alternate_rule, source=RULESET.picks.source, why="it is the Allies' turn")
 
 
 def test_same_option_not_twice_by_the_same_side() -> None:
-    error = broken("1941", "Axis", [
-        ("Axis", 7, {"place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]}),
-        ("Allies", 7, {"place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]}),
-        ("Axis", "bomber", {"place": [{"power": "Japanese", "unit": "bomber", "at": "Japan"}]}),
-    ])
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            ("Axis", 7, {"place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]}),
+            ("Allies", 7, {"place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]}),
+            ("Axis", "bomber", {"place": [{"power": "Japanese", "unit": "bomber", "at": "Japan"}]}),
+        ],
+    )
     assert_violation(error, rule=RULESET.picks.no_repeat_rule, source=RULESET.picks.no_repeat_source, why="already took option 7")
 
 
@@ -82,18 +90,31 @@ def test_picks_per_side_between_four_and_eleven(count: int) -> None:
 
 
 def test_each_side_makes_exactly_its_picks() -> None:
-    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": [
-        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-    ]})
+    draft = draft_from_dict(
+        {
+            "ruleset": "kremlin-aa50",
+            "first": "Axis",
+            "pick": [
+                {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+            ],
+        }
+    )
     with pytest.raises(RuleViolation) as error:
         apply_draft(draft, fresh_game(GAMES["1941"]))
     assert_violation(error, rule=RULESET.picks.alternate_rule, source=RULESET.picks.source, why="1 picks made; 4 per side means 8")
 
 
 def test_no_more_picks_than_agreed() -> None:
-    picks = [{"side": side, "option": n, "place": [place]} for n, (side, place) in enumerate([
-        ("Axis", {"power": "Germans", "unit": "bomber", "at": "Germany"}),
-    ] * 9, start=1)]
+    picks = [
+        {"side": side, "option": n, "place": [place]}
+        for n, (side, place) in enumerate(
+            [
+                ("Axis", {"power": "Germans", "unit": "bomber", "at": "Germany"}),
+            ]
+            * 9,
+            start=1,
+        )
+    ]
     draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": picks})
     run = DraftRun(draft, fresh_game(GAMES["1941"]))
     with pytest.raises(RuleViolation) as error:
@@ -118,19 +139,39 @@ def test_option_1_uk_infantry_cannot_go_to_novosibirsk(year: str) -> None:
 @BOTH
 def test_option_1_brazil_is_adjacent_to_enemy_units_after_argentina_joins_the_axis(year: str) -> None:
     # The seed's own example (Bonus Option Clarifications): every pick sees the board as changed.
-    error = broken(year, "Axis", [
-        ("Axis", 3, {"take": [{"neutral": "Argentina", "by": "Germans", "navy_at": "25 Sea Zone"}, {"neutral": "Mongolia", "by": "Japanese"}]}),
-        ("Allies", 1, {"place": [{"power": "USA", "unit": "infantry", "count": 3, "at": "Brazil"}]}),
-    ])
-    assert_violation(error, rule=rule_of(1, "not_adjacent_to_enemy_units"), source=option_source(1),
-                     why="Brazil is adjacent to Argentina Chile (Argentina), which holds units of Germans")
+    error = broken(
+        year,
+        "Axis",
+        [
+            ("Axis", 3, {"take": [{"neutral": "Argentina", "by": "Germans", "navy_at": "25 Sea Zone"}, {"neutral": "Mongolia", "by": "Japanese"}]}),
+            ("Allies", 1, {"place": [{"power": "USA", "unit": "infantry", "count": 3, "at": "Brazil"}]}),
+        ],
+    )
+    assert_violation(
+        error,
+        rule=rule_of(1, "not_adjacent_to_enemy_units"),
+        source=option_source(1),
+        why="Brazil is adjacent to Argentina Chile (Argentina), which holds units of Germans",
+    )
 
 
 def test_option_1_all_three_on_the_same_territory() -> None:
-    error = broken("1941", "Axis", [("Axis", 1, {"place": [
-        {"power": "Germans", "unit": "infantry", "count": 2, "at": "France"},
-        {"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"},
-    ]})])
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            (
+                "Axis",
+                1,
+                {
+                    "place": [
+                        {"power": "Germans", "unit": "infantry", "count": 2, "at": "France"},
+                        {"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=rule_of(1, "same_territory"), source=option_source(1), why="different places: France, Germany")
 
 
@@ -140,10 +181,22 @@ def test_option_1_exactly_three_infantry() -> None:
 
 
 def test_option_1_one_power() -> None:
-    error = broken("1941", "Axis", [("Axis", 1, {"place": [
-        {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
-        {"power": "Germans", "unit": "infantry", "count": 1, "at": "Italy"},
-    ]})])
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            (
+                "Axis",
+                1,
+                {
+                    "place": [
+                        {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
+                        {"power": "Germans", "unit": "infantry", "count": 1, "at": "Italy"},
+                    ]
+                },
+            )
+        ],
+    )
     # The German infantry is refused first: Italy is not German.
     assert_violation(error, rule=rule_of(1, "own_territory"), source=option_source(1), why="Italy is owned by Italians, not Germans")
 
@@ -153,10 +206,22 @@ def test_option_1_one_power() -> None:
 
 @BOTH
 def test_option_2_tank_adjacent_to_enemy_units(year: str) -> None:
-    error = broken(year, "Allies", [("Allies", 2, {"place": [
-        {"power": "Russians", "unit": "artillery", "at": "Kazakh S.S.R."},
-        {"power": "Russians", "unit": "tank", "at": "Karelia S.S.R."},
-    ]})])
+    error = broken(
+        year,
+        "Allies",
+        [
+            (
+                "Allies",
+                2,
+                {
+                    "place": [
+                        {"power": "Russians", "unit": "artillery", "at": "Kazakh S.S.R."},
+                        {"power": "Russians", "unit": "tank", "at": "Karelia S.S.R."},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=rule_of(2, "not_adjacent_to_enemy_units"), source=option_source(2), why="Karelia S.S.R. is adjacent to")
 
 
@@ -165,7 +230,11 @@ def test_option_2_tank_adjacent_to_enemy_units(year: str) -> None:
 
 def test_option_3_more_than_four_ipcs() -> None:
     # The issue's own example: Sweden 3 + Venezuela 2.
-    error = broken("1941", "Allies", [("Allies", 3, {"take": [{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Venezuela", "by": "Americans", "navy_at": "20 Sea Zone"}]})])
+    error = broken(
+        "1941",
+        "Allies",
+        [("Allies", 3, {"take": [{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Venezuela", "by": "Americans", "navy_at": "20 Sea Zone"}]})],
+    )
     assert_violation(error, rule=rule_of(3, "max_total_ipc"), source=option_source(3), why="Sweden 3 + Venezuela 2 = 5 IPCs, more than 4")
 
 
@@ -180,10 +249,14 @@ def test_option_3_only_neutrals_of_the_table() -> None:
 
 
 def test_option_3_a_neutral_only_once() -> None:
-    error = broken("1941", "Axis", [
-        ("Axis", 3, {"take": [{"neutral": "Spain", "by": "Germans"}, {"neutral": "Angola", "by": "Italians"}]}),
-        ("Allies", 3, {"take": [{"neutral": "Spain", "by": "British"}, {"neutral": "Mozambique", "by": "British"}]}),
-    ])
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            ("Axis", 3, {"take": [{"neutral": "Spain", "by": "Germans"}, {"neutral": "Angola", "by": "Italians"}]}),
+            ("Allies", 3, {"take": [{"neutral": "Spain", "by": "British"}, {"neutral": "Mozambique", "by": "British"}]}),
+        ],
+    )
     assert_violation(error, rule=rule_of(3, "neutral"), source=option_source(3), why="Spain has already been taken over (owner Germans)")
 
 
@@ -196,12 +269,21 @@ def test_option_3_china_only_mongolia() -> None:
 def test_option_3_tied_navy_needs_navy_at() -> None:
     # 1941: both of Turkey's sea zones are free of Allied units (in 1942 one holds British ships).
     error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Turkey", "by": "Germans"}, {"neutral": "Angola", "by": "Germans"}]})])
-    assert_violation(error, rule=rule_of(3, "navy"), source=option_source(3), why="several nearest friendly sea zones (15 Sea Zone, 16 Sea Zone); say which with navy_at")
+    assert_violation(
+        error, rule=rule_of(3, "navy"), source=option_source(3), why="several nearest friendly sea zones (15 Sea Zone, 16 Sea Zone); say which with navy_at"
+    )
 
 
 def test_option_3_navy_at_must_be_a_nearest_friendly_zone() -> None:
-    error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Sweden", "by": "Germans", "navy_at": "6 Sea Zone"}, {"neutral": "Angola", "by": "Germans"}]})])
-    assert_violation(error, rule=rule_of(3, "navy"), source=option_source(3), why="6 Sea Zone is not a nearest friendly sea zone of Sweden for Germans; the nearest are: 5 Sea Zone")
+    error = broken(
+        "1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Sweden", "by": "Germans", "navy_at": "6 Sea Zone"}, {"neutral": "Angola", "by": "Germans"}]})]
+    )
+    assert_violation(
+        error,
+        rule=rule_of(3, "navy"),
+        source=option_source(3),
+        why="6 Sea Zone is not a nearest friendly sea zone of Sweden for Germans; the nearest are: 5 Sea Zone",
+    )
 
 
 # -- options 4, 5, 9 (ships) ---------------------------------------------------
@@ -209,35 +291,89 @@ def test_option_3_navy_at_must_be_a_nearest_friendly_zone() -> None:
 
 @BOTH
 def test_option_4_not_with_enemy_units(year: str) -> None:
-    error = broken(year, "Allies", [("Allies", 4, {"place": [
-        {"power": "British", "unit": "transport", "at": "7 Sea Zone"},
-        {"power": "British", "unit": "transport", "at": "2 Sea Zone"},
-    ]})])
+    error = broken(
+        year,
+        "Allies",
+        [
+            (
+                "Allies",
+                4,
+                {
+                    "place": [
+                        {"power": "British", "unit": "transport", "at": "7 Sea Zone"},
+                        {"power": "British", "unit": "transport", "at": "2 Sea Zone"},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=rule_of(4, "no_enemy_units"), source=option_source(4), why="7 Sea Zone holds units of Germans")
 
 
 def test_option_4_adjacent_to_own_territory_or_with_friendly_ships() -> None:
-    error = broken("1941", "Axis", [("Axis", 4, {"place": [
-        {"power": "Italians", "unit": "submarine", "at": "10 Sea Zone"},
-        {"power": "Italians", "unit": "submarine", "at": "14 Sea Zone"},
-    ]})])
-    assert_violation(error, rule=rule_of(4, "sea_zone_adjacent_to_own_territory_or_with_friendly_ships"), source=option_source(4),
-                     why="10 Sea Zone is neither adjacent to a territory Italians owns nor holds friendly naval units")
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            (
+                "Axis",
+                4,
+                {
+                    "place": [
+                        {"power": "Italians", "unit": "submarine", "at": "10 Sea Zone"},
+                        {"power": "Italians", "unit": "submarine", "at": "14 Sea Zone"},
+                    ]
+                },
+            )
+        ],
+    )
+    assert_violation(
+        error,
+        rule=rule_of(4, "sea_zone_adjacent_to_own_territory_or_with_friendly_ships"),
+        source=option_source(4),
+        why="10 Sea Zone is neither adjacent to a territory Italians owns nor holds friendly naval units",
+    )
 
 
 def test_option_5_ships_go_to_sea() -> None:
-    error = broken("1941", "Allies", [("Allies", 5, {"place": [
-        {"power": "British", "unit": "destroyer", "at": "United Kingdom"},
-        {"power": "British", "unit": "cruiser", "at": "2 Sea Zone"},
-    ]})])
-    assert_violation(error, rule=rule_of(5, "sea_zone_adjacent_to_own_territory_or_with_friendly_ships"), source=option_source(5), why="United Kingdom is not a sea zone")
+    error = broken(
+        "1941",
+        "Allies",
+        [
+            (
+                "Allies",
+                5,
+                {
+                    "place": [
+                        {"power": "British", "unit": "destroyer", "at": "United Kingdom"},
+                        {"power": "British", "unit": "cruiser", "at": "2 Sea Zone"},
+                    ]
+                },
+            )
+        ],
+    )
+    assert_violation(
+        error, rule=rule_of(5, "sea_zone_adjacent_to_own_territory_or_with_friendly_ships"), source=option_source(5), why="United Kingdom is not a sea zone"
+    )
 
 
 def test_option_9_carrier_or_battleship_not_both() -> None:
-    error = broken("1941", "Allies", [("Allies", 9, {"place": [
-        {"power": "Americans", "unit": "carrier", "at": "10 Sea Zone"},
-        {"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"},
-    ]})])
+    error = broken(
+        "1941",
+        "Allies",
+        [
+            (
+                "Allies",
+                9,
+                {
+                    "place": [
+                        {"power": "Americans", "unit": "carrier", "at": "10 Sea Zone"},
+                        {"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=rule_of(9, "unit_sets"), source=option_source(9), why="the option gives exactly 1 carrier or 1 battleship")
 
 
@@ -266,18 +402,42 @@ def test_option_7_uk_bomber_not_in_brazil(year: str) -> None:
 
 
 def test_option_8_aa_gun_with_the_factory() -> None:
-    error = broken("1941", "Allies", [("Allies", 8, {"place": [
-        {"power": "Russians", "unit": "factory", "at": "Kazakh S.S.R."},
-        {"power": "Russians", "unit": "aa gun", "at": "Novosibirsk"},
-    ]})])
+    error = broken(
+        "1941",
+        "Allies",
+        [
+            (
+                "Allies",
+                8,
+                {
+                    "place": [
+                        {"power": "Russians", "unit": "factory", "at": "Kazakh S.S.R."},
+                        {"power": "Russians", "unit": "aa gun", "at": "Novosibirsk"},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=rule_of(8, "same_territory"), source=option_source(8), why="different places: Kazakh S.S.R., Novosibirsk")
 
 
 def test_option_8_one_factory_per_territory() -> None:
-    error = broken("1941", "Allies", [("Allies", 8, {"place": [
-        {"power": "Russians", "unit": "factory", "at": "Russia"},
-        {"power": "Russians", "unit": "aa gun", "at": "Russia"},
-    ]})])
+    error = broken(
+        "1941",
+        "Allies",
+        [
+            (
+                "Allies",
+                8,
+                {
+                    "place": [
+                        {"power": "Russians", "unit": "factory", "at": "Russia"},
+                        {"power": "Russians", "unit": "aa gun", "at": "Russia"},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=rule_of(8, "no_factory_there"), source=option_source(8), why="Russia already has a factory")
 
 
@@ -302,8 +462,12 @@ def test_option_10_not_a_neutral() -> None:
 
 def test_option_10_retreat_choice_required_when_several_are_nearest() -> None:
     error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans"}})])
-    assert_violation(error, rule=rule_of(10, "retreat"), source=option_source(10),
-                     why="2 Russians infantry in Archangel may retreat to any of Belorussia, Karelia S.S.R., Russia, Urals; the draft must say which")
+    assert_violation(
+        error,
+        rule=rule_of(10, "retreat"),
+        source=option_source(10),
+        why="2 Russians infantry in Archangel may retreat to any of Belorussia, Karelia S.S.R., Russia, Urals; the draft must say which",
+    )
 
 
 def test_option_10_retreat_only_to_a_nearest_territory() -> None:
@@ -319,9 +483,22 @@ def test_option_10_china_only_where_china_may_enter() -> None:
 
 def test_china_may_not_take_option_4() -> None:
     restriction = RULESET.restrictions["China"]
-    error = broken("1941", "Allies", [("Allies", 4, {"place": [
-        {"power": "Chinese", "unit": "transport", "at": "2 Sea Zone"}, {"power": "Chinese", "unit": "transport", "at": "2 Sea Zone"},
-    ]})])
+    error = broken(
+        "1941",
+        "Allies",
+        [
+            (
+                "Allies",
+                4,
+                {
+                    "place": [
+                        {"power": "Chinese", "unit": "transport", "at": "2 Sea Zone"},
+                        {"power": "Chinese", "unit": "transport", "at": "2 Sea Zone"},
+                    ]
+                },
+            )
+        ],
+    )
     assert_violation(error, rule=restriction.rule, source=restriction.source, why="option 4 may not be taken for Chinese (only options 1, 2, 3, 6, 7, 10)")
 
 
@@ -330,11 +507,17 @@ def test_china_may_not_take_option_4() -> None:
 
 def test_place_affected_by_the_other_side_is_locked() -> None:
     # The seed's example: an Axis fighter on French Indo-China forbids an Allied takeover there.
-    error = broken("1941", "Axis", [
-        ("Axis", 6, {"place": [{"power": "Japanese", "unit": "fighter", "at": "French-Indo China"}]}),
-        ("Allies", 10, {"takeover": {"territory": "French Indo-China", "by": "Chinese"}}),
-    ])
-    assert_violation(error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French Indo-China) was affected by Axis's pick 1")
+    error = broken(
+        "1941",
+        "Axis",
+        [
+            ("Axis", 6, {"place": [{"power": "Japanese", "unit": "fighter", "at": "French-Indo China"}]}),
+            ("Allies", 10, {"takeover": {"territory": "French Indo-China", "by": "Chinese"}}),
+        ],
+    )
+    assert_violation(
+        error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French Indo-China) was affected by Axis's pick 1"
+    )
 
 
 def test_same_side_may_affect_a_place_again() -> None:
@@ -352,16 +535,23 @@ def test_same_side_may_affect_a_place_again() -> None:
 
 
 def _bid_run(year: str, bid: dict) -> DraftRun:
-    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": [
-        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-        {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
-        {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
-        {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
-        {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
-        {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
-        {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
-        {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
-    ], "bid": bid})
+    draft = draft_from_dict(
+        {
+            "ruleset": "kremlin-aa50",
+            "first": "Axis",
+            "pick": [
+                {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+                {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
+                {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
+                {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
+                {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
+                {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
+                {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
+                {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
+            ],
+            "bid": bid,
+        }
+    )
     run = DraftRun(draft, fresh_game(GAMES[year]))
     run.apply_picks()
     return run
@@ -397,7 +587,9 @@ def test_bid_only_axis_places() -> None:
 
 def test_negative_bid_allocation_must_add_up() -> None:
     error = _bid_violation({"axis": -11, "allocate": {"Russians": 6, "British": 4}})
-    assert_violation(error, rule=RULESET.bid.negative_rule, source=RULESET.bid.source, why="the allocation gives 10 PUs; a bid of -11 gives the Allies exactly 11")
+    assert_violation(
+        error, rule=RULESET.bid.negative_rule, source=RULESET.bid.source, why="the allocation gives 10 PUs; a bid of -11 gives the Allies exactly 11"
+    )
 
 
 def test_negative_bid_only_to_allies() -> None:

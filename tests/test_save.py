@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import AA50_1941
 from kremlin_triplea import load
-from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.errors import InputError
+from kremlin_triplea.model.changes import PlaceUnits
+from support.paths import AA50_1941
 
 
 def test_save_writes_a_new_file_and_leaves_the_input_alone(tmp_path: Path) -> None:

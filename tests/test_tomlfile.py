@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from support.paths import MAPS_DIR
 from kremlin_triplea.draft.run import apply_draft, read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines
+from support.paths import MAPS_DIR
 
-HEAD = '''ruleset = "kremlin-aa50"
+HEAD = """ruleset = "kremlin-aa50"
 game = "world_war_ii_v3/WW2v3-1941.xml"
 first = "Axis"
 
@@ -27,7 +27,7 @@ place = [
   { power = "Russians", unit = "artillery", at = "Caucasus" },
   { power = "UK", unit = "tank", at = "India", count = COUNT },
 ]
-'''
+"""
 
 
 def line_of(text: str, snippet: str) -> int:

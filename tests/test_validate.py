@@ -9,17 +9,17 @@ from __future__ import annotations
 import re
 import shutil
 import time
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
 from lxml import etree
 
-from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
 from kremlin_triplea.check import validate
-from kremlin_triplea.errors import InputError
 from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
+from kremlin_triplea.errors import InputError
+from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
 TEXT = AA50_1942.read_text(encoding="utf-8")
@@ -78,8 +78,7 @@ KNOWN_PINNED = {
     "classic_variations/map/games/battleship_row.xml": [(201, CONGO.format(177))],
     "classic_variations/map/games/four_if_by_sea.xml": [(201, CONGO.format(177))]
     + [
-        (line, f"duplicate attachment 'canalAttachment' on territory {zone!r} (first on line {first}); "
-         "an exact copy; TripleA reads only one")
+        (line, f"duplicate attachment 'canalAttachment' on territory {zone!r} (first on line {first}); an exact copy; TripleA reads only one")
         for line, zone, first in [
             (989, "East Mediteranean Sea Zone", 972),
             (993, "Red Sea Zone", 976),
@@ -130,9 +129,7 @@ def test_every_real_game_validates_without_crashing(path: Path, dtd: Path) -> No
     assert [p.line or 0 for p in problems] == sorted(p.line or 0 for p in problems)
 
 
-ENGINE_1_9_UNREADABLE = set(
-    tomllib.loads((Path(__file__).parent / "data" / "engine-1.9-unreadable.toml").read_text(encoding="utf-8"))["unreadable"]
-)
+ENGINE_1_9_UNREADABLE = set(tomllib.loads((Path(__file__).parent / "data" / "engine-1.9-unreadable.toml").read_text(encoding="utf-8"))["unreadable"])
 LOADABLE_GAMES = [p for p in ALL_GAMES if not (p.parent == CORPUS_DIR and p.name in ENGINE_1_9_UNREADABLE)]
 
 
@@ -197,14 +194,12 @@ UNKNOWN_NAME_CASES = {
     "unitPlacement owner": (
         '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germans"/>',
         '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germanz"/>',
-        "unitPlacement owner: unknown player 'Germanz' (did you mean 'Germans'?); "
-        "TripleA 1.9 silently makes these units neutral (owned by no player)",
+        "unitPlacement owner: unknown player 'Germanz' (did you mean 'Germans'?); TripleA 1.9 silently makes these units neutral (owned by no player)",
     ),
     "production rule result": (
         '<result resourceOrUnit="infantry" quantity="1"/>',
         '<result resourceOrUnit="infantri" quantity="1"/>',
-        "result resourceOrUnit: unknown resource or unit type 'infantri' (did you mean 'infantry'?); "
-        f"{REFUSES}",
+        f"result resourceOrUnit: unknown resource or unit type 'infantri' (did you mean 'infantry'?); {REFUSES}",
     ),
     "production rule cost": (
         '<cost resource="PUs" quantity="3"/>',
@@ -244,8 +239,7 @@ UNKNOWN_NAME_CASES = {
     "step player": (
         '<step name="germanBid" delegate="bid" player="Germans"',
         '<step name="germanBid" delegate="bid" player="Germanz"',
-        "step player: unknown player 'Germanz' (did you mean 'Germans'?); "
-        "TripleA silently runs this step with no player",
+        "step player: unknown player 'Germanz' (did you mean 'Germans'?); TripleA silently runs this step with no player",
     ),
     "step delegate": (
         '<step name="germanBid" delegate="bid"',
@@ -255,8 +249,7 @@ UNKNOWN_NAME_CASES = {
     "attachment on a territory": (
         '<attachment name="canalAttachment" attachTo="15 Sea Zone"',
         '<attachment name="canalAttachment" attachTo="15 Sea Zon"',
-        "attachment 'canalAttachment' attachTo: unknown territory '15 Sea Zon' (did you mean '15 Sea Zone'?); "
-        f"{REFUSES}",
+        f"attachment 'canalAttachment' attachTo: unknown territory '15 Sea Zon' (did you mean '15 Sea Zone'?); {REFUSES}",
     ),
     "attachment on a player": (
         '<attachment name="objectiveAttachment1" attachTo="Germans"',
@@ -266,21 +259,18 @@ UNKNOWN_NAME_CASES = {
     "canal land territories": (
         '<option name="landTerritories" value="Egypt:Trans-Jordan"/>',
         '<option name="landTerritories" value="Egypt:Transjordan"/>',
-        "CanalAttachment option landTerritories: unknown territory 'Transjordan' "
-        f"(did you mean 'Trans-Jordan'?); {REFUSES}",
+        f"CanalAttachment option landTerritories: unknown territory 'Transjordan' (did you mean 'Trans-Jordan'?); {REFUSES}",
     ),
     "movement restriction territories": (
         '<option name="movementRestrictionTerritories" value="Chinghai:Ningxia:',
         '<option name="movementRestrictionTerritories" value="Chinghai:Ningxa:',
-        "RulesAttachment option movementRestrictionTerritories: unknown territory 'Ningxa' "
-        f"(did you mean 'Ningxia'?); {REFUSES}",
+        f"RulesAttachment option movementRestrictionTerritories: unknown territory 'Ningxa' (did you mean 'Ningxia'?); {REFUSES}",
     ),
     # The count (count="6") reaches the engine as a leading "6:" and is not a territory.
     "objective territories": (
         'value="France:Northwestern Europe:Germany:Poland',
         'value="Frence:Northwestern Europe:Germany:Poland',
-        "RulesAttachment option alliedOwnershipTerritories: unknown territory 'Frence' "
-        f"(did you mean 'France'?); {REFUSES}",
+        f"RulesAttachment option alliedOwnershipTerritories: unknown territory 'Frence' (did you mean 'France'?); {REFUSES}",
     ),
     "capital": (
         '<option name="capital" value="Germans"/>',
@@ -368,8 +358,7 @@ DUPLICATE_CASES = {
     ),
     "production frontier": (
         '<playerProduction player="Germans"',
-        '<productionFrontier name="production">\n      <frontierRules name="buyInfantry"/>\n    </productionFrontier>\n'
-        '    <playerProduction player="Germans"',
+        '<productionFrontier name="production">\n      <frontierRules name="buyInfantry"/>\n    </productionFrontier>\n    <playerProduction player="Germans"',
         None,
         f"duplicate production frontier 'production' (first on line {{first}}); {KEEPS_LAST}",
     ),
@@ -389,15 +378,13 @@ DUPLICATE_CASES = {
         SUEZ,
         doubled(SUEZ, SUEZ.replace("Egypt:Trans-Jordan", "Egypt")),
         4,
-        "duplicate attachment 'canalAttachment' on territory '15 Sea Zone' (first on line {first}); "
-        f"{KEEPS_LAST}, losing the first one's options",
+        f"duplicate attachment 'canalAttachment' on territory '15 Sea Zone' (first on line {{first}}); {KEEPS_LAST}, losing the first one's options",
     ),
     "attachment copied exactly": (
         SUEZ,
         doubled(SUEZ),
         4,
-        "duplicate attachment 'canalAttachment' on territory '15 Sea Zone' (first on line {first}); "
-        "an exact copy; TripleA reads only one",
+        "duplicate attachment 'canalAttachment' on territory '15 Sea Zone' (first on line {first}); an exact copy; TripleA reads only one",
     ),
 }
 
@@ -428,8 +415,7 @@ def test_owned_territory_without_territory_attachment(tmp_path: Path, dtd: Path)
     assert problems == [
         (
             line,
-            "territory 'Germany' has an owner but no territoryAttachment; "
-            "TripleA then gives it no production, original owner or capital",
+            "territory 'Germany' has an owner but no territoryAttachment; TripleA then gives it no production, original owner or capital",
         )
     ]
 
@@ -485,10 +471,7 @@ TRANSPORT_IN_5 = '<unitPlacement unitType="transport" territory="5 Sea Zone" qua
 
 
 def land_units_in_5(tmp_path: Path, *placements: tuple[str, int]) -> tuple[list[Problem], str]:
-    lines = "".join(
-        f'\n      <unitPlacement unitType="{unit}" territory="5 Sea Zone" quantity="{count}" owner="Germans"/>'
-        for unit, count in placements
-    )
+    lines = "".join(f'\n      <unitPlacement unitType="{unit}" territory="5 Sea Zone" quantity="{count}" owner="Germans"/>' for unit, count in placements)
     path, text = mutate(tmp_path, TRANSPORT_IN_5, TRANSPORT_IN_5 + lines)
     return validate_tree(parse(path), path.name, dtd=CORPUS_DTD), text
 
@@ -513,9 +496,7 @@ def test_land_units_a_transport_can_carry_are_fine(tmp_path: Path, placements: l
     ],
     ids=["4 infantry", "3 infantry", "artillery and armour", "infantry, armour, infantry"],
 )
-def test_land_units_beyond_a_transports_capacity_are_an_error(
-    tmp_path: Path, placements: list[tuple[str, int]], overflowing: str
-) -> None:
+def test_land_units_beyond_a_transports_capacity_are_an_error(tmp_path: Path, placements: list[tuple[str, int]], overflowing: str) -> None:
     problems, text = land_units_in_5(tmp_path, *placements)
     first_line = line_of(text, TRANSPORT_IN_5) + 1
     overflow_line = first_line + max(i for i, (unit, _) in enumerate(placements) if unit == overflowing)
@@ -616,8 +597,7 @@ def test_problems_are_sorted_by_line_and_print_as_file_line_message(tmp_path: Pa
     problems = validate_tree(parse(path), "game.xml", dtd=dtd)
     assert [p.line for p in problems] == sorted(p.line for p in problems)
     assert str(problems[0]) == (
-        f"game.xml:{line_of(text, '2 Sea Zonne')}: connection t2: unknown territory '2 Sea Zonne' "
-        f"(did you mean '2 Sea Zone'?); {REFUSES}"
+        f"game.xml:{line_of(text, '2 Sea Zonne')}: connection t2: unknown territory '2 Sea Zonne' (did you mean '2 Sea Zone'?); {REFUSES}"
     )
 
 
@@ -651,9 +631,7 @@ def test_find_dtd_reads_the_environment_variable(no_installation: None, monkeypa
         find_dtd()
 
 
-def test_find_dtd_extracts_the_dtd_from_a_jar(
-    no_installation: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_find_dtd_extracts_the_dtd_from_a_jar(no_installation: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     jar = tmp_path / "triplea.jar"
     with zipfile.ZipFile(jar, "w") as archive:
         archive.writestr("tools/image/game.dtd", "")  # TripleA 1.9's jar has an empty one too

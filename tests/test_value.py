@@ -7,14 +7,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from support.paths import AA50_1941, MAPS_DIR
-from kremlin_triplea.model.changes import RemoveUnits, SetPUs
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.game import load
-from kremlin_triplea.draft.run import apply_draft, read_draft
 from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.game import load
+from kremlin_triplea.model.changes import RemoveUnits, SetPUs
 from kremlin_triplea.report.value import Valuer, value_draft, value_result
 from support.aa50 import fresh_game, pick, run_for
+from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -85,8 +85,7 @@ def test_value_command_prints_each_pick_and_the_totals() -> None:
 def test_value_of_an_unfinished_draft_and_of_a_broken_one(tmp_path: Path) -> None:
     text = EXAMPLE.read_text()
     partial = tmp_path / "partial.toml"
-    partial.write_text(text[: text.index("[[pick]]\nside = \"Allies\"\noption = 6")].replace(
-        'game = "world_war_ii_v3/WW2v3-1941.xml"', f'game = "{AA50_1941}"'))
+    partial.write_text(text[: text.index('[[pick]]\nside = "Allies"\noption = 6')].replace('game = "world_war_ii_v3/WW2v3-1941.xml"', f'game = "{AA50_1941}"'))
     result = run("value", str(partial))
     assert result.exit_code == 0, result.stderr
     assert result.stdout.count("running: ") == 5 and "bid" not in result.stdout
@@ -102,6 +101,6 @@ def test_the_written_game_notes_carry_the_values(tmp_path: Path) -> None:
     assert run("apply", str(EXAMPLE), "-o", str(out)).exit_code == 0
     notes = load(out).board.properties["notes"]
     values = value_draft(EXAMPLE, maps_dir=MAPS_DIR)
-    picks = notes[notes.index("<ol>"):notes.index("</ol>")]
+    picks = notes[notes.index("<ol>") : notes.index("</ol>")]
     assert [f"(worth {value.value:+d} IPCs)" in item for value, item in zip(values.picks, picks.split("<li>")[1:])] == [True] * 10
     assert f"Axis {values.totals()['Axis']:+d} IPCs, Allies {values.totals()['Allies']:+d} IPCs" in notes

@@ -17,12 +17,12 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from support.paths import MAPS_DIR
-from support.web import example, header, live_server
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.room import Room, new_draft
+from support.paths import MAPS_DIR
+from support.web import example, header, live_server
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -38,9 +38,19 @@ def browser(profile: Path):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,1000",
-                 f"--user-data-dir={profile}"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+        f"--user-data-dir={profile}",
+    ):
         options.add_argument(flag)
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 

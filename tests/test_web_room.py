@@ -16,13 +16,12 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from support.paths import MAPS_DIR
-from support.web import EXAMPLE, bid_form, example, header, live_server, pick_form
-
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.web.app import MAX_BODY, create_app
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
+from support.paths import MAPS_DIR
+from support.web import EXAMPLE, bid_form, example, header, live_server, pick_form
 
 
 def no_picture(room: Room) -> str:
@@ -80,21 +79,26 @@ def test_a_refused_choice_says_the_rule_and_why_and_changes_nothing(room: Room, 
     assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], 0)).status_code == 303
     before = room.path.read_bytes()
     # 000 A option 3: two neutrals "whose IPC values add up to no more than four"; Sweden 3 + Mongolia 2 is five.
-    response = post(client, room, "Allies", "pick", {"seq": "1", "option": "3", "neutral.0": "Sweden", "by.0": "Russians", "neutral.1": "Mongolia", "by.1": "China"})
+    response = post(
+        client, room, "Allies", "pick", {"seq": "1", "option": "3", "neutral.0": "Sweden", "by.0": "Russians", "neutral.1": "Mongolia", "by.1": "China"}
+    )
     assert response.status_code == 422
     reason = refused(response)
     assert "Sweden" in reason and "more than 4" in reason and "no more than four" in reason and "000_bc04a4edf7f7d2ab.txt" in reason
     assert room.path.read_bytes() == before and len(room.session.run.applied) == 1
 
 
-@pytest.mark.parametrize("form, why", [
-    ({"seq": "1", "option": "99"}, "option"),  # no such option
-    ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Caucasus", "count.0": "lots"}, "count.0"),
-    ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Caucasus", "count.0": "1", "at.99": "x"}, "at.99"),
-    ({"seq": "one", "option": "2"}, "seq"),
-    ({"option": "2"}, "seq"),
-    ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Atlantis"}, "Atlantis"),
-])
+@pytest.mark.parametrize(
+    "form, why",
+    [
+        ({"seq": "1", "option": "99"}, "option"),  # no such option
+        ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Caucasus", "count.0": "lots"}, "count.0"),
+        ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Caucasus", "count.0": "1", "at.99": "x"}, "at.99"),
+        ({"seq": "one", "option": "2"}, "seq"),
+        ({"option": "2"}, "seq"),
+        ({"seq": "1", "option": "2", "power.0": "Russians", "unit.0": "artillery", "at.0": "Atlantis"}, "Atlantis"),
+    ],
+)
 def test_bad_requests_get_a_clear_4xx_and_change_nothing(room: Room, client: TestClient, form: dict[str, str], why: str) -> None:
     assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], 0)).status_code == 303
     before = room.path.read_bytes()
@@ -106,7 +110,12 @@ def test_bad_requests_get_a_clear_4xx_and_change_nothing(room: Room, client: Tes
 
 def test_an_oversize_body_a_form_not_urlencoded_and_a_field_given_twice_are_refused(room: Room, client: TestClient) -> None:
     key = room.keys["Axis"]
-    assert client.post(f"/room/{key}/pick", content=b"seq=0&option=1&" + b"x" * (MAX_BODY + 1), headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+    assert (
+        client.post(
+            f"/room/{key}/pick", content=b"seq=0&option=1&" + b"x" * (MAX_BODY + 1), headers={"content-type": "application/x-www-form-urlencoded"}
+        ).status_code
+        == 413
+    )
     assert client.post(f"/room/{key}/pick", json={"seq": 0, "option": 1}).status_code == 400
     assert client.post(f"/room/{key}/pick", content=b"seq=0&seq=0&option=10", headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 400
     assert room.seq == 0 and read_draft(room.path).picks == ()
@@ -123,9 +132,11 @@ def test_many_simultaneous_submissions_for_one_turn_make_exactly_one_pick(room: 
     form = pick_form(example()["pick"][0], 0)
     url = f"/room/{room.keys['Axis']}/pick"
     with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
+
         def submit(_: int) -> int:
             with httpx.Client(base_url=base, timeout=60) as http:
                 return http.post(url, data=form).status_code
+
         with ThreadPoolExecutor(max_workers=16) as pool:
             statuses = list(pool.map(submit, range(32)))
     assert statuses.count(303) == 1, statuses
@@ -197,7 +208,9 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], room.seq)).status_code == 403  # the picks are done
     before = room.path.read_bytes()
     # A bid of 3 cannot buy two artillery (4 PUs each in AA50's production frontier).
-    response = post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "3", "power.0": "Germans", "unit.0": "artillery", "count.0": "2", "at.0": "Germany"})
+    response = post(
+        client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "3", "power.0": "Germans", "unit.0": "artillery", "count.0": "2", "at.0": "Germany"}
+    )
     assert response.status_code == 422
     reason = refused(response)
     assert "cost 8 PUs, more than the bid of 3" in reason and "A bid of 11 would mean the axis would get to place 11 ipc's" in reason

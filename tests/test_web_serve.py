@@ -12,10 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from support.paths import MAPS_DIR
-from support.web import example, free_port, pick_form
 
 from kremlin_triplea.draft.run import read_draft
+from support.paths import MAPS_DIR
+from support.web import example, free_port, pick_form
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -24,7 +24,10 @@ def start_serve(draft: Path, port: int, *extra: str) -> tuple[subprocess.Popen, 
     env = dict(os.environ, PYTHONPATH=str(SRC))
     process = subprocess.Popen(
         [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "serve", str(draft), "--port", str(port), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
     )
     links: dict[str, str] = {}
     deadline = time.monotonic() + 60
@@ -53,7 +56,9 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
     draft = tmp_path / "draft.toml"
     port = free_port()
     data = example()
-    process, links = start_serve(draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5", "--player", "Axis=Ann")
+    process, links = start_serve(
+        draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5", "--player", "Axis=Ann"
+    )
     try:
         assert all(link.startswith(f"http://localhost:{port}/room/") for link in links.values())
         with httpx.Client(timeout=60) as http:
@@ -122,8 +127,23 @@ def test_serve_refuses_a_new_draft_the_rules_do_not_allow_and_writes_nothing(tmp
 
     draft = tmp_path / "new.toml"
     # 000 A: "Players will select four bonus options each...but if both agree then they can choose up to eleven options each."
-    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(draft), "--ruleset", "kremlin-aa50",
-                                       "--game", "world_war_ii_v3/WW2v3-1941.xml", "--first", "Axis", "--picks-per-side", "12"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "--maps-dir",
+            str(MAPS_DIR),
+            "serve",
+            str(draft),
+            "--ruleset",
+            "kremlin-aa50",
+            "--game",
+            "world_war_ii_v3/WW2v3-1941.xml",
+            "--first",
+            "Axis",
+            "--picks-per-side",
+            "12",
+        ],
+    )
     assert result.exit_code == 1
     assert "up to eleven" in result.output
     assert not draft.exists()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import difflib
 
-from support.paths import AA50_1941
 from kremlin_triplea import load
 from kremlin_triplea.model.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
+from support.paths import AA50_1941
 
 
 def diff(*changes) -> list[str]:
@@ -14,10 +14,7 @@ def diff(*changes) -> list[str]:
     game.board.push_all(list(changes))
     before = game.document.original.decode().splitlines()
     after = game.to_bytes().decode().splitlines()
-    return [
-        line for line in difflib.unified_diff(before, after, lineterm="", n=0)
-        if line[:1] in "+-" and not line.startswith(("+++", "---"))
-    ]
+    return [line for line in difflib.unified_diff(before, after, lineterm="", n=0) if line[:1] in "+-" and not line.startswith(("+++", "---"))]
 
 
 def test_place_units_raises_an_existing_quantity() -> None:

@@ -20,8 +20,8 @@ __all__ = ["Board", "Catalog", "Game", "load", "__version__"]
 _LAZY = {"Board": "kremlin_triplea.model.board", "Catalog": "kremlin_triplea.model.board", "Game": "kremlin_triplea.game", "load": "kremlin_triplea.game"}
 
 if TYPE_CHECKING:
-    from kremlin_triplea.model.board import Board, Catalog
     from kremlin_triplea.game import Game, load
+    from kremlin_triplea.model.board import Board, Catalog
 
 
 def __getattr__(name: str) -> Any:

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kremlin_triplea.model.board import Board, Catalog
-from kremlin_triplea.model.changes import SetGameName, SetProperty
-from kremlin_triplea.model.codec import read_board, write_board
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.install import InstalledGame, install_game, map_folder_for, unique_game_name
 from kremlin_triplea.gamefile.locate import MapFolder, resolve_game
 from kremlin_triplea.gamefile.provenance import base_record
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamefile.tripleaxml import GameXml
+from kremlin_triplea.model.board import Board, Catalog
+from kremlin_triplea.model.changes import SetGameName, SetProperty
+from kremlin_triplea.model.codec import read_board, write_board
 
 # Board node field -> territoryAttachment option, and how a value is written.
 
@@ -137,5 +137,3 @@ class PlayerView:
 def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
     """Read a game from a path, or from ``<map>/<game>`` in the TripleA maps folder."""
     return Game(XmlDocument.read(resolve_game(game, maps_dir)))
-
-

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR
+from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.game import Game, load
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import board_difference
-from kremlin_triplea.game import Game, load
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-from kremlin_triplea.draft.kinds import Outcome
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR
 
 GAMES = {"1941": AA50_1941, "1942": AA50_1942}
 SEED = "000_bc04a4edf7f7d2ab.txt"

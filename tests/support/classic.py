@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from support.paths import MAPS_DIR
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from support.aa50 import fresh_game
+from support.paths import MAPS_DIR
 
 KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
 CLASSIC_3RD = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml"

@@ -20,12 +20,11 @@ from typing import Any, Protocol
 
 import attrs
 
-from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.kinds import (
-    bid_receivers,
     DraftState,
     bid_placement_problem,
+    bid_receivers,
     neutral_set_problem,
     removable_units,
     removal_target,
@@ -38,8 +37,9 @@ from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
-from kremlin_triplea.rules.profile import load_named_profile
+from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams
+from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
 
 COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
@@ -185,8 +185,13 @@ class Conversation:
     # -- asking ------------------------------------------------------------
 
     def choose(
-        self, question: str, choices: Sequence[Choice], default: Choice | None = None, *,
-        list_them: bool = True, resolve: Callable[[str], str] | None = None,
+        self,
+        question: str,
+        choices: Sequence[Choice],
+        default: Choice | None = None,
+        *,
+        list_them: bool = True,
+        resolve: Callable[[str], str] | None = None,
     ) -> Any:
         """One of ``choices``; ``resolve`` also accepts names the game's own resolver knows (SZ 12, Seazone 12)."""
         say = self.terminal.say
@@ -268,7 +273,9 @@ class Conversation:
         for side in state.side_powers:
             locked = sorted(p for p, (holder, _) in state.locks.items() if holder != side)
             if locked:
-                self.terminal.say(f"  locked for the {side}: " + ", ".join(f"{state.names.shown(p)} ({state.locks[p][0]} pick {state.locks[p][1]})" for p in locked))
+                self.terminal.say(
+                    f"  locked for the {side}: " + ", ".join(f"{state.names.shown(p)} ({state.locks[p][0]} pick {state.locks[p][1]})" for p in locked)
+                )
 
     # -- the draft ---------------------------------------------------------
 
@@ -300,10 +307,7 @@ class Conversation:
         for choices in next_pick.options:
             if not choices.available:
                 say(f"  ({choices.option.number} {choices.option.title}: not available, {choices.unavailable})")
-        option_choices = [
-            Choice(c, (str(c.option.number), c.option.id, c.option.title), f"{c.option.number}  {c.option.title}")
-            for c in available
-        ]
+        option_choices = [Choice(c, (str(c.option.number), c.option.id, c.option.title), f"{c.option.number}  {c.option.title}") for c in available]
         chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices)
         kind = chosen.option.kind
         entry: dict[str, Any] = {"side": side, "option": chosen.option.number}
@@ -335,9 +339,14 @@ class Conversation:
         state = self.session.state
         names = state.names
         if chosen.sets:
-            entry = self.choose(
-                "units> ", [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
-            ) if len(chosen.sets) > 1 else chosen.sets[0]
+            entry = (
+                self.choose(
+                    "units> ",
+                    [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
+                )
+                if len(chosen.sets) > 1
+                else chosen.sets[0]
+            )
             self.terminal.say(f"  {entry.power}: {' + '.join(entry.units)}, all in one place")
             place = self.choose("where> ", self.place_choices(entry.places), list_them=len(entry.places) <= 30, resolve=self.resolve_place)
             return _merged([(entry.power, u, place) for u in entry.units])
@@ -345,9 +354,7 @@ class Conversation:
         for unit_choice in chosen.units:
             by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
         sets = [s for s in (Counter(names.unit(u) for u in units) for units in params.unit_sets) if all(u in by_unit for u in s)]
-        wanted = sets[0] if len(sets) == 1 else self.choose(
-            "units> ", [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets]
-        )
+        wanted = sets[0] if len(sets) == 1 else self.choose("units> ", [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets])
         same_place = "same_territory" in params.require
         same_power = "same_power" in params.require
         placed: list[tuple[str, str, str]] = []
@@ -355,10 +362,7 @@ class Conversation:
 
         def leaves_room(later: list[str], power: str, place: str) -> bool:
             # With one power or one place for all, the first unit's answer must suit every later unit.
-            return all(
-                any((not same_power or o.power == power) and (not same_place or place in o.places) for o in by_unit[other])
-                for other in later
-            )
+            return all(any((not same_power or o.power == power) and (not same_place or place in o.places) for o in by_unit[other]) for other in later)
 
         for number, unit in enumerate(units, start=1):
             options = by_unit[unit]
@@ -375,8 +379,10 @@ class Conversation:
             places = next(o.places for o in options if o.power == power)
             previous = next((p for _, u, p in reversed(placed) if u == unit and p in places), None)
             place = self.choose(
-                f"{power} {unit} where> ", self.place_choices(places),
-                default=self.place_choices((previous,))[0] if previous else None, list_them=len(places) <= 30,
+                f"{power} {unit} where> ",
+                self.place_choices(places),
+                default=self.place_choices((previous,))[0] if previous else None,
+                list_them=len(places) <= 30,
                 resolve=self.resolve_place,
             )
             placed.append((power, unit, place))
@@ -400,17 +406,18 @@ class Conversation:
         state = self.session.state
         by_territory = {n.territory: n for n in chosen.neutrals}
         # Every set of neutrals the option allows together; each answer keeps at least one open.
-        allowed = [
-            combo for combo in combinations(sorted(by_territory), params.count)
-            if neutral_set_problem(state, chosen.option, list(combo)) is None
-        ]
+        allowed = [combo for combo in combinations(sorted(by_territory), params.count) if neutral_set_problem(state, chosen.option, list(combo)) is None]
         taken: list[dict[str, Any]] = []
         chosen_names: list[str] = []
         for number in range(1, params.count + 1):
             open_sets = [c for c in allowed if set(chosen_names) <= set(c)]
             candidates = sorted({t for c in open_sets for t in c} - set(chosen_names))
             choices = [
-                Choice(t, (by_territory[t].name, t) if by_territory[t].name != t else (t,), f"{by_territory[t].name}" + (f" [{t}]" if t != by_territory[t].name else "") + f" {by_territory[t].ipc} IPC")
+                Choice(
+                    t,
+                    (by_territory[t].name, t) if by_territory[t].name != t else (t,),
+                    f"{by_territory[t].name}" + (f" [{t}]" if t != by_territory[t].name else "") + f" {by_territory[t].ipc} IPC",
+                )
                 for t in candidates
             ]
             territory = self.choose(f"neutral {number} of {params.count}> ", choices)
@@ -439,7 +446,9 @@ class Conversation:
         retreats = []
         for group in takeover.retreats:
             if len(group.destinations) > 1:
-                self.terminal.say(f"  {group.count} {group.owner} {group.unit} may retreat to {', '.join(group.destinations)} (the {self.session.state.side_of.get(group.owner, group.owner)} decide)")
+                self.terminal.say(
+                    f"  {group.count} {group.owner} {group.unit} may retreat to {', '.join(group.destinations)} (the {self.session.state.side_of.get(group.owner, group.owner)} decide)"
+                )
                 to = self.choose("retreat to> ", self.place_choices(group.destinations), list_them=False, resolve=self.resolve_place)
                 retreats.append({"to": to, "power": group.owner, "unit": group.unit})
         if retreats:
@@ -454,7 +463,11 @@ class Conversation:
         state = session.state
         bid_rules = state.ruleset.bid
         say("")
-        say(f"All {session.run.total_picks} picks are made. " + ", ".join(f"{s} {sum(v.value for v in session.values if v.side == s):+d}" for s in state.side_powers) + " IPCs by the valuation ('values' details it).")
+        say(
+            f"All {session.run.total_picks} picks are made. "
+            + ", ".join(f"{s} {sum(v.value for v in session.values if v.side == s):+d}" for s in state.side_powers)
+            + " IPCs by the valuation ('values' details it)."
+        )
         say(f"The bid: positive, the {bid_rules.placing_side} place units worth it; negative, the {bid_rules.receiving_side} receive the PUs.")
         amount = self.number("bid> ", -10_000, 10_000, 0)
         bid: dict[str, Any] = {bid_rules.placing_side.lower(): amount}
@@ -520,14 +533,17 @@ class Conversation:
         removed: list[dict[str, Any]] = []
         left = target
         while left > 0:
-            def fits(power: str, unit: str, place: str, count: int) -> bool:
+
+            def fits(power: str, unit: str, place: str, count: int, left: int = left) -> bool:
                 rest = stock.copy()
                 rest[(power, unit, place)] -= count
                 return _reachable(left - cost[(power, unit)] * count, [(cost[(p, u)], n) for (p, u, _), n in rest.items() if n > 0])
 
             open_keys = [k for k, n in stock.items() if n > 0 and cost[k[:2]] <= left and fits(*k, 1)]
             power = self.choose(f"{left} PUs of units left to remove; from which power> ", [Choice(p, (p,)) for p in dict.fromkeys(k[0] for k in open_keys)])
-            unit = self.choose(f"{power} unit to remove> ", [Choice(u, (u,), f"{u} ({cost[(power, u)]} PUs)") for u in dict.fromkeys(k[1] for k in open_keys if k[0] == power)])
+            unit = self.choose(
+                f"{power} unit to remove> ", [Choice(u, (u,), f"{u} ({cost[(power, u)]} PUs)") for u in dict.fromkeys(k[1] for k in open_keys if k[0] == power)]
+            )
             places = [k[2] for k in open_keys if k[:2] == (power, unit)]
             place = self.choose(f"remove {power} {unit} from> ", self.place_choices(places), list_them=len(places) <= 30, resolve=self.resolve_place)
             counts = [n for n in range(1, stock[(power, unit, place)] + 1) if cost[(power, unit)] * n <= left and fits(power, unit, place, n)]
@@ -586,7 +602,6 @@ def finish(session: DraftSession, output: Path, *, overwrite: bool = False, inst
     result = add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
     lines = result.summary()
     if install:
-
         # Installing first settles the game's name (unique in its map), so the written file matches it.
         installed = result.game.install(default_maps_dir(session.maps_dir), name=install_name(result))
         lines.append(f"installed {installed.game_name!r}: {installed.game_file}, listed in {installed.map_yml}")
@@ -652,6 +667,9 @@ def ask_setup(conversation: Conversation, maps_dir: Path | None) -> tuple[dict[s
             players[side] = name
     picks = ruleset.picks
     count = conversation.number(
-        f"picks per side ({picks.min}..{picks.max if picks.max else ''})> ", picks.min, picks.max, picks.default,
+        f"picks per side ({picks.min}..{picks.max if picks.max else ''})> ",
+        picks.min,
+        picks.max,
+        picks.default,
     )
     return new_draft_data(ruleset, game, first, count), players

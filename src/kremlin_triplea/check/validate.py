@@ -92,11 +92,7 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None) -
     was not checked.
     """
     game = GameIndex.of(root)
-    problems = [
-        Problem(file, _line(where), message, WARNING if check in WARNING_CHECKS else ERROR)
-        for check in CHECKS
-        for where, message in check(game)
-    ]
+    problems = [Problem(file, _line(where), message, WARNING if check in WARNING_CHECKS else ERROR) for check in CHECKS for where, message in check(game)]
 
     dtd = find_dtd(dtd, game_file=_source_path(root, file))
     if dtd is None:
@@ -299,10 +295,7 @@ class Reference:
 
 def _refs(path: str, **attributes: str | tuple[str, ...]) -> list[Reference]:
     """References from ``path`` that make the engine refuse the game when unknown."""
-    return [
-        Reference(path, attribute, kinds if isinstance(kinds, tuple) else (kinds,))
-        for attribute, kinds in attributes.items()
-    ]
+    return [Reference(path, attribute, kinds if isinstance(kinds, tuple) else (kinds,)) for attribute, kinds in attributes.items()]
 
 
 NEUTRAL_UNITS = "TripleA 1.9 silently makes these units neutral (owned by no player)"
@@ -487,10 +480,7 @@ def owned_territories_without_territory_attachment(game: GameIndex) -> Iterator[
     for element in game.root.iterfind("initialize/ownerInitialize/territoryOwner"):
         territory = element.get("territory", "")
         if game.has("territory", territory) and game.attachment("territory", territory, "territoryAttachment") is None:
-            yield element, (
-                f"territory {territory!r} has an owner but no territoryAttachment; "
-                "TripleA then gives it no production, original owner or capital"
-            )
+            yield element, (f"territory {territory!r} has an owner but no territoryAttachment; TripleA then gives it no production, original owner or capital")
 
 
 def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
@@ -527,9 +517,12 @@ def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
         territory, owner, unit = element.get("territory", ""), element.get("owner", ""), element.get("unitType", "")
         if unit in land and game.is_water(territory) and not carriers.get(territory, set()) & side(owner):
             whose = f"owned by {owner}" if owner else "neutral"
-            yield element, (
-                f"land unit {unit!r} ({whose}) placed in sea zone {territory!r}, where its side has no ship "
-                "with transportCapacity; TripleA then has land units at sea"
+            yield (
+                element,
+                (
+                    f"land unit {unit!r} ({whose}) placed in sea zone {territory!r}, where its side has no ship "
+                    "with transportCapacity; TripleA then has land units at sea"
+                ),
             )
 
 
@@ -593,9 +586,12 @@ def land_units_beyond_transport_capacity(game: GameIndex) -> Iterator[Finding]:
             if not unit.land:
                 continue
             if unit.cost == -1:
-                yield element, (
-                    f"land unit {unit_type!r} placed in sea zone {zone!r} has no transportCost, so no transport can "
-                    "carry it; TripleA stops when the game starts (\"Non transportable unit in sea\")"
+                yield (
+                    element,
+                    (
+                        f"land unit {unit_type!r} placed in sea zone {zone!r} has no transportCost, so no transport can "
+                        'carry it; TripleA stops when the game starts ("Non transportable unit in sea")'
+                    ),
                 )
                 break
             for _ in range(_quantity(element)):
@@ -605,10 +601,13 @@ def land_units_beyond_transport_capacity(game: GameIndex) -> Iterator[Finding]:
                 room[spot] -= unit.cost
             else:
                 continue
-            yield element, (
-                f"land units placed in sea zone {zone!r} do not fit on its transports: {unit_type!r} "
-                f"(transportCost {unit.cost}) finds no room left, the transports there carrying {total} in all; "
-                "TripleA stops when the game starts (\"Cannot load all land units in sea transports\")"
+            yield (
+                element,
+                (
+                    f"land units placed in sea zone {zone!r} do not fit on its transports: {unit_type!r} "
+                    f"(transportCost {unit.cost}) finds no room left, the transports there carrying {total} in all; "
+                    'TripleA stops when the game starts ("Cannot load all land units in sea transports")'
+                ),
             )
             break
 
@@ -629,8 +628,13 @@ def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
             bad = next((t for t in tokens if outside_java_int(t)), None)
             if bad is not None:
                 name = element.get("name")
-                yield element, (f"<{element.tag}{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
-                                f"of {JAVA_INT_MAX:,} (a Java int); the engine cannot open the game")
+                yield (
+                    element,
+                    (
+                        f"<{element.tag}{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
+                        f"of {JAVA_INT_MAX:,} (a Java int); the engine cannot open the game"
+                    ),
+                )
 
 
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [

@@ -42,15 +42,25 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 
 @click.command("render")
 @click.argument("game")
-@click.option("--base", "base_spec", help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game, or the base game a written game's notes record.")
+@click.option(
+    "--base",
+    "base_spec",
+    help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game, or the base game a written game's notes record.",
+)
 @click.option("--no-base", is_flag=True, help="Compare with nothing: draw the board only.")
 @click.option("--draft", "draft_path", type=click.Path(path_type=Path, dir_okay=False), help="A draft whose picks and values make the legend.")
-@click.option("--map-dir", type=click.Path(path_type=Path, file_okay=False, exists=True), help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).")
+@click.option(
+    "--map-dir",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).",
+)
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="FILE.svg or FILE.png.")
 @click.option("--scale", type=click.FloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
-def render_command(ctx: click.Context, game: str, base_spec: str | None, no_base: bool, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool) -> None:
+def render_command(
+    ctx: click.Context, game: str, base_spec: str | None, no_base: bool, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool
+) -> None:
     """Draw GAME's board: owners' colours, what changed since BASE outlined and labelled.
 
     GAME may also be a draft (.toml): it is applied in memory, compared with its
@@ -95,7 +105,10 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, no_base
     unmapped = sorted(set(board.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")
-        click.echo(f"kremlin-triplea: warning: {len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}", err=True)
+        click.echo(
+            f"kremlin-triplea: warning: {len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}",
+            err=True,
+        )
     written = write_picture(render_svg(board, art, base_board, legend), output, overwrite=force, scale=scale)
     outlined = "nothing outlined (no base game)" if base_board is None else f"changes since {base_path or 'the base'} outlined"
     click.echo(f"wrote {written} (map {folder}; {outlined})")
@@ -103,8 +116,8 @@ def render_command(ctx: click.Context, game: str, base_spec: str | None, no_base
 
 def _draft_boards(path: Path, maps_dir: Path):
     """A draft applied in memory: (its board, its base game's board, the base game file, its legend)."""
-    from kremlin_triplea.report.render import Legend
     from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.report.render import Legend
     from kremlin_triplea.report.value import value_result
 
     draft = read_draft(path)
@@ -134,8 +147,8 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     """
     from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
-    from kremlin_triplea.errors import InputError
     from kremlin_triplea.draft.run import read_draft
+    from kremlin_triplea.errors import InputError
     from kremlin_triplea.rules.tomlfile import read_toml
 
     if (draft_file is None) == (resume is None):
@@ -181,6 +194,6 @@ def _board_picture(session: DraftSession) -> str:
 
     game = session.game
     values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
-    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(l)) for s, l in values.by_side()))
+    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))

@@ -25,8 +25,12 @@ def profile_option(command):
     """
     import functools
 
-    @click.option("--profile", "profile_path", type=click.Path(path_type=Path, dir_okay=False, exists=True),
-                  help="Read the game with this map profile (default: the draft's `profile`, then profiles/<map>.toml beside the maps folder, the map's own kremlin-profile.toml, the built-in one).")
+    @click.option(
+        "--profile",
+        "profile_path",
+        type=click.Path(path_type=Path, dir_okay=False, exists=True),
+        help="Read the game with this map profile (default: the draft's `profile`, then profiles/<map>.toml beside the maps folder, the map's own kremlin-profile.toml, the built-in one).",
+    )
     @functools.wraps(command)
     def with_profile(*args, profile_path=None, **kwargs):
         from kremlin_triplea.rules.profile import NoProfileError, command_line_profile
@@ -35,7 +39,9 @@ def profile_option(command):
             try:
                 return command(*args, **kwargs)
             except NoProfileError as error:
-                raise InputError(_no_profile_message(error, kwargs.get("draft") or kwargs.get("resume") or kwargs.get("draft_file")), where=error.where) from None
+                raise InputError(
+                    _no_profile_message(error, kwargs.get("draft") or kwargs.get("resume") or kwargs.get("draft_file")), where=error.where
+                ) from None
 
     return with_profile
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from kremlin_triplea.cli.output import OUTPUT_PATH
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
-
 from kremlin_triplea.cli.common import profile_option
+from kremlin_triplea.cli.output import OUTPUT_PATH
 
 
 def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
@@ -28,15 +27,28 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
 @click.argument("game")
 @click.option("-r", "--rules", "sets", multiple=True, required=True, help="A house-rule set (rulesets/<id>.toml), e.g. house-revised; repeat for several.")
 @click.option("--seed", type=int, help="Draw every power's advantage (and its places) at random with this seed; the notes record it.")
-@click.option("--advantage", "advantages", multiple=True, metavar="POWER=ADVANTAGE", help="Choose a power's advantage by id or number, e.g. UK=colonial-garrison.")
-@click.option("--choose", "values", multiple=True, metavar="NAME=VALUE", help="What an advantage leaves to choose, e.g. colonial_garrison_at=India or UK.at=India.")
+@click.option(
+    "--advantage", "advantages", multiple=True, metavar="POWER=ADVANTAGE", help="Choose a power's advantage by id or number, e.g. UK=colonial-garrison."
+)
+@click.option(
+    "--choose", "values", multiple=True, metavar="NAME=VALUE", help="What an advantage leaves to choose, e.g. colonial_garrison_at=India or UK.at=India."
+)
 @click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off.")
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
 @profile_option
-def house_command(ctx: click.Context, game: str, sets: tuple[str, ...], seed: int | None, advantages: tuple[str, ...],
-                  values: tuple[str, ...], switches: tuple[str, ...], output: Path, force: bool) -> None:
+def house_command(
+    ctx: click.Context,
+    game: str,
+    sets: tuple[str, ...],
+    seed: int | None,
+    advantages: tuple[str, ...],
+    values: tuple[str, ...],
+    switches: tuple[str, ...],
+    output: Path,
+    force: bool,
+) -> None:
     """Write house-rule SETS into GAME: the rules TripleA can enforce, and the rest in the game's notes.
 
     Choices apply to every set that has them. Two sets that change the same

@@ -30,5 +30,8 @@ def uninstall_command(ctx: click.Context, name: str) -> None:
     from kremlin_triplea.gamefile.install import uninstall_game
 
     game = uninstall_game(default_maps_dir(ctx.obj.get("maps_dir")), name)
-    click.echo(f"uninstalled {game.game_name!r} from map {game.map_name}: removed {game.game_file}"
-               + (f" and {game.notes_file}" if game.notes_file else "") + f", and its entry in {game.map_yml}")
+    click.echo(
+        f"uninstalled {game.game_name!r} from map {game.map_name}: removed {game.game_file}"
+        + (f" and {game.notes_file}" if game.notes_file else "")
+        + f", and its entry in {game.map_yml}"
+    )

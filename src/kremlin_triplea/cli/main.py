@@ -17,16 +17,16 @@ from typing import Any, TypeVar
 
 import click
 
-from kremlin_triplea.cli.common import profile_option
-from kremlin_triplea.cli.output import OUTPUT_PATH
-from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.cli.common import profile_option
 from kremlin_triplea.cli.house import house_command
 from kremlin_triplea.cli.install import installed_command, uninstall_command
-from kremlin_triplea.cli.serve import serve_command
 from kremlin_triplea.cli.matrix import matrix_command, profile_group
+from kremlin_triplea.cli.output import OUTPUT_PATH
+from kremlin_triplea.cli.serve import serve_command
 from kremlin_triplea.cli.verify import verify_command
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, installed_maps
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -137,9 +137,9 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bo
     Warnings (a connection or an attachment given twice, which TripleA reads as
     meant) are shown but pass, unless --strict.
     """
+    from kremlin_triplea.check.validate import errors, validate_tree
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.check.validate import errors, validate_tree
 
     path = resolve_game(game, _maps_dir(ctx))
     document = XmlDocument.read(path)
@@ -174,8 +174,8 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     On the first pick that breaks a rule, print the pick, the rule (quoted) and
     why, write nothing and exit 1.
     """
-    from kremlin_triplea.errors import InputError
     from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.errors import InputError
     from kremlin_triplea.gamefile.safe import check_output
     from kremlin_triplea.report.notes import add_notes
 
@@ -230,8 +230,8 @@ def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:
 @click.option("--ruleset", "ruleset_name", default="kremlin-aa50", show_default=True, help="A ruleset id (rulesets/<id>.toml) or a path.")
 def options_command(ruleset_name: str) -> None:
     """List a ruleset's bonus options and their rules."""
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
     from kremlin_triplea.report.text import ruleset_text
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     click.echo(ruleset_text(load_named_ruleset(ruleset_name)), nl=False)
 
@@ -243,8 +243,8 @@ def options_command(ruleset_name: str) -> None:
 @profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
-    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
     from kremlin_triplea.draft.legal import describe, legal_choices
+    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
 
     parsed = read_draft(draft)
     run = DraftRun(parsed, open_game(parsed, game_spec, _maps_dir(ctx)))
@@ -288,12 +288,18 @@ def _with_global_options(command: click.Command) -> click.Command:
     for each in [command, *subcommands]:
         names = {option for param in each.params for option in getattr(param, "opts", ())}
         if "--maps-dir" not in names:
-            each.params.append(click.Option(
-                ["--maps-dir"], type=click.Path(path_type=Path, file_okay=False), expose_value=False, is_eager=True,
-                callback=_set_maps_dir, help="TripleA's downloadedMaps folder (as before the command name)."))
+            each.params.append(
+                click.Option(
+                    ["--maps-dir"],
+                    type=click.Path(path_type=Path, file_okay=False),
+                    expose_value=False,
+                    is_eager=True,
+                    callback=_set_maps_dir,
+                    help="TripleA's downloadedMaps folder (as before the command name).",
+                )
+            )
         if "--debug" not in names:
             each.params.append(click.Option(["--debug"], is_flag=True, expose_value=False, is_eager=True, callback=_set_debug, help="Show tracebacks."))
         if isinstance(each, click.Group) and each is not command:
             _with_global_options(each)
     return command
-

@@ -9,13 +9,11 @@ from pathlib import Path
 
 import click
 
-from kremlin_triplea.errors import InputError
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
+from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.locate import installed_maps, resolve_game
 from kremlin_triplea.gamefile.safe import write_atomically
-
-
 
 
 def _quiet() -> bool:
@@ -45,9 +43,17 @@ def _include_covered(given_games: list[Path], with_covered: bool, only_given: bo
 @click.option("--ruleset", "ruleset_names", multiple=True, help="A ruleset id or path (repeatable; default: every installed ruleset and house-rule set).")
 @click.option("--game", "game_specs", multiple=True, help="A further game: a path or MAP/GAME (repeatable).")
 @click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
-@click.option("--with-covered", is_flag=True, help="With --game or --user-folder: also every game the map profiles pin (without them, those are the games run).")
+@click.option(
+    "--with-covered", is_flag=True, help="With --game or --user-folder: also every game the map profiles pin (without them, those are the games run)."
+)
 @click.option("--only-given", is_flag=True, hidden=True, help="Kept for old scripts: the games given are now the only ones run unless --with-covered.")
-@click.option("--profile", "profile_paths", multiple=True, type=click.Path(path_type=Path, dir_okay=False, exists=True), help="A map profile for the games given (repeatable); before the installed ones.")
+@click.option(
+    "--profile",
+    "profile_paths",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="A map profile for the games given (repeatable); before the installed ones.",
+)
 @click.option("--engine", is_flag=True, help="Also check that the real TripleA engine reads every written game the same (one JVM).")
 @click.option("--samples", default=2, show_default=True, type=click.IntRange(0, 100), help="Random whole drafts per ruleset and game.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random drafts.")
@@ -63,8 +69,8 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
     and read back to the board meant (and, with --engine, be read the same by
     TripleA).
     """
-    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
     from kremlin_triplea.rules.ruleset import load_named_ruleset
+    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
 
     maps_dir = _maps_dir(ctx)
     rulesets, broken = ([load_named_ruleset(n) for n in ruleset_names], []) if ruleset_names else all_rulesets()
@@ -79,8 +85,19 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
             raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
     from kremlin_triplea.rules.profile import load_profile
 
-    report = run_matrix(rulesets, games, maps_dir=maps_dir, engine=engine, samples=samples, seed=seed, broken_rulesets=broken + broken_houses, house_sets=house_sets, include_covered=_include_covered(games, with_covered, only_given),
-                        progress=None if _quiet() else progress_printer(), given_profiles=[load_profile(p) for p in profile_paths])
+    report = run_matrix(
+        rulesets,
+        games,
+        maps_dir=maps_dir,
+        engine=engine,
+        samples=samples,
+        seed=seed,
+        broken_rulesets=broken + broken_houses,
+        house_sets=house_sets,
+        include_covered=_include_covered(games, with_covered, only_given),
+        progress=None if _quiet() else progress_printer(),
+        given_profiles=[load_profile(p) for p in profile_paths],
+    )
     data = json_data(report)
     if json_path is not None and str(json_path) == "-":
         click.echo(json.dumps(data, indent=2))
@@ -108,9 +125,9 @@ def profile_group() -> None:
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
     from kremlin_triplea.game import load
+    from kremlin_triplea.rules.ruleset import load_named_ruleset
     from kremlin_triplea.tools.matrix import all_rulesets
     from kremlin_triplea.tools.profiles import known_places, new_profile_text
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     maps_dir = _maps_dir(ctx)
     path = resolve_game(game, maps_dir)
@@ -148,8 +165,8 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
 @click.pass_context
 def profile_check_command(ctx, profile) -> None:
     """Check PROFILE against its game files: names exist, hashes match, guessed entries have reasons (exit 1 if not)."""
-    from kremlin_triplea.tools.profiles import check_profile
     from kremlin_triplea.rules.ruleset import find_data_file
+    from kremlin_triplea.tools.profiles import check_profile
 
     path = find_data_file("maps", str(profile))
     problems = check_profile(path, _maps_dir(ctx))
@@ -163,4 +180,6 @@ def profile_check_command(ctx, profile) -> None:
 
     marks = review_marks(path)
     if marks:  # guesses are comments, not errors: a note to finish the review
-        click.echo(f"{len(marks)} lines still marked REVIEW (lines {', '.join(map(str, marks[:12]))}{', ...' if len(marks) > 12 else ''}): check them, then delete the marks")
+        click.echo(
+            f"{len(marks)} lines still marked REVIEW (lines {', '.join(map(str, marks[:12]))}{', ...' if len(marks) > 12 else ''}): check them, then delete the marks"
+        )

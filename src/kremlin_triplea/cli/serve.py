@@ -17,7 +17,17 @@ import click
 @click.option("--picks-per-side", type=int, help="A new draft: picks per side (default: the ruleset's).")
 @click.option("--player", "players", multiple=True, metavar="SIDE=NAME", help="The player's name for a side (kept for the room; noted in each pick).")
 @click.pass_context
-def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset: str | None, game_spec: str | None, first: str | None, picks_per_side: int | None, players: tuple[str, ...]) -> None:
+def serve_command(
+    ctx: click.Context,
+    draft: Path,
+    host: str,
+    port: int,
+    ruleset: str | None,
+    game_spec: str | None,
+    first: str | None,
+    picks_per_side: int | None,
+    players: tuple[str, ...],
+) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     import uvicorn
 
@@ -38,8 +48,13 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
         from kremlin_triplea.rules.ruleset import load_named_ruleset
 
         rules = load_named_ruleset(ruleset)
-        data = {"ruleset": rules.id, "game": game_spec, "first": first,
-                "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default, "pick": []}
+        data = {
+            "ruleset": rules.id,
+            "game": game_spec,
+            "first": first,
+            "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default,
+            "pick": [],
+        }
         new_draft(draft, data, maps_dir)
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None:
@@ -56,11 +71,15 @@ def serve_command(ctx: click.Context, draft: Path, host: str, port: int, ruleset
         click.echo(f"{side}: {base}/room/{room.keys[side]}" + (f"  ({player})" if player else ""))
     click.echo(f"spectators: {base}/room/{room.keys[SPECTATOR]}")
     if everywhere:
-        click.echo(f"Listening on every interface, port {port}: if {shown_host} is not the name the players reach this machine by, "
-                   "put its address (as they reach it) in place of it in the links.")
+        click.echo(
+            f"Listening on every interface, port {port}: if {shown_host} is not the name the players reach this machine by, "
+            "put its address (as they reach it) in place of it in the links."
+        )
     if local:
-        click.echo(f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "
-                   "as you do for TripleA) and send each player their link with this machine's address.")
+        click.echo(
+            f"Only this machine can open these links. To share them, run with --host 0.0.0.0 (and open port {port} "
+            "as you do for TripleA) and send each player their link with this machine's address."
+        )
     click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
     server: uvicorn.Server | None = None
     app = create_app(room, stopping=lambda: server is not None and server.should_exit)

@@ -49,7 +49,10 @@ def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int
             for line in play.exceptions:
                 click.echo(f"engine exception: {line}")
             state = "played" if play.ok else f"FAILED ({play.error})"
-            click.echo(f"Fast AI {state}: {play.rounds_played} of {rounds} round(s), {len(play.steps)} steps" + (" (the game ended in a victory)" if play.game_over else ""))
+            click.echo(
+                f"Fast AI {state}: {play.rounds_played} of {rounds} round(s), {len(play.steps)} steps"
+                + (" (the game ended in a victory)" if play.game_over else "")
+            )
         failed = failed or not result.ok
     if failed:
         sys.exit(1)
@@ -59,9 +62,9 @@ def _findings(game: Path, maps_dir: Path) -> tuple[list, Path | None]:
     """Our validator's findings in ``game``, less its recorded base game's (and that base, if any)."""
     from kremlin_triplea.check.validate import added_problems, validate_tree
     from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
-    from kremlin_triplea.game import Game
 
     document = XmlDocument.read(game)
     problems = validate_tree(document.root, str(game))

@@ -16,8 +16,6 @@ oddities, which are not the draft's doing).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from kremlin_triplea.model.board import Board
 
 
@@ -28,11 +26,6 @@ def board_problems(board: Board, factory: str | None) -> set[str]:
     for place, data in board.nodes.items():
         present = {owner for (owner, _), n in data["units"].items() if n and owner is not None}
         if data["water"]:
-            kinds = Counter[str]()
-            for (owner, unit), n in data["units"].items():
-                if n:
-                    kind = catalog.unit_type(unit)
-                    kinds[kind.domain] += n
             capacity = sum(catalog.unit_type(u).carrier_capacity * n for (_, u), n in data["units"].items() if n)
             planes = sum(catalog.unit_type(u).carrier_cost * n for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "air")
             if planes > capacity:

@@ -6,17 +6,18 @@ choice listed here is accepted when applied.
 """
 
 from __future__ import annotations
+
 from pathlib import Path
 
-from kremlin_triplea.game import Game
-from kremlin_triplea.draft.run import Draft, DraftRun, open_game
+from kremlin_triplea.draft.choices import BidChoices, NextPick
 from kremlin_triplea.draft.kinds import (
     DraftState,
     bid_cost,
     bid_placement_problem,
     removable_units,
 )
-from kremlin_triplea.draft.choices import BidChoices, NextPick
+from kremlin_triplea.draft.run import Draft, DraftRun, open_game
+from kremlin_triplea.game import Game
 
 
 def next_choices(draft: Draft, game: Game | None = None, *, maps_dir: Path | str | None = None) -> NextPick:
@@ -44,7 +45,8 @@ def bid_choices(state: DraftState) -> BidChoices:
     costs = []
     for power in state.side_powers[bid.placing_side]:
         allowed = tuple(
-            p for p in board.nodes
+            p
+            for p in board.nodes
             if any(bid_placement_problem(state, facts, power, u, p) is None for u in catalog.unit_types if bid_cost(board, u, power) is not None)
         )
         places.append((power, allowed))
@@ -89,9 +91,7 @@ def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
         if choices.neutral_pairs:
             lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
         for takeover in choices.takeovers:
-            retreat = "; ".join(
-                f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats
-            )
+            retreat = "; ".join(f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats)
             lines.append(f"  {takeover.power} take {takeover.territory}" + (f" (retreat: {retreat})" if retreat else ""))
         for title in choices.scenarios:
             lines.append(f"  scenario = {title!r}")

@@ -38,7 +38,9 @@ class UnitPlacement:
             count = entry.integer("count", 1)
             if count < 1:
                 raise entry.fail("count", "a positive whole number", count)
-            placements.append(cls(names.power(entry.text("power"), where=at), names.unit(entry.text("unit"), where=at), count, names.place(entry.text("at"), where=at)))
+            placements.append(
+                cls(names.power(entry.text("power"), where=at), names.unit(entry.text("unit"), where=at), count, names.place(entry.text("at"), where=at))
+            )
         return tuple(placements)
 
     def to_toml(self) -> dict[str, Any]:
@@ -59,7 +61,9 @@ class NeutralTake:
             entry.only("neutral", "by", "navy_at")
             at = f"{entry.where}: {entry.key}"
             navy = entry.text("navy_at", None)
-            takes.append(cls(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None))
+            takes.append(
+                cls(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None)
+            )
         return tuple(takes)
 
     def to_toml(self) -> dict[str, Any]:
@@ -97,7 +101,13 @@ class TakeoverSpec:
             entry.only("to", "power", "unit")
             here = f"{entry.where}: {entry.key}"
             power, unit = entry.text("power", None), entry.text("unit", None)
-            retreats.append(Retreat(names.territory(entry.text("to"), where=here), names.power(power, where=here) if power else None, names.unit(unit, where=here) if unit else None))
+            retreats.append(
+                Retreat(
+                    names.territory(entry.text("to"), where=here),
+                    names.power(power, where=here) if power else None,
+                    names.unit(unit, where=here) if unit else None,
+                )
+            )
         return cls(names.territory(spec.text("territory"), where=at), names.power(spec.text("by"), where=at), tuple(retreats))
 
     def to_toml(self) -> dict[str, Any]:

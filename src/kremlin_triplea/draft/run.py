@@ -108,8 +108,19 @@ def draft_from_data(root: Section) -> Draft:
         for key in ("first", "picks_per_side", "pick", "bid"):
             if root.has(key):
                 raise root.fail(key, "nothing: a draft of house rules only has no picks and no bid")
-        return Draft(path=root.file, ruleset=None, game=root.text("game", None), first="", picks_per_side=None, picks=(), bid=None,
-                     house_rules=house_rules, choices=tuple(root.texts("choices", [])), house_rule_choices=per_set, profile=profile)
+        return Draft(
+            path=root.file,
+            ruleset=None,
+            game=root.text("game", None),
+            first="",
+            picks_per_side=None,
+            picks=(),
+            bid=None,
+            house_rules=house_rules,
+            choices=tuple(root.texts("choices", [])),
+            house_rule_choices=per_set,
+            profile=profile,
+        )
     return Draft(
         path=root.file,
         ruleset=root.text("ruleset"),
@@ -262,8 +273,11 @@ class DraftRun:
         if not picks.min <= self.picks_per_side <= (picks.max or self.picks_per_side):
             allowed = f"{picks.min} to {picks.max}" if picks.max else f"at least {picks.min}"
             raise RuleViolation(
-                "picks_per_side", f"{self.picks_per_side} picks per side; the rules allow {allowed}",
-                rule=picks.rule, source=picks.source, where=draft.path,
+                "picks_per_side",
+                f"{self.picks_per_side} picks per side; the rules allow {allowed}",
+                rule=picks.rule,
+                source=picks.source,
+                where=draft.path,
             )
         self.applied: list[AppliedPick] = []
 
@@ -305,13 +319,20 @@ class DraftRun:
             raise RuleViolation(label, f"the draft has more than {self.picks_per_side} picks per side", rule=picks.rule, source=picks.source, where=where)
         expected = self.side_to_pick(index)
         if side != expected:
-            raise RuleViolation(f"{label} ({side})", f"it is the {expected}' turn to pick ({self.first} pick first, then the sides alternate)", rule=picks.alternate_rule, source=picks.source, where=where)
+            raise RuleViolation(
+                f"{label} ({side})",
+                f"it is the {expected}' turn to pick ({self.first} pick first, then the sides alternate)",
+                rule=picks.alternate_rule,
+                source=picks.source,
+                where=where,
+            )
         if option is not None and self.state.already_used(side, option.number):
             raise RuleViolation(
                 f"{label} ({side}, option {option.number} {option.title})",
                 f"the {side} already took option {option.number}" + (f" in this set of {picks.no_repeat_per} picks" if picks.no_repeat_per else ""),
                 rule=option.quotes.get("one_per_side", picks.no_repeat_rule),
-                source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source, where=where,
+                source=picks.no_repeat_source if "one_per_side" not in option.quotes else option.source,
+                where=where,
             )
 
     # -- the next pick, as python-chess has the next move --------------------------------
@@ -332,7 +353,9 @@ class DraftRun:
         """Why ``pick`` may not be the next pick (the rule, its source and the reason), or None."""
         try:
             if pick.index != len(self.applied) + 1:
-                raise RuleViolation(pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=self.ruleset.picks.alternate_rule, source=self.ruleset.picks.source)
+                raise RuleViolation(
+                    pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=self.ruleset.picks.alternate_rule, source=self.ruleset.picks.source
+                )
             self.turn_problem(pick.index, pick.side, pick.option)
             outcome = KINDS[pick.option.kind].apply(self.state, pick)
             self._push_keeping_invariants(pick.label, pick.option.rule, pick.option.source, outcome)
@@ -381,8 +404,11 @@ class DraftRun:
         if done != self.total_picks:
             next_side = self.side_to_pick(done + 1)
             raise RuleViolation(
-                "draft", f"{done} picks made; {self.picks_per_side} per side means {self.total_picks} (next: the {next_side})",
-                rule=picks.alternate_rule, source=picks.source, where=self.draft.path,
+                "draft",
+                f"{done} picks made; {self.picks_per_side} per side means {self.total_picks} (next: the {next_side})",
+                rule=picks.alternate_rule,
+                source=picks.source,
+                where=self.draft.path,
             )
 
     def parse_bid(self) -> BidSpec | None:
@@ -450,9 +476,20 @@ def apply_draft(
     own = run.ruleset.rule_set
     rules, selections = house_rule_changes(game.board, run.profile, run.names, house, before=(own,), flags=draft.choices)
     game.board.push_all(list(rules.changes))
-    return DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, rules, selections,
-                       players_from_picks(draft.picks), tuple(draft.choices))
-
+    return DraftResult(
+        game,
+        run.ruleset,
+        run.profile,
+        tuple(run.applied),
+        bid,
+        bid_spec,
+        run.warnings,
+        run.state,
+        rules,
+        selections,
+        players_from_picks(draft.picks),
+        tuple(draft.choices),
+    )
 
 
 def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:

@@ -108,7 +108,7 @@ class DraftState:
         used = self.used[side]
         per = self.ruleset.picks.no_repeat_per
         if per is not None:
-            used = used[len(used) // per * per:]
+            used = used[len(used) // per * per :]
         return number in used
 
     def record(self, side: str, index: int, outcome: Outcome) -> None:
@@ -172,8 +172,10 @@ class Facts:
         if power not in self._friendly_sea:
             board = self.board
             beside_allies = {
-                place for place, data in board.nodes.items()
-                if data["water"] and any(
+                place
+                for place, data in board.nodes.items()
+                if data["water"]
+                and any(
                     not board.nodes[n]["water"] and board.nodes[n]["owner"] is not None and self.catalog.allied(power, board.nodes[n]["owner"])
                     for n in board.neighbours(place)
                 )

@@ -110,10 +110,7 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     )
     lines = done.stdout.splitlines()
     if done.returncode != 0 or len(lines) != len(files):
-        raise EngineFailed(
-            f"the TripleA engine exited with status {done.returncode} after {len(lines)} of {len(files)}"
-            f" file(s): {_tail(done.stderr)}"
-        )
+        raise EngineFailed(f"the TripleA engine exited with status {done.returncode} after {len(lines)} of {len(files)} file(s): {_tail(done.stderr)}")
     readings = []
     for path, file, line in zip(given, files, lines):
         reading = _reading(json.loads(line))
@@ -132,9 +129,7 @@ def _resolved(paths: Iterable[Path]) -> list[Path]:
     return files
 
 
-def _run_engine(
-    main_class: str, files: list[Path], properties: Mapping[str, str], *, timeout: float, doing: str
-) -> subprocess.CompletedProcess[str]:
+def _run_engine(main_class: str, files: list[Path], properties: Mapping[str, str], *, timeout: float, doing: str) -> subprocess.CompletedProcess[str]:
     """Run one harness class over ``files`` (given on standard input) in one JVM, in a scratch home folder."""
     java, jar, classes = _compiled_harness()
     with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
@@ -229,8 +224,7 @@ def _compiled_harness() -> tuple[Path, Path, Path]:
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
         done = subprocess.run(
-            [str(javac), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar), "-d", str(building)]
-            + [str(source) for source in HARNESS_SOURCES],
+            [str(javac), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar), "-d", str(building)] + [str(source) for source in HARNESS_SOURCES],
             capture_output=True,
             text=True,
             timeout=300,

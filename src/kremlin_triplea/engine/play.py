@@ -124,10 +124,7 @@ def play_with_engine(
         complete = len(batch) == len(left) and not any(r.timed_out for r in batch[:-1])
         stopped = 0 < len(batch) < len(left) and batch[-1].timed_out and not any(r.timed_out for r in batch[:-1])
         if done.returncode != 0 or not (complete or stopped):
-            raise EngineFailed(
-                f"the TripleA engine exited with status {done.returncode} after {len(batch)} of {len(left)}"
-                f" game(s): {_tail(done.stderr)}"
-            )
+            raise EngineFailed(f"the TripleA engine exited with status {done.returncode} after {len(batch)} of {len(left)} game(s): {_tail(done.stderr)}")
         for report, file in zip(batch, left):
             if report.file != file:
                 raise EngineFailed(f"the engine player answered for {report.file} instead of {file}")

@@ -184,8 +184,10 @@ class XmlDocument:
                 try:
                     self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
                 except (ValueError, IndexError, StopIteration):
-                    raise InputError("could not match the file's tags to its elements, so it cannot be edited in place; "
-                                     "save it again from TripleA or an XML editor", where=self.source) from None
+                    raise InputError(
+                        "could not match the file's tags to its elements, so it cannot be edited in place; save it again from TripleA or an XML editor",
+                        where=self.source,
+                    ) from None
         return self._spans
 
     def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
@@ -276,7 +278,6 @@ class XmlDocument:
     def _emit_new_children(self, children: list[etree._Element], indent: bytes, out: bytearray) -> None:
         for child in children:
             out += b"\n" + indent + _serialize_new(child, indent, _indent_unit(self.original), self.encoding)
-
 
 
 def _byte_order_mark_encoding(data: bytes) -> str | None:
@@ -419,9 +420,7 @@ def _indent_unit(data: bytes) -> bytes:
     return match.group(1) if match else b"  "
 
 
-def _child_indent(
-    data: bytes, span: Span, original: list[etree._Element], spans: dict[etree._Element, Span]
-) -> bytes:
+def _child_indent(data: bytes, span: Span, original: list[etree._Element], spans: dict[etree._Element, Span]) -> bytes:
     for child in original:
         found = _indent_before(data, spans[child].start)
         if found:

@@ -115,7 +115,9 @@ def read_record(folder: Path) -> list[dict]:
     try:
         data = json.loads(text)
         games = data["games"]
-        if not isinstance(games, list) or not all(isinstance(g, dict) and isinstance(g.get("game_name"), str) and isinstance(g.get("file_name"), str) for g in games):
+        if not isinstance(games, list) or not all(
+            isinstance(g, dict) and isinstance(g.get("game_name"), str) and isinstance(g.get("file_name"), str) for g in games
+        ):
             raise ValueError("each game needs game_name and file_name")
     except (ValueError, KeyError, TypeError) as error:
         raise InputError(f"is not a record of installed games ({error}); remove it to forget them", where=str(path)) from None
@@ -159,7 +161,10 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
 def _check_replace(folder: MapFolder, game_name: str, *, force: bool, ours: set[str]) -> None:
     where = str(folder.folder / "map.yml")
     if game_name.lower() not in ours:
-        raise InputError(f"map {folder.name!r} already has a game named {game_name!r} that kremlin-triplea did not install; it is never replaced: choose another --name", where=where)
+        raise InputError(
+            f"map {folder.name!r} already has a game named {game_name!r} that kremlin-triplea did not install; it is never replaced: choose another --name",
+            where=where,
+        )
     if not force:
         raise InputError(f"map {folder.name!r} already has a game named {game_name!r}; use --force to replace it, or choose another --name", where=where)
 
@@ -225,7 +230,9 @@ def install_game(
     return InstalledGame(game_name, game_file, notes_file, map_yml, fresh.name, day.isoformat())
 
 
-def _replace_installed(folder: MapFolder, game_name: str, game_file: Path, xml: bytes, notes_html: str | None, record: list[dict], day: datetime.date, protect: tuple[Path, ...]) -> InstalledGame:
+def _replace_installed(
+    folder: MapFolder, game_name: str, game_file: Path, xml: bytes, notes_html: str | None, record: list[dict], day: datetime.date, protect: tuple[Path, ...]
+) -> InstalledGame:
     entry = next(g for g in record if g["game_name"].lower() == game_name.lower())
     write_atomically(game_file, xml, overwrite=True, protect=protect)
     notes_file = None
@@ -259,10 +266,16 @@ def installed_games(maps_dir: Path) -> list[InstalledGame]:
     for folder in installed_maps(Path(maps_dir)):
         for entry in read_record(folder.folder):
             notes = entry.get("notes_file")
-            found.append(InstalledGame(
-                entry["game_name"], folder.games_folder / entry["file_name"], folder.games_folder / notes if notes else None,
-                folder.folder / "map.yml", folder.name, str(entry.get("date", "")),
-            ))
+            found.append(
+                InstalledGame(
+                    entry["game_name"],
+                    folder.games_folder / entry["file_name"],
+                    folder.games_folder / notes if notes else None,
+                    folder.folder / "map.yml",
+                    folder.name,
+                    str(entry.get("date", "")),
+                )
+            )
     return found
 
 
@@ -291,7 +304,13 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
         text = _map_yml_text(game.map_yml)
         listed = {g.game_name for g in read_map_folder(folder).games}
         if game.game_name in listed:
-            new = remove_game(text, game.game_name, created_key=bool(entry.get("created_games_key")), added_newline=bool(entry.get("added_line_break")), where=str(game.map_yml))
+            new = remove_game(
+                text,
+                game.game_name,
+                created_key=bool(entry.get("created_games_key")),
+                added_newline=bool(entry.get("added_line_break")),
+                where=str(game.map_yml),
+            )
             write_atomically(game.map_yml, new.encode("utf-8"), overwrite=True)
         for path in (game.game_file, game.notes_file):
             if path is not None:
@@ -299,4 +318,3 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
                     os.unlink(path)
         _write_record(folder, [g for g in record if g is not entry])
     return game
-

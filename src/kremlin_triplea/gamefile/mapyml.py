@@ -134,7 +134,7 @@ def _not_a_list(value: yaml.Node) -> str:
 def add_game(text: str, game_name: str, file_name: str, *, where: str = "map.yml") -> Insertion:
     """``text`` with one more ``{game_name, file_name}`` entry at the end of its games list."""
     bom = _BOM if text.startswith(_BOM) else ""
-    body = text[len(bom):]
+    body = text[len(bom) :]
     entry = game_entry(game_name, file_name)
     root, key, value = _compose(body, where)
     created_key = added_newline = False
@@ -185,7 +185,7 @@ def remove_game(text: str, game_name: str, *, created_key: bool = False, added_n
     the ``games:`` key and line break it added go when its entry was the last one.
     """
     bom = _BOM if text.startswith(_BOM) else ""
-    body = text[len(bom):]
+    body = text[len(bom) :]
     _, key, value = _compose(body, where)
     if not isinstance(value, yaml.SequenceNode):
         raise _refuse(f"lists no game named {game_name!r}", where)
@@ -193,7 +193,9 @@ def remove_game(text: str, game_name: str, *, created_key: bool = False, added_n
     listed = data.get("games") or []
     matches = [i for i, g in enumerate(listed) if isinstance(g, dict) and g.get("game_name") == game_name]
     if len(matches) != 1:
-        raise _refuse(f"lists {len(matches) or 'no'} game{'s' if len(matches) > 1 else ''} named {game_name!r}" + ("; remove it by hand" if matches else ""), where)
+        raise _refuse(
+            f"lists {len(matches) or 'no'} game{'s' if len(matches) > 1 else ''} named {game_name!r}" + ("; remove it by hand" if matches else ""), where
+        )
     index, items = matches[0], value.value
     item = items[index]
     if value.flow_style:
@@ -205,7 +207,7 @@ def remove_game(text: str, game_name: str, *, created_key: bool = False, added_n
             start, end = item.start_mark.index, items[1].start_mark.index
     else:
         start = body.rfind("\n", 0, item.start_mark.index) + 1
-        if not re.fullmatch(r"[ ]*-[ ]+", body[start:item.start_mark.index]):
+        if not re.fullmatch(r"[ ]*-[ ]+", body[start : item.start_mark.index]):
             raise _refuse(f"the entry of {game_name!r} shares its line with other text; remove it by hand", where, item.start_mark.line + 1)
         end, _ = _after_line(body, _content_end(item))
         if len(items) == 1 and created_key:

@@ -101,9 +101,7 @@ def read_text(path: Path, *, max_bytes: int = 16 * 1024 * 1024, what: str = "fil
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(
-            f"is not UTF-8 text (byte 0x{data[error.start]:02x} at line {line}); save it as UTF-8", where=f"{path}:{line}"
-        ) from None
+        raise InputError(f"is not UTF-8 text (byte 0x{data[error.start]:02x} at line {line}); save it as UTF-8", where=f"{path}:{line}") from None
 
 
 def _parser() -> etree.XMLParser:
@@ -131,8 +129,7 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
     internal = tree.docinfo.internalDTD
     if internal is not None and any(True for _ in internal.iterentities()):
         raise InputError(
-            "declares XML entities; TripleA game files never do, and they are refused "
-            "because they can expand without limit",
+            "declares XML entities; TripleA game files never do, and they are refused because they can expand without limit",
             where=where,
         )
     # With an external DOCTYPE (``SYSTEM "game.dtd"``) that is not loaded, libxml2 keeps an
@@ -144,8 +141,7 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
     if undeclared is not None:
         name, line = undeclared
         raise InputError(
-            f"the entity &{name}; is not declared, and TripleA's parser refuses the file; "
-            f"write the character itself or a character reference such as &#160;",
+            f"the entity &{name}; is not declared, and TripleA's parser refuses the file; write the character itself or a character reference such as &#160;",
             where=f"{where}:{line}",
         )
     return tree
@@ -223,7 +219,10 @@ def check_output(
             except OSError:
                 same = False
             if same:
-                raise InputError(f"refusing to overwrite the input file {os.fspath(guarded)} (inputs are never written over, even with --force); choose another output", where=text)
+                raise InputError(
+                    f"refusing to overwrite the input file {os.fspath(guarded)} (inputs are never written over, even with --force); choose another output",
+                    where=text,
+                )
         if not overwrite:
             raise InputError("already exists; use --force to replace it", where=text)
     folder = target.parent

@@ -7,6 +7,7 @@ option, one new line). Nothing here knows about Kremlin rules.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterator
 
 from lxml import etree
@@ -171,10 +172,7 @@ class GameXml:
         """Make the file place exactly ``count`` units of this kind in ``territory``."""
         in_territory = self._unit_placements_in(territory)
         matching = [
-            e
-            for e in in_territory
-            if e.get("unitType") == unit_type and e.get("owner") == owner
-            and e.get("hitsTaken") is None and e.get("unitDamage") is None
+            e for e in in_territory if e.get("unitType") == unit_type and e.get("owner") == owner and e.get("hitsTaken") is None and e.get("unitDamage") is None
         ]
         current = sum(self._quantity(e) for e in matching)
         if count == current:
@@ -375,7 +373,5 @@ class GameXml:
 
 
 def _last(elements: Iterator[etree._Element]) -> etree._Element | None:
-    found = None
-    for found in elements:
-        pass
-    return found
+    last = collections.deque(elements, maxlen=1)
+    return last[0] if last else None

@@ -153,8 +153,13 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
             canal_name = f"Kremlin {strait.name} {number}"
             for zone in (a, b):
                 ctx.board.node(zone)
-                changes.append(AddXml("attachmentList", _canal_xml(f"canalAttachmentKremlin{_camel(strait.name)}{number}", zone, canal_name, group, passing),
-                                      description=f"canal {canal_name!r} on {zone}: ships pass {a}<->{b} only if allied with the owner of {' and '.join(group)}"))
+                changes.append(
+                    AddXml(
+                        "attachmentList",
+                        _canal_xml(f"canalAttachmentKremlin{_camel(strait.name)}{number}", zone, canal_name, group, passing),
+                        description=f"canal {canal_name!r} on {zone}: ships pass {a}<->{b} only if allied with the owner of {' and '.join(group)}",
+                    )
+                )
     who = " and ".join(land) if control == "all_of" else " or ".join(land)
     pairs = ", ".join(f"{a}<->{b}" for a, b in strait.sea_zone_pairs)
     passes = "air units" + (" and submarines" if ships == "surface" else "")
@@ -194,8 +199,10 @@ def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
     # (GameStepPropertiesHelper.isNonCombatDelegate); the property says it outright.
     name = f"kremlin{_camel(step_id)}{power}NonCombatMove"
     runs = f' maxRunCount="{rounds}"' if rounds is not None else ""
-    xml = (f'<step name="{_attr(name)}" delegate="move" player="{_attr(power)}" display="{_attr(ctx.rule.title)}"{runs}>'
-           '<stepProperty name="nonCombatMove" value="true"/></step>')
+    xml = (
+        f'<step name="{_attr(name)}" delegate="move" player="{_attr(power)}" display="{_attr(ctx.rule.title)}"{runs}>'
+        '<stepProperty name="nonCombatMove" value="true"/></step>'
+    )
     when = f"in the first {rounds} round(s) only" if rounds is not None else "every round"
     line = f"a non-combat move step for {power} ({name}) after {placed.after}, {when} (profile: {placed.reason})"
     return [Planned(("turn_step", step_id), (power, position, rounds), (AddXml("sequence", xml, after=placed.after, description=line),), line)]
@@ -248,7 +255,14 @@ def _place_units(ctx: ActionContext, change: Section) -> list[Planned]:
     power, at = ctx.power(change.text("power")), ctx.place(change.text("at"))
     units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
     what = ", ".join(f"{n} {u}" for u, n in units)
-    return [Planned(("units", ctx.rule.set_id, ctx.rule.id, at), tuple(units), tuple(PlaceUnits(at, power, u, n) for u, n in units), f"{power} start with {what} more in {ctx.names.shown(at)}")]
+    return [
+        Planned(
+            ("units", ctx.rule.set_id, ctx.rule.id, at),
+            tuple(units),
+            tuple(PlaceUnits(at, power, u, n) for u, n in units),
+            f"{power} start with {what} more in {ctx.names.shown(at)}",
+        )
+    ]
 
 
 def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
@@ -260,7 +274,14 @@ def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
             raise ctx.fail(f"{ctx.board.game_name} has {ctx.board.units(source)[(power, unit)]} {power} {unit} in {source}, the rule moves {count}")
     what = ", ".join(f"{n} {u}" for u, n in units)
     made: list[Change] = [RemoveUnits(source, power, u, n) for u, n in units] + [PlaceUnits(target, power, u, n) for u, n in units]
-    return [Planned(("units", ctx.rule.set_id, ctx.rule.id, source, target), tuple(units), tuple(made), f"{power} start with {what} in {ctx.names.shown(target)} instead of {ctx.names.shown(source)}")]
+    return [
+        Planned(
+            ("units", ctx.rule.set_id, ctx.rule.id, source, target),
+            tuple(units),
+            tuple(made),
+            f"{power} start with {what} in {ctx.names.shown(target)} instead of {ctx.names.shown(source)}",
+        )
+    ]
 
 
 ACTIONS: dict[str, Any] = {

@@ -68,7 +68,9 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
             if not candidates:
                 raise DataFileError(
                     f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to "
-                    f"{power} on this game: there is no place for its `{name}`; choose another advantage", where=None)
+                    f"{power} on this game: there is no place for its `{name}`; choose another advantage",
+                    where=None,
+                )
             # "UK.at" is the UK advantage's own; a bare "at" serves any power's.
             given = next((choices.values[k] for k in (f"{power}.{name}", name) if k in choices.values), None)
             if given is not None:
@@ -76,14 +78,16 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                 if _resolve(value, names) not in {_resolve(c, names) for c in candidates}:
                     raise DataFileError(
                         f"{choices.where}: {house.id} {advantage.rule.title}: {name} = {value!r} is not allowed "
-                        f"({advantage.rule.source}: {advantage.rule.rule}); choose one of {', '.join(candidates)}", where=None)
+                        f"({advantage.rule.source}: {advantage.rule.rule}); choose one of {', '.join(candidates)}",
+                        where=None,
+                    )
                 values[name] = (_resolve(value, names), "chosen")
             elif rng is not None:
                 values[name] = (rng.choice(candidates), f"drawn with seed {choices.seed}")
             else:
                 raise DataFileError(
-                    f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` "
-                    f"(one of {', '.join(candidates)}), or a `seed` to draw it", where=None)
+                    f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` (one of {', '.join(candidates)}), or a `seed` to draw it", where=None
+                )
         chosen.append(ChosenAdvantage(advantage, how, values))
     switches = frozenset(k for k, v in {**house.choices, **choices.switches}.items() if v)
     rules = house.rules.rules + tuple(_filled(c) for c in chosen)
@@ -94,8 +98,9 @@ def _named_advantage(house: HouseSet, power: str, wanted: str | int, offered: li
     for advantage in offered:
         if wanted == advantage.number or (isinstance(wanted, str) and wanted.lower() in (advantage.id, advantage.title.lower())):
             return advantage
-    raise UnknownNameError(f"{power} advantage", str(wanted), [a.id for a in offered], where=where or None,
-                           within=f"{house.id} ({house.advantages_source})", show_all=True)
+    raise UnknownNameError(
+        f"{power} advantage", str(wanted), [a.id for a in offered], where=where or None, within=f"{house.id} ({house.advantages_source})", show_all=True
+    )
 
 
 def _filled(chosen: ChosenAdvantage) -> GameRule:
@@ -125,8 +130,7 @@ def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -
     units = [u for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {})]
     if units and all(board.catalog.unit_type(names.unit(u)).domain == "sea" for u in units):
         # A new ship: a sea zone beside the rule's places, else beside one of the power's territories.
-        shores = [names.place(p) for p in advantage.places] or [
-            t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
+        shores = [names.place(p) for p in advantage.places] or [t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
         return sorted({z for t in shores for z in board.neighbours(t) if board.is_water(z)})
     if advantage.places:
         return list(advantage.places)
@@ -144,8 +148,9 @@ def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -
 # -- applying -------------------------------------------------------------------
 
 
-def house_rule_changes(board: Board, profile: Profile, names: Names, chosen: list[HouseChoices], before: tuple[RuleSet, ...] = (),
-                       flags: tuple[str, ...] = ()) -> tuple[AppliedRules, tuple[HouseSelection, ...]]:
+def house_rule_changes(
+    board: Board, profile: Profile, names: Names, chosen: list[HouseChoices], before: tuple[RuleSet, ...] = (), flags: tuple[str, ...] = ()
+) -> tuple[AppliedRules, tuple[HouseSelection, ...]]:
     """The game-file changes of the house sets (after the ``before`` sets, e.g. a Kremlin ruleset's own rules).
 
     ``flags`` are switches turned on for every set (a draft's ``choices``).

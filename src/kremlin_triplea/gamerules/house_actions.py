@@ -59,9 +59,14 @@ RULES_CLASS = "games.strategy.triplea.attachments.RulesAttachment"
 TRIGGER_CLASS = "games.strategy.triplea.attachments.TriggerAttachment"
 # The RulesAttachment options an objective's condition may use (RulesAttachment.java, TripleA 1.9).
 CONDITION_OPTIONS = (
-    "alliedOwnershipTerritories", "directOwnershipTerritories", "alliedExclusionTerritories",
-    "directExclusionTerritories", "enemyExclusionTerritories", "enemySurfaceExclusionTerritories",
-    "directPresenceTerritories", "alliedPresenceTerritories",
+    "alliedOwnershipTerritories",
+    "directOwnershipTerritories",
+    "alliedExclusionTerritories",
+    "directExclusionTerritories",
+    "enemyExclusionTerritories",
+    "enemySurfaceExclusionTerritories",
+    "directPresenceTerritories",
+    "alliedPresenceTerritories",
 )
 TERRITORY_GROUPS = ("controlled", "controlledNoWater", "original", "originalNoWater", "all", "map", "enemy")
 
@@ -86,7 +91,9 @@ def _attachment(name: str, attach_to: str, java_class: str, kind: str, options: 
 
 def _use_triggers(ctx: ActionContext) -> Planned:
     # Triggers only run with 'Use Triggers' on (Properties.getTriggers; AA50 and Revised lack it).
-    return _planned(("property", "Use Triggers"), "true", [SetProperty("Use Triggers", "true")], "game option 'Use Triggers' = true (the rule's trigger needs it)")
+    return _planned(
+        ("property", "Use Triggers"), "true", [SetProperty("Use Triggers", "true")], "game option 'Use Triggers' = true (the rule's trigger needs it)"
+    )
 
 
 def _round_one(ctx: ActionContext, power: str) -> tuple[str, str]:
@@ -135,8 +142,14 @@ def set_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     delta = change.integer("change")
     # The key is the rule's own: two rules adding PUs add up, they do not conflict.
-    return [_planned(("pus", ctx.rule.set_id, ctx.rule.id, power), delta, [AddPUs(power, delta)],
-                     f"{power} start with {delta:+d} PUs ({ctx.board.pus.get(power, 0)} in the game)")]
+    return [
+        _planned(
+            ("pus", ctx.rule.set_id, ctx.rule.id, power),
+            delta,
+            [AddPUs(power, delta)],
+            f"{power} start with {delta:+d} PUs ({ctx.board.pus.get(power, 0)} in the game)",
+        )
+    ]
 
 
 def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
@@ -145,13 +158,22 @@ def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     step = change.text("after_step")
     condition, condition_xml = _round_one(ctx, power)
     trigger = f"triggerAttachment{_tag(ctx)}{power}"
-    xml = _attachment(trigger, power, TRIGGER_CLASS, "player", [
-        ("conditions", condition), ("when", f"after:{step}"), ("uses", "1"), ("players", power),
-        ("resource", "PUs"), ("resourceCount", str(amount)),
-    ])
+    xml = _attachment(
+        trigger,
+        power,
+        TRIGGER_CLASS,
+        "player",
+        [
+            ("conditions", condition),
+            ("when", f"after:{step}"),
+            ("uses", "1"),
+            ("players", power),
+            ("resource", "PUs"),
+            ("resourceCount", str(amount)),
+        ],
+    )
     line = f"{power} receive {amount} PUs once, after {step} in round 1 (a TripleA trigger, uses=1)"
-    changes = [AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
-               AddXml("attachmentList", xml, description=line)]
+    changes = [AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"), AddXml("attachmentList", xml, description=line)]
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
 
 
@@ -177,11 +199,18 @@ def _technology_section(ctx: ActionContext) -> Planned:
     model = "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
     categories = _BUILT_IN_TECHS[model]
     techs = [t for names in categories.values() for t in names]
-    changes: list[Change] = [AddXml("technology", "<technologies>" + "".join(f'<techname name="{t}"/>' for t in techs) + "</technologies>",
-                                    description=f"TripleA's built-in technologies ({model}), written out")]
+    changes: list[Change] = [
+        AddXml(
+            "technology",
+            "<technologies>" + "".join(f'<techname name="{t}"/>' for t in techs) + "</technologies>",
+            description=f"TripleA's built-in technologies ({model}), written out",
+        )
+    ]
     for player in ctx.board.catalog.turn_order():
         body = "".join(f'<category name="{_attr(c)}">' + "".join(f'<tech name="{t}"/>' for t in names) + "</category>" for c, names in categories.items())
-        changes.append(AddXml("technology", f'<playerTech player="{_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own"))
+        changes.append(
+            AddXml("technology", f'<playerTech player="{_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own")
+        )
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
 
 
@@ -206,12 +235,18 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     changes: list[Change] = [
         # A technology with no built-in meaning (no `tech`): its techAbilityAttachment says what it does.
         AddXml("technologies", f'<techname name="{tech}"/>', description=f"technology {tech!r}"),
-        AddXml("attachmentList", _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", options),
-               description=f"what {name!r} does: {what}"),
+        AddXml(
+            "attachmentList",
+            _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", options),
+            description=f"what {name!r} does: {what}",
+        ),
         AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
         # No `when`: a tech trigger fires in its player's research-activation step (TechActivationDelegate).
-        AddXml("attachmentList", _attachment(trigger, power, TRIGGER_CLASS, "player", [
-            ("conditions", condition), ("uses", "1"), ("players", power), ("tech", tech)]), description=line),
+        AddXml(
+            "attachmentList",
+            _attachment(trigger, power, TRIGGER_CLASS, "player", [("conditions", condition), ("uses", "1"), ("players", power), ("tech", tech)]),
+            description=line,
+        ),
     ]
     return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
 
@@ -231,18 +266,31 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
                 options.append((option, _territories(ctx, condition.text(option))))
         name = f"conditionAttachment{tag}{index}"
         names.append(name)
-        changes.append(AddXml("attachmentList", _attachment(name, power, RULES_CLASS, "player", options),
-                              description=f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options)))
+        changes.append(
+            AddXml(
+                "attachmentList",
+                _attachment(name, power, RULES_CLASS, "player", options),
+                description=f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options),
+            )
+        )
     # TripleA reads a condition where it is referenced, so the amended objective
     # cannot name conditions that follow it in the file: a new objective that
     # follows them all requires the game's objective and the rule's conditions,
     # and the game's own objective pays nothing any more.
     new = f"objectiveAttachment{tag}"
-    changes.append(AddXml("attachmentList", _attachment(new, power, RULES_CLASS, "player", [
-        ("objectiveValue", str(value)), ("conditions", ":".join(names))]), description=f"objective {new} for {power}"))
+    changes.append(
+        AddXml(
+            "attachmentList",
+            _attachment(new, power, RULES_CLASS, "player", [("objectiveValue", str(value)), ("conditions", ":".join(names))]),
+            description=f"objective {new} for {power}",
+        )
+    )
     changes.append(SetAttachmentOption(amends, power, "objectiveValue", "0"))
-    line = f"the {power} objective {amends} now also requires: " + "; ".join(
-        str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c)) + f" (pays {value} as {new})"
+    line = (
+        f"the {power} objective {amends} now also requires: "
+        + "; ".join(str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c))
+        + f" (pays {value} as {new})"
+    )
     return [_planned(("objective", power, amends), (value, tuple(str(c) for c in changes)), changes, line)]
 
 
@@ -315,8 +363,14 @@ def give_neutral(ctx: ActionContext, change: Section) -> list[Planned]:
     line = f"{territory} joins {power} with its army ({', '.join(f'{n} {u}' for u, n in neutral['army'].items())})"
     planned = [_planned(("neutral_owner", territory), power, made, line)]
     if change.get("pay", "true or false", lambda v: isinstance(v, bool), False):
-        planned.append(_planned(("pus", ctx.rule.set_id, ctx.rule.id, power), -neutral["ipc"], [AddPUs(power, -neutral["ipc"])],
-                                f"{power} pay {neutral['ipc']} PUs for the alliance"))
+        planned.append(
+            _planned(
+                ("pus", ctx.rule.set_id, ctx.rule.id, power),
+                -neutral["ipc"],
+                [AddPUs(power, -neutral["ipc"])],
+                f"{power} pay {neutral['ipc']} PUs for the alliance",
+            )
+        )
     return planned
 
 

@@ -18,23 +18,23 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import attrs
 
+from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.changes import (
+    TERRITORY_FIELDS,
     AddPUs,
     AddXml,
-    SetAttachmentOption,
-    SetProductionCost,
     Change,
     GrantTech,
     PlaceUnits,
     RemoveUnits,
-    SetOwner,
+    SetAttachmentOption,
     SetGameName,
+    SetOwner,
+    SetProductionCost,
     SetProperty,
     SetPUs,
     SetTerritory,
-    TERRITORY_FIELDS,
 )
-from kremlin_triplea.errors import UnknownNameError
 
 if TYPE_CHECKING:
     import networkx as nx

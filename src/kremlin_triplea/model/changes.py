@@ -157,6 +157,19 @@ class SetProductionCost:
 # (Board.extra_xml) and written as they are.
 XmlChange = AddXml | SetAttachmentOption | SetProductionCost
 
-Change = PlaceUnits | RemoveUnits | SetOwner | SetTerritory | SetPUs | AddPUs | GrantTech | SetProperty | SetGameName | AddXml | SetAttachmentOption | SetProductionCost
+Change = (
+    PlaceUnits
+    | RemoveUnits
+    | SetOwner
+    | SetTerritory
+    | SetPUs
+    | AddPUs
+    | GrantTech
+    | SetProperty
+    | SetGameName
+    | AddXml
+    | SetAttachmentOption
+    | SetProductionCost
+)
 
 TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")

@@ -232,10 +232,7 @@ class _Reader:
             if len(results) == 1 and pus:
                 quantity = max(self._int(results[0], "quantity"), 1)
                 rule_costs[rule.get("name", "")] = {results[0].get("resourceOrUnit", ""): pus // quantity}
-        frontiers = {
-            f.get("name", ""): [r.get("name", "") for r in f.iterchildren("frontierRules")]
-            for f in self.game.production_frontiers()
-        }
+        frontiers = {f.get("name", ""): [r.get("name", "") for r in f.iterchildren("frontierRules")] for f in self.game.production_frontiers()}
         costs: dict[tuple[str, str], int] = {}
         votes: dict[str, Counter[int]] = {}
         for production in self.game.player_productions():
@@ -263,4 +260,3 @@ def _int_or_zero(text: str | None) -> int:
         return int(text) if text else 0
     except ValueError:
         return 0
-

@@ -83,11 +83,7 @@ def sea_zones_with_enemy_ships(board: Board, power: str) -> list[str]:
 
 
 def _sea_zones_where(board: Board, owner_matches: Callable[[str | None], bool]) -> list[str]:
-    return sorted(
-        zone
-        for zone, data in board.nodes.items()
-        if data["water"] and any(owner_matches(owner) for owner in ships(board, zone))
-    )
+    return sorted(zone for zone, data in board.nodes.items() if data["water"] and any(owner_matches(owner) for owner in ships(board, zone)))
 
 
 @attrs.frozen

@@ -112,7 +112,9 @@ def you_enforce(result: DraftResult | object) -> list[tuple[str, str, str]]:
                 if pick.scenario is not None:
                     found.append((f"Pick {pick.index}: {line.removeprefix(PLAYERS_ENFORCE)}", pick.scenario.rule, pick.scenario.source))
                 else:
-                    found.append((f"Pick {pick.index}, option {pick.option.number} {pick.option.title}", line.removeprefix(PLAYERS_ENFORCE), pick.option.source))
+                    found.append(
+                        (f"Pick {pick.index}, option {pick.option.number} {pick.option.title}", line.removeprefix(PLAYERS_ENFORCE), pick.option.source)
+                    )
     return found
 
 
@@ -212,11 +214,13 @@ def rules_html(result: DraftResult | object, *, map_notes: str = "", choices: It
     conflicts = map_note_conflicts(map_notes, rules, choices)
     if conflicts:
         parts.append("<h3>Where the map's notes below say otherwise</h3>")
-        parts.append(_list(
-            f"The map's notes say &ldquo;{escape(said)}&rdquo; The ruleset says &ldquo;{escape(rule.rule)}&rdquo; "
-            f"({escape(rule.title)}, {escape(rule.source)}). So {escape(holds)}."
-            for said, rule, holds in conflicts
-        ))
+        parts.append(
+            _list(
+                f"The map's notes say &ldquo;{escape(said)}&rdquo; The ruleset says &ldquo;{escape(rule.rule)}&rdquo; "
+                f"({escape(rule.title)}, {escape(rule.source)}). So {escape(holds)}."
+                for said, rule, holds in conflicts
+            )
+        )
     return parts
 
 
@@ -243,12 +247,13 @@ def notes_html(result: DraftResult, *, players: dict[str, str] | None = None, ch
     for applied, value in zip(result.picks, values.picks):
         pick, option = applied.pick, applied.pick.option
         changed = "; ".join(escape(for_players(line)) for line in applied.outcome.lines if not line.startswith(PLAYERS_ENFORCE))
-        parts.append(f"<li><b>{escape(pick.side)}, option {option.number} {escape(option.title)}</b> "
-                     f"(worth {value.value:+d} IPCs): {changed}</li>")
+        parts.append(f"<li><b>{escape(pick.side)}, option {option.number} {escape(option.title)}</b> (worth {value.value:+d} IPCs): {changed}</li>")
     parts.append("</ol>")
     totals = values.totals()
-    parts.append(f"<p>The picks are worth {escape(', '.join(f'{side} {total:+d} IPCs' for side, total in totals.items()))} "
-                 "(units at their cost, production and PUs).</p>")
+    parts.append(
+        f"<p>The picks are worth {escape(', '.join(f'{side} {total:+d} IPCs' for side, total in totals.items()))} "
+        "(units at their cost, production and PUs).</p>"
+    )
     if result.bid is not None and result.bid_spec is not None:
         parts.append(f"<h3>The bid: {result.bid_spec.amount}</h3>")
         parts.append(_list(escape(line) for line in result.bid.lines))

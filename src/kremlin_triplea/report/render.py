@@ -22,11 +22,11 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
+from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import PlaceDifference, board_difference
-from kremlin_triplea.errors import InputError
 
 # For owners the map gives no colour: distinct, readable under black text.
 PALETTE = ("#8c6bb1", "#41ae76", "#ef6548", "#4292c6", "#cc4c02", "#807dba", "#66a61e", "#e7298a")
@@ -137,6 +137,7 @@ def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir:
 
 
 # -- what changed ------------------------------------------------------------
+
 
 def label_lines(change: PlaceDifference) -> list[str]:
     """A changed place's label: units added and removed, then its fields in plain words."""
@@ -277,7 +278,7 @@ def render_svg(board: Board, art: MapArt, base: Board | None = None, legend: Leg
             continue
         owner = board.nodes[place]["owner"]
         out.append(
-            f'<path data-name={quoteattr(place)} data-owner={quoteattr(owner or "")} '
+            f"<path data-name={quoteattr(place)} data-owner={quoteattr(owner or '')} "
             f'fill="{fill_of(board, colors, neutral, place)}" d="{_path(art.polygons[place])}"/>'
         )
     out.append("</g>")
@@ -351,11 +352,7 @@ class Occupancy:
             ys = [y for _, y in shape]
             for row in range(max(min(ys) // cell, 0), min(max(ys) // cell + 1, rows)):
                 y = row * cell + cell / 2
-                crossings = sorted(
-                    x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-                    for (x1, y1), (x2, y2) in zip(shape, [*shape[1:], shape[0]])
-                    if (y1 <= y) != (y2 <= y)
-                )
+                crossings = sorted(x1 + (y - y1) * (x2 - x1) / (y2 - y1) for (x1, y1), (x2, y2) in zip(shape, [*shape[1:], shape[0]]) if (y1 <= y) != (y2 <= y))
                 for start, end in zip(crossings[::2], crossings[1::2]):
                     first, last = max(int(start // cell), 0), min(int(end // cell), columns - 1)
                     for near in range(max(row - 1, 0), min(row + 2, rows)):
@@ -391,7 +388,6 @@ def place_labels(labels: list[tuple[tuple[int, int], tuple[int, int]]], occupied
     Where no spot within ``LABEL_DISTANCES`` is clear of ``occupied``, the one covering least of it
     is taken; labels never overlap one another.
     """
-
 
     placed: list[Box] = []
     for (cx, cy), (box_width, box_height) in labels:
@@ -449,7 +445,7 @@ def _legend(swatches: list[tuple[str, str]], legend: Legend | None, top: int, wi
         column = (width - 40) // max(len(legend.sides), 1)
         for index, (side, lines) in enumerate(legend.sides):
             left = 20 + index * column
-            out.append(f'<g data-side={quoteattr(side)}>')
+            out.append(f"<g data-side={quoteattr(side)}>")
             out.append(f'<text x="{left}" y="{y + step}" font-weight="bold">{escape(side)}</text>')
             for number, line in enumerate(lines):
                 out.append(f'<text x="{left}" y="{y + (number + 2) * step}">{escape(line)}</text>')

@@ -34,9 +34,16 @@ def ruleset_text(ruleset: Ruleset) -> str:
     for text in dict.fromkeys((bid.rule, bid.order_rule, bid.placement_rule, bid.amount_rule, bid.negative_rule, bid.positive_rule)):
         lines += wrap.wrap(text)
     if bid.negative == "remove_units":
-        rounding = "rounded away from zero to the next value they can make" if bid.remove_value == "round_down_to_unit" else "at most the bid, as near as they can make"
-        lines.append(f"    negative bid: the {bid.placing_side} remove {' and '.join(bid.removable_units)} worth the bid ({rounding})"
-                     + ("; never units from bonus options" if bid.keep_option_units else "") + " - the draft lists them: remove = [...]")
+        rounding = (
+            "rounded away from zero to the next value they can make"
+            if bid.remove_value == "round_down_to_unit"
+            else "at most the bid, as near as they can make"
+        )
+        lines.append(
+            f"    negative bid: the {bid.placing_side} remove {' and '.join(bid.removable_units)} worth the bid ({rounding})"
+            + ("; never units from bonus options" if bid.keep_option_units else "")
+            + " - the draft lists them: remove = [...]"
+        )
         for text in (bid.removable_rule, bid.keep_option_units_rule, bid.remove_value_rule):
             if text not in (bid.negative_rule, bid.amount_rule):
                 lines += wrap.wrap(text)

@@ -194,10 +194,13 @@ class Valuer:
         self.before = after
         catalog = self.board.catalog
         displaced = sum((catalog.cost(c.unit_type, c.owner) or 0) * c.count for c in outcome.moved if isinstance(c, PlaceUnits))
-        unpriced = sorted({
-            f"{c.owner} {c.unit_type}" for c in outcome.changes
-            if isinstance(c, (PlaceUnits, RemoveUnits)) and c.owner in self.sides and catalog.cost(c.unit_type, c.owner) is None
-        })
+        unpriced = sorted(
+            {
+                f"{c.owner} {c.unit_type}"
+                for c in outcome.changes
+                if isinstance(c, (PlaceUnits, RemoveUnits)) and c.owner in self.sides and catalog.cost(c.unit_type, c.owner) is None
+            }
+        )
         unvalued = tuple(str(c) for c in outcome.changes if not _measured(c))
         return PickValue(label, side, gains, displaced, tuple(unpriced), unvalued)
 

@@ -64,8 +64,22 @@ from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 ENFORCED_BY = ("tool", "game", "players")
 RULE_KEYS = (
-    "id", "title", "source", "rule", "enforced_by", "change", "checked_by", "built_in", "differs", "why",
-    "maps", "when", "unless", "choice", "written_by", "note",
+    "id",
+    "title",
+    "source",
+    "rule",
+    "enforced_by",
+    "change",
+    "checked_by",
+    "built_in",
+    "differs",
+    "why",
+    "maps",
+    "when",
+    "unless",
+    "choice",
+    "written_by",
+    "note",
 )
 
 # The keys each change kind takes; the action that carries it out is registered

@@ -31,7 +31,6 @@ from kremlin_triplea.rules.ruleset import find_data_file
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
 
-
 @attrs.frozen
 class Advantage:
     power: str  # rule-text name
@@ -86,9 +85,18 @@ def load_house_set(path: Path | str) -> HouseSet:
             data["change"] = [one for change in data.get("change", []) for one in _each_place(change)]
             rule = _one_rule(data, path, f"advantage[{index}]", rules.id)
             choice = section.get("choice", "a name or a list of names", lambda v: isinstance(v, (str, list)), [])
-            advantages.append(Advantage(power, section.integer("number"), section.text("id"), section.text("title"), rule,
-                                        tuple([choice] if isinstance(choice, str) else choice),
-                                        tuple(section.texts("places", [])), tuple(section.texts("neutrals", []))))
+            advantages.append(
+                Advantage(
+                    power,
+                    section.integer("number"),
+                    section.text("id"),
+                    section.text("title"),
+                    rule,
+                    tuple([choice] if isinstance(choice, str) else choice),
+                    tuple(section.texts("places", [])),
+                    tuple(section.texts("neutrals", [])),
+                )
+            )
     neutrals = []
     for section in root.tables("neutral", []):
         section.only("name", "ipc", "army", "note")
@@ -142,7 +150,7 @@ def read_choices(set_id: str, section: Section | None) -> HouseChoices:
         return HouseChoices(set_id)
     house = load_named_house_set(set_id)
     switches, values = {}, {}
-    for key, value in section.data.items():
+    for key in section.data:
         if key in ("advantages", "seed"):
             continue
         if key in house.choices:
@@ -152,7 +160,8 @@ def read_choices(set_id: str, section: Section | None) -> HouseChoices:
         else:
             known = sorted(house.choices) + sorted({c for a in house.advantages for c in a.choices}) + ["advantages", "seed"]
             raise section.fail(key, f"one of {', '.join(known)}", key)
-    advantages = section.get("advantages", "a table of power = advantage id or number",
-                             lambda v: isinstance(v, dict) and all(isinstance(x, (str, int)) for x in v.values()), {})
+    advantages = section.get(
+        "advantages", "a table of power = advantage id or number", lambda v: isinstance(v, dict) and all(isinstance(x, (str, int)) for x in v.values()), {}
+    )
     seed = section.integer("seed", None)
     return HouseChoices(set_id, switches, advantages, values, seed, section.file)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 import re
 
-from kremlin_triplea.model.board import Board
 from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.model.board import Board
 from kremlin_triplea.rules.profile import Profile
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"

@@ -50,7 +50,7 @@ class PlacementParams:
     def from_toml(cls, section: Section) -> PlacementParams:
         unit_sets = section.get(
             "unit_sets",
-            "a list of unit lists, e.g. [[\"transport\", \"submarine\"]]",
+            'a list of unit lists, e.g. [["transport", "submarine"]]',
             lambda v: isinstance(v, list) and v and all(isinstance(s, list) and s and all(isinstance(u, str) for u in s) for s in v),
         )
         at = section.texts("at")

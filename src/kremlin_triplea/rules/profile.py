@@ -106,10 +106,14 @@ class Profile:
         """Warnings when the game file is not the one this profile was written against."""
         base = self.base_game(game)
         if base is None:
-            return [f"{game.source}: not one of the games the map profile {self.path} was written for ({', '.join(g.file for g in self.games)}); names and special cases may not fit"]
+            return [
+                f"{game.source}: not one of the games the map profile {self.path} was written for ({', '.join(g.file for g in self.games)}); names and special cases may not fit"
+            ]
         digest = hashlib.sha256(game.document.original).hexdigest()
         if digest != base.sha256:
-            return [f"{game.source}: differs from the {base.file} the map profile {self.path} was written against (sha256 {digest[:12]}..., expected {base.sha256[:12]}...); check the profile's names and special cases"]
+            return [
+                f"{game.source}: differs from the {base.file} the map profile {self.path} was written against (sha256 {digest[:12]}..., expected {base.sha256[:12]}...); check the profile's names and special cases"
+            ]
         return []
 
 
@@ -117,15 +121,40 @@ def load_profile(path: Path | str) -> Profile:
     path = Path(path)
     root = Section(_with_base(read_toml(path), path), str(path))
     root.only(
-        "map", "rulesets", "sea_zone_name", "game", "powers", "units", "places", "place_reasons",
-        "neutral_coasts", "special", "capital_marker", "powers_may_enter", "factory_output", "straits", "bid_phase",
-        "absent_places", "scenario_decision", "turn_step_positions", "unmatched",
+        "map",
+        "rulesets",
+        "sea_zone_name",
+        "game",
+        "powers",
+        "units",
+        "places",
+        "place_reasons",
+        "neutral_coasts",
+        "special",
+        "capital_marker",
+        "powers_may_enter",
+        "factory_output",
+        "straits",
+        "bid_phase",
+        "absent_places",
+        "scenario_decision",
+        "turn_step_positions",
+        "unmatched",
     )
     games = []
     for section in root.tables("game"):
         section.only("file", "key", "name", "sha256", "differences", "edition")
         digest = section.get("sha256", "64 hexadecimal digits", lambda v: isinstance(v, str) and len(v) == 64)
-        games.append(BaseGame(section.text("file"), section.text("key"), section.text("name"), digest.lower(), tuple(section.texts("differences", [])), section.text("edition", None)))
+        games.append(
+            BaseGame(
+                section.text("file"),
+                section.text("key"),
+                section.text("name"),
+                digest.lower(),
+                tuple(section.texts("differences", [])),
+                section.text("edition", None),
+            )
+        )
     sea_zone_name = root.get("sea_zone_name", 'a pattern with "{n}", e.g. "{n} Sea Zone"', lambda v: isinstance(v, str) and "{n}" in v)
     marker = root.table("capital_marker", None)
     factory = root.table("factory_output")
@@ -144,13 +173,19 @@ def load_profile(path: Path | str) -> Profile:
         units=_names(root, "units"),
         places=_names(root, "places"),
         place_reasons=_names(root, "place_reasons"),
-        neutral_coasts={k: tuple(v) for k, v in root.get(
-            "neutral_coasts", "a table of neutral = [sea zones]",
-            lambda v: isinstance(v, dict) and all(isinstance(z, list) for z in v.values()), {}).items()},
+        neutral_coasts={
+            k: tuple(v)
+            for k, v in root.get(
+                "neutral_coasts", "a table of neutral = [sea zones]", lambda v: isinstance(v, dict) and all(isinstance(z, list) for z in v.values()), {}
+            ).items()
+        },
         capital_marker=None if marker is None else CapitalMarker(marker.text("power"), marker.text("at"), marker.text("refuge"), marker.text("reason")),
-        powers_may_enter={k: tuple(v) for k, v in root.get(
-            "powers_may_enter", "a table of power = [territories]",
-            lambda v: isinstance(v, dict) and all(isinstance(t, list) for t in v.values()), {}).items()},
+        powers_may_enter={
+            k: tuple(v)
+            for k, v in root.get(
+                "powers_may_enter", "a table of power = [territories]", lambda v: isinstance(v, dict) and all(isinstance(t, list) for t in v.values()), {}
+            ).items()
+        },
         factory_output_enforced_by_game=factory.boolean("enforced_by_game"),
         factory_output_reason=factory.text("reason"),
         special_reasons={name: specials.table(name).text("reason") for name in specials.data} if specials is not None else {},
@@ -202,8 +237,11 @@ def _straits(root: Section) -> dict[str, Strait]:
     for name in table.data:
         section = table.table(name)
         section.only("sea_zones", "reason", "land", "land_reason")
-        pairs = section.get("sea_zones", "a list of [sea zone, sea zone] pairs",
-                            lambda v: isinstance(v, list) and v and all(isinstance(p, list) and len(p) == 2 and all(isinstance(z, str) for z in p) for p in v))
+        pairs = section.get(
+            "sea_zones",
+            "a list of [sea zone, sea zone] pairs",
+            lambda v: isinstance(v, list) and v and all(isinstance(p, list) and len(p) == 2 and all(isinstance(z, str) for z in p) for p in v),
+        )
         land = tuple(section.texts("land", []))
         if land and not section.has("land_reason"):
             raise section.fail("land_reason", "why these territories are the strait's sides")
@@ -232,8 +270,7 @@ class NoProfileError(UnknownNameError):
         known = sorted({p.stem for base in data_folders("maps") for p in base.glob("*.toml")})
         super().__init__("map profile", map_name, known, show_all=True, where=str(game.source))
         places = ", ".join(str(p) for p in looked_in)
-        self.message += (f"; looked for {places or 'no installed map folder'} and the built-in profiles; start one with: "
-                         f"{new_profile_command(game)}")
+        self.message += f"; looked for {places or 'no installed map folder'} and the built-in profiles; start one with: {new_profile_command(game)}"
         self.map_name = map_name
         self.looked_in = tuple(looked_in)
         self.game = game

@@ -14,6 +14,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_file_kind
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
 from kremlin_triplea.rules.options import (
     OPTION_KEYS,
@@ -22,8 +23,8 @@ from kremlin_triplea.rules.options import (
     Params,
 )
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
-from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_file_kind
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+
 
 @attrs.frozen
 class Option:
@@ -152,7 +153,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     data = read_toml(path)
     if rule_file_kind(path) != "ruleset":
         raise DataFileError(
-            f"{path.stem} is a house-rule set, not a Kremlin ruleset: list it in a draft as house_rules = [\"{path.stem}\"] "
+            f'{path.stem} is a house-rule set, not a Kremlin ruleset: list it in a draft as house_rules = ["{path.stem}"] '
             f"or write it into a game with `kremlin-triplea house GAME -r {path.stem}`",
             where=str(path),
         )
@@ -186,13 +187,26 @@ def load_ruleset(path: Path | str) -> Ruleset:
                 if group not in groups:
                     raise root.fail(f"option[{index}].per_group", f"groups of the [[neutral]] table ({', '.join(sorted(g for g in groups if g))})", group)
             if None in groups:
-                raise root.fail("neutral", "a `group` for every neutral (an option counts neutrals by group)", next(n.name for n in neutrals.values() if n.group is None))
+                raise root.fail(
+                    "neutral", "a `group` for every neutral (an option counts neutrals by group)", next(n.name for n in neutrals.values() if n.group is None)
+                )
         if isinstance(params, NeutralTakeoverParams) and params.production == "table_value" and any(n.ipc is None for n in neutrals.values()):
-            raise root.fail(f"option[{index}].production", "an `ipc` for every neutral (production = table_value), or production = \"unchanged\"", "a neutral without ipc")
+            raise root.fail(
+                f"option[{index}].production", 'an `ipc` for every neutral (production = table_value), or production = "unchanged"', "a neutral without ipc"
+            )
     restrictions = {}
     for section in root.tables("restriction", []):
-        section.only("power", "source", "rule", "options", "neutrals", "takeover_only_where_may_enter",
-                     "placements_only_on_own_territory", "may_also_enter", "may_also_enter_rule")
+        section.only(
+            "power",
+            "source",
+            "rule",
+            "options",
+            "neutrals",
+            "takeover_only_where_may_enter",
+            "placements_only_on_own_territory",
+            "may_also_enter",
+            "may_also_enter_rule",
+        )
         allowed = section.get("options", "a list of option numbers", lambda v: isinstance(v, list) and all(isinstance(n, int) for n in v))
         for number in allowed:
             if number not in numbers:
@@ -234,9 +248,24 @@ def load_ruleset(path: Path | str) -> Ruleset:
     locks.only("source", "rule", "lock_retreat_destinations", "reason")
     bid = root.table("bid")
     bid.only(
-        "source", "rule", "placing_side", "receiving_side", "placement_rule", "amount_rule", "negative_rule", "order_rule",
-        "negative", "removable_units", "removable_rule", "keep_option_units", "keep_option_units_rule",
-        "remove_value", "remove_value_rule", "remove_value_source", "positive", "positive_rule",
+        "source",
+        "rule",
+        "placing_side",
+        "receiving_side",
+        "placement_rule",
+        "amount_rule",
+        "negative_rule",
+        "order_rule",
+        "negative",
+        "removable_units",
+        "removable_rule",
+        "keep_option_units",
+        "keep_option_units_rule",
+        "remove_value",
+        "remove_value_rule",
+        "remove_value_source",
+        "positive",
+        "positive_rule",
     )
     return Ruleset(
         id=root.text("id"),

@@ -43,7 +43,6 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.tomlfile import Section
 
-
 STEP_KINDS = ("place", "remove", "move", "capture", "destroy")
 
 
@@ -143,10 +142,15 @@ def read_scenarios(root: Section, sides: tuple[str, ...]) -> tuple[Scenario, ...
         for entry in section.tables("variant", []):
             entry.only("edition", "rule", "steps", "involves", "players_enforce")
             involves = entry.texts("involves", None)
-            variants.append(Variant(
-                entry.text("edition"), entry.text("rule"), read_steps(entry, "steps"),
-                tuple(involves) if involves is not None else None, entry.text("players_enforce", ""),
-            ))
+            variants.append(
+                Variant(
+                    entry.text("edition"),
+                    entry.text("rule"),
+                    read_steps(entry, "steps"),
+                    tuple(involves) if involves is not None else None,
+                    entry.text("players_enforce", ""),
+                )
+            )
         scenarios.append(
             Scenario(
                 id=section.text("id").strip().lower(),

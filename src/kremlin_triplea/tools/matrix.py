@@ -84,8 +84,15 @@ class Cell:
         return APPLIED if self.applied else NOT_APPLICABLE
 
     def as_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "option": self.row, "game": self.game, "status": self.status,
-                "applied": self.applied, "reasons": self.reasons, "errors": self.errors}
+        return {
+            "ruleset": self.ruleset,
+            "option": self.row,
+            "game": self.game,
+            "status": self.status,
+            "applied": self.applied,
+            "reasons": self.reasons,
+            "errors": self.errors,
+        }
 
 
 @attrs.frozen
@@ -450,7 +457,7 @@ class Checker:
         start = time.perf_counter()
         readings = read_with_engine([path for path, _, _ in self.for_engine])
         seconds = time.perf_counter() - start
-        for (path, board, blame), reading in zip(self.for_engine, readings):
+        for (_path, board, blame), reading in zip(self.for_engine, readings):
             if not reading.ok:
                 for item in blame(None):
                     item.fail(f"the engine cannot read the written game: {reading.error}")
@@ -563,7 +570,9 @@ def _row(option: Option) -> str:
     return f"{option.number} {option.title}"
 
 
-def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied], list_only: bool = False) -> None:
+def _run_one(
+    report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec, game: Game, samples: int, seed: int, single: list[Applied], list_only: bool = False
+) -> None:
     """One ruleset on one game: its single picks go to ``single`` (written later, for all rulesets of the game at once)."""
     label = spec.label
     profile = spec.profile
@@ -576,7 +585,6 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         missing_units = setup.missing_units
         notes += [f"{ruleset.id}: {n}" for n in setup.notes]
     else:
-
         notes += [f"{ruleset.id}: {w}" for w in profile.check_base_file(game)]
         ruleset, left_out = fit_ruleset(ruleset, profile)
         notes += [f"{ruleset.id}: {n}" for n in left_out]
@@ -584,7 +592,9 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
         missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
     alliances = game.catalog.alliances()
     absent_sides = [s for s in ruleset.sides if s not in alliances]
-    rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios]
+    rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [
+        f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios
+    ]
     rows += ["bid (units)", "bid (negative)", "random drafts"]
     if absent_sides:
         why = f"the game has no alliance {' or '.join(absent_sides)} (its alliances: {', '.join(alliances) or 'none'})"
@@ -634,7 +644,9 @@ def _run_one(report: Report, checker: Checker, ruleset: Ruleset, spec: GameSpec,
                 cell.applied += 1
                 continue
             for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
-                item = _apply_in_memory(cell, f"{side} option {option.number}: {description}", board, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
+                item = _apply_in_memory(
+                    cell, f"{side} option {option.number}: {description}", board, lambda p=pick, r=run: KINDS[p.option.kind].apply(r.state, p).changes
+                )
                 if item is not None:
                     single.append(item)
                     count += 1
@@ -717,7 +729,9 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
     return None
 
 
-def _scenario_items(report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str, list_only: bool = False) -> list[Applied]:
+def _scenario_items(
+    report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str, list_only: bool = False
+) -> list[Applied]:
     """Each scenario of the side on its own row: applied, or why it cannot be."""
 
     items = []
@@ -761,7 +775,9 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
     return Applied(cell, label, changes, states)
 
 
-def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool) -> None:
+def _sample_draft(
+    checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool
+) -> None:
     game.reset()
     first = rng.choice(ruleset.sides)
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
@@ -890,8 +906,12 @@ def junit_xml(report: Report) -> bytes:
     for game in report.games:
         cells = [c for (r, o, g), c in report.cells.items() if g == game]
         suite = etree.SubElement(
-            suites, "testsuite", name=game, tests=str(len(cells)),
-            failures=str(sum(c.status == FAILED for c in cells)), skipped=str(sum(c.status == NOT_APPLICABLE for c in cells)),
+            suites,
+            "testsuite",
+            name=game,
+            tests=str(len(cells)),
+            failures=str(sum(c.status == FAILED for c in cells)),
+            skipped=str(sum(c.status == NOT_APPLICABLE for c in cells)),
         )
         for cell in cells:
             case = etree.SubElement(suite, "testcase", classname=cell.ruleset, name=cell.row)

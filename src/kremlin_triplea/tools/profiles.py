@@ -189,7 +189,11 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
     map_name = game.board.properties.get("mapName") or Path(game.source).stem
     if base is not None:
         profile = attrs.evolve(
-            base, units={**units, **base.units}, rulesets=(ruleset.id,), neutral_coasts={}, capital_marker=None,
+            base,
+            units={**units, **base.units},
+            rulesets=(ruleset.id,),
+            neutral_coasts={},
+            capital_marker=None,
             powers_may_enter={k: v for k, v in base.powers_may_enter.items() if k in {base.powers.get(p, p) for p in restrictions}},
         )
     else:
@@ -215,28 +219,27 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
 
 def guess_sea_zone_name(game: Game) -> str:
     """The commonest pattern of the sea zones' names with their number as {n} ("{n} Sea Zone")."""
-    patterns = Counter(
-        re.sub(r"\d+", "{n}", name, count=1)
-        for name, data in game.board.nodes.items()
-        if data["water"] and re.search(r"\d", name)
-    )
+    patterns = Counter(re.sub(r"\d+", "{n}", name, count=1) for name, data in game.board.nodes.items() if data["water"] and re.search(r"\d", name))
     return patterns.most_common(1)[0][0] if patterns else "{n} Sea Zone"
 
 
 # -- profile new: matching rule-text names to a map that knows what it matches ---------
 
 # Players' names for the powers rule texts name: a rule text says "UK", the game's player is "British".
-POWER_NAMES: tuple[frozenset[str], ...] = tuple(frozenset(group) for group in (
-    {"uk", "u.k.", "united kingdom", "britain", "great britain", "england", "british", "english"},
-    {"usa", "us", "u.s.", "u.s.a.", "united states", "america", "americans", "american"},
-    {"ussr", "u.s.s.r.", "soviet", "soviets", "soviet union", "russia", "russians", "russian"},
-    {"germany", "germans", "german"},
-    {"japan", "japanese"},
-    {"italy", "italians", "italian"},
-    {"china", "chinese"},
-    {"anzac", "australia", "australians", "australian"},
-    {"france", "french"},
-))
+POWER_NAMES: tuple[frozenset[str], ...] = tuple(
+    frozenset(group)
+    for group in (
+        {"uk", "u.k.", "united kingdom", "britain", "great britain", "england", "british", "english"},
+        {"usa", "us", "u.s.", "u.s.a.", "united states", "america", "americans", "american"},
+        {"ussr", "u.s.s.r.", "soviet", "soviets", "soviet union", "russia", "russians", "russian"},
+        {"germany", "germans", "german"},
+        {"japan", "japanese"},
+        {"italy", "italians", "italian"},
+        {"china", "chinese"},
+        {"anzac", "australia", "australians", "australian"},
+        {"france", "french"},
+    )
+)
 
 _NAVAL_ROLES = {"transport", "submarine", "destroyer", "cruiser", "carrier", "battleship"}
 _LAND_ROLES = {"infantry", "artillery", "armour", "factory", "aa"}
@@ -354,7 +357,9 @@ class KnownPlace:
             return f"{self.map} has both {self.name!r} and {name!r}"
         owner = board.node(name)["owner"]
         if (owner is None) != (self.owner_alliances is None):
-            return f"{name} is {'unowned' if owner is None else 'owned'} here, {self.name} {'unowned' if self.owner_alliances is None else 'owned'} on {self.map}"
+            return (
+                f"{name} is {'unowned' if owner is None else 'owned'} here, {self.name} {'unowned' if self.owner_alliances is None else 'owned'} on {self.map}"
+            )
         if owner is not None and self.owner_alliances and not (set(board.catalog.players[owner].alliances) & self.owner_alliances):
             return f"{name} is held by another alliance here than {self.name} on {self.map}"
         return None
@@ -405,10 +410,19 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
                     continue
                 around = frozenset(board.neighbours(name))
                 owner = board.node(name)["owner"]
-                found.setdefault(rule.lower(), []).append(KnownPlace(
-                    rule, profile.map, base.file, name, board.is_water(name), around,
-                    frozenset(_key(n) for n in around if not board.is_water(n)),
-                    None if owner is None else frozenset(board.catalog.players[owner].alliances), plain_board))
+                found.setdefault(rule.lower(), []).append(
+                    KnownPlace(
+                        rule,
+                        profile.map,
+                        base.file,
+                        name,
+                        board.is_water(name),
+                        around,
+                        frozenset(_key(n) for n in around if not board.is_water(n)),
+                        None if owner is None else frozenset(board.catalog.players[owner].alliances),
+                        plain_board,
+                    )
+                )
     return found
 
 
@@ -479,7 +493,11 @@ def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[s
                 holding = [z for z in beside if all(board.node(z)["units"].get((player, u), 0) >= n for u, n in units.items())]
                 if len(holding) == 1:
                     what = ", ".join(f"{n} {player} {u}" for u, n in units.items())
-                    matches[step.at] = PlaceMatch(step.at, holding[0], f"scenario {scenario.id!r} removes {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)")
+                    matches[step.at] = PlaceMatch(
+                        step.at,
+                        holding[0],
+                        f"scenario {scenario.id!r} removes {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)",
+                    )
                     taken.add(holding[0])
 
 
@@ -543,7 +561,11 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         return PlaceMatch(rule, exact[0], "the same name", exact=True)
     other = [n for n in board.nodes if n.lower() == rule.lower()]
     if other and kind.kind is not None:
-        return PlaceMatch(rule, None, f"this game's {other[0]!r} is {'a sea zone' if board.is_water(other[0]) else 'land'}, but the rule text's is {'a sea zone' if kind.kind == 'sea' else 'land'}{because}")
+        return PlaceMatch(
+            rule,
+            None,
+            f"this game's {other[0]!r} is {'a sea zone' if board.is_water(other[0]) else 'land'}, but the rule text's is {'a sea zone' if kind.kind == 'sea' else 'land'}{because}",
+        )
     plain = [n for n in candidates if _plain(n) == _plain(rule)]
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
@@ -563,7 +585,11 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
             shared = known_place.land_neighbours & _land_around(board, same[0])
             if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
-            return PlaceMatch(rule, same[0], f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there")
+            return PlaceMatch(
+                rule,
+                same[0],
+                f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there",
+            )
     if kind.kind is None:
         kinds = {k.water for k in evidence}
         if len(kinds) == 1:
@@ -583,7 +609,11 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
     best.sort(key=lambda b: (-b[0], b[2]))
     if best and best[0][0] >= 0.5 and all(b[2] == best[0][2] or b[0] < best[0][0] for b in best[1:]):
         score, shared, name, known_place = best[0]
-        return PlaceMatch(rule, name, f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})")
+        return PlaceMatch(
+            rule,
+            name,
+            f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})",
+        )
     words = _tokens(rule)
     pool = candidates if kind.kind is not None else sorted(board.nodes)
     if numbered_sea_zone(rule):
@@ -596,24 +626,48 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
         close = _closest(" ".join(words), {n: " ".join(_tokens(n)) for n in pool if _tokens(n) and not _opposed(rule, n)}, 0.8)
         if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
-            return PlaceMatch(rule, close[0][1], f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}")
+            return PlaceMatch(
+                rule,
+                close[0][1],
+                f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}",
+            )
         # One name is the other with a word that only narrows it down ("South Eire" / "Eire").
-        narrowed = [n for n in pool if _tokens(n) and set(_tokens(n)) != set(words)
-                    and (set(_tokens(n)) ^ set(words)) <= _QUALIFIERS and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))]
+        narrowed = [
+            n
+            for n in pool
+            if _tokens(n)
+            and set(_tokens(n)) != set(words)
+            and (set(_tokens(n)) ^ set(words)) <= _QUALIFIERS
+            and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))
+        ]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(set(_tokens(narrowed[0])) ^ set(words)))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
         # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
         for known_place in evidence:
-            inside = [n for n in candidates if _tokens(n) and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))
-                      and known_place.land_neighbours & _land_around(board, n) and (known_place.water or known_place.conflicts(board, n) is None)]
+            inside = [
+                n
+                for n in candidates
+                if _tokens(n)
+                and (set(_tokens(n)) < set(words) or set(words) < set(_tokens(n)))
+                and known_place.land_neighbours & _land_around(board, n)
+                and (known_place.water or known_place.conflicts(board, n) is None)
+            ]
             if len(inside) == 1:
                 shared = known_place.land_neighbours & _land_around(board, inside[0])
-                return PlaceMatch(rule, inside[0], f"its words are part of {inside[0]!r}'s (or these of its), and on {known_place.map} it borders {', '.join(sorted(shared))} as {inside[0]} does here")
+                return PlaceMatch(
+                    rule,
+                    inside[0],
+                    f"its words are part of {inside[0]!r}'s (or these of its), and on {known_place.map} it borders {', '.join(sorted(shared))} as {inside[0]} does here",
+                )
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
     near = [n for _, n in _closest(_plain(rule), {n: _plain(n) for n in candidates}, 0.6)[:3]] or ["none"]
-    return PlaceMatch(rule, None, f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}")
+    return PlaceMatch(
+        rule,
+        None,
+        f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}",
+    )
 
 
 def match_power(word: str, players: list[str], known: dict[str, str]) -> tuple[str | None, str]:
@@ -679,7 +733,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         f"map = {_q(map_name)}",
         f"rulesets = [{', '.join(_q(r.id) for r in rulesets)}]",
         "# The rule texts' numbered sea zones (\"Seazone 12\") are numbered as on their own maps, not this one's:",
-        "# each is matched in [places] like any other place. Set a pattern such as \"{n} Sea Zone\" only if this map",
+        '# each is matched in [places] like any other place. Set a pattern such as "{n} Sea Zone" only if this map',
         f"# numbers its sea zones as the rule text's map does (this game's own pattern: {guess_sea_zone_name(game)!r}).",
         'sea_zone_name = "Seazone {n}"',
         "",
@@ -755,8 +809,12 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     lines += [
         "[factory_output]",
         f"enforced_by_game = {'true' if ww2v3 else 'false'}   # {REVIEW}",
-        "reason = " + _q("the game sets WW2V3, under which TripleA limits a factory to its territory production" if ww2v3
-                         else "the game does not set WW2V3: TripleA does not limit a new factory to its territory production"),
+        "reason = "
+        + _q(
+            "the game sets WW2V3, under which TripleA limits a factory to its territory production"
+            if ww2v3
+            else "the game does not set WW2V3: TripleA does not limit a new factory to its territory production"
+        ),
         "",
         "[unmatched]   # rule-text names nothing on this map stands for: what needs them is not available here",
         *(f"{_q(name)} = {_q('; '.join(why))}" for name, why in unmatched.items()),
@@ -785,7 +843,11 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) 
     ``report`` is a matrix report of the game with the profile (``run_matrix``):
     its not-applicable cells, its failures and its notes are copied as they are.
     """
-    lines = ["", "# What the map lacks, per ruleset, and what is therefore not available, as", f"# `kremlin-triplea matrix --only-given --profile` reports it for {label}:"]
+    lines = [
+        "",
+        "# What the map lacks, per ruleset, and what is therefore not available, as",
+        f"# `kremlin-triplea matrix --only-given --profile` reports it for {label}:",
+    ]
     missing = profile.unmatched
     for ruleset in rulesets:
         lines.append("#")
@@ -803,7 +865,7 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) 
                 lines.append(f"#   no strait {key!r} ([straits.{key}]): the game rule {rule} cannot be written into this game")
         for note in report.notes.get(label, []):
             if note.startswith(f"{ruleset.id}: "):
-                lines.append(f"#   note: {note[len(ruleset.id) + 2:]}")
+                lines.append(f"#   note: {note[len(ruleset.id) + 2 :]}")
         for (ruleset_id, row, game), cell in report.cells.items():
             if ruleset_id == ruleset.id and game == label and cell.status != "applied" and (cell.errors or cell.reasons):
                 why = "; ".join(cell.errors or cell.reasons)
@@ -883,7 +945,6 @@ def _load_rules(ruleset_id: str):
 
     path = find_data_file("rulesets", ruleset_id)
     if "rule" in read_toml(path):
-
         return load_house_set(path)
     return load_ruleset(path)
 
@@ -923,9 +984,11 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
         "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers} | unmatched,
         "units": {n.lower() for n in unit_types} | {k.lower() for k in profile.units} | unmatched,
         # Scenario places may be sea zones ("Drake Passage" = "South Argentina Sea Zone").
-        "places": {n.lower() for n in land | sea} | {k.lower() for k in profile.places if profile.places[k] in land | sea}
+        "places": {n.lower() for n in land | sea}
+        | {k.lower() for k in profile.places if profile.places[k] in land | sea}
         # [absent_places]: places the rule text names that the map does not have, each with its reason
-        | {k.lower() for k in profile.absent_places} | unmatched,
+        | {k.lower() for k in profile.absent_places}
+        | unmatched,
     }
     kinds = place_kinds([r for r in rulesets if isinstance(r, Ruleset)])
     mapped = {k.lower(): v for k, v in profile.places.items()}
@@ -952,7 +1015,9 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
             if word.lower() in unmatched:
                 continue  # the profile says the map has nothing for it (a same-named territory of the other kind)
             if name is not None and kind is not None and kind.kind is not None and (name in sea) != (kind.kind == "sea"):
-                problems.append(f"places.{word} = {name!r}: a {'sea zone' if name in sea else 'land territory'}, but {word} is {'a sea zone' if kind.kind == 'sea' else 'land'} ({kind.why})")
+                problems.append(
+                    f"places.{word} = {name!r}: a {'sea zone' if name in sea else 'land territory'}, but {word} is {'a sea zone' if kind.kind == 'sea' else 'land'} ({kind.why})"
+                )
     return problems
 
 

@@ -81,7 +81,9 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
 
     notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
 
-    def show(role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None) -> HTMLResponse:
+    def show(
+        role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None
+    ) -> HTMLResponse:
         room.mark_seen(role)
         html = room_page(room, role, key, option=option, query=query, error=error, note=notes.pop(role, None), svg=picture())
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})

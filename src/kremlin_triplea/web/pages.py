@@ -81,15 +81,27 @@ def message_page(status: str, text: str) -> str:
     return page(status, f"<h1>{escape(status)}</h1><p class='refused'>{escape(text)}</p>")
 
 
-def room_page(room: Room, role: str, key: str, *, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None, note: str | None = None, svg: str = "") -> str:
+def room_page(
+    room: Room,
+    role: str,
+    key: str,
+    *,
+    option: str | None = None,
+    query: dict[str, str] | None = None,
+    error: str | None = None,
+    note: str | None = None,
+    svg: str = "",
+) -> str:
     session = room.session
     run = session.run
     state = session.state
     turn = room.turn()
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
-    out = [f"<h1>Kremlin draft: {escape(run.ruleset.title)}</h1>",
-           f"<p>{escape(session.game.board.game_name)} · you are <b id='role'>{escape(who)}</b> · draft file {escape(room.path.name)}</p>"]
+    out = [
+        f"<h1>Kremlin draft: {escape(run.ruleset.title)}</h1>",
+        f"<p>{escape(session.game.board.game_name)} · you are <b id='role'>{escape(who)}</b> · draft file {escape(room.path.name)}</p>",
+    ]
     if error:
         out.append(f"<p class='refused' id='refused'>Refused: {escape(error)}</p>")
     if note:
@@ -102,8 +114,11 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, que
         status = f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose." + (f" ({session.players[turn]})" if turn in session.players else "")
     out.append(f"<h2 id='status'>{escape(status)}</h2>")
     if room.session.data.get("house_rules"):
-        out.append("<p id='house-rules'>House rules written into the game after the bid: " + escape(", ".join(room.session.data["house_rules"]))
-                   + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>")
+        out.append(
+            "<p id='house-rules'>House rules written into the game after the bid: "
+            + escape(", ".join(room.session.data["house_rules"]))
+            + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
+        )
     out.append(undo_block(room, role, key))
     if role != SPECTATOR and room.undo_request is None and not room.complete:
         if turn == role:
@@ -122,8 +137,11 @@ def room_page(room: Room, role: str, key: str, *, option: str | None = None, que
     }
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places), quote=False)}</script>")
-    body = (f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}'><div id='controls'>" + "".join(out)
-            + f"</div><div id='board'>{svg}</div></div>")
+    body = (
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}'><div id='controls'>"
+        + "".join(out)
+        + f"</div><div id='board'>{svg}</div></div>"
+    )
     return page(f"Kremlin draft — {who}", body)
 
 
@@ -143,12 +161,18 @@ def pick_block(room: Room, key: str, option: str | None, query: dict[str, str]) 
     next_pick: NextPick = room.next_pick()
     available = [c for c in next_pick.options if c.available]
     out = ["<section id='pick'><h3>Your pick</h3>"]
-    out.append(f"<form method='get' action='/room/{escape(key)}' id='choose-option'><label>Option "
-               f"<select name='option'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select></label>"
-               " <button type='submit'>Choose</button></form>")
+    out.append(
+        f"<form method='get' action='/room/{escape(key)}' id='choose-option'><label>Option "
+        f"<select name='option'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select></label>"
+        " <button type='submit'>Choose</button></form>"
+    )
     unavailable = [c for c in next_pick.options if not c.available]
     if unavailable:
-        out.append("<ul class='unavailable'>" + "".join(f"<li>{c.option.number} {escape(c.option.title)}: {escape(c.unavailable or '')}</li>" for c in unavailable) + "</ul>")
+        out.append(
+            "<ul class='unavailable'>"
+            + "".join(f"<li>{c.option.number} {escape(c.option.title)}: {escape(c.unavailable or '')}</li>" for c in unavailable)
+            + "</ul>"
+        )
     chosen = next((c for c in available if option in (str(c.option.number), c.option.id)), None)
     if chosen is not None:
         out.append(option_form(room, key, chosen, query))
@@ -168,9 +192,11 @@ def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str
         wanted = None
     takeover = next((t for t in chosen.takeovers if (t.territory, t.power) == wanted), None)
     territory = escape(takeover.territory if takeover else query.get("territory", ""))
-    out.append(f"<fieldset><legend>take over</legend><input class='target' name='territory' list='legal-takeovers' autocomplete='off' value='{territory}'> by "
-               f"<select name='by'>{_options(((p, p) for p in powers), selected=takeover.power if takeover else None)}</select> "
-               f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></fieldset>")
+    out.append(
+        f"<fieldset><legend>take over</legend><input class='target' name='territory' list='legal-takeovers' autocomplete='off' value='{territory}'> by "
+        f"<select name='by'>{_options(((p, p) for p in powers), selected=takeover.power if takeover else None)}</select> "
+        f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></fieldset>"
+    )
     if takeover is not None:
         groups = [r for r in takeover.retreats if len(r.destinations) > 1]
         for r in takeover.retreats:
@@ -182,21 +208,32 @@ def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str
             out.append(f"<p>Retreats from {escape(takeover.territory)} (the {escape(side)} decide, 000 A):</p>")
         for n, r in enumerate(groups):
             out.append(_datalist(f"retreat-{n}", r.destinations))
-            out.append(f"<fieldset><legend>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to (one of {escape(', '.join(r.destinations))})</legend>"
-                       f"<input type='hidden' name='retreat_power.{n}' value='{escape(r.owner)}'><input type='hidden' name='retreat_unit.{n}' value='{escape(r.unit)}'>"
-                       f"<input class='target' name='retreat_to.{n}' list='retreat-{n}' autocomplete='off'></fieldset>")
-    out.append("<details><summary>Legal takeovers</summary><ul>" + "".join(
-        f"<li>{escape(t.power)} take {escape(t.territory)}" + escape("".join(f"; {r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'removed'}" for r in t.retreats)) + "</li>"
-        for t in chosen.takeovers) + "</ul></details>")
+            out.append(
+                f"<fieldset><legend>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to (one of {escape(', '.join(r.destinations))})</legend>"
+                f"<input type='hidden' name='retreat_power.{n}' value='{escape(r.owner)}'><input type='hidden' name='retreat_unit.{n}' value='{escape(r.unit)}'>"
+                f"<input class='target' name='retreat_to.{n}' list='retreat-{n}' autocomplete='off'></fieldset>"
+            )
+    out.append(
+        "<details><summary>Legal takeovers</summary><ul>"
+        + "".join(
+            f"<li>{escape(t.power)} take {escape(t.territory)}"
+            + escape("".join(f"; {r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'removed'}" for r in t.retreats))
+            + "</li>"
+            for t in chosen.takeovers
+        )
+        + "</ul></details>"
+    )
     return "".join(out)
 
 
 def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
     option = chosen.option
     kind = option.kind
-    out = [f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
-           f"<input type='hidden' name='option' value='{option.number}'>",
-           f"<h4>Option {option.number}: {escape(option.title)}</h4>"]
+    out = [
+        f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
+        f"<input type='hidden' name='option' value='{option.number}'>",
+        f"<h4>Option {option.number}: {escape(option.title)}</h4>",
+    ]
     if kind == "placement":
         combos = [(u.power, u.unit, u.places) for u in chosen.units] or [(s.power, u, s.places) for s in chosen.sets for u in s.units]
         powers = list(dict.fromkeys(p for p, _, _ in combos))
@@ -205,11 +242,16 @@ def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, st
         out.append("<p>Sets the rules allow: " + escape("; ".join(" + ".join(s) for s in option.params.unit_sets)) + "</p>")
         out.append(_datalist("legal-places", sorted({p for _, _, places in combos for p in places})))
         for n in range(size):
-            out.append(f"<fieldset><legend>unit {n + 1}</legend><select name='power.{n}'>{_options((p, p) for p in powers)}</select> "
-                       f"<select name='unit.{n}'>{_options((u, u) for u in units)}</select> at "
-                       f"<input class='target' name='at.{n}' list='legal-places' autocomplete='off'></fieldset>")
-        out.append("<details><summary>Legal places by power and unit</summary><ul>" + "".join(
-            f"<li>{escape(p)} {escape(u)}: {escape(', '.join(places))}</li>" for p, u, places in combos) + "</ul></details>")
+            out.append(
+                f"<fieldset><legend>unit {n + 1}</legend><select name='power.{n}'>{_options((p, p) for p in powers)}</select> "
+                f"<select name='unit.{n}'>{_options((u, u) for u in units)}</select> at "
+                f"<input class='target' name='at.{n}' list='legal-places' autocomplete='off'></fieldset>"
+            )
+        out.append(
+            "<details><summary>Legal places by power and unit</summary><ul>"
+            + "".join(f"<li>{escape(p)} {escape(u)}: {escape(', '.join(places))}</li>" for p, u, places in combos)
+            + "</ul></details>"
+        )
     elif kind == "neutral_takeover":
         count = option.params.count
         out.append(_datalist("legal-neutrals", [n.territory for n in chosen.neutrals]))
@@ -217,12 +259,21 @@ def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, st
         zones = sorted({z for n in chosen.neutrals for _, zs in n.takers for z in zs})
         out.append(_datalist("legal-zones", zones))
         for n in range(count):
-            out.append(f"<fieldset><legend>neutral {n + 1}</legend><input class='target' name='neutral.{n}' list='legal-neutrals' autocomplete='off'> joins "
-                       f"<select name='by.{n}'>{_options((p, p) for p in powers)}</select> navy to "
-                       f"<input class='target' name='navy_at.{n}' list='legal-zones' autocomplete='off' placeholder='if it has a navy'></fieldset>")
-        out.append("<details><summary>Legal neutrals</summary><ul>" + "".join(
-            f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
-            + escape("; ".join(p + (f" (navy to {' or '.join(z)})" if z else "") for p, z in n.takers)) + "</li>" for n in chosen.neutrals) + "</ul></details>")
+            out.append(
+                f"<fieldset><legend>neutral {n + 1}</legend><input class='target' name='neutral.{n}' list='legal-neutrals' autocomplete='off'> joins "
+                f"<select name='by.{n}'>{_options((p, p) for p in powers)}</select> navy to "
+                f"<input class='target' name='navy_at.{n}' list='legal-zones' autocomplete='off' placeholder='if it has a navy'></fieldset>"
+            )
+        out.append(
+            "<details><summary>Legal neutrals</summary><ul>"
+            + "".join(
+                f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
+                + escape("; ".join(p + (f" (navy to {' or '.join(z)})" if z else "") for p, z in n.takers))
+                + "</li>"
+                for n in chosen.neutrals
+            )
+            + "</ul></details>"
+        )
     elif kind == "territory_takeover":
         out.append(takeover_fields(room, key, chosen, query))
     else:
@@ -236,21 +287,33 @@ def bid_block(room: Room, key: str) -> str:
     rules = state.ruleset.bid
     choices = bid_choices(state)
     totals = DraftValue(tuple(state.side_powers), tuple(room.session.values), None).totals()
-    out = ["<section id='bid'><h3>The bid</h3>",
-           f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
-           f"negative: the {escape(rules.receiving_side)} receive the PUs" + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "") + ".</p>",
-           f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form'>{_seq(room)}<label>Amount <input name='amount' value='0' size='6'></label>"]
+    out = [
+        "<section id='bid'><h3>The bid</h3>",
+        f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
+        f"negative: the {escape(rules.receiving_side)} receive the PUs"
+        + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "")
+        + ".</p>",
+        f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form'>{_seq(room)}<label>Amount <input name='amount' value='0' size='6'></label>",
+    ]
     powers = [p for p, _ in choices.places]
     units = sorted({u for _, costs in choices.costs for u, _ in costs})
     out.append(_datalist("bid-places", sorted({p for _, places in choices.places for p in places})))
     out.append("<p>Placements (positive bid) or removals (negative bid that removes units):</p>")
     for n in range(6):
-        out.append(f"<fieldset><select name='power.{n}'>{_options((p, p) for p in powers)}</select> <select name='unit.{n}'>{_options((u, u) for u in units)}</select> "
-                   f"× <input name='count.{n}' value='1' size='3'> at <input class='target' name='at.{n}' list='bid-places' autocomplete='off'></fieldset>")
+        out.append(
+            f"<fieldset><select name='power.{n}'>{_options((p, p) for p in powers)}</select> <select name='unit.{n}'>{_options((u, u) for u in units)}</select> "
+            f"× <input name='count.{n}' value='1' size='3'> at <input class='target' name='at.{n}' list='bid-places' autocomplete='off'></fieldset>"
+        )
     if rules.negative != "remove_units":
-        out.append("<p>Allocation of a negative bid:</p>" + "".join(
-            f"<label>{escape(p)} <input name='allocate.{escape(p)}' value='0' size='4'></label> " for p in state.side_powers[rules.receiving_side]))
-    out.append("<details><summary>Costs</summary><ul>" + "".join(f"<li>{escape(p)}: {escape(', '.join(f'{u} {c}' for u, c in costs))}</li>" for p, costs in choices.costs) + "</ul></details>")
+        out.append(
+            "<p>Allocation of a negative bid:</p>"
+            + "".join(f"<label>{escape(p)} <input name='allocate.{escape(p)}' value='0' size='4'></label> " for p in state.side_powers[rules.receiving_side])
+        )
+    out.append(
+        "<details><summary>Costs</summary><ul>"
+        + "".join(f"<li>{escape(p)}: {escape(', '.join(f'{u} {c}' for u, c in costs))}</li>" for p, costs in choices.costs)
+        + "</ul></details>"
+    )
     out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
     return "".join(out)
 
@@ -260,16 +323,20 @@ def undo_block(room: Room, role: str, key: str) -> str:
     if request is not None:
         if role == request.side or role == SPECTATOR:
             return f"<p class='note' id='undo-waiting'>The {escape(request.side)} asked to take back the last action; waiting for the other side.</p>"
-        return (f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{_seq(room)}"
-                f"<p class='note'>The {escape(request.side)} ask to take back the last action.</p>"
-                "<button name='agree' value='yes' id='undo-agree'>Agree</button> <button name='agree' value='no' id='undo-refuse'>Refuse</button></form>")
+        return (
+            f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{_seq(room)}"
+            f"<p class='note'>The {escape(request.side)} ask to take back the last action.</p>"
+            "<button name='agree' value='yes' id='undo-agree'>Agree</button> <button name='agree' value='no' id='undo-refuse'>Refuse</button></form>"
+        )
     if role == SPECTATOR or not room.session.picks:
         return ""
     last = "the bid" if "bid" in room.session.data else f"pick {len(room.session.picks)}"
     if "bid" not in room.session.data and room.session.picks[-1]["side"] != role:
         return ""
-    return (f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
-            f"<button type='submit' id='undo-button'>Undo {escape(last)}</button> (once the other side has seen it, they must agree)</form>")
+    return (
+        f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
+        f"<button type='submit' id='undo-button'>Undo {escape(last)}</button> (once the other side has seen it, they must agree)</form>"
+    )
 
 
 def picks_block(room: Room) -> str:
@@ -278,7 +345,7 @@ def picks_block(room: Room) -> str:
     out = ["<section id='picks'><h3>Picks</h3>"]
     for side in session.state.side_powers:
         out.append(f"<h4>{escape(side)}</h4><ul>")
-        for value, entry in zip(session.values, session.picks):
+        for value, _pick in zip(session.values, session.picks):
             if value.side == side:
                 out.append("<li>" + "<br>".join(escape(line) for line in describe_pick(value)) + "</li>")
         out.append(f"</ul><p class='total'>total: {values.totals()[side]:+d} IPCs</p>")
@@ -300,7 +367,11 @@ def complete_block(room: Room, role: str, key: str) -> str:
     result = room.result()
     out = ["<section id='complete'><h3>Summary</h3><pre id='summary'>" + escape("\n".join(result.summary())) + "</pre>"]
     if role != SPECTATOR:
-        out.append(f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>")
-        out.append(f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}<button type='submit'>Install into TripleA on the serving machine</button></form>")
+        out.append(
+            f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>"
+        )
+        out.append(
+            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}<button type='submit'>Install into TripleA on the serving machine</button></form>"
+        )
     out.append("</section>")
     return "".join(out)

@@ -274,7 +274,6 @@ def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) ->
     """Write a new draft file (no picks yet) that ``serve`` then opens; its header is checked first, as ``apply`` checks it."""
     import tomli_w
 
-
     draft = draft_from_dict(data, str(path))
     DraftRun(draft, open_game(draft, None, maps_dir))  # the game, the sides, the number of picks: refused before anything is written
     header = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"

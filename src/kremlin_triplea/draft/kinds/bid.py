@@ -47,7 +47,11 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
         if not kind.is_ship and not carriers_counted_by_caller:
             capacity, used = facts.carrier_room(place, power)
             if capacity - used < kind.carrier_cost:
-                return Problem(bid.placement_rule, bid.source, f"a {unit} at sea needs a carrier with room: {shown} has room for {max(capacity - used, 0)} (carriers {capacity}, taken {used})")
+                return Problem(
+                    bid.placement_rule,
+                    bid.source,
+                    f"a {unit} at sea needs a carrier with room: {shown} has room for {max(capacity - used, 0)} (carriers {capacity}, taken {used})",
+                )
     else:
         if kind.is_ship:
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed on land ({shown})")
@@ -78,7 +82,9 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
     if bid_spec.amount < 0 and bid.negative == "remove_units":
         return _remove_for_negative_bid(state, bid_spec, label)
     if bid_spec.amount < 0 and bid_spec.removals:
-        raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid gives the {bid.receiving_side} PUs (allocate), it removes no units").violation(label)
+        raise Problem(
+            bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid gives the {bid.receiving_side} PUs (allocate), it removes no units"
+        ).violation(label)
     if bid_spec.amount > 0:
         facts = state.facts()
         spent = 0
@@ -98,7 +104,11 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
             capacity += sum(kind.carrier_capacity * count for _, kind, count in placed)
             used += sum(kind.carrier_cost * count for _, kind, count in placed if kind.domain == "air")
             if used > capacity:
-                raise Problem(bid.placement_rule, bid.source, f"the bid's planes in {state.names.shown(zone)} need {used} carrier spaces; the carriers there have {capacity}").violation(label)
+                raise Problem(
+                    bid.placement_rule,
+                    bid.source,
+                    f"the bid's planes in {state.names.shown(zone)} need {used} carrier spaces; the carriers there have {capacity}",
+                ).violation(label)
         changes += [PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items()]
         lines += [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
         if bid_spec.phase:
@@ -114,7 +124,8 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
                 raise Problem(bid.negative_rule, bid.source, f"{power} is not a power of the {bid.receiving_side}").violation(label)
             if amount and power not in bid_receivers(state):
                 raise Problem(
-                    bid.negative_rule, bid.source,
+                    bid.negative_rule,
+                    bid.source,
                     f"{power} cannot spend PUs in this game (its purchase step places units without PUs), so PUs given to {power} "
                     f"would be worth nothing to the {bid.receiving_side}; give them to {', '.join(bid_receivers(state))}",
                 ).violation(label)
@@ -122,7 +133,11 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
                 raise Problem(bid.negative_rule, bid.source, f"{power} would receive {amount} PUs; amounts must not be negative").violation(label)
             total += amount
         if total != -bid_spec.amount:
-            raise Problem(bid.negative_rule, bid.source, f"the allocation gives {total} PUs; a bid of {bid_spec.amount} gives the {bid.receiving_side} exactly {-bid_spec.amount}").violation(label)
+            raise Problem(
+                bid.negative_rule,
+                bid.source,
+                f"the allocation gives {total} PUs; a bid of {bid_spec.amount} gives the {bid.receiving_side} exactly {-bid_spec.amount}",
+            ).violation(label)
         for power, amount in bid_spec.allocate:
             if amount:
                 changes.append(SetPUs(power, board.pus.get(power, 0) + amount))
@@ -137,10 +152,16 @@ def _bid_phase(state: DraftState, bid_spec: BidSpec, left: int, label: str) -> t
     """A positive bid (or what the declared units left of it) handed to TripleA's own bid phase."""
     bid = state.ruleset.bid
     if bid.positive != "declared_or_bid_phase":
-        raise Problem(bid.placement_rule, bid.source, f"in {state.ruleset.id} the bid units must be declared (place = [...]); the bid cannot be left to TripleA's bid phase").violation(label)
+        raise Problem(
+            bid.placement_rule,
+            bid.source,
+            f"in {state.ruleset.id} the bid units must be declared (place = [...]); the bid cannot be left to TripleA's bid phase",
+        ).violation(label)
     pattern = state.profile.bid_property
     if pattern is None:
-        raise Problem(bid.positive_rule, bid.source, f"the map profile {state.profile.path} names no bid property ([bid_phase]), so this game's bid phase cannot be used").violation(label)
+        raise Problem(
+            bid.positive_rule, bid.source, f"the map profile {state.profile.path} names no bid property ([bid_phase]), so this game's bid phase cannot be used"
+        ).violation(label)
     changes: list[Change] = []
     lines: list[str] = []
     for power, amount in bid_spec.phase:
@@ -156,7 +177,9 @@ def _bid_phase(state: DraftState, bid_spec: BidSpec, left: int, label: str) -> t
             lines.append(f"{power} spend {amount} PUs in TripleA's bid phase (game option {name!r})")
     total = sum(n for _, n in bid_spec.phase)
     if total != left:
-        raise Problem(bid.amount_rule, bid.source, f"the bid phase gets {total} PUs, but {left} of the bid of {bid_spec.amount} are left after the declared units").violation(label)
+        raise Problem(
+            bid.amount_rule, bid.source, f"the bid phase gets {total} PUs, but {left} of the bid of {bid_spec.amount} are left after the declared units"
+        ).violation(label)
     lines.append(f"bid {bid_spec.amount}: {left} PUs to spend in TripleA's bid phase")
     return changes, lines
 
@@ -213,18 +236,24 @@ def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -
     bid = state.ruleset.bid
     board = state.board
     if bid_spec.allocate:
-        raise Problem(bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid removes {bid.placing_side} units (remove = [...]); it gives no PUs").violation(label)
+        raise Problem(
+            bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid removes {bid.placing_side} units (remove = [...]); it gives no PUs"
+        ).violation(label)
     removable = [state.names.unit(u) for u in bid.removable_units]
     costs = {board.catalog.cost(u, p) for u in removable for p in state.side_powers[bid.placing_side]} - {None, 0}
     if not costs:
-        raise Problem(bid.removable_rule or bid.negative_rule, bid.source, f"this game gives no cost to {' or '.join(removable)}, so no units can be worth the bid").violation(label)
+        raise Problem(
+            bid.removable_rule or bid.negative_rule, bid.source, f"this game gives no cost to {' or '.join(removable)}, so no units can be worth the bid"
+        ).violation(label)
     removed = Counter[tuple[str, str, str]]()
     value = 0
     for entry in bid_spec.removals:
         if state.side_of.get(entry.power) != bid.placing_side:
             raise Problem(bid.negative_rule, bid.source, f"{entry.power} is not a power of the {bid.placing_side}, who remove units").violation(label)
         if entry.unit not in removable:
-            raise Problem(bid.removable_rule, bid.source, f"{entry.power} {entry.unit} in {state.names.shown(entry.at)}: only {' and '.join(removable)} may be removed").violation(label)
+            raise Problem(
+                bid.removable_rule, bid.source, f"{entry.power} {entry.unit} in {state.names.shown(entry.at)}: only {' and '.join(removable)} may be removed"
+            ).violation(label)
         removed[(entry.at, entry.power, entry.unit)] += entry.count
         value += (board.catalog.cost(entry.unit, entry.power) or 0) * entry.count
     for (at, power, unit), count in removed.items():
@@ -234,13 +263,16 @@ def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -
             why = f"{state.names.shown(at)} holds {present} {power} {unit}"
             if from_options:
                 why += f", {from_options} of them from bonus options"
-                raise Problem(bid.keep_option_units_rule, bid.source, f"{why}: at most {max(present - from_options, 0)} may be removed, not {count}").violation(label)
+                raise Problem(bid.keep_option_units_rule, bid.source, f"{why}: at most {max(present - from_options, 0)} may be removed, not {count}").violation(
+                    label
+                )
             raise Problem(bid.removable_rule, bid.source, f"{why}: {count} cannot be removed").violation(label)
     target = removal_target(-bid_spec.amount, costs, bid.remove_value)
     if value != target:
         how = "rounded down (away from zero) to the next value" if bid.remove_value == "round_down_to_unit" else "the most, not above the bid, that"
         raise Problem(
-            bid.remove_value_rule or bid.negative_rule, bid.remove_value_source or bid.source,
+            bid.remove_value_rule or bid.negative_rule,
+            bid.remove_value_source or bid.source,
             f"the removed units are worth {value} PUs; a bid of {bid_spec.amount} removes units worth {target} ({how} {' and '.join(removable)} can make)",
         ).violation(label)
     changes: list[Change] = [RemoveUnits(at, power, unit, count) for (at, power, unit), count in removed.items()]

@@ -2,24 +2,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
 
-from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import NeutralTake
-from kremlin_triplea.draft.state import describe_pairs
-from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.ruleset import Ruleset
-from kremlin_triplea.rules.tomlfile import Section
-from kremlin_triplea.draft.state import DraftState, Outcome, Problem
+from kremlin_triplea.draft.picks import NeutralTake, Pick
+from kremlin_triplea.draft.state import DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
+from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import NeutralTakeoverParams
-from kremlin_triplea.rules.ruleset import Option
+from kremlin_triplea.rules.ruleset import Option, Ruleset
+from kremlin_triplea.rules.tomlfile import Section
 
 
 def neutral_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
@@ -88,10 +85,14 @@ def navy_problem(state: DraftState, option: Option, side: str, territory: str, p
     choices = ", ".join(found.matches)
     if navy_at is not None:
         if navy_at not in found.matches:
-            return None, Problem(option.quote("navy"), option.source, f"{navy_at} is not a nearest friendly sea zone of {shown} for {power}; the nearest are: {choices}")
+            return None, Problem(
+                option.quote("navy"), option.source, f"{navy_at} is not a nearest friendly sea zone of {shown} for {power}; the nearest are: {choices}"
+            )
         zone = navy_at
     elif found.tied:
-        return None, Problem(option.quote("navy"), option.source, f"{shown}'s ships have several nearest friendly sea zones ({choices}); say which with navy_at")
+        return None, Problem(
+            option.quote("navy"), option.source, f"{shown}'s ships have several nearest friendly sea zones ({choices}); say which with navy_at"
+        )
     else:
         zone = found.matches[0]
     return zone, state.lock_problem(side, zone)
@@ -103,7 +104,9 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
     assert isinstance(params, NeutralTakeoverParams)
     territories = [t.territory for t in pick.takes]
     if len(pick.takes) != params.count or len(set(territories)) != len(territories):
-        raise Problem(option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}").violation(pick.label)
+        raise Problem(
+            option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}"
+        ).violation(pick.label)
     zones: dict[str, str | None] = {}
     for take in pick.takes:
         problem = neutral_problem(state, option, pick.side, take.territory, take.by)
@@ -177,11 +180,15 @@ class NeutralTakeover(OptionKind):
                     takers.append((power, ()))
             if takers:
                 choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
-        pairs = tuple(
-            (a.territory, b.territory)
-            for a, b in combinations(choices, params.count)
-            if neutral_set_problem(state, option, [a.territory, b.territory]) is None
-        ) if params.count == 2 else ()
+        pairs = (
+            tuple(
+                (a.territory, b.territory)
+                for a, b in combinations(choices, params.count)
+                if neutral_set_problem(state, option, [a.territory, b.territory]) is None
+            )
+            if params.count == 2
+            else ()
+        )
         unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
         return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 
 from kremlin_triplea.draft.choices import OptionChoices, SetChoice, UnitChoice
@@ -86,7 +86,8 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
             for neighbour in sorted(board.neighbours(place)):
                 if neighbour in enemies and not board.is_water(neighbour):
                     return Problem(
-                        option.quote(check), option.source,
+                        option.quote(check),
+                        option.source,
                         f"{power} {unit} in {shown}: {shown} is adjacent to {state.names.shown(neighbour)}, which holds units of {', '.join(enemies[neighbour])}",
                     )
         elif check == "no_enemy_units":
@@ -94,7 +95,9 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
                 return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} holds units of {', '.join(enemies[place])}")
         elif check == "no_factory_there":
             if any(u == state.factory and n for (_, u), n in data["units"].items()):
-                return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory (the game allows one per territory)")
+                return Problem(
+                    option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory (the game allows one per territory)"
+                )
     return state.lock_problem(side, place)
 
 
@@ -114,7 +117,9 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     choices = unit_sets(state, option)
     if placed not in choices:
         sets = " or ".join(describe_units(c) for c in choices)
-        raise Problem(option.quote("unit_sets"), option.source, f"the pick places {describe_units(placed) or 'nothing'}; the option gives exactly {sets}").violation(pick.label)
+        raise Problem(
+            option.quote("unit_sets"), option.source, f"the pick places {describe_units(placed) or 'nothing'}; the option gives exactly {sets}"
+        ).violation(pick.label)
     facts = state.facts()
     for entry in pick.placements:
         problem = placement_problem(state, facts, option, pick.side, entry.power, entry.unit, entry.at)
@@ -135,7 +140,9 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
         if unit == state.factory:
             # Option 8's output limit: the map profile records how the game enforces it.
             how = "enforced by the game" if state.profile.factory_output_enforced_by_game else "NOT enforced by this game: tell the players"
-            lines.append(f"the factory in {state.names.shown(at)} produces at most {state.board.node(at)['production']} units per round, the territory's IPC value ({how})")
+            lines.append(
+                f"the factory in {state.names.shown(at)} produces at most {state.board.node(at)['production']} units per round, the territory's IPC value ({how})"
+            )
     return Outcome(changes, frozenset(e.at for e in pick.placements), tuple(lines))
 
 
@@ -201,9 +208,10 @@ class Placement(OptionKind):
                     continue  # the same unit type again: its targets were enumerated already
                 for power, place in by_unit[unit]:
                     placements = [UnitPlacement(power, unit, 1, place)]
-                    for other in units[:position] + units[position + 1:]:
+                    for other in units[:position] + units[position + 1 :]:
                         fitting = [
-                            (p, at) for p, at in by_unit[other]
+                            (p, at)
+                            for p, at in by_unit[other]
                             if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place)
                         ]
                         if not fitting:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.invariants import board_problems, new_problems
+from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
-from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.errors import RuleViolation, UnknownNameError
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.scenarios import Scenario, Step
@@ -24,7 +24,9 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
     names = state.names
     profile = state.profile
     if scenario.side != pick.side:
-        raise Problem(option.quote("side"), option.source, f"{scenario.title!r} is a scenario of the {scenario.side}, not the {pick.side}").violation(pick.label)
+        raise Problem(option.quote("side"), option.source, f"{scenario.title!r} is a scenario of the {scenario.side}, not the {pick.side}").violation(
+            pick.label
+        )
     steps, involved_names, variant = scenario.for_edition(state.edition)
     lines: list[str] = [f"{scenario.title} ({scenario.source})"]
     if variant is not None:
@@ -72,7 +74,11 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
                 try:
                     board.push(change)
                 except ValueError as error:
-                    raise Problem(scenario.rule, scenario.source, f"cannot {change} in {board.game_name}: {error}; the map profile must record a decision ([[scenario_decision]])").violation(pick.label) from None
+                    raise Problem(
+                        scenario.rule,
+                        scenario.source,
+                        f"cannot {change} in {board.game_name}: {error}; the map profile must record a decision ([[scenario_decision]])",
+                    ).violation(pick.label) from None
                 changes.append(change)
                 if isinstance(change, PlaceUnits):
                     touched.add(change.territory)
@@ -100,7 +106,8 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
             present = board.units(at)[(power, unit)]
             if present < count:
                 raise Problem(
-                    scenario.rule, scenario.source,
+                    scenario.rule,
+                    scenario.source,
                     f"the scenario removes {count} {power} {unit} from {shown}, but {board.game_name} has {present} there; "
                     "the map profile must record what to do ([[scenario_decision]])",
                 ).violation(pick.label)
@@ -113,7 +120,8 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
             present = board.units(at)[(power, unit)]
             if present < count:
                 raise Problem(
-                    scenario.rule, scenario.source,
+                    scenario.rule,
+                    scenario.source,
                     f"the scenario moves {count} {power} {unit} from {shown}, but {board.game_name} has {present} there",
                 ).violation(pick.label)
         changes: list[Change] = [RemoveUnits(at, power, u, n) for u, n in units]
@@ -129,7 +137,9 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     if step.kind == "capture":
         data = board.node(at)
         kept = data["original_owner"] or data["owner"]
-        return [SetOwner(at, power, captured=True)], [f"{power} capture {shown} (held by {data['owner'] or 'nobody'}; it keeps its original owner {kept}, so liberation returns it)"]
+        return [SetOwner(at, power, captured=True)], [
+            f"{power} capture {shown} (held by {data['owner'] or 'nobody'}; it keeps its original owner {kept}, so liberation returns it)"
+        ]
     # destroy
     if step.side is not None:
         side = names.side(step.side, where=where)

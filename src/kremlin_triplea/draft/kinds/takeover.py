@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kremlin_triplea.draft.picks import Pick, Retreat
 from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import TakeoverSpec
-from kremlin_triplea.draft.state import describe_pairs
-from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.ruleset import Ruleset
-from kremlin_triplea.rules.tomlfile import Section
-from kremlin_triplea.draft.state import DraftState, Outcome, Problem
+from kremlin_triplea.draft.picks import Pick, Retreat, TakeoverSpec
+from kremlin_triplea.draft.state import DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.model.queries import Nearest, nearest
+from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import TerritoryTakeoverParams
-from kremlin_triplea.rules.ruleset import Option
+from kremlin_triplea.rules.ruleset import Option, Ruleset
+from kremlin_triplea.rules.tomlfile import Section
 
 
 def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
@@ -39,7 +36,9 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
         return Problem(option.quote("enemy_held"), option.source, f"{shown} is held by {owner or 'nobody'}, not by an enemy of {power}")
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.takeover_only_where_may_enter and territory not in state.may_enter.get(power, frozenset()):
-        return Problem(restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})")
+        return Problem(
+            restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})"
+        )
     forbidden = {state.names.unit(u) for u in params.forbidden_units}
     present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
     if present:
@@ -109,12 +108,14 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
             used.add(chosen)
         elif chosen is not None and (chosen.specific or found.tied):
             raise Problem(
-                option.quote("retreat"), option.source,
+                option.quote("retreat"),
+                option.source,
                 f"{owner} {unit} in {shown} cannot retreat to {chosen.to}; the nearest territories of their side are: {choices}",
             ).violation(pick.label)
         elif found.tied:
             raise Problem(
-                option.quote("retreat"), option.source,
+                option.quote("retreat"),
+                option.source,
                 f"{count} {owner} {unit} in {shown} may retreat to any of {choices}; the draft must say which (retreat = [{{ to = ... }}])",
             ).violation(pick.label)
         else:
@@ -131,13 +132,18 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
     for retreat in spec.retreats:
         if retreat.specific and retreat not in used:
             what = " ".join(x for x in (retreat.power, retreat.unit) if x)
-            raise Problem(option.quote("retreat"), option.source, f"the retreat for {what} to {retreat.to} matches no retreating units in {shown}").violation(pick.label)
+            raise Problem(option.quote("retreat"), option.source, f"the retreat for {what} to {retreat.to} matches no retreating units in {shown}").violation(
+                pick.label
+            )
     owner = new_owner_after_takeover(board, spec.territory, spec.by)
     changes.append(SetOwner(spec.territory, owner, captured=True))
     placed = [(state.names.unit(u), n) for u, n in params.units]
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
     held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
-    lines.insert(0, f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {describe_pairs(placed)}")
+    lines.insert(
+        0,
+        f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {describe_pairs(placed)}",
+    )
     return Outcome(tuple(changes), frozenset(affected), tuple(lines), moved=tuple(moved))
 
 
@@ -175,10 +181,7 @@ class TerritoryTakeover(OptionKind):
                 variants += [((position, to),) for to in retreat.destinations[1:]]
             for variant in variants:
                 chosen = dict(variant)
-                retreats = tuple(
-                    Retreat(chosen.get(i, r.destinations[0]), r.owner, r.unit)
-                    for i, r in enumerate(takeover.retreats) if len(r.destinations) > 1
-                )
+                retreats = tuple(Retreat(chosen.get(i, r.destinations[0]), r.owner, r.unit) for i, r in enumerate(takeover.retreats) if len(r.destinations) > 1)
                 spec = TakeoverSpec(takeover.territory, takeover.power, retreats)
                 where = ", ".join(f"{r.power} {r.unit} to {r.to}" for r in retreats)
                 yield f"{takeover.power} take {takeover.territory}" + (f" (retreat {where})" if where else ""), Pick(index, side, option, takeover=spec)
