@@ -33,6 +33,7 @@ import attrs
 
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.invariants import board_problems, new_problems
 from kremlin_triplea.draft.kinds import (
     KINDS,
     BidSpec,
@@ -741,11 +742,21 @@ def _scenario_items(
         cell = report.cell(ruleset.id, f"{_row(option)}: {scenario.title}", label)
         pick = Pick(1, side, option, scenario=scenario)
         if scenario.title not in choices.scenarios:
+            # Not offered: the draft must refuse it too (its rule, or a board no game can start from).
             try:
-                apply_scenario(run.state, pick)
-                cell.errors.append(f"{side}: not listed as legal, yet it applies")
+                outcome = apply_scenario(run.state, pick)
             except KremlinError as error:
                 cell.reasons.append(f"{side}: {error}")
+                continue
+            before = board_problems(run.game.board, run.state.factory)
+            run.game.board.push_all(list(outcome.changes))
+            broken = new_problems(before, run.game.board, run.state.factory)
+            for _ in outcome.changes:
+                run.game.board.pop()
+            if broken:
+                cell.reasons.append(f"{side}: it would leave a board no game can start from: {'; '.join(broken)}")
+            else:
+                cell.errors.append(f"{side}: not listed as legal, yet it applies")
             continue
         if list_only:
             cell.applied += 1
