@@ -19,10 +19,10 @@ G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 
 EXPECTED = {
     "no-russian-purge": {"Russia": {"units": {(R, "infantry"): 3}}, "Novosibirsk": {"units": {(R, "infantry"): 2}}},
-    # "Remaining German forces are retreated to Sweden": interned in neutral Sweden (ruleset comment).
+    # "Remaining German forces are retreated to Sweden": Sweden is still neutral, so they are interned, out of the
+    # game (docs/kremlin-draft.md): no German units in neutral Sweden, none left in Russian Finland/Norway.
     "winter-war": {
         "Finland Norway": {"owner": (G, R), "units": {(G, "infantry"): -3, (G, "armour"): -1, (G, "fighter"): -1, (R, "infantry"): 1}},
-        "Sweden": {"units": {(G, "infantry"): 1, (G, "fighter"): 1}},
     },
     "south-american-powers": {
         "Brazil": {"owner": (A, G), "units": {(G, "infantry"): 2}},
