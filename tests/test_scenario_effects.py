@@ -13,19 +13,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 import classic_support
+import pytest
 import rules_support
 from classic_support import KREMLIN, RULESET_GAMES, SEED_001, SEED_002, game_id
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rules_support import GAMES, delta, fresh_game
+from test_rules_property import _spec
+
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.board import Board
-from rules_support import GAMES, delta, fresh_game
-from test_rules_property import _spec
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 EACH_CLASSIC = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])

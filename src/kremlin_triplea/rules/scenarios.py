@@ -56,7 +56,6 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.tomlfile import Section
 
-
 STEP_KINDS = ("place", "remove", "move", "retreat", "capture", "destroy", "army")
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
-from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
+from kremlin_triplea.model.changes import (
+    Change,
+    PlaceUnits,
+    RemoveUnits,
+    SetOwner,
+    SetTerritory,
+)
 from kremlin_triplea.rules.scenarios import Scenario, Step
 
 
@@ -90,15 +96,15 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     power = names.power(step.power, where=where) if step.power else None
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
-        if state.factory is not None and any(u == state.factory for u, _ in units):
-            if any(u == state.factory and n for (_, u), n in board.units(at).items()):
-                # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
-                raise Problem(
-                    scenario.rule,
-                    scenario.source,
-                    f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
-                    "so the scenario's factory cannot be placed there",
-                ).violation(pick.label)
+        places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
+        if places_factory and any(u == state.factory and n for (_, u), n in board.units(at).items()):
+            # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
+            raise Problem(
+                scenario.rule,
+                scenario.source,
+                f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
+                "so the scenario's factory cannot be placed there",
+            ).violation(pick.label)
         return [PlaceUnits(at, power, u, n) for u, n in units], [f"{power} place {described} in {shown}"]
     if step.kind == "remove":
         # "Remove one UK fighter and UK bomber from United Kingdom": the units named, as many of them as are still there.
