@@ -19,9 +19,8 @@ G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 
 EXPECTED = {
     "no-russian-purge": {"Russia": {"units": {(R, "infantry"): 3}}, "Novosibirsk": {"units": {(R, "infantry"): 2}}},
-    # "Remaining German forces are retreated to Sweden": interned in neutral Sweden (ruleset comment).
-    # "Remaining German forces are retreated to Sweden": Sweden is still neutral, and a retreat goes only into
-    # friendly territory, so they are interned (out of the game) rather than left in a neutral (issue 16).
+    # "Remaining German forces are retreated to Sweden": Sweden is still neutral, so they are interned, out of the
+    # game (docs/kremlin-draft.md): no German units in neutral Sweden, none left in Russian Finland/Norway.
     "winter-war": {
         "Finland Norway": {"owner": (G, R), "units": {(G, "infantry"): -3, (G, "armour"): -1, (G, "fighter"): -1, (R, "infantry"): 1}},
     },

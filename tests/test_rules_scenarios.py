@@ -229,11 +229,10 @@ def test_an_unknown_scenario_is_named_with_close_matches() -> None:
 
 
 def test_a_scenario_whose_units_are_gone_fails_instead_of_guessing() -> None:
-    # A base game whose setup lacks the units a scenario removes (here: 14 Sea Zone's cruisers taken away).
-    from kremlin_triplea.model.changes import RemoveUnits
-
+    # A base game whose setup lacks the units a scenario removes (here: 14 Sea Zone's cruisers taken out of the
+    # setup itself, not by a pick: a pick's removal would be the board as it stands, see test_scenario_effects.py).
     run = run_for(GAMES["1941"], "Allies")
-    run.game.board.push(RemoveUnits("14 Sea Zone", ITA, "cruiser", 2))
+    del run.game.board.nodes["14 Sea Zone"]["units"][(ITA, "cruiser")]
     with pytest.raises(RuleViolation) as error:
         pick(run, "Allies", 11, scenario="crete")
     assert "removes 1 Italians cruiser from 14 Sea Zone, but World War II v3 1941 has 0 there" in str(error.value)

@@ -10,13 +10,26 @@ A scenario is data in the ruleset (``[[scenario]]``), in the rule text's own nam
 * ``involves``: the territories and sea zones the scenario involves. It cannot
   be picked if the opposing side has already affected one of them, and picking
   it locks them (and every place a step touches) against the opposing side;
-* ``steps``: primitive steps, applied in order on the board as it stands::
+* ``steps``: steps in the rule text's own terms, applied in order, each
+  computing its effect from the board as it stands when the scenario is picked
+  (earlier picks of both sides may have moved, placed or captured things)::
 
       { place = "Gibraltar", power = "Germany", units = { infantry = 2 } }
-      { remove = "United Kingdom", power = "UK", units = { fighter = 1, bomber = 1 } }
+      { remove = "United Kingdom", power = "UK", units = { fighter = 1, bomber = 1 } }  # at most these, as many as are there
       { move = "Seazone 44", to = "Seazone 53", power = "USA", units = { carrier = 1, fighter = 1 } }
+      { destroy = "Seazone 12", power = "UK" }       # every unit of UK there; or side = "Allies"
+      { destroy = "China", power = "USA", types = ["infantry"] }   # "All US infantry in China ... destroyed"
+      { retreat = "Algeria", to = "Libya", power = "Germany" }    # "German forces in Algeria are retreated to Libya"
       { capture = "Gibraltar", by = "Germany" }      # keeps its original owner: liberation works
-      { destroy = "Seazone 12", power = "UK" }       # or side = "Allies": every unit of them there
+      { army = "Argentina", by = "Germany", navy_at = "Drake Passage" }  # "gains control of Argentina's army"
+
+  ``destroy`` and ``retreat`` act on whatever units of the power (of ``types``
+  if given) are there at that moment; ``capture`` takes the territory with
+  what is there: units of powers at war with the taker still in it are
+  destroyed (factories and AA guns change hands, as in TripleA), so a captured
+  territory never holds its former owner's units; ``army`` gives the taker a
+  neutral and its army from the ruleset's neutral table, once: if an earlier
+  pick of the same side already took the neutral, its army exists already.
 
 * ``[[scenario.variant]]``: the rule text's clauses for one edition of the game
   ("If this scenario is chosen in the 1942 version ..."), replacing ``steps``
@@ -43,7 +56,7 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.tomlfile import Section
 
-STEP_KINDS = ("place", "remove", "move", "capture", "destroy")
+STEP_KINDS = ("place", "remove", "move", "retreat", "capture", "destroy", "army")
 
 
 @attrs.frozen
@@ -52,10 +65,11 @@ class Step:
 
     kind: str
     at: str
-    power: str | None = None  # place/remove/move: whose units; capture: the new owner; destroy: whose units
+    power: str | None = None  # place/remove/move/retreat/destroy: whose units; capture/army: the new owner
     side: str | None = None  # destroy: every unit of this side
-    units: tuple[tuple[str, int], ...] = ()
-    to: str | None = None  # move: the destination
+    units: tuple[tuple[str, int], ...] = ()  # place/remove/move: how many of each type
+    to: str | None = None  # move/retreat: the destination; army: the sea zone for the neutral's ships
+    types: tuple[str, ...] = ()  # destroy/retreat: only units of these types (none: every unit)
 
 
 @attrs.frozen
@@ -120,14 +134,20 @@ def read_steps(section: Section, key: str) -> tuple[Step, ...]:
         elif kind == "move":
             entry.only(kind, "to", "power", "units")
             steps.append(Step(kind, entry.text(kind), power=entry.text("power"), units=tuple(entry.counts("units").items()), to=entry.text("to")))
+        elif kind == "retreat":
+            entry.only(kind, "to", "power", "types")
+            steps.append(Step(kind, entry.text(kind), power=entry.text("power"), to=entry.text("to"), types=tuple(entry.texts("types", []))))
         elif kind == "capture":
             entry.only(kind, "by")
             steps.append(Step(kind, entry.text(kind), power=entry.text("by")))
+        elif kind == "army":
+            entry.only(kind, "by", "navy_at")
+            steps.append(Step(kind, entry.text(kind), power=entry.text("by"), to=entry.text("navy_at", None)))
         else:
-            entry.only(kind, "power", "side")
+            entry.only(kind, "power", "side", "types")
             if entry.has("power") == entry.has("side"):
                 raise entry.fail("power", "either `power` or `side` (whose units are destroyed)")
-            steps.append(Step(kind, entry.text(kind), power=entry.text("power", None), side=entry.text("side", None)))
+            steps.append(Step(kind, entry.text(kind), power=entry.text("power", None), side=entry.text("side", None), types=tuple(entry.texts("types", []))))
     return tuple(steps)
 
 

@@ -475,13 +475,15 @@ def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[s
             land = {matches[p].name for p in scenario.involves if p in matches and matches[p].name and not board.is_water(matches[p].name)}
             for step in scenario.steps:
                 match = matches.get(step.at)
-                if step.kind != "remove" or not step.units or match is None or match.name is not None or not step.power:
+                # "remove 1 UK transport" or "UK transport ... is destroyed" (at least one of each type named)
+                wanted = step.units if step.kind == "remove" else tuple((t, 1) for t in step.types) if step.kind == "destroy" else ()
+                if not wanted or match is None or match.name is not None or not step.power:
                     continue
                 if not match.evidence.startswith("no sea zone"):
                     continue  # only a sea zone the rule text says is water, and that nothing else matched
                 player = match_power(step.power, players, {})[0]
                 units = {}
-                for word, count in step.units:
+                for word, count in wanted:
                     unit = next((u for u in game.catalog.unit_types if u.lower() == word.lower()), None) or getattr(match_unit_word(word, game), "unit", None)
                     if unit is None or player is None:
                         units = {}
@@ -496,7 +498,7 @@ def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[s
                     matches[step.at] = PlaceMatch(
                         step.at,
                         holding[0],
-                        f"scenario {scenario.id!r} removes {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)",
+                        f"scenario {scenario.id!r} {'removes' if step.kind == 'remove' else 'destroys'} {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)",
                     )
                     taken.add(holding[0])
 

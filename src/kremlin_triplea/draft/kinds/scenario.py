@@ -10,7 +10,7 @@ from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.errors import RuleViolation, UnknownNameError
-from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.scenarios import Scenario, Step
@@ -62,6 +62,7 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
     # here and pushed again, all or nothing, by the draft.
     board = state.board
     changes: list[Change] = []
+    moved: list[Change] = []  # units already on the board that a retreat or move put elsewhere (not option units)
     touched: set[str] = set(involved)
     try:
         for step in steps:
@@ -73,15 +74,13 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
             for change in made:
                 try:
                     board.push(change)
-                except ValueError as error:
-                    raise Problem(
-                        scenario.rule,
-                        scenario.source,
-                        f"cannot {change} in {board.game_name}: {error}; the map profile must record a decision ([[scenario_decision]])",
-                    ).violation(pick.label) from None
+                except ValueError as error:  # the steps compute their changes from this board, so this is a bug
+                    raise AssertionError(f"scenario {scenario.id!r}: {change} does not apply to the board it was computed from: {error}") from None
                 changes.append(change)
                 if isinstance(change, PlaceUnits):
                     touched.add(change.territory)
+                    if step.kind in ("move", "retreat"):
+                        moved.append(change)
             lines += said
     finally:
         for _ in changes:
@@ -89,58 +88,75 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
     honour = variant.players_enforce if variant is not None else scenario.players_enforce
     if honour:
         lines.append(f"players enforce: {honour}")
-    return Outcome(tuple(changes), frozenset(touched), tuple(lines))
+    return Outcome(tuple(changes), frozenset(touched), tuple(lines), moved=tuple(moved))
 
 
 def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, place, pick: Pick) -> tuple[list[Change], list[str]]:
+    """One step's changes, computed from the board as it stands now (earlier picks and steps included)."""
     names, board = state.names, state.board
     shown = names.shown(at)
     where = f"{state.ruleset.path}: scenario {scenario.id!r}"
     units = [(names.unit(u, where=where), n) for u, n in step.units]
+    types = {names.unit(u, where=where) for u in step.types}
     power = names.power(step.power, where=where) if step.power else None
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
+        places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
+        if places_factory and any(u == state.factory and n for (_, u), n in board.units(at).items()):
+            # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
+            raise Problem(
+                scenario.rule,
+                scenario.source,
+                f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
+                "so the scenario's factory cannot be placed there",
+            ).violation(pick.label)
         return [PlaceUnits(at, power, u, n) for u, n in units], [f"{power} place {described} in {shown}"]
     if step.kind == "remove":
+        # "Remove one UK fighter and UK bomber from United Kingdom": the units named, as many of them as are still there.
+        changes: list[Change] = []
+        short = []
         for unit, count in units:
             present = board.units(at)[(power, unit)]
-            if present < count:
+            if _in_base_game(board, at, power, unit) < count:
+                # The base game itself lacks them: a mismatch between the text and this game, for the map profile.
                 raise Problem(
                     scenario.rule,
                     scenario.source,
                     f"the scenario removes {count} {power} {unit} from {shown}, but {board.game_name} has {present} there; "
                     "the map profile must record what to do ([[scenario_decision]])",
                 ).violation(pick.label)
-        return [RemoveUnits(at, power, u, n) for u, n in units], [f"remove {described} of the {power} from {shown}"]
+            if present:
+                changes.append(RemoveUnits(at, power, unit, min(count, present)))
+            if present < count:
+                short.append(f"{count} {unit} ({present} there)")
+        said = [f"remove {described} of the {power} from {shown}"]
+        if short:
+            said.append(f"the text removes {', '.join(short)} of the {power} in {shown}; earlier picks took the rest away, so only what is there is removed")
+        return changes, said
     if step.kind == "move":
-        to = place(step.to)
-        if to is None:
-            raise Problem(scenario.rule, scenario.source, f"the move's destination {step.to} is not on this map").violation(pick.label)
+        to = _destination(scenario, step, place, pick)
         for unit, count in units:
             present = board.units(at)[(power, unit)]
             if present < count:
                 raise Problem(
                     scenario.rule,
                     scenario.source,
-                    f"the scenario moves {count} {power} {unit} from {shown}, but {board.game_name} has {present} there",
+                    f"the scenario moves {count} {power} {unit} from {shown}, but there are {present} there now",
                 ).violation(pick.label)
-        changes: list[Change] = [RemoveUnits(at, power, u, n) for u, n in units]
-        destination = board.node(to)
-        if not destination["water"] and (destination["owner"] is None or not board.catalog.allied(power, destination["owner"])):
-            # A retreat goes only into friendly territory (docs/kremlin-draft.md, "Retreats into a neutral or enemy
-            # territory"): into a still-neutral or an enemy territory the units are interned, out of the game, so the
-            # board never holds a power's units in a neutral or beside its enemies (001 "retreated to Sweden").
-            held = f"neutral {names.shown(to)}" if destination["owner"] is None else f"{names.shown(to)} (held by {destination['owner']})"
-            return changes, [f"{described} of the {power} from {shown} cannot retreat into {held}: interned, out of the game"]
-        changes += [PlaceUnits(to, power, u, n) for u, n in units]
-        return changes, [f"move {described} of the {power} from {shown} to {names.shown(to)}"]
+        return _relocate(state, power, units, at, to)
+    if step.kind == "retreat":
+        # "German forces in Algeria are retreated to Libya": whatever of them is there now.
+        to = _destination(scenario, step, place, pick)
+        present = sorted((u, n) for (o, u), n in board.units(at).items() if n and o == power and (not types or u in types))
+        if not present:
+            what = " or ".join(sorted(types)) if types else "units"
+            return [], [f"no {power} {what} in {shown} to retreat"]
+        return _relocate(state, power, present, at, to)
     if step.kind == "capture":
-        data = board.node(at)
-        kept = data["original_owner"] or data["owner"]
-        return [SetOwner(at, power, captured=True)], [
-            f"{power} capture {shown} (held by {data['owner'] or 'nobody'}; it keeps its original owner {kept}, so liberation returns it)"
-        ]
-    # destroy
+        return _capture(state, power, at)
+    if step.kind == "army":
+        return _take_army(state, scenario, step, power, at, place, pick)
+    # destroy: every unit of the power (or side) there now, of ``types`` if given
     if step.side is not None:
         side = names.side(step.side, where=where)
         owners = set(state.side_powers[side])
@@ -148,11 +164,104 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     else:
         owners = {power}
         whose = f"the {power}"
-    doomed = sorted(((o, u), n) for (o, u), n in board.units(at).items() if n and o in owners)
+    doomed = sorted(((o, u), n) for (o, u), n in board.units(at).items() if n and o in owners and (not types or u in types))
     if not doomed:
-        return [], [f"no units of {whose} in {shown} to destroy in {board.game_name}"]
+        what = f"{' or '.join(sorted(types))} of {whose}" if types else f"units of {whose}"
+        return [], [f"no {what} in {shown} to destroy"]
     text = ", ".join(f"{n} {o} {u}" for (o, u), n in doomed)
     return [RemoveUnits(at, o, u, n) for (o, u), n in doomed], [f"destroy {text} in {shown}"]
+
+
+def _in_base_game(board, at: str, power: str | None, unit: str) -> int:
+    """How many of ``power``'s ``unit`` stood at ``at`` before the draft's changes (the base game's own setup)."""
+    count = board.units(at)[(power, unit)]
+    for change in board.changes:
+        if isinstance(change, (PlaceUnits, RemoveUnits)) and (change.territory, change.owner, change.unit_type) == (at, power, unit):
+            count += change.count if isinstance(change, RemoveUnits) else -change.count
+    return count
+
+
+def _destination(scenario: Scenario, step: Step, place, pick: Pick) -> str:
+    to = place(step.to)
+    if to is None:
+        raise Problem(scenario.rule, scenario.source, f"the destination {step.to} is not on this map").violation(pick.label)
+    return to
+
+
+def _relocate(state: DraftState, power: str, units: list[tuple[str, int]], at: str, to: str) -> tuple[list[Change], list[str]]:
+    """Move ``units`` of ``power`` from ``at`` to ``to``; into land not held by a friend of ``power`` they are interned."""
+    names, board = state.names, state.board
+    described = ", ".join(f"{n} {u}" for u, n in units)
+    changes: list[Change] = [RemoveUnits(at, power, u, n) for u, n in units]
+    destination = board.node(to)
+    if not destination["water"] and (destination["owner"] is None or not board.catalog.allied(power, destination["owner"])):
+        # A retreat goes only into friendly territory (docs/kremlin-draft.md, "Retreats into a neutral or enemy
+        # territory"): into a still-neutral or an enemy territory the units are interned, out of the game, so the
+        # board never holds a power's units in a neutral or beside its enemies (001 "retreated to Sweden"; 000/001
+        # West African landings after the Allies took Libya).
+        held = f"neutral {names.shown(to)}" if destination["owner"] is None else f"{names.shown(to)} (held by {destination['owner']})"
+        return changes, [f"{described} of the {power} in {names.shown(at)} cannot retreat into {held}: interned, out of the game"]
+    changes += [PlaceUnits(to, power, u, n) for u, n in units]
+    return changes, [f"move {described} of the {power} from {names.shown(at)} to {names.shown(to)}"]
+
+
+def _capture(state: DraftState, taker: str, at: str) -> tuple[list[Change], list[str]]:
+    """``taker`` takes ``at`` with what is there: units at war with it are destroyed, factories and AA guns change hands."""
+    board, shown = state.board, state.names.shown(at)
+    data = board.node(at)
+    if data["owner"] == taker:
+        return [], [f"{shown} is already held by {taker} (an earlier pick took it)"]
+    kept = data["original_owner"] or data["owner"]
+    changes: list[Change] = [SetOwner(at, taker, captured=True)]
+    lines = [f"{taker} capture {shown} (held by {data['owner'] or 'nobody'}; it keeps its original owner {kept}, so liberation returns it)"]
+    if board.is_water(at):
+        return changes, lines
+    # A taken territory holds no units of its former owner or of any power at war with the taker: the text's
+    # "takes ... (UK units destroyed)" is the rule for units it does not name too (units an earlier pick retreated there).
+    destroyed, captured = [], []
+    for (owner, unit), n in sorted(board.units(at).items(), key=lambda item: (item[0][0] or "", item[0][1])):
+        if not n or owner is None or board.catalog.allied(owner, taker):
+            continue
+        changes.append(RemoveUnits(at, owner, unit, n))
+        if board.catalog.unit_type(unit).infrastructure:
+            changes.append(PlaceUnits(at, taker, unit, n))
+            captured.append(f"{n} {owner} {unit}")
+        else:
+            destroyed.append(f"{n} {owner} {unit}")
+    if destroyed:
+        lines.append(f"destroy {', '.join(destroyed)} still in {shown} (a territory taken keeps no enemy units)")
+    if captured:
+        lines.append(f"{taker} capture {', '.join(captured)} in {shown}")
+    return changes, lines
+
+
+def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at: str, place, pick: Pick) -> tuple[list[Change], list[str]]:
+    """``taker`` gains control of the neutral ``at`` and its army (the ruleset's neutral table) unless it exists already."""
+    board, names, shown = state.board, state.names, state.names.shown(at)
+    neutral = state.neutrals.get(at)
+    if neutral is None:
+        raise Problem(scenario.rule, scenario.source, f"{shown} is not a neutral of the ruleset's table").violation(pick.label)
+    data = board.node(at)
+    if data["owner"] is not None and not data["impassable"]:
+        if board.catalog.allied(taker, data["owner"]):
+            # One army: the neutral was taken over (with its army) by an earlier pick of this side.
+            return [], [f"{shown} already joined {data['owner']} with its army (an earlier pick): the army exists once, nothing more is placed"]
+        raise Problem(scenario.rule, scenario.source, f"{shown} and its army belong to {data['owner']}, an enemy of {taker}").violation(pick.label)
+    army = [(names.unit(u), n) for u, n in neutral.army]
+    on_land = [(u, n) for u, n in army if not board.catalog.unit_type(u).is_ship]
+    at_sea = [(u, n) for u, n in army if board.catalog.unit_type(u).is_ship]
+    changes: list[Change] = [SetOwner(at, taker, captured=False)]
+    if data["impassable"]:
+        changes.append(SetTerritory(at, "impassable", False))
+    changes += [PlaceUnits(at, taker, u, n) for u, n in on_land]
+    line = f"{shown} joins {taker} with its army: {', '.join(f'{n} {u}' for u, n in on_land) or 'none'}"
+    if at_sea:
+        zone = _destination(scenario, step, place, pick) if step.to is not None else None
+        if zone is None:
+            raise Problem(scenario.rule, scenario.source, f"{shown}'s army has ships and the scenario names no sea zone for them").violation(pick.label)
+        changes += [PlaceUnits(zone, taker, u, n) for u, n in at_sea]
+        line += f"; its ships {', '.join(f'{n} {u}' for u, n in at_sea)} in {names.shown(zone)}"
+    return changes, [line]
 
 
 @register

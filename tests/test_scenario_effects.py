@@ -1,0 +1,286 @@
+"""Scenarios computed from the board as it stands when picked (issue 12), in the seeds' own terms.
+
+A scenario meets a board already changed by earlier picks of both sides. Its steps say what the rule texts say
+("all US infantry in China ... destroyed", "German forces in Algeria are retreated to Libya", "Germany ... gains
+control of Argentina's army"), so each computes its effect at the moment it is applied. Each example of the issue
+is drafted here with expectations from the seeds' sentences; a property test draws whole drafts from the legal
+enumeration with a scenario in them and checks the board a game must start from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import support.aa50 as rules_support
+import support.classic as classic_support
+from kremlin_triplea.draft.legal import legal_choices
+from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.model.board import Board
+from support.aa50 import GAMES, delta, fresh_game
+from support.classic import KREMLIN, RULESET_GAMES, SEED_001, SEED_002, game_id
+
+G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
+EACH_CLASSIC = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])
+SEED_OF = {"kremlin-classic": SEED_001, "kremlin-daak": SEED_002}
+GERMAN_INFANTRY = {"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}  # a pick elsewhere, to pass the turn
+AMERICAN_INFANTRY = {"power": "USA", "unit": "infantry", "count": 3, "at": "Eastern USA"}
+
+
+def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]]) -> tuple[DraftRun, list]:
+    """Apply ``picks`` (side, option, spec) in order; the outcomes."""
+    run = classic_support.run_for(ruleset, game, picks[0][0], picks_per_side=4)
+    return run, [classic_support.pick(run, side, option, **spec) for side, option, spec in picks]
+
+
+def start_problems(board: Board, factory: str = "factory") -> list[str]:
+    """What no game can start from, by the seeds and the board: computed here, independently of the draft's own checks.
+
+    Land units of powers at war in one territory; an owned territory holding units of its owner's enemies (a
+    captured territory holding its former owner's units); units in a neutral; more than one factory a territory.
+    """
+    catalog = board.catalog
+    found = []
+    for place, data in board.nodes.items():
+        owners = sorted({o for (o, _), n in data["units"].items() if n and o is not None})
+        if not data["water"]:
+            if data["owner"] is None and owners:
+                found.append(f"neutral {place} holds units of {owners}")
+            elif data["owner"] is not None and any(not catalog.allied(o, data["owner"]) for o in owners):
+                found.append(f"{place} of {data['owner']} holds units of {owners}")
+            if any(not catalog.allied(a, b) for a in owners for b in owners):
+                found.append(f"{place} holds units of powers at war: {owners}")
+        if sum(n for (_, u), n in data["units"].items() if u == factory) > 1:
+            found.append(f"{place} holds more than one factory")
+    return found
+
+
+# -- the issue's examples ---------------------------------------------------------------------------------------
+
+
+@EACH_CLASSIC
+def test_west_african_landings_after_the_allies_took_libya(ruleset: str, game: Path) -> None:
+    # Option 8: "retreat any enemy forces to the nearest enemy territory": Libya's Germans retreat into Algeria.
+    # Then "USA places two infantry in Algeria ... German forces in Algeria are retreated to Libya": all of them, but
+    # Libya is British now, so they are interned; Algeria is American with no German unit in it.
+    run, outcomes = draft(
+        ruleset,
+        game,
+        [
+            ("Allies", 8, {"takeover": {"territory": "Libya", "by": "UK"}}),
+            ("Axis", 1, {"place": [GERMAN_INFANTRY]}),
+            ("Allies", 9, {"scenario": "Early West African landings"}),
+        ],
+    )
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["Algeria"] == {"owner": (G, A), "units": {(G, "infantry"): -1, (A, "infantry"): 2}}
+    assert changed["Libya"] == {"owner": (G, B), "units": {(G, "infantry"): -1, (G, "armour"): -1, (B, "infantry"): 2}}
+    assert "1 armour, 2 infantry of the Germans in Algeria cannot retreat into Libya (held by British): interned, out of the game" in outcomes[2].lines
+    assert start_problems(run.game.board) == []
+
+
+@EACH_CLASSIC
+def test_west_african_landings_alone_retreat_the_german_infantry_to_libya(ruleset: str, game: Path) -> None:
+    run, _ = draft(ruleset, game, [("Allies", 9, {"scenario": "Early West African landings"})])
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["Algeria"] == {"owner": (G, A), "units": {(G, "infantry"): -1, (A, "infantry"): 2}}
+    assert changed["Libya"] == {"units": {(G, "infantry"): 1}}
+
+
+@pytest.mark.parametrize("scenario_first", [True, False], ids=["winter-war-first", "sweden-first"])
+def test_winter_war_and_the_ussr_taking_sweden_in_either_order(scenario_first: bool) -> None:
+    # 001: "Remove two German infantry and tank from Finland/Norway. Remaining German forces are retreated to Sweden."
+    # Sweden is neutral, or Russian after option 2: either way no German unit may stand there, so they are interned.
+    winter_war = ("Allies", 9, {"scenario": "USSR crushes Finland in Winter War"})
+    sweden = ("Allies", 2, {"take": [{"neutral": "Sweden", "by": "USSR"}, {"neutral": "Afghanistan", "by": "UK"}]})
+    first, last = (winter_war, sweden) if scenario_first else (sweden, winter_war)
+    run, _ = draft("kremlin-classic", KREMLIN, [first, ("Axis", 1, {"place": [GERMAN_INFANTRY]}), last])
+    changed = delta(run.game.initial, run.game.board)
+    # Finland/Norway holds 3 German infantry, 1 armour, 1 fighter on the classic board (test_rules_classic.py).
+    assert changed["Finland Norway"] == {"owner": (G, R), "units": {(G, "infantry"): -3, (G, "armour"): -1, (G, "fighter"): -1, (R, "infantry"): 1}}
+    assert changed["Sweden"]["units"] == {(R, "infantry"): 2}  # "Sweden(2 inf, 1 submarine)": the army alone
+    assert start_problems(run.game.board) == []
+
+
+@EACH_CLASSIC
+def test_sinkiang_taken_then_china_joins_japan(ruleset: str, game: Path) -> None:
+    # A same-side takeover before the side's scenario is allowed: "A territory or sea zone affected by a bonus option
+    # may be affected by other bonus options from that same side." Sinkiang's 2 US infantry retreat into China; then
+    # "All US infantry in China and Sinkiang are destroyed...Japan adds one infantry to each of these territories."
+    run, outcomes = draft(
+        ruleset,
+        game,
+        [
+            ("Axis", 8, {"takeover": {"territory": "Sinkiang", "by": "Japan", "retreat": [{"to": "China"}]}}),
+            ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
+            ("Axis", 9, {"scenario": "China joins Japan!!!"}),
+        ],
+    )
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["China"] == {"owner": (A, J), "units": {(A, "infantry"): -2, (A, "fighter"): -1, (J, "infantry"): 1}}
+    assert changed["Sinkiang"] == {"owner": (A, J), "units": {(A, "infantry"): -2, (J, "infantry"): 3}}
+    assert changed["Karelia S.S.R."] == {"units": {(A, "fighter"): 1}}  # "US fighter stationed in China is retreated to Karelia"
+    assert "destroy 4 Americans infantry in China" in outcomes[2].lines
+    assert not any("scenario_decision" in line for o in outcomes for line in o.lines)
+    assert start_problems(run.game.board) == []
+
+
+@EACH_CLASSIC
+def test_china_joins_japan_is_offered_after_the_same_sides_takeover(ruleset: str, game: Path) -> None:
+    run, _ = draft(
+        ruleset,
+        game,
+        [
+            ("Axis", 8, {"takeover": {"territory": "Sinkiang", "by": "Japan", "retreat": [{"to": "China"}]}}),
+            ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
+        ],
+    )
+    scenarios = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert "China joins Japan!!!" in scenarios.scenarios
+
+
+@EACH_CLASSIC
+def test_germany_takes_argentina_then_south_american_powers(ruleset: str, game: Path) -> None:
+    # "Germany also gains control of Argentina's army(2 infantry, 1 transport)": the army Germany took with option 2.
+    # It exists once: the scenario adds the 2 infantry in Brazil and the battleship in Drake Passage, nothing more.
+    run, outcomes = draft(
+        ruleset,
+        game,
+        [
+            ("Axis", 2, {"take": [{"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Eire", "by": "Germany"}]}),
+            ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
+            ("Axis", 9, {"scenario": "South American Powers join the Axis"}),
+        ],
+    )
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["Argentina-Chile"]["units"] == {(G, "infantry"): 2}
+    assert changed["South Argentina Sea Zone"] == {"units": {(G, "transport"): 1, (G, "battleship"): 1}}
+    assert changed["Brazil"] == {"owner": (A, G), "units": {(G, "infantry"): 2}}
+    assert any("the army exists once" in line for line in outcomes[2].lines)
+
+
+@EACH_CLASSIC
+def test_south_american_powers_then_argentina_is_not_taken_again(ruleset: str, game: Path) -> None:
+    run, _ = draft(
+        ruleset,
+        game,
+        [
+            ("Axis", 9, {"scenario": "South American Powers join the Axis"}),
+            ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
+        ],
+    )
+    with pytest.raises(RuleViolation) as error:
+        classic_support.pick(run, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Eire", "by": "Germany"}])
+    assert "has already been taken over (owner Germans)" in str(error.value)
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["Argentina-Chile"]["units"] == {(G, "infantry"): 2}
+    assert changed["South Argentina Sea Zone"] == {"units": {(G, "transport"): 1, (G, "battleship"): 1}}
+
+
+@EACH_CLASSIC
+def test_a_factory_by_option_then_uk_fortifies_south_africa_is_refused(ruleset: str, game: Path) -> None:
+    # "UK places ... three infantry, an armor, factory, and aa gun in South Africa": one factory per territory, as
+    # option 6 holds it, so a second factory is refused with the reason, and legal does not offer the scenario.
+    run, _ = draft(
+        ruleset,
+        game,
+        [
+            ("Allies", 6, {"place": [{"power": "UK", "unit": "factory", "at": "South Africa"}, {"power": "UK", "unit": "aa gun", "at": "South Africa"}]}),
+            ("Axis", 1, {"place": [GERMAN_INFANTRY]}),
+        ],
+    )
+    scenarios = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert "UK fortifies South Africa" not in scenarios.scenarios
+    with pytest.raises(RuleViolation) as error:
+        classic_support.pick(run, "Allies", 9, scenario="UK fortifies South Africa")
+    message = str(error.value)
+    assert "South Africa already has a factory (an earlier pick placed it) and the game allows one factory per territory" in message
+    assert SEED_OF[ruleset] in message and "factory, and aa gun in South Africa" in message
+
+
+def test_uk_fortifies_australia_after_a_factory_by_option_is_refused() -> None:
+    run, _ = draft(
+        "kremlin-classic",
+        KREMLIN,
+        [
+            ("Allies", 6, {"place": [{"power": "UK", "unit": "factory", "at": "Australia"}, {"power": "UK", "unit": "aa gun", "at": "Australia"}]}),
+            ("Axis", 1, {"place": [GERMAN_INFANTRY]}),
+        ],
+    )
+    with pytest.raises(RuleViolation, match="Australia already has a factory"):
+        classic_support.pick(run, "Allies", 9, scenario="UK fortifies Australia")
+
+
+def test_a_capture_destroys_enemy_units_an_earlier_pick_retreated_there() -> None:
+    # "Germany takes Syria/Iraq with one infantry(UK unit destroyed)": units of any Allied power in Syria/Iraq when
+    # the scenario is picked are the defenders it defeats; none are left in German Syria/Iraq.
+    run = classic_support.run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=4)
+    board = run.game.board
+    board.nodes["Syria Jordan"]["units"][(A, "infantry")] += 1  # as a retreat into it would leave them
+    classic_support.pick(run, "Axis", 9, scenario="Germany launches a parachute assault on Syria/Iraq")
+    assert {o for (o, _), n in board.units("Syria Jordan").items() if n} == {G}
+
+
+def test_aa50_scenario_steps_count_what_is_there() -> None:
+    # 000 Allied scenario 2: "Place one Russian infantry and one tank in Finland, German units destroyed."
+    run = rules_support.run_for(GAMES["1941"], "Allies")
+    before = {k: n for k, n in run.game.board.units("Finland").items() if k[0] == G}
+    outcome = rules_support.pick(run, "Allies", 11, scenario="USSR crushes Finland in Winter War")
+    assert before and not any(o == G for (o, _), n in run.game.board.units("Finland").items() if n)
+    assert any(line.startswith("destroy ") for line in outcome.lines)
+
+
+# -- drafts drawn from the legal enumeration, with scenarios ------------------------------------------------------
+
+TARGETS = [("kremlin-aa50", GAMES["1941"]), ("kremlin-aa50", GAMES["1942"]), *RULESET_GAMES]
+
+
+def drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> DraftRun:
+    """A draft whose every pick comes from the legal enumeration, a scenario whenever one is offered and drawn."""
+    first = choose(["Axis", "Allies"])
+    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": first, "picks_per_side": per_side}), fresh_game(game))
+    base = set(start_problems(run.game.board))
+    for _ in range(run.total_picks):
+        by_option: dict[int, list[Pick]] = {}
+        for pick in run.legal_picks:
+            by_option.setdefault(pick.option.number, []).append(pick)
+        if not by_option:
+            break
+        scenarios = [n for n, picks in by_option.items() if picks[0].option.kind == "scenario"]
+        number = choose(scenarios) if scenarios and choose([True, False]) else choose(sorted(by_option))
+        pick = choose(by_option[number])
+        outcome = run.push(pick)  # listed, so accepted
+        assert not any("scenario_decision" in line for line in outcome.lines), pick.label
+        assert set(start_problems(run.game.board)) <= base, (pick.label, start_problems(run.game.board))
+    return run
+
+
+def _chooser(data: st.DataObject):
+    def choose(items: Sequence):
+        return data.draw(st.sampled_from(list(items)))
+
+    return choose
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_a_small_drawn_classic_draft_with_scenarios_starts_a_game(data: st.DataObject) -> None:
+    drawn_draft(_chooser(data), "kremlin-classic", KREMLIN, per_side=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
+def test_drawn_drafts_with_scenarios_start_a_game(ruleset: str, game: Path) -> None:
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        drawn_draft(_chooser(data), ruleset, game, per_side=4)
+
+    check()
