@@ -655,3 +655,18 @@ def test_001_a_repeat_within_the_set_of_nine_quotes_the_set_rule() -> None:
     message = refused(run, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Japan"}])
     assert "the Axis already took option 5 in this set of 9 picks" in message
     assert "whereupon the rule is in effect for the second set of nine picks and so on." in message
+
+
+def test_units_an_opponents_scenario_moved_are_not_option_units() -> None:
+    # 001 1.7 "No units selected with a bonus option may be removed": the German units that the Allies' "Early West
+    # African landings" retreats from Algeria to Libya were on the board before the draft; the Axis did not select
+    # them, so the Axis' negative bid may remove them (issue 12).
+    run = run_for("kremlin-classic", KREMLIN, "Allies")
+    base_libya = run.game.board.units("Libya")[("Germans", "infantry")]
+    base_algeria = run.game.board.units("Algeria")[("Germans", "infantry")]
+    assert base_algeria >= 1
+    pick(run, "Allies", 9, scenario="Early West African landings")
+    assert run.game.board.units("Libya")[("Germans", "infantry")] == base_libya + base_algeria
+    count = base_libya + base_algeria
+    bid(run, axis=-3 * count, remove=[{"power": "Germany", "unit": "infantry", "count": count, "at": "Libya"}])
+    assert run.game.board.units("Libya")[("Germans", "infantry")] == 0
