@@ -13,7 +13,7 @@ import pytest
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.aa50 import delta
-from support.classic import RULESET_GAMES, TARGETS, game_id, pick, run_for
+from support.classic import KREMLIN, RULESET_GAMES, TARGETS, game_id, pick, run_for
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 
@@ -129,11 +129,20 @@ def test_a_scenario_involving_a_place_the_other_side_affected_is_refused() -> No
     assert "a scenerio may not be chosen if the opposing side has affected a territory or seazone involved in the scenerio" in str(error.value)
 
 
-def test_a_scenario_of_the_other_side_is_refused() -> None:
-    run = run_for("kremlin-daak", RULESET_GAMES[-1][1], "Axis")
+@pytest.mark.parametrize("ruleset", ["kremlin-classic", "kremlin-daak"])
+def test_a_scenario_of_the_other_side_is_refused_quoting_the_heading_it_stands_under(ruleset: str) -> None:
+    # 001/002 list the scenarios under their power's heading: "JAPAN SCENARIOS Pearl Harbor goes better than
+    # expected..." decides that the Allies may not pick it (not the RUSSIAN SCENARIOS heading, issue 12).
+    run = run_for(ruleset, RULESET_GAMES[-1][1] if ruleset == "kremlin-daak" else KREMLIN, "Allies")
     with pytest.raises(RuleViolation) as error:
+        pick(run, "Allies", 9, scenario="Pearl Harbor goes better than expected")
+    message = str(error.value)
+    assert "'Pearl Harbor goes better than expected' is one of the JAPAN SCENARIOS, a scenario for the Axis, not the Allies" in message
+    assert "RUSSIAN" not in message
+    assert 'rule: "Pearl Harbor goes better than expected...' in message
+    run = run_for(ruleset, RULESET_GAMES[-1][1] if ruleset == "kremlin-daak" else KREMLIN, "Axis")
+    with pytest.raises(RuleViolation, match="'No Russian Purge' is one of the RUSSIAN SCENARIOS, a scenario for the Allies, not the Axis"):
         pick(run, "Axis", 9, scenario="No Russian Purge")
-    assert "'No Russian Purge' is a scenario of the Allies, not the Axis" in str(error.value)
 
 
 def test_winter_war_after_the_ussr_took_sweden_interns_the_german_forces() -> None:

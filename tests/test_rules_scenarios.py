@@ -219,7 +219,8 @@ def test_only_one_scenario_per_side() -> None:
 
 
 def test_a_side_cannot_pick_the_other_sides_scenario() -> None:
-    with pytest.raises(RuleViolation, match="'No Russian Purge' is a scenario of the Allies, not the Axis"):
+    # 000 names no side headings: the scenario's own text ("No Russian Purge- ...") is the rule quoted.
+    with pytest.raises(RuleViolation, match="'No Russian Purge' is a scenario for the Allies, not the Axis -- rule: \"No Russian Purge"):
         pick(run_for(GAMES["1941"], "Axis"), "Axis", 11, scenario="No Russian Purge")
 
 
