@@ -139,3 +139,59 @@ def test_the_notes_are_short_enough_to_read_at_a_glance(aa50: str) -> None:
     # Issue 14 counted about 1,570 words before; the example's notes list 10 picks, 8 rules TripleA enforces
     # and 9 the players keep, each quoted whole.
     assert len(visible_text(aa50).split()) < 1100
+
+
+def test_china_rules_the_game_plays_differently_or_not_at_all_are_said(aa50: str) -> None:
+    # 000 D) (5): "Bonus Options 1, 2, 6, and 7 may be chosen for China...such units may not leave Chinese
+    # controlled territory." TripleA restricts where all Chinese units go, not which may leave: the players keep it.
+    sentence = "Bonus Options 1, 2, 6, and 7 may be chosen for China...such units may not leave Chinese controlled territory."
+    assert sentence in seed_text("000_bc04a4edf7f7d2ab.txt") and f"\u201c{sentence}\u201d" in section(aa50, "You enforce")
+    # "...at the rate of one infantry for every two territories controlled at the end of its combat phase": TripleA's
+    # purchaseNoPU step counts when China's turn starts (NoPuPurchaseDelegate.start), first in China's turn.
+    income = next(item for item in re.findall(r"<li>(.*?)</li>", section(aa50, "TripleA enforces")) if item.startswith("Chinese infantry per two"))
+    assert "In TripleA:" in income and "counted at the start of China's turn" in income and "not at the end of its combat phase" in income
+
+
+def test_the_steps_of_chinas_turn_count_before_its_combat() -> None:
+    # The reading the note above rests on, from the game itself: China's purchaseNoPU step comes before its combat move.
+    from lxml import etree
+
+    for name in ("WW2v3-1941.xml", "WW2v3-1942.xml"):
+        steps = etree.parse(str(MAPS_DIR / "world_war_ii_v3" / "map" / "games" / name)).xpath("//step[@player='Chinese']")
+        order = [(s.get("name"), s.get("delegate")) for s in steps]
+        purchase = next(i for i, (_, d) in enumerate(order) if d == "purchaseNoPU")
+        combat = next(i for i, (n, _) in enumerate(order) if n == "chineseCombatMove")
+        assert purchase < combat
+
+
+def test_units_of_more_us_support_to_china_stay_in_china_for_the_players() -> None:
+    # 000 option 11, Allied scenario 6: "these units are considered Chinese units and cannot leave China."
+    data = read_toml(AA50)
+    data["pick"] = [p for p in data["pick"] if p.get("option") != 11 or p["side"] != "Allies"]
+    data["pick"].append({"side": "Allies", "option": 11, "scenario": "More US support to China"})
+    data.pop("bid", None)
+    data["picks_per_side"] = max(sum(1 for p in data["pick"] if p["side"] == side) for side in ("Axis", "Allies"))
+    ours = section(kremlin_notes(data), "You enforce")
+    assert "these units are considered Chinese units and cannot leave China." in ours
+
+
+def test_with_restricted_russia_off_the_notes_do_not_say_the_game_enforces_it() -> None:
+    # 001 header 2: "Restricted Russia...this option may be turned off if both players agree."
+    data = read_toml(CLASSIC)
+    data["choices"] = ["unrestricted_russia"]
+    notes = kremlin_notes(data)
+    enforced = section(notes, "TripleA enforces")
+    assert "Restricted Russia turned off" in enforced
+    assert not re.search(r"<li>Restricted Russia:", enforced) and "stops every Russian move" not in enforced
+    data["choices"] = []
+    assert re.search(r"<li>Restricted Russia:", section(kremlin_notes(data), "TripleA enforces"))
+
+
+@pytest.mark.parametrize(("choices", "kept"), [([], True), (["low_luck"], False), (["low_luck", "low_luck_with_tech"], True)])
+def test_002_tech_limits_stay_with_the_players_unless_low_luck_drops_tech(choices: list[str], kept: bool) -> None:
+    # 002 V.: "LL is played without tech, which means that all above techrules are obsolete for LL ... A combination
+    # of LL with tech and Kremlin is also possible": the tech limits (I. Reduced Weapons Development) then hold.
+    data = read_toml(REPO / "examples" / "kremlin-daak-classic.toml")
+    data["choices"] = choices
+    ours = section(kremlin_notes(data), "You enforce")
+    assert ("Reduced Weapons Development - No Tech until round 5." in ours) == kept

@@ -43,7 +43,7 @@ def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
     if isinstance(result, HouseResult):
         html = house_notes_html(result)
     else:
-        html = notes_html(result, players=result.players, choices=result.choices)
+        html = notes_html(result, players=result.players)
     board.push(SetProperty("notes", html + board.properties.get("notes", "")))
     board.push(SetGameName(game_name(result)))
     record_base(result.game)  # render and verify compare the written game with it
@@ -94,7 +94,9 @@ def triplea_enforces(rules: AppliedRules | None) -> list[str]:
     lines = []
     for rule in rules.game:
         sentence = first_sentence(rule.rule)
-        lines.append(rule.title if sentence.lower().rstrip(".") == rule.title.lower() else f"{rule.title}: {sentence}")
+        line = rule.title if sentence.lower().rstrip(".") == rule.title.lower() else f"{rule.title}: {sentence}"
+        # Where TripleA plays the rule a little differently, the players read how, beside the rule.
+        lines.append(f"{line} In TripleA: {rule.differs}" if rule.differs else line)
     return lines
 
 
@@ -127,9 +129,7 @@ class MapNoteConflict:
 
     said: re.Pattern[str]  # the map's statement, found in its notes
     rule_id: str  # the rule it meets (a game_rule id of the ruleset)
-    holds: str  # what the players play by, in a sentence
-    unless_choice: str | None = None  # a draft choice that makes the map's statement hold after all
-    otherwise: str = ""  # what holds when that choice is made
+    holds: str  # what the players play by, in a sentence (when the rule is in the game)
 
 
 MAP_NOTE_CONFLICTS = (
@@ -146,8 +146,11 @@ MAP_NOTE_CONFLICTS = (
         re.compile(r"Russia may not attack (1st|first) round", re.IGNORECASE),
         "h2-restricted-russia",
         "it holds as Restricted Russia, which TripleA enforces in this game (the players may agree to turn it off)",
-        unless_choice="unrestricted_russia",
-        otherwise="the players turned Restricted Russia off, as the rule allows: Russia may attack in round 1",
+    ),
+    MapNoteConflict(
+        re.compile(r"Russia may not attack (1st|first) round", re.IGNORECASE),
+        "h2-unrestricted-russia",
+        "the players turned Restricted Russia off, as the rule allows: Russia may attack in round 1",
     ),
     # kremlin.xml notes: "Only 2 tech rolls per nation per turn". 001_e336cdee7ef3c243.txt header 5:
     # "Only 2 tech rolls per side per round".
@@ -159,11 +162,10 @@ MAP_NOTE_CONFLICTS = (
 )
 
 
-def map_note_conflicts(map_notes: str, rules: AppliedRules | None, choices: Iterable[str] = ()) -> list[tuple[str, GameRule, str]]:
+def map_note_conflicts(map_notes: str, rules: AppliedRules | None) -> list[tuple[str, GameRule, str]]:
     """(what the map's notes say, the rule that meets it, what holds) for each statement the ruleset overrides."""
     if rules is None:
         return []
-    chosen = set(choices)
     by_id = {rule.id: rule for rule in (*rules.game, *rules.players, *rules.tool) if rule.id}
     found = []
     for conflict in MAP_NOTE_CONFLICTS:
@@ -171,8 +173,7 @@ def map_note_conflicts(map_notes: str, rules: AppliedRules | None, choices: Iter
         rule = by_id.get(conflict.rule_id)
         if said is None or rule is None:
             continue
-        holds = conflict.otherwise if conflict.unless_choice and conflict.unless_choice in chosen else conflict.holds
-        found.append((said, rule, holds))
+        found.append((said, rule, conflict.holds))
     return found
 
 
@@ -194,7 +195,7 @@ def _list(items: Iterable[str]) -> str:
     return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
 
 
-def rules_html(result: DraftResult | object, *, map_notes: str = "", choices: Iterable[str] = ()) -> list[str]:
+def rules_html(result: DraftResult | object, *, map_notes: str = "") -> list[str]:
     """The rules, by who enforces them, and which rule holds where the map's notes disagree."""
     rules = getattr(result, "rules", None)
     parts = []
@@ -211,7 +212,7 @@ def rules_html(result: DraftResult | object, *, map_notes: str = "", choices: It
         parts.append("<h3>You enforce</h3>")
         parts.append("<p>TripleA cannot enforce these rules; the players keep them.</p>")
         parts.append(_list(f"<b>{escape(title)}</b>: &ldquo;{escape(rule)}&rdquo; ({escape(source)})" for title, rule, source in honour))
-    conflicts = map_note_conflicts(map_notes, rules, choices)
+    conflicts = map_note_conflicts(map_notes, rules)
     if conflicts:
         parts.append("<h3>Where the map's notes below say otherwise</h3>")
         parts.append(
@@ -224,11 +225,11 @@ def rules_html(result: DraftResult | object, *, map_notes: str = "", choices: It
     return parts
 
 
-def notes_html(result: DraftResult, *, players: dict[str, str] | None = None, choices: Iterable[str] = ()) -> str:
+def notes_html(result: DraftResult, *, players: dict[str, str] | None = None) -> str:
     """The Kremlin notes for the players, put on top of the map's own notes.
 
-    ``players``: each side's player, when the draft records them; ``choices``:
-    the draft's choices, which decide some rules (e.g. Restricted Russia off).
+    ``players``: each side's player, when the draft records them. The draft's choices (e.g. Restricted Russia
+    off) decide which rules are in ``result.rules``.
     """
     ruleset = result.ruleset
     values = value_result(result)
@@ -261,7 +262,7 @@ def notes_html(result: DraftResult, *, players: dict[str, str] | None = None, ch
         parts.append("<p>No bid.</p>")
 
     map_notes = result.game.initial.properties.get("notes", "")
-    parts += rules_html(result, map_notes=map_notes, choices=choices)
+    parts += rules_html(result, map_notes=map_notes)
     parts.append("<hr/>")
     # A CDATA section cannot contain its own terminator.
     return "\n".join(parts).replace("]]>", "]]&gt;") + "\n"

@@ -203,5 +203,13 @@ def load_named_rule_set(name: str) -> RuleSet:
 
 
 def is_chosen(when: str | None, unless: str | None, choices: frozenset[str]) -> bool:
-    """Whether a rule or change with these ``when``/``unless`` switches is on for ``choices``."""
-    return (when is None or when in choices) and (unless is None or unless not in choices)
+    """Whether a rule or change with these ``when``/``unless`` switches is on for ``choices``.
+
+    Each is a switch name or switches joined by " and ", any of them prefixed "not " (002's tech limits hold
+    ``unless = "low_luck and not low_luck_with_tech"``: Low Luck drops tech unless the players keep it).
+    """
+    return (when is None or _holds(when, choices)) and (unless is None or not _holds(unless, choices))
+
+
+def _holds(condition: str, choices: frozenset[str]) -> bool:
+    return all((term.removeprefix("not ").strip() in choices) != term.startswith("not ") for term in (t.strip() for t in condition.split(" and ")))
