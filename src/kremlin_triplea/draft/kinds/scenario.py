@@ -28,7 +28,9 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
         # power's heading ("JAPAN SCENARIOS"), 000 names the acting power in the text itself.
         heading = scenario.source.rsplit(", ", 1)[-1]
         listed = f"one of the {heading}, " if heading.upper().endswith("SCENARIOS") else ""
-        raise Problem(scenario.rule, scenario.source, f"{scenario.title!r} is {listed}a scenario for the {scenario.side}, not the {pick.side}").violation(pick.label)
+        raise Problem(scenario.rule, scenario.source, f"{scenario.title!r} is {listed}a scenario for the {scenario.side}, not the {pick.side}").violation(
+            pick.label
+        )
     steps, involved_names, variant = scenario.for_edition(state.edition)
     lines: list[str] = [f"{scenario.title} ({scenario.source})"]
     if variant is not None:
