@@ -27,6 +27,26 @@ def pinned_report() -> matrix.Report:
     return run_matrix(rulesets, PINNED_GAMES, maps_dir=MAPS_DIR, samples=1, broken_rulesets=broken + broken_houses, house_sets=house_sets)
 
 
+#: The games the quick tests below look at: AA50's two (its profile), Classic without an AA50 profile, and the
+#: games of the house-rule sets' maps (one of them a variant without Germans).
+QUICK_GAMES = [
+    MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml",
+    MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1942.xml",
+    CLASSIC,
+    MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml",
+    MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml",
+    MAPS_DIR / "classic_variations" / "map" / "games" / "iron_blitz_1945A.xml",
+]
+
+
+@pytest.fixture(scope="module")
+def quick_report() -> matrix.Report:
+    """The AA50 ruleset and the house-rule sets on :data:`QUICK_GAMES` only (the whole matrix is the slow test's)."""
+    house_sets, broken = all_house_sets()
+    assert broken == []
+    return run_matrix([load_named_ruleset("kremlin-aa50")], QUICK_GAMES, maps_dir=MAPS_DIR, samples=1, include_covered=False, house_sets=house_sets)
+
+
 @pytest.mark.slow
 def test_every_pinned_game_takes_every_applicable_option_without_failure(pinned_report: matrix.Report) -> None:
     failures = {f"{c.ruleset} {c.row} on {c.game}": c.errors[:3] for c in pinned_report.failed}
@@ -34,33 +54,33 @@ def test_every_pinned_game_takes_every_applicable_option_without_failure(pinned_
     assert len(pinned_report.games) >= len(PINNED_GAMES)
 
 
-def test_house_rule_sets_apply_to_the_games_of_their_maps(pinned_report: matrix.Report) -> None:
+def test_house_rule_sets_apply_to_the_games_of_their_maps(quick_report: matrix.Report) -> None:
     for game in ("world_war_ii_classic/classic.xml", "classic_variations/kremlin.xml"):
-        assert pinned_report.cells[("house-classic", "house rules (defaults)", game)].status == APPLIED
-    assert pinned_report.cells[("house-revised", "house rules (defaults)", "world_war_ii_revised/lhtr.xml")].status == APPLIED
+        assert quick_report.cells[("house-classic", "house rules (defaults)", game)].status == APPLIED
+    assert quick_report.cells[("house-revised", "house rules (defaults)", "world_war_ii_revised/lhtr.xml")].status == APPLIED
     # The 1945A variant has no Germans: the set, which gives Germany an advantage, is not for it.
-    variant = pinned_report.cells[("house-classic", "house rules (defaults)", "classic_variations/iron_blitz_1945A.xml")]
+    variant = quick_report.cells[("house-classic", "house rules (defaults)", "classic_variations/iron_blitz_1945A.xml")]
     assert variant.status == NOT_APPLICABLE and "Germany" in variant.reasons[0]
 
 
-def test_aa50_options_all_apply_on_both_aa50_games(pinned_report: matrix.Report) -> None:
+def test_aa50_options_all_apply_on_both_aa50_games(quick_report: matrix.Report) -> None:
     aa50 = load_named_ruleset("kremlin-aa50")
     for game in ("world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_v3/WW2v3-1942.xml"):
         for option in aa50.options:
             if option.kind == "scenario":  # a row per scenario: each applies, or says why not (another pick locked it, ...)
-                rows = {s.title: pinned_report.cells[("kremlin-aa50", f"{option.number} {option.title}: {s.title}", game)] for s in aa50.scenarios}
+                rows = {s.title: quick_report.cells[("kremlin-aa50", f"{option.number} {option.title}: {s.title}", game)] for s in aa50.scenarios}
                 assert all(c.status == APPLIED or (c.status == NOT_APPLICABLE and c.reasons) for c in rows.values()), rows
                 assert sum(c.status == APPLIED for c in rows.values()) >= len(rows) // 2
                 continue
-            cell = pinned_report.cells[("kremlin-aa50", f"{option.number} {option.title}", game)]
+            cell = quick_report.cells[("kremlin-aa50", f"{option.number} {option.title}", game)]
             assert cell.status == APPLIED, (game, option.number, cell.reasons)
-        assert pinned_report.cells[("kremlin-aa50", "random drafts", game)].applied == 1
+        assert quick_report.cells[("kremlin-aa50", "random drafts", game)].applied == 1
 
 
-def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_places(pinned_report: matrix.Report) -> None:
+def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_places(quick_report: matrix.Report) -> None:
     """Classic has no cruiser: option 5 says so; the placements, neutrals found on the map and takeovers apply."""
     game = "world_war_ii_classic/classic.xml"
-    cells = {row: c for (ruleset, row, g), c in pinned_report.cells.items() if ruleset == "kremlin-aa50" and g == game}
+    cells = {row: c for (ruleset, row, g), c in quick_report.cells.items() if ruleset == "kremlin-aa50" and g == game}
     assert cells["5 Destroyer/Cruiser Placement"].status == NOT_APPLICABLE
     assert "'cruiser'" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
     assert "[units]" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
@@ -73,8 +93,8 @@ def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_place
         "bid (negative)",
     ):
         assert cells[row].status == APPLIED, (row, cells[row].reasons)
-    assert any("neutrals found on the map" in note for note in pinned_report.notes[game])
-    assert any("China restriction does not apply" in note for note in pinned_report.notes[game])
+    assert any("neutrals found on the map" in note for note in quick_report.notes[game])
+    assert any("China restriction does not apply" in note for note in quick_report.notes[game])
 
 
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
