@@ -12,7 +12,7 @@ from lxml import etree
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
-from support.paths import AA50_1942, ALL_GAMES, game_id
+from support.paths import AA50_1942, ALL_GAMES, each_game
 
 
 def canonical(element: etree._Element) -> tuple:
@@ -26,13 +26,13 @@ def reread(document: XmlDocument) -> etree._Element:
     return XmlDocument(document.to_bytes(), source="output").root
 
 
-@pytest.mark.parametrize("path", ALL_GAMES, ids=game_id)
+@pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_unchanged_file_is_written_back_byte_identical(path: Path) -> None:
     document = XmlDocument.read(path)
     assert document.to_bytes() == path.read_bytes()
 
 
-@pytest.mark.parametrize("path", ALL_GAMES, ids=game_id)
+@pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_edits_change_exactly_what_they_say(path: Path) -> None:
     document = XmlDocument.read(path)
     root = document.root

@@ -19,7 +19,7 @@ from lxml import etree
 from kremlin_triplea.check import validate
 from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
 from kremlin_triplea.errors import InputError
-from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, game_id
+from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, each_game, game_id
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
 TEXT = AA50_1942.read_text(encoding="utf-8")
@@ -121,7 +121,7 @@ def test_known_pinned_problems_name_real_games() -> None:
     assert set(KNOWN_PINNED) <= {p.relative_to(MAPS_DIR).as_posix() for p in PINNED_GAMES}
 
 
-@pytest.mark.parametrize("path", ALL_GAMES, ids=game_id)
+@pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_every_real_game_validates_without_crashing(path: Path, dtd: Path) -> None:
     problems = validate_tree(parse(path), path.name, dtd=dtd)
     assert isinstance(problems, list)
@@ -133,7 +133,7 @@ ENGINE_1_9_UNREADABLE = set(tomllib.loads((Path(__file__).parent / "data" / "eng
 LOADABLE_GAMES = [p for p in ALL_GAMES if not (p.parent == CORPUS_DIR and p.name in ENGINE_1_9_UNREADABLE)]
 
 
-@pytest.mark.parametrize("path", LOADABLE_GAMES, ids=game_id)
+@pytest.mark.parametrize("path", each_game(LOADABLE_GAMES))
 def test_every_game_the_engine_loads_has_no_errors(path: Path, dtd: Path) -> None:
     # Every stock game, and every corpus game TripleA 1.9 reads (tests/data/engine-1.9-unreadable.toml lists
     # those it does not), loads in TripleA: whatever we find in it may only be a warning.

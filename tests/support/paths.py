@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 MAPS_DIR = SHARED / "triplea-maps" / "downloadedMaps"
 CORPUS_DIR = SHARED / "triplea-xml-corpus"
@@ -22,3 +24,14 @@ if not PINNED_GAMES:  # pragma: no cover - a broken checkout, not a skip
 
 def game_id(path: Path) -> str:
     return path.relative_to(SHARED).as_posix()
+
+
+#: The corpus games the quick subset (``-m "not engine and not slow"``) reads: every eighth. Tests over every real
+#: game run the others too, marked ``slow``, so the full suite still reads every game and the quick subset stays
+#: under a minute.
+QUICK_CORPUS = frozenset(CORPUS_GAMES[::8])
+
+
+def each_game(games: list[Path]) -> list:
+    """``games`` as pytest parameters: pinned games and :data:`QUICK_CORPUS` quick, the rest of the corpus slow."""
+    return [pytest.param(g, id=game_id(g), marks=() if g.parent != CORPUS_DIR or g in QUICK_CORPUS else pytest.mark.slow) for g in games]
