@@ -82,6 +82,9 @@ class Game:
         Works on a fresh copy of the original document each time, so calling
         it twice, or after more changes, always reflects the current board.
         """
+        if (board is None or board is self._board) and not self.board.changes:
+            # The game's own position with nothing pushed is the file's (it changes only by push): its bytes.
+            return self.document.to_bytes()
         xml = GameXml(self.document.fork())
         write_board(xml, self._initial, board if board is not None else self.board)
         return xml.document.to_bytes()
