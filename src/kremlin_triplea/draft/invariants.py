@@ -16,14 +16,23 @@ oddities, which are not the draft's doing).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import Change
 
 
-def board_problems(board: Board, factory: str | None) -> set[str]:
-    """Every broken invariant on ``board``, one plain sentence each."""
+def touched_places(changes: Iterable[Change]) -> frozenset[str]:
+    """The territories and sea zones ``changes`` act on: the only places where they can break an invariant."""
+    return frozenset(place for change in changes if (place := getattr(change, "territory", None)) is not None)
+
+
+def board_problems(board: Board, factory: str | None, places: Iterable[str] | None = None) -> set[str]:
+    """Every broken invariant on ``board`` (of ``places`` only, if given), one plain sentence each."""
     catalog = board.catalog
     found: set[str] = set()
-    for place, data in board.nodes.items():
+    nodes = board.nodes
+    for place, data in nodes.items() if places is None else ((p, nodes[p]) for p in places):
         present = {owner for (owner, _), n in data["units"].items() if n and owner is not None}
         if data["water"]:
             capacity = sum(catalog.unit_type(u).carrier_capacity * n for (_, u), n in data["units"].items() if n)
@@ -52,6 +61,6 @@ def board_problems(board: Board, factory: str | None) -> set[str]:
     return found
 
 
-def new_problems(before: set[str], board: Board, factory: str | None) -> list[str]:
-    """What ``board`` breaks that ``before`` (the problems of the board before the change) did not."""
-    return sorted(board_problems(board, factory) - before)
+def new_problems(before: set[str], board: Board, factory: str | None, places: Iterable[str] | None = None) -> list[str]:
+    """What ``board`` breaks that ``before`` (the problems of the board before the change, of the same places) did not."""
+    return sorted(board_problems(board, factory, places) - before)

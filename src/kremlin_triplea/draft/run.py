@@ -42,7 +42,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.invariants import board_problems, new_problems
+from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import (
     KINDS,
     BidSpec,
@@ -439,9 +439,10 @@ class DraftRun:
     def _push_keeping_invariants(self, label: str, rule: str, source: str, outcome: Outcome) -> None:
         """Push ``outcome``'s changes, or refuse them (changing nothing) if they leave a board no game starts from."""
         board = self.game.board
-        before = board_problems(board, self.state.factory)
+        places = touched_places(outcome.changes)
+        before = board_problems(board, self.state.factory, places)
         board.push_all(list(outcome.changes))
-        broken = new_problems(before, board, self.state.factory)
+        broken = new_problems(before, board, self.state.factory, places)
         if broken:
             for _ in outcome.changes:
                 board.pop()

@@ -33,7 +33,7 @@ import attrs
 
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.invariants import board_problems, new_problems
+from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import (
     KINDS,
     BidSpec,
@@ -748,9 +748,10 @@ def _scenario_items(
             except KremlinError as error:
                 cell.reasons.append(f"{side}: {error}")
                 continue
-            before = board_problems(run.game.board, run.state.factory)
+            places = touched_places(outcome.changes)
+            before = board_problems(run.game.board, run.state.factory, places)
             run.game.board.push_all(list(outcome.changes))
-            broken = new_problems(before, run.game.board, run.state.factory)
+            broken = new_problems(before, run.game.board, run.state.factory, places)
             for _ in outcome.changes:
                 run.game.board.pop()
             if broken:

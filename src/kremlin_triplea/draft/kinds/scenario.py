@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.invariants import board_problems, new_problems
+from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
@@ -280,15 +280,16 @@ class ScenarioOption(OptionKind):
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         titles = []
-        before = board_problems(state.board, state.factory)
         for scenario in state.ruleset.scenarios:
             if scenario.side != side:
                 continue
             try:
                 outcome = apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
                 # Not offered when it would leave a board no game starts from (the draft refuses it too).
+                places = touched_places(outcome.changes)
+                before = board_problems(state.board, state.factory, places)
                 state.board.push_all(list(outcome.changes))
-                broken = new_problems(before, state.board, state.factory)
+                broken = new_problems(before, state.board, state.factory, places)
                 for _ in outcome.changes:
                     state.board.pop()
                 if broken:
