@@ -30,7 +30,6 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import MapFolder, installed_maps, read_map_folder
-from kremlin_triplea.gamefile.mapyml import add_game, remove_game
 from kremlin_triplea.gamefile.safe import check_output, read_text, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
@@ -143,6 +142,8 @@ def _map_yml_text(map_yml: Path) -> str:
 
 def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> None:
     """Refuse now what :func:`install_game` would refuse, before anything is written."""
+    from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
+
     map_yml = folder.folder / "map.yml"
     text = _map_yml_text(map_yml)
     listed = {g.game_name.lower(): g for g in read_map_folder(folder.folder).games}
@@ -150,7 +151,7 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
     if game_name.lower() in listed:
         _check_replace(folder, game_name, force=force, ours=ours)
     else:
-        add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
+        mapyml.add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
         check_output(map_yml, overwrite=True)  # also probes map.yml's folder
         existing = folder.games_folder
         while not existing.exists():
@@ -186,6 +187,8 @@ def install_game(
     ``force`` is given: then its file and notes are replaced and ``map.yml``
     keeps its entry as it is.
     """
+    from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
+
     day = day or datetime.date.today()
     map_yml = folder.folder / "map.yml"
     with map_lock(folder.folder):
@@ -198,7 +201,7 @@ def install_game(
         games = fresh.games_folder
         games.mkdir(parents=True, exist_ok=True)
         file_name = unique_file_name(fresh, file_stem_for(game_name))
-        insertion = add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
+        insertion = mapyml.add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
         game_file = games / file_name
         notes_file = game_file.with_suffix(".notes.html") if notes_html is not None else None
         entry = {
@@ -284,6 +287,8 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
 
     ``name`` is the game's name, or ``MAP/NAME`` when several maps have one of that name.
     """
+    from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
+
     games = installed_games(maps_dir)
     wanted_map, _, wanted_name = name.rpartition("/") if "/" in name else ("", "", name)
     matches = [g for g in games if g.game_name.lower() == wanted_name.lower() and (not wanted_map or g.map_name == wanted_map)]
@@ -304,7 +309,7 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
         text = _map_yml_text(game.map_yml)
         listed = {g.game_name for g in read_map_folder(folder).games}
         if game.game_name in listed:
-            new = remove_game(
+            new = mapyml.remove_game(
                 text,
                 game.game_name,
                 created_key=bool(entry.get("created_games_key")),

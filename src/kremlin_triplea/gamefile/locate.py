@@ -116,6 +116,11 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
         raise InputError("no such file", where=text)
     map_name, _, game = text.partition("/")
+    folder_path = default_maps_dir(maps_dir) / map_name
+    if game and "/" not in game and folder_path.is_dir() and (folder_path / "map.yml").is_file():
+        named = _games_folder(folder_path) / game
+        if named.suffix.lower() == ".xml" and named.is_file():
+            return named  # MAP/FILE.xml as the folders name it: no need to read every map.yml
     maps = {m.name: m for m in installed_maps(default_maps_dir(maps_dir))}
     if map_name not in maps:
         raise UnknownNameError("map", map_name, maps, where=text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from kremlin_triplea.errors import UnknownNameError
@@ -31,9 +32,16 @@ def data_folders(folder: str) -> list[Path]:
     return [p for p in (package.parents[1] / folder, package / "data" / folder) if p.is_dir()]
 
 
+#: An ``[[option]]`` table header: every ruleset has one (the bonus options).
+_OPTION_TABLE = re.compile(rb"^[ \t]*\[\[[ \t]*option[ \t]*\]\]", re.MULTILINE)
+
+
 def rule_file_kind(path: Path | str) -> str:
     """``"ruleset"`` for a Kremlin ruleset (it has bonus options), ``"house"`` for a house-rule set."""
-    return "ruleset" if "option" in read_toml(Path(path)) else "house"
+    path = Path(path)
+    if _OPTION_TABLE.search(path.read_bytes()):
+        return "ruleset"  # found without parsing the whole file: listing the rulesets stays fast
+    return "ruleset" if "option" in read_toml(path) else "house"
 
 
 def named_rule_files(kind: str) -> dict[str, Path]:
