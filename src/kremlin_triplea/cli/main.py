@@ -8,6 +8,7 @@ printed as one line with a non-zero exit; tracebacks only with ``--debug``.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import signal
 import sys
@@ -17,26 +18,43 @@ from typing import Any, TypeVar
 
 import click
 
-from kremlin_triplea.cli.assistant import draft_command, render_command, value_command
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.common import profile_option
-from kremlin_triplea.cli.house import house_command
-from kremlin_triplea.cli.install import installed_command, uninstall_command
-from kremlin_triplea.cli.matrix import matrix_command, profile_group
 from kremlin_triplea.cli.output import OUTPUT_PATH
-from kremlin_triplea.cli.serve import serve_command
-from kremlin_triplea.cli.verify import verify_command
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, installed_maps
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: Commands defined in their own modules, imported when they run or are listed: `apply` does not pay for the
+#: imports of the draft room, the assistant or the matrix (python-chess's variants, found through a registry).
+LAZY_COMMANDS = {
+    "draft": "kremlin_triplea.cli.assistant:draft_command",
+    "house": "kremlin_triplea.cli.house:house_command",
+    "installed": "kremlin_triplea.cli.install:installed_command",
+    "matrix": "kremlin_triplea.cli.matrix:matrix_command",
+    "profile": "kremlin_triplea.cli.matrix:profile_group",
+    "render": "kremlin_triplea.cli.assistant:render_command",
+    "serve": "kremlin_triplea.cli.serve:serve_command",
+    "uninstall": "kremlin_triplea.cli.install:uninstall_command",
+    "value": "kremlin_triplea.cli.assistant:value_command",
+    "verify": "kremlin_triplea.cli.verify:verify_command",
+}
+
+
 class _Group(click.Group):
-    """Turns a ``KremlinError`` into one line on stderr and its exit status."""
+    """Turns a ``KremlinError`` into one line on stderr and its exit status; loads :data:`LAZY_COMMANDS` on use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in LAZY_COMMANDS:
+            module, name = LAZY_COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), name)
+            self.add_command(command, cmd_name)
         return None if command is None else _with_global_options(command)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -256,16 +274,6 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
 
 
 # Commands kept in their own modules; they import cli.common, never this module.
-main.add_command(matrix_command)
-main.add_command(profile_group)
-main.add_command(value_command)
-main.add_command(render_command)
-main.add_command(draft_command)
-main.add_command(verify_command)
-main.add_command(house_command)
-main.add_command(installed_command)
-main.add_command(uninstall_command)
-main.add_command(serve_command)
 
 
 def _set_maps_dir(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
