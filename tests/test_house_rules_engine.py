@@ -116,8 +116,13 @@ def test_hr8_to_hr10_objectives_pay_5_only_with_the_added_condition(seen, case: 
         assert conditions["objectiveAttachment1"]["objective_value"] == 0  # the game's line pays through the amended one
         (new,) = [n for n in conditions if n.startswith("objectiveAttachmentKremlin")]
         assert conditions[new]["objective_value"] == 5
-        added = [c for c in conditions[new]["conditions"] if c != "objectiveAttachment1"]
-        assert conditions[new]["conditions"][0] == "objectiveAttachment1" and len(added) == 1
+        base, *added = conditions[new]["conditions"]
+        # The game's objective, copied under a name no other power has: TripleA resolves a condition
+        # name to the first player holding an attachment of that name (every power has an objectiveAttachment1).
+        others = {n for p, player in r.rules["players"].items() if p != power for n in player["conditions"]}
+        assert base not in others and all(n not in others for n in added) and len(added) == 1
+        assert {k: v for k, v in conditions[base].items() if k != "objective_value"} == {
+            k: v for k, v in conditions["objectiveAttachment1"].items() if k != "objective_value"}
         condition = conditions[added[0]]
         if power == "Japanese":
             # No Japanese unit in any original Soviet territory.

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from kremlin_triplea.model.board import Board, Catalog
-from kremlin_triplea.model.changes import SetAttachmentOption, SetProductionCost
+from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetProductionCost
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
@@ -135,8 +135,11 @@ def write_board_difference(xml: GameXml, before: Board, after: Board) -> None:
         if isinstance(addition, SetAttachmentOption):
             xml.set_attachment_option(addition.attachment, addition.attach_to, addition.option, addition.value)
             continue
+        if isinstance(addition, CopyAttachment):
+            xml.copy_attachment(addition.attachment, addition.attach_to, addition.name, addition.without)
+            continue
         if isinstance(addition, SetProductionCost):
-            xml.set_production_cost(addition.player, addition.unit_type, addition.cost)
+            xml.set_production_cost(addition.player, addition.unit_type, addition.cost, addition.industrial_cost)
             continue
         parent = next(xml.root.iter(addition.section), None)
         if parent is None and addition.section in _NEW_SECTION_BEFORE:

@@ -17,7 +17,7 @@ trigger_pus        ``power``, ``amount``, ``after_step``: PUs paid once by a
 power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
                    ``defense_bonus`` = { unit = n }, ``abilities`` = { unit =
                    "canBlitz" }: a technology only that power owns, granted by
-                   a trigger in its first research step; the game's built-in
+                   a trigger as the game's first step starts; the game's built-in
                    technologies are written out first (for files without a
                    <technology> section, as every game of these sets is)
 objective          ``power``, ``amends`` (the game's objective), ``value``,
@@ -38,7 +38,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from kremlin_triplea.gamerules.context import ActionContext, Planned
-from kremlin_triplea.model.changes import AddPUs, AddXml, Change, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
+from kremlin_triplea.model.changes import AddPUs, AddXml, Change, CopyAttachment, PlaceUnits, RemoveUnits, SetAttachmentOption, SetOwner, SetProductionCost, SetProperty, SetTerritory
 from kremlin_triplea.rules.house_rules import neutral_table
 
 if TYPE_CHECKING:
@@ -108,13 +108,23 @@ def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
     if percent is not None:
         change.get("round", '"up"', lambda v: v == "up")
     planned = []
+    catalog = ctx.board.catalog
+
+    def lowered(old: int) -> int:
+        return max(old + step if step is not None else math.ceil(old * (100 + percent) / 100), 0)
+
     for unit in _units_of(ctx, which):
-        old = ctx.board.catalog.costs.get((power, unit))
+        old = catalog.costs.get((power, unit))
         if old is None:
             continue  # not in this power's frontier (classic.xml sells no destroyers): no price to lower
-        new = old + step if step is not None else math.ceil(old * (100 + percent) / 100)
-        new = max(new, 0)
-        planned.append(_planned(("cost", power, unit), new, [SetProductionCost(power, unit, new)], f"{power} pay {new} PUs for {unit} (was {old})"))
+        new = lowered(old)
+        # 003: "cumulative with Industrial Technology": the power's own frontier gets its own
+        # Industrial Technology twin, the discount taken off the technology's price too.
+        industrial_old = catalog.industrial_costs.get((power, unit))
+        industrial = lowered(industrial_old) if industrial_old is not None else None
+        with_tech = f"; {industrial} with Industrial Technology (was {industrial_old})" if industrial is not None else ""
+        planned.append(_planned(("cost", power, unit), new if industrial is None else (new, industrial), [SetProductionCost(power, unit, new, industrial)],
+                                f"{power} pay {new} PUs for {unit} (was {old}{with_tech})"))
     if not planned:
         raise ctx.fail(f"{power} can buy no {which} units in {ctx.board.game_name}")
     return planned
@@ -174,6 +184,12 @@ def _technology_section(ctx: ActionContext) -> Planned:
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
 
 
+# The first step of every game the house sets are for (world_war_ii_classic, classic_variations,
+# world_war_ii_revised, world_war_ii_v3): the initialization delegate's. The engine tests check the
+# technologies it grants are owned after it.
+FIRST_STEP = "gameInitDelegate"
+
+
 def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
@@ -191,16 +207,19 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
     words = re.split(r"[^A-Za-z0-9]+", name)
     tech = words[0].lower() + "".join(w[:1].upper() + w[1:] for w in words[1:] if w)
-    line = f"{power} own the technology {tech!r} ({name}) from their first research step ({what}; a TripleA trigger, uses=1)"
+    line = f"{power} own the technology {tech!r} ({name}) from the game's first step ({what}; a TripleA trigger before {FIRST_STEP}, uses=1)"
     changes: list[Change] = [
         # A technology with no built-in meaning (no `tech`): its techAbilityAttachment says what it does.
         AddXml("technologies", f'<techname name="{tech}"/>', description=f"technology {tech!r}"),
         AddXml("attachmentList", _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", options),
                description=f"what {name!r} does: {what}"),
         AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
-        # No `when`: a tech trigger fires in its player's research-activation step (TechActivationDelegate).
+        # "Your battleships attack and defend on a 5" holds from the start: the trigger fires as the
+        # game's first step starts (BaseTripleADelegate.start fires "before:<step>" triggers of every
+        # player, tech triggers included), not at the power's own research step, which on Revised
+        # comes after the UK's first turn.
         AddXml("attachmentList", _attachment(trigger, power, TRIGGER_CLASS, "player", [
-            ("conditions", condition), ("uses", "1"), ("players", power), ("tech", tech)]), description=line),
+            ("conditions", condition), ("when", f"before:{FIRST_STEP}"), ("uses", "1"), ("players", power), ("tech", tech)]), description=line),
     ]
     return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
 
@@ -210,7 +229,13 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     amends = change.text("amends")
     value = change.integer("value")
     tag = _tag(ctx)
-    names, changes = [amends], []
+    # TripleA (1.9 AbstractConditionsAttachment.setConditions; 2.7 the same, as a stream over the
+    # player list) resolves a name in `conditions` to the first player in the player list that has
+    # an attachment of that name. Every AA50 power has an `objectiveAttachment1`, so naming it would
+    # check another power's objective: the game's objective is copied under a name of this rule's own.
+    base = f"conditionAttachment{tag}{_camel_name(amends)}"
+    changes: list[Change] = [CopyAttachment(amends, power, base, without=("objectiveValue",))]
+    names = [base]
     for index, condition in enumerate(change.tables("condition"), 1):
         condition.only("players", *CONDITION_OPTIONS)
         players = [ctx.power(p) for p in condition.texts("players")]
@@ -222,17 +247,20 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
         names.append(name)
         changes.append(AddXml("attachmentList", _attachment(name, power, RULES_CLASS, "player", options),
                               description=f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options)))
-    # TripleA reads a condition where it is referenced, so the amended objective
-    # cannot name conditions that follow it in the file: a new objective that
-    # follows them all requires the game's objective and the rule's conditions,
-    # and the game's own objective pays nothing any more.
+    # TripleA reads a condition where it is referenced, so the objective that
+    # requires them follows them all: it requires the game's objective (its copy)
+    # and the rule's conditions, and the game's own objective pays nothing any more.
     new = f"objectiveAttachment{tag}"
     changes.append(AddXml("attachmentList", _attachment(new, power, RULES_CLASS, "player", [
         ("objectiveValue", str(value)), ("conditions", ":".join(names))]), description=f"objective {new} for {power}"))
     changes.append(SetAttachmentOption(amends, power, "objectiveValue", "0"))
-    line = f"the {power} objective {amends} now also requires: " + "; ".join(
-        str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c)) + f" (pays {value} as {new})"
+    line = (f"the {power} objective {amends} (copied as {base}) now also requires: "
+            + "; ".join(str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c)) + f" (pays {value} as {new})")
     return [_planned(("objective", power, amends), (value, tuple(str(c) for c in changes)), changes, line)]
+
+
+def _camel_name(name: str) -> str:
+    return name[:1].upper() + name[1:]
 
 
 def _territories(ctx: ActionContext, text: str) -> str:

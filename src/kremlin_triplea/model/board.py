@@ -33,6 +33,7 @@ from kremlin_triplea.model.changes import (
     AddPUs,
     AddXml,
     SetAttachmentOption,
+    CopyAttachment,
     SetProductionCost,
     Change,
     GrantTech,
@@ -86,6 +87,9 @@ class Catalog:
     unit_types: dict[str, UnitType]
     resources: tuple[str, ...]
     costs: dict[tuple[str, str], int]  # (player, unit type) -> PUs, from the player's own frontier
+    #: (player, unit type) -> PUs in the twin TripleA's Industrial Technology moves the player to
+    #: (the frontier named "<its frontier>IndustrialTechnology"), for games that have one.
+    industrial_costs: dict[tuple[str, str], int] = attrs.field(factory=dict)
 
     def player(self, name: str) -> Player:
         try:
@@ -292,7 +296,7 @@ class Board:
         elif isinstance(change, SetGameName):
             undo.game_name = self.game_name
             self.game_name = change.name
-        elif isinstance(change, (AddXml, SetAttachmentOption, SetProductionCost)):
+        elif isinstance(change, (AddXml, SetAttachmentOption, CopyAttachment, SetProductionCost)):
             undo.extra_xml = len(self.extra_xml)
             self.extra_xml.append(change)
         else:  # pragma: no cover - the Change union is closed
@@ -434,7 +438,7 @@ class _BoardReader:
             a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
             for a in self.game.attachments(kind="unitType", name="unitAttachment")
         }
-        costs, common = self._costs(players)
+        costs, common, industrial = self._costs(players)
         unit_types = {}
         for name in self.game.unit_types():
             unit = options.get(name, {})
@@ -450,7 +454,8 @@ class _BoardReader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs)
+        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs,
+                       industrial_costs=industrial)
 
     def _turn_order(self) -> dict[str, int]:
         # A player's place in the turn: the first non-bid step it plays, else its first step.
@@ -462,7 +467,7 @@ class _BoardReader:
                 order[player] = len(order)
         return order
 
-    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
+    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int]]:
         rule_costs: dict[str, dict[str, int]] = {}
         for rule in self.game.production_rules():
             pus = sum(self._int(c, "quantity") for c in rule.iterchildren("cost") if c.get("resource") == PUS)
@@ -475,6 +480,7 @@ class _BoardReader:
             for f in self.game.production_frontiers()
         }
         costs: dict[tuple[str, str], int] = {}
+        industrial: dict[tuple[str, str], int] = {}
         votes: dict[str, Counter[int]] = {}
         for production in self.game.player_productions():
             player = production.get("player", "")
@@ -482,11 +488,14 @@ class _BoardReader:
                 for unit, cost in rule_costs.get(rule, {}).items():
                     costs[(player, unit)] = cost
                     votes.setdefault(unit, Counter())[cost] += 1
+            for rule in frontiers.get(production.get("frontier", "") + "IndustrialTechnology", []):
+                for unit, cost in rule_costs.get(rule, {}).items():
+                    industrial[(player, unit)] = cost
         common = {unit: counter.most_common(1)[0][0] for unit, counter in votes.items()}
         for costs_of_rule in rule_costs.values():
             for unit, cost in costs_of_rule.items():
                 common.setdefault(unit, cost)
-        return costs, common
+        return costs, common, industrial
 
 
 def _property_value(element: Any) -> str:
