@@ -230,6 +230,15 @@ class GameXml:
                 self.document.set_text(inner, value, cdata=True)
             else:
                 self.document.set_attribute(element, "value", value)
+            number = element.find("number")
+            if number is not None and value.lstrip("-").isdigit():
+                # TripleA refuses a number property whose value lies outside its declared range
+                # (NumberProperty: "Default value out of range"): a value beyond it widens the range.
+                limit_max, limit_min = number.get("max", ""), number.get("min", "")
+                if limit_max.lstrip("-").isdigit() and int(value) > int(limit_max):
+                    self.document.set_attribute(number, "max", value)
+                if limit_min.lstrip("-").isdigit() and int(value) < int(limit_min):
+                    self.document.set_attribute(number, "min", value)
             return
         if self.property_list is None:
             self.property_list = self.document.append(self.root, etree.Element("propertyList"))

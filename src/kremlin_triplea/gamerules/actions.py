@@ -219,10 +219,13 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
 def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
     attachment = change.text("attachment")
     target = change.text("attach_to")
-    try:
-        attach_to = ctx.names.power(target)
-    except UnknownNameError:
-        attach_to = ctx.place(target)
+    if change.text("attachment") == "unitAttachment":
+        attach_to = ctx.unit(target)  # a unit type's options (classic fighters made interceptors: 003 Strategic Bombings)
+    else:
+        try:
+            attach_to = ctx.names.power(target)
+        except UnknownNameError:
+            attach_to = ctx.place(target)
     option = change.text("option")
     given = [k for k in ("value", "add", "remove") if change.has(k)]
     if len(given) != 1:

@@ -81,6 +81,9 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                     f"(one of {', '.join(candidates)}), or a `seed` to draw it", where=None)
         chosen.append(ChosenAdvantage(advantage, how, values))
     switches = frozenset(k for k, v in {**house.choices, **choices.switches}.items() if v)
+    # What the advantages chose is a switch too, "name=value" ("neutral=Sweden"): a rule may depend on it
+    # (003's W. Europe-Sweden strait closes only when Sweden is Germany's allied neutral).
+    switches |= {f"{name}={value}" for c in chosen for name, (value, _) in c.values.items()}
     rules = house.rules.rules + tuple(_filled(c) for c in chosen)
     return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed)
 

@@ -14,6 +14,9 @@ price_change       ``power``, ``units`` ("sea", "air", "sea and air"),
 set_pus            ``power``, ``change``: starting PUs up or down
 trigger_pus        ``power``, ``amount``, ``after_step``: PUs paid once by a
                    TripleA trigger after that step in round 1
+trigger_units      ``power``, ``units``, ``at``, ``before_step``, ``uses`` (1):
+                   units placed for free by a trigger as that step starts,
+                   the first time(s) the power's side controls ``at``
 power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
                    ``defense_bonus`` = { unit = n }, ``abilities`` = { unit =
                    "canBlitz" }: a technology only that power owns, granted by
@@ -152,6 +155,29 @@ def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     changes = [AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
                AddXml("attachmentList", xml, description=line)]
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
+
+
+def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
+    """Units placed for free by a trigger once the power's side controls ``at``, as the step ``before_step`` starts."""
+    power = ctx.power(change.text("power"))
+    at = ctx.names.territory(change.text("at"), where=ctx.where)
+    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    step = change.text("before_step")
+    uses = change.integer("uses", 1)
+    tag = _tag(ctx)
+    # alliedOwnershipTerritories on the power: the territory is held by it or an ally ("the Allies control").
+    condition = f"conditionAttachment{tag}{power}"
+    condition_xml = _attachment(condition, power, RULES_CLASS, "player", [("players", power), ("alliedOwnershipTerritories", at)])
+    trigger = f"triggerAttachment{tag}{power}"
+    # A placement trigger with `when` fires as that step starts (BaseTripleADelegate.start), for its players.
+    options = [("conditions", condition), ("when", f"before:{step}"), ("uses", str(uses)), ("players", power)]
+    options += [("placement", f"{n}:{at}:{unit}") for unit, n in units]
+    what = ", ".join(f"{n} {u}" for u, n in units)
+    line = (f"{power} receive {what} in {ctx.names.shown(at)} for free, as {step} starts, the first time their side "
+            f"controls {ctx.names.shown(at)} then (a TripleA trigger, uses={uses})")
+    changes: list[Change] = [AddXml("attachmentList", condition_xml, description=f"condition: {power}'s side controls {at}"),
+                             AddXml("attachmentList", _attachment(trigger, power, TRIGGER_CLASS, "player", options), description=line)]
+    return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), (at, tuple(units), step), changes, line)]
 
 
 # TripleA's built-in technologies when a game file has no <technology> section
@@ -342,6 +368,7 @@ HOUSE_ACTIONS: dict[str, Any] = {
     "price_change": price_change,
     "set_pus": set_pus,
     "trigger_pus": trigger_pus,
+    "trigger_units": trigger_units,
     "power_tech": power_tech,
     "objective": objective,
     "neutral_armies": neutral_armies,

@@ -1,0 +1,75 @@
+"""Positions set up in the real TripleA engine, and what the engine's rules make of them.
+
+Driven by ``EnginePositions.java`` beside this file (compiled with the other harness sources). A
+:class:`Position` is a game file and a list of commands (see the Java class: ``owner``, ``add``,
+``remove``, ``step``, ``objectives``, ``frontier``, ``grant``, ``canal``, ``unit``, ``techs``); every
+position starts from a fresh copy of its game, and all positions of a batch run in one JVM.
+
+This is how the house-rule sets are proven by behaviour (tests/test_house_rules_positions.py): an
+objective that holds or fails where its rule says, what a power is paid at the end of its turn, a
+frontier before and after Industrial Technology, who may pass a canal, a unit's values, the end of a
+round that must (or must not) end the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, _resolved, _run_engine, _tail
+
+__all__ = ["POSITIONS_CLASS", "Position", "run_positions"]
+
+POSITIONS_CLASS = "EnginePositions"
+
+#: A position takes well under a second; this bounds a whole batch generously.
+SECONDS_PER_POSITION = 20
+
+
+@attrs.frozen
+class Position:
+    """A game and the commands that set up a position in it and ask about it, in order."""
+
+    game: Path
+    commands: tuple[tuple[str, ...], ...]
+    #: What the test calls it, for failure messages.
+    label: str = ""
+
+
+def run_positions(positions: Sequence[Position]) -> list[list[dict[str, Any]]]:
+    """The engine's answer to every command of every position (one JVM); a failing command raises EngineFailed."""
+    lines: list[str] = []
+    for position in positions:
+        (game,) = _resolved([Path(position.game)])
+        lines.append(_line(("game", str(game))))
+        lines += [_line(command) for command in position.commands]
+    if not lines:
+        return []
+    # The runner feeds its "files" to the program one a line: here, the commands.
+    done = _run_engine(POSITIONS_CLASS, lines, {}, timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(positions),  # type: ignore[arg-type]
+                       doing="setting up positions in")
+    answers = done.stdout.splitlines()
+    if done.returncode != 0 or len(answers) != len(lines):
+        raise EngineFailed(f"the TripleA engine exited with status {done.returncode} after {len(answers)} of {len(lines)} command(s): {_tail(done.stderr)}")
+    results: list[list[dict[str, Any]]] = []
+    at = 0
+    for position in positions:
+        got = [json.loads(answer) for answer in answers[at : at + 1 + len(position.commands)]]
+        at += 1 + len(position.commands)
+        for command, answer in zip((("game", str(position.game)), *position.commands), got):
+            if "error" in answer:
+                raise EngineFailed(f"{position.label or position.game}: {' '.join(command)}: {answer['error']}")
+        results.append(got[1:])
+    return results
+
+
+def _line(command: tuple[str, ...]) -> str:
+    for field in command:
+        if "\t" in field or "\n" in field or "\r" in field:
+            raise ValueError(f"a position command field cannot hold a tab or line break: {field!r}")
+    return "\t".join(command)
+
