@@ -72,8 +72,10 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * frontier PLAYER                       PLAYER's production frontier: name and price of each unit
  * grant   PLAYER TECH                   PLAYER gets the technology (TechTracker.addAdvance: what research does)
  * canal   FROM TO PLAYER TYPE           whether one such unit may sail FROM -> TO (MoveValidator.validateCanal)
- * unit    PLAYER TYPE                   attack, defence and movement of the unit type for PLAYER, with its techs
+ * unit    PLAYER TYPE                   the unit type's values for PLAYER, with its techs (attack, defence,
+ *                                       movement, blitz, hit points, interceptor/escort and air-battle values)
  * techs   PLAYER                        the technologies PLAYER owns
+ * units   TERRITORY                     the territory's owner and units
  * </pre>
  * A delegate run by {@code step} gets a bridge that performs its changes on the game, records its history
  * lines and answers for every player as a player who does nothing would; dice come from a fixed seed.
@@ -133,6 +135,8 @@ public final class EnginePositions {
         return unit(player(c[1]), unitType(c[2]));
       case "techs":
         return techs(player(c[1]));
+      case "units":
+        return units(territory(c[1]));
       default:
         throw new IllegalArgumentException("unknown command " + c[0]);
     }
@@ -277,8 +281,32 @@ public final class EnginePositions {
 
   private static String unit(final PlayerID player, final UnitType type) {
     final UnitAttachment ua = UnitAttachment.get(type);
-    return "{\"attack\": " + ua.getAttack(player) + ", \"defense\": " + ua.getDefense(player) + ", \"movement\": "
-        + ua.getMovement(player) + "}";
+    final Map<String, String> fields = new TreeMap<>();
+    fields.put("attack", String.valueOf(ua.getAttack(player)));
+    fields.put("defense", String.valueOf(ua.getDefense(player)));
+    fields.put("movement", String.valueOf(ua.getMovement(player)));
+    fields.put("blitz", String.valueOf(ua.getCanBlitz(player)));
+    fields.put("hit_points", String.valueOf(ua.getHitPoints()));
+    fields.put("can_intercept", String.valueOf(ua.getCanIntercept()));
+    fields.put("can_escort", String.valueOf(ua.getCanEscort()));
+    fields.put("air_attack", String.valueOf(ua.getAirAttack(player)));
+    fields.put("air_defense", String.valueOf(ua.getAirDefense(player)));
+    return object(fields);
+  }
+
+  /** The units in a territory, counted by "owner|type" (owner "" for TripleA's neutral player), and its owner. */
+  private static String units(final Territory territory) {
+    final Map<String, Integer> counts = new TreeMap<>();
+    for (final Unit unit : territory.getUnits().getUnits()) {
+      final String owner = unit.getOwner().isNull() ? "" : unit.getOwner().getName();
+      counts.merge(owner + "|" + unit.getType().getName(), 1, Integer::sum);
+    }
+    final Map<String, String> encoded = new TreeMap<>();
+    for (final Map.Entry<String, Integer> entry : counts.entrySet()) {
+      encoded.put(entry.getKey(), String.valueOf(entry.getValue()));
+    }
+    final String owner = territory.getOwner().isNull() ? "" : territory.getOwner().getName();
+    return "{\"owner\": " + string(owner) + ", \"units\": " + object(encoded) + "}";
   }
 
   private static String techs(final PlayerID player) {
