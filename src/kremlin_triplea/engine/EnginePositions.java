@@ -45,7 +45,9 @@ import games.strategy.sound.ISound;
 import games.strategy.triplea.attachments.AbstractConditionsAttachment;
 import games.strategy.triplea.attachments.ICondition;
 import games.strategy.triplea.attachments.RulesAttachment;
+import games.strategy.triplea.attachments.TechAttachment;
 import games.strategy.triplea.attachments.UnitAttachment;
+import games.strategy.triplea.delegate.DelegateFinder;
 import games.strategy.triplea.delegate.EndRoundDelegate;
 import games.strategy.triplea.delegate.MoveValidator;
 import games.strategy.triplea.delegate.TechAdvance;
@@ -73,9 +75,15 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * grant   PLAYER TECH                   PLAYER gets the technology (TechTracker.addAdvance: what research does)
  * canal   FROM TO PLAYER TYPE           whether one such unit may sail FROM -> TO (MoveValidator.validateCanal)
  * unit    PLAYER TYPE                   the unit type's values for PLAYER, with its techs (attack, defence,
- *                                       movement, blitz, hit points, interceptor/escort and air-battle values)
+ *                                       movement, blitz, hit points, interceptor/escort and air-battle values, dice rolled)
  * techs   PLAYER                        the technologies PLAYER owns
  * units   TERRITORY                     the territory's owner and units
+ * pus     PLAYER                        PLAYER's PUs
+ * rule    GETTER                        a game option as the engine's delegates read it: the static
+ *                                       games.strategy.triplea.Properties.GETTER(GameData), e.g. getAATerritoryRestricted
+ * techcost PLAYER                       the price of one research die or token for PLAYER (TechAttachment.getTechCost)
+ * takeover TERRITORY PLAYER             PLAYER conquers the territory as a won battle does (BattleTracker.takeOver:
+ *                                       capital loot, liberation); answers the territory's owner afterwards
  * </pre>
  * A delegate run by {@code step} gets a bridge that performs its changes on the game, records its history
  * lines and answers for every player as a player who does nothing would; dice come from a fixed seed.
@@ -137,6 +145,14 @@ public final class EnginePositions {
         return techs(player(c[1]));
       case "units":
         return units(territory(c[1]));
+      case "pus":
+        return "{\"pus\": " + player(c[1]).getResources().getQuantity(data.getResourceList().getResource("PUs")) + "}";
+      case "rule":
+        return "{\"value\": " + games.strategy.triplea.Properties.class.getMethod(c[1], GameData.class).invoke(null, data) + "}";
+      case "techcost":
+        return "{\"cost\": " + TechAttachment.get(player(c[1])).getTechCost() + "}";
+      case "takeover":
+        return takeover(territory(c[1]), player(c[2]));
       default:
         throw new IllegalArgumentException("unknown command " + c[0]);
     }
@@ -291,6 +307,8 @@ public final class EnginePositions {
     fields.put("can_escort", String.valueOf(ua.getCanEscort()));
     fields.put("air_attack", String.valueOf(ua.getAirAttack(player)));
     fields.put("air_defense", String.valueOf(ua.getAirDefense(player)));
+    fields.put("attack_rolls", String.valueOf(ua.getAttackRolls(player)));
+    fields.put("defense_rolls", String.valueOf(ua.getDefenseRolls(player)));
     return object(fields);
   }
 
@@ -307,6 +325,14 @@ public final class EnginePositions {
     }
     final String owner = territory.getOwner().isNull() ? "" : territory.getOwner().getName();
     return "{\"owner\": " + string(owner) + ", \"units\": " + object(encoded) + "}";
+  }
+
+  /** The player wins a battle for the territory: what the engine does then (owner, capital loot, liberation). */
+  private static String takeover(final Territory territory, final PlayerID player) {
+    final Bridge bridge = new Bridge(data.getSequence().getStep());
+    DelegateFinder.battleDelegate(data).getBattleTracker().takeOver(territory, player, bridge, null, null);
+    final String owner = territory.getOwner().isNull() ? "" : territory.getOwner().getName();
+    return "{\"owner\": " + string(owner) + ", \"history\": " + strings(bridge.history) + "}";
   }
 
   private static String techs(final PlayerID player) {
