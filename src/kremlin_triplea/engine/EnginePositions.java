@@ -37,7 +37,6 @@ import games.strategy.engine.data.changefactory.ChangeFactory;
 import games.strategy.engine.delegate.IDelegate;
 import games.strategy.engine.delegate.IDelegateBridge;
 import games.strategy.engine.display.IDisplay;
-import games.strategy.engine.framework.GameDataUtils;
 import games.strategy.engine.gamePlayer.IRemotePlayer;
 import games.strategy.engine.history.IDelegateHistoryWriter;
 import games.strategy.engine.random.IRandomStats;
@@ -65,7 +64,7 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * <p>Commands come on standard input, one a line, fields separated by tabs; each prints exactly one JSON line
  * (an object; {"error": ...} when the command failed, and the batch goes on):
  * <pre>
- * game    FILE                          start a position: a fresh copy of the game (each file parsed once)
+ * game    FILE                          start a position: the game as the file holds it (parsed afresh)
  * owner   TERRITORY PLAYER              give the territory to PLAYER ("" = TripleA's neutral player)
  * add     TERRITORY PLAYER TYPE COUNT   place units ("" = neutral owner)
  * remove  TERRITORY PLAYER TYPE COUNT   take units away
@@ -75,7 +74,7 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * grant   PLAYER TECH                   PLAYER gets the technology (TechTracker.addAdvance: what research does)
  * canal   FROM TO PLAYER TYPE           whether one such unit may sail FROM -> TO (MoveValidator.validateCanal)
  * unit    PLAYER TYPE                   the unit type's values for PLAYER, with its techs (attack, defence,
- *                                       movement, blitz, hit points, interceptor/escort and air-battle values, dice rolled)
+ *                                       movement, blitz, hit points, interceptor/escort and air-battle values, dice rolled, AA hit)
  * techs   PLAYER                        the technologies PLAYER owns
  * units   TERRITORY                     the territory's owner and units
  * pus     PLAYER                        PLAYER's PUs
@@ -89,7 +88,6 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * lines and answers for every player as a player who does nothing would; dice come from a fixed seed.
  */
 public final class EnginePositions {
-  private static final Map<String, GameData> PARSED = new HashMap<>();
   private static GameData data;
 
   private EnginePositions() {}
@@ -159,18 +157,12 @@ public final class EnginePositions {
   }
 
   private static String game(final String file) throws Exception {
-    GameData parsed = PARSED.get(file);
-    if (parsed == null) {
-      final GameParser parser = new GameParser(Paths.get(file).getFileName().toString());
-      try (InputStream stream = new FileInputStream(file)) {
-        parsed = parser.parse(stream, new AtomicReference<>(), false);
-      }
-      PARSED.put(file, parsed);
-    }
-    // Every position starts from the game as written: a copy, so one position never leaks into the next.
-    data = GameDataUtils.cloneGameData(parsed, true);
-    if (data == null) {
-      throw new IllegalStateException("the engine could not copy the game");
+    // Every position starts from the game as written. A copy of a parsed game (GameDataUtils.cloneGameData)
+    // would be quicker, but the copy of a classic game fails in 1.9 (UnitType.hashCode during
+    // deserialization, before the type has its name): the file is parsed afresh for each position.
+    final GameParser parser = new GameParser(Paths.get(file).getFileName().toString());
+    try (InputStream stream = new FileInputStream(file)) {
+      data = parser.parse(stream, new AtomicReference<>(), false);
     }
     return "{}";
   }
@@ -307,6 +299,7 @@ public final class EnginePositions {
     fields.put("can_escort", String.valueOf(ua.getCanEscort()));
     fields.put("air_attack", String.valueOf(ua.getAirAttack(player)));
     fields.put("air_defense", String.valueOf(ua.getAirDefense(player)));
+    fields.put("aa_attack", String.valueOf(ua.getAttackAA(player)));
     fields.put("attack_rolls", String.valueOf(ua.getAttackRolls(player)));
     fields.put("defense_rolls", String.valueOf(ua.getDefenseRolls(player)));
     return object(fields);

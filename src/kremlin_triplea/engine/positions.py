@@ -40,8 +40,12 @@ class Position:
     label: str = ""
 
 
-def run_positions(positions: Sequence[Position]) -> list[list[dict[str, Any]]]:
-    """The engine's answer to every command of every position (one JVM); a failing command raises EngineFailed."""
+def run_positions(positions: Sequence[Position], *, strict: bool = True) -> list[list[dict[str, Any]]]:
+    """The engine's answer to every command of every position (one JVM).
+
+    A failing command raises EngineFailed; with ``strict`` false its answer stays ``{"error": ...}`` instead,
+    so that one bad position of a batch does not hide what the others found.
+    """
     lines: list[str] = []
     for position in positions:
         (game,) = _resolved([Path(position.game)])
@@ -61,8 +65,11 @@ def run_positions(positions: Sequence[Position]) -> list[list[dict[str, Any]]]:
         got = [json.loads(answer) for answer in answers[at : at + 1 + len(position.commands)]]
         at += 1 + len(position.commands)
         for command, answer in zip((("game", str(position.game)), *position.commands), got):
-            if "error" in answer:
+            if "error" in answer and strict:
                 raise EngineFailed(f"{position.label or position.game}: {' '.join(command)}: {answer['error']}")
+        if "error" in got[0]:
+            # The game did not load: the commands ran on the previous position's game and mean nothing.
+            got = [got[0]] * len(got)
         results.append(got[1:])
     return results
 
