@@ -26,7 +26,7 @@ from kremlin_triplea.model.changes import (
 )
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.context import ActionContext, Planned
-from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS
+from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology
 from kremlin_triplea.rules.game_rules import CHANGE_KEYS, GameRule, RuleSet, is_chosen
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
@@ -200,7 +200,7 @@ def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
 def _grant_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     tech = change.text("tech")
-    return [Planned(("tech", power, tech), True, (GrantTech(power, tech),), f"{power} start with {tech}")]
+    return [*listed_technology(ctx, tech), Planned(("tech", power, tech), True, (GrantTech(power, tech),), f"{power} start with {tech}")]
 
 
 def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:

@@ -210,6 +210,18 @@ def _technology_section(ctx: ActionContext) -> Planned:
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
 
 
+def listed_technology(ctx: ActionContext, tech: str) -> list[Planned]:
+    """A built-in technology the game's technology model leaves out (004 Radar on Revised: WW2V2 has no
+    aARadar) joins the game's technology list, so that granting it means something; it joins no research
+    category, so research stays as it was. Nothing for a technology the model already lists."""
+    props = ctx.board.properties
+    model = "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
+    if any(tech in names for names in _BUILT_IN_TECHS[model].values()):
+        return []
+    line = f"technology {tech!r} added to the game's technologies ({model} games do not list it; no research category)"
+    return [_technology_section(ctx), _planned(("technology", tech), True, [AddXml("technologies", f'<techname name="{_attr(tech)}"/>', description=line)], line)]
+
+
 # The first step of every game the house sets are for (world_war_ii_classic, classic_variations,
 # world_war_ii_revised, world_war_ii_v3): the initialization delegate's. The engine tests check the
 # technologies it grants are owned after it.
