@@ -57,6 +57,10 @@ def rules_html(result: DraftResult) -> list[str]:
         if rules.game_lines:
             parts.append("<h3>Written into this game (TripleA enforces them)</h3>")
             parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in rules.game_lines) + "</ul>")
+        if rules.skipped:
+            # Rules of the sets this game does not get (another map's, a switch off), and why.
+            parts.append("<h3>Not applied to this game</h3>")
+            parts.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in rules.skipped) + "</ul>")
     honour = players_honour(result)
     if honour:
         parts.append("<h3>Rules the players must enforce themselves (TripleA cannot)</h3>")
