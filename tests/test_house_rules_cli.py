@@ -74,3 +74,28 @@ def test_conflict_names_both_rules_and_the_switch_that_settles_it() -> None:
     assert "both write the baltic strait" in message
     assert "set `hr2_baltic = false` under `[house_rule_choices.house-revised]`" in message
     assert "((" not in message and "'all_of')" not in message  # no Python tuples
+
+
+def test_notes_say_what_was_not_applied_and_why(tmp_path) -> None:
+    # 004's HR8-HR10 amend AA50's national objectives: Revised has none, so they are not applied there; the
+    # UK's set-up move to Gibraltar belongs to HR3 and goes with it.
+    out = tmp_path / "revised.xml"
+    revised = MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml"
+    result = CliRunner().invoke(main, ["house", str(revised), "-r", "house-revised", "--switch", "hr3_gibraltar=off", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    notes = load(out).board.properties["notes"]
+    assert ("hr8_soviet_objective on but not applied (House Rule 8 Soviet National Objective is written for the map world_war_ii_v3, "
+            "not world_war_ii_revised)") in notes
+    assert "hr10_german_objective on but not applied" in notes
+    assert "uk_infantry_to_gibraltar on but not applied (House Rule 3 Gibraltar: the UK&#x27;s set-up move needs hr3_gibraltar on)" in notes
+    assert "hr3_gibraltar off" in notes
+    not_applied = notes[notes.index("Not applied to this game"):]
+    assert "hr8-soviet-objective" in not_applied and "hr3-gibraltar-setup" in not_applied
+
+
+def test_notes_on_aa50_say_the_switches_are_applied(tmp_path) -> None:
+    out = tmp_path / "aa50.xml"
+    result = CliRunner().invoke(main, ["house", str(AA50_1941), "-r", "house-revised", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    notes = load(out).board.properties["notes"]
+    assert "hr8_soviet_objective on," in notes and "uk_infantry_to_gibraltar on," in notes and "not applied" not in notes
