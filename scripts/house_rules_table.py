@@ -42,7 +42,7 @@ def how(change):
     return k
 
 def row(entry, where_title):
-    verdict = {"game": "**written into the game**", "players": "in the notes (players)", "tool": "checked by the tool"}[entry["enforced_by"]]
+    verdict = {"game": "**engine** (written into the game)", "players": "players (in the notes)", "tool": "checked by the tool"}[entry["enforced_by"]]
     if entry["enforced_by"] == "game":
         if entry.get("change"):
             detail = "; ".join(how(c) for c in entry["change"])
@@ -71,13 +71,13 @@ out = []
 for set_id, seed in (("house-revised", "004_e624f6d1018dbbc1.txt"), ("house-classic", "003_ecae7919a6bcb85e.txt")):
     data = tomllib.loads(Path(f"rulesets/{set_id}.toml").read_text())
     out.append(f"### `{set_id}` ({seed})\n")
-    out.append("| rule (source section) | where | how / why not |")
+    out.append("| rule (source section) | enforced by | how / why TripleA cannot |")
     out.append("|---|---|---|")
     for e in data["rule"]:
         out.append(row(e, lambda e: f"{e['title']} (`{e['id']}`)"))
     out.append("")
     out.append(f"Player advantages ({data['advantages']['source']}):\n")
-    out.append("| advantage | where | how / why not |")
+    out.append("| advantage | enforced by | how / why TripleA cannot |")
     out.append("|---|---|---|")
     for a in data["advantage"]:
         out.append(row(a, lambda a: f"{a['power']} {a['number']}. {a['title']} (`{a['id']}`)"))

@@ -253,9 +253,9 @@ def test_the_docs_table_lists_every_rule_and_advantage(set_id: str) -> None:
     docs = (REPO / "docs" / "house-rules.md").read_text()
     section = docs[docs.index(f"### `{set_id}`"):]
     for entry in read_set(set_id)["rule"]:
-        assert f"(`{entry['id']}`) | {'**written into the game**' if entry['enforced_by'] == 'game' else 'in the notes (players)'} |" in section, entry["id"]
+        assert f"(`{entry['id']}`) | {'**engine** (written into the game)' if entry['enforced_by'] == 'game' else 'players (in the notes)'} |" in section, entry["id"]
     for advantage in read_set(set_id)["advantage"]:
-        verdict = "**written into the game**" if advantage["enforced_by"] == "game" else "in the notes (players)"
+        verdict = "**engine** (written into the game)" if advantage["enforced_by"] == "game" else "players (in the notes)"
         assert f"{advantage['power']} {advantage['number']}. {advantage['title']} (`{advantage['id']}`) | {verdict} |" in section
 
 
