@@ -244,27 +244,39 @@ def _collected(answer: dict[str, Any], power: str) -> int:
 
 
 def _objective_check(game: str, power: str, end_turn: str, failing: dict[str, tuple[tuple[str, ...], ...]], owner_of_conditions: str):
+    """On AA50 1941 and 1942: in both every power has an objectiveAttachment1, the name TripleA resolved to
+    the wrong power's objective (issue 13)."""
     def build(ask: Ask):
-        holds = ask.at(game, ("objectives", power), ("step", end_turn))
-        fails = {clause: ask.at(game, *setup, ("objectives", power), ("step", end_turn)) for clause, setup in failing.items()}
+        checks = [_one_objective_check(ask, g, power, end_turn, failing, owner_of_conditions) for g in (game, game.replace("41", "42"))]
 
         def verify() -> None:
-            objective = _objective(holds[0])
-            assert objective["value"] == 5 and objective["holds"] is True
-            # Every condition is the power's own: none resolves to another power's attachment of the same name.
-            assert objective["conditions"] and set(objective["conditions"].values()) == {owner_of_conditions}
-            ended = holds[1]
-            paid = _objective_payments(ended, power)
-            assert [v for k, v in paid.items() if "Kremlin" in k] == [5]
-            # The end of the turn pays the income and the objectives, nothing else.
-            assert ended["pus_after"][power] - ended["pus_before"][power] == _collected(ended, power) + sum(paid.values())
-            for clause, got in fails.items():
-                assert _objective(got[-2])["holds"] is False, clause
-                unpaid = _objective_payments(got[-1], power)
-                assert not [v for k, v in unpaid.items() if "Kremlin" in k and v], clause
-                assert got[-1]["pus_after"][power] - got[-1]["pus_before"][power] == _collected(got[-1], power) + sum(unpaid.values()), clause
+            for one in checks:
+                one()
         return verify
     return build
+
+
+def _one_objective_check(ask: Ask, game: str, power: str, end_turn: str, failing: dict[str, tuple[tuple[str, ...], ...]],
+                         owner_of_conditions: str) -> Callable[[], None]:
+    holds = ask.at(game, ("objectives", power), ("step", end_turn))
+    fails = {clause: ask.at(game, *setup, ("objectives", power), ("step", end_turn)) for clause, setup in failing.items()}
+
+    def verify() -> None:
+        objective = _objective(holds[0])
+        assert objective["value"] == 5 and objective["holds"] is True
+        # Every condition is the power's own: none resolves to another power's attachment of the same name.
+        assert objective["conditions"] and set(objective["conditions"].values()) == {owner_of_conditions}
+        ended = holds[1]
+        paid = _objective_payments(ended, power)
+        assert [v for k, v in paid.items() if "Kremlin" in k] == [5]
+        # The end of the turn pays the income and the objectives, nothing else.
+        assert ended["pus_after"][power] - ended["pus_before"][power] == _collected(ended, power) + sum(paid.values())
+        for clause, got in fails.items():
+            assert _objective(got[-2])["holds"] is False, clause
+            unpaid = _objective_payments(got[-1], power)
+            assert not [v for k, v in unpaid.items() if "Kremlin" in k and v], clause
+            assert got[-1]["pus_after"][power] - got[-1]["pus_before"][power] == _collected(got[-1], power) + sum(unpaid.values()), clause
+    return verify
 
 
 # HR8: "Gain 5 IPCs if no other Allied forces are present in a territory controlled by the Soviet Union, and if
