@@ -556,4 +556,85 @@ public final class EnginePositions {
     }
     return out.append(']').toString();
   }
+
+  /**
+   * TripleA 2.7's reading of the national objectives' conditions, run with the 2.7 headless jar (not 1.9's)
+   * on the class path: {@code java -cp 2.7-jar:...:classes EnginePositions$Conditions27}, game files one a
+   * line on standard input. For each file one JSON line: player -> rules attachment -> each condition named
+   * in its {@code conditions} -> the player TripleA resolved it to (2.7 looks a name up across players, as
+   * 1.9 does). Written with reflection and java.* only, so that it loads without the 1.9 classes that the
+   * rest of this file is compiled against.
+   */
+  public static final class Conditions27 {
+    private Conditions27() {}
+
+    public static void main(final String[] args) throws Exception {
+      final PrintStream json =
+          new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8.name());
+      System.setOut(System.err);
+      final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      final Class<?> parser = Class.forName("games.strategy.engine.data.gameparser.GameParser");
+      final Method parse = parser.getMethod("parse", java.nio.file.Path.class, boolean.class);
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        if (line.isEmpty()) {
+          continue;
+        }
+        final String file = line;
+        final StringBuilder out = new StringBuilder("{");
+        try {
+          final Object data = ((java.util.Optional<?>) parse.invoke(null, Paths.get(file), false))
+              .orElseThrow(() -> new IllegalStateException("TripleA 2.7 does not parse " + file));
+          for (final Object player : (Collection<?>) call(call(data, "getPlayerList"), "getPlayers")) {
+            final StringBuilder attachments = new StringBuilder();
+            for (final Map.Entry<?, ?> attachment : ((Map<?, ?>) call(player, "getAttachments")).entrySet()) {
+              if (!attachment.getValue().getClass().getSimpleName().equals("RulesAttachment")) {
+                continue;
+              }
+              final StringBuilder conditions = new StringBuilder();
+              for (final Object condition : (Collection<?>) call(attachment.getValue(), "getConditions")) {
+                conditions.append(conditions.length() > 0 ? ", " : "").append(quote(call(condition, "getName")))
+                    .append(": ").append(quote(call(call(condition, "getAttachedTo"), "getName")));
+              }
+              attachments.append(attachments.length() > 0 ? ", " : "").append(quote(attachment.getKey())).append(": {")
+                  .append(conditions).append('}');
+            }
+            out.append(out.length() > 1 ? ", " : "").append(quote(call(player, "getName"))).append(": {").append(attachments)
+                .append('}');
+          }
+          out.append('}');
+        } catch (final Throwable e) {
+          Throwable root = e;
+          while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+          }
+          out.setLength(0);
+          out.append("{\"error\": ").append(quote(root.getClass().getName() + ": " + root.getMessage())).append('}');
+        }
+        json.println(out);
+      }
+      json.flush();
+      System.exit(0);
+    }
+
+    private static Object call(final Object target, final String method) throws Exception {
+      final Method found = target.getClass().getMethod(method);
+      found.setAccessible(true);
+      return found.invoke(target);
+    }
+
+    private static String quote(final Object value) {
+      final String text = String.valueOf(value);
+      final StringBuilder out = new StringBuilder("\"");
+      for (final char ch : text.toCharArray()) {
+        if (ch == '"' || ch == '\\') {
+          out.append('\\').append(ch);
+        } else if (ch < 0x20) {
+          out.append(String.format("\\u%04x", (int) ch));
+        } else {
+          out.append(ch);
+        }
+      }
+      return out.append('"').toString();
+    }
+  }
 }
