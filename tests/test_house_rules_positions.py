@@ -448,8 +448,24 @@ check(HC, "bombardment-casualties")(_options("classic-a", {"getNavalBombardCasua
 check(HC, "amphibious-retreats")(_options("classic-a", {"getPartialAmphibiousRetreat": True, "getAttackerRetreatPlanes": True}))
 # "you may place new naval units in *enemy-occupied* sea zones"
 check(HC, "naval-placement-in-enemy-seas")(_options("classic-a", {"getUnitPlacementInEnemySeas": True}))
-# "Air units may fly over occupied land or sea territories ... but are subject to AA fire."
-check(HC, "air-missions")(_options("kremlin", {"getAATerritoryRestricted": False}))
+
+
+@check(HC, "air-missions")
+def _(ask: Ask):
+    # "Air units may fly over occupied land or sea territories to attack other targets. They are not subject
+    # to attacks by units stationed in those territories, but are subject to AA fire."
+    route = ("Germany", "East Europe", "Karelia S.S.R.", "Caucasus", "Persia")
+    got = {game: ask.at(game, ("add", "Karelia S.S.R.", "Russians", "aaGun", "1"), ("rule", "getAATerritoryRestricted"),
+                        ("aafire", "germanCombatMove", "Germans", "bomber", *route), ("aafire", "germanCombatMove", "Germans", "fighter", *route))
+           for game in ("classic-a", "kremlin")}
+
+    def verify() -> None:
+        for game, (_, restricted, bomber, fighter) in got.items():
+            assert restricted["value"] is False, game
+            # The Soviet AA gun the planes fly over fires as they pass, on their way to Persia.
+            assert "Karelia S.S.R." in bomber["fire"] and "Karelia S.S.R." in fighter["fire"], game
+            assert "Germany" not in bomber["fire"], game
+    return verify
 
 
 @check(HC, "soviets-no-attack-round-1")

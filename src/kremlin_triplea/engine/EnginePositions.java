@@ -81,6 +81,8 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * rule    GETTER                        a game option as the engine's delegates read it: the static
  *                                       games.strategy.triplea.Properties.GETTER(GameData), e.g. getAATerritoryRestricted
  * techcost PLAYER                       the price of one research die or token for PLAYER (TechAttachment.getTechCost)
+ * aafire  STEP PLAYER TYPE T1 T2 ...     during STEP (a combat move), the territories whose AA guns fire at one such unit
+ *                                       of PLAYER flying T1 -> T2 -> ... (AAInMoveUtil.getTerritoriesWhereAaWillFire)
  * takeover TERRITORY PLAYER             PLAYER conquers the territory as a won battle does (BattleTracker.takeOver:
  *                                       capital loot, liberation); answers the territory's owner afterwards
  * </pre>
@@ -149,6 +151,8 @@ public final class EnginePositions {
         return "{\"value\": " + games.strategy.triplea.Properties.class.getMethod(c[1], GameData.class).invoke(null, data) + "}";
       case "techcost":
         return "{\"cost\": " + TechAttachment.get(player(c[1])).getTechCost() + "}";
+      case "aafire":
+        return aaFire(c);
       case "takeover":
         return takeover(territory(c[1]), player(c[2]));
       default:
@@ -186,8 +190,8 @@ public final class EnginePositions {
     return "{}";
   }
 
-  /** Runs one step of the sequence as the game would: its delegate's start and end, for its player. */
-  private static String step(final String name) throws Exception {
+  /** Makes STEP the game's current step, without running it. */
+  private static void goTo(final String name) throws Exception {
     int index = -1;
     for (int i = 0; i < data.getSequence().size(); i++) {
       if (data.getSequence().getStep(i).getName().equals(name)) {
@@ -202,6 +206,11 @@ public final class EnginePositions {
     final Method setStepIndex = data.getSequence().getClass().getDeclaredMethod("setStepIndex", int.class);
     setStepIndex.setAccessible(true);
     setStepIndex.invoke(data.getSequence(), index);
+  }
+
+  /** Runs one step of the sequence as the game would: its delegate's start and end, for its player. */
+  private static String step(final String name) throws Exception {
+    goTo(name);
     final GameStep step = data.getSequence().getStep();
     final Bridge bridge = new Bridge(step);
     final Map<String, String> before = pus();
@@ -318,6 +327,32 @@ public final class EnginePositions {
     }
     final String owner = territory.getOwner().isNull() ? "" : territory.getOwner().getName();
     return "{\"owner\": " + string(owner) + ", \"units\": " + object(encoded) + "}";
+  }
+
+  /** Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made). */
+  private static String aaFire(final String[] c) throws Exception {
+    goTo(c[1]);
+    final PlayerID player = player(c[2]);
+    final List<Territory> path = new ArrayList<>();
+    for (int i = 4; i < c.length; i++) {
+      path.add(territory(c[i]));
+    }
+    final Route route = new Route(path);
+    final Collection<Unit> units = unitType(c[3]).create(1, player, true);
+    final Class<?> util = Class.forName("games.strategy.triplea.delegate.AAInMoveUtil");
+    final java.lang.reflect.Constructor<?> make = util.getDeclaredConstructor();
+    make.setAccessible(true);
+    final Object aa = make.newInstance();
+    final Method initialize = util.getMethod("initialize", IDelegateBridge.class);
+    initialize.setAccessible(true);
+    initialize.invoke(aa, new Bridge(data.getSequence().getStep()));
+    final Method where = util.getDeclaredMethod("getTerritoriesWhereAaWillFire", Route.class, Collection.class);
+    where.setAccessible(true);
+    final TreeSet<String> names = new TreeSet<>();
+    for (final Object territory : (Collection<?>) where.invoke(aa, route, units)) {
+      names.add(((Territory) territory).getName());
+    }
+    return "{\"fire\": " + strings(names) + "}";
   }
 
   /** The player wins a battle for the territory: what the engine does then (owner, capital loot, liberation). */
