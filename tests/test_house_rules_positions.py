@@ -502,10 +502,19 @@ def _(ask: Ask):
     # the unit" (paid): two hits, no free repair.
     got = ask.at("classic-b", ("unit", "Germans", "battleship"), ("unit", "Americans", "carrier"), ("unit", "Germans", "transport"),
                  ("rule", "getBattleshipsRepairAtEndOfRound"), ("rule", "getBattleshipsRepairAtBeginningOfRound"))
+    # A hit battleship and carrier stay damaged through their owner's turn (no free repair at its start or end).
+    german = ask.at("classic-b", ("damage", "Central Mediteranean Sea Zone", "Germans", "battleship", "1"),
+                    *[("step", f"german{s}") for s in ("Tech", "Purchase", "CombatMove", "Battle", "NonCombatMove", "Place", "EndTurn")],
+                    ("units", "Central Mediteranean Sea Zone"))
+    american = ask.at("classic-b", ("damage", "Hawaii Sea Zone", "Americans", "carrier", "1"),
+                      *[("step", f"american{s}") for s in ("Tech", "Purchase", "CombatMove", "Battle", "NonCombatMove", "Place", "EndTurn")],
+                      ("step", "endRoundStep"), ("units", "Hawaii Sea Zone"))
 
     def verify() -> None:
         assert (got[0]["hit_points"], got[1]["hit_points"], got[2]["hit_points"]) == (2, 2, 1)
         assert got[3]["value"] is False and got[4]["value"] is False
+        assert german[-1]["units"]["Germans|battleship"] == 1 and german[-1]["damaged"] == {"Germans|battleship": 1}
+        assert american[-1]["units"]["Americans|carrier"] == 1 and american[-1]["damaged"] == {"Americans|carrier": 1}
     return verify
 
 
@@ -748,7 +757,7 @@ def _(ask: Ask):
     base_kremlin = ask.at("base-kremlin", ("pus", "Germans"))
 
     def verify() -> None:
-        assert spain[0] == {"owner": "Germans", "units": {"Germans|infantry": 3, "Germans|armour": 1}}
+        assert (spain[0]["owner"], spain[0]["units"]) == ("Germans", {"Germans|infantry": 3, "Germans|armour": 1})
         assert spain[1]["pus"] == base[0]["pus"] + 8 - 4  # the Axis bonus at the start, Spain's IPC value paid
         assert sweden[0]["owner"] == "Germans" and sweden[0]["units"]["Germans|infantry"] == 2
         assert sweden[1]["pus"] == base_kremlin[0]["pus"] + 8 - 3

@@ -76,7 +76,8 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * unit    PLAYER TYPE                   the unit type's values for PLAYER, with its techs (attack, defence,
  *                                       movement, blitz, hit points, interceptor/escort and air-battle values, dice rolled, AA hit)
  * techs   PLAYER                        the technologies PLAYER owns
- * units   TERRITORY                     the territory's owner and units
+ * units   TERRITORY                     the territory's owner and units ("damaged": "owner|type" -> hits taken)
+ * damage  TERRITORY PLAYER TYPE HITS    one such unit takes HITS hits, as a battle records them (ChangeFactory.unitsHit)
  * pus     PLAYER                        PLAYER's PUs
  * rule    GETTER                        a game option as the engine's delegates read it: the static
  *                                       games.strategy.triplea.Properties.GETTER(GameData), e.g. getAATerritoryRestricted
@@ -145,6 +146,8 @@ public final class EnginePositions {
         return techs(player(c[1]));
       case "units":
         return units(territory(c[1]));
+      case "damage":
+        return damage(territory(c[1]), player(c[2]), unitType(c[3]), Integer.parseInt(c[4]));
       case "pus":
         return "{\"pus\": " + player(c[1]).getResources().getQuantity(data.getResourceList().getResource("PUs")) + "}";
       case "rule":
@@ -325,8 +328,30 @@ public final class EnginePositions {
     for (final Map.Entry<String, Integer> entry : counts.entrySet()) {
       encoded.put(entry.getKey(), String.valueOf(entry.getValue()));
     }
+    final Map<String, Integer> hits = new TreeMap<>();
+    for (final Unit unit : territory.getUnits().getUnits()) {
+      if (unit.getHits() > 0) {
+        hits.merge((unit.getOwner().isNull() ? "" : unit.getOwner().getName()) + "|" + unit.getType().getName(), unit.getHits(), Integer::sum);
+      }
+    }
+    final Map<String, String> damaged = new TreeMap<>();
+    for (final Map.Entry<String, Integer> entry : hits.entrySet()) {
+      damaged.put(entry.getKey(), String.valueOf(entry.getValue()));
+    }
     final String owner = territory.getOwner().isNull() ? "" : territory.getOwner().getName();
-    return "{\"owner\": " + string(owner) + ", \"units\": " + object(encoded) + "}";
+    return "{\"owner\": " + string(owner) + ", \"units\": " + object(encoded) + ", \"damaged\": " + object(damaged) + "}";
+  }
+
+  private static String damage(final Territory territory, final PlayerID owner, final UnitType type, final int hits) {
+    for (final Unit unit : territory.getUnits().getUnits()) {
+      if (unit.getType().equals(type) && unit.getOwner().equals(owner)) {
+        final games.strategy.util.IntegerMap<Unit> taken = new games.strategy.util.IntegerMap<>();
+        taken.put(unit, hits);
+        change(ChangeFactory.unitsHit(taken));
+        return "{}";
+      }
+    }
+    throw new IllegalArgumentException(territory.getName() + " holds no " + type.getName() + " of " + owner.getName());
   }
 
   /** Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made). */
