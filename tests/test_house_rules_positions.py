@@ -470,13 +470,18 @@ def _(ask: Ask):
 
 @check(HC, "soviets-no-attack-round-1")
 def _(ask: Ask):
-    # "The Soviets may not attack during their first turn of play": movement restricted to Soviet territory in
-    # round 1 (the game's own rules attachment), on also in classic.xml where the game has it off.
-    got = ask.at("classic-a", ("rule", "getMovementByTerritoryRestricted"))
-    base = ask.at("base-classic", ("rule", "getMovementByTerritoryRestricted"))
+    # "The Soviets may not attack during their first turn of play. They may perform non-combat moves and
+    # purchases as normal." Karelia -> East Europe (German) is an attack; Karelia -> Russia a non-combat move.
+    attack = ("move", "russianCombatMove", "Russians", "infantry", "Karelia S.S.R.", "East Europe")
+    calm = ("move", "russianNonCombatMove", "Russians", "infantry", "Karelia S.S.R.", "Russia")
+    got = {game: ask.at(game, attack, calm, ("step", "russianBattle"), attack) for game in ("classic-a", "kremlin")}
+    base = ask.at("base-classic", attack)
 
     def verify() -> None:
-        assert base[0]["value"] is False and got[0]["value"] is True
+        assert base[0]["valid"] is True  # classic.xml lets them attack in round 1
+        for game, (first, non_combat, _, later) in got.items():
+            assert first["valid"] is False and non_combat["valid"] is True, game
+            assert later["valid"] is True, game  # the restriction ends with the first Soviet turn's battles
     return verify
 
 

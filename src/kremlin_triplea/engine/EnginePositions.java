@@ -82,6 +82,8 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * rule    GETTER                        a game option as the engine's delegates read it: the static
  *                                       games.strategy.triplea.Properties.GETTER(GameData), e.g. getAATerritoryRestricted
  * techcost PLAYER                       the price of one research die or token for PLAYER (TechAttachment.getTechCost)
+ * move    STEP PLAYER TYPE T1 T2 ...     during STEP, whether one of PLAYER's TYPE units in T1 may move T1 -> T2 -> ...
+ *                                       (MoveValidator.validateMove, combat or not as the step says)
  * aafire  STEP PLAYER TYPE T1 T2 ...     during STEP (a combat move), the territories whose AA guns fire at one such unit
  *                                       of PLAYER flying T1 -> T2 -> ... (AAInMoveUtil.getTerritoriesWhereAaWillFire)
  * takeover TERRITORY PLAYER             PLAYER conquers the territory as a won battle does (BattleTracker.takeOver:
@@ -154,6 +156,8 @@ public final class EnginePositions {
         return "{\"value\": " + games.strategy.triplea.Properties.class.getMethod(c[1], GameData.class).invoke(null, data) + "}";
       case "techcost":
         return "{\"cost\": " + TechAttachment.get(player(c[1])).getTechCost() + "}";
+      case "move":
+        return move(c);
       case "aafire":
         return aaFire(c);
       case "takeover":
@@ -352,6 +356,34 @@ public final class EnginePositions {
       }
     }
     throw new IllegalArgumentException(territory.getName() + " holds no " + type.getName() + " of " + owner.getName());
+  }
+
+  /** Whether the engine's move validator allows the move (the units must be in the first territory). */
+  private static String move(final String[] c) throws Exception {
+    goTo(c[1]);
+    final PlayerID player = player(c[2]);
+    final UnitType type = unitType(c[3]);
+    final List<Territory> path = new ArrayList<>();
+    for (int i = 4; i < c.length; i++) {
+      path.add(territory(c[i]));
+    }
+    Unit mover = null;
+    for (final Unit unit : path.get(0).getUnits().getUnits()) {
+      if (unit.getType().equals(type) && unit.getOwner().equals(player)) {
+        mover = unit;
+        break;
+      }
+    }
+    if (mover == null) {
+      throw new IllegalArgumentException(path.get(0).getName() + " holds no " + type.getName() + " of " + player.getName());
+    }
+    final List<Unit> units = new ArrayList<>();
+    units.add(mover);
+    final boolean nonCombat = data.getSequence().getStep().getName().endsWith("NonCombatMove");
+    final games.strategy.triplea.delegate.dataObjects.MoveValidationResult result = MoveValidator.validateMove(units,
+        new Route(path), player, new ArrayList<Unit>(), new HashMap<Unit, Collection<Unit>>(), nonCombat,
+        new ArrayList<games.strategy.triplea.delegate.UndoableMove>(), data);
+    return "{\"valid\": " + result.isMoveValid() + ", \"error\": " + string(result.getError()) + "}";
   }
 
   /** Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made). */
