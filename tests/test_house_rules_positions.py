@@ -128,38 +128,32 @@ def _(ask: Ask):
     return verify
 
 
-@check(HR, "hr2-baltic")
-def _(ask: Ask):
-    # HR2: "no surface sea units may move into or out of sea zone 5 without the control of Northwest Europe.
-    # However, submarines and air units may move into or out this sea zone."
-    moves = [canal("6 Sea Zone", "5 Sea Zone", p, u) for p in ("Germans", "British") for u in ("battleship", "submarine", "fighter")]
-    german = ask.at("aa41", *moves)
-    british = ask.at("aa41", ("owner", "Northwestern Europe", "British"), *moves)
-    revised = ask.at("revised", *moves)
+def _held_strait(a: str, b: str, land: str, ship: str, positions: tuple[tuple[str, str | None, str], ...]):
+    """A strait only the side holding ``land`` may sail through with surface ships; submarines and planes
+    always pass. ``positions``: (game, a power given the land or None to keep the game's owner, the side
+    that then holds it)."""
+    kinds = [(p, u) for p in ("Germans", "British") for u in (ship, "submarine", "fighter")]
 
-    def verify() -> None:
-        for got, holder in ((german, "Germans"), (british, "British"), (revised, "Germans")):
-            outcome = dict(zip([(p, u) for p in ("Germans", "British") for u in ("battleship", "submarine", "fighter")],
-                               [passes(a) for a in (got[1:] if holder == "British" else got)]))
-            for (p, u), passed in outcome.items():
-                assert passed == (u != "battleship" or p == holder), (holder, p, u)
-    return verify
+    def build(ask: Ask):
+        got = [(holder, ask.at(game, *([("owner", land, owner)] if owner else []), *[canal(a, b, p, u) for p, u in kinds])[-len(kinds):])
+               for game, owner, holder in positions]
+
+        def verify() -> None:
+            for holder, answers in got:
+                for (p, u), answer in zip(kinds, answers):
+                    assert passes(answer) == (u != ship or p == holder), (holder, p, u, answer)
+        return verify
+    return build
 
 
-@check(HR, "hr3-gibraltar")
-def _(ask: Ask):
-    # HR3: "No surface sea units may move into or out of sea zone 13 without the control of Gibraltar.
-    # However, submarines and air units may move into or out of the Mediterranean."
-    moves = [canal("12 Sea Zone", "13 Sea Zone", p, u) for p in ("Germans", "British") for u in ("destroyer", "submarine", "fighter")]
-    british = ask.at("aa41", *moves)
-    german = ask.at("aa41", ("owner", "Gibraltar", "Italians"), *moves)
-    revised = ask.at("revised", *moves)
-
-    def verify() -> None:
-        for got, side in ((british, "British"), (german[1:], "Germans"), (revised, "British")):
-            for (p, u), answer in zip([(p, u) for p in ("Germans", "British") for u in ("destroyer", "submarine", "fighter")], got):
-                assert passes(answer) == (u != "destroyer" or p == side), (side, p, u)
-    return verify
+# HR2: "no surface sea units may move into or out of sea zone 5 without the control of Northwest Europe.
+# However, submarines and air units may move into or out this sea zone."
+check(HR, "hr2-baltic")(_held_strait("6 Sea Zone", "5 Sea Zone", "Northwestern Europe", "battleship", (
+    ("aa41", None, "Germans"), ("aa41", "British", "British"), ("revised", None, "Germans"))))
+# HR3: "No surface sea units may move into or out of sea zone 13 without the control of Gibraltar. However,
+# submarines and air units may move into or out of the Mediterranean." (Italy's Gibraltar opens it to Germany)
+check(HR, "hr3-gibraltar")(_held_strait("12 Sea Zone", "13 Sea Zone", "Gibraltar", "destroyer", (
+    ("aa41", None, "British"), ("aa41", "Italians", "Germans"), ("revised", None, "British"))))
 
 
 @check(HR, "hr3-gibraltar-setup")

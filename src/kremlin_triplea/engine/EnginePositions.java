@@ -590,46 +590,13 @@ public final class EnginePositions {
     });
   }
 
+  // JSON strings and error descriptions as the other harness programs write them (compiled together).
   static String describe(final Throwable thrown) {
-    Throwable root = thrown;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    final StackTraceElement[] where = root.getStackTrace();
-    return root.getClass().getName() + ": " + root.getMessage() + (where.length > 0 ? " at " + where[0] : "");
+    return EnginePlayer.describe(thrown);
   }
 
   static String string(final String text) {
-    if (text == null) {
-      return "null";
-    }
-    final StringBuilder out = new StringBuilder("\"");
-    for (final char ch : text.toCharArray()) {
-      switch (ch) {
-        case '"':
-          out.append("\\\"");
-          break;
-        case '\\':
-          out.append("\\\\");
-          break;
-        case '\n':
-          out.append("\\n");
-          break;
-        case '\r':
-          out.append("\\r");
-          break;
-        case '\t':
-          out.append("\\t");
-          break;
-        default:
-          if (ch < 0x20) {
-            out.append(String.format("\\u%04x", (int) ch));
-          } else {
-            out.append(ch);
-          }
-      }
-    }
-    return out.append('"').toString();
+    return EngineHarness.string(text);
   }
 
   /** A JSON object of already-encoded values, keys in order. */
