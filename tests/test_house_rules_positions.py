@@ -441,8 +441,19 @@ def _options(game: str, expected: dict[str, Any]):
 check(HC, "bombardment-casualties")(_options("classic-a", {"getNavalBombardCasualtiesReturnFireRestricted": False}))
 # "Units that attack from a transport may not retreat. Other land forces can retreat as normal. Planes can retreat."
 check(HC, "amphibious-retreats")(_options("classic-a", {"getPartialAmphibiousRetreat": True, "getAttackerRetreatPlanes": True}))
-# "you may place new naval units in *enemy-occupied* sea zones"
-check(HC, "naval-placement-in-enemy-seas")(_options("classic-a", {"getUnitPlacementInEnemySeas": True}))
+
+
+@check(HC, "naval-placement-in-enemy-seas")
+def _(ask: Ask):
+    # "you may place new naval units in *enemy-occupied* sea zones adjacent to industrial complexes you have
+    # owned since the beginning of your turn": a German submarine off the UK's factory.
+    place = ("place", "britishPlace", "British", "battleship", "North Sea Zone")
+    got = {game: ask.at(game, ("add", "North Sea Zone", "Germans", "submarine", "1"), place) for game in ("classic-a", "kremlin", "base-classic")}
+
+    def verify() -> None:
+        assert got["classic-a"][1]["placed"] is True and got["kremlin"][1]["placed"] is True
+        assert got["base-classic"][1]["placed"] is False  # classic.xml as it is: the enemy ship blocks it
+    return verify
 
 
 @check(HC, "air-missions")

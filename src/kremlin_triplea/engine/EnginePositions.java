@@ -84,6 +84,8 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  * techcost PLAYER                       the price of one research die or token for PLAYER (TechAttachment.getTechCost)
  * move    STEP PLAYER TYPE T1 T2 ...     during STEP, whether one of PLAYER's TYPE units in T1 may move T1 -> T2 -> ...
  *                                       (MoveValidator.validateMove, combat or not as the step says)
+ * place   STEP PLAYER TYPE TERRITORY      during STEP (a place step), whether a new such unit of PLAYER may be placed in
+ *                                       TERRITORY (AbstractPlaceDelegate.canUnitsBePlaced; "why" when not)
  * aafire  STEP PLAYER TYPE T1 T2 ...     during STEP (a combat move), the territories whose AA guns fire at one such unit
  *                                       of PLAYER flying T1 -> T2 -> ... (AAInMoveUtil.getTerritoriesWhereAaWillFire)
  * takeover TERRITORY PLAYER             PLAYER conquers the territory as a won battle does (BattleTracker.takeOver:
@@ -158,6 +160,8 @@ public final class EnginePositions {
         return "{\"cost\": " + TechAttachment.get(player(c[1])).getTechCost() + "}";
       case "move":
         return move(c);
+      case "place":
+        return place(c[1], player(c[2]), unitType(c[3]), territory(c[4]));
       case "aafire":
         return aaFire(c);
       case "takeover":
@@ -384,6 +388,20 @@ public final class EnginePositions {
         new Route(path), player, new ArrayList<Unit>(), new HashMap<Unit, Collection<Unit>>(), nonCombat,
         new ArrayList<games.strategy.triplea.delegate.UndoableMove>(), data);
     return "{\"valid\": " + result.isMoveValid() + ", \"error\": " + string(result.getError()) + "}";
+  }
+
+  /** Whether the engine's place delegate would let the player place a new unit there. */
+  private static String place(final String step, final PlayerID player, final UnitType type, final Territory where)
+      throws Exception {
+    goTo(step);
+    final IDelegate delegate = data.getSequence().getStep().getDelegate();
+    if (!(delegate instanceof games.strategy.triplea.delegate.AbstractPlaceDelegate)) {
+      throw new IllegalArgumentException(step + " is not a place step");
+    }
+    delegate.setDelegateBridgeAndPlayer(new Bridge(data.getSequence().getStep()));
+    final String refused = ((games.strategy.triplea.delegate.AbstractPlaceDelegate) delegate)
+        .canUnitsBePlaced(where, type.create(1, player, true), player);
+    return "{\"placed\": " + (refused == null) + ", \"why\": " + string(refused) + "}";
   }
 
   /** Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made). */
