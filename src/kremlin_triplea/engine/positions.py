@@ -2,13 +2,15 @@
 
 Driven by ``EnginePositions.java`` beside this file (compiled with the other harness sources). A
 :class:`Position` is a game file and a list of commands (see the Java class: ``owner``, ``add``,
-``remove``, ``step``, ``objectives``, ``frontier``, ``grant``, ``canal``, ``unit``, ``techs``); every
-position starts from a fresh copy of its game, and all positions of a batch run in one JVM.
+``remove``, ``damage``, ``step``, ``objectives``, ``frontier``, ``grant``, ``canal``, ``move``,
+``place``, ``aafire``, ``takeover``, ``unit``, ``units``, ``techs``, ``techcost``, ``pus``, ``rule``);
+every position starts from the game as its file holds it, and all positions of a batch run in one JVM.
 
 This is how the house-rule sets are proven by behaviour (tests/test_house_rules_positions.py): an
 objective that holds or fails where its rule says, what a power is paid at the end of its turn, a
-frontier before and after Industrial Technology, who may pass a canal, a unit's values, the end of a
-round that must (or must not) end the game.
+frontier before and after Industrial Technology, who may pass a strait, move, place or be fired at, a
+unit's values, the end of a round that must (or must not) end the game. :func:`objective_conditions_27`
+asks TripleA 2.7 how it resolves the objectives' condition names.
 """
 
 from __future__ import annotations
