@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import AA50_1941, MAPS_DIR
+from test_house_rules import kremlin_draft
+
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.tomlfile import DataFileError
-from test_house_rules import kremlin_draft
 
 
 def house(tmp_path, *args: str):
@@ -27,7 +27,7 @@ def house(tmp_path, *args: str):
 @pytest.mark.parametrize("power", ["Germans", "Germany"])
 def test_advantage_by_triplea_and_rule_text_power_name(tmp_path, power: str) -> None:
     # 004, Germany National Advantages 6. German Scientists.
-    result, out = house(tmp_path, "--advantage", f"{power}=german-scientists")
+    result, _ = house(tmp_path, "--advantage", f"{power}=german-scientists")
     assert result.exit_code == 0, result.output
     assert "Germany advantage 6: German Scientists (chosen): written into the game" in result.output
     assert "Germans pay 4 PUs per research die" in result.output

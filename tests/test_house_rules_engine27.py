@@ -10,8 +10,8 @@ conditions resolve to the power itself in 2.7 too.
 from __future__ import annotations
 
 import pytest
-
 from conftest import AA50_1941, AA50_1942, SHARED
+
 from kremlin_triplea.engine.positions import objective_conditions_27
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules

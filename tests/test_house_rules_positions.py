@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import AA50_1941, AA50_1942, MAPS_DIR
+
 from kremlin_triplea.engine.positions import Position, run_positions
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules

@@ -16,17 +16,24 @@ asks TripleA 2.7 how it resolves the objectives' condition names.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-import os
-import subprocess
-import tempfile
-
-from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, EngineUnavailable, _compiled_harness, _resolved, _run_engine, _tail
+from kremlin_triplea.engine import (
+    JVM_START_SECONDS,
+    EngineFailed,
+    EngineUnavailable,
+    _compiled_harness,
+    _resolved,
+    _run_engine,
+    _tail,
+)
 
 __all__ = ["POSITIONS_CLASS", "Position", "objective_conditions_27", "run_positions"]
 
@@ -109,7 +116,7 @@ def objective_conditions_27(games: Iterable[Path], jar: Path, libraries: Path = 
                 [str(java), "-Djava.awt.headless=true", "-Dtriplea.headless=true", f"-Duser.home={home}", f"-Djava.util.prefs.userRoot={home}/.java",
                  "-cp", os.pathsep.join([*map(str, needed), str(classes)]), CONDITIONS_27_CLASS],
                 input="".join(f"{f}\n" for f in files), capture_output=True, text=True, encoding="utf-8",
-                env={**os.environ, "LC_ALL": "C.UTF-8"}, timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(files))
+                env={**os.environ, "LC_ALL": "C.UTF-8"}, timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(files), check=False)
         except subprocess.TimeoutExpired as e:
             raise EngineFailed(f"TripleA 2.7 did not finish reading {len(files)} file(s)") from e
     answers = done.stdout.splitlines()
