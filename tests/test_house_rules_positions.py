@@ -194,10 +194,15 @@ def _(ask: Ask):
     # in the defense": TripleA's air battle before a raid, fought by fighters that escort and intercept.
     got = {game: ask.at(game, ("rule", "getRaidsMayBePreceededByAirBattles"), ("unit", "Germans", "fighter"), ("unit", "British", "fighter"))
            for game in ("aa41", "revised")}
+    # A German raid on the UK's factory meets the British fighters based there; without fighters, no air battle.
+    raids = {game: ask.at(game, ("airbattle", "United Kingdom", "Germans"), ("remove", "United Kingdom", "British", "fighter", "2"),
+                          ("airbattle", "United Kingdom", "Germans")) for game in ("aa41", "revised")}
 
     def verify() -> None:
-        for game, (raids, german, british) in got.items():
-            assert raids["value"] is True, game
+        for game, (with_fighters, _, without) in raids.items():
+            assert with_fighters["air_battle"] is True and without["air_battle"] is False, game
+        for game, (raids_preceded, german, british) in got.items():
+            assert raids_preceded["value"] is True, game
             for fighter in (german, british):
                 assert fighter["can_escort"] and fighter["can_intercept"], (game, fighter)
                 assert fighter["air_attack"] >= 1 and fighter["air_defense"] >= 1, (game, fighter)
@@ -498,8 +503,14 @@ def _(ask: Ask):
     # defend at 3 ... Bombers ... at 1".
     got = ask.at("classic-a", ("rule", "getRaidsMayBePreceededByAirBattles"), ("unit", "Germans", "fighter"), ("unit", "Germans", "bomber"),
                  ("unit", "British", "fighter"))
+    # A German raid on the UK's factory: the British fighters there may scramble; classic.xml has no air battle.
+    raids = {game: ask.at(game, ("airbattle", "United Kingdom", "Germans"), ("remove", "United Kingdom", "British", "fighter", "2"),
+                          ("airbattle", "United Kingdom", "Germans")) for game in ("classic-a", "kremlin", "base-classic")}
 
     def verify() -> None:
+        for game in ("classic-a", "kremlin"):
+            assert raids[game][0]["air_battle"] is True and raids[game][2]["air_battle"] is False, game
+        assert raids["base-classic"][0]["air_battle"] is False
         assert got[0]["value"] is True
         for fighter in (got[1], got[3]):
             assert fighter["can_intercept"] and fighter["can_escort"] and (fighter["air_attack"], fighter["air_defense"]) == (3, 3)

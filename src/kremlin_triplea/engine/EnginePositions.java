@@ -86,6 +86,8 @@ import games.strategy.triplea.ui.display.ITripleADisplay;
  *                                       (MoveValidator.validateMove, combat or not as the step says)
  * place   STEP PLAYER TYPE TERRITORY      during STEP (a place step), whether a new such unit of PLAYER may be placed in
  *                                       TERRITORY (AbstractPlaceDelegate.canUnitsBePlaced; "why" when not)
+ * airbattle TERRITORY ATTACKER          whether a raid by ATTACKER on TERRITORY may be met by interceptors in an air battle
+ *                                       (AirBattle.territoryCouldPossiblyHaveAirBattleDefenders, bombing)
  * aafire  STEP PLAYER TYPE T1 T2 ...     during STEP (a combat move), the territories whose AA guns fire at one such unit
  *                                       of PLAYER flying T1 -> T2 -> ... (AAInMoveUtil.getTerritoriesWhereAaWillFire)
  * takeover TERRITORY PLAYER             PLAYER conquers the territory as a won battle does (BattleTracker.takeOver:
@@ -162,6 +164,8 @@ public final class EnginePositions {
         return move(c);
       case "place":
         return place(c[1], player(c[2]), unitType(c[3]), territory(c[4]));
+      case "airbattle":
+        return airBattle(territory(c[1]), player(c[2]));
       case "aafire":
         return aaFire(c);
       case "takeover":
@@ -402,6 +406,14 @@ public final class EnginePositions {
     final String refused = ((games.strategy.triplea.delegate.AbstractPlaceDelegate) delegate)
         .canUnitsBePlaced(where, type.create(1, player, true), player);
     return "{\"placed\": " + (refused == null) + ", \"why\": " + string(refused) + "}";
+  }
+
+  /** Whether the engine would fight an air battle before ATTACKER's raid on the territory. */
+  private static String airBattle(final Territory territory, final PlayerID attacker) throws Exception {
+    final Method could = Class.forName("games.strategy.triplea.delegate.AirBattle").getDeclaredMethod(
+        "territoryCouldPossiblyHaveAirBattleDefenders", Territory.class, PlayerID.class, GameData.class, boolean.class);
+    could.setAccessible(true);
+    return "{\"air_battle\": " + could.invoke(null, territory, attacker, data, true) + "}";
   }
 
   /** Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made). */
