@@ -34,6 +34,14 @@ def how(change):
         return f"starting PUs {change['change']:+d}"
     if k == "trigger_pus":
         return f"trigger (uses=1, round 1) after `{change['after_step']}`: +{change['amount']} PUs; property `Use Triggers`"
+    if k == "trigger_units":
+        return f"trigger (uses={change.get('uses', 1)}) before `{change['before_step']}` if {change['power']}'s side controls {change['at']}: {', '.join(f'{n} {u}' for u, n in change['units'].items())} there; property `Use Triggers`"
+    if k == "attachment_option":
+        return f"`{change['option']}` = {change['value']} on the {change['attach_to']}'s `{change['attachment']}`"
+    if k == "power_tech":
+        bonus = "; ".join(f"{key.replace('_', ' ')} {', '.join(f'{u} {v:+d}' if isinstance(v, int) else f'{u} {v}' for u, v in change[key].items())}"
+                          for key in ("movement_bonus", "attack_bonus", "defense_bonus", "abilities") if key in change)
+        return f"technology of {change['power']} only ({bonus}), granted by a trigger as the game's first step starts"
     if k == "objective":
         conds = "; ".join(", ".join(f"{a}={b}" for a, b in c.items()) for c in change["condition"])
         return f"objective `{change['amends']}` amended: new objective (value {change['value']}) = `{change['amends']}` AND condition [{conds}]"
@@ -49,7 +57,7 @@ def how(change):
 
 
 def row(entry, where_title):
-    verdict = {"game": "**written into the game**", "players": "in the notes (players)", "tool": "checked by the tool"}[entry["enforced_by"]]
+    verdict = {"game": "**engine** (written into the game)", "players": "players (in the notes)", "tool": "checked by the tool"}[entry["enforced_by"]]
     if entry["enforced_by"] == "game":
         if entry.get("change"):
             detail = "; ".join(how(c) for c in entry["change"])
@@ -64,6 +72,8 @@ def row(entry, where_title):
     cond = []
     if entry.get("when"):
         cond.append(f"switch `{entry['when']}`")
+    if entry.get("unless"):
+        cond.append(f"unless `{entry['unless']}`")
     if entry.get("maps"):
         cond.append("maps " + ", ".join(entry["maps"]))
     if entry.get("choice"):
@@ -77,13 +87,13 @@ out = []
 for set_id, seed in (("house-revised", "004_e624f6d1018dbbc1.txt"), ("house-classic", "003_ecae7919a6bcb85e.txt")):
     data = tomllib.loads(Path(f"rulesets/{set_id}.toml").read_text())
     out.append(f"### `{set_id}` ({seed})\n")
-    out.append("| rule (source section) | where | how / why not |")
+    out.append("| rule (source section) | enforced by | how / why TripleA cannot |")
     out.append("|---|---|---|")
     for e in data["rule"]:
         out.append(row(e, lambda e: f"{e['title']} (`{e['id']}`)"))
     out.append("")
     out.append(f"Player advantages ({data['advantages']['source']}):\n")
-    out.append("| advantage | where | how / why not |")
+    out.append("| advantage | enforced by | how / why TripleA cannot |")
     out.append("|---|---|---|")
     for a in data["advantage"]:
         out.append(row(a, lambda a: f"{a['power']} {a['number']}. {a['title']} (`{a['id']}`)"))

@@ -171,7 +171,9 @@ def test_rule_sets_compose_and_a_conflict_names_both_sources() -> None:
         written("1941", [aa50_set(), low, dice])
     message = str(error.value)
     assert "house-a rule 'll' (a.txt)" in message and "house-c rule 'dice' (c.txt)" in message
-    assert "'true'" in message and "'false'" in message
+    # Both values, in the players' words (issue 13), and no switch to offer: these rules have none.
+    assert "game option 'Low Luck' = true" in message and "game option 'Low Luck' = false" in message
+    assert "drop one of the two rule sets" in message.lower()
 
 
 def test_a_property_the_game_lacks_is_declared_with_its_type() -> None:

@@ -15,30 +15,10 @@ from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
+from support.house import kremlin_draft
 from support.paths import AA50_1941, MAPS_DIR
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
-KREMLIN_PICKS = [
-    {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "Germany"}]},
-    {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
-    {"side": "Axis", "option": 6, "place": [{"power": "Germans", "unit": "fighter", "at": "Germany"}]},
-    {"side": "Allies", "option": 6, "place": [{"power": "Americans", "unit": "fighter", "at": "Eastern United States"}]},
-    {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-    {"side": "Allies", "option": 7, "place": [{"power": "Americans", "unit": "bomber", "at": "Eastern United States"}]},
-    {"side": "Axis", "option": 2, "place": [{"power": "Germans", "unit": "artillery", "at": "Germany"}, {"power": "Germans", "unit": "tank", "at": "Germany"}]},
-    {
-        "side": "Allies",
-        "option": 2,
-        "place": [
-            {"power": "Americans", "unit": "artillery", "at": "Eastern United States"},
-            {"power": "Americans", "unit": "tank", "at": "Eastern United States"},
-        ],
-    },
-]
-
-
-def kremlin_draft(**extra) -> dict:
-    return {"ruleset": "kremlin-aa50", "first": "Axis", "picks_per_side": 4, "pick": KREMLIN_PICKS, "bid": {"axis": 0}, **extra}
 
 
 def test_a_seed_draws_the_same_advantages_and_the_same_bytes_and_the_notes_say_so() -> None:

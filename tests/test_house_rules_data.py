@@ -7,6 +7,7 @@ behind each canal and objective are the XML's.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -64,9 +65,49 @@ def test_every_quote_is_the_seeds_own_words(set_id: str) -> None:
     quoted = [e["rule"] for e in entries(data)]
     quoted += [data["advantages"][k] for k in ("rule", "draw_rule") if k in data["advantages"]]
     for text in quoted:
-        assert " ".join(text.split()) in seed, text
+        # " [...] " joins passages of one rule that the document keeps apart (an advantage and the
+        # development it names): each is the seed's own words.
+        for passage in text.split(" [...] "):
+            assert " ".join(passage.split()) in seed, passage
     for entry in entries(data):
         assert entry.get("source", seed_file).startswith(seed_file), entry["id"]
+
+
+# Rules the players keep are quoted whole: each passage runs from the start of its paragraph (or of
+# the item after its heading) to the paragraph's end, so the notes alone say how to play the rule
+# (issue 13: Banzai, Motherland and Kamikaze were quoted from the middle of a sentence).
+_PARAGRAPH_END = re.compile(r"[ \t]*(\n[ \t]*\n|\n[ \t]*\d+\.\s|\n[ \t]*\t|\s*$)")
+_PARAGRAPH_START = re.compile(r"(\n[ \t]*\n|\n[ \t]*\t|\n(?=[ \t]*\d+\.)|^)\s*(\d+\.\s+)?([^.\n]{0,60}?(:|-)\s+)?$")
+
+
+def _raw_match(raw: str, words: str) -> re.Match[str]:
+    found = re.search(r"\s+".join(re.escape(w) for w in words.split()), raw)
+    assert found is not None, words
+    return found
+
+
+@pytest.mark.parametrize("set_id", sorted(SETS))
+def test_rules_the_players_keep_are_quoted_whole(set_id: str) -> None:
+    raw = (SEEDS / SETS[set_id][0]).read_text()
+    for entry in entries(read_set(set_id)):
+        if entry["enforced_by"] != "players":
+            continue
+        for passage in entry["rule"].split(" [...] "):
+            found = _raw_match(raw, passage)
+            assert _PARAGRAPH_END.match(raw, found.end()), (entry["id"], "ends mid-paragraph", raw[found.end() : found.end() + 60])
+            assert _PARAGRAPH_START.search(raw[: found.start()]), (entry["id"], "starts mid-paragraph", raw[max(0, found.start() - 60) : found.start()])
+
+
+def test_the_rules_named_in_issue_13_are_whole() -> None:
+    """Banzai (004 Japan 6), Motherland (003 USSR 1, Japan 2) and Kamikaze (004 Japan 2, 003 Japan 4) in full."""
+    revised = {a["id"]: a["rule"] for a in read_set("house-revised")["advantage"]}
+    classic = {(a["power"], a["id"]): a["rule"] for a in read_set("house-classic")["advantage"]}
+    assert revised["banzai-attacks"].startswith("When you move only infantry into a contested space")
+    assert revised["kamikaze"].endswith("Only one Kamikaze attack may be made per turn.")
+    for power in ("USSR", "Japan"):
+        assert classic[(power, "motherland")].endswith("The Motherland Advantage only applies to original territory, or reconquered original territory.")
+        assert "One additional roll is provided for every five defenders, rounding up." in classic[(power, "motherland")]
+    assert "Japanese fighters may attack without a viable landing option" in classic[("Japan", "kamikaze")]
 
 
 @pytest.mark.parametrize("set_id", sorted(SETS))
@@ -235,9 +276,11 @@ def test_the_docs_table_lists_every_rule_and_advantage(set_id: str) -> None:
     docs = (REPO / "docs" / "house-rules.md").read_text()
     section = docs[docs.index(f"### `{set_id}`") :]
     for entry in read_set(set_id)["rule"]:
-        assert f"(`{entry['id']}`) | {'**written into the game**' if entry['enforced_by'] == 'game' else 'in the notes (players)'} |" in section, entry["id"]
+        assert f"(`{entry['id']}`) | {'**engine** (written into the game)' if entry['enforced_by'] == 'game' else 'players (in the notes)'} |" in section, (
+            entry["id"]
+        )
     for advantage in read_set(set_id)["advantage"]:
-        verdict = "**written into the game**" if advantage["enforced_by"] == "game" else "in the notes (players)"
+        verdict = "**engine** (written into the game)" if advantage["enforced_by"] == "game" else "players (in the notes)"
         assert f"{advantage['power']} {advantage['number']}. {advantage['title']} (`{advantage['id']}`) | {verdict} |" in section
 
 

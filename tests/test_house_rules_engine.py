@@ -139,8 +139,14 @@ def test_hr8_to_hr10_objectives_pay_5_only_with_the_added_condition(seen, case: 
         assert conditions["objectiveAttachment1"]["objective_value"] == 0  # the game's line pays through the amended one
         (new,) = [n for n in conditions if n.startswith("objectiveAttachmentKremlin")]
         assert conditions[new]["objective_value"] == 5
-        added = [c for c in conditions[new]["conditions"] if c != "objectiveAttachment1"]
-        assert conditions[new]["conditions"][0] == "objectiveAttachment1" and len(added) == 1
+        base, *added = conditions[new]["conditions"]
+        # The game's objective, copied under a name no other power has: TripleA resolves a condition
+        # name to the first player holding an attachment of that name (every power has an objectiveAttachment1).
+        others = {n for p, player in r.rules["players"].items() if p != power for n in player["conditions"]}
+        assert base not in others and all(n not in others for n in added) and len(added) == 1
+        assert {k: v for k, v in conditions[base].items() if k != "objective_value"} == {
+            k: v for k, v in conditions["objectiveAttachment1"].items() if k != "objective_value"
+        }
         condition = conditions[added[0]]
         if power == "Japanese":
             # No Japanese unit in any original Soviet territory.
@@ -194,7 +200,8 @@ def test_003_rules_written(seen) -> None:
         r = seen[case]
         props = r.properties
         assert props["Axis Economic Victory"] == ("100" if case == "classic" else "84")
-        assert props["Allies Economic Victory"] == "147" and props["Economic Victory"] == "true"
+        # 003 Winning: the Allies win only by capitals: their economic threshold is out of reach.
+        assert int(props["Allies Economic Victory"]) > 175 and props["Economic Victory"] == "true"
         assert props["Movement By Territory Restricted"] == "true"  # Soviets may not attack in round 1
         assert props["Unit Placement In Enemy Seas"] == "true"
         assert props["Naval Bombard Casualties Return Fire"] == "false"
@@ -211,8 +218,14 @@ def test_003_rules_written(seen) -> None:
         for a in ("Central Mediteranean Sea Zone", "East Mediteranean Sea Zone"):
             assert not crossing(r, a, "Black Sea Zone", "Germans", "transport") and not crossing(r, a, "Black Sea Zone", "British", "battleship")
             assert crossing(r, a, "Black Sea Zone", "British", "submarine") and crossing(r, a, "Black Sea Zone", "Germans", "fighter")
-        # No canal at the Swedish strait (Sweden neutral lets both sides through).
-        assert "Baltic Sea Zone|North Sea Zone" not in r.rules["crossings"]
+        if case == "classic":
+            # No canal at the Swedish strait (Sweden neutral lets both sides through).
+            assert "Baltic Sea Zone|North Sea Zone" not in r.rules["crossings"]
+        else:
+            # Sweden is Germany's allied neutral: Germany holds both shores and closes the strait to the Allies.
+            assert crossing(r, "Baltic Sea Zone", "North Sea Zone", "Germans", "battleship")
+            assert not crossing(r, "Baltic Sea Zone", "North Sea Zone", "British", "battleship")
+            assert crossing(r, "Baltic Sea Zone", "North Sea Zone", "British", "submarine")
 
 
 def test_003_advantages_written(seen) -> None:

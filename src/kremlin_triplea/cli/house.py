@@ -23,15 +23,65 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
     return pairs
 
 
+def _set_power(given: str, houses: list, names, option: str) -> str:
+    """The sets' name of the power ``given`` as the rule text or TripleA names it; refused, with the close
+    matches, when no set gives that power an advantage."""
+    from kremlin_triplea.errors import UnknownNameError
+
+    powers = [p for house in houses for p in house.powers]
+    triplea = {}
+    for power in powers:
+        try:
+            triplea[names.power(power)] = power
+        except UnknownNameError:
+            pass
+    for power in powers:
+        if given.strip().lower() == power.lower():
+            return power
+    try:
+        resolved = names.power(given)
+    except UnknownNameError:
+        resolved = None
+    if resolved in triplea:
+        return triplea[resolved]
+    sets = ", ".join(house.id for house in houses)
+    raise UnknownNameError("power", given, [*dict.fromkeys(powers), *triplea], where=f"{option} {given}", within=f"the advantages of {sets}")
+
+
+def _choice_name(given: str, houses: list, names) -> str:
+    """An advantage's choice (``at``, ``colonial_garrison_at``), optionally for one power (``UK.at``,
+    ``British.at``); refused with the close matches when no set's advantage has it."""
+    from kremlin_triplea.errors import UnknownNameError
+
+    plain = {c for house in houses for a in house.advantages for c in a.choices}
+    known = sorted(plain) + sorted({f"{a.power}.{c}" for house in houses for a in house.advantages for c in a.choices})
+    power, dot, choice = given.partition(".")
+    if dot and choice in plain:
+        owner = _set_power(power, houses, names, "--choose")
+        if any(a.power == owner and choice in a.choices for house in houses for a in house.advantages):
+            return f"{owner}.{choice}"
+    elif given in plain:
+        return given
+    raise UnknownNameError("choice", given, known, where=f"--choose {given}", within="the advantages of " + ", ".join(h.id for h in houses))
+
+
 @click.command("house")
 @click.argument("game")
 @click.option("-r", "--rules", "sets", multiple=True, required=True, help="A house-rule set (rulesets/<id>.toml), e.g. house-revised; repeat for several.")
 @click.option("--seed", type=int, help="Draw every power's advantage (and its places) at random with this seed; the notes record it.")
 @click.option(
-    "--advantage", "advantages", multiple=True, metavar="POWER=ADVANTAGE", help="Choose a power's advantage by id or number, e.g. UK=colonial-garrison."
+    "--advantage",
+    "advantages",
+    multiple=True,
+    metavar="POWER=ADVANTAGE",
+    help="Choose a power's advantage by id or number; the power as the rule text or TripleA names it, e.g. UK=colonial-garrison or British=6.",
 )
 @click.option(
-    "--choose", "values", multiple=True, metavar="NAME=VALUE", help="What an advantage leaves to choose, e.g. colonial_garrison_at=India or UK.at=India."
+    "--choose",
+    "values",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="What an advantage leaves to choose, e.g. colonial_garrison_at=India, or for one power UK.at=India (British.at=India).",
 )
 @click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off.")
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="Where to write the game.")
@@ -59,25 +109,30 @@ def house_command(
     from kremlin_triplea.gamerules.house import apply_house_rules
     from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import profile_for_game
 
     chosen_switches = {}
     for name, value in _pairs(switches, "--switch").items():
         if value not in ("on", "off"):
             raise InputError(f"--switch {name}={value}: expected on or off")
         chosen_switches[name] = value == "on"
-    picked = {k: (int(v) if v.isdigit() else v) for k, v in _pairs(advantages, "--advantage").items()}
-    given = _pairs(values, "--choose")
-    choices = []
-    for set_id in sets:
-        house = load_named_house_set(set_id)
-        mine = {k: v for k, v in chosen_switches.items() if k in house.choices}
-        wanted = {k: v for k, v in picked.items() if k in house.powers}
-        choices.append(HouseChoices(set_id, mine, wanted, given, seed, "command line"))
     unknown = set(chosen_switches) - {k for set_id in sets for k in load_named_house_set(set_id).choices}
     if unknown:
         raise InputError(f"--switch {', '.join(sorted(unknown))}: no such switch in {', '.join(sets)}")
+    houses = [load_named_house_set(set_id) for set_id in sets]
+    loaded = load(game, maps_dir=_maps_dir(ctx))
+    names = Names(loaded.board, profile_for_game(loaded), tuple(loaded.board.catalog.alliances()))
+    # A power as the rule text names it (UK, USSR) or as TripleA does (British, Russians): the sets' own name.
+    picked = {_set_power(key, houses, names, "--advantage"): (int(v) if v.isdigit() else v) for key, v in _pairs(advantages, "--advantage").items()}
+    given = {_choice_name(key, houses, names): v for key, v in _pairs(values, "--choose").items()}
+    choices = []
+    for house in houses:
+        mine = {k: v for k, v in chosen_switches.items() if k in house.choices}
+        wanted = {k: v for k, v in picked.items() if k in house.powers}
+        choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line"))
 
-    result = add_notes(apply_house_rules(load(game, maps_dir=_maps_dir(ctx)), choices))
+    result = add_notes(apply_house_rules(loaded, choices))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
     written = result.game.save(output, overwrite=force)

@@ -37,7 +37,12 @@ DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
 HARNESS_SOURCE = Path(__file__).with_name("EngineHarness.java")
 HARNESS_CLASS = "EngineHarness"
 #: Compiled together: the player shares the reader's JSON and game-state code.
-HARNESS_SOURCES = (HARNESS_SOURCE, Path(__file__).with_name("EnginePlayer.java"), Path(__file__).with_name("EngineRules.java"))
+HARNESS_SOURCES = (
+    HARNESS_SOURCE,
+    Path(__file__).with_name("EnginePlayer.java"),
+    Path(__file__).with_name("EngineRules.java"),
+    Path(__file__).with_name("EnginePositions.java"),
+)
 INSTALL_HINT = "install TripleA and a JDK with: apt-get install -y triplea default-jdk-headless"
 
 # A file that keeps the engine busy this long is reported as timed out, and the batch goes on.

@@ -258,6 +258,15 @@ class GameXml:
                 self.document.set_text(inner, value, cdata=True)
             else:
                 self.document.set_attribute(element, "value", value)
+            number = element.find("number")
+            if number is not None and value.lstrip("-").isdigit():
+                # TripleA refuses a number property whose value lies outside its declared range
+                # (NumberProperty: "Default value out of range"): a value beyond it widens the range.
+                limit_max, limit_min = number.get("max", ""), number.get("min", "")
+                if limit_max.lstrip("-").isdigit() and int(value) > int(limit_max):
+                    self.document.set_attribute(number, "max", value)
+                if limit_min.lstrip("-").isdigit() and int(value) < int(limit_min):
+                    self.document.set_attribute(number, "min", value)
             return
         if self.property_list is None:
             self.property_list = self.document.append(self.root, etree.Element("propertyList"))
@@ -281,9 +290,79 @@ class GameXml:
             value = ":".join(listed + [v for v in value[1] if v not in listed])
         self._set_option(attachment, option, None if value is None else str(value))
 
-    def set_production_cost(self, player: str, unit_type: str, cost: int) -> None:
-        """Give ``player`` its own production rule for ``unit_type`` at ``cost`` (and its own frontier if shared)."""
+    def copy_attachment(self, name: str, attach_to: str, new_name: str, without: tuple[str, ...] = ()) -> None:
+        """Copy the attachment ``name`` of ``attach_to`` right after it as ``new_name``, minus the ``without`` options."""
+        attachment = _last(self.attachments(attach_to=attach_to, name=name))
+        if attachment is None:
+            raise InputError(f"no attachment {name!r} on {attach_to!r} to copy", where=self.document.source)
+        copy = etree.fromstring(etree.tostring(attachment))
+        copy.tail = None
+        copy.set("name", new_name)
+        for option in list(copy.iterchildren("option")):
+            if option.get("name") in without:
+                copy.remove(option)
+        if not list(copy.iterchildren("option")):
+            raise InputError(f"the copy of {name!r} on {attach_to!r} would have no options left", where=self.document.source)
+        self.document.insert_after(attachment, copy)
+
+    def set_production_cost(self, player: str, unit_type: str, cost: int, industrial_cost: int | None = None) -> None:
+        """Give ``player`` its own production rule for ``unit_type`` at ``cost`` (and its own frontier if shared).
+
+        With ``industrial_cost``, the player's Industrial Technology frontier (``<its
+        frontier>IndustrialTechnology``, copied from the game's twin of the frontier it
+        had) sells the unit at that price: TripleA's Industrial Technology looks the
+        twin up by that name and does nothing if it is missing.
+        """
         java_int(cost, f"{player}'s cost of {unit_type}", where=self.document.source)
+        if industrial_cost is not None:
+            java_int(industrial_cost, f"{player}'s cost of {unit_type} with Industrial Technology", where=self.document.source)
+        frontier_before = self._frontier_of(player)
+        self._set_rule_cost(player, unit_type, cost, suffix="")
+        if industrial_cost is None:
+            return
+        own = self._frontier_of(player)
+        twin_name = f"{own}IndustrialTechnology"
+        frontiers = {f.get("name"): f for f in self.production_frontiers()}
+        if twin_name not in frontiers:
+            source = frontiers.get(f"{frontier_before}IndustrialTechnology")
+            if source is None:
+                raise InputError(f"{player}'s frontier {frontier_before!r} has no Industrial Technology twin to copy", where=self.document.source)
+            copy = etree.fromstring(etree.tostring(source))
+            copy.tail = None
+            copy.set("name", twin_name)
+            self.document.insert_after(frontiers[own] if own in frontiers else source, copy)
+        self._set_twin_rule_cost(player, twin_name, unit_type, industrial_cost)
+
+    def _frontier_of(self, player: str) -> str:
+        link = next((p for p in self.player_productions() if p.get("player") == player), None)
+        if self.root.find("production") is None or link is None:
+            raise InputError(f"{player} has no production frontier", where=self.document.source)
+        return link.get("frontier", "")
+
+    def _set_twin_rule_cost(self, player: str, twin_name: str, unit_type: str, cost: int) -> None:
+        """The twin frontier (the player's own) buys ``unit_type`` through a rule of the player's at ``cost``."""
+        twin = next(f for f in self.production_frontiers() if f.get("name") == twin_name)
+        rules = {r.get("name"): r for r in self.production_rules()}
+        listed = list(twin.iterchildren("frontierRules"))
+        old = next((e for e in listed if any(r.get("resourceOrUnit") == unit_type for r in rules.get(e.get("name"), etree.Element("x")).iter("result"))), None)
+        if old is None:
+            raise InputError(f"the frontier {twin_name!r} has no rule buying {unit_type}", where=self.document.source)
+        rule = rules[old.get("name")]
+        new_name = rule.get("name") if rule.get("name", "").endswith(player) else f"{rule.get('name')}{player}"
+        if new_name in rules and new_name != rule.get("name"):
+            new_rule = rules[new_name]
+        elif new_name == rule.get("name"):
+            new_rule = rule
+        else:
+            new_rule = etree.fromstring(etree.tostring(rule))
+            new_rule.tail = None
+            new_rule.set("name", new_name)
+            self.document.insert_after(rule, new_rule)
+        for element in new_rule.iter("cost"):
+            self.document.set_attribute(element, "quantity", str(cost))
+        self.document.set_attribute(old, "name", new_name)
+
+    def _set_rule_cost(self, player: str, unit_type: str, cost: int, suffix: str) -> None:
         production = self.root.find("production")
         link = next((p for p in self.player_productions() if p.get("player") == player), None)
         if production is None or link is None:

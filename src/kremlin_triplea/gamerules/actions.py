@@ -15,7 +15,7 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.context import ActionContext, Planned
-from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS
+from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology
 from kremlin_triplea.model.changes import (
     AddXml,
     Change,
@@ -28,6 +28,7 @@ from kremlin_triplea.model.changes import (
     SetTerritory,
 )
 from kremlin_triplea.rules.game_rules import CHANGE_KEYS, GameRule, RuleSet, is_chosen
+from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def game_rule_changes(
     choices that rules' ``when``/``unless`` name.
     """
     chosen = frozenset(choices)
-    claimed: dict[tuple[str, ...], tuple[object, GameRule]] = {}
+    claimed: dict[tuple[str, ...], tuple[object, GameRule, str]] = {}
     changes: list[Change] = []
     lines: list[str] = []
     players: list[GameRule] = []
@@ -90,21 +91,44 @@ def game_rule_changes(
                 planned = ACTIONS[change.data["kind"]](context, change)
                 for item in planned:
                     if item.key in claimed:
-                        value, other = claimed[item.key]
+                        value, other, other_line = claimed[item.key]
                         if value != item.value:
-                            raise DataFileError(
-                                f"conflicting rules: {other.label} and {rule.label} both set {' '.join(item.key[1:])} ({item.key[0]}), "
-                                f"to {value!r} and to {item.value!r}; drop one of the two sets or rules"
-                            )
+                            raise DataFileError(_conflict(item, other, other_line, rule), where=None)
                         if other.set_id != rule.set_id or other.id != rule.id:
                             if item.line:
                                 lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
                             continue
-                    claimed.setdefault(item.key, (item.value, rule))
+                    claimed.setdefault(item.key, (item.value, rule, item.line))
                     changes.extend(item.changes)
                     if item.line:
                         lines.append(f"{rule.title}: {item.line}")
     return AppliedRules(tuple(rule_sets), tuple(changes), tuple(lines), tuple(players), tuple(tool), tuple(game), tuple(skipped))
+
+
+def _conflict(item: Planned, first: GameRule, first_line: str, second: GameRule) -> str:
+    """Two rules that write the same thing differently, in the players' words, and the switch that settles it."""
+    what = {"canal": "the {} strait", "property": "the game option {!r}", "tech": "{}'s technology {}", "cost": "{}'s price of {}"}.get(
+        item.key[0], item.key[0] + " {}"
+    )
+    thing = what.format(*item.key[1:]) if what.count("{}") + what.count("{!r}") == len(item.key) - 1 else f"{item.key[0]} {' '.join(map(str, item.key[1:]))}"
+    switches = [
+        f"`{r.when} = false` under `[house_rule_choices.{r.set_id}]` (command line: --switch {r.when}=off)" for r in (second, first) if _house_switch(r)
+    ]
+    settle = ("to keep only one, set " + ", or ".join(switches)) if switches else "drop one of the two rule sets"
+    return (
+        f"conflicting rules: {first.title} ({first.label}) and {second.title} ({second.label}) both write {thing}, differently: "
+        f"{first_line or first.title}; but {item.line or second.title}. {settle[:1].upper()}{settle[1:]}"
+    )
+
+
+def _house_switch(rule: GameRule) -> bool:
+    """Whether the rule is turned on by a switch of its house-rule set (its [choices] table)."""
+    if not rule.when or "=" in rule.when:
+        return False
+    try:
+        return rule.when in load_named_house_set(rule.set_id).choices
+    except DataFileError:
+        return False  # not a house-rule set (a Kremlin ruleset)
 
 
 def _why_skipped(rule: GameRule, map_name: str, choices: frozenset[str]) -> str:
@@ -211,7 +235,7 @@ def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
 def _grant_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     tech = change.text("tech")
-    return [Planned(("tech", power, tech), True, (GrantTech(power, tech),), f"{power} start with {tech}")]
+    return [*listed_technology(ctx, tech), Planned(("tech", power, tech), True, (GrantTech(power, tech),), f"{power} start with {tech}")]
 
 
 def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
@@ -230,10 +254,13 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
 def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
     attachment = change.text("attachment")
     target = change.text("attach_to")
-    try:
-        attach_to = ctx.names.power(target)
-    except UnknownNameError:
-        attach_to = ctx.place(target)
+    if change.text("attachment") == "unitAttachment":
+        attach_to = ctx.unit(target)  # a unit type's options (classic fighters made interceptors: 003 Strategic Bombings)
+    else:
+        try:
+            attach_to = ctx.names.power(target)
+        except UnknownNameError:
+            attach_to = ctx.place(target)
     option = change.text("option")
     given = [k for k in ("value", "add", "remove") if change.has(k)]
     if len(given) != 1:

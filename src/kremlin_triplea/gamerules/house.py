@@ -45,6 +45,7 @@ class HouseSelection:
     switches: frozenset[str]  # the switches that are on
     advantages: tuple[ChosenAdvantage, ...]
     seed: int | None
+    map: str = ""  # the map profile of the game it is applied to
 
 
 def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -> HouseSelection:
@@ -90,6 +91,9 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                 )
         chosen.append(ChosenAdvantage(advantage, how, values))
     switches = frozenset(k for k, v in {**house.choices, **choices.switches}.items() if v)
+    # What the advantages chose is a switch too, "name=value" ("neutral=Sweden"): a rule may depend on it
+    # (003's W. Europe-Sweden strait closes only when Sweden is Germany's allied neutral).
+    switches |= {f"{name}={value}" for c in chosen for name, (value, _) in c.values.items()}
     rules = house.rules.rules + tuple(_filled(c) for c in chosen)
     return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed)
 
@@ -158,7 +162,7 @@ def house_rule_changes(
     Conflicts between any two sets are refused by :func:`game_rules.game_rule_changes`, naming both.
     The board is not changed: push ``applied.changes``.
     """
-    selections = tuple(select(load_named_house_set(c.set_id), c, board, names) for c in chosen)
+    selections = tuple(attrs.evolve(select(load_named_house_set(c.set_id), c, board, names), map=profile.map) for c in chosen)
     for selection in selections:
         if profile.map not in selection.house.rules.maps:
             raise DataFileError(f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}", where=None)
@@ -172,8 +176,9 @@ def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
     lines = []
     for selection in selections:
         house = selection.house
-        # In the set's own order, as its [choices] table lists them.
-        switches = ", ".join(f"{k} {'on' if k in selection.switches else 'off'}" for k in house.choices)
+        # In the set's own order, as its [choices] table lists them; a switch that is on but whose rules
+        # this game does not get says so, and why.
+        switches = ", ".join(_switch_state(selection, k) for k in house.choices)
         lines.append(f"{house.id}: {switches or 'no switches'}" + (f"; random draws with seed {selection.seed}" if selection.seed is not None else ""))
         if not selection.advantages and house.advantages:
             lines.append(f"{house.id}: no player advantages (optional: {house.advantages_source})")
@@ -183,6 +188,28 @@ def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
             extra = "".join(f"; {name} = {value} ({how})" for name, (value, how) in chosen.values.items())
             lines.append(f"{house.id}: {rule.title} ({chosen.how}{extra}): {where}")
     return lines
+
+
+def _switch_state(selection: HouseSelection, switch: str) -> str:
+    if switch not in selection.switches:
+        return f"{switch} off"
+    if not selection.map:
+        return f"{switch} on"
+    reasons = []
+    for rule in selection.house.rules.rules:
+        uses_rule = rule.when == switch
+        uses_change = any(c.data.get("when") == switch for c in rule.changes)
+        if not uses_rule and not uses_change:
+            continue
+        if rule.applies(selection.map, selection.switches):
+            return f"{switch} on"
+        if rule.maps and selection.map not in rule.maps:
+            reasons.append(f"{rule.title} is written for the map {', '.join(rule.maps)}, not {selection.map}")
+        elif rule.when and rule.when not in selection.switches:
+            reasons.append(f"{rule.title} needs {rule.when} on")
+    if not reasons:
+        return f"{switch} on"
+    return f"{switch} on but not applied ({'; '.join(dict.fromkeys(reasons))})"
 
 
 @attrs.frozen

@@ -14,10 +14,13 @@ price_change       ``power``, ``units`` ("sea", "air", "sea and air"),
 set_pus            ``power``, ``change``: starting PUs up or down
 trigger_pus        ``power``, ``amount``, ``after_step``: PUs paid once by a
                    TripleA trigger after that step in round 1
+trigger_units      ``power``, ``units``, ``at``, ``before_step``, ``uses`` (1):
+                   units placed for free by a trigger as that step starts,
+                   the first time(s) the power's side controls ``at``
 power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
                    ``defense_bonus`` = { unit = n }, ``abilities`` = { unit =
                    "canBlitz" }: a technology only that power owns, granted by
-                   a trigger in its first research step; the game's built-in
+                   a trigger as the game's first step starts; the game's built-in
                    technologies are written out first (for files without a
                    <technology> section, as every game of these sets is)
 objective          ``power``, ``amends`` (the game's objective), ``value``,
@@ -42,6 +45,7 @@ from kremlin_triplea.model.changes import (
     AddPUs,
     AddXml,
     Change,
+    CopyAttachment,
     PlaceUnits,
     RemoveUnits,
     SetAttachmentOption,
@@ -126,13 +130,29 @@ def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
     if percent is not None:
         change.get("round", '"up"', lambda v: v == "up")
     planned = []
+    catalog = ctx.board.catalog
+
+    def lowered(old: int) -> int:
+        return max(old + step if step is not None else math.ceil(old * (100 + percent) / 100), 0)
+
     for unit in _units_of(ctx, which):
-        old = ctx.board.catalog.costs.get((power, unit))
+        old = catalog.costs.get((power, unit))
         if old is None:
             continue  # not in this power's frontier (classic.xml sells no destroyers): no price to lower
-        new = old + step if step is not None else math.ceil(old * (100 + percent) / 100)
-        new = max(new, 0)
-        planned.append(_planned(("cost", power, unit), new, [SetProductionCost(power, unit, new)], f"{power} pay {new} PUs for {unit} (was {old})"))
+        new = lowered(old)
+        # 003: "cumulative with Industrial Technology": the power's own frontier gets its own
+        # Industrial Technology twin, the discount taken off the technology's price too.
+        industrial_old = catalog.industrial_costs.get((power, unit))
+        industrial = lowered(industrial_old) if industrial_old is not None else None
+        with_tech = f"; {industrial} with Industrial Technology (was {industrial_old})" if industrial is not None else ""
+        planned.append(
+            _planned(
+                ("cost", power, unit),
+                new if industrial is None else (new, industrial),
+                [SetProductionCost(power, unit, new, industrial)],
+                f"{power} pay {new} PUs for {unit} (was {old}{with_tech})",
+            )
+        )
     if not planned:
         raise ctx.fail(f"{power} can buy no {which} units in {ctx.board.game_name}")
     return planned
@@ -177,6 +197,33 @@ def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
 
 
+def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
+    """Units placed for free by a trigger once the power's side controls ``at``, as the step ``before_step`` starts."""
+    power = ctx.power(change.text("power"))
+    at = ctx.names.territory(change.text("at"), where=ctx.where)
+    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    step = change.text("before_step")
+    uses = change.integer("uses", 1)
+    tag = _tag(ctx)
+    # alliedOwnershipTerritories on the power: the territory is held by it or an ally ("the Allies control").
+    condition = f"conditionAttachment{tag}{power}"
+    condition_xml = _attachment(condition, power, RULES_CLASS, "player", [("players", power), ("alliedOwnershipTerritories", at)])
+    trigger = f"triggerAttachment{tag}{power}"
+    # A placement trigger with `when` fires as that step starts (BaseTripleADelegate.start), for its players.
+    options = [("conditions", condition), ("when", f"before:{step}"), ("uses", str(uses)), ("players", power)]
+    options += [("placement", f"{n}:{at}:{unit}") for unit, n in units]
+    what = ", ".join(f"{n} {u}" for u, n in units)
+    line = (
+        f"{power} receive {what} in {ctx.names.shown(at)} for free, as {step} starts, the first time their side "
+        f"controls {ctx.names.shown(at)} then (a TripleA trigger, uses={uses})"
+    )
+    changes: list[Change] = [
+        AddXml("attachmentList", condition_xml, description=f"condition: {power}'s side controls {at}"),
+        AddXml("attachmentList", _attachment(trigger, power, TRIGGER_CLASS, "player", options), description=line),
+    ]
+    return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), (at, tuple(units), step), changes, line)]
+
+
 # TripleA's built-in technologies when a game file has no <technology> section
 # (TechAdvance.createDefaultTechAdvances, TripleA 1.9): which list depends on
 # the WW2V3 / WW2V2 properties, and WW2V3 splits research into two categories.
@@ -214,6 +261,27 @@ def _technology_section(ctx: ActionContext) -> Planned:
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
 
 
+def listed_technology(ctx: ActionContext, tech: str) -> list[Planned]:
+    """A built-in technology the game's technology model leaves out (004 Radar on Revised: WW2V2 has no
+    aARadar) joins the game's technology list, so that granting it means something; it joins no research
+    category, so research stays as it was. Nothing for a technology the model already lists."""
+    props = ctx.board.properties
+    model = "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
+    if any(tech in names for names in _BUILT_IN_TECHS[model].values()):
+        return []
+    line = f"technology {tech!r} added to the game's technologies ({model} games do not list it; no research category)"
+    return [
+        _technology_section(ctx),
+        _planned(("technology", tech), True, [AddXml("technologies", f'<techname name="{_attr(tech)}"/>', description=line)], line),
+    ]
+
+
+# The first step of every game the house sets are for (world_war_ii_classic, classic_variations,
+# world_war_ii_revised, world_war_ii_v3): the initialization delegate's. The engine tests check the
+# technologies it grants are owned after it.
+FIRST_STEP = "gameInitDelegate"
+
+
 def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
@@ -231,7 +299,7 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
     words = re.split(r"[^A-Za-z0-9]+", name)
     tech = words[0].lower() + "".join(w[:1].upper() + w[1:] for w in words[1:] if w)
-    line = f"{power} own the technology {tech!r} ({name}) from their first research step ({what}; a TripleA trigger, uses=1)"
+    line = f"{power} own the technology {tech!r} ({name}) from the game's first step ({what}; a TripleA trigger before {FIRST_STEP}, uses=1)"
     changes: list[Change] = [
         # A technology with no built-in meaning (no `tech`): its techAbilityAttachment says what it does.
         AddXml("technologies", f'<techname name="{tech}"/>', description=f"technology {tech!r}"),
@@ -241,10 +309,19 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
             description=f"what {name!r} does: {what}",
         ),
         AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
-        # No `when`: a tech trigger fires in its player's research-activation step (TechActivationDelegate).
+        # "Your battleships attack and defend on a 5" holds from the start: the trigger fires as the
+        # game's first step starts (BaseTripleADelegate.start fires "before:<step>" triggers of every
+        # player, tech triggers included), not at the power's own research step, which on Revised
+        # comes after the UK's first turn.
         AddXml(
             "attachmentList",
-            _attachment(trigger, power, TRIGGER_CLASS, "player", [("conditions", condition), ("uses", "1"), ("players", power), ("tech", tech)]),
+            _attachment(
+                trigger,
+                power,
+                TRIGGER_CLASS,
+                "player",
+                [("conditions", condition), ("when", f"before:{FIRST_STEP}"), ("uses", "1"), ("players", power), ("tech", tech)],
+            ),
             description=line,
         ),
     ]
@@ -256,7 +333,13 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     amends = change.text("amends")
     value = change.integer("value")
     tag = _tag(ctx)
-    names, changes = [amends], []
+    # TripleA (1.9 AbstractConditionsAttachment.setConditions; 2.7 the same, as a stream over the
+    # player list) resolves a name in `conditions` to the first player in the player list that has
+    # an attachment of that name. Every AA50 power has an `objectiveAttachment1`, so naming it would
+    # check another power's objective: the game's objective is copied under a name of this rule's own.
+    base = f"conditionAttachment{tag}{_camel_name(amends)}"
+    changes: list[Change] = [CopyAttachment(amends, power, base, without=("objectiveValue",))]
+    names = [base]
     for index, condition in enumerate(change.tables("condition"), 1):
         condition.only("players", *CONDITION_OPTIONS)
         players = [ctx.power(p) for p in condition.texts("players")]
@@ -273,10 +356,9 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
                 description=f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options),
             )
         )
-    # TripleA reads a condition where it is referenced, so the amended objective
-    # cannot name conditions that follow it in the file: a new objective that
-    # follows them all requires the game's objective and the rule's conditions,
-    # and the game's own objective pays nothing any more.
+    # TripleA reads a condition where it is referenced, so the objective that
+    # requires them follows them all: it requires the game's objective (its copy)
+    # and the rule's conditions, and the game's own objective pays nothing any more.
     new = f"objectiveAttachment{tag}"
     changes.append(
         AddXml(
@@ -287,11 +369,15 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     )
     changes.append(SetAttachmentOption(amends, power, "objectiveValue", "0"))
     line = (
-        f"the {power} objective {amends} now also requires: "
+        f"the {power} objective {amends} (copied as {base}) now also requires: "
         + "; ".join(str(c) for c in changes if isinstance(c, AddXml) and "condition " in str(c))
         + f" (pays {value} as {new})"
     )
     return [_planned(("objective", power, amends), (value, tuple(str(c) for c in changes)), changes, line)]
+
+
+def _camel_name(name: str) -> str:
+    return name[:1].upper() + name[1:]
 
 
 def _territories(ctx: ActionContext, text: str) -> str:
@@ -379,6 +465,7 @@ HOUSE_ACTIONS: dict[str, Any] = {
     "price_change": price_change,
     "set_pus": set_pus,
     "trigger_pus": trigger_pus,
+    "trigger_units": trigger_units,
     "power_tech": power_tech,
     "objective": objective,
     "neutral_armies": neutral_armies,

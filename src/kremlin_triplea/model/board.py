@@ -24,6 +24,7 @@ from kremlin_triplea.model.changes import (
     AddPUs,
     AddXml,
     Change,
+    CopyAttachment,
     GrantTech,
     PlaceUnits,
     RemoveUnits,
@@ -100,6 +101,9 @@ class Catalog:
     unit_types: dict[str, UnitType]
     resources: tuple[str, ...]
     costs: dict[tuple[str, str], int]  # (player, unit type) -> PUs, from the player's own frontier
+    #: (player, unit type) -> PUs in the twin TripleA's Industrial Technology moves the player to
+    #: (the frontier named "<its frontier>IndustrialTechnology"), for games that have one.
+    industrial_costs: dict[tuple[str, str], int] = attrs.field(factory=dict)
 
     def player(self, name: str) -> Player:
         try:
@@ -302,7 +306,7 @@ class Board:
         elif isinstance(change, SetGameName):
             undo.game_name = self.game_name
             self.game_name = change.name
-        elif isinstance(change, (AddXml, SetAttachmentOption, SetProductionCost)):
+        elif isinstance(change, (AddXml, SetAttachmentOption, CopyAttachment, SetProductionCost)):
             undo.extra_xml = len(self.extra_xml)
             self.extra_xml.append(change)
         else:  # pragma: no cover - the Change union is closed

@@ -142,20 +142,47 @@ class SetAttachmentOption:
 
 
 @attrs.frozen
+class CopyAttachment:
+    """Copy an existing attachment, right after it, under a new ``name``, leaving out the ``without`` options.
+
+    TripleA resolves a condition named in ``conditions`` by taking the first
+    player (in the player list) with an attachment of that name, so a condition
+    must carry a name no other player uses: a copy gives a game's own condition one.
+    """
+
+    attachment: str
+    attach_to: str
+    name: str
+    without: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        left_out = f" without {', '.join(self.without)}" if self.without else ""
+        return f"copy {self.attachment} of {self.attach_to} as {self.name}{left_out}"
+
+
+@attrs.frozen
 class SetProductionCost:
-    """``player`` buys ``unit_type`` for ``cost`` PUs: its own production rule in its own frontier."""
+    """``player`` buys ``unit_type`` for ``cost`` PUs: its own production rule in its own frontier.
+
+    ``industrial_cost``: the price in the player's Industrial Technology frontier too
+    (TripleA's Industrial Technology moves a player to the frontier named
+    ``<its frontier>IndustrialTechnology``; a player given its own frontier gets
+    its own such twin, copied from the game's, so the technology still works).
+    """
 
     player: str
     unit_type: str
     cost: int
+    industrial_cost: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.player} buy {self.unit_type} for {self.cost} PUs"
+        industrial = f" ({self.industrial_cost} with Industrial Technology)" if self.industrial_cost is not None else ""
+        return f"{self.player} buy {self.unit_type} for {self.cost} PUs{industrial}"
 
 
 # Changes to parts of the game file the board does not model: kept in order
 # (Board.extra_xml) and written as they are.
-XmlChange = AddXml | SetAttachmentOption | SetProductionCost
+XmlChange = AddXml | SetAttachmentOption | CopyAttachment | SetProductionCost
 
 Change = (
     PlaceUnits
@@ -169,6 +196,7 @@ Change = (
     | SetGameName
     | AddXml
     | SetAttachmentOption
+    | CopyAttachment
     | SetProductionCost
 )
 

@@ -15,7 +15,7 @@ from typing import Any
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.tripleaxml import PUS, GameXml
 from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
-from kremlin_triplea.model.changes import SetAttachmentOption, SetProductionCost
+from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
 
 # Board fields written as territoryAttachment options (owner and original owner have their own rules).
@@ -64,8 +64,11 @@ def write_board(xml: GameXml, before: Board, after: Board) -> None:
         if isinstance(addition, SetAttachmentOption):
             xml.set_attachment_option(addition.attachment, addition.attach_to, addition.option, addition.value)
             continue
+        if isinstance(addition, CopyAttachment):
+            xml.copy_attachment(addition.attachment, addition.attach_to, addition.name, addition.without)
+            continue
         if isinstance(addition, SetProductionCost):
-            xml.set_production_cost(addition.player, addition.unit_type, addition.cost)
+            xml.set_production_cost(addition.player, addition.unit_type, addition.cost, addition.industrial_cost)
             continue
         parent = next(xml.root.iter(addition.section), None)
         if parent is None and addition.section in _NEW_SECTION_BEFORE:
@@ -184,7 +187,7 @@ class _Reader:
             a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
             for a in self.game.attachments(kind="unitType", name="unitAttachment")
         }
-        costs, common = self._costs(players)
+        costs, common, industrial = self._costs(players)
         unit_types = {}
         for name in self.game.unit_types():
             unit = options.get(name, {})
@@ -201,7 +204,7 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs)
+        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs, industrial_costs=industrial)
 
     def _players_spending_pus(self) -> set[str]:
         # A turn's purchase step: TripleA's PurchaseDelegate (and subclasses) spends PUs; NoPUPurchaseDelegate
@@ -224,7 +227,7 @@ class _Reader:
                 order[player] = len(order)
         return order
 
-    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
+    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int]]:
         rule_costs: dict[str, dict[str, int]] = {}
         for rule in self.game.production_rules():
             pus = sum(self._int(c, "quantity") for c in rule.iterchildren("cost") if c.get("resource") == PUS)
@@ -234,6 +237,7 @@ class _Reader:
                 rule_costs[rule.get("name", "")] = {results[0].get("resourceOrUnit", ""): pus // quantity}
         frontiers = {f.get("name", ""): [r.get("name", "") for r in f.iterchildren("frontierRules")] for f in self.game.production_frontiers()}
         costs: dict[tuple[str, str], int] = {}
+        industrial: dict[tuple[str, str], int] = {}
         votes: dict[str, Counter[int]] = {}
         for production in self.game.player_productions():
             player = production.get("player", "")
@@ -241,11 +245,14 @@ class _Reader:
                 for unit, cost in rule_costs.get(rule, {}).items():
                     costs[(player, unit)] = cost
                     votes.setdefault(unit, Counter())[cost] += 1
+            for rule in frontiers.get(production.get("frontier", "") + "IndustrialTechnology", []):
+                for unit, cost in rule_costs.get(rule, {}).items():
+                    industrial[(player, unit)] = cost
         common = {unit: counter.most_common(1)[0][0] for unit, counter in votes.items()}
         for costs_of_rule in rule_costs.values():
             for unit, cost in costs_of_rule.items():
                 common.setdefault(unit, cost)
-        return costs, common
+        return costs, common, industrial
 
 
 def _property_value(element: Any) -> str:

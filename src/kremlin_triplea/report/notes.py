@@ -207,6 +207,14 @@ def rules_html(result: DraftResult | object, *, map_notes: str = "") -> list[str
     if enforced:
         parts.append("<h3>TripleA enforces</h3>")
         parts.append(_list(escape(line) for line in enforced))
+    ruleset = getattr(result, "ruleset", None)
+    kremlin = f"{ruleset.id} rule " if ruleset is not None else None
+    # Rules of the house-rule sets this game does not get (another map's, a switch off), and why: the notes list
+    # what was applied and say what was not (a Kremlin ruleset's own variants for other games are not the players' news).
+    skipped = [line for line in (getattr(rules, "skipped", ()) if rules is not None else ()) if kremlin is None or not line.startswith(kremlin)]
+    if skipped:
+        parts.append("<h3>Not applied to this game</h3>")
+        parts.append(_list(escape(line) for line in skipped))
     honour = you_enforce(result)
     if honour:
         parts.append("<h3>You enforce</h3>")

@@ -99,6 +99,7 @@ CHANGE_KEYS: dict[str, tuple[str, ...]] = {
     "price_change": ("power", "units", "change", "percent", "round"),
     "set_pus": ("power", "change"),
     "trigger_pus": ("power", "amount", "after_step"),
+    "trigger_units": ("power", "units", "at", "before_step", "uses"),
     "power_tech": ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"),
     "objective": ("power", "amends", "value", "condition"),
     "neutral_armies": (),
