@@ -114,6 +114,9 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     answer(child, "Italians infantry where>", "Italy")
     answer(child, r"how many \(up to 2\) \[1\]>", "2")
     child.expect("bid 11: units worth 10 PUs placed, 1 unspent")
+    child.expect("the picture: ")
+    child.expect(r"the game goes to .*game\.xml and install it into TripleA's maps folder")
+    answer(child, r"write the game\? \(yes, no, or another file name\) \[yes\]>", "")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
