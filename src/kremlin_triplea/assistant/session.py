@@ -756,6 +756,7 @@ class Conversation:
                 say(f"The saved bid: {_bid_words(saved)}.")
                 keep = Choice(True, ("keep", "yes"), "keep (the saved bid)")
                 if self.choose("the saved bid> ", [keep, Choice(False, ("change", "no"), "change (a new bid)")], default=keep, list_them=False):
+                    session.save()
                     return
             else:
                 say(f"The saved bid no longer applies ({problem}); a new bid is asked.")
