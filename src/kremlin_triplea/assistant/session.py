@@ -40,13 +40,17 @@ from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamerules.house import _candidates as _advantage_places  # what an advantage's choice may be
+from kremlin_triplea.gamerules.house import select
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.datafiles import named_rule_files
+from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
 from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
 from kremlin_triplea.rules.scenarios import Scenario
+from kremlin_triplea.rules.tomlfile import Section
 
 COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
 _PICKED_BY = "picked by "
@@ -413,6 +417,14 @@ class Conversation:
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
             return _scenario_lines(scenario, self.session.state.edition)
+        key = name.strip().casefold()
+        for house in (load_house_set(path) for path in named_rule_files("house").values()):
+            for advantage in house.advantages:
+                if key in (advantage.id.casefold(), advantage.title.casefold(), advantage.rule.id.casefold()):
+                    return [
+                        f"{advantage.rule.title} ({advantage.rule.source}; enforced by the {advantage.rule.enforced_by})",
+                        *wrap.wrap(f'"{advantage.rule.rule}"'),
+                    ]
         known = [str(o.number) for o in ruleset.options] + [o.id for o in ruleset.options] + [s.title for s in ruleset.scenarios]
         close = close_matches(name, known)
         return [f"no option or scenario {name!r} in {ruleset.id}" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "")]
@@ -510,6 +522,96 @@ class Conversation:
             totals[v.side] += v.value
         say(f"  worth {value.value:+d} IPCs to the {side}; picks so far: " + ", ".join(f"{s} {t:+d}" for s, t in totals.items()))
         say(f"  saved {self.session.path}")
+
+    # -- house rules -------------------------------------------------------
+
+    def ask_house_rules(self) -> None:
+        """House-rule sets for this map, in their own questions: each set's switches, then its advantages chosen per power or drawn with a seed.
+
+        The sets are written into the game after the picks and the bid, as
+        ``apply`` does with the draft's ``house_rules``.
+        """
+        session = self.session
+        board, names = session.game.board, session.run.names
+        sets = {name: load_house_set(path) for name, path in named_rule_files("house").items()}
+        offered = {name: house for name, house in sets.items() if not house.rules.maps or session.run.profile.map in house.rules.maps}
+        if not offered:
+            return
+        self.say("House-rule sets for this map (added to the game after the picks and the bid):")
+        chosen: dict[str, dict[str, Any]] = {}
+        while True:
+            done = Choice(None, ("none", "done", "no"), "none" if not chosen else "done")
+            left = [Choice(n, (n, h.rules.title), f"{n}  {h.rules.title} ({h.rules.source})") for n, h in offered.items() if n not in chosen]
+            if not left:
+                break
+            set_id = self.choose("house rules> ", [done, *left], default=done)
+            if set_id is None:
+                break
+            house = offered[set_id]
+            while True:
+                table = self.ask_house_choices(house)
+                try:  # every choice checked now, as `apply` will check it
+                    select(house, read_choices(set_id, Section(table, str(session.path), f"house_rule_choices.{set_id}")), board, names)
+                except KremlinError as error:
+                    self.say(f"  {error}")
+                    continue
+                break
+            chosen[set_id] = table
+        if chosen:
+            session.data["house_rules"] = list(chosen)
+            tables = {k: v for k, v in chosen.items() if v}
+            if tables:
+                session.data["house_rule_choices"] = tables
+            session.save()
+
+    def ask_house_choices(self, house: HouseSet) -> dict[str, Any]:
+        """One set's ``[house_rule_choices.<set>]`` table: switches changed from their defaults, advantages or a seed."""
+        session = self.session
+        board, names = session.game.board, session.run.names
+        table: dict[str, Any] = {}
+        if house.choices:
+            current = dict(house.choices)
+            self.say(f"  {house.id} switches: " + ", ".join(f"{k} ({'on' if v else 'off'})" for k, v in current.items()))
+            while True:
+                done = Choice(None, ("done",), "done")
+                switch = self.choose(
+                    f"{house.id}: a switch to turn on or off (Enter: done)> ",
+                    [done, *(Choice(k, (k,), f"{k} ({'on' if v else 'off'})") for k, v in current.items())],
+                    default=done,
+                    list_them=False,
+                )
+                if switch is None:
+                    break
+                current[switch] = not current[switch]
+                self.say(f"  {switch}: {'on' if current[switch] else 'off'}")
+            table.update({k: v for k, v in current.items() if v != house.choices[k]})
+        if house.advantages:
+            self.say(f"  {house.id} gives each of {', '.join(house.powers)} one advantage ({house.advantages_source})")
+            none = Choice("none", ("none",), "none (the advantages are optional)")
+            how = self.choose(
+                f"{house.id} advantages> ",
+                [none, Choice("choose", ("choose",), "choose one per power"), Choice("seed", ("seed", "draw"), "seed (drawn at random with a seed)")],
+                default=none,
+            )
+            if how == "seed":
+                table["seed"] = self.number("seed> ", 0, None)
+            elif how == "choose":
+                advantages: dict[str, str] = {}
+                for power in house.powers:
+                    while True:
+                        advantage = self.choose(
+                            f"{power} advantage ('help NAME' shows its rule)> ",
+                            [Choice(a, (str(a.number), a.id, a.title), f"{a.number}  {a.title}") for a in house.advantages_of(power)],
+                        )
+                        values = {name: _advantage_places(advantage, name, board, names) for name in advantage.choices}
+                        if all(values.values()):
+                            break
+                        self.say(f"  {advantage.title} cannot be given to {power} on this game: no place for it; choose another")
+                    advantages[power] = advantage.id
+                    for name, candidates in values.items():
+                        table[f"{power}.{name}"] = self.choose(f"{power} {advantage.title}: {name}> ", [Choice(c, (c,)) for c in candidates])
+                table["advantages"] = advantages
+        return table
 
     # -- the end -------------------------------------------------------------
 

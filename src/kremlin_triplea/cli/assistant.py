@@ -174,6 +174,8 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
             session = open_session(path, data, maps_dir, players)
         session.save()
         conversation.session = session
+        if resume is None:
+            conversation.ask_house_rules()
         conversation.run()
     except (KeyboardInterrupt, EOFError, QuitRequested):
         _stopped(conversation, path)
