@@ -11,70 +11,16 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from kremlin_triplea.assistant.session import Conversation, QuitRequested, finish, open_session
-from kremlin_triplea.draft.kinds import DraftState
+from kremlin_triplea.assistant.session import Conversation, finish
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.rules.ruleset import load_named_ruleset
-from support.paths import MAPS_DIR
+from support.drafting import Script, draft, placement_picks, talk
 
-AA50 = "world_war_ii_v3/WW2v3-1941.xml"
 KREMLIN_AA50 = load_named_ruleset("kremlin-aa50")
 GERMAN_INFANTRY_IN_FRANCE = {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "France"}]}
-
-
-class Script:
-    """The players: answer each question with the next line of the script; at its end, stop (as Ctrl-D does)."""
-
-    def __init__(self, *answers: str) -> None:
-        self.answers = list(answers)
-        self.said: list[str] = []
-        self.asked: list[str] = []
-
-    def say(self, text: str = "") -> None:
-        self.said.append(text)
-
-    def ask(self, question: str, words, default=None) -> str:
-        self.asked.append(question)
-        if not self.answers:
-            raise EOFError
-        return self.answers.pop(0)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.said)
-
-
-def draft(tmp_path: Path, picks: list[dict[str, Any]], *, ruleset: str = "kremlin-aa50", game: str = AA50, first: str = "Axis", per_side: int = 4, **more: Any):
-    data = {"ruleset": ruleset, "game": game, "first": first, "picks_per_side": per_side, "pick": [dict(p) for p in picks], **more}
-    session = open_session(tmp_path / "draft.toml", data, MAPS_DIR)
-    session.save()  # as `kremlin-triplea draft` does before the first question
-    return session
-
-
-def talk(session, script: Script) -> Conversation:
-    conversation = Conversation(session, script)
-    with pytest.raises((EOFError, QuitRequested)):
-        conversation.run()
-    return conversation
-
-
-def placement_picks(state: DraftState, session, count: int) -> None:
-    """Make ``count`` picks, each the first legal target of the first placement option the side may take (no takeovers: no retreats)."""
-    for _ in range(count):
-        next_pick = session.next_pick()
-        choices = next(c for c in next_pick.options if c.available and c.option.kind == "placement")
-        if choices.sets:
-            entry = choices.sets[0]
-            place = [{"power": entry.power, "unit": u, "count": 1, "at": entry.places[0]} for u in entry.units]
-        else:
-            units = sorted({u.unit for u in choices.units})
-            first = {u: next(c for c in choices.units if c.unit == u) for u in units}
-            place = [{"power": c.power, "unit": u, "count": 1, "at": c.places[0]} for u, c in first.items()]
-        session.add_pick({"side": next_pick.side, "option": choices.option.number, "place": place})
 
 
 # -- undo, back, and what the file keeps ---------------------------------------------------------
@@ -112,7 +58,7 @@ def test_undo_at_a_picks_first_question_takes_back_the_last_pick_and_says_the_fi
 
 def test_a_resumed_finished_draft_offers_its_saved_bid_as_the_default(tmp_path: Path) -> None:
     session = draft(tmp_path, [])
-    placement_picks(session.state, session, 8)
+    placement_picks(session, 8)
     saved = {"axis": 3, "place": [{"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"}]}
     session.data["bid"] = saved
     script = Script("")  # Enter: keep it
@@ -197,7 +143,7 @@ def test_help_option_shows_its_rule_text_and_source_and_the_scenarios_with_their
 
 def test_the_bid_accepts_the_draft_files_names_for_powers_and_units(tmp_path: Path) -> None:
     session = draft(tmp_path, [])
-    placement_picks(session.state, session, 8)
+    placement_picks(session, 8)
     tank = session.game.board.catalog.cost("armour", "Germans")
     script = Script(str(tank), "Germany", "tank", "Germany", "1")  # rule-text names, as the draft file accepts them
     Conversation(session, script).run()
@@ -209,7 +155,7 @@ def test_the_bid_accepts_the_draft_files_names_for_powers_and_units(tmp_path: Pa
 def test_daak_offers_triplea_bid_phase_and_the_game_gets_the_bid_properties(tmp_path: Path) -> None:
     # 002 (Kremlin DAAK): the Axis may buy their bid in TripleA's own bid phase (kremlin-daak [bid] positive = "declared_or_bid_phase").
     session = draft(tmp_path, [], ruleset="kremlin-daak", game="world_war_ii_classic/classic.xml", per_side=2)
-    placement_picks(session.state, session, 4)
+    placement_picks(session, 4)
     script = Script("6", "done", "", "4")
     Conversation(session, script).run()
     assert "TripleA's own bid phase" in script.text

@@ -41,7 +41,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamerules.house import _candidates as _advantage_places  # what an advantage's choice may be
-from kremlin_triplea.gamerules.house import select
+from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.datafiles import named_rule_files
@@ -532,7 +532,6 @@ class Conversation:
         ``apply`` does with the draft's ``house_rules``.
         """
         session = self.session
-        board, names = session.game.board, session.run.names
         sets = {name: load_house_set(path) for name, path in named_rule_files("house").items()}
         offered = {name: house for name, house in sets.items() if not house.rules.maps or session.run.profile.map in house.rules.maps}
         if not offered:
@@ -550,19 +549,33 @@ class Conversation:
             house = offered[set_id]
             while True:
                 table = self.ask_house_choices(house)
-                try:  # every choice checked now, as `apply` will check it
-                    select(house, read_choices(set_id, Section(table, str(session.path), f"house_rule_choices.{set_id}")), board, names)
-                except KremlinError as error:
-                    self.say(f"  {error}")
-                    continue
-                break
-            chosen[set_id] = table
+                problem = self.house_rules_problem({**chosen, set_id: table})
+                if problem is None:
+                    chosen[set_id] = table
+                    break
+                self.say(f"  {problem}")
+                change = Choice(True, ("change",), "change (its switches and advantages)")
+                if not self.choose(f"{set_id}> ", [change, Choice(False, ("drop",), "drop (no house rules from it)")], default=change):
+                    break
         if chosen:
             session.data["house_rules"] = list(chosen)
             tables = {k: v for k, v in chosen.items() if v}
             if tables:
                 session.data["house_rule_choices"] = tables
             session.save()
+
+    def house_rules_problem(self, chosen: dict[str, dict[str, Any]]) -> KremlinError | None:
+        """Why these sets and choices would not apply to this game after the ruleset's own rules, as ``apply`` checks them; None if they do."""
+        session = self.session
+        run = session.run
+        try:
+            choices = [read_choices(n, Section(t, str(session.path), f"house_rule_choices.{n}")) for n, t in chosen.items()]
+            house_rule_changes(
+                session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=tuple(session.data.get("choices", ()))
+            )
+        except KremlinError as error:
+            return error
+        return None
 
     def ask_house_choices(self, house: HouseSet) -> dict[str, Any]:
         """One set's ``[house_rule_choices.<set>]`` table: switches changed from their defaults, advantages or a seed."""
