@@ -165,3 +165,23 @@ def test_daak_offers_triplea_bid_phase_and_the_game_gets_the_bid_properties(tmp_
 
     properties = load(written).board.properties
     assert (properties["Germans bid"], properties["Japanese bid"]) == ("4", "2")
+
+
+def test_unit_and_power_questions_accept_the_rule_texts_names(tmp_path: Path) -> None:
+    # 000 option 1 names the power "Germany" and option 9 the unit "aircraft carrier"; the draft file accepts both.
+    session = draft(tmp_path, [])
+    script = Script("1", "Germany", "Germany", "9", "aircraft carrier", "USA", "SZ 10")
+    talk(session, script)
+    assert [p["power"] for p in session.picks[0]["place"]] == ["Germans"]
+    assert session.picks[1]["place"] == [{"power": "Americans", "unit": "carrier", "count": 1, "at": "10 Sea Zone"}]
+
+
+def test_the_scenario_question_lists_each_scenarios_effects(tmp_path: Path) -> None:
+    session = draft(tmp_path, [])
+    script = Script("11")
+    talk(session, script)
+    felix = next(s for s in KREMLIN_AA50.scenarios if s.title == "Operation Felix")  # 000 option 11, Axis scenario 1
+    start = script.said.index(f"  scenario 'Operation Felix' (Axis; {felix.source})")
+    effects = script.said[start + 1 : start + 1 + len(felix.steps)]
+    assert len(effects) == len(felix.steps) and all(line.strip().startswith("effect: ") for line in effects)
+    assert all(step.at in line for step, line in zip(felix.steps, effects, strict=True))  # capture Gibraltar, place there, destroy in Seazone 12

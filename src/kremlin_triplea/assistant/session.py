@@ -508,7 +508,13 @@ class Conversation:
         elif kind == "territory_takeover":
             entry["takeover"] = self.ask_takeover(chosen)
         else:
-            entry["scenario"] = self.choose("scenario> ", [Choice(t, (t,)) for t in chosen.scenarios])
+            ruleset = self.session.run.ruleset
+            # Each scenario with its effects on this game (its rule text: 'help TITLE').
+            for title in chosen.scenarios:
+                scenario = next(s for s in ruleset.scenarios if s.title == title and s.side == side)
+                for line in _scenario_lines(scenario, self.session.state.edition, with_rule=False):
+                    say(f"  {line}")
+            entry["scenario"] = self.choose("scenario ('help TITLE' shows its rule)> ", [Choice(t, (t,)) for t in chosen.scenarios], list_them=False)
         try:
             lines = self.session.add_pick(entry)
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
@@ -686,6 +692,7 @@ class Conversation:
                 self.choose(
                     "units> ",
                     [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
+                    resolve=lambda name: _only(s for s in chosen.sets if s.power == names.power(name)),  # "Germany": the Germans' set
                 )
                 if len(chosen.sets) > 1
                 else chosen.sets[0]
@@ -709,7 +716,15 @@ class Conversation:
         for unit_choice in chosen.units:
             by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
         sets = [s for s in (Counter(names.unit(u) for u in units) for units in params.unit_sets) if all(u in by_unit for u in s)]
-        wanted = sets[0] if len(sets) == 1 else self.choose("units> ", [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets])
+        wanted = (
+            sets[0]
+            if len(sets) == 1
+            else self.choose(
+                "units> ",
+                [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets],
+                resolve=lambda name: Counter({names.unit(name): 1}),  # "aircraft carrier": the carrier alone
+            )
+        )
         same_place = "same_territory" in params.require
         same_power = "same_power" in params.require
         placed: list[tuple[str, str, str]] = []
@@ -1037,12 +1052,13 @@ def _find_option(ruleset: Ruleset, name: str) -> Option | None:
     return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
 
 
-def _scenario_lines(scenario: Scenario, edition: str | None) -> list[str]:
+def _scenario_lines(scenario: Scenario, edition: str | None, *, with_rule: bool = True) -> list[str]:
     """A scenario as players read it: title, source, the rule's words, and what it does to the board."""
     steps, _, variant = scenario.for_edition(edition)
     rule = variant.rule if variant is not None else scenario.rule
     lines = [f"scenario {scenario.title!r} ({scenario.side}; {scenario.source})"]
-    lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
+    if with_rule:
+        lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
     for step in steps:
         lines.append("    effect: " + _step_words(step))
     return lines
@@ -1071,6 +1087,12 @@ def _bid_words(bid: dict[str, Any]) -> str:
         for power, amount in bid.get(key, {}).items():
             parts.append(f"{power} {what} {amount} PUs")
     return "; ".join(p for p in parts if p)
+
+
+def _only(found: Iterable[Any]) -> Any:
+    """The one item of ``found``, or None (no answer: the question asks again)."""
+    items = list(found)
+    return items[0] if len(items) == 1 else None
 
 
 def _first_problem(problems: Iterable[Problem | None]) -> Problem | None:
