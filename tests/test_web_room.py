@@ -171,6 +171,7 @@ def test_a_whole_draft_over_http_writes_the_game_apply_writes(room: Room, client
         side = entry["side"]
         assert post(client, room, side, "pick", pick_form(entry, room.seq)).status_code == 303, entry
     assert post(client, room, "Allies", "bid", bid_form(data["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert room.complete
     page = client.get(f"/room/{room.keys[SPECTATOR]}").text
     assert "id='summary'" in page and "id='download'" not in page
@@ -217,6 +218,7 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     assert room.path.read_bytes() == before and not room.complete
     # Negative: the Allies receive the PUs, shared as the form says.
     assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-6", "allocate.Russians": "4", "allocate.British": "2"}).status_code == 303
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert room.complete
     assert read_draft(room.path).bid.data == {"axis": -6, "allocate": {"Russians": 4, "British": 2}}
     served = client.get(f"/room/{room.keys['Allies']}/game.xml").content
@@ -224,6 +226,24 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(written)]).exit_code == 0
     assert served == written.read_bytes()
     assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 409  # one bid
+
+
+def test_the_bid_is_written_only_once_the_other_side_agrees(room: Room, client: TestClient) -> None:
+    # The players settle the bid between them (000 C: "Players can bid once or go back and forth auction style").
+    make_picks(client, room)
+    before = room.path.read_bytes()
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 303
+    assert not room.complete and room.path.read_bytes() == before  # proposed, not written
+    assert "id='bid-agree'" in client.get(f"/room/{room.keys['Allies']}").text
+    assert "id='bid-waiting'" in client.get(f"/room/{room.keys['Axis']}").text
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "3"}).status_code == 409  # one bid waits at a time
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 403  # not their own
+    assert post(client, room, SPECTATOR, "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 403
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert not room.complete and room.path.read_bytes() == before
+    assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-2", "allocate.Russians": "2"}).status_code == 303
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert room.complete and read_draft(room.path).bid.data == {"axis": -2, "allocate": {"Russians": 2}}
 
 
 def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: Path) -> None:
@@ -239,6 +259,7 @@ def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: P
     assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 409  # not complete yet
     make_picks(client, room)
     assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert post(client, room, SPECTATOR, "install", {"seq": str(room.seq)}).status_code == 403
     assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 303
     assert "installed" in client.get(f"/room/{room.keys['Axis']}").text

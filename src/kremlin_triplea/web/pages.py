@@ -123,6 +123,8 @@ def room_page(
     if role != SPECTATOR and room.undo_request is None and not room.complete:
         if turn == role:
             out.append(pick_block(room, key, option, query or {}))
+        elif turn is None and room.bid_proposal is not None:
+            out.append(bid_answer_block(room, role, key))
         elif turn is None:
             out.append(bid_block(room, key))
         else:
@@ -316,6 +318,20 @@ def bid_block(room: Room, key: str) -> str:
     )
     out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
     return "".join(out)
+
+
+def bid_answer_block(room: Room, role: str, key: str) -> str:
+    """The bid one side entered: the other side agrees (the draft is complete) or refuses it."""
+    proposal = room.bid_proposal
+    assert proposal is not None
+    shown = f"<pre id='bid-proposed'>{escape(json.dumps(proposal.bid, indent=1))}</pre>"
+    if role == proposal.side:
+        return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}</section>"
+    return (
+        f"<section id='bid'><h3>The bid</h3><p>The {escape(proposal.side)} propose this bid:</p>{shown}"
+        f"<form method='post' action='/room/{escape(key)}/bid/answer' id='bid-answer'>{_seq(room)}"
+        "<button name='agree' value='yes' id='bid-agree'>Agree</button> <button name='agree' value='no' id='bid-refuse'>Refuse</button></form></section>"
+    )
 
 
 def undo_block(room: Room, role: str, key: str) -> str:

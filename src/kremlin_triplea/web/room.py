@@ -79,6 +79,19 @@ def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[st
 
 
 @attrs.define
+class BidProposal:
+    """A bid one side entered (checked as ``apply`` checks it); the draft file gets it once the other side agrees.
+
+    The rules have the players agree on the bid (000 C: "Players can bid once or
+    go back and forth auction style"; 002 III), so neither side settles it alone.
+    Kept in memory only: after a restart the bid is entered again.
+    """
+
+    side: str
+    bid: dict[str, Any]
+
+
+@attrs.define
 class Undo:
     """An undo asked by ``side``; the other side agrees or refuses."""
 
@@ -107,6 +120,7 @@ class Room:
         self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
         self.pick_seq: int = -1  # the seq at which the last pick was accepted
         self.undo_request: Undo | None = None
+        self.bid_proposal: BidProposal | None = None
         self._result: DraftResult | None = None
         self.map_art = None  # the map's art, read once for the pictures
 
@@ -207,6 +221,8 @@ class Room:
                 raise Forbidden("the bid comes after the picks")
             if "bid" in self.session.data:
                 raise Conflict("the bid is already entered")
+            if self.bid_proposal is not None:
+                raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
             rules = self.session.run.ruleset.bid
             bid = bid_entry(form, rules.placing_side, rules.negative)
             data = {**self.session.data, "bid": bid}
@@ -215,9 +231,26 @@ class Room:
                 apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
             except KremlinError as error:
                 raise Refused(str(error)) from None
-            self.session.data["bid"] = bid
-            self.session.save()
+            self.bid_proposal = BidProposal(role, bid)
             self._accepted()
+
+    def answer_bid(self, role: str, form: dict[str, str]) -> str:
+        """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered again)."""
+        with self.lock:
+            self._check(role, form.get("seq"))
+            proposal = self.bid_proposal
+            if proposal is None:
+                raise Conflict("no bid is waiting for an answer")
+            if proposal.side == role:
+                raise Forbidden("the other side answers a bid")
+            self.bid_proposal = None
+            if form.get("agree") == "yes":
+                self.session.data["bid"] = proposal.bid
+                self.session.save()
+                self._accepted()
+                return "the bid is agreed: the draft is complete"
+            self._accepted()
+            return "the bid was refused: enter another"
 
     def ask_undo(self, role: str, form: dict[str, str]) -> str:
         """Take back the last action: at once if the other side has not seen it, else once they agree."""
@@ -256,6 +289,7 @@ class Room:
             return "the undo was refused"
 
     def _undo(self) -> None:
+        self.bid_proposal = None  # entered on the board being undone
         if "bid" in self.session.data:
             self.session.data.pop("bid")
             self.session.save()
