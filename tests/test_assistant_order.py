@@ -17,7 +17,7 @@ import pytest
 from kremlin_triplea.assistant.session import Conversation, finish
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.rules.ruleset import load_named_ruleset
-from support.drafting import Script, draft, placement_picks, talk
+from support.drafting import AA50, Script, draft, placement_picks, talk
 
 KREMLIN_AA50 = load_named_ruleset("kremlin-aa50")
 GERMAN_INFANTRY_IN_FRANCE = {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "France"}]}
@@ -185,3 +185,18 @@ def test_the_scenario_question_lists_each_scenarios_effects(tmp_path: Path) -> N
     effects = script.said[start + 1 : start + 1 + len(felix.steps)]
     assert len(effects) == len(felix.steps) and all(line.strip().startswith("effect: ") for line in effects)
     assert all(step.at in line for step, line in zip(felix.steps, effects, strict=True))  # capture Gibraltar, place there, destroy in Seazone 12
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "game"),
+    [("kremlin-aa50", AA50), ("kremlin-classic", "classic_variations/kremlin.xml"), ("kremlin-daak", "world_war_ii_classic/classic.xml")],
+)
+def test_the_bid_offers_triplea_bid_phase_exactly_where_the_ruleset_allows_it(tmp_path: Path, ruleset: str, game: str) -> None:
+    # 002 III: "Players do not have to declare what they are buying nor where the bid units will be placed";
+    # 001 (6): "players must declare where the bid units will be placed"; 000 C: the bid units' placement is declared.
+    rules = load_named_ruleset(ruleset)
+    session = draft(tmp_path, [], ruleset=ruleset, game=game, per_side=rules.picks.min)
+    placement_picks(session, 2 * rules.picks.min)
+    script = Script("0")
+    Conversation(session, script).run()
+    assert ("TripleA's own bid phase" in script.text) == (rules.bid.positive == "declared_or_bid_phase")
