@@ -151,7 +151,6 @@ def test_the_bid_accepts_the_draft_files_names_for_powers_and_units(tmp_path: Pa
     assert "TripleA's own bid phase" not in script.text  # 000's bid is declared: "positive = declared" in kremlin-aa50
 
 
-@pytest.mark.slow
 def test_daak_offers_triplea_bid_phase_and_the_game_gets_the_bid_properties(tmp_path: Path) -> None:
     # 002 (Kremlin DAAK): the Axis may buy their bid in TripleA's own bid phase (kremlin-daak [bid] positive = "declared_or_bid_phase").
     session = draft(tmp_path, [], ruleset="kremlin-daak", game="world_war_ii_classic/classic.xml", per_side=2)
