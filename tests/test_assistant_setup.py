@@ -124,3 +124,18 @@ def test_the_game_is_written_only_when_the_host_agrees_and_never_over_an_existin
     assert output.read_text() == "not a game"
     applied = add_notes(apply_draft(read_draft(session.path), maps_dir=MAPS_DIR)).game.save(tmp_path / "applied.xml")
     assert other.read_bytes() == applied.read_bytes()
+
+
+def test_back_and_undo_in_the_house_rule_questions(tmp_path: Path) -> None:
+    session = draft(tmp_path, [])
+    # 004's switch hr2_baltic flipped, then `back`: the flip is forgotten and the switch question asked again
+    # (then 004's three strait rules are turned off: 000 D(3) closes the straits itself). `undo` at the first
+    # question has no pick to take back.
+    straits = ("hr1_black_sea", "hr2_baltic", "hr3_gibraltar")
+    script = Script("undo", "house-revised", "hr2_baltic", "back", *straits, "", "none")
+    Conversation(session, script).ask_house_rules()
+    assert "  no pick is made yet: nothing to undo" in script.said and "  back one question" in script.said
+    assert script.asked.count("house-revised: a switch to turn on or off (Enter: done)> ") == 6  # 1, back, 3 flips, done
+    written = read_toml(session.path)
+    assert written["house_rules"] == ["house-revised"]
+    assert written["house_rule_choices"] == {"house-revised": dict.fromkeys(straits, False)}  # no advantages chosen

@@ -141,6 +141,7 @@ class DraftSession:
     values: list[PickValue] = attrs.field(init=False, factory=list)
     # Picks (number, [[pick]] table) taken back with ``undo`` in this session: the file no longer has them.
     undone: list[tuple[int, dict[str, Any]]] = attrs.field(init=False, factory=list)
+    undone_bid: int | None = attrs.field(init=False, default=None)  # the pick whose undo took the bid with it
 
     def __attrs_post_init__(self) -> None:
         # On resume the names come back from the picks' notes.
@@ -186,19 +187,20 @@ class DraftSession:
         removed = self.picks.pop()
         self.undone.append((len(self.picks) + 1, removed))
         if self.data.pop("bid", None) is not None:
-            self.undone.append((len(self.picks) + 1, {}))  # the bid, made on the board the pick left
+            self.undone_bid = len(self.picks) + 1  # the bid was made on the board the pick left
         self.replay()
         self.save()
         return removed
 
     def undone_lines(self) -> list[str]:
         """What ``undo`` took out of the draft file and no pick has replaced since: said when the players stop."""
-        lines = []
-        for number, entry in self.undone:
-            if not entry and "bid" not in self.data:
-                lines.append(f"the bid was undone with pick {number}: {self.path} no longer has it")
-            elif entry and number > len(self.picks):
-                lines.append(f"pick {number} (the {entry['side']}' option {entry['option']}) was undone: {self.path} no longer has it")
+        lines = [
+            f"pick {number} (the {entry['side']}' option {entry['option']}) was undone: {self.path} no longer has it"
+            for number, entry in self.undone
+            if number > len(self.picks)
+        ]
+        if self.undone_bid is not None and "bid" not in self.data:
+            lines.append(f"the bid was undone with pick {self.undone_bid}: {self.path} no longer has it")
         return list(dict.fromkeys(lines))
 
     def bid_problem(self, bid: dict[str, Any]) -> KremlinError | None:
@@ -278,7 +280,7 @@ class Conversation:
                     real.say("  back one question")
                 except CancelRequested:
                     replay = []
-                    real.say("  undone: this pick's answers so far (the picks already made stay); it is asked again from its first question")
+                    real.say("  undone: the answers to these questions so far (the picks already made stay); asked again from the first")
                 finally:
                     self.terminal = real
         finally:
@@ -291,13 +293,13 @@ class Conversation:
         default: Choice | None = None,
         *,
         list_them: bool = True,
-        resolve: Callable[[str], str] | None = None,
+        resolve: Callable[[str], Any] | None = None,
         refuse: Callable[[str], str | None] | None = None,
     ) -> Any:
         """One of ``choices``.
 
         ``resolve`` also accepts names the draft file accepts (SZ 12, UK, tank:
-        the game's :class:`Names`). ``refuse`` says why an answer that names no
+        the game's :class:`Names`), giving the value of the choice they name. ``refuse`` says why an answer that names no
         choice is against the rules (the words ``apply`` uses), or None.
         """
         say = self.say
@@ -532,6 +534,14 @@ class Conversation:
     # -- house rules -------------------------------------------------------
 
     def ask_house_rules(self) -> None:
+        """The house-rule questions, where ``back`` and ``undo`` work as in a pick."""
+        while True:
+            try:
+                return self.in_steps(self.ask_house_sets)
+            except UndoRequested:
+                self.say("  no pick is made yet: nothing to undo")
+
+    def ask_house_sets(self) -> None:
         """House-rule sets for this map, in their own questions: each set's switches, then its advantages chosen per power or drawn with a seed.
 
         The sets are written into the game after the picks and the bid, as
@@ -1039,7 +1049,7 @@ def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
     return found[value]
 
 
-def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], str]) -> Choice | None:
+def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], Any]) -> Choice | None:
     try:
         name = resolve(answer.strip())
     except KremlinError:
