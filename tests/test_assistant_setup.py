@@ -139,3 +139,11 @@ def test_back_and_undo_in_the_house_rule_questions(tmp_path: Path) -> None:
     written = read_toml(session.path)
     assert written["house_rules"] == ["house-revised"]
     assert written["house_rule_choices"] == {"house-revised": dict.fromkeys(straits, False)}  # no advantages chosen
+
+
+def test_undo_then_quit_says_which_pick_left_the_draft_file(tmp_path: Path) -> None:
+    session = draft(tmp_path, [{"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "France"}]}])
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "draft", "--resume", str(session.path)], input="undo\nquit\n")
+    assert result.exit_code == 130, result.output
+    assert f"pick 1 (the Axis' option 1) was undone: {session.path} no longer has it" in result.output
+    assert read_draft(session.path).picks == ()
