@@ -1125,10 +1125,10 @@ def preview(session: DraftSession) -> DraftResult:
     return add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
 
 
-def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False) -> tuple[list[str], Path]:
-    """Apply the finished draft file as ``apply`` does and write the game (and install it, as ``apply --install``)."""
+def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False, result: DraftResult | None = None) -> tuple[list[str], Path]:
+    """Apply the finished draft file as ``apply`` does (or take its ``preview``) and write the game (and install it, as ``apply --install``)."""
 
-    result = preview(session)
+    result = result or preview(session)
     lines = result.summary()
     if install:
         # Installing first settles the game's name (unique in its map), so the written file matches it.

@@ -192,7 +192,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     if agreed_output is None:
         click.echo(f"the game is not written; the draft {path} is complete: `kremlin-triplea apply {path} -o {output}` writes it")
         return
-    lines, written = finish(session, agreed_output[0], overwrite=agreed_output[1], install=install)
+    lines, written = finish(session, agreed_output[0], overwrite=agreed_output[1], install=install, result=result)
     for line in lines[len(result.summary()) :]:  # the summary was shown with the preview
         click.echo(line)
     click.echo(f"wrote the draft {path} and the game {written}")
