@@ -43,6 +43,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     answer(child, r"name of the player picking for the Axis \(Enter: none\)>", "Ann")
     answer(child, r"name of the player picking for the Allies \(Enter: none\)>", "Bob")
     answer(child, r"picks per side \(4\.\.11\) \[4\]>", "4")
+    answer(child, r"house rules \[none\]>", "")  # 004's house-rule set is offered for AA50; none taken
     child.expect("Pick 1 of 8: Ann, for the Axis.")
     answer(child, "Axis, option>", "10")
     child.expect("take over>")
@@ -114,6 +115,9 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     answer(child, "Italians infantry where>", "Italy")
     answer(child, r"how many \(up to 2\) \[1\]>", "2")
     child.expect("bid 11: units worth 10 PUs placed, 1 unspent")
+    child.expect("the picture: ")
+    child.expect(r"the game goes to .*game\.xml and install it into TripleA's maps folder")
+    answer(child, r"write the game\? \(yes, no, or another file name\) \[yes\]>", "")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -197,6 +197,10 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
             axis.type(f"at.{n}", place["at"])
         axis.shot("11-bid")
         axis.submit("submit-bid")
+        allies = people["Allies"]
+        allies.wait_for("#bid-agree")  # the Allies agree to the Axis' bid before it is written
+        allies.shot("11-bid-agree")
+        allies.submit("bid-agree")
         for person in people.values():
             person.wait_for("#summary")
             person.shot(f"12-complete-{person.side}")

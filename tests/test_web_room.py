@@ -18,6 +18,8 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.web.app import MAX_BODY, create_app
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
@@ -171,6 +173,7 @@ def test_a_whole_draft_over_http_writes_the_game_apply_writes(room: Room, client
         side = entry["side"]
         assert post(client, room, side, "pick", pick_form(entry, room.seq)).status_code == 303, entry
     assert post(client, room, "Allies", "bid", bid_form(data["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert room.complete
     page = client.get(f"/room/{room.keys[SPECTATOR]}").text
     assert "id='summary'" in page and "id='download'" not in page
@@ -217,6 +220,7 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     assert room.path.read_bytes() == before and not room.complete
     # Negative: the Allies receive the PUs, shared as the form says.
     assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-6", "allocate.Russians": "4", "allocate.British": "2"}).status_code == 303
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert room.complete
     assert read_draft(room.path).bid.data == {"axis": -6, "allocate": {"Russians": 4, "British": 2}}
     served = client.get(f"/room/{room.keys['Allies']}/game.xml").content
@@ -224,6 +228,24 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(written)]).exit_code == 0
     assert served == written.read_bytes()
     assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 409  # one bid
+
+
+def test_the_bid_is_written_only_once_the_other_side_agrees(room: Room, client: TestClient) -> None:
+    # The players settle the bid between them (000 C: "Players can bid once or go back and forth auction style").
+    make_picks(client, room)
+    before = room.path.read_bytes()
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "0"}).status_code == 303
+    assert not room.complete and room.path.read_bytes() == before  # proposed, not written
+    assert "id='bid-agree'" in client.get(f"/room/{room.keys['Allies']}").text
+    assert "id='bid-waiting'" in client.get(f"/room/{room.keys['Axis']}").text
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "3"}).status_code == 409  # one bid waits at a time
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 403  # not their own
+    assert post(client, room, SPECTATOR, "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 403
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert not room.complete and room.path.read_bytes() == before
+    assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-2", "allocate.Russians": "2"}).status_code == 303
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert room.complete and read_draft(room.path).bid.data == {"axis": -2, "allocate": {"Russians": 2}}
 
 
 def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: Path) -> None:
@@ -239,6 +261,7 @@ def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: P
     assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 409  # not complete yet
     make_picks(client, room)
     assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert post(client, room, SPECTATOR, "install", {"seq": str(room.seq)}).status_code == 403
     assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 303
     assert "installed" in client.get(f"/room/{room.keys['Axis']}").text
@@ -249,3 +272,61 @@ def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: P
     for game in games:
         assert game.read_bytes() == (theirs / "world_war_ii_v3" / "map" / "games" / game.name).read_bytes()
     assert (ours / "world_war_ii_v3" / "map.yml").read_bytes() == (theirs / "world_war_ii_v3" / "map.yml").read_bytes()
+
+
+def test_each_side_chooses_its_powers_house_rule_advantages_after_the_bid(tmp_path: Path) -> None:
+    # 004 (house-revised): "each power" gets one advantage; the draft leaves them open, so each side chooses its own.
+    # 004's House Rules 1-3 close the straits 000 D(3) already closes, differently: switched off, as apply requires.
+    house = load_named_house_set("house-revised")
+    straits = {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}
+    path = tmp_path / "draft.toml"
+    with pytest.raises(KremlinError, match="conflicting rules"):
+        new_draft(path, {**header(example()), "house_rules": ["house-revised"]}, MAPS_DIR)
+    assert not path.exists()
+    new_draft(path, {**header(example()), "house_rules": ["house-revised"], "house_rule_choices": {"house-revised": straits}}, MAPS_DIR)
+    room = Room(path, MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    make_picks(client, room)
+    assert post(client, room, "Axis", "house", {"seq": str(room.seq)}).status_code == 403  # after the bid
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert not room.complete and set(room.house_pending()) == {"Axis", "Allies"}
+    assert "id='house-form'" in client.get(f"/room/{room.keys['Axis']}").text
+    germany, japan = (house.advantages_of(p)[0] for p in ("Germany", "Japan"))
+    form = {"seq": str(room.seq), "advantage.house-revised.Germany": germany.id, "advantage.house-revised.Japan": "none"}
+    assert post(client, room, "Axis", "house", {**form, "advantage.house-revised.Japan": "kamikaze-x"}).status_code == 400
+    assert post(client, room, "Axis", "house", form).status_code == 303
+    assert post(client, room, "Axis", "house", {**form, "seq": str(room.seq)}).status_code == 409  # chosen once
+    assert "id='house-waiting'" in client.get(f"/room/{room.keys['Axis']}").text
+    allied = {f"advantage.house-revised.{p}": "none" for p in ("USSR", "UK", "USA")}
+    assert post(client, room, "Allies", "house", {"seq": str(room.seq), **allied}).status_code == 303
+    assert room.complete
+    written = read_draft(room.path).house_rule_choices["house-revised"].data
+    assert written["advantages"] == {"Germany": germany.id} and all(written[k] is False for k in straits)
+    # A restart remembers who chose (a "none" leaves no trace in the draft file).
+    assert Room(room.path, MAPS_DIR).complete
+    served = client.get(f"/room/{room.keys['Allies']}/game.xml").content
+    ours = tmp_path / "ours.xml"
+    assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(room.path), "-o", str(ours)]).exit_code == 0
+    assert served == ours.read_bytes()
+    assert germany.title in ours.read_text() and japan.title not in ours.read_text()  # the notes name the advantages given
+
+
+def test_serve_starts_a_draft_with_house_rules_and_refuses_a_set_that_conflicts_or_an_unknown_switch(tmp_path: Path) -> None:
+    start = [
+        "--maps-dir",
+        str(MAPS_DIR),
+        "serve",
+        str(tmp_path / "d.toml"),
+        "--ruleset",
+        "kremlin-aa50",
+        "--game",
+        "world_war_ii_v3/WW2v3-1941.xml",
+        "--first",
+        "Axis",
+    ]
+    conflict = CliRunner().invoke(main, [*start, "--house-rules", "house-revised"])
+    assert conflict.exit_code == 2 and "conflicting rules: Straits (kremlin-aa50 rule 'd3-straits'" in conflict.output
+    unknown = CliRunner().invoke(main, [*start, "--house-rules", "house-revised", "--switch", "hr99=off"])
+    assert unknown.exit_code == 2 and "--switch hr99: no such switch in house-revised" in unknown.output
+    assert not (tmp_path / "d.toml").exists()

@@ -12,8 +12,9 @@ lines otherwise); this module only asks and says.
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,26 +24,35 @@ import attrs
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.kinds import (
     DraftState,
+    Problem,
     bid_placement_problem,
     bid_receivers,
+    neutral_problem,
     neutral_set_problem,
+    placement_problem,
     removable_units,
     removal_target,
+    takeover_problem,
 )
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.errors import KremlinError, close_matches
+from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamerules.house import _candidates as _advantage_places  # what an advantage's choice may be
+from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.datafiles import named_rule_files
+from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
 from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams
 from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
+from kremlin_triplea.rules.scenarios import Scenario
+from kremlin_triplea.rules.tomlfile import Section
 
-COMMANDS = ("undo", "values", "locks", "board", "help", "quit")
+COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
 _PICKED_BY = "picked by "
 
 
@@ -68,7 +78,32 @@ class Terminal(Protocol):
 
 
 class UndoRequested(Exception):
-    """The players typed ``undo``: drop the last pick and ask it again."""
+    """The players typed ``undo`` before answering anything of this pick: take back the last pick."""
+
+
+class CancelRequested(Exception):
+    """The players typed ``undo`` in the middle of a pick (or the bid): drop its answers, ask it from the start."""
+
+
+class BackRequested(Exception):
+    """The players typed ``back``: ask the pick's (or the bid's) previous question again."""
+
+
+class _Replaying:
+    """The players' terminal, answering the first questions from ``answers`` silently (``back``)."""
+
+    def __init__(self, terminal: Terminal, answers: Sequence[str]) -> None:
+        self.terminal = terminal
+        self.answers = list(answers)
+
+    def say(self, text: str = "") -> None:
+        if not self.answers:
+            self.terminal.say(text)
+
+    def ask(self, question: str, words: Sequence[str], default: str | None = None) -> str:
+        if self.answers:
+            return self.answers.pop(0)
+        return self.terminal.ask(question, words, default)
 
 
 class QuitRequested(Exception):
@@ -104,6 +139,9 @@ class DraftSession:
     run: DraftRun = attrs.field(init=False)
     valuer: Valuer = attrs.field(init=False)
     values: list[PickValue] = attrs.field(init=False, factory=list)
+    # Picks (number, [[pick]] table) taken back with ``undo`` in this session: the file no longer has them.
+    undone: list[tuple[int, dict[str, Any]]] = attrs.field(init=False, factory=list)
+    undone_bid: int | None = attrs.field(init=False, default=None)  # the pick whose undo took the bid with it
 
     def __attrs_post_init__(self) -> None:
         # On resume the names come back from the picks' notes.
@@ -143,13 +181,45 @@ class DraftSession:
         return list(outcome.lines)
 
     def undo(self) -> dict[str, Any] | None:
+        """Take back the last pick (and the bid, made on the board it left): both leave the draft file at once."""
         if not self.picks:
             return None
         removed = self.picks.pop()
-        self.data.pop("bid", None)
+        self.undone.append((len(self.picks) + 1, removed))
+        if self.data.pop("bid", None) is not None:
+            self.undone_bid = len(self.picks) + 1  # the bid was made on the board the pick left
         self.replay()
         self.save()
         return removed
+
+    def undone_lines(self) -> list[str]:
+        """What ``undo`` took out of the draft file and no pick has replaced since: said when the players stop."""
+        lines = [
+            f"pick {number} (the {entry['side']}' option {entry['option']}) was undone: {self.path} no longer has it"
+            for number, entry in self.undone
+            if number > len(self.picks)
+        ]
+        if self.undone_bid is not None and "bid" not in self.data:
+            lines.append(f"the bid was undone with pick {self.undone_bid}: {self.path} no longer has it")
+        return list(dict.fromkeys(lines))
+
+    def bid_problem(self, bid: dict[str, Any]) -> KremlinError | None:
+        """Why ``bid`` (a ``[bid]`` table) does not apply to the board the picks made, as ``apply`` says it; None if it does."""
+        run = self.run
+        drafted = run.draft
+        try:
+            section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "bid": bid}, str(self.path)).bid
+            run.draft = attrs.evolve(drafted, bid=section)  # parse_bid reads the run's draft
+            spec = run.parse_bid()
+            assert spec is not None
+            outcome = run.apply_bid(spec)
+        except KremlinError as error:
+            return error
+        finally:
+            run.draft = drafted
+        for _ in outcome.changes:
+            self.game.board.pop()
+        return None
 
     def save(self) -> None:
         import tomli_w
@@ -181,8 +251,40 @@ class Conversation:
         self.session = session  # None while the draft is being set up
         self.terminal = terminal
         self.show_board = show_board
+        self.answers: list[str] = []  # this pick's (or the bid's) answers so far, for ``back``
+        self.option: Option | None = None  # the option being asked about, for ``?``
+        self.side: str | None = None  # the side picking now
 
     # -- asking ------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.terminal.say(text)
+
+    def in_steps(self, ask: Callable[[], Any]) -> Any:
+        """Ask one pick's (or the bid's) questions with ``ask``: ``undo`` starts them again, ``back`` goes one question back.
+
+        Going back replays the answers before the previous question without
+        showing them again, so every later question is asked about the same
+        board as before.
+        """
+        real = self.terminal
+        replay: list[str] = []
+        try:
+            while True:
+                self.answers = []
+                self.terminal = _Replaying(real, replay) if replay else real
+                try:
+                    return ask()
+                except BackRequested:
+                    replay = self.answers[:-1]
+                    real.say("  back one question")
+                except CancelRequested:
+                    replay = []
+                    real.say("  undone: the answers to these questions so far (the picks already made stay); asked again from the first")
+                finally:
+                    self.terminal = real
+        finally:
+            self.answers = []
 
     def choose(
         self,
@@ -191,21 +293,26 @@ class Conversation:
         default: Choice | None = None,
         *,
         list_them: bool = True,
-        resolve: Callable[[str], str] | None = None,
+        resolve: Callable[[str], Any] | None = None,
+        refuse: Callable[[str], str | None] | None = None,
     ) -> Any:
-        """One of ``choices``; ``resolve`` also accepts names the game's own resolver knows (SZ 12, Seazone 12)."""
-        say = self.terminal.say
+        """One of ``choices``.
+
+        ``resolve`` also accepts names the draft file accepts (SZ 12, UK, tank:
+        the game's :class:`Names`), giving the value of the choice they name. ``refuse`` says why an answer that names no
+        choice is against the rules (the words ``apply`` uses), or None.
+        """
+        say = self.say
         if list_them:
             for choice in choices:
                 say(f"  {choice.shown}")
         words = [n for c in choices for n in c.names[:2]] + list(COMMANDS)
         while True:
             answer = self.terminal.ask(question, words, default.names[0] if default is not None else None)
-            command = answer.strip().lower()
-            if command in COMMANDS and not any(command == n.casefold() for c in choices for n in c.names):
-                self.command(command, choices)
+            if self.is_command(answer, choices):
                 continue
             if not answer.strip() and default is not None:
+                self.answers.append(answer)
                 return default.value
             found, why = match_choice(answer, choices)
             if found is None and resolve is not None:
@@ -213,36 +320,59 @@ class Conversation:
             if found is not None:
                 if found.names[0].casefold() != answer.strip().casefold() and not answer.strip().isdigit():
                     say(f"  -> {found.names[0]}")
+                self.answers.append(answer)
                 return found.value
-            say(f"  {why}")
+            refused = refuse(answer.strip()) if refuse is not None and answer.strip() else None
+            say(f"  {refused or why}")
 
     def number(self, question: str, low: int, high: int | None, default: int | None = None) -> int:
         while True:
             answer = self.terminal.ask(question, list(COMMANDS), str(default) if default is not None else None)
-            command = answer.strip().lower()
-            if command in COMMANDS:
-                self.command(command, ())
+            if self.is_command(answer, ()):
                 continue
             text = answer.strip() or (str(default) if default is not None else "")
             try:
                 value = int(text)
             except ValueError:
-                self.terminal.say(f"  {answer.strip()!r} is not a whole number")
+                self.say(f"  {answer.strip()!r} is not a whole number")
                 continue
             if value < low or (high is not None and value > high):
-                self.terminal.say(f"  {value} is outside {low}..{high if high is not None else ''}")
+                self.say(f"  {value} is outside {low}..{high if high is not None else ''}")
                 continue
+            self.answers.append(answer)
             return value
 
-    def command(self, command: str, choices: Sequence[Choice]) -> None:
-        say = self.terminal.say
+    def is_command(self, answer: str, choices: Sequence[Choice]) -> bool:
+        """Carry out ``answer`` if it is a command (``help OPTION`` too) rather than a choice's name."""
+        text = answer.strip()
+        word, _, argument = text.partition(" ")
+        word = word.lower()
+        if word.startswith("?") and len(word) > 1:  # "?3"
+            word, argument = "?", (word[1:] + " " + argument).strip()
+        if word not in COMMANDS or any(text.casefold() == n.casefold() for c in choices for n in c.names):
+            return False
+        if argument and word not in ("help", "?"):
+            return False
+        self.command(word, choices, argument.strip())
+        return True
+
+    def command(self, command: str, choices: Sequence[Choice], argument: str = "") -> None:
+        say = self.say
         if command == "quit":
             raise QuitRequested
-        if self.session is None and command in ("undo", "values", "locks", "board"):
+        if command in ("help", "?"):
+            self.say_help(choices, argument)
+            return
+        if self.session is None and command in ("undo", "back", "values", "locks", "board"):
             say("  no picks yet")
             return
         if command == "undo":
-            raise UndoRequested
+            raise CancelRequested if self.answers else UndoRequested
+        if command == "back":
+            if not self.answers:
+                say("  this is the first question here ('undo' takes back the last pick)")
+                return
+            raise BackRequested
         if command == "values":
             self.say_values()
         elif command == "locks":
@@ -252,9 +382,54 @@ class Conversation:
                 say("  no picture here")
             else:
                 say(f"  the board: {self.show_board(self.session)}")
-        else:
-            say("  choices: " + (", ".join(c.shown for c in choices) if choices else "(a number)"))
-            say("  commands: undo (take back the last pick), values, locks, board (draw the board), quit (the draft file is kept)")
+
+    def say_help(self, choices: Sequence[Choice], argument: str) -> None:
+        """``help``/``?``: the choices and commands; with an option, the option's rule text; with a scenario, its effects."""
+        say = self.say
+        if argument:
+            for line in self.rule_text(argument):
+                say(f"  {line}")
+            return
+        if self.option is not None:
+            for line in self.rule_text(str(self.option.number)):
+                say(f"  {line}")
+        say("  choices: " + (", ".join(c.shown for c in choices) if choices else "(a number)"))
+        say(
+            "  commands: undo (in a pick: start it again; at its first question: take back the last pick), back (the previous question),"
+            " values, locks, board (draw the board), help OPTION or ? OPTION (its rule), quit (the draft file is kept)"
+        )
+
+    def rule_text(self, name: str) -> list[str]:
+        """An option's rule text with its source (and its scenarios), or a scenario's rule and effects."""
+        if self.session is None:
+            return ["the rules are shown once the ruleset is chosen"]
+        ruleset = self.session.run.ruleset
+        wrap = textwrap.TextWrapper(width=100, subsequent_indent="  ")
+        option = _find_option(ruleset, name)
+        if option is not None:
+            lines = [f"option {option.number}. {option.title} ({option.source})"]
+            lines += wrap.wrap(f'"{option.rule}"')
+            lines += option.params.describe(ruleset)
+            if option.kind == "scenario":
+                side = self.side
+                for scenario in ruleset.scenarios:
+                    if side is None or scenario.side == side:
+                        lines += _scenario_lines(scenario, self.session.state.edition)
+            return lines
+        scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
+        if scenario is not None:
+            return _scenario_lines(scenario, self.session.state.edition)
+        key = name.strip().casefold()
+        for house in (load_house_set(path) for path in named_rule_files("house").values()):
+            for advantage in house.advantages:
+                if key in (advantage.id.casefold(), advantage.title.casefold(), advantage.rule.id.casefold()):
+                    return [
+                        f"{advantage.rule.title} ({advantage.rule.source}; enforced by the {advantage.rule.enforced_by})",
+                        *wrap.wrap(f'"{advantage.rule.rule}"'),
+                    ]
+        known = [str(o.number) for o in ruleset.options] + [o.id for o in ruleset.options] + [s.title for s in ruleset.scenarios]
+        close = close_matches(name, known)
+        return [f"no option or scenario {name!r} in {ruleset.id}" + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "")]
 
     def say_values(self) -> None:
         session = self.session
@@ -280,35 +455,52 @@ class Conversation:
     # -- the draft ---------------------------------------------------------
 
     def run(self) -> None:
-        """Ask every remaining pick, then the bid (undo steps back across picks)."""
+        """Ask every remaining pick, then the bid (undo at a pick's first question steps back across picks)."""
         while True:
             try:
                 next_pick = self.session.next_pick()
                 if next_pick.side is None:
-                    self.ask_bid()
+                    self.in_steps(self.ask_bid)
                     return
-                self.ask_pick(next_pick)
+                self.in_steps(lambda next_pick=next_pick: self.ask_pick(next_pick))
             except UndoRequested:
+                had_bid = "bid" in self.session.data
                 removed = self.session.undo()
                 if removed is None:
-                    self.terminal.say("  nothing to undo")
+                    self.say("  nothing to undo")
                 else:
-                    self.terminal.say(f"  undone: the {removed['side']}' option {removed['option']} (pick {len(self.session.picks) + 1})")
+                    self.say(
+                        f"  undone: the {removed['side']}' option {removed['option']} (pick {len(self.session.picks) + 1})"
+                        + (" and the bid" if had_bid else "")
+                        + f", removed from {self.session.path}"
+                    )
+            finally:
+                self.option = self.side = None
 
     def ask_pick(self, next_pick: NextPick) -> None:
-        say = self.terminal.say
+        say = self.say
         side = next_pick.side
         assert side is not None
+        self.side, self.option = side, None
         say("")
         player = self.session.players.get(side)
         say(f"Pick {next_pick.index} of {next_pick.total}: " + (f"{player}, for the {side}." if player else f"the {side} choose."))
         self.say_locks()
         available = [c for c in next_pick.options if c.available]
-        for choices in next_pick.options:
-            if not choices.available:
-                say(f"  ({choices.option.number} {choices.option.title}: not available, {choices.unavailable})")
+        unavailable = {c.option.number: c for c in next_pick.options if not c.available}
+        for choices in unavailable.values():
+            say(f"  ({choices.option.number} {choices.option.title}: not available, {choices.unavailable})")
+        say("  ('help N' shows option N's rule)")
         option_choices = [Choice(c, (str(c.option.number), c.option.id, c.option.title), f"{c.option.number}  {c.option.title}") for c in available]
-        chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices)
+
+        def refuse_option(answer: str) -> str | None:
+            option = _find_option(self.session.run.ruleset, answer)
+            if option is None or option.number not in unavailable:
+                return None
+            return f"option {option.number} ({option.title}) is not available to the {side}: {unavailable[option.number].unavailable}"
+
+        chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices, refuse=refuse_option)
+        self.option = chosen.option
         kind = chosen.option.kind
         entry: dict[str, Any] = {"side": side, "option": chosen.option.number}
         if kind == "placement":
@@ -318,7 +510,13 @@ class Conversation:
         elif kind == "territory_takeover":
             entry["takeover"] = self.ask_takeover(chosen)
         else:
-            entry["scenario"] = self.choose("scenario> ", [Choice(t, (t,)) for t in chosen.scenarios])
+            ruleset = self.session.run.ruleset
+            # Each scenario with its effects on this game (its rule text: 'help TITLE').
+            for title in chosen.scenarios:
+                scenario = next(s for s in ruleset.scenarios if s.title == title and s.side == side)
+                for line in _scenario_lines(scenario, self.session.state.edition, with_rule=False):
+                    say(f"  {line}")
+            entry["scenario"] = self.choose("scenario ('help TITLE' shows its rule)> ", [Choice(t, (t,)) for t in chosen.scenarios], list_them=False)
         try:
             lines = self.session.add_pick(entry)
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
@@ -333,6 +531,167 @@ class Conversation:
         say(f"  worth {value.value:+d} IPCs to the {side}; picks so far: " + ", ".join(f"{s} {t:+d}" for s, t in totals.items()))
         say(f"  saved {self.session.path}")
 
+    # -- house rules -------------------------------------------------------
+
+    def ask_house_rules(self) -> None:
+        """The house-rule questions, where ``back`` and ``undo`` work as in a pick."""
+        while True:
+            try:
+                return self.in_steps(self.ask_house_sets)
+            except UndoRequested:
+                self.say("  no pick is made yet: nothing to undo")
+
+    def ask_house_sets(self) -> None:
+        """House-rule sets for this map, in their own questions: each set's switches, then its advantages chosen per power or drawn with a seed.
+
+        The sets are written into the game after the picks and the bid, as
+        ``apply`` does with the draft's ``house_rules``.
+        """
+        session = self.session
+        sets = {name: load_house_set(path) for name, path in named_rule_files("house").items()}
+        offered = {name: house for name, house in sets.items() if not house.rules.maps or session.run.profile.map in house.rules.maps}
+        if not offered:
+            return
+        self.say("House-rule sets for this map (added to the game after the picks and the bid):")
+        chosen: dict[str, dict[str, Any]] = {}
+        while True:
+            done = Choice(None, ("none", "done", "no"), "none" if not chosen else "done")
+            left = [Choice(n, (n, h.rules.title), f"{n}  {h.rules.title} ({h.rules.source})") for n, h in offered.items() if n not in chosen]
+            if not left:
+                break
+            set_id = self.choose("house rules> ", [done, *left], default=done)
+            if set_id is None:
+                break
+            house = offered[set_id]
+            while True:
+                table = self.ask_house_choices(house)
+                problem = self.house_rules_problem({**chosen, set_id: table})
+                if problem is None:
+                    chosen[set_id] = table
+                    break
+                self.say(f"  {problem}")
+                change = Choice(True, ("change",), "change (its switches and advantages)")
+                if not self.choose(f"{set_id}> ", [change, Choice(False, ("drop",), "drop (no house rules from it)")], default=change):
+                    break
+        if chosen:
+            session.data["house_rules"] = list(chosen)
+            tables = {k: v for k, v in chosen.items() if v}
+            if tables:
+                session.data["house_rule_choices"] = tables
+            session.save()
+
+    def house_rules_problem(self, chosen: dict[str, dict[str, Any]]) -> KremlinError | None:
+        """Why these sets and choices would not apply to this game after the ruleset's own rules, as ``apply`` checks them; None if they do."""
+        session = self.session
+        run = session.run
+        try:
+            choices = [read_choices(n, Section(t, str(session.path), f"house_rule_choices.{n}")) for n, t in chosen.items()]
+            house_rule_changes(
+                session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=tuple(session.data.get("choices", ()))
+            )
+        except KremlinError as error:
+            return error
+        return None
+
+    def ask_house_choices(self, house: HouseSet) -> dict[str, Any]:
+        """One set's ``[house_rule_choices.<set>]`` table: switches changed from their defaults, advantages or a seed."""
+        session = self.session
+        board, names = session.game.board, session.run.names
+        table: dict[str, Any] = {}
+        if house.choices:
+            current = dict(house.choices)
+            self.say(f"  {house.id} switches: " + ", ".join(f"{k} ({'on' if v else 'off'})" for k, v in current.items()))
+            while True:
+                done = Choice(None, ("done",), "done")
+                switch = self.choose(
+                    f"{house.id}: a switch to turn on or off (Enter: done)> ",
+                    [done, *(Choice(k, (k,), f"{k} ({'on' if v else 'off'})") for k, v in current.items())],
+                    default=done,
+                    list_them=False,
+                )
+                if switch is None:
+                    break
+                current[switch] = not current[switch]
+                self.say(f"  {switch}: {'on' if current[switch] else 'off'}")
+            table.update({k: v for k, v in current.items() if v != house.choices[k]})
+        if house.advantages:
+            self.say(f"  {house.id} gives each of {', '.join(house.powers)} one advantage ({house.advantages_source})")
+            none = Choice("none", ("none",), "none (the advantages are optional)")
+            how = self.choose(
+                f"{house.id} advantages> ",
+                [none, Choice("choose", ("choose",), "choose one per power"), Choice("seed", ("seed", "draw"), "seed (drawn at random with a seed)")],
+                default=none,
+            )
+            if how == "seed":
+                table["seed"] = self.number("seed> ", 0, None)
+            elif how == "choose":
+                advantages: dict[str, str] = {}
+                for power in house.powers:
+                    while True:
+                        advantage = self.choose(
+                            f"{power} advantage ('help NAME' shows its rule)> ",
+                            [Choice(a, (str(a.number), a.id, a.title), f"{a.number}  {a.title}") for a in house.advantages_of(power)],
+                        )
+                        values = {name: _advantage_places(advantage, name, board, names) for name in advantage.choices}
+                        if all(values.values()):
+                            break
+                        self.say(f"  {advantage.title} cannot be given to {power} on this game: no place for it; choose another")
+                    advantages[power] = advantage.id
+                    for name, candidates in values.items():
+                        table[f"{power}.{name}"] = self.choose(f"{power} {advantage.title}: {name}> ", [Choice(c, (c,)) for c in candidates])
+                table["advantages"] = advantages
+        return table
+
+    # -- the end -------------------------------------------------------------
+
+    def confirm_output(self, output: Path, force: bool, install: bool) -> tuple[Path, bool] | None:
+        """The host's agreement to write the game: (where, whether to replace it), or None to leave it unwritten."""
+        also = " and install it into TripleA's maps folder" if install else ""
+        while True:
+            taken = output.exists() and not force
+            if taken:
+                self.say(f"  {output} exists: type another file name, 'force' to replace it, or 'no'")
+            else:
+                self.say(f"  the game goes to {output}{also}")
+            answer = self.terminal.ask(
+                f"write the game? (yes, no{', force' if taken else ''}, or another file name)> ", ["yes", "no", "force"], "no" if taken else "yes"
+            ).strip()
+            word = answer.lower() or ("no" if taken else "yes")
+            if word in ("no", "n", "quit"):
+                return None
+            if word == "force":
+                return output, True
+            if word in ("yes", "y"):
+                if not taken:
+                    return output, force
+                continue
+            if not answer.lower().endswith(".xml"):
+                self.say(f"  {answer!r}: yes, no, force, or a file name ending in .xml")
+                continue
+            output = Path(answer).expanduser()
+
+    # -- refusals in the words `apply` uses ----------------------------------
+
+    def refusal(self, answer: str, problem_at: Callable[[str], Problem | None], label: str = "") -> str | None:
+        """Why the place ``answer`` names (or, misspelt, most likely means) is refused; None if it names no place."""
+        names = self.session.state.names
+        try:
+            place = names.place(answer)
+            guessed = ""
+        except UnknownNameError as error:
+            if not error.close:
+                return None
+            try:
+                place = names.place(error.close[0])
+            except KremlinError:
+                return None
+            guessed = f"no choice {answer!r} here; did you mean {error.close[0]!r}? "
+        problem = problem_at(place)
+        if problem is None:
+            return None
+        shown = f"{guessed}refused: " if guessed else "refused: "
+        return shown + str(problem.violation(label or f"pick {len(self.session.run.applied) + 1}"))
+
     def ask_placements(self, chosen: OptionChoices) -> list[dict[str, Any]]:
         params = chosen.option.params
         assert isinstance(params, PlacementParams)
@@ -343,18 +702,39 @@ class Conversation:
                 self.choose(
                     "units> ",
                     [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
+                    resolve=lambda name: _only(s for s in chosen.sets if s.power == names.power(name)),  # "Germany": the Germans' set
                 )
                 if len(chosen.sets) > 1
                 else chosen.sets[0]
             )
-            self.terminal.say(f"  {entry.power}: {' + '.join(entry.units)}, all in one place")
-            place = self.choose("where> ", self.place_choices(entry.places), list_them=len(entry.places) <= 30, resolve=self.resolve_place)
+            self.say(f"  {entry.power}: {' + '.join(entry.units)}, all in one place")
+
+            def set_problem(place: str) -> Problem | None:
+                facts = state.facts()
+                found = (placement_problem(state, facts, chosen.option, self.side, entry.power, names.unit(u), place) for u in entry.units)
+                return next((p for p in found if p is not None), None)
+
+            place = self.choose(
+                "where> ",
+                self.place_choices(entry.places),
+                list_them=len(entry.places) <= 30,
+                resolve=self.resolve_place,
+                refuse=lambda answer: self.refusal(answer, set_problem),
+            )
             return _merged([(entry.power, u, place) for u in entry.units])
         by_unit: dict[str, list] = {}
         for unit_choice in chosen.units:
             by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
         sets = [s for s in (Counter(names.unit(u) for u in units) for units in params.unit_sets) if all(u in by_unit for u in s)]
-        wanted = sets[0] if len(sets) == 1 else self.choose("units> ", [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets])
+        wanted = (
+            sets[0]
+            if len(sets) == 1
+            else self.choose(
+                "units> ",
+                [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets],
+                resolve=lambda name: Counter({names.unit(name): 1}),  # "aircraft carrier": the carrier alone
+            )
+        )
         same_place = "same_territory" in params.require
         same_power = "same_power" in params.require
         placed: list[tuple[str, str, str]] = []
@@ -375,7 +755,7 @@ class Conversation:
             options = [o for o in options if o.places]
             powers = [o.power for o in options]
             self.terminal.say(f"  unit {number} of {sum(wanted.values())}: one {unit}")
-            power = powers[0] if len(powers) == 1 else self.choose(f"{unit} for which power> ", [Choice(p, (p,)) for p in powers])
+            power = powers[0] if len(powers) == 1 else self.choose(f"{unit} for which power> ", [Choice(p, (p,)) for p in powers], resolve=names.power)
             places = next(o.places for o in options if o.power == power)
             previous = next((p for _, u, p in reversed(placed) if u == unit and p in places), None)
             place = self.choose(
@@ -384,6 +764,9 @@ class Conversation:
                 default=self.place_choices((previous,))[0] if previous else None,
                 list_them=len(places) <= 30,
                 resolve=self.resolve_place,
+                refuse=lambda answer, power=power, unit=unit: self.refusal(
+                    answer, lambda at: placement_problem(state, state.facts(), chosen.option, self.side, power, unit, at)
+                ),
             )
             placed.append((power, unit, place))
         return _merged(placed)
@@ -420,10 +803,20 @@ class Conversation:
                 )
                 for t in candidates
             ]
-            territory = self.choose(f"neutral {number} of {params.count}> ", choices)
+            territory = self.choose(
+                f"neutral {number} of {params.count}> ",
+                choices,
+                refuse=lambda answer, taken_so_far=tuple(chosen_names): self.refusal(
+                    answer, lambda place: self.neutral_refused(chosen.option, place, taken_so_far)
+                ),
+            )
             neutral = by_territory[territory]
             takers = dict(neutral.takers)
-            power = next(iter(takers)) if len(takers) == 1 else self.choose(f"{neutral.name} joins which power> ", [Choice(p, (p,)) for p in takers])
+            power = (
+                next(iter(takers))
+                if len(takers) == 1
+                else self.choose(f"{neutral.name} joins which power> ", [Choice(p, (p,)) for p in takers], resolve=state.names.power)
+            )
             if len(takers) == 1:
                 self.terminal.say(f"  {neutral.name} joins {power}")
             take: dict[str, Any] = {"neutral": territory, "by": power}
@@ -437,11 +830,38 @@ class Conversation:
             taken.append(take)
         return taken
 
+    def neutral_refused(self, option: Option, territory: str, taken: tuple[str, ...]) -> Problem | None:
+        """Why the side may not take ``territory`` as its next neutral after ``taken`` (the neutral's rules, then the set's)."""
+        state = self.session.state
+        params = option.params
+        assert isinstance(params, NeutralTakeoverParams)
+        problem = _first_problem(neutral_problem(state, option, self.side, territory, power) for power in state.side_powers[self.side])
+        if problem is not None or territory not in state.neutrals:
+            return problem
+        together = [list(c) for c in combinations(sorted(state.neutrals), params.count) if {*taken, territory} <= set(c)]
+        problems = [neutral_set_problem(state, option, c) for c in together]
+        return problems[0] if problems and all(problems) else None
+
     def ask_takeover(self, chosen: OptionChoices) -> dict[str, Any]:
         territories = sorted({t.territory for t in chosen.takeovers})
-        territory = self.choose("take over> ", self.place_choices(territories), list_them=len(territories) <= 40, resolve=self.resolve_place)
+        state = self.session.state
+
+        def takeover_refused(place: str) -> Problem | None:
+            return _first_problem(takeover_problem(state, chosen.option, self.side, place, power) for power in state.side_powers[self.side])
+
+        territory = self.choose(
+            "take over> ",
+            self.place_choices(territories),
+            list_them=len(territories) <= 40,
+            resolve=self.resolve_place,
+            refuse=lambda answer: self.refusal(answer, takeover_refused),
+        )
         offers = [t for t in chosen.takeovers if t.territory == territory]
-        takeover = offers[0] if len(offers) == 1 else self.choose("by which power> ", [Choice(t, (t.power,)) for t in offers])
+        takeover = (
+            offers[0]
+            if len(offers) == 1
+            else self.choose("by which power> ", [Choice(t, (t.power,)) for t in offers], resolve=lambda name: _offer_power(offers, state.names.power(name)))
+        )
         spec: dict[str, Any] = {"territory": territory, "by": takeover.power}
         retreats = []
         for group in takeover.retreats:
@@ -458,7 +878,7 @@ class Conversation:
     # -- the bid -----------------------------------------------------------
 
     def ask_bid(self) -> None:
-        say = self.terminal.say
+        say = self.say
         session = self.session
         state = session.state
         bid_rules = state.ruleset.bid
@@ -468,13 +888,33 @@ class Conversation:
             + ", ".join(f"{s} {sum(v.value for v in session.values if v.side == s):+d}" for s in state.side_powers)
             + " IPCs by the valuation ('values' details it)."
         )
+        saved = session.data.get("bid")
+        if saved is not None:
+            # A finished draft resumed: its bid is the default, checked on the board the picks made.
+            problem = session.bid_problem(saved)
+            if problem is None:
+                say(f"The saved bid: {_bid_words(saved)}.")
+                keep = Choice(True, ("keep", "yes"), "keep (the saved bid)")
+                if self.choose("the saved bid> ", [keep, Choice(False, ("change", "no"), "change (a new bid)")], default=keep, list_them=False):
+                    session.save()
+                    return
+            else:
+                say(f"The saved bid no longer applies ({problem}); a new bid is asked.")
         say(f"The bid: positive, the {bid_rules.placing_side} place units worth it; negative, the {bid_rules.receiving_side} receive the PUs.")
+        phase_powers = self.bid_phase_powers()
+        if phase_powers:
+            say(f"  a positive bid may also be left to TripleA's own bid phase ({bid_rules.source}): the {bid_rules.placing_side} buy and place it in the game")
         amount = self.number("bid> ", -10_000, 10_000, 0)
         bid: dict[str, Any] = {bid_rules.placing_side.lower(): amount}
         if amount > 0:
-            placements = self.ask_bid_placements(amount)
+            placements, left = self.ask_bid_placements(amount)
             if placements:
                 bid["place"] = placements
+            if left and phase_powers:
+                phase = Choice(True, ("phase", "bid phase"), f"phase (TripleA's bid phase: the {bid_rules.placing_side} spend them in the game)")
+                unspent = Choice(False, ("unspent",), "unspent")
+                if self.choose(f"the {left} PUs left> ", [phase, unspent], default=phase):
+                    bid["phase"] = self.ask_shares(left, phase_powers, "for TripleA's bid phase")
         elif amount < 0:
             if bid_rules.negative == "remove_units":
                 removals = self.ask_removals(-amount)
@@ -485,8 +925,18 @@ class Conversation:
         session.data["bid"] = bid
         session.save()
 
-    def ask_bid_placements(self, amount: int) -> list[dict[str, Any]]:
-        say = self.terminal.say
+    def bid_phase_powers(self) -> list[str]:
+        """The placing side's powers whose bid TripleA's own bid phase can take, if the ruleset lets the bid go there."""
+        state = self.session.state
+        rules = state.ruleset.bid
+        pattern = state.profile.bid_property
+        if rules.positive != "declared_or_bid_phase" or pattern is None:
+            return []
+        return [p for p in state.side_powers[rules.placing_side] if pattern.format(power=p) in state.board.properties]
+
+    def ask_bid_placements(self, amount: int) -> tuple[list[dict[str, Any]], int]:
+        """The units the bid places, and the PUs left."""
+        say = self.say
         choices = bid_choices(self.session.state)
         costs = dict(choices.costs)
         places = dict(choices.places)
@@ -502,20 +952,28 @@ class Conversation:
                 break
             say(f"  {left} PUs left to place" + (" (type 'done' to keep the rest unspent)" if placed or left else ""))
             done = Choice(None, ("done",))
-            power = self.choose("bid for which power> ", [Choice(p, (p,)) for p in powers] + [done])
+            power = self.choose("bid for which power> ", [Choice(p, (p,)) for p in powers] + [done], resolve=state.names.power)
             if power is None:
                 break
-            unit = self.choose(f"{power} unit> ", [Choice(u, (u,), f"{u} ({c} PUs)") for u, c in affordable[power]])
+            unit = self.choose(f"{power} unit> ", [Choice(u, (u,), f"{u} ({c} PUs)") for u, c in affordable[power]], resolve=state.names.unit)
             legal = [p for p in places[power] if bid_placement_problem(state, facts, power, unit, p) is None]
             if not legal:
                 say(f"  {power} have no place for a {unit}")
                 continue
-            place = self.choose(f"{power} {unit} where> ", self.place_choices(legal), list_them=len(legal) <= 30, resolve=self.resolve_place)
+            place = self.choose(
+                f"{power} {unit} where> ",
+                self.place_choices(legal),
+                list_them=len(legal) <= 30,
+                resolve=self.resolve_place,
+                refuse=lambda answer, power=power, unit=unit: self.refusal(
+                    answer, lambda at: bid_placement_problem(state, facts, power, unit, at), label=f"bid ({state.ruleset.bid.placing_side})"
+                ),
+            )
             cost = dict(affordable[power])[unit]
             count = self.number(f"how many (up to {left // cost})> ", 1, left // cost, 1)
             placed.append((power, unit, place, count))
             left -= cost * count
-        return [{"power": p, "unit": u, "count": n, "at": at} for p, u, at, n in placed]
+        return [{"power": p, "unit": u, "count": n, "at": at} for p, u, at, n in placed], left
 
     def ask_removals(self, amount: int) -> list[dict[str, Any]]:
         """A negative bid that removes the placing side's units: exactly the value the rules set, never a dead end."""
@@ -540,9 +998,15 @@ class Conversation:
                 return _reachable(left - cost[(power, unit)] * count, [(cost[(p, u)], n) for (p, u, _), n in rest.items() if n > 0])
 
             open_keys = [k for k, n in stock.items() if n > 0 and cost[k[:2]] <= left and fits(*k, 1)]
-            power = self.choose(f"{left} PUs of units left to remove; from which power> ", [Choice(p, (p,)) for p in dict.fromkeys(k[0] for k in open_keys)])
+            power = self.choose(
+                f"{left} PUs of units left to remove; from which power> ",
+                [Choice(p, (p,)) for p in dict.fromkeys(k[0] for k in open_keys)],
+                resolve=state.names.power,
+            )
             unit = self.choose(
-                f"{power} unit to remove> ", [Choice(u, (u,), f"{u} ({cost[(power, u)]} PUs)") for u in dict.fromkeys(k[1] for k in open_keys if k[0] == power)]
+                f"{power} unit to remove> ",
+                [Choice(u, (u,), f"{u} ({cost[(power, u)]} PUs)") for u in dict.fromkeys(k[1] for k in open_keys if k[0] == power)],
+                resolve=state.names.unit,
             )
             places = [k[2] for k in open_keys if k[:2] == (power, unit)]
             place = self.choose(f"remove {power} {unit} from> ", self.place_choices(places), list_them=len(places) <= 30, resolve=self.resolve_place)
@@ -554,21 +1018,23 @@ class Conversation:
         return removed
 
     def ask_allocation(self, total: int) -> dict[str, int]:
-        state = self.session.state
-        receiving = bid_receivers(state)
+        return self.ask_shares(total, bid_receivers(self.session.state), "")
+
+    def ask_shares(self, total: int, powers: Sequence[str], purpose: str) -> dict[str, int]:
+        """``total`` PUs shared among ``powers``: each asked in turn, the last receives the rest."""
         left = total
-        allocation: dict[str, int] = {}
-        for number, power in enumerate(receiving):
+        shares: dict[str, int] = {}
+        for number, power in enumerate(powers):
             if left == 0:
                 break
-            last = number == len(receiving) - 1
-            amount = left if last else self.number(f"PUs for {power} (0..{left})> ", 0, left, 0)
+            last = number == len(powers) - 1
+            amount = left if last else self.number(f"PUs for {power}{' ' + purpose if purpose else ''} (0..{left})> ", 0, left, 0)
             if last:
-                self.terminal.say(f"  {power} receive the remaining {left}")
+                self.say(f"  {power} receive the remaining {left}")
             if amount:
-                allocation[power] = amount
+                shares[power] = amount
             left -= amount
-        return allocation
+        return shares
 
 
 def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
@@ -583,7 +1049,7 @@ def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
     return found[value]
 
 
-def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], str]) -> Choice | None:
+def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], Any]) -> Choice | None:
     try:
         name = resolve(answer.strip())
     except KremlinError:
@@ -591,15 +1057,78 @@ def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], s
     return next((c for c in choices if c.value == name), None)
 
 
+def _find_option(ruleset: Ruleset, name: str) -> Option | None:
+    key = name.strip().casefold()
+    return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
+
+
+def _scenario_lines(scenario: Scenario, edition: str | None, *, with_rule: bool = True) -> list[str]:
+    """A scenario as players read it: title, source, the rule's words, and what it does to the board."""
+    steps, _, variant = scenario.for_edition(edition)
+    rule = variant.rule if variant is not None else scenario.rule
+    lines = [f"scenario {scenario.title!r} ({scenario.side}; {scenario.source})"]
+    if with_rule:
+        lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
+    for step in steps:
+        lines.append("    effect: " + _step_words(step))
+    return lines
+
+
+def _step_words(step) -> str:  # noqa: ANN001 - rules.scenarios.Step
+    units = ", ".join(f"{n} {u}" for u, n in step.units)
+    if step.kind == "place":
+        return f"{step.power} place {units} in {step.at}"
+    if step.kind == "remove":
+        return f"{step.power}'s {units} removed from {step.at}"
+    if step.kind == "move":
+        return f"{step.power}'s {units} move from {step.at} to {step.to}"
+    if step.kind == "capture":
+        return f"{step.at} captured by {step.power}"
+    return f"every unit of {step.power or step.side} in {step.at} destroyed"
+
+
+def _bid_words(bid: dict[str, Any]) -> str:
+    """A ``[bid]`` table as one line: its amount, then what it places, removes, allocates or leaves to the bid phase."""
+    parts = [", ".join(f"{k} {v}" for k, v in bid.items() if isinstance(v, int))]
+    for key, verb in (("place", "place"), ("remove", "remove")):
+        for entry in bid.get(key, []):
+            parts.append(f"{entry['power']} {verb} {entry['count']} {entry['unit']} {'in' if key == 'place' else 'from'} {entry['at']}")
+    for key, what in (("allocate", "receive"), ("phase", "spend in TripleA's bid phase")):
+        for power, amount in bid.get(key, {}).items():
+            parts.append(f"{power} {what} {amount} PUs")
+    return "; ".join(p for p in parts if p)
+
+
+def _only(found: Iterable[Any]) -> Any:
+    """The one item of ``found``, or None (no answer: the question asks again)."""
+    items = list(found)
+    return items[0] if len(items) == 1 else None
+
+
+def _first_problem(problems: Iterable[Problem | None]) -> Problem | None:
+    """None if any power may (one ``None``), else the first reason."""
+    found = list(problems)
+    return None if any(p is None for p in found) else (found[0] if found else None)
+
+
+def _offer_power(offers: Sequence[Any], power: str) -> Any:
+    return next((o for o in offers if o.power == power), power)
+
+
 def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
     counts = Counter(placed)
     return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
 
 
-def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False) -> tuple[list[str], Path]:
-    """Apply the finished draft file as ``apply`` does and write the game (and install it, as ``apply --install``)."""
+def preview(session: DraftSession) -> DraftResult:
+    """The finished draft file applied as ``apply`` applies it, in memory: what the host agrees to write."""
+    return add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
 
-    result = add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
+
+def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False, result: DraftResult | None = None) -> tuple[list[str], Path]:
+    """Apply the finished draft file as ``apply`` does (or take its ``preview``) and write the game (and install it, as ``apply --install``)."""
+
+    result = result or preview(session)
     lines = result.summary()
     if install:
         # Installing first settles the game's name (unique in its map), so the written file matches it.

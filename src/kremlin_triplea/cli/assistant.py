@@ -135,17 +135,19 @@ def _draft_boards(path: Path, maps_dir: Path):
 @click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game at the end (default: the draft file's name with .xml).")
 @click.option("--force", is_flag=True, help="Replace an existing DRAFT_FILE (a new draft) or OUTPUT.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder, as apply --install does.")
+@click.option("--yes", "agreed", is_flag=True, help="Write the game at the end without asking (the preview is still shown).")
 @click.pass_context
 @profile_option
-def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool) -> None:
+def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool, agreed: bool) -> None:
     """Make a draft interactively: two players at one keyboard, or a host relaying picks.
 
     Each turn offers only the options still legal for the side, then only legal
     targets. DRAFT_FILE is written after every pick (continue it with
-    --resume DRAFT_FILE); at the end the bid is asked and the game written.
-    Commands at any question: undo, values, locks, board, help, quit.
+    --resume DRAFT_FILE); at the end the bid is asked, the game previewed
+    (summary and picture) and written once the host agrees.
+    Commands at any question: undo, back, values, locks, board, help [OPTION], quit.
     """
-    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session
+    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session, preview
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
     from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.errors import InputError
@@ -165,26 +167,58 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
             read_draft(resume)  # its structure, with the file's own error messages
             data = read_toml(resume)
             session = open_session(resume, data, maps_dir)
-            data.pop("bid", None)  # the bid is asked again at the end
-            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made.")
+            # A saved bid stays in the file: it is offered as the default when the bid is asked.
+            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if "bid" in data else "."))
         else:
             data, players = ask_setup(conversation, maps_dir)
             session = open_session(path, data, maps_dir, players)
         session.save()
         conversation.session = session
+        if resume is None:
+            conversation.ask_house_rules()
         conversation.run()
     except (KeyboardInterrupt, EOFError, QuitRequested):
-        saved = conversation.session is not None
-        click.echo("")
-        if saved:
-            click.echo(f"stopped; the draft so far is in {path} (continue: kremlin-triplea draft --resume {path})")
-        else:
-            click.echo("stopped before the draft was set up; nothing written")
+        _stopped(conversation, path)
         ctx.exit(130)
-    lines, written = finish(session, output or path.with_suffix(".xml"), overwrite=force, install=install)
-    for line in lines:
+    output = output or path.with_suffix(".xml")
+    result = preview(session)
+    for line in result.summary():
+        click.echo(line)
+    click.echo(f"the picture: {_result_picture(session, result)}")
+    try:
+        agreed_output = (output, force) if agreed else conversation.confirm_output(output, force, install)
+    except (KeyboardInterrupt, EOFError, QuitRequested):
+        agreed_output = None
+    if agreed_output is None:
+        click.echo(f"the game is not written; the draft {path} is complete: `kremlin-triplea apply {path} -o {output}` writes it")
+        return
+    lines, written = finish(session, agreed_output[0], overwrite=agreed_output[1], install=install, result=result)
+    for line in lines[len(result.summary()) :]:  # the summary was shown with the preview
         click.echo(line)
     click.echo(f"wrote the draft {path} and the game {written}")
+
+
+def _stopped(conversation, path: Path) -> None:  # noqa: ANN001 - assistant.session.Conversation (imported lazily)
+    session = conversation.session
+    click.echo("")
+    if session is None:
+        click.echo("stopped before the draft was set up; nothing written")
+        return
+    for line in session.undone_lines():
+        click.echo(line)
+    click.echo(f"stopped; the draft so far is in {path} (continue: kremlin-triplea draft --resume {path})")
+
+
+def _result_picture(session: DraftSession, result) -> str:  # noqa: ANN001 - draft.run.DraftResult
+    """Draw the game the draft makes (picks and bid) beside the draft file; returns where."""
+    from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
+    from kremlin_triplea.report.value import value_result
+
+    game = result.game
+    values = value_result(result)
+    legend = Legend(f"{game.board.game_name}: {result.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
+    art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
+    return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))
 
 
 def _board_picture(session: DraftSession) -> str:

@@ -16,6 +16,14 @@ import click
 @click.option("--first", help="A new draft: the side making the first pick.")
 @click.option("--picks-per-side", type=int, help="A new draft: picks per side (default: the ruleset's).")
 @click.option("--player", "players", multiple=True, metavar="SIDE=NAME", help="The player's name for a side (kept for the room; noted in each pick).")
+@click.option(
+    "--house-rules",
+    "house_sets",
+    multiple=True,
+    metavar="SET",
+    help="A new draft: a house-rule set (e.g. house-revised); the players choose its advantages after the bid.",
+)
+@click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A new draft: a house-rule set's switch, e.g. hr3_gibraltar=off.")
 @click.pass_context
 def serve_command(
     ctx: click.Context,
@@ -27,6 +35,8 @@ def serve_command(
     first: str | None,
     picks_per_side: int | None,
     players: tuple[str, ...],
+    house_sets: tuple[str, ...],
+    switches: tuple[str, ...],
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     import uvicorn
@@ -55,10 +65,17 @@ def serve_command(
             "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default,
             "pick": [],
         }
+        if house_sets:
+            data["house_rules"] = list(house_sets)
+            tables = _house_switches(house_sets, switches)
+            if tables:
+                data["house_rule_choices"] = tables
+        elif switches:
+            raise InputError("--switch: for a set given with --house-rules")
         new_draft(draft, data, maps_dir)
         click.echo(f"started the draft {draft}")
-    elif ruleset or game_spec or first or picks_per_side is not None:
-        raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side only start a new one")
+    elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
+        raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
     room = Room(draft, maps_dir, names)
     local = host in ("127.0.0.1", "localhost", "::1")
     everywhere = host in ("0.0.0.0", "::")
@@ -89,6 +106,25 @@ def serve_command(
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
         pass
     click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+
+
+def _house_switches(sets: tuple[str, ...], switches: tuple[str, ...]) -> dict[str, dict[str, bool]]:
+    """``--switch NAME=on|off`` as each set's ``[house_rule_choices.<set>]`` table (a switch goes to every set that has it)."""
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.rules.house_rules import load_named_house_set
+
+    tables: dict[str, dict[str, bool]] = {}
+    known = {set_id: load_named_house_set(set_id).choices for set_id in sets}
+    for given in switches:
+        name, equals, value = (part.strip() for part in given.partition("="))
+        if not equals or value not in ("on", "off"):
+            raise InputError(f"--switch {given}: write NAME=on or NAME=off")
+        owners = [set_id for set_id, choices in known.items() if name in choices]
+        if not owners:
+            raise InputError(f"--switch {name}: no such switch in {', '.join(sets)} (they have {', '.join(k for c in known.values() for k in c)})")
+        for set_id in owners:
+            tables.setdefault(set_id, {})[name] = value == "on"
+    return tables
 
 
 def _machine_name() -> str:

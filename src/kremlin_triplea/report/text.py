@@ -1,9 +1,10 @@
-"""A ruleset as readable text (``kremlin-triplea options``)."""
+"""A ruleset or a house-rule set as readable text (``kremlin-triplea options``)."""
 
 from __future__ import annotations
 
 import textwrap
 
+from kremlin_triplea.rules.house_rules import HouseSet
 from kremlin_triplea.rules.ruleset import Ruleset
 
 
@@ -49,4 +50,35 @@ def ruleset_text(ruleset: Ruleset) -> str:
                 lines += wrap.wrap(text)
     if bid.positive == "declared_or_bid_phase":
         lines.append("    positive bid: declared (place = [...]) or left to TripleA's bid phase (phase = { Germans = ..., ... })")
+    return "\n".join(lines) + "\n"
+
+
+def house_set_text(house: HouseSet) -> str:
+    """A house-rule set as readable text: its switches, its advantages per power, its rules (``kremlin-triplea options``)."""
+    wrap = textwrap.TextWrapper(width=100, initial_indent="      ", subsequent_indent="      ")
+    rules = house.rules
+    lines = [f'{rules.title} [{rules.id}] (a house-rule set: add it to a draft with house_rules = ["{rules.id}"], or `kremlin-triplea house`)']
+    lines.append(f"source: {rules.source}" + (f"; maps: {', '.join(rules.maps)}" if rules.maps else ""))
+    lines.append("")
+    if house.choices:
+        lines.append(f"Switches (a draft's [house_rule_choices.{rules.id}] NAME = true/false; `house --switch NAME=on|off`):")
+        for name, default in house.choices.items():
+            governed = [r.title for r in rules.rules if name in (r.when, r.unless)]
+            lines.append(f"  {name} (default {'on' if default else 'off'})" + (f": {'; '.join(governed)}" if governed else ""))
+        lines.append("")
+    if house.advantages:
+        lines.append(f"Advantages, one per power ({house.advantages_source}): chosen by id or number, or drawn with a seed")
+        if house.advantages_rule:
+            lines += wrap.wrap(house.advantages_rule)
+        for power in house.powers:
+            lines.append(f"  {power}:")
+            for advantage in house.advantages_of(power):
+                choice = f" [chooses: {', '.join(advantage.choices)}]" if advantage.choices else ""
+                lines.append(f"    {advantage.number}. {advantage.id}: {advantage.title}{choice} (enforced by the {advantage.rule.enforced_by})")
+                lines += wrap.wrap(advantage.rule.rule)
+        lines.append("")
+    lines.append(f"Rules ({len(rules.rules)}):")
+    for rule in rules.rules:
+        condition = f" [when {rule.when}]" if rule.when else f" [unless {rule.unless}]" if rule.unless else ""
+        lines.append(f"  {rule.title}{condition} (enforced by the {rule.enforced_by}; {rule.source})")
     return "\n".join(lines) + "\n"

@@ -3,6 +3,8 @@
 Routes (KEY is a player's or the spectators' secret):
   GET  /room/KEY               the room (?option=N: that option's form)
   POST /room/KEY/pick          a pick          POST /room/KEY/bid      the bid
+  POST /room/KEY/bid/answer    agree to the other side's bid, or refuse it
+  POST /room/KEY/house         the side's powers' house-rule advantages (after the bid)
   POST /room/KEY/undo          ask an undo     POST /room/KEY/undo/answer
   GET  /room/KEY/game.xml      the game (players, once complete)
   POST /room/KEY/install       install it into TripleA's folder (players)
@@ -190,7 +192,9 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         Route("/", index),
         Route("/room/{key}", view),
         Route("/room/{key}/pick", action(pick), methods=["POST"]),
-        Route("/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the draft is complete"), methods=["POST"]),
+        Route("/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the other side agrees or refuses"), methods=["POST"]),
+        Route("/room/{key}/bid/answer", action(room.answer_bid), methods=["POST"]),
+        Route("/room/{key}/house", action(room.choose_house), methods=["POST"]),
         Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
         Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
         Route("/room/{key}/install", action(install), methods=["POST"]),

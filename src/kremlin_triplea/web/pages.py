@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.gamerules.house import _candidates as advantage_places  # what an advantage's choice may be
 from kremlin_triplea.report.value import DraftValue, describe_pick
+from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.web.room import SPECTATOR
 
 if TYPE_CHECKING:
@@ -108,6 +110,8 @@ def room_page(
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
     if room.complete:
         status = "The draft is complete."
+    elif turn is None and "bid" in session.data:
+        status = "The bid is agreed. House rules: each side chooses its powers' advantages."
     elif turn is None:
         status = f"All {run.total_picks} picks are made: the bid."
     else:
@@ -123,6 +127,10 @@ def room_page(
     if role != SPECTATOR and room.undo_request is None and not room.complete:
         if turn == role:
             out.append(pick_block(room, key, option, query or {}))
+        elif turn is None and "bid" in room.session.data:
+            out.append(house_block(room, role, key))
+        elif turn is None and room.bid_proposal is not None:
+            out.append(bid_answer_block(room, role, key))
         elif turn is None:
             out.append(bid_block(room, key))
         else:
@@ -316,6 +324,53 @@ def bid_block(room: Room, key: str) -> str:
     )
     out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
     return "".join(out)
+
+
+def house_block(room: Room, role: str, key: str) -> str:
+    """The advantages of the side's powers that the draft file leaves to choose (or a wait for the other side)."""
+    if role not in room.house_pending():
+        waiting = ", ".join(room.house_pending())
+        return f"<p id='house-waiting'>Waiting for the {escape(waiting)} to choose their powers' advantages.</p>"
+    session = room.session
+    board, names = session.game.board, session.run.names
+    out = [
+        f"<section id='house'><h3>House rules: your powers' advantages</h3><form method='post' action='/room/{escape(key)}/house' id='house-form'>{_seq(room)}"
+    ]
+    for set_id, offered in room.house_choices_open()[role].items():
+        house = load_named_house_set(set_id)
+        out.append(f"<h4>{escape(house.rules.title)} ({escape(house.advantages_source)})</h4>")
+        for power in dict.fromkeys(a.power for a in offered):
+            mine = [a for a in offered if a.power == power]
+            choices = [("none", "none"), *((a.id, f"{a.number}. {a.title}") for a in mine)]
+            out.append(f"<fieldset><label>{escape(power)} <select name='advantage.{escape(set_id)}.{escape(power)}'>{_options(choices)}</select></label>")
+            for advantage in mine:
+                for name in advantage.choices:
+                    places = advantage_places(advantage, name, board, names)
+                    out.append(
+                        f" <label>{escape(advantage.title)}: {escape(name)} "
+                        f"<select name='value.{escape(set_id)}.{escape(power)}.{escape(name)}'>{_options((p, p) for p in places)}</select></label>"
+                    )
+            out.append(
+                "<details><summary>the advantages' rules</summary><ul>"
+                + "".join(f"<li><b>{escape(a.title)}</b> ({escape(a.rule.source)}): {escape(a.rule.rule)}</li>" for a in mine)
+                + "</ul></details></fieldset>"
+            )
+    out.append("<p><button type='submit' id='submit-house'>Choose</button></p></form></section>")
+    return "".join(out)
+
+
+def bid_answer_block(room: Room, role: str, key: str) -> str:
+    """The bid one side entered: the other side agrees (the draft is complete) or refuses it."""
+    proposal = room.bid_proposal
+    assert proposal is not None
+    shown = f"<pre id='bid-proposed'>{escape(json.dumps(proposal.bid, indent=1))}</pre>"
+    if role == proposal.side:
+        return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}</section>"
+    return (
+        f"<section id='bid'><h3>The bid</h3><p>The {escape(proposal.side)} propose this bid:</p>{shown}"
+        f"<form method='post' action='/room/{escape(key)}/bid/answer' id='bid-answer'>{_seq(room)}"
+        "<button name='agree' value='yes' id='bid-agree'>Agree</button> <button name='agree' value='no' id='bid-refuse'>Refuse</button></form></section>"
+    )
 
 
 def undo_block(room: Room, role: str, key: str) -> str:

@@ -27,7 +27,9 @@ from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.report.notes import add_notes, install_name
+from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
@@ -78,6 +80,30 @@ def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[st
     return keys, dict(names)
 
 
+def save_room_state(draft_path: Path, **state: Any) -> None:
+    """Write ``state`` into the room file beside the draft (keys and players kept), atomically."""
+    import tomli_w
+
+    path = room_file(draft_path)
+    data = {**read_toml(path), **state}
+    header = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
+    write_atomically(path, (header + tomli_w.dumps(data)).encode("utf-8"), overwrite=True)
+    path.chmod(0o600)
+
+
+@attrs.define
+class BidProposal:
+    """A bid one side entered (checked as ``apply`` checks it); the draft file gets it once the other side agrees.
+
+    The rules have the players agree on the bid (000 C: "Players can bid once or
+    go back and forth auction style"; 002 III), so neither side settles it alone.
+    Kept in memory only: after a restart the bid is entered again.
+    """
+
+    side: str
+    bid: dict[str, Any]
+
+
 @attrs.define
 class Undo:
     """An undo asked by ``side``; the other side agrees or refuses."""
@@ -107,6 +133,9 @@ class Room:
         self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
         self.pick_seq: int = -1  # the seq at which the last pick was accepted
         self.undo_request: Undo | None = None
+        self.bid_proposal: BidProposal | None = None
+        # The sides that have chosen their powers' house-rule advantages (kept in the room file: a "none" leaves no trace in the draft).
+        self.house_answered: set[str] = set(read_toml(room_file(self.path)).get("house_answered", []))
         self._result: DraftResult | None = None
         self.map_art = None  # the map's art, read once for the pictures
 
@@ -125,7 +154,83 @@ class Room:
 
     @property
     def complete(self) -> bool:
-        return self.picks_done and "bid" in self.session.data
+        return self.picks_done and "bid" in self.session.data and not self.house_pending()
+
+    # -- house rules: each side chooses its powers' advantages --------------------
+
+    def house_choices_open(self) -> dict[str, dict[str, list[Advantage]]]:
+        """Side -> house set -> the advantages its powers may still be given in the room.
+
+        A set the draft lists whose advantages the draft file leaves open (no
+        ``seed``, the power not in ``advantages``) is chosen here, by the side
+        the power belongs to ("each power gains an advantage": 003; 004).
+        """
+        data = self.session.data
+        names = self.session.run.names
+        side_of = self.session.state.side_of
+        tables = data.get("house_rule_choices", {})
+        found: dict[str, dict[str, list[Advantage]]] = {}
+        for set_id in data.get("house_rules", []):
+            house = load_named_house_set(set_id)
+            table = tables.get(set_id, {})
+            if not house.advantages or "seed" in table:
+                continue
+            for power in house.powers:
+                if power in table.get("advantages", {}):
+                    continue
+                try:
+                    side = side_of.get(names.power(power))
+                except KremlinError:
+                    continue  # a power of the set this game does not have
+                if side is not None:
+                    found.setdefault(side, {}).setdefault(set_id, []).extend(house.advantages_of(power))
+        return found
+
+    def house_pending(self) -> list[str]:
+        """The sides that have not yet chosen their powers' advantages (the room file records who has)."""
+        return [side for side in self.house_choices_open() if side not in self.house_answered]
+
+    def choose_house(self, role: str, form: dict[str, str]) -> str:
+        """A side's advantages for its powers (``advantage.SET.POWER`` = id or ``none``; ``value.SET.POWER.NAME`` what it leaves to choose)."""
+        with self.lock:
+            self._check(role, form.get("seq"))
+            if not (self.picks_done and "bid" in self.session.data):
+                raise Forbidden("the house rules come after the picks and the bid")
+            open_sets = self.house_choices_open().get(role, {})
+            if role not in self.house_pending():
+                raise Conflict(f"the {role} have no advantages to choose")
+            data = {**self.session.data, "house_rule_choices": {k: dict(v) for k, v in self.session.data.get("house_rule_choices", {}).items()}}
+            chosen_lines = []
+            for set_id, offered in open_sets.items():
+                table = data["house_rule_choices"].setdefault(set_id, {})
+                advantages = dict(table.get("advantages", {}))
+                for power in dict.fromkeys(a.power for a in offered):
+                    wanted = form.get(f"advantage.{set_id}.{power}", "")
+                    if wanted == "none":
+                        continue
+                    advantage = next((a for a in offered if a.power == power and a.id == wanted), None)
+                    if advantage is None:
+                        raise FormError(f"advantage.{set_id}.{power}: one of {', '.join(a.id for a in offered if a.power == power)}, or none")
+                    advantages[power] = advantage.id
+                    for name in advantage.choices:
+                        value = form.get(f"value.{set_id}.{power}.{name}", "")
+                        if not value:
+                            raise FormError(f"value.{set_id}.{power}.{name}: {advantage.title} needs its {name}")
+                        table[f"{power}.{name}"] = value
+                    chosen_lines.append(f"{power}: {advantage.title}")
+                if advantages:
+                    table["advantages"] = advantages
+            try:
+                # The whole draft with these choices, applied as apply will: refused here, nothing is written.
+                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
+            except KremlinError as error:
+                raise Refused(str(error)) from None
+            self.session.data["house_rule_choices"] = {k: v for k, v in data["house_rule_choices"].items() if v}
+            self.session.save()
+            self.house_answered.add(role)
+            save_room_state(self.path, house_answered=sorted(self.house_answered))
+            self._accepted()
+            return "advantages chosen: " + ("; ".join(chosen_lines) or "none")
 
     def next_pick(self) -> NextPick:
         return legal_choices(self.session.run)
@@ -207,6 +312,8 @@ class Room:
                 raise Forbidden("the bid comes after the picks")
             if "bid" in self.session.data:
                 raise Conflict("the bid is already entered")
+            if self.bid_proposal is not None:
+                raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
             rules = self.session.run.ruleset.bid
             bid = bid_entry(form, rules.placing_side, rules.negative)
             data = {**self.session.data, "bid": bid}
@@ -215,9 +322,26 @@ class Room:
                 apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
             except KremlinError as error:
                 raise Refused(str(error)) from None
-            self.session.data["bid"] = bid
-            self.session.save()
+            self.bid_proposal = BidProposal(role, bid)
             self._accepted()
+
+    def answer_bid(self, role: str, form: dict[str, str]) -> str:
+        """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered again)."""
+        with self.lock:
+            self._check(role, form.get("seq"))
+            proposal = self.bid_proposal
+            if proposal is None:
+                raise Conflict("no bid is waiting for an answer")
+            if proposal.side == role:
+                raise Forbidden("the other side answers a bid")
+            self.bid_proposal = None
+            if form.get("agree") == "yes":
+                self.session.data["bid"] = proposal.bid
+                self.session.save()
+                self._accepted()
+                return "the bid is agreed: the draft is complete"
+            self._accepted()
+            return "the bid was refused: enter another"
 
     def ask_undo(self, role: str, form: dict[str, str]) -> str:
         """Take back the last action: at once if the other side has not seen it, else once they agree."""
@@ -256,6 +380,7 @@ class Room:
             return "the undo was refused"
 
     def _undo(self) -> None:
+        self.bid_proposal = None  # entered on the board being undone
         if "bid" in self.session.data:
             self.session.data.pop("bid")
             self.session.save()
@@ -275,6 +400,9 @@ def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) ->
     import tomli_w
 
     draft = draft_from_dict(data, str(path))
-    DraftRun(draft, open_game(draft, None, maps_dir))  # the game, the sides, the number of picks: refused before anything is written
+    run = DraftRun(draft, open_game(draft, None, maps_dir))  # the game, the sides, the number of picks: refused before anything is written
+    # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
+    chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
+    house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
     header = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"
     write_atomically(path, (header + tomli_w.dumps(data)).encode("utf-8"))

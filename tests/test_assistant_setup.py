@@ -1,0 +1,149 @@
+"""The terminal draft's setup and end (issue 14): Kremlin rulesets only in the ruleset question, house-rule sets in
+their own, `options` for a house-rule set, and the game written only with the host's agreement."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kremlin_triplea.assistant.session import Conversation, ask_setup
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.rules.tomlfile import read_toml
+from support.drafting import Script, draft, placement_picks
+from support.paths import MAPS_DIR
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_the_ruleset_question_offers_kremlin_rulesets_and_refuses_a_house_rule_set() -> None:
+    script = Script("house-revised", "", "", "Axis", "", "", "4")
+    data, _ = ask_setup(Conversation(None, script), MAPS_DIR)
+    offered = script.said[script.said.index("Rulesets:") + 1 : script.said.index("Rulesets:") + 4]
+    assert offered == ["  kremlin-aa50", "  kremlin-classic", "  kremlin-daak"]  # the rule texts 000, 001 and 002
+    assert any(line.startswith("  no choice 'house-revised' here") for line in script.said)
+    assert data["ruleset"] == "kremlin-aa50"
+
+
+def test_house_rules_are_chosen_in_their_own_questions_and_written_as_apply_writes_them(tmp_path: Path) -> None:
+    house = load_named_house_set("house-revised")
+    session = draft(tmp_path, [])
+    # 004's house rules 1-3 close the straits the Kremlin ruleset's D(3) already closes, differently: apply refuses
+    # the two together, and so does the question, naming both; turning 004's three off, the set is taken.
+    straits = ("hr1_black_sea", "hr2_baltic", "hr3_gibraltar")
+    script = Script("house-revised", "", "", "change", *straits, "", "choose", *(["1"] * len(house.powers)))
+    Conversation(session, script).ask_house_rules()
+    assert any("conflicting rules: Straits (kremlin-aa50 rule 'd3-straits'" in line for line in script.said)
+    written = read_toml(session.path)
+    assert written["house_rules"] == ["house-revised"]
+    chosen = written["house_rule_choices"]["house-revised"]
+    assert all(chosen[switch] is False for switch in straits)
+    assert chosen["advantages"] == {power: house.advantages_of(power)[0].id for power in house.powers}
+    placement_picks(session, 8)
+    Conversation(session, Script("0")).run()
+    result = add_notes(apply_draft(read_draft(session.path), maps_dir=MAPS_DIR))
+    (selection,) = result.house
+    assert selection.switches == {k for k, on in house.choices.items() if on} - set(straits)
+    assert [a.advantage.power for a in selection.advantages] == list(house.powers)
+
+
+def test_an_advantage_that_leaves_a_place_to_choose_offers_only_the_rules_places(tmp_path: Path) -> None:
+    # 003 (house-classic), Non-purged Infantry: "5 additional infantry ... placed on either production centre".
+    house = load_named_house_set("house-classic")
+    infantry = next(a for a in house.advantages if a.id == "non-purged-infantry")
+    assert house.powers[0] == infantry.power  # asked first
+    session = draft(tmp_path, [], ruleset="kremlin-classic", game="world_war_ii_classic/classic.xml", per_side=4)
+    script = Script("house-classic", "", "choose", str(infantry.number), "no such place")
+    with pytest.raises(EOFError):
+        Conversation(session, script).ask_house_rules()
+    question = f"{infantry.power} {infantry.title}: at> "
+    assert script.asked[-1] == question and script.asked.count(question) == 2
+    names = session.run.names
+    listed = script.said[-(len(infantry.places) + 1) : -1]  # the choices, listed before the question, then the refusal
+    assert {names.place(line.strip()) for line in listed} == {names.place(p) for p in infantry.places}
+    assert script.said[-1].startswith("  no choice 'no such place' here")
+
+
+def test_options_lists_a_house_rule_sets_switches_and_advantages() -> None:
+    result = CliRunner().invoke(main, ["options", "--ruleset", "house-revised"])
+    assert result.exit_code == 0, result.output
+    house = load_named_house_set("house-revised")
+    for switch, default in house.choices.items():
+        assert f"  {switch} (default {'on' if default else 'off'})" in result.output
+    for advantage in house.advantages:
+        assert f"{advantage.number}. {advantage.id}: {advantage.title}" in result.output
+    assert f"source: {house.rules.source}" in result.output
+
+
+def test_help_names_an_advantage_and_shows_its_rule(tmp_path: Path) -> None:
+    house = load_named_house_set("house-revised")
+    advantage = house.advantages[0]
+    session = draft(tmp_path, [])
+    script = Script(f"help {advantage.id}")
+    with pytest.raises(EOFError):
+        Conversation(session, script).run()
+    assert any(advantage.rule.rule[:40] in line for line in script.said)
+
+
+def run_draft(args: list[str], answers: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "draft", *args],
+        input=answers,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.mark.slow
+def test_the_game_is_written_only_when_the_host_agrees_and_never_over_an_existing_file(tmp_path: Path) -> None:
+    session = draft(tmp_path, [])
+    placement_picks(session, 8)
+    session.data["bid"] = {"axis": 0}
+    session.save()
+    output = tmp_path / "game.xml"
+    declined = run_draft(["--resume", str(session.path), "-o", str(output)], "\nno\n")  # keep the saved bid; do not write
+    assert declined.returncode == 0, declined.stderr
+    assert not output.exists()
+    assert "the picture: " in declined.stdout and Path(declined.stdout.split("the picture: ")[1].split()[0]).is_file()
+    assert f"the draft {session.path} is complete: `kremlin-triplea apply {session.path} -o {output}` writes it" in declined.stdout
+    output.write_text("not a game")
+    other = tmp_path / "other.xml"
+    agreed = run_draft(["--resume", str(session.path), "-o", str(output)], f"\nyes\n{other}\n\n")
+    assert agreed.returncode == 0, agreed.stderr
+    assert f"{output} exists: type another file name, 'force' to replace it, or 'no'" in agreed.stdout
+    assert output.read_text() == "not a game"
+    applied = add_notes(apply_draft(read_draft(session.path), maps_dir=MAPS_DIR)).game.save(tmp_path / "applied.xml")
+    assert other.read_bytes() == applied.read_bytes()
+
+
+def test_back_and_undo_in_the_house_rule_questions(tmp_path: Path) -> None:
+    session = draft(tmp_path, [])
+    # 004's switch hr2_baltic flipped, then `back`: the flip is forgotten and the switch question asked again
+    # (then 004's three strait rules are turned off: 000 D(3) closes the straits itself). `undo` at the first
+    # question has no pick to take back.
+    straits = ("hr1_black_sea", "hr2_baltic", "hr3_gibraltar")
+    script = Script("undo", "house-revised", "hr2_baltic", "back", *straits, "", "none")
+    Conversation(session, script).ask_house_rules()
+    assert "  no pick is made yet: nothing to undo" in script.said and "  back one question" in script.said
+    assert script.asked.count("house-revised: a switch to turn on or off (Enter: done)> ") == 6  # 1, back, 3 flips, done
+    written = read_toml(session.path)
+    assert written["house_rules"] == ["house-revised"]
+    assert written["house_rule_choices"] == {"house-revised": dict.fromkeys(straits, False)}  # no advantages chosen
+
+
+def test_undo_then_quit_says_which_pick_left_the_draft_file(tmp_path: Path) -> None:
+    session = draft(tmp_path, [{"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "France"}]}])
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "draft", "--resume", str(session.path)], input="undo\nquit\n")
+    assert result.exit_code == 130, result.output
+    assert f"pick 1 (the Axis' option 1) was undone: {session.path} no longer has it" in result.output
+    assert read_draft(session.path).picks == ()
