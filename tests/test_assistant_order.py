@@ -109,7 +109,7 @@ def test_a_place_the_other_side_affected_is_refused_as_locked(tmp_path: Path) ->
     script = Script("10", "Persia")
     talk(session, script)
     locks = KREMLIN_AA50.locks
-    assert any("Persia was affected by Allies's pick 1" in line and f'"{locks.rule}" ({locks.source})' in line for line in script.said), script.text
+    assert any("Persia is locked by the Allies' pick 1" in line and f'"{locks.rule}" ({locks.source})' in line for line in script.said), script.text
 
 
 def test_an_option_not_available_says_why(tmp_path: Path) -> None:

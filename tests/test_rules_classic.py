@@ -405,7 +405,7 @@ def test_locks_a_place_the_other_side_affected() -> None:
     # The clarification's example: "it would be illegal for the other player to takeover French-Indo China."
     message = refused(run, "Allies", 8, takeover={"territory": "French-Indo China", "by": "UK"})
     # "French-Indo China" is only the rule text's spelling: the message uses the game's name alone.
-    assert "French Indo China was affected by Axis's pick 1" in message
+    assert "French Indo China is locked by the Axis' pick 1" in message
 
 
 # -- the bids ------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def test_a_scenario_involving_a_place_the_other_side_affected_is_refused() -> No
     pick(run, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Philippines"}])
     with pytest.raises(RuleViolation) as error:
         pick(run, "Allies", 9, scenario="USA takes the initiative in the Pacific")
-    assert "Philippines was affected by Axis's pick 1" in str(error.value)
+    assert "Philippines is locked by the Axis' pick 1" in str(error.value)
     assert "a scenerio may not be chosen if the opposing side has affected a territory or seazone involved in the scenerio" in str(error.value)
 
 

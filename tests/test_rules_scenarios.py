@@ -180,7 +180,7 @@ def test_a_scenario_cannot_be_picked_when_the_other_side_affected_a_place_it_inv
         pick(run, "Axis", 11, scenario="Operation Felix")
     message = str(error.value)
     assert f'"{LOCK_RULE}"' in message and f"({SEED}, option 11)" in message
-    assert "12 Sea Zone was affected by Allies's pick 1" in message
+    assert "12 Sea Zone is locked by the Allies' pick 1" in message
 
 
 def test_a_scenario_locks_its_places_against_the_other_side() -> None:
@@ -189,7 +189,7 @@ def test_a_scenario_locks_its_places_against_the_other_side() -> None:
     assert outcome.affected == {"Gibraltar", "12 Sea Zone"}
     with pytest.raises(RuleViolation) as error:
         pick(run, "Allies", 10, takeover={"territory": "Gibraltar", "by": "British"})
-    assert "Gibraltar was affected by Axis's pick 1" in str(error.value)
+    assert "Gibraltar is locked by the Axis' pick 1" in str(error.value)
 
 
 def test_the_same_side_may_affect_its_own_scenarios_places() -> None:
@@ -204,7 +204,7 @@ def test_the_same_side_may_affect_its_own_scenarios_places() -> None:
 def test_the_opposing_sides_scenario_cannot_touch_a_locked_place() -> None:
     run = run_for(GAMES["1941"], "Axis")
     pick(run, "Axis", 4, place=[{"power": "Germans", "unit": "submarine", "at": "5 Sea Zone"}, {"power": "Germans", "unit": "submarine", "at": "5 Sea Zone"}])
-    with pytest.raises(RuleViolation, match="5 Sea Zone was affected by Axis's pick 1"):
+    with pytest.raises(RuleViolation, match="5 Sea Zone is locked by the Axis' pick 1"):
         pick(run, "Allies", 11, scenario="Enigma decoded earlier")
 
 

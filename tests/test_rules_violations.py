@@ -516,7 +516,7 @@ def test_place_affected_by_the_other_side_is_locked() -> None:
         ],
     )
     assert_violation(
-        error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French Indo-China) was affected by Axis's pick 1"
+        error, rule=RULESET.locks.rule, source=RULESET.locks.source, why="French Indo-China Thailand (French Indo-China) is locked by the Axis' pick 1"
     )
 
 

@@ -88,7 +88,7 @@ class DraftState:
         holder = self.locks.get(place)
         if holder is None or holder[0] == side:
             return None
-        return Problem(self.ruleset.locks.rule, self.ruleset.locks.source, f"{self.names.shown(place)} was affected by {holder[0]}'s pick {holder[1]}")
+        return Problem(self.ruleset.locks.rule, self.ruleset.locks.source, f"{self.names.shown(place)} is locked by the {holder[0]}' pick {holder[1]}")
 
     def power_problem(self, option: Option, side: str, power: str) -> Problem | None:
         if self.side_of.get(power) != side:
