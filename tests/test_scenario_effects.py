@@ -284,3 +284,18 @@ def test_drawn_drafts_with_scenarios_start_a_game(ruleset: str, game: Path) -> N
         drawn_draft(_chooser(data), ruleset, game, per_side=4)
 
     check()
+
+
+@pytest.mark.parametrize("ruleset", ["kremlin-classic", "kremlin-daak"])
+def test_a_scenarios_retreat_destination_locks_nothing_in_either_order(ruleset: str) -> None:
+    # 001/002 "USA takes the initiative in the Pacific": "...the Japanese fighter on the Philippines which is
+    # retreated to Japan". Where units retreat to is the retreating side's ground, as for option 8's retreats
+    # ([locks] lock_retreat_destinations = false); whether Japan is "affected" must not depend on who picked first.
+    game = KREMLIN if ruleset == "kremlin-classic" else RULESET_GAMES[-1][1]
+    japanese_infantry = {"place": [{"power": "Japan", "unit": "infantry", "count": 3, "at": "Japan"}]}
+    run = classic_support.run_for(ruleset, game, "Allies")
+    classic_support.pick(run, "Allies", 9, scenario="USA takes the initiative in the Pacific")
+    classic_support.pick(run, "Axis", 1, **japanese_infantry)
+    run = classic_support.run_for(ruleset, game, "Axis")
+    classic_support.pick(run, "Axis", 1, **japanese_infantry)
+    classic_support.pick(run, "Allies", 9, scenario="USA takes the initiative in the Pacific")

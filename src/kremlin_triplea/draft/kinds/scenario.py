@@ -82,13 +82,22 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
                     raise AssertionError(f"scenario {scenario.id!r}: {change} does not apply to the board it was computed from: {error}") from None
                 changes.append(change)
                 if isinstance(change, PlaceUnits):
-                    touched.add(change.territory)
                     if step.kind in ("move", "retreat"):
                         moved.append(change)
+                    # Where the text retreats units to is the retreating side's ground, as for a takeover's retreat
+                    # ([locks] lock_retreat_destinations); every other place a scenario changes is its effect.
+                    if step.kind != "retreat" or state.ruleset.locks.lock_retreat_destinations:
+                        touched.add(change.territory)
             lines += said
     finally:
         for _ in changes:
             board.pop()
+    # Locks are symmetric: a place this scenario changes (not only those it names in `involves`) may not have been
+    # affected by the other side, just as the places it changes are locked against the other side afterwards.
+    for where in sorted(touched - set(involved)):
+        problem = state.lock_problem(pick.side, where)
+        if problem is not None:
+            raise Problem(option.quote("lock"), option.source, problem.why).violation(pick.label)
     honour = variant.players_enforce if variant is not None else scenario.players_enforce
     if honour:
         lines.append(f"players enforce: {honour}")
