@@ -68,7 +68,17 @@ def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:
         if not by_option:
             break
         pick = rng.choice(by_option[rng.choice(sorted(by_option))])
-        run.push(pick)  # a listed pick is accepted: the draft refuses what breaks an invariant, and does not list it
+        outcome = run.push(pick)  # a listed pick is accepted: the draft refuses what breaks an invariant, and does not list it
+        # Every retreat went where the rules allow: into land of the retreating power's side, within a restricted
+        # power's movement limits (000 D(5): China only where it may enter).
+        for change in outcome.moved:
+            place = run.game.board.node(change.territory)
+            if place["water"]:  # a scenario's fleet moved (000 "Carrier force at Pearl Harbor"): ships and planes only
+                assert run.game.board.catalog.unit_type(change.unit_type).domain != "land", (pick.label, change)
+                continue
+            assert place["owner"] is not None and run.game.board.catalog.allied(change.owner, place["owner"]), (pick.label, change)
+            allowed = run.state.may_enter.get(change.owner)
+            assert allowed is None or change.territory in allowed, (pick.label, change)
         made += 1
         assert new_problems(base, run.game.board, run.state.factory) == [], pick.label
     spec = random_bid(rng.choice, run)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.errors import RuleViolation
 from support.aa50 import GAMES, delta, fresh_game, pick, run_for
 
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
@@ -264,15 +265,28 @@ def test_option_10_china_liberates_burma_for_the_british_in_1942() -> None:
 
 
 @BOTH
-def test_option_10_units_that_cannot_retreat_are_reported(year: str) -> None:
-    changes, outcome = applied(year, "Allies", 10, takeover={"territory": "Iwo Jima", "by": "Americans"})
-    assert changes == {
-        "Iwo Jima": {
-            "owner": ("Japanese", "Americans"),
-            "units": {("Japanese", "infantry"): -1, ("Americans", "infantry"): 1, ("Americans", "artillery"): 1},
-        },
+def test_option_10_island_defenders_retreat_by_sea_to_the_nearest_territory_of_their_side(year: str) -> None:
+    # 000 option 10: "retreat any enemy forces to the nearest enemy territory.(The player who wins the retreating
+    # side decides where to retreat those units ... if there is more than one eligible territory to retreat to.)"
+    # Iwo Jima has no land path: the nearest Japanese territories by sea are Japan, Manchuria and Okinawa, one sea
+    # zone away each (docs/kremlin-draft.md, "Retreats"); the draft must say which, and is not silently ignored.
+    board = fresh_game(GAMES[year]).board
+    # The Japanese territories reached through the fewest sea zones, searched here zone ring by zone ring.
+    seen, ring, nearest_by_sea = {"Iwo Jima"}, {"Iwo Jima"}, []
+    while not nearest_by_sea:
+        ring = {z for place in ring for z in board.neighbours(place) if board.is_water(z) and z not in seen}
+        seen |= ring
+        nearest_by_sea = sorted({t for z in ring for t in board.neighbours(z) if not board.is_water(t) and board.owner(t) == "Japanese"} - {"Iwo Jima"})
+    assert {"Japan", "Okinawa"} <= set(nearest_by_sea)  # 1942 adds Wake Island
+    with pytest.raises(RuleViolation, match=f"1 Japanese infantry in Iwo Jima may retreat to any of {', '.join(nearest_by_sea)}; the draft must say which"):
+        applied(year, "Allies", 10, takeover={"territory": "Iwo Jima", "by": "Americans"})
+    changes, outcome = applied(year, "Allies", 10, takeover={"territory": "Iwo Jima", "by": "Americans", "retreat": [{"to": "Okinawa"}]})
+    assert changes["Iwo Jima"] == {
+        "owner": ("Japanese", "Americans"),
+        "units": {("Japanese", "infantry"): -1, ("Americans", "infantry"): 1, ("Americans", "artillery"): 1},
     }
-    assert any("cannot retreat" in line and "Japanese infantry" in line for line in outcome.lines)
+    assert changes["Okinawa"]["units"][("Japanese", "infantry")] == 1
+    assert any("1 Japanese infantry retreat from Iwo Jima to Okinawa" in line for line in outcome.lines)
 
 
 @BOTH
@@ -358,3 +372,19 @@ def test_python_api_lists_the_same_choices_as_the_command() -> None:
     assert choices.side is None and choices.index == 11 and choices.bid is not None
     germans = dict(choices.bid.places)["Germans"]
     assert "Archangel" in germans and "Libya" not in germans
+
+
+def test_option_10_chinese_defenders_retreat_only_where_china_may_go() -> None:
+    # 000 D(5): Chinese units may enter "all the territories that Chinese units are eligible to enter ... in the
+    # regular version of the game" plus Burma, French Indo-China and Mongolia; "such units may not leave Chinese
+    # controlled territory". On 1942 the nearest Allied territories of Chinghai include Kazakh S.S.R. and
+    # Novosibirsk, which Chinese units may not enter: the retreat goes to Ningxia or Sikang only.
+    run = run_for(GAMES["1942"], "Axis")
+    allowed = run.state.may_enter["Chinese"]
+    assert "Kazakh S.S.R." not in allowed and {"Ningxia", "Sikang"} <= allowed
+    with pytest.raises(
+        RuleViolation, match="Chinese infantry in Chinghai cannot retreat to Kazakh S.S.R.; the nearest territories of their side are: Ningxia, Sikang"
+    ):
+        pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Kazakh S.S.R."}]})
+    pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Sikang"}]})
+    assert run.game.board.units("Sikang")[("Chinese", "infantry")] > run.game.initial.units("Sikang")[("Chinese", "infantry")]

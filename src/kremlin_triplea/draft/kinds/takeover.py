@@ -47,16 +47,33 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
 
 
 def retreat_destinations(state: DraftState, territory: str, owner: str, unit: str) -> Nearest:
-    """The nearest territories held by ``owner``'s side: land units over land, air units over anything passable."""
+    """The nearest territories held by ``owner``'s side ("retreat any enemy forces to the nearest enemy territory").
+
+    Air units fly over anything passable. Land units go over land; where no territory of their side can be reached
+    over land (island garrisons: Wake, Hawaii, the Philippines), they go by sea to the nearest one, counting the sea
+    zones crossed (docs/kremlin-draft.md, "Retreats"). A power whose movement the ruleset restricts (000 D(5): China)
+    retreats only into, and only across, the territories it may enter.
+    """
     board = state.board
     catalog = board.catalog
+    allowed = state.may_enter.get(owner)
 
     def theirs(place: str) -> bool:
         data = board.nodes[place]
-        return not data["water"] and not data["impassable"] and data["owner"] is not None and catalog.allied(owner, data["owner"])
+        if data["water"] or data["impassable"] or data["owner"] is None or not catalog.allied(owner, data["owner"]):
+            return False
+        return allowed is None or place in allowed
 
-    via = "any" if catalog.unit_type(unit).domain == "air" else "land"
-    return nearest(board, territory, theirs, via=via, passable=lambda place: not board.nodes[place]["impassable"])
+    def passable(place: str) -> bool:
+        data = board.nodes[place]
+        return not data["impassable"] and (allowed is None or data["water"] or place in allowed)
+
+    if catalog.unit_type(unit).domain == "air":
+        return nearest(board, territory, theirs, via="any", passable=passable)
+    over_land = nearest(board, territory, theirs, via="land", passable=passable)
+    if over_land.matches or allowed is not None:
+        return over_land
+    return nearest(board, territory, theirs, via="any", passable=passable)
 
 
 def retreating_groups(state: DraftState, territory: str, power: str) -> list[tuple[str, str, int]]:
