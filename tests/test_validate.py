@@ -19,6 +19,7 @@ from lxml import etree
 from kremlin_triplea.check import validate
 from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
 from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.installation import find_installation
 from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, each_game, game_id
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
@@ -573,7 +574,7 @@ def test_dtd_name_errors_are_not_reported_twice(tmp_path: Path, dtd: Path) -> No
 
 
 def test_missing_dtd_is_one_problem_without_a_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(validate, "TRIPLEA_JARS", ())
+    monkeypatch.setenv("KREMLIN_TRIPLEA", str(tmp_path / "no-triplea-here"))  # named, so no other is looked for
     monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
     problems = validate_tree(parse(AA50_1942), "game.xml")
     assert problems == [Problem("game.xml", None, DTD_NOT_FOUND)]
@@ -608,7 +609,7 @@ def test_problems_are_sorted_by_line_and_print_as_file_line_message(tmp_path: Pa
 
 @pytest.fixture
 def no_installation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(validate, "TRIPLEA_JARS", ())
+    monkeypatch.setenv("KREMLIN_TRIPLEA", str(tmp_path / "no-triplea-here"))  # named, so no other is looked for
     monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
@@ -636,7 +637,7 @@ def test_find_dtd_extracts_the_dtd_from_a_jar(no_installation: None, monkeypatch
     with zipfile.ZipFile(jar, "w") as archive:
         archive.writestr("tools/image/game.dtd", "")  # TripleA 1.9's jar has an empty one too
         archive.writestr(validate.JAR_DTD_MEMBER, CORPUS_DTD.read_bytes())
-    monkeypatch.setattr(validate, "TRIPLEA_JARS", (jar,))
+    monkeypatch.setenv("KREMLIN_TRIPLEA", str(jar))
     found = find_dtd()
     assert found is not None and found.read_bytes() == CORPUS_DTD.read_bytes()
     assert found.is_relative_to(tmp_path / "cache")
@@ -662,11 +663,14 @@ def test_validate_tree_finds_the_dtd_beside_the_game_file(no_installation: None,
     assert validate_tree(parse(path), str(path)) == []
 
 
-@pytest.mark.skipif(not validate.TRIPLEA_JARS[0].is_file(), reason="TripleA is not installed")
 def test_find_dtd_prefers_the_installed_engines_dtd(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # CI installs Debian's TripleA (scripts/test): it is found without being named.
     monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    monkeypatch.delenv("KREMLIN_TRIPLEA", raising=False)
+    installed = find_installation().found
+    assert installed is not None, find_installation().not_found_message()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     found = find_dtd(game_file=CORPUS_DIR / "kremlin.xml")  # the corpus folder has its own game.dtd
     assert found is not None and found.is_relative_to(tmp_path)
-    with zipfile.ZipFile(validate.TRIPLEA_JARS[0]) as jar:
+    with zipfile.ZipFile(installed.jar) as jar:
         assert found.read_bytes() == jar.read(validate.JAR_DTD_MEMBER)

@@ -40,6 +40,7 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.errors import InputError, close_matches
+from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, outside_java_int
 
@@ -47,7 +48,6 @@ from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, outside_java_int
 DTD_VARIABLE = "KREMLIN_TRIPLEA_DTD"
 
 #: Where an installed TripleA keeps its jar, which holds the engine's game.dtd.
-TRIPLEA_JARS = (Path("/usr/share/games/triplea/bin/triplea.jar"),)
 
 #: The jar member the engine validates game files against.
 JAR_DTD_MEMBER = "games/strategy/engine/xml/game.dtd"
@@ -719,11 +719,11 @@ def find_dtd(explicit: Path | None = None, *, game_file: Path | None = None) -> 
             if not given.is_file():
                 raise InputError("no such DTD file", where=f"{where}={given}" if where else str(given))
             return _dtd_from_jar(given) if given.suffix == ".jar" else given
-    for jar in TRIPLEA_JARS:
-        if jar.is_file():
-            found = _dtd_from_jar(jar, required=False)
-            if found is not None:
-                return found
+    installed = find_installation().found
+    if installed is not None:
+        found = _dtd_from_jar(installed.jar, required=False)
+        if found is not None:
+            return found
     if game_file is not None:
         games_folder = game_file.resolve().parent
         for folder in (games_folder, games_folder.parent):

@@ -14,8 +14,14 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
 @click.argument("game_spec", metavar="GAME")
 @click.option("--engine", is_flag=True, help="Also load GAME in the real TripleA engine and play rounds with every power played by its Fast AI.")
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 10), help="Rounds the engine plays.")
+@click.option(
+    "--triplea",
+    "triplea",
+    type=click.Path(path_type=Path),
+    help="The TripleA installation (folder or jar) to use; default: $KREMLIN_TRIPLEA, Debian's package, ~/triplea, Program Files\\TripleA, /Applications/TripleA.app.",
+)
 @click.pass_context
-def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int) -> None:
+def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int, triplea: Path | None) -> None:
     """Check GAME: what TripleA would refuse or misread; with --engine, that TripleA reads what we wrote and plays it.
 
     GAME is a path or MAP/GAME. For a game this tool wrote, only what it adds
@@ -35,9 +41,12 @@ def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int
     counted = f"{len(errors(problems))} error(s), {len(problems) - len(errors(problems))} warning(s)" if problems else "valid"
     click.echo(f"{game}: {counted} (our validator{f'; beyond those of its base game {base}' if base else ''})")
     if engine:
+        from kremlin_triplea.engine import find_engine, using_triplea
         from kremlin_triplea.engine.verify import verify_with_engine
 
-        result = verify_with_engine([game], rounds=rounds)[0]
+        with using_triplea(triplea):
+            click.echo(f"engine: {find_engine().describe()}")
+            result = verify_with_engine([game], rounds=rounds)[0]
         for line in result.disagreements:
             click.echo(f"engine disagrees: {line}")
         if not result.disagreements:

@@ -9,19 +9,22 @@ start.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.gamefile.installation import Installation, find_installation
 
 __all__ = [
     "EngineFailed",
@@ -29,6 +32,8 @@ __all__ = [
     "EngineTerritory",
     "EngineUnavailable",
     "engine_available",
+    "find_engine",
+    "using_triplea",
     "find_triplea_jar",
     "read_with_engine",
 ]
@@ -87,9 +92,39 @@ class EngineReading:
     rules: Mapping[str, Any] = attrs.field(factory=dict)
 
 
+#: The installation the command line named (``--triplea``) for the engine runs of this call, if any.
+_NAMED: contextvars.ContextVar[Path | None] = contextvars.ContextVar("kremlin_triplea_named_installation", default=None)
+
+
+@contextlib.contextmanager
+def using_triplea(folder: Path | str | None) -> Iterator[None]:
+    """Within the block, the engine runs from ``folder`` (``--triplea``); None keeps the usual lookup."""
+    token = _NAMED.set(Path(folder) if folder is not None else None)
+    try:
+        yield
+    finally:
+        _NAMED.reset(token)
+
+
+def find_engine(explicit: Path | str | None = None) -> Installation:
+    """The TripleA installation the engine runs from (:mod:`kremlin_triplea.gamefile.installation` finds it).
+
+    The harness is compiled against TripleA 1.9's classes (Debian's package): another engine is refused, saying
+    which was found, rather than failing to compile.
+    """
+    search = find_installation(explicit or _NAMED.get())
+    found = search.found
+    if found is None:
+        raise EngineUnavailable(f"{search.not_found_message()}; on Debian: {INSTALL_HINT}")
+    if found.major is not None and found.major != 1:
+        raise EngineUnavailable(f"found {found.describe()}, but the engine checks drive TripleA 1.9's classes (Debian's package) only; {INSTALL_HINT}")
+    return found
+
+
 def find_triplea_jar() -> Path:
-    """``$KREMLIN_TRIPLEA_JAR``, else where Debian's ``triplea`` package puts it (which may not exist)."""
-    return Path(os.environ.get("KREMLIN_TRIPLEA_JAR") or DEFAULT_JAR)
+    """The jar of the TripleA the engine runs from, else where Debian's ``triplea`` package puts it (which may not exist)."""
+    search = find_installation(_NAMED.get())
+    return search.found.jar if search.found is not None else DEFAULT_JAR
 
 
 def engine_available() -> bool:
@@ -193,9 +228,7 @@ def _reading(raw: dict[str, Any]) -> EngineReading:
 
 def _tools() -> tuple[Path, Path, Path]:
     """java, javac and the jar, or EngineUnavailable saying which is missing."""
-    jar = find_triplea_jar()
-    if not jar.is_file():
-        raise EngineUnavailable(f"the TripleA engine is not installed (no {jar}); {INSTALL_HINT}")
+    jar = find_engine().jar
     java_home = os.environ.get("JAVA_HOME")
     found = shutil.which("java", path=str(Path(java_home) / "bin")) if java_home else None
     found = found or shutil.which("java")

@@ -1,0 +1,108 @@
+"""Finding the user's TripleA (issue 16, issue 11's one lookup): fake installation trees laid out as on each OS."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.gamefile.installation import find_installation, installation_at
+
+
+def fake_jar(path: Path, manifest_version: str | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        manifest = "Manifest-Version: 1.0\n" + (f"TripleA-Version: {manifest_version}\n" if manifest_version else "")
+        archive.writestr("META-INF/MANIFEST.MF", manifest)
+    return path
+
+
+def test_linux_installer_folder_in_the_home_with_its_bundled_java(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    jar = fake_jar(home / "triplea" / "bin" / "triplea-game-headed-2.7.15472.jar")
+    java = home / "triplea" / "jre" / "bin" / "java"
+    java.parent.mkdir(parents=True)
+    java.write_text("")
+    search = find_installation(home=home, environ={}, platform="linux", debian=tmp_path / "no-debian-package")
+    found = search.found
+    assert found is not None and (found.jar, found.version, found.major, found.java) == (jar, "2.7.15472", 2, java)
+    # Debian's package is tried first on Linux; the lookup says where it looked, in order.
+    assert search.looked_in == (f"{tmp_path / 'no-debian-package'} (Debian package)", f"{home / 'triplea'} (~/triplea)")
+
+
+def test_windows_program_files(tmp_path: Path) -> None:
+    program_files = tmp_path / "Program Files"
+    jar = fake_jar(program_files / "TripleA" / "bin" / "triplea-game-headed-2.6.14500.jar")
+    found = find_installation(home=tmp_path / "home", environ={"ProgramFiles": str(program_files)}, platform="win32").found
+    assert found is not None and (found.folder, found.jar, found.version) == (program_files / "TripleA", jar, "2.6.14500")
+    assert found.found_by == "%ProgramFiles%\\TripleA"
+
+
+def test_macos_application_bundle(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    app = home / "Applications" / "TripleA.app"
+    jar = fake_jar(app / "Contents" / "java" / "app" / "triplea-game-headed-2.7.1.jar")
+    search = find_installation(home=home, environ={}, platform="darwin")
+    assert search.found is not None and search.found.jar == jar and search.found.version == "2.7.1"
+    assert "/Applications/TripleA.app (/Applications/TripleA.app)" in search.looked_in
+
+
+def test_debian_package_first_on_linux_with_the_version_of_its_manifest(tmp_path: Path) -> None:
+    jar = fake_jar(tmp_path / "debian" / "bin" / "triplea.jar", "1.9.0.0.dev")
+    fake_jar(tmp_path / "home" / "triplea" / "bin" / "triplea-game-2.7.15472.jar")
+    found = find_installation(home=tmp_path / "home", environ={}, platform="linux", debian=tmp_path / "debian").found
+    assert found is not None and (found.jar, found.version, found.found_by) == (jar, "1.9.0.0.dev", "Debian package")
+
+
+def test_a_debian_style_jar_reads_its_version_from_the_manifest(tmp_path: Path) -> None:
+    jar = fake_jar(tmp_path / "triplea" / "bin" / "triplea.jar", "1.9.0.0.dev")
+    found = installation_at(tmp_path / "triplea")
+    assert found is not None and (found.jar, found.version, found.major) == (jar, "1.9.0.0.dev", 1)
+
+
+def test_the_newest_of_several_versions_in_the_home_folder(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    fake_jar(home / "triplea" / "2.5" / "bin" / "triplea-game-2.5.22294.jar")
+    newest = fake_jar(home / "triplea" / "2.7" / "bin" / "triplea-game-2.7.15472.jar")
+    found = find_installation(home=home, environ={}, platform="linux", debian=tmp_path / "no-debian-package").found
+    assert found is not None and found.jar == newest and found.found_by == "~/triplea/2.7"
+
+
+def test_a_named_folder_wins_and_is_never_replaced_by_another(tmp_path: Path) -> None:
+    jar = fake_jar(tmp_path / "mine" / "bin" / "triplea-game-2.7.15472.jar")
+    assert find_installation(tmp_path / "mine").found.jar == jar
+    assert find_installation(environ={"KREMLIN_TRIPLEA": str(tmp_path / "mine")}).found.jar == jar
+    search = find_installation(tmp_path / "nothing-here", environ={})
+    assert search.found is None and search.looked_in == (f"{tmp_path / 'nothing-here'} (--triplea)",)
+    message = search.not_found_message()
+    assert "--triplea DIR" in message and "$KREMLIN_TRIPLEA" in message
+    for where in ("~/triplea", "C:\\Program Files\\TripleA", "/Applications/TripleA.app"):
+        assert where in message
+
+
+def test_verify_engine_without_triplea_says_where_it_looked_and_how_to_point_at_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KREMLIN_TRIPLEA", str(tmp_path / "no-triplea"))
+    game = Path(__file__).resolve().parents[2] / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    result = CliRunner().invoke(main, ["verify", str(game), "--engine"])
+    assert result.exit_code == 2, result.output
+    assert "no TripleA installation found; looked in: " in result.output and "no-triplea" in result.output
+    assert "--triplea DIR" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.engine
+def test_verify_engine_says_which_triplea_it_used(tmp_path: Path) -> None:
+    game = Path(__file__).resolve().parents[2] / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", "/usr/share/games/triplea"])
+    assert result.exit_code == 0, result.output
+    assert "engine: TripleA 1.9.0.0.dev at /usr/share/games/triplea (--triplea)" in result.output
+
+
+def test_verify_refuses_a_triplea_2_for_the_engine_checks_saying_which_it_found(tmp_path: Path) -> None:
+    fake_jar(tmp_path / "t27" / "bin" / "triplea-game-2.7.15472.jar")
+    game = Path(__file__).resolve().parents[2] / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", str(tmp_path / "t27")])
+    assert result.exit_code == 2
+    assert "found TripleA 2.7.15472 at " in result.output and "TripleA 1.9's classes" in result.output
