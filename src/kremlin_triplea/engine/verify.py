@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.engine import read_with_engine
+from kremlin_triplea.engine import compare, read_with_engine
 from kremlin_triplea.engine.play import FAST_AI, PlayReport, play_with_engine
 
 
@@ -33,40 +33,9 @@ def disagreements(path: Path, reading) -> list[str]:
     """Owners, units, PUs, properties and game name as our reader and the engine's reading have them."""
     from kremlin_triplea.game import load
 
-    game = load(path)
-    board = game.board
-    found: list[str] = []
     if not reading.ok:
         return [f"the engine cannot read the file: {reading.error}"]
-    found += [f"DTD: {error}" for error in reading.dtd_errors]
-    if reading.game_name != game.name:
-        found.append(f"game name: ours {game.name!r}, the engine's {reading.game_name!r}")
-    for name, data in board.nodes.items():
-        theirs = reading.territories.get(name)
-        if theirs is None:
-            found.append(f"{name}: unknown to the engine")
-            continue
-        if theirs.owner != data["owner"]:
-            found.append(f"{name}: owner ours {data['owner']}, the engine's {theirs.owner}")
-        ours = {key: n for key, n in data["units"].items() if n}
-        if ours != dict(theirs.units):
-            found.append(f"{name}: units ours {sorted(ours.items(), key=str)}, the engine's {sorted(theirs.units.items(), key=str)}")
-    for player, view in game.players.items():
-        if reading.pus.get(player) != view.pus:
-            found.append(f"{player}: PUs ours {view.pus}, the engine's {reading.pus.get(player)}")
-    for key, value in board.properties.items():
-        # Notes are HTML the engine may reformat; colours it reads as numbers.
-        if key == "notes" or key.startswith("color_"):
-            continue
-        theirs = reading.properties.get(key)
-        if _normal(value) != _normal(theirs):
-            found.append(f"property {key!r}: ours {value!r}, the engine's {theirs!r}")
-    return found
-
-
-def _normal(value: str | None) -> str:
-    text = (value or "").strip()
-    return text.lower() if text.lower() in ("true", "false") else text
+    return [f"DTD: {error}" for error in reading.dtd_errors] + [str(d) for d in compare.disagreements(load(path).board, reading)]
 
 
 def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None = 1) -> list[Verification]:

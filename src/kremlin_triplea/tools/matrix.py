@@ -47,7 +47,7 @@ from kremlin_triplea.draft.kinds import (
 )
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
-from kremlin_triplea.engine import read_with_engine
+from kremlin_triplea.engine import compare, read_with_engine
 from kremlin_triplea.errors import KremlinError, UnknownNameError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
@@ -463,16 +463,13 @@ class Checker:
                 for item in blame(None):
                     item.fail(f"the engine cannot read the written game: {reading.error}")
                 continue
-            ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.nodes.items()}
-            theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
-            for name in sorted(set(ours) | set(theirs)):
-                if ours.get(name) != theirs.get(name):
-                    for item in blame(("place", name)) or blame(None):
-                        item.fail(f"the engine reads {name} as {theirs.get(name)}, we wrote {ours.get(name)}")
-            for player in sorted(set(board.pus) | set(reading.pus)):
-                if board.pus.get(player, 0) != reading.pus.get(player, 0):
-                    for item in blame(("pus", player)) or blame(None):
-                        item.fail(f"the engine reads {player} with {reading.pus.get(player, 0)} PUs, we wrote {board.pus.get(player, 0)}")
+            for found in compare.disagreements(board, reading, properties=False):
+                kind, name = found.key
+                for item in blame(found.key) or blame(None):
+                    if kind == "place":
+                        item.fail(f"the engine reads {name} as {found.theirs}, we wrote {found.ours}")
+                    else:
+                        item.fail(f"the engine reads {name} with {found.theirs} PUs, we wrote {found.ours}")
             if reading.dtd_errors:
                 for item in blame(None):
                     item.fail(f"the engine reports DTD errors: {reading.dtd_errors[0]}")
