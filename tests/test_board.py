@@ -9,11 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kremlin_triplea import load
+from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.model.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
-from support.paths import AA50_1941, AA50_1942, PINNED_GAMES, game_id
+from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, PINNED_GAMES, game_id
 
 GAME_1941 = load(AA50_1941)
 GAME_1942 = load(AA50_1942)
@@ -191,3 +192,22 @@ def test_copies_of_a_board_do_not_share_the_position() -> None:
     twin.push(SetOwner("Finland", "Russians"))
     twin.push(PlaceUnits("Finland", "Russians", "infantry", 1))
     assert board.owner("Finland") == "Germans" and board.units("Finland")[("Russians", "infantry")] == 0
+
+
+def test_an_edit_to_a_repeated_attachment_keeps_the_copies_alike() -> None:
+    # Global_War.xml repeats Corsica's territoryAttachment word for word (lines 2293 and 2778); TripleA reads the
+    # last. Editing only the last would leave two different attachments, one silently dropped (issue 17: the matrix
+    # failed every takeover of Corsica with validate's warning).
+    game = load(CORPUS_DIR / "Global_War.xml")
+    copies = [a for a in game.xml.attachments(kind="territory", attach_to="Corsica", name="territoryAttachment")]
+    assert len(copies) == 2
+    game.board.push(SetTerritory("Corsica", "production", 7))
+    again = Game(XmlDocument(game.to_bytes(), source="written.xml"))
+    values = [
+        {o.get("name"): o.get("value") for o in a.iterchildren("option")}["production"]
+        for a in again.xml.attachments(kind="territory", attach_to="Corsica", name="territoryAttachment")
+    ]
+    assert values == ["7", "7"] and again.board.node("Corsica")["production"] == 7
+    dtd = find_dtd()
+    base = validate_tree(game.document.root, "Global_War.xml", dtd=dtd)
+    assert added_problems(base, validate_tree(again.document.root, "written.xml", dtd=dtd)) == []

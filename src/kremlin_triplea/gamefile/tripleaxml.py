@@ -217,12 +217,16 @@ class GameXml:
 
     def set_territory_option(self, territory: str, option: str, value: str | None) -> None:
         """Set (or, with ``None``, remove) one option of the territory's territoryAttachment."""
-        attachment = self.territory_attachment(territory)
-        if attachment is None:
+        attachments = list(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
+        if not attachments:
             if value is None:
                 return
-            attachment = self._new_attachment("territoryAttachment", territory, TERRITORY_ATTACHMENT, "territory")
-        self._set_option(attachment, option, value)
+            attachments = [self._new_attachment("territoryAttachment", territory, TERRITORY_ATTACHMENT, "territory")]
+        last = attachments[-1]
+        # TripleA reads only the last; an earlier exact copy (published games repeat some, e.g. Global_War.xml's
+        # Corsica) gets the same edit, so the file keeps saying one thing rather than two different things.
+        for attachment in [*(a for a in attachments[:-1] if _options(a) == _options(last)), last]:
+            self._set_option(attachment, option, value)
 
     def set_tech(self, player: str, tech: str, owned: bool) -> None:
         attachment = self.tech_attachment(player)
@@ -449,6 +453,10 @@ class GameXml:
         if index == 0:
             raise InputError(f"cannot place a new <{tag}> section", where=self.document.source)
         return self.document.insert_after(children[index - 1], new)
+
+
+def _options(attachment: etree._Element) -> list[tuple[str | None, str | None]]:
+    return [(o.get("name"), o.get("value")) for o in attachment.iterchildren("option")]
 
 
 def _last(elements: Iterator[etree._Element]) -> etree._Element | None:
