@@ -43,6 +43,7 @@ def main() -> int:
     rulesets = all_rulesets()[0]
     totals = {"correct": 0, "wrong": 0, "missed": 0, "right to leave": 0, "unjudged": 0}
     started = time.perf_counter()
+    measured = 0
     paths = sorted({p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}.values())
     print(f"{'game':45} {'names':>5} {'correct':>7} {'wrong':>5} {'missed':>6} {'leave':>5} {'unjudged':>8} {'matched':>8}")
     for path in paths:
@@ -53,6 +54,7 @@ def main() -> int:
             except KremlinError as error:
                 print(f"{base.key}: not installed ({error})", file=sys.stderr)
                 continue
+            measured += 1
             board = game.board
             known = known_places(maps_dir, skip_board=frozenset(board.nodes))
             drafted = new_profile(game, rulesets, known=known)
@@ -95,6 +97,10 @@ def main() -> int:
             )
             if args.verbose:
                 print("\n".join(details))
+    if not measured:
+        # No figure rather than a hollow 100%: the pinned maps must be installed where --maps-dir says.
+        print(f"no pinned game found in {maps_dir}: name the folder holding them with --maps-dir", file=sys.stderr)
+        return 2
     judged = totals["correct"] + totals["wrong"] + totals["missed"]
     print(
         f"{'all':45} {sum(totals.values()):5} {totals['correct']:7} {totals['wrong']:5} {totals['missed']:6} {totals['right to leave']:5} {totals['unjudged']:8} {totals['correct'] / judged if judged else 1:8.0%}"

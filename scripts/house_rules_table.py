@@ -39,8 +39,11 @@ def how(change):
     if k == "attachment_option":
         return f"`{change['option']}` = {change['value']} on the {change['attach_to']}'s `{change['attachment']}`"
     if k == "power_tech":
-        bonus = "; ".join(f"{key.replace('_', ' ')} {', '.join(f'{u} {v:+d}' if isinstance(v, int) else f'{u} {v}' for u, v in change[key].items())}"
-                          for key in ("movement_bonus", "attack_bonus", "defense_bonus", "abilities") if key in change)
+        bonus = "; ".join(
+            f"{key.replace('_', ' ')} {', '.join(f'{u} {v:+d}' if isinstance(v, int) else f'{u} {v}' for u, v in change[key].items())}"
+            for key in ("movement_bonus", "attack_bonus", "defense_bonus", "abilities")
+            if key in change
+        )
         return f"technology of {change['power']} only ({bonus}), granted by a trigger as the game's first step starts"
     if k == "objective":
         conds = "; ".join(", ".join(f"{a}={b}" for a, b in c.items()) for c in change["condition"])
