@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.game import load
+from kremlin_triplea.rules.profile import command_line_profile
+from kremlin_triplea.tools.matrix import all_rulesets
+from kremlin_triplea.tools.profiles import known_places, new_profile
 from support.aa50 import GAMES, delta, fresh_game, pick, run_for
+from support.paths import CORPUS_DIR, MAPS_DIR
 
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
 
@@ -388,3 +397,43 @@ def test_option_10_chinese_defenders_retreat_only_where_china_may_go() -> None:
         pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Kazakh S.S.R."}]})
     pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Sikang"}]})
     assert run.game.board.units("Sikang")[("Chinese", "infantry")] > run.game.initial.units("Sikang")[("Chinese", "infantry")]
+
+
+def test_option_10_structures_cannot_retreat_and_are_captured(tmp_path: Path) -> None:
+    # 000 option 10: "retreat any enemy forces to the nearest enemy territory". oztea_1942.xml's Gibraltar holds a
+    # British harbour (infrastructure with no movement): it cannot move, so it cannot retreat, and TripleA captures
+    # a conquered territory's infrastructure; the infantry and the AA gun (which moves) retreat.
+    path = CORPUS_DIR / "oztea_1942.xml"
+    game = load(path)
+    kind = game.catalog.unit_type("harbour")
+    assert kind.infrastructure and kind.movement == 0 and game.catalog.unit_type("aaGun").movement > 0
+    with _with_new_profile(tmp_path, path):
+        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path))
+        outcome = pick(run, "Axis", 10, takeover={"territory": "Gibraltar", "by": "Germans", "retreat": [{"to": "Archangel"}]})
+    units = run.game.board.units("Gibraltar")
+    assert units[("Germans", "harbour")] == 1 and units[("British", "harbour")] == 0
+    assert units[("British", "infantry")] == 0 and units[("British", "aaGun")] == 0
+    assert any("capture 1 British harbour in Gibraltar" in line for line in outcome.lines)
+
+
+def test_a_bid_without_planes_is_not_refused_for_planes_the_game_has_at_sea(tmp_path: Path) -> None:
+    # 000 C: a bid places units "on German-owned territories and sea zones...". oztea_1942.xml starts with Japanese
+    # planes in 49 Sea Zone beyond its carriers' room; a bid submarine there houses no plane, so carrier room is not
+    # its business (the legal listing offered it and the bid refused it).
+    path = CORPUS_DIR / "oztea_1942.xml"
+    with _with_new_profile(tmp_path, path):
+        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path))
+        run.draft = draft_from_dict(
+            {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": "49 Sea Zone"}]}}
+        )
+        run.apply_bid(run.parse_bid())
+    assert run.game.board.units("49 Sea Zone")[("Japanese", "submarine")] == run.game.initial.units("49 Sea Zone")[("Japanese", "submarine")] + 1
+
+
+@contextlib.contextmanager
+def _with_new_profile(folder: Path, path: Path) -> Iterator[None]:
+    """``profile new`` for a corpus game no shipped profile covers, in force for the block (as --profile is)."""
+    profile = folder / f"{path.stem}.toml"
+    profile.write_text(new_profile(load(path), all_rulesets()[0], known=known_places(MAPS_DIR), key=str(path)).text)
+    with command_line_profile(profile):
+        yield

@@ -5,8 +5,10 @@ from __future__ import annotations
 import difflib
 
 from kremlin_triplea import load
+from kremlin_triplea.game import Game
+from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.model.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
-from support.paths import AA50_1941
+from support.paths import AA50_1941, CORPUS_DIR
 
 
 def diff(*changes) -> list[str]:
@@ -168,3 +170,18 @@ def test_removing_the_last_option_removes_the_empty_attachment() -> None:
     written = xml.document.to_bytes().decode()
     assert 'attachTo="Sahara"' not in written
     assert written.count("<attachment ") == AA50_1941.read_text().count("<attachment ") - 1
+
+
+def test_damaged_units_count_when_units_are_added_or_taken_away() -> None:
+    # oztea_1942.xml places a damaged Japanese carrier in 47 Sea Zone (hitsTaken="1"): TripleA counts it as a
+    # carrier, so one more makes two, not three (issue 17: the corpus matrix read back a third).
+    game = load(CORPUS_DIR / "oztea_1942.xml")
+    key = ("Japanese", "carrier")
+    assert game.board.units("47 Sea Zone")[key] == 1
+    game.board.push(PlaceUnits("47 Sea Zone", "Japanese", "carrier", 1))
+    written = game.to_bytes()
+    assert Game(XmlDocument(written, source="w.xml")).board.units("47 Sea Zone")[key] == 2
+    assert written.count(b'unitType="carrier" territory="47 Sea Zone" quantity="1" owner="Japanese" hitsTaken="1"') == 1
+    game.reset()
+    game.board.push(RemoveUnits("47 Sea Zone", "Japanese", "carrier", 1))
+    assert Game(XmlDocument(game.to_bytes(), source="w.xml")).board.units("47 Sea Zone")[key] == 0

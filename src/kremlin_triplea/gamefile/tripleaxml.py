@@ -171,16 +171,17 @@ class GameXml:
     def set_unit_count(self, territory: str, owner: str | None, unit_type: str, count: int) -> None:
         """Make the file place exactly ``count`` units of this kind in ``territory``."""
         in_territory = self._unit_placements_in(territory)
-        matching = [
-            e for e in in_territory if e.get("unitType") == unit_type and e.get("owner") == owner and e.get("hitsTaken") is None and e.get("unitDamage") is None
-        ]
-        current = sum(self._quantity(e) for e in matching)
+        same = [e for e in in_territory if e.get("unitType") == unit_type and e.get("owner") == owner]
+        # Damaged units (hitsTaken, unitDamage) count as units, as the reader and TripleA count them; new units are
+        # added undamaged, and units are taken away undamaged first.
+        healthy = [e for e in same if e.get("hitsTaken") is None and e.get("unitDamage") is None]
+        current = sum(self._quantity(e) for e in same)
         if count == current:
             return
         java_int(count, f"the number of {unit_type} in {territory}", where=self.document.source)
         if count > current:
-            if matching:
-                last = matching[-1]
+            if healthy:
+                last = healthy[-1]
                 self.document.set_attribute(last, "quantity", str(self._quantity(last) + count - current))
                 return
             attributes = {"unitType": unit_type, "territory": territory, "quantity": str(count - current)}
@@ -194,7 +195,7 @@ class GameXml:
             in_territory.append(new)
             return
         excess = current - count
-        for element in reversed(matching):
+        for element in [*reversed(healthy), *[e for e in same if e not in healthy]]:
             quantity = self._quantity(element)
             if quantity <= excess:
                 self.document.remove(element)

@@ -87,6 +87,7 @@ class UnitType:
     carrier_capacity: int = 0
     carrier_cost: int = 0
     infrastructure: bool = False  # factories and AA guns: captured, never fight
+    movement: int = 0  # 0: a structure that cannot move (a factory, a harbour), so it cannot retreat either
 
     @property
     def is_ship(self) -> bool:

@@ -200,6 +200,7 @@ class _Reader:
                 transport_cost=_int_or_zero(unit.get("transportCost")),
                 carrier_capacity=_int_or_zero(unit.get("carrierCapacity")),
                 carrier_cost=_int_or_zero(unit.get("carrierCost")),
+                movement=_int_or_zero(unit.get("movement")),
                 infrastructure=any(
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),

@@ -100,6 +100,8 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
         # Planes the bid puts at sea land on carriers there, the bid's own carriers included.
         for zone in sorted({at for at, _, _ in merged if board.is_water(at)}):
             placed = [(power, board.catalog.unit_type(unit), count) for (at, power, unit), count in merged.items() if at == zone]
+            if not any(kind.domain == "air" for _, kind, _ in placed):
+                continue  # no plane of the bid here: planes the game itself has at sea are not the bid's to house
             capacity, used = facts.carrier_room(zone, placed[0][0])
             capacity += sum(kind.carrier_capacity * count for _, kind, count in placed)
             used += sum(kind.carrier_cost * count for _, kind, count in placed if kind.domain == "air")

@@ -77,13 +77,28 @@ def retreat_destinations(state: DraftState, territory: str, owner: str, unit: st
 
 
 def retreating_groups(state: DraftState, territory: str, power: str) -> list[tuple[str, str, int]]:
-    """(owner, unit, count) of the units of enemies of ``power`` in ``territory``."""
+    """(owner, unit, count) of the units of enemies of ``power`` in ``territory`` that can move, so retreat."""
     catalog = state.board.catalog
     return sorted(
         (owner, unit, count)
         for (owner, unit), count in state.board.units(territory).items()
-        if count and owner is not None and not catalog.allied(power, owner)
+        if count and owner is not None and not catalog.allied(power, owner) and not _structure(catalog.unit_type(unit))
     )
+
+
+def captured_structures(state: DraftState, territory: str, power: str) -> list[tuple[str, str, int]]:
+    """(owner, unit, count) of enemy structures in ``territory``: they cannot move, and TripleA captures them."""
+    catalog = state.board.catalog
+    return sorted(
+        (owner, unit, count)
+        for (owner, unit), count in state.board.units(territory).items()
+        if count and owner is not None and not catalog.allied(power, owner) and _structure(catalog.unit_type(unit))
+    )
+
+
+def _structure(kind) -> bool:
+    # A harbour or an airfield (infrastructure with no movement) cannot retreat; an AA gun moves, and retreats.
+    return kind.infrastructure and kind.movement == 0
 
 
 def new_owner_after_takeover(board: Board, territory: str, power: str) -> str:
@@ -153,6 +168,10 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
                 pick.label
             )
     owner = new_owner_after_takeover(board, spec.territory, spec.by)
+    for structure_owner, unit, count in captured_structures(state, spec.territory, spec.by):
+        # "retreat any enemy forces": a structure cannot move; the territory's new owner takes it, as TripleA does.
+        changes += [RemoveUnits(spec.territory, structure_owner, unit, count), PlaceUnits(spec.territory, owner, unit, count)]
+        lines.append(f"{owner} capture {count} {structure_owner} {unit} in {shown} (it cannot move, so it cannot retreat)")
     changes.append(SetOwner(spec.territory, owner, captured=True))
     placed = [(state.names.unit(u), n) for u, n in params.units]
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
