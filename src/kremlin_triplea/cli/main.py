@@ -31,6 +31,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: imports of the draft room, the assistant or the matrix (python-chess's variants, found through a registry).
 LAZY_COMMANDS = {
     "draft": "kremlin_triplea.cli.assistant:draft_command",
+    "save": "kremlin_triplea.cli.save:save_command",
     "house": "kremlin_triplea.cli.house:house_command",
     "installed": "kremlin_triplea.cli.install:installed_command",
     "matrix": "kremlin_triplea.cli.matrix:matrix_command",
@@ -184,9 +185,21 @@ def _count(number: int, noun: str) -> str:
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists, and with --install a game of the same name that this tool installed.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
 @click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<ruleset> — <player> v <player> <date>").')
+@click.option("--savegame", type=OUTPUT_PATH, help="Also write a savegame (.tsvg) with TripleA 2.x, loaded back to check it (see `save`).")
+@click.option("--triplea", type=click.Path(path_type=Path), help="With --savegame: the TripleA 2.x installation (folder or jar) that writes it.")
 @click.pass_context
 @profile_option
-def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output: Path | None, force: bool, install: bool, install_name: str | None) -> None:
+def apply_command(
+    ctx: click.Context,
+    draft: Path,
+    game_spec: str | None,
+    output: Path | None,
+    force: bool,
+    install: bool,
+    install_name: str | None,
+    savegame: Path | None,
+    triplea: Path | None,
+) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
     On the first pick that breaks a rule, print the pick, the rule (quoted) and
@@ -197,13 +210,14 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     from kremlin_triplea.gamefile.safe import check_output
     from kremlin_triplea.report.notes import add_notes
 
-    if output is None and not install:
-        raise InputError("say where the game goes: -o FILE, --install, or both")
+    if output is None and not install and savegame is None:
+        raise InputError("say where the game goes: -o FILE, --install, --savegame FILE, or several")
     if install_name is not None and not install:
         raise InputError("--name names the installed game: use it with --install")
     parsed = read_draft(draft)
-    if output is not None:
-        check_output(output, overwrite=force, protect=(draft,))  # before the work, and again before writing
+    for path in (output, savegame):
+        if path is not None:
+            check_output(path, overwrite=force, protect=(draft,))  # before the work, and again before writing
     result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
@@ -232,6 +246,14 @@ def apply_command(ctx: click.Context, draft: Path, game_spec: str | None, output
     if installed is not None:
         verb = "replaced" if installed.replaced else "installed"
         click.echo(f"{verb} {installed.game_name!r}: {installed.game_file} (notes {installed.notes_file}), listed in {installed.map_yml}")
+    if savegame is not None:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="kremlin-apply-") as folder:
+            source = written or (installed.game_file if installed is not None else result.game.save(Path(folder) / "game.xml"))
+            from kremlin_triplea.cli.save import write_checked_savegame
+
+            write_checked_savegame(source, savegame, triplea, force)
 
 
 def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:

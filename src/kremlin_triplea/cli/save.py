@@ -1,0 +1,63 @@
+"""``kremlin-triplea save``: a game file turned into a savegame by the host's own TripleA 2.x (issue 16)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kremlin_triplea.cli.common import maps_dir as _maps_dir
+from kremlin_triplea.cli.output import OUTPUT_PATH
+
+
+@click.command("save")
+@click.argument("game_spec", metavar="GAME")
+@click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="The savegame to write (.tsvg).")
+@click.option("--triplea", type=click.Path(path_type=Path), help="The TripleA 2.x installation (folder or jar); default: the one found where TripleA installs.")
+@click.option(
+    "--base-name",
+    is_flag=True,
+    help="Name the save as its base game (e.g. 'World War II v3 1941'), so a lobby bot with that map installed accepts it; the notes still carry the Kremlin setup.",
+)
+@click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
+@click.pass_context
+def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path | None, base_name: bool, force: bool) -> None:
+    """Write GAME (a path, or MAP/GAME) as a savegame TripleA 2.x loads, e.g. to upload to a lobby bot.
+
+    The save is written by TripleA itself (a save loads only in a TripleA like the one that wrote it), loaded
+    back and compared with GAME (owners, units, PUs, game name, round 1); exit 1 and nothing written otherwise.
+    """
+    from kremlin_triplea.gamefile.locate import resolve_game
+
+    game = resolve_game(game_spec, _maps_dir(ctx))
+    if not base_name:
+        write_checked_savegame(game, output, triplea, force)
+        return
+    import tempfile
+
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.game import load
+    from kremlin_triplea.gamefile.provenance import recorded_base
+    from kremlin_triplea.model.changes import SetGameName
+
+    loaded = load(game)
+    base = recorded_base(loaded.board.properties.get("notes", ""))
+    if base is None or not base.game:
+        raise InputError("--base-name: the game does not record its base game (only games this tool wrote do)", where=str(game))
+    # A 2.7 bot accepts an uploaded save only if its game name is listed in an installed map.yml
+    # (InstalledMapsListing.hasGame): the base game's name is, the Kremlin game's own name is not.
+    loaded.board.push(SetGameName(base.game))
+    with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
+        write_checked_savegame(loaded.save(Path(folder) / game.name), output, triplea, force)
+    click.echo(f"the save is named {base.game!r}, as its base game, for a lobby bot with map {base.map!r} installed")
+
+
+def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool) -> None:
+    """Write ``savegame`` from ``game`` with TripleA 2.x; refused (exit 1, nothing written) unless it loads back as written."""
+    from kremlin_triplea.engine.savegame import SaveRefused, write_savegame
+
+    report = write_savegame(game, savegame, triplea=triplea, overwrite=force)
+    if not report.ok:
+        problems = [f"TripleA refuses the game: {e}" for e in report.validation] + [f"the save reads back differently: {d}" for d in report.disagreements]
+        raise SaveRefused(f"{report.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(game))
+    click.echo(f"wrote {report.save} with {report.engine}; it loads back as the game was written")

@@ -1,0 +1,175 @@
+"""Savegames (``.tsvg``) written by the user's own TripleA 2.x, checked by loading them back (issue 16).
+
+A savegame is Java serialization of the engine's classes, so only the TripleA that will load it may write it
+(a host's save is written by the host's TripleA). ``EngineSave27.java`` runs with that installation's jar: it
+parses the game as the 2.x game selector does, checks it as the selector does (``GameParsingValidation``),
+saves it (``GameDataManager.saveGame``) and loads the save back (``GameDataManager.loadGame``); here the loaded
+save is compared with the game we wrote (owners, units, PUs, game name, round 1).
+
+TripleA 1.9 is refused: its saves of Classic-based games do not load in 1.9 on Java 17 (issue 16), and a 1.9
+save is of no use to players who run 2.x. The helper class is compiled here with ``javac`` (a JDK); it uses
+reflection and java.* only, so it compiles without any TripleA classes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import attrs
+
+from kremlin_triplea.engine import EngineFailed, EngineUnavailable, compare
+from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.gamefile.installation import Installation, find_installation
+from kremlin_triplea.gamefile.safe import check_output
+
+SOURCE = Path(__file__).with_name("EngineSave27.java")
+MAIN_CLASS = "EngineSave27"
+#: The Debian packages' jars a TripleA 2.7 headless jar needs (../shared/triplea-engine-2.7/README.md); a
+#: player's own installation carries its libraries in its jar, and these are then merely unused.
+LIBRARIES = (
+    "guava",
+    "gson",
+    "commons-io",
+    "commons-math3",
+    "commons-text",
+    "commons-lang3",
+    "slf4j-api",
+    "logback-classic",
+    "logback-core",
+    "httpclient",
+    "httpcore",
+    "httpmime",
+    "snakeyaml",
+    "jakarta-mail",
+    "jakarta-activation",
+)
+SECONDS = 180
+
+
+class SaveRefused(KremlinError):
+    """TripleA refuses the game, or its save loads back different from the game written: nothing is written."""
+
+    exit_code = 1
+
+
+@attrs.frozen
+class SaveReport:
+    game: Path
+    save: Path
+    engine: str  # which TripleA wrote it
+    validation: tuple[str, ...]  # what the 2.x game selector would refuse the game for
+    disagreements: tuple[str, ...]  # where the loaded save differs from the game we wrote
+
+    @property
+    def ok(self) -> bool:
+        return not self.validation and not self.disagreements
+
+
+def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str | None = None, overwrite: bool = False) -> SaveReport:
+    """Write ``out`` (a ``.tsvg``) from ``game_xml`` with TripleA 2.x, and load it back to compare; atomic."""
+    from kremlin_triplea.game import load
+
+    game_xml, out = Path(game_xml), Path(out)
+    target = check_output(out, overwrite=overwrite, protect=(game_xml,))
+    installation = _installation(triplea)
+    board = load(game_xml).board
+    with tempfile.TemporaryDirectory(prefix=".kremlin-save-", dir=target.parent) as folder:
+        partial = Path(folder) / target.name
+        answer = _run(installation, game_xml.resolve(), partial)
+        if "error" in answer:
+            raise EngineFailed(f"{installation.describe()} cannot save {game_xml}: {answer['error']}")
+        reading = SimpleNamespace(
+            territories={name: SimpleNamespace(owner=t["owner"], units={(o, u): n for o, u, n in t["units"]}) for name, t in answer["territories"].items()},
+            pus=answer["pus"],
+        )
+        found = [str(d) for d in compare.disagreements(board, reading, properties=False)]
+        if answer["game_name"] != board.game_name:
+            found.append(f"game name: ours {board.game_name!r}, the save's {answer['game_name']!r}")
+        if answer["round"] != 1:
+            found.append(f"round: the save starts in round {answer['round']}, not 1")
+        report = SaveReport(game_xml, target, installation.describe(), tuple(answer["validation"]), tuple(found))
+        if report.ok:
+            os.replace(partial, target)
+    return report
+
+
+def _installation(triplea: Path | str | None) -> Installation:
+    search = find_installation(triplea)
+    found = search.found
+    if found is None:
+        raise EngineUnavailable(search.not_found_message())
+    if found.major != 2:
+        raise EngineUnavailable(
+            f"found {found.describe()}: savegames are written with TripleA 2.x, the TripleA players run (1.9's saves of "
+            "Classic-based games do not load in 1.9 on Java 17); name a 2.x installation with --triplea DIR"
+        )
+    return found
+
+
+def _run(installation: Installation, game_xml: Path, out: Path) -> dict:
+    java = str(installation.java) if installation.java is not None else shutil.which("java")
+    if not java:
+        raise EngineUnavailable("java is not installed, and the TripleA installation ships none")
+    libraries = [p for p in (Path("/usr/share/java") / f"{name}.jar" for name in LIBRARIES) if p.is_file()]
+    classes = _compiled()
+    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
+        try:
+            done = subprocess.run(
+                [
+                    java,
+                    "-Djava.awt.headless=true",
+                    "-Dtriplea.headless=true",
+                    f"-Duser.home={home}",
+                    f"-Djava.util.prefs.userRoot={home}/.java",
+                    "-cp",
+                    os.pathsep.join([str(installation.jar), *map(str, libraries), str(classes)]),
+                    MAIN_CLASS,
+                ],
+                input=f"{game_xml}\t{out}\n",
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                env={**os.environ, "LC_ALL": "C.UTF-8"},
+                timeout=SECONDS,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as error:
+            raise EngineFailed(f"{installation.describe()} did not finish saving {game_xml} in {SECONDS} s") from error
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != 1:
+        raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
+    return json.loads(lines[0])
+
+
+def _compiled() -> Path:
+    """The helper class compiled once per source (cached beside the engine harness's classes)."""
+    javac = shutil.which("javac")
+    if not javac:
+        raise EngineUnavailable("javac is not installed (a JDK is needed to compile the savegame helper)")
+    key = hashlib.sha256(SOURCE.read_bytes() + javac.encode()).hexdigest()[:16]
+    root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
+    classes = root / f"save-{key}"
+    if (classes / f"{MAIN_CLASS}.class").is_file():
+        return classes
+    root.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
+    try:
+        done = subprocess.run([javac, "-nowarn", "-encoding", "UTF-8", "-d", str(building), str(SOURCE)], capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            raise EngineUnavailable(f"the savegame helper does not compile: {done.stderr.strip()[-800:]}")
+        building.chmod(0o755)
+        try:
+            building.rename(classes)
+        except OSError:
+            if not (classes / f"{MAIN_CLASS}.class").is_file():
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return classes

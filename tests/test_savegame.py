@@ -1,0 +1,62 @@
+"""Savegames written by TripleA 2.7 itself, loaded back equal to the game written (issue 16).
+
+TripleA 2.7's headless jar is ../shared/triplea-engine-2.7 (its Debian libraries are installed by scripts/test).
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.engine.savegame import write_savegame
+from support.paths import EXAMPLES_DIR, MAPS_DIR, SHARED
+
+TRIPLEA_27 = SHARED / "triplea-engine-2.7"
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.toml"))
+
+pytestmark = pytest.mark.engine
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_saves_with_triplea_27_and_loads_back_as_written(example: Path, tmp_path: Path) -> None:
+    game, save = tmp_path / "game.xml", tmp_path / "game.tsvg"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(game), "--savegame", str(save), "--triplea", str(TRIPLEA_27)])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {save} with TripleA 2.7.15472" in result.output and "it loads back as the game was written" in result.output
+    with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization
+        assert data.read(2) == b"\xac\xed"
+    # Loading it again gives the same owners, units, PUs, game name and round as the game file.
+    report = write_savegame(game, tmp_path / "again.tsvg", triplea=TRIPLEA_27)
+    assert report.ok and report.validation == () and report.disagreements == ()
+
+
+def test_a_save_is_written_by_triplea_2_only_and_never_over_a_file_without_force(tmp_path: Path) -> None:
+    game = MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    debian = CliRunner().invoke(main, ["save", str(game), "-o", str(tmp_path / "a.tsvg"), "--triplea", "/usr/share/games/triplea"])
+    assert debian.exit_code == 2 and "savegames are written with TripleA 2.x" in debian.output
+    assert not (tmp_path / "a.tsvg").exists()
+    (tmp_path / "b.tsvg").write_bytes(b"mine")
+    kept = CliRunner().invoke(main, ["save", str(game), "-o", str(tmp_path / "b.tsvg"), "--triplea", str(TRIPLEA_27)])
+    assert kept.exit_code == 2 and "already exists" in kept.output and (tmp_path / "b.tsvg").read_bytes() == b"mine"
+    done = CliRunner().invoke(main, ["save", str(game), "-o", str(tmp_path / "b.tsvg"), "--triplea", str(TRIPLEA_27), "--force"])
+    assert done.exit_code == 0, done.output
+    assert list(tmp_path.glob(".kremlin-save-*")) == []  # the partial file is gone
+
+
+def test_a_save_for_a_lobby_bot_keeps_the_base_games_name(tmp_path: Path) -> None:
+    # A 2.7 bot accepts an uploaded save only if its game name is listed in an installed map.yml
+    # (InstalledMapsListing.hasGame, ../shared/triplea-engine-2.7/README.md): the base game's is, ours is not.
+    game = tmp_path / "game.xml"
+    made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES_DIR / "kremlin-aa50-1941.toml"), "-o", str(game)])
+    assert made.exit_code == 0, made.output
+    save = tmp_path / "bot.tsvg"
+    result = CliRunner().invoke(main, ["save", str(game), "-o", str(save), "--triplea", str(TRIPLEA_27), "--base-name"])
+    assert result.exit_code == 0, result.output
+    assert "loads back as the game was written" in result.output  # the name it was written with: the base game's
+    listed = (MAPS_DIR / "world_war_ii_v3" / "map.yml").read_text(encoding="utf-8")
+    assert "the save is named 'World War II v3 1941'" in result.output and "World War II v3 1941" in listed
