@@ -25,7 +25,9 @@ pytestmark = pytest.mark.engine
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_saves_with_triplea_27_and_loads_back_as_written(example: Path, tmp_path: Path) -> None:
     game, save = tmp_path / "game.xml", tmp_path / "game.tsvg"
-    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(game), "--savegame", str(save), "--triplea", str(TRIPLEA_27)])
+    result = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(game), "--savegame", str(save), "--triplea", str(TRIPLEA_27)]
+    )
     assert result.exit_code == 0, result.output
     assert f"wrote {save} with TripleA 2.7.15472" in result.output and "it loads back as the game was written" in result.output
     with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization

@@ -17,7 +17,8 @@ import java.util.TreeMap;
 
 /**
  * Savegames written by TripleA 2.x itself (issue 16): run with a 2.x jar on the class path, game files and the
- * savegame to write one pair a line on standard input ("game.xml TAB out.tsvg").
+ * savegame to write one pair a line on standard input ("game.xml TAB out.tsvg"; without the savegame, the game as
+ * parsed is reported: TripleA 2.x's reading).
  *
  * <p>For each pair: the game is parsed as the game selector parses it ({@code GameParser.parse}), checked as the
  * 2.x selector checks it ({@code GameParsingValidation}), written with {@code GameDataManager.saveGame} and read
@@ -54,13 +55,18 @@ public final class EngineSave27 {
           listed.append(listed.length() > 0 ? ", " : "").append(quote(error));
         }
         out.append("\"validation\": [").append(listed).append("]");
-        final Path target = Paths.get(pair[1]);
-        try (OutputStream stream = Files.newOutputStream(target)) {
-          save.invoke(null, stream, data);
+        if (pair.length < 2 || pair[1].isEmpty()) {
+          // No savegame asked for: the game as the engine parsed it (its reading, for the engines' agreement).
+          out.append(", ").append(state(data));
+        } else {
+          final Path target = Paths.get(pair[1]);
+          try (OutputStream stream = Files.newOutputStream(target)) {
+            save.invoke(null, stream, data);
+          }
+          final Object loaded = ((Optional<?>) load.invoke(null, target))
+              .orElseThrow(() -> new IllegalStateException("TripleA does not load the save it wrote"));
+          out.append(", ").append(state(loaded));
         }
-        final Object loaded = ((Optional<?>) load.invoke(null, target))
-            .orElseThrow(() -> new IllegalStateException("TripleA does not load the save it wrote"));
-        out.append(", ").append(state(loaded));
       } catch (final Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {

@@ -82,14 +82,10 @@ def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str
     board = load(game_xml).board
     with tempfile.TemporaryDirectory(prefix=".kremlin-save-", dir=target.parent) as folder:
         partial = Path(folder) / target.name
-        answer = _run(installation, game_xml.resolve(), partial)
+        (answer,) = _run(installation, [(game_xml.resolve(), partial)])
         if "error" in answer:
             raise EngineFailed(f"{installation.describe()} cannot save {game_xml}: {answer['error']}")
-        reading = SimpleNamespace(
-            territories={name: SimpleNamespace(owner=t["owner"], units={(o, u): n for o, u, n in t["units"]}) for name, t in answer["territories"].items()},
-            pus=answer["pus"],
-        )
-        found = [str(d) for d in compare.disagreements(board, reading, properties=False)]
+        found = [str(d) for d in compare.disagreements(board, _reading(answer), properties=False)]
         if answer["game_name"] != board.game_name:
             found.append(f"game name: ours {board.game_name!r}, the save's {answer['game_name']!r}")
         if answer["round"] != 1:
@@ -98,6 +94,26 @@ def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str
         if report.ok:
             os.replace(partial, target)
     return report
+
+
+def read_with_triplea2(games: list[Path], *, triplea: Path | str | None = None) -> list[SimpleNamespace]:
+    """TripleA 2.x's reading of each game, one JVM: ``game_name``, ``round``, ``validation`` (the 2.x game selector's
+    objections), ``territories`` (name -> owner, units by (owner, type)) and ``pus``; or ``error``."""
+    installation = _installation(triplea)
+    answers = _run(installation, [(Path(g).resolve(), None) for g in games])
+    return [SimpleNamespace(error=a["error"]) if "error" in a else _reading(a) for a in answers]
+
+
+def _reading(answer: dict) -> SimpleNamespace:
+    territories = {name: SimpleNamespace(owner=t["owner"], units={(o, u): n for o, u, n in t["units"]}) for name, t in answer["territories"].items()}
+    return SimpleNamespace(
+        error=None,
+        game_name=answer["game_name"],
+        round=answer["round"],
+        validation=tuple(answer["validation"]),
+        territories=territories,
+        pus=answer["pus"],
+    )
 
 
 def _installation(triplea: Path | str | None) -> Installation:
@@ -113,7 +129,7 @@ def _installation(triplea: Path | str | None) -> Installation:
     return found
 
 
-def _run(installation: Installation, game_xml: Path, out: Path) -> dict:
+def _run(installation: Installation, pairs: list[tuple[Path, Path | None]]) -> list[dict]:
     java = str(installation.java) if installation.java is not None else shutil.which("java")
     if not java:
         raise EngineUnavailable("java is not installed, and the TripleA installation ships none")
@@ -132,20 +148,20 @@ def _run(installation: Installation, game_xml: Path, out: Path) -> dict:
                     os.pathsep.join([str(installation.jar), *map(str, libraries), str(classes)]),
                     MAIN_CLASS,
                 ],
-                input=f"{game_xml}\t{out}\n",
+                input="".join(f"{xml}\t{out or ''}\n" for xml, out in pairs),
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
                 env={**os.environ, "LC_ALL": "C.UTF-8"},
-                timeout=SECONDS,
+                timeout=SECONDS + 20 * len(pairs),
                 check=False,
             )
         except subprocess.TimeoutExpired as error:
-            raise EngineFailed(f"{installation.describe()} did not finish saving {game_xml} in {SECONDS} s") from error
+            raise EngineFailed(f"{installation.describe()} did not finish {len(pairs)} game(s)") from error
     lines = done.stdout.splitlines()
-    if done.returncode != 0 or len(lines) != 1:
+    if done.returncode != 0 or len(lines) != len(pairs):
         raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
-    return json.loads(lines[0])
+    return [json.loads(line) for line in lines]
 
 
 def _compiled() -> Path:

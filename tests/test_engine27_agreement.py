@@ -1,0 +1,54 @@
+"""TripleA 2.7 and 1.9 read every pinned game and every example's output as we do (issue 16: both engines in CI).
+
+2.7 is ../shared/triplea-engine-2.7's headless jar; 1.9 is Debian's package. Owners, units, PUs and the game
+name must agree three ways, and the 2.x game selector (GameParsingValidation) must accept every game we write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.engine import read_with_engine
+from kremlin_triplea.engine.compare import disagreements
+from kremlin_triplea.engine.savegame import read_with_triplea2
+from kremlin_triplea.game import load
+from support.paths import EXAMPLES_DIR, MAPS_DIR, PINNED_GAMES, SHARED
+
+pytestmark = [pytest.mark.engine, pytest.mark.slow]
+
+TRIPLEA_27 = SHARED / "triplea-engine-2.7"
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("examples")
+    paths = []
+    for example in sorted(EXAMPLES_DIR.glob("*.toml")):
+        out = folder / f"{example.stem}.xml"
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        paths.append(out)
+    return paths
+
+
+def test_both_engines_read_every_pinned_game_and_every_output_as_we_do(written: list[Path]) -> None:
+    games = [*PINNED_GAMES, *written]
+    readings_27 = read_with_triplea2(games, triplea=TRIPLEA_27)
+    readings_19 = read_with_engine(games)
+    for path, new, old in zip(games, readings_27, readings_19):
+        board = load(path).board
+        assert new.error is None, (path.name, new.error)
+        assert old.ok, (path.name, old.error)
+        assert [str(d) for d in disagreements(board, new, properties=False)] == [], ("2.7", path.name)
+        assert [str(d) for d in disagreements(board, old, properties=False)] == [], ("1.9", path.name)
+        assert new.game_name == old.game_name == board.game_name, path.name
+        assert new.round == 1
+
+
+def test_the_2x_game_selector_accepts_every_game_we_write(written: list[Path]) -> None:
+    for path, reading in zip(written, read_with_triplea2(written, triplea=TRIPLEA_27)):
+        assert reading.error is None and reading.validation == (), (path.name, reading.validation)
