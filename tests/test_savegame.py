@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.engine.savegame import write_savegame
+from kremlin_triplea.engine.savegame import bot_accepts, write_savegame
 from support.paths import EXAMPLES_DIR, MAPS_DIR, SHARED
 
 TRIPLEA_27 = SHARED / "triplea-engine-2.7"
@@ -62,3 +62,16 @@ def test_a_save_for_a_lobby_bot_keeps_the_base_games_name(tmp_path: Path) -> Non
     assert "loads back as the game was written" in result.output  # the name it was written with: the base game's
     listed = (MAPS_DIR / "world_war_ii_v3" / "map.yml").read_text(encoding="utf-8")
     assert "the save is named 'World War II v3 1941'" in result.output and "World War II v3 1941" in listed
+
+
+def test_a_27_bot_refuses_the_kremlin_name_and_accepts_the_base_name(tmp_path: Path) -> None:
+    # HeadlessGameServer.checkGameIsAvailableOnServer: "Game is not installed on this server" unless the save's game
+    # name is an installed game (issue 16 measured it); run here with the pinned maps as the bot's maps.
+    game = tmp_path / "game.xml"
+    assert CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES_DIR / "kremlin-aa50-1941.toml"), "-o", str(game)]).exit_code == 0
+    assert bot_accepts(game, MAPS_DIR, triplea=TRIPLEA_27) == {"has_game": False, "map_installed": True}
+    result = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "save", str(game), "-o", str(tmp_path / "bot.tsvg"), "--triplea", str(TRIPLEA_27), "--base-name"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "a TripleA 2.7.15472 bot with the maps of" in result.output and "accepts it" in result.output

@@ -50,6 +50,16 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
     with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
         write_checked_savegame(loaded.save(Path(folder) / game.name), output, triplea, force)
     click.echo(f"the save is named {base.game!r}, as its base game, for a lobby bot with map {base.map!r} installed")
+    maps = _maps_dir(ctx)
+    if maps.is_dir():
+        from kremlin_triplea.engine.savegame import bot_accepts
+        from kremlin_triplea.gamefile.installation import find_installation
+
+        with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
+            verdict = bot_accepts(loaded.save(Path(folder) / game.name), maps, triplea=triplea)
+        engine = find_installation(triplea).found
+        who = f"a TripleA {engine.version if engine else '2.x'} bot with the maps of {maps}"
+        click.echo(f"{who} accepts it" if all(verdict.values()) else f"{who} would refuse it: {verdict}")
 
 
 def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool) -> None:

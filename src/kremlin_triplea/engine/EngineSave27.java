@@ -18,7 +18,7 @@ import java.util.TreeMap;
 /**
  * Savegames written by TripleA 2.x itself (issue 16): run with a 2.x jar on the class path, game files and the
  * savegame to write one pair a line on standard input ("game.xml TAB out.tsvg"; without the savegame, the game as
- * parsed is reported: TripleA 2.x's reading).
+ * parsed is reported: TripleA 2.x's reading; with a third field, a maps folder, a 2.7 bot's acceptance of the save).
  *
  * <p>For each pair: the game is parsed as the game selector parses it ({@code GameParser.parse}), checked as the
  * 2.x selector checks it ({@code GameParsingValidation}), written with {@code GameDataManager.saveGame} and read
@@ -66,6 +66,16 @@ public final class EngineSave27 {
           final Object loaded = ((Optional<?>) load.invoke(null, target))
               .orElseThrow(() -> new IllegalStateException("TripleA does not load the save it wrote"));
           out.append(", ").append(state(loaded));
+          if (pair.length > 2 && !pair[2].isEmpty()) {
+            // A 2.7 bot's check on an uploaded save (HeadlessGameServer.checkGameIsAvailableOnServer): its game
+            // name is one of the games of the installed maps (InstalledMapsListing.hasGame).
+            final Class<?> listing = Class.forName("games.strategy.engine.framework.map.file.system.loader.InstalledMapsListing");
+            final Object maps = listing.getMethod("parseMapFiles", Path.class).invoke(null, Paths.get(pair[2]));
+            final Object name = call(loaded, "getGameName");
+            out.append(", \"bot\": {\"has_game\": ").append(listing.getMethod("hasGame", String.class).invoke(maps, name))
+                .append(", \"map_installed\": ").append(listing.getMethod("isMapInstalled", String.class).invoke(maps, call(loaded, "getMapName")))
+                .append('}');
+          }
         }
       } catch (final Throwable e) {
         Throwable root = e;

@@ -96,6 +96,28 @@ def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str
     return report
 
 
+def bot_accepts(save_from: Path | str, maps_dir: Path | str, *, triplea: Path | str | None = None) -> dict[str, bool]:
+    """Whether a 2.7 bot with the maps of ``maps_dir`` installed accepts a save of the game ``save_from``, as its
+    HeadlessGameServer checks an uploaded save: ``has_game`` (the save's game name is an installed game) and
+    ``map_installed`` (its map is installed). The save is written to a scratch folder and thrown away."""
+    installation = _installation(triplea)
+    with tempfile.TemporaryDirectory(prefix="kremlin-bot-") as folder:
+        # The bot would write a map.yml into a map folder lacking one: it reads a scratch copy of what it looks
+        # at (each map's map.yml and game files), never the user's folder.
+        maps = Path(folder) / "downloadedMaps"
+        for child in sorted(Path(maps_dir).iterdir()):
+            if child.is_dir() and (child / "map.yml").is_file():
+                (maps / child.name).mkdir(parents=True)
+                shutil.copyfile(child / "map.yml", maps / child.name / "map.yml")
+                for games in (child / "map" / "games", child / "games"):
+                    if games.is_dir():
+                        shutil.copytree(games, maps / child.name / games.relative_to(child), ignore=shutil.ignore_patterns("*.png", "*.jpg"))
+        (answer,) = _run(installation, [(Path(save_from).resolve(), Path(folder) / "bot.tsvg", maps)])
+    if "error" in answer:
+        raise EngineFailed(f"{installation.describe()} cannot save {save_from}: {answer['error']}")
+    return dict(answer["bot"])
+
+
 def read_with_triplea2(games: list[Path], *, triplea: Path | str | None = None) -> list[SimpleNamespace]:
     """TripleA 2.x's reading of each game, one JVM: ``game_name``, ``round``, ``validation`` (the 2.x game selector's
     objections), ``territories`` (name -> owner, units by (owner, type)) and ``pus``; or ``error``."""
@@ -129,7 +151,7 @@ def _installation(triplea: Path | str | None) -> Installation:
     return found
 
 
-def _run(installation: Installation, pairs: list[tuple[Path, Path | None]]) -> list[dict]:
+def _run(installation: Installation, pairs: list[tuple[Path, ...]]) -> list[dict]:
     java = str(installation.java) if installation.java is not None else shutil.which("java")
     if not java:
         raise EngineUnavailable("java is not installed, and the TripleA installation ships none")
@@ -148,7 +170,7 @@ def _run(installation: Installation, pairs: list[tuple[Path, Path | None]]) -> l
                     os.pathsep.join([str(installation.jar), *map(str, libraries), str(classes)]),
                     MAIN_CLASS,
                 ],
-                input="".join(f"{xml}\t{out or ''}\n" for xml, out in pairs),
+                input="".join("\t".join(str(field or "") for field in pair) + "\n" for pair in pairs),
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
