@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.engine.savegame import bot_accepts, write_savegame
+from kremlin_triplea.engine.savegame import bot_accepts, play_round, write_savegame
 from support.paths import EXAMPLES_DIR, MAPS_DIR, SHARED
 
 TRIPLEA_27 = SHARED / "triplea-engine-2.7"
@@ -35,6 +35,10 @@ def test_every_example_saves_with_triplea_27_and_loads_back_as_written(example: 
     # Loading it again gives the same owners, units, PUs, game name and round as the game file.
     report = write_savegame(game, tmp_path / "again.tsvg", triplea=TRIPLEA_27)
     assert report.ok and report.validation == () and report.disagreements == ()
+    # And the loaded save plays: every power a Fast AI, round 1 to its end, no engine exception.
+    (played,) = play_round([save], triplea=TRIPLEA_27)
+    assert played.ok, (played.error, played.steps[-3:])
+    assert played.steps[-1] == "endRoundStep" and any(step.endswith("CombatMove") for step in played.steps)
 
 
 def test_a_save_is_written_by_triplea_2_only_and_never_over_a_file_without_force(tmp_path: Path) -> None:

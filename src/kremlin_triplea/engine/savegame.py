@@ -31,6 +31,9 @@ from kremlin_triplea.gamefile.safe import check_output
 
 SOURCE = Path(__file__).with_name("EngineSave27.java")
 MAIN_CLASS = "EngineSave27"
+#: Compiled against the 2.x jar itself (it drives the engine's game loop, not only its reader).
+PLAY_SOURCE = Path(__file__).parent / "play27" / "EnginePlay27.java"
+PLAY_CLASS = "EnginePlay27"
 #: The Debian packages' jars a TripleA 2.7 headless jar needs (../shared/triplea-engine-2.7/README.md); a
 #: player's own installation carries its libraries in its jar, and these are then merely unused.
 LIBRARIES = (
@@ -118,6 +121,31 @@ def bot_accepts(save_from: Path | str, maps_dir: Path | str, *, triplea: Path | 
     return dict(answer["bot"])
 
 
+@attrs.frozen
+class RoundPlayed:
+    save: Path
+    steps: tuple[str, ...]
+    round: int  # the round the game reached (2 after a whole first round)
+    error: str | None  # the first exception the engine threw
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.round == 2 and bool(self.steps)
+
+
+def play_round(saves: list[Path], *, triplea: Path | str | None = None) -> list[RoundPlayed]:
+    """Load each savegame in TripleA 2.x and play its first round with every power a Fast AI (one JVM)."""
+    installation = _installation(triplea)
+    classpath = [installation.jar, *_libraries()]
+    classes = _compiled(PLAY_SOURCE, PLAY_CLASS, classpath)
+    done = _java(installation, [*classpath, classes], PLAY_CLASS, "".join(f"{Path(s).resolve()}\n" for s in saves), 300 + 120 * len(saves))
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != len(saves):
+        raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
+    answers = [json.loads(line) for line in lines]
+    return [RoundPlayed(Path(s), tuple(a["steps"]), a["round"], a["error"]) for s, a in zip(saves, answers)]
+
+
 def read_with_triplea2(games: list[Path], *, triplea: Path | str | None = None) -> list[SimpleNamespace]:
     """TripleA 2.x's reading of each game, one JVM: ``game_name``, ``round``, ``validation`` (the 2.x game selector's
     objections), ``territories`` (name -> owner, units by (owner, type)) and ``pus``; or ``error``."""
@@ -152,14 +180,27 @@ def _installation(triplea: Path | str | None) -> Installation:
 
 
 def _run(installation: Installation, pairs: list[tuple[Path, ...]]) -> list[dict]:
+    classpath = [installation.jar, *_libraries()]
+    classes = _compiled(SOURCE, MAIN_CLASS, [])
+    stdin = "".join("\t".join(str(field or "") for field in pair) + "\n" for pair in pairs)
+    done = _java(installation, [*classpath, classes], MAIN_CLASS, stdin, SECONDS + 20 * len(pairs))
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != len(pairs):
+        raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
+    return [json.loads(line) for line in lines]
+
+
+def _libraries() -> list[Path]:
+    return [p for p in (Path("/usr/share/java") / f"{name}.jar" for name in LIBRARIES) if p.is_file()]
+
+
+def _java(installation: Installation, classpath: list[Path], main: str, stdin: str, timeout: float) -> subprocess.CompletedProcess:
     java = str(installation.java) if installation.java is not None else shutil.which("java")
     if not java:
         raise EngineUnavailable("java is not installed, and the TripleA installation ships none")
-    libraries = [p for p in (Path("/usr/share/java") / f"{name}.jar" for name in LIBRARIES) if p.is_file()]
-    classes = _compiled()
     with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
         try:
-            done = subprocess.run(
+            return subprocess.run(
                 [
                     java,
                     "-Djava.awt.headless=true",
@@ -167,46 +208,45 @@ def _run(installation: Installation, pairs: list[tuple[Path, ...]]) -> list[dict
                     f"-Duser.home={home}",
                     f"-Djava.util.prefs.userRoot={home}/.java",
                     "-cp",
-                    os.pathsep.join([str(installation.jar), *map(str, libraries), str(classes)]),
-                    MAIN_CLASS,
+                    os.pathsep.join(map(str, classpath)),
+                    main,
                 ],
-                input="".join("\t".join(str(field or "") for field in pair) + "\n" for pair in pairs),
+                input=stdin,
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
                 env={**os.environ, "LC_ALL": "C.UTF-8"},
-                timeout=SECONDS + 20 * len(pairs),
+                timeout=timeout,
                 check=False,
             )
         except subprocess.TimeoutExpired as error:
-            raise EngineFailed(f"{installation.describe()} did not finish {len(pairs)} game(s)") from error
-    lines = done.stdout.splitlines()
-    if done.returncode != 0 or len(lines) != len(pairs):
-        raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
-    return [json.loads(line) for line in lines]
+            raise EngineFailed(f"{installation.describe()} did not finish in {timeout:.0f} s") from error
 
 
-def _compiled() -> Path:
-    """The helper class compiled once per source (cached beside the engine harness's classes)."""
+def _compiled(source: Path, main: str, classpath: list[Path]) -> Path:
+    """``source`` compiled once per source, class path and javac (cached beside the engine harness's classes)."""
     javac = shutil.which("javac")
     if not javac:
-        raise EngineUnavailable("javac is not installed (a JDK is needed to compile the savegame helper)")
-    key = hashlib.sha256(SOURCE.read_bytes() + javac.encode()).hexdigest()[:16]
+        raise EngineUnavailable("javac is not installed (a JDK is needed to compile the TripleA 2.x helpers)")
+    key = hashlib.sha256(source.read_bytes() + javac.encode() + "".join(f"{p}:{p.stat().st_mtime_ns}" for p in classpath).encode()).hexdigest()[:16]
     root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
-    classes = root / f"save-{key}"
-    if (classes / f"{MAIN_CLASS}.class").is_file():
+    classes = root / f"{main}-{key}"
+    if (classes / f"{main}.class").is_file():
         return classes
     root.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
-        done = subprocess.run([javac, "-nowarn", "-encoding", "UTF-8", "-d", str(building), str(SOURCE)], capture_output=True, text=True, timeout=300)
+        command = [javac, "-nowarn", "-encoding", "UTF-8", "-d", str(building)]
+        if classpath:
+            command += ["-cp", os.pathsep.join(map(str, classpath))]
+        done = subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
-            raise EngineUnavailable(f"the savegame helper does not compile: {done.stderr.strip()[-800:]}")
+            raise EngineUnavailable(f"{source.name} does not compile: {done.stderr.strip()[-800:]}")
         building.chmod(0o755)
         try:
             building.rename(classes)
         except OSError:
-            if not (classes / f"{MAIN_CLASS}.class").is_file():
+            if not (classes / f"{main}.class").is_file():
                 raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
