@@ -119,7 +119,7 @@ def test_install_puts_the_game_where_tripleA_lists_it(tmp_path: Path) -> None:
 
 def test_apply_needs_somewhere_to_put_the_game() -> None:
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES["1941"])])
-    assert result.exit_code == 2 and "-o FILE, --install, or both" in result.output
+    assert result.exit_code == 2 and "say where the game goes: -o FILE, --install, --savegame FILE, or several" in result.output
 
 
 # -- the real engine ------------------------------------------------------------
