@@ -17,7 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +172,57 @@ def _resolved(paths: Iterable[Path]) -> list[Path]:
 def _run_engine(main_class: str, files: list[Path], properties: Mapping[str, str], *, timeout: float, doing: str) -> subprocess.CompletedProcess[str]:
     """Run one harness class over ``files`` (given on standard input) in one JVM, in a scratch home folder."""
     java, jar, classes = _compiled_harness()
+    # The engine reads game_engine.properties from its working directory.
+    return run_java(
+        java,
+        [jar, classes],
+        main_class,
+        "".join(f"{file}\n" for file in files),
+        properties=properties,
+        cwd=jar.parent,
+        timeout=timeout,
+        doing=f"{doing} {len(files)} file(s)",
+    )
+
+
+#: The Debian packages' jars TripleA 2.7's headless jar (../shared/triplea-engine-2.7) needs to parse, save, load
+#: and play games (its README); a player's own 2.x installation carries its libraries inside its jar.
+TRIPLEA2_LIBRARIES = (
+    "guava",
+    "gson",
+    "commons-io",
+    "commons-math3",
+    "commons-text",
+    "commons-lang3",
+    "slf4j-api",
+    "logback-classic",
+    "logback-core",
+    "httpclient",
+    "httpcore",
+    "httpmime",
+    "snakeyaml",
+    "jakarta-mail",
+    "jakarta-activation",
+)
+
+
+def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> list[Path]:
+    """``jar`` (a TripleA 2.x jar) and those of :data:`TRIPLEA2_LIBRARIES` installed in ``libraries``."""
+    return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]
+
+
+def run_java(
+    java: Path | str,
+    classpath: Sequence[Path],
+    main_class: str,
+    stdin: str,
+    *,
+    timeout: float,
+    doing: str,
+    properties: Mapping[str, str] = {},
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """One headless TripleA JVM (1.9 or 2.x) running ``main_class`` with ``stdin``, in a scratch home folder."""
     with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
         command = [
             str(java),
@@ -179,26 +230,26 @@ def _run_engine(main_class: str, files: list[Path], properties: Mapping[str, str
             "-Dtriplea.headless=true",
             # The engine writes settings, preferences and autosaves below the home folder; keep the user's untouched.
             f"-Duser.home={home}",
+            f"-Djava.util.prefs.userRoot={home}/.java",
             *(f"-D{name}={value}" for name, value in properties.items()),
             "-cp",
-            f"{jar}{os.pathsep}{classes}",
+            os.pathsep.join(map(str, classpath)),
             main_class,
         ]
         try:
             return subprocess.run(
                 command,
-                input="".join(f"{file}\n" for file in files),
+                input=stdin,
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
-                # The engine reads game_engine.properties from its working directory.
-                cwd=jar.parent,
+                cwd=cwd,
                 # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
                 env={**os.environ, "LC_ALL": "C.UTF-8"},
                 timeout=timeout,
             )
         except subprocess.TimeoutExpired as e:
-            raise EngineFailed(f"the TripleA engine did not finish {doing} {len(files)} file(s)") from e
+            raise EngineFailed(f"the TripleA engine did not finish {doing} in {timeout:.0f} s") from e
 
 
 def _territories(raw: Mapping[str, Any] | None) -> dict[str, EngineTerritory]:
@@ -245,43 +296,47 @@ def _tools() -> tuple[Path, Path, Path]:
 def _compiled_harness() -> tuple[Path, Path, Path]:
     """java, the jar, and the folder holding the compiled harness, compiling it if need be."""
     java, javac, jar = _tools()
-    jar_stat, javac_stat = jar.stat(), javac.stat()
-    # A new jar or JDK gets freshly compiled classes.
-    stamp = f"{jar_stat.st_size}:{jar_stat.st_mtime_ns}:{javac}:{javac_stat.st_mtime_ns}"
+    return java, jar, compiled_classes(javac, HARNESS_SOURCES, [jar])
+
+
+def compiled_classes(javac: Path | str, sources: Sequence[Path], classpath: Sequence[Path]) -> Path:
+    """``sources`` compiled against ``classpath``, once: a cache folder keyed by the sources, the jars and the JDK."""
     key = hashlib.sha256()
-    for source in HARNESS_SOURCES:
+    for source in sources:
         key.update(source.read_bytes() + b"\0")
-    key.update(stamp.encode())
+    # A new jar or JDK gets freshly compiled classes.
+    for used in (*classpath, Path(javac)):
+        stat = used.stat()
+        key.update(f"{used}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
     classes = root / key.hexdigest()[:16]
-    if _all_compiled(classes):
-        return java, jar, classes
+
+    def complete() -> bool:
+        return all((classes / f"{source.stem}.class").is_file() for source in sources)
+
+    if complete():
+        return classes
     root.mkdir(parents=True, exist_ok=True)
     # Compile beside the final folder and rename it into place, so that a concurrent or interrupted
     # run never sees half the classes.
     building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
-        done = subprocess.run(
-            [str(javac), "-nowarn", "-encoding", "UTF-8", "-cp", str(jar), "-d", str(building)] + [str(source) for source in HARNESS_SOURCES],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        command = [str(javac), "-nowarn", "-encoding", "UTF-8", "-d", str(building)]
+        if classpath:
+            command += ["-cp", os.pathsep.join(map(str, classpath))]
+        done = subprocess.run([*command, *map(str, sources)], capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
-            raise EngineUnavailable(f"the engine harness does not compile against {jar}: {_tail(done.stderr)}")
+            against = f" against {os.pathsep.join(map(str, classpath))}" if classpath else ""
+            raise EngineUnavailable(f"{', '.join(s.name for s in sources)} does not compile{against}: {_tail(done.stderr)}")
         building.chmod(0o755)  # mkdtemp's 0700 would shut out other users of a shared cache
         try:
             building.rename(classes)
         except OSError:
-            if not _all_compiled(classes):
+            if not complete():
                 raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
-    return java, jar, classes
-
-
-def _all_compiled(classes: Path) -> bool:
-    return all((classes / f"{source.stem}.class").is_file() for source in HARNESS_SOURCES)
+    return classes
 
 
 def _tail(text: str, lines: int = 20) -> str:

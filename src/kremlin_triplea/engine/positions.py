@@ -16,9 +16,6 @@ asks TripleA 2.7 how it resolves the objectives' condition names.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,12 +24,15 @@ import attrs
 
 from kremlin_triplea.engine import (
     JVM_START_SECONDS,
+    TRIPLEA2_LIBRARIES,
     EngineFailed,
     EngineUnavailable,
     _compiled_harness,
     _resolved,
     _run_engine,
     _tail,
+    run_java,
+    triplea2_classpath,
 )
 
 __all__ = ["POSITIONS_CLASS", "Position", "objective_conditions_27", "run_positions"]
@@ -99,9 +99,6 @@ def _line(command: tuple[str, ...]) -> str:
     return "\t".join(command)
 
 
-#: The Debian jars TripleA 2.7's headless jar needs to parse a game (its README lists the full set for
-#: playing; parsing needs these).
-ENGINE_27_LIBRARIES = ("guava", "commons-io", "commons-math3", "commons-lang3", "slf4j-api", "httpclient", "httpcore", "snakeyaml")
 CONDITIONS_27_CLASS = "EnginePositions$Conditions27"
 
 
@@ -109,34 +106,19 @@ def objective_conditions_27(games: Iterable[Path], jar: Path, libraries: Path = 
     """How TripleA 2.7 (its headless ``jar``) resolves the condition names of every rules attachment:
     per game, player -> attachment -> condition name -> the player whose attachment it turned out to be."""
     files = _resolved([Path(g) for g in games])
-    needed = [jar, *(libraries / f"{name}.jar" for name in ENGINE_27_LIBRARIES)]
-    missing = [str(p) for p in needed if not p.is_file()]
+    classpath = triplea2_classpath(jar, libraries)
+    missing = [str(p) for p in [jar, *(libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES)] if not p.is_file()]
     if missing:
         raise EngineUnavailable(f"TripleA 2.7 cannot run: missing {', '.join(missing)}")
     java, _, classes = _compiled_harness()
-    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
-        try:
-            done = subprocess.run(
-                [
-                    str(java),
-                    "-Djava.awt.headless=true",
-                    "-Dtriplea.headless=true",
-                    f"-Duser.home={home}",
-                    f"-Djava.util.prefs.userRoot={home}/.java",
-                    "-cp",
-                    os.pathsep.join([*map(str, needed), str(classes)]),
-                    CONDITIONS_27_CLASS,
-                ],
-                input="".join(f"{f}\n" for f in files),
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                env={**os.environ, "LC_ALL": "C.UTF-8"},
-                timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(files),
-                check=False,
-            )
-        except subprocess.TimeoutExpired as e:
-            raise EngineFailed(f"TripleA 2.7 did not finish reading {len(files)} file(s)") from e
+    done = run_java(
+        java,
+        [*classpath, classes],
+        CONDITIONS_27_CLASS,
+        "".join(f"{f}\n" for f in files),
+        timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(files),
+        doing=f"reading {len(files)} file(s) with TripleA 2.7",
+    )
     answers = done.stdout.splitlines()
     if done.returncode != 0 or len(answers) != len(files):
         raise EngineFailed(f"TripleA 2.7 exited with status {done.returncode} after {len(answers)} of {len(files)} file(s): {_tail(done.stderr)}")

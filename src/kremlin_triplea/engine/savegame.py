@@ -13,18 +13,16 @@ reflection and java.* only, so it compiles without any TripleA classes.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
 import attrs
 
-from kremlin_triplea.engine import EngineFailed, EngineUnavailable, compare
+from kremlin_triplea.engine import EngineFailed, EngineUnavailable, compare, compiled_classes, run_java, triplea2_classpath
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.installation import Installation, find_installation
 from kremlin_triplea.gamefile.safe import check_output
@@ -34,25 +32,6 @@ MAIN_CLASS = "EngineSave27"
 #: Compiled against the 2.x jar itself (it drives the engine's game loop, not only its reader).
 PLAY_SOURCE = Path(__file__).parent / "play27" / "EnginePlay27.java"
 PLAY_CLASS = "EnginePlay27"
-#: The Debian packages' jars a TripleA 2.7 headless jar needs (../shared/triplea-engine-2.7/README.md); a
-#: player's own installation carries its libraries in its jar, and these are then merely unused.
-LIBRARIES = (
-    "guava",
-    "gson",
-    "commons-io",
-    "commons-math3",
-    "commons-text",
-    "commons-lang3",
-    "slf4j-api",
-    "logback-classic",
-    "logback-core",
-    "httpclient",
-    "httpcore",
-    "httpmime",
-    "snakeyaml",
-    "jakarta-mail",
-    "jakarta-activation",
-)
 SECONDS = 180
 
 
@@ -136,9 +115,10 @@ class RoundPlayed:
 def play_round(saves: list[Path], *, triplea: Path | str | None = None) -> list[RoundPlayed]:
     """Load each savegame in TripleA 2.x and play its first round with every power a Fast AI (one JVM)."""
     installation = _installation(triplea)
-    classpath = [installation.jar, *_libraries()]
-    classes = _compiled(PLAY_SOURCE, PLAY_CLASS, classpath)
-    done = _java(installation, [*classpath, classes], PLAY_CLASS, "".join(f"{Path(s).resolve()}\n" for s in saves), 300 + 120 * len(saves))
+    classpath = triplea2_classpath(installation.jar)
+    classes = compiled_classes(_javac(), [PLAY_SOURCE], classpath)
+    stdin = "".join(f"{Path(s).resolve()}\n" for s in saves)
+    done = run_java(_java(installation), [*classpath, classes], PLAY_CLASS, stdin, timeout=300 + 120 * len(saves), doing=f"playing {len(saves)} save(s)")
     lines = done.stdout.splitlines()
     if done.returncode != 0 or len(lines) != len(saves):
         raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
@@ -180,74 +160,25 @@ def _installation(triplea: Path | str | None) -> Installation:
 
 
 def _run(installation: Installation, pairs: list[tuple[Path, ...]]) -> list[dict]:
-    classpath = [installation.jar, *_libraries()]
-    classes = _compiled(SOURCE, MAIN_CLASS, [])
+    classes = compiled_classes(_javac(), [SOURCE], [])  # reflection and java.* only: no TripleA classes needed
     stdin = "".join("\t".join(str(field or "") for field in pair) + "\n" for pair in pairs)
-    done = _java(installation, [*classpath, classes], MAIN_CLASS, stdin, SECONDS + 20 * len(pairs))
+    classpath = [*triplea2_classpath(installation.jar), classes]
+    done = run_java(_java(installation), classpath, MAIN_CLASS, stdin, timeout=SECONDS + 20 * len(pairs), doing=f"{len(pairs)} game(s)")
     lines = done.stdout.splitlines()
     if done.returncode != 0 or len(lines) != len(pairs):
         raise EngineFailed(f"{installation.describe()} exited with status {done.returncode}: {done.stderr.strip()[-800:]}")
     return [json.loads(line) for line in lines]
 
 
-def _libraries() -> list[Path]:
-    return [p for p in (Path("/usr/share/java") / f"{name}.jar" for name in LIBRARIES) if p.is_file()]
-
-
-def _java(installation: Installation, classpath: list[Path], main: str, stdin: str, timeout: float) -> subprocess.CompletedProcess:
+def _java(installation: Installation) -> str:
     java = str(installation.java) if installation.java is not None else shutil.which("java")
     if not java:
         raise EngineUnavailable("java is not installed, and the TripleA installation ships none")
-    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
-        try:
-            return subprocess.run(
-                [
-                    java,
-                    "-Djava.awt.headless=true",
-                    "-Dtriplea.headless=true",
-                    f"-Duser.home={home}",
-                    f"-Djava.util.prefs.userRoot={home}/.java",
-                    "-cp",
-                    os.pathsep.join(map(str, classpath)),
-                    main,
-                ],
-                input=stdin,
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                env={**os.environ, "LC_ALL": "C.UTF-8"},
-                timeout=timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired as error:
-            raise EngineFailed(f"{installation.describe()} did not finish in {timeout:.0f} s") from error
+    return java
 
 
-def _compiled(source: Path, main: str, classpath: list[Path]) -> Path:
-    """``source`` compiled once per source, class path and javac (cached beside the engine harness's classes)."""
+def _javac() -> str:
     javac = shutil.which("javac")
     if not javac:
         raise EngineUnavailable("javac is not installed (a JDK is needed to compile the TripleA 2.x helpers)")
-    key = hashlib.sha256(source.read_bytes() + javac.encode() + "".join(f"{p}:{p.stat().st_mtime_ns}" for p in classpath).encode()).hexdigest()[:16]
-    root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
-    classes = root / f"{main}-{key}"
-    if (classes / f"{main}.class").is_file():
-        return classes
-    root.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
-    try:
-        command = [javac, "-nowarn", "-encoding", "UTF-8", "-d", str(building)]
-        if classpath:
-            command += ["-cp", os.pathsep.join(map(str, classpath))]
-        done = subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            raise EngineUnavailable(f"{source.name} does not compile: {done.stderr.strip()[-800:]}")
-        building.chmod(0o755)
-        try:
-            building.rename(classes)
-        except OSError:
-            if not (classes / f"{main}.class").is_file():
-                raise
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    return classes
+    return javac
