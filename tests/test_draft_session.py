@@ -51,8 +51,8 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     child.expect("Archangel")
     child.sendline("")
     answer(child, "by which power>", "Germans")
-    child.expect("may retreat to Belorussia, Karelia S.S.R., Russia, Urals")
-    answer(child, "retreat to>", "Russia")
+    # 000 option 10: the retreating side "decides where to retreat those units after the bidding process is complete".
+    child.expect(r"2 Russians infantry leave Archangel: the Allies declare where they retreat after the bid \(now: Belorussia, Karelia S.S.R., Russia, Urals\)")
     child.expect("worth \\+11 IPCs to the Axis")
     child.expect("saved")
     assert len(read_draft(draft).picks) == 1
@@ -63,7 +63,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     child.expect("did you mean 'Venezuela'")
     answer(child, "neutral 1 of 2>", "Venezuela")
     answer(child, "Venezuela joins which power>", "Americans")
-    answer(child, "Venezuela's navy to>", "19 Sea Zone")
+    child.expect("its navy goes to a nearest friendly sea zone .*: the Allies declare which after the bid")
     answer(child, "neutral 2 of 2>", "Mongolia")
     index = child.expect(["Mongolia joins which power>", "Mongolia joins Chinese"])
     if index == 0:
@@ -90,7 +90,8 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
 def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(tmp_path: Path) -> None:
     maps = tmp_path / "maps"
     shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
-    text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 4")
+    # The Archangel retreat left to be declared after the bid (000 A "Order of action" 1), as a draft file may.
+    text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 4").replace(', retreat = [{ to = "Russia" }]', "")
     draft = tmp_path / "draft.toml"
     draft.write_text(text[: text.index('[[pick]]\nside = "Allies"\noption = 9')])  # seven picks made
     game = tmp_path / "game.xml"
@@ -106,6 +107,11 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     answer(child, "battleship for which power>", "Americans")
     answer(child, "Americans battleship where>", "Seazone 10")  # the rule text's name
     answer(child, r"bid \[0\]>", "11")
+    # The bid is made: the retreats are declared, in the picks' order, on the board as it stands (000 A).
+    child.expect("2 Russians infantry from Archangel \\(pick 1\\) may go to Belorussia, Karelia S.S.R., Russia, Urals: the Allies choose")
+    answer(child, "retreat to>", "Urals")
+    child.expect("pick 1: 2 Russians infantry retreat from Archangel to Urals")
+    child.expect("pick 2: navy 1 destroyer to 19 Sea Zone")
     answer(child, "bid for which power>", "Germans")
     answer(child, "Germans unit>", "artillery")
     answer(child, "Germans artillery where>", "Morocco Algeria")
@@ -124,6 +130,7 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     assert draft.with_suffix(".svg").read_text().startswith("<?xml")
     written = read_draft(draft)
     assert len(written.picks) == 8 and written.bid is not None
+    assert written.picks[0].table("takeover").data["retreat"] == [{"to": "Urals", "power": "Russians", "unit": "infantry"}]
     # The game the session wrote and installed is the one `apply --install -o` writes from the draft file.
     theirs = tmp_path / "apply-maps"
     shutil.copytree(MAPS_DIR / "world_war_ii_v3", theirs / "world_war_ii_v3")

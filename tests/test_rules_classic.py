@@ -39,8 +39,10 @@ SEED_OF = {"kremlin-classic": SEED_001, "kremlin-daak": SEED_002}
 
 
 def applied(ruleset: str, game: Path, first: str, option, **spec):
+    """One pick, then the declarations after the bid (000 A "Order of action" 1): what the pick did in the end."""
     run = run_for(ruleset, game, first)
     outcome = pick(run, first, option, **spec)
+    run.apply_declarations()
     return delta(run.game.initial, run.game.board), outcome
 
 
@@ -244,7 +246,8 @@ def test_option_2_one_major_and_one_minor_neutral_with_their_armies(ruleset: str
         "Baltic Sea Zone": {"units": {("Germans", "submarine"): 1}},
         "Mongolia": {"owner": (None, "Japanese"), "original_owner": (None, "Japanese"), "units": {("Japanese", "infantry"): 1}},
     }
-    assert outcome.affected == {"Sweden", "Baltic Sea Zone", "Mongolia"}
+    # The submarine's sea zone is declared after the bid (000 A "Order of action" 1): the draft locks the neutrals only.
+    assert outcome.affected == {"Sweden", "Mongolia"}
     assert "production unchanged" in outcome.lines[0]
 
 
@@ -253,8 +256,17 @@ def test_option_2_refuses_two_majors_and_asks_where_argentinas_transport_goes(ru
     message = refused(run_for(ruleset, game, "Axis"), "Axis", 2, take=[{"neutral": "Sweden", "by": "Germany"}, {"neutral": "Spain", "by": "Germany"}])
     assert "Sweden (major), Spain (major): the option takes 1 major and 1 minor" in message
     assert '"Take over one major neutral power and one minor neutral power"' in message
-    message = refused(run_for(ruleset, game, "Axis"), "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
-    assert "several nearest friendly sea zones (East Argentina Sea Zone, Peru Sea Zone, South Argentina Sea Zone); say which with navy_at" in message
+    # Where Argentina's transport goes is declared after the bid (000 A "Order of action" 1): the pick leaves it open,
+    # and the declaration without a place is refused, naming the places.
+    run = run_for(ruleset, game, "Axis")
+    pick(run, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
+    with pytest.raises(RuleViolation) as error:
+        run.apply_declarations()
+    message = str(error.value)
+    assert (
+        "navy of 1 Germans transport from Argentina-Chile: they may go to any of East Argentina Sea Zone, Peru Sea Zone, South Argentina Sea Zone; the Axis must say which"
+        in message
+    )
     changes, _ = applied(
         ruleset, game, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Rio de Oro", "by": "Germany"}]
     )

@@ -63,8 +63,9 @@ def test_apply_a_draft_with_a_broken_pick(tmp_path: Path) -> None:
     draft.write_text(EXAMPLE.read_text().replace('retreat = [{ to = "Russia" }]', "retreat = []"))
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 1
-    assert result.stderr.startswith("kremlin-triplea: error: pick 1 (Axis, option 10 Takeover of enemy held territory):")
-    assert "may retreat to any of Belorussia, Karelia S.S.R., Russia, Urals" in result.stderr
+    # 000 option 10: the retreating side "decides where to retreat those units after the bidding process is complete".
+    assert result.stderr.startswith("kremlin-triplea: error: pick 1 (Axis, option 10 Takeover of enemy held territory), retreat of 2 Russians infantry")
+    assert "they may go to any of Belorussia, Karelia S.S.R., Russia, Urals; the Allies must say which" in result.stderr
     assert f"({SEED}, option 10)" in result.stderr
 
 

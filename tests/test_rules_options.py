@@ -6,6 +6,7 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import pytest
 
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
@@ -21,9 +22,12 @@ BOTH = pytest.mark.parametrize("year", sorted(GAMES))
 
 
 def applied(year: str, first: str, option, **spec):
+    """One pick, then the declarations after the bid (000 A "Order of action" 1): what the pick did in the end."""
     run = run_for(GAMES[year], first)
     outcome = pick(run, first, option, **spec)
-    return delta(run.game.initial, run.game.board), outcome
+    run.apply_declarations()
+    declared = tuple(line for _, later in run.declared for line in later.lines)
+    return delta(run.game.initial, run.game.board), attrs.evolve(outcome, lines=outcome.lines + declared)
 
 
 @BOTH
@@ -82,7 +86,8 @@ def test_option_3_sweden_and_peru_with_their_navies(year: str) -> None:
         },
         "21 Sea Zone": {"units": {("Japanese", "submarine"): 1}},
     }
-    assert outcome.affected == {"Sweden", "5 Sea Zone", "Peruvian Central", "21 Sea Zone"}
+    # The ships' sea zones are declared after the bid (000 A "Order of action" 1), so the draft locks only the neutrals.
+    assert outcome.affected == {"Sweden", "Peruvian Central"}
 
 
 @BOTH
@@ -149,10 +154,8 @@ def test_option_3_saudi_arabia_changes_owner_from_british(year: str) -> None:
 
 @BOTH
 def test_option_3_navy_with_a_single_nearest_zone_needs_no_navy_at(year: str) -> None:
-    run = run_for(GAMES[year], "Allies")
-    outcome = pick(run, "Allies", 3, take=[{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Afghanistan", "by": "British"}])
+    changes, outcome = applied(year, "Allies", 3, take=[{"neutral": "Sweden", "by": "Russians"}, {"neutral": "Afghanistan", "by": "British"}])
     # 5 Sea Zone holds German ships (enemies of the Russians), so the destroyer goes on to 6 Sea Zone.
-    changes = delta(run.game.initial, run.game.board)
     assert changes["6 Sea Zone"] == {"units": {("Russians", "destroyer"): 1}}
     assert "5 Sea Zone" not in changes
     assert any("6 Sea Zone" in line for line in outcome.lines)
@@ -287,7 +290,9 @@ def test_option_10_island_defenders_retreat_by_sea_to_the_nearest_territory_of_t
         seen |= ring
         nearest_by_sea = sorted({t for z in ring for t in board.neighbours(z) if not board.is_water(t) and board.owner(t) == "Japanese"} - {"Iwo Jima"})
     assert {"Japan", "Okinawa"} <= set(nearest_by_sea)  # 1942 adds Wake Island
-    with pytest.raises(RuleViolation, match=f"1 Japanese infantry in Iwo Jima may retreat to any of {', '.join(nearest_by_sea)}; the draft must say which"):
+    with pytest.raises(
+        RuleViolation, match=f"retreat of 1 Japanese infantry from Iwo Jima: they may go to any of {', '.join(nearest_by_sea)}; the Axis must say which"
+    ):
         applied(year, "Allies", 10, takeover={"territory": "Iwo Jima", "by": "Americans"})
     changes, outcome = applied(year, "Allies", 10, takeover={"territory": "Iwo Jima", "by": "Americans", "retreat": [{"to": "Okinawa"}]})
     assert changes["Iwo Jima"] == {
@@ -391,11 +396,14 @@ def test_option_10_chinese_defenders_retreat_only_where_china_may_go() -> None:
     run = run_for(GAMES["1942"], "Axis")
     allowed = run.state.may_enter["Chinese"]
     assert "Kazakh S.S.R." not in allowed and {"Ningxia", "Sikang"} <= allowed
+    pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Kazakh S.S.R."}]})
     with pytest.raises(
-        RuleViolation, match="Chinese infantry in Chinghai cannot retreat to Kazakh S.S.R.; the nearest territories of their side are: Ningxia, Sikang"
+        RuleViolation, match="Chinese infantry from Chinghai: they cannot go to Kazakh S.S.R.; the nearest territories of their side are: Ningxia, Sikang"
     ):
-        pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Kazakh S.S.R."}]})
+        run.apply_declarations()
+    run.pop()
     pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Sikang"}]})
+    run.apply_declarations()
     assert run.game.board.units("Sikang")[("Chinese", "infantry")] > run.game.initial.units("Sikang")[("Chinese", "infantry")]
 
 

@@ -43,6 +43,15 @@ def broken(year: str, first: str, picks: list[tuple[str, Any, dict]]) -> pytest.
     return error
 
 
+def refused_declaration(year: str, first: str, option: int, spec: dict) -> pytest.ExceptionInfo[RuleViolation]:
+    """Apply one pick (accepted: where its units go is declared after the bid); the declarations must be refused."""
+    run = run_for(GAMES[year], first)
+    pick(run, first, option, **spec)
+    with pytest.raises(RuleViolation) as error:
+        run.apply_declarations()
+    return error
+
+
 def option_source(number: int) -> str:
     return f"{SEED}, option {number}"
 
@@ -268,21 +277,16 @@ def test_option_3_china_only_mongolia() -> None:
 
 def test_option_3_tied_navy_needs_navy_at() -> None:
     # 1941: both of Turkey's sea zones are free of Allied units (in 1942 one holds British ships).
-    error = broken("1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Turkey", "by": "Germans"}, {"neutral": "Angola", "by": "Germans"}]})])
-    assert_violation(
-        error, rule=rule_of(3, "navy"), source=option_source(3), why="several nearest friendly sea zones (15 Sea Zone, 16 Sea Zone); say which with navy_at"
-    )
+    error = refused_declaration("1941", "Axis", 3, {"take": [{"neutral": "Turkey", "by": "Germans"}, {"neutral": "Angola", "by": "Germans"}]})
+    assert_violation(error, rule=rule_of(3, "navy"), source=option_source(3), why="they may go to any of 15 Sea Zone, 16 Sea Zone; the Axis must say which")
 
 
 def test_option_3_navy_at_must_be_a_nearest_friendly_zone() -> None:
-    error = broken(
-        "1941", "Axis", [("Axis", 3, {"take": [{"neutral": "Sweden", "by": "Germans", "navy_at": "6 Sea Zone"}, {"neutral": "Angola", "by": "Germans"}]})]
+    error = refused_declaration(
+        "1941", "Axis", 3, {"take": [{"neutral": "Sweden", "by": "Germans", "navy_at": "6 Sea Zone"}, {"neutral": "Angola", "by": "Germans"}]}
     )
     assert_violation(
-        error,
-        rule=rule_of(3, "navy"),
-        source=option_source(3),
-        why="6 Sea Zone is not a nearest friendly sea zone of Sweden for Germans; the nearest are: 5 Sea Zone",
+        error, rule=rule_of(3, "navy"), source=option_source(3), why="they cannot go to 6 Sea Zone; the nearest sea zones without enemy units are: 5 Sea Zone"
     )
 
 
@@ -461,18 +465,21 @@ def test_option_10_not_a_neutral() -> None:
 
 
 def test_option_10_retreat_choice_required_when_several_are_nearest() -> None:
-    error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans"}})])
+    # 000 option 10: "The player who wins the retreating side decides where to retreat those units after the bidding
+    # process is complete if there is more than one eligible territory to retreat to."
+    error = refused_declaration("1941", "Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans"}})
     assert_violation(
         error,
         rule=rule_of(10, "retreat"),
         source=option_source(10),
-        why="2 Russians infantry in Archangel may retreat to any of Belorussia, Karelia S.S.R., Russia, Urals; the draft must say which",
+        why="retreat of 2 Russians infantry from Archangel: they may go to any of Belorussia, Karelia S.S.R., Russia, Urals; the Allies must say which",
+        pick_label="pick 1 (Axis, option 10",
     )
 
 
 def test_option_10_retreat_only_to_a_nearest_territory() -> None:
-    error = broken("1941", "Axis", [("Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Caucasus"}]}})])
-    assert_violation(error, rule=rule_of(10, "retreat"), source=option_source(10), why="cannot retreat to Caucasus; the nearest territories of their side are")
+    error = refused_declaration("1941", "Axis", 10, {"takeover": {"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Caucasus"}]}})
+    assert_violation(error, rule=rule_of(10, "retreat"), source=option_source(10), why="cannot go to Caucasus; the nearest territories of their side are")
 
 
 def test_option_10_china_only_where_china_may_enter() -> None:

@@ -34,10 +34,13 @@ GERMAN_INFANTRY = {"power": "Germany", "unit": "infantry", "count": 3, "at": "Ge
 AMERICAN_INFANTRY = {"power": "USA", "unit": "infantry", "count": 3, "at": "Eastern USA"}
 
 
-def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]]) -> tuple[DraftRun, list]:
-    """Apply ``picks`` (side, option, spec) in order; the outcomes."""
+def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]], *, declare: bool = True) -> tuple[DraftRun, list]:
+    """Apply ``picks`` (side, option, spec) in order, then (``declare``) the declarations after the bid; the picks' outcomes."""
     run = classic_support.run_for(ruleset, game, picks[0][0], picks_per_side=4)
-    return run, [classic_support.pick(run, side, option, **spec) for side, option, spec in picks]
+    outcomes = [classic_support.pick(run, side, option, **spec) for side, option, spec in picks]
+    if declare:
+        run.apply_declarations()
+    return run, outcomes
 
 
 def start_problems(board: Board, factory: str = "factory") -> list[str]:
@@ -67,14 +70,16 @@ def start_problems(board: Board, factory: str = "factory") -> list[str]:
 
 @EACH_CLASSIC
 def test_west_african_landings_after_the_allies_took_libya(ruleset: str, game: Path) -> None:
-    # Option 8: "retreat any enemy forces to the nearest enemy territory": Libya's Germans retreat into Algeria.
-    # Then "USA places two infantry in Algeria ... German forces in Algeria are retreated to Libya": all of them, but
-    # Libya is British now, so they are interned; Algeria is American with no German unit in it.
+    # Option 8: "retreat any enemy forces to the nearest enemy territory. (The player who wins the retreating side
+    # decides where to retreat those units after the bidding process is complete ...)": Libya's Germans leave it at the
+    # pick and retreat after the bid (000 A "Order of action" 1). Meanwhile "USA places two infantry in Algeria ...
+    # German forces in Algeria are retreated to Libya" concerns the German infantry that is in Algeria: Libya is British
+    # now, so it is interned. After the bid Algeria is American, so Libya's Germans go elsewhere: where the Axis say.
     run, outcomes = draft(
         ruleset,
         game,
         [
-            ("Allies", 8, {"takeover": {"territory": "Libya", "by": "UK"}}),
+            ("Allies", 8, {"takeover": {"territory": "Libya", "by": "UK", "retreat": [{"to": "Ukraine S.S.R."}]}}),
             ("Axis", 1, {"place": [GERMAN_INFANTRY]}),
             ("Allies", 9, {"scenario": "Early West African landings"}),
         ],
@@ -82,7 +87,8 @@ def test_west_african_landings_after_the_allies_took_libya(ruleset: str, game: P
     changed = delta(run.game.initial, run.game.board)
     assert changed["Algeria"] == {"owner": (G, A), "units": {(G, "infantry"): -1, (A, "infantry"): 2}}
     assert changed["Libya"] == {"owner": (G, B), "units": {(G, "infantry"): -1, (G, "armour"): -1, (B, "infantry"): 2}}
-    assert "1 armour, 2 infantry of the Germans in Algeria cannot retreat into Libya (held by British): interned, out of the game" in outcomes[2].lines
+    assert "1 infantry of the Germans in Algeria cannot retreat into Libya (held by British): interned, out of the game" in outcomes[2].lines
+    assert changed["Ukraine S.S.R."] == {"units": {(G, "infantry"): 1, (G, "armour"): 1}}
     assert start_problems(run.game.board) == []
 
 
@@ -112,22 +118,26 @@ def test_winter_war_and_the_ussr_taking_sweden_in_either_order(scenario_first: b
 @EACH_CLASSIC
 def test_sinkiang_taken_then_china_joins_japan(ruleset: str, game: Path) -> None:
     # A same-side takeover before the side's scenario is allowed: "A territory or sea zone affected by a bonus option
-    # may be affected by other bonus options from that same side." Sinkiang's 2 US infantry retreat into China; then
-    # "All US infantry in China and Sinkiang are destroyed...Japan adds one infantry to each of these territories."
-    run, outcomes = draft(
-        ruleset,
-        game,
-        [
-            ("Axis", 8, {"takeover": {"territory": "Sinkiang", "by": "Japan", "retreat": [{"to": "China"}]}}),
-            ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
-            ("Axis", 9, {"scenario": "China joins Japan!!!"}),
-        ],
-    )
+    # may be affected by other bonus options from that same side." Sinkiang's 2 US infantry leave it at the pick and
+    # retreat after the bid (option 8: "... decides where to retreat those units after the bidding process is
+    # complete"); "All US infantry in China and Sinkiang are destroyed...Japan adds one infantry to each of these
+    # territories" destroys the infantry that is there. After the bid China is Japanese: a retreat into it is refused,
+    # and the Allies choose among the nearest territories of their side then.
+    picks = [
+        ("Axis", 8, {"takeover": {"territory": "Sinkiang", "by": "Japan", "retreat": [{"to": "China"}]}}),
+        ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
+        ("Axis", 9, {"scenario": "China joins Japan!!!"}),
+    ]
+    with pytest.raises(RuleViolation, match="retreat of 2 Americans infantry from Sinkiang: they cannot go to China"):
+        draft(ruleset, game, picks)
+    picks[0] = ("Axis", 8, {"takeover": {"territory": "Sinkiang", "by": "Japan", "retreat": [{"to": "Novosibirsk"}]}})
+    run, outcomes = draft(ruleset, game, picks)
     changed = delta(run.game.initial, run.game.board)
     assert changed["China"] == {"owner": (A, J), "units": {(A, "infantry"): -2, (A, "fighter"): -1, (J, "infantry"): 1}}
     assert changed["Sinkiang"] == {"owner": (A, J), "units": {(A, "infantry"): -2, (J, "infantry"): 3}}
     assert changed["Karelia S.S.R."] == {"units": {(A, "fighter"): 1}}  # "US fighter stationed in China is retreated to Karelia"
-    assert "destroy 4 Americans infantry in China" in outcomes[2].lines
+    assert changed["Novosibirsk"] == {"units": {(A, "infantry"): 2}}
+    assert "destroy 2 Americans infantry in China" in outcomes[2].lines
     assert not any("scenario_decision" in line for o in outcomes for line in o.lines)
     assert start_problems(run.game.board) == []
 

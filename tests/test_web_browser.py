@@ -125,17 +125,13 @@ class Player:
                 row += 1
         for n, take in enumerate(entry.get("take", [])):
             self.type(f"neutral.{n}", take["neutral"])
-            self.select(f"by.{n}", names.power(take["by"]))
-            if "navy_at" in take:
-                self.type(f"navy_at.{n}", take["navy_at"])
+            self.select(f"by.{n}", names.power(take["by"]))  # its navy's sea zone: declared after the bid
         if "takeover" in entry:
             spec = entry["takeover"]
             self.type("territory", spec["territory"])
             self.select("by", names.power(spec["by"]))
-            self.submit("show-retreats")  # the page then lists this takeover's retreats, as the engine finds them
-            self.wait_for("input[name='retreat_to.0']")
-            for n, retreat in enumerate(spec.get("retreat", [])):
-                self.type(f"retreat_to.{n}", retreat["to"])
+            self.submit("show-retreats")  # the page then says where the defenders could retreat now, declared after the bid
+            self.wait_for("p.retreat")
         if "scenario" in entry:
             self.select("scenario", entry["scenario"])
 
@@ -201,9 +197,19 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
         allies.wait_for("#bid-agree")  # the Allies agree to the Axis' bid before it is written
         allies.shot("11-bid-agree")
         allies.submit("bid-agree")
+        # 000 A "Order of action" 1: after the bid, where the displaced units go, in the picks' order, by their side.
+        for number, (origin, to) in enumerate((("Archangel", "Russia"), ("Northern South America", "19 Sea Zone")), start=1):
+            allies.wait_for("#declare form")
+            assert f"from {origin} go" in allies.driver.find_element(By.ID, "status").text
+            axis.wait_for("#declare #waiting")
+            allies.type("to", to)
+            allies.shot(f"12-declare-{number}")
+            step = int(allies.driver.find_element(By.ID, "room").get_attribute("data-seq"))
+            allies.submit("declare-submit")
+            allies.wait_for(f"#room[data-seq='{step + 1}']")
         for person in people.values():
             person.wait_for("#summary")
-            person.shot(f"12-complete-{person.side}")
+            person.shot(f"13-complete-{person.side}")
         href = axis.driver.find_element(By.ID, "download").get_attribute("href")
         served = httpx.get(href, timeout=60)
         for person in people.values():

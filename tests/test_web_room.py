@@ -53,6 +53,15 @@ def post(client: TestClient, room: Room, role: str, what: str, form: dict[str, s
     return client.post(f"/room/{room.keys[role]}/{what}", data=form, follow_redirects=False)
 
 
+def declare_as_the_example(client: TestClient, room: Room) -> None:
+    """After the bid, each open declaration as the example's draft file states it (Archangel's Russians to Russia, Venezuela's navy to 19)."""
+    stated = {"Archangel": "Russia", "Northern South America": "19 Sea Zone"}
+    while (step := room.declaration()) is not None:
+        displaced, _, _ = step
+        assert displaced.side == "Allies" and displaced.origin in stated, displaced
+        assert post(client, room, "Allies", "declare", {"seq": str(room.seq), "to": stated[displaced.origin]}).status_code == 303
+
+
 def test_the_links_secrets_are_kept_beside_the_draft_and_survive_a_restart(room: Room) -> None:
     again = Room(room.path, MAPS_DIR)
     assert again.keys == room.keys
@@ -174,6 +183,16 @@ def test_a_whole_draft_over_http_writes_the_game_apply_writes(room: Room, client
         assert post(client, room, side, "pick", pick_form(entry, room.seq)).status_code == 303, entry
     assert post(client, room, "Allies", "bid", bid_form(data["bid"], room.seq)).status_code == 303
     assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    # Then the retreats (000 A "Order of action" 1): Archangel's Russians may go to four territories; the Allies say which.
+    assert not room.complete
+    displaced, found, _ = room.declaration()
+    assert (displaced.origin, displaced.side, found.matches) == ("Archangel", "Allies", ("Belorussia", "Karelia S.S.R.", "Russia", "Urals"))
+    assert "Waiting for the Allies to declare where 2 Russians infantry from Archangel go" in client.get(f"/room/{room.keys['Axis']}").text
+    assert post(client, room, "Axis", "declare", {"seq": str(room.seq), "to": "Russia"}).status_code == 403
+    response = post(client, room, "Allies", "declare", {"seq": str(room.seq), "to": "Caucasus"})
+    assert "they cannot go to Caucasus; the nearest territories of their side are: Belorussia, Karelia S.S.R., Russia, Urals" in refused(response)
+    assert post(client, room, "Allies", "declare", {"seq": str(room.seq), "to": "Russia"}).status_code == 303
+    declare_as_the_example(client, room)  # and Venezuela's navy
     assert room.complete
     page = client.get(f"/room/{room.keys[SPECTATOR]}").text
     assert "id='summary'" in page and "id='download'" not in page
@@ -221,6 +240,7 @@ def test_a_bid_over_its_amount_is_refused_with_the_rule_and_a_negative_bid_is_al
     # Negative: the Allies receive the PUs, shared as the form says.
     assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-6", "allocate.Russians": "4", "allocate.British": "2"}).status_code == 303
     assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    declare_as_the_example(client, room)
     assert room.complete
     assert read_draft(room.path).bid.data == {"axis": -6, "allocate": {"Russians": 4, "British": 2}}
     served = client.get(f"/room/{room.keys['Allies']}/game.xml").content
@@ -245,6 +265,7 @@ def test_the_bid_is_written_only_once_the_other_side_agrees(room: Room, client: 
     assert not room.complete and room.path.read_bytes() == before
     assert post(client, room, "Allies", "bid", {"seq": str(room.seq), "amount": "-2", "allocate.Russians": "2"}).status_code == 303
     assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    declare_as_the_example(client, room)
     assert room.complete and read_draft(room.path).bid.data == {"axis": -2, "allocate": {"Russians": 2}}
 
 
@@ -262,6 +283,7 @@ def test_the_players_install_the_finished_game_as_apply_install_does(tmp_path: P
     make_picks(client, room)
     assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
     assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    declare_as_the_example(client, room)
     assert post(client, room, SPECTATOR, "install", {"seq": str(room.seq)}).status_code == 403
     assert post(client, room, "Axis", "install", {"seq": str(room.seq)}).status_code == 303
     assert "installed" in client.get(f"/room/{room.keys['Axis']}").text
@@ -290,6 +312,7 @@ def test_each_side_chooses_its_powers_house_rule_advantages_after_the_bid(tmp_pa
     assert post(client, room, "Axis", "house", {"seq": str(room.seq)}).status_code == 403  # after the bid
     assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
     assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    declare_as_the_example(client, room)
     assert not room.complete and set(room.house_pending()) == {"Axis", "Allies"}
     assert "id='house-form'" in client.get(f"/room/{room.keys['Axis']}").text
     germany, japan = (house.advantages_of(p)[0] for p in ("Germany", "Japan"))

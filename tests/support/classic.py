@@ -46,4 +46,5 @@ def bid(run: DraftRun, **spec: Any) -> Outcome:
     run.draft = draft_from_dict({"ruleset": run.ruleset.id, "first": run.first, "bid": spec})
     parsed = run.parse_bid()
     assert parsed is not None
+    run.apply_declarations()  # the displaced units are placed before the bid's (000 A "Order of action" 1, 2)
     return run.apply_bid(parsed)

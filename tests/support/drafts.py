@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from kremlin_triplea.draft.declare import destinations, write_declaration
 from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import Pick
@@ -28,6 +29,13 @@ def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side:
         chosen = choose(by_option[choose(sorted(by_option))])
         run.push(chosen)
         data["pick"].append(chosen.to_toml())
+    # After the bid, each displaced group goes where its side says among its nearest places then (000 A).
+    for displaced in run.pending_declarations():
+        places = destinations(run.state, displaced).matches
+        to = choose(places) if len(places) > 1 else None
+        if to is not None:
+            write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
+        run.declare_next(to)
     data["bid"] = random_bid(choose, run)
     return data
 

@@ -29,14 +29,10 @@ def pick_form(entry: dict[str, Any], seq: int) -> dict[str, str]:
     for n, place in enumerate(entry.get("place", [])):
         form |= {f"power.{n}": place["power"], f"unit.{n}": place["unit"], f"at.{n}": place["at"], f"count.{n}": str(place.get("count", 1))}
     for n, take in enumerate(entry.get("take", [])):
-        form |= {f"neutral.{n}": take["neutral"], f"by.{n}": take["by"]}
-        if "navy_at" in take:
-            form[f"navy_at.{n}"] = take["navy_at"]
+        form |= {f"neutral.{n}": take["neutral"], f"by.{n}": take["by"]}  # its navy: declared after the bid
     if "takeover" in entry:
         spec = entry["takeover"]
-        form |= {"territory": spec["territory"], "by": spec["by"]}
-        for n, retreat in enumerate(spec.get("retreat", [])):
-            form |= {f"retreat_to.{n}": retreat["to"], f"retreat_power.{n}": retreat.get("power", ""), f"retreat_unit.{n}": retreat.get("unit", "")}
+        form |= {"territory": spec["territory"], "by": spec["by"]}  # its retreats: declared after the bid
     if "scenario" in entry:
         form["scenario"] = entry["scenario"]
     return form

@@ -22,7 +22,9 @@ from typing import Any, Protocol
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
 from kremlin_triplea.draft.kinds import (
+    Displaced,
     DraftState,
     Problem,
     bid_placement_problem,
@@ -42,6 +44,7 @@ from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamerules.house import _candidates as _advantage_places  # what an advantage's choice may be
 from kremlin_triplea.gamerules.house import house_rule_changes
+from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.datafiles import named_rule_files
@@ -220,6 +223,43 @@ class DraftSession:
         for _ in outcome.changes:
             self.game.board.pop()
         return None
+
+    # -- after the bid: where the displaced units go (000 A "Order of action" 1) --------
+
+    def declaration_step(self) -> tuple[Displaced, Nearest, str | None] | None:
+        """The next group whose place its side must choose, after placing every earlier one on the board.
+
+        Declarations are made in the picks' order, each on the board the earlier ones left: a place the draft
+        file already states (and the board allows) is taken, a group with one nearest place (or none) goes
+        there; the first group with several returns (group, its places, why the file's statement no longer
+        applies or None). None: every displaced group is placed, so the bid's units may follow.
+        """
+        run = self.run
+        run.take_back_declarations()
+        for displaced in run.pending_declarations():
+            stated = declared_in(run.applied[displaced.pick - 1].pick, displaced)
+            problem = declaration_problem(self.state, displaced, stated) if stated is not None else None
+            found = destinations(self.state, displaced)
+            if stated is not None and problem is None:
+                run.declare_next(stated)
+            elif found.tied:
+                return displaced, found, problem.why if problem is not None else None
+            else:
+                run.declare_next(None)
+        return None
+
+    def record_declaration(self, displaced: Displaced, to: str) -> None:
+        """Write where ``displaced`` goes into the entry of the pick that displaced it, checked, and save."""
+        problem = declaration_problem(self.state, displaced, to)
+        if problem is not None:
+            raise problem.violation(f"{displaced.label}: {displaced.describe()}")
+        write_declaration(self.picks[displaced.pick - 1], displaced, to, self.run.names)
+        self.replay()
+        self.save()
+
+    def declaration_lines(self) -> list[str]:
+        """Where each displaced group went so far, named by the pick that displaced it."""
+        return [f"pick {displaced.pick}: {line}" for displaced, outcome in self.run.declared for line in outcome.lines]
 
     def save(self) -> None:
         import tomli_w
@@ -820,12 +860,10 @@ class Conversation:
             if len(takers) == 1:
                 self.terminal.say(f"  {neutral.name} joins {power}")
             take: dict[str, Any] = {"neutral": territory, "by": power}
-            zones = takers[power]
-            if len(zones) > 1:
-                take["navy_at"] = self.choose(f"{neutral.name}'s navy to> ", self.place_choices(zones), resolve=self.resolve_place)
-            elif zones:
-                take["navy_at"] = zones[0]
-                self.terminal.say(f"  its navy goes to {zones[0]}")
+            if takers[power]:
+                self.terminal.say(
+                    f"  its navy goes to a nearest friendly sea zone (now {', '.join(takers[power])}): the {self.side} declare which after the bid"
+                )
             chosen_names.append(territory)
             taken.append(take)
         return taken
@@ -863,16 +901,10 @@ class Conversation:
             else self.choose("by which power> ", [Choice(t, (t.power,)) for t in offers], resolve=lambda name: _offer_power(offers, state.names.power(name)))
         )
         spec: dict[str, Any] = {"territory": territory, "by": takeover.power}
-        retreats = []
         for group in takeover.retreats:
-            if len(group.destinations) > 1:
-                self.terminal.say(
-                    f"  {group.count} {group.owner} {group.unit} may retreat to {', '.join(group.destinations)} (the {self.session.state.side_of.get(group.owner, group.owner)} decide)"
-                )
-                to = self.choose("retreat to> ", self.place_choices(group.destinations), list_them=False, resolve=self.resolve_place)
-                retreats.append({"to": to, "power": group.owner, "unit": group.unit})
-        if retreats:
-            spec["retreat"] = retreats
+            side = self.session.state.side_of.get(group.owner, group.owner)
+            now = ", ".join(group.destinations) or "nowhere (they would be removed)"
+            self.terminal.say(f"  {group.count} {group.owner} {group.unit} leave {territory}: the {side} declare where they retreat after the bid (now: {now})")
         return spec
 
     # -- the bid -----------------------------------------------------------
@@ -890,7 +922,8 @@ class Conversation:
         )
         saved = session.data.get("bid")
         if saved is not None:
-            # A finished draft resumed: its bid is the default, checked on the board the picks made.
+            # A finished draft resumed: its bid is the default, checked on the board the picks and declarations made.
+            self.ask_declarations()
             problem = session.bid_problem(saved)
             if problem is None:
                 say(f"The saved bid: {_bid_words(saved)}.")
@@ -906,6 +939,8 @@ class Conversation:
             say(f"  a positive bid may also be left to TripleA's own bid phase ({bid_rules.source}): the {bid_rules.placing_side} buy and place it in the game")
         amount = self.number("bid> ", -10_000, 10_000, 0)
         bid: dict[str, Any] = {bid_rules.placing_side.lower(): amount}
+        # The bid is made: the units the picks displaced are placed before the bid's units (000 A "Order of action").
+        self.ask_declarations()
         if amount > 0:
             placements, left = self.ask_bid_placements(amount)
             if placements:
@@ -924,6 +959,35 @@ class Conversation:
                 bid["allocate"] = self.ask_allocation(-amount)
         session.data["bid"] = bid
         session.save()
+
+    def ask_declarations(self) -> None:
+        """Where each displaced group goes, in the picks' order, asked of its side where several places are nearest."""
+        session = self.session
+        said = False
+        # A declaration is saved in the draft file as it is made, like a pick: ``back`` in the bid's questions
+        # does not replay it (its answer is not among the bid's answers).
+        answered = len(self.answers)
+        while (step := session.declaration_step()) is not None:
+            displaced, found, stale = step
+            if not said:
+                self.say("Where the units the picks displaced go, in the order of the picks (000 A, Order of action 1):")
+                said = True
+            if stale is not None:
+                self.say(f"  the draft's place for {displaced.describe()} no longer applies: {stale}")
+            player = session.players.get(displaced.side)
+            self.say(
+                f"  {displaced.describe()} (pick {displaced.pick}) may go to {', '.join(found.matches)}: "
+                + (f"{player}, for the {displaced.side}, choose" if player else f"the {displaced.side} choose")
+            )
+            what = "retreat to> " if displaced.kind == "retreat" else "navy to> "
+            to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
+            session.record_declaration(displaced, to)
+            del self.answers[answered:]
+        lines = session.declaration_lines()
+        if lines and not said:
+            self.say("Where the units the picks displaced go (000 A, Order of action 1):")
+        for line in lines:
+            self.say(f"  {line}")
 
     def bid_phase_powers(self) -> list[str]:
         """The placing side's powers whose bid TripleA's own bid phase can take, if the ruleset lets the bid go there."""

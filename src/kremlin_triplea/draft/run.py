@@ -30,22 +30,26 @@ The file (TOML)::
     #   axis = -8, remove = [{ power = "Germans", unit = "armour", count = 1, at = "West Europe" }, ...]
     # a positive bid left to TripleA's own bid phase (kremlin-daak): phase = { Germans = 6, Japanese = 4 }
 
-Every pick sees the board as changed by all earlier picks.
+Every pick sees the board as changed by all earlier picks. The units the picks displaced (an enemy
+territory's defenders, a neutral's ships) are placed after the picks, before the bid's units, where each
+pick's entry says or at their one nearest place (000 A "Order of action"; :mod:`kremlin_triplea.draft.declare`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.declare import declare, declared_in, destinations, label
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import (
     KINDS,
     BidSpec,
+    Displaced,
     DraftState,
     Outcome,
     Pick,
@@ -158,18 +162,28 @@ class DraftResult:
     house: tuple[HouseSelection, ...] = ()  # the house sets' advantages and switches, as chosen or drawn
     players: dict[str, str] = attrs.field(factory=dict, eq=False)  # side -> player, as the picks' notes record them
     choices: tuple[str, ...] = ()  # the draft's choices (e.g. "unrestricted_russia")
+    # Where the displaced units went, declared after the bid and placed before its units (000 A).
+    declarations: tuple[tuple[Displaced, Outcome], ...] = ()
 
     @property
     def changes(self) -> list[Change]:
-        """Every primitive change of the picks and the bid, in order (notes and name excluded)."""
+        """Every primitive change of the picks, the declarations and the bid, in order (notes and name excluded)."""
         found = [change for applied in self.picks for change in applied.outcome.changes]
+        found += [change for _, outcome in self.declarations for change in outcome.changes]
         return found + (list(self.bid.changes) if self.bid is not None else [])
+
+    def declaration_lines(self) -> list[str]:
+        """Where each displaced group went, named by the pick that displaced it."""
+        return [f"pick {displaced.pick}: {line}" for displaced, outcome in self.declarations for line in outcome.lines]
 
     def summary(self) -> list[str]:
         lines = [f"{self.game.board.game_name}: ruleset {self.ruleset.id}, map profile {self.profile.map}"]
         for applied in self.picks:
             lines.append(applied.pick.label + ":")
             lines += [f"  {line}" for line in applied.outcome.lines]
+        if self.declarations:
+            lines.append("declared after the bid (retreats and navies, in the picks' order):")
+            lines += [f"  {line}" for line in self.declaration_lines()]
         if self.bid is not None:
             lines.append("bid:")
             lines += [f"  {line}" for line in self.bid.lines]
@@ -280,6 +294,7 @@ class DraftRun:
                 where=draft.path,
             )
         self.applied: list[AppliedPick] = []
+        self.declared: list[tuple[Displaced, Outcome]] = []
 
     @property
     def total_picks(self) -> int:
@@ -374,7 +389,8 @@ class DraftRun:
         return self.apply_pick(pick)
 
     def pop(self) -> AppliedPick:
-        """Take back the last pick: its changes, its locks and its option units."""
+        """Take back the last pick: its changes, its locks and its option units (and every declaration, made after it)."""
+        self.take_back_declarations()
         applied = self.applied.pop()
         for _ in applied.outcome.changes:
             self.game.board.pop()
@@ -410,6 +426,42 @@ class DraftRun:
                 source=picks.source,
                 where=self.draft.path,
             )
+
+    # -- after the bid: where the displaced units go (000 A "Order of action" 1) ----------
+
+    def pending_declarations(self) -> list[Displaced]:
+        """The displaced units still to be placed, in the order of the picks that displaced them."""
+        return self.state.displaced[len(self.declared) :]
+
+    def declare_next(self, to: str | None) -> Outcome:
+        """Place the first pending group at ``to`` (None: its one nearest place), on the board as it stands."""
+        displaced = self.pending_declarations()[0]
+        outcome = declare(self.state, displaced, to)
+        self._push_keeping_invariants(label(displaced), displaced.rule, displaced.source, outcome)
+        self.state.record(displaced.side, displaced.pick, outcome)
+        self.declared.append((displaced, outcome))
+        return outcome
+
+    def apply_declarations(self, choose: Callable[[Displaced, tuple[str, ...]], str] | None = None) -> None:
+        """Every pending declaration as the picks' entries state it (or the one nearest place).
+
+        ``choose`` answers for a group the entries leave open among several places (the matrix's random
+        drafts); without it such a group is refused: its side must say which.
+        """
+        for displaced in self.pending_declarations():
+            stated = declared_in(self.applied[displaced.pick - 1].pick, displaced)
+            if stated is None and choose is not None:
+                found = destinations(self.state, displaced)
+                if found.tied:
+                    stated = choose(displaced, found.matches)
+            self.declare_next(stated)
+
+    def take_back_declarations(self) -> None:
+        while self.declared:
+            displaced, outcome = self.declared.pop()
+            for _ in outcome.changes:
+                self.game.board.pop()
+            self.state.forget(displaced.side, displaced.pick, outcome)
 
     def parse_bid(self) -> BidSpec | None:
         section = self.draft.bid
@@ -457,8 +509,12 @@ def apply_draft(
     maps_dir: Path | str | None = None,
     ruleset: Ruleset | None = None,
     profile: Profile | None = None,
+    open_declarations_first: bool = False,
 ) -> DraftResult:
     """Check the whole draft and apply it to ``game``'s board (loaded from the draft if not given).
+
+    ``open_declarations_first`` places a displaced group the picks leave open among several places at the first of
+    them instead of refusing it: a bid is checked so before the players declare (the draft room).
 
     Raises ``RuleViolation`` at the first pick that breaks a rule; the game's
     board is then left as the earlier picks made it. The game's notes and name
@@ -472,6 +528,8 @@ def apply_draft(
     run.apply_picks()
     run.check_complete()
     bid_spec = run.parse_bid()
+    # Before the bid's units are placed (000 A "Order of action" 1, 2).
+    run.apply_declarations(choose=(lambda _, places: places[0]) if open_declarations_first else None)
     bid = run.apply_bid(bid_spec) if bid_spec is not None else None
     # The rule sets' game-file actions come last: they act on the board the picks and the bid made.
     own = run.ruleset.rule_set
@@ -490,6 +548,7 @@ def apply_draft(
         selections,
         players_from_picks(draft.picks),
         tuple(draft.choices),
+        tuple(run.declared),
     )
 
 

@@ -22,6 +22,31 @@ from kremlin_triplea.rules.ruleset import Option, PowerRestriction, Ruleset
 
 
 @attrs.frozen
+class Displaced:
+    """Units a pick took off the board whose place is declared after the bid (000 A, "Order of action" 1).
+
+    "Declare where to place or retreat troops affected by options in the order they were chosen": an enemy
+    territory's defenders (option 10, ``kind = "retreat"``; their side declares) and a neutral's ships (option 3,
+    ``kind = "navy"``; the taker's side declares). Until then they are on no territory: later picks neither see
+    nor touch them, and where they go is judged on the board as it stands once the picks and the bid are made.
+    """
+
+    pick: int  # the pick that displaced them (declarations follow the picks' order)
+    label: str  # that pick's label, for messages
+    kind: str  # "retreat" | "navy"
+    origin: str  # the territory they left
+    owner: str
+    unit: str
+    count: int
+    side: str  # the side that declares where they go
+    rule: str  # the rule's words for where they may go, and its source
+    source: str
+
+    def describe(self) -> str:
+        return f"{self.count} {self.owner} {self.unit} from {self.origin}"
+
+
+@attrs.frozen
 class Outcome:
     """What one pick (or the bid) did."""
 
@@ -31,6 +56,8 @@ class Outcome:
     # Placements among ``changes`` that move units already on the board (retreats),
     # so they are not units "selected with a bonus option" (negative bids keep those).
     moved: tuple[Change, ...] = ()
+    # Units taken off the board whose destination is declared after the bid (option 10's defenders, option 3's ships).
+    displaced: tuple[Displaced, ...] = ()
 
 
 @attrs.frozen
@@ -62,6 +89,7 @@ class DraftState:
         self.locks: dict[str, tuple[str, int]] = {}  # place -> (side, pick index) that first affected it
         self.option_units = Counter[tuple[str, str | None, str]]()  # (place, owner, unit) -> units the options put there
         self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
+        self.displaced: list[Displaced] = []  # off the board until declared after the bid, in the picks' order
         self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
         self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
         # A map without a factory unit (the matrix runs rulesets on any map) still has options needing none.
@@ -112,6 +140,7 @@ class DraftState:
         return number in used
 
     def record(self, side: str, index: int, outcome: Outcome) -> None:
+        self.displaced += outcome.displaced
         for place in outcome.affected:
             self.locks.setdefault(place, (side, index))
         for change in outcome.changes:
@@ -120,6 +149,8 @@ class DraftState:
 
     def forget(self, side: str, index: int, outcome: Outcome) -> None:
         """Undo :meth:`record` of the last pick."""
+        if outcome.displaced:
+            del self.displaced[-len(outcome.displaced) :]
         for place in outcome.affected:
             if self.locks.get(place) == (side, index):
                 del self.locks[place]

@@ -255,7 +255,8 @@ def notes_html(result: DraftResult, *, players: dict[str, str] | None = None) ->
     parts.append("<ol>")
     for applied, value in zip(result.picks, values.picks):
         pick, option = applied.pick, applied.pick.option
-        changed = "; ".join(escape(for_players(line)) for line in applied.outcome.lines if not line.startswith(PLAYERS_ENFORCE))
+        lines = [*applied.outcome.lines, *(line for displaced, outcome in result.declarations if displaced.pick == pick.index for line in outcome.lines)]
+        changed = "; ".join(escape(for_players(line)) for line in lines if not line.startswith(PLAYERS_ENFORCE))
         parts.append(f"<li><b>{escape(pick.side)}, option {option.number} {escape(option.title)}</b> (worth {value.value:+d} IPCs): {changed}</li>")
     parts.append("</ol>")
     totals = values.totals()

@@ -14,7 +14,10 @@ before and after it:
 A pick's value to its side is its own gain minus the other side's. Units that
 are moved rather than created or destroyed (retreats) are reported as
 *displaced* with their cost, but change neither side's total: their new
-position is not valued. Everything else a pick may change (technologies,
+position is not valued. Units a pick takes off the board until the
+declarations after the bid (a territory's defenders, a neutral's ships) count
+as their owner's meanwhile; a group that then finds no place is lost after
+the picks, so no pick's value shows that loss. Everything else a pick may change (technologies,
 capitals, victory cities, game options, added XML) is listed as not valued.
 The limits are stated in docs/kremlin-draft.md.
 """
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.kinds import Displaced, Outcome
 from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import (
@@ -157,12 +160,16 @@ class DraftValue:
         return out
 
 
-def holdings(board: Board, sides: Mapping[str, str]) -> dict[str, Holdings]:
-    """Each side's units (at cost), production and PUs on ``board``; ``sides`` maps power -> side."""
+def holdings(board: Board, sides: Mapping[str, str], off_board: Iterable[Displaced] = ()) -> dict[str, Holdings]:
+    """Each side's units (at cost), production and PUs on ``board`` and ``off_board``; ``sides`` maps power -> side."""
     catalog = board.catalog
     units = dict.fromkeys(set(sides.values()), 0)
     production = dict(units)
     pus = dict(units)
+    for displaced in off_board:
+        cost = catalog.cost(displaced.unit, displaced.owner)
+        if displaced.owner in sides and cost is not None:
+            units[sides[displaced.owner]] += cost * displaced.count
     for _, data in board.nodes.items():
         side = sides.get(data["owner"])
         if side is not None and not data["water"]:
@@ -185,15 +192,18 @@ class Valuer:
         self.board = board
         self.side_order = tuple(side_powers)
         self.sides = {power: side for side, powers in side_powers.items() for power in powers}
+        self.off_board: list[Displaced] = []  # displaced by the picks, placed by the declarations after the bid
         self.before = holdings(board, self.sides)
 
     def value(self, label: str, side: str, outcome: Outcome) -> PickValue:
         """Value ``outcome``, which the board now shows applied on top of the last call's position."""
-        after = holdings(self.board, self.sides)
+        self.off_board += outcome.displaced
+        after = holdings(self.board, self.sides, self.off_board)
         gains = tuple((s, after[s] - self.before[s]) for s in self.side_order)
         self.before = after
         catalog = self.board.catalog
         displaced = sum((catalog.cost(c.unit_type, c.owner) or 0) * c.count for c in outcome.moved if isinstance(c, PlaceUnits))
+        displaced += sum((catalog.cost(d.unit, d.owner) or 0) * d.count for d in outcome.displaced if d.kind == "retreat")
         unpriced = sorted(
             {
                 f"{c.owner} {c.unit_type}"
@@ -203,6 +213,11 @@ class Valuer:
         )
         unvalued = tuple(str(c) for c in outcome.changes if not _measured(c))
         return PickValue(label, side, gains, displaced, tuple(unpriced), unvalued)
+
+    def declared(self) -> None:
+        """The declarations (now on the board) placed every displaced group: their places are not valued."""
+        self.off_board = []
+        self.before = holdings(self.board, self.sides)
 
 
 def _measured(change: Change) -> bool:
@@ -220,6 +235,9 @@ def value_result(result: DraftResult) -> DraftValue:
     for applied in result.picks:
         board.push_all(list(applied.outcome.changes))
         picks.append(valuer.value(applied.pick.label, applied.pick.side, applied.outcome))
+    for _, outcome in result.declarations:
+        board.push_all(list(outcome.changes))
+    valuer.declared()
     bid = None
     if result.bid is not None and result.bid_spec is not None:
         board.push_all(list(result.bid.changes))
@@ -242,6 +260,8 @@ def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Pat
     bid = None
     bid_spec = run.parse_bid() if len(run.applied) == run.total_picks else None
     if bid_spec is not None:
+        run.apply_declarations()
+        valuer.declared()
         outcome = run.apply_bid(bid_spec)
         bid = valuer.value(f"bid {bid_spec.amount}", _bid_side(run.state.side_powers, run.ruleset.bid.placing_side, bid_spec.amount), outcome)
     return DraftValue(tuple(run.state.side_powers), tuple(picks), bid)

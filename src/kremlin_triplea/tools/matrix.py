@@ -33,6 +33,7 @@ import attrs
 
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.declare import with_declarations
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import (
     KINDS,
@@ -643,7 +644,10 @@ def _run_one(
                 continue
             for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
                 item = _apply_in_memory(
-                    cell, f"{side} option {option.number}: {description}", board, lambda p=pick, r=run: KINDS[p.option.kind].apply(r.state, p).changes
+                    cell,
+                    f"{side} option {option.number}: {description}",
+                    board,
+                    lambda p=pick, r=run: with_declarations(r.state, KINDS[p.option.kind].apply(r.state, p)),
                 )
                 if item is not None:
                     single.append(item)
@@ -812,9 +816,10 @@ def _sample_draft(
             description, pick = chosen
             run.apply_pick(pick)
             made.append(f"{side} option {pick.option.number}: {description}")
+        run.apply_declarations(choose=lambda _, places: rng.choice(places))
         bid_spec = _random_bid(run, rng)
         bid = run.apply_bid(bid_spec) if bid_spec is not None else None
-        add_notes(DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state))
+        add_notes(DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, declarations=tuple(run.declared)))
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return

@@ -194,6 +194,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         Route("/room/{key}/pick", action(pick), methods=["POST"]),
         Route("/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the other side agrees or refuses"), methods=["POST"]),
         Route("/room/{key}/bid/answer", action(room.answer_bid), methods=["POST"]),
+        Route("/room/{key}/declare", action(room.declare), methods=["POST"]),
         Route("/room/{key}/house", action(room.choose_house), methods=["POST"]),
         Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
         Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),

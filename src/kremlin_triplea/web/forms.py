@@ -85,28 +85,14 @@ def pick_entry(form: Mapping[str, str], side: str, kind: str) -> dict[str, Any]:
         for n in rows(form, "neutral"):
             neutral = text(form, f"neutral.{n}", required=False)
             if neutral:
-                take = {"neutral": neutral, "by": text(form, f"by.{n}")}
-                navy = text(form, f"navy_at.{n}", required=False)
-                if navy:
-                    take["navy_at"] = navy
-                takes.append(take)
+                # Its ships' sea zone is declared after the bid (000 A "Order of action" 1): /declare, not the pick.
+                takes.append({"neutral": neutral, "by": text(form, f"by.{n}")})
         if not takes:
             raise FormError("choose the neutrals")
         entry["take"] = takes
     elif kind == "territory_takeover":
+        # Where its defenders retreat is declared after the bid (000 A "Order of action" 1): /declare, not the pick.
         spec: dict[str, Any] = {"territory": text(form, "territory"), "by": text(form, "by")}
-        retreats = []
-        for n in rows(form, "retreat_to"):
-            to = text(form, f"retreat_to.{n}", required=False)
-            if to:
-                retreat = {"to": to}
-                for field in ("power", "unit"):  # optional, as in the draft file: which of the units retreat there
-                    value = text(form, f"retreat_{field}.{n}", required=False)
-                    if value:
-                        retreat[field] = value
-                retreats.append(retreat)
-        if retreats:
-            spec["retreat"] = retreats
         entry["takeover"] = spec
     elif kind == "scenario":
         entry["scenario"] = text(form, "scenario")

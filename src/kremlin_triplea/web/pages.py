@@ -19,6 +19,8 @@ from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.web.room import SPECTATOR
 
 if TYPE_CHECKING:
+    from kremlin_triplea.draft.kinds import Displaced
+    from kremlin_triplea.model.queries import Nearest
     from kremlin_triplea.web.room import Room
 
 SCRIPT = """
@@ -108,8 +110,11 @@ def room_page(
         out.append(f"<p class='refused' id='refused'>Refused: {escape(error)}</p>")
     if note:
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
+    declaration = room.declaration()
     if room.complete:
         status = "The draft is complete."
+    elif declaration is not None:
+        status = f"The bid is agreed. The {declaration[0].side} declare where {declaration[0].describe()} go (000 A, order of action)."
     elif turn is None and "bid" in session.data:
         status = "The bid is agreed. House rules: each side chooses its powers' advantages."
     elif turn is None:
@@ -127,6 +132,8 @@ def room_page(
     if role != SPECTATOR and room.undo_request is None and not room.complete:
         if turn == role:
             out.append(pick_block(room, key, option, query or {}))
+        elif declaration is not None:
+            out.append(declaration_block(room, role, key, declaration))
         elif turn is None and "bid" in room.session.data:
             out.append(house_block(room, role, key))
         elif turn is None and room.bid_proposal is not None:
@@ -206,20 +213,12 @@ def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str
         f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></fieldset>"
     )
     if takeover is not None:
-        groups = [r for r in takeover.retreats if len(r.destinations) > 1]
         for r in takeover.retreats:
-            if len(r.destinations) <= 1:
-                where = r.destinations[0] if r.destinations else "nowhere: removed"
-                out.append(f"<p>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to {escape(where)}.</p>")
-        if groups:
-            side = room.session.state.side_of.get(groups[0].owner, groups[0].owner)
-            out.append(f"<p>Retreats from {escape(takeover.territory)} (the {escape(side)} decide, 000 A):</p>")
-        for n, r in enumerate(groups):
-            out.append(_datalist(f"retreat-{n}", r.destinations))
+            side = room.session.state.side_of.get(r.owner, r.owner)
+            now = " or ".join(r.destinations) or "nowhere (they would be removed)"
             out.append(
-                f"<fieldset><legend>{r.count} {escape(r.owner)} {escape(r.unit)} retreat to (one of {escape(', '.join(r.destinations))})</legend>"
-                f"<input type='hidden' name='retreat_power.{n}' value='{escape(r.owner)}'><input type='hidden' name='retreat_unit.{n}' value='{escape(r.unit)}'>"
-                f"<input class='target' name='retreat_to.{n}' list='retreat-{n}' autocomplete='off'></fieldset>"
+                f"<p class='retreat'>{r.count} {escape(r.owner)} {escape(r.unit)} leave {escape(takeover.territory)}: the {escape(side)} declare where they "
+                f"retreat after the bid, on the board as it then stands (000 A; now: {escape(now)}).</p>"
             )
     out.append(
         "<details><summary>Legal takeovers</summary><ul>"
@@ -270,7 +269,7 @@ def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, st
             out.append(
                 f"<fieldset><legend>neutral {n + 1}</legend><input class='target' name='neutral.{n}' list='legal-neutrals' autocomplete='off'> joins "
                 f"<select name='by.{n}'>{_options((p, p) for p in powers)}</select> navy to "
-                f"<input class='target' name='navy_at.{n}' list='legal-zones' autocomplete='off' placeholder='if it has a navy'></fieldset>"
+                "</fieldset>"
             )
         out.append(
             "<details><summary>Legal neutrals</summary><ul>"
@@ -323,6 +322,27 @@ def bid_block(room: Room, key: str) -> str:
         + "</ul></details>"
     )
     out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
+    return "".join(out)
+
+
+def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displaced, Nearest, str | None]) -> str:
+    """Where one displaced group goes: its side chooses among its nearest places; the other side waits."""
+    displaced, found, stale = declaration
+    done = "".join(f"<li>{escape(line)}</li>" for line in room.session.declaration_lines())
+    out = ["<section id='declare'><h3>Declarations</h3>", f"<ul id='declared'>{done}</ul>" if done else ""]
+    if stale is not None:
+        out.append(f"<p>The draft file's place for them no longer applies: {escape(stale)}</p>")
+    if displaced.side != role:
+        out.append(f"<p id='waiting'>Waiting for the {escape(displaced.side)} to declare where {escape(displaced.describe())} go.</p></section>")
+        return "".join(out)
+    what = "retreat to" if displaced.kind == "retreat" else "the navy goes to"
+    out.append(
+        f"<form method='post' action='/room/{escape(key)}/declare'>{_seq(room)}"
+        f"<p>{escape(displaced.describe())} (pick {displaced.pick}): {what} one of {escape(', '.join(found.matches))} "
+        f"<span class='rule'>({escape(displaced.source)}: {escape(displaced.rule)})</span></p>"
+        + _datalist("declare-places", found.matches)
+        + "<input class='target' name='to' list='declare-places' autocomplete='off'> <button type='submit' id='declare-submit'>Declare</button></form></section>"
+    )
     return "".join(out)
 
 

@@ -22,12 +22,14 @@ import attrs
 
 from kremlin_triplea.assistant.session import DraftSession, open_session
 from kremlin_triplea.draft.choices import NextPick
+from kremlin_triplea.draft.kinds import Displaced
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
+from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
 from kremlin_triplea.rules.tomlfile import read_toml
@@ -154,7 +156,45 @@ class Room:
 
     @property
     def complete(self) -> bool:
-        return self.picks_done and "bid" in self.session.data and not self.house_pending()
+        return self.picks_done and "bid" in self.session.data and self.declaration() is None and not self.house_pending()
+
+    # -- after the bid: where the displaced units go (000 A "Order of action" 1) ----------
+
+    def declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
+        """The next group whose side must say where it goes, once the bid is agreed (None: none is open)."""
+        if not (self.picks_done and "bid" in self.session.data):
+            return None
+        return self.session.declaration_step()
+
+    def declare(self, role: str, form: dict[str, str]) -> str:
+        """The declaring side says where the open group goes; checked on the board the earlier declarations left."""
+        with self.lock:
+            self._check(role, form.get("seq"))
+            step = self.declaration()
+            if step is None:
+                raise Conflict("no declaration is open")
+            displaced, _, _ = step
+            if displaced.side != role:
+                raise Forbidden(f"the {displaced.side} declare where {displaced.describe()} go")
+            wanted = form.get("to", "").strip()
+            if not wanted:
+                raise FormError("to: the place they go")
+            try:
+                self.session.record_declaration(displaced, self.session.state.names.place(wanted))
+            except KremlinError as error:
+                raise Refused(str(error)) from None
+            line = f"{displaced.describe()} go to {wanted}"
+            if self.declaration() is None:
+                # Every group is placed: the bid's units follow them (000 A), so the bid is checked again on that board.
+                try:
+                    apply_draft(draft_from_dict(self.session.data, str(self.path)), maps_dir=self.session.maps_dir)
+                except KremlinError as error:
+                    self.session.data.pop("bid", None)
+                    self.session.save()
+                    self._accepted()
+                    return f"{line}; the bid no longer applies once the units are placed ({error}): enter the bid again"
+            self._accepted()
+            return line
 
     # -- house rules: each side chooses its powers' advantages --------------------
 
@@ -194,8 +234,8 @@ class Room:
         """A side's advantages for its powers (``advantage.SET.POWER`` = id or ``none``; ``value.SET.POWER.NAME`` what it leaves to choose)."""
         with self.lock:
             self._check(role, form.get("seq"))
-            if not (self.picks_done and "bid" in self.session.data):
-                raise Forbidden("the house rules come after the picks and the bid")
+            if not (self.picks_done and "bid" in self.session.data) or self.declaration() is not None:
+                raise Forbidden("the house rules come after the picks, the bid and the declarations")
             open_sets = self.house_choices_open().get(role, {})
             if role not in self.house_pending():
                 raise Conflict(f"the {role} have no advantages to choose")
@@ -318,8 +358,9 @@ class Room:
             bid = bid_entry(form, rules.placing_side, rules.negative)
             data = {**self.session.data, "bid": bid}
             try:
-                # The whole draft with this bid, applied as apply will: refused here, nothing is written.
-                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
+                # The whole draft with this bid, applied as apply will: refused here, nothing is written. The
+                # declarations come after the bid, so a group still open is placed at its first place for this check.
+                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir, open_declarations_first=True)
             except KremlinError as error:
                 raise Refused(str(error)) from None
             self.bid_proposal = BidProposal(role, bid)

@@ -26,13 +26,14 @@ from kremlin_triplea.draft.kinds.takeover import (
     takeover_problem,
 )
 from kremlin_triplea.draft.picks import BidSpec, NeutralTake, Pick, Retreat, TakeoverSpec, UnitPlacement
-from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
+from kremlin_triplea.draft.state import Displaced, DraftState, Facts, Outcome, Problem
 
 __all__ = [
     "KINDS",
     "BidSpec",
     "OptionKind",
     "register",
+    "Displaced",
     "DraftState",
     "Facts",
     "NeutralTake",

@@ -10,7 +10,7 @@ from itertools import combinations
 from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import NeutralTake, Pick
-from kremlin_triplea.draft.state import DraftState, Outcome, Problem, describe_pairs
+from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
@@ -72,30 +72,12 @@ def navy_destinations(state: DraftState, territory: str, power: str) -> Nearest:
     return nearest(board, territory, lambda z: board.is_water(z) and z not in enemies, via="sea")
 
 
-def navy_problem(state: DraftState, option: Option, side: str, territory: str, power: str, navy_at: str | None) -> tuple[str | None, Problem | None]:
-    """Where the neutral's ships go, or why the draft's ``navy_at`` cannot be."""
-    shown = state.names.shown(territory)
-    if not neutral_navy(state, territory):
-        if navy_at is not None:
-            return None, Problem(option.quote("navy"), option.source, f"{shown} has no naval units, so navy_at = {navy_at!r} does not apply")
-        return None, None
-    found = navy_destinations(state, territory, power)
-    if not found.matches:
-        return None, Problem(option.quote("navy"), option.source, f"no sea zone without enemy units can be reached from {shown}")
-    choices = ", ".join(found.matches)
-    if navy_at is not None:
-        if navy_at not in found.matches:
-            return None, Problem(
-                option.quote("navy"), option.source, f"{navy_at} is not a nearest friendly sea zone of {shown} for {power}; the nearest are: {choices}"
-            )
-        zone = navy_at
-    elif found.tied:
-        return None, Problem(
-            option.quote("navy"), option.source, f"{shown}'s ships have several nearest friendly sea zones ({choices}); say which with navy_at"
-        )
-    else:
-        zone = found.matches[0]
-    return zone, state.lock_problem(side, zone)
+def navy_problem(state: DraftState, option: Option, territory: str, navy_at: str | None) -> Problem | None:
+    """Why the pick's ``navy_at`` cannot be, whatever the board after the bid: the neutral has no ships."""
+    if navy_at is not None and not neutral_navy(state, territory):
+        shown = state.names.shown(territory)
+        return Problem(option.quote("navy"), option.source, f"{shown} has no naval units, so navy_at = {navy_at!r} does not apply")
+    return None
 
 
 def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
@@ -107,11 +89,8 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
         raise Problem(
             option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}"
         ).violation(pick.label)
-    zones: dict[str, str | None] = {}
     for take in pick.takes:
-        problem = neutral_problem(state, option, pick.side, take.territory, take.by)
-        if problem is None:
-            zones[take.territory], problem = navy_problem(state, option, pick.side, take.territory, take.by, take.navy_at)
+        problem = neutral_problem(state, option, pick.side, take.territory, take.by) or navy_problem(state, option, take.territory, take.navy_at)
         if problem is not None:
             raise problem.violation(pick.label)
     problem = neutral_set_problem(state, option, territories)
@@ -120,6 +99,7 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
     changes: list[Change] = []
     lines: list[str] = []
     affected: set[str] = set()
+    displaced: list[Displaced] = []
     for take in pick.takes:
         territory, neutral = take.territory, state.neutrals[take.territory]
         changes.append(SetOwner(territory, take.by, captured=False))
@@ -138,17 +118,17 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
         at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
         changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
         line = f"{state.names.shown(territory)} joins {take.by}: {', '.join(facts)}, army {describe_pairs(on_land)}"
-        zone = zones[territory]
-        if zone is not None:
-            changes += [PlaceUnits(zone, take.by, u, n) for u, n in at_sea]
-            affected.add(zone)
-            line += f"; navy {describe_pairs(at_sea)} to {zone}"
+        if at_sea:
+            # "place it in the nearest friendly sea zone": declared after the bid, on the board as it then stands (000 A).
+            displaced += [
+                Displaced(pick.index, pick.label, "navy", territory, take.by, u, n, pick.side, option.quote("navy"), option.source) for u, n in at_sea
+            ]
         lines.append(line)
         marker = state.profile.capital_marker
         if marker is not None and marker.at == territory and state.board.node(territory)["capital"] == marker.power:
             changes += [SetTerritory(territory, "capital", None), SetTerritory(marker.refuge, "capital", marker.power)]
             lines.append(f"the {marker.power} capital marker moves from {territory} to {marker.refuge} ({marker.reason})")
-    return Outcome(tuple(changes), frozenset(affected), tuple(lines))
+    return Outcome(tuple(changes), frozenset(affected), tuple(lines), displaced=tuple(displaced))
 
 
 @register
@@ -170,14 +150,8 @@ class NeutralTakeover(OptionKind):
             for power in powers:
                 if neutral_problem(state, option, side, territory, power) is not None:
                     continue
-                if neutral_navy(state, territory):
-                    found = navy_destinations(state, territory, power)
-                    zones = tuple(z for z in found.matches if state.lock_problem(side, z) is None)
-                    if not zones:
-                        continue
-                    takers.append((power, zones))
-                else:
-                    takers.append((power, ()))
+                # Where its ships would go now (shown to players; declared after the bid).
+                takers.append((power, navy_destinations(state, territory, power).matches if neutral_navy(state, territory) else ()))
             if takers:
                 choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
         pairs = (
@@ -193,7 +167,7 @@ class NeutralTakeover(OptionKind):
         return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
-        """Each neutral, taker and navy zone, with a partner from the enumeration's legal pairs."""
+        """Each neutral and taker (its navy's zone is declared after the bid), with a partner from the enumeration's legal pairs."""
         option = choices.option
         count = option.params.count  # type: ignore[union-attr]
         by_territory = {n.territory: n for n in choices.neutrals}
@@ -205,15 +179,11 @@ class NeutralTakeover(OptionKind):
                     continue
                 # A partner that varies with the neutral, so more picks share a written file.
                 partner = by_territory[partners[zlib.crc32(neutral.territory.encode()) % len(partners)]]
-                power, zones = partner.takers[0]
-                others = (NeutralTake(partner.territory, power, zones[0] if zones else None),)
+                others = (NeutralTake(partner.territory, partner.takers[0][0]),)
             elif count != 1:
                 continue  # the enumeration lists pairs only
-            for power, zones in neutral.takers:
-                for zone in zones or (None,):
-                    take = NeutralTake(neutral.territory, power, zone)
-                    navy = f" (navy to {zone})" if zone else ""
-                    yield f"{power} take {neutral.name}{navy}", Pick(index, side, option, takes=(take, *others))
+            for power, _ in neutral.takers:
+                yield f"{power} take {neutral.name}", Pick(index, side, option, takes=(NeutralTake(neutral.territory, power), *others))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_neutral_takeover(state, pick)

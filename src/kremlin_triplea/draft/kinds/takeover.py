@@ -1,4 +1,4 @@
-"""The territory-takeover option (000 option 10): an enemy territory taken, its defenders retreated."""
+"""The territory-takeover option (000 option 10): an enemy territory taken; its defenders retreat where their side declares after the bid."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import Pick, Retreat, TakeoverSpec
-from kremlin_triplea.draft.state import DraftState, Outcome, Problem, describe_pairs
+from kremlin_triplea.draft.picks import Pick, TakeoverSpec
+from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.model.queries import Nearest, nearest
@@ -110,6 +110,7 @@ def new_owner_after_takeover(board: Board, territory: str, power: str) -> str:
 
 
 def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
+    """Take the territory; its defenders leave it now, and where they retreat is declared after the bid (000 A)."""
     option = pick.option
     params = option.params
     assert isinstance(params, TerritoryTakeoverParams)
@@ -121,52 +122,23 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
     board = state.board
     changes: list[Change] = []
     lines: list[str] = []
-    affected = {spec.territory}
-    moved: list[Change] = []
-    used: set[Retreat] = set()
+    displaced: list[Displaced] = []
     shown = state.names.shown(spec.territory)
-    for owner, unit, count in retreating_groups(state, spec.territory, spec.by):
-        found = retreat_destinations(state, spec.territory, owner, unit)
-        specific = [r for r in spec.retreats if r.specific and r.power in (None, owner) and r.unit in (None, unit)]
-        specific.sort(key=lambda r: (r.power is None) + (r.unit is None))
-        general = [r for r in spec.retreats if not r.specific]
-        chosen = specific[0] if specific else general[0] if general else None
-        choices = ", ".join(found.matches)
-        destination: str | None
-        if not found.matches:
-            destination = None
-        elif chosen is not None and chosen.to in found.matches:
-            destination = chosen.to
-            used.add(chosen)
-        elif chosen is not None and (chosen.specific or found.tied):
-            raise Problem(
-                option.quote("retreat"),
-                option.source,
-                f"{owner} {unit} in {shown} cannot retreat to {chosen.to}; the nearest territories of their side are: {choices}",
-            ).violation(pick.label)
-        elif found.tied:
-            raise Problem(
-                option.quote("retreat"),
-                option.source,
-                f"{count} {owner} {unit} in {shown} may retreat to any of {choices}; the draft must say which (retreat = [{{ to = ... }}])",
-            ).violation(pick.label)
-        else:
-            destination = found.matches[0]
-        changes.append(RemoveUnits(spec.territory, owner, unit, count))
-        if destination is None:
-            lines.append(f"{count} {owner} {unit} in {shown} cannot retreat (no territory of their side can be reached) and are removed")
-        else:
-            changes.append(PlaceUnits(destination, owner, unit, count))
-            moved.append(changes[-1])
-            lines.append(f"{count} {owner} {unit} retreat from {shown} to {state.names.shown(destination)}")
-            if state.ruleset.locks.lock_retreat_destinations:
-                affected.add(destination)
+    groups = retreating_groups(state, spec.territory, spec.by)
     for retreat in spec.retreats:
-        if retreat.specific and retreat not in used:
+        # A retreat the draft declares for units that are not there is a mistake in the file, whatever the board later.
+        if retreat.specific and not any(retreat.power in (None, owner) and retreat.unit in (None, unit) for owner, unit, _ in groups):
             what = " ".join(x for x in (retreat.power, retreat.unit) if x)
             raise Problem(option.quote("retreat"), option.source, f"the retreat for {what} to {retreat.to} matches no retreating units in {shown}").violation(
                 pick.label
             )
+    for owner, unit, count in groups:
+        changes.append(RemoveUnits(spec.territory, owner, unit, count))
+        displaced.append(
+            Displaced(
+                pick.index, pick.label, "retreat", spec.territory, owner, unit, count, state.side_of.get(owner, owner), option.quote("retreat"), option.source
+            )
+        )
     owner = new_owner_after_takeover(board, spec.territory, spec.by)
     for structure_owner, unit, count in captured_structures(state, spec.territory, spec.by):
         # "retreat any enemy forces": a structure cannot move; the territory's new owner takes it, as TripleA does.
@@ -180,7 +152,16 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
         0,
         f"{spec.by} take over {shown} (was {board.owner(spec.territory)}); it now belongs to {held}, original owner {board.node(spec.territory)['original_owner']}; {spec.by} place {describe_pairs(placed)}",
     )
-    return Outcome(tuple(changes), frozenset(affected), tuple(lines), moved=tuple(moved))
+    return Outcome(tuple(changes), frozenset({spec.territory}), tuple(lines), displaced=tuple(displaced))
+
+
+def declared_retreat(spec: TakeoverSpec, owner: str, unit: str) -> str | None:
+    """Where the draft file's ``retreat = [...]`` sends ``owner``'s ``unit`` (the most specific entry wins), if it says."""
+    specific = [r for r in spec.retreats if r.specific and r.power in (None, owner) and r.unit in (None, unit)]
+    specific.sort(key=lambda r: (r.power is None) + (r.unit is None))
+    general = [r for r in spec.retreats if not r.specific]
+    chosen = specific[0] if specific else general[0] if general else None
+    return chosen.to if chosen is not None else None
 
 
 @register
@@ -210,17 +191,10 @@ class TerritoryTakeover(OptionKind):
         return OptionChoices(option, unavailable=unavailable, takeovers=tuple(choices))
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        """One pick per territory and taker: where the defenders retreat is declared after the bid, not in the pick."""
         option = choices.option
         for takeover in choices.takeovers:
-            variants = [()]
-            for position, retreat in enumerate(takeover.retreats):
-                variants += [((position, to),) for to in retreat.destinations[1:]]
-            for variant in variants:
-                chosen = dict(variant)
-                retreats = tuple(Retreat(chosen.get(i, r.destinations[0]), r.owner, r.unit) for i, r in enumerate(takeover.retreats) if len(r.destinations) > 1)
-                spec = TakeoverSpec(takeover.territory, takeover.power, retreats)
-                where = ", ".join(f"{r.power} {r.unit} to {r.to}" for r in retreats)
-                yield f"{takeover.power} take {takeover.territory}" + (f" (retreat {where})" if where else ""), Pick(index, side, option, takeover=spec)
+            yield f"{takeover.power} take {takeover.territory}", Pick(index, side, option, takeover=TakeoverSpec(takeover.territory, takeover.power))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_territory_takeover(state, pick)
