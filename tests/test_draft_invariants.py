@@ -81,6 +81,21 @@ def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:
             assert allowed is None or change.territory in allowed, (pick.label, change)
         made += 1
         assert new_problems(base, run.game.board, run.state.factory) == [], pick.label
+    # After the bid, the displaced units are declared (000 A "Order of action" 1), each among its nearest places on
+    # the board the later picks and earlier declarations left: retreats into their side's land within its limits,
+    # navies into sea zones without enemy units; the board keeps the invariants after each.
+    run.apply_declarations(choose=lambda _, places: rng.choice(places))
+    for displaced, outcome in run.declared:
+        for change in outcome.changes:
+            place = run.game.board.node(change.territory)
+            if displaced.kind == "navy":
+                assert place["water"], (displaced, change)
+                continue
+            assert not place["water"] or run.game.board.catalog.unit_type(change.unit_type).domain == "air", (displaced, change)
+            assert place["owner"] is not None and run.game.board.catalog.allied(change.owner, place["owner"]), (displaced, change)
+            allowed = run.state.may_enter.get(change.owner)
+            assert allowed is None or change.territory in allowed, (displaced, change)
+    assert new_problems(base, run.game.board, run.state.factory) == [], "declarations"
     spec = random_bid(rng.choice, run)
     run.draft = draft_from_dict({"ruleset": ruleset, "first": run.first, "bid": spec})
     bid = run.parse_bid()
