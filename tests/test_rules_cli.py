@@ -115,7 +115,7 @@ def test_legal_lists_the_next_picks_choices(tmp_path: Path) -> None:
     assert result.stdout.startswith("Pick 2 of 8: the Allies choose.")
     takeovers = [line for line in result.stdout.splitlines() if line.startswith("  Chinese take ")]
     assert takeovers and not any("French Indo-China Thailand" in line for line in takeovers)  # locked by the Axis fighter
-    assert "  Chinese take Kiangsu (retreat: 3 Japanese infantry -> Manchuria)" in result.stdout
+    assert "  Chinese take Kiangsu (retreats, declared after the bid; now: 3 Japanese infantry -> Manchuria)" in result.stdout
 
 
 def test_legal_after_all_picks_lists_the_bid() -> None:

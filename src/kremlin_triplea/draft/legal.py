@@ -85,14 +85,14 @@ def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
             for entry in choices.units:
                 lines.append(f"  {entry.power} {entry.unit} on: {', '.join(entry.places)}")
         for neutral in choices.neutrals:
-            takers = "; ".join(f"{p}" + (f" (navy to {' or '.join(z)})" if z else "") for p, z in neutral.takers)
+            takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
             value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
             lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
         if choices.neutral_pairs:
             lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
         for takeover in choices.takeovers:
             retreat = "; ".join(f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats)
-            lines.append(f"  {takeover.power} take {takeover.territory}" + (f" (retreat: {retreat})" if retreat else ""))
+            lines.append(f"  {takeover.power} take {takeover.territory}" + (f" (retreats, declared after the bid; now: {retreat})" if retreat else ""))
         for title in choices.scenarios:
             lines.append(f"  scenario = {title!r}")
     return lines
