@@ -328,11 +328,12 @@ REFERENCES = [
 def unknown_references(game: GameIndex) -> Iterator[Finding]:
     """Attributes naming a territory, player, unit type, ... the game does not declare."""
     for ref in REFERENCES:
+        declared = [game.declared[kind] for kind in ref.kinds]
         for element in game.root.iterfind(ref.path):
             name = element.get(ref.attribute)
             if name is None or (ref.optional and not name.strip()):
                 continue  # a missing required attribute is the DTD's to report
-            if not any(game.has(kind, name) for kind in ref.kinds):
+            if not any(name in names for names in declared) and not any(game.has(kind, name) for kind in ref.kinds):
                 known = [n for kind in ref.kinds for n in game.declared[kind]]
                 kind = " or ".join(ref.kinds)
                 yield element, f"{element.tag} {ref.attribute}: {unknown(kind, name, known)}; {ref.consequence}"
@@ -616,10 +617,16 @@ def _quantity(placement: etree._Element) -> int:
     return max(_whole_number(placement.get("quantity", "1"), 1), 0)
 
 
-#: Every check, in the order their findings are listed within one line.
+#: The elements with a numeric attribute long enough to exceed a Java int (2147483647 has ten digits): only
+#: they can break the limit, and lxml finds them without visiting every element in Python.
+_LONG_NUMBERS = etree.XPath(
+    "//*[string-length(@quantity) > 9 or string-length(@value) > 9 or string-length(@min) > 9 or string-length(@max) > 9 or string-length(@count) > 9]"
+)
+
+
 def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
     """Quantities, costs, PUs, property and option values TripleA reads with Integer.parseInt: beyond a Java int it cannot open the game."""
-    for element in game.root.iter(etree.Element):
+    for element in _LONG_NUMBERS(game.root):
         for attribute in ("quantity", "value", "min", "max", "count"):
             text = element.get(attribute)
             if text is None:

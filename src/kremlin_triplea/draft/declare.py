@@ -84,6 +84,8 @@ def with_declarations(state: DraftState, outcome: Outcome) -> tuple[Change, ...]
     For tools that try one pick on its own (the matrix): the board the pick leaves once its units have somewhere to be.
     The board is left as it was.
     """
+    if not outcome.displaced:
+        return outcome.changes
     board = state.board
     changes = list(outcome.changes)
     board.push_all(changes)

@@ -44,13 +44,15 @@ def bid_choices(state: DraftState) -> BidChoices:
     places = []
     costs = []
     for power in state.side_powers[bid.placing_side]:
+        buyable = [u for u in catalog.unit_types if bid_cost(board, u, power) is not None]
+        # Land the power does not own takes no bid unit: skipped before the full check (and its message) runs.
         allowed = tuple(
             p
-            for p in board.nodes
-            if any(bid_placement_problem(state, facts, power, u, p) is None for u in catalog.unit_types if bid_cost(board, u, power) is not None)
+            for p, data in board.nodes.items()
+            if (data["water"] or data["owner"] == power) and any(bid_placement_problem(state, facts, power, u, p) is None for u in buyable)
         )
         places.append((power, allowed))
-        costs.append((power, tuple((u, bid_cost(board, u, power) or 0) for u in catalog.unit_types if bid_cost(board, u, power) is not None)))
+        costs.append((power, tuple((u, bid_cost(board, u, power) or 0) for u in buyable)))
     removable = []
     if bid.negative == "remove_units":
         removable = [(power, place, unit, count) for (power, unit, place), count in removable_units(state).items()]

@@ -165,6 +165,17 @@ class _Undo:
     extra_xml: int | None = None
 
 
+def copy_units(units: Counter[tuple[str | None, str]]) -> Counter[tuple[str | None, str]]:
+    """A copy of a place's unit counts.
+
+    dict's own update, not ``Counter(units)``: the constructor runs Python code per call, and copying a board
+    copies every place's units (the matrix copies hundreds of thousands).
+    """
+    copied: Counter[tuple[str | None, str]] = Counter.__new__(Counter)
+    dict.update(copied, units)
+    return copied
+
+
 class Board:
     """The position: the graph plus PUs, technologies and properties."""
 
@@ -244,7 +255,7 @@ class Board:
         return [entry.change for entry in self._stack]
 
     def copy(self) -> Board:
-        nodes = {name: {**data, "units": Counter(data["units"])} for name, data in self.nodes.items()}
+        nodes = {name: {**data, "units": copy_units(data["units"])} for name, data in self.nodes.items()}
         twin = Board(self.catalog, nodes, self._adjacency, dict(self.pus), dict(self.techs), dict(self.properties), self.game_name)
         twin.extra_xml = list(self.extra_xml)
         twin._stack = list(self._stack)
@@ -346,6 +357,6 @@ class Board:
         data = self.node(territory)
         if territory not in undo.nodes:
             saved = dict(data)
-            saved["units"] = Counter(data["units"])
+            saved["units"] = copy_units(data["units"])
             undo.nodes[territory] = saved
         return data

@@ -54,7 +54,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
 from kremlin_triplea.gamerules.house import apply_house_rules
-from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.board import Board, copy_units
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.model.diff import board_difference
 from kremlin_triplea.report.notes import add_notes
@@ -298,7 +298,7 @@ def states_now(board: Board, changes: tuple[Change, ...], before: tuple) -> list
 def _copied(value: Any) -> Any:
     if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], dict):
         frozen, data = value
-        return frozen, {**data, "units": type(data["units"])(data["units"])}
+        return frozen, {**data, "units": copy_units(data["units"])}
     return value
 
 
@@ -314,7 +314,7 @@ def board_with_states(base: Board, states: list[State]) -> Board:
         if kind == "place":
             node = board.node(name)
             node.update(value[1])
-            node["units"] = type(value[1]["units"])(value[1]["units"])
+            node["units"] = copy_units(value[1]["units"])
         elif kind == "pus":
             board.pus[name] = value
         elif kind == "techs":

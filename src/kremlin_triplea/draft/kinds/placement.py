@@ -101,6 +101,23 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
     return state.lock_problem(side, place)
 
 
+def could_fit(params: PlacementParams, data: dict, kind, power: str) -> bool:  # noqa: ANN001 - model.board's unit type
+    """A cheap necessary condition of :func:`placement_problem` finding no problem: the kind of place is one of the option's.
+
+    The legal-choice enumeration asks it first, so the full check (and its message) runs only where a unit might go.
+    """
+    for alternative in params.at:
+        if alternative == "own_territory":
+            if not data["water"] and not kind.is_ship and data["owner"] == power and not data["impassable"]:
+                return True
+        elif alternative == "friendly_carrier_with_room":
+            if data["water"] and kind.domain == "air" and kind.carrier_cost:
+                return True
+        elif data["water"] and kind.is_ship:  # the sea-zone alternatives
+            return True
+    return False
+
+
 def unit_sets(state: DraftState, option: Option) -> list[Counter[str]]:
     params = option.params
     assert isinstance(params, PlacementParams)
@@ -163,9 +180,13 @@ class Placement(OptionKind):
         places = list(state.board.nodes)
         wanted = sorted({u for units in unit_sets(state, option) for u in units})
         by_unit: dict[tuple[str, str], tuple[str, ...]] = {}
+        nodes = state.board.nodes
         for unit in wanted:
+            kind = state.board.catalog.unit_type(unit)
             for power in powers:
-                by_unit[(unit, power)] = tuple(p for p in places if placement_problem(state, facts, option, side, power, unit, p) is None)
+                by_unit[(unit, power)] = tuple(
+                    p for p in places if could_fit(params, nodes[p], kind, power) and placement_problem(state, facts, option, side, power, unit, p) is None
+                )
         units = tuple(UnitChoice(u, p, by_unit[(u, p)]) for (u, p) in by_unit if by_unit[(u, p)])
         sets: list[SetChoice] = []
         joint = "same_territory" in params.require and "same_power" in params.require
