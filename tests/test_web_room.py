@@ -353,3 +353,19 @@ def test_serve_starts_a_draft_with_house_rules_and_refuses_a_set_that_conflicts_
     unknown = CliRunner().invoke(main, [*start, "--house-rules", "house-revised", "--switch", "hr99=off"])
     assert unknown.exit_code == 2 and "--switch hr99: no such switch in house-revised" in unknown.output
     assert not (tmp_path / "d.toml").exists()
+
+
+def test_a_bid_or_an_undo_waiting_for_an_answer_survives_a_restart(room: Room, client: TestClient) -> None:
+    # Issue 18: "stopping the server (even with SIGKILL) and starting serve on the same file resumes exactly where it
+    # was": an entered bid waits for the other side's answer in the room file, not only in the server's memory.
+    make_picks(client, room)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    restarted = Room(room.path, MAPS_DIR)  # a new server process on the same draft file
+    assert restarted.bid_proposal == room.bid_proposal and restarted.bid_proposal.side == "Axis"
+    again = TestClient(create_app(restarted, svg_for=no_picture))
+    assert "id='bid-agree'" in again.get(f"/room/{restarted.keys['Allies']}").text
+    assert post(again, restarted, "Allies", "bid/answer", {"seq": str(restarted.seq), "agree": "yes"}).status_code == 303
+    assert Room(room.path, MAPS_DIR).bid_proposal is None and read_draft(room.path).bid is not None
+    # An undo the other side has seen waits for their agreement across a restart too.
+    assert post(again, restarted, "Allies", "undo", {"seq": str(restarted.seq)}).status_code == 303  # the bid: the other agrees
+    assert Room(room.path, MAPS_DIR).undo_request == restarted.undo_request is not None

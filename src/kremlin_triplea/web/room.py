@@ -87,7 +87,7 @@ def save_room_state(draft_path: Path, **state: Any) -> None:
     import tomli_w
 
     path = room_file(draft_path)
-    data = {**read_toml(path), **state}
+    data = {key: value for key, value in {**read_toml(path), **state}.items() if value is not None}  # None: the key goes
     header = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
     write_atomically(path, (header + tomli_w.dumps(data)).encode("utf-8"), overwrite=True)
     path.chmod(0o600)
@@ -99,7 +99,7 @@ class BidProposal:
 
     The rules have the players agree on the bid (000 C: "Players can bid once or
     go back and forth auction style"; 002 III), so neither side settles it alone.
-    Kept in memory only: after a restart the bid is entered again.
+    Kept in the room file beside the draft while it waits, so a restarted server still asks for the answer.
     """
 
     side: str
@@ -134,12 +134,39 @@ class Room:
         self.changed = threading.Condition(self.lock)
         self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
         self.pick_seq: int = -1  # the seq at which the last pick was accepted
-        self.undo_request: Undo | None = None
-        self.bid_proposal: BidProposal | None = None
+        # What waits for the other side's answer is an accepted action too: kept in the room file, so a server
+        # stopped (even killed) and started again on the same draft asks the same question.
+        waiting = read_toml(room_file(self.path))
+        self._undo_request: Undo | None = None
+        self._bid_proposal: BidProposal | None = None
+        proposal = waiting.get("bid_proposal")
+        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and "bid" not in self.session.data:
+            self._bid_proposal = BidProposal(proposal["side"], proposal["bid"])
+        undo = waiting.get("undo_request")
+        if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
+            self._undo_request = Undo(undo["side"], undo["pick"])
         # The sides that have chosen their powers' house-rule advantages (kept in the room file: a "none" leaves no trace in the draft).
         self.house_answered: set[str] = set(read_toml(room_file(self.path)).get("house_answered", []))
         self._result: DraftResult | None = None
         self.map_art = None  # the map's art, read once for the pictures
+
+    @property
+    def bid_proposal(self) -> BidProposal | None:
+        return self._bid_proposal
+
+    @bid_proposal.setter
+    def bid_proposal(self, proposal: BidProposal | None) -> None:
+        self._bid_proposal = proposal
+        save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
+
+    @property
+    def undo_request(self) -> Undo | None:
+        return self._undo_request
+
+    @undo_request.setter
+    def undo_request(self, request: Undo | None) -> None:
+        self._undo_request = request
+        save_room_state(self.path, undo_request=attrs.asdict(request) if request is not None else None)
 
     # -- who ------------------------------------------------------------------
 
