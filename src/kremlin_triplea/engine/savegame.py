@@ -65,7 +65,7 @@ def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str
         (answer,) = done.answers
         if "error" in answer:
             raise EngineFailed(f"{installation.describe()} cannot save {game_xml}: {answer['error']}")
-        found = [str(d) for d in compare.disagreements(board, _reading(answer), properties=False)]
+        found = [str(d) for d in compare.disagreements(board, triplea2_bridge.reading(answer), properties=False)]
         if answer["game_name"] != board.game_name:
             found.append(f"game name: ours {board.game_name!r}, the save's {answer['game_name']!r}")
         if answer["round"] != 1:
@@ -124,19 +124,7 @@ def read_with_triplea2(games: list[Path], *, triplea: Path | str | None = None) 
     objections), ``territories`` (name -> owner, units by (owner, type)) and ``pus``; or ``error``."""
     installation = _installation(triplea)
     answers = _run(installation, [{"read": str(Path(g).resolve())} for g in games]).answers
-    return [SimpleNamespace(error=a["error"]) if "error" in a else _reading(a) for a in answers]
-
-
-def _reading(answer: dict) -> SimpleNamespace:
-    territories = {name: SimpleNamespace(owner=t["owner"], units={(o, u): n for o, u, n in t["units"]}) for name, t in answer["territories"].items()}
-    return SimpleNamespace(
-        error=None,
-        game_name=answer["game_name"],
-        round=answer["round"],
-        validation=tuple(answer["validation"]),
-        territories=territories,
-        pus=answer["pus"],
-    )
+    return [SimpleNamespace(error=a["error"]) if "error" in a else triplea2_bridge.reading(a) for a in answers]
 
 
 def _installation(triplea: Path | str | None) -> Installation:

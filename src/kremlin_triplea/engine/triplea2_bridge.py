@@ -15,8 +15,11 @@ per request, in order. A request is one of
 - ``{"save": GAME, "to": TSVG, "bot_maps": DIR or null}``: the same parse and check, then the game written with
   ``GameDataManager.saveGame``, loaded back with ``GameDataManager.loadGame``: ``validation``, the loaded save's
   state and, given a maps folder, a 2.7 bot's acceptance of the save (``bot``: ``has_game``, ``map_installed``);
-- ``{"play": TSVG}``: the save loaded and its round played with every power a Fast AI (TripleA's own smoke-test
-  recipe, ../shared/triplea-engine-2.7/README.md "Running AI players"): ``steps``, ``round`` reached, ``error``.
+- ``{"play": TSVG or GAME, "rounds": N, "seed": S or null}``: the save loaded (or the game parsed) and N rounds
+  (default 1) played with every power a Fast AI (TripleA's own smoke-test recipe, ../shared/triplea-engine-2.7/README.md
+  "Running AI players"), the dice seeded with S if given: ``steps``, ``round`` reached, ``rounds_played``,
+  ``game_over`` (the engine declared a victory), ``error`` (the first exception thrown by a step) and ``exceptions``
+  (that one and every exception left uncaught in an engine thread, such as an AI's).
 
 An engine exception answers ``{"error": "Class: message"}`` (its root cause) and the batch goes on.
 """
@@ -32,6 +35,7 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
@@ -40,7 +44,7 @@ import kremlin_triplea
 from kremlin_triplea.engine import EngineFailed, EngineUnavailable, triplea2_classpath
 from kremlin_triplea.gamefile.installation import Installation, jvm_library
 
-__all__ = ["Answers", "runtime_library", "run"]
+__all__ = ["Answers", "reading", "runtime_library", "run"]
 
 
 @attrs.frozen
@@ -111,8 +115,28 @@ def run(installation: Installation, requests: Sequence[Mapping[str, Any]], *, ti
     return Answers(f"Java {runtime['java_version']} ({libjvm})", tuple(answers))
 
 
+def reading(answer: Mapping[str, Any]) -> SimpleNamespace:
+    """A read or save answer in the shape :func:`kremlin_triplea.engine.compare.disagreements` takes: ``game_name``,
+    ``round``, ``validation``, ``territories`` (name -> owner, units by (owner, type)), ``pus``, ``properties``."""
+    territories = {name: SimpleNamespace(owner=t["owner"], units={(o, u): n for o, u, n in t["units"]}) for name, t in answer["territories"].items()}
+    return SimpleNamespace(
+        error=None,
+        game_name=answer["game_name"],
+        round=answer["round"],
+        validation=tuple(answer["validation"]),
+        territories=territories,
+        pus=answer["pus"],
+        properties=answer["properties"],
+    )
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The child process: everything below runs inside the JVM's process and imports JPype.
+
+
+#: The interface implementations of :func:`_interfaces`, set once the JVM runs.
+_SeededDice: Any = None
+_UncaughtExceptions: Any = None
 
 
 class _Refused(Exception):
@@ -141,7 +165,7 @@ class _Engine:
 
         try:
             if "play" in request:
-                return self.play(request["play"])
+                return self.play(request["play"], rounds=int(request.get("rounds", 1)), seed=request.get("seed"))
             if "save" in request:
                 return self.save(request["save"], request["to"], request.get("bot_maps"))
             return self.read(request["read"])
@@ -206,18 +230,23 @@ class _Engine:
         JClass("org.triplea.game.server.HeadlessLaunchAction").setSkipMapResourceLoading(True)
         self._ai_ready = True
 
-    def play(self, save: str) -> dict[str, Any]:
-        """One round of ``save`` with every power a Fast AI: the steps run, the round reached, the first exception."""
+    def play(self, file: str, *, rounds: int = 1, seed: int | None = None) -> dict[str, Any]:
+        """``rounds`` rounds of ``file`` (a save, or a game file) with every power a Fast AI."""
         from jpype import JClass, JException
 
         self._prepare_ai()
         steps: list[str] = []
-        reached, error = 0, None
+        start = reached = 0
+        over, error = False, None
+        uncaught = _UncaughtExceptions.install()
         try:
-            loaded = self.GameDataManager.loadGame(self.path(save))
-            if not loaded.isPresent():
-                raise _Refused(f"TripleA 2.7 does not load {save}")
-            data = loaded.get()
+            if file.endswith((".tsvg", ".tsvg.gz")):
+                loaded = self.GameDataManager.loadGame(self.path(file))
+                if not loaded.isPresent():
+                    raise _Refused(f"TripleA 2.x does not load {file}")
+                data = loaded.get()
+            else:
+                data = self.parse(file)[0]
             hash_map = JClass("java.util.HashMap")
             fast_ai = JClass("games.strategy.engine.framework.startup.ui.PlayerTypes").FAST_AI
             types = hash_map()
@@ -229,19 +258,75 @@ class _Engine:
             no_op_sender = JClass("games.strategy.net.websocket.ClientNetworkBridge").NO_OP_SENDER
             game = JClass("games.strategy.engine.framework.ServerGame")(data, players, hash_map(), messengers, no_op_sender, launch)
             game.setDelegateAutosavesEnabled(False)
-            game.setRandomSource(JClass("games.strategy.engine.random.PlainRandomSource")())
+            game.setRandomSource(_SeededDice(seed) if seed is not None else JClass("games.strategy.engine.random.PlainRandomSource")())
             data.getGameLoader().startGame(game, players, launch, None)
             game.setUpGameForRunningSteps()
             sequence = data.getSequence()
-            start = sequence.getRound()
-            while not game.isGameOver() and sequence.getRound() == start:
+            start = reached = int(sequence.getRound())
+            while not game.isGameOver() and sequence.getRound() < start + rounds:
                 steps.append(str(sequence.getStep().getName()))
                 game.runNextStep()
-            reached = int(sequence.getRound())
+            reached, over = int(sequence.getRound()), bool(game.isGameOver())
             game.stopGame()
         except (JException, _Refused) as e:
             error = _root_cause(e)
-        return {"steps": steps, "round": reached, "error": error}
+        exceptions = ([error] if error else []) + uncaught.drain()
+        return {"steps": steps, "round": reached, "rounds_played": reached - start, "game_over": over, "error": error, "exceptions": exceptions}
+
+
+def _interfaces():
+    """The Java interfaces implemented in Python; defined once the JVM runs (JPype checks them against the class)."""
+    import random
+    import threading
+
+    from jpype import JArray, JImplements, JInt, JOverride
+
+    @JImplements("games.strategy.engine.random.IRandomSource")
+    class SeededDice:
+        """Dice that roll the same for the same seed (PlainRandomSource cannot be seeded); the AIs still choose freely."""
+
+        def __init__(self, seed: int) -> None:
+            self._random = random.Random(seed)
+            self._lock = threading.Lock()  # the engine rolls from its game thread and from AI threads
+
+        @JOverride
+        def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation) and getRandom(max, count, annotation)
+            with self._lock:
+                if len(rest) == 1:
+                    return self._random.randrange(int(most))
+                return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+
+    @JImplements("java.lang.Thread$UncaughtExceptionHandler")
+    class UncaughtExceptions:
+        """Every exception that ends an engine thread (an AI's, say), which the step that started it never sees."""
+
+        _installed = None
+
+        def __init__(self) -> None:
+            self._seen: list[str] = []
+            self._lock = threading.Lock()
+
+        @classmethod
+        def install(cls) -> UncaughtExceptions:
+            if cls._installed is None:
+                cls._installed = cls()
+                from jpype import JClass
+
+                JClass("java.lang.Thread").setDefaultUncaughtExceptionHandler(cls._installed)
+            cls._installed.drain()
+            return cls._installed
+
+        @JOverride
+        def uncaughtException(self, thread, error) -> None:  # the interface's name
+            with self._lock:
+                self._seen.append(f"in thread {thread.getName()}: {_root_cause(error)}")
+
+        def drain(self) -> list[str]:
+            with self._lock:
+                seen, self._seen = self._seen, []
+            return seen
+
+    return SeededDice, UncaughtExceptions
 
 
 def _state(data) -> dict[str, Any]:
@@ -256,12 +341,17 @@ def _state(data) -> dict[str, Any]:
         counted = [[owner, kind, n] for (owner, kind), n in sorted(units.items(), key=lambda item: (item[0][0] or "", item[0][1]))]
         territories[str(territory.getName())] = {"owner": _player_name(territory.getOwner()), "units": counted}
     pus = {str(player.getName()): int(player.getResources().getQuantity("PUs")) for player in data.getPlayerList().getPlayers()}
+    # Constant and editable properties, editable winning as in GameProperties.get (as the 1.9 harness reports them).
+    game_properties = data.getProperties()
+    properties = {str(name): str(value) for name, value in game_properties.getConstantPropertiesByName().items()}
+    properties.update({str(p.getName()): str(p.getValue()) for p in game_properties.getEditableProperties()})
     return {
         "game_name": str(data.getGameName()),
         "round": int(sequence.getRound()),
         "step": str(sequence.getStep().getName()),
         "territories": territories,
         "pus": pus,
+        "properties": properties,
     }
 
 
@@ -305,6 +395,8 @@ def main() -> None:
     system = jpype.JClass("java.lang.System")
     system.setOut(system.err)  # where standard output is a Windows handle rather than descriptor 1
     answers.write(json.dumps({"java_version": str(system.getProperty("java.version")), "java_home": str(system.getProperty("java.home"))}) + "\n")
+    global _SeededDice, _UncaughtExceptions
+    _SeededDice, _UncaughtExceptions = _interfaces()
     engine = _Engine(home)
     for request in order["requests"]:
         answers.write(json.dumps(engine.answer(request)) + "\n")
