@@ -343,8 +343,8 @@ def _state(data) -> dict[str, Any]:
     pus = {str(player.getName()): int(player.getResources().getQuantity("PUs")) for player in data.getPlayerList().getPlayers()}
     # Constant and editable properties, editable winning as in GameProperties.get (as the 1.9 harness reports them).
     game_properties = data.getProperties()
-    properties = {str(name): str(value) for name, value in game_properties.getConstantPropertiesByName().items()}
-    properties.update({str(p.getName()): str(p.getValue()) for p in game_properties.getEditableProperties()})
+    properties = {str(name): _java_string(value) for name, value in game_properties.getConstantPropertiesByName().items()}
+    properties.update({str(p.getName()): _java_string(p.getValue()) for p in game_properties.getEditableProperties()})
     return {
         "game_name": str(data.getGameName()),
         "round": int(sequence.getRound()),
@@ -353,6 +353,11 @@ def _state(data) -> dict[str, Any]:
         "pus": pus,
         "properties": properties,
     }
+
+
+def _java_string(value) -> str:
+    """``value`` as Java writes it (String.valueOf): JPype would show a boxed Boolean as Python's "False"."""
+    return "null" if value is None else str(value.toString())
 
 
 def _player_name(player) -> str | None:
