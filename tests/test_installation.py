@@ -98,11 +98,3 @@ def test_verify_engine_says_which_triplea_it_used(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", "/usr/share/games/triplea"])
     assert result.exit_code == 0, result.output
     assert "engine: TripleA 1.9.0.0.dev at /usr/share/games/triplea (--triplea)" in result.output
-
-
-def test_verify_refuses_a_triplea_2_for_the_engine_checks_saying_which_it_found(tmp_path: Path) -> None:
-    fake_jar(tmp_path / "t27" / "bin" / "triplea-game-2.7.15472.jar")
-    game = Path(__file__).resolve().parents[2] / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
-    result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", str(tmp_path / "t27")])
-    assert result.exit_code == 2
-    assert "found TripleA 2.7.15472 at " in result.output and "TripleA 1.9's classes" in result.output

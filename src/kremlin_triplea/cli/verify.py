@@ -18,7 +18,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
     "--triplea",
     "triplea",
     type=click.Path(path_type=Path),
-    help="The TripleA installation (folder or jar) to use; default: $KREMLIN_TRIPLEA, Debian's package, ~/triplea, Program Files\\TripleA, /Applications/TripleA.app.",
+    help="The TripleA installation, 1.9 or 2.x (folder or jar), to use; default: $KREMLIN_TRIPLEA, Debian's package, ~/triplea, Program Files\\TripleA, /Applications/TripleA.app.",
 )
 @click.pass_context
 def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int, triplea: Path | None) -> None:
@@ -41,12 +41,12 @@ def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int
     counted = f"{len(errors(problems))} error(s), {len(problems) - len(errors(problems))} warning(s)" if problems else "valid"
     click.echo(f"{game}: {counted} (our validator{f'; beyond those of its base game {base}' if base else ''})")
     if engine:
-        from kremlin_triplea.engine import find_engine, using_triplea
+        from kremlin_triplea.engine import using_triplea
         from kremlin_triplea.engine.verify import verify_with_engine
 
         with using_triplea(triplea):
-            click.echo(f"engine: {find_engine().describe()}")
             result = verify_with_engine([game], rounds=rounds)[0]
+        click.echo(f"engine: {result.engine}")
         for line in result.disagreements:
             click.echo(f"engine disagrees: {line}")
         if not result.disagreements:

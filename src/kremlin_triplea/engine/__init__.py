@@ -33,6 +33,7 @@ __all__ = [
     "EngineUnavailable",
     "engine_available",
     "find_engine",
+    "find_any_engine",
     "using_triplea",
     "find_triplea_jar",
     "read_with_engine",
@@ -106,16 +107,21 @@ def using_triplea(folder: Path | str | None) -> Iterator[None]:
         _NAMED.reset(token)
 
 
+def find_any_engine(explicit: Path | str | None = None) -> Installation:
+    """The TripleA installation, 1.9 or 2.x, that engine runs use (:mod:`kremlin_triplea.gamefile.installation` finds it)."""
+    search = find_installation(explicit or _NAMED.get())
+    if search.found is None:
+        raise EngineUnavailable(f"{search.not_found_message()}; on Debian: {INSTALL_HINT}")
+    return search.found
+
+
 def find_engine(explicit: Path | str | None = None) -> Installation:
-    """The TripleA installation the engine runs from (:mod:`kremlin_triplea.gamefile.installation` finds it).
+    """The TripleA 1.9 installation the harness runs from.
 
     The harness is compiled against TripleA 1.9's classes (Debian's package): another engine is refused, saying
-    which was found, rather than failing to compile.
+    which was found, rather than failing to compile (TripleA 2.x runs through :mod:`kremlin_triplea.engine.triplea2_bridge`).
     """
-    search = find_installation(explicit or _NAMED.get())
-    found = search.found
-    if found is None:
-        raise EngineUnavailable(f"{search.not_found_message()}; on Debian: {INSTALL_HINT}")
+    found = find_any_engine(explicit)
     if found.major is not None and found.major != 1:
         raise EngineUnavailable(f"found {found.describe()}, but the engine checks drive TripleA 1.9's classes (Debian's package) only; {INSTALL_HINT}")
     return found

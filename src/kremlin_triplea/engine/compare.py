@@ -28,8 +28,24 @@ class Disagreement:
         return f"game name: ours {self.ours!r}, the engine's {self.theirs!r}"
 
 
-def disagreements(board: Board, reading: Any, *, properties: bool = True) -> list[Disagreement]:
-    """Owners and units of every place, PUs of every player, and (with ``properties``) the game's properties and name."""
+#: TripleA 2.x's parser renames these older property names as it reads them (its LegacyPropertyMapper.mapPropertyName),
+#: by lower-cased name.
+TRIPLEA2_RENAMED_PROPERTIES = {
+    "battleships repair at end of round": "Units Repair Hits End Turn",
+    "units repair at end of round": "Units Repair Hits End Turn",
+    "battleships repair at beginning of round": "Units Repair Hits Start Turn",
+    "units repair at beginning of round": "Units Repair Hits Start Turn",
+}
+#: TripleA 2.x takes ``mapName`` from the map folder's map.yml, not from the file (GameParser.parse).
+TRIPLEA2_UNREAD_PROPERTIES = frozenset({"mapName"})
+
+
+def disagreements(board: Board, reading: Any, *, properties: bool = True, triplea2: bool = False) -> list[Disagreement]:
+    """Owners and units of every place, PUs of every player, and (with ``properties``) the game's properties and name.
+
+    With ``triplea2`` the reading is TripleA 2.x's, whose differences by design are not disagreements: properties it
+    renames are compared under their new names, and those it does not take from the file are left out.
+    """
     found: list[Disagreement] = []
     ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.nodes.items()}
     theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}
@@ -46,8 +62,11 @@ def disagreements(board: Board, reading: Any, *, properties: bool = True) -> lis
             # Notes are HTML the engine may reformat; colours it reads as numbers.
             if key == "notes" or key.startswith("color_"):
                 continue
-            if _normal(value) != _normal(reading.properties.get(key)):
-                found.append(Disagreement(("property", key), value, reading.properties.get(key)))
+            if triplea2 and key in TRIPLEA2_UNREAD_PROPERTIES:
+                continue
+            theirs = reading.properties.get(TRIPLEA2_RENAMED_PROPERTIES.get(key.lower(), key) if triplea2 else key)
+            if _normal(value) != _normal(theirs):
+                found.append(Disagreement(("property", key), value, theirs))
     return found
 
 

@@ -3,6 +3,11 @@
 ``verify_with_engine`` reads the file with our reader and with the real engine
 (owners, units, PUs, properties, game name must agree), then lets the engine's
 Fast AI play every power for some rounds; any engine exception fails it.
+
+The engine is the TripleA installation found (``--triplea``, then where TripleA installs): 1.9 runs the
+compiled harness (:mod:`kremlin_triplea.engine.play`), 2.x runs through the JPype bridge
+(:mod:`kremlin_triplea.engine.triplea2_bridge`) in the installation's own Java runtime, where the 2.x game
+selector's objections (``GameParsingValidation``) count as disagreements too.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.engine import compare, read_with_engine
-from kremlin_triplea.engine.play import FAST_AI, PlayReport, play_with_engine
+from kremlin_triplea.engine import compare, find_any_engine, find_engine, read_with_engine, triplea2_bridge
+from kremlin_triplea.engine.play import FAST_AI, GAME_TIMEOUT_SECONDS, PlayReport, play_with_engine
+from kremlin_triplea.gamefile.installation import Installation
 
 
 @attrs.frozen
@@ -23,6 +29,7 @@ class Verification:
     canals: tuple[str, ...] = ()  # the canals the engine knows, when the harness reports them
     # The rules as the engine understands them (EngineReading.rules): canals, who may cross each, ...
     engine_rules: dict = attrs.field(factory=dict, eq=False)
+    engine: str = ""  # which TripleA, version and (2.x) Java runtime read and played it
 
     @property
     def ok(self) -> bool:
@@ -39,7 +46,11 @@ def disagreements(path: Path, reading) -> list[str]:
 
 
 def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None = 1) -> list[Verification]:
-    """Read all files in one JVM, then play them in another; one Verification per file."""
+    """Read all files in one JVM, then play them in another (2.x: the same); one Verification per file."""
+    installation = find_any_engine()
+    if installation.major == 2:
+        return _verify_with_triplea2(installation, paths, rounds, seed)
+    engine = find_engine().describe()
     readings = read_with_engine(paths)
     plays = play_with_engine(paths, rounds=rounds, player_type=FAST_AI, seed=seed)
     results = []
@@ -47,5 +58,37 @@ def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None =
         known = (getattr(reading, "rules", None) or {}).get("canals") or {}
         canals = tuple(sorted({f"{c['canal']} ({'/'.join(c['land'])})" for c in known.values()}))
         rules = dict(getattr(reading, "rules", None) or {})
-        results.append(Verification(Path(path), tuple(disagreements(Path(path), reading)), play, canals, rules))
+        results.append(Verification(Path(path), tuple(disagreements(Path(path), reading)), play, canals, rules, engine))
+    return results
+
+
+def _verify_with_triplea2(installation: Installation, paths: list[Path], rounds: int, seed: int | None) -> list[Verification]:
+    """Each file read, checked as the 2.x game selector checks it, and played by TripleA 2.x's Fast AI, in one JVM."""
+    from kremlin_triplea.game import load
+
+    files = [str(Path(p).resolve()) for p in paths]
+    requests = [{"read": f} for f in files] + [{"play": f, "rounds": rounds, "seed": seed} for f in files]
+    done = triplea2_bridge.run(installation, requests, timeout=GAME_TIMEOUT_SECONDS * (1 + len(files) * rounds), doing=f"verifying {len(files)} file(s)")
+    engine = f"{installation.describe()} on {done.runtime}"
+    results = []
+    for path, read, played in zip(paths, done.answers[: len(files)], done.answers[len(files) :]):
+        if "error" in read:
+            found = [f"the engine cannot read the file: {read['error']}"]
+        else:
+            reading = triplea2_bridge.reading(read)
+            found = [f"the TripleA 2.x game selector refuses the game: {error}" for error in reading.validation]
+            found += [str(d) for d in compare.disagreements(load(Path(path)).board, reading, triplea2=True)]
+        exceptions = tuple(played["exceptions"])
+        play = PlayReport(
+            file=Path(path),
+            ok=not exceptions and (played["rounds_played"] == rounds or played["game_over"]),
+            error=exceptions[0] if exceptions else None,
+            rounds_played=played["rounds_played"],
+            steps=tuple(played["steps"]),
+            exceptions=exceptions,
+            final=None,
+            game_over=played["game_over"],
+            timed_out=False,
+        )
+        results.append(Verification(Path(path), tuple(found), play, engine=engine))
     return results

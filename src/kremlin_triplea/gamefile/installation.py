@@ -6,7 +6,8 @@ Looked for in order: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``
 ``/Applications/TripleA.app``). An installation is a folder holding the game's jar (``triplea*.jar``) in
 ``bin/`` (Debian, Linux, Windows) or in the app bundle's ``Contents/Java`` / ``Contents/Resources/app/bin``
 (macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
-The Java runtime it ships (``jre/bin/java``), if any, is reported beside it.
+The Java runtime it ships (``jre/bin/java``), if any, is reported beside it, with the JVM library in it
+(``libjvm``) that the engine bridge loads: a runtime has no compiler, so the engine is driven through that library.
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ class Installation:
     version: str | None
     found_by: str  # "--triplea", "$KREMLIN_TRIPLEA", "Debian package", "~/triplea", ...
     java: Path | None = None  # the runtime bundled with it (jre/bin/java[.exe]); None: the system's
+
+    @property
+    def libjvm(self) -> Path | None:
+        """The JVM library of the runtime bundled with it, which a program loads in-process (JPype); None: no runtime."""
+        return jvm_library(self.java) if self.java is not None else None
 
     @property
     def major(self) -> int | None:
@@ -152,6 +158,25 @@ def _bundled_java(folder: Path) -> Path | None:
     for relative in ("jre/bin/java", "jre/bin/java.exe", "Contents/PlugIns/jre/Contents/Home/bin/java", "Contents/Resources/jre/bin/java"):
         if (folder / relative).is_file():
             return folder / relative
+    return None
+
+
+#: Where a Java 11+ runtime keeps its JVM library, relative to its home (the folder holding ``bin/java``):
+#: Linux, macOS, Windows.
+_JVM_LIBRARIES = ("lib/server/libjvm.so", "lib/server/libjvm.dylib", "bin/server/jvm.dll")
+
+
+def jvm_library(java: Path) -> Path | None:
+    """The JVM library of the runtime whose launcher is ``java``; None if that runtime has none.
+
+    The launcher's own folder is tried before its resolved one: a bundled ``jre`` whose ``bin/java`` is a link
+    is still the runtime named, and ``/usr/bin/java`` resolves to the runtime it stands for.
+    """
+    for launcher in dict.fromkeys((java, java.resolve())):
+        home = launcher.parent.parent
+        for relative in _JVM_LIBRARIES:
+            if (home / relative).is_file():
+                return home / relative
     return None
 
 

@@ -1,0 +1,416 @@
+"""TripleA 2.x driven from Python through JPype, in the JVM of the user's own TripleA installation (issue 16).
+
+A TripleA 2.x installation ships a Java runtime but no compiler, so the engine is not driven by Java source
+compiled here: JPype loads that runtime's JVM library (``libjvm.so``, ``libjvm.dylib``, ``jvm.dll``) into a
+Python process and calls the engine's classes directly. A process starts at most one JVM, with a class path
+fixed at its start, so each batch runs in a child Python process (``python -m kremlin_triplea.engine.triplea2_bridge``)
+with that installation's jar on its class path; the caller (:func:`run`) stays free of any JVM.
+
+The child reads one JSON order on standard input: the JVM library, the class path, a scratch home folder and the
+requests. It answers on standard output, one JSON line each: first the Java runtime it runs on, then one answer
+per request, in order. A request is one of
+
+- ``{"read": GAME}``: the game parsed as the 2.x game selector parses it (``GameParser.parse``), checked as the
+  selector checks it (``GameParsingValidation``): ``validation`` and the game's state (:func:`_state`);
+- ``{"save": GAME, "to": TSVG, "bot_maps": DIR or null}``: the same parse and check, then the game written with
+  ``GameDataManager.saveGame``, loaded back with ``GameDataManager.loadGame``: ``validation``, the loaded save's
+  state and, given a maps folder, a 2.7 bot's acceptance of the save (``bot``: ``has_game``, ``map_installed``);
+- ``{"play": TSVG or GAME, "rounds": N, "seed": S or null}``: the save loaded (or the game parsed) and N rounds
+  (default 1) played with every power a Fast AI (TripleA's own smoke-test recipe, ../shared/triplea-engine-2.7/README.md
+  "Running AI players"), the dice seeded with S if given: ``steps``, ``round`` reached, ``rounds_played``,
+  ``game_over`` (the engine declared a victory), ``error`` (the first exception thrown by a step) and ``exceptions``
+  (that one and every exception left uncaught in an engine thread, such as an AI's).
+
+An engine exception answers ``{"error": "Class: message"}`` (its root cause) and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import attrs
+
+import kremlin_triplea
+from kremlin_triplea.engine import EngineFailed, EngineUnavailable, triplea2_classpath
+from kremlin_triplea.gamefile.installation import Installation, jvm_library
+
+__all__ = ["Answers", "reading", "runtime_library", "run"]
+
+
+@attrs.frozen
+class Answers:
+    """What one child process answered: the runtime it ran on and one answer per request."""
+
+    runtime: str  # "Java 17.0.15 (/path/to/libjvm.so)"
+    answers: tuple[dict[str, Any], ...]
+
+
+def runtime_library(installation: Installation) -> Path:
+    """The JVM library the engine runs in: the installation's own runtime, else the system's Java.
+
+    The system's Java is ``$JAVA_HOME``'s, else the one ``java`` on the path stands for (as the 1.9 harness
+    finds it). EngineUnavailable names what was looked at when none has a JVM library.
+    """
+    if installation.java is not None:
+        bundled = installation.libjvm
+        if bundled is None:
+            raise EngineUnavailable(f"{installation.describe()} ships {installation.java}, but no JVM library (lib/server/libjvm.*) beside it")
+        return bundled
+    looked = []
+    java_home = os.environ.get("JAVA_HOME", "").strip()
+    if java_home:
+        looked.append(f"$JAVA_HOME={java_home}")
+        found = jvm_library(Path(java_home) / "bin" / "java")
+        if found is not None:
+            return found
+    on_path = shutil.which("java")
+    if on_path:
+        looked.append(on_path)
+        found = jvm_library(Path(on_path))
+        if found is not None:
+            return found
+    raise EngineUnavailable(
+        f"{installation.describe()} ships no Java runtime, and no system Java has a JVM library (looked at: {', '.join(looked) or 'no java installed'})"
+    )
+
+
+def run(installation: Installation, requests: Sequence[Mapping[str, Any]], *, timeout: float, doing: str) -> Answers:
+    """The ``requests`` answered by ``installation``'s TripleA 2.x in one child process (one JVM)."""
+    if importlib.util.find_spec("jpype") is None:
+        raise EngineUnavailable("the Python package JPype1 is not installed (pip install JPype1); it runs TripleA 2.x from Python")
+    libjvm = runtime_library(installation)
+    # The child must import this very package (a checkout's src/ as well as an installed copy).
+    package_root = str(Path(kremlin_triplea.__file__).resolve().parents[1])
+    python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
+    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
+        order = {"libjvm": str(libjvm), "classpath": [str(p) for p in triplea2_classpath(installation.jar)], "home": home, "requests": list(requests)}
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", __name__],
+                input=json.dumps(order),
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
+                env={**os.environ, "PYTHONPATH": python_path, "LC_ALL": "C.UTF-8"},
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired as e:
+            raise EngineFailed(f"{installation.describe()} did not finish {doing} in {timeout:.0f} s") from e
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or len(lines) != 1 + len(requests):
+        tail = "\n".join(done.stderr.strip().splitlines()[-20:]) or "(no output)"
+        raise EngineFailed(f"{installation.describe()} (JVM {libjvm}) exited with status {done.returncode} {doing}: {tail}")
+    runtime, *answers = (json.loads(line) for line in lines)
+    return Answers(f"Java {runtime['java_version']} ({libjvm})", tuple(answers))
+
+
+def reading(answer: Mapping[str, Any]) -> SimpleNamespace:
+    """A read or save answer in the shape :func:`kremlin_triplea.engine.compare.disagreements` takes: ``game_name``,
+    ``round``, ``validation``, ``territories`` (name -> owner, units by (owner, type)), ``pus``, ``properties``."""
+    territories = {name: SimpleNamespace(owner=t["owner"], units={(o, u): n for o, u, n in t["units"]}) for name, t in answer["territories"].items()}
+    return SimpleNamespace(
+        error=None,
+        game_name=answer["game_name"],
+        round=answer["round"],
+        validation=tuple(answer["validation"]),
+        territories=territories,
+        pus=answer["pus"],
+        properties=answer["properties"],
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The child process: everything below runs inside the JVM's process and imports JPype.
+
+
+#: The interface implementations of :func:`_interfaces`, set once the JVM runs.
+_SeededDice: Any = None
+_UncaughtExceptions: Any = None
+
+
+class _Refused(Exception):
+    """The engine answered "nothing" (an empty Optional) where a game or save was expected."""
+
+
+class _Engine:
+    """The TripleA 2.x classes the requests use, looked up once the JVM runs."""
+
+    def __init__(self, home: Path) -> None:
+        from jpype import JClass
+
+        self._home = home
+        self.File = JClass("java.io.File")
+        self.Files = JClass("java.nio.file.Files")
+        self.GameParser = JClass("games.strategy.engine.data.gameparser.GameParser")
+        self.GameParsingValidation = JClass("games.strategy.engine.data.gameparser.GameParsingValidation")
+        self.GameDataManager = JClass("games.strategy.engine.framework.GameDataManager")
+        self._ai_ready = False
+
+    def path(self, name: str):
+        return self.File(name).toPath()
+
+    def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        from jpype import JException
+
+        try:
+            if "play" in request:
+                return self.play(request["play"], rounds=int(request.get("rounds", 1)), seed=request.get("seed"))
+            if "save" in request:
+                return self.save(request["save"], request["to"], request.get("bot_maps"))
+            return self.read(request["read"])
+        except (JException, _Refused) as e:
+            return {"error": _root_cause(e)}
+
+    def parse(self, game: str) -> tuple[Any, list[str]]:
+        """The game as the 2.x game selector parses it, and what the selector would refuse it for."""
+        parsed = self.GameParser.parse(self.path(game), False)
+        if not parsed.isPresent():
+            raise _Refused(f"TripleA does not parse {game}")
+        data = parsed.get()
+        return data, [str(error) for error in self.GameParsingValidation(data).validate()]
+
+    def read(self, game: str) -> dict[str, Any]:
+        data, validation = self.parse(game)
+        return {"validation": validation, **_state(data)}
+
+    def save(self, game: str, to: str, bot_maps: str | None) -> dict[str, Any]:
+        data, validation = self.parse(game)
+        target = self.path(to)
+        stream = self.Files.newOutputStream(target)
+        try:
+            self.GameDataManager.saveGame(stream, data)
+        finally:
+            stream.close()
+        loaded = self.GameDataManager.loadGame(target)
+        if not loaded.isPresent():
+            raise _Refused("TripleA does not load the save it wrote")
+        loaded = loaded.get()
+        answer = {"validation": validation, **_state(loaded)}
+        if bot_maps:
+            answer["bot"] = self.bot_check(loaded, bot_maps)
+        return answer
+
+    def bot_check(self, loaded, maps: str) -> dict[str, bool]:
+        """A 2.7 bot's check on an uploaded save (HeadlessGameServer.checkGameIsAvailableOnServer): the save's game
+        name is one of the installed maps' games (InstalledMapsListing.hasGame), and its map is installed."""
+        from jpype import JClass
+
+        listing = JClass("games.strategy.engine.framework.map.file.system.loader.InstalledMapsListing").parseMapFiles(self.path(maps))
+        return {"has_game": bool(listing.hasGame(loaded.getGameName())), "map_installed": bool(listing.isMapInstalled(loaded.getMapName()))}
+
+    def _prepare_ai(self) -> None:
+        """Once per JVM, the settings TripleA's smoke test makes before AIs play: no pauses, no map images,
+        a scratch root and save folder."""
+        if self._ai_ready:
+            return
+        from jpype import JClass
+
+        root = self._home / "triplea-root"
+        (root / "assets").mkdir(parents=True)
+        (root / ".triplea-root").touch()
+        JClass("games.strategy.engine.ClientFileSystemHelper").setCodeSourceFolder(self.path(str(root)))
+        setting = JClass("games.strategy.triplea.settings.ClientSetting")
+        setting.setPreferences(JClass("java.util.prefs.Preferences").userRoot().node("kremlin-triplea-play27"))
+        # setValue takes the setting's type parameter (erased to Object): a Python int would arrive as a Long.
+        no_pause = JClass("java.lang.Integer").valueOf(0)
+        setting.aiMovePauseDuration.setValue(no_pause)
+        setting.aiCombatStepPauseDuration.setValue(no_pause)
+        setting.saveGamesFolderPath.setValue(self.path(str(root / "saves")))
+        JClass("org.triplea.game.server.HeadlessLaunchAction").setSkipMapResourceLoading(True)
+        self._ai_ready = True
+
+    def play(self, file: str, *, rounds: int = 1, seed: int | None = None) -> dict[str, Any]:
+        """``rounds`` rounds of ``file`` (a save, or a game file) with every power a Fast AI."""
+        from jpype import JClass, JException
+
+        self._prepare_ai()
+        steps: list[str] = []
+        start = reached = 0
+        over, error = False, None
+        uncaught = _UncaughtExceptions.install()
+        try:
+            if file.endswith((".tsvg", ".tsvg.gz")):
+                loaded = self.GameDataManager.loadGame(self.path(file))
+                if not loaded.isPresent():
+                    raise _Refused(f"TripleA 2.x does not load {file}")
+                data = loaded.get()
+            else:
+                data = self.parse(file)[0]
+            hash_map = JClass("java.util.HashMap")
+            fast_ai = JClass("games.strategy.engine.framework.startup.ui.PlayerTypes").FAST_AI
+            types = hash_map()
+            for player in data.getPlayerList().getPlayers():
+                types.put(player.getName(), fast_ai)
+            players = data.getGameLoader().newPlayers(types)
+            launch = JClass("org.triplea.game.server.HeadlessLaunchAction")(None)
+            messengers = JClass("games.strategy.net.Messengers")(JClass("games.strategy.net.LocalNoOpMessenger")())
+            no_op_sender = JClass("games.strategy.net.websocket.ClientNetworkBridge").NO_OP_SENDER
+            game = JClass("games.strategy.engine.framework.ServerGame")(data, players, hash_map(), messengers, no_op_sender, launch)
+            game.setDelegateAutosavesEnabled(False)
+            game.setRandomSource(_SeededDice(seed) if seed is not None else JClass("games.strategy.engine.random.PlainRandomSource")())
+            data.getGameLoader().startGame(game, players, launch, None)
+            game.setUpGameForRunningSteps()
+            sequence = data.getSequence()
+            start = reached = int(sequence.getRound())
+            while not game.isGameOver() and sequence.getRound() < start + rounds:
+                steps.append(str(sequence.getStep().getName()))
+                game.runNextStep()
+            reached, over = int(sequence.getRound()), bool(game.isGameOver())
+            game.stopGame()
+        except (JException, _Refused) as e:
+            error = _root_cause(e)
+        exceptions = ([error] if error else []) + uncaught.drain()
+        return {"steps": steps, "round": reached, "rounds_played": reached - start, "game_over": over, "error": error, "exceptions": exceptions}
+
+
+def _interfaces():
+    """The Java interfaces implemented in Python; defined once the JVM runs (JPype checks them against the class)."""
+    import random
+    import threading
+
+    from jpype import JArray, JImplements, JInt, JOverride
+
+    @JImplements("games.strategy.engine.random.IRandomSource")
+    class SeededDice:
+        """Dice that roll the same for the same seed (PlainRandomSource cannot be seeded); the AIs still choose freely."""
+
+        def __init__(self, seed: int) -> None:
+            self._random = random.Random(seed)
+            self._lock = threading.Lock()  # the engine rolls from its game thread and from AI threads
+
+        @JOverride
+        def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation) and getRandom(max, count, annotation)
+            with self._lock:
+                if len(rest) == 1:
+                    return self._random.randrange(int(most))
+                return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+
+    @JImplements("java.lang.Thread$UncaughtExceptionHandler")
+    class UncaughtExceptions:
+        """Every exception that ends an engine thread (an AI's, say), which the step that started it never sees."""
+
+        _installed = None
+
+        def __init__(self) -> None:
+            self._seen: list[str] = []
+            self._lock = threading.Lock()
+
+        @classmethod
+        def install(cls) -> UncaughtExceptions:
+            if cls._installed is None:
+                cls._installed = cls()
+                from jpype import JClass
+
+                JClass("java.lang.Thread").setDefaultUncaughtExceptionHandler(cls._installed)
+            cls._installed.drain()
+            return cls._installed
+
+        @JOverride
+        def uncaughtException(self, thread, error) -> None:  # the interface's name
+            with self._lock:
+                self._seen.append(f"in thread {thread.getName()}: {_root_cause(error)}")
+
+        def drain(self) -> list[str]:
+            with self._lock:
+                seen, self._seen = self._seen, []
+            return seen
+
+    return SeededDice, UncaughtExceptions
+
+
+def _state(data) -> dict[str, Any]:
+    """Game name, round, step, every territory's owner and units (by owner and type), every player's PUs."""
+    sequence = data.getSequence()
+    territories = {}
+    for territory in data.getMap().getTerritories():
+        units: dict[tuple[str | None, str], int] = {}
+        for unit in territory.getUnits():
+            key = (_player_name(unit.getOwner()), str(unit.getType().getName()))
+            units[key] = units.get(key, 0) + 1
+        counted = [[owner, kind, n] for (owner, kind), n in sorted(units.items(), key=lambda item: (item[0][0] or "", item[0][1]))]
+        territories[str(territory.getName())] = {"owner": _player_name(territory.getOwner()), "units": counted}
+    pus = {str(player.getName()): int(player.getResources().getQuantity("PUs")) for player in data.getPlayerList().getPlayers()}
+    # Constant and editable properties, editable winning as in GameProperties.get (as the 1.9 harness reports them).
+    game_properties = data.getProperties()
+    properties = {str(name): _java_string(value) for name, value in game_properties.getConstantPropertiesByName().items()}
+    properties.update({str(p.getName()): _java_string(p.getValue()) for p in game_properties.getEditableProperties()})
+    return {
+        "game_name": str(data.getGameName()),
+        "round": int(sequence.getRound()),
+        "step": str(sequence.getStep().getName()),
+        "territories": territories,
+        "pus": pus,
+        "properties": properties,
+    }
+
+
+def _java_string(value) -> str:
+    """``value`` as Java writes it (String.valueOf): JPype would show a boxed Boolean as Python's "False"."""
+    return "null" if value is None else str(value.toString())
+
+
+def _player_name(player) -> str | None:
+    """A player's name; None for TripleA's neutral player (as the 1.9 harness reports owner None)."""
+    return None if player is None or player.isNull() else str(player.getName())
+
+
+def _root_cause(error: Exception) -> str:
+    from jpype import JException
+
+    if not isinstance(error, JException):
+        return str(error)
+    root = error
+    while root.getCause() is not None and not root.getCause().equals(root):
+        root = root.getCause()
+    return f"{root.getClass().getName()}: {root.getMessage()}"
+
+
+def main() -> None:
+    order = json.load(sys.stdin)
+    # The engine logs to standard output (logback's console appender), and so might the JVM itself: the answers
+    # keep a copy of standard output of their own, and everything else written there goes to standard error.
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    import jpype
+
+    home = Path(order["home"])
+    jpype.startJVM(
+        order["libjvm"],
+        "-Djava.awt.headless=true",
+        # GameRunner.TRIPLEA_HEADLESS: without it the engine waits for a UI that never comes.
+        "-Dtriplea.headless=true",
+        # The engine writes settings, preferences and autosaves below the home folder; keep the user's untouched.
+        f"-Duser.home={home}",
+        f"-Djava.util.prefs.userRoot={home / '.java'}",
+        classpath=order["classpath"],
+        convertStrings=False,
+    )
+    system = jpype.JClass("java.lang.System")
+    system.setOut(system.err)  # where standard output is a Windows handle rather than descriptor 1
+    answers.write(json.dumps({"java_version": str(system.getProperty("java.version")), "java_home": str(system.getProperty("java.home"))}) + "\n")
+    global _SeededDice, _UncaughtExceptions
+    _SeededDice, _UncaughtExceptions = _interfaces()
+    engine = _Engine(home)
+    for request in order["requests"]:
+        answers.write(json.dumps(engine.answer(request)) + "\n")
+        answers.flush()
+    answers.close()
+    # A played game may leave engine threads running that would keep the JVM, and so this process, alive.
+    system.err.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""A player's TripleA 2.7 ships a Java runtime but no compiler: savegames are written, and games verified, with that
+runtime alone (issue 16).
+
+The installation (support.triplea27) is laid out as TripleA's Linux installer lays it out, its ``jre`` without a
+compiler. The commands run with no ``javac`` and no ``java`` on their path and no ``$JAVA_HOME``, so the only JVM
+they can find is the installation's.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.gamefile.installation import installation_at, jvm_library
+from support.paths import EXAMPLES_DIR, MAPS_DIR
+from support.triplea27 import environment_without_java, installation_without_compiler, system_java_home, system_java_version
+
+pytestmark = pytest.mark.engine
+
+
+def test_the_fake_installation_is_found_as_triplea_27_with_its_own_runtime(tmp_path: Path) -> None:
+    folder = installation_without_compiler(tmp_path / "triplea")
+    found = installation_at(folder, "--triplea")
+    assert found is not None and found.version == "2.7.15472" and found.major == 2
+    assert found.java == folder / "jre" / "bin" / "java"
+    assert found.libjvm == folder / "jre" / "lib" / "server" / "libjvm.so"
+    assert not list((folder / "jre").glob("bin/javac*"))
+
+
+def test_jvm_library_follows_a_linked_launcher_to_its_runtime() -> None:
+    jdk = system_java_home()
+    assert jvm_library(jdk / "bin" / "java") == jdk / "lib" / "server" / "libjvm.so"
+    assert jvm_library(Path("/no/such/jre/bin/java")) is None
+
+
+@pytest.mark.slow
+def test_save_with_a_triplea_27_installation_needs_no_compiler(tmp_path: Path) -> None:
+    folder = installation_without_compiler(tmp_path / "triplea")
+    environment = environment_without_java(tmp_path)
+    python = str(tmp_path / "path" / "python3")
+    assert shutil.which("javac", path=environment["PATH"]) is None and shutil.which("java", path=environment["PATH"]) is None
+    game, save = tmp_path / "kremlin.xml", tmp_path / "kremlin.tsvg"
+    made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES_DIR / "kremlin-aa50-1941.toml"), "-o", str(game)])
+    assert made.exit_code == 0, made.output
+
+    done = subprocess.run(
+        [python, "-m", "kremlin_triplea", "save", str(game), "-o", str(save), "--triplea", str(folder)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The engine, its version and the runtime it ran on are named; the runtime's version is what its release file says.
+    java_version = system_java_version()
+    libjvm = folder / "jre" / "lib" / "server" / "libjvm.so"
+    assert f"wrote {save} with TripleA 2.7.15472 at {folder} (--triplea) on Java {java_version} ({libjvm})" in done.stdout
+    # Written only once TripleA loaded it back with the game's owners, units, PUs, name and round 1.
+    assert "it loads back as the game was written" in done.stdout
+    with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization
+        assert data.read(2) == b"\xac\xed"
+
+    # The save plays a Fast-AI round in the same runtime, still without any compiler or system Java.
+    played = subprocess.run(
+        [
+            python,
+            "-c",
+            "import json, sys; from kremlin_triplea.engine.savegame import play_round; "
+            "(r,) = play_round([sys.argv[1]], triplea=sys.argv[2]); print(json.dumps([r.round, r.error, list(r.steps)]))",
+            str(save),
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=600,
+    )
+    assert played.returncode == 0, played.stderr
+    reached, error, steps = json.loads(played.stdout)
+    assert error is None and reached == 2
+    assert steps[-1] == "endRoundStep" and any(step.endswith("CombatMove") for step in steps)
+
+
+def _kremlin_game(folder: Path) -> Path:
+    game = folder / "kremlin.xml"
+    made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES_DIR / "kremlin-aa50-1941.toml"), "-o", str(game)])
+    assert made.exit_code == 0, made.output
+    return game
+
+
+@pytest.mark.slow
+def test_verify_engine_with_a_triplea_27_installation_reads_validates_and_plays_in_its_runtime(tmp_path: Path) -> None:
+    folder = installation_without_compiler(tmp_path / "triplea")
+    environment = environment_without_java(tmp_path)
+    game = _kremlin_game(tmp_path)
+    done = subprocess.run(
+        [str(tmp_path / "path" / "python3"), "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "verify", str(game), "--engine", "--triplea", str(folder)],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    libjvm = folder / "jre" / "lib" / "server" / "libjvm.so"
+    assert f"engine: TripleA 2.7.15472 at {folder} (--triplea) on Java {system_java_version()} ({libjvm})" in done.stdout
+    assert "the engine reads the same owners, units, PUs, properties and game name" in done.stdout
+    assert "Fast AI played: 1 of 1 round(s)" in done.stdout
+
+
+@pytest.mark.slow
+def test_verify_engine_with_triplea_27_fails_a_game_it_cannot_read(tmp_path: Path) -> None:
+    folder = installation_without_compiler(tmp_path / "triplea")
+    text = _kremlin_game(tmp_path).read_text(encoding="utf-8")
+    broken = tmp_path / "broken.xml"
+    broken.write_text(text.replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "verify", str(broken), "--engine", "--triplea", str(folder)])
+    assert result.exit_code == 1, result.output
+    assert "engine: TripleA 2.7.15472" in result.output
+    assert "the engine cannot read the file: " in result.output and "Germens" in result.output
