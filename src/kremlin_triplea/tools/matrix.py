@@ -281,15 +281,19 @@ def states_now(board: Board, changes: tuple[Change, ...], before: tuple) -> list
     for place in sorted({c.territory for c in changes if hasattr(c, "territory")}):
         data = board.node(place)
         states.append((("place", place), (_frozen(data), data)))
-    for player in sorted(set(board.pus) | set(before_pus)):
-        if board.pus.get(player, 0) != before_pus.get(player, 0):
-            states.append((("pus", player), board.pus.get(player, 0)))
-    for player in sorted(set(board.techs) | set(before_techs)):
-        if board.techs.get(player) != before_techs.get(player):
-            states.append((("techs", player), board.techs.get(player, frozenset())))
-    for name in sorted(board.properties):
-        if board.properties[name] != before_props.get(name):
-            states.append((("property", name), board.properties[name]))
+    # Most picks change only places: the whole tables are compared first (in C) before any is walked.
+    if board.pus != before_pus:
+        for player in sorted(set(board.pus) | set(before_pus)):
+            if board.pus.get(player, 0) != before_pus.get(player, 0):
+                states.append((("pus", player), board.pus.get(player, 0)))
+    if board.techs != before_techs:
+        for player in sorted(set(board.techs) | set(before_techs)):
+            if board.techs.get(player) != before_techs.get(player):
+                states.append((("techs", player), board.techs.get(player, frozenset())))
+    if board.properties != before_props:
+        for name in sorted(board.properties):
+            if board.properties[name] != before_props.get(name):
+                states.append((("property", name), board.properties[name]))
     if board.game_name != before_name:
         states.append((("name", ""), board.game_name))
     return [(key, _copied(value)) for key, value in states]
