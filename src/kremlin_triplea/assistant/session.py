@@ -42,8 +42,7 @@ from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
-from kremlin_triplea.gamerules.house import _candidates as _advantage_places  # what an advantage's choice may be
-from kremlin_triplea.gamerules.house import house_rule_changes
+from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
@@ -672,7 +671,7 @@ class Conversation:
                             f"{power} advantage ('help NAME' shows its rule)> ",
                             [Choice(a, (str(a.number), a.id, a.title), f"{a.number}  {a.title}") for a in house.advantages_of(power)],
                         )
-                        values = {name: _advantage_places(advantage, name, board, names) for name in advantage.choices}
+                        values = {name: advantage_places(advantage, name, board, names) for name in advantage.choices}
                         if all(values.values()):
                             break
                         self.say(f"  {advantage.title} cannot be given to {power} on this game: no place for it; choose another")

@@ -65,7 +65,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
             continue  # no advantages: the rule is optional
         values: dict[str, tuple[str, str]] = {}
         for name in advantage.choices:
-            candidates = _candidates(advantage, name, board, names)
+            candidates = advantage_places(advantage, name, board, names)
             if not candidates:
                 raise DataFileError(
                     f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to "
@@ -125,7 +125,7 @@ def _resolve(name: str, names: Names) -> str:
         return name
 
 
-def _candidates(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
+def advantage_places(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
     """What the advantage's ``choice`` may be: the rule's own list, or the places the board allows."""
     if choice == "neutral":
         return list(advantage.neutrals)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.gamerules.house import _candidates as advantage_places  # what an advantage's choice may be
+from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.web.room import SPECTATOR
