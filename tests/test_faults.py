@@ -151,18 +151,21 @@ def test_kills_at_random_points_of_apply_and_install(tmp_path: Path, reference: 
     original_games = yaml.safe_load(map_yml.read_text())["games"]
     randomness = random.Random(15)
     out = tmp_path / "out.xml"
+
+    def run(name: str) -> subprocess.Popen[str]:
+        command = ["--maps-dir", str(maps), "apply", str(EXAMPLE), "-o", str(out), "--force", "--install", "--name", name]
+        return subprocess.Popen([sys.executable, "-m", "kremlin_triplea", *command], env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    # The kills are timed within one whole run as this machine makes it (start-up included), so that they land
+    # at different points however fast or slow the run is.
+    started = time.monotonic()
+    assert run("Random timed").wait(timeout=60) == 0
+    whole = time.monotonic() - started
     outcomes: list[int] = []
     for attempt in range(12):
         sig = randomness.choice([signal.SIGKILL, signal.SIGTERM])
-        name = f"Random {attempt}"
-        process = subprocess.Popen(
-            [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(maps), "apply", str(EXAMPLE), "-o", str(out), "--force", "--install", "--name", name],
-            env=ENV,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        time.sleep(randomness.uniform(0.3, 1.4))
+        process = run(f"Random {attempt}")
+        time.sleep(randomness.uniform(0.2, 1.1) * whole)
         process.send_signal(sig)
         _, err = process.communicate(timeout=60)
         outcomes.append(process.returncode)
