@@ -162,6 +162,21 @@ def test_option_3_navy_with_a_single_nearest_zone_needs_no_navy_at(year: str) ->
 
 
 @BOTH
+def test_option_3_a_neutrals_navy_is_one_group_declared_once(year: str) -> None:
+    # 000_bc04a4edf7f7d2ab.txt, option 3: "if a neutral has a naval unit place it in the nearest friendly sea zone";
+    # Argentina's navy is a transport and a cruiser (000's neutral table). 21 and 25 Sea Zone are equally near, so
+    # the Allies choose, once for the whole navy, as the draft file's one navy_at per neutral says.
+    take = [{"neutral": "Argentina", "by": "Russians"}, {"neutral": "Afghanistan", "by": "British"}]
+    run = run_for(GAMES[year], "Allies")
+    pick(run, "Allies", 3, take=take)
+    assert [d.describe() for d in run.pending_declarations()] == ["1 Russians transport, 1 Russians cruiser from Argentina Chile"]
+    take[0]["navy_at"] = "25 Sea Zone"
+    changes, _ = applied(year, "Allies", 3, take=take)
+    assert changes["25 Sea Zone"] == {"units": {("Russians", "transport"): 1, ("Russians", "cruiser"): 1}}
+    assert "21 Sea Zone" not in changes
+
+
+@BOTH
 def test_option_4_transport_and_submarine(year: str) -> None:
     changes, _ = applied(
         year,

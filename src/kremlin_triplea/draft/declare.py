@@ -66,16 +66,17 @@ def declare(state: DraftState, displaced: Displaced, to: str | None) -> Outcome:
         raise problem.violation(label(displaced))
     found = destinations(state, displaced)
     shown = state.names.shown(displaced.origin)
-    what = f"{displaced.count} {displaced.owner} {displaced.unit}"
+    what = ", ".join(f"{n} {displaced.owner} {u}" for u, n in displaced.units())
     if not found.matches:
         verb = "cannot retreat (no territory of their side can be reached)" if displaced.kind == "retreat" else "cannot be placed (no sea zone can be reached)"
         return Outcome((), frozenset(), (f"{what} from {shown} {verb} and are removed",))
     place = to if to is not None else found.matches[0]
-    placed = PlaceUnits(place, displaced.owner, displaced.unit, displaced.count)
+    placed = tuple(PlaceUnits(place, displaced.owner, unit, count) for unit, count in displaced.units())
     if displaced.kind == "retreat":
         # Moved, not created: neither "selected with a bonus option" nor valued as a gain.
-        return Outcome((placed,), frozenset(), (f"{what} retreat from {shown} to {state.names.shown(place)}",), moved=(placed,))
-    return Outcome((placed,), frozenset(), (f"navy {displaced.count} {displaced.unit} to {state.names.shown(place)}",))
+        return Outcome(placed, frozenset(), (f"{what} retreat from {shown} to {state.names.shown(place)}",), moved=placed)
+    ships = ", ".join(f"{n} {u}" for u, n in displaced.units())
+    return Outcome(placed, frozenset(), (f"navy {ships} to {state.names.shown(place)}",))
 
 
 def with_declarations(state: DraftState, outcome: Outcome) -> tuple[Change, ...]:

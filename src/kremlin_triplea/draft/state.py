@@ -41,9 +41,16 @@ class Displaced:
     side: str  # the side that declares where they go
     rule: str  # the rule's words for where they may go, and its source
     source: str
+    # More units of ``owner`` that go wherever these go: a neutral's navy is one group ("place it in the nearest
+    # friendly sea zone", 000 option 3), as the draft file's one ``navy_at`` per neutral says.
+    with_units: tuple[tuple[str, int], ...] = ()
+
+    def units(self) -> tuple[tuple[str, int], ...]:
+        """(unit, count) of every unit in the group."""
+        return ((self.unit, self.count), *self.with_units)
 
     def describe(self) -> str:
-        return f"{self.count} {self.owner} {self.unit} from {self.origin}"
+        return f"{', '.join(f'{n} {self.owner} {u}' for u, n in self.units())} from {self.origin}"
 
 
 @attrs.frozen

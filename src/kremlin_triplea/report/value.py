@@ -167,9 +167,10 @@ def holdings(board: Board, sides: Mapping[str, str], off_board: Iterable[Displac
     production = dict(units)
     pus = dict(units)
     for displaced in off_board:
-        cost = catalog.cost(displaced.unit, displaced.owner)
-        if displaced.owner in sides and cost is not None:
-            units[sides[displaced.owner]] += cost * displaced.count
+        for unit, count in displaced.units():
+            cost = catalog.cost(unit, displaced.owner)
+            if displaced.owner in sides and cost is not None:
+                units[sides[displaced.owner]] += cost * count
     for _, data in board.nodes.items():
         side = sides.get(data["owner"])
         if side is not None and not data["water"]:

@@ -120,9 +120,11 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
         line = f"{state.names.shown(territory)} joins {take.by}: {', '.join(facts)}, army {describe_pairs(on_land)}"
         if at_sea:
             # "place it in the nearest friendly sea zone": declared after the bid, on the board as it then stands (000 A).
-            displaced += [
-                Displaced(pick.index, pick.label, "navy", territory, take.by, u, n, pick.side, option.quote("navy"), option.source) for u, n in at_sea
-            ]
+            # The navy is one group: one navy_at per neutral in the draft file, one place for all its ships.
+            (unit, count), *more = at_sea
+            displaced.append(
+                Displaced(pick.index, pick.label, "navy", territory, take.by, unit, count, pick.side, option.quote("navy"), option.source, tuple(more))
+            )
         lines.append(line)
         marker = state.profile.capital_marker
         if marker is not None and marker.at == territory and state.board.node(territory)["capital"] == marker.power:
