@@ -17,7 +17,7 @@ from kremlin_triplea.cli.output import OUTPUT_PATH
 @click.option(
     "--base-name",
     is_flag=True,
-    help="Name the save as its base game (e.g. 'World War II v3 1941'), so a lobby bot with that map installed accepts it; the notes still carry the Kremlin setup.",
+    help="Name the save as its base game (e.g. 'World War II v3 1941'), so a lobby bot with that map installed accepts it; TripleA 2.7 then shows the base game's name and notes, so share the Kremlin notes with the players.",
 )
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
