@@ -124,3 +124,35 @@ def test_verify_engine_with_triplea_27_fails_a_game_it_cannot_read(tmp_path: Pat
     assert result.exit_code == 1, result.output
     assert "engine: TripleA 2.7.15472" in result.output
     assert "the engine cannot read the file: " in result.output and "Germens" in result.output
+
+
+@pytest.mark.slow
+def test_an_error_the_engine_only_logs_fails_the_round(tmp_path: Path) -> None:
+    """TripleA 2.7 reports some faults only in its log and plays on; the bridge reports them as the round's exceptions.
+
+    The position is the one issue 16 found: German units left standing in neutral Sweden (Classic: Kremlin), which
+    2.7 fights in the first round, logging "Germans attacks a Neutral territory, and should have had to pay ...
+    This is a bug." The same game without them plays its round with nothing logged.
+    """
+    from kremlin_triplea.engine.triplea2_bridge import run
+
+    installation = installation_at(installation_without_compiler(tmp_path / "triplea"), "--triplea")
+    assert installation is not None
+    base = (MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml").read_text(encoding="utf-8")
+    marker = "<initialize>"
+    assert base.count(marker) == 1 and "<unitInitialize>" in base
+    clean, bugged = tmp_path / "clean.xml", tmp_path / "germans-in-sweden.xml"
+    clean.write_text(base, encoding="utf-8")
+    bugged.write_text(
+        base.replace(
+            "<unitInitialize>",
+            '<unitInitialize>\n      <unitPlacement unitType="infantry" territory="Sweden" quantity="2" owner="Germans"/>'
+            '\n      <unitPlacement unitType="fighter" territory="Sweden" quantity="1" owner="Germans"/>',
+            1,
+        ),
+        encoding="utf-8",
+    )
+    answers = run(installation, [{"play": str(clean), "seed": 1}, {"play": str(bugged), "seed": 1}], timeout=600, doing="playing").answers
+    assert answers[0]["error"] is None and answers[0]["exceptions"] == [], answers[0]
+    logged = [e for e in answers[1]["exceptions"] if e.startswith("logged: ")]
+    assert any("BattleTracker" in e and "attacks a Neutral territory" in e and "This is a bug" in e for e in logged), answers[1]

@@ -19,7 +19,8 @@ per request, in order. A request is one of
   (default 1) played with every power a Fast AI (TripleA's own smoke-test recipe, ../shared/triplea-engine-2.7/README.md
   "Running AI players"), the dice seeded with S if given: ``steps``, ``round`` reached, ``rounds_played``,
   ``game_over`` (the engine declared a victory), ``error`` (the first exception thrown by a step) and ``exceptions``
-  (that one and every exception left uncaught in an engine thread, such as an AI's).
+  (that one, every exception left uncaught in an engine thread, such as an AI's, and every error the engine only
+  logged, such as BattleTracker's "... This is a bug.", as ``logged: LOGGER: MESSAGE``).
 
 An engine exception answers ``{"error": "Class: message"}`` (its root cause) and the batch goes on.
 """
@@ -209,6 +210,33 @@ class _Engine:
         listing = JClass("games.strategy.engine.framework.map.file.system.loader.InstalledMapsListing").parseMapFiles(self.path(maps))
         return {"has_game": bool(listing.hasGame(loaded.getGameName())), "map_installed": bool(listing.isMapInstalled(loaded.getMapName()))}
 
+    def _logged_errors(self):
+        """From now on, the errors the engine logs (slf4j -> logback, as 2.x logs); the result drains them.
+
+        The engine reports some faults only in its log and plays on (a battle it cannot fight, a bug it notices):
+        a round that "played" is not clean if the engine logged an error meanwhile. An installation whose
+        logging is not logback records nothing here.
+        """
+        from jpype import JClass, JException
+
+        try:
+            factory = JClass("org.slf4j.LoggerFactory")
+            appender = JClass("ch.qos.logback.core.read.ListAppender")()
+            appender.setContext(factory.getILoggerFactory())
+            appender.start()
+            root = factory.getLogger("ROOT")
+            root.addAppender(appender)
+            error_level = JClass("ch.qos.logback.classic.Level").ERROR
+        except (JException, TypeError, AttributeError):
+            return list
+
+        def drain() -> list[str]:
+            root.detachAppender(appender)
+            events = [event for event in appender.list if event.getLevel().isGreaterOrEqual(error_level)]
+            return [f"logged: {event.getLoggerName()}: {event.getFormattedMessage()}" for event in events]
+
+        return drain
+
     def _prepare_ai(self) -> None:
         """Once per JVM, the settings TripleA's smoke test makes before AIs play: no pauses, no map images,
         a scratch root and save folder."""
@@ -239,6 +267,7 @@ class _Engine:
         start = reached = 0
         over, error = False, None
         uncaught = _UncaughtExceptions.install()
+        logged = self._logged_errors()
         try:
             if file.endswith((".tsvg", ".tsvg.gz")):
                 loaded = self.GameDataManager.loadGame(self.path(file))
@@ -270,7 +299,7 @@ class _Engine:
             game.stopGame()
         except (JException, _Refused) as e:
             error = _root_cause(e)
-        exceptions = ([error] if error else []) + uncaught.drain()
+        exceptions = ([error] if error else []) + uncaught.drain() + logged()
         return {"steps": steps, "round": reached, "rounds_played": reached - start, "game_over": over, "error": error, "exceptions": exceptions}
 
 
