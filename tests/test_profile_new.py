@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import DraftRun, read_draft
 from kremlin_triplea.game import load
+from kremlin_triplea.model.changes import RemoveUnits
 from kremlin_triplea.rules.profile import NoProfileError, command_line_profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import data_folders, load_named_ruleset
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
@@ -134,6 +135,22 @@ def test_a_sea_zone_a_scenario_empties_is_found_by_the_units_it_holds() -> None:
     game = load(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml")
     matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes)))
     assert matches["Bay of Bengal"].name == "Indian Ocean Sea Zone"
+
+
+def test_a_numbered_sea_zone_is_taken_only_where_the_units_the_rule_text_takes_from_it_are() -> None:
+    # 000 AA50 scenario 'Enigma decoded earlier': "Remove one German submarine from each Seazone 5 and 7"; the rule
+    # text numbers sea zones as AA50 does (maps/world_war_ii_v3.toml: sea_zone_name = "{n} Sea Zone"). Without the
+    # AA50 profile as evidence, the number is taken where the game's sea zone of that number holds the submarine.
+    game = load(AA50_1941)
+    rulesets = [load_named_ruleset("kremlin-aa50")]
+    known = known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes))
+    matches = match_places(game, rulesets, known)
+    assert (matches["Seazone 5"].name, matches["Seazone 7"].name) == ("5 Sea Zone", "7 Sea Zone")
+    assert "holds the units" in matches["Seazone 7"].evidence
+    # Where that sea zone does not hold a German submarine, the number alone proves nothing: left unmatched.
+    subs = game.board.node("7 Sea Zone")["units"][("Germans", "submarine")]
+    game.board.push(RemoveUnits("7 Sea Zone", "Germans", "submarine", subs))
+    assert match_places(game, rulesets, known)["Seazone 7"].name is None
 
 
 def test_powers_are_matched_through_the_names_players_use() -> None:

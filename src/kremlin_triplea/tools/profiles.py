@@ -457,6 +457,7 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
         kind = kinds.get(rule, PlaceKind(None, ""))
         matches[rule] = _match_place(board, rule, kind, evidence)
     _match_by_removed_units(game, rulesets, matches)
+    _match_numbered_by_rule_text(game, rulesets, matches)
     return matches
 
 
@@ -501,6 +502,82 @@ def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[s
                         f"scenario {scenario.id!r} {'removes' if step.kind == 'remove' else 'destroys'} {what} there; {holding[0]} is the only sea zone beside {', '.join(sorted(land))} that holds them (and no other rule-text name takes)",
                     )
                     taken.add(holding[0])
+
+
+def _step_units(game: Game, step, players: list[str]) -> tuple[str | None, dict[str, int] | None]:
+    """The player and the units (game unit type -> at least how many) a step needs where it acts (``step.at``):
+    what it removes, destroys or moves away. (None, None) when it needs nothing there or its words name no unit."""
+    if step.kind == "remove" or (step.kind == "move" and step.units):
+        wanted = step.units
+    elif step.kind == "destroy" and step.power and step.types:
+        wanted = tuple((t, 1) for t in step.types)
+    else:
+        return None, None
+    player = match_power(step.power, players, {})[0] if step.power else None
+    if player is None:
+        return None, None
+    units: dict[str, int] = {}
+    for word, count in wanted:
+        unit = next((u for u in game.catalog.unit_types if u.lower() == word.lower()), None) or getattr(match_unit_word(word, game), "unit", None)
+        if unit is None:
+            return None, None
+        units[unit] = units.get(unit, 0) + count
+    return player, units
+
+
+def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:
+    """A rule text's numbered sea zone ("Seazone 12"), taken as this game's sea zone of that number only when what
+    the rule text says of it holds here.
+
+    The numbers are those of the rule text's own map, so the number alone proves nothing. It is taken when a
+    scenario removes, destroys or moves away units there (in one of its editions) and this game's sea zone of that
+    number holds all of them, of the power named (001's "Remove one German submarine from each Seazone 5 and 7":
+    AA50's 5 and 7 Sea Zone each hold one), and no other such step there says otherwise; or, failing units, when
+    the land places the same scenario names beside it that are matched here all touch it. Anything else stays
+    unmatched.
+    """
+    board = game.board
+    players = list(game.catalog.players)
+    by_number: dict[str, list[str]] = {}
+    for name in board.nodes:
+        numbers = re.findall(r"\d+", name)
+        if board.is_water(name) and len(numbers) == 1:
+            by_number.setdefault(str(int(numbers[0])), []).append(name)
+    taken = {m.name for m in matches.values() if m.name is not None}
+    for rule, match in list(matches.items()):
+        numbered = _SEA_ZONE.match(rule)
+        if match.name is not None or numbered is None:
+            continue
+        zones = by_number.get(str(int(numbered.group(1))), [])
+        if len(zones) != 1 or zones[0] in taken:
+            continue
+        zone = zones[0]
+        held, lacking, land = [], [], set()
+        for ruleset in rulesets:
+            for scenario in getattr(ruleset, "scenarios", ()):
+                for steps, involves in [(scenario.steps, scenario.involves)] + [(v.steps, v.involves or scenario.involves) for v in scenario.variants]:
+                    if rule not in involves and not any(step.at == rule or step.to == rule for step in steps):
+                        continue
+                    land |= {matches[p].name for p in involves if p in matches and matches[p].name and not board.is_water(matches[p].name)}
+                    for step in steps:
+                        if step.at != rule:
+                            continue
+                        player, units = _step_units(game, step, players)
+                        if units is None:
+                            continue
+                        what = ", ".join(f"{n} {player} {u}" for u, n in units.items())
+                        here = board.node(zone)["units"]
+                        (held if all(here.get((player, u), 0) >= n for u, n in units.items()) else lacking).append(f"{scenario.id!r} ({what})")
+        if held:
+            # An edition's variant may find the units elsewhere (1941's Pearl Harbor fleet is in 44, 1942's in 53):
+            # one step list they satisfy is evidence, a step that finds none here is not a contradiction.
+            evidence = f"{zone} holds the units the rule text takes from {rule}: {'; '.join(sorted(set(held)))}"
+        elif land and not lacking and all(zone in board.neighbours(t) for t in land):
+            evidence = f"{zone} touches {', '.join(sorted(land))}, the land the rule text names with {rule}"
+        else:
+            continue
+        matches[rule] = PlaceMatch(rule, zone, f"numbered {numbered.group(1)} as in the rule text, and {evidence}")
+        taken.add(zone)
 
 
 def _of_kind(board, kind: str | None) -> list[str]:
