@@ -125,7 +125,16 @@ def test_a_rule_text_place_joining_two_territories_is_not_matched_to_one_of_them
     # kremlin-classic's 'Finland/Norway' is classic's one territory; AA50 has Finland and Norway apart.
     game = load(AA50_1941)
     matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes)))
-    assert matches["Finland/Norway"].name is None and "only one of them" in matches["Finland/Norway"].evidence
+    assert matches["Finland/Norway"].name is None and "Finland, Norway apart" in matches["Finland/Norway"].evidence
+
+
+def test_a_joined_place_is_not_matched_to_a_third_territory_where_the_game_has_its_parts_apart() -> None:
+    # 000/001's 'Syria/Iraq' is one territory of the rule texts' maps, AA50's 'Trans-Jordan' (maps/world_war_ii_v3.toml).
+    # Ultimate World has Syria, Iraq and Trans Jordan apart: the AA50 name must not carry over to the third of them.
+    game = load(CORPUS_DIR / "Ultimate_World_-_Revised.xml")
+    assert {"Syria", "Iraq", "Trans Jordan"} <= set(game.board.nodes)
+    matches = match_places(game, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))
+    assert matches["Syria/Iraq"].name is None and "Iraq, Syria apart" in matches["Syria/Iraq"].evidence
 
 
 def test_a_sea_zone_a_scenario_empties_is_found_by_the_units_it_holds() -> None:

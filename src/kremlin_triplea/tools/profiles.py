@@ -623,8 +623,13 @@ def _land_around(board, name: str) -> frozenset[str]:
 
 
 def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
-    match = _first_match(board, rule, kind, evidence)
     parts = [p for p in rule.split("/") if p.strip()]
+    apart = [n for p in parts for n in board.nodes if not board.is_water(n) and _key(n) == _key(p)] if len(parts) > 1 else []
+    if apart:
+        # "Syria/Iraq" is one territory of the rule text's map; this game has its parts apart, and no one of them,
+        # nor a third territory another map calls it by, is the whole of it.
+        return PlaceMatch(rule, None, f"the rule text joins {' and '.join(parts)}; this game has {', '.join(sorted(apart))} apart")
+    match = _first_match(board, rule, kind, evidence)
     if match.name is not None and len(parts) > 1 and _key(match.name) in {_key(p) for p in parts}:
         # "Finland/Norway" is one territory of the rule text's map; here they are apart, and either alone is half of it.
         return PlaceMatch(rule, None, f"the rule text joins {' and '.join(parts)}; {match.name} is only one of them here")
