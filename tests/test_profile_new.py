@@ -156,10 +156,21 @@ def test_a_numbered_sea_zone_is_taken_only_where_the_units_the_rule_text_takes_f
     matches = match_places(game, rulesets, known)
     assert (matches["Seazone 5"].name, matches["Seazone 7"].name) == ("5 Sea Zone", "7 Sea Zone")
     assert "holds the units" in matches["Seazone 7"].evidence
-    # Where that sea zone does not hold a German submarine, the number alone proves nothing: left unmatched.
+    # Where that sea zone does not hold a German submarine, the number alone proves nothing: left unmatched, and
+    # Seazone 5 with it, since one submarine where the rule text removes one is not evidence enough on its own.
     subs = game.board.node("7 Sea Zone")["units"][("Germans", "submarine")]
     game.board.push(RemoveUnits("7 Sea Zone", "Germans", "submarine", subs))
-    assert match_places(game, rulesets, known)["Seazone 7"].name is None
+    again = match_places(game, rulesets, known)
+    assert (again["Seazone 7"].name, again["Seazone 5"].name) == (None, None)
+
+
+def test_a_numbered_sea_zone_is_not_taken_on_a_map_numbered_otherwise() -> None:
+    # A World War I map's 'Sea Zone 5 Arctic Ocean' holds a German submarine, but AA50's Seazone 5 is the Baltic
+    # (maps/world_war_ii_v3.toml); its 'Sea Zone 7' holds none, so the Enigma scenario does not confirm the numbers.
+    game = load(CORPUS_DIR / "Steampunk_1915.xml")
+    assert game.board.node("Sea Zone 5 Arctic Ocean")["units"].get(("Germany", "submarine"), 0) >= 1
+    matches = match_places(game, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))
+    assert matches["Seazone 5"].name is None
 
 
 def test_powers_are_matched_through_the_names_players_use() -> None:

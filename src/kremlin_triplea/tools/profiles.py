@@ -504,18 +504,31 @@ def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[s
                     taken.add(holding[0])
 
 
+#: In :func:`_step_units`' answer: a unit of any type.
+ANY_UNIT = "*"
+
+
+def _holds(units_there, player: str, units: dict[str, int]) -> bool:
+    """Whether a territory's units (by (owner, type)) include ``units`` of ``player`` (ANY_UNIT: of any type)."""
+    if ANY_UNIT in units:
+        return sum(n for (owner, _), n in units_there.items() if owner == player) >= units[ANY_UNIT]
+    return all(units_there.get((player, u), 0) >= n for u, n in units.items())
+
+
 def _step_units(game: Game, step, players: list[str]) -> tuple[str | None, dict[str, int] | None]:
     """The player and the units (game unit type -> at least how many) a step needs where it acts (``step.at``):
     what it removes, destroys or moves away. (None, None) when it needs nothing there or its words name no unit."""
     if step.kind == "remove" or (step.kind == "move" and step.units):
         wanted = step.units
-    elif step.kind == "destroy" and step.power and step.types:
+    elif step.kind == "destroy" and step.power:
         wanted = tuple((t, 1) for t in step.types)
     else:
         return None, None
     player = match_power(step.power, players, {})[0] if step.power else None
     if player is None:
         return None, None
+    if not wanted:
+        return player, {ANY_UNIT: 1}  # "UK naval forces in Seazone 12 are destroyed": some there
     units: dict[str, int] = {}
     for word, count in wanted:
         unit = next((u for u in game.catalog.unit_types if u.lower() == word.lower()), None) or getattr(match_unit_word(word, game), "unit", None)
@@ -527,14 +540,16 @@ def _step_units(game: Game, step, players: list[str]) -> tuple[str | None, dict[
 
 def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:
     """A rule text's numbered sea zone ("Seazone 12"), taken as this game's sea zone of that number only when what
-    the rule text says of it holds here.
+    the rule text says around it holds here.
 
-    The numbers are those of the rule text's own map, so the number alone proves nothing. It is taken when a
-    scenario removes, destroys or moves away units there (in one of its editions) and this game's sea zone of that
-    number holds all of them, of the power named (001's "Remove one German submarine from each Seazone 5 and 7":
-    AA50's 5 and 7 Sea Zone each hold one), and no other such step there says otherwise; or, failing units, when
-    the land places the same scenario names beside it that are matched here all touch it. Anything else stays
-    unmatched.
+    The numbers are those of the rule text's own map, so the number alone proves nothing, and neither does one
+    submarine where the rule text removes one (a World War I map's "Sea Zone 5 Arctic Ocean" holds a German
+    submarine too). Taken are sea zones that hold the units a scenario removes, destroys or moves away there, of the
+    power named, when the same scenario also confirms itself elsewhere: another of its numbered sea zones holds its
+    units as well (000's "Remove one German submarine from each Seazone 5 and 7": AA50's 5 and 7 Sea Zone each
+    hold one), or the sea zone touches the land the scenario names (Operation Felix: UK ships in 12 Sea Zone,
+    beside Gibraltar). A sea zone the rule text takes nothing from is taken when two or more land places the
+    scenario names are matched here and all touch it. Anything else stays unmatched.
     """
     board = game.board
     players = list(game.catalog.players)
@@ -544,40 +559,56 @@ def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: d
         if board.is_water(name) and len(numbers) == 1:
             by_number.setdefault(str(int(numbers[0])), []).append(name)
     taken = {m.name for m in matches.values() if m.name is not None}
-    for rule, match in list(matches.items()):
+    zone_of: dict[str, str] = {}
+    for rule, match in matches.items():
         numbered = _SEA_ZONE.match(rule)
-        if match.name is not None or numbered is None:
-            continue
-        zones = by_number.get(str(int(numbered.group(1))), [])
-        if len(zones) != 1 or zones[0] in taken:
-            continue
-        zone = zones[0]
-        held, lacking, land = [], [], set()
-        for ruleset in rulesets:
-            for scenario in getattr(ruleset, "scenarios", ()):
-                for steps, involves in [(scenario.steps, scenario.involves)] + [(v.steps, v.involves or scenario.involves) for v in scenario.variants]:
-                    if rule not in involves and not any(step.at == rule or step.to == rule for step in steps):
-                        continue
-                    land |= {matches[p].name for p in involves if p in matches and matches[p].name and not board.is_water(matches[p].name)}
+        zones = by_number.get(str(int(numbered.group(1))), []) if numbered and match.name is None else []
+        if len(zones) == 1 and zones[0] not in taken:
+            zone_of[rule] = zones[0]
+    # Per step list of a scenario (an edition's variant is a list of its own): the numbered places whose units are
+    # there, those whose units are not, and the matched land it names.
+    held: dict[str, list[tuple[str, int, str]]] = {}  # place -> (scenario id, step list, the units found)
+    lacking: dict[str, int] = {}
+    land_with: dict[str, set[str]] = {}
+    held_in: dict[tuple[str, int], set[str]] = {}
+    for ruleset in rulesets:
+        for scenario in getattr(ruleset, "scenarios", ()):
+            lists = [(scenario.steps, scenario.involves)] + [(v.steps, v.involves or scenario.involves) for v in scenario.variants]
+            for index, (steps, involves) in enumerate(lists):
+                named = set(involves) | {step.at for step in steps} | {step.to for step in steps if step.to}
+                land = {matches[p].name for p in named if p in matches and matches[p].name and not board.is_water(matches[p].name)}
+                for rule in named & set(zone_of):
+                    land_with.setdefault(rule, set()).update(land)
                     for step in steps:
-                        if step.at != rule:
-                            continue
-                        player, units = _step_units(game, step, players)
+                        player, units = _step_units(game, step, players) if step.at == rule else (None, None)
                         if units is None:
                             continue
-                        what = ", ".join(f"{n} {player} {u}" for u, n in units.items())
-                        here = board.node(zone)["units"]
-                        (held if all(here.get((player, u), 0) >= n for u, n in units.items()) else lacking).append(f"{scenario.id!r} ({what})")
-        if held:
+                        if _holds(board.node(zone_of[rule])["units"], player, units):
+                            what = ", ".join(f"{n} {player} {'unit' if u == ANY_UNIT else u}" for u, n in units.items())
+                            held.setdefault(rule, []).append((scenario.id, index, what))
+                            held_in.setdefault((scenario.id, index), set()).add(rule)
+                        else:
+                            lacking[rule] = lacking.get(rule, 0) + 1
+    for rule, zone in sorted(zone_of.items()):
+        land = sorted(land_with.get(rule, ()))
+        touches = bool(land) and all(zone in board.neighbours(t) for t in land)
+        if rule in held:
             # An edition's variant may find the units elsewhere (1941's Pearl Harbor fleet is in 44, 1942's in 53):
             # one step list they satisfy is evidence, a step that finds none here is not a contradiction.
-            evidence = f"{zone} holds the units the rule text takes from {rule}: {'; '.join(sorted(set(held)))}"
-        elif land and not lacking and all(zone in board.neighbours(t) for t in land):
-            evidence = f"{zone} touches {', '.join(sorted(land))}, the land the rule text names with {rule}"
+            others = sorted({other for scenario_id, index, _ in held[rule] for other in held_in[(scenario_id, index)]} - {rule})
+            if others:
+                also = f"; so do {', '.join(zone_of[o] for o in others)} for {', '.join(others)} of the same scenario"
+            elif touches:
+                also = f", and it touches {', '.join(land)}, named with it"
+            else:
+                continue
+            found = "; ".join(sorted({f"{scenario_id!r}: {what}" for scenario_id, _, what in held[rule]}))
+            evidence = f"{zone} holds the units the rule text takes from {rule} ({found}){also}"
+        elif rule not in lacking and touches and len(land) >= 2:
+            evidence = f"{zone} touches {', '.join(land)}, the land the rule text names with {rule}"
         else:
             continue
-        matches[rule] = PlaceMatch(rule, zone, f"numbered {numbered.group(1)} as in the rule text, and {evidence}")
-        taken.add(zone)
+        matches[rule] = PlaceMatch(rule, zone, f"numbered as in the rule text, and {evidence}")
 
 
 def _of_kind(board, kind: str | None) -> list[str]:
