@@ -146,6 +146,19 @@ def test_a_sea_zone_a_scenario_empties_is_found_by_the_units_it_holds() -> None:
     assert matches["Bay of Bengal"].name == "Indian Ocean Sea Zone"
 
 
+def test_a_place_whose_words_several_territories_carry_is_left_to_a_person() -> None:
+    # 000's neutral/scenario 'Libya' and 001's 'South Africa' are one territory each on the rule texts' maps.
+    # Ultimate World divides Libya (Western and Eastern Libya); Global 1940 has both South West Africa (another
+    # place) and the Union of South Africa. Neither is matched by its words to one of them.
+    world = load(CORPUS_DIR / "Ultimate_World_-_Revised.xml")
+    assert {"Western Libya", "Eastern Libya"} <= set(world.board.nodes)
+    libya = match_places(world, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))["Libya"]
+    assert libya.name is None and "Eastern Libya, Western Libya all carry its words" in libya.evidence
+    global40 = load(CORPUS_DIR / "G40CanadianMod.xml")
+    assert {"South West Africa", "Union of South Africa"} <= set(global40.board.nodes)
+    assert match_places(global40, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))["South Africa"].name != "South West Africa"
+
+
 def test_a_numbered_sea_zone_is_taken_only_where_the_units_the_rule_text_takes_from_it_are() -> None:
     # 000 AA50 scenario 'Enigma decoded earlier': "Remove one German submarine from each Seazone 5 and 7"; the rule
     # text numbers sea zones as AA50 does (maps/world_war_ii_v3.toml: sea_zone_name = "{n} Sea Zone"). Without the

@@ -746,6 +746,11 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
                 close[0][1],
                 f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}",
             )
+        wider = [n for n in pool if set(words) < set(_tokens(n))]
+        if len(wider) > 1:
+            # "Libya" here is Western and Eastern Libya, "South Africa" both South West Africa and the Union of South
+            # Africa: the map divides the place, or several places carry its words; which is meant is not for a guess.
+            return PlaceMatch(rule, None, f"{', '.join(sorted(wider))} all carry its words; which of them it is (or whether all) is for a person to say")
         # One name is the other with a word that only narrows it down ("South Eire" / "Eire").
         narrowed = [
             n
