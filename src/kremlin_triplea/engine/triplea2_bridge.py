@@ -2,13 +2,10 @@
 
 A TripleA 2.x installation ships a Java runtime but no compiler, so the engine is not driven by Java source
 compiled here: JPype loads that runtime's JVM library (``libjvm.so``, ``libjvm.dylib``, ``jvm.dll``) into a
-Python process and calls the engine's classes directly. A process starts at most one JVM, with a class path
-fixed at its start, so each batch runs in a child Python process (``python -m kremlin_triplea.engine.triplea2_bridge``)
-with that installation's jar on its class path; the caller (:func:`run`) stays free of any JVM.
-
-The child reads one JSON order on standard input: the JVM library, the class path, a scratch home folder and the
-requests. It answers on standard output, one JSON line each: first the Java runtime it runs on, then one answer
-per request, in order. A request is one of
+Python process and calls the engine's classes directly. This module is the 2.x adapter over the shared runner
+(:mod:`kremlin_triplea.engine.jvm_bridge`: the child process ``python -m kremlin_triplea.engine.triplea2_bridge``,
+the JSON order and answers, the JVM's start, root-cause errors); the caller (:func:`run`) stays free of any JVM.
+A request is one of
 
 - ``{"read": GAME}``: the game parsed as the 2.x game selector parses it (``GameParser.parse``), checked as the
   selector checks it (``GameParsingValidation``): ``validation`` and the game's state (:func:`_state`);
@@ -27,13 +24,8 @@ An engine exception answers ``{"error": "Class: message"}`` (its root cause) and
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
 import shutil
-import subprocess
-import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -41,8 +33,11 @@ from typing import Any
 
 import attrs
 
-import kremlin_triplea
-from kremlin_triplea.engine import EngineFailed, EngineUnavailable, triplea2_classpath
+from kremlin_triplea.engine import EngineUnavailable, triplea2_classpath
+from kremlin_triplea.engine.jvm_bridge import Refused as _Refused
+from kremlin_triplea.engine.jvm_bridge import java_string as _java_string
+from kremlin_triplea.engine.jvm_bridge import root_cause as _root_cause
+from kremlin_triplea.engine.jvm_bridge import run_child, serve
 from kremlin_triplea.gamefile.installation import Installation, jvm_library
 
 __all__ = ["Answers", "reading", "runtime_library", "run"]
@@ -87,33 +82,17 @@ def runtime_library(installation: Installation) -> Path:
 
 def run(installation: Installation, requests: Sequence[Mapping[str, Any]], *, timeout: float, doing: str) -> Answers:
     """The ``requests`` answered by ``installation``'s TripleA 2.x in one child process (one JVM)."""
-    if importlib.util.find_spec("jpype") is None:
-        raise EngineUnavailable("the Python package JPype1 is not installed (pip install JPype1); it runs TripleA 2.x from Python")
     libjvm = runtime_library(installation)
-    # The child must import this very package (a checkout's src/ as well as an installed copy).
-    package_root = str(Path(kremlin_triplea.__file__).resolve().parents[1])
-    python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
-        order = {"libjvm": str(libjvm), "classpath": [str(p) for p in triplea2_classpath(installation.jar)], "home": home, "requests": list(requests)}
-        try:
-            done = subprocess.run(
-                [sys.executable, "-m", __name__],
-                input=json.dumps(order),
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
-                env={**os.environ, "PYTHONPATH": python_path, "LC_ALL": "C.UTF-8"},
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired as e:
-            raise EngineFailed(f"{installation.describe()} did not finish {doing} in {timeout:.0f} s") from e
-    lines = done.stdout.splitlines()
-    if done.returncode != 0 or len(lines) != 1 + len(requests):
-        tail = "\n".join(done.stderr.strip().splitlines()[-20:]) or "(no output)"
-        raise EngineFailed(f"{installation.describe()} (JVM {libjvm}) exited with status {done.returncode} {doing}: {tail}")
-    runtime, *answers = (json.loads(line) for line in lines)
-    return Answers(f"Java {runtime['java_version']} ({libjvm})", tuple(answers))
+    runtime, answers = run_child(
+        __name__,
+        libjvm=libjvm,
+        classpath=triplea2_classpath(installation.jar),
+        requests=requests,
+        timeout=timeout,
+        doing=doing,
+        describe=installation.describe(),
+    )
+    return Answers(f"Java {runtime['java_version']} ({libjvm})", answers)
 
 
 def reading(answer: Mapping[str, Any]) -> SimpleNamespace:
@@ -140,10 +119,6 @@ _SeededDice: Any = None
 _UncaughtExceptions: Any = None
 
 
-class _Refused(Exception):
-    """The engine answered "nothing" (an empty Optional) where a game or save was expected."""
-
-
 class _Engine:
     """The TripleA 2.x classes the requests use, looked up once the JVM runs."""
 
@@ -162,16 +137,12 @@ class _Engine:
         return self.File(name).toPath()
 
     def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        from jpype import JException
-
-        try:
-            if "play" in request:
-                return self.play(request["play"], rounds=int(request.get("rounds", 1)), seed=request.get("seed"))
-            if "save" in request:
-                return self.save(request["save"], request["to"], request.get("bot_maps"))
-            return self.read(request["read"])
-        except (JException, _Refused) as e:
-            return {"error": _root_cause(e)}
+        """One request answered (an engine exception is answered by :func:`~kremlin_triplea.engine.jvm_bridge.serve`)."""
+        if "play" in request:
+            return self.play(request["play"], rounds=int(request.get("rounds", 1)), seed=request.get("seed"))
+        if "save" in request:
+            return self.save(request["save"], request["to"], request.get("bot_maps"))
+        return self.read(request["read"])
 
     def parse(self, game: str) -> tuple[Any, list[str]]:
         """The game as the 2.x game selector parses it, and what the selector would refuse it for."""
@@ -384,61 +355,20 @@ def _state(data) -> dict[str, Any]:
     }
 
 
-def _java_string(value) -> str:
-    """``value`` as Java writes it (String.valueOf): JPype would show a boxed Boolean as Python's "False"."""
-    return "null" if value is None else str(value.toString())
-
-
 def _player_name(player) -> str | None:
     """A player's name; None for TripleA's neutral player (as the 1.9 harness reports owner None)."""
     return None if player is None or player.isNull() else str(player.getName())
 
 
-def _root_cause(error: Exception) -> str:
-    from jpype import JException
-
-    if not isinstance(error, JException):
-        return str(error)
-    root = error
-    while root.getCause() is not None and not root.getCause().equals(root):
-        root = root.getCause()
-    return f"{root.getClass().getName()}: {root.getMessage()}"
+def _adapter(home: Path):
+    """The 2.x engine, once the JVM runs: its interfaces implemented in Python, and the request answerer."""
+    global _SeededDice, _UncaughtExceptions
+    _SeededDice, _UncaughtExceptions = _interfaces()
+    return _Engine(home).answer
 
 
 def main() -> None:
-    order = json.load(sys.stdin)
-    # The engine logs to standard output (logback's console appender), and so might the JVM itself: the answers
-    # keep a copy of standard output of their own, and everything else written there goes to standard error.
-    answers = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
-    sys.stdout.flush()
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    import jpype
-
-    home = Path(order["home"])
-    jpype.startJVM(
-        order["libjvm"],
-        "-Djava.awt.headless=true",
-        # GameRunner.TRIPLEA_HEADLESS: without it the engine waits for a UI that never comes.
-        "-Dtriplea.headless=true",
-        # The engine writes settings, preferences and autosaves below the home folder; keep the user's untouched.
-        f"-Duser.home={home}",
-        f"-Djava.util.prefs.userRoot={home / '.java'}",
-        classpath=order["classpath"],
-        convertStrings=False,
-    )
-    system = jpype.JClass("java.lang.System")
-    system.setOut(system.err)  # where standard output is a Windows handle rather than descriptor 1
-    answers.write(json.dumps({"java_version": str(system.getProperty("java.version")), "java_home": str(system.getProperty("java.home"))}) + "\n")
-    global _SeededDice, _UncaughtExceptions
-    _SeededDice, _UncaughtExceptions = _interfaces()
-    engine = _Engine(home)
-    for request in order["requests"]:
-        answers.write(json.dumps(engine.answer(request)) + "\n")
-        answers.flush()
-    answers.close()
-    # A played game may leave engine threads running that would keep the JVM, and so this process, alive.
-    system.err.flush()
-    os._exit(0)
+    serve(_adapter)
 
 
 if __name__ == "__main__":
