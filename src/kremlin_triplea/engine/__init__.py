@@ -1,10 +1,11 @@
 """Read game files with the real TripleA engine, to check our reader and writer against it.
 
-The engine is TripleA 1.9 as packaged by Debian (``apt-get install -y triplea``), driven by the
-small Java programs beside this file: ``EngineHarness.java`` reads, ``EnginePlayer.java`` plays
-(see :mod:`kremlin_triplea.engine.play`). They are compiled once per source, jar and JDK into a
-cache folder; a whole batch of files is then read in one JVM, which costs under half a second to
-start.
+The engine is TripleA 1.9 as packaged by Debian (``apt-get install -y triplea``). A user's TripleA ships
+a Java runtime but no compiler, so reading is driven from Python through JPype
+(:mod:`kremlin_triplea.engine.triplea19_bridge`, over the runner shared with TripleA 2.x,
+:mod:`kremlin_triplea.engine.jvm_bridge`): a whole batch of files is read in one child process and JVM.
+Playing and the house-rule positions are still driven by the Java programs beside this file
+(``EnginePlayer.java``, ``EnginePositions.java``, compiled once per source, jar and JDK into a cache folder).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import hashlib
-import json
 import os
 import shutil
 import subprocess
@@ -134,11 +134,16 @@ def find_triplea_jar() -> Path:
 
 
 def engine_available() -> bool:
+    """Whether TripleA 1.9 can read games here: its jar, a Java runtime's JVM library and JPype."""
+    import importlib.util
+
+    from kremlin_triplea.engine.jvm_bridge import runtime_library
+
     try:
-        _tools()
+        runtime_library(find_engine())
     except EngineUnavailable:
         return False
-    return True
+    return importlib.util.find_spec("jpype") is not None
 
 
 def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
@@ -147,19 +152,24 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     files = _resolved(given)
     if not files:
         return []
-    done = _run_engine(
-        HARNESS_CLASS,
-        files,
-        {"kremlin.fileTimeoutSeconds": str(FILE_TIMEOUT_SECONDS)},
+    # Reading runs through JPype (engine/triplea19_bridge.py): no compiler is needed, only the Java runtime.
+    from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
+
+    installation = find_engine()
+    _, answers = run_child(
+        "kremlin_triplea.engine.triplea19_bridge",
+        libjvm=runtime_library(installation),
+        classpath=[installation.jar],
+        requests=[{"read": str(file), "timeout": FILE_TIMEOUT_SECONDS} for file in files],
         timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
-        doing="reading",
+        doing=f"reading {len(files)} file(s)",
+        describe=installation.describe(),
+        # TripleA 1.9 reads game_engine.properties from its working folder.
+        cwd=installation.jar.parent,
     )
-    lines = done.stdout.splitlines()
-    if done.returncode != 0 or len(lines) != len(files):
-        raise EngineFailed(f"the TripleA engine exited with status {done.returncode} after {len(lines)} of {len(files)} file(s): {_tail(done.stderr)}")
     readings = []
-    for path, file, line in zip(given, files, lines):
-        reading = _reading(json.loads(line))
+    for path, file, answer in zip(given, files, answers):
+        reading = _reading(answer)
         if reading.file != file:
             raise EngineFailed(f"the engine harness answered for {reading.file} instead of {file}")
         readings.append(attrs.evolve(reading, file=path))

@@ -24,8 +24,6 @@ An engine exception answers ``{"error": "Class: message"}`` (its root cause) and
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -33,12 +31,12 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.engine import EngineUnavailable, triplea2_classpath
+from kremlin_triplea.engine import triplea2_classpath
 from kremlin_triplea.engine.jvm_bridge import Refused as _Refused
 from kremlin_triplea.engine.jvm_bridge import java_string as _java_string
 from kremlin_triplea.engine.jvm_bridge import root_cause as _root_cause
-from kremlin_triplea.engine.jvm_bridge import run_child, serve
-from kremlin_triplea.gamefile.installation import Installation, jvm_library
+from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library, serve
+from kremlin_triplea.gamefile.installation import Installation
 
 __all__ = ["Answers", "reading", "runtime_library", "run"]
 
@@ -49,35 +47,6 @@ class Answers:
 
     runtime: str  # "Java 17.0.15 (/path/to/libjvm.so)"
     answers: tuple[dict[str, Any], ...]
-
-
-def runtime_library(installation: Installation) -> Path:
-    """The JVM library the engine runs in: the installation's own runtime, else the system's Java.
-
-    The system's Java is ``$JAVA_HOME``'s, else the one ``java`` on the path stands for (as the 1.9 harness
-    finds it). EngineUnavailable names what was looked at when none has a JVM library.
-    """
-    if installation.java is not None:
-        bundled = installation.libjvm
-        if bundled is None:
-            raise EngineUnavailable(f"{installation.describe()} ships {installation.java}, but no JVM library (lib/server/libjvm.*) beside it")
-        return bundled
-    looked = []
-    java_home = os.environ.get("JAVA_HOME", "").strip()
-    if java_home:
-        looked.append(f"$JAVA_HOME={java_home}")
-        found = jvm_library(Path(java_home) / "bin" / "java")
-        if found is not None:
-            return found
-    on_path = shutil.which("java")
-    if on_path:
-        looked.append(on_path)
-        found = jvm_library(Path(on_path))
-        if found is not None:
-            return found
-    raise EngineUnavailable(
-        f"{installation.describe()} ships no Java runtime, and no system Java has a JVM library (looked at: {', '.join(looked) or 'no java installed'})"
-    )
 
 
 def run(installation: Installation, requests: Sequence[Mapping[str, Any]], *, timeout: float, doing: str) -> Answers:
