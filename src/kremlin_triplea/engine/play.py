@@ -1,6 +1,7 @@
 """Play game files in the real TripleA engine, every power played by its AI, to show that they play.
 
-Driven by ``EnginePlayer.java`` beside this file, compiled with the reader's harness. A game starts as
+Driven from Python through JPype (:mod:`kremlin_triplea.engine.triplea19_play`, a child process with
+one JVM; only a Java runtime is needed, no compiler). A game starts as
 the engine's own local launcher starts one (the loader makes the players, a ``ServerGame`` runs them
 headless) and stops when the round after the last one asked for begins. Any exception in the engine
 fails the game: those it throws, and those it only prints, logs or lets end a thread.
@@ -11,7 +12,6 @@ as failed and its JVM abandoned; the games left play in a fresh one.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -24,9 +24,8 @@ from kremlin_triplea.engine import (
     EngineFailed,
     EngineTerritory,
     _resolved,
-    _run_engine,
-    _tail,
     _territories,
+    find_engine,
 )
 
 __all__ = [
@@ -36,8 +35,6 @@ __all__ = [
     "PlayReport",
     "play_with_engine",
 ]
-
-PLAYER_CLASS = "EnginePlayer"
 
 #: The engine's player type for its fast AI (TripleA.FAST_COMPUTER_PLAYER_TYPE in 1.9). "Hard (AI)"
 #: hangs on games whose data the engine cannot clone; "Easy (AI)" and "Does Nothing (AI)" also exist.
@@ -101,30 +98,29 @@ def play_with_engine(
         raise ValueError(f"timeout must be positive, not {timeout}")
     given = [Path(p) for p in paths]
     files = _resolved(given)
-    properties = {
-        "kremlin.rounds": str(rounds),
-        "kremlin.gameTimeoutSeconds": f"{timeout:g}",
-        "kremlin.playerType": player_type,
-    }
-    if seed is not None:
-        properties["kremlin.seed"] = str(int(seed))
+    # Playing runs through JPype (engine/triplea19_play.py): no compiler is needed, only the Java runtime.
+    from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
+
+    installation = find_engine()
     reports: list[PlayReport] = []
     while len(reports) < len(files):
         left = files[len(reports) :]
-        done = _run_engine(
-            PLAYER_CLASS,
-            left,
-            properties,
+        _, answers = run_child(
+            "kremlin_triplea.engine.triplea19_play",
+            libjvm=runtime_library(installation),
+            classpath=[installation.jar],
+            requests=[{"play": str(file), "rounds": rounds, "timeout": timeout, "player_type": player_type, "seed": seed} for file in left],
             timeout=JVM_START_SECONDS + _SLACK_SECONDS + timeout * len(left),
-            doing="playing",
+            doing=f"playing {len(left)} game(s)",
+            describe=installation.describe(),
+            # TripleA 1.9 reads game_engine.properties from its working folder.
+            cwd=installation.jar.parent,
         )
-        lines = done.stdout.splitlines()
-        batch = [_report(json.loads(line)) for line in lines]
-        # The player stops after a game that timed out, and only then, leaving the rest to a fresh JVM.
-        complete = len(batch) == len(left) and not any(r.timed_out for r in batch[:-1])
-        stopped = 0 < len(batch) < len(left) and batch[-1].timed_out and not any(r.timed_out for r in batch[:-1])
-        if done.returncode != 0 or not (complete or stopped):
-            raise EngineFailed(f"the TripleA engine exited with status {done.returncode} after {len(batch)} of {len(left)} game(s): {_tail(done.stderr)}")
+        # After a game that timed out, and only then, the child skips the rest, leaving them to a fresh JVM.
+        batch = [_report(answer) for answer in answers if not answer.get("skipped")]
+        skipped = len(answers) - len(batch)
+        if any("skipped" in answer for answer in answers[: len(batch)]) or (skipped and not batch[-1].timed_out):
+            raise EngineFailed(f"the engine player skipped games without one timing out: {answers}")
         for report, file in zip(batch, left):
             if report.file != file:
                 raise EngineFailed(f"the engine player answered for {report.file} instead of {file}")
