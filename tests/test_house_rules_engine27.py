@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from kremlin_triplea.engine.positions import objective_conditions_27
+from kremlin_triplea.engine.savegame import objective_conditions_with_triplea2
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices
@@ -19,7 +19,7 @@ from support.paths import AA50_1941, AA50_1942, SHARED
 
 pytestmark = [pytest.mark.engine, pytest.mark.slow]
 
-JAR_27 = SHARED / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
+TRIPLEA_27 = SHARED / "triplea-engine-2.7"
 OBJECTIVES = {
     "Russians": "objectiveAttachmentKremlinHr8SovietObjective",
     "Japanese": "objectiveAttachmentKremlinHr9JapaneseObjective",
@@ -40,7 +40,7 @@ def test_hr8_to_hr10_conditions_resolve_to_their_own_power_in_triplea_27(tmp_pat
         assert old_form != text
         (tmp_path / f"{year}-old-form.xml").write_text(old_form, encoding="utf-8")
         files += [written, tmp_path / f"{year}-old-form.xml"]
-    readings = objective_conditions_27(files, JAR_27)
+    readings = objective_conditions_with_triplea2(files, triplea=TRIPLEA_27)
     for year, ours, old in zip(("1941", "1942"), readings[0::2], readings[1::2]):
         for power, objective in OBJECTIVES.items():
             conditions = ours[power][objective]

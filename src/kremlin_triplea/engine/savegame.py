@@ -18,6 +18,7 @@ import shutil
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import attrs
 
@@ -125,6 +126,17 @@ def read_with_triplea2(games: list[Path], *, triplea: Path | str | None = None) 
     installation = _installation(triplea)
     answers = _run(installation, [{"read": str(Path(g).resolve())} for g in games]).answers
     return [SimpleNamespace(error=a["error"]) if "error" in a else triplea2_bridge.reading(a) for a in answers]
+
+
+def objective_conditions_with_triplea2(games: list[Path], *, triplea: Path | str | None = None) -> list[dict[str, Any]]:
+    """How TripleA 2.x resolves the condition names of every rules attachment, per game: player -> attachment ->
+    condition name -> the player whose attachment it turned out to be (a name is looked up across players)."""
+    installation = _installation(triplea)
+    answers = _run(installation, [{"conditions": str(Path(g).resolve())} for g in games]).answers
+    for game, answer in zip(games, answers):
+        if "error" in answer:
+            raise EngineFailed(f"{game}: {installation.describe()}: {answer['error']}")
+    return [answer["conditions"] for answer in answers]
 
 
 def _installation(triplea: Path | str | None) -> Installation:

@@ -17,7 +17,9 @@ A request is one of
   "Running AI players"), the dice seeded with S if given: ``steps``, ``round`` reached, ``rounds_played``,
   ``game_over`` (the engine declared a victory), ``error`` (the first exception thrown by a step) and ``exceptions``
   (that one, every exception left uncaught in an engine thread, such as an AI's, and every error the engine only
-  logged, such as BattleTracker's "... This is a bug.", as ``logged: LOGGER: MESSAGE``).
+  logged, such as BattleTracker's "... This is a bug.", as ``logged: LOGGER: MESSAGE``);
+- ``{"conditions": GAME}``: how the engine resolved the condition names of each rules attachment (``conditions``:
+  player -> attachment -> condition name -> the player whose attachment it turned out to be).
 
 An engine exception answers ``{"error": "Class: message"}`` (its root cause) and the batch goes on.
 """
@@ -111,6 +113,8 @@ class _Engine:
             return self.play(request["play"], rounds=int(request.get("rounds", 1)), seed=request.get("seed"))
         if "save" in request:
             return self.save(request["save"], request["to"], request.get("bot_maps"))
+        if "conditions" in request:
+            return self.conditions(request["conditions"])
         return self.read(request["read"])
 
     def parse(self, game: str) -> tuple[Any, list[str]]:
@@ -124,6 +128,19 @@ class _Engine:
     def read(self, game: str) -> dict[str, Any]:
         data, validation = self.parse(game)
         return {"validation": validation, **_state(data)}
+
+    def conditions(self, game: str) -> dict[str, Any]:
+        """How the engine resolved the condition names of every rules attachment: player -> attachment -> condition
+        name -> the player whose attachment it is (a name is looked up across players, so it may not be the owner's)."""
+        data = self.parse(game)[0]
+        found: dict[str, Any] = {}
+        for player in data.getPlayerList().getPlayers():
+            attachments = {}
+            for name, attachment in player.getAttachments().items():
+                if str(attachment.getClass().getSimpleName()) == "RulesAttachment":
+                    attachments[str(name)] = {str(c.getName()): str(c.getAttachedTo().getName()) for c in attachment.getConditions()}
+            found[str(player.getName())] = attachments
+        return {"conditions": found}
 
     def save(self, game: str, to: str, bot_maps: str | None) -> dict[str, Any]:
         data, validation = self.parse(game)
