@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -23,6 +24,8 @@ from typing import Any
 
 import attrs
 
+from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
+from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.installation import Installation, find_installation
 
@@ -54,14 +57,6 @@ INSTALL_HINT = "install TripleA and a JDK with: apt-get install -y triplea defau
 # A file that keeps the engine busy this long is reported as timed out, and the batch goes on.
 FILE_TIMEOUT_SECONDS = 60
 JVM_START_SECONDS = 120
-
-
-class EngineUnavailable(KremlinError):
-    """The TripleA engine, java or javac is not installed, or the harness does not compile."""
-
-
-class EngineFailed(KremlinError):
-    """The engine's JVM crashed, hung or printed something the harness never prints."""
 
 
 @attrs.frozen
@@ -135,10 +130,6 @@ def find_triplea_jar() -> Path:
 
 def engine_available() -> bool:
     """Whether TripleA 1.9 can read games here: its jar, a Java runtime's JVM library and JPype."""
-    import importlib.util
-
-    from kremlin_triplea.engine.jvm_bridge import runtime_library
-
     try:
         runtime_library(find_engine())
     except EngineUnavailable:
@@ -153,8 +144,6 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     if not files:
         return []
     # Reading runs through JPype (engine/triplea19_bridge.py): no compiler is needed, only the Java runtime.
-    from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
-
     installation = find_engine()
     _, answers = run_child(
         "kremlin_triplea.engine.triplea19_bridge",

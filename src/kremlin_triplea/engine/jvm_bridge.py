@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import kremlin_triplea
-from kremlin_triplea.engine import EngineFailed, EngineUnavailable
+from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
 from kremlin_triplea.gamefile.installation import Installation, jvm_library
 
 __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library", "serve"]

@@ -27,6 +27,7 @@ from kremlin_triplea.engine import (
     _territories,
     find_engine,
 )
+from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
 
 __all__ = [
     "FAST_AI",
@@ -99,8 +100,6 @@ def play_with_engine(
     given = [Path(p) for p in paths]
     files = _resolved(given)
     # Playing runs through JPype (engine/triplea19_play.py): no compiler is needed, only the Java runtime.
-    from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
-
     installation = find_engine()
     reports: list[PlayReport] = []
     while len(reports) < len(files):

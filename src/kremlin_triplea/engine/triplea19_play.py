@@ -236,9 +236,7 @@ class _Player:
     def answer(self, request: Mapping[str, Any]) -> dict[str, Any]:
         if self.stuck:
             return {"skipped": True}
-        play = _Play(
-            request["play"], rounds=int(request.get("rounds", 1)), player_type=str(request.get("player_type", FAST_AI)), seed=request.get("seed")
-        )
+        play = _Play(request["play"], rounds=int(request.get("rounds", 1)), player_type=str(request.get("player_type", FAST_AI)), seed=request.get("seed"))
         timeout = float(request.get("timeout", 300))
         self.take_printed()
         self.current = play
