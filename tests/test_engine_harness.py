@@ -1,7 +1,7 @@
 """The real TripleA engine (1.9), driven by kremlin_triplea.engine, reads what it should.
 
-These tests need Debian's ``triplea`` package and a JDK; they are not skipped without them (CI
-installs both), they fail with EngineUnavailable's message saying how to install.
+These tests need Debian's ``triplea`` package (which brings a Java runtime) and JPype; they are not skipped without
+them (scripts/test installs both), they fail with EngineUnavailable's message saying how to install.
 """
 
 from __future__ import annotations

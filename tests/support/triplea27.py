@@ -1,7 +1,7 @@
 """A TripleA 2.7 installation as a player has it: the engine's jar and a Java runtime without a compiler (issue 16).
 
 Laid out as TripleA's Linux installer lays it out (``bin/triplea-game-headless-<version>.jar`` and ``jre/``), with
-../shared/triplea-engine-2.7's jar as its engine and a ``jre`` made of the system JDK without its tools: ``bin``
+../shared/triplea-engine-2.7's jar as its engine and a ``jre`` made of the system Java without its tools: ``bin``
 holds ``java`` only.
 """
 
@@ -21,7 +21,7 @@ VERSION_27 = "2.7.15472"
 
 def system_java_home() -> Path:
     java = shutil.which("java")
-    assert java, "the test needs a system JDK (scripts/test installs it)"
+    assert java, "the test needs a system Java runtime (Debian's triplea package, which scripts/test installs, brings one)"
     return Path(java).resolve().parent.parent
 
 
@@ -32,7 +32,7 @@ def system_java_version() -> str:
 
 
 def installation_without_compiler(folder: Path) -> Path:
-    """``folder`` made a TripleA 2.7 installation whose runtime is the system JDK minus its tools."""
+    """``folder`` made a TripleA 2.7 installation whose runtime is the system Java minus its tools (a JDK's javac, say)."""
     (folder / "bin").mkdir(parents=True)
     (folder / "bin" / f"triplea-game-headless-{VERSION_27}.jar").symlink_to(JAR_27)
     jdk = system_java_home()

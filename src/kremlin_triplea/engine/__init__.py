@@ -1,24 +1,21 @@
 """Read game files with the real TripleA engine, to check our reader and writer against it.
 
-The engine is TripleA 1.9 as packaged by Debian (``apt-get install -y triplea``). A user's TripleA ships
-a Java runtime but no compiler, so reading is driven from Python through JPype
-(:mod:`kremlin_triplea.engine.triplea19_bridge`, over the runner shared with TripleA 2.x,
-:mod:`kremlin_triplea.engine.jvm_bridge`): a whole batch of files is read in one child process and JVM.
-Playing and the house-rule positions are still driven by the Java programs beside this file
-(``EnginePlayer.java``, ``EnginePositions.java``, compiled once per source, jar and JDK into a cache folder).
+The engine is TripleA 1.9 as packaged by Debian (``apt-get install -y triplea``) or a TripleA 2.x installation.
+A user's TripleA ships a Java runtime but no compiler, so the engine is driven from Python through JPype, which
+loads the runtime's JVM into a child process (:mod:`kremlin_triplea.engine.jvm_bridge`); each version has its
+adapters: 1.9 reads (:mod:`~kremlin_triplea.engine.triplea19_bridge`), plays
+(:mod:`~kremlin_triplea.engine.triplea19_play`) and sets up positions
+(:mod:`~kremlin_triplea.engine.triplea19_positions`); 2.x reads, saves and plays
+(:mod:`~kremlin_triplea.engine.triplea2_bridge`). A whole batch of files runs in one JVM.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import importlib.util
 import os
-import shutil
-import subprocess
-import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +23,6 @@ import attrs
 
 from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
 from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
-from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.installation import Installation, find_installation
 
 __all__ = [
@@ -43,16 +39,8 @@ __all__ = [
 ]
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
-HARNESS_SOURCE = Path(__file__).with_name("EngineHarness.java")
-HARNESS_CLASS = "EngineHarness"
-#: Compiled together: the player shares the reader's JSON and game-state code.
-HARNESS_SOURCES = (
-    HARNESS_SOURCE,
-    Path(__file__).with_name("EnginePlayer.java"),
-    Path(__file__).with_name("EngineRules.java"),
-    Path(__file__).with_name("EnginePositions.java"),
-)
-INSTALL_HINT = "install TripleA and a JDK with: apt-get install -y triplea default-jdk-headless"
+#: TripleA 1.9 and the Java runtime it depends on (JPype comes with this package's Python dependencies).
+INSTALL_HINT = "install TripleA with: apt-get install -y triplea"
 
 # A file that keeps the engine busy this long is reported as timed out, and the batch goes on.
 FILE_TIMEOUT_SECONDS = 60
@@ -82,7 +70,7 @@ class EngineReading:
     properties: Mapping[str, str]
     #: DTD violations; the engine only prints them and still accepts the file.
     dtd_errors: tuple[str, ...]
-    #: The rules as the engine understands them (EngineRules.java): ``canals``, ``crossings``
+    #: The rules as the engine understands them (triplea19_bridge.rules): ``canals``, ``crossings``
     #: ("zone|zone" -> power -> unit type -> may cross), ``players`` (techs, tech_cost, prices,
     #: units with their techs, conditions, triggers).
     rules: Mapping[str, Any] = attrs.field(factory=dict)
@@ -111,10 +99,10 @@ def find_any_engine(explicit: Path | str | None = None) -> Installation:
 
 
 def find_engine(explicit: Path | str | None = None) -> Installation:
-    """The TripleA 1.9 installation the harness runs from.
+    """The TripleA 1.9 installation the 1.9 adapters (reading with the rules report, playing, positions) run in.
 
-    The harness is compiled against TripleA 1.9's classes (Debian's package): another engine is refused, saying
-    which was found, rather than failing to compile (TripleA 2.x runs through :mod:`kremlin_triplea.engine.triplea2_bridge`).
+    They call TripleA 1.9's classes (Debian's package), whose API 2.x changed: another engine is refused, saying
+    which was found (TripleA 2.x runs through :mod:`kremlin_triplea.engine.triplea2_bridge`).
     """
     found = find_any_engine(explicit)
     if found.major is not None and found.major != 1:
@@ -160,34 +148,14 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     for path, file, answer in zip(given, files, answers):
         reading = _reading(answer)
         if reading.file != file:
-            raise EngineFailed(f"the engine harness answered for {reading.file} instead of {file}")
+            raise EngineFailed(f"the engine answered for {reading.file} instead of {file}")
         readings.append(attrs.evolve(reading, file=path))
     return readings
 
 
 def _resolved(paths: Iterable[Path]) -> list[Path]:
-    """Absolute paths, because the engine runs in its own folder; the harnesses take one a line."""
-    files = [p.resolve() for p in paths]
-    for file in files:
-        if "\n" in str(file) or "\r" in str(file):
-            raise KremlinError("the engine harness cannot read a path with a line break", where=str(file))
-    return files
-
-
-def _run_engine(main_class: str, files: list[Path], properties: Mapping[str, str], *, timeout: float, doing: str) -> subprocess.CompletedProcess[str]:
-    """Run one harness class over ``files`` (given on standard input) in one JVM, in a scratch home folder."""
-    java, jar, classes = _compiled_harness()
-    # The engine reads game_engine.properties from its working directory.
-    return run_java(
-        java,
-        [jar, classes],
-        main_class,
-        "".join(f"{file}\n" for file in files),
-        properties=properties,
-        cwd=jar.parent,
-        timeout=timeout,
-        doing=f"{doing} {len(files)} file(s)",
-    )
+    """Absolute paths, because the engine runs in its own folder (the requests are JSON: any file name will do)."""
+    return [p.resolve() for p in paths]
 
 
 #: The Debian packages' jars TripleA 2.7's headless jar (../shared/triplea-engine-2.7) needs to parse, save, load
@@ -216,47 +184,6 @@ def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> 
     return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]
 
 
-def run_java(
-    java: Path | str,
-    classpath: Sequence[Path],
-    main_class: str,
-    stdin: str,
-    *,
-    timeout: float,
-    doing: str,
-    properties: Mapping[str, str] = {},
-    cwd: Path | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """One headless TripleA JVM (1.9 or 2.x) running ``main_class`` with ``stdin``, in a scratch home folder."""
-    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
-        command = [
-            str(java),
-            "-Djava.awt.headless=true",
-            "-Dtriplea.headless=true",
-            # The engine writes settings, preferences and autosaves below the home folder; keep the user's untouched.
-            f"-Duser.home={home}",
-            f"-Djava.util.prefs.userRoot={home}/.java",
-            *(f"-D{name}={value}" for name, value in properties.items()),
-            "-cp",
-            os.pathsep.join(map(str, classpath)),
-            main_class,
-        ]
-        try:
-            return subprocess.run(
-                command,
-                input=stdin,
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                cwd=cwd,
-                # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
-                env={**os.environ, "LC_ALL": "C.UTF-8"},
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired as e:
-            raise EngineFailed(f"the TripleA engine did not finish {doing} in {timeout:.0f} s") from e
-
-
 def _territories(raw: Mapping[str, Any] | None) -> dict[str, EngineTerritory]:
     return {
         name: EngineTerritory(
@@ -280,69 +207,3 @@ def _reading(raw: dict[str, Any]) -> EngineReading:
         dtd_errors=tuple(raw["dtd_errors"]),
         rules=raw.get("rules") or {},
     )
-
-
-def _tools() -> tuple[Path, Path, Path]:
-    """java, javac and the jar, or EngineUnavailable saying which is missing."""
-    jar = find_engine().jar
-    java_home = os.environ.get("JAVA_HOME")
-    found = shutil.which("java", path=str(Path(java_home) / "bin")) if java_home else None
-    found = found or shutil.which("java")
-    if not found:
-        raise EngineUnavailable(f"java is not installed; {INSTALL_HINT}")
-    java = Path(found).resolve()
-    # javac from the same JDK as java, so the classes it writes are ones that java can load.
-    javac = java.with_name("javac")
-    if not javac.is_file():
-        raise EngineUnavailable(f"javac is not installed beside {java} (a JRE is not enough); {INSTALL_HINT}")
-    return java, javac, jar
-
-
-def _compiled_harness() -> tuple[Path, Path, Path]:
-    """java, the jar, and the folder holding the compiled harness, compiling it if need be."""
-    java, javac, jar = _tools()
-    return java, jar, compiled_classes(javac, HARNESS_SOURCES, [jar])
-
-
-def compiled_classes(javac: Path | str, sources: Sequence[Path], classpath: Sequence[Path]) -> Path:
-    """``sources`` compiled against ``classpath``, once: a cache folder keyed by the sources, the jars and the JDK."""
-    key = hashlib.sha256()
-    for source in sources:
-        key.update(source.read_bytes() + b"\0")
-    # A new jar or JDK gets freshly compiled classes.
-    for used in (*classpath, Path(javac)):
-        stat = used.stat()
-        key.update(f"{used}:{stat.st_size}:{stat.st_mtime_ns}".encode())
-    root = Path(os.environ.get("KREMLIN_TRIPLEA_CACHE") or Path.home() / ".cache" / "kremlin-triplea" / "engine")
-    classes = root / key.hexdigest()[:16]
-
-    def complete() -> bool:
-        return all((classes / f"{source.stem}.class").is_file() for source in sources)
-
-    if complete():
-        return classes
-    root.mkdir(parents=True, exist_ok=True)
-    # Compile beside the final folder and rename it into place, so that a concurrent or interrupted
-    # run never sees half the classes.
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
-    try:
-        command = [str(javac), "-nowarn", "-encoding", "UTF-8", "-d", str(building)]
-        if classpath:
-            command += ["-cp", os.pathsep.join(map(str, classpath))]
-        done = subprocess.run([*command, *map(str, sources)], capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            against = f" against {os.pathsep.join(map(str, classpath))}" if classpath else ""
-            raise EngineUnavailable(f"{', '.join(s.name for s in sources)} does not compile{against}: {_tail(done.stderr)}")
-        building.chmod(0o755)  # mkdtemp's 0700 would shut out other users of a shared cache
-        try:
-            building.rename(classes)
-        except OSError:
-            if not complete():
-                raise
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    return classes
-
-
-def _tail(text: str, lines: int = 20) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:]) or "(no output)"

@@ -4,10 +4,10 @@
 (owners, units, PUs, properties, game name must agree), then lets the engine's
 Fast AI play every power for some rounds; any engine exception fails it.
 
-The engine is the TripleA installation found (``--triplea``, then where TripleA installs): 1.9 runs the
-compiled harness (:mod:`kremlin_triplea.engine.play`), 2.x runs through the JPype bridge
-(:mod:`kremlin_triplea.engine.triplea2_bridge`) in the installation's own Java runtime, where the 2.x game
-selector's objections (``GameParsingValidation``) count as disagreements too.
+The engine is the TripleA installation found (``--triplea``, then where TripleA installs), driven through JPype in
+a Java runtime (no compiler): 1.9 by its reading and playing adapters (:mod:`kremlin_triplea.engine.play`), 2.x by
+:mod:`kremlin_triplea.engine.triplea2_bridge` in the installation's own runtime, where the 2.x game selector's
+objections (``GameParsingValidation``) count as disagreements too.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Verification:
     file: Path
     disagreements: tuple[str, ...]  # where the engine reads the file differently from us
     play: PlayReport | None
-    canals: tuple[str, ...] = ()  # the canals the engine knows, when the harness reports them
+    canals: tuple[str, ...] = ()  # the canals the engine knows, when its reading reports them
     # The rules as the engine understands them (EngineReading.rules): canals, who may cross each, ...
     engine_rules: dict = attrs.field(factory=dict, eq=False)
     engine: str = ""  # which TripleA, version and (2.x) Java runtime read and played it
