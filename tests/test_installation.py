@@ -29,8 +29,8 @@ def test_linux_installer_folder_in_the_home_with_its_bundled_java(tmp_path: Path
     search = find_installation(home=home, environ={}, platform="linux", debian=tmp_path / "no-debian-package")
     found = search.found
     assert found is not None and (found.jar, found.version, found.major, found.java) == (jar, "2.7.15472", 2, java)
-    # Debian's package is tried first on Linux; the lookup says where it looked, in order.
-    assert search.looked_in == (f"{tmp_path / 'no-debian-package'} (Debian package)", f"{home / 'triplea'} (~/triplea)")
+    # The player's own TripleA is tried first on Linux; the lookup says where it looked, in order.
+    assert search.looked_in == (f"{home / 'triplea'} (~/triplea)",)
 
 
 def test_windows_program_files(tmp_path: Path) -> None:
@@ -50,11 +50,17 @@ def test_macos_application_bundle(tmp_path: Path) -> None:
     assert "/Applications/TripleA.app (/Applications/TripleA.app)" in search.looked_in
 
 
-def test_debian_package_first_on_linux_with_the_version_of_its_manifest(tmp_path: Path) -> None:
-    jar = fake_jar(tmp_path / "debian" / "bin" / "triplea.jar", "1.9.0.0.dev")
-    fake_jar(tmp_path / "home" / "triplea" / "bin" / "triplea-game-2.7.15472.jar")
+def test_the_players_own_triplea_before_debians_package_on_linux(tmp_path: Path) -> None:
+    # Issue 16: "verify --engine uses the user's installed TripleA by default", and a host's save must be written by
+    # the host's own TripleA (2.x); Debian's package is TripleA 1.9.
+    debian = fake_jar(tmp_path / "debian" / "bin" / "triplea.jar", "1.9.0.0.dev")
+    own = fake_jar(tmp_path / "home" / "triplea" / "bin" / "triplea-game-2.7.15472.jar")
     found = find_installation(home=tmp_path / "home", environ={}, platform="linux", debian=tmp_path / "debian").found
-    assert found is not None and (found.jar, found.version, found.found_by) == (jar, "1.9.0.0.dev", "Debian package")
+    assert found is not None and (found.jar, found.version, found.found_by) == (own, "2.7.15472", "~/triplea")
+    # Without one, Debian's package, with the version of its manifest.
+    search = find_installation(home=tmp_path / "nobody", environ={}, platform="linux", debian=tmp_path / "debian")
+    assert search.found is not None and (search.found.jar, search.found.version, search.found.found_by) == (debian, "1.9.0.0.dev", "Debian package")
+    assert search.looked_in == (f"{tmp_path / 'nobody' / 'triplea'} (~/triplea)", f"{tmp_path / 'debian'} (Debian package)")
 
 
 def test_a_debian_style_jar_reads_its_version_from_the_manifest(tmp_path: Path) -> None:

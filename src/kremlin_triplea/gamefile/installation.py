@@ -1,9 +1,9 @@
 """Where the user's TripleA is: the one place that knows how TripleA is installed on Linux, Windows and macOS.
 
 Looked for in order: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``, ``$KREMLIN_TRIPLEA_JAR``
-(older name, a jar), Debian's package (``/usr/share/games/triplea``), TripleA's own installers' folders
-(Linux ``~/triplea`` and versioned folders inside it, Windows ``Program Files\\TripleA``, macOS
-``/Applications/TripleA.app``). An installation is a folder holding the game's jar (``triplea*.jar``) in
+(older name, a jar), TripleA's own installers' folders (Linux ``~/triplea`` and versioned folders inside it,
+Windows ``Program Files\\TripleA``, macOS ``/Applications/TripleA.app``), then Debian's package
+(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``) in
 ``bin/`` (Debian, Linux, Windows) or in the app bundle's ``Contents/Java`` / ``Contents/Resources/app/bin``
 (macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
 The Java runtime it ships (``jre/bin/java``), if any, is reported beside it, with the JVM library in it
@@ -96,9 +96,11 @@ def candidate_folders(
             found.append((f"{apps}/TripleA.app", apps / "TripleA.app"))
             found += [(f"{apps}/{p.name}", p) for p in _versioned(apps, "TripleA*.app")]
     else:
-        found.append(("Debian package", debian))
+        # The player's own TripleA (2.x, what players run and what writes the saves their bots load) before Debian's
+        # package, which is TripleA 1.9.
         found.append(("~/triplea", home / "triplea"))
         found += [(f"~/triplea/{p.name}", p) for p in _versioned(home / "triplea", "*")]
+        found.append(("Debian package", debian))
     return found
 
 
