@@ -159,6 +159,17 @@ def test_a_place_whose_words_several_territories_carry_is_left_to_a_person() -> 
     assert match_places(global40, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))["South Africa"].name != "South West Africa"
 
 
+def test_a_land_guess_shows_what_the_territory_is_worth_here_and_on_the_profiled_map() -> None:
+    # AA50's 'Kazakh S.S.R.' (maps/world_war_ii_v3.toml) is Ultimate World's 'Kazakh'; the reviewer sees both values,
+    # read here from the two game files.
+    world = load(CORPUS_DIR / "Ultimate_World_-_Revised.xml")
+    here = world.board.node("Kazakh")["production"]
+    there = load(AA50_1941).board.node("Kazakh S.S.R.")["production"]
+    match = match_places(world, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))["Kazakh S.S.R."]
+    assert match.name == "Kazakh"
+    assert match.evidence.endswith(f"; worth {here} here, {there} on the profiled maps")
+
+
 def test_a_numbered_sea_zone_is_taken_only_where_the_units_the_rule_text_takes_from_it_are() -> None:
     # 000 AA50 scenario 'Enigma decoded earlier': "Remove one German submarine from each Seazone 5 and 7"; the rule
     # text numbers sea zones as AA50 does (maps/world_war_ii_v3.toml: sea_zone_name = "{n} Sea Zone"). Without the
