@@ -70,7 +70,7 @@ def _boxed_default(return_type):
     if name == "boolean":
         return _j("java.lang.Boolean").FALSE
     if name in boxes:
-        return _j(f"java.lang.{boxes[name]}")(_j("java.lang.String")("0"))
+        return _j(f"java.lang.{boxes[name]}").valueOf(_j("java.lang.String")("0"))
     if name == "char":
         return _j("java.lang.Character").valueOf("\0")
     return None
