@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """`profile new` then `matrix --only-given` on every corpus game TripleA 1.9 reads, and print the figures (issue 17).
 
-The test suite runs a sample of the corpus (tests/test_profile_new.py, MATRIX_SAMPLE); this is the whole of it,
-too long for a test (the largest games take a minute or more each). Per game: the profile written, the cells
-applied / not applicable / failed, the seconds; then the games that failed, with their first failures.
+The test suite runs the same on every game (tests/test_profile_new.py); this prints the figures. Per game: the
+profile written, the cells applied / not applicable / failed, the seconds; then the games that failed, with their
+first failures.
 
 Usage: python3 scripts/corpus_matrix.py [--maps-dir DIR] [--corpus DIR] [--only NAME ...] [--samples N]
 Exit 1 if any game fails, 2 if no game is found.
