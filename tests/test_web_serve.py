@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import signal
@@ -147,3 +148,37 @@ def test_serve_refuses_a_new_draft_the_rules_do_not_allow_and_writes_nothing(tmp
     assert result.exit_code == 1
     assert "up to eleven" in result.output
     assert not draft.exists()
+
+
+@pytest.mark.slow
+def test_serve_takes_a_map_profile_and_a_new_draft_names_it(tmp_path: Path) -> None:
+    # Issue 17: "every command takes --profile FILE". Smalls_1939.xml (Big World, mapName big_world_variations) is a
+    # published game no shipped profile covers: the room is refused without a profile and served with one `profile
+    # new` drafts, which the new draft names.
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from support.paths import CORPUS_DIR
+
+    game = str(CORPUS_DIR / "Smalls_1939.xml")
+    refused = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "serve", str(tmp_path / "none.toml"), "--ruleset", "kremlin-classic", "--game", game, "--first", "Axis"]
+    )
+    assert refused.exit_code == 2 and "profile new" in refused.output, refused.output
+    assert not (tmp_path / "none.toml").exists()
+    profile = tmp_path / "profiles" / "big_world.toml"
+    made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", game, "-o", str(profile), "--ruleset", "kremlin-classic"])
+    assert made.exit_code == 0, made.output
+
+    draft = tmp_path / "draft.toml"
+    process, links = start_serve(draft, free_port(), "--ruleset", "kremlin-classic", "--game", game, "--first", "Axis", "--profile", str(profile))
+    try:
+        assert set(links) == {"Axis", "Allies", "spectators"}
+        page = httpx.get(links["Axis"], timeout=10)
+        # Big World's pictures are not installed here: the room says so and works without them.
+        assert page.status_code == 200 and "No picture of the board: map 'big_world_variations' is not installed" in html.unescape(page.text)
+    finally:
+        process.kill()
+        process.wait()
+    assert 'profile = "profiles/big_world.toml"' in draft.read_text(encoding="utf-8")  # relative to the draft
+    assert read_draft(draft).profile == str(profile)

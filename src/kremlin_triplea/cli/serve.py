@@ -24,6 +24,12 @@ import click
     help="A new draft: a house-rule set (e.g. house-revised); the players choose its advantages after the bid.",
 )
 @click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A new draft: a house-rule set's switch, e.g. hr3_gibraltar=off.")
+@click.option(
+    "--profile",
+    "profile_path",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Read the game with this map profile; a new draft names it (relative to the draft), so that it is served again with it.",
+)
 @click.pass_context
 def serve_command(
     ctx: click.Context,
@@ -37,8 +43,31 @@ def serve_command(
     players: tuple[str, ...],
     house_sets: tuple[str, ...],
     switches: tuple[str, ...],
+    profile_path: Path | None,
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
+    from kremlin_triplea.rules.profile import command_line_profile
+
+    with command_line_profile(profile_path):
+        _serve(ctx, draft, host, port, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
+
+
+def _serve(
+    ctx: click.Context,
+    draft: Path,
+    host: str,
+    port: int,
+    ruleset: str | None,
+    game_spec: str | None,
+    first: str | None,
+    picks_per_side: int | None,
+    players: tuple[str, ...],
+    house_sets: tuple[str, ...],
+    switches: tuple[str, ...],
+    profile_path: Path | None,
+) -> None:
+    import os
+
     import uvicorn
 
     from kremlin_triplea.errors import InputError
@@ -65,6 +94,9 @@ def serve_command(
             "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default,
             "pick": [],
         }
+        if profile_path is not None:
+            # A draft names its profile relative to itself (as `profile = "..."` in a draft file the host writes).
+            data["profile"] = Path(os.path.relpath(profile_path.resolve(), draft.resolve().parent)).as_posix()
         if house_sets:
             data["house_rules"] = list(house_sets)
             tables = _house_switches(house_sets, switches)
