@@ -302,3 +302,13 @@ def test_a_recorded_base_that_cannot_be_found_is_a_warning(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     assert "cannot find the base game gone/WW2v3-1941.xml" in result.stderr and "drawn without comparing" in result.stderr
     assert paths(etree.parse(str(picture)), "changed") == {}
+
+
+def test_render_reads_a_draft_with_the_profile_given(tmp_path: Path) -> None:
+    # Issue 17: every command takes --profile FILE. The Classic profile (maps/world_war_ii_classic.toml) has no
+    # player for 000's China (Classic has none), so China keeps its rule-text name, which no AA50 player has: read
+    # with it, the AA50 draft cannot be drawn.
+    assert run("render", str(EXAMPLE), "-o", str(tmp_path / "own.svg")).exit_code == 0
+    other = run("render", str(EXAMPLE), "-o", str(tmp_path / "other.svg"), "--profile", str(REPO / "maps" / "world_war_ii_classic.toml"))
+    assert other.exit_code == 2 and "unknown power 'China'" in other.output, other.output
+    assert not (tmp_path / "other.svg").exists()

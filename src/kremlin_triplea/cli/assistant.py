@@ -58,6 +58,7 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 @click.option("--scale", type=click.FloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
+@profile_option
 def render_command(
     ctx: click.Context, game: str, base_spec: str | None, no_base: bool, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool
 ) -> None:
