@@ -123,3 +123,18 @@ def test_legal_after_all_picks_lists_the_bid() -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("All 10 picks are made; next is the bid.")
     assert "  Germans may place on: Archangel" in result.stdout
+
+
+def test_a_ruleset_on_a_map_whose_profile_lacks_its_names_names_the_rule_and_the_profile(tmp_path: Path) -> None:
+    # 000 D(5) "Special China Rules": kremlin-aa50 restricts China, a power World War II Revised does not have, and
+    # the Revised profile (maps/world_war_ii_revised.toml) was written for another ruleset. The one line says which
+    # rule needs the name, its source, and which profile to complete.
+    draft = tmp_path / "revised.toml"
+    draft.write_text('ruleset = "kremlin-aa50"\ngame = "world_war_ii_revised/ww2v2.xml"\nfirst = "Axis"\npicks_per_side = 4\npick = []\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "legal", str(draft)])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(
+        f"kremlin-triplea: error: {REPO / 'maps' / 'world_war_ii_revised.toml'}: kremlin-aa50, the China restriction (000_bc04a4edf7f7d2ab.txt, D)"
+    )
+    assert "unknown power 'China' in World War II Revised" in line and "[unmatched]" in line

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.errors import KremlinError, RuleViolation, UnknownNameError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits
 from kremlin_triplea.model.queries import owned_sea_zones
@@ -97,8 +97,10 @@ class DraftState:
         self.option_units = Counter[tuple[str, str | None, str]]()  # (place, owner, unit) -> units the options put there
         self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
         self.displaced: list[Displaced] = []  # off the board until declared after the bid, in the picks' order
-        self.restrictions: dict[str, PowerRestriction] = {names.power(p): r for p, r in ruleset.restrictions.items()}
-        self.neutrals = {names.territory(n.name): n for n in ruleset.neutrals.values()}
+        self.restrictions: dict[str, PowerRestriction] = {
+            _named(names.power, p, ruleset, profile, f"the {p} restriction ({r.source})"): r for p, r in ruleset.restrictions.items()
+        }
+        self.neutrals = {_named(names.territory, n.name, ruleset, profile, f"the neutral {n.name}"): n for n in ruleset.neutrals.values()}
         # A map without a factory unit (the matrix runs rulesets on any map) still has options needing none.
         self.factory: str | None = names.unit("factory") if names.has_unit("factory") else None
         # Which base game this is (the profile's [[game]]): scenarios have per-edition clauses.
@@ -240,3 +242,17 @@ def describe_units(units: Counter[str]) -> str:
 
 def describe_pairs(pairs: Iterable[tuple[str, int]]) -> str:
     return ", ".join(f"{n} {u}" for u, n in pairs) or "none"
+
+
+def _named(look_up, name: str, ruleset, profile, rule: str) -> str:
+    """A game name the ruleset's own tables need, or an error naming the rule, its source and the map profile that
+    should translate it (a profile written for other rulesets does not know this one's names)."""
+    try:
+        return look_up(name)
+    except UnknownNameError as error:
+        written_for = f" (written for {', '.join(profile.rulesets)})" if profile.rulesets and ruleset.id not in profile.rulesets else ""
+        raise KremlinError(
+            f"{ruleset.id}, {rule}: {error.message}; the map profile{written_for} does not translate it "
+            "(give the game's name in its tables, or list the name under [unmatched] so that what needs it is left out)",
+            where=str(profile.path) if profile.path else error.where,
+        ) from None
