@@ -4,7 +4,7 @@
 Prints:
   - in-process read + build the board graph + write of WW2v3-1942.xml, median
     (target <= 8 ms, issue 11), unchanged and with a few changes;
-  - whole-process `kremlin-triplea show` beside the engine harness reading the
+  - whole-process `kremlin-triplea show` beside the engine (TripleA 1.9 through JPype) reading the
     same file, medians and their ratio (target <= 0.5);
   - peak memory (max RSS) of `show` (target <= 150 MB).
 
@@ -83,7 +83,7 @@ def main() -> None:
 
     from kremlin_triplea.engine import read_with_engine
 
-    read_with_engine([game_file])  # compiles and caches the harness: not measured
+    read_with_engine([game_file])  # warms the file cache and the JVM's class data: not measured
     engine_runs = []
     for _ in range(5):
         start = time.perf_counter()
