@@ -24,7 +24,8 @@ from kremlin_triplea.engine.jvm_bridge import serve
 FILE_TIMEOUT_SECONDS = 60
 
 
-def _j(name: str):
+def java_class(name: str):
+    """The engine's (or the JDK's) class ``name``; JPype is imported only in the child process, where the JVM runs."""
     from jpype import JClass
 
     return JClass(name)
@@ -50,7 +51,8 @@ def _owner_name(player) -> str | None:
     return None if player is None or player.isNull() else str(player.getName())
 
 
-def _territory(territory) -> dict[str, Any]:
+def territory_of(territory) -> dict[str, Any]:
+    """A territory's owner, water and units counted by owner and type (the reading's shape)."""
     counts: dict[str, dict[str, int]] = {}
     for unit in territory.getUnits().getUnits():
         owner = _owner_name(unit.getOwner()) or ""
@@ -64,7 +66,7 @@ def _territory(territory) -> dict[str, Any]:
 def _value_string(value) -> str:
     if value is None:
         return "null"
-    if isinstance(value, _j("java.awt.Color")):
+    if isinstance(value, java_class("java.awt.Color")):
         # The file writes colours as hexadecimal RGB; Color.toString would not round-trip.
         return f"{int(value.getRGB()) & 0xFFFFFF:06X}"
     return str(value.toString())
@@ -72,7 +74,7 @@ def _value_string(value) -> str:
 
 def _properties(data) -> dict[str, str]:
     """Constant and editable properties, editable winning as in GameProperties.get."""
-    game_properties = _j("games.strategy.engine.data.properties.GameProperties")
+    game_properties = java_class("games.strategy.engine.data.properties.GameProperties")
     properties = data.getProperties()
     # Constant properties have no public accessor.
     field = game_properties.class_.getDeclaredField(game_properties.CONSTANT_PROPERTIES_FIELD_NAME)
@@ -81,13 +83,13 @@ def _properties(data) -> dict[str, str]:
     for entry in field.get(properties).entrySet():
         values[str(entry.getKey())] = _value_string(entry.getValue())
     # GameData's constructor puts a random UUID here; it is not from the file and would make output differ.
-    values.pop(str(_j("games.strategy.engine.data.GameData").GAME_UUID), None)
+    values.pop(str(java_class("games.strategy.engine.data.GameData").GAME_UUID), None)
     for p in properties.getEditableProperties():
         values[str(p.getName())] = _value_string(p.getValue())
     return values
 
 
-def _pus(data) -> dict[str, int]:
+def pus_of(data) -> dict[str, int]:
     pu = data.getResourceList().getResource("PUs")
     if pu is None:
         return {}
@@ -97,7 +99,7 @@ def _pus(data) -> dict[str, int]:
 def _dtd_errors(parser) -> list[str]:
     """The parser collects DTD violations privately and only prints them; it still accepts the file."""
     try:
-        field = _j("games.strategy.engine.data.GameParser").class_.getDeclaredField("errorsSAX")
+        field = java_class("games.strategy.engine.data.GameParser").class_.getDeclaredField("errorsSAX")
         field.setAccessible(True)
         return [f"line {e.getLineNumber()}, column {e.getColumnNumber()}: {e.getMessage()}" for e in field.get(parser)]
     except Exception as e:  # A silent empty list would claim the file is valid.
@@ -114,7 +116,7 @@ def _strings(values) -> list[str]:
 
 def rules(data) -> dict[str, Any]:
     """The rules a game file gives the engine, as the engine understands them (the 1.9 rules report)."""
-    canal_attachment = _j("games.strategy.triplea.attachments.CanalAttachment")
+    canal_attachment = java_class("games.strategy.triplea.attachments.CanalAttachment")
     canals: dict[str, Any] = {}
     zones_by_canal: dict[str, list] = {}
     for zone in data.getMap().getTerritories():
@@ -126,9 +128,9 @@ def rules(data) -> dict[str, Any]:
                 "excluded": _names(canal.getExcludedUnits()),
             }
             zones_by_canal.setdefault(str(canal.getCanalName()), []).append(zone)
-    unit_attachment = _j("games.strategy.triplea.attachments.UnitAttachment")
-    move_validator = _j("games.strategy.triplea.delegate.MoveValidator")
-    route_class = _j("games.strategy.engine.data.Route")
+    unit_attachment = java_class("games.strategy.triplea.attachments.UnitAttachment")
+    move_validator = java_class("games.strategy.triplea.delegate.MoveValidator")
+    route_class = java_class("games.strategy.engine.data.Route")
     crossings: dict[str, Any] = {}
     for name in sorted(zones_by_canal):
         zones = zones_by_canal[name]
@@ -159,10 +161,10 @@ def rules(data) -> dict[str, Any]:
 
 
 def _player(player, data) -> dict[str, Any]:
-    tech_tracker = _j("games.strategy.triplea.delegate.TechTracker")
-    unit_attachment = _j("games.strategy.triplea.attachments.UnitAttachment")
-    rules_attachment = _j("games.strategy.triplea.attachments.RulesAttachment")
-    trigger_attachment = _j("games.strategy.triplea.attachments.TriggerAttachment")
+    tech_tracker = java_class("games.strategy.triplea.delegate.TechTracker")
+    unit_attachment = java_class("games.strategy.triplea.attachments.UnitAttachment")
+    rules_attachment = java_class("games.strategy.triplea.attachments.RulesAttachment")
+    trigger_attachment = java_class("games.strategy.triplea.attachments.TriggerAttachment")
     fields: dict[str, Any] = {
         "techs": sorted({str(a.getName()) for a in tech_tracker.getCurrentTechAdvances(player, data)}),
         "tech_cost": int(tech_tracker.getTechCost(player)),
@@ -221,14 +223,14 @@ def read(file: str) -> dict[str, Any]:
 
     reading = _failed(file, None)
     # The map name only appears in the engine's messages; the bare file name keeps them machine-independent.
-    parser = _j("games.strategy.engine.data.GameParser")(Path(file).name)
-    game_name = _j("java.util.concurrent.atomic.AtomicReference")()
+    parser = java_class("games.strategy.engine.data.GameParser")(Path(file).name)
+    game_name = java_class("java.util.concurrent.atomic.AtomicReference")()
     stream = None
     try:
-        stream = _j("java.io.FileInputStream")(file)
+        stream = java_class("java.io.FileInputStream")(file)
         data = parser.parse(stream, game_name, False)
-        reading["territories"] = {str(t.getName()): _territory(t) for t in data.getMap().getTerritories()}
-        reading["pus"] = _pus(data)
+        reading["territories"] = {str(t.getName()): territory_of(t) for t in data.getMap().getTerritories()}
+        reading["pus"] = pus_of(data)
         reading["properties"] = _properties(data)
         try:
             reading["rules"] = rules(data)

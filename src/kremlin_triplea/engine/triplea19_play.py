@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.engine.jvm_bridge import serve
-from kremlin_triplea.engine.triplea19_bridge import _j, _pus, _territory, root_message, rules
+from kremlin_triplea.engine.triplea19_bridge import java_class, pus_of, root_message, rules, territory_of
 
 #: TripleA.FAST_COMPUTER_PLAYER_TYPE in 1.9.
 FAST_AI = "Fast (AI)"
@@ -110,13 +110,13 @@ class _Play:
         from jpype import JException
 
         # A thread Python starts has no context class loader; the engine makes its remote proxies with it.
-        engine_classes = _j("games.strategy.engine.framework.ServerGame").class_.getClassLoader()
-        _j("java.lang.Thread").currentThread().setContextClassLoader(engine_classes)
-        parser = _j("games.strategy.engine.data.GameParser")(Path(self.file).name)
+        engine_classes = java_class("games.strategy.engine.framework.ServerGame").class_.getClassLoader()
+        java_class("java.lang.Thread").currentThread().setContextClassLoader(engine_classes)
+        parser = java_class("games.strategy.engine.data.GameParser")(Path(self.file).name)
         try:
-            stream = _j("java.io.FileInputStream")(self.file)
+            stream = java_class("java.io.FileInputStream")(self.file)
             try:
-                data = parser.parse(stream, _j("java.util.concurrent.atomic.AtomicReference")(), False)
+                data = parser.parse(stream, java_class("java.util.concurrent.atomic.AtomicReference")(), False)
             finally:
                 stream.close()
         except JException as e:
@@ -125,11 +125,11 @@ class _Play:
         first_round = int(data.getSequence().getRound())
         reached_limit = False
         try:
-            hash_map = _j("java.util.HashMap")
+            hash_map = java_class("java.util.HashMap")
             types = hash_map()
             for player in data.getPlayerList().getPlayers():
                 types.put(player.getName(), self.player_type)
-            listing = _j("games.strategy.engine.framework.message.PlayerListing")(
+            listing = java_class("games.strategy.engine.framework.message.PlayerListing")(
                 None,
                 data.getPlayerList().getPlayersEnabledListing(),
                 types,
@@ -142,8 +142,8 @@ class _Play:
             data.doPreGameStartDataModifications(listing)
             _provide_map_folder(data)
             players = data.getGameLoader().createPlayers(types)
-            messengers = _j("games.strategy.net.Messengers")(_j("games.strategy.net.HeadlessServerMessenger")())
-            game = _j("games.strategy.engine.framework.ServerGame")(data, players, hash_map(), messengers)
+            messengers = java_class("games.strategy.net.Messengers")(java_class("games.strategy.net.HeadlessServerMessenger")())
+            game = java_class("games.strategy.engine.framework.ServerGame")(data, players, hash_map(), messengers)
             if self.seed is not None:
                 game.setRandomSource(_SeededDice(self.seed))
             game.addGameStepListener(_RoundLimit(self, first_round + self.rounds))
@@ -160,7 +160,7 @@ class _Play:
             self.error = f"the engine failed in round {data.getSequence().getRound()}: {root_message(e)}"
         self.rounds_played = self.rounds if reached_limit else max(0, int(data.getSequence().getRound()) - first_round)
         try:
-            self.final = {"pus": _pus(data), "territories": {str(t.getName()): _territory(t) for t in data.getMap().getTerritories()}, "rules": rules(data)}
+            self.final = {"pus": pus_of(data), "territories": {str(t.getName()): territory_of(t) for t in data.getMap().getTerritories()}, "rules": rules(data)}
         except JException as e:
             self.note(f"kremlin harness describing the game: {describe(e)}")
         game = self.game
@@ -191,9 +191,9 @@ def _provide_map_folder(data) -> None:
     """The headless game loader looks the map up among the downloaded maps and, not finding it, asks the user (a
     dialog) to download it. Headless play needs none of the map's files: an empty folder of the map's name, in the
     scratch home folder, satisfies it."""
-    map_name = data.getProperties().get(_j("games.strategy.triplea.Constants").MAP_NAME)
-    if map_name is not None and isinstance(map_name, _j("java.lang.String")) and str(map_name).strip():
-        folder = Path(str(_j("games.strategy.engine.ClientFileSystemHelper").getUserMapsFolder().getPath())) / str(map_name)
+    map_name = data.getProperties().get(java_class("games.strategy.triplea.Constants").MAP_NAME)
+    if map_name is not None and isinstance(map_name, java_class("java.lang.String")) and str(map_name).strip():
+        folder = Path(str(java_class("games.strategy.engine.ClientFileSystemHelper").getUserMapsFolder().getPath())) / str(map_name)
         folder.mkdir(parents=True, exist_ok=True)
 
 
@@ -201,27 +201,27 @@ class _Player:
     """The 1.9 adapter's state: the error hooks, installed once, and the game they charge."""
 
     def __init__(self) -> None:
-        system = _j("java.lang.System")
-        self.stderr = _j("java.io.PrintStream")(_j("java.io.FileOutputStream")(_j("java.io.FileDescriptor").err), True, "UTF-8")
+        system = java_class("java.lang.System")
+        self.stderr = java_class("java.io.PrintStream")(java_class("java.io.FileOutputStream")(java_class("java.io.FileDescriptor").err), True, "UTF-8")
         # Everything the engine prints lands in this buffer; after each game it is read for stack traces and passed
         # on to standard error. ClientLogger keeps System.out and System.err in static fields when it is first
         # loaded, so they are replaced before any engine class is.
-        self.printed = _j("java.io.ByteArrayOutputStream")()
-        printing = _j("java.io.PrintStream")(self.printed, True, "UTF-8")
+        self.printed = java_class("java.io.ByteArrayOutputStream")()
+        printing = java_class("java.io.PrintStream")(self.printed, True, "UTF-8")
         system.setOut(printing)
         system.setErr(printing)
         self.current: _Play | None = None
-        _j("java.lang.Thread").setDefaultUncaughtExceptionHandler(_Uncaught(self))
+        java_class("java.lang.Thread").setDefaultUncaughtExceptionHandler(_Uncaught(self))
         # The engine logs through java.util.logging. Its records go straight to standard error, not into the buffer
         # (where a logged stack trace would be counted a second time); the handler's filter sees every one first.
-        root = _j("java.util.logging.Logger").getLogger("")
+        root = java_class("java.util.logging.Logger").getLogger("")
         for console in root.getHandlers():
             root.removeHandler(console)
-        self.logging = _j("java.util.logging.StreamHandler")(self.stderr, _j("java.util.logging.SimpleFormatter")())
+        self.logging = java_class("java.util.logging.StreamHandler")(self.stderr, java_class("java.util.logging.SimpleFormatter")())
         self.logging.setFilter(_Logged(self))
         root.addHandler(self.logging)
         # The AI sleeps this long after each move so that a human can follow; the home folder is a scratch one.
-        _j("games.strategy.triplea.settings.ClientSetting").AI_PAUSE_DURATION.save("0")
+        java_class("games.strategy.triplea.settings.ClientSetting").AI_PAUSE_DURATION.save("0")
         self.stuck = False
 
     def take_printed(self) -> str:
@@ -302,7 +302,7 @@ def _interfaces():
         @JOverride
         def gameStepChanged(self, step_name, delegate_name, player, round_number, display_name) -> None:  # the interface's name
             if int(round_number) >= self._stop_round:
-                raise _j("java.lang.RuntimeException")(ROUND_LIMIT)
+                raise java_class("java.lang.RuntimeException")(ROUND_LIMIT)
             with self._play.lock:
                 self._play.steps.append(str(step_name))
 
@@ -321,8 +321,8 @@ def _interfaces():
 
         def __init__(self, player: _Player) -> None:
             self._player = player
-            self._warning = _j("java.util.logging.Level").WARNING.intValue()
-            self._severe = _j("java.util.logging.Level").SEVERE.intValue()
+            self._warning = java_class("java.util.logging.Level").WARNING.intValue()
+            self._severe = java_class("java.util.logging.Level").SEVERE.intValue()
 
         @JOverride
         def isLoggable(self, record) -> bool:  # the interface's name

@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.engine.jvm_bridge import serve
-from kremlin_triplea.engine.triplea19_bridge import _j
+from kremlin_triplea.engine.triplea19_bridge import java_class
 from kremlin_triplea.engine.triplea19_play import describe
 
 
@@ -68,11 +68,11 @@ def _boxed_default(return_type):
     name = str(return_type.getName())
     boxes = {"int": "Integer", "long": "Long", "short": "Short", "byte": "Byte", "double": "Double", "float": "Float"}
     if name == "boolean":
-        return _j("java.lang.Boolean").FALSE
+        return java_class("java.lang.Boolean").FALSE
     if name in boxes:
-        return _j(f"java.lang.{boxes[name]}").valueOf(_j("java.lang.String")("0"))
+        return java_class(f"java.lang.{boxes[name]}").valueOf(java_class("java.lang.String")("0"))
     if name == "char":
-        return _j("java.lang.Character").valueOf("\0")
+        return java_class("java.lang.Character").valueOf("\0")
     return None
 
 
@@ -92,7 +92,7 @@ class _Positions:
 
     def player(self, name: str):
         if not name:
-            return _j("games.strategy.engine.data.PlayerID").NULL_PLAYERID
+            return java_class("games.strategy.engine.data.PlayerID").NULL_PLAYERID
         found = self.data.getPlayerList().getPlayerId(name)
         if found is None:
             raise ValueError(f"no player {name}")
@@ -117,9 +117,9 @@ class _Positions:
         index = next((i for i in range(sequence.size()) if str(sequence.getStep(i).getName()) == name), None)
         if index is None:
             raise ValueError(f"the game has no step {name}")
-        set_step_index = sequence.getClass().getDeclaredMethod("setStepIndex", _j("java.lang.Integer").TYPE)
+        set_step_index = sequence.getClass().getDeclaredMethod("setStepIndex", java_class("java.lang.Integer").TYPE)
         set_step_index.setAccessible(True)
-        set_step_index.invoke(sequence, _j("java.lang.Integer").valueOf(index))
+        set_step_index.invoke(sequence, java_class("java.lang.Integer").valueOf(index))
 
     def pus(self) -> dict[str, int]:
         pu = self.data.getResourceList().getResource("PUs")
@@ -136,7 +136,7 @@ class _Positions:
             return {"error": f"{command[0] if command else ''}: {describe(e) if isinstance(e, JException) else f'{type(e).__name__}: {e}'}"}
 
     def run(self, c: list[str]) -> dict[str, Any]:
-        change_factory = _j("games.strategy.engine.data.changefactory.ChangeFactory")
+        change_factory = java_class("games.strategy.engine.data.changefactory.ChangeFactory")
         kind = c[0]
         if kind == "game":
             return self.game(c[1])
@@ -157,13 +157,13 @@ class _Positions:
             return self.grant(self.player(c[1]), c[2])
         if kind == "canal":
             units = self.unit_type(c[4]).create(1, self.player(c[3]), True)
-            route = _j("games.strategy.engine.data.Route")(self.territory(c[1]), self.territory(c[2]))
-            refused = _j("games.strategy.triplea.delegate.MoveValidator").validateCanal(route, units, self.player(c[3]), self.data)
+            route = java_class("games.strategy.engine.data.Route")(self.territory(c[1]), self.territory(c[2]))
+            refused = java_class("games.strategy.triplea.delegate.MoveValidator").validateCanal(route, units, self.player(c[3]), self.data)
             return {"passes": refused is None, "why": None if refused is None else str(refused)}
         if kind == "unit":
             return self.unit(self.player(c[1]), self.unit_type(c[2]))
         if kind == "techs":
-            advances = _j("games.strategy.triplea.delegate.TechTracker").getCurrentTechAdvances(self.player(c[1]), self.data)
+            advances = java_class("games.strategy.triplea.delegate.TechTracker").getCurrentTechAdvances(self.player(c[1]), self.data)
             return {"techs": sorted({str(a.getProperty()) for a in advances})}
         if kind == "units":
             return self.units(self.territory(c[1]))
@@ -172,10 +172,10 @@ class _Positions:
         if kind == "pus":
             return {"pus": int(self.player(c[1]).getResources().getQuantity(self.data.getResourceList().getResource("PUs")))}
         if kind == "rule":
-            getter = _j("games.strategy.triplea.Properties").class_.getMethod(c[1], _j("games.strategy.engine.data.GameData").class_)
+            getter = java_class("games.strategy.triplea.Properties").class_.getMethod(c[1], java_class("games.strategy.engine.data.GameData").class_)
             return {"value": _plain(getter.invoke(None, self.data))}
         if kind == "techcost":
-            return {"cost": int(_j("games.strategy.triplea.attachments.TechAttachment").get(self.player(c[1])).getTechCost())}
+            return {"cost": int(java_class("games.strategy.triplea.attachments.TechAttachment").get(self.player(c[1])).getTechCost())}
         if kind == "move":
             return self.move(c)
         if kind == "place":
@@ -192,10 +192,10 @@ class _Positions:
         # Every position starts from the game as written. A copy of a parsed game (GameDataUtils.cloneGameData) would
         # be quicker, but the copy of a classic game fails in 1.9 (UnitType.hashCode during deserialization, before
         # the type has its name): the file is parsed afresh for each position.
-        parser = _j("games.strategy.engine.data.GameParser")(Path(file).name)
-        stream = _j("java.io.FileInputStream")(file)
+        parser = java_class("games.strategy.engine.data.GameParser")(Path(file).name)
+        stream = java_class("java.io.FileInputStream")(file)
         try:
-            self.data = parser.parse(stream, _j("java.util.concurrent.atomic.AtomicReference")(), False)
+            self.data = parser.parse(stream, java_class("java.util.concurrent.atomic.AtomicReference")(), False)
         finally:
             stream.close()
         return {}
@@ -204,10 +204,10 @@ class _Positions:
         found = [u for u in territory.getUnits().getUnits() if u.getType().equals(unit_type) and u.getOwner().equals(owner)][:count]
         if len(found) < count:
             raise ValueError(f"{territory.getName()} holds {len(found)} {unit_type.getName()} of {owner.getName()}, not {count}")
-        units = _j("java.util.ArrayList")()
+        units = java_class("java.util.ArrayList")()
         for unit in found:
             units.add(unit)
-        return self.change(_j("games.strategy.engine.data.changefactory.ChangeFactory").removeUnits(territory, units))
+        return self.change(java_class("games.strategy.engine.data.changefactory.ChangeFactory").removeUnits(territory, units))
 
     def step(self, name: str) -> dict[str, Any]:
         """Runs one step of the sequence as the game would: its delegate's start and end, for its player."""
@@ -220,16 +220,16 @@ class _Positions:
         delegate.end()
         winners: list[str] = []
         over = False
-        if isinstance(delegate, _j("games.strategy.triplea.delegate.EndRoundDelegate")) and delegate.getWinners() is not None:
+        if isinstance(delegate, java_class("games.strategy.triplea.delegate.EndRoundDelegate")) and delegate.getWinners() is not None:
             over = True
             winners = sorted({str(w.getName()) for w in delegate.getWinners()})
         return {"game_over": over or bridge.stopped, "history": list(bridge.history), "pus_after": self.pus(), "pus_before": before, "winners": winners}
 
     def objectives(self, player) -> dict[str, Any]:
         """The power's national objectives (RulesAttachment.getNationalObjectives), tested as its end of turn tests them."""
-        conditions = _j("games.strategy.triplea.attachments.AbstractConditionsAttachment")
-        objectives = _j("games.strategy.triplea.attachments.RulesAttachment").getNationalObjectives(player)
-        every = conditions.getAllConditionsRecursive(_j("java.util.HashSet")(objectives), None)
+        conditions = java_class("games.strategy.triplea.attachments.AbstractConditionsAttachment")
+        objectives = java_class("games.strategy.triplea.attachments.RulesAttachment").getNationalObjectives(player)
+        every = conditions.getAllConditionsRecursive(java_class("java.util.HashSet")(objectives), None)
         tested = conditions.testAllConditionsRecursive(every, None, self.bridge())
         out = {}
         for objective in objectives:
@@ -250,15 +250,15 @@ class _Positions:
         return {"frontier": str(player.getProductionFrontier().getName()), "prices": prices}
 
     def grant(self, player, name: str) -> dict[str, Any]:
-        tech_advance = _j("games.strategy.triplea.delegate.TechAdvance")
+        tech_advance = java_class("games.strategy.triplea.delegate.TechAdvance")
         for advance in tech_advance.getTechAdvances(self.data):
             if str(advance.getProperty()) == name or str(advance.getName()) == name:
-                _j("games.strategy.triplea.delegate.TechTracker").addAdvance(player, self.bridge(), advance)
+                java_class("games.strategy.triplea.delegate.TechTracker").addAdvance(player, self.bridge(), advance)
                 return {}
         raise ValueError(f"the game has no technology {name}")
 
     def unit(self, player, unit_type) -> dict[str, Any]:
-        ua = _j("games.strategy.triplea.attachments.UnitAttachment").get(unit_type)
+        ua = java_class("games.strategy.triplea.attachments.UnitAttachment").get(unit_type)
         return {
             "aa_attack": int(ua.getAttackAA(player)),
             "air_attack": int(ua.getAirAttack(player)),
@@ -288,9 +288,9 @@ class _Positions:
     def damage(self, territory, owner, unit_type, hits: int) -> dict[str, Any]:
         for unit in territory.getUnits().getUnits():
             if unit.getType().equals(unit_type) and unit.getOwner().equals(owner):
-                taken = _j("games.strategy.util.IntegerMap")()
+                taken = java_class("games.strategy.util.IntegerMap")()
                 taken.put(unit, hits)
-                return self.change(_j("games.strategy.engine.data.changefactory.ChangeFactory").unitsHit(taken))
+                return self.change(java_class("games.strategy.engine.data.changefactory.ChangeFactory").unitsHit(taken))
         raise ValueError(f"{territory.getName()} holds no {unit_type.getName()} of {owner.getName()}")
 
     def move(self, c: list[str]) -> dict[str, Any]:
@@ -301,12 +301,19 @@ class _Positions:
         mover = next((u for u in path[0].getUnits().getUnits() if u.getType().equals(unit_type) and u.getOwner().equals(player)), None)
         if mover is None:
             raise ValueError(f"{path[0].getName()} holds no {unit_type.getName()} of {player.getName()}")
-        units = _j("java.util.ArrayList")()
+        units = java_class("java.util.ArrayList")()
         units.add(mover)
-        route = _j("games.strategy.engine.data.Route")(_java_list(path))
+        route = java_class("games.strategy.engine.data.Route")(_java_list(path))
         non_combat = str(self.data.getSequence().getStep().getName()).endswith("NonCombatMove")
-        result = _j("games.strategy.triplea.delegate.MoveValidator").validateMove(
-            units, route, player, _j("java.util.ArrayList")(), _j("java.util.HashMap")(), non_combat, _j("java.util.ArrayList")(), self.data
+        result = java_class("games.strategy.triplea.delegate.MoveValidator").validateMove(
+            units,
+            route,
+            player,
+            java_class("java.util.ArrayList")(),
+            java_class("java.util.HashMap")(),
+            non_combat,
+            java_class("java.util.ArrayList")(),
+            self.data,
         )
         error = result.getError()
         return {"valid": bool(result.isMoveValid()), "why": None if error is None else str(error)}
@@ -315,7 +322,7 @@ class _Positions:
         """Whether the engine's place delegate would let the player place a new unit there."""
         self.go_to(step)
         delegate = self.data.getSequence().getStep().getDelegate()
-        if not isinstance(delegate, _j("games.strategy.triplea.delegate.AbstractPlaceDelegate")):
+        if not isinstance(delegate, java_class("games.strategy.triplea.delegate.AbstractPlaceDelegate")):
             raise ValueError(f"{step} is not a place step")
         delegate.setDelegateBridgeAndPlayer(self.bridge())
         refused = delegate.canUnitsBePlaced(where, unit_type.create(1, player, True), player)
@@ -323,50 +330,52 @@ class _Positions:
 
     def air_battle(self, territory, attacker) -> dict[str, Any]:
         """Whether the engine would fight an air battle before ATTACKER's raid on the territory (package-private)."""
-        could = _j("games.strategy.triplea.delegate.AirBattle").class_.getDeclaredMethod(
+        could = java_class("games.strategy.triplea.delegate.AirBattle").class_.getDeclaredMethod(
             "territoryCouldPossiblyHaveAirBattleDefenders",
-            _j("games.strategy.engine.data.Territory").class_,
-            _j("games.strategy.engine.data.PlayerID").class_,
-            _j("games.strategy.engine.data.GameData").class_,
-            _j("java.lang.Boolean").TYPE,
+            java_class("games.strategy.engine.data.Territory").class_,
+            java_class("games.strategy.engine.data.PlayerID").class_,
+            java_class("games.strategy.engine.data.GameData").class_,
+            java_class("java.lang.Boolean").TYPE,
         )
         could.setAccessible(True)
-        return {"air_battle": bool(could.invoke(None, territory, attacker, self.data, _j("java.lang.Boolean").TRUE))}
+        return {"air_battle": bool(could.invoke(None, territory, attacker, self.data, java_class("java.lang.Boolean").TRUE))}
 
     def aa_fire(self, c: list[str]) -> dict[str, Any]:
         """Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made)."""
         self.go_to(c[1])
         player = self.player(c[2])
-        route = _j("games.strategy.engine.data.Route")(_java_list([self.territory(name) for name in c[4:]]))
+        route = java_class("games.strategy.engine.data.Route")(_java_list([self.territory(name) for name in c[4:]]))
         units = self.unit_type(c[3]).create(1, player, True)
-        util = _j("games.strategy.triplea.delegate.AAInMoveUtil").class_
+        util = java_class("games.strategy.triplea.delegate.AAInMoveUtil").class_
         make = util.getDeclaredConstructor()
         make.setAccessible(True)
         aa = make.newInstance()
         aa.initialize(self.bridge())
-        where = util.getDeclaredMethod("getTerritoriesWhereAaWillFire", _j("games.strategy.engine.data.Route").class_, _j("java.util.Collection").class_)
+        where = util.getDeclaredMethod(
+            "getTerritoriesWhereAaWillFire", java_class("games.strategy.engine.data.Route").class_, java_class("java.util.Collection").class_
+        )
         where.setAccessible(True)
         return {"fire": sorted({str(t.getName()) for t in where.invoke(aa, route, units)})}
 
     def takeover(self, territory, player) -> dict[str, Any]:
         """The player wins a battle for the territory: what the engine does then (owner, capital loot, liberation)."""
         bridge = self.bridge()
-        tracker = _j("games.strategy.triplea.delegate.DelegateFinder").battleDelegate(self.data).getBattleTracker()
+        tracker = java_class("games.strategy.triplea.delegate.DelegateFinder").battleDelegate(self.data).getBattleTracker()
         tracker.takeOver(territory, player, bridge, None, None)
         return {"history": list(bridge.history), "owner": _name(territory.getOwner())}
 
 
 def _plain(value):
     """A Java boolean or number as JSON has it (the getters answer booleans and ints)."""
-    if isinstance(value, _j("java.lang.Boolean")):
+    if isinstance(value, java_class("java.lang.Boolean")):
         return bool(value.booleanValue())
-    if isinstance(value, _j("java.lang.Number")):
-        return int(value.longValue()) if not isinstance(value, (_j("java.lang.Double"), _j("java.lang.Float"))) else float(value.doubleValue())
+    if isinstance(value, java_class("java.lang.Number")):
+        return int(value.longValue()) if not isinstance(value, (java_class("java.lang.Double"), java_class("java.lang.Float"))) else float(value.doubleValue())
     return None if value is None else str(value.toString())
 
 
 def _java_list(items):
-    listed = _j("java.util.ArrayList")()
+    listed = java_class("java.util.ArrayList")()
     for item in items:
         listed.add(item)
     return listed
@@ -389,13 +398,13 @@ def _interfaces():
         @JOverride
         def invoke(self, proxy, method, args):  # the interface's name
             if str(method.getName()) == "toString":
-                return _j("java.lang.String")(f"nothing {self._what}")
+                return java_class("java.lang.String")(f"nothing {self._what}")
             return _boxed_default(method.getReturnType())
 
     def nothing(interface: str):
-        cls = _j(interface).class_
-        interfaces = _j("java.lang.Class")[:]([cls])
-        return _j("java.lang.reflect.Proxy").newProxyInstance(cls.getClassLoader(), interfaces, Nothing(cls.getSimpleName()))
+        cls = java_class(interface).class_
+        interfaces = java_class("java.lang.Class")[:]([cls])
+        return java_class("java.lang.reflect.Proxy").newProxyInstance(cls.getClassLoader(), interfaces, Nothing(cls.getSimpleName()))
 
     @JImplements("games.strategy.engine.history.IDelegateHistoryWriter")
     class History:
@@ -419,7 +428,7 @@ def _interfaces():
             self._data, self._step = data, step
             self.history: list[str] = []
             self.stopped = False
-            self._random = _j("java.util.Random")(1)
+            self._random = java_class("java.util.Random")(1)
 
         # The interface's names, from here on.
         @JOverride
@@ -429,7 +438,7 @@ def _interfaces():
         @JOverride
         def getPlayerId(self):
             player = self._step.getPlayerId()
-            return _j("games.strategy.engine.data.PlayerID").NULL_PLAYERID if player is None else player
+            return java_class("games.strategy.engine.data.PlayerID").NULL_PLAYERID if player is None else player
 
         @JOverride
         def getStepName(self):
