@@ -129,8 +129,8 @@ def import_time() -> None:
 
 
 def scaling(maps_dir: Path) -> None:
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.game import load
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     aa50 = load_named_ruleset("kremlin-aa50")
     games = [maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"]

@@ -30,12 +30,11 @@ def test_the_draft_and_the_rules_data_never_import_a_report_or_the_command_line(
 
 
 def test_every_kind_of_option_has_its_schema_and_its_mechanism() -> None:
-    """A ruleset's ``kind`` names a parameters class (rules/options.py) and one registered mechanism (draft/kinds)."""
-    from kremlin_triplea.draft.kinds import KINDS
-    from kremlin_triplea.rules.options import PARAMS_BY_KIND
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
+    """A ruleset's ``kind`` names one registered kind (draft/kinds) that carries its parameters class and its target class."""
+    from kremlin_triplea.draft.kinds import KINDS, params_by_kind
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
 
-    assert set(KINDS) == set(PARAMS_BY_KIND)
+    assert {name: params.KIND for name, params in params_by_kind().items()} == {name: name for name in KINDS}
     used = {o.kind for name in ("kremlin-aa50", "kremlin-classic", "kremlin-daak") for o in load_named_ruleset(name).options}
     assert used == set(KINDS)
     assert len({kind.target_key for kind in KINDS.values()}) == len(KINDS)  # a draft's pick names its target by one key per kind

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea.assistant.session import Conversation, finish
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import read_draft
-from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.drafting import AA50, Script, draft, placement_picks, talk
 
 KREMLIN_AA50 = load_named_ruleset("kremlin-aa50")

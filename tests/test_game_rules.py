@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.actions import game_rule_changes
@@ -20,7 +21,6 @@ from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.game_rules import RuleSet, read_game_rules
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import load_named_ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 from support.aa50 import GAMES, SEED, fresh_game
 

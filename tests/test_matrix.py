@@ -11,8 +11,8 @@ from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.model.changes import PlaceUnits
-from kremlin_triplea.rules.ruleset import load_named_ruleset
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
 from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
@@ -133,7 +133,7 @@ def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.Monk
     original = matrix.KINDS["territory_takeover"].apply
 
     def refuses_archangel(state, pick):
-        if pick.takeover.territory == "Archangel":
+        if pick.target.territory == "Archangel":
             raise RuleViolation(pick.label, "Archangel refused on purpose", rule="a test's rule", source="the test")
         return original(state, pick)
 

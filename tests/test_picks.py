@@ -11,6 +11,7 @@ import itertools
 import attrs
 import pytest
 
+from kremlin_triplea.draft.kinds.placement import Placements
 from kremlin_triplea.draft.picks import Pick, UnitPlacement
 from kremlin_triplea.draft.run import DraftRun
 from support.aa50 import GAMES, SEED, delta, run_for
@@ -61,7 +62,7 @@ def test_is_legal_answers_with_the_rule_that_refuses_the_pick() -> None:
     option = run.ruleset.option(1)
     # 000 option 1: "Place three infantry on any territory not adjacent to one containing enemy units.
     # Infantry must be placed on its own territory". Karelia S.S.R. is Russian.
-    pick = Pick(1, "Axis", option, placements=(UnitPlacement("Germans", "infantry", 3, "Karelia S.S.R."),))
+    pick = Pick(1, "Axis", option, Placements((UnitPlacement("Germans", "infantry", 3, "Karelia S.S.R."),)))
     violation = run.violation(pick)
     assert not run.is_legal(pick) and pick not in run.legal_picks
     assert violation is not None and SEED in str(violation) and "own territory" in str(violation)

@@ -15,11 +15,12 @@ import tomllib
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import DraftRun, read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.changes import RemoveUnits
 from kremlin_triplea.rules.profile import NoProfileError, command_line_profile, load_profile, profile_for_game
-from kremlin_triplea.rules.ruleset import data_folders, load_named_ruleset
+from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
 from kremlin_triplea.tools.profiles import (
     check_profile,

@@ -10,9 +10,10 @@ import tomllib
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
-from kremlin_triplea.rules.ruleset import find_data_file, load_named_ruleset, load_ruleset
+from kremlin_triplea.rules.ruleset import find_data_file
 from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, review_marks, rule_names
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea.draft.kinds import removal_target
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.aa50 import delta, fresh_game
 from support.classic import (
     CLASSIC_2ND,
@@ -648,7 +648,7 @@ def test_a_bid_buys_only_what_the_power_can_buy_in_the_game() -> None:
     ],
 )
 def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path, edit: tuple[str, str], message: str) -> None:
-    from kremlin_triplea.rules.ruleset import load_ruleset
+    from kremlin_triplea.draft.rulesets import load_ruleset
     from kremlin_triplea.rules.tomlfile import DataFileError
 
     text = (Path(__file__).resolve().parents[1] / "rulesets" / "kremlin-classic.toml").read_text()

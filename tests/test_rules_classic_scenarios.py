@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.aa50 import delta
 from support.classic import KREMLIN, RULESET_GAMES, TARGETS, game_id, pick, run_for
 

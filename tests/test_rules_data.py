@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import load
 from kremlin_triplea.model.queries import sea_neighbours
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import load_named_ruleset, load_ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError
 from support.aa50 import GAMES, SEED, fresh_game
 
@@ -60,7 +60,7 @@ def test_pick_counts_and_china() -> None:
         (("max = 11", 'max = "eleven"'), "picks.max: expected a whole number, got 'eleven'"),
         (
             ('kind = "territory_takeover"', 'kind = "coup"'),
-            "option[9].kind: expected one of placement, neutral_takeover, territory_takeover, scenario, got 'coup'",
+            "option[9].kind: expected one of neutral_takeover, placement, scenario, territory_takeover, got 'coup'",
         ),
         (
             (
@@ -235,9 +235,9 @@ def test_a_game_without_a_map_profile_is_refused_by_name() -> None:
 
 def test_a_house_rule_set_named_as_a_ruleset_is_refused_with_where_it_belongs() -> None:
     """One place decides the kind of a rule file (rules/datafiles.rule_file_kind): a Kremlin ruleset has bonus options."""
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.rules.datafiles import named_rule_files
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     assert set(named_rule_files("ruleset")) == {"kremlin-aa50", "kremlin-classic", "kremlin-daak"}
     assert set(named_rule_files("house")) == {"house-classic", "house-revised"}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import RuleViolation, UnknownNameError
-from kremlin_triplea.rules.ruleset import load_named_ruleset
 from support.aa50 import GAMES, SEED, delta, pick, run_for
 
 RULESET = load_named_ruleset("kremlin-aa50")

@@ -26,6 +26,8 @@ from kremlin_triplea.draft.declare import declaration_problem, declared_in, dest
 from kremlin_triplea.draft.kinds import (
     Displaced,
     DraftState,
+    NeutralTakeoverParams,
+    PlacementParams,
     Problem,
     bid_placement_problem,
     bid_receivers,
@@ -37,6 +39,7 @@ from kremlin_triplea.draft.kinds import (
     takeover_problem,
 )
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, read_draft
 from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
@@ -48,9 +51,8 @@ from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
-from kremlin_triplea.rules.options import NeutralTakeoverParams, PlacementParams
 from kremlin_triplea.rules.profile import load_named_profile
-from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.scenarios import Scenario
 from kremlin_triplea.rules.tomlfile import Section
 

@@ -52,8 +52,8 @@ def _no_profile_message(error, draft_path) -> str:
 
     message = error.message
     try:
+        from kremlin_triplea.draft.rulesets import load_named_ruleset
         from kremlin_triplea.draft.run import read_draft
-        from kremlin_triplea.rules.ruleset import load_named_ruleset
 
         ruleset_id = read_draft(draft_path).ruleset if draft_path is not None else None
         needs = options_needing_profile(error.game, load_named_ruleset(ruleset_id)) if ruleset_id else []

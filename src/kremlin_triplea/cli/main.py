@@ -270,10 +270,10 @@ def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:
 @click.option("--ruleset", "ruleset_name", default="kremlin-aa50", show_default=True, help="A ruleset or house-rule set id (rulesets/<id>.toml) or a path.")
 def options_command(ruleset_name: str) -> None:
     """List a ruleset's bonus options and their rules, or a house-rule set's switches, advantages and rules."""
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.report.text import house_set_text, ruleset_text
     from kremlin_triplea.rules.datafiles import find_data_file, rule_file_kind
     from kremlin_triplea.rules.house_rules import load_house_set
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
 
     path = find_data_file("rulesets", ruleset_name)
     if rule_file_kind(path) == "house":

@@ -69,7 +69,7 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
     and read back to the board meant (and, with --engine, be read the same by
     TripleA).
     """
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
 
     maps_dir = _maps_dir(ctx)
@@ -124,8 +124,8 @@ def profile_group() -> None:
 @click.pass_context
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.game import load
-    from kremlin_triplea.rules.ruleset import load_named_ruleset
     from kremlin_triplea.tools.matrix import all_rulesets
     from kremlin_triplea.tools.profiles import known_places, new_profile_text
 

@@ -84,7 +84,7 @@ def _serve(
     if not draft.exists():
         if not (ruleset and game_spec and first):
             raise InputError(f"{draft}: no such draft; to start one give --ruleset, --game and --first")
-        from kremlin_triplea.rules.ruleset import load_named_ruleset
+        from kremlin_triplea.draft.rulesets import load_named_ruleset
 
         rules = load_named_ruleset(ruleset)
         data = {

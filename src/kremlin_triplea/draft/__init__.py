@@ -8,6 +8,18 @@ with the same checks.
 from __future__ import annotations
 
 from kremlin_triplea.draft.legal import NextPick, legal_choices, next_choices
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import Draft, DraftResult, DraftRun, apply_draft, read_draft
 
-__all__ = ["Draft", "DraftResult", "DraftRun", "NextPick", "apply_draft", "legal_choices", "next_choices", "read_draft"]
+__all__ = [
+    "Draft",
+    "DraftResult",
+    "DraftRun",
+    "NextPick",
+    "apply_draft",
+    "legal_choices",
+    "load_named_ruleset",
+    "load_ruleset",
+    "next_choices",
+    "read_draft",
+]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kremlin_triplea.draft.kinds.neutral import navy_destinations
-from kremlin_triplea.draft.kinds.takeover import declared_retreat, retreat_destinations
+from kremlin_triplea.draft.kinds.neutral import NeutralTakes, navy_destinations
+from kremlin_triplea.draft.kinds.takeover import TakeoverSpec, declared_retreat, retreat_destinations
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem
 from kremlin_triplea.model.changes import Change, PlaceUnits
@@ -33,8 +33,9 @@ def destinations(state: DraftState, displaced: Displaced) -> Nearest:
 def declared_in(pick: Pick, displaced: Displaced) -> str | None:
     """The destination ``pick``'s own entry in the draft file states for ``displaced``, if any."""
     if displaced.kind == "retreat":
-        return declared_retreat(pick.takeover, displaced.owner, displaced.unit) if pick.takeover is not None else None
-    return next((take.navy_at for take in pick.takes if take.territory == displaced.origin), None)
+        return declared_retreat(pick.target, displaced.owner, displaced.unit) if isinstance(pick.target, TakeoverSpec) else None
+    takes = pick.target.takes if isinstance(pick.target, NeutralTakes) else ()
+    return next((take.navy_at for take in takes if take.territory == displaced.origin), None)
 
 
 def label(displaced: Displaced) -> str:

@@ -1,8 +1,8 @@
 """Every legal choice for the next pick, like a chess program's legal-move generator.
 
-It asks the very checks ``apply`` uses (kinds.placement_problem,
-neutral_problem, navy_problem, takeover_problem, bid_placement_problem), so a
-choice listed here is accepted when applied.
+Each option kind lists its own legal targets (``KINDS[kind].choices``) with
+the very checks its ``apply`` uses, and the bid's with bid_placement_problem,
+so a choice listed here is accepted when applied.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from kremlin_triplea.draft.choices import BidChoices, NextPick
 from kremlin_triplea.draft.kinds import (
+    KINDS,
     DraftState,
     bid_cost,
     bid_placement_problem,
@@ -80,21 +81,5 @@ def describe(next_pick: NextPick, names_shown=lambda n: n) -> list[str]:
             lines.append(f"{head}: not available ({choices.unavailable})")
             continue
         lines.append(f"{head}:")
-        if choices.sets:
-            for entry in choices.sets:
-                lines.append(f"  {entry.power} {' + '.join(entry.units)} together on: {', '.join(entry.places)}")
-        elif choices.units:
-            for entry in choices.units:
-                lines.append(f"  {entry.power} {entry.unit} on: {', '.join(entry.places)}")
-        for neutral in choices.neutrals:
-            takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
-            lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
-        if choices.neutral_pairs:
-            lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
-        for takeover in choices.takeovers:
-            retreat = "; ".join(f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats)
-            lines.append(f"  {takeover.power} take {takeover.territory}" + (f" (retreats, declared after the bid; now: {retreat})" if retreat else ""))
-        for title in choices.scenarios:
-            lines.append(f"  scenario = {title!r}")
+        lines += KINDS[option.kind].describe_choices(choices)
     return lines

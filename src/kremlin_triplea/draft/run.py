@@ -56,6 +56,7 @@ from kremlin_triplea.draft.kinds import (
     UnitPlacement,
     apply_bid,
 )
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamerules.actions import AppliedRules
@@ -69,7 +70,7 @@ from kremlin_triplea.model.changes import Change
 from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, fit_ruleset, profile_for_game
-from kremlin_triplea.rules.ruleset import Option, Ruleset, load_named_ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 
@@ -259,7 +260,6 @@ class LegalPicks:
 
 
 # The draft file's keys for a pick's target, one per kind of option.
-TARGET_KEYS = tuple(kind.target_key for kind in KINDS.values())
 
 
 class DraftRun:
@@ -306,7 +306,8 @@ class DraftRun:
 
     def parse_pick(self, index: int, section: Section) -> Pick:
         """The draft file's ``[[pick]]`` number ``index`` as a :class:`Pick`, its turn checked (not yet its target)."""
-        section.only("side", "option", *TARGET_KEYS, "note")
+        target_keys = [kind.target_key for kind in KINDS.values()]
+        section.only("side", "option", *target_keys, "note")
         where = f"{section.where}: {section.key}"
         if index > self.total_picks:
             self.turn_problem(index, self.side_to_pick(index), None, where=section.where)
@@ -316,10 +317,10 @@ class DraftRun:
         option = self.ruleset.option(raw_option)
         self.turn_problem(index, side, option, where=section.where)
         kind = KINDS[option.kind]
-        for other in TARGET_KEYS:
+        for other in target_keys:
             if other != kind.target_key and section.has(other):
                 raise section.fail(other, f"`{kind.target_key}` for option {option.number} ({option.kind}), not `{other}`")
-        return Pick(index=index, side=side, option=option, **kind.parse_target(section, self.names, self.ruleset))
+        return Pick(index=index, side=side, option=option, target=kind.parse_target(section, self.names, self.ruleset))
 
     def pick_from_toml(self, data: dict[str, Any]) -> Pick:
         """A ``[[pick]]`` table (as :meth:`Pick.to_toml` writes it) as the next pick of this draft."""

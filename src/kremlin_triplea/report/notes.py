@@ -21,6 +21,7 @@ from html import escape
 
 import attrs
 
+from kremlin_triplea.draft.kinds import ScenarioTarget
 from kremlin_triplea.draft.run import DraftResult
 from kremlin_triplea.game import record_base
 from kremlin_triplea.gamefile.install import default_game_name
@@ -111,8 +112,9 @@ def you_enforce(result: DraftResult | object) -> list[tuple[str, str, str]]:
         for line in applied.outcome.lines:
             if line.startswith(PLAYERS_ENFORCE):
                 # A scenario's own rule, quoted whole; what to keep (the line) as its title.
-                if pick.scenario is not None:
-                    found.append((f"Pick {pick.index}: {line.removeprefix(PLAYERS_ENFORCE)}", pick.scenario.rule, pick.scenario.source))
+                if isinstance(pick.target, ScenarioTarget):
+                    scenario = pick.target.scenario
+                    found.append((f"Pick {pick.index}: {line.removeprefix(PLAYERS_ENFORCE)}", scenario.rule, scenario.source))
                 else:
                     found.append(
                         (f"Pick {pick.index}, option {pick.option.number} {pick.option.title}", line.removeprefix(PLAYERS_ENFORCE), pick.option.source)

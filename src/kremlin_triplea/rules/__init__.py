@@ -9,6 +9,7 @@ apply these values.
 from __future__ import annotations
 
 from kremlin_triplea.rules.profile import Profile, load_profile
-from kremlin_triplea.rules.ruleset import Ruleset, load_named_ruleset, load_ruleset
+from kremlin_triplea.rules.ruleset import Ruleset, read_ruleset
 
-__all__ = ["Profile", "Ruleset", "load_named_ruleset", "load_profile", "load_ruleset"]
+# Rulesets are read through kremlin_triplea.draft.load_ruleset, which knows the option kinds.
+__all__ = ["Profile", "Ruleset", "load_profile", "read_ruleset"]

@@ -9,6 +9,7 @@ key and what was expected.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import attrs
@@ -16,12 +17,7 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_file_kind
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
-from kremlin_triplea.rules.options import (
-    OPTION_KEYS,
-    PARAMS_BY_KIND,
-    NeutralTakeoverParams,
-    Params,
-)
+from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
 
@@ -34,7 +30,7 @@ class Option:
     kind: str
     source: str
     rule: str
-    params: Params
+    params: OptionParams  # of the kind's own class (draft/kinds/<kind>.py)
     quotes: dict[str, str] = attrs.field(factory=dict, eq=False)
 
     def quote(self, check: str) -> str:
@@ -148,7 +144,12 @@ class Ruleset:
         return RuleSet(self.id, self.title, self.source, self.path, self.game_rules)
 
 
-def load_ruleset(path: Path | str) -> Ruleset:
+def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParams]]) -> Ruleset:
+    """The ruleset file at ``path``, its options' parameters read by the classes of ``params_by_kind``.
+
+    The draft's ``load_ruleset`` passes the registered option kinds; this
+    layer does not know them (see :mod:`kremlin_triplea.rules.options`).
+    """
     path = Path(path)
     data = read_toml(path)
     if rule_file_kind(path) != "ruleset":
@@ -162,7 +163,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
     sides = root.texts("sides")
     if len(sides) != 2:
         raise root.fail("sides", "two side names (the first places the bid)", sides)
-    options = tuple(_option(section) for section in root.tables("option"))
+    options = tuple(_option(section, params_by_kind) for section in root.tables("option"))
     numbers = [o.number for o in options]
     ids = [o.id for o in options]
     for index, option in enumerate(options):
@@ -179,21 +180,6 @@ def load_ruleset(path: Path | str) -> Ruleset:
             group=section.text("group", None),
         )
         neutrals[neutral.name] = neutral
-    groups = {n.group for n in neutrals.values()}
-    for index, option in enumerate(options):
-        params = option.params
-        if isinstance(params, NeutralTakeoverParams) and params.per_group:
-            for group, _ in params.per_group:
-                if group not in groups:
-                    raise root.fail(f"option[{index}].per_group", f"groups of the [[neutral]] table ({', '.join(sorted(g for g in groups if g))})", group)
-            if None in groups:
-                raise root.fail(
-                    "neutral", "a `group` for every neutral (an option counts neutrals by group)", next(n.name for n in neutrals.values() if n.group is None)
-                )
-        if isinstance(params, NeutralTakeoverParams) and params.production == "table_value" and any(n.ipc is None for n in neutrals.values()):
-            raise root.fail(
-                f"option[{index}].production", 'an `ipc` for every neutral (production = table_value), or production = "unchanged"', "a neutral without ipc"
-            )
     restrictions = {}
     for section in root.tables("restriction", []):
         section.only(
@@ -267,7 +253,7 @@ def load_ruleset(path: Path | str) -> Ruleset:
         "positive",
         "positive_rule",
     )
-    return Ruleset(
+    ruleset = Ruleset(
         id=root.text("id"),
         title=root.text("title"),
         source=root.text("source"),
@@ -306,11 +292,14 @@ def load_ruleset(path: Path | str) -> Ruleset:
         scenarios=read_scenarios(root, (sides[0], sides[1])),
         game_rules=read_game_rules(root, "game_rule", root.text("id")),
     )
+    for index, option in enumerate(options):
+        option.params.check_in(ruleset, root, f"option[{index}]")
+    return ruleset
 
 
-def _option(section: Section) -> Option:
-    kind = section.get("kind", f"one of {', '.join(PARAMS_BY_KIND)}", lambda v: v in PARAMS_BY_KIND)
-    params_class = PARAMS_BY_KIND[kind]
+def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) -> Option:
+    kind = section.get("kind", f"one of {', '.join(sorted(params_by_kind))}", lambda v: v in params_by_kind)
+    params_class = params_by_kind[kind]
     section.only(*OPTION_KEYS, *params_class.KEYS)
     params = params_class.from_toml(section)
     quotes = section.table("quotes", None)
@@ -329,8 +318,4 @@ def _option(section: Section) -> Option:
     )
 
 
-def load_named_ruleset(name: str) -> Ruleset:
-    return load_ruleset(find_data_file("rulesets", name))
-
-
-__all__ = ["DataFileError", "Option", "Ruleset", "data_folders", "find_data_file", "load_named_ruleset", "load_ruleset"]
+__all__ = ["DataFileError", "Neutral", "Option", "Ruleset", "data_folders", "find_data_file", "read_ruleset"]

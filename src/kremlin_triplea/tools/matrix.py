@@ -39,6 +39,7 @@ from kremlin_triplea.draft.kinds import (
     KINDS,
     BidSpec,
     Pick,
+    ScenarioTarget,
     UnitPlacement,
     apply_bid,
     apply_scenario,
@@ -47,6 +48,7 @@ from kremlin_triplea.draft.kinds import (
     removable_units,
 )
 from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine
 from kremlin_triplea.errors import KremlinError, UnknownNameError
@@ -61,7 +63,7 @@ from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import Profile, fit_ruleset, load_profile
-from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders, load_ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
 from kremlin_triplea.tools.profiles import derived_setup, rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
@@ -745,7 +747,7 @@ def _scenario_items(
         if scenario.side != side:
             continue
         cell = report.cell(ruleset.id, f"{_row(option)}: {scenario.title}", label)
-        pick = Pick(1, side, option, scenario=scenario)
+        pick = Pick(1, side, option, ScenarioTarget(scenario))
         if scenario.title not in choices.scenarios:
             # Not offered: the draft must refuse it too (its rule, or a board no game can start from).
             try:

@@ -22,21 +22,14 @@ from pathlib import Path
 
 import attrs
 
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.house_rules import load_house_set
 from kremlin_triplea.rules.names import _SEA_ZONE
-from kremlin_triplea.rules.options import PlacementParams, TerritoryTakeoverParams
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
-from kremlin_triplea.rules.ruleset import (
-    Neutral,
-    Ruleset,
-    data_folders,
-    find_data_file,
-    load_named_ruleset,
-    load_ruleset,
-)
+from kremlin_triplea.rules.ruleset import Neutral, Ruleset, data_folders, find_data_file
 from kremlin_triplea.rules.tomlfile import read_toml
 
 REVIEW = "REVIEW"
@@ -61,29 +54,10 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
         if by not in table[name]:
             table[name].append(by)
 
+    tables = {"powers": powers, "units": units, "places": places}
     for option in ruleset.options:
-        by = f"option {option.number}"
-        params = option.params
-        if isinstance(params, PlacementParams):
-            for unit_set in params.unit_sets:
-                for unit in unit_set:
-                    need(units, unit, by)
-            if "no_factory_there" in params.require:
-                need(units, "factory", by)
-            for power, unit, place in params.exclude:
-                need(powers, power, by)
-                need(units, unit, by)
-                need(places, place, by)
-        elif isinstance(params, TerritoryTakeoverParams):
-            for unit, _ in params.units:
-                need(units, unit, by)
-            for unit in params.forbidden_units:
-                need(units, unit, by)
-        elif option.kind == "neutral_takeover":
-            for neutral in ruleset.neutrals.values():
-                need(places, neutral.name, by)
-                for unit, _ in neutral.army:
-                    need(units, unit, by)
+        for table, name in option.params.rule_names(ruleset):
+            need(tables[table], name, f"option {option.number}")
     for scenario in getattr(ruleset, "scenarios", ()):
         by = f"scenario {scenario.title!r}"
         if scenario.power:

@@ -2,32 +2,42 @@
 
 Like python-chess's variants, a kind is a small class with a few hooks:
 
-``target_key``
-    the draft file's key for what the pick names (``place``, ``take``, ...);
+``params``
+    the class of the option's parameters (a :class:`~kremlin_triplea.rules.options.OptionParams`),
+    read from the ruleset's ``[[option]]`` table when the ruleset is read;
+``target``
+    the class of what a pick names (a :class:`~kremlin_triplea.draft.picks.PickTarget`),
+    written in the draft file under its ``KEY`` (``place``, ``take``, ...);
 ``parse_target``
-    that key's TOML read into :class:`~kremlin_triplea.draft.picks.Pick` fields;
+    that key's TOML read into a ``target``, names translated and checked;
 ``choices``
-    every legal target now, described for people (``legal``, the assistant);
+    every legal target now (an :class:`~kremlin_triplea.draft.choices.OptionChoices`,
+    or a subclass of it for a kind with targets of its own shape);
+``describe_choices``
+    those choices as lines for people (``legal``);
 ``picks``
-    one :class:`~kremlin_triplea.draft.picks.Pick` per legal target (the matrix, property tests);
+    one :class:`~kremlin_triplea.draft.picks.Pick` per legal target, with a description
+    (the matrix, property tests, and the assistant and draft room for kinds without a form of their own);
 ``apply``
     check a pick on the board as the earlier picks left it and return its changes,
     or raise ``RuleViolation`` quoting the rule.
 
 ``choices``, ``picks`` and ``apply`` ask the same checks, so a target listed as
-legal is accepted when applied. Adding a kind is one module that defines a
-subclass with ``@register``, plus its data in the rulesets.
+legal is accepted when applied. Adding a kind is one module in this package that
+defines its parameters, its target and a subclass with ``@register``, plus its data
+in the rulesets: the package imports every module in it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import DraftState, Outcome
 from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
 
@@ -36,12 +46,22 @@ class OptionKind:
     """A kind of bonus option; subclasses implement the hooks (see the module's docstring)."""
 
     name: ClassVar[str]
-    target_key: ClassVar[str]
+    params: ClassVar[type[OptionParams]]
+    target: ClassVar[type[PickTarget]]
 
-    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict[str, Any]:
+    @property
+    def target_key(self) -> str:
+        """The draft file's key for what a pick of this kind names."""
+        return self.target.KEY
+
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> PickTarget:
         raise NotImplementedError
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
+        raise NotImplementedError
+
+    def describe_choices(self, choices: OptionChoices) -> list[str]:
+        """The legal targets :meth:`choices` found, one line each, indented under the option's heading."""
         raise NotImplementedError
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
@@ -59,5 +79,19 @@ def register(cls: type[OptionKind]) -> type[OptionKind]:
     """Class decorator: the ruleset's ``kind = cls.name`` is carried out by ``cls``."""
     if cls.name in KINDS:
         raise ValueError(f"option kind {cls.name!r} registered twice")
+    if cls.params.KIND != cls.name:
+        raise ValueError(f"option kind {cls.name!r} reads the parameters of {cls.params.KIND!r}")
+    if any(kind.target_key == cls.target.KEY for kind in KINDS.values()):
+        raise ValueError(f"option kind {cls.name!r}: another kind's picks name their target `{cls.target.KEY}`")
     KINDS[cls.name] = cls()
     return cls
+
+
+def unregister(name: str) -> None:
+    """Forget a kind registered with :func:`register` (a test's own kind, once the test is done)."""
+    del KINDS[name]
+
+
+def params_by_kind() -> dict[str, type[OptionParams]]:
+    """Each registered kind's parameters class: what the ruleset reader needs to read ``[[option]]`` tables."""
+    return {name: kind.params for name, kind in KINDS.items()}

@@ -6,17 +6,122 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
+from typing import Any, ClassVar
+
+import attrs
 
 from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import NeutralTake, Pick
+from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.options import NeutralTakeoverParams
+from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
+
+
+@attrs.frozen
+class NeutralTakeoverParams(OptionParams):
+    """Neutrals join a power with their armies (000 option 3; 001/002's neutral options)."""
+
+    KIND: ClassVar[str] = "neutral_takeover"
+    KEYS: ClassVar[tuple[str, ...]] = ("count", "max_total_ipc", "navy_to", "navy_reason", "per_group", "production", "production_reason", "production_source")
+
+    count: int  # neutrals per pick: the sum of per_group when that is given
+    max_total_ipc: int | None  # None: no limit on the table's IPC values
+    navy_to: str
+    navy_reason: str
+    per_group: tuple[tuple[str, int], ...] = ()  # e.g. (("major", 1), ("minor", 1)): how many of each [[neutral]] group
+    # "table_value": the neutral's production becomes its table IPC value (AA50);
+    # "unchanged": the game's production stays (001, 002: "The starting income doesn't change")
+    production: str = "table_value"
+    production_reason: str = ""
+    production_source: str = ""
+
+    @classmethod
+    def from_toml(cls, section: Section) -> NeutralTakeoverParams:
+        per_group = tuple(section.counts("per_group", {}).items())
+        return cls(
+            count=sum(n for _, n in per_group) if per_group else section.integer("count"),
+            max_total_ipc=section.integer("max_total_ipc", None),
+            navy_to=section.get("navy_to", "nearest_sea_zone_without_enemy_units", lambda v: v == "nearest_sea_zone_without_enemy_units"),
+            navy_reason=section.text("navy_reason", ""),
+            per_group=per_group,
+            production=section.get("production", "table_value or unchanged", lambda v: v in ("table_value", "unchanged"), "table_value"),
+            production_reason=section.text("production_reason", ""),
+            production_source=section.text("production_source", ""),
+        )
+
+    def describe(self, ruleset: Any) -> list[str]:
+        if self.per_group:
+            lines = [f"take {' and '.join(f'{n} {group}' for group, n in self.per_group)} neutral(s):"]
+        else:
+            lines = [f"take {self.count} neutrals worth at most {self.max_total_ipc} IPCs together:"]
+        for neutral in ruleset.neutrals.values():
+            army = ", ".join(f"{n} {u}" for u, n in neutral.army)
+            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else str(neutral.group)
+            lines.append(f"  {neutral.name}: {value}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
+        if self.production == "unchanged":
+            lines.append(f"production of a taken neutral: unchanged ({self.production_reason})")
+        return lines
+
+    def check_in(self, ruleset: Any, root: Section, key: str) -> None:
+        groups = {n.group for n in ruleset.neutrals.values()}
+        if self.per_group:
+            for group, _ in self.per_group:
+                if group not in groups:
+                    raise root.fail(f"{key}.per_group", f"groups of the [[neutral]] table ({', '.join(sorted(g for g in groups if g))})", group)
+            if None in groups:
+                raise root.fail(
+                    "neutral",
+                    "a `group` for every neutral (an option counts neutrals by group)",
+                    next(n.name for n in ruleset.neutrals.values() if n.group is None),
+                )
+        if self.production == "table_value" and any(n.ipc is None for n in ruleset.neutrals.values()):
+            raise root.fail(f"{key}.production", 'an `ipc` for every neutral (production = table_value), or production = "unchanged"', "a neutral without ipc")
+
+    def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
+        for neutral in ruleset.neutrals.values():
+            yield "places", neutral.name
+            for unit, _ in neutral.army:
+                yield "units", unit
+
+
+@attrs.frozen
+class NeutralTake:
+    territory: str
+    by: str
+    navy_at: str | None = None
+
+    @classmethod
+    def list_from_toml(cls, section: Section, key: str, names: Names) -> tuple[NeutralTake, ...]:
+        """``take = [{ neutral, by, navy_at }, ...]``."""
+        takes = []
+        for entry in section.tables(key):
+            entry.only("neutral", "by", "navy_at")
+            at = f"{entry.where}: {entry.key}"
+            navy = entry.text("navy_at", None)
+            takes.append(
+                cls(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None)
+            )
+        return tuple(takes)
+
+    def to_toml(self) -> dict[str, Any]:
+        return {"neutral": self.territory, "by": self.by} | ({"navy_at": self.navy_at} if self.navy_at else {})
+
+
+@attrs.frozen
+class NeutralTakes(PickTarget):
+    """What a neutral takeover pick names: ``take = [{ neutral, by, navy_at }, ...]``."""
+
+    KEY: ClassVar[str] = "take"
+
+    takes: tuple[NeutralTake, ...]
+
+    def to_toml(self) -> list[dict[str, Any]]:
+        return [t.to_toml() for t in self.takes]
 
 
 def neutral_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
@@ -84,12 +189,14 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
     option = pick.option
     params = option.params
     assert isinstance(params, NeutralTakeoverParams)
-    territories = [t.territory for t in pick.takes]
-    if len(pick.takes) != params.count or len(set(territories)) != len(territories):
+    target = pick.target
+    assert isinstance(target, NeutralTakes)
+    territories = [t.territory for t in target.takes]
+    if len(target.takes) != params.count or len(set(territories)) != len(territories):
         raise Problem(
             option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}"
         ).violation(pick.label)
-    for take in pick.takes:
+    for take in target.takes:
         problem = neutral_problem(state, option, pick.side, take.territory, take.by) or navy_problem(state, option, take.territory, take.navy_at)
         if problem is not None:
             raise problem.violation(pick.label)
@@ -100,7 +207,7 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
     lines: list[str] = []
     affected: set[str] = set()
     displaced: list[Displaced] = []
-    for take in pick.takes:
+    for take in target.takes:
         territory, neutral = take.territory, state.neutrals[take.territory]
         changes.append(SetOwner(territory, take.by, captured=False))
         facts = []
@@ -138,10 +245,11 @@ class NeutralTakeover(OptionKind):
     """Neutrals join a power of the side with their armies (``take = [...]``)."""
 
     name = "neutral_takeover"
-    target_key = "take"
+    params = NeutralTakeoverParams
+    target = NeutralTakes
 
-    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
-        return {"takes": NeutralTake.list_from_toml(section, "take", names)}
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> NeutralTakes:
+        return NeutralTakes(NeutralTake.list_from_toml(section, NeutralTakes.KEY, names))
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         params = option.params
@@ -168,6 +276,16 @@ class NeutralTakeover(OptionKind):
         unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
         return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 
+    def describe_choices(self, choices: OptionChoices) -> list[str]:
+        lines = []
+        for neutral in choices.neutrals:
+            takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
+            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
+            lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
+        if choices.neutral_pairs:
+            lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
+        return lines
+
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         """Each neutral and taker (its navy's zone is declared after the bid), with a partner from the enumeration's legal pairs."""
         option = choices.option
@@ -185,7 +303,7 @@ class NeutralTakeover(OptionKind):
             elif count != 1:
                 continue  # the enumeration lists pairs only
             for power, _ in neutral.takers:
-                yield f"{power} take {neutral.name}", Pick(index, side, option, takes=(NeutralTake(neutral.territory, power), *others))
+                yield f"{power} take {neutral.name}", Pick(index, side, option, NeutralTakes((NeutralTake(neutral.territory, power), *others)))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_neutral_takeover(state, pick)

@@ -5,16 +5,95 @@ from __future__ import annotations
 import zlib
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices, SetChoice, UnitChoice
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import Pick, UnitPlacement
+from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.options import PlacementParams
+from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
+
+# The places a placement option may name, and the checks it may require; the
+# code for each is in placement_problem below.
+PLACEMENT_PLACES = (
+    "own_territory",
+    "sea_zone_adjacent_to_own_territory_or_with_friendly_ships",
+    "friendly_sea_zone",  # adjacent to a territory of the power or an ally, or holding allied ships
+    "friendly_carrier_with_room",
+)
+PLACEMENT_CHECKS = (
+    "not_adjacent_to_enemy_units",
+    "no_enemy_units",
+    "same_territory",
+    "same_power",
+    "no_factory_there",
+)
+
+
+@attrs.frozen
+class PlacementParams(OptionParams):
+    """Units of the side's powers placed where the option allows (000 options 1, 2, 4-9)."""
+
+    KIND: ClassVar[str] = "placement"
+    KEYS: ClassVar[tuple[str, ...]] = ("unit_sets", "at", "require", "exclude")
+
+    unit_sets: tuple[tuple[str, ...], ...]  # choose exactly one; rule-text unit names
+    at: tuple[str, ...]  # a unit may go to any one of these kinds of place
+    require: tuple[str, ...]  # further checks, all must hold
+    exclude: tuple[tuple[str, str, str], ...] = ()  # (power, unit, place) never allowed, rule-text names
+
+    @classmethod
+    def from_toml(cls, section: Section) -> PlacementParams:
+        unit_sets = section.get(
+            "unit_sets",
+            'a list of unit lists, e.g. [["transport", "submarine"]]',
+            lambda v: isinstance(v, list) and v and all(isinstance(s, list) and s and all(isinstance(u, str) for u in s) for s in v),
+        )
+        at = section.texts("at")
+        for place in at:
+            if place not in PLACEMENT_PLACES:
+                raise section.fail("at", f"places among {', '.join(PLACEMENT_PLACES)}", place)
+        require = section.texts("require", [])
+        for check in require:
+            if check not in PLACEMENT_CHECKS:
+                raise section.fail("require", f"checks among {', '.join(PLACEMENT_CHECKS)}", check)
+        exclude = []
+        for entry in section.tables("exclude", []):
+            entry.only("power", "unit", "at")
+            exclude.append((entry.text("power"), entry.text("unit"), entry.text("at")))
+        return cls(tuple(tuple(s) for s in unit_sets), tuple(at), tuple(require), tuple(exclude))
+
+    def describe(self, ruleset: Any) -> list[str]:
+        sets = " | ".join(" + ".join(s) for s in self.unit_sets)
+        lines = [f"units: {sets}; where: {' or '.join(self.at)}" + (f"; checks: {', '.join(self.require)}" if self.require else "")]
+        return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
+
+    def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
+        for unit_set in self.unit_sets:
+            for unit in unit_set:
+                yield "units", unit
+        if "no_factory_there" in self.require:
+            yield "units", "factory"
+        for power, unit, place in self.exclude:
+            yield from (("powers", power), ("units", unit), ("places", place))
+
+
+@attrs.frozen
+class Placements(PickTarget):
+    """What a placement pick names: ``place = [{ power, unit, count = 1, at }, ...]``."""
+
+    KEY: ClassVar[str] = "place"
+
+    units: tuple[UnitPlacement, ...]
+
+    def to_toml(self) -> list[dict[str, Any]]:
+        return [p.to_toml() for p in self.units]
 
 
 def placement_problem(state: DraftState, facts: Facts, option: Option, side: str, power: str, unit: str, place: str) -> Problem | None:
@@ -128,8 +207,10 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     option = pick.option
     params = option.params
     assert isinstance(params, PlacementParams)
+    target = pick.target
+    assert isinstance(target, Placements)
     placed = Counter[str]()
-    for entry in pick.placements:
+    for entry in target.units:
         placed[entry.unit] += entry.count
     choices = unit_sets(state, option)
     if placed not in choices:
@@ -138,18 +219,18 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
             option.quote("unit_sets"), option.source, f"the pick places {describe_units(placed) or 'nothing'}; the option gives exactly {sets}"
         ).violation(pick.label)
     facts = state.facts()
-    for entry in pick.placements:
+    for entry in target.units:
         problem = placement_problem(state, facts, option, pick.side, entry.power, entry.unit, entry.at)
         if problem is not None:
             raise problem.violation(pick.label)
-    if "same_territory" in params.require and len({e.at for e in pick.placements}) > 1:
-        places = ", ".join(sorted({e.at for e in pick.placements}))
+    if "same_territory" in params.require and len({e.at for e in target.units}) > 1:
+        places = ", ".join(sorted({e.at for e in target.units}))
         raise Problem(option.quote("same_territory"), option.source, f"the units go to different places: {places}").violation(pick.label)
-    if "same_power" in params.require and len({e.power for e in pick.placements}) > 1:
-        powers = ", ".join(sorted({e.power for e in pick.placements}))
+    if "same_power" in params.require and len({e.power for e in target.units}) > 1:
+        powers = ", ".join(sorted({e.power for e in target.units}))
         raise Problem(option.quote("same_power"), option.source, f"the units belong to different powers: {powers}").violation(pick.label)
     merged = Counter[tuple[str, str, str]]()
-    for entry in pick.placements:
+    for entry in target.units:
         merged[(entry.at, entry.power, entry.unit)] += entry.count
     changes = tuple(PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items())
     lines = [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
@@ -160,7 +241,7 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
             lines.append(
                 f"the factory in {state.names.shown(at)} produces at most {state.board.node(at)['production']} units per round, the territory's IPC value ({how})"
             )
-    return Outcome(changes, frozenset(e.at for e in pick.placements), tuple(lines))
+    return Outcome(changes, frozenset(e.at for e in target.units), tuple(lines))
 
 
 @register
@@ -168,10 +249,11 @@ class Placement(OptionKind):
     """Units of the side's powers placed where the option's parameters allow (``place = [...]``)."""
 
     name = "placement"
-    target_key = "place"
+    params = PlacementParams
+    target = Placements
 
-    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
-        return {"placements": UnitPlacement.list_from_toml(section, "place", names)}
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> Placements:
+        return Placements(UnitPlacement.list_from_toml(section, Placements.KEY, names))
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         params = option.params
@@ -205,6 +287,11 @@ class Placement(OptionKind):
         unavailable = None if possible else f"no power of the {side} has a legal place for these units"
         return OptionChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
 
+    def describe_choices(self, choices: OptionChoices) -> list[str]:
+        if choices.sets:
+            return [f"  {entry.power} {' + '.join(entry.units)} together on: {', '.join(entry.places)}" for entry in choices.sets]
+        return [f"  {entry.power} {entry.unit} on: {', '.join(entry.places)}" for entry in choices.units]
+
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         option = choices.option
         if choices.sets:
@@ -214,7 +301,7 @@ class Placement(OptionKind):
                     counts[unit] = counts.get(unit, 0) + 1
                 for place in entry.places:
                     placements = tuple(UnitPlacement(entry.power, u, n, place) for u, n in counts.items())
-                    yield f"{entry.power} {' + '.join(entry.units)} in {place}", Pick(index, side, option, placements=placements)
+                    yield f"{entry.power} {' + '.join(entry.units)} in {place}", Pick(index, side, option, Placements(placements))
             return
         require = option.params.require  # type: ignore[union-attr]
         by_unit: dict[str, list[tuple[str, str]]] = {}
@@ -243,7 +330,7 @@ class Placement(OptionKind):
                         companion = same[0] if same else fitting[zlib.crc32(f"{power} {place}".encode()) % len(fitting)]
                         placements.append(UnitPlacement(companion[0], other, 1, companion[1]))
                     else:
-                        yield f"{power} {unit} in {place} (with {' + '.join(units)})", Pick(index, side, option, placements=tuple(placements))
+                        yield f"{power} {unit} in {place} (with {' + '.join(units)})", Pick(index, side, option, Placements(tuple(placements)))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_placement(state, pick)

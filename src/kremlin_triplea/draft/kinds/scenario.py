@@ -3,24 +3,68 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.errors import RuleViolation, UnknownNameError
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
 from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.scenarios import Scenario, Step
 from kremlin_triplea.rules.tomlfile import Section
 
 
+@attrs.frozen
+class ScenarioParams(OptionParams):
+    """A scenario option: the pick names one of the ruleset's [[scenario]] entries (rules/scenarios.py)."""
+
+    KIND: ClassVar[str] = "scenario"
+    KEYS: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def from_toml(cls, section: Section) -> ScenarioParams:
+        return cls()
+
+    def describe(self, ruleset: Any) -> list[str]:
+        lines = []
+        for scenario in ruleset.scenarios:
+            who = scenario.side + (f", {scenario.power}" if scenario.power else "")
+            lines.append(f"{who}: scenario = {scenario.title!r} (id {scenario.id}; {scenario.source})")
+        return lines
+
+    def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
+        # The scenarios' names are the ruleset's, whether or not an option offers them: tools/profiles.py reads them all.
+        return iter(())
+
+
+@attrs.frozen
+class ScenarioTarget(PickTarget):
+    """What a scenario pick names: ``scenario = "title"`` (any case) or its id."""
+
+    KEY: ClassVar[str] = "scenario"
+
+    scenario: Scenario
+
+    def to_toml(self) -> str:
+        return self.scenario.title
+
+    @property
+    def chosen(self) -> str:
+        return self.scenario.title
+
+
 def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
     """Check the pick's scenario against the side and the locks, then turn its steps into changes."""
-    option, scenario = pick.option, pick.scenario
-    assert scenario is not None
+    target = pick.target
+    assert isinstance(target, ScenarioTarget)
+    option, scenario = pick.option, target.scenario
     names = state.names
     profile = state.profile
     if scenario.side != pick.side:
@@ -282,10 +326,11 @@ class ScenarioOption(OptionKind):
     """One of the side's what-if scenarios (``scenario = "title"``): its steps carried out on the board."""
 
     name = "scenario"
-    target_key = "scenario"
+    params = ScenarioParams
+    target = ScenarioTarget
 
-    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
-        return {"scenario": ruleset.scenario(section.text("scenario"), where=f"{section.where}: {section.key}")}
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> ScenarioTarget:
+        return ScenarioTarget(ruleset.scenario(section.text(ScenarioTarget.KEY), where=f"{section.where}: {section.key}"))
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         titles = []
@@ -293,7 +338,7 @@ class ScenarioOption(OptionKind):
             if scenario.side != side:
                 continue
             try:
-                outcome = apply_scenario(state, Pick(index=0, side=side, option=option, scenario=scenario))
+                outcome = apply_scenario(state, Pick(index=0, side=side, option=option, target=ScenarioTarget(scenario)))
                 # Not offered when it would leave a board no game starts from (the draft refuses it too).
                 places = touched_places(outcome.changes)
                 before = board_problems(state.board, state.factory, places)
@@ -313,11 +358,14 @@ class ScenarioOption(OptionKind):
         unavailable = None if titles else f"every scenario of the {side} involves a place the other side has affected"
         return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
 
+    def describe_choices(self, choices: OptionChoices) -> list[str]:
+        return [f"  scenario = {title!r}" for title in choices.scenarios]
+
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         option = choices.option
         for title in choices.scenarios:
             scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)
-            yield f"scenario {title}", Pick(index, side, option, scenario=scenario)
+            yield f"scenario {title}", Pick(index, side, option, ScenarioTarget(scenario))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_scenario(state, pick)

@@ -3,18 +3,97 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import Pick, TakeoverSpec
+from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
-from kremlin_triplea.rules.options import TerritoryTakeoverParams
+from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
+
+
+@attrs.frozen
+class TerritoryTakeoverParams(OptionParams):
+    """An enemy territory taken over (000 option 10)."""
+
+    KIND: ClassVar[str] = "territory_takeover"
+    KEYS: ClassVar[tuple[str, ...]] = ("units", "forbidden_units")
+
+    units: tuple[tuple[str, int], ...]  # placed for the taking power
+    forbidden_units: tuple[str, ...]  # a territory holding one of these may not be taken
+
+    @classmethod
+    def from_toml(cls, section: Section) -> TerritoryTakeoverParams:
+        return cls(units=tuple(section.counts("units").items()), forbidden_units=tuple(section.texts("forbidden_units", [])))
+
+    def describe(self, ruleset: Any) -> list[str]:
+        units = ", ".join(f"{n} {u}" for u, n in self.units)
+        return [f"places {units}; not where there is a {', '.join(self.forbidden_units)}"]
+
+    def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
+        for unit, _ in self.units:
+            yield "units", unit
+        for unit in self.forbidden_units:
+            yield "units", unit
+
+
+@attrs.frozen
+class Retreat:
+    to: str
+    power: str | None = None  # None: any owner
+    unit: str | None = None  # None: any unit type
+
+    @property
+    def specific(self) -> bool:
+        return self.power is not None or self.unit is not None
+
+    def to_toml(self) -> dict[str, Any]:
+        return {"to": self.to} | ({"power": self.power} if self.power else {}) | ({"unit": self.unit} if self.unit else {})
+
+
+@attrs.frozen
+class TakeoverSpec(PickTarget):
+    """What a territory takeover pick names: ``takeover = { territory, by, retreat = [{ to, power, unit }, ...] }``."""
+
+    KEY: ClassVar[str] = "takeover"
+
+    territory: str
+    by: str
+    retreats: tuple[Retreat, ...] = ()
+
+    @classmethod
+    def from_toml(cls, section: Section, key: str, names: Names) -> TakeoverSpec:
+        """``takeover = { territory, by, retreat = [{ to, power, unit }, ...] }``."""
+        spec = section.table(key)
+        spec.only("territory", "by", "retreat")
+        at = f"{spec.where}: {spec.key}"
+        retreats = []
+        for entry in spec.tables("retreat", []):
+            entry.only("to", "power", "unit")
+            here = f"{entry.where}: {entry.key}"
+            power, unit = entry.text("power", None), entry.text("unit", None)
+            retreats.append(
+                Retreat(
+                    names.territory(entry.text("to"), where=here),
+                    names.power(power, where=here) if power else None,
+                    names.unit(unit, where=here) if unit else None,
+                )
+            )
+        return cls(names.territory(spec.text("territory"), where=at), names.power(spec.text("by"), where=at), tuple(retreats))
+
+    def to_toml(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"territory": self.territory, "by": self.by}
+        if self.retreats:
+            data["retreat"] = [r.to_toml() for r in self.retreats]
+        return data
 
 
 def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
@@ -114,8 +193,8 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
     option = pick.option
     params = option.params
     assert isinstance(params, TerritoryTakeoverParams)
-    spec = pick.takeover
-    assert spec is not None
+    spec = pick.target
+    assert isinstance(spec, TakeoverSpec)
     problem = takeover_problem(state, option, pick.side, spec.territory, spec.by)
     if problem is not None:
         raise problem.violation(pick.label)
@@ -169,10 +248,11 @@ class TerritoryTakeover(OptionKind):
     """An enemy territory taken by a power of the side, its defenders retreated (``takeover = {...}``)."""
 
     name = "territory_takeover"
-    target_key = "takeover"
+    params = TerritoryTakeoverParams
+    target = TakeoverSpec
 
-    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> dict:
-        return {"takeover": TakeoverSpec.from_toml(section, "takeover", names)}
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> TakeoverSpec:
+        return TakeoverSpec.from_toml(section, TakeoverSpec.KEY, names)
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         board = state.board
@@ -190,11 +270,18 @@ class TerritoryTakeover(OptionKind):
         unavailable = None if choices else f"no enemy territory may be taken over by the {side}"
         return OptionChoices(option, unavailable=unavailable, takeovers=tuple(choices))
 
+    def describe_choices(self, choices: OptionChoices) -> list[str]:
+        lines = []
+        for takeover in choices.takeovers:
+            retreat = "; ".join(f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats)
+            lines.append(f"  {takeover.power} take {takeover.territory}" + (f" (retreats, declared after the bid; now: {retreat})" if retreat else ""))
+        return lines
+
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         """One pick per territory and taker: where the defenders retreat is declared after the bid, not in the pick."""
         option = choices.option
         for takeover in choices.takeovers:
-            yield f"{takeover.power} take {takeover.territory}", Pick(index, side, option, takeover=TakeoverSpec(takeover.territory, takeover.power))
+            yield f"{takeover.power} take {takeover.territory}", Pick(index, side, option, TakeoverSpec(takeover.territory, takeover.power))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_territory_takeover(state, pick)
