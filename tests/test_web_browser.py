@@ -106,10 +106,17 @@ class Player:
 
     def choose_option(self, option: int) -> None:
         from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions
+        from selenium.webdriver.support.ui import WebDriverWait
 
         self.wait_for("#choose-option")
         self.select("option", str(option))
+        # A page that refused a pick still shows its form: wait until the click has replaced it,
+        # or the fields below would be typed into the old page while the new one loads.
+        shown = self.driver.find_elements(By.ID, "pick-form")
         self.driver.find_element(By.CSS_SELECTOR, "#choose-option button").click()
+        if shown:
+            WebDriverWait(self.driver, WAIT).until(expected_conditions.staleness_of(shown[0]))
         self.wait_for("#pick-form")
 
     def fill_pick(self, entry: dict) -> None:
