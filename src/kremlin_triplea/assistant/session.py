@@ -24,6 +24,7 @@ import attrs
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
 from kremlin_triplea.draft.kinds import (
+    KINDS,
     Displaced,
     DraftState,
     NeutralTakeoverParams,
@@ -550,6 +551,10 @@ class Conversation:
             entry["take"] = self.ask_neutrals(chosen)
         elif kind == "territory_takeover":
             entry["takeover"] = self.ask_takeover(chosen)
+        elif kind != "scenario":
+            # A kind without questions of its own: one of its legal picks, as the kind describes them.
+            listed = [Choice(pick, (description,)) for description, pick in KINDS[kind].picks(self.session.state, chosen, side, next_pick.index)]
+            entry = self.choose(f"{chosen.option.title}> ", listed).to_toml()
         else:
             ruleset = self.session.run.ruleset
             # Each scenario with its effects on this game (its rule text: 'help TITLE').

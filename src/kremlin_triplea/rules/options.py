@@ -45,6 +45,15 @@ class OptionParams:
         other than its own (a neutral option against the ``[[neutral]]`` table).
         """
 
+    def without_names(self, missing: set[str]) -> tuple[OptionParams, str]:
+        """These parameters on a map that lacks the rule-text names ``missing`` (lower case), and what that leaves out.
+
+        Most kinds keep their parameters (an option that needs a missing name
+        fails with it by name); a kind whose parameters only narrow what is
+        allowed drops the parts that name nothing here (placement's exceptions).
+        """
+        return self, ""
+
     def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
         """(table, rule-text name) for every name the option needs translated, table one of :data:`NAME_TABLES`."""
         return iter(())

@@ -386,10 +386,9 @@ def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
             restrictions[power] = restriction
     options = []
     for option in ruleset.options:
-        exclude = getattr(option.params, "exclude", ())
-        kept = tuple(e for e in exclude if not any(n.lower() in missing for n in e))
-        if kept != exclude:
-            notes.append(f"option {option.number}: the exclusions at {', '.join(e[2] for e in exclude if e not in kept)} do not apply: not on this map")
-            option = _attrs.evolve(option, params=_attrs.evolve(option.params, exclude=kept))
+        params, why = option.params.without_names(missing)
+        if why:
+            notes.append(f"option {option.number}: {why}")
+            option = _attrs.evolve(option, params=params)
         options.append(option)
     return _attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions, options=tuple(options)), tuple(notes)

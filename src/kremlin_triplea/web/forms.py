@@ -9,8 +9,10 @@ rule and why, exactly as ``apply`` does.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from kremlin_triplea.draft.picks import Pick
 
 MAX_ROWS = 40  # rows of one kind in one form: more is a malformed request
 MAX_FIELD = 200  # characters in one field
@@ -73,6 +75,10 @@ def option_of(form: Mapping[str, str]) -> str | int:
     return int(raw) if raw.isdigit() else raw
 
 
+# The option kinds with a form of their own; a pick of any other kind is one of its legal picks, chosen by description.
+FORM_KINDS = ("placement", "neutral_takeover", "territory_takeover", "scenario")
+
+
 def pick_entry(form: Mapping[str, str], side: str, kind: str) -> dict[str, Any]:
     """The ``[[pick]]`` table of option kind ``kind`` (the draft file's own keys)."""
     entry: dict[str, Any] = {"side": side, "option": option_of(form)}
@@ -96,9 +102,18 @@ def pick_entry(form: Mapping[str, str], side: str, kind: str) -> dict[str, Any]:
         entry["takeover"] = spec
     elif kind == "scenario":
         entry["scenario"] = text(form, "scenario")
-    else:  # pragma: no cover - the ruleset's kinds are validated when it is read
-        raise FormError(f"option kind {kind!r}")
+    else:  # pragma: no cover - the room sends other kinds to listed_pick_entry
+        raise FormError(f"option kind {kind!r} has no form of its own")
     return entry
+
+
+def listed_pick_entry(form: Mapping[str, str], listed: Iterable[tuple[str, Pick]]) -> dict[str, Any]:
+    """The ``[[pick]]`` table of the legal pick the form's ``target`` names by its description (kinds without a form)."""
+    wanted = text(form, "target")
+    for description, pick in listed:
+        if description == wanted:
+            return pick.to_toml()
+    raise FormError(f"{wanted!r} is not one of the legal choices listed")
 
 
 def bid_entry(form: Mapping[str, str], placing_side: str, negative: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.web.forms import FORM_KINDS
 from kremlin_triplea.web.room import SPECTATOR
 
 if TYPE_CHECKING:
@@ -283,6 +284,11 @@ def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, st
         )
     elif kind == "territory_takeover":
         out.append(takeover_fields(room, key, chosen, query))
+    elif kind not in FORM_KINDS:
+        # A kind without a form of its own: one of its legal picks, as the kind describes them.
+        side = room.turn() or ""
+        listed = [description for description, _ in room.listed_picks(option, side)]
+        out.append(f"<label>Choice <select name='target'>{_options((d, d) for d in listed)}</select></label>")
     else:
         out.append(f"<label>Scenario <select name='scenario'>{_options((t, t) for t in chosen.scenarios)}</select></label>")
     out.append("<p><button type='submit' id='submit-pick'>Pick</button></p></form>")

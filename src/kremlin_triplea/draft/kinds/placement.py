@@ -74,6 +74,13 @@ class PlacementParams(OptionParams):
         lines = [f"units: {sets}; where: {' or '.join(self.at)}" + (f"; checks: {', '.join(self.require)}" if self.require else "")]
         return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
 
+    def without_names(self, missing: set[str]) -> tuple[PlacementParams, str]:
+        kept = tuple(e for e in self.exclude if not any(n.lower() in missing for n in e))
+        if kept == self.exclude:
+            return self, ""
+        gone = ", ".join(e[2] for e in self.exclude if e not in kept)
+        return attrs.evolve(self, exclude=kept), f"the exclusions at {gone} do not apply: not on this map"
+
     def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
         for unit_set in self.unit_sets:
             for unit in unit_set:
