@@ -256,3 +256,25 @@ def test_a_placement_exception_at_a_place_the_map_lacks_excepts_nothing_there_an
     params = fitted.option(3).params
     assert isinstance(params, PlacementParams) and params.exclude == () and params.unit_sets == ruleset.option(3).params.unit_sets
     assert "option 3: the exclusions at Baltic Sea do not apply: not on this map" in notes
+
+
+def test_a_kind_is_registered_once_with_its_own_parameters_and_its_own_draft_key() -> None:
+    from kremlin_triplea.draft.kinds.neutral import NeutralTakes
+
+    class Twice(WarChest):
+        name = "placement"
+
+    class Mismatched(WarChest):
+        params = WarChestParams
+        name = "war_chest_two"
+
+    class SameKey(WarChest):
+        target = NeutralTakes
+
+    with pytest.raises(ValueError, match="'placement' registered twice"):
+        register(Twice)
+    with pytest.raises(ValueError, match="'war_chest_two' reads the parameters of 'war_chest'"):
+        register(Mismatched)
+    with pytest.raises(ValueError, match="another kind's picks name their target `take`"):
+        register(SameKey)
+    assert "war_chest" not in KINDS and "war_chest_two" not in KINDS
