@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
@@ -75,6 +76,58 @@ def test_apply_unknown_name_suggests_close_matches(tmp_path: Path) -> None:
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 2
     assert "unknown territory 'Archangle'" in result.stderr and "did you mean 'Archangel'" in result.stderr
+
+
+def _line_of(text: str, start: str) -> int:
+    return next(number for number, line in enumerate(text.splitlines(), 1) if line.startswith(start))  # the first such line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "located", "message"),
+    [
+        ('ruleset = "kremlin-aa50"', 'ruleset = "kremlin-aa5"', "ruleset", "unknown ruleset 'kremlin-aa5'; did you mean 'kremlin-aa50'"),
+        (
+            'game = "world_war_ii_v3/WW2v3-1941.xml"',
+            'game = "wold_war_ii_v3/WW2v3-1941.xml"',
+            "game",
+            "wold_war_ii_v3/WW2v3-1941.xml: unknown map 'wold_war_ii_v3'; did you mean 'world_war_ii_v3'",
+        ),
+        ('game = "world_war_ii_v3/WW2v3-1941.xml"', 'game = "missing.xml"', "game", "missing.xml: no such file"),
+        ('first = "Axis"', 'first = "Axes"', "first", "unknown side 'Axes'"),
+        ("option = 10", "option = 12", "pick 1, option", "unknown option '12' in ruleset kremlin-aa50"),
+        ('option = "infantry"', 'option = "infantri"', "pick 3, option", "unknown option 'infantri' in ruleset kremlin-aa50; did you mean 'infantry'"),
+        (
+            'ruleset = "kremlin-aa50"',
+            'ruleset = "kremlin-aa50"\nhouse_rules = ["house-revize"]',
+            "house_rules",
+            "unknown ruleset 'house-revize'; did you mean 'house-revised'",
+        ),
+        ('ruleset = "kremlin-aa50"', 'ruleset = "kremlin-aa50"\nhouse_rules = ["kremlin-classic"]', "house_rules", "kremlin-classic is a Kremlin ruleset"),
+        ('ruleset = "kremlin-aa50"', 'ruleset = "kremlin-aa50"\nprofile = "v3.toml"', "profile", "no such file"),
+    ],
+)
+def test_a_wrong_value_in_the_draft_is_reported_at_its_line(tmp_path: Path, old: str, new: str, located: str, message: str) -> None:
+    """The card: bad input gets one line saying what is wrong and where -- the draft file and line, the pick as players number it."""
+    text = EXAMPLE.read_text().replace(old, new, 1)
+    draft = tmp_path / "draft.toml"
+    draft.write_text(text)
+    result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 2, result.output
+    line = _line_of(text, new.splitlines()[-1])  # the line the wrong value is written on
+    assert result.stderr.startswith(f"kremlin-triplea: error: {draft}:{line}: {located}: "), result.stderr
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_picks_per_side_beyond_the_rules_is_a_violation_at_its_line(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 12")
+    draft = tmp_path / "draft.toml"
+    draft.write_text(text)
+    result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 1
+    # 000 A) Order of Bonus Options: "...if both agree then they can choose up to eleven options each."
+    assert result.stderr.startswith(
+        f"kremlin-triplea: error: {draft}:{_line_of(text, 'picks_per_side')}: picks_per_side: 12 picks per side; the rules allow 4 to 11"
+    )
 
 
 def test_apply_game_option_overrides_the_draft(tmp_path: Path) -> None:

@@ -19,6 +19,9 @@ def load_ruleset(path: Path | str) -> Ruleset:
     return read_ruleset(path, params_by_kind())
 
 
-def load_named_ruleset(name: str) -> Ruleset:
-    """A ruleset by its id (``kremlin-aa50``), looked up in the data folders (rulesets/ and the built-in ones)."""
-    return load_ruleset(find_data_file("rulesets", name))
+def load_named_ruleset(name: str, *, where: str | None = None) -> Ruleset:
+    """A ruleset by its id (``kremlin-aa50``), looked up in the data folders (rulesets/ and the built-in ones).
+
+    ``where`` names the file and key that asked for it (``draft.toml:13: ruleset``), for the error when it is unknown.
+    """
+    return load_ruleset(find_data_file("rulesets", name, where=where))

@@ -57,7 +57,7 @@ from kremlin_triplea.draft.kinds import (
     apply_bid,
 )
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import (
@@ -67,6 +67,7 @@ from kremlin_triplea.gamerules.house import (
     selection_lines,
 )
 from kremlin_triplea.model.changes import Change
+from kremlin_triplea.rules.datafiles import find_data_file, rule_file_kind
 from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, fit_ruleset, profile_for_game
@@ -88,6 +89,15 @@ class Draft:
     # Per house set: its switches, advantages (power = id or number), what they leave to choose, seed.
     house_rule_choices: dict[str, Section] = attrs.field(factory=dict, eq=False)
     profile: str | None = None  # a map profile file named by the draft (`profile = "x.toml"`), resolved against its folder
+    root: Section | None = attrs.field(default=None, eq=False, repr=False)  # the file as read: where each key is
+
+    def where_of(self, key: str) -> str:
+        """The draft file and the line of its top-level ``key`` (``draft.toml:14``)."""
+        return self.root.where_of(key) if self.root is not None else self.path
+
+    def locate(self, key: str) -> str:
+        """Where the draft's top-level ``key`` is (``draft.toml:14: game``), for errors about its value."""
+        return f"{self.where_of(key)}: {key}"
 
 
 def read_draft(path: Path | str) -> Draft:
@@ -100,7 +110,15 @@ def draft_from_data(root: Section) -> Draft:
     profile = root.text("profile", None)
     if profile is not None and not Path(profile).is_absolute():
         profile = str(Path(root.file).parent / profile)
+    if profile is not None and not Path(profile).is_file():
+        raise DataFileError(f"profile: {profile}: no such file (a map profile is looked for beside the draft)", where=root.where_of("profile"))
     house_rules = tuple(root.texts("house_rules", []))
+    for name in house_rules:  # an unknown set, or a ruleset listed as one, is refused where the draft names it
+        if rule_file_kind(find_data_file("rulesets", name, where=root.locate("house_rules"))) != "house":
+            raise DataFileError(
+                f"house_rules: {name} is a Kremlin ruleset (it has bonus options), not a house-rule set; a draft names it as `ruleset`",
+                where=root.where_of("house_rules"),
+            )
     house_choices = root.table("house_rule_choices", None)
     per_set = {name: house_choices.table(name) for name in house_choices.data} if house_choices is not None else {}
     for name in per_set:
@@ -125,6 +143,7 @@ def draft_from_data(root: Section) -> Draft:
             choices=tuple(root.texts("choices", [])),
             house_rule_choices=per_set,
             profile=profile,
+            root=root,
         )
     return Draft(
         path=root.file,
@@ -138,6 +157,7 @@ def draft_from_data(root: Section) -> Draft:
         choices=tuple(root.texts("choices", [])),
         house_rule_choices=per_set,
         profile=profile,
+        root=root,
     )
 
 
@@ -219,10 +239,16 @@ def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None
     spec = game or draft.game
     if spec is None:
         raise DataFileError("game: missing; name the game in the draft or with --game", where=draft.path)
+    asked = spec
     candidate = Path(spec)
     if not candidate.is_absolute() and (Path(draft.path).parent / candidate).is_file():
         spec = str(Path(draft.path).parent / candidate)
-    return load(spec, maps_dir=maps_dir)
+    try:
+        return load(spec, maps_dir=maps_dir)
+    except KremlinError as error:
+        if game is None and error.where == asked:  # the draft's own `game` is unknown or missing: say where it is written
+            error.where = f"{draft.locate('game')}: {asked}"
+        raise
 
 
 class LegalPicks:
@@ -270,7 +296,7 @@ class DraftRun:
         self.game = game
         if draft.ruleset is None and ruleset is None:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
-        self.ruleset = ruleset or load_named_ruleset(draft.ruleset)
+        self.ruleset = ruleset or load_named_ruleset(draft.ruleset, where=draft.locate("ruleset"))
         self.profile = profile or profile_for_game(game, draft.profile)
         # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.
         self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile)
@@ -281,7 +307,7 @@ class DraftRun:
         self.names = Names(game.board, self.profile, self.ruleset.sides)
         self.state = DraftState(game.board, self.ruleset, self.profile, self.names)
         picks = self.ruleset.picks
-        self.first = self.names.side(draft.first, where=f"{draft.path}: first")
+        self.first = self.names.side(draft.first, where=draft.locate("first"))
         self.second = next(s for s in self.ruleset.sides if s != self.first)
         self.picks_per_side = picks.default if draft.picks_per_side is None else draft.picks_per_side
         if not picks.min <= self.picks_per_side <= (picks.max or self.picks_per_side):
@@ -291,7 +317,7 @@ class DraftRun:
                 f"{self.picks_per_side} picks per side; the rules allow {allowed}",
                 rule=picks.rule,
                 source=picks.source,
-                where=draft.path,
+                where=draft.where_of("picks_per_side"),
             )
         self.applied: list[AppliedPick] = []
         self.declared: list[tuple[Displaced, Outcome]] = []
@@ -314,7 +340,7 @@ class DraftRun:
         side = self.names.side(section.text("side"), where=where)
         self.turn_problem(index, side, None, where=section.where)
         raw_option = section.get("option", "an option number or id", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool))
-        option = self.ruleset.option(raw_option)
+        option = self.ruleset.option(raw_option, where=section.locate("option"))
         self.turn_problem(index, side, option, where=section.where)
         kind = KINDS[option.kind]
         for other in target_keys:

@@ -9,11 +9,12 @@ from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.rules.tomlfile import read_toml
 
 
-def find_data_file(folder: str, name: str) -> Path:
+def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
     """A ruleset or map profile: ``name`` as a path, else ``<folder>/<name>.toml``.
 
     Looked up in the repository's folder (a source checkout) and in the copy
-    installed with the package (``kremlin_triplea/data/<folder>``).
+    installed with the package (``kremlin_triplea/data/<folder>``). ``where``
+    names the file and key that asked for it, for the error when it is unknown.
     """
     candidate = Path(name)
     if candidate.suffix == ".toml" and candidate.is_file():
@@ -24,7 +25,7 @@ def find_data_file(folder: str, name: str) -> Path:
             return path
     known = sorted({p.stem for base in data_folders(folder) for p in base.glob("*.toml")})
     kind = {"maps": "map profile", "rulesets": "ruleset"}.get(folder, folder)
-    raise UnknownNameError(kind, name, known, show_all=True, where=f"{folder}/")
+    raise UnknownNameError(kind, name, known, show_all=True, where=where or f"{folder}/")
 
 
 def data_folders(folder: str) -> list[Path]:

@@ -126,13 +126,13 @@ class Ruleset:
     scenarios: tuple[Scenario, ...] = ()
     game_rules: tuple[GameRule, ...] = ()  # [[game_rule]]: rules that are not options (rules/game_rules.py)
 
-    def option(self, key: int | str) -> Option:
-        """An option by its number in the rule text or by its id, e.g. 1 or "infantry"."""
+    def option(self, key: int | str, *, where: str | None = None) -> Option:
+        """An option by its number in the rule text or by its id, e.g. 1 or "infantry"; ``where`` locates the key asking."""
         for option in self.options:
             if key == option.number or (isinstance(key, str) and key.strip().lower() in (option.id, str(option.number))):
                 return option
         known = [str(o.number) for o in self.options] + [o.id for o in self.options]
-        raise UnknownNameError("option", str(key), known, within=f"ruleset {self.id}", show_all=True)
+        raise UnknownNameError("option", str(key), known, within=f"ruleset {self.id}", show_all=True, where=where)
 
     def scenario(self, key: str, *, where: str | None = None) -> Scenario:
         """A scenario by its title as the rule text gives it (any case) or its id."""

@@ -197,6 +197,14 @@ class Section:
         """The file, and the line this table starts on when known (``draft.toml:12``)."""
         return self._where(self.parts)
 
+    def where_of(self, name: str | int) -> str:
+        """The file, and the line key ``name`` of this table is on when known (``draft.toml:14``)."""
+        return self._where((*self.parts, name))
+
+    def locate(self, name: str | int) -> str:
+        """Where key ``name`` of this table is, as errors name it (``draft.toml:14: game``, ``draft.toml:40: pick 3, option``)."""
+        return f"{self.where_of(name)}: {self._path(name)}"
+
     def _where(self, parts: Parts) -> str:
         line = self.lines.line(parts) if self.lines is not None else None
         return self.file if line is None else f"{self.file}:{line}"
