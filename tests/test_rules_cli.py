@@ -54,7 +54,7 @@ def test_apply_a_broken_draft_prints_the_rule_and_writes_nothing(tmp_path: Path)
     assert result.exit_code == 1
     assert not out.exists()
     assert result.stderr.count("\n") == 1
-    assert "bid (Axis 11): Libya is owned by Italians, not Germans" in result.stderr
+    assert f"{draft}:{_line_of(draft.read_text(), '[bid]')}: bid (Axis 11): Libya is owned by Italians, not Germans" in result.stderr
     assert '"German units may be placed only on German-owned territories and sea zones;' in result.stderr
     assert f"({SEED}, C) Bidding)" in result.stderr
 
@@ -65,9 +65,23 @@ def test_apply_a_draft_with_a_broken_pick(tmp_path: Path) -> None:
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 1
     # 000 option 10: the retreating side "decides where to retreat those units after the bidding process is complete".
-    assert result.stderr.startswith("kremlin-triplea: error: pick 1 (Axis, option 10 Takeover of enemy held territory), retreat of 2 Russians infantry")
+    first_pick = _line_of(draft.read_text(), "[[pick]]")
+    assert result.stderr.startswith(
+        f"kremlin-triplea: error: {draft}:{first_pick}: pick 1 (Axis, option 10 Takeover of enemy held territory), retreat of 2 Russians infantry"
+    )
     assert "they may go to any of Belorussia, Karelia S.S.R., Russia, Urals; the Allies must say which" in result.stderr
     assert f"({SEED}, option 10)" in result.stderr
+
+
+def test_a_pick_that_breaks_its_option_is_reported_at_its_table(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text().replace('count = 3, at = "France"', 'count = 2, at = "France"')
+    draft = tmp_path / "draft.toml"
+    draft.write_text(text)
+    result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 1
+    third_pick = [n for n, line in enumerate(text.splitlines(), 1) if line == "[[pick]]"][2]
+    # 000 option 1: "Place three infantry ..."
+    assert result.stderr.startswith(f"kremlin-triplea: error: {draft}:{third_pick}: pick 3 (Axis, option 1 Infantry Placement): the pick places 2 infantry")
 
 
 def test_apply_unknown_name_suggests_close_matches(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ pick's entry says or at their one nearest place (000 A "Order of action"; :mod:`
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -439,7 +440,8 @@ class DraftRun:
 
     def apply_picks(self) -> None:
         for index, section in enumerate(self.draft.picks, start=1):
-            self.apply_pick(self.parse_pick(index, section))
+            with _located(section.where):
+                self.apply_pick(self.parse_pick(index, section))
 
     def check_complete(self) -> None:
         picks = self.ruleset.picks
@@ -481,7 +483,9 @@ class DraftRun:
                 found = destinations(self.state, displaced)
                 if found.tied:
                     stated = choose(displaced, found.matches)
-            self.declare_next(stated)
+            written = self.draft.picks  # a draft made in the draft room or the terminal may have no such table yet
+            with _located(written[displaced.pick - 1].where if displaced.pick <= len(written) else self.draft.path):
+                self.declare_next(stated)
 
     def take_back_declarations(self) -> None:
         while self.declared:
@@ -528,6 +532,17 @@ class DraftRun:
             raise RuleViolation(label, f"it would leave a board no game can start from: {'; '.join(broken)}", rule=rule, source=source)
 
 
+@contextlib.contextmanager
+def _located(where: str) -> Iterator[None]:
+    """A rule a pick or the bid breaks is reported at the draft's line for it (the rule itself knows no file)."""
+    try:
+        yield
+    except RuleViolation as violation:
+        if violation.where is None:
+            violation.where = where
+        raise
+
+
 def apply_draft(
     draft: Draft,
     game: Game | None = None,
@@ -557,7 +572,8 @@ def apply_draft(
     bid_spec = run.parse_bid()
     # Before the bid's units are placed (000 A "Order of action" 1, 2).
     run.apply_declarations(choose=(lambda _, places: places[0]) if open_declarations_first else None)
-    bid = run.apply_bid(bid_spec) if bid_spec is not None else None
+    with _located(draft.bid.where if draft.bid is not None else draft.path):
+        bid = run.apply_bid(bid_spec) if bid_spec is not None else None
     # The rule sets' game-file actions come last: they act on the board the picks and the bid made.
     own = run.ruleset.rule_set
     rules, selections = house_rule_changes(game.board, run.profile, run.names, house, before=(own,), flags=draft.choices)
