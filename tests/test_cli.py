@@ -150,3 +150,15 @@ def test_verify_without_its_base_reports_every_finding_with_a_warning(tmp_path: 
     assert result.returncode == 0  # kremlin.xml's duplicate connection is a warning
     assert "cannot find the base game gone/kremlin.xml" in result.stderr
     assert "warning: duplicate connection 'Congo Sea Zone'" in result.stdout
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
+    """`kremlin-triplea maps | head -1`: the closed pipe ends the command as SIGPIPE ends a shell tool, with no error line."""
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader is gone before the command writes a byte
+    with os.fdopen(writer, "w") as closed:
+        done = subprocess.run(
+            [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "maps"], stdout=closed, stderr=subprocess.PIPE, text=True, timeout=120
+        )
+    assert done.returncode == 128 + 13  # SIGPIPE's number on Linux
+    assert done.stderr == ""

@@ -634,7 +634,7 @@ def test_a_bid_buys_only_what_the_power_can_buy_in_the_game() -> None:
             ("per_group = { major = 1, minor = 1 }", "per_group = { major = 1, small = 1 }"),
             "option[1].per_group: expected groups of the [[neutral]] table (major, minor), got 'small'",
         ),
-        (('name = "Eire"\ngroup = "minor"\n', 'name = "Eire"\n'), "neutral: expected a `group` for every neutral"),
+        (('name = "Eire"\ngroup = "minor"\n', 'name = "Eire"\n'), "neutral Eire: missing `group`; expected a `group` for every neutral"),
         (('production = "unchanged"', 'production = "table_value"'), "option[1].production: expected an `ipc` for every neutral"),
         (("no_repeat_per = 9", "no_repeat_per = 0"), "picks.no_repeat_per: expected a positive whole number"),
         (('negative = "remove_units"', 'negative = "forfeit"'), "bid.negative: expected allocate_pus or remove_units, got 'forfeit'"),
@@ -654,10 +654,16 @@ def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path
     text = (Path(__file__).resolve().parents[1] / "rulesets" / "kremlin-classic.toml").read_text()
     assert edit[0] in text
     broken = tmp_path / "broken.toml"
-    broken.write_text(text.replace(edit[0], edit[1], 1))
+    edited = text.replace(edit[0], edit[1], 1)
+    broken.write_text(edited)
     with pytest.raises(DataFileError) as error:
         load_ruleset(broken)
-    assert str(error.value).startswith(f"{broken}: ") and message in str(error.value)
+    # The line the edit changed; a neutral that lost its group is reported at its [[neutral]] table.
+    changed = edited[: edited.index(edit[1]) + len(edit[1].rstrip("\n"))].count("\n") + 1
+    if message.startswith("neutral Eire"):
+        changed = edited[: edited.index(edit[1])].rstrip().count("\n") + 1  # the [[neutral]] header just above `name`
+    assert str(error.value).startswith(f"{broken}:{changed}: "), str(error.value)
+    assert message in str(error.value)
 
 
 def test_001_a_repeat_within_the_set_of_nine_quotes_the_set_rule() -> None:

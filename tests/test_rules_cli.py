@@ -132,6 +132,21 @@ def test_a_wrong_value_in_the_draft_is_reported_at_its_line(tmp_path: Path, old:
     assert message in result.stderr and result.stderr.count("\n") == 1
 
 
+def test_a_rule_file_named_by_a_relative_path_is_found_beside_the_draft(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like its game and profile: a host keeps `my-rules.toml` beside the draft and runs the command from anywhere."""
+    folder = tmp_path / "evening"
+    folder.mkdir()
+    rules = (REPO / "rulesets" / "kremlin-aa50.toml").read_text().replace('id = "kremlin-aa50"', 'id = "our-kremlin"', 1)
+    (folder / "my-rules.toml").write_text(rules)
+    (folder / "draft.toml").write_text(EXAMPLE.read_text().replace('ruleset = "kremlin-aa50"', 'ruleset = "my-rules.toml"'))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = run("apply", str(folder / "draft.toml"), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 0, result.stderr
+    assert "ruleset our-kremlin" in result.stdout
+
+
 def test_picks_per_side_beyond_the_rules_is_a_violation_at_its_line(tmp_path: Path) -> None:
     text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 12")
     draft = tmp_path / "draft.toml"

@@ -70,6 +70,13 @@ def test_pick_counts_and_china() -> None:
             "option[0].at: expected places among own_territory",
         ),
         (
+            (
+                'unit_sets = [["infantry", "infantry", "infantry"]]\nat = ["own_territory"]',
+                'unit_sets = [["infantry", "infantry", "infantry"]]\nat = []',
+            ),
+            "option[0].at: expected at least one place among own_territory",  # an option placing nowhere cannot be picked
+        ),
+        (
             ("ipc = 3\narmy = { infantry = 3, artillery = 1 }", "ipc = 3\narmy = { infantry = -3 }"),
             "neutral[0].army: expected a table of unit = positive whole number",
         ),
@@ -81,10 +88,13 @@ def test_malformed_ruleset_names_file_key_and_expectation(tmp_path: Path, edit: 
     text = (REPO / "rulesets" / "kremlin-aa50.toml").read_text()
     assert edit[0] in text
     broken = tmp_path / "broken.toml"
-    broken.write_text(text.replace(edit[0], edit[1], 1))
+    edited = text.replace(edit[0], edit[1], 1)
+    broken.write_text(edited)
     with pytest.raises(DataFileError) as error:
         load_ruleset(broken)
-    assert str(error.value).startswith(f"{broken}: ")
+    # A map maker finds the mistake by its line: the line the edit changed.
+    changed = edited[: edited.index(edit[1]) + len(edit[1].rstrip("\n"))].count("\n") + 1
+    assert str(error.value).startswith(f"{broken}:{changed}: ")
     assert message in str(error.value)
 
 

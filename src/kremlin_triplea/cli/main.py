@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -67,6 +68,12 @@ class _Group(click.Group):
                 raise
             click.echo(f"kremlin-triplea: error: {error}", err=True)
             sys.exit(error.exit_code)
+        except BrokenPipeError:
+            # The reader of our output went away (`kremlin-triplea show ... | head`): stop quietly, as a shell tool
+            # does on SIGPIPE, and keep Python from reporting the flush at exit. Output files are whole or untouched.
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(128 + signal.SIGPIPE)
         except OSError as error:
             # A file the library did not wrap (it should): still one line and the bad-input status, not a traceback.
             if ctx.meta.get("debug"):

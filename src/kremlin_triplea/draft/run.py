@@ -106,6 +106,14 @@ def read_draft(path: Path | str) -> Draft:
     return draft_from_data(Section.read(Path(path), counted=True))
 
 
+def _beside_draft(root: Section, name: str) -> str:
+    """A rule file the draft names by a relative path (``my-rules.toml``) is looked for beside the draft first, like its game and profile."""
+    path = Path(name)
+    if path.suffix == ".toml" and not path.is_absolute() and (Path(root.file).parent / path).is_file():
+        return str(Path(root.file).parent / path)
+    return name
+
+
 def draft_from_data(root: Section) -> Draft:
     root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices", "profile")
     profile = root.text("profile", None)
@@ -113,7 +121,9 @@ def draft_from_data(root: Section) -> Draft:
         profile = str(Path(root.file).parent / profile)
     if profile is not None and not Path(profile).is_file():
         raise DataFileError(f"profile: {profile}: no such file (a map profile is looked for beside the draft)", where=root.where_of("profile"))
-    house_rules = tuple(root.texts("house_rules", []))
+    written = root.texts("house_rules", [])
+    beside = {name: _beside_draft(root, name) for name in written}
+    house_rules = tuple(beside[name] for name in written)
     for name in house_rules:  # an unknown set, or a ruleset listed as one, is refused where the draft names it
         if rule_file_kind(find_data_file("rulesets", name, where=root.locate("house_rules"))) != "house":
             raise DataFileError(
@@ -121,10 +131,11 @@ def draft_from_data(root: Section) -> Draft:
                 where=root.where_of("house_rules"),
             )
     house_choices = root.table("house_rule_choices", None)
-    per_set = {name: house_choices.table(name) for name in house_choices.data} if house_choices is not None else {}
-    for name in per_set:
-        if name not in house_rules:
-            raise house_choices.fail(name, f"choices for a set the draft lists in house_rules ({', '.join(house_rules) or 'none'})", name)
+    per_set = {}
+    for name in house_choices.data if house_choices is not None else ():
+        if name not in beside:
+            raise house_choices.fail(name, f"choices for a set the draft lists in house_rules ({', '.join(written) or 'none'})", name)
+        per_set[beside[name]] = house_choices.table(name)
     if not root.has("ruleset"):
         # House rules only: no Kremlin ruleset, so no picks and no bid.
         if not house_rules:
@@ -148,7 +159,7 @@ def draft_from_data(root: Section) -> Draft:
         )
     return Draft(
         path=root.file,
-        ruleset=root.text("ruleset"),
+        ruleset=_beside_draft(root, root.text("ruleset")),
         game=root.text("game", None),
         first=root.text("first"),
         picks_per_side=root.integer("picks_per_side", None),

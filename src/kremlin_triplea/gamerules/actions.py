@@ -161,8 +161,8 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
     if not land_names:
         raise ctx.fail(f"which land territories control the strait {key!r}: give `land` in the rule or in the profile's [straits.{key}]")
     land = [ctx.names.territory(n, where=ctx.where) for n in land_names]
-    ships = change.get("ships", '"all" or "surface"', lambda v: v in ("all", "surface"), "all")
-    control = change.get("control", '"all_of" or "any_of"', lambda v: v in ("all_of", "any_of"), "all_of")
+    ships = change.choice("ships", ("all", "surface"), '"all" or "surface"', "all")
+    control = change.choice("control", ("all_of", "any_of"), '"all_of" or "any_of"', "all_of")
     catalog = ctx.board.catalog
     passing = sorted(u for u in catalog.unit_types if catalog.unit_type(u).domain == "air")
     if ships == "surface":

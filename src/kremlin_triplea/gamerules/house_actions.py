@@ -437,7 +437,7 @@ def give_neutral(ctx: ActionContext, change: Section) -> list[Planned]:
         raise ctx.fail(f"{wanted!r} is not in the set's neutral table")
     # "new": the table's army appears for the power; "neutral's": the neutral
     # rule has already put the army there, unowned, and it changes sides.
-    army = change.get("army", '"new" or "neutral\'s"', lambda v: v in ("new", "neutral's"))
+    army = change.choice("army", ("new", "neutral's"), '"new" or "neutral\'s"')
     territory = ctx.names.territory(neutral["name"], where=ctx.where)
     made: list[Change] = [SetOwner(territory, power, captured=False), SetTerritory(territory, "production", neutral["ipc"])]
     for unit_name, count in neutral["army"].items():

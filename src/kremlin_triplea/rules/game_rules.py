@@ -60,7 +60,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.rules.datafiles import find_data_file, rule_file_kind
-from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
 
 ENFORCED_BY = ("tool", "game", "players")
 RULE_KEYS = (
@@ -149,10 +149,10 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
     rules = []
     for section in root.tables(key, []):
         section.only(*RULE_KEYS)
-        enforced_by = section.get("enforced_by", f"one of {', '.join(ENFORCED_BY)}", lambda v: v in ENFORCED_BY)
+        enforced_by = section.choice("enforced_by", ENFORCED_BY)
         changes = tuple(section.tables("change", []))
         for change in changes:
-            kind = change.get("kind", f"one of {', '.join(CHANGE_KEYS)}", lambda v: v in CHANGE_KEYS)
+            kind = change.choice("kind", CHANGE_KEYS)
             change.only("kind", "when", "unless", *CHANGE_KEYS[kind])
         if enforced_by == "game" and not changes and not section.has("built_in") and not section.has("written_by"):
             raise section.fail("change", "game-file changes (or `built_in`: how TripleA already enforces it) for a rule enforced by the game")
@@ -192,7 +192,7 @@ def load_rule_set(path: Path | str) -> RuleSet:
     data = read_toml(path)
     if rule_file_kind(path) != "house":
         raise DataFileError(f"{path} is a Kremlin ruleset (it has bonus options), not a house-rule set", where=None)
-    root = Section(data, str(path))
+    root = Section(data, str(path), lines=KeyLines.of_file(path))
     # National advantages and neutral tables of house sets are read by their own mechanism (house rules, issue 6).
     root.only("id", "title", "source", "maps", "rule", "choices", "advantages", "advantage", "neutral")
     set_id = root.text("id")

@@ -28,7 +28,7 @@ import attrs
 
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, load_rule_set, read_game_rules
 from kremlin_triplea.rules.ruleset import find_data_file
-from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
 
 
 @attrs.frozen
@@ -64,7 +64,7 @@ class HouseSet:
 def load_house_set(path: Path | str) -> HouseSet:
     path = Path(path)
     rules = load_rule_set(path)
-    root = Section(read_toml(path), str(path))
+    root = Section(read_toml(path), str(path), lines=KeyLines.of_file(path))
     choices = root.get("choices", "a table of switch = true/false", lambda v: isinstance(v, dict) and all(isinstance(x, bool) for x in v.values()), {})
     advantages: list[Advantage] = []
     powers: tuple[str, ...] = ()
@@ -77,7 +77,7 @@ def load_house_set(path: Path | str) -> HouseSet:
         powers, source, rule_text = tuple(table.texts("powers")), table.text("source"), table.text("rule", "")
         for index, section in enumerate(root.tables("advantage")):
             section.only("power", "number", "id", "title", "rule", "enforced_by", "change", "why", "differs", "choice", "places", "neutrals")
-            power = section.get("power", f"one of {', '.join(powers)}", lambda v: v in powers)
+            power = section.choice("power", powers)
             data = {k: v for k, v in section.data.items() if k not in ("power", "number", "choice", "places", "neutrals")}
             data["id"] = f"{power.lower()}-{section.text('id')}"
             data["title"] = f"{power} advantage {section.integer('number')}: {section.text('title')}"

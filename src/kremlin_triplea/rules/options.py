@@ -38,8 +38,8 @@ class OptionParams:
         """What the option allows, one line each (``kremlin-triplea options``)."""
         return []
 
-    def check_in(self, ruleset: Any, root: Section, key: str) -> None:
-        """Raise ``root.fail(...)`` if the rest of the ruleset contradicts these parameters (``key``: ``option[i]``).
+    def check_in(self, ruleset: Any, root: Section, option: Section) -> None:
+        """Raise ``option.fail(...)`` (or a failure at another table of ``root``) if the rest of the ruleset contradicts these parameters.
 
         Called once the whole file is read, so a kind may cross-check tables
         other than its own (a neutral option against the ``[[neutral]]`` table).

@@ -20,7 +20,7 @@ from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.ruleset import data_folders, find_data_file
 from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
-from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
 
 
 @attrs.frozen
@@ -119,7 +119,9 @@ class Profile:
 
 def load_profile(path: Path | str) -> Profile:
     path = Path(path)
-    root = Section(_with_base(read_toml(path), path), str(path))
+    data = read_toml(path)
+    # A profile that extends another mixes the base's entries in: their lines are not this file's to give.
+    root = Section(_with_base(data, path), str(path), lines=None if "extends" in data else KeyLines.of_file(path))
     root.only(
         "map",
         "rulesets",

@@ -19,7 +19,7 @@ from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_f
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
 from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
-from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
 
 
 @attrs.frozen
@@ -158,7 +158,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             f"or write it into a game with `kremlin-triplea house GAME -r {path.stem}`",
             where=str(path),
         )
-    root = Section(data, str(path))
+    root = Section(data, str(path), lines=KeyLines.of_file(path))
     root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule")
     sides = root.texts("sides")
     if len(sides) != 2:
@@ -278,27 +278,27 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             amount_rule=bid.text("amount_rule"),
             negative_rule=bid.text("negative_rule"),
             order_rule=bid.text("order_rule", ""),
-            negative=bid.get("negative", "allocate_pus or remove_units", lambda v: v in ("allocate_pus", "remove_units"), "allocate_pus"),
+            negative=bid.choice("negative", ("allocate_pus", "remove_units"), "allocate_pus or remove_units", "allocate_pus"),
             removable_units=tuple(bid.texts("removable_units", [])),
             removable_rule=bid.text("removable_rule", ""),
             keep_option_units=bid.boolean("keep_option_units", False),
             keep_option_units_rule=bid.text("keep_option_units_rule", ""),
-            remove_value=bid.get("remove_value", "at_most_bid or round_down_to_unit", lambda v: v in ("at_most_bid", "round_down_to_unit"), "at_most_bid"),
+            remove_value=bid.choice("remove_value", ("at_most_bid", "round_down_to_unit"), "at_most_bid or round_down_to_unit", "at_most_bid"),
             remove_value_rule=bid.text("remove_value_rule", ""),
             remove_value_source=bid.text("remove_value_source", ""),
-            positive=bid.get("positive", "declared or declared_or_bid_phase", lambda v: v in ("declared", "declared_or_bid_phase"), "declared"),
+            positive=bid.choice("positive", ("declared", "declared_or_bid_phase"), "declared or declared_or_bid_phase", "declared"),
             positive_rule=bid.text("positive_rule", ""),
         ),
         scenarios=read_scenarios(root, (sides[0], sides[1])),
         game_rules=read_game_rules(root, "game_rule", root.text("id")),
     )
-    for index, option in enumerate(options):
-        option.params.check_in(ruleset, root, f"option[{index}]")
+    for option, section in zip(options, root.tables("option")):
+        option.params.check_in(ruleset, root, section)
     return ruleset
 
 
 def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) -> Option:
-    kind = section.get("kind", f"one of {', '.join(sorted(params_by_kind))}", lambda v: v in params_by_kind)
+    kind = section.choice("kind", sorted(params_by_kind))
     params_class = params_by_kind[kind]
     section.only(*OPTION_KEYS, *params_class.KEYS)
     params = params_class.from_toml(section)

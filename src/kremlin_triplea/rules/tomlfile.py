@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -66,6 +66,14 @@ class KeyLines:
         self.lines: dict[Parts, int] = {}
         self._arrays: dict[Parts, int] = {}  # array of tables -> items seen so far
         self._scan()
+
+    @classmethod
+    def of_file(cls, path: Path | str) -> KeyLines:
+        """The lines of the file at ``path``, scanned only when an error first asks for one.
+
+        Rulesets and profiles are read by every command, and their lines matter only for a mistake in them.
+        """
+        return _KeyLinesOfFile(Path(path))
 
     def line(self, parts: Parts) -> int | None:
         """The line of ``parts``, else of the nearest enclosing key recorded, else None."""
@@ -165,6 +173,22 @@ class KeyLines:
         return backslashes % 2 == 1
 
 
+class _KeyLinesOfFile(KeyLines):
+    def __init__(self, path: Path) -> None:  # scanned on first use: see line()
+        self.path = path
+        self.scanned = False
+
+    def line(self, parts: Parts) -> int | None:
+        if not self.scanned:
+            self.scanned = True
+            try:
+                text = self.path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):  # already read as TOML: the lines are a nicety
+                text = ""
+            super().__init__(text)
+        return super().line(parts)
+
+
 class Section:
     """One table of a data file, remembering its key path for error messages.
 
@@ -185,12 +209,7 @@ class Section:
     @classmethod
     def read(cls, path: Path, *, counted: bool = False) -> Section:
         """The file's top table, with each key's line known for error messages."""
-        data = read_toml(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):  # already read as TOML: the lines are a nicety
-            text = ""
-        return cls(data, str(path), counted=counted, lines=KeyLines(text))
+        return cls(read_toml(path), str(path), counted=counted, lines=KeyLines.of_file(path))
 
     @property
     def where(self) -> str:
@@ -237,6 +256,11 @@ class Section:
         if not check(value):
             raise self.fail(name, expected, value)
         return value
+
+    def choice(self, name: str, allowed: Iterable[str], expected: str | None = None, default: Any = ...) -> str:
+        """A text that is one of ``allowed`` (a table or a list written there is refused like any other wrong value)."""
+        allowed = tuple(allowed)
+        return self.get(name, expected or f"one of {', '.join(allowed)}", lambda v: isinstance(v, str) and v in allowed, default)
 
     def text(self, name: str, default: Any = ...) -> str:
         return self.get(name, "a text", lambda v: isinstance(v, str) and v.strip() != "", default)

@@ -19,7 +19,7 @@ from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
-from kremlin_triplea.rules.tomlfile import Section
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 
 @attrs.frozen
@@ -49,7 +49,7 @@ class NeutralTakeoverParams(OptionParams):
             navy_to=section.get("navy_to", "nearest_sea_zone_without_enemy_units", lambda v: v == "nearest_sea_zone_without_enemy_units"),
             navy_reason=section.text("navy_reason", ""),
             per_group=per_group,
-            production=section.get("production", "table_value or unchanged", lambda v: v in ("table_value", "unchanged"), "table_value"),
+            production=section.choice("production", ("table_value", "unchanged"), "table_value or unchanged", "table_value"),
             production_reason=section.text("production_reason", ""),
             production_source=section.text("production_source", ""),
         )
@@ -67,20 +67,20 @@ class NeutralTakeoverParams(OptionParams):
             lines.append(f"production of a taken neutral: unchanged ({self.production_reason})")
         return lines
 
-    def check_in(self, ruleset: Any, root: Section, key: str) -> None:
+    def check_in(self, ruleset: Any, root: Section, option: Section) -> None:
         groups = {n.group for n in ruleset.neutrals.values()}
         if self.per_group:
             for group, _ in self.per_group:
                 if group not in groups:
-                    raise root.fail(f"{key}.per_group", f"groups of the [[neutral]] table ({', '.join(sorted(g for g in groups if g))})", group)
-            if None in groups:
-                raise root.fail(
-                    "neutral",
-                    "a `group` for every neutral (an option counts neutrals by group)",
-                    next(n.name for n in ruleset.neutrals.values() if n.group is None),
-                )
+                    raise option.fail("per_group", f"groups of the [[neutral]] table ({', '.join(sorted(g for g in groups if g))})", group)
+            for neutral in root.tables("neutral", []):
+                if not neutral.has("group"):
+                    name = neutral.data.get("name")
+                    raise DataFileError(
+                        f"neutral {name}: missing `group`; expected a `group` for every neutral (an option counts neutrals by group)", where=neutral.where
+                    )
         if self.production == "table_value" and any(n.ipc is None for n in ruleset.neutrals.values()):
-            raise root.fail(f"{key}.production", 'an `ipc` for every neutral (production = table_value), or production = "unchanged"', "a neutral without ipc")
+            raise option.fail("production", 'an `ipc` for every neutral (production = table_value), or production = "unchanged"', "a neutral without ipc")
 
     def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
         for neutral in ruleset.neutrals.values():

@@ -56,6 +56,8 @@ class PlacementParams(OptionParams):
             lambda v: isinstance(v, list) and v and all(isinstance(s, list) and s and all(isinstance(u, str) for u in s) for s in v),
         )
         at = section.texts("at")
+        if not at:
+            raise section.fail("at", f"at least one place among {', '.join(PLACEMENT_PLACES)}", at)
         for place in at:
             if place not in PLACEMENT_PLACES:
                 raise section.fail("at", f"places among {', '.join(PLACEMENT_PLACES)}", place)
