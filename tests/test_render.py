@@ -305,10 +305,10 @@ def test_a_recorded_base_that_cannot_be_found_is_a_warning(tmp_path: Path) -> No
 
 
 def test_render_reads_a_draft_with_the_profile_given(tmp_path: Path) -> None:
-    # Issue 17: every command takes --profile FILE. The Classic profile (maps/world_war_ii_classic.toml) has no
-    # player for 000's China (Classic has none), so China keeps its rule-text name, which no AA50 player has: read
-    # with it, the AA50 draft cannot be drawn.
+    # Issue 17: every command takes --profile FILE. The Classic profile (maps/world_war_ii_classic.toml) puts the
+    # neutrals' ships in Classic's sea zones ([neutral_coasts]), which the AA50 board does not have: read with it,
+    # the AA50 draft cannot be drawn, and the error names the entry.
     assert run("render", str(EXAMPLE), "-o", str(tmp_path / "own.svg")).exit_code == 0
     other = run("render", str(EXAMPLE), "-o", str(tmp_path / "other.svg"), "--profile", str(REPO / "maps" / "world_war_ii_classic.toml"))
-    assert other.exit_code == 2 and "unknown power 'China'" in other.output, other.output
+    assert other.exit_code == 2 and "the map profile does not fit" in other.output and "neutral_coasts." in other.output, other.output
     assert not (tmp_path / "other.svg").exists()

@@ -147,6 +147,17 @@ def test_a_rule_file_named_by_a_relative_path_is_found_beside_the_draft(tmp_path
     assert "ruleset our-kremlin" in result.stdout
 
 
+def test_a_profile_naming_a_place_its_own_game_lacks_is_refused_before_any_pick(tmp_path: Path) -> None:
+    """A profile entry used as written (the capital marker's refuge, maps/world_war_ii_v3.toml) must exist on its pinned game."""
+    profile = tmp_path / "v3.toml"
+    profile.write_text((REPO / "maps" / "world_war_ii_v3.toml").read_text().replace('refuge = "Himalaya"', 'refuge = "Himalayas"'))
+    result = run("apply", str(EXAMPLE), "--profile", str(profile), "-o", str(tmp_path / "out.xml"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"kremlin-triplea: error: {profile}: the map profile does not fit {AA50_1941}: capital_marker.refuge = 'Himalayas'")
+    assert "close: Himalaya" in result.stderr
+    assert not (tmp_path / "out.xml").exists()
+
+
 def test_picks_per_side_beyond_the_rules_is_a_violation_at_its_line(tmp_path: Path) -> None:
     text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 12")
     draft = tmp_path / "draft.toml"

@@ -310,6 +310,7 @@ class DraftRun:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset, where=draft.locate("ruleset"))
         self.profile = profile or profile_for_game(game, draft.profile)
+        self.profile.check_fits(game)
         # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.
         self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile)
         warnings = self.profile.check_base_file(game) + list(left_out)

@@ -9,6 +9,7 @@ changed installation is noticed.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -101,6 +102,57 @@ class Profile:
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
         return next((g for g in self.games if g.file == file or g.name == game.name), None)
+
+    def names_missing_on(self, game: Game) -> list[str]:
+        """The game-side names of this profile that ``game`` lacks, or has as the wrong kind, one line each.
+
+        These are the names the mechanisms use as they stand (a capital marker's refuge, a neutral's coast), so a
+        profile that does not fit its game is refused when it is read for that game, naming the entry to fix.
+        """
+        board = game.board
+        players = set(game.catalog.players)
+        unit_types = set(game.catalog.unit_types)
+        land = {t for t, d in board.nodes.items() if not d["water"]}
+        sea = set(board.nodes) - land
+        problems = []
+
+        def absent(table: str, rule: str, name: str, known: set[str], kind: str) -> None:
+            if name not in known:
+                close = difflib.get_close_matches(name, sorted(known), n=3)
+                problems.append(f"{table}.{rule} = {name!r}: no {kind} of that name" + (f" (close: {', '.join(close)})" if close else ""))
+
+        for rule, name in self.powers.items():
+            absent("powers", rule, name, players, "player")
+        for rule, name in self.units.items():
+            absent("units", rule, name, unit_types, "unit type")
+        for rule, name in self.places.items():
+            absent("places", rule, name, land | sea, "territory")
+        for rule, zones in self.neutral_coasts.items():
+            for zone in zones:
+                absent("neutral_coasts", rule, zone, sea, "sea zone")
+        for power, places in self.powers_may_enter.items():
+            absent("powers_may_enter", power, power, players, "player")
+            for place in places:
+                absent("powers_may_enter", power, place, land, "territory")
+        if self.capital_marker is not None:
+            absent("capital_marker", "at", self.capital_marker.at, land, "territory")
+            absent("capital_marker", "refuge", self.capital_marker.refuge, land, "territory")
+            absent("capital_marker", "power", self.capital_marker.power, players, "player")
+        return problems
+
+    def check_fits(self, game: Game) -> None:
+        """Refuse (exit 2, naming the entry) a profile whose names ``game`` lacks where nothing else would catch it.
+
+        For a game the profile pins, every game-side name must exist. On another game of the map (a variant
+        with other players, say) names may be missing and are caught when a rule resolves them; the capital
+        marker and the neutrals' coasts are used as written, so those must exist on any game.
+        """
+        missing = self.names_missing_on(game)
+        if self.base_game(game) is None:
+            missing = [m for m in missing if m.startswith(("capital_marker.", "neutral_coasts."))]
+        if missing:
+            more = f" (and {len(missing) - 1} more; `kremlin-triplea profile check {self.path}` lists them)" if len(missing) > 1 else ""
+            raise DataFileError(f"the map profile does not fit {game.source}: {missing[0]}{more}", where=self.path)
 
     def check_base_file(self, game: Game) -> list[str]:
         """Warnings when the game file is not the one this profile was written against."""
@@ -343,8 +395,15 @@ def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
     ``profile``, resolved against the draft's folder); the places of
     :func:`profile_places` (the user's ``profiles`` folder, then the map's own
     folder); the built-in profile of the game's map (its ``mapName``
-    property, else its map folder's name).
+    property, else its map folder's name). The one found must fit the game
+    (:meth:`Profile.check_fits`).
     """
+    profile = _find_profile(game, explicit)
+    profile.check_fits(game)
+    return profile
+
+
+def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
     if _COMMAND_LINE_PROFILE.get() is not None:
         return load_profile(_COMMAND_LINE_PROFILE.get())
     if explicit is not None:

@@ -1062,30 +1062,7 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
     unit_types = set(game.catalog.unit_types)
     land = {t for t, d in board.nodes.items() if not d["water"]}
     sea = set(board.nodes) - land
-    problems = []
-
-    def absent(table: str, rule: str, name: str, known: set[str], kind: str) -> None:
-        if name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=3)
-            problems.append(f"{table}.{rule} = {name!r}: no {kind} of that name" + (f" (close: {', '.join(close)})" if close else ""))
-
-    for rule, name in profile.powers.items():
-        absent("powers", rule, name, players, "player")
-    for rule, name in profile.units.items():
-        absent("units", rule, name, unit_types, "unit type")
-    for rule, name in profile.places.items():
-        absent("places", rule, name, land | sea, "territory")
-    for rule, zones in profile.neutral_coasts.items():
-        for zone in zones:
-            absent("neutral_coasts", rule, zone, sea, "sea zone")
-    for power, places in profile.powers_may_enter.items():
-        absent("powers_may_enter", power, power, players, "player")
-        for place in places:
-            absent("powers_may_enter", power, place, land, "territory")
-    if profile.capital_marker is not None:
-        absent("capital_marker", "at", profile.capital_marker.at, land, "territory")
-        absent("capital_marker", "refuge", profile.capital_marker.refuge, land, "territory")
-        absent("capital_marker", "power", profile.capital_marker.power, players, "player")
+    problems = profile.names_missing_on(game)
     unmatched = {k.lower() for k in profile.unmatched}
     lowered = {
         "powers": {n.lower() for n in players} | {k.lower() for k in profile.powers} | unmatched,
