@@ -80,3 +80,29 @@ def test_other_data_files_keep_their_key_paths(tmp_path: Path) -> None:
     section = Section({"option": [{"kind": 1}]}, "ruleset.toml")
     with pytest.raises(DataFileError, match=r"^ruleset.toml: option\[0\].kind: expected a text"):
         section.tables("option")[0].text("kind")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            'Argentina = ["21 Sea Zone", "25 Sea Zone"]',
+            'Argentina = ["21 Sea Zone", { zone = "25 Sea Zone" }]',
+            "neutral_coasts.Argentina: expected a list of texts, got a list holding a table",
+        ),
+        ('refuge = "Himalaya"', "refuge = []", "capital_marker.refuge: expected a text, got a list"),
+    ],
+)
+def test_a_malformed_map_profile_is_refused_at_its_line(tmp_path: Path, old: str, new: str, message: str) -> None:
+    """Map makers edit profiles by hand (issue 17): a value of the wrong shape is one error at its line, before any game is read."""
+    from kremlin_triplea.rules.profile import load_profile
+
+    text = (Path(__file__).resolve().parents[1] / "maps" / "world_war_ii_v3.toml").read_text()
+    assert old in text
+    edited = text.replace(old, new, 1)
+    profile = tmp_path / "v3.toml"
+    profile.write_text(edited)
+    line = next(n for n, t in enumerate(edited.splitlines(), 1) if t.startswith(new))
+    with pytest.raises(DataFileError) as error:
+        load_profile(profile)
+    assert str(error.value) == f"{profile}:{line}: {message}"

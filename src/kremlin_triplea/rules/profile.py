@@ -227,19 +227,9 @@ def load_profile(path: Path | str) -> Profile:
         units=_names(root, "units"),
         places=_names(root, "places"),
         place_reasons=_names(root, "place_reasons"),
-        neutral_coasts={
-            k: tuple(v)
-            for k, v in root.get(
-                "neutral_coasts", "a table of neutral = [sea zones]", lambda v: isinstance(v, dict) and all(isinstance(z, list) for z in v.values()), {}
-            ).items()
-        },
+        neutral_coasts=_name_lists(root, "neutral_coasts"),
         capital_marker=None if marker is None else CapitalMarker(marker.text("power"), marker.text("at"), marker.text("refuge"), marker.text("reason")),
-        powers_may_enter={
-            k: tuple(v)
-            for k, v in root.get(
-                "powers_may_enter", "a table of power = [territories]", lambda v: isinstance(v, dict) and all(isinstance(t, list) for t in v.values()), {}
-            ).items()
-        },
+        powers_may_enter=_name_lists(root, "powers_may_enter"),
         factory_output_enforced_by_game=factory.boolean("enforced_by_game"),
         factory_output_reason=factory.text("reason"),
         special_reasons={name: specials.table(name).text("reason") for name in specials.data} if specials is not None else {},
@@ -305,6 +295,12 @@ def _straits(root: Section) -> dict[str, Strait]:
 
 def _names(root: Section, key: str) -> dict[str, str]:
     return root.get(key, "a table of rule-text name = game name", lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()), {})
+
+
+def _name_lists(root: Section, key: str) -> dict[str, tuple[str, ...]]:
+    """A table of name = [names] (``[neutral_coasts]``, ``[powers_may_enter]``), each list checked as read."""
+    table = root.table(key, None)
+    return {} if table is None else {name: tuple(table.texts(name)) for name in table.data}
 
 
 def load_named_profile(name: str) -> Profile:

@@ -311,7 +311,8 @@ def _describe(value: Any) -> str:
     if isinstance(value, str):
         return repr(value)
     if isinstance(value, list):
-        return "a list"
+        odd = next((item for item in value if not isinstance(item, str)), None)  # what makes a list of texts wrong
+        return f"a list holding {_describe(odd)}" if odd is not None else "a list"
     if isinstance(value, dict):
         return "a table"
     return type(value).__name__
