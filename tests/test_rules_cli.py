@@ -158,6 +158,35 @@ def test_a_profile_naming_a_place_its_own_game_lacks_is_refused_before_any_pick(
     assert not (tmp_path / "out.xml").exists()
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            'territory="Kiangsu" quantity="3" owner="Japanese"',
+            'territory="Kiangsu" quantity="3" owner="Japan"',
+            "Kiangsu holds infantry of 'Japan', which is not a player of the game",
+        ),
+        (
+            '<territoryOwner territory="France" owner="Germans"',
+            '<territoryOwner territory="France" owner="Vichy"',
+            "France is owned by 'Vichy', which is not a player of the game",
+        ),
+    ],
+)
+def test_a_base_game_naming_an_undeclared_player_is_refused_before_any_pick(tmp_path: Path, old: str, new: str, message: str) -> None:
+    # TripleA refuses a territory owner it does not know; a unit owner it does not know is no owner to 1.9 and a
+    # missing one to 2.x (the card; 2.7's GameParser.parseUnitPlacement): no rule can be checked on that position.
+    base = AA50_1941.read_text(encoding="utf-8")
+    assert old in base
+    game = tmp_path / "game.xml"
+    game.write_text(base.replace(old, new, 1), encoding="utf-8")
+    for draft in (EXAMPLE, REPO / "examples" / "house-revised-1942.toml"):
+        result = run("apply", str(draft), "--game", str(game), "-o", str(tmp_path / "out.xml"))
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"kremlin-triplea: error: {game}: {message}; `kremlin-triplea validate {game}` gives each one's line\n"
+    assert not (tmp_path / "out.xml").exists()
+
+
 def test_picks_per_side_beyond_the_rules_is_a_violation_at_its_line(tmp_path: Path) -> None:
     text = EXAMPLE.read_text().replace("picks_per_side = 5", "picks_per_side = 12")
     draft = tmp_path / "draft.toml"

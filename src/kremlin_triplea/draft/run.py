@@ -309,6 +309,7 @@ class DraftRun:
         if draft.ruleset is None and ruleset is None:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset, where=draft.locate("ruleset"))
+        game.check_rules_can_apply()
         self.profile = profile or profile_for_game(game, draft.profile)
         self.profile.check_fits(game)
         # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.

@@ -238,6 +238,7 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
     """Write the house sets into ``game`` (its board changes); :func:`kremlin_triplea.report.notes.add_notes` adds notes and name."""
     if not chosen:
         raise DataFileError("no house-rule set to apply", where=None)
+    game.check_rules_can_apply()
     profile = profile_for_game(game)
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)

@@ -220,6 +220,25 @@ class Board:
             self._graph = graph
         return self._graph
 
+    def unknown_names(self) -> list[str]:
+        """Owners and unit types of the position that the game does not declare, one line each.
+
+        TripleA refuses a territory owned by an undeclared player; an undeclared unit owner is read as no
+        owner by 1.9 and as a missing one by 2.x. No rule can be checked on such a position, so the draft
+        and the house rules refuse it (``kremlin-triplea validate`` gives each one's line).
+        """
+        found = []
+        for territory, data in self.nodes.items():
+            owner = data["owner"]
+            if owner is not None and owner not in self.catalog.players:
+                found.append(f"{territory} is owned by {owner!r}, which is not a player of the game")
+            for (unit_owner, unit_type), count in sorted(data["units"].items(), key=lambda item: (str(item[0][0]), item[0][1])):
+                if count and unit_owner is not None and unit_owner not in self.catalog.players:
+                    found.append(f"{territory} holds {unit_type} of {unit_owner!r}, which is not a player of the game")
+                elif count and unit_type not in self.catalog.unit_types:
+                    found.append(f"{territory} holds units of type {unit_type!r}, which the game does not declare")
+        return found
+
     def neighbours(self, territory: str) -> list[str]:
         """The territories connected to ``territory``, in name order."""
         try:
