@@ -312,3 +312,20 @@ def test_render_reads_a_draft_with_the_profile_given(tmp_path: Path) -> None:
     other = run("render", str(EXAMPLE), "-o", str(tmp_path / "other.svg"), "--profile", str(REPO / "maps" / "world_war_ii_classic.toml"))
     assert other.exit_code == 2 and "the map profile does not fit" in other.output and "neutral_coasts." in other.output, other.output
     assert not (tmp_path / "other.svg").exists()
+
+
+def test_a_game_whose_owner_is_undeclared_is_drawn_with_a_warning(tmp_path: Path) -> None:
+    """render is a read-only report: a file TripleA would refuse (an owner it does not declare) is still drawn, and said."""
+    base = AA50_1941.read_text(encoding="utf-8")
+    old = '<territoryOwner territory="France" owner="Germans"'
+    assert old in base
+    game = tmp_path / "game.xml"
+    game.write_text(base.replace(old, '<territoryOwner territory="France" owner="Vichy"', 1), encoding="utf-8")
+    out = tmp_path / "game.svg"
+    result = run("render", str(game), "--map-dir", str(MAP_FOLDER), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"warning: {game}: France is owned by 'Vichy', which is not a player of the game" in result.stderr
+    tree = etree.parse(str(out))
+    france = paths(tree, "territories")["France"].get("fill")
+    declared = {paths(tree, "territories")[p].get("fill") for p in ("Germany", "United Kingdom", "Russia", "Japan", "Eastern United States")}
+    assert france.startswith("#") and france not in declared  # a colour of its own, not one of a player's

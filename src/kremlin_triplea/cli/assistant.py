@@ -103,6 +103,10 @@ def render_command(
         base_board = None
     folder = map_dir or find_map_folder(board, game_path, maps_dir, base_path=base_path)
     art = read_map_art(folder)
+    unknown = board.unknown_names()  # drawn all the same: the picture shows what the file holds
+    if unknown:
+        more = f" (and {len(unknown) - 1} more; `kremlin-triplea validate` gives their lines)" if len(unknown) > 1 else ""
+        click.echo(f"kremlin-triplea: warning: {game_path}: {unknown[0]}{more}", err=True)
     unmapped = sorted(set(board.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")

@@ -188,7 +188,9 @@ def owner_colors(board: Board, art: MapArt) -> dict[str, str]:
     """Each player's colour: the map's own, else the palette in turn order."""
     colors = {}
     spare = iter(PALETTE * 4)
-    for player in board.catalog.turn_order():
+    # An owner the game does not declare (TripleA refuses such a file; `validate` says where) is still drawn.
+    undeclared = sorted({d["owner"] for d in board.nodes.values() if d["owner"] is not None} - set(board.catalog.turn_order()))
+    for player in [*board.catalog.turn_order(), *undeclared]:
         colors[player] = art.colors.get(player) or next(spare)
     return colors
 
