@@ -38,3 +38,17 @@ def test_every_kind_of_option_has_its_schema_and_its_mechanism() -> None:
     used = {o.kind for name in ("kremlin-aa50", "kremlin-classic", "kremlin-daak") for o in load_named_ruleset(name).options}
     assert used == set(KINDS)
     assert len({kind.target_key for kind in KINDS.values()}) == len(KINDS)  # a draft's pick names its target by one key per kind
+
+
+def test_no_module_imports_another_modules_private_name() -> None:
+    """A leading underscore means "this module's own": a name another module needs is made public, with a docstring."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
+    crossing = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kremlin_triplea"):
+                crossing += [f"{path.relative_to(package)}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    assert crossing == []

@@ -149,7 +149,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
     import tempfile
 
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.tools.matrix import _label, run_matrix
+    from kremlin_triplea.tools.matrix import game_label, run_matrix
     from kremlin_triplea.tools.profiles import lacking_text
 
     with tempfile.TemporaryDirectory(prefix="kremlin-profile-") as folder:
@@ -157,7 +157,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
         drafted.write_text(text, encoding="utf-8")
         profile = load_profile(drafted)
         report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
-    return lacking_text(profile, report, rulesets, _label(path.resolve()))
+    return lacking_text(profile, report, rulesets, game_label(path.resolve()))
 
 
 @profile_group.command("check")

@@ -128,7 +128,7 @@ def engine_available() -> bool:
 def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
     """Read every file in one JVM; the readings come back in the order of ``paths``."""
     given = [Path(p) for p in paths]
-    files = _resolved(given)
+    files = absolute_paths(given)
     if not files:
         return []
     # Reading runs through JPype (engine/triplea19_bridge.py): no compiler is needed, only the Java runtime.
@@ -153,7 +153,7 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     return readings
 
 
-def _resolved(paths: Iterable[Path]) -> list[Path]:
+def absolute_paths(paths: Iterable[Path]) -> list[Path]:
     """Absolute paths, because the engine runs in its own folder (the requests are JSON: any file name will do)."""
     return [p.resolve() for p in paths]
 
@@ -184,7 +184,7 @@ def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> 
     return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]
 
 
-def _territories(raw: Mapping[str, Any] | None) -> dict[str, EngineTerritory]:
+def engine_territories(raw: Mapping[str, Any] | None) -> dict[str, EngineTerritory]:
     return {
         name: EngineTerritory(
             water=t["water"],
@@ -201,7 +201,7 @@ def _reading(raw: dict[str, Any]) -> EngineReading:
         ok=raw["ok"],
         error=raw["error"],
         game_name=raw["game_name"],
-        territories=_territories(raw["territories"]),
+        territories=engine_territories(raw["territories"]),
         pus=raw["pus"] or {},
         properties=raw["properties"] or {},
         dtd_errors=tuple(raw["dtd_errors"]),

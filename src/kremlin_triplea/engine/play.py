@@ -23,8 +23,8 @@ from kremlin_triplea.engine import (
     JVM_START_SECONDS,
     EngineFailed,
     EngineTerritory,
-    _resolved,
-    _territories,
+    absolute_paths,
+    engine_territories,
     find_engine,
 )
 from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
@@ -98,7 +98,7 @@ def play_with_engine(
     if not timeout > 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
     given = [Path(p) for p in paths]
-    files = _resolved(given)
+    files = absolute_paths(given)
     # Playing runs through JPype (engine/triplea19_play.py): no compiler is needed, only the Java runtime.
     installation = find_engine()
     reports: list[PlayReport] = []
@@ -136,7 +136,7 @@ def _report(raw: dict[str, Any]) -> PlayReport:
         rounds_played=raw["rounds_played"],
         steps=tuple(raw["steps"]),
         exceptions=tuple(raw["exceptions"]),
-        final=None if final is None else EngineState(territories=_territories(final["territories"]), pus=final["pus"], rules=final.get("rules") or {}),
+        final=None if final is None else EngineState(territories=engine_territories(final["territories"]), pus=final["pus"], rules=final.get("rules") or {}),
         game_over=raw["game_over"],
         timed_out=raw["timed_out"],
     )

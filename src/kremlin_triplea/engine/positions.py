@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, _resolved, find_engine
+from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, absolute_paths, find_engine
 from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
 
 __all__ = ["Position", "run_positions"]
@@ -49,7 +49,7 @@ def run_positions(positions: Sequence[Position], *, strict: bool = True) -> list
     """
     commands: list[tuple[str, ...]] = []
     for position in positions:
-        (game,) = _resolved([Path(position.game)])
+        (game,) = absolute_paths([Path(position.game)])
         commands.append(("game", str(game)))
         commands += [_checked(command) for command in position.commands]
     if not commands:

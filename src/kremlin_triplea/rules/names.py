@@ -15,7 +15,7 @@ from kremlin_triplea.model.board import Board
 from kremlin_triplea.rules.profile import Profile
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
-_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
+NUMBERED_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
 
 
 class Names:
@@ -55,7 +55,7 @@ class Names:
         return self._resolve("territory", name, self._land, where)
 
     def sea_zone(self, name: str, *, where: str | None = None) -> str:
-        match = _SEA_ZONE.match(name)
+        match = NUMBERED_SEA_ZONE.match(name)
         if match:
             name = self.profile.sea_zone_name.format(n=match.group(1))
         return self._resolve("sea zone", name, self._sea, where)
@@ -65,7 +65,7 @@ class Names:
         key = name.strip().lower()
         if key in self._land:
             return self._land[key]
-        match = _SEA_ZONE.match(name)
+        match = NUMBERED_SEA_ZONE.match(name)
         if key in self._sea or match:
             return self.sea_zone(name, where=where)
         known = {**self._land, **self._sea}

@@ -526,7 +526,7 @@ def run_matrix(
     for path in extra_games:
         path = Path(path).resolve()
         game = games.setdefault(path, load(path))
-        extra_specs.append(GameSpec(path, _label(path), profile_for_path(path, game, list(given_profiles)) or profile_for_path(path, game, profiles)))
+        extra_specs.append(GameSpec(path, game_label(path), profile_for_path(path, game, list(given_profiles)) or profile_for_path(path, game, profiles)))
     for ruleset in rulesets:
         claimed = {s.path.resolve() for r, s in work if r is ruleset}
         work += [(ruleset, s) for s in extra_specs if s.path not in claimed]
@@ -564,7 +564,8 @@ def run_matrix(
     return report
 
 
-def _label(path: Path) -> str:
+def game_label(path: Path) -> str:
+    """``map/GAME.xml`` for a game in a map folder (as `maps` lists it), else the file's name."""
     parts = path.parts
     if len(parts) >= 4 and parts[-2] == "games" and parts[-3] == "map":
         return f"{parts[-4]}/{path.name}"

@@ -26,7 +26,7 @@ from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.house_rules import load_house_set
-from kremlin_triplea.rules.names import _SEA_ZONE
+from kremlin_triplea.rules.names import NUMBERED_SEA_ZONE
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import Neutral, Ruleset, data_folders, find_data_file
@@ -88,13 +88,13 @@ def numbered_sea_zone(name: str) -> str | None:
     The numbers are those of the map the rule text was written for; a profile's
     ``sea_zone_name`` turns them into the game's names ("{n} Sea Zone" on AA50).
     """
-    match = _SEA_ZONE.match(name)
+    match = NUMBERED_SEA_ZONE.match(name)
     return f"Seazone {match.group(1)}" if match else None
 
 
 def _numbered_in_game(profile: Profile, name: str) -> str | None:
     """The game's name for a numbered sea zone by the profile's ``sea_zone_name`` ("Seazone 12" -> "12 Sea Zone")."""
-    match = _SEA_ZONE.match(name)
+    match = NUMBERED_SEA_ZONE.match(name)
     return profile.sea_zone_name.format(n=match.group(1)) if match else None
 
 
@@ -537,7 +537,7 @@ def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: d
     taken = {m.name for m in matches.values() if m.name is not None}
     zone_of: dict[str, str] = {}
     for rule, match in matches.items():
-        numbered = _SEA_ZONE.match(rule)
+        numbered = NUMBERED_SEA_ZONE.match(rule)
         zones = by_number.get(str(int(numbered.group(1))), []) if numbered and match.name is None else []
         if len(zones) == 1 and zones[0] not in taken:
             zone_of[rule] = zones[0]
