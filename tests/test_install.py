@@ -60,3 +60,34 @@ def test_quotes_in_names_are_valid_yaml(maps: Path) -> None:
     install_game(folder, "Bob's Kremlin", b"<game/>")
     games = yaml.safe_load((folder.folder / "map.yml").read_text())["games"]
     assert games[-1] == {"game_name": "Bob's Kremlin", "file_name": "Bob_s_Kremlin.xml"}
+
+
+@pytest.mark.parametrize("name", ["", "   ", "two\nlines", "tab\there"])
+def test_a_blank_or_multi_line_name_is_refused_and_nothing_is_written(maps: Path, name: str) -> None:
+    """TripleA's game chooser lists the name as map.yml has it: it must be one line of visible text."""
+    folder = read_map_folder(maps / "world_war_ii_v3")
+    before = (folder.folder / "map.yml").read_bytes()
+    games = sorted(p.name for p in folder.games_folder.iterdir())
+    with pytest.raises(InputError, match="a game's name"):
+        install_game(folder, name, AA50_1941.read_bytes())
+    assert (folder.folder / "map.yml").read_bytes() == before
+    assert sorted(p.name for p in folder.games_folder.iterdir()) == games
+
+
+def test_an_accented_name_keeps_its_letters_in_the_file_name(maps: Path) -> None:
+    folder = read_map_folder(maps / "world_war_ii_v3")
+    installed = install_game(folder, "Kremlin à Moscou — Zoë v Jürgen", AA50_1941.read_bytes())
+    assert installed.game_file.name == "Kremlin_a_Moscou_Zoe_v_Jurgen.xml"
+    assert yaml.safe_load((folder.folder / "map.yml").read_text())["games"][-1]["game_name"] == "Kremlin à Moscou — Zoë v Jürgen"
+
+
+def test_an_empty_name_on_the_command_line_is_refused_not_replaced_by_the_default(maps: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    before = (maps / "world_war_ii_v3" / "map.yml").read_bytes()
+    result = CliRunner().invoke(main, ["--maps-dir", str(maps), "apply", str(example), "--install", "--name", ""])
+    assert result.exit_code == 2 and result.stderr == "kremlin-triplea: error: --name: a game's name cannot be empty or blank\n"
+    assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == before

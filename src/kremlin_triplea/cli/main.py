@@ -234,7 +234,7 @@ def apply_command(
         from kremlin_triplea.gamefile.install import check_install, uninstall_game
         from kremlin_triplea.report.notes import install_name as default_install_name
 
-        name = install_name or default_install_name(result)
+        name = install_name if install_name is not None else default_install_name(result)
         # Nothing is changed unless everything can be: the output and the install are checked before either is written.
         if output is not None:
             check_output(output, overwrite=force, protect=inputs)

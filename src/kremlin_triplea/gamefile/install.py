@@ -23,6 +23,7 @@ import datetime
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -75,8 +76,18 @@ def unique_file_name(folder: MapFolder, stem: str) -> str:
 
 
 def file_stem_for(game_name: str) -> str:
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", game_name).strip("._-")
+    """A portable file name for the game: accents dropped ("Ünïcode" -> "Unicode"), anything else not [A-Za-z0-9._-] -> "_"."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", game_name) if not unicodedata.combining(c))
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", plain).strip("._-")
     return stem[:120] or "kremlin_game"
+
+
+def check_game_name(game_name: str) -> None:
+    """A name TripleA lists in its game chooser: one line of visible text (map.yml and the chooser show it as written)."""
+    if not game_name.strip():
+        raise InputError("a game's name cannot be empty or blank", where="--name")
+    if any(unicodedata.category(c).startswith("C") for c in game_name):
+        raise InputError(f"a game's name is one line of visible text, without control characters: {game_name!r}", where="--name")
 
 
 @contextlib.contextmanager
@@ -144,6 +155,8 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
     """Refuse now what :func:`install_game` would refuse, before anything is written."""
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
 
+    check_game_name(game_name)
+
     map_yml = folder.folder / "map.yml"
     text = _map_yml_text(map_yml)
     listed = {g.game_name.lower(): g for g in read_map_folder(folder.folder).games}
@@ -189,6 +202,7 @@ def install_game(
     """
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
 
+    check_game_name(game_name)
     day = day or datetime.date.today()
     map_yml = folder.folder / "map.yml"
     with map_lock(folder.folder):
