@@ -150,6 +150,44 @@ def test_serve_refuses_a_new_draft_the_rules_do_not_allow_and_writes_nothing(tmp
     assert not draft.exists()
 
 
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("--ruleset", "kremlin-aa5"), "--ruleset: unknown ruleset 'kremlin-aa5'; did you mean 'kremlin-aa50'"),
+        (("--game", "wold_war_ii_v3/WW2v3-1941.xml"), "--game: wold_war_ii_v3/WW2v3-1941.xml: unknown map 'wold_war_ii_v3'; did you mean 'world_war_ii_v3'"),
+        (("--first", "Axes"), "--first: unknown side 'Axes'"),
+        (("--house-rules", "house-revize"), "--house-rules: unknown ruleset 'house-revize'; did you mean 'house-revised'"),
+    ],
+)
+def test_a_new_rooms_wrong_setting_is_reported_as_the_option_not_as_a_file_not_yet_written(tmp_path: Path, change: tuple[str, str], expected: str) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    settings = {"--ruleset": "kremlin-aa50", "--game": "world_war_ii_v3/WW2v3-1941.xml", "--first": "Axis"}
+    settings[change[0]] = change[1]
+    draft = tmp_path / "new.toml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(draft), *(x for pair in settings.items() for x in pair)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"kremlin-triplea: error: {expected}"), result.stderr
+    assert not draft.exists()
+
+
+@pytest.mark.slow
+def test_a_ruleset_file_of_the_hosts_own_is_named_relative_to_the_new_draft(tmp_path: Path) -> None:
+    """A draft names its own rule file as it names its profile, so the room opens it again from any folder."""
+    mine = tmp_path / "rules" / "mine.toml"
+    mine.parent.mkdir()
+    mine.write_text((Path(__file__).resolve().parents[1] / "rulesets" / "kremlin-aa50.toml").read_text())
+    draft = tmp_path / "room" / "draft.toml"
+    draft.parent.mkdir()
+    process, links = start_serve(draft, free_port(), "--ruleset", str(mine), "--game", "world_war_ii_v3/WW2v3-1941.xml", "--first", "Axis")
+    process.kill()
+    process.wait()
+    assert 'ruleset = "../rules/mine.toml"' in draft.read_text(encoding="utf-8")
+    assert read_draft(draft).ruleset == str(draft.parent / "../rules/mine.toml")
+
+
 @pytest.mark.slow
 def test_serve_takes_a_map_profile_and_a_new_draft_names_it(tmp_path: Path) -> None:
     # Issue 17: "every command takes --profile FILE". Smalls_1939.xml (Big World, mapName big_world_variations) is a

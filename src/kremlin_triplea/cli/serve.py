@@ -70,7 +70,7 @@ def _serve(
 
     import uvicorn
 
-    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
     from kremlin_triplea.web.app import create_app
     from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
 
@@ -86,9 +86,17 @@ def _serve(
             raise InputError(f"{draft}: no such draft; to start one give --ruleset, --game and --first")
         from kremlin_triplea.draft.rulesets import load_named_ruleset
 
-        rules = load_named_ruleset(ruleset)
+        try:
+            rules = load_named_ruleset(ruleset, where="--ruleset")
+        except KremlinError as error:
+            error.where = "--ruleset"
+            raise
+        as_path = Path(ruleset)
         data = {
-            "ruleset": rules.id,
+            # A ruleset file of the host's own is named relative to the draft, as a profile is.
+            "ruleset": Path(os.path.relpath(as_path.resolve(), draft.resolve().parent)).as_posix()
+            if as_path.suffix == ".toml" and as_path.is_file()
+            else rules.id,
             "game": game_spec,
             "first": first,
             "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default,
@@ -99,12 +107,25 @@ def _serve(
             data["profile"] = Path(os.path.relpath(profile_path.resolve(), draft.resolve().parent)).as_posix()
         if house_sets:
             data["house_rules"] = list(house_sets)
-            tables = _house_switches(house_sets, switches)
+            try:
+                tables = _house_switches(house_sets, switches)
+            except UnknownNameError as error:
+                error.where = "--house-rules" if error.kind == "ruleset" else error.where
+                raise
             if tables:
                 data["house_rule_choices"] = tables
         elif switches:
             raise InputError("--switch: for a set given with --house-rules")
-        new_draft(draft, data, maps_dir)
+        try:
+            new_draft(draft, data, maps_dir)
+        except KremlinError as error:
+            # The draft is made from the options: a wrong value is the option's, not a line of a file not yet written.
+            for key, option in (("game", "--game"), ("first", "--first"), ("picks_per_side", "--picks-per-side"), ("house_rules", "--house-rules")):
+                if error.where is not None and error.where.startswith(f"{draft}: {key}"):
+                    error.where = option + error.where[len(f"{draft}: {key}") :]
+            if error.where == str(draft):  # a rule about the draft as a whole: its message names the option's key
+                error.where = None
+            raise
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
