@@ -155,6 +155,38 @@ def test_many_simultaneous_submissions_for_one_turn_make_exactly_one_pick(room: 
     assert len(read_draft(room.path).picks) == 1 and room.seq == 1
 
 
+def test_pages_drawn_while_a_declaration_is_made_all_show_a_whole_state(room: Room) -> None:
+    """Both players' pages and the spectators' reload while the Allies declare: every page is whole (the full suite
+    once caught a page drawn while the declarations were being made again on the board: IndexError, a 500)."""
+    data = example()
+    with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            for entry in data["pick"]:
+                assert http.post(f"/room/{room.keys[entry['side']]}/pick", data=pick_form(entry, room.seq)).status_code == 303
+            assert http.post(f"/room/{room.keys['Allies']}/bid", data=bid_form(data["bid"], room.seq)).status_code == 303
+            assert http.post(f"/room/{room.keys['Axis']}/bid/answer", data={"seq": str(room.seq), "agree": "yes"}).status_code == 303
+
+        def reload(n: int) -> int:
+            with httpx.Client(base_url=base, timeout=60) as http:
+                return http.get(f"/room/{room.keys[(SPECTATOR, 'Axis', 'Allies')[n % 3]]}").status_code
+
+        def declare() -> list[int]:
+            stated = {"Archangel": "Russia", "Northern South America": "19 Sea Zone"}
+            statuses = []
+            with httpx.Client(base_url=base, timeout=60) as http:
+                while (step := room.declaration()) is not None:
+                    form = {"seq": str(room.seq), "to": stated[step[0].origin]}
+                    statuses.append(http.post(f"/room/{room.keys['Allies']}/declare", data=form).status_code)
+            return statuses
+
+        with ThreadPoolExecutor(max_workers=9) as pool:
+            declared = pool.submit(declare)
+            pages = list(pool.map(reload, range(240)))
+            assert declared.result() and set(declared.result()) <= {303, 409}
+    assert set(pages) == {200}, sorted(set(pages))
+    assert room.complete
+
+
 def test_undo_is_at_once_before_the_other_side_saw_the_pick_and_needs_their_agreement_after(room: Room, client: TestClient) -> None:
     first = pick_form(example()["pick"][0], 0)
     assert post(client, room, "Axis", "pick", first).status_code == 303

@@ -86,8 +86,9 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     def show(
         role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None
     ) -> HTMLResponse:
-        room.mark_seen(role)
-        html = room_page(room, role, key, option=option, query=query, error=error, note=notes.pop(role, None), svg=picture())
+        with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
+            room.mark_seen(role)
+            html = room_page(room, role, key, option=option, query=query, error=error, note=notes.pop(role, None), svg=picture())
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     def forbidden(error: Exception) -> HTMLResponse:

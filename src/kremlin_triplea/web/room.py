@@ -1,6 +1,6 @@
 """One draft room: the draft session, who may act, and the order of accepted actions.
 
-Every action goes through :meth:`Room.act` under one lock and carries the
+Every action, and every page drawn, holds the room's one lock; an action carries the
 sequence number the player's page was drawn at: a second submission for the
 same turn (double click, two tabs) finds the number moved on and changes
 nothing. The picks themselves are checked and applied by the terminal draft's
@@ -128,7 +128,9 @@ class Room:
         # The session notes "picked by NAME" in each pick, as the terminal draft does.
         self.session.players.update(names)
         self.roles = {secret: role for role, secret in self.keys.items()}
-        self.lock = threading.Lock()
+        # Re-entrant: a page is drawn under it (app.show) and asks the room questions that take it too.
+        # Reading needs it as much as acting: the open declaration is found by placing the earlier ones on the board.
+        self.lock = threading.RLock()
         # Moves on with every accepted action; pages and forms carry it. It starts anywhere, so a page
         # drawn before a restart never matches one drawn after (its form gets 409, not a second pick).
         self.seq = secrets.randbelow(1 << 30)
@@ -184,15 +186,17 @@ class Room:
 
     @property
     def complete(self) -> bool:
-        return self.picks_done and "bid" in self.session.data and self.declaration() is None and not self.house_pending()
+        with self.lock:
+            return self.picks_done and "bid" in self.session.data and self.declaration() is None and not self.house_pending()
 
     # -- after the bid: where the displaced units go (000 A "Order of action" 1) ----------
 
     def declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
         """The next group whose side must say where it goes, once the bid is agreed (None: none is open)."""
-        if not (self.picks_done and "bid" in self.session.data):
-            return None
-        return self.session.declaration_step()
+        with self.lock:  # declaration_step takes the declarations back and makes them again on the board
+            if not (self.picks_done and "bid" in self.session.data):
+                return None
+            return self.session.declaration_step()
 
     def declare(self, role: str, form: dict[str, str]) -> str:
         """The declaring side says where the open group goes; checked on the board the earlier declarations left."""
@@ -322,7 +326,8 @@ class Room:
         return self._result
 
     def game_bytes(self) -> bytes:
-        return self.result().game.to_bytes()
+        with self.lock:
+            return self.result().game.to_bytes()
 
     def install(self) -> str:
         """Install the finished game into TripleA's folder on this machine, as ``apply --install`` does."""
