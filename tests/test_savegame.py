@@ -79,3 +79,16 @@ def test_a_27_bot_refuses_the_kremlin_name_and_accepts_the_base_name(tmp_path: P
     )
     assert result.exit_code == 0, result.output
     assert "a TripleA 2.7.15472 bot with the maps of" in result.output and "accepts it" in result.output
+
+
+def test_a_game_2_7_does_not_parse_is_refused_with_the_engines_own_reason(tmp_path: Path) -> None:
+    """2.7's GameParser.parse answers only "empty" and logs why; the host is told that why, not just "does not parse"."""
+    base = (MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml").read_text(encoding="utf-8")
+    old = '<territoryOwner territory="France" owner="Germans"'
+    assert old in base
+    game = tmp_path / "game.xml"
+    game.write_text(base.replace(old, '<territoryOwner territory="France" owner="Vichy"', 1), encoding="utf-8")
+    result = CliRunner().invoke(main, ["save", str(game), "-o", str(tmp_path / "game.tsvg"), "--triplea", str(TRIPLEA_27)])
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"TripleA does not parse {game}: Could not find player name: Vichy\n"), result.stderr
+    assert not (tmp_path / "game.tsvg").exists()

@@ -119,9 +119,12 @@ class _Engine:
 
     def parse(self, game: str) -> tuple[Any, list[str]]:
         """The game as the 2.x game selector parses it, and what the selector would refuse it for."""
+        logged = self._logged_errors()  # 2.x logs why it does not parse a game, and answers only "empty"
         parsed = self.GameParser.parse(self.path(game), False)
+        why = logged()
         if not parsed.isPresent():
-            raise _Refused(f"TripleA does not parse {game}")
+            reason = why[0].split(": ", 2)[-1].removeprefix(f"Could not parse:{game}, ") if why else "no reason logged"
+            raise _Refused(f"TripleA does not parse {game}: {reason}")
         data = parsed.get()
         return data, [str(error) for error in self.GameParsingValidation(data).validate()]
 
