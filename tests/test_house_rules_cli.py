@@ -50,6 +50,8 @@ def test_advantage_by_number_for_the_british(tmp_path) -> None:
         (("--choose", "foo=bar"), "unknown choice 'foo'"),
         (("--choose", "colonial_garrisn_at=India"), "did you mean 'colonial_garrison_at'"),
         (("--advantage", "UK=colonial-garrison", "--choose", "colonial_garrison_at=Germany"), "colonial_garrison_at = 'Germany' is not allowed"),
+        (("-r", "house-revize"), "--rules house-revize: unknown ruleset 'house-revize'; did you mean 'house-revised'"),
+        (("-r", "kremlin-aa50"), "--rules kremlin-aa50: "),  # a Kremlin ruleset, not a house-rule set
     ],
 )
 def test_unknown_names_and_values_are_refused_in_one_line(tmp_path, args: tuple[str, ...], says: str) -> None:

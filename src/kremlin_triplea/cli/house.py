@@ -104,7 +104,7 @@ def house_command(
     Choices apply to every set that has them. Two sets that change the same
     thing differently are refused, naming both.
     """
-    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
     from kremlin_triplea.game import load
     from kremlin_triplea.gamerules.house import apply_house_rules
     from kremlin_triplea.report.notes import add_notes
@@ -112,6 +112,13 @@ def house_command(
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import profile_for_game
 
+    for set_id in sets:  # an unknown set is the option's mistake: say so before anything else is read
+        try:
+            load_named_house_set(set_id)
+        except KremlinError as error:
+            if isinstance(error, UnknownNameError) or error.where is None:  # a mistake inside the file keeps its line
+                error.where = f"--rules {set_id}"
+            raise
     chosen_switches = {}
     for name, value in _pairs(switches, "--switch").items():
         if value not in ("on", "off"):
