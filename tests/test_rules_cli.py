@@ -260,3 +260,36 @@ def test_a_ruleset_on_a_map_whose_profile_lacks_its_names_names_the_rule_and_the
         f"kremlin-triplea: error: {REPO / 'maps' / 'world_war_ii_revised.toml'}: kremlin-aa50, the China restriction (000_bc04a4edf7f7d2ab.txt, D)"
     )
     assert "unknown power 'China' in World War II Revised" in line and "[unmatched]" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "given", "says"),
+    [
+        (("apply", "{file}", "-o", "{out}"), "maps/world_war_ii_v3.toml", "this is a map profile, not a draft: `kremlin-triplea profile check"),
+        (("legal", "{file}"), "rulesets/kremlin-aa50.toml", "this is a Kremlin ruleset, not a draft: `kremlin-triplea options --ruleset"),
+        (("apply", "{file}", "-o", "{out}"), "rulesets/house-revised.toml", "this is a house-rule set, not a draft"),
+        (("options", "--ruleset", "{file}"), "maps/world_war_ii_v3.toml", "this is a map profile, not a Kremlin ruleset or a house-rule set"),
+        (
+            ("options", "--ruleset", "{file}"),
+            "examples/kremlin-aa50-1941.toml",
+            "this is a draft, not a Kremlin ruleset or a house-rule set: `kremlin-triplea apply",
+        ),
+        (("profile", "check", "{file}"), "rulesets/kremlin-aa50.toml", "this is a Kremlin ruleset, not a map profile"),
+        (("profile", "check", "{file}"), "examples/kremlin-aa50-1941.toml", "this is a draft, not a map profile"),
+    ],
+)
+def test_a_data_file_given_where_another_kind_belongs_is_named_for_what_it_is(tmp_path: Path, args: tuple[str, ...], given: str, says: str) -> None:
+    """Four kinds of TOML file (draft, ruleset, house-rule set, map profile): one given for another is told apart by its
+    own tables, not refused by its first key the reader does not know."""
+    file = REPO / given
+    result = run(*(a.format(file=file, out=tmp_path / "out.xml") for a in args))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"kremlin-triplea: error: {file}: {says}"), result.stderr
+    assert not (tmp_path / "out.xml").exists()
+
+
+def test_a_rule_file_named_by_a_path_that_does_not_exist_is_a_missing_file_not_an_unknown_id(tmp_path: Path) -> None:
+    result = run("options", "--ruleset", str(tmp_path / "ours.toml"))
+    assert result.exit_code == 2 and result.stderr == f"kremlin-triplea: error: --ruleset: {tmp_path / 'ours.toml'}: no such file\n"
+    result = run("profile", "check", str(tmp_path / "v5.toml"))
+    assert result.exit_code == 2 and result.stderr == f"kremlin-triplea: error: {tmp_path / 'v5.toml'}: no such file\n"

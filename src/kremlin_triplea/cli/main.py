@@ -279,10 +279,12 @@ def options_command(ruleset_name: str) -> None:
     """List a ruleset's bonus options and their rules, or a house-rule set's switches, advantages and rules."""
     from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.report.text import house_set_text, ruleset_text
-    from kremlin_triplea.rules.datafiles import find_data_file, rule_file_kind
+    from kremlin_triplea.rules.datafiles import check_file_kind, find_data_file, rule_file_kind
     from kremlin_triplea.rules.house_rules import load_house_set
+    from kremlin_triplea.rules.tomlfile import read_toml
 
-    path = find_data_file("rulesets", ruleset_name)
+    path = find_data_file("rulesets", ruleset_name, where="--ruleset")
+    check_file_kind(read_toml(path), path, "ruleset", "house")
     if rule_file_kind(path) == "house":
         click.echo(house_set_text(load_house_set(path)), nl=False)
         return

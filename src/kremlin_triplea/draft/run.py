@@ -68,7 +68,7 @@ from kremlin_triplea.gamerules.house import (
     selection_lines,
 )
 from kremlin_triplea.model.changes import Change
-from kremlin_triplea.rules.datafiles import find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, find_data_file, rule_file_kind
 from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, fit_ruleset, profile_for_game
@@ -115,6 +115,7 @@ def _beside_draft(root: Section, name: str) -> str:
 
 
 def draft_from_data(root: Section) -> Draft:
+    check_file_kind(root.data, root.file, "draft")
     root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices", "profile")
     profile = root.text("profile", None)
     if profile is not None and not Path(profile).is_absolute():

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
-from kremlin_triplea.errors import UnknownNameError
-from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.rules.tomlfile import DataFileError, read_toml
 
 
 def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
@@ -19,6 +20,8 @@ def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
     candidate = Path(name)
     if candidate.suffix == ".toml" and candidate.is_file():
         return candidate
+    if candidate.suffix == ".toml" or "/" in name or os.sep in name:  # a path, not an id: say the file is missing
+        raise InputError("no such file" if not os.path.lexists(candidate) else "not a regular file", where=f"{where}: {name}" if where else name)
     for base in data_folders(folder):
         path = base / f"{name}.toml"
         if path.is_file():
@@ -49,3 +52,33 @@ def named_rule_files(kind: str) -> dict[str, Path]:
     """The rule files of ``kind`` ("ruleset" or "house") by name; a checkout's own files win over installed copies."""
     paths = {p.stem: p for folder in reversed(data_folders("rulesets")) for p in folder.glob("*.toml")}
     return {name: path for name, path in sorted(paths.items()) if rule_file_kind(path) == kind}
+
+
+#: What each kind of data file is called, and how a user runs the command meant for it.
+_KINDS = {
+    "ruleset": ("a Kremlin ruleset", "`kremlin-triplea options --ruleset {path}` lists it; a draft names it as `ruleset`"),
+    "house": ("a house-rule set", "`kremlin-triplea options --ruleset {path}` lists it; a draft names it in `house_rules`"),
+    "profile": ("a map profile", "`kremlin-triplea profile check {path}` checks it; commands take it with --profile"),
+    "draft": ("a draft", "`kremlin-triplea apply {path}` applies it"),
+}
+
+
+def data_file_kind(data: dict) -> str | None:
+    """Which of our data files ``data`` (a TOML file's top table) is, by the tables only that kind has; None: none of them."""
+    if "option" in data:
+        return "ruleset"
+    if isinstance(data.get("map"), str) and isinstance(data.get("game"), list):
+        return "profile"
+    if "pick" in data or "first" in data or "house_rules" in data or isinstance(data.get("game"), str):
+        return "draft"
+    if "rule" in data or "advantage" in data or "advantages" in data:
+        return "house"
+    return None
+
+
+def check_file_kind(data: dict, path: Path | str, *wanted: str) -> None:
+    """Refuse a data file of another kind than ``wanted`` by what it is (a profile given as a draft, say), not by its first unknown key."""
+    kind = data_file_kind(data)
+    if kind is not None and kind not in wanted:
+        name, use = _KINDS[kind]
+        raise DataFileError(f"this is {name}, not {' or '.join(_KINDS[w][0] for w in wanted)}: {use.format(path=path)}", where=str(path))

@@ -59,7 +59,7 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.rules.datafiles import find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, find_data_file, rule_file_kind
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
 
 ENFORCED_BY = ("tool", "game", "players")
@@ -190,6 +190,8 @@ def load_rule_set(path: Path | str) -> RuleSet:
     """A house-rules file: its ``[[rule]]`` entries (a Kremlin ruleset's own rules are ``Ruleset.rule_set``)."""
     path = Path(path)
     data = read_toml(path)
+    if data_file_kind(data) in ("profile", "draft"):
+        check_file_kind(data, path, "house")
     if rule_file_kind(path) != "house":
         raise DataFileError(f"{path} is a Kremlin ruleset (it has bonus options), not a house-rule set", where=None)
     root = Section(data, str(path), lines=KeyLines.of_file(path))

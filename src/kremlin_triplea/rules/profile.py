@@ -19,6 +19,7 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.game import Game
+from kremlin_triplea.rules.datafiles import check_file_kind
 from kremlin_triplea.rules.ruleset import data_folders, find_data_file
 from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
@@ -172,6 +173,7 @@ class Profile:
 def load_profile(path: Path | str) -> Profile:
     path = Path(path)
     data = read_toml(path)
+    check_file_kind(data, path, "profile")
     # A profile that extends another mixes the base's entries in: their lines are not this file's to give.
     root = Section(_with_base(data, path), str(path), lines=None if "extends" in data else KeyLines.of_file(path))
     root.only(

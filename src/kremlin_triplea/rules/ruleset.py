@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import UnknownNameError
-from kremlin_triplea.rules.datafiles import data_folders, find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, data_folders, find_data_file, rule_file_kind
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
 from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
@@ -152,6 +152,8 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
     """
     path = Path(path)
     data = read_toml(path)
+    if data_file_kind(data) in ("profile", "draft"):
+        check_file_kind(data, path, "ruleset")
     if rule_file_kind(path) != "ruleset":
         raise DataFileError(
             f'{path.stem} is a house-rule set, not a Kremlin ruleset: list it in a draft as house_rules = ["{path.stem}"] '
