@@ -59,3 +59,27 @@ def test_misspelt_names_get_close_matches() -> None:
 def test_missing_maps_folder_says_how_to_name_one(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="--maps-dir"):
         resolve_game("world_war_ii_v3/WW2v3-1942.xml", tmp_path / "nowhere")
+
+
+def test_one_broken_map_yml_does_not_hide_the_other_maps(tmp_path: Path) -> None:
+    """A player's maps folder holds many maps; one whose map.yml cannot be read is named and left out, the rest work."""
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "map.yml").write_text("map_name: broken\ngames: [\n  - {game_name: x\n")
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "map.yml").write_text("map_name: odd\ngames: 5\n")
+    assert [m.name for m in installed_maps(tmp_path)] == ["world_war_ii_v3"]
+    listed = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "maps"])
+    assert listed.exit_code == 0 and "world_war_ii_v3/WW2v3-1941.xml" in listed.stdout
+    warnings = listed.stderr.splitlines()
+    assert len(warnings) == 2 and all(w.startswith("kremlin-triplea: warning: ") and w.endswith("; this map is left out") for w in warnings)
+    assert f"{tmp_path / 'broken' / 'map.yml'}:3: not valid YAML: " in warnings[0]  # YAML's own message, on one line
+    assert f"{tmp_path / 'odd' / 'map.yml'}: `games` is not a list of games" in warnings[1]
+    # A game of a good map is found by name; the broken map, asked for by name, says why it cannot be read.
+    assert resolve_game("world_war_ii_v3/World War II v3 1942", tmp_path).name == "WW2v3-1942.xml"
+    with pytest.raises(InputError, match="`games` is not a list of games"):
+        resolve_game("odd/some game", tmp_path)

@@ -23,7 +23,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.common import profile_option
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, installed_maps
+from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, scan_maps
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -125,7 +125,9 @@ def main(ctx: click.Context, maps_dir: Path | None, debug: bool) -> None:
 def maps_command(ctx: click.Context) -> None:
     """List installed maps and their games."""
     folder = _maps_dir(ctx)
-    maps = installed_maps(folder)
+    maps, broken = scan_maps(folder)
+    for error in broken:  # listed all the same: the others are fine
+        click.echo(f"kremlin-triplea: warning: {error}; this map is left out", err=True)
     if not maps:
         click.echo(f"no maps in {folder}")
         return

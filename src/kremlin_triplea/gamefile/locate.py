@@ -86,25 +86,44 @@ def read_map_folder(folder: Path) -> MapFolder:
     try:
         content = yaml.safe_load(read_text(map_yml, what="map.yml")) or {}
     except yaml.YAMLError as error:
-        raise InputError(f"cannot read map.yml: {error}", where=str(map_yml)) from None
+        # One line, at the place YAML stopped (its own message spans several, with a drawing of the line).
+        mark = getattr(error, "problem_mark", None)
+        what = " ".join(str(getattr(error, "problem", None) or error).split())
+        raise InputError(f"not valid YAML: {what}", where=f"{map_yml}:{mark.line + 1}" if mark is not None else str(map_yml)) from None
     if not isinstance(content, dict):
         raise InputError("map.yml is not a mapping", where=str(map_yml))
     name = str(content.get("map_name") or folder.name)
     games_folder = _games_folder(folder)
+    listed = content.get("games") or []
+    if not isinstance(listed, list):
+        raise InputError("`games` is not a list of games", where=str(map_yml))
     games = []
-    for entry in content.get("games") or []:
+    for entry in listed:
         if isinstance(entry, dict) and entry.get("file_name"):
             games.append(GameEntry(name, str(entry.get("game_name", "")), games_folder / str(entry["file_name"])))
     return MapFolder(name, folder, tuple(games))
 
 
 def installed_maps(maps_dir: Path) -> list[MapFolder]:
+    """The maps of ``maps_dir`` that can be read; one with a broken map.yml is left out (see :func:`scan_maps`)."""
+    return scan_maps(maps_dir)[0]
+
+
+def scan_maps(maps_dir: Path) -> tuple[list[MapFolder], list[InputError]]:
+    """Every map of ``maps_dir``, and why each one that cannot be read cannot: one broken map.yml among a
+    player's hundred maps must not hide the others."""
     if not maps_dir.is_dir():
         raise InputError(
             f"no TripleA maps folder here; name one with --maps-dir or ${MAPS_DIR_VARIABLE}",
             where=str(maps_dir),
         )
-    return [read_map_folder(folder) for folder in _map_yml_folders(maps_dir)]
+    maps, broken = [], []
+    for folder in _map_yml_folders(maps_dir):
+        try:
+            maps.append(read_map_folder(folder))
+        except InputError as error:
+            broken.append(error)
+    return maps, broken
 
 
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
@@ -121,8 +140,12 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
         named = _games_folder(folder_path) / game
         if named.suffix.lower() == ".xml" and named.is_file():
             return named  # MAP/FILE.xml as the folders name it: no need to read every map.yml
-    maps = {m.name: m for m in installed_maps(default_maps_dir(maps_dir))}
+    found, broken = scan_maps(default_maps_dir(maps_dir))
+    maps = {m.name: m for m in found}
     if map_name not in maps:
+        for error in broken:  # the map asked for may be one whose map.yml cannot be read: say that, not "unknown"
+            if Path(error.where or "").parent.name == map_name:
+                raise error
         raise UnknownNameError("map", map_name, maps, where=text)
     folder = maps[map_name]
     if not game:
