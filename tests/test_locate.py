@@ -78,8 +78,8 @@ def test_one_broken_map_yml_does_not_hide_the_other_maps(tmp_path: Path) -> None
     warnings = listed.stderr.splitlines()
     assert len(warnings) == 2 and all(w.startswith("kremlin-triplea: warning: ") and w.endswith("; this map is left out") for w in warnings)
     assert f"{tmp_path / 'broken' / 'map.yml'}:3: not valid YAML: " in warnings[0]  # YAML's own message, on one line
-    assert f"{tmp_path / 'odd' / 'map.yml'}: `games` is not a list of games" in warnings[1]
+    assert f"{tmp_path / 'odd' / 'map.yml'}: 'games' is 5, not a list of games" in warnings[1]
     # A game of a good map is found by name; the broken map, asked for by name, says why it cannot be read.
     assert resolve_game("world_war_ii_v3/World War II v3 1942", tmp_path).name == "WW2v3-1942.xml"
-    with pytest.raises(InputError, match="`games` is not a list of games"):
+    with pytest.raises(InputError, match="'games' is 5, not a list of games"):
         resolve_game("odd/some game", tmp_path)

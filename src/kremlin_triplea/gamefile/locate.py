@@ -96,7 +96,7 @@ def read_map_folder(folder: Path) -> MapFolder:
     games_folder = _games_folder(folder)
     listed = content.get("games") or []
     if not isinstance(listed, list):
-        raise InputError("`games` is not a list of games", where=str(map_yml))
+        raise InputError(f"'games' is {listed!r}, not a list of games; fix it by hand", where=str(map_yml))
     games = []
     for entry in listed:
         if isinstance(entry, dict) and entry.get("file_name"):
