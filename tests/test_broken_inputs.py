@@ -142,3 +142,39 @@ def test_a_broken_map_profile_is_answered_in_one_line(tmp_path: Path) -> None:
         assert_answered(run("apply", str(REPO / "examples" / "kremlin-aa50-1941.toml"), "--profile", str(profile), "-o", str(tmp_path / "out.xml"), "--force"))
 
     check()
+
+
+@st.composite
+def broken_setup(draw, text: str) -> str:
+    """``text`` (a game file) with one to three set-up values changed: an owner, a unit type, a count, a territory."""
+    spots = [m for m in re.finditer(r"<(?:unitPlacement|territoryOwner|connection|playerStartingResource)\b[^>]*>", text)]
+    for _ in range(draw(st.integers(1, 3))):
+        element = draw(st.sampled_from(spots))
+        values = list(re.finditer(r'(\w+)="([^"]*)"', element.group(0)))
+        value = draw(st.sampled_from(values))
+        odd = draw(st.sampled_from(("", "0", "-1", "x", "Germans", "Allies", "France", "infantry", "1 Sea Zone", "99999999999")))
+        start, end = element.start() + value.start(2), element.start() + value.end(2)
+        if text[element.start() : element.end()] == element.group(0):  # not moved by an earlier change
+            text = text[:start] + odd + text[end:]
+    return text
+
+
+def test_a_broken_game_file_is_answered_in_one_line(tmp_path: Path) -> None:
+    """A host's own edit of the base game (Edit Mode's work done by hand): refused in one line, or applied."""
+    from support.paths import AA50_1941
+
+    text = AA50_1941.read_text(encoding="utf-8")
+    draft = REPO / "examples" / "kremlin-aa50-1941.toml"
+
+    # What the fuzzing pass found: units and a territory of a player the game does not declare (KeyError before).
+    @FAST
+    @given(broken_setup(text))
+    @example(text.replace('territory="Kiangsu" quantity="3" owner="Japanese"', 'territory="Kiangsu" quantity="3" owner="France"', 1))
+    @example(text.replace('<territoryOwner territory="France" owner="Germans"', '<territoryOwner territory="France" owner="Vichy"', 1))
+    def check(game_text: str) -> None:
+        game = tmp_path / "game.xml"
+        game.write_text(game_text, encoding="utf-8")
+        assert_answered(run("apply", str(draft), "--game", str(game), "-o", str(tmp_path / "out.xml"), "--force"))
+        assert_answered(run("show", str(game)))
+
+    check()
