@@ -293,3 +293,17 @@ def test_a_rule_file_named_by_a_path_that_does_not_exist_is_a_missing_file_not_a
     assert result.exit_code == 2 and result.stderr == f"kremlin-triplea: error: --ruleset: {tmp_path / 'ours.toml'}: no such file\n"
     result = run("profile", "check", str(tmp_path / "v5.toml"))
     assert result.exit_code == 2 and result.stderr == f"kremlin-triplea: error: {tmp_path / 'v5.toml'}: no such file\n"
+
+
+@pytest.mark.parametrize("command", [("serve", "{draft}", "--port", "0"), ("draft", "--resume", "{draft}")])
+def test_a_draft_of_house_rules_only_has_nothing_to_draft_and_says_what_writes_it(tmp_path: Path, command: tuple[str, ...]) -> None:
+    draft = tmp_path / "house.toml"
+    draft.write_bytes((REPO / "examples" / "house-revised-1942.toml").read_bytes())
+    result = run(*(part.format(draft=draft) for part in command))
+    assert result.exit_code == 2
+    assert (
+        result.stderr
+        == f"kremlin-triplea: error: {draft}: a draft of house rules only has no picks to make: `kremlin-triplea apply {draft} -o GAME.xml` writes it\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["house.toml"]  # no room file, the draft untouched
+    assert draft.read_bytes() == (REPO / "examples" / "house-revised-1942.toml").read_bytes()

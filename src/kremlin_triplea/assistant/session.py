@@ -42,7 +42,7 @@ from kremlin_triplea.draft.kinds import (
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
+from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
@@ -1209,6 +1209,8 @@ def finish(session: DraftSession, output: Path, *, overwrite: bool = False, inst
 
 
 def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None, players: dict[str, str] | None = None) -> DraftSession:
+    if "ruleset" not in data:  # the terminal draft and the draft room are for picks; house rules alone need none
+        raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
     game_spec = data["game"]
     candidate = Path(game_spec)
     if not candidate.is_absolute() and (path.parent / candidate).is_file():
