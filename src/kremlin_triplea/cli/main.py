@@ -3,6 +3,12 @@
 Each command is a thin layer over the library: it resolves names, calls one
 library function and prints the result. User errors (``KremlinError``) are
 printed as one line with a non-zero exit; tracebacks only with ``--debug``.
+
+Commands import the library inside their bodies (elsewhere only heavy or
+optional parts are imported so: yaml for map.yml, the engine's child process):
+``--help`` or a mistyped option answers without loading lxml, networkx and
+the rules (``scripts/bench_matrix.py`` prints the import time of this module
+against bare Python).
 """
 
 from __future__ import annotations
