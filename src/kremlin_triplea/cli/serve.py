@@ -86,25 +86,22 @@ def _serve(
             raise InputError(f"{draft}: no such draft; to start one give --ruleset, --game and --first")
         from kremlin_triplea.draft.rulesets import load_named_ruleset
 
-        try:
-            rules = load_named_ruleset(ruleset, where="--ruleset")
-        except KremlinError as error:
-            error.where = "--ruleset"
-            raise
-        as_path = Path(ruleset)
+        def beside_draft(path: Path) -> str:
+            """A file the draft names, relative to the draft (as a host writing the draft by hand would name it)."""
+            return Path(os.path.relpath(path.resolve(), draft.resolve().parent)).as_posix()
+
+        # A mistake inside the ruleset file keeps its own file and line; only a name that finds no file is the option's.
+        rules = load_named_ruleset(ruleset, where="--ruleset")
+        own_file = Path(ruleset).suffix == ".toml" and Path(ruleset).is_file()
         data = {
-            # A ruleset file of the host's own is named relative to the draft, as a profile is.
-            "ruleset": Path(os.path.relpath(as_path.resolve(), draft.resolve().parent)).as_posix()
-            if as_path.suffix == ".toml" and as_path.is_file()
-            else rules.id,
+            "ruleset": beside_draft(Path(ruleset)) if own_file else rules.id,
             "game": game_spec,
             "first": first,
             "picks_per_side": picks_per_side if picks_per_side is not None else rules.picks.default,
             "pick": [],
         }
         if profile_path is not None:
-            # A draft names its profile relative to itself (as `profile = "..."` in a draft file the host writes).
-            data["profile"] = Path(os.path.relpath(profile_path.resolve(), draft.resolve().parent)).as_posix()
+            data["profile"] = beside_draft(profile_path)
         if house_sets:
             data["house_rules"] = list(house_sets)
             try:
