@@ -8,7 +8,7 @@ bug in this program.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 class KremlinError(Exception):
@@ -54,6 +54,13 @@ class UnknownNameError(KremlinError):
         self.kind = kind
         self.name = name
         self.close = close
+
+
+def and_more(found: Sequence[str], hint: str | None = None) -> str:
+    """What follows the first of ``found`` in a one-line message: " (and 3 more; HINT)", or nothing for one."""
+    if len(found) <= 1:
+        return ""
+    return f" (and {len(found) - 1} more; {hint})" if hint else f" (and {len(found) - 1} more)"
 
 
 def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:

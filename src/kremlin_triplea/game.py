@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kremlin_triplea.errors import InputError
+from kremlin_triplea.errors import InputError, and_more
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.install import InstalledGame, install_game, map_folder_for, unique_game_name
 from kremlin_triplea.gamefile.locate import MapFolder, resolve_game
@@ -48,8 +48,7 @@ class Game:
         """Refuse (exit 2) a game whose set-up names players or unit types it does not declare: no rule can be checked on it."""
         unknown = self.initial.unknown_names()
         if unknown:
-            more = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
-            raise InputError(f"{unknown[0]}{more}; `kremlin-triplea validate {self.source}` gives each one's line", where=self.source)
+            raise InputError(f"{unknown[0]}{and_more(unknown)}; `kremlin-triplea validate {self.source}` gives each one's line", where=self.source)
 
     def reset(self) -> Board:
         """Back to the position the file has (every change dropped); returns the fresh board."""

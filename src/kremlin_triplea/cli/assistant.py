@@ -67,7 +67,7 @@ def render_command(
     GAME may also be a draft (.toml): it is applied in memory, compared with its
     own game, and its picks make the legend.
     """
-    from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.errors import KremlinError, and_more
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.locate import resolve_game
     from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
@@ -105,8 +105,7 @@ def render_command(
     art = read_map_art(folder)
     unknown = board.unknown_names()  # drawn all the same: the picture shows what the file holds
     if unknown:
-        more = f" (and {len(unknown) - 1} more; `kremlin-triplea validate` gives their lines)" if len(unknown) > 1 else ""
-        click.echo(f"kremlin-triplea: warning: {game_path}: {unknown[0]}{more}", err=True)
+        click.echo(f"kremlin-triplea: warning: {game_path}: {unknown[0]}{and_more(unknown, '`kremlin-triplea validate` gives their lines')}", err=True)
     unmapped = sorted(set(board.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")

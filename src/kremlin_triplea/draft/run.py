@@ -311,8 +311,11 @@ class DraftRun:
             raise DataFileError("a draft of house rules only has no picks: nothing to choose or check pick by pick", where=draft.path)
         self.ruleset = ruleset or load_named_ruleset(draft.ruleset, where=draft.locate("ruleset"))
         game.check_rules_can_apply()
-        self.profile = profile or profile_for_game(game, draft.profile)
-        self.profile.check_fits(game)
+        if profile is None:
+            profile = profile_for_game(game, draft.profile)  # which checks that the profile it finds fits the game
+        else:
+            profile.check_fits(game)
+        self.profile = profile
         # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.
         self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile)
         warnings = self.profile.check_base_file(game) + list(left_out)

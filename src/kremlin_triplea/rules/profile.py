@@ -17,7 +17,7 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.errors import UnknownNameError, and_more
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.datafiles import check_file_kind
 from kremlin_triplea.rules.ruleset import data_folders, find_data_file
@@ -152,7 +152,7 @@ class Profile:
         if self.base_game(game) is None:
             missing = [m for m in missing if m.startswith(("capital_marker.", "neutral_coasts."))]
         if missing:
-            more = f" (and {len(missing) - 1} more; `kremlin-triplea profile check {self.path}` lists them)" if len(missing) > 1 else ""
+            more = and_more(missing, f"`kremlin-triplea profile check {self.path}` lists them")
             raise DataFileError(f"the map profile does not fit {game.source}: {missing[0]}{more}", where=self.path)
 
     def check_base_file(self, game: Game) -> list[str]:

@@ -51,7 +51,7 @@ from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
@@ -395,7 +395,7 @@ class Checker:
         for text in differences.values():
             item.fail(f"reads back differently: {text}")
         if problems:
-            item.fail(f"does not validate: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            item.fail(f"does not validate: {problems[0]}{and_more(problems)}")
         elif not differences:
             self._keep(written, board, lambda key: [item])
 
@@ -443,7 +443,7 @@ class Checker:
             return
         if problems:
             for item in culprits:
-                item.fail(f"does not validate: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+                item.fail(f"does not validate: {problems[0]}{and_more(problems)}")
             return
         for key, text in differences.items():
             for item in blame.get(key, list(culprits)):
