@@ -31,6 +31,7 @@ from support.classic import (
     pick,
     run_for,
 )
+from support.lines import last_line_of, line_of
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 EACH_TARGET = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])
@@ -659,9 +660,9 @@ def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path
     with pytest.raises(DataFileError) as error:
         load_ruleset(broken)
     # The line the edit changed; a neutral that lost its group is reported at its [[neutral]] table.
-    changed = edited[: edited.index(edit[1]) + len(edit[1].rstrip("\n"))].count("\n") + 1
+    changed = last_line_of(edited, edit[1])
     if message.startswith("neutral Eire"):
-        changed = edited[: edited.index(edit[1])].rstrip().count("\n") + 1  # the [[neutral]] header just above `name`
+        changed = line_of(edited, edit[1]) - 1  # the [[neutral]] header just above `name`
     assert str(error.value).startswith(f"{broken}:{changed}: "), str(error.value)
     assert message in str(error.value)
 

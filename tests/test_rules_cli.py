@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.game import load
 from support.aa50 import SEED
+from support.lines import last_line_of, line_of
 from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,7 +55,7 @@ def test_apply_a_broken_draft_prints_the_rule_and_writes_nothing(tmp_path: Path)
     assert result.exit_code == 1
     assert not out.exists()
     assert result.stderr.count("\n") == 1
-    assert f"{draft}:{_line_of(draft.read_text(), '[bid]')}: bid (Axis 11): Libya is owned by Italians, not Germans" in result.stderr
+    assert f"{draft}:{line_of(draft.read_text(), '[bid]')}: bid (Axis 11): Libya is owned by Italians, not Germans" in result.stderr
     assert '"German units may be placed only on German-owned territories and sea zones;' in result.stderr
     assert f"({SEED}, C) Bidding)" in result.stderr
 
@@ -65,7 +66,7 @@ def test_apply_a_draft_with_a_broken_pick(tmp_path: Path) -> None:
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 1
     # 000 option 10: the retreating side "decides where to retreat those units after the bidding process is complete".
-    first_pick = _line_of(draft.read_text(), "[[pick]]")
+    first_pick = line_of(draft.read_text(), "[[pick]]")
     assert result.stderr.startswith(
         f"kremlin-triplea: error: {draft}:{first_pick}: pick 1 (Axis, option 10 Takeover of enemy held territory), retreat of 2 Russians infantry"
     )
@@ -90,10 +91,6 @@ def test_apply_unknown_name_suggests_close_matches(tmp_path: Path) -> None:
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 2
     assert "unknown territory 'Archangle'" in result.stderr and "did you mean 'Archangel'" in result.stderr
-
-
-def _line_of(text: str, start: str) -> int:
-    return next(number for number, line in enumerate(text.splitlines(), 1) if line.startswith(start))  # the first such line
 
 
 @pytest.mark.parametrize(
@@ -127,7 +124,7 @@ def test_a_wrong_value_in_the_draft_is_reported_at_its_line(tmp_path: Path, old:
     draft.write_text(text)
     result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
     assert result.exit_code == 2, result.output
-    line = _line_of(text, new.splitlines()[-1])  # the line the wrong value is written on
+    line = last_line_of(text, new)  # the line the wrong value is written on
     assert result.stderr.startswith(f"kremlin-triplea: error: {draft}:{line}: {located}: "), result.stderr
     assert message in result.stderr and result.stderr.count("\n") == 1
 
@@ -195,7 +192,7 @@ def test_picks_per_side_beyond_the_rules_is_a_violation_at_its_line(tmp_path: Pa
     assert result.exit_code == 1
     # 000 A) Order of Bonus Options: "...if both agree then they can choose up to eleven options each."
     assert result.stderr.startswith(
-        f"kremlin-triplea: error: {draft}:{_line_of(text, 'picks_per_side')}: picks_per_side: 12 picks per side; the rules allow 4 to 11"
+        f"kremlin-triplea: error: {draft}:{line_of(text, 'picks_per_side')}: picks_per_side: 12 picks per side; the rules allow 4 to 11"
     )
 
 

@@ -15,6 +15,7 @@ from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.tomlfile import DataFileError
 from support.aa50 import GAMES, SEED, fresh_game
+from support.lines import last_line_of
 
 RULESET = load_named_ruleset("kremlin-aa50")
 PROFILE = load_named_profile("world_war_ii_v3")
@@ -93,7 +94,7 @@ def test_malformed_ruleset_names_file_key_and_expectation(tmp_path: Path, edit: 
     with pytest.raises(DataFileError) as error:
         load_ruleset(broken)
     # A map maker finds the mistake by its line: the line the edit changed.
-    changed = edited[: edited.index(edit[1]) + len(edit[1].rstrip("\n"))].count("\n") + 1
+    changed = last_line_of(edited, edit[1])
     assert str(error.value).startswith(f"{broken}:{changed}: ")
     assert message in str(error.value)
 

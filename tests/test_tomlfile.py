@@ -9,6 +9,7 @@ import pytest
 from kremlin_triplea.draft.run import apply_draft, read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines
+from support.lines import last_line_of, line_of
 from support.paths import MAPS_DIR
 
 HEAD = """ruleset = "kremlin-aa50"
@@ -28,10 +29,6 @@ place = [
   { power = "UK", unit = "tank", at = "India", count = COUNT },
 ]
 """
-
-
-def line_of(text: str, snippet: str) -> int:
-    return text[: text.index(snippet)].count("\n") + 1
 
 
 def error_for(tmp_path: Path, count: str) -> tuple[str, str]:
@@ -102,7 +99,7 @@ def test_a_malformed_map_profile_is_refused_at_its_line(tmp_path: Path, old: str
     edited = text.replace(old, new, 1)
     profile = tmp_path / "v3.toml"
     profile.write_text(edited)
-    line = next(n for n, t in enumerate(edited.splitlines(), 1) if t.startswith(new))
+    line = last_line_of(edited, new)
     with pytest.raises(DataFileError) as error:
         load_profile(profile)
     assert str(error.value) == f"{profile}:{line}: {message}"

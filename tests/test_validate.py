@@ -20,6 +20,7 @@ from kremlin_triplea.check import validate
 from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
+from support.lines import line_of
 from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, each_game, game_id
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
@@ -42,11 +43,6 @@ def dtd(tmp_path_factory: pytest.TempPathFactory) -> Path:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         patch.delenv(validate.DTD_VARIABLE, raising=False)
         return find_dtd() or CORPUS_DTD
-
-
-def line_of(text: str, snippet: str) -> int:
-    """The line on which ``snippet`` first starts in ``text``."""
-    return text[: text.index(snippet)].count("\n") + 1
 
 
 def mutate(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
