@@ -67,6 +67,7 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         _terminate_like_interrupt()
+        _tolerant_console()
         try:
             return super().invoke(ctx)
         except KremlinError as error:
@@ -79,7 +80,7 @@ class _Group(click.Group):
             # does on SIGPIPE, and keep Python from reporting the flush at exit. Output files are whole or untouched.
             with contextlib.suppress(OSError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(128 + signal.SIGPIPE)
+            sys.exit(BROKEN_PIPE_STATUS)
         except OSError as error:
             # A file the library did not wrap (it should): still one line and the bad-input status, not a traceback.
             if ctx.meta.get("debug"):
@@ -92,6 +93,25 @@ class _Group(click.Group):
             number = getattr(interrupt, "signal_number", signal.SIGINT)
             click.echo(f"kremlin-triplea: interrupted ({signal.Signals(number).name}); nothing was left half-written", err=True)
             sys.exit(128 + number)
+
+
+#: The status a shell gives a command its reader left (128 + SIGPIPE); Windows has no SIGPIPE, the number is POSIX's.
+BROKEN_PIPE_STATUS = 128 + getattr(signal, "SIGPIPE", 13)
+
+
+def _tolerant_console() -> None:
+    """Never fail on a character the console cannot show: replace it (``?``) instead of a UnicodeEncodeError.
+
+    Output goes out in the console's encoding. On Windows with output redirected or piped that is the ANSI code
+    page (cp1252, cp932 in Japan), which has no "Ł" and, for cp932, no em-dash (in the default game names); a
+    command that had already installed a game then ended in a traceback. UTF-8 consoles are unchanged, but for
+    names that are not text at all (undecodable bytes in a file name), which are replaced too.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "strict") in ("strict", "surrogateescape"):
+            with contextlib.suppress(ValueError, OSError):  # a stream already written through may refuse
+                reconfigure(errors="replace")
 
 
 class Terminated(KeyboardInterrupt):
