@@ -19,12 +19,14 @@ from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
-COMMAND = shutil.which("kremlin-triplea") or sys.exit("kremlin-triplea is not installed")
 
 
 def spawn(*args: str, maps_dir: Path = MAPS_DIR) -> pexpect.spawn:
-    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", LINES="50")
-    return pexpect.spawn(COMMAND, ["--maps-dir", str(maps_dir), *args], env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
+    # The command as `python -m`, with this checkout's source first: the test needs no `kremlin-triplea` on PATH
+    # (it used to exit at import without one, which broke collection for the whole run under pytest-xdist).
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", LINES="50", PYTHONPATH=str(REPO / "src"))
+    command = ["-m", "kremlin_triplea", "--maps-dir", str(maps_dir), *args]
+    return pexpect.spawn(sys.executable, command, env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
 
 
 def answer(child: pexpect.spawn, prompt: str, text: str) -> None:
@@ -135,7 +137,9 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     theirs = tmp_path / "apply-maps"
     shutil.copytree(MAPS_DIR / "world_war_ii_v3", theirs / "world_war_ii_v3")
     applied = tmp_path / "applied.xml"
-    subprocess.run([COMMAND, "--maps-dir", str(theirs), "apply", str(draft), "--install", "-o", str(applied)], check=True, capture_output=True)
+    environment = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    command = [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(theirs), "apply", str(draft), "--install", "-o", str(applied)]
+    subprocess.run(command, check=True, capture_output=True, env=environment)
     assert game.read_bytes() == applied.read_bytes()
     assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == (theirs / "world_war_ii_v3" / "map.yml").read_bytes()
     installed = maps / "world_war_ii_v3" / "map" / "games"
