@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.install import install_game, unique_game_name
+from kremlin_triplea.game import load
+from kremlin_triplea.gamefile.install import INSTALL_MARK, install_game, unique_game_name
 from kremlin_triplea.gamefile.locate import installed_maps, read_map_folder, resolve_game
 from support.paths import AA50_1941, MAPS_DIR
 
@@ -28,8 +29,12 @@ def test_install_adds_one_line_to_map_yml_and_the_files_beside_the_others(maps: 
     after = (folder.folder / "map.yml").read_text()
     assert after == before + "- {game_name: 'Kremlin: AA50 1941', file_name: Kremlin_AA50_1941.xml}\n"
     assert installed.game_file == folder.games_folder / "Kremlin_AA50_1941.xml"
-    assert installed.game_file.read_bytes() == AA50_1941.read_bytes()
-    assert installed.notes_file.read_text() == "<p>notes</p>"
+    # The game's own bytes, then the install mark on a line of its own: an XML comment after the root
+    # element (XML 1.0 production [1] allows Misc there), by which uninstall knows its own files.
+    mark = INSTALL_MARK.encode("ascii") + b"\n"
+    assert installed.game_file.read_bytes() == AA50_1941.read_bytes() + mark
+    assert installed.notes_file.read_bytes() == b"<p>notes</p>\n" + mark
+    assert load(installed.game_file).board.game_name == load(AA50_1941).board.game_name
     # What TripleA 2.x will list for this map, and what our own lookup finds:
     listed = [(g["game_name"], g["file_name"]) for g in yaml.safe_load(after)["games"]]
     assert listed[-1] == ("Kremlin: AA50 1941", "Kremlin_AA50_1941.xml") and len(listed) == 3

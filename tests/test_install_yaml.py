@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.install import RECORD_NAME, install_game, installed_games, uninstall_game
+from kremlin_triplea.gamefile.install import INSTALL_MARK, RECORD_NAME, install_game, installed_games, uninstall_game
 from kremlin_triplea.gamefile.locate import read_map_folder
 from kremlin_triplea.gamefile.mapyml import add_game, remove_game
 from support.paths import MAPS_DIR
@@ -34,6 +34,11 @@ from support.paths import MAPS_DIR
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
 GAME = b"<?xml version='1.0'?><game><info name='x'/></game>"
+
+
+def marked(game: bytes) -> bytes:
+    """A game file as installed: its bytes, then the install mark on a line of its own."""
+    return game + b"\n" + INSTALL_MARK.encode("ascii") + b"\n"
 
 
 def games_of(text: str) -> list:
@@ -85,7 +90,7 @@ def test_install_keeps_every_game_in_every_style_and_uninstall_restores_the_byte
     assert only_insertions(original, after)
     if "\r\n" in original:
         assert after.count("\r\n") == after.count("\n"), "every line keeps its CRLF"
-    assert installed.game_file.read_bytes() == GAME
+    assert installed.game_file.read_bytes() == marked(GAME)
     uninstall_game(tmp_path, "Kremlin: Bob's game")
     assert (folder / "map.yml").read_bytes() == original.encode("utf-8")
     assert not installed.game_file.exists() and not installed.notes_file.exists()
@@ -159,9 +164,9 @@ def test_the_same_name_again_needs_force_and_a_shipped_game_is_never_replaced(tm
     yml = (folder / "map.yml").read_bytes()
     with pytest.raises(InputError, match="already has a game named 'Kremlin'; use --force"):
         install_game(read_map_folder(folder), "Kremlin", b"<game>2</game>")
-    assert first.game_file.read_bytes() == b"<game>1</game>"
+    assert first.game_file.read_bytes() == marked(b"<game>1</game>")
     again = install_game(read_map_folder(folder), "Kremlin", b"<game>2</game>", force=True)
-    assert again.replaced and again.game_file == first.game_file and first.game_file.read_bytes() == b"<game>2</game>"
+    assert again.replaced and again.game_file == first.game_file and first.game_file.read_bytes() == marked(b"<game>2</game>")
     assert (folder / "map.yml").read_bytes() == yml, "replacing keeps the one entry"
     with pytest.raises(InputError, match="did not install; it is never replaced"):
         install_game(read_map_folder(folder), "A", b"<game/>", force=True)

@@ -33,5 +33,5 @@ def uninstall_command(ctx: click.Context, name: str) -> None:
     click.echo(
         f"uninstalled {game.game_name!r} from map {game.map_name}: removed {game.game_file}"
         + (f" and {game.notes_file}" if game.notes_file else "")
-        + f", and its entry in {game.map_yml}"
+        + f"; {game.entry}"
     )

@@ -9,6 +9,13 @@ games this program installed are recorded beside ``map.yml`` in
 ``uninstall`` can take exactly its own entry out again; a game the map
 shipped with is never replaced or removed.
 
+That record travels with the map folder (a host zips it and shares it), so
+nothing in it is trusted: every field is checked (file names are plain names
+in the map's games folder), and a file is deleted or replaced only if it ends
+with this program's mark and still has the content hash recorded when it was
+written. A stock game never carries the mark, so a record naming one, or a
+path outside the folder, cannot make ``uninstall`` or ``--force`` touch it.
+
 Installs into one map are serialised by an exclusive lock on a file beside
 ``map.yml``; ``map.yml`` is read again under the lock, so two installs at
 once neither lose an entry nor take the same name. Files are written before
@@ -20,21 +27,31 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import json
 import os
 import re
+import stat
+import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
-from kremlin_triplea.gamefile.locate import MapFolder, installed_maps, read_map_folder
-from kremlin_triplea.gamefile.safe import check_output, read_text, write_atomically
+from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, read_map_folder
+from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
 LOCK_NAME = ".map.yml.kremlin-triplea.lock"
+
+#: Ends every game and notes file this program installs (a comment in XML and in HTML alike): a game the
+#: map shipped with never has it, so no record, however it was written, makes us delete or replace one.
+INSTALL_MARK = "<!-- installed by kremlin-triplea: `kremlin-triplea uninstall` removes it -->"
+_NOTES_SUFFIX = ".notes.html"
+_HASH = re.compile(r"[0-9a-f]{64}")
 
 
 @attrs.frozen
@@ -46,6 +63,8 @@ class InstalledGame:
     map_name: str = ""
     date: str = ""
     replaced: bool = False
+    #: What uninstall found of the map.yml entry: the name it removed (the user may have renamed it), or why none.
+    entry: str = ""
 
 
 def default_game_name(title: str, players: tuple[str, ...] | list[str], day: datetime.date | None = None) -> str:
@@ -90,24 +109,86 @@ def check_game_name(game_name: str) -> None:
         raise InputError(f"a game's name is one line of visible text, without control characters: {game_name!r}", where="--name")
 
 
+#: How long an install waits for another one into the same map before giving up (Windows' locks do not block).
+LOCK_WAIT_SECONDS = 120
+
+
 @contextlib.contextmanager
 def map_lock(folder: Path) -> Iterator[None]:
-    """Hold the map's install lock (a file beside map.yml) for the duration."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no advisory locks; installs there are one at a time
-        yield
-        return
+    """Hold the map's install lock (a file beside map.yml) for the duration; the file goes when the lock does."""
     path = folder / LOCK_NAME
+    lock, unlock = _lock_calls()
+    descriptor = _lock_file(path, lock)
     try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    except OSError as error:
-        raise InputError(f"cannot lock the map for installing: {error.strerror}", where=str(path)) from None
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(descriptor)  # closing releases the lock
+        # Removed while still held: a waiter that gets the lock next finds its file gone and opens a new one
+        # (_lock_file), so no two runs ever hold locks on two different files at once. Windows refuses to
+        # remove a file that is open: there it goes after closing, unless another run has opened it meanwhile.
+        try:
+            os.unlink(path)
+            removed = True
+        except OSError:
+            removed = False
+        unlock(descriptor)
+        os.close(descriptor)
+        if not removed:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+
+def _lock_calls() -> tuple[Callable[[int], None], Callable[[int], None]]:
+    """Take and release an exclusive lock on a whole open file: flock, or msvcrt.locking on Windows."""
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        return (lambda descriptor: _lock_windows(msvcrt, descriptor)), (lambda descriptor: _unlock_windows(msvcrt, descriptor))
+    return (lambda descriptor: fcntl.flock(descriptor, fcntl.LOCK_EX)), (lambda descriptor: None)  # closing releases it
+
+
+def _lock_windows(msvcrt: Any, descriptor: int) -> None:
+    """msvcrt's blocking lock gives up after 10 s: wait here instead, up to LOCK_WAIT_SECONDS."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        os.lseek(descriptor, 0, os.SEEK_SET)  # the lock covers the first byte; it may lie past the end
+        try:
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise TimeoutError from None
+            time.sleep(0.05)
+
+
+def _unlock_windows(msvcrt: Any, descriptor: int) -> None:
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    with contextlib.suppress(OSError):
+        msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
+
+
+def _lock_file(path: Path, lock: Callable[[int], None]) -> int:
+    """A descriptor holding the exclusive lock on the file now at ``path``."""
+    while True:
+        try:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | BINARY | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except OSError as error:
+            raise InputError(f"cannot lock the map for installing: {error.strerror}", where=str(path)) from None
+        try:
+            lock(descriptor)
+            current = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            current = None
+        except TimeoutError:
+            os.close(descriptor)
+            raise InputError(f"another install into this map has held its lock for {LOCK_WAIT_SECONDS} s; try again when it is done", where=str(path)) from None
+        except BaseException:
+            os.close(descriptor)
+            raise
+        if current is not None and os.path.samestat(os.fstat(descriptor), current):
+            return descriptor
+        os.close(descriptor)  # the holder before us removed this file: lock the one at the path now
 
 
 # -- the record of what this program installed ---------------------------------
@@ -118,24 +199,121 @@ def _record_path(folder: Path) -> Path:
 
 
 def read_record(folder: Path) -> list[dict]:
+    """The record's entries, every field checked: a record that names anything but our own plain file names is refused whole."""
     path = _record_path(folder)
     if not os.path.lexists(path):
         return []
+    if os.path.islink(path):
+        raise InputError("is a symbolic link; the record of installed games is a file this program writes: remove the link", where=str(path))
     text = read_text(path, what="record of installed games")
     try:
         data = json.loads(text)
         games = data["games"]
-        if not isinstance(games, list) or not all(
-            isinstance(g, dict) and isinstance(g.get("game_name"), str) and isinstance(g.get("file_name"), str) for g in games
-        ):
-            raise ValueError("each game needs game_name and file_name")
+        if not isinstance(games, list):
+            raise ValueError("'games' is not a list")
+        for number, entry in enumerate(games, 1):
+            problem = _entry_problem(entry)
+            if problem is not None:
+                raise ValueError(f"game {number}: {problem}")
     except (ValueError, KeyError, TypeError) as error:
         raise InputError(f"is not a record of installed games ({error}); remove it to forget them", where=str(path)) from None
     return games
 
 
+def _plain_file_name(value: object) -> bool:
+    """A name of a file directly in the games folder: no folder part, no drive, not '.' or '..', on any system."""
+    return (
+        isinstance(value, str)
+        and value not in ("", ".", "..")
+        and not any(c in value for c in "/\\:\0")
+        and not any(unicodedata.category(c).startswith("C") for c in value)
+        and os.path.basename(value) == value
+    )
+
+
+def _entry_problem(entry: object) -> str | None:
+    """Why a record entry is not one :func:`install_game` writes, or None."""
+    if not isinstance(entry, dict):
+        return "not a mapping"
+    name = entry.get("game_name")
+    if not isinstance(name, str) or not name.strip() or any(unicodedata.category(c).startswith("C") for c in name):
+        return f"game_name {name!r} is not a game's name"
+    file_name = entry.get("file_name")
+    if not _plain_file_name(file_name) or not file_name.lower().endswith(".xml"):
+        return f"file_name {file_name!r} is not the name of a game file in the map's games folder"
+    notes = entry.get("notes_file")
+    if notes is not None and notes != Path(file_name).stem + _NOTES_SUFFIX:
+        return f"notes_file {notes!r} is not the notes of {file_name!r}"
+    for key in ("sha256", "notes_sha256"):
+        value = entry.get(key)
+        if value is not None and not (isinstance(value, str) and _HASH.fullmatch(value)):
+            return f"{key} {value!r} is not a SHA-256 hash"
+    for key in ("created_games_key", "added_line_break"):
+        if not isinstance(entry.get(key, False), bool):
+            return f"{key} {entry.get(key)!r} is not true or false"
+    if not isinstance(entry.get("date", ""), str):
+        return f"date {entry.get('date')!r} is not a date"
+    return None
+
+
+def _marked(data: bytes) -> bytes:
+    """``data`` ending with :data:`INSTALL_MARK` on a line of its own (the file's own line breaks)."""
+    newline = b"\r\n" if b"\r\n" in data else b"\n"
+    separator = b"" if not data or data.endswith(b"\n") else newline
+    return data + separator + INSTALL_MARK.encode("ascii") + newline
+
+
+def _has_mark(data: bytes) -> bool:
+    return data.rstrip(b"\r\n").endswith(INSTALL_MARK.encode("ascii"))
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _not_ours(path: Path, recorded_hash: str | None) -> str | None:
+    """Why ``path`` is not a file this program installed and left unchanged (None: it is ours, or gone)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot be checked ({error.strerror})"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    if recorded_hash is None:
+        return "has no content hash in the record (installed by an earlier version, or not by this program)"
+    data = read_bytes(path, what="installed game")
+    if not _has_mark(data):
+        return "does not carry kremlin-triplea's install mark (a game the map shipped with, or another program's)"
+    if _sha256(data) != recorded_hash:
+        return "was changed since kremlin-triplea installed it"
+    return None
+
+
+def _check_ours(folder: Path, entry: dict, what: str) -> None:
+    """Refuse (nothing is touched) unless the entry's game file and notes are the files this program wrote."""
+    games = _games_folder_of(folder)
+    files = [(games / entry["file_name"], entry.get("sha256"))]
+    if entry.get("notes_file"):
+        files.append((games / entry["notes_file"], entry.get("notes_sha256")))
+    for path, recorded in files:
+        problem = _not_ours(path, recorded)
+        if problem is not None:
+            raise InputError(
+                f"{path.name} {problem}; kremlin-triplea {what} only files it wrote itself, so nothing was changed",
+                where=str(path),
+            )
+
+
+def _games_folder_of(folder: Path) -> Path:
+    return read_map_folder(folder).games_folder
+
+
 def _write_record(folder: Path, games: list[dict]) -> None:
     path = _record_path(folder)
+    if os.path.islink(path):  # written through, it would replace whatever it points to
+        raise InputError("is a symbolic link; the record of installed games is a file this program writes: remove the link", where=str(path))
     if not games:
         if os.path.lexists(path):
             os.unlink(path)
@@ -159,28 +337,35 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
 
     map_yml = folder.folder / "map.yml"
     text = _map_yml_text(map_yml)
-    listed = {g.game_name.lower(): g for g in read_map_folder(folder.folder).games}
-    ours = {g["game_name"].lower() for g in read_record(folder.folder)}
-    if game_name.lower() in listed:
-        _check_replace(folder, game_name, force=force, ours=ours)
+    fresh = read_map_folder(folder.folder)
+    existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
+    if existing is not None:
+        _check_replace(fresh, game_name, existing, force=force, record=read_record(folder.folder))
     else:
         mapyml.add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
         check_output(map_yml, overwrite=True)  # also probes map.yml's folder
-        existing = folder.games_folder
-        while not existing.exists():
-            existing = existing.parent
-        check_output(existing / file_stem_for(game_name), overwrite=True)  # probes the games folder (or the one it will be made in)
+        existing_folder = folder.games_folder
+        while not existing_folder.exists():
+            existing_folder = existing_folder.parent
+        check_output(existing_folder / file_stem_for(game_name), overwrite=True)  # probes the games folder (or the one it will be made in)
 
 
-def _check_replace(folder: MapFolder, game_name: str, *, force: bool, ours: set[str]) -> None:
+def _check_replace(folder: MapFolder, game_name: str, existing: GameEntry, *, force: bool, record: list[dict]) -> dict:
+    """The record entry of the game ``existing`` (map.yml's entry named ``game_name``) if ``force`` may replace it; else refused."""
     where = str(folder.folder / "map.yml")
-    if game_name.lower() not in ours:
+    entry = next((g for g in record if g["game_name"].lower() == existing.game_name.lower()), None)
+    if entry is None or existing.path.name != entry["file_name"]:
         raise InputError(
             f"map {folder.name!r} already has a game named {game_name!r} that kremlin-triplea did not install; it is never replaced: choose another --name",
             where=where,
         )
     if not force:
         raise InputError(f"map {folder.name!r} already has a game named {game_name!r}; use --force to replace it, or choose another --name", where=where)
+    _check_ours(folder.folder, entry, "replaces")
+    notes = existing.path.with_suffix(_NOTES_SUFFIX)
+    if not entry.get("notes_file") and os.path.lexists(notes):
+        raise InputError(f"{notes.name} is not a file kremlin-triplea wrote; it is never replaced: choose another --name", where=str(notes))
+    return entry
 
 
 def install_game(
@@ -195,8 +380,9 @@ def install_game(
 ) -> InstalledGame:
     """Write the game into ``folder`` and list it in ``map.yml`` under ``game_name``.
 
-    ``game_name`` should match the ``<info name>`` in ``xml``. A name the map
-    already lists is refused, unless this program installed that game and
+    ``game_name`` should match the ``<info name>`` in ``xml``. The game file and
+    the notes end with :data:`INSTALL_MARK`. A name the map already lists is
+    refused, unless this program installed that game, it is unchanged, and
     ``force`` is given: then its file and notes are replaced and ``map.yml``
     keeps its entry as it is.
     """
@@ -205,23 +391,27 @@ def install_game(
     check_game_name(game_name)
     day = day or datetime.date.today()
     map_yml = folder.folder / "map.yml"
+    game_bytes = _marked(xml)
+    notes_bytes = _marked(notes_html.encode("utf-8")) if notes_html is not None else None
     with map_lock(folder.folder):
         fresh = read_map_folder(folder.folder)  # read under the lock: another install may just have added a game
         record = read_record(folder.folder)
         existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
         if existing is not None:
-            _check_replace(fresh, game_name, force=force, ours={g["game_name"].lower() for g in record})
-            return _replace_installed(fresh, existing.game_name, existing.path, xml, notes_html, record, day, protect)
+            entry = _check_replace(fresh, game_name, existing, force=force, record=record)
+            return _replace_installed(fresh, entry, existing, game_bytes, notes_bytes, record, day, protect)
         games = fresh.games_folder
         games.mkdir(parents=True, exist_ok=True)
         file_name = unique_file_name(fresh, file_stem_for(game_name))
         insertion = mapyml.add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
         game_file = games / file_name
-        notes_file = game_file.with_suffix(".notes.html") if notes_html is not None else None
+        notes_file = game_file.with_suffix(_NOTES_SUFFIX) if notes_bytes is not None else None
         entry = {
             "game_name": game_name,
             "file_name": file_name,
             "notes_file": notes_file.name if notes_file is not None else None,
+            "sha256": _sha256(game_bytes),
+            "notes_sha256": _sha256(notes_bytes) if notes_bytes is not None else None,
             "date": day.isoformat(),
             "created_games_key": insertion.created_key,
             "added_line_break": insertion.added_newline,
@@ -232,9 +422,9 @@ def install_game(
         stale = [g for g in record if g["game_name"].lower() != game_name.lower()]
         written: list[Path] = []
         try:
-            written.append(write_atomically(game_file, xml))
+            written.append(write_atomically(game_file, game_bytes))
             if notes_file is not None:
-                written.append(write_atomically(notes_file, notes_html.encode("utf-8")))
+                written.append(write_atomically(notes_file, notes_bytes))
             _write_record(fresh.folder, [*stale, entry])
             write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
         except BaseException:
@@ -248,18 +438,26 @@ def install_game(
 
 
 def _replace_installed(
-    folder: MapFolder, game_name: str, game_file: Path, xml: bytes, notes_html: str | None, record: list[dict], day: datetime.date, protect: tuple[Path, ...]
+    folder: MapFolder,
+    entry: dict,
+    existing: GameEntry,
+    game_bytes: bytes,
+    notes_bytes: bytes | None,
+    record: list[dict],
+    day: datetime.date,
+    protect: tuple[Path, ...],
 ) -> InstalledGame:
-    entry = next(g for g in record if g["game_name"].lower() == game_name.lower())
-    write_atomically(game_file, xml, overwrite=True, protect=protect)
+    game_file = existing.path
+    write_atomically(game_file, game_bytes, overwrite=True, protect=protect)  # checked ours under the lock
+    entry["sha256"] = _sha256(game_bytes)
     notes_file = None
-    if notes_html is not None:
-        notes_file = game_file.with_suffix(".notes.html")
-        write_atomically(notes_file, notes_html.encode("utf-8"), overwrite=True, protect=protect)
-        entry["notes_file"] = notes_file.name
+    if notes_bytes is not None:
+        notes_file = game_file.with_suffix(_NOTES_SUFFIX)
+        write_atomically(notes_file, notes_bytes, overwrite=True, protect=protect)
+        entry["notes_file"], entry["notes_sha256"] = notes_file.name, _sha256(notes_bytes)
     entry["date"] = day.isoformat()
     _write_record(folder.folder, record)
-    return InstalledGame(game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
+    return InstalledGame(existing.game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
 
 
 def map_folder_for(source: Path | str, map_name: str | None, maps_dir: Path) -> MapFolder:
@@ -299,10 +497,10 @@ def installed_games(maps_dir: Path) -> list[InstalledGame]:
 def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
     """Remove a game this program installed: its file, its notes and its map.yml entry (every other byte of map.yml stays).
 
-    ``name`` is the game's name, or ``MAP/NAME`` when several maps have one of that name.
+    ``name`` is the game's name, or ``MAP/NAME`` when several maps have one of that name. The files are
+    removed only if they are the ones this program wrote (:func:`_check_ours`); the map.yml entry is the
+    one that lists the game's file, whatever the user renamed it to.
     """
-    from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
-
     games = installed_games(maps_dir)
     wanted_map, _, wanted_name = name.rpartition("/") if "/" in name else ("", "", name)
     matches = [g for g in games if g.game_name.lower() == wanted_name.lower() and (not wanted_map or g.map_name == wanted_map)]
@@ -320,20 +518,35 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
         entry = next((g for g in record if g["game_name"] == game.game_name), None)
         if entry is None:
             raise InputError(f"{game.game_name!r} was uninstalled meanwhile", where=str(game.map_yml))
-        text = _map_yml_text(game.map_yml)
-        listed = {g.game_name for g in read_map_folder(folder).games}
-        if game.game_name in listed:
-            new = mapyml.remove_game(
-                text,
-                game.game_name,
-                created_key=bool(entry.get("created_games_key")),
-                added_newline=bool(entry.get("added_line_break")),
-                where=str(game.map_yml),
-            )
-            write_atomically(game.map_yml, new.encode("utf-8"), overwrite=True)
+        _check_ours(folder, entry, "removes")
+        removed = _remove_entry(folder, entry)
         for path in (game.game_file, game.notes_file):
             if path is not None:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(path)
         _write_record(folder, [g for g in record if g is not entry])
-    return game
+    return attrs.evolve(game, entry=removed)
+
+
+def _remove_entry(folder: Path, entry: dict) -> str:
+    """Take out the map.yml entry listing the game's file; what was done, for the user."""
+    from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
+
+    map_yml = folder / "map.yml"
+    listing = [g for g in read_map_folder(folder).games if g.path.name == entry["file_name"]]
+    if not listing:
+        return f"map.yml did not list {entry['file_name']}"
+    if len(listing) > 1:
+        names = ", ".join(repr(g.game_name) for g in listing)
+        return f"map.yml lists {entry['file_name']} {len(listing)} times ({names}); those entries were left for you to remove"
+    listed_as = listing[0].game_name
+    new = mapyml.remove_game(
+        _map_yml_text(map_yml),
+        listed_as,
+        created_key=bool(entry.get("created_games_key")),
+        added_newline=bool(entry.get("added_line_break")),
+        where=str(map_yml),
+    )
+    write_atomically(map_yml, new.encode("utf-8"), overwrite=True)
+    renamed = "" if listed_as == entry["game_name"] else f" (renamed {listed_as!r})"
+    return f"removed its entry{renamed} from {map_yml}"

@@ -11,7 +11,12 @@ a user can see. It writes a temporary file beside the target, fsyncs it and
 renames it into place, so the target is either the old file or the whole new
 one; it writes only to a regular file or a new path, never over an input of
 the command, never over an existing file unless told to, and keeps the
-permissions of a file it replaces.
+permissions of a file it replaces. :class:`Outputs` writes several files
+all or none. Intermediate files (a savegame before it is checked) go to a
+:func:`scratch_folder`, which the next run removes if a kill left it behind.
+
+Files are opened in binary mode everywhere: on Windows a descriptor opened
+without ``O_BINARY`` turns CRLF into LF and ends the file at a Ctrl-Z byte.
 """
 
 from __future__ import annotations
@@ -38,6 +43,14 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 _TEMP_MARK = ".kremlin-"
 _TEMP_NAME = re.compile(r"^\..+\.kremlin-(?P<pid>\d+)-[A-Za-z0-9_]+\.tmp$")
 
+#: Opens a file byte for byte: Windows' C library reads a descriptor opened without it as text (CRLF -> LF, Ctrl-Z ends it).
+BINARY = getattr(os, "O_BINARY", 0)
+
+#: How long to wait, try after try, when replacing a file fails with PermissionError: on Windows that is
+#: a sharing violation while another program (antivirus, indexer, OneDrive) holds the file for a moment.
+#: Elsewhere the error is the file system's answer, and waiting would not change it.
+REPLACE_RETRY_SECONDS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6) if os.name == "nt" else ()
+
 
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
@@ -63,7 +76,7 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "game
     """
     where = str(path)
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        descriptor = os.open(path, os.O_RDONLY | BINARY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         if os.path.islink(path):
             raise InputError(f"is a symbolic link to {os.readlink(path)!r}, which does not exist", where=where) from None
@@ -350,7 +363,7 @@ def write_atomically(
         if not hasattr(os, "fchmod"):  # Windows before Python 3.13
             os.chmod(temporary, mode)
         if overwrite:
-            os.replace(temporary, target)
+            replace(temporary, target)
         else:
             try:
                 os.link(temporary, target)
@@ -361,7 +374,7 @@ def write_atomically(
                 # check, then rename (a narrow race, never a partial file).
                 if os.path.lexists(target):
                     raise InputError("already exists; use --force to replace it", where=text) from None
-                os.replace(temporary, target)
+                replace(temporary, target)
         _sync_folder(target.parent)
     except OSError as error:
         raise InputError(f"cannot write: {_os_error_text(error)}", where=text) from None
@@ -374,10 +387,21 @@ def write_atomically(
     return target
 
 
+def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """``os.replace``, tried again a few times over about three seconds while Windows reports a sharing violation."""
+    for delay in REPLACE_RETRY_SECONDS:
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError:
+            time.sleep(delay)
+    os.replace(source, target)
+
+
 def _sync_folder(folder: Path) -> None:
     """Make the rename itself durable (best effort: not every system can open a folder)."""
     try:
-        descriptor = os.open(folder, os.O_RDONLY)
+        descriptor = os.open(folder, os.O_RDONLY | BINARY)
     except OSError:
         return
     try:

@@ -1,0 +1,234 @@
+"""Faults in the host's map folder: a record of installed games that lies, an entry the user renamed (issue 27).
+
+``kremlin-triplea-installed.json`` travels with a map folder that a host zips
+and shares, so it is input like any other. The README promises that a game
+the map shipped with is never replaced or removed, and that uninstall takes
+out exactly what install put in: these tests hold the tool to that with
+records written by hand, as a stranger could write them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.gamefile.install import RECORD_NAME, installed_games
+from support.paths import MAPS_DIR
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
+#: The stock game of world_war_ii_v3 as its map.yml lists it.
+STOCK_NAME, STOCK_FILE = "World War II v3 1941", "WW2v3-1941.xml"
+
+
+@pytest.fixture
+def maps(tmp_path: Path) -> Path:
+    maps = tmp_path / "maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    for path in [maps, *maps.rglob("*")]:  # the pinned copies are read-only; a host's are not
+        path.chmod(path.stat().st_mode | 0o200)
+    return maps
+
+
+def map_folder(maps: Path) -> Path:
+    return maps / "world_war_ii_v3"
+
+
+def games_folder(maps: Path) -> Path:
+    return map_folder(maps) / "map" / "games"
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def write_record(maps: Path, *entries: dict) -> None:
+    data = {"written_by": "kremlin-triplea", "games": list(entries)}
+    (map_folder(maps) / RECORD_NAME).write_text(json.dumps(data), encoding="utf-8")
+
+
+def run(maps: Path, *args: str):
+    return CliRunner().invoke(main, ["--maps-dir", str(maps), *args])
+
+
+def refused_in_one_line(result) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    return result.stderr
+
+
+# -- a record naming a file outside the games folder ---------------------------------------------
+
+
+OUTSIDE = ["../../../victim.txt", "{absolute}", "..", "sub/../../../../victim.txt", "..\\..\\..\\victim.txt", "C:victim.txt"]
+
+
+@pytest.mark.parametrize("file_name", OUTSIDE)
+def test_uninstall_never_deletes_a_file_the_record_names_outside_the_games_folder(maps: Path, file_name: str) -> None:
+    victim = maps / "victim.txt"  # where ../../../victim.txt from map/games lands
+    victim.write_text("the host's file")
+    file_name = file_name.replace("{absolute}", str(victim))
+    write_record(maps, {"game_name": "Kremlin", "file_name": file_name, "notes_file": None, "date": "2026-01-01"})
+    before = snapshot(maps)
+    message = refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert "file_name" in message and RECORD_NAME in message
+    assert victim.read_text() == "the host's file" and snapshot(maps) == before
+
+
+@pytest.mark.parametrize("notes_file", ["../../../victim.txt", "WW2v3-1941.xml", "other.notes.html"])
+def test_a_record_whose_notes_are_not_its_games_notes_is_refused(maps: Path, notes_file: str) -> None:
+    (maps / "victim.txt").write_text("the host's file")
+    write_record(maps, {"game_name": "Kremlin", "file_name": "Kremlin.xml", "notes_file": notes_file, "date": "2026-01-01"})
+    before = snapshot(maps)
+    assert "notes_file" in refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert snapshot(maps) == before
+
+
+def test_a_record_that_is_a_symbolic_link_is_never_written_through(maps: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(json.dumps({"games": []}))
+    (map_folder(maps) / RECORD_NAME).symlink_to(elsewhere)
+    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    assert "symbolic link" in message
+    assert json.loads(elsewhere.read_text()) == {"games": []}
+
+
+# -- a record naming a game the map shipped with ----------------------------------------------------
+
+
+def stock_record(maps: Path, **extra: object) -> dict:
+    """A record entry for the stock game, as a stranger could forge it: even its true content hash."""
+    stock = games_folder(maps) / STOCK_FILE
+    return {"game_name": STOCK_NAME, "file_name": STOCK_FILE, "notes_file": None, "date": "2026-01-01", **extra} | (
+        {"sha256": hashlib.sha256(stock.read_bytes()).hexdigest()} if extra.get("sha256") is True else {}
+    )
+
+
+@pytest.mark.parametrize("with_hash", [False, True], ids=["no hash", "its true hash"])
+def test_uninstall_never_removes_a_game_the_map_shipped_with(maps: Path, with_hash: bool) -> None:
+    write_record(maps, stock_record(maps, sha256=True) if with_hash else stock_record(maps))
+    before = snapshot(maps)
+    message = refused_in_one_line(run(maps, "uninstall", STOCK_NAME))
+    assert STOCK_FILE in message and "nothing was changed" in message
+    assert snapshot(maps) == before, "the stock game, its map.yml entry and the record are as they were"
+
+
+@pytest.mark.parametrize("with_hash", [False, True], ids=["no hash", "its true hash"])
+def test_install_force_never_replaces_a_game_the_map_shipped_with(maps: Path, with_hash: bool) -> None:
+    write_record(maps, stock_record(maps, sha256=True) if with_hash else stock_record(maps))
+    before = snapshot(maps)
+    result = run(maps, "apply", str(EXAMPLE), "--install", "--name", STOCK_NAME, "--force")
+    assert STOCK_FILE in refused_in_one_line(result)
+    assert snapshot(maps) == before
+
+
+def test_a_record_pointing_our_name_at_a_stock_file_is_not_ours(maps: Path) -> None:
+    """The map.yml entry of the name must list the record's file: else the game is someone else's."""
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    record = json.loads((map_folder(maps) / RECORD_NAME).read_text())
+    record["games"][0].update(file_name=STOCK_FILE, notes_file=None)
+    (map_folder(maps) / RECORD_NAME).write_text(json.dumps(record))
+    before = snapshot(maps)
+    assert "did not install" in refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin", "--force"))
+    assert STOCK_FILE in refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert snapshot(maps) == before
+
+
+# -- our own game, changed or renamed by the user ---------------------------------------------------------
+
+
+def test_a_game_changed_since_it_was_installed_is_neither_removed_nor_replaced(maps: Path) -> None:
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (game,) = installed_games(maps)
+    game.game_file.write_bytes(game.game_file.read_bytes().replace(b"Kremlin", b"Edited"))
+    before = snapshot(maps)
+    assert "changed since" in refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert "changed since" in refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin", "--force"))
+    assert snapshot(maps) == before
+
+
+def test_our_game_is_replaced_with_force_and_uninstalled_whole(maps: Path) -> None:
+    original = snapshot(maps)
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    replaced = run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin", "--force")
+    assert replaced.exit_code == 0 and "replaced 'Kremlin'" in replaced.stdout
+    gone = run(maps, "uninstall", "Kremlin")
+    assert gone.exit_code == 0, gone.stderr
+    assert snapshot(maps) == original
+
+
+def test_an_entry_the_user_renamed_is_found_by_its_file_and_removed(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (game,) = installed_games(maps)
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    assert [g["game_name"] for g in yaml.safe_load(map_yml.read_text())["games"]][-1] == "Friday night"
+    gone = run(maps, "uninstall", "Kremlin")
+    assert gone.exit_code == 0, gone.stderr
+    assert "renamed 'Friday night'" in gone.stdout
+    assert map_yml.read_bytes() == original, "TripleA no longer lists a game whose file is gone"
+    assert not game.game_file.exists() and installed_games(maps) == []
+
+
+def test_an_entry_the_user_removed_is_reported_not_claimed(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (game,) = installed_games(maps)
+    map_yml.write_bytes(original)
+    gone = run(maps, "uninstall", "Kremlin")
+    assert gone.exit_code == 0, gone.stderr
+    assert "its entry" not in gone.stdout and f"map.yml did not list {game.game_file.name}" in gone.stdout
+    assert map_yml.read_bytes() == original and not game.game_file.exists()
+
+
+def test_a_game_file_that_is_a_link_is_not_ours(maps: Path, tmp_path: Path) -> None:
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (game,) = installed_games(maps)
+    kept = tmp_path / "kept.xml"
+    os.replace(game.game_file, kept)
+    game.game_file.symlink_to(kept)
+    before = snapshot(maps)
+    assert "not a regular file" in refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert snapshot(maps) == before and kept.is_file()
+
+
+def test_install_then_uninstall_leaves_no_lock_file_and_concurrent_locks_still_exclude(maps: Path) -> None:
+    import threading
+    import time
+
+    from kremlin_triplea.gamefile.install import LOCK_NAME, map_lock
+
+    original = snapshot(maps)
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    assert not (map_folder(maps) / LOCK_NAME).exists()
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert snapshot(maps) == original
+    # The lock file is removed by its holder; runs waiting meanwhile still take turns, one at a time.
+    inside, most, guard = [0], [0], threading.Lock()
+
+    def hold() -> None:
+        for _ in range(20):
+            with map_lock(map_folder(maps)):
+                with guard:
+                    inside[0] += 1
+                    most[0] = max(most[0], inside[0])
+                time.sleep(0.002)
+                with guard:
+                    inside[0] -= 1
+
+    threads = [threading.Thread(target=hold) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1 and not (map_folder(maps) / LOCK_NAME).exists()
