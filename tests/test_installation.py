@@ -30,7 +30,30 @@ def test_linux_installer_folder_in_the_home_with_its_bundled_java(tmp_path: Path
     found = search.found
     assert found is not None and (found.jar, found.version, found.major, found.java) == (jar, "2.7.15472", 2, java)
     # The player's own TripleA is tried first on Linux; the lookup says where it looked, in order.
-    assert search.looked_in == (f"{home / 'triplea'} (~/triplea)",)
+    assert search.looked_in == (f"{home / 'TripleA'} (~/TripleA)", f"{home / 'triplea'} (~/triplea)")
+
+
+@pytest.mark.parametrize(
+    "jar_name",
+    # TripleA's game-app/game-headed build: the client's shadow jar is "$group-$name-<version>" in the Groovy build
+    # (build.gradle: archivesBaseName = "$group-$name") and "$name-<version>" in the Kotlin one, its archiveVersion the
+    # product version + build number; the install4j installers copy it into bin/ (build.install4j: mountPoint "bin").
+    ["triplea-game-headed-2.7+15472.jar", "game-headed-2.7+15472.jar"],
+)
+def test_the_2x_linux_installers_folder_with_the_client_jar_under_both_names(tmp_path: Path, jar_name: str) -> None:
+    # Issue 33: the 2.x Linux installer (install4j, shortName "TripleA") installs in ~/TripleA; Debian's 1.9 is there too.
+    home = tmp_path / "home"
+    jar = fake_jar(home / "TripleA" / "bin" / jar_name)
+    debian = fake_jar(tmp_path / "debian" / "bin" / "triplea.jar", "1.9.0.0.dev")
+    found = find_installation(home=home, environ={}, platform="linux", debian=debian.parent.parent).found
+    assert found is not None and (found.folder, found.jar, found.version, found.major, found.found_by) == (home / "TripleA", jar, "2.7+15472", 2, "~/TripleA")
+
+
+def test_the_headless_bot_jar_under_both_names(tmp_path: Path) -> None:
+    for name in ("triplea-game-headless-2.7+15472.jar", "game-headless-2.7+15472.jar"):
+        jar = fake_jar(tmp_path / name.removesuffix(".jar") / "bin" / name)
+        found = installation_at(jar.parent.parent)
+        assert found is not None and (found.jar, found.version) == (jar, "2.7+15472")
 
 
 def test_windows_program_files(tmp_path: Path) -> None:
@@ -60,7 +83,8 @@ def test_the_players_own_triplea_before_debians_package_on_linux(tmp_path: Path)
     # Without one, Debian's package, with the version of its manifest.
     search = find_installation(home=tmp_path / "nobody", environ={}, platform="linux", debian=tmp_path / "debian")
     assert search.found is not None and (search.found.jar, search.found.version, search.found.found_by) == (debian, "1.9.0.0.dev", "Debian package")
-    assert search.looked_in == (f"{tmp_path / 'nobody' / 'triplea'} (~/triplea)", f"{tmp_path / 'debian'} (Debian package)")
+    nobody = tmp_path / "nobody"
+    assert search.looked_in == (f"{nobody / 'TripleA'} (~/TripleA)", f"{nobody / 'triplea'} (~/triplea)", f"{tmp_path / 'debian'} (Debian package)")
 
 
 def test_a_debian_style_jar_reads_its_version_from_the_manifest(tmp_path: Path) -> None:
@@ -85,7 +109,7 @@ def test_a_named_folder_wins_and_is_never_replaced_by_another(tmp_path: Path) ->
     assert search.found is None and search.looked_in == (f"{tmp_path / 'nothing-here'} (--triplea)",)
     message = search.not_found_message()
     assert "--triplea DIR" in message and "$KREMLIN_TRIPLEA" in message
-    for where in ("~/triplea", "C:\\Program Files\\TripleA", "/Applications/TripleA.app"):
+    for where in ("~/TripleA", "C:\\Program Files\\TripleA", "/Applications/TripleA.app"):
         assert where in message
 
 

@@ -1,9 +1,9 @@
 """Where the user's TripleA is: the one place that knows how TripleA is installed on Linux, Windows and macOS.
 
 Looked for in order: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``, ``$KREMLIN_TRIPLEA_JAR``
-(older name, a jar), TripleA's own installers' folders (Linux ``~/triplea`` and versioned folders inside it,
+(older name, a jar), TripleA's own installers' folders (Linux ``~/TripleA``, ``~/triplea`` and versioned folders inside them,
 Windows ``Program Files\\TripleA``, macOS ``/Applications/TripleA.app``), then Debian's package
-(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``) in
+(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``, ``game-headed*.jar``, ``game-headless*.jar``) in
 ``bin/`` (Debian, Linux, Windows) or in the app bundle's ``Contents/Java`` / ``Contents/Resources/app/bin``
 (macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
 The Java runtime it ships (``jre/bin/java``), if any, is reported beside it, with the JVM library in it
@@ -29,7 +29,12 @@ DEBIAN_FOLDER = Path("/usr/share/games/triplea")
 
 # Where the game's jar lies inside an installation folder, by layout.
 _JAR_FOLDERS = ("bin", "lib", ".", "Contents/Java", "Contents/java/app", "Contents/Resources/app/bin", "Contents/app")
-_VERSION_IN_NAME = re.compile(r"(\d+\.\d+(?:\.\d+)*)")
+#: The game's jar, by build: Debian's ``triplea.jar``; the 2.x client (game-headed's shadow jar), named
+#: ``triplea-game-headed-2.7+NNNNN.jar`` by the Groovy build and ``game-headed-2.7+NNNNN.jar`` by the Kotlin one;
+#: the headless bot's ``triplea-game-headless-...`` / ``game-headless-...`` (TripleA's game-app/game-headed/build.gradle*).
+_JAR_PATTERNS = ("triplea*.jar", "game-headed*.jar", "game-headless*.jar")
+# "2.7.15472", "2.7+15472" (the shadow jar's archiveVersion: product version + build number).
+_VERSION_IN_NAME = re.compile(r"(\d+\.\d+(?:[.+]\d+)*)")
 
 
 @attrs.frozen
@@ -68,7 +73,7 @@ class Search:
         return (
             "no TripleA installation found; looked in: "
             + "; ".join(self.looked_in)
-            + f". Point at one with --triplea DIR or ${INSTALL_VARIABLE}=DIR (Linux: ~/triplea or /usr/share/games/triplea; "
+            + f". Point at one with --triplea DIR or ${INSTALL_VARIABLE}=DIR (Linux: ~/TripleA, ~/triplea or /usr/share/games/triplea; "
             "Windows: C:\\Program Files\\TripleA; macOS: /Applications/TripleA.app)"
         )
 
@@ -97,9 +102,11 @@ def candidate_folders(
             found += [(f"{apps}/{p.name}", p) for p in _versioned(apps, "TripleA*.app")]
     else:
         # The player's own TripleA (2.x, what players run and what writes the saves their bots load) before Debian's
-        # package, which is TripleA 1.9.
-        found.append(("~/triplea", home / "triplea"))
-        found += [(f"~/triplea/{p.name}", p) for p in _versioned(home / "triplea", "*")]
+        # package, which is TripleA 1.9. The 2.x installer (install4j, shortName "TripleA") installs a user's copy in
+        # ~/TripleA and root's in /opt/TripleA; ~/triplea is the portable zip's usual place.
+        for name in ("TripleA", "triplea"):
+            found.append((f"~/{name}", home / name))
+            found += [(f"~/{name}/{p.name}", p) for p in _versioned(home / name, "*")]
         found.append(("Debian package", debian))
     return found
 
@@ -138,7 +145,7 @@ def installation_at(place: Path, how: str = "given") -> Installation | None:
         folder = place / sub
         if not folder.is_dir():
             continue
-        jars = sorted(p for p in folder.glob("triplea*.jar") if p.is_file())
+        jars = sorted({p for pattern in _JAR_PATTERNS for p in folder.glob(pattern) if p.is_file()})
         if jars:
             jar = max(jars, key=lambda p: (_version_key(_version(p)), p.name))  # the newest when several
             return Installation(place, jar, _version(jar), how, _bundled_java(place))
