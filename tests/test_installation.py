@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.installation import find_installation, installation_at
+from support.paths import AA50_1941
+from support.triplea27 import JAR_27
 
 
 def fake_jar(path: Path, manifest_version: str | None = None) -> Path:
@@ -128,3 +130,41 @@ def test_verify_engine_says_which_triplea_it_used(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", "/usr/share/games/triplea"])
     assert result.exit_code == 0, result.output
     assert "engine: TripleA 1.9.0.0.dev at /usr/share/games/triplea (--triplea)" in result.output
+
+
+def _truncated_jar(jar: Path) -> None:
+    # A download cut short: the zip's central directory, at its end, is missing.
+    jar.write_bytes(JAR_27.read_bytes()[: JAR_27.stat().st_size // 2])
+
+
+def _foreign_jar(jar: Path) -> None:
+    with zipfile.ZipFile(jar, "w") as archive:
+        archive.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+        archive.writestr("org/example/Other.class", b"\xca\xfe\xba\xbe")
+
+
+def _not_a_zip(jar: Path) -> None:
+    jar.write_text("<html>404 Not Found</html>", encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", ["verify", "save"])
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (_truncated_jar, "not a readable jar (damaged or truncated?)"),
+        (_not_a_zip, "not a readable jar (damaged or truncated?)"),
+        (_foreign_jar, "not a TripleA jar: it holds no games.strategy.engine.framework.GameDataManager"),
+    ],
+)
+def test_a_damaged_or_foreign_jar_is_one_line_naming_it_and_exit_2(tmp_path: Path, command: str, spoil, said: str) -> None:
+    # Issue 27 item 3, issue 33: was a 20-line traceback from the engine's child process (and save named the game).
+    jar = tmp_path / "TripleA" / "bin" / "triplea-game-headed-2.7+15472.jar"
+    jar.parent.mkdir(parents=True)
+    spoil(jar)
+    before = jar.read_bytes()
+    words = ["verify", str(AA50_1941), "--engine"] if command == "verify" else ["save", str(AA50_1941), "-o", str(tmp_path / "out.tsvg")]
+    result = CliRunner().invoke(main, [*words, "--triplea", str(tmp_path / "TripleA")])
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"kremlin-triplea: error: {jar}: {said}") and line.endswith(f"(TripleA 2.7+15472 at {tmp_path / 'TripleA'} (--triplea))")
+    assert "Traceback" not in result.output and jar.read_bytes() == before and not (tmp_path / "out.tsvg").exists()

@@ -114,9 +114,11 @@ def _kremlin_game(folder: Path) -> Path:
 
 @pytest.mark.slow
 def test_verify_engine_with_a_triplea_27_client_installation_reads_validates_and_plays_in_its_runtime(tmp_path: Path) -> None:
-    folder = installation_without_compiler(tmp_path / "triplea", CLIENT_JAR_NAMES[0])
+    # In a user folder whose name is not ASCII (issue 32: C:\Users\José): the installation and the game alike.
+    user = tmp_path / "José"
+    folder = installation_without_compiler(user / "TripleA", CLIENT_JAR_NAMES[0])
     environment = environment_without_java(tmp_path)
-    game = _kremlin_game(tmp_path)
+    game = _kremlin_game(user)
     done = subprocess.run(
         [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "verify", str(game), "--engine", "--triplea", str(folder)],
         capture_output=True,

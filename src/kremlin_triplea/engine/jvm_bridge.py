@@ -35,7 +35,7 @@ from typing import Any
 
 import kremlin_triplea
 from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
-from kremlin_triplea.gamefile.installation import Installation, jvm_library
+from kremlin_triplea.gamefile.installation import Installation, jar_problem, jvm_library
 
 __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library", "serve"]
 
@@ -44,8 +44,12 @@ def runtime_library(installation: Installation) -> Path:
     """The JVM library the engine runs in: the installation's own runtime, else the system's Java.
 
     The system's Java is ``$JAVA_HOME``'s, else the one ``java`` on the path stands for (as the 1.9 engine
-    finds it). EngineUnavailable names what was looked at when none has a JVM library.
+    finds it). EngineUnavailable names what was looked at when none has a JVM library, or what is wrong with
+    the installation's jar.
     """
+    problem = jar_problem(installation.jar)
+    if problem is not None:
+        raise EngineUnavailable(f"{problem} ({installation.describe()})", where=str(installation.jar))
     if installation.java is not None:
         bundled = installation.libjvm
         if bundled is None:
@@ -96,6 +100,9 @@ def run_child(
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
+                # The answers are JSON, ASCII; what the JVM and the engine write to standard error is in the system's
+                # code page on Windows (a user folder such as C:\Users\José), so it must not end the run.
+                errors="replace",
                 cwd=str(cwd) if cwd is not None else None,
                 # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
                 env={**os.environ, "PYTHONPATH": python_path, "LC_ALL": "C.UTF-8"},
@@ -105,8 +112,9 @@ def run_child(
             raise EngineFailed(f"{describe} did not finish {doing} in {timeout:.0f} s") from e
     lines = done.stdout.splitlines()
     if done.returncode != 0 or len(lines) != 1 + len(requests):
-        tail = "\n".join(done.stderr.strip().splitlines()[-20:]) or "(no output)"
-        raise EngineFailed(f"{describe} (JVM {libjvm}) exited with status {done.returncode} {doing}: {tail}")
+        # One line, the child's last words (the exception that ended it), as every error of this program is.
+        last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "(no output)")
+        raise EngineFailed(f"{describe} (JVM {libjvm}) exited with status {done.returncode} {doing}: {last}")
     runtime, *answers = (json.loads(line) for line in lines)
     return runtime, tuple(answers)
 

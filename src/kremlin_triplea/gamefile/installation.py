@@ -189,6 +189,27 @@ def jvm_library(java: Path) -> Path | None:
     return None
 
 
+#: A class every TripleA engine's jar holds, 1.9 and 2.x alike (the engine's save and load).
+ENGINE_CLASS = "games/strategy/engine/framework/GameDataManager.class"
+
+
+def jar_problem(jar: Path) -> str | None:
+    """Why ``jar`` cannot be a TripleA engine (unreadable, damaged, not a jar, no engine in it); None if it may be.
+
+    Checked before a JVM is started on it: a JVM on a damaged or foreign jar fails far from the cause.
+    """
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            names = set(archive.namelist())
+    except OSError as error:
+        return f"cannot read the jar: {error.strerror or error}"
+    except (zipfile.BadZipFile, EOFError, ValueError) as error:
+        return f"not a readable jar (damaged or truncated?): {error}"
+    if ENGINE_CLASS not in names:
+        return f"not a TripleA jar: it holds no {ENGINE_CLASS.removesuffix('.class').replace('/', '.')}"
+    return None
+
+
 def _version(jar: Path) -> str | None:
     """``TripleA-Version`` of the jar's manifest (1.9: "1.9.0.0.dev"), else the version in its file name."""
     try:
