@@ -25,7 +25,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ from typing import Any
 
 import kremlin_triplea
 from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
-from kremlin_triplea.gamefile.installation import Installation, jar_problem, jvm_library
+from kremlin_triplea.gamefile.installation import Installation, jar_problem, system_jvm_library
 
 __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library", "serve"]
 
@@ -43,9 +42,9 @@ __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library
 def runtime_library(installation: Installation) -> Path:
     """The JVM library the engine runs in: the installation's own runtime, else the system's Java.
 
-    The system's Java is ``$JAVA_HOME``'s, else the one ``java`` on the path stands for (as the 1.9 engine
-    finds it). EngineUnavailable names what was looked at when none has a JVM library, or what is wrong with
-    the installation's jar.
+    The system's Java is ``$JAVA_HOME``'s, else (macOS) the one ``/usr/libexec/java_home`` names, else the one
+    ``java`` on the path stands for (:func:`~kremlin_triplea.gamefile.installation.system_jvm_library`).
+    EngineUnavailable names what was looked at when none has a JVM library, or what is wrong with the installation's jar.
     """
     problem = jar_problem(installation.jar)
     if problem is not None:
@@ -55,19 +54,9 @@ def runtime_library(installation: Installation) -> Path:
         if bundled is None:
             raise EngineUnavailable(f"{installation.describe()} ships {installation.java}, but no JVM library (lib/server/libjvm.*) beside it")
         return bundled
-    looked = []
-    java_home = os.environ.get("JAVA_HOME", "").strip()
-    if java_home:
-        looked.append(f"$JAVA_HOME={java_home}")
-        found = jvm_library(Path(java_home) / "bin" / "java")
-        if found is not None:
-            return found
-    on_path = shutil.which("java")
-    if on_path:
-        looked.append(on_path)
-        found = jvm_library(Path(on_path))
-        if found is not None:
-            return found
+    found, looked = system_jvm_library()
+    if found is not None:
+        return found
     raise EngineUnavailable(
         f"{installation.describe()} ships no Java runtime, and no system Java has a JVM library (looked at: {', '.join(looked) or 'no java installed'})"
     )
