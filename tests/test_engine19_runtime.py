@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def test_verify_engine_reads_and_plays_with_triplea_19_and_a_runtime_without_com
     assert made.exit_code == 0, made.output
 
     done = subprocess.run(
-        [str(Path(environment["PATH"]) / "python3"), "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "verify", str(game), "--engine"],
+        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "verify", str(game), "--engine"],
         capture_output=True,
         text=True,
         env=environment,

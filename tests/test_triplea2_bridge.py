@@ -1,8 +1,8 @@
 """A player's TripleA 2.7 ships a Java runtime but no compiler: savegames are written, and games verified, with that
-runtime alone (issue 16).
+runtime alone (issue 16), and with the client's jar, which lacks the headless server's classes (issue 33).
 
 The installation (support.triplea27) is laid out as TripleA's Linux installer lays it out, its ``jre`` without a
-compiler. The commands run with no ``javac`` and no ``java`` on their path and no ``$JAVA_HOME``, so the only JVM
+compiler, its jar the client's (under the names of TripleA's two builds) or the headless bot's. The commands run with no ``javac`` and no ``java`` on their path and no ``$JAVA_HOME``, so the only JVM
 they can find is the installation's.
 """
 
@@ -12,6 +12,8 @@ import gzip
 import json
 import shutil
 import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -20,15 +22,30 @@ from click.testing import CliRunner
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.installation import installation_at, jvm_library
 from support.paths import EXAMPLES_DIR, MAPS_DIR
-from support.triplea27 import environment_without_java, installation_without_compiler, system_java_home, system_java_version
+from support.triplea27 import (
+    BOT_JAR_NAME,
+    CLIENT_JAR_NAMES,
+    CLIENT_VERSION_27,
+    HEADLESS_SERVER_PACKAGE,
+    VERSION_27,
+    environment_without_java,
+    installation_without_compiler,
+    system_java_home,
+    system_java_version,
+)
 
 pytestmark = pytest.mark.engine
 
 
-def test_the_fake_installation_is_found_as_triplea_27_with_its_own_runtime(tmp_path: Path) -> None:
-    folder = installation_without_compiler(tmp_path / "triplea")
+@pytest.mark.parametrize(("jar_name", "version"), [*((name, CLIENT_VERSION_27) for name in CLIENT_JAR_NAMES), (BOT_JAR_NAME, VERSION_27)])
+def test_the_fake_installation_is_found_as_triplea_27_with_its_own_runtime(tmp_path: Path, jar_name: str, version: str) -> None:
+    folder = installation_without_compiler(tmp_path / "triplea", jar_name)
     found = installation_at(folder, "--triplea")
-    assert found is not None and found.version == "2.7.15472" and found.major == 2
+    assert found is not None and found.jar == folder / "bin" / jar_name and found.version == version and found.major == 2
+    with zipfile.ZipFile(found.jar) as jar:
+        server_classes = [name for name in jar.namelist() if name.startswith(HEADLESS_SERVER_PACKAGE)]
+    # The client's jar is built without the game-headless module; the bot's is that module.
+    assert bool(server_classes) == (jar_name == BOT_JAR_NAME)
     assert found.java == folder / "jre" / "bin" / "java"
     assert found.libjvm == folder / "jre" / "lib" / "server" / "libjvm.so"
     assert not list((folder / "jre").glob("bin/javac*"))
@@ -41,10 +58,10 @@ def test_jvm_library_follows_a_linked_launcher_to_its_runtime() -> None:
 
 
 @pytest.mark.slow
-def test_save_with_a_triplea_27_installation_needs_no_compiler(tmp_path: Path) -> None:
-    folder = installation_without_compiler(tmp_path / "triplea")
+def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: Path) -> None:
+    folder = installation_without_compiler(tmp_path / "triplea", CLIENT_JAR_NAMES[1])
     environment = environment_without_java(tmp_path)
-    python = str(tmp_path / "path" / "python3")
+    python = sys.executable
     assert shutil.which("javac", path=environment["PATH"]) is None and shutil.which("java", path=environment["PATH"]) is None
     game, save = tmp_path / "kremlin.xml", tmp_path / "kremlin.tsvg"
     made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES_DIR / "kremlin-aa50-1941.toml"), "-o", str(game)])
@@ -61,7 +78,7 @@ def test_save_with_a_triplea_27_installation_needs_no_compiler(tmp_path: Path) -
     # The engine, its version and the runtime it ran on are named; the runtime's version is what its release file says.
     java_version = system_java_version()
     libjvm = folder / "jre" / "lib" / "server" / "libjvm.so"
-    assert f"wrote {save} with TripleA 2.7.15472 at {folder} (--triplea) on Java {java_version} ({libjvm})" in done.stdout
+    assert f"wrote {save} with TripleA {CLIENT_VERSION_27} at {folder} (--triplea) on Java {java_version} ({libjvm})" in done.stdout
     # Written only once TripleA loaded it back with the game's owners, units, PUs, name and round 1.
     assert "it loads back as the game was written" in done.stdout
     with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization
@@ -96,12 +113,14 @@ def _kremlin_game(folder: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_verify_engine_with_a_triplea_27_installation_reads_validates_and_plays_in_its_runtime(tmp_path: Path) -> None:
-    folder = installation_without_compiler(tmp_path / "triplea")
+def test_verify_engine_with_a_triplea_27_client_installation_reads_validates_and_plays_in_its_runtime(tmp_path: Path) -> None:
+    # In a user folder whose name is not ASCII (issue 32: C:\Users\José): the installation and the game alike.
+    user = tmp_path / "José"
+    folder = installation_without_compiler(user / "TripleA", CLIENT_JAR_NAMES[0])
     environment = environment_without_java(tmp_path)
-    game = _kremlin_game(tmp_path)
+    game = _kremlin_game(user)
     done = subprocess.run(
-        [str(tmp_path / "path" / "python3"), "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "verify", str(game), "--engine", "--triplea", str(folder)],
+        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "verify", str(game), "--engine", "--triplea", str(folder)],
         capture_output=True,
         text=True,
         env=environment,
@@ -109,7 +128,7 @@ def test_verify_engine_with_a_triplea_27_installation_reads_validates_and_plays_
     )
     assert done.returncode == 0, done.stdout + done.stderr
     libjvm = folder / "jre" / "lib" / "server" / "libjvm.so"
-    assert f"engine: TripleA 2.7.15472 at {folder} (--triplea) on Java {system_java_version()} ({libjvm})" in done.stdout
+    assert f"engine: TripleA {CLIENT_VERSION_27} at {folder} (--triplea) on Java {system_java_version()} ({libjvm})" in done.stdout
     assert "the engine reads the same owners, units, PUs, properties and game name" in done.stdout
     assert "Fast AI played: 1 of 1 round(s)" in done.stdout
 
@@ -122,7 +141,7 @@ def test_verify_engine_with_triplea_27_fails_a_game_it_cannot_read(tmp_path: Pat
     broken.write_text(text.replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "verify", str(broken), "--engine", "--triplea", str(folder)])
     assert result.exit_code == 1, result.output
-    assert "engine: TripleA 2.7.15472" in result.output
+    assert f"engine: TripleA {CLIENT_VERSION_27}" in result.output
     assert "the engine cannot read the file: " in result.output and "Germens" in result.output
 
 
@@ -136,7 +155,8 @@ def test_an_error_the_engine_only_logs_fails_the_round(tmp_path: Path) -> None:
     """
     from kremlin_triplea.engine.triplea2_bridge import run
 
-    installation = installation_at(installation_without_compiler(tmp_path / "triplea"), "--triplea")
+    # The headless bot's jar, whose launch action the bridge does not use either: both jars play.
+    installation = installation_at(installation_without_compiler(tmp_path / "triplea", BOT_JAR_NAME), "--triplea")
     assert installation is not None
     base = (MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml").read_text(encoding="utf-8")
     marker = "<initialize>"

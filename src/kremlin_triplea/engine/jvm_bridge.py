@@ -25,7 +25,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ from typing import Any
 
 import kremlin_triplea
 from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
-from kremlin_triplea.gamefile.installation import Installation, jvm_library
+from kremlin_triplea.gamefile.installation import Installation, jar_problem, system_jvm_library
 
 __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library", "serve"]
 
@@ -43,27 +42,21 @@ __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library
 def runtime_library(installation: Installation) -> Path:
     """The JVM library the engine runs in: the installation's own runtime, else the system's Java.
 
-    The system's Java is ``$JAVA_HOME``'s, else the one ``java`` on the path stands for (as the 1.9 engine
-    finds it). EngineUnavailable names what was looked at when none has a JVM library.
+    The system's Java is ``$JAVA_HOME``'s, else (macOS) the one ``/usr/libexec/java_home`` names, else the one
+    ``java`` on the path stands for (:func:`~kremlin_triplea.gamefile.installation.system_jvm_library`).
+    EngineUnavailable names what was looked at when none has a JVM library, or what is wrong with the installation's jar.
     """
+    problem = jar_problem(installation.jar)
+    if problem is not None:
+        raise EngineUnavailable(f"{problem} ({installation.describe()})", where=str(installation.jar))
     if installation.java is not None:
         bundled = installation.libjvm
         if bundled is None:
             raise EngineUnavailable(f"{installation.describe()} ships {installation.java}, but no JVM library (lib/server/libjvm.*) beside it")
         return bundled
-    looked = []
-    java_home = os.environ.get("JAVA_HOME", "").strip()
-    if java_home:
-        looked.append(f"$JAVA_HOME={java_home}")
-        found = jvm_library(Path(java_home) / "bin" / "java")
-        if found is not None:
-            return found
-    on_path = shutil.which("java")
-    if on_path:
-        looked.append(on_path)
-        found = jvm_library(Path(on_path))
-        if found is not None:
-            return found
+    found, looked = system_jvm_library()
+    if found is not None:
+        return found
     raise EngineUnavailable(
         f"{installation.describe()} ships no Java runtime, and no system Java has a JVM library (looked at: {', '.join(looked) or 'no java installed'})"
     )
@@ -96,6 +89,9 @@ def run_child(
                 capture_output=True,
                 text=True,
                 encoding="utf-8",
+                # The answers are JSON, ASCII; what the JVM and the engine write to standard error is in the system's
+                # code page on Windows (a user folder such as C:\Users\José), so it must not end the run.
+                errors="replace",
                 cwd=str(cwd) if cwd is not None else None,
                 # Java turns path strings into bytes by the locale; a C locale would lose non-ASCII names.
                 env={**os.environ, "PYTHONPATH": python_path, "LC_ALL": "C.UTF-8"},
@@ -105,8 +101,9 @@ def run_child(
             raise EngineFailed(f"{describe} did not finish {doing} in {timeout:.0f} s") from e
     lines = done.stdout.splitlines()
     if done.returncode != 0 or len(lines) != 1 + len(requests):
-        tail = "\n".join(done.stderr.strip().splitlines()[-20:]) or "(no output)"
-        raise EngineFailed(f"{describe} (JVM {libjvm}) exited with status {done.returncode} {doing}: {tail}")
+        # One line, the child's last words (the exception that ended it), as every error of this program is.
+        last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "(no output)")
+        raise EngineFailed(f"{describe} (JVM {libjvm}) exited with status {done.returncode} {doing}: {last}")
     runtime, *answers = (json.loads(line) for line in lines)
     return runtime, tuple(answers)
 

@@ -88,6 +88,7 @@ def reading(answer: Mapping[str, Any]) -> SimpleNamespace:
 #: The interface implementations of :func:`_interfaces`, set once the JVM runs.
 _SeededDice: Any = None
 _UncaughtExceptions: Any = None
+_LocalLaunch: Any = None
 
 
 class _Engine:
@@ -215,7 +216,6 @@ class _Engine:
         setting.aiMovePauseDuration.setValue(no_pause)
         setting.aiCombatStepPauseDuration.setValue(no_pause)
         setting.saveGamesFolderPath.setValue(self.path(str(root / "saves")))
-        JClass("org.triplea.game.server.HeadlessLaunchAction").setSkipMapResourceLoading(True)
         self._ai_ready = True
 
     def play(self, file: str, *, rounds: int = 1, seed: int | None = None) -> dict[str, Any]:
@@ -242,7 +242,7 @@ class _Engine:
             for player in data.getPlayerList().getPlayers():
                 types.put(player.getName(), fast_ai)
             players = data.getGameLoader().newPlayers(types)
-            launch = JClass("org.triplea.game.server.HeadlessLaunchAction")(None)
+            launch = _LocalLaunch()
             messengers = JClass("games.strategy.net.Messengers")(JClass("games.strategy.net.LocalNoOpMessenger")())
             no_op_sender = JClass("games.strategy.net.websocket.ClientNetworkBridge").NO_OP_SENDER
             game = JClass("games.strategy.engine.framework.ServerGame")(data, players, hash_map(), messengers, no_op_sender, launch)
@@ -315,7 +315,90 @@ def _interfaces():
                 seen, self._seen = self._seen, []
             return seen
 
-    return SeededDice, UncaughtExceptions
+    return SeededDice, UncaughtExceptions, _local_launch()
+
+
+def _local_launch():
+    """The launch action of a game played here, with no UI, map images, sound, chat or network.
+
+    TripleA's own is HeadlessLaunchAction, but that belongs to the headless server (the bot's game-headless module),
+    which the client players install does not hold; this does what it does for a local game (its startGame with map
+    resources skipped, as TripleA's smoke test sets it), from classes every 2.x jar has (game-core).
+    """
+    from jpype import JClass, JImplements, JOverride
+
+    player_types = JClass("games.strategy.engine.framework.startup.ui.PlayerTypes")
+
+    @JImplements("games.strategy.engine.framework.startup.launcher.LaunchAction")
+    class LocalLaunch:
+        @JOverride
+        def startGame(self, local_players, game, players, chat) -> None:  # the interface's names, as all below
+            game.setResourceLoader(JClass("games.strategy.triplea.ResourceLoader")(JClass("java.util.List").of()))
+            game.setDisplay(JClass("games.strategy.triplea.ui.display.HeadlessDisplay")())
+            game.setSoundChannel(JClass("org.triplea.sound.HeadlessSoundChannel")())
+
+        @JOverride
+        def getAutoSaveFileUtils(self):
+            return JClass("games.strategy.engine.framework.HeadlessAutoSaveFileUtils")()
+
+        @JOverride
+        def getAutoSaveFile(self):
+            return self.getAutoSaveFileUtils().getHeadlessAutoSaveFile()
+
+        @JOverride
+        def getPlayerTypes(self):
+            return player_types.getBuiltInPlayerTypes()
+
+        @JOverride
+        def getDefaultLocalPlayerType(self):
+            return player_types.WEAK_AI
+
+        @JOverride
+        def promptGameStop(self, status, title, map_location) -> bool:
+            return True
+
+        @JOverride
+        def shouldMinimizeExpensiveAiUse(self) -> bool:
+            return True
+
+        @JOverride
+        def createThreadMessaging(self):
+            return JClass("games.strategy.engine.framework.startup.WatcherThreadMessaging$HeadlessWatcherThreadMessaging")()
+
+        @JOverride
+        def getFallbackConnection(self, cancel_action):
+            return JClass("java.util.Optional").empty()
+
+        @JOverride
+        def handleGameInterruption(self, game_selector_model, server_model) -> None:
+            pass
+
+        @JOverride
+        def onGameInterrupt(self) -> None:
+            pass
+
+        @JOverride
+        def onEnd(self, message) -> None:
+            pass
+
+        @JOverride
+        def onLaunch(self, server_game) -> None:
+            pass
+
+        @JOverride
+        def handleError(self, error) -> None:
+            # Logged, as TripleA's own does: a play answers the errors the engine logs among its exceptions.
+            JClass("org.slf4j.LoggerFactory").getLogger("LaunchAction").error(error)
+
+        @JOverride
+        def createChatModel(self, chat_name, messengers, client_network_bridge):
+            raise JClass("java.lang.UnsupportedOperationException")("a local game has no chat")
+
+        @JOverride
+        def getStartupRemote(self, server_model_view):
+            raise JClass("java.lang.UnsupportedOperationException")("a local game has no network")
+
+    return LocalLaunch
 
 
 def _state(data) -> dict[str, Any]:
@@ -351,8 +434,8 @@ def _player_name(player) -> str | None:
 
 def _adapter(home: Path):
     """The 2.x engine, once the JVM runs: its interfaces implemented in Python, and the request answerer."""
-    global _SeededDice, _UncaughtExceptions
-    _SeededDice, _UncaughtExceptions = _interfaces()
+    global _SeededDice, _UncaughtExceptions, _LocalLaunch
+    _SeededDice, _UncaughtExceptions, _LocalLaunch = _interfaces()
     return _Engine(home).answer
 
 

@@ -1,9 +1,9 @@
 """Where the user's TripleA is: the one place that knows how TripleA is installed on Linux, Windows and macOS.
 
 Looked for in order: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``, ``$KREMLIN_TRIPLEA_JAR``
-(older name, a jar), TripleA's own installers' folders (Linux ``~/triplea`` and versioned folders inside it,
+(older name, a jar), TripleA's own installers' folders (Linux ``~/TripleA``, ``~/triplea`` and versioned folders inside them,
 Windows ``Program Files\\TripleA``, macOS ``/Applications/TripleA.app``), then Debian's package
-(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``) in
+(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``, ``game-headed*.jar``, ``game-headless*.jar``) in
 ``bin/`` (Debian, Linux, Windows) or in the app bundle's ``Contents/Java`` / ``Contents/Resources/app/bin``
 (macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
 The Java runtime it ships (``jre/bin/java``), if any, is reported beside it, with the JVM library in it
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 import sys
 import zipfile
 from collections.abc import Mapping
@@ -29,7 +31,12 @@ DEBIAN_FOLDER = Path("/usr/share/games/triplea")
 
 # Where the game's jar lies inside an installation folder, by layout.
 _JAR_FOLDERS = ("bin", "lib", ".", "Contents/Java", "Contents/java/app", "Contents/Resources/app/bin", "Contents/app")
-_VERSION_IN_NAME = re.compile(r"(\d+\.\d+(?:\.\d+)*)")
+#: The game's jar, by build: Debian's ``triplea.jar``; the 2.x client (game-headed's shadow jar), named
+#: ``triplea-game-headed-2.7+NNNNN.jar`` by the Groovy build and ``game-headed-2.7+NNNNN.jar`` by the Kotlin one;
+#: the headless bot's ``triplea-game-headless-...`` / ``game-headless-...`` (TripleA's game-app/game-headed/build.gradle*).
+_JAR_PATTERNS = ("triplea*.jar", "game-headed*.jar", "game-headless*.jar")
+# "2.7.15472", "2.7+15472" (the shadow jar's archiveVersion: product version + build number).
+_VERSION_IN_NAME = re.compile(r"(\d+\.\d+(?:[.+]\d+)*)")
 
 
 @attrs.frozen
@@ -68,15 +75,26 @@ class Search:
         return (
             "no TripleA installation found; looked in: "
             + "; ".join(self.looked_in)
-            + f". Point at one with --triplea DIR or ${INSTALL_VARIABLE}=DIR (Linux: ~/triplea or /usr/share/games/triplea; "
+            + f". Point at one with --triplea DIR or ${INSTALL_VARIABLE}=DIR (Linux: ~/TripleA, ~/triplea or /usr/share/games/triplea; "
             "Windows: C:\\Program Files\\TripleA; macOS: /Applications/TripleA.app)"
         )
 
 
 def candidate_folders(
-    *, home: Path | None = None, environ: Mapping[str, str] | None = None, platform: str | None = None, debian: Path = DEBIAN_FOLDER
+    *,
+    home: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    debian: Path = DEBIAN_FOLDER,
+    root: Path = Path("/"),
 ) -> list[tuple[str, Path]]:
-    """(how, folder or jar) in the order they are tried, for this operating system (``platform`` as ``sys.platform``)."""
+    """(how, folder or jar) in the order they are looked at, for this operating system (``platform`` as
+    ``sys.platform``); ``root`` is where the system-wide folders (/opt, /Applications) are.
+
+    TripleA 2.x's installers are install4j's (game-app/game-headed/build.install4j, shortName "TripleA"): for all
+    users in Program Files (Windows), /Applications (macOS) or /opt (Linux); for one user in %LOCALAPPDATA%\\Programs,
+    ~/Applications or the home folder.
+    """
     environ = os.environ if environ is None else environ
     home = Path.home() if home is None else home
     platform = sys.platform if platform is None else platform
@@ -85,23 +103,28 @@ def candidate_folders(
         if environ.get(variable, "").strip():
             found.append((f"${variable}", Path(environ[variable].strip()).expanduser()))
     if platform.startswith("win"):
-        for variable in ("ProgramFiles", "ProgramFiles(x86)", "LOCALAPPDATA"):
-            if environ.get(variable):
-                base = Path(environ[variable])
-                found.append((f"%{variable}%\\TripleA", base / "TripleA"))
-                found += [(f"%{variable}%\\{p.name}", p) for p in _versioned(base, "TripleA*")]
-        found.append(("~\\triplea", home / "triplea"))
+        bases = [(f"%{v}%", Path(environ[v])) for v in ("ProgramFiles", "ProgramFiles(x86)") if environ.get(v)]
+        if environ.get("LOCALAPPDATA"):
+            local = Path(environ["LOCALAPPDATA"])
+            bases += [("%LOCALAPPDATA%\\Programs", local / "Programs"), ("%LOCALAPPDATA%", local)]
+        for how, base in bases:
+            found.append((f"{how}\\TripleA", base / "TripleA"))
+            found += [(f"{how}\\{p.name}", p) for p in _versioned(base, "TripleA?*")]
+        found += [(f"~\\{name}", home / name) for name in ("TripleA", "triplea")]
     elif platform == "darwin":
-        for apps in (Path("/Applications"), home / "Applications"):
-            found.append((f"{apps}/TripleA.app", apps / "TripleA.app"))
-            found += [(f"{apps}/{p.name}", p) for p in _versioned(apps, "TripleA*.app")]
+        for apps, how in ((root / "Applications", "/Applications"), (home / "Applications", "~/Applications")):
+            found.append((f"{how}/TripleA.app", apps / "TripleA.app"))
+            found += [(f"{how}/{p.name}", p) for p in _versioned(apps, "TripleA?*.app")]
     else:
-        # The player's own TripleA (2.x, what players run and what writes the saves their bots load) before Debian's
-        # package, which is TripleA 1.9.
-        found.append(("~/triplea", home / "triplea"))
-        found += [(f"~/triplea/{p.name}", p) for p in _versioned(home / "triplea", "*")]
+        for folder, how in ((home / "TripleA", "~/TripleA"), (home / "triplea", "~/triplea"), (root / "opt" / "TripleA", "/opt/TripleA")):
+            found.append((how, folder))
+            found += [(f"{how}/{p.name}", p) for p in _versioned(folder, "*")]
         found.append(("Debian package", debian))
     return found
+
+
+#: How the user names an installation: that one is used, or none (never silently another).
+_NAMED_BY_USER = ("--triplea", f"${INSTALL_VARIABLE}", f"${JAR_VARIABLE}")
 
 
 def find_installation(
@@ -111,21 +134,27 @@ def find_installation(
     environ: Mapping[str, str] | None = None,
     platform: str | None = None,
     debian: Path = DEBIAN_FOLDER,
+    root: Path = Path("/"),
 ) -> Search:
-    """The first TripleA installation among ``explicit`` (``--triplea``) and :func:`candidate_folders`."""
+    """The installation the user names (``explicit``: ``--triplea``, else ``$KREMLIN_TRIPLEA``), else the newest
+    TripleA 2.x among :func:`candidate_folders` (what players run and what judges a game), else the first other one
+    (Debian's 1.9), whose ``found_by`` then says that no 2.x was found."""
     tried: list[str] = []
     candidates = ([("--triplea", Path(explicit).expanduser())] if explicit else []) + candidate_folders(
-        home=home, environ=environ, platform=platform, debian=debian
+        home=home, environ=environ, platform=platform, debian=debian, root=root
     )
+    found: list[Installation] = []
     for how, place in candidates:
         installation = installation_at(place, how)
         tried.append(f"{place} ({how})")
-        if installation is not None:
+        if how in _NAMED_BY_USER:
             return Search(installation, tuple(tried))
-        if how in ("--triplea", f"${INSTALL_VARIABLE}", f"${JAR_VARIABLE}"):
-            # Named by the user: not silently replaced by another installation.
-            return Search(None, tuple(tried))
-    return Search(None, tuple(tried))
+        if installation is not None and installation.jar not in {f.jar for f in found}:
+            found.append(installation)
+    newest = max((i for i in found if (i.major or 0) >= 2), key=lambda i: _version_key(i.version), default=None)
+    if newest is None and found:
+        return Search(attrs.evolve(found[0], found_by=f"{found[0].found_by}; no TripleA 2.x found"), tuple(tried))
+    return Search(newest, tuple(tried))
 
 
 def installation_at(place: Path, how: str = "given") -> Installation | None:
@@ -138,7 +167,7 @@ def installation_at(place: Path, how: str = "given") -> Installation | None:
         folder = place / sub
         if not folder.is_dir():
             continue
-        jars = sorted(p for p in folder.glob("triplea*.jar") if p.is_file())
+        jars = sorted({p for pattern in _JAR_PATTERNS for p in folder.glob(pattern) if p.is_file()})
         if jars:
             jar = max(jars, key=lambda p: (_version_key(_version(p)), p.name))  # the newest when several
             return Installation(place, jar, _version(jar), how, _bundled_java(place))
@@ -146,8 +175,10 @@ def installation_at(place: Path, how: str = "given") -> Installation | None:
 
 
 def _versioned(folder: Path, pattern: str) -> list[Path]:
+    """The folders in ``folder`` matching ``pattern`` that name a version (a digit in the name: "2.7", "TripleA 2.6"),
+    not an installation's own parts (bin, jre, assets)."""
     try:
-        return sorted((p for p in folder.glob(pattern) if p.is_dir()), key=lambda p: p.name, reverse=True)
+        return sorted((p for p in folder.glob(pattern) if p.is_dir() and re.search(r"\d", p.name)), key=lambda p: p.name, reverse=True)
     except OSError:
         return []
 
@@ -156,11 +187,70 @@ def _installation_folder(jar: Path) -> Path:
     return jar.parent.parent if jar.parent.name in ("bin", "lib") else jar.parent
 
 
+#: Where an installation keeps the Java runtime it ships: install4j's bundled JRE is ``jre`` in the installation
+#: folder on Windows and Linux, and ``.install4j/jre.bundle`` in the content folder of a macOS app
+#: (``TripleA.app/Contents/Resources/app``), a runtime laid out as a macOS bundle (``Contents/Home``).
+_BUNDLED_JAVA = (
+    "jre/bin/java",
+    "jre/bin/java.exe",
+    ".install4j/jre.bundle/Contents/Home/bin/java",
+    "Contents/Resources/app/.install4j/jre.bundle/Contents/Home/bin/java",
+    "Contents/PlugIns/jre/Contents/Home/bin/java",
+    "Contents/Resources/jre/bin/java",
+)
+
+
 def _bundled_java(folder: Path) -> Path | None:
-    for relative in ("jre/bin/java", "jre/bin/java.exe", "Contents/PlugIns/jre/Contents/Home/bin/java", "Contents/Resources/jre/bin/java"):
+    for relative in _BUNDLED_JAVA:
         if (folder / relative).is_file():
             return folder / relative
     return None
+
+
+#: macOS's own tool that names the home of the Java installed (``/usr/bin/java`` is a stub with no JVM library).
+MACOS_JAVA_HOME_TOOL = Path("/usr/libexec/java_home")
+
+
+def system_jvm_library(
+    *, environ: Mapping[str, str] | None = None, platform: str | None = None, java_home_tool: Path = MACOS_JAVA_HOME_TOOL
+) -> tuple[Path | None, tuple[str, ...]]:
+    """The JVM library of the system's Java and what was looked at: ``$JAVA_HOME``'s, then (macOS) the one
+    ``/usr/libexec/java_home`` names, then the one ``java`` on the path stands for."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    looked: list[str] = []
+    homes: list[tuple[str, Path]] = []
+    if environ.get("JAVA_HOME", "").strip():
+        homes.append((f"$JAVA_HOME={environ['JAVA_HOME'].strip()}", Path(environ["JAVA_HOME"].strip())))
+    if platform == "darwin" and java_home_tool.is_file():
+        named = _output_of([str(java_home_tool)])
+        looked_at = f"{java_home_tool} ({named or 'no Java installed'})"
+        if named:
+            homes.append((looked_at, Path(named)))
+        else:
+            looked.append(looked_at)
+    for how, home in homes:
+        looked.append(how)
+        found = jvm_library(home / "bin" / "java")
+        if found is not None:
+            return found, tuple(looked)
+    on_path = shutil.which("java", path=environ.get("PATH"))
+    if on_path:
+        looked.append(on_path)
+        found = jvm_library(Path(on_path))
+        if found is not None:
+            return found, tuple(looked)
+    return None, tuple(looked)
+
+
+def _output_of(command: list[str]) -> str | None:
+    """The first line ``command`` prints, if it succeeds."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = done.stdout.strip().splitlines()
+    return lines[0].strip() if done.returncode == 0 and lines else None
 
 
 #: Where a Java 11+ runtime keeps its JVM library, relative to its home (the folder holding ``bin/java``):
@@ -179,6 +269,27 @@ def jvm_library(java: Path) -> Path | None:
         for relative in _JVM_LIBRARIES:
             if (home / relative).is_file():
                 return home / relative
+    return None
+
+
+#: A class every TripleA engine's jar holds, 1.9 and 2.x alike (the engine's save and load).
+ENGINE_CLASS = "games/strategy/engine/framework/GameDataManager.class"
+
+
+def jar_problem(jar: Path) -> str | None:
+    """Why ``jar`` cannot be a TripleA engine (unreadable, damaged, not a jar, no engine in it); None if it may be.
+
+    Checked before a JVM is started on it: a JVM on a damaged or foreign jar fails far from the cause.
+    """
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            names = set(archive.namelist())
+    except OSError as error:
+        return f"cannot read the jar: {error.strerror or error}"
+    except (zipfile.BadZipFile, EOFError, ValueError) as error:
+        return f"not a readable jar (damaged or truncated?): {error}"
+    if ENGINE_CLASS not in names:
+        return f"not a TripleA jar: it holds no {ENGINE_CLASS.removesuffix('.class').replace('/', '.')}"
     return None
 
 
