@@ -16,6 +16,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
     from starlette.testclient import TestClient
 
 from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.room import Room, new_draft, room_file
@@ -158,3 +159,26 @@ def test_an_existing_secrets_file_readable_by_others_is_made_private_before_it_i
     monkeypatch.setattr(safe.os, "replace", replace)
     room.undo_request = None
     assert modes == [0o600] and stat.S_IMODE(room_file(room.path).stat().st_mode) == 0o600
+
+
+def test_a_draft_file_has_one_server_and_a_second_is_told_where_the_first_runs(room: Room) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from kremlin_triplea.web.room import ServeLock, lock_file
+
+    first = ServeLock(room.path).acquire()
+    try:
+        first.say(f"process {os.getpid()} at http://localhost:8123")
+        with pytest.raises(KremlinError) as refused:
+            ServeLock(room.path).acquire()
+        assert f"is already served by process {os.getpid()} at http://localhost:8123" in str(refused.value)
+        # The command says so in one line, exit 2, before it listens or prints a link.
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(room.path), "--port", "0"])
+        assert result.exit_code == 2, result.output
+        assert f"is already served by process {os.getpid()} at http://localhost:8123" in result.output
+        assert room.keys["Axis"] not in result.output and "Traceback" not in result.output
+    finally:
+        first.release()
+    assert not lock_file(room.path).exists()  # a stopped server leaves no lock file
+    ServeLock(room.path).acquire().release()  # and the next one starts

@@ -110,6 +110,43 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
             process.wait(5)
 
 
+@pytest.mark.slow
+def test_a_second_serve_on_the_same_draft_is_refused_and_told_where_the_first_runs(tmp_path: Path) -> None:
+    # Issue 31: "a second `serve` on the same draft file starts with the same links and both accept picks".
+    draft = tmp_path / "draft.toml"
+    port = free_port()
+    data = example()
+    process, links = start_serve(draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5")
+    try:
+        env = dict(os.environ, PYTHONPATH=str(SRC))
+        second = subprocess.run(
+            [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "serve", str(draft), "--port", str(free_port())],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert second.returncode == 2, second.stdout + second.stderr
+        said = second.stdout + second.stderr
+        assert f"is already served by process {process.pid} at http://localhost:{port}" in said
+        assert all(link not in said for link in links.values()) and "Traceback" not in said
+        assert httpx.get(links["spectators"], timeout=30).status_code == 200  # the first one serves on
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    # Killed outright, it leaves no lock behind: the operating system drops it with the process.
+    process, again = start_serve(draft, port)
+    try:
+        assert again == links
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 def test_serve_without_a_draft_or_its_settings_says_what_is_missing(tmp_path: Path) -> None:
     from click.testing import CliRunner
 

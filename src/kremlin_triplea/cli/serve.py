@@ -47,16 +47,17 @@ def serve_command(
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     from kremlin_triplea.rules.profile import command_line_profile
+    from kremlin_triplea.web.room import ServeLock
 
-    with command_line_profile(profile_path):
-        _serve(ctx, draft, host, port, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
+    # One server per draft file, held from before a new draft is written until the server stops.
+    with command_line_profile(profile_path), ServeLock(draft) as lock:
+        room = _open_room(ctx, draft, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
+        _run_server(room, draft, host, port, lock)
 
 
-def _serve(
+def _open_room(
     ctx: click.Context,
     draft: Path,
-    host: str,
-    port: int,
     ruleset: str | None,
     game_spec: str | None,
     first: str | None,
@@ -65,14 +66,12 @@ def _serve(
     house_sets: tuple[str, ...],
     switches: tuple[str, ...],
     profile_path: Path | None,
-) -> None:
+):
+    """The room for ``draft``: the draft opened, or first made from the options."""
     import os
 
-    import uvicorn
-
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
-    from kremlin_triplea.web.app import create_app
-    from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
+    from kremlin_triplea.web.room import Room, new_draft
 
     maps_dir = ctx.obj.get("maps_dir")
     names = {}
@@ -126,13 +125,25 @@ def _serve(
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
-    room = Room(draft, maps_dir, names)
+    return Room(draft, maps_dir, names)
+
+
+def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
+    """Listen, print the links, serve until Ctrl-C."""
+    import os
+
+    import uvicorn
+
+    from kremlin_triplea.web.app import create_app
+    from kremlin_triplea.web.room import SPECTATOR
+
     local = host in ("127.0.0.1", "localhost", "::1")
     everywhere = host in ("0.0.0.0", "::")
     shown_host = "localhost" if local else _machine_name() if everywhere else host
     socket = _bound_socket(host, port)
     port = socket.getsockname()[1]
     base = f"http://{shown_host}:{port}"
+    lock.say(f"process {os.getpid()} at {base}")
     for side in room.sides:
         player = room.session.players.get(side)
         click.echo(f"{side}: {base}/room/{room.keys[side]}" + (f"  ({player})" if player else ""))

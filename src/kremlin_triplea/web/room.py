@@ -129,6 +129,103 @@ def save_room_state(draft_path: Path, **state: Any) -> None:
     write_private(path, (ROOM_HEADER + tomli_w.dumps(data)).encode("utf-8"))
 
 
+def lock_file(draft_path: Path) -> Path:
+    return draft_path.with_name(draft_path.stem + ".room.lock")
+
+
+#: Where the lock is taken on Windows: a byte far past the text, so that a second server can still read who holds it.
+_WINDOWS_LOCK_OFFSET = 1 << 30
+
+
+class ServeLock:
+    """Held by the one server serving a draft file: a second ``serve`` on it is refused and told where the first one runs.
+
+    Two servers on one draft would both accept picks, each on its own board, and write over each other. The lock is
+    the operating system's (flock; a byte-range lock on Windows), so a server killed outright leaves no lock behind;
+    the lock file (``NAME.room.lock``) says which process holds it and at which address.
+    """
+
+    def __init__(self, draft_path: Path) -> None:
+        self.draft = Path(draft_path)
+        self.path = lock_file(self.draft)
+        self._descriptor: int | None = None
+
+    def acquire(self) -> ServeLock:
+        if not self.path.parent.is_dir():
+            raise InputError(f"no such draft: the folder {self.path.parent} does not exist", where=str(self.draft))
+        while True:
+            try:
+                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except OSError as error:
+                raise InputError(f"cannot make the lock that keeps a second server off this draft: {error.strerror or error}", where=str(self.path)) from None
+            if not _try_lock(descriptor):
+                os.close(descriptor)
+                raise InputError(f"is already served by {self._holder()}; stop that server first, or use its links", where=str(self.draft))
+            if os.name == "nt" or _same_file(descriptor, self.path):
+                break
+            os.close(descriptor)  # the server that held it removed the file as it stopped: lock the one now there
+        self._descriptor = descriptor
+        self.say(f"process {os.getpid()}, starting")
+        return self
+
+    def say(self, where: str) -> None:
+        """Write who holds the lock (``where``: the process and its address) for a second server to report."""
+        assert self._descriptor is not None
+        text = f"{where}\n".encode()
+        os.lseek(self._descriptor, 0, os.SEEK_SET)
+        os.write(self._descriptor, text)
+        os.ftruncate(self._descriptor, len(text))
+
+    def _holder(self) -> str:
+        try:
+            text = read_bytes(self.path, max_bytes=4096, what="lock file").decode("utf-8", "replace").strip()
+        except KremlinError:
+            text = ""
+        return text or "another process"
+
+    def release(self) -> None:
+        if self._descriptor is None:
+            return
+        if os.name != "nt":
+            self.path.unlink(missing_ok=True)  # while still locked: a server starting now locks a new file
+        os.close(self._descriptor)
+        self._descriptor = None
+        if os.name == "nt":
+            try:
+                self.path.unlink()
+            except OSError:
+                pass  # another server opened it meanwhile
+
+    def __enter__(self) -> ServeLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _try_lock(descriptor: int) -> bool:
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            os.lseek(descriptor, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _same_file(descriptor: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(descriptor), os.stat(path))
+    except OSError:
+        return False
+
+
 @attrs.define
 class BidProposal:
     """A bid one side entered (checked as ``apply`` checks it); the draft file gets it once the other side agrees.
