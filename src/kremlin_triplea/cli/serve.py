@@ -68,7 +68,6 @@ def _open_room(
     profile_path: Path | None,
 ):
     """The room for ``draft``: the draft opened, or first made from the options."""
-    import os
 
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
     from kremlin_triplea.web.room import Room, new_draft
@@ -86,8 +85,7 @@ def _open_room(
         from kremlin_triplea.draft.rulesets import load_named_ruleset
 
         def beside_draft(path: Path) -> str:
-            """A file the draft names, relative to the draft (as a host writing the draft by hand would name it)."""
-            return Path(os.path.relpath(path.resolve(), draft.resolve().parent)).as_posix()
+            return _named_from(draft, path)
 
         # A mistake inside the ruleset file keeps its own file and line; only a name that finds no file is the option's.
         rules = load_named_ruleset(ruleset, where="--ruleset")
@@ -188,6 +186,17 @@ def _house_switches(sets: tuple[str, ...], switches: tuple[str, ...]) -> dict[st
     return tables
 
 
+def _named_from(draft: Path, path: Path) -> str:
+    """A file the draft names: relative to the draft (as a host writing the draft by hand would name it), or its
+    absolute path where none leads there from the draft (on Windows, a file on another drive: relpath raises ValueError)."""
+    import os
+
+    try:
+        return Path(os.path.relpath(path.resolve(), draft.resolve().parent)).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
 def _machine_name() -> str:
     import socket
 
@@ -195,12 +204,33 @@ def _machine_name() -> str:
     return name if name and not name.startswith("localhost") else socket.gethostname()
 
 
+#: Winsock's SO_EXCLUSIVEADDRUSE (``~SO_REUSEADDR``); Python names it only on Windows.
+_SO_EXCLUSIVEADDRUSE = -5
+
+
+def _listen_options(windows: bool) -> list[tuple[int, int, int]]:
+    """The socket options for the room's port: never one that lets two servers share it.
+
+    Elsewhere SO_REUSEADDR only lets a restarted server take its port back from connections closing
+    (TIME_WAIT); a port another socket listens on stays refused. On Windows it would let a second server
+    bind the port a first one listens on, and the connections go to either: there the port is claimed
+    exclusively instead, which a restarted server can do at once too.
+    """
+    import socket
+
+    if windows:
+        return [(socket.SOL_SOCKET, getattr(socket, "SO_EXCLUSIVEADDRUSE", _SO_EXCLUSIVEADDRUSE), 1)]
+    return [(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)]
+
+
 def _bound_socket(host: str, port: int):
+    import os
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    for level, option, value in _listen_options(os.name == "nt"):
+        sock.setsockopt(level, option, value)
     try:
         sock.bind((host, port))
     except OSError as error:
