@@ -110,6 +110,43 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
             process.wait(5)
 
 
+@pytest.mark.slow
+def test_a_second_serve_on_the_same_draft_is_refused_and_told_where_the_first_runs(tmp_path: Path) -> None:
+    # Issue 31: "a second `serve` on the same draft file starts with the same links and both accept picks".
+    draft = tmp_path / "draft.toml"
+    port = free_port()
+    data = example()
+    process, links = start_serve(draft, port, "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5")
+    try:
+        env = dict(os.environ, PYTHONPATH=str(SRC))
+        second = subprocess.run(
+            [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), "serve", str(draft), "--port", str(free_port())],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert second.returncode == 2, second.stdout + second.stderr
+        said = second.stdout + second.stderr
+        assert f"is already served by process {process.pid} at http://localhost:{port}" in said
+        assert all(link not in said for link in links.values()) and "Traceback" not in said
+        assert httpx.get(links["spectators"], timeout=30).status_code == 200  # the first one serves on
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    # Killed outright, it leaves no lock behind: the operating system drops it with the process.
+    process, again = start_serve(draft, port)
+    try:
+        assert again == links
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 def test_serve_without_a_draft_or_its_settings_says_what_is_missing(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -220,3 +257,98 @@ def test_serve_takes_a_map_profile_and_a_new_draft_names_it(tmp_path: Path) -> N
         process.wait()
     assert 'profile = "profiles/big_world.toml"' in draft.read_text(encoding="utf-8")  # relative to the draft
     assert read_draft(draft).profile == str(profile)
+
+
+class RecordingSocket:
+    """Stands in for socket.socket: records the options set and binds nothing."""
+
+    made: list[RecordingSocket] = []
+
+    def __init__(self, family: int, kind: int) -> None:
+        self.options: list[tuple[int, int, int]] = []
+        RecordingSocket.made.append(self)
+
+    def setsockopt(self, level: int, option: int, value: int) -> None:
+        self.options.append((level, option, value))
+
+    def bind(self, address) -> None:
+        pass
+
+    def listen(self, backlog: int) -> None:
+        pass
+
+    def set_inheritable(self, inheritable: bool) -> None:
+        pass
+
+
+def test_on_windows_the_rooms_port_is_claimed_exclusively_never_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 32: "`serve` with SO_REUSEADDR can share a port silently on Windows". Winsock lets a second socket with
+    # SO_REUSEADDR bind a port another listens on; SO_EXCLUSIVEADDRUSE (winsock2.h: ((int)(~SO_REUSEADDR)), -5) forbids it.
+    import socket
+
+    from kremlin_triplea.cli import serve
+
+    RecordingSocket.made.clear()
+    monkeypatch.setattr(socket, "socket", RecordingSocket)
+    monkeypatch.setattr(os, "name", "nt")
+    serve._bound_socket("127.0.0.1", 8050)
+    monkeypatch.undo()
+    (made,) = RecordingSocket.made
+    assert (socket.SOL_SOCKET, socket.SO_REUSEADDR, 1) not in made.options
+    assert (socket.SOL_SOCKET, getattr(socket, "SO_EXCLUSIVEADDRUSE", -5), 1) in made.options
+    assert getattr(socket, "SO_EXCLUSIVEADDRUSE", -5) == -5
+
+
+def test_serve_refuses_a_port_another_socket_listens_on(tmp_path: Path) -> None:
+    """Where SO_REUSEADDR is set (not Windows) it never lets two listeners share the port: serve says so, exit 2."""
+    import socket
+
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        draft = tmp_path / "draft.toml"
+        data = example()
+        result = CliRunner().invoke(
+            main,
+            ["--maps-dir", str(MAPS_DIR), "serve", str(draft), "--port", str(port), "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis"],
+        )
+    assert result.exit_code == 2, result.output
+    assert f"--host 127.0.0.1 --port {port}: cannot listen there" in result.output and "Traceback" not in result.output
+
+
+def test_a_file_the_draft_names_on_another_drive_is_named_by_its_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 32: "`serve` fails when the draft and profile are on different drives": on Windows os.path.relpath raises
+    # ValueError ("path is on mount 'D:', start on mount 'C:'"); simulated here for the host's own ruleset file.
+    import socket
+
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    mine = tmp_path / "other-drive" / "mine.toml"
+    mine.parent.mkdir()
+    mine.write_text((Path(__file__).resolve().parents[1] / "rulesets" / "kremlin-aa50.toml").read_text())
+    draft = tmp_path / "room" / "draft.toml"
+    draft.parent.mkdir()
+    real = os.path.relpath
+
+    def relpath(path, start=os.curdir):
+        if Path(path) == mine.resolve():
+            raise ValueError("path is on mount 'D:', start on mount 'C:'")
+        return real(path, start)
+
+    monkeypatch.setattr(os.path, "relpath", relpath)
+    with socket.socket() as taken:  # the port is taken: serve stops once the new draft is written, before it serves
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        args = ["--ruleset", str(mine), "--game", "world_war_ii_v3/WW2v3-1941.xml", "--first", "Axis", "--port", str(taken.getsockname()[1])]
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(draft), *args])
+    assert result.exit_code == 2 and "cannot listen there" in result.output, result.output
+    assert "Traceback" not in result.output
+    assert read_draft(draft).ruleset == mine.resolve().as_posix()

@@ -47,16 +47,17 @@ def serve_command(
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     from kremlin_triplea.rules.profile import command_line_profile
+    from kremlin_triplea.web.room import ServeLock
 
-    with command_line_profile(profile_path):
-        _serve(ctx, draft, host, port, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
+    # One server per draft file, held from before a new draft is written until the server stops.
+    with command_line_profile(profile_path), ServeLock(draft) as lock:
+        room = _open_room(ctx, draft, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
+        _run_server(room, draft, host, port, lock)
 
 
-def _serve(
+def _open_room(
     ctx: click.Context,
     draft: Path,
-    host: str,
-    port: int,
     ruleset: str | None,
     game_spec: str | None,
     first: str | None,
@@ -65,14 +66,11 @@ def _serve(
     house_sets: tuple[str, ...],
     switches: tuple[str, ...],
     profile_path: Path | None,
-) -> None:
-    import os
-
-    import uvicorn
+):
+    """The room for ``draft``: the draft opened, or first made from the options."""
 
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
-    from kremlin_triplea.web.app import create_app
-    from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
+    from kremlin_triplea.web.room import Room, new_draft
 
     maps_dir = ctx.obj.get("maps_dir")
     names = {}
@@ -87,8 +85,7 @@ def _serve(
         from kremlin_triplea.draft.rulesets import load_named_ruleset
 
         def beside_draft(path: Path) -> str:
-            """A file the draft names, relative to the draft (as a host writing the draft by hand would name it)."""
-            return Path(os.path.relpath(path.resolve(), draft.resolve().parent)).as_posix()
+            return _named_from(draft, path)
 
         # A mistake inside the ruleset file keeps its own file and line; only a name that finds no file is the option's.
         rules = load_named_ruleset(ruleset, where="--ruleset")
@@ -126,13 +123,25 @@ def _serve(
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
-    room = Room(draft, maps_dir, names)
+    return Room(draft, maps_dir, names)
+
+
+def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
+    """Listen, print the links, serve until Ctrl-C."""
+    import os
+
+    import uvicorn
+
+    from kremlin_triplea.web.app import create_app
+    from kremlin_triplea.web.room import SPECTATOR
+
     local = host in ("127.0.0.1", "localhost", "::1")
     everywhere = host in ("0.0.0.0", "::")
     shown_host = "localhost" if local else _machine_name() if everywhere else host
     socket = _bound_socket(host, port)
     port = socket.getsockname()[1]
     base = f"http://{shown_host}:{port}"
+    lock.say(f"process {os.getpid()} at {base}")
     for side in room.sides:
         player = room.session.players.get(side)
         click.echo(f"{side}: {base}/room/{room.keys[side]}" + (f"  ({player})" if player else ""))
@@ -177,6 +186,17 @@ def _house_switches(sets: tuple[str, ...], switches: tuple[str, ...]) -> dict[st
     return tables
 
 
+def _named_from(draft: Path, path: Path) -> str:
+    """A file the draft names: relative to the draft (as a host writing the draft by hand would name it), or its
+    absolute path where none leads there from the draft (on Windows, a file on another drive: relpath raises ValueError)."""
+    import os
+
+    try:
+        return Path(os.path.relpath(path.resolve(), draft.resolve().parent)).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
 def _machine_name() -> str:
     import socket
 
@@ -184,12 +204,33 @@ def _machine_name() -> str:
     return name if name and not name.startswith("localhost") else socket.gethostname()
 
 
+#: Winsock's SO_EXCLUSIVEADDRUSE (``~SO_REUSEADDR``); Python names it only on Windows.
+_SO_EXCLUSIVEADDRUSE = -5
+
+
+def _listen_options(windows: bool) -> list[tuple[int, int, int]]:
+    """The socket options for the room's port: never one that lets two servers share it.
+
+    Elsewhere SO_REUSEADDR only lets a restarted server take its port back from connections closing
+    (TIME_WAIT); a port another socket listens on stays refused. On Windows it would let a second server
+    bind the port a first one listens on, and the connections go to either: there the port is claimed
+    exclusively instead, which a restarted server can do at once too.
+    """
+    import socket
+
+    if windows:
+        return [(socket.SOL_SOCKET, getattr(socket, "SO_EXCLUSIVEADDRUSE", _SO_EXCLUSIVEADDRUSE), 1)]
+    return [(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)]
+
+
 def _bound_socket(host: str, port: int):
+    import os
     import socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    for level, option, value in _listen_options(os.name == "nt"):
+        sock.setsockopt(level, option, value)
     try:
         sock.bind((host, port))
     except OSError as error:

@@ -27,7 +27,7 @@ from starlette.routing import Route
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
-from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, Refused, Room
+from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
 
 MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
@@ -128,6 +128,8 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
                     return show(role, key, status=400, error=str(error), option=form.get("option"), query=form)
                 except Refused as error:
                     return show(role, key, status=422, error=str(error), option=form.get("option"), query=form)
+                except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
+                    return show(role, key, status=503, error=str(error), option=form.get("option"), query=form)
                 if done:
                     notes[role] = done
                 # Post/redirect/get: a reload does not submit again.

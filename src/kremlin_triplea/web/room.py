@@ -7,14 +7,22 @@ nothing. The picks themselves are checked and applied by the terminal draft's
 ``DraftSession`` (the draft engine's ``DraftRun.parse_pick``/``apply_pick``),
 and the draft file is written atomically after every accepted action.
 
-The links' secrets live beside the draft (``NAME.room.toml``), never in the
-draft file, which stays exactly what ``apply`` reads.
+The links' secrets live beside the draft (``NAME.room.toml``, created 0600), never in
+the draft file, which stays exactly what ``apply`` reads.
+
+An action is accepted only once the files holding it are on disk: one that fails
+after it began changing the room (a disk full, a folder made read-only) puts back
+the files it wrote, takes the room back to what the files hold, and says so.
 """
 
 from __future__ import annotations
 
+import copy
+import os
 import secrets
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +35,7 @@ from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
-from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamefile.safe import check_output, read_bytes, write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
@@ -51,8 +59,39 @@ class Refused(Exception):
     """The draft engine refused the choice (422): the rule and why."""
 
 
+class NotSaved(Exception):
+    """A file holding the action could not be written (503): the room kept nothing of it."""
+
+
 def room_file(draft_path: Path) -> Path:
     return draft_path.with_name(draft_path.stem + ".room.toml")
+
+
+ROOM_HEADER = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` atomically to a file only its owner may read, at every moment (the room file holds the links' secrets).
+
+    The atomic writer gives the new file the mode of the file it replaces, so the file is made 0600 (empty)
+    before the first write and set to 0600 before any later one: no copy of the secrets is ever readable by others.
+    """
+    target = check_output(path, overwrite=True)
+    created = False
+    if target.exists():
+        target.chmod(0o600)
+    else:
+        try:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except OSError as error:
+            raise InputError(f"cannot write: {error.strerror or error}", where=str(path)) from None
+        created = True
+    try:
+        write_atomically(path, data, overwrite=True)
+    except BaseException:
+        if created:
+            target.unlink(missing_ok=True)  # not an empty room file that a restart would take for one without links
+        raise
 
 
 def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
@@ -77,9 +116,7 @@ def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[st
         for role in missing:
             keys[role] = secrets.token_urlsafe(24)
         names = {**names, **new_names}
-        header = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
-        write_atomically(path, (header + tomli_w.dumps({"keys": keys, "players": names})).encode("utf-8"), overwrite=True)
-        path.chmod(0o600)
+        write_private(path, (ROOM_HEADER + tomli_w.dumps({"keys": keys, "players": names})).encode("utf-8"))
     return keys, dict(names)
 
 
@@ -89,9 +126,104 @@ def save_room_state(draft_path: Path, **state: Any) -> None:
 
     path = room_file(draft_path)
     data = {key: value for key, value in {**read_toml(path), **state}.items() if value is not None}  # None: the key goes
-    header = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
-    write_atomically(path, (header + tomli_w.dumps(data)).encode("utf-8"), overwrite=True)
-    path.chmod(0o600)
+    write_private(path, (ROOM_HEADER + tomli_w.dumps(data)).encode("utf-8"))
+
+
+def lock_file(draft_path: Path) -> Path:
+    return draft_path.with_name(draft_path.stem + ".room.lock")
+
+
+#: Where the lock is taken on Windows: a byte far past the text, so that a second server can still read who holds it.
+_WINDOWS_LOCK_OFFSET = 1 << 30
+
+
+class ServeLock:
+    """Held by the one server serving a draft file: a second ``serve`` on it is refused and told where the first one runs.
+
+    Two servers on one draft would both accept picks, each on its own board, and write over each other. The lock is
+    the operating system's (flock; a byte-range lock on Windows), so a server killed outright leaves no lock behind;
+    the lock file (``NAME.room.lock``) says which process holds it and at which address.
+    """
+
+    def __init__(self, draft_path: Path) -> None:
+        self.draft = Path(draft_path)
+        self.path = lock_file(self.draft)
+        self._descriptor: int | None = None
+
+    def acquire(self) -> ServeLock:
+        if not self.path.parent.is_dir():
+            raise InputError(f"no such draft: the folder {self.path.parent} does not exist", where=str(self.draft))
+        while True:
+            try:
+                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            except OSError as error:
+                raise InputError(f"cannot make the lock that keeps a second server off this draft: {error.strerror or error}", where=str(self.path)) from None
+            if not _try_lock(descriptor):
+                os.close(descriptor)
+                raise InputError(f"is already served by {self._holder()}; stop that server first, or use its links", where=str(self.draft))
+            if os.name == "nt" or _same_file(descriptor, self.path):
+                break
+            os.close(descriptor)  # the server that held it removed the file as it stopped: lock the one now there
+        self._descriptor = descriptor
+        self.say(f"process {os.getpid()}, starting")
+        return self
+
+    def say(self, where: str) -> None:
+        """Write who holds the lock (``where``: the process and its address) for a second server to report."""
+        assert self._descriptor is not None
+        text = f"{where}\n".encode()
+        os.lseek(self._descriptor, 0, os.SEEK_SET)
+        os.write(self._descriptor, text)
+        os.ftruncate(self._descriptor, len(text))
+
+    def _holder(self) -> str:
+        try:
+            text = read_bytes(self.path, max_bytes=4096, what="lock file").decode("utf-8", "replace").strip()
+        except KremlinError:
+            text = ""
+        return text or "another process"
+
+    def release(self) -> None:
+        if self._descriptor is None:
+            return
+        if os.name != "nt":
+            self.path.unlink(missing_ok=True)  # while still locked: a server starting now locks a new file
+        os.close(self._descriptor)
+        self._descriptor = None
+        if os.name == "nt":
+            try:
+                self.path.unlink()
+            except OSError:
+                pass  # another server opened it meanwhile
+
+    def __enter__(self) -> ServeLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _try_lock(descriptor: int) -> bool:
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            os.lseek(descriptor, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def _same_file(descriptor: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(descriptor), os.stat(path))
+    except OSError:
+        return False
 
 
 @attrs.define
@@ -137,8 +269,16 @@ class Room:
         self.changed = threading.Condition(self.lock)
         self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
         self.pick_seq: int = -1  # the seq at which the last pick was accepted
-        # What waits for the other side's answer is an accepted action too: kept in the room file, so a server
-        # stopped (even killed) and started again on the same draft asks the same question.
+        self._read_waiting()
+        self._result: DraftResult | None = None
+        self.map_art = None  # the map's art, read once for the pictures
+
+    def _read_waiting(self) -> None:
+        """What waits for an answer, as the room file holds it.
+
+        What waits for the other side's answer is an accepted action too: kept in the room file, so a server
+        stopped (even killed) and started again on the same draft asks the same question.
+        """
         waiting = read_toml(room_file(self.path))
         self._undo_request: Undo | None = None
         self._bid_proposal: BidProposal | None = None
@@ -149,9 +289,58 @@ class Room:
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
         # The sides that have chosen their powers' house-rule advantages (kept in the room file: a "none" leaves no trace in the draft).
-        self.house_answered: set[str] = set(read_toml(room_file(self.path)).get("house_answered", []))
-        self._result: DraftResult | None = None
-        self.map_art = None  # the map's art, read once for the pictures
+        self.house_answered: set[str] = set(waiting.get("house_answered", []))
+
+    def _state(self) -> tuple[Any, ...]:
+        """What an action may change, to tell afterwards whether a failed one changed anything."""
+        return copy.deepcopy(self.session.data), self._bid_proposal, self._undo_request, set(self.house_answered)
+
+    @contextmanager
+    def _acting(self) -> Iterator[None]:
+        """Hold the room for an action that keeps nothing unless the files holding it are written.
+
+        A refusal raised before anything changed passes through as it is. A file that could not be written
+        (an ``InputError`` from the writer), or any failure after the action began changing the room, puts
+        back the files the action wrote, makes the room what the files hold, and is reported as ``NotSaved``.
+        """
+        with self.lock:
+            before = self._state()
+            files = self._file_bytes()
+            try:
+                yield
+            except Exception as error:
+                changed = self._state() != before
+                if not changed and not isinstance(error, KremlinError):
+                    raise  # a refusal (Forbidden, Conflict, Refused, FormError) before anything changed
+                self._put_back(files)
+                if changed:
+                    self._reload()
+                why = str(error) if isinstance(error, (KremlinError, Refused)) else f"{type(error).__name__}: {error}"
+                raise NotSaved(f"not saved ({why}); nothing of it was kept: try again") from error
+
+    def _file_bytes(self) -> dict[Path, bytes | None]:
+        """The draft file's and the room file's bytes (None: no such file)."""
+        return {path: read_bytes(path, what="draft room file") if path.exists() else None for path in (self.path, room_file(self.path))}
+
+    def _put_back(self, files: dict[Path, bytes | None]) -> None:
+        """Write back the files an action changed before it failed (best effort: the disk may refuse this too)."""
+        for path, data in self._file_bytes().items():
+            if data == files[path] or files[path] is None:
+                continue
+            try:
+                if path == self.path:
+                    write_atomically(path, files[path], overwrite=True)
+                else:
+                    write_private(path, files[path])
+            except KremlinError:
+                pass  # the room becomes what the files now hold
+
+    def _reload(self) -> None:
+        """The room as its files hold it (after an action that could not be saved); open pages are drawn again."""
+        self.session.data = dict(read_toml(self.path))
+        self.session.replay()
+        self._read_waiting()
+        self._accepted()
 
     @property
     def bid_proposal(self) -> BidProposal | None:
@@ -159,8 +348,8 @@ class Room:
 
     @bid_proposal.setter
     def bid_proposal(self, proposal: BidProposal | None) -> None:
-        self._bid_proposal = proposal
         save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
+        self._bid_proposal = proposal
 
     @property
     def undo_request(self) -> Undo | None:
@@ -168,8 +357,8 @@ class Room:
 
     @undo_request.setter
     def undo_request(self, request: Undo | None) -> None:
-        self._undo_request = request
         save_room_state(self.path, undo_request=attrs.asdict(request) if request is not None else None)
+        self._undo_request = request
 
     # -- who ------------------------------------------------------------------
 
@@ -200,7 +389,7 @@ class Room:
 
     def declare(self, role: str, form: dict[str, str]) -> str:
         """The declaring side says where the open group goes; checked on the board the earlier declarations left."""
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             step = self.declaration()
             if step is None:
@@ -264,7 +453,7 @@ class Room:
 
     def choose_house(self, role: str, form: dict[str, str]) -> str:
         """A side's advantages for its powers (``advantage.SET.POWER`` = id or ``none``; ``value.SET.POWER.NAME`` what it leaves to choose)."""
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             if not (self.picks_done and "bid" in self.session.data) or self.declaration() is not None:
                 raise Forbidden("the house rules come after the picks, the bid and the declarations")
@@ -355,7 +544,7 @@ class Room:
         self.changed.notify_all()
 
     def pick(self, role: str, form: dict[str, str]) -> list[str]:
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             side = self.turn()
             if side is None:
@@ -390,7 +579,7 @@ class Room:
         return list(KINDS[option.kind].picks(run.state, choices, side, len(run.applied) + 1))
 
     def bid(self, role: str, form: dict[str, str]) -> None:
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             if not self.picks_done:
                 raise Forbidden("the bid comes after the picks")
@@ -412,7 +601,7 @@ class Room:
 
     def answer_bid(self, role: str, form: dict[str, str]) -> str:
         """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered again)."""
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             proposal = self.bid_proposal
             if proposal is None:
@@ -430,7 +619,7 @@ class Room:
 
     def ask_undo(self, role: str, form: dict[str, str]) -> str:
         """Take back the last action: at once if the other side has not seen it, else once they agree."""
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             if not self.session.picks:
                 raise Conflict("nothing to undo")
@@ -449,7 +638,7 @@ class Room:
             return f"asked the {other} to agree"
 
     def answer_undo(self, role: str, form: dict[str, str]) -> str:
-        with self.lock:
+        with self._acting():
             self._check(role, form.get("seq"))
             request = self.undo_request
             if request is None:
