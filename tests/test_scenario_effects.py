@@ -46,20 +46,21 @@ def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]]
 def start_problems(board: Board, factory: str = "factory") -> list[str]:
     """What no game can start from, by the seeds and the board: computed here, independently of the draft's own checks.
 
-    Land units of powers at war in one territory; an owned territory holding units of its owner's enemies (a
-    captured territory holding its former owner's units); units in a neutral; more than one factory a territory.
+    Units of powers at war in one territory or sea zone (001 options 3 and 7: ships "not in the same seazone with
+    enemy units"); an owned territory holding units of its owner's enemies (a captured territory holding its former
+    owner's units); units in a neutral; more than one factory a territory.
     """
     catalog = board.catalog
     found = []
     for place, data in board.nodes.items():
         owners = sorted({o for (o, _), n in data["units"].items() if n and o is not None})
+        if any(not catalog.allied(a, b) for a in owners for b in owners):
+            found.append(f"{place} holds units of powers at war: {owners}")
         if not data["water"]:
             if data["owner"] is None and owners:
                 found.append(f"neutral {place} holds units of {owners}")
             elif data["owner"] is not None and any(not catalog.allied(o, data["owner"]) for o in owners):
                 found.append(f"{place} of {data['owner']} holds units of {owners}")
-            if any(not catalog.allied(a, b) for a in owners for b in owners):
-                found.append(f"{place} holds units of powers at war: {owners}")
         if sum(n for (_, u), n in data["units"].items() if u == factory) > 1:
             found.append(f"{place} holds more than one factory")
     return found
@@ -236,6 +237,49 @@ def test_a_capture_destroys_enemy_units_an_earlier_pick_retreated_there() -> Non
     board.nodes["Syria Jordan"]["units"][(A, "infantry")] += 1  # as a retreat into it would leave them
     classic_support.pick(run, "Axis", 9, scenario="Germany launches a parachute assault on Syria/Iraq")
     assert {o for (o, _), n in board.units("Syria Jordan").items() if n} == {G}
+
+
+SYRIA_IRAQ = "Germany launches a parachute assault on Syria/Iraq"
+AMERICAN_BOMBER = {"place": [{"power": "USA", "unit": "bomber", "count": 1, "at": "Eastern USA"}]}
+
+
+def _german_subs_in_the_arabian_sea(ruleset: str, game: Path) -> DraftRun:
+    # The issue's draft: take Egypt (option 8), then two German submarines in the sea zone Egypt now borders (option 3:
+    # "placed adjacent to its own territory"); on the classic boards 001's Arabian Sea is the Red Sea Zone (map profile).
+    run = classic_support.run_for(ruleset, game, "Axis", picks_per_side=4)
+    classic_support.pick(run, "Axis", 8, takeover={"territory": "Egypt", "by": "Germany"})
+    classic_support.pick(run, "Allies", 1, place=[AMERICAN_INFANTRY])
+    classic_support.pick(run, "Axis", 3, place=[{"power": "Germany", "unit": "submarine", "count": 2, "at": "Arabian Sea"}])
+    classic_support.pick(run, "Allies", 5, **AMERICAN_BOMBER)
+    return run
+
+
+@pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
+def test_a_retreat_at_sea_into_enemy_ships_is_refused_and_not_offered(game: Path) -> None:
+    # 001 GERMAN SCENARIOS: "UK submarine in the East Mediterranean is retreated to the Arabian Sea." The text allows
+    # that one sea zone; with German submarines in it the British submarine would end among enemies, which 001 options
+    # 3 and 7 forbid for ships ("not in the same seazone with enemy units"): the scenario cannot be carried out.
+    run = _german_subs_in_the_arabian_sea("kremlin-classic", game)
+    board = run.game.board
+    assert board.units("East Mediteranean Sea Zone")[(B, "submarine")] == 1
+    scenario_choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert SYRIA_IRAQ not in scenario_choices.scenarios
+    assert "Italian navy does better than historically" in scenario_choices.scenarios  # the other Axis scenarios still are
+    with pytest.raises(RuleViolation, match=r"retreats 1 submarine of the British to Red Sea Zone \(Arabian Sea\) and nowhere else"):
+        classic_support.pick(run, "Axis", 9, scenario=SYRIA_IRAQ)
+    assert board.units("Red Sea Zone")[(B, "submarine")] == 0  # refused whole: nothing of it stays on the board
+    assert start_problems(board) == []
+
+
+@pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
+def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None:
+    run = classic_support.run_for("kremlin-classic", game, "Axis", picks_per_side=4)
+    scenario_choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert SYRIA_IRAQ in scenario_choices.scenarios
+    classic_support.pick(run, "Axis", 9, scenario=SYRIA_IRAQ)
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["East Mediteranean Sea Zone"]["units"] == {(B, "submarine"): -1}
+    assert changed["Red Sea Zone"]["units"] == {(B, "submarine"): 1}
 
 
 def test_aa50_scenario_steps_count_what_is_there() -> None:
