@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 import support.aa50 as rules_support
 import support.classic as classic_support
+from kremlin_triplea.draft.kinds.placement import Placements
+from kremlin_triplea.draft.kinds.takeover import TakeoverSpec
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
@@ -336,6 +338,76 @@ def test_drawn_drafts_with_scenarios_start_a_game(ruleset: str, game: Path) -> N
     @given(data=st.data())
     def check(data: st.DataObject) -> None:
         drawn_draft(_chooser(data), ruleset, game, per_side=4)
+
+    check()
+
+
+def sea_destinations(run: DraftRun) -> set[str]:
+    """The sea zones the ruleset's scenarios move or retreat units into, in the game's names."""
+    zones = set()
+    for scenario in run.ruleset.scenarios:
+        steps, _, _ = scenario.for_edition(run.state.edition)
+        for step in steps:
+            if step.kind in ("move", "retreat") and step.to not in run.state.profile.absent_places:
+                to = run.state.names.place(step.to)
+                if run.game.board.is_water(to):
+                    zones.add(to)
+    return zones
+
+
+def _moves_at_sea(pick: Pick, run: DraftRun) -> bool:
+    if pick.option.kind != "scenario":
+        return False
+    steps, _, _ = pick.target.scenario.for_edition(run.state.edition)  # type: ignore[attr-defined]
+    return any(step.kind in ("move", "retreat") and run.state.names.place(step.to) in sea_destinations(run) for step in steps)
+
+
+def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> DraftRun:
+    """A draft drawn from the legal enumeration, leaning on ships placed where scenarios move units at sea.
+
+    Each pick is drawn from one of: ships placed in (or takeovers beside) a sea zone some scenario moves or retreats
+    units into, a scenario that moves or retreats units at sea, or any legal pick. Every pick listed must be accepted
+    and leave no sea zone (nor territory) with units of powers at war; units a scenario moved at sea stand among no
+    enemies.
+    """
+    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": choose(["Axis", "Allies"]), "picks_per_side": per_side}), fresh_game(game))
+    board = run.game.board
+    zones = sea_destinations(run)
+    shores = {n for zone in zones for n in board.neighbours(zone)}
+    base = set(start_problems(board))
+    for _ in range(run.total_picks):
+        legal = list(run.legal_picks)
+        if not legal:
+            break
+        kinds = {
+            "ships": [p for p in legal if isinstance(p.target, Placements) and any(u.at in zones for u in p.target.units)],
+            "shore": [p for p in legal if isinstance(p.target, TakeoverSpec) and p.target.territory in shores],
+            "scenario": [p for p in legal if _moves_at_sea(p, run)],
+            "any": legal,
+        }
+        pick = choose(kinds[choose([k for k, picks in kinds.items() if picks])])
+        outcome = run.push(pick)  # listed, so accepted
+        assert set(start_problems(board)) <= base, (pick.label, start_problems(board))
+        for change in outcome.moved:
+            if board.is_water(change.territory):
+                there = {o for (o, _), n in board.units(change.territory).items() if n and o is not None}
+                assert all(board.catalog.allied(change.owner, o) for o in there), (pick.label, change, there)
+    return run
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_ships_placed_and_scenarios_moving_units_at_sea_keep_the_invariants(data: st.DataObject) -> None:
+    sea_drawn_draft(_chooser(data), "kremlin-classic", KREMLIN, per_side=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
+def test_many_drafts_mixing_ships_and_scenarios_at_sea_keep_the_invariants(ruleset: str, game: Path) -> None:
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        sea_drawn_draft(_chooser(data), ruleset, game, per_side=4)
 
     check()
 
