@@ -1,6 +1,6 @@
 """Invariants that hold after every pick of any draft (issue 12): a board no game can start from is never made.
 
-No territory holds units of two sides at war or a power's units while neutral; one factory a territory; ships
+No territory or sea zone holds units of two sides at war or a power's units while neutral; one factory a territory; ships
 only at sea, planes at sea only on carriers with room, land units at sea only on transports with room.
 Drafts are drawn from the draft's own legal picks, options and scenarios of both sides mixed, for the three
 Kremlin rulesets on every game their seeds target.
@@ -40,6 +40,8 @@ def test_each_invariant_is_reported_in_plain_words() -> None:
             PlaceUnits("Germany", "Germans", "battleship", 1),  # a ship on land
             PlaceUnits("1 Sea Zone", "Americans", "fighter", 1),  # no carrier there
             PlaceUnits("1 Sea Zone", "Americans", "infantry", 1),  # no transport there
+            PlaceUnits("2 Sea Zone", "Germans", "submarine", 1),  # enemies at sea, as on land
+            PlaceUnits("2 Sea Zone", "British", "submarine", 1),
         ]
     )
     found = new_problems(before, board, "factory")
@@ -52,6 +54,7 @@ def test_each_invariant_is_reported_in_plain_words() -> None:
             "Germany is land but holds ships (battleship)",
             "1 Sea Zone holds planes needing 1 carrier spaces; its carriers have 0",
             "1 Sea Zone holds land units needing 2 transport room; its transports have 0",
+            "2 Sea Zone holds units of British and Germans, who are at war",
         ]
     )
 

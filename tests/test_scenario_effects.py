@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 import support.aa50 as rules_support
 import support.classic as classic_support
+from kremlin_triplea.draft.kinds.placement import Placements
+from kremlin_triplea.draft.kinds.takeover import TakeoverSpec
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
@@ -46,20 +48,21 @@ def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]]
 def start_problems(board: Board, factory: str = "factory") -> list[str]:
     """What no game can start from, by the seeds and the board: computed here, independently of the draft's own checks.
 
-    Land units of powers at war in one territory; an owned territory holding units of its owner's enemies (a
-    captured territory holding its former owner's units); units in a neutral; more than one factory a territory.
+    Units of powers at war in one territory or sea zone (001 options 3 and 7: ships "not in the same seazone with
+    enemy units"); an owned territory holding units of its owner's enemies (a captured territory holding its former
+    owner's units); units in a neutral; more than one factory a territory.
     """
     catalog = board.catalog
     found = []
     for place, data in board.nodes.items():
         owners = sorted({o for (o, _), n in data["units"].items() if n and o is not None})
+        if any(not catalog.allied(a, b) for a in owners for b in owners):
+            found.append(f"{place} holds units of powers at war: {owners}")
         if not data["water"]:
             if data["owner"] is None and owners:
                 found.append(f"neutral {place} holds units of {owners}")
             elif data["owner"] is not None and any(not catalog.allied(o, data["owner"]) for o in owners):
                 found.append(f"{place} of {data['owner']} holds units of {owners}")
-            if any(not catalog.allied(a, b) for a in owners for b in owners):
-                found.append(f"{place} holds units of powers at war: {owners}")
         if sum(n for (_, u), n in data["units"].items() if u == factory) > 1:
             found.append(f"{place} holds more than one factory")
     return found
@@ -238,6 +241,49 @@ def test_a_capture_destroys_enemy_units_an_earlier_pick_retreated_there() -> Non
     assert {o for (o, _), n in board.units("Syria Jordan").items() if n} == {G}
 
 
+SYRIA_IRAQ = "Germany launches a parachute assault on Syria/Iraq"
+AMERICAN_BOMBER = {"place": [{"power": "USA", "unit": "bomber", "count": 1, "at": "Eastern USA"}]}
+
+
+def _german_subs_in_the_arabian_sea(ruleset: str, game: Path) -> DraftRun:
+    # The issue's draft: take Egypt (option 8), then two German submarines in the sea zone Egypt now borders (option 3:
+    # "placed adjacent to its own territory"); on the classic boards 001's Arabian Sea is the Red Sea Zone (map profile).
+    run = classic_support.run_for(ruleset, game, "Axis", picks_per_side=4)
+    classic_support.pick(run, "Axis", 8, takeover={"territory": "Egypt", "by": "Germany"})
+    classic_support.pick(run, "Allies", 1, place=[AMERICAN_INFANTRY])
+    classic_support.pick(run, "Axis", 3, place=[{"power": "Germany", "unit": "submarine", "count": 2, "at": "Arabian Sea"}])
+    classic_support.pick(run, "Allies", 5, **AMERICAN_BOMBER)
+    return run
+
+
+@pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
+def test_a_retreat_at_sea_into_enemy_ships_is_refused_and_not_offered(game: Path) -> None:
+    # 001 GERMAN SCENARIOS: "UK submarine in the East Mediterranean is retreated to the Arabian Sea." The text allows
+    # that one sea zone; with German submarines in it the British submarine would end among enemies, which 001 options
+    # 3 and 7 forbid for ships ("not in the same seazone with enemy units"): the scenario cannot be carried out.
+    run = _german_subs_in_the_arabian_sea("kremlin-classic", game)
+    board = run.game.board
+    assert board.units("East Mediteranean Sea Zone")[(B, "submarine")] == 1
+    scenario_choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert SYRIA_IRAQ not in scenario_choices.scenarios
+    assert "Italian navy does better than historically" in scenario_choices.scenarios  # the other Axis scenarios still are
+    with pytest.raises(RuleViolation, match=r"retreats 1 submarine of the British to Red Sea Zone \(Arabian Sea\) and nowhere else"):
+        classic_support.pick(run, "Axis", 9, scenario=SYRIA_IRAQ)
+    assert board.units("Red Sea Zone")[(B, "submarine")] == 0  # refused whole: nothing of it stays on the board
+    assert start_problems(board) == []
+
+
+@pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
+def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None:
+    run = classic_support.run_for("kremlin-classic", game, "Axis", picks_per_side=4)
+    scenario_choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert SYRIA_IRAQ in scenario_choices.scenarios
+    classic_support.pick(run, "Axis", 9, scenario=SYRIA_IRAQ)
+    changed = delta(run.game.initial, run.game.board)
+    assert changed["East Mediteranean Sea Zone"]["units"] == {(B, "submarine"): -1}
+    assert changed["Red Sea Zone"]["units"] == {(B, "submarine"): 1}
+
+
 def test_aa50_scenario_steps_count_what_is_there() -> None:
     # 000 Allied scenario 2: "Place one Russian infantry and one tank in Finland, German units destroyed."
     run = rules_support.run_for(GAMES["1941"], "Allies")
@@ -292,6 +338,76 @@ def test_drawn_drafts_with_scenarios_start_a_game(ruleset: str, game: Path) -> N
     @given(data=st.data())
     def check(data: st.DataObject) -> None:
         drawn_draft(_chooser(data), ruleset, game, per_side=4)
+
+    check()
+
+
+def sea_destinations(run: DraftRun) -> set[str]:
+    """The sea zones the ruleset's scenarios move or retreat units into, in the game's names."""
+    zones = set()
+    for scenario in run.ruleset.scenarios:
+        steps, _, _ = scenario.for_edition(run.state.edition)
+        for step in steps:
+            if step.kind in ("move", "retreat") and step.to not in run.state.profile.absent_places:
+                to = run.state.names.place(step.to)
+                if run.game.board.is_water(to):
+                    zones.add(to)
+    return zones
+
+
+def _moves_at_sea(pick: Pick, run: DraftRun) -> bool:
+    if pick.option.kind != "scenario":
+        return False
+    steps, _, _ = pick.target.scenario.for_edition(run.state.edition)  # type: ignore[attr-defined]
+    return any(step.kind in ("move", "retreat") and run.state.names.place(step.to) in sea_destinations(run) for step in steps)
+
+
+def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> DraftRun:
+    """A draft drawn from the legal enumeration, leaning on ships placed where scenarios move units at sea.
+
+    Each pick is drawn from one of: ships placed in (or takeovers beside) a sea zone some scenario moves or retreats
+    units into, a scenario that moves or retreats units at sea, or any legal pick. Every pick listed must be accepted
+    and leave no sea zone (nor territory) with units of powers at war; units a scenario moved at sea stand among no
+    enemies.
+    """
+    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": choose(["Axis", "Allies"]), "picks_per_side": per_side}), fresh_game(game))
+    board = run.game.board
+    zones = sea_destinations(run)
+    shores = {n for zone in zones for n in board.neighbours(zone)}
+    base = set(start_problems(board))
+    for _ in range(run.total_picks):
+        legal = list(run.legal_picks)
+        if not legal:
+            break
+        kinds = {
+            "ships": [p for p in legal if isinstance(p.target, Placements) and any(u.at in zones for u in p.target.units)],
+            "shore": [p for p in legal if isinstance(p.target, TakeoverSpec) and p.target.territory in shores],
+            "scenario": [p for p in legal if _moves_at_sea(p, run)],
+            "any": legal,
+        }
+        pick = choose(kinds[choose([k for k, picks in kinds.items() if picks])])
+        outcome = run.push(pick)  # listed, so accepted
+        assert set(start_problems(board)) <= base, (pick.label, start_problems(board))
+        for change in outcome.moved:
+            if board.is_water(change.territory):
+                there = {o for (o, _), n in board.units(change.territory).items() if n and o is not None}
+                assert all(board.catalog.allied(change.owner, o) for o in there), (pick.label, change, there)
+    return run
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_ships_placed_and_scenarios_moving_units_at_sea_keep_the_invariants(data: st.DataObject) -> None:
+    sea_drawn_draft(_chooser(data), "kremlin-classic", KREMLIN, per_side=3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
+def test_many_drafts_mixing_ships_and_scenarios_at_sea_keep_the_invariants(ruleset: str, game: Path) -> None:
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(data=st.data())
+    def check(data: st.DataObject) -> None:
+        sea_drawn_draft(_chooser(data), ruleset, game, per_side=4)
 
     check()
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kremlin_triplea.cli.common import FiniteFloatRange, profile_option
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
-from kremlin_triplea.cli.common import profile_option
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
     help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).",
 )
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="FILE.svg or FILE.png.")
-@click.option("--scale", type=click.FloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
+@click.option("--scale", type=FiniteFloatRange(0.05, 4), default=0.5, show_default=True, help="Size of a PNG relative to the map's pixels.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
 @profile_option

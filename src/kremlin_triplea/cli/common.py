@@ -1,13 +1,25 @@
-"""What every command module shares: the maps folder the group was given, and ``--profile``."""
+"""What every command module shares: the maps folder the group was given, ``--profile``, and number options."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
 
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A number within bounds, and a number at all: click's FloatRange lets ``nan`` through (every comparison with it
+    is false), and ``--scale nan`` reached cairo as a size it cannot round."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number in the range {self._describe_range()}", param, ctx)
+        return number
 
 
 def maps_dir(ctx: click.Context) -> Path:

@@ -21,7 +21,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -65,15 +65,23 @@ class _Group(click.Group):
             self.add_command(command, cmd_name)
         return None if command is None else _with_global_options(command)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:  # a wrong option before the command's name (--maps-dir FILE)
+            _usage_error(error)
+
     def invoke(self, ctx: click.Context) -> Any:
         _terminate_like_interrupt()
         _tolerant_console()
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:  # the command's own options and arguments, as parsed by click
+            _usage_error(error)
         except KremlinError as error:
             if ctx.meta.get("debug"):
                 raise
-            click.echo(f"kremlin-triplea: error: {error}", err=True)
+            click.echo(f"kremlin-triplea: error: {one_line(str(error))}", err=True)
             sys.exit(error.exit_code)
         except BrokenPipeError:
             # The reader of our output went away (`kremlin-triplea show ... | head`): stop quietly, as a shell tool
@@ -86,7 +94,7 @@ class _Group(click.Group):
             if ctx.meta.get("debug"):
                 raise
             where = f"{error.filename}: " if error.filename else ""
-            click.echo(f"kremlin-triplea: error: {where}{error.strerror or error}", err=True)
+            click.echo(f"kremlin-triplea: error: {one_line(f'{where}{error.strerror or error}')}", err=True)
             sys.exit(2)
         except (KeyboardInterrupt, click.exceptions.Abort) as interrupt:
             # Temporary files were removed on the way out; outputs are whole or untouched.
@@ -112,6 +120,19 @@ def _tolerant_console() -> None:
         if reconfigure is not None and getattr(stream, "errors", "strict") in ("strict", "surrogateescape"):
             with contextlib.suppress(ValueError, OSError):  # a stream already written through may refuse
                 reconfigure(errors="replace")
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line: a control character (a newline in a file name or in a library's message) is shown
+    escaped, as Python writes it, so the error stays one line that names exactly what was given."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def _usage_error(error: click.UsageError) -> NoReturn:
+    """A wrong option or argument: one line and exit 2, with the command to ask for help (click's own is three)."""
+    command = error.ctx.command_path if error.ctx is not None else "kremlin-triplea"
+    click.echo(f"kremlin-triplea: error: {one_line(error.format_message().rstrip('.'))} (see `{command} --help`)", err=True)
+    sys.exit(error.exit_code)
 
 
 class Terminated(KeyboardInterrupt):

@@ -2,8 +2,10 @@
 
 A game can only start from a board where:
 
-* no territory holds units of two powers at war, and no neutral (unowned)
-  territory holds a power's units (TripleA would fight or misread them at once);
+* no territory or sea zone holds units of two powers at war, and no neutral
+  (unowned) territory holds a power's units (TripleA would fight or misread
+  them at once; at sea as on land: 001 option 3 and 7 place ships "not in the
+  same seazone with enemy units", and a scenario's retreat must not end there);
 * no territory holds more than one factory (every option and scenario that
   places one says "factory", never "factories");
 * every unit stands where its type may: ships only at sea, planes at sea only
@@ -34,6 +36,9 @@ def board_problems(board: Board, factory: str | None, places: Iterable[str] | No
     nodes = board.nodes
     for place, data in nodes.items() if places is None else ((p, nodes[p]) for p in places):
         present = {owner for (owner, _), n in data["units"].items() if n and owner is not None}
+        at_war = sorted({f"{a} and {b}" for a in present for b in present if a < b and not catalog.allied(a, b)})
+        if at_war:
+            found.add(f"{place} holds units of {at_war[0]}, who are at war")
         if data["water"]:
             capacity = sum(catalog.unit_type(u).carrier_capacity * n for (_, u), n in data["units"].items() if n)
             planes = sum(catalog.unit_type(u).carrier_cost * n for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "air")
@@ -49,9 +54,6 @@ def board_problems(board: Board, factory: str | None, places: Iterable[str] | No
                 found.add(f"{place} is land but holds ships ({', '.join(ships)})")
             if data["owner"] is None and present:
                 found.add(f"{place} is neutral but holds units of {', '.join(sorted(present))}")
-            at_war = sorted({f"{a} and {b}" for a in present for b in present if a < b and not catalog.allied(a, b)})
-            if at_war:
-                found.add(f"{place} holds units of {at_war[0]}, who are at war")
             if data["owner"] is not None:
                 enemies = sorted(o for o in present if not catalog.allied(o, data["owner"]))
                 if enemies:

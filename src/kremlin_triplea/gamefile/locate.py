@@ -15,7 +15,7 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.errors import InputError, UnknownNameError, and_more
 from kremlin_triplea.gamefile.safe import read_text
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
@@ -126,12 +126,23 @@ def scan_maps(maps_dir: Path) -> tuple[list[MapFolder], list[InputError]]:
     return maps, broken
 
 
+def _folder_given(folder: Path) -> str:
+    """What to say when a folder is named where a game file belongs: its games, if it is a map's or a games folder."""
+    games_folder = folder if folder.name == "games" else _games_folder(folder)
+    games = sorted(p.name for p in games_folder.glob("*.xml")) if games_folder.is_dir() else []
+    if not games:
+        return "a folder, not a game file; name a game file or MAP/GAME"
+    return f"a folder, not a game file; name one of its games: {games_folder / games[0]}{and_more(games)}"
+
+
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
     path = Path(spec).expanduser()
     if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
         return path  # a FIFO, device or broken link is refused by the reader, naming what it is
     text = str(spec)
+    if path.is_dir():
+        raise InputError(_folder_given(path), where=text)
     if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
         raise InputError("no such file", where=text)
     map_name, _, game = text.partition("/")

@@ -137,7 +137,8 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as error:
         line = error.lineno or error.position[0]
-        message = error.msg or str(error)
+        # libxml2 ends some messages with a newline ("Char 0x0 out of allowed range\n" for a NUL byte): one line.
+        message = " ".join((error.msg or str(error)).split())
         raise InputError(f"malformed XML: {message}", where=f"{where}:{line}") from None
     internal = tree.docinfo.internalDTD
     if internal is not None and any(True for _ in internal.iterentities()):

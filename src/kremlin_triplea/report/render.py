@@ -459,6 +459,8 @@ def _legend(swatches: list[tuple[str, str]], legend: Legend | None, top: int, wi
 def write_picture(svg: str, path: Path, *, overwrite: bool = False, scale: float = 0.5) -> Path:
     """Write ``svg`` to ``path`` as SVG, or as PNG (at ``scale``) when it ends in .png."""
 
+    if not 0.05 <= scale <= 4:  # also false for NaN: cairo cannot round a NaN size, nor draw a picture of no pixels
+        raise InputError(f"the scale {scale} is not a number from 0.05 to 4", where=str(path))
     suffix = path.suffix.lower()
     if suffix == ".svg":
         data = svg.encode("utf-8")

@@ -200,6 +200,7 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
                     scenario.source,
                     f"the scenario moves {count} {power} {unit} from {shown}, but there are {present} there now",
                 ).violation(pick.label)
+        _refuse_enemies_at_sea(state, scenario, step, power, units, to, pick)
         return _relocate(state, power, units, at, to)
     if step.kind == "retreat":
         # "German forces in Algeria are retreated to Libya": whatever of them is there now.
@@ -208,6 +209,7 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
         if not present:
             what = " or ".join(sorted(types)) if types else "units"
             return [], [f"no {power} {what} in {shown} to retreat"]
+        _refuse_enemies_at_sea(state, scenario, step, power, present, to, pick)
         return _relocate(state, power, present, at, to)
     if step.kind == "capture":
         return _capture(state, power, at)
@@ -243,6 +245,31 @@ def _destination(scenario: Scenario, step: Step, place, pick: Pick) -> str:
     if to is None:
         raise Problem(scenario.rule, scenario.source, f"the destination {step.to} is not on this map").violation(pick.label)
     return to
+
+
+def _refuse_enemies_at_sea(state: DraftState, scenario: Scenario, step: Step, power: str, units: list[tuple[str, int]], to: str, pick: Pick) -> None:
+    """Refuse a move or retreat into a sea zone where units at war with ``power`` stand now.
+
+    The texts name one sea zone and no other ("UK submarine in the East Mediterranean is retreated to the Arabian
+    Sea", 001 GERMAN SCENARIOS; "Move the US Carrier/fighter from Seazone 44 to Seazone 53", 000 Axis scenario 4),
+    so the nearest place the text allows is that zone alone. Ships cannot be interned as land units are (a sea zone
+    belongs to nobody), and a zone holding enemies is a board no game starts from (001 options 3 and 7: "not in the
+    same seazone with enemy units"): the scenario is refused, and so not offered.
+    """
+    board = state.board
+    if not board.is_water(to):
+        return
+    enemies = sorted({o for (o, _), n in board.units(to).items() if n and o is not None and not board.catalog.allied(o, power)})
+    if enemies:
+        shown = state.names.shown(to)
+        raise Problem(
+            scenario.rule,
+            scenario.source,
+            f"the scenario {'retreats' if step.kind == 'retreat' else 'moves'} {', '.join(f'{n} {u}' for u, n in units)} of the {power} "
+            f"to {shown} and nowhere else, "
+            f"but {shown} now holds units of {', '.join(enemies)} (earlier picks), at war with them; "
+            "no game starts with enemies in one sea zone",
+        ).violation(pick.label)
 
 
 def _relocate(state: DraftState, power: str, units: list[tuple[str, int]], at: str, to: str) -> tuple[list[Change], list[str]]:

@@ -1,0 +1,189 @@
+"""Every mistake in what a user gives is one line and exit 2 (issue 27, item 3): never two lines, never a traceback.
+
+The classes: a control character in a game file (a NUL byte) or in a name given on the command line; a number
+out of range, not a number or not finite in any numeric option of any command (found by walking the commands,
+so an option added later is covered too); a folder where a game file belongs.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kremlin_triplea.cli.main import main
+from support.paths import AA50_1941, MAPS_DIR
+
+CLASSIC_MAP = MAPS_DIR / "classic_variations"
+KREMLIN = CLASSIC_MAP / "map" / "games" / "kremlin.xml"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), *args])
+
+
+def assert_one_line(result, status: int = 2) -> str:
+    assert result.exit_code == status, (result.exit_code, result.output, result.exception)
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("kremlin-triplea: error: "), result.stderr
+    return result.stderr
+
+
+# -- control characters ------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(at=st.integers(min_value=0, max_value=KREMLIN.stat().st_size - 1), control=st.sampled_from(["\0", "\x01", "\x0b", "\x1b"]))
+def test_a_control_character_anywhere_in_a_game_file_is_one_line(tmp_path_factory, at: int, control: str) -> None:
+    # libxml2 ends its message for a NUL byte with a newline ("Char 0x0 out of allowed range\n, line 4, column 38").
+    data = KREMLIN.read_bytes()
+    broken = tmp_path_factory.mktemp("nul") / "kremlin.xml"
+    broken.write_bytes(data[:at] + control.encode() + data[at:])
+    for command in ("show", "validate"):  # none of them is a character XML allows, anywhere
+        assert str(broken) in assert_one_line(run(command, str(broken)))
+
+
+def test_a_nul_byte_in_a_game_file_is_named_at_its_line(tmp_path: Path) -> None:
+    text = KREMLIN.read_bytes()
+    at = text.index(b"<info")  # line 4 of kremlin.xml: the case of the issue (was two lines)
+    broken = tmp_path / "kremlin.xml"
+    broken.write_bytes(text[:at] + b"\0" + text[at:])
+    line = text[:at].count(b"\n") + 1
+    message = assert_one_line(run("show", str(broken)))
+    assert f"{broken}:{line}: malformed XML: Invalid character: Char 0x0 out of allowed range" in message
+
+
+@pytest.mark.parametrize("control", ["\n", "\r", "\t", "\x1b[31m", "\x07"])
+def test_a_control_character_in_a_name_given_is_shown_escaped_on_one_line(control: str) -> None:
+    name = f"no{control}such.xml"
+    message = assert_one_line(run("show", name))
+    assert f"no{control.encode('unicode_escape').decode()}such.xml: no such file" in message
+
+
+# -- numbers -----------------------------------------------------------------------------------------------------
+
+
+def _commands(group: click.Group, ctx: click.Context, path: tuple[str, ...] = ()):
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        if isinstance(command, click.Group):
+            yield from _commands(command, ctx, (*path, name))
+        else:
+            yield (*path, name), command
+
+
+def _numeric_options() -> list[tuple[tuple[str, ...], str, click.ParamType]]:
+    with click.Context(main) as ctx:
+        found = []
+        for path, command in _commands(main, ctx):
+            for param in command.params:
+                if isinstance(param, click.Option) and isinstance(param.type, (click.types._NumberParamTypeBase, click.IntRange, click.FloatRange)):
+                    found.append((path, param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0], param.type))
+    return found
+
+
+NUMERIC = _numeric_options()
+
+
+def test_the_walk_finds_the_numeric_options() -> None:
+    # The commands' numeric options as their help lists them: a walk finding none would check nothing.
+    assert {(" ".join(path), option) for path, option, _ in NUMERIC} >= {
+        ("render", "--scale"),
+        ("serve", "--port"),
+        ("serve", "--picks-per-side"),
+        ("verify", "--rounds"),
+        ("matrix", "--samples"),
+        ("matrix", "--seed"),
+        ("house", "--seed"),
+    }
+
+
+def _bad_values(kind: click.ParamType) -> list[str]:
+    """Values no number option takes: not numbers, not finite, and beyond the option's own range."""
+    bad = ["nan", "inf", "-inf", "1e400", "abc", "", "²", "0x10"]
+    if isinstance(kind, click.INT.__class__) or isinstance(kind, click.IntRange):
+        bad += ["1.5", "1e3"]
+    low, high = getattr(kind, "min", None), getattr(kind, "max", None)
+    step = 1 if isinstance(kind, click.IntRange) else 1e-6
+    if low is not None:
+        bad.append(str(low - step))
+    if high is not None:
+        bad.append(str(high + step))
+    return bad
+
+
+@pytest.mark.parametrize(("path", "option", "kind"), NUMERIC, ids=[f"{' '.join(p)} {o}" for p, o, _ in NUMERIC])
+def test_every_numeric_option_refuses_what_is_not_a_number_in_range_in_one_line(path, option, kind, tmp_path: Path) -> None:
+    for value in _bad_values(kind):
+        # Alone on the line: click converts the options given before it checks for missing arguments.
+        message = assert_one_line(CliRunner().invoke(main, ["--maps-dir", str(tmp_path), *path, f"{option}={value}"]))
+        assert f"'{option}'" in message, (value, message)
+
+
+def test_render_scale_nan_writes_nothing(tmp_path: Path) -> None:
+    # The issue's case: a PNG ended in a traceback from cairo ("cannot convert float NaN to integer").
+    for out in ("map.png", "map.svg"):
+        message = assert_one_line(run("render", str(AA50_1941), "--no-base", "--scale", "nan", "-o", str(tmp_path / out)))
+        assert "'nan' is not a number in the range 0.05<=x<=4" in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_library_refuses_a_scale_it_cannot_draw(tmp_path: Path) -> None:
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.report.render import write_picture
+
+    for scale in (math.nan, math.inf, 0.0, 5.0):
+        with pytest.raises(InputError, match="is not a number from 0.05 to 4"):
+            write_picture("<svg/>", tmp_path / "map.png", scale=scale)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_house_advantage_given_in_other_digits_is_an_unknown_choice() -> None:
+    # "UK=²": str.isdigit() is true for a superscript two, and int() refused it with a traceback.
+    game = "world_war_ii_revised/lhtr.xml"
+    message = assert_one_line(run("house", game, "-r", "house-revised", "--advantage", "UK=²", "-o", "unused.xml"), status=2)
+    assert "unknown UK advantage '²'" in message
+
+
+# -- folders -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        (["show"], []),
+        (["validate"], []),
+        (["render"], ["--no-base", "-o", "out.svg"]),
+        (["save"], ["-o", "out.tsvg"]),
+        (["house"], ["-r", "house-classic", "-o", "out.xml"]),
+        (["profile", "new"], []),
+    ],
+    ids=["show", "validate", "render", "save", "house", "profile-new"],
+)
+def test_a_folder_given_as_game_is_called_a_folder(command: list[str], options: list[str], tmp_path: Path) -> None:
+    # Was "no such file" for a folder that exists, or "unknown map ''" for a map's own folder.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    message = assert_one_line(run(*command, str(empty), *options))
+    assert f"{empty}: a folder, not a game file; name a game file or MAP/GAME" in message
+    message = assert_one_line(run(*command, str(CLASSIC_MAP), *options))
+    assert f"{CLASSIC_MAP}: a folder, not a game file; name one of its games: {CLASSIC_MAP / 'map' / 'games'}/" in message
+
+
+def test_a_games_folder_given_as_game_lists_its_games(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(KREMLIN, games / "kremlin.xml")
+    message = assert_one_line(run("show", str(games)))
+    assert message.endswith(f"{games}: a folder, not a game file; name one of its games: {games / 'kremlin.xml'}\n")
+
+
+def test_a_folder_given_as_base_is_called_a_folder(tmp_path: Path) -> None:
+    message = assert_one_line(run("render", str(AA50_1941), "--base", str(tmp_path), "-o", str(tmp_path / "out.svg")))
+    assert f"{tmp_path}: a folder, not a game file" in message
