@@ -17,6 +17,7 @@ import tomllib
 from lxml import etree
 
 from kremlin_triplea.check import validate
+from kremlin_triplea.check.javaread import java_int
 from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
@@ -555,12 +556,17 @@ def test_added_problems_are_matched_without_line_numbers() -> None:
 
 
 def test_dtd_errors_are_reported_with_their_line(tmp_path: Path, dtd: Path) -> None:
-    problems, text = problems_after(tmp_path, dtd, GERMANY, '<territory name="Germany" water="maybe"/>')
+    problems, text = problems_after(tmp_path, dtd, GERMANY, '<territory name="Germany" colour="grey"/>')
     assert len(problems) == 1
     line, message = problems[0]
     assert line == line_of(text, '<territory name="Germany"')
     assert message.startswith("does not follow TripleA's game.dtd: ")
-    assert "maybe" in message
+    assert "colour" in message
+
+
+def test_a_flag_the_engine_refuses_is_reported_once_not_again_by_the_dtd(tmp_path: Path, dtd: Path) -> None:
+    problems, text = problems_after(tmp_path, dtd, GERMANY, '<territory name="Germany" water="maybe"/>')
+    assert problems == [(line_of(text, '<territory name="Germany"'), f"<territory> water 'maybe' is neither true nor false; {REFUSES}")]
 
 
 def test_dtd_name_errors_are_not_reported_twice(tmp_path: Path, dtd: Path) -> None:
@@ -670,3 +676,128 @@ def test_find_dtd_prefers_the_installed_engines_dtd(monkeypatch: pytest.MonkeyPa
     assert found is not None and found.is_relative_to(tmp_path)
     with zipfile.ZipFile(installed.jar) as jar:
         assert found.read_bytes() == jar.read(validate.JAR_DTD_MEMBER)
+
+
+# --------------------------------------------------------------------------
+# Numbers and flags, read as TripleA 2.7 reads them
+# --------------------------------------------------------------------------
+
+#: Java's Integer.parseInt (which Integer.valueOf calls), from its Javadoc: an optional
+#: '+' or '-', then decimal digits (Character.digit: any Unicode decimal digit), nothing
+#: else, within -2**31 .. 2**31-1; anything else throws NumberFormatException.
+PARSE_INT = {
+    "0": 0,
+    "2": 2,
+    "+5": 5,
+    "-5": -5,
+    "007": 7,
+    "2147483647": 2147483647,
+    "-2147483648": -2147483648,
+    "\u0663": 3,  # ARABIC-INDIC DIGIT THREE: Character.digit('\u0663', 10) == 3
+    "2147483648": None,
+    "4294967296": None,
+    "-2147483649": None,
+    " 2 ": None,
+    "2 ": None,
+    "2\n": None,
+    "one": None,
+    "": None,
+    "+": None,
+    "-": None,
+    "1_000": None,
+    "1.0": None,
+    "0x10": None,
+    "1e3": None,
+    "--5": None,
+}
+
+
+@pytest.mark.parametrize(("text", "expected"), PARSE_INT.items(), ids=repr)
+def test_java_int_reads_as_integer_parse_int(text: str, expected: int | None) -> None:
+    assert java_int(text) == expected
+
+
+#: The int and Integer attribute fields of TripleA 2.7's org.triplea.map.data.elements classes
+#: (DiceSides.value, GamePlay.Sequence.Step.maxRunCount, GamePlay.Offset.round, Initialize.UnitInitialize
+#: .UnitPlacement.quantity/hitsTaken/unitDamage, .HeldUnits.quantity, ResourceInitialize.ResourceGiven.quantity,
+#: RelationshipInitialize.Relationship.roundValue, Production.Rule.Cost/Result.quantity, PropertyList.Property
+#: .min/max and its XmlNumberTag.min/max): AttributeValueCasting.castToInt reads each with Integer.valueOf.
+ENGINE_INT_ATTRIBUTES = [
+    ("diceSides", "value"),
+    ("gamePlay/sequence/step", "maxRunCount"),
+    ("gamePlay/offset", "round"),
+    ("initialize/unitInitialize/unitPlacement", "quantity"),
+    ("initialize/unitInitialize/unitPlacement", "hitsTaken"),
+    ("initialize/unitInitialize/unitPlacement", "unitDamage"),
+    ("initialize/unitInitialize/heldUnits", "quantity"),
+    ("initialize/resourceInitialize/resourceGiven", "quantity"),
+    ("initialize/relationshipInitialize/relationship", "roundValue"),
+    ("production/productionRule/cost", "quantity"),
+    ("production/productionRule/result", "quantity"),
+    ("production/repairRule/cost", "quantity"),
+    ("production/repairRule/result", "quantity"),
+    ("propertyList/property", "min"),
+    ("propertyList/property", "max"),
+    ("propertyList/property/number", "min"),
+    ("propertyList/property/number", "max"),
+]
+
+#: The Boolean attribute fields of the same classes (Map.Territory.water, PlayerList.Player.optional/canBeDisabled/
+#: isHidden, PropertyList.Property.editable): castToBoolean accepts "true" and "false" in any case, nothing else.
+ENGINE_BOOLEAN_ATTRIBUTES = [
+    ("map/territory", "water"),
+    ("playerList/player", "optional"),
+    ("playerList/player", "canBeDisabled"),
+    ("playerList/player", "isHidden"),
+    ("propertyList/property", "editable"),
+]
+
+
+def _with_attribute(path: str, attribute: str, value: str) -> etree._Element:
+    """WW2v3-1942 with ``attribute`` set to ``value`` on the first element at ``path`` (made if the game has none)."""
+    root = parse(AA50_1942)
+    parent = root
+    for tag in path.split("/"):
+        child = parent.find(tag)
+        parent = child if child is not None else etree.SubElement(parent, tag)
+    parent.set(attribute, value)
+    return parent
+
+
+def _findings_on(element: etree._Element, attribute: str) -> list[Problem]:
+    problems = validate_tree(element.getroottree().getroot(), "game.xml", dtd=CORPUS_DTD)
+    return [p for p in problems if p.message.startswith(f"<{element.tag}> {attribute} ")]
+
+
+@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids="@".join)
+@pytest.mark.parametrize("text", [t for t, value in PARSE_INT.items() if value is None], ids=repr)
+def test_a_number_integer_parse_int_refuses_is_a_refusal(path: str, attribute: str, text: str) -> None:
+    found = _findings_on(_with_attribute(path, attribute, text), attribute)
+    assert [(p.severity, p.message.startswith(f"<{path.rsplit('/', 1)[-1]}> {attribute} {text!r} is "), p.message.endswith(REFUSES)) for p in found] == [
+        ("error", True, True)
+    ]
+
+
+@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids="@".join)
+def test_a_number_integer_parse_int_reads_is_no_refusal(path: str, attribute: str) -> None:
+    for text in ("+1", "\u0663", "2147483647"):
+        assert [p for p in _findings_on(_with_attribute(path, attribute, text), attribute) if p.message.endswith(REFUSES)] == []
+
+
+@pytest.mark.parametrize(("path", "attribute"), ENGINE_BOOLEAN_ATTRIBUTES, ids="@".join)
+def test_a_flag_other_than_true_or_false_is_a_refusal(path: str, attribute: str) -> None:
+    for text in ("TRUE", "False", "true"):
+        assert _findings_on(_with_attribute(path, attribute, text), attribute) == []
+    for text in ("yes", "1", " true", ""):
+        found = _findings_on(_with_attribute(path, attribute, text), attribute)
+        assert [(p.severity, p.message) for p in found] == [("error", f"<{path.rsplit('/', 1)[-1]}> {attribute} {text!r} is neither true nor false; {REFUSES}")]
+
+
+@pytest.mark.parametrize("path", ["initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"])
+def test_a_negative_unit_quantity_is_an_error(path: str) -> None:
+    # GameParser.parseUnitPlacement / parseHeldUnits hand the quantity to UnitType.create, which makes
+    # units while i < quantity: -5 makes none, silently.
+    found = _findings_on(_with_attribute(path, "quantity", "-5"), "quantity")
+    tag = path.rsplit("/", 1)[-1]
+    assert [(p.severity, p.message) for p in found] == [("error", f"<{tag}> quantity -5 is negative; TripleA silently creates no units")]
+    assert _findings_on(_with_attribute(path, "quantity", "0"), "quantity") == []

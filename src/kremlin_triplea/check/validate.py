@@ -39,6 +39,7 @@ from pathlib import Path
 import attrs
 from lxml import etree
 
+from kremlin_triplea.check.javaread import java_boolean, java_int, why_not_java_int
 from kremlin_triplea.errors import InputError, close_matches
 from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamefile.safe import write_atomically
@@ -619,15 +620,14 @@ def _quantity(placement: etree._Element) -> int:
 
 #: The elements with a numeric attribute long enough to exceed a Java int (2147483647 has ten digits): only
 #: they can break the limit, and lxml finds them without visiting every element in Python.
-_LONG_NUMBERS = etree.XPath(
-    "//*[string-length(@quantity) > 9 or string-length(@value) > 9 or string-length(@min) > 9 or string-length(@max) > 9 or string-length(@count) > 9]"
-)
+#: (The attributes 2.7 maps onto int fields are ``numbers_the_engine_cannot_read``'s.)
+_LONG_NUMBERS = etree.XPath("//option[string-length(@value) > 9 or string-length(@count) > 9] | //propertyList/property[string-length(@value) > 9]")
 
 
 def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
     """Quantities, costs, PUs, property and option values TripleA reads with Integer.parseInt: beyond a Java int it cannot open the game."""
     for element in _LONG_NUMBERS(game.root):
-        for attribute in ("quantity", "value", "min", "max", "count"):
+        for attribute in ("value", "count"):
             text = element.get(attribute)
             if text is None:
                 continue
@@ -644,6 +644,61 @@ def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
                 )
 
 
+#: Every attribute TripleA 2.7 reads as a Java int (the ``int``/``Integer`` fields of its
+#: ``org.triplea.map.data.elements`` classes), by the elements that carry it.
+INT_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "diceSides": ("value",),
+    "gamePlay/sequence/step": ("maxRunCount",),
+    "gamePlay/offset": ("round",),
+    "initialize/unitInitialize/unitPlacement": ("quantity", "hitsTaken", "unitDamage"),
+    "initialize/unitInitialize/heldUnits": ("quantity",),
+    "initialize/resourceInitialize/resourceGiven": ("quantity",),
+    "initialize/relationshipInitialize/relationship": ("roundValue",),
+    "production/productionRule/cost": ("quantity",),
+    "production/productionRule/result": ("quantity",),
+    "production/repairRule/cost": ("quantity",),
+    "production/repairRule/result": ("quantity",),
+    "propertyList/property": ("min", "max"),
+    "propertyList/property/number": ("min", "max"),
+}
+
+#: Every attribute TripleA 2.7 reads as a Boolean: "true" or "false" in any case, else it refuses the game.
+BOOLEAN_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "map/territory": ("water",),
+    "playerList/player": ("optional", "canBeDisabled", "isHidden"),
+    "propertyList/property": ("editable",),
+}
+
+
+def numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
+    """Whole numbers Java's Integer.parseInt refuses (" 2 ", "one", 4294967296): TripleA then loads nothing."""
+    for path, attributes in INT_ATTRIBUTES.items():
+        for element in game.root.iterfind(path):
+            for attribute in attributes:
+                text = element.get(attribute)
+                if text is not None and java_int(text) is None:
+                    yield element, f"<{element.tag}> {attribute} {text!r} is {why_not_java_int(text)}; {REFUSES}"
+
+
+def flags_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
+    """Booleans other than true/false (any case): TripleA then loads nothing."""
+    for path, attributes in BOOLEAN_ATTRIBUTES.items():
+        for element in game.root.iterfind(path):
+            for attribute in attributes:
+                text = element.get(attribute)
+                if text is not None and java_boolean(text) is None:
+                    yield element, f"<{element.tag}> {attribute} {text!r} is neither true nor false; {REFUSES}"
+
+
+def negative_quantities(game: GameIndex) -> Iterator[Finding]:
+    """A negative unit quantity: TripleA reads it and creates no units (``UnitType.create`` counts up to it)."""
+    for path in ("initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"):
+        for element in game.root.iterfind(path):
+            quantity = java_int(element.get("quantity", "0"))
+            if quantity is not None and quantity < 0:
+                yield element, f"<{element.tag}> quantity {quantity} is negative; TripleA silently creates no units"
+
+
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     duplicate_names,
     duplicate_steps,
@@ -657,6 +712,9 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     owned_territories_without_territory_attachment,
     land_units_at_sea_without_transport,
     numbers_beyond_java_int,
+    numbers_the_engine_cannot_read,
+    flags_the_engine_cannot_read,
+    negative_quantities,
     land_units_beyond_transport_capacity,
 ]
 
@@ -674,8 +732,8 @@ DTD_NOT_FOUND = (
     f"or TripleA's triplea.jar, which holds it as {JAR_DTD_MEMBER}) or set {DTD_VARIABLE}"
 )
 
-# DTD errors the name checks above already report on the same line, better.
-_NAME_ERRORS = {etree.ErrorTypes.DTD_UNKNOWN_ID, etree.ErrorTypes.DTD_ID_REDEFINED}
+# DTD errors the checks above already report on the same line, better: names, and flags that are not true/false.
+_NAME_ERRORS = {etree.ErrorTypes.DTD_UNKNOWN_ID, etree.ErrorTypes.DTD_ID_REDEFINED, etree.ErrorTypes.DTD_ATTRIBUTE_VALUE}
 
 
 def dtd_errors(root: etree._Element, dtd: Path, reported_lines: set[int | None]) -> list[tuple[int, str]]:
