@@ -362,3 +362,46 @@ def test_a_game_rule_s_own_mistake_still_refuses_the_draft() -> None:
     )
     with pytest.raises(DataFileError, match="ships"):
         game_rule_changes(game.board, [broken], PROFILE, Names(game.board, PROFILE, RULESET.sides))
+
+
+def _without_baltic_shores(profile):
+    import attrs
+
+    return attrs.evolve(profile, straits={**profile.straits, "baltic": attrs.evolve(profile.straits["baltic"], land=())})
+
+
+#: Each way a change can ask for what the AA50 map (or its profile) does not have; (change, profile edit, words of why).
+LACKING = {
+    "a strait the profile lacks": ({"kind": "canal", "strait": "kattegat"}, None, "no [straits.kattegat]"),
+    "a strait without its shores": ({"kind": "canal", "strait": "baltic"}, _without_baltic_shores, "which land territories control the strait"),
+    "a victory city the game lacks": ({"kind": "victory_city", "from": "Egypt", "to": "Ottawa"}, None, "is not a victory city"),
+    "a turn step position the profile lacks": (
+        {"kind": "turn_step", "id": "x", "power": "Germans", "move": "non_combat", "position": "after_the_war"},
+        None,
+        "[turn_step_positions.after_the_war]",
+    ),
+    "units that are not there": (
+        {"kind": "move_units", "power": "Germans", "units": {"infantry": 99}, "from": "Germany", "to": "Poland"},
+        None,
+        "the rule moves 99",
+    ),
+    "a power the game lacks": ({"kind": "grant_tech", "power": "Martians", "tech": "jetPower"}, None, "Martians"),
+    "a place the game lacks": ({"kind": "place_units", "power": "Germans", "units": {"infantry": 1}, "at": "Atlantis"}, None, "Atlantis"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LACKING))
+def test_every_change_the_map_cannot_express_is_left_to_the_players_not_refused(case: str) -> None:
+    """The class of issue 28's missing strait: whatever a change needs that the game lacks costs that change only."""
+    change, edit, why = LACKING[case]
+    profile = edit(PROFILE) if edit is not None else PROFILE
+    game = fresh_game(GAMES["1941"])
+    keeps = {"kind": "set_property", "name": "Kremlin test", "value": True}
+    rules = rule_set("test", [{"id": "x", "title": "Lacking", "source": "s", "rule": "r", "enforced_by": "game", "change": [keeps, change]}])
+    applied = game_rule_changes(game.board, [rules], profile, Names(game.board, profile, RULESET.sides))
+    assert [(rule.id, why in text) for rule, text in applied.unwritten] == [("x", True)], applied.unwritten
+    assert [c.name for c in applied.changes] == ["Kremlin test"]  # the rule's other change is written
+    assert [r.id for r in applied.game] == ["x"] and len(applied.warnings()) == 1
+    alone = rule_set("test", [{"id": "y", "title": "Lacking", "source": "s", "rule": "r", "enforced_by": "game", "change": [change]}])
+    applied = game_rule_changes(game.board, [alone], profile, Names(game.board, profile, RULESET.sides))
+    assert applied.changes == () and applied.game == ()  # nothing of it in the game: it is not listed as TripleA's
