@@ -290,3 +290,36 @@ def test_the_matrix_fits_a_ruleset_to_the_map_as_apply_does(tmp_path: Path) -> N
     # The matrix says what apply warns: the profile was not written for the renamed ruleset.
     assert any("written for the rulesets kremlin-aa50, not my-aa50" in note for note in notes["my-aa50"])
     assert not any("neutrals found on the map" in note for note in notes["my-aa50"])
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "game"),
+    [("kremlin-aa50", AA50_1941), ("kremlin-daak", CLASSIC), ("kremlin-classic", MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml")],
+)
+def test_a_random_draft_of_the_matrix_is_checked_as_the_file_apply_writes_for_it(
+    ruleset: str, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the matrix checked drafts without the ruleset's game rules. Each random draft is now a draft file's
+    data applied as apply applies it: the game it checks is, byte for byte, the one `apply` writes from that file."""
+    import tomli_w
+
+    drafts, checked = [], []
+    original_apply, original_check = matrix.apply_draft, matrix.Checker.check_whole
+    monkeypatch.setattr(matrix, "apply_draft", lambda draft, *a, **k: drafts.append(draft.root.data) or original_apply(draft, *a, **k))
+
+    def check_whole(self, game, board, item, name):
+        checked.append(game.to_bytes(board))
+        original_check(self, game, board, item, name)
+
+    monkeypatch.setattr(matrix.Checker, "check_whole", check_whole)
+    report = run_matrix([load_named_ruleset(ruleset)], [game], maps_dir=MAPS_DIR, samples=2, seed=3, include_covered=False)
+    assert report.failed == [] and len(drafts) == len(checked) == 2
+    for number, (data, written) in enumerate(zip(drafts, checked)):
+        draft = tmp_path / f"draft{number}.toml"
+        draft.write_text(tomli_w.dumps({**data, "game": str(game)}), encoding="utf-8")
+        out = tmp_path / f"out{number}.xml"
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert out.read_bytes() == written
+    # The ruleset's section D is in them (apply's summary lists what it writes into the game).
+    assert "written into the game:" in result.output

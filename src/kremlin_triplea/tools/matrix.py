@@ -33,7 +33,7 @@ import attrs
 
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import with_declarations
+from kremlin_triplea.draft.declare import destinations, with_declarations, write_declaration
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import (
     KINDS,
@@ -49,7 +49,7 @@ from kremlin_triplea.draft.kinds import (
 )
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_ruleset
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine
 from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
@@ -809,42 +809,83 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
 
 
 def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
-    game.reset()
-    first = rng.choice(ruleset.sides)
-    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
-    made = []
+    """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
+    made: list[str] = []
     try:
-        for index in range(1, run.total_picks + 1):
-            side = run.side_to_pick(index)
-            chosen = None
-            # Options in random order, each enumerated only until one has a legal pick.
-            for option in rng.sample(list(ruleset.options), len(ruleset.options)):
-                try:
-                    choices = run.option_choices(option, side)
-                except KremlinError as error:
-                    if missing_name_reason(error, ruleset, profile, game) is not None:
-                        continue  # not applicable on this game: the option rows say why
-                    raise
-                picks = list(KINDS[choices.option.kind].picks(run.state, choices, side, index)) if choices.available else []
-                if picks:
-                    chosen = rng.choice(picks)
-                    break
-            if chosen is None:
-                break
-            description, pick = chosen
-            run.apply_pick(pick)
-            made.append(f"{side} option {pick.option.number}: {description}")
-        run.apply_declarations(choose=lambda _, places: rng.choice(places))
-        bid_spec = _random_bid(run, rng)
-        bid = run.apply_bid(bid_spec) if bid_spec is not None else None
-        add_notes(DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, declarations=tuple(run.declared)))
+        data = _random_draft_data(game, ruleset, profile, rng, made)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
+        return
+    if data is None:
+        cell.reasons.append(f"draft {number + 1}: after {len(made)} picks ({'; '.join(made)}) no option has a legal pick left")
+        return
+    game.reset()
+    try:
+        # Exactly what `apply` does with the file: its fitting, picks, declarations, bid and the ruleset's game rules.
+        result = apply_draft(draft_from_dict(data, path=f"<matrix draft {number + 1}>"), game, ruleset=ruleset, profile=profile)
+        add_notes(result)
+    except KremlinError as error:
+        cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): apply refuses a draft of legal picks: {error}")
+        game.reset()
         return
     cell.applied += 1
     item = Applied(cell, f"draft {number + 1} ({len(made)} picks: {'; '.join(made)})", tuple(game.board.changes))
     checker.check_whole(game, game.board.copy(), item, label)
     game.reset()
+
+
+def _random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
+    """A complete draft file's data, each pick drawn from the legal ones, then the declarations and a bid; None if the picks run out."""
+    game.reset()
+    first = rng.choice(ruleset.sides)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
+    data: dict[str, Any] = {"ruleset": ruleset.id, "first": first, "picks_per_side": run.picks_per_side, "pick": []}
+    for index in range(1, run.total_picks + 1):
+        side = run.side_to_pick(index)
+        chosen = None
+        # Options in random order, each enumerated only until one has a legal pick.
+        for option in rng.sample(list(run.ruleset.options), len(run.ruleset.options)):
+            try:
+                choices = run.option_choices(option, side)
+            except KremlinError as error:
+                if missing_name_reason(error, ruleset, profile, game) is not None:
+                    continue  # not applicable on this game: the option rows say why
+                raise
+            picks = list(KINDS[choices.option.kind].picks(run.state, choices, side, index)) if choices.available else []
+            if picks:
+                chosen = rng.choice(picks)
+                break
+        if chosen is None:
+            return None
+        description, pick = chosen
+        run.apply_pick(pick)
+        data["pick"].append(pick.to_toml())
+        made.append(f"{side} option {pick.option.number}: {description}")
+    # Where each displaced group goes: its side's choice among the nearest places, written into its pick (000 A).
+    for displaced in run.pending_declarations():
+        found = destinations(run.state, displaced)
+        to = rng.choice(found.matches) if found.tied else None
+        if to is not None:
+            write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
+        run.declare_next(to)
+    bid = _random_bid(run, rng)
+    if bid is not None:
+        data["bid"] = bid.to_toml(run.ruleset.bid.placing_side)
+    # The draft's choices that turn the ruleset's game rules on or off (unrestricted_russia, low_luck...), each by chance.
+    data["choices"] = [name for name in rule_switches(run.ruleset) if rng.random() < 0.5]
+    return data
+
+
+def rule_switches(ruleset: Ruleset) -> list[str]:
+    """The choices a draft may make that the ruleset's game rules and their changes name in ``when``/``unless``."""
+    found: dict[str, None] = {}
+    for rule in ruleset.rule_set.rules:
+        conditions = [rule.when, rule.unless] + [c.data.get(k) for c in rule.changes for k in ("when", "unless")]
+        for condition in conditions:
+            for term in (condition or "").split(" and "):
+                if term.strip():
+                    found.setdefault(term.strip().removeprefix("not ").strip())
+    return list(found)
 
 
 def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:
