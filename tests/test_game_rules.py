@@ -7,12 +7,17 @@ players enforce themselves.
 
 from __future__ import annotations
 
+from collections import Counter
 from html import escape
 from pathlib import Path
 
 import pytest
+import tomli_w
+import tomllib
+from click.testing import CliRunner
 from lxml import etree
 
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import apply_draft, draft_from_dict
 from kremlin_triplea.game import load
@@ -23,6 +28,7 @@ from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 from support.aa50 import GAMES, SEED, fresh_game
+from support.paths import EXAMPLES_DIR, MAPS_DIR
 
 RULESET = load_named_ruleset("kremlin-aa50")
 PROFILE = load_named_profile("world_war_ii_v3")
@@ -297,3 +303,105 @@ def test_the_notes_list_what_the_players_enforce_and_what_the_game_does() -> Non
     assert escape("the fighter is caught on the carrier if Japan attacks Pearl Harbor Round 1 and may not defend") in honour
     # How TripleA's version differs is the host's: apply prints it.
     assert "Straits" in "\n".join(result.summary()[result.summary().index("how TripleA plays them:") :])
+
+
+def _profile_without(tmp_path: Path, **tables: str) -> Path:
+    """The world_war_ii_v3 profile less the named entries (``straits="gibraltar"``): a map that lacks them."""
+    data = tomllib.loads(Path(PROFILE.path).read_text(encoding="utf-8"))
+    for table, key in tables.items():
+        del data[table][key]
+    path = tmp_path / "world_war_ii_v3.toml"
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_game_rule_the_map_cannot_express_is_the_players_with_a_warning_not_a_refusal(tmp_path: Path) -> None:
+    """Issue 28: apply refused a whole draft for 'the map profile has no [straits.gibraltar]'. 000 D(3) names three
+    straits (Gibraltar, Baltic, Dardanelles) and D(5) China's first move; on a map without Gibraltar's strait and
+    without a place for China's step, the other two canals are written, the rest is the players', with a warning each."""
+    straits = RULESET.rule_set.rules[[r.id for r in RULESET.rule_set.rules].index("d3-straits")]
+    china = RULESET.rule_set.rules[[r.id for r in RULESET.rule_set.rules].index("d5-china-first-move")]
+    for quoted in ("Straight of Gibraltar, Baltic Straight, and the Dardanelles Straight", "China makes a restricted first move"):
+        assert quoted in SEED_TEXT  # the rules as 000_bc04a4edf7f7d2ab.txt D(3) and D(5) word them
+    profile = _profile_without(tmp_path, straits="gibraltar", turn_step_positions="before_first_turn")
+    draft = tomllib.loads((EXAMPLES_DIR / "kremlin-aa50-1941.toml").read_text(encoding="utf-8"))
+    draft["profile"] = str(profile)
+    draft_path = tmp_path / "draft.toml"
+    draft_path.write_text(tomli_w.dumps(draft), encoding="utf-8")
+    out = tmp_path / "out.xml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft_path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if "not written into the game" in line]
+    assert len(warnings) == 2, result.stderr
+    assert "[straits.gibraltar]" in warnings[0] and "d3-straits" in warnings[0] and "'Straits'" in warnings[0]
+    assert "[turn_step_positions.before_first_turn]" in warnings[1] and "China's restricted first move" in warnings[1]
+    root = etree.parse(str(out)).getroot()
+    base = etree.parse(str(GAMES["1941"])).getroot()
+    canal = "//attachment[@javaClass='games.strategy.triplea.attachments.CanalAttachment']"
+    added = Counter((c.get("name"), c.get("attachTo")) for c in root.xpath(canal)) - Counter((c.get("name"), c.get("attachTo")) for c in base.xpath(canal))
+    zones = {zone for _, zone in added}
+    # The Baltic's and the Dardanelles' sea zones (the profile's [straits.baltic], [straits.black_sea]), not Gibraltar's.
+    assert zones == {"5 Sea Zone", "6 Sea Zone", "14 Sea Zone", "15 Sea Zone", "16 Sea Zone"}
+    assert not root.xpath("//sequence/step[contains(@name, 'China')]")
+    notes = root.xpath("//property[@name='notes']/value")[0].text
+    you_enforce = notes[notes.index("<h3>You enforce</h3>") :]
+    enforced = notes[notes.index("<h3>TripleA enforces</h3>") : notes.index("<h3>You enforce</h3>")]
+    assert escape(straits.rule) in you_enforce and "[straits.gibraltar]" in you_enforce
+    assert escape(china.rule) in you_enforce
+    # Two of the three straits are still TripleA's; China's step is not in the game at all.
+    assert "Straits" in enforced and china.title not in enforced
+
+
+def test_a_game_rule_s_own_mistake_still_refuses_the_draft() -> None:
+    """A rule that asks for nothing the game lacks but is malformed (a canal with ships = "boats") is the rule file's
+    error, not the map's: it is refused, unlike a missing strait."""
+    game = fresh_game(GAMES["1941"])
+    broken = rule_set(
+        "test",
+        [{"id": "x", "title": "x", "source": "s", "rule": "r", "enforced_by": "game", "change": [{"kind": "canal", "strait": "baltic", "ships": "boats"}]}],
+    )
+    with pytest.raises(DataFileError, match="ships"):
+        game_rule_changes(game.board, [broken], PROFILE, Names(game.board, PROFILE, RULESET.sides))
+
+
+def _without_baltic_shores(profile):
+    import attrs
+
+    return attrs.evolve(profile, straits={**profile.straits, "baltic": attrs.evolve(profile.straits["baltic"], land=())})
+
+
+#: Each way a change can ask for what the AA50 map (or its profile) does not have; (change, profile edit, words of why).
+LACKING = {
+    "a strait the profile lacks": ({"kind": "canal", "strait": "kattegat"}, None, "no [straits.kattegat]"),
+    "a strait without its shores": ({"kind": "canal", "strait": "baltic"}, _without_baltic_shores, "which land territories control the strait"),
+    "a victory city the game lacks": ({"kind": "victory_city", "from": "Egypt", "to": "Ottawa"}, None, "is not a victory city"),
+    "a turn step position the profile lacks": (
+        {"kind": "turn_step", "id": "x", "power": "Germans", "move": "non_combat", "position": "after_the_war"},
+        None,
+        "[turn_step_positions.after_the_war]",
+    ),
+    "units that are not there": (
+        {"kind": "move_units", "power": "Germans", "units": {"infantry": 99}, "from": "Germany", "to": "Poland"},
+        None,
+        "the rule moves 99",
+    ),
+    "a power the game lacks": ({"kind": "grant_tech", "power": "Martians", "tech": "jetPower"}, None, "Martians"),
+    "a place the game lacks": ({"kind": "place_units", "power": "Germans", "units": {"infantry": 1}, "at": "Atlantis"}, None, "Atlantis"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LACKING))
+def test_every_change_the_map_cannot_express_is_left_to_the_players_not_refused(case: str) -> None:
+    """The class of issue 28's missing strait: whatever a change needs that the game lacks costs that change only."""
+    change, edit, why = LACKING[case]
+    profile = edit(PROFILE) if edit is not None else PROFILE
+    game = fresh_game(GAMES["1941"])
+    keeps = {"kind": "set_property", "name": "Kremlin test", "value": True}
+    rules = rule_set("test", [{"id": "x", "title": "Lacking", "source": "s", "rule": "r", "enforced_by": "game", "change": [keeps, change]}])
+    applied = game_rule_changes(game.board, [rules], profile, Names(game.board, profile, RULESET.sides))
+    assert [(rule.id, why in text) for rule, text in applied.unwritten] == [("x", True)], applied.unwritten
+    assert [c.name for c in applied.changes] == ["Kremlin test"]  # the rule's other change is written
+    assert [r.id for r in applied.game] == ["x"] and len(applied.warnings()) == 1
+    alone = rule_set("test", [{"id": "y", "title": "Lacking", "source": "s", "rule": "r", "enforced_by": "game", "change": [change]}])
+    applied = game_rule_changes(game.board, [alone], profile, Names(game.board, profile, RULESET.sides))
+    assert applied.changes == () and applied.game == ()  # nothing of it in the game: it is not listed as TripleA's

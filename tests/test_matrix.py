@@ -11,7 +11,7 @@ from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
-from kremlin_triplea.draft.rulesets import load_named_ruleset
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
@@ -77,24 +77,21 @@ def test_aa50_options_all_apply_on_both_aa50_games(quick_report: matrix.Report) 
         assert quick_report.cells[("kremlin-aa50", "random drafts", game)].applied == 1
 
 
-def test_a_map_without_an_aa50_profile_gets_the_options_that_need_no_named_places(quick_report: matrix.Report) -> None:
-    """Classic has no cruiser: option 5 says so; the placements, neutrals found on the map and takeovers apply."""
+def test_a_game_apply_refuses_for_a_ruleset_is_not_applicable_in_every_row_for_apply_s_reason(quick_report: matrix.Report, tmp_path: Path) -> None:
+    """Classic's profile is written for kremlin-classic and kremlin-daak and does not name AA50's China: apply refuses
+    an AA50 draft on classic.xml (exit 2), and the matrix refuses it the same, every row, in apply's words (it used to
+    re-derive neutrals from the map and drop the China restriction, checking rules apply never plays)."""
+    draft = tmp_path / "aa50-on-classic.toml"
+    draft.write_text('ruleset = "kremlin-aa50"\ngame = "world_war_ii_classic/classic.xml"\nfirst = "Axis"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(tmp_path / "out.xml")])
+    assert result.exit_code == 2 and "unknown power 'China'" in result.output, result.output
+    refusal = result.output.strip().removeprefix("kremlin-triplea: error: ")
     game = "world_war_ii_classic/classic.xml"
     cells = {row: c for (ruleset, row, g), c in quick_report.cells.items() if ruleset == "kremlin-aa50" and g == game}
-    assert cells["5 Destroyer/Cruiser Placement"].status == NOT_APPLICABLE
-    assert "'cruiser'" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
-    assert "[units]" in cells["5 Destroyer/Cruiser Placement"].reasons[0]
-    for row in (
-        "1 Infantry Placement",
-        "3 Neutral Territories",
-        "4 Transport/Submarine Placement",
-        "10 Takeover of enemy held territory",
-        "bid (units)",
-        "bid (negative)",
-    ):
-        assert cells[row].status == APPLIED, (row, cells[row].reasons)
-    assert any("neutrals found on the map" in note for note in quick_report.notes[game])
-    assert any("China restriction does not apply" in note for note in quick_report.notes[game])
+    assert {row: c.status for row, c in cells.items()} == dict.fromkeys(cells, NOT_APPLICABLE)
+    assert {"5 Destroyer/Cruiser Placement", "3 Neutral Territories", "random drafts"} <= set(cells)
+    assert all(c.reasons == [f"apply refuses this game: {refusal}"] for c in cells.values()), cells["1 Infantry Placement"].reasons
+    assert not any("neutrals found on the map" in note for note in quick_report.notes[game])
 
 
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -252,3 +249,77 @@ def test_cli_matrix_game_runs_only_that_game() -> None:
 def test_cli_matrix_with_covered_adds_the_pinned_games() -> None:
     games = _matrix_games("--game", "world_war_ii_v3/WW2v3-1941.xml", "--with-covered")
     assert sorted(games) == ["world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_v3/WW2v3-1942.xml"]
+
+
+def _apply_path_pick_counts(ruleset_file: Path, game_path: Path, options: tuple[int, ...]) -> dict[int, int]:
+    """How many legal picks ``apply``'s own run (``DraftRun`` built from a draft file's data) lists per option, both sides."""
+    from kremlin_triplea.draft.kinds import KINDS
+    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.game import load
+
+    game = load(game_path)
+    counts = dict.fromkeys(options, 0)
+    for side in ("Axis", "Allies"):
+        game.reset()
+        run = DraftRun(draft_from_dict({"ruleset": str(ruleset_file), "game": str(game_path), "first": side}), game)
+        for number in options:
+            choices = run.option_choices(run.ruleset.option(number), side)
+            if choices.available:
+                counts[number] += sum(1 for _ in KINDS[choices.option.kind].picks(run.state, choices, side, 1))
+    return counts
+
+
+def test_the_matrix_fits_a_ruleset_to_the_map_as_apply_does(tmp_path: Path) -> None:
+    """Issue 28: a ruleset the map profile does not list (kremlin-aa50's rules under another id) was fitted another
+    way by the matrix (neutrals re-derived from the map, the China restriction dropped): 105 neutral picks and 236
+    takeovers on WW2v3-1941 against apply's 79 and 222. Both now read the map with the profile apply finds."""
+    from kremlin_triplea.rules.datafiles import find_data_file
+
+    text = find_data_file("rulesets", "kremlin-aa50").read_text(encoding="utf-8")
+    renamed = tmp_path / "my-aa50.toml"
+    renamed.write_text(text.replace('id = "kremlin-aa50"', 'id = "my-aa50"', 1), encoding="utf-8")
+    game = "world_war_ii_v3/WW2v3-1941.xml"
+    rows = {3: "3 Neutral Territories", 10: "10 Takeover of enemy held territory"}
+    expected = _apply_path_pick_counts(renamed, AA50_1941, tuple(rows))
+    notes = {}
+    for ruleset in (load_ruleset(renamed), load_named_ruleset("kremlin-aa50")):
+        report = run_matrix([ruleset], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+        found = {number: report.cells[(ruleset.id, row, game)].applied for number, row in rows.items()}
+        assert found == expected, ruleset.id
+        notes[ruleset.id] = report.notes[game]
+    # The matrix says what apply warns: the profile was not written for the renamed ruleset.
+    assert any("written for the rulesets kremlin-aa50, not my-aa50" in note for note in notes["my-aa50"])
+    assert not any("neutrals found on the map" in note for note in notes["my-aa50"])
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "game"),
+    [("kremlin-aa50", AA50_1941), ("kremlin-daak", CLASSIC), ("kremlin-classic", MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml")],
+)
+def test_a_random_draft_of_the_matrix_is_checked_as_the_file_apply_writes_for_it(
+    ruleset: str, game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the matrix checked drafts without the ruleset's game rules. Each random draft is now a draft file's
+    data applied as apply applies it: the game it checks is, byte for byte, the one `apply` writes from that file."""
+    import tomli_w
+
+    drafts, checked = [], []
+    original_apply, original_check = matrix.apply_draft, matrix.Checker.check_whole
+    monkeypatch.setattr(matrix, "apply_draft", lambda draft, *a, **k: drafts.append(draft.root.data) or original_apply(draft, *a, **k))
+
+    def check_whole(self, game, board, item, name):
+        checked.append(game.to_bytes(board))
+        original_check(self, game, board, item, name)
+
+    monkeypatch.setattr(matrix.Checker, "check_whole", check_whole)
+    report = run_matrix([load_named_ruleset(ruleset)], [game], maps_dir=MAPS_DIR, samples=2, seed=3, include_covered=False)
+    assert report.failed == [] and len(drafts) == len(checked) == 2
+    for number, (data, written) in enumerate(zip(drafts, checked)):
+        draft = tmp_path / f"draft{number}.toml"
+        draft.write_text(tomli_w.dumps({**data, "game": str(game)}), encoding="utf-8")
+        out = tmp_path / f"out{number}.xml"
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        assert out.read_bytes() == written
+    # The ruleset's section D is in them (apply's summary lists what it writes into the game).
+    assert "written into the game:" in result.output

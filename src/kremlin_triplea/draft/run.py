@@ -602,7 +602,7 @@ def apply_draft(
         tuple(run.applied),
         bid,
         bid_spec,
-        run.warnings,
+        run.warnings + rules.warnings(),
         run.state,
         rules,
         selections,

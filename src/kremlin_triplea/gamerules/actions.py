@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from kremlin_triplea.errors import UnknownNameError
-from kremlin_triplea.gamerules.context import ActionContext, Planned
+from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.gamerules.context import ActionContext, CannotWrite, Planned
 from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology
 from kremlin_triplea.model.changes import (
     AddXml,
@@ -48,6 +48,12 @@ class AppliedRules:
     tool: tuple[GameRule, ...]
     game: tuple[GameRule, ...]
     skipped: tuple[str, ...]  # rules that do not apply to this map or these choices, and why
+    # Rules enforced by the game of which a change cannot be written into this game, and why: the players enforce them.
+    unwritten: tuple[tuple[GameRule, str], ...] = ()
+
+    def warnings(self) -> tuple[str, ...]:
+        """One warning per change this game cannot express (``apply`` prints them; the notes list the rules for the players)."""
+        return tuple(f"{why}: not written into the game; the players enforce {rule.title!r} (listed in the game notes)" for rule, why in self.unwritten)
 
     def how_triplea_plays(self) -> list[str]:
         """Where TripleA's version of a rule it enforces differs from the rule text (for the host: ``apply`` prints it)."""
@@ -74,6 +80,7 @@ def game_rule_changes(
     tool: list[GameRule] = []
     game: list[GameRule] = []
     skipped: list[str] = []
+    unwritten: list[tuple[GameRule, str]] = []
     for rule_set in rule_sets:
         for rule in rule_set.rules:
             if not rule.applies(profile.map, chosen):
@@ -85,24 +92,54 @@ def game_rule_changes(
             context = ActionContext(board, profile, names, rule)
             if rule.built_in and not rule.changes:
                 lines.append(f"{rule.title}: already in the game ({rule.built_in})")
-            for change in rule.changes:
-                if not is_chosen(change.data.get("when"), change.data.get("unless"), chosen):
-                    continue
-                planned = ACTIONS[change.data["kind"]](context, change)
-                for item in planned:
-                    if item.key in claimed:
-                        value, other, other_line = claimed[item.key]
-                        if value != item.value:
-                            raise DataFileError(_conflict(item, other, other_line, rule), where=None)
-                        if other.set_id != rule.set_id or other.id != rule.id:
-                            if item.line:
-                                lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
-                            continue
-                    claimed.setdefault(item.key, (item.value, rule, item.line))
-                    changes.extend(item.changes)
+            before = len(unwritten)
+            tried = _plan_changes(context, chosen, claimed, changes, lines, unwritten)
+            if tried and len(unwritten) - before == tried:
+                game.pop()  # nothing of it is in the game: the players enforce it all
+    return AppliedRules(tuple(rule_sets), tuple(changes), tuple(lines), tuple(players), tuple(tool), tuple(game), tuple(skipped), tuple(unwritten))
+
+
+def _plan_changes(
+    context: ActionContext,
+    chosen: frozenset[str],
+    claimed: dict[tuple[str, ...], tuple[object, GameRule, str]],
+    changes: list[Change],
+    lines: list[str],
+    unwritten: list[tuple[GameRule, str]],
+) -> int:
+    """Plan one rule's chosen changes into ``changes`` and ``lines``, or into ``unwritten``; how many were chosen."""
+    rule = context.rule
+    tried = 0
+    for change in rule.changes:
+        if not is_chosen(change.data.get("when"), change.data.get("unless"), chosen):
+            continue
+        tried += 1
+        try:
+            planned = ACTIONS[change.data["kind"]](context, change)
+        except (CannotWrite, UnknownNameError) as error:
+            # What the map lacks (a strait, a power, a victory city) costs this change, not the draft.
+            unwritten.append((rule, _cannot_reason(error, rule)))
+            continue
+        for item in planned:
+            if item.key in claimed:
+                value, other, other_line = claimed[item.key]
+                if value != item.value:
+                    raise DataFileError(_conflict(item, other, other_line, rule), where=None)
+                if other.set_id != rule.set_id or other.id != rule.id:
                     if item.line:
-                        lines.append(f"{rule.title}: {item.line}")
-    return AppliedRules(tuple(rule_sets), tuple(changes), tuple(lines), tuple(players), tuple(tool), tuple(game), tuple(skipped))
+                        lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
+                    continue
+            claimed.setdefault(item.key, (item.value, rule, item.line))
+            changes.extend(item.changes)
+            if item.line:
+                lines.append(f"{rule.title}: {item.line}")
+    return tried
+
+
+def _cannot_reason(error: KremlinError, rule: GameRule) -> str:
+    """The error's words, led by the rule's label once (an unknown name's message does not carry it)."""
+    text = str(error)
+    return text if text.startswith(rule.label) else f"{rule.label}: {text}"
 
 
 def _conflict(item: Planned, first: GameRule, first_line: str, second: GameRule) -> str:
@@ -155,11 +192,11 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
     key = change.text("strait")
     strait = ctx.profile.straits.get(key)
     if strait is None:
-        raise ctx.fail(f"the map profile {ctx.profile.path} has no [straits.{key}] (known: {', '.join(sorted(ctx.profile.straits)) or 'none'})")
+        raise ctx.cannot(f"the map profile {ctx.profile.path} has no [straits.{key}] (known: {', '.join(sorted(ctx.profile.straits)) or 'none'})")
     land_names = change.texts("land", None) or list(strait.land)
     sides = f"; its sides: {strait.land_reason}" if not change.has("land") and strait.land_reason else ""
     if not land_names:
-        raise ctx.fail(f"which land territories control the strait {key!r}: give `land` in the rule or in the profile's [straits.{key}]")
+        raise ctx.cannot(f"which land territories control the strait {key!r}: give `land` in the rule or in the profile's [straits.{key}]")
     land = [ctx.names.territory(n, where=ctx.where) for n in land_names]
     ships = change.choice("ships", ("all", "surface"), '"all" or "surface"', "all")
     control = change.choice("control", ("all_of", "any_of"), '"all_of" or "any_of"', "all_of")
@@ -204,7 +241,7 @@ def _victory_city(ctx: ActionContext, change: Section) -> list[Planned]:
     target = ctx.names.territory(change.text("to"), where=ctx.where)
     count = ctx.board.node(source)["victory_city"]
     if not count:
-        raise ctx.fail(f"{ctx.names.shown(source)} is not a victory city in {ctx.board.game_name}")
+        raise ctx.cannot(f"{ctx.names.shown(source)} is not a victory city in {ctx.board.game_name}")
     changes = (SetTerritory(source, "victory_city", 0), SetTerritory(target, "victory_city", count))
     line = f"the victory city of {ctx.names.shown(source)} moves to {ctx.names.shown(target)}"
     return [Planned(("victory_city", source), 0, changes[:1], line), Planned(("victory_city", target), count, changes[1:], "")]
@@ -218,7 +255,7 @@ def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
     position = change.text("position")
     placed = ctx.profile.turn_step_positions.get(position)
     if placed is None:
-        raise ctx.fail(f"the map profile {ctx.profile.path} has no [turn_step_positions.{position}]")
+        raise ctx.cannot(f"the map profile {ctx.profile.path} has no [turn_step_positions.{position}]")
     # TripleA treats a move step whose name ends in "NonCombatMove" as non-combat
     # (GameStepPropertiesHelper.isNonCombatDelegate); the property says it outright.
     name = f"kremlin{_camel(step_id)}{power}NonCombatMove"
@@ -246,7 +283,7 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
         unit = ctx.unit(name)
         old = ctx.board.catalog.cost(unit, power)
         if old is None:
-            raise ctx.fail(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
+            raise ctx.cannot(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
         planned.append(Planned(("cost", power, unit), cost, (SetProductionCost(power, unit, cost),), f"{power} pay {cost} PUs for {unit} (was {old})"))
     return planned
 
@@ -298,7 +335,7 @@ def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
     units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
     for unit, count in units:
         if ctx.board.units(source)[(power, unit)] < count:
-            raise ctx.fail(f"{ctx.board.game_name} has {ctx.board.units(source)[(power, unit)]} {power} {unit} in {source}, the rule moves {count}")
+            raise ctx.cannot(f"{ctx.board.game_name} has {ctx.board.units(source)[(power, unit)]} {power} {unit} in {source}, the rule moves {count}")
     what = ", ".join(f"{n} {u}" for u, n in units)
     made: list[Change] = [RemoveUnits(source, power, u, n) for u, n in units] + [PlaceUnits(target, power, u, n) for u, n in units]
     return [

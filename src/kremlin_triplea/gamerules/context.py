@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from kremlin_triplea.rules.profile import Profile
 
 
+class CannotWrite(DataFileError):
+    """A change this game cannot express (the map has no such strait, no such turn step, no such victory city...).
+
+    Not the rule data's mistake, and not a reason to refuse the draft: the rule is the players' to enforce.
+    """
+
+
 @attrs.frozen
 class Planned:
     """One action's effect: what it changes (``key``, compared across sets), to what, and the changes."""
@@ -38,6 +45,10 @@ class ActionContext:
 
     def fail(self, why: str) -> DataFileError:
         return DataFileError(f"{self.rule.label}: {why}", where=None)
+
+    def cannot(self, why: str) -> CannotWrite:
+        """What this game lacks to express the change (the players enforce it, see :class:`CannotWrite`)."""
+        return CannotWrite(f"{self.rule.label}: {why}", where=None)
 
     def power(self, name: str) -> str:
         return self.names.power(name, where=self.where)

@@ -243,4 +243,4 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
     game.board.push_all(list(applied.changes))
-    return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)))
+    return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)) + applied.warnings())

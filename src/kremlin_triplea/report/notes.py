@@ -107,6 +107,11 @@ def you_enforce(result: DraftResult | object) -> list[tuple[str, str, str]]:
     rules = getattr(result, "rules", None)
     if rules is not None:
         found += [(rule.title, rule.rule, rule.source) for rule in rules.players]
+        # Rules meant for the game that this game cannot express (no such strait here): the players keep them, told why.
+        unwritten: dict[GameRule, list[str]] = {}
+        for rule, why in rules.unwritten:
+            unwritten.setdefault(rule, []).append(why.removeprefix(f"{rule.label}: "))
+        found += [(f"{rule.title} (not in this game: {'; '.join(whys)})", rule.rule, rule.source) for rule, whys in unwritten.items()]
     for applied in getattr(result, "picks", ()):
         pick = applied.pick
         for line in applied.outcome.lines:

@@ -33,7 +33,7 @@ import attrs
 
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import with_declarations
+from kremlin_triplea.draft.declare import destinations, with_declarations, write_declaration
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import (
     KINDS,
@@ -49,7 +49,7 @@ from kremlin_triplea.draft.kinds import (
 )
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_ruleset
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine
 from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
@@ -62,9 +62,9 @@ from kremlin_triplea.model.diff import board_difference
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
-from kremlin_triplea.rules.profile import Profile, fit_ruleset, load_profile
+from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
-from kremlin_triplea.tools.profiles import derived_setup, rule_names
+from kremlin_triplea.tools.profiles import rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
 FILE_LIMIT = 400  # place states per written file: a file that fails validation is halved until the culprits stand alone
@@ -101,7 +101,7 @@ class Cell:
 
 @attrs.frozen
 class GameSpec:
-    """A game for the matrix: its file, how it is shown, and the profile written for it (if any)."""
+    """A game for the matrix: its file, how it is shown, and the profile given for it (None: the one apply finds)."""
 
     path: Path
     label: str
@@ -172,14 +172,22 @@ def all_profiles() -> tuple[list[Profile], list[str]]:
 
 
 def covered_games(ruleset: Ruleset, profiles: list[Profile], maps_dir: Path | str | None) -> list[GameSpec]:
-    """The games the map profiles written for ``ruleset`` pin."""
+    """The games the map profiles written for ``ruleset`` pin (each read with the profile apply finds for it)."""
 
     found = []
     for profile in profiles:
         if ruleset.id in profile.rulesets:
             for base in profile.games:
-                found.append(GameSpec(resolve_game(base.key, maps_dir), base.key, profile))
+                found.append(GameSpec(resolve_game(base.key, maps_dir), base.key, None))
     return found
+
+
+def played_profile(game: Game) -> Profile | None:
+    """The profile ``apply`` reads ``game`` with, or None when apply refuses the game (no profile, or one that does not fit)."""
+    try:
+        return profile_for_game(game)
+    except KremlinError:
+        return None
 
 
 def profile_for_path(path: Path, game: Game, profiles: list[Profile]) -> Profile | None:
@@ -526,7 +534,8 @@ def run_matrix(
     for path in extra_games:
         path = Path(path).resolve()
         game = games.setdefault(path, load(path))
-        extra_specs.append(GameSpec(path, game_label(path), profile_for_path(path, game, list(given_profiles)) or profile_for_path(path, game, profiles)))
+        # A profile given for the game (``--profile``), else none: each run looks it up as apply does.
+        extra_specs.append(GameSpec(path, game_label(path), profile_for_path(path, game, list(given_profiles))))
     for ruleset in rulesets:
         claimed = {s.path.resolve() for r, s in work if r is ruleset}
         work += [(ruleset, s) for s in extra_specs if s.path not in claimed]
@@ -581,32 +590,35 @@ def _run_one(
 ) -> None:
     """One ruleset on one game: its single picks go to ``single`` (written later, for all rulesets of the game at once)."""
     label = spec.label
-    profile = spec.profile
     notes = report.notes.setdefault(label, [])
-    missing_units: dict[str, str] = {}
-    derived = profile is None or ruleset.id not in profile.rulesets
-    if derived:
-        setup = derived_setup(game, ruleset, profile)
-        ruleset, profile = setup.ruleset, setup.profile
-        missing_units = setup.missing_units
-        notes += [f"{ruleset.id}: {n}" for n in setup.notes]
-    else:
-        notes += [f"{ruleset.id}: {w}" for w in profile.check_base_file(game)]
-        ruleset, left_out = fit_ruleset(ruleset, profile)
-        notes += [f"{ruleset.id}: {n}" for n in left_out]
-        # Units the profile leaves unmatched block the options that place them, as for a derived setup.
-        missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
-    alliances = game.catalog.alliances()
-    absent_sides = [s for s in ruleset.sides if s not in alliances]
     rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [
         f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios
     ]
     rows += ["bid (units)", "bid (negative)", "random drafts"]
+    alliances = game.catalog.alliances()
+    absent_sides = [s for s in ruleset.sides if s not in alliances]
     if absent_sides:
         why = f"the game has no alliance {' or '.join(absent_sides)} (its alliances: {', '.join(alliances) or 'none'})"
         for row in rows:
             report.cell(ruleset.id, row, label).reasons.append(why)
         return
+    game.reset()
+    try:
+        # The ruleset fitted to the map exactly as apply fits it: the profile apply finds, the names it leaves out.
+        setup = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=spec.profile)
+    except KremlinError as error:
+        # Apply refuses the game too. Without a profile, or with one not written for this ruleset, the map is not
+        # (yet) made for it; a profile written for it that apply refuses is a failure ("(set-up)", in run_matrix).
+        listed = spec.profile or played_profile(game)
+        if not isinstance(error, NoProfileError) and (listed is None or ruleset.id in listed.rulesets):
+            raise
+        for row in rows:
+            report.cell(ruleset.id, row, label).reasons.append(f"apply refuses this game: {error}")
+        return
+    ruleset, profile = setup.ruleset, setup.profile
+    notes += [f"{ruleset.id}: {w}" for w in setup.warnings]
+    # Units the profile leaves unmatched block the options that place them.
+    missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
     needs = rule_names(ruleset).units
     blocked: dict[int, str] = {}
     for word, why in missing_units.items():
@@ -628,7 +640,7 @@ def _run_one(
             try:
                 choices = run.option_choices(option, side)
             except KremlinError as error:
-                why = missing_name_reason(error, bool(derived), profile, game)
+                why = missing_name_reason(error, ruleset, profile, game)
                 if why is not None:
                     cell.reasons.append(f"{side}: {why}")
                 else:
@@ -678,18 +690,19 @@ def _run_one(
     else:
         rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
         for number in range(samples):
-            _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, bool(derived))
+            _sample_draft(checker, cell, game, ruleset, profile, rng, number, label)
     game.reset()
 
 
 def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
     """A house-rule set on a game of one of its maps: with its defaults, then with every switch flipped."""
 
-    map_name = spec.profile.map if spec.profile is not None else game.board.properties.get("mapName")
+    profile = spec.profile or played_profile(game)
+    map_name = profile.map if profile is not None else game.board.properties.get("mapName")
     if map_name not in house.rules.maps:
         return
     # A set giving advantages to powers the game lacks (a variant without the Americans) is not for it.
-    powers = {k.lower(): v for k, v in (spec.profile.powers if spec.profile is not None else {}).items()}
+    powers = {k.lower(): v for k, v in (profile.powers if profile is not None else {}).items()}
     absent = [p for p in house.powers if powers.get(p.lower(), p) not in game.catalog.players]
     variants = [("defaults", {})]
     if house.choices:
@@ -714,11 +727,11 @@ def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec,
     game.reset()
 
 
-def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, game: Game) -> str | None:
+def missing_name_reason(error: KremlinError, ruleset: Ruleset, profile: Profile, game: Game) -> str | None:
     """Why an unknown name makes an option not applicable here, or None if it is a failure.
 
-    Without a profile for the ruleset, any name the map lacks is the profile's to
-    provide. With one, only a power the game does not have at all (a variant
+    With a profile not written for the ruleset (apply warns so), any name it lacks
+    is the profile's to provide. With one written for it, only a power the game does not have at all (a variant
     without the Germans) makes the option not applicable; any other unknown name
     is a fault of the profile or the ruleset.
     """
@@ -729,8 +742,8 @@ def missing_name_reason(error: KremlinError, derived: bool, profile: Profile, ga
     if error.name.lower() in unmatched:  # the profile says the map has nothing for it
         name, why = unmatched[error.name.lower()]
         return f"needs {name!r}, which the map profile leaves unmatched ({why.split('; needed by')[0]})"
-    if derived:
-        return f"needs names a map profile must provide: {error}"
+    if ruleset.id not in profile.rulesets:
+        return f"needs names the map profile {profile.path} (written for {', '.join(profile.rulesets) or 'no ruleset'}) does not give: {error}"
     if error.kind == "power":
         mapped = {k.lower(): v for k, v in profile.powers.items()}.get(error.name.lower(), error.name)
         if mapped not in game.catalog.players:
@@ -795,45 +808,84 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
     return Applied(cell, label, changes, states)
 
 
-def _sample_draft(
-    checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, derived: bool
-) -> None:
-    game.reset()
-    first = rng.choice(ruleset.sides)
-    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
-    made = []
+def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
+    """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
+    made: list[str] = []
     try:
-        for index in range(1, run.total_picks + 1):
-            side = run.side_to_pick(index)
-            chosen = None
-            # Options in random order, each enumerated only until one has a legal pick.
-            for option in rng.sample(list(ruleset.options), len(ruleset.options)):
-                try:
-                    choices = run.option_choices(option, side)
-                except KremlinError as error:
-                    if missing_name_reason(error, derived, profile, game) is not None:
-                        continue  # not applicable on this game: the option rows say why
-                    raise
-                picks = list(KINDS[choices.option.kind].picks(run.state, choices, side, index)) if choices.available else []
-                if picks:
-                    chosen = rng.choice(picks)
-                    break
-            if chosen is None:
-                break
-            description, pick = chosen
-            run.apply_pick(pick)
-            made.append(f"{side} option {pick.option.number}: {description}")
-        run.apply_declarations(choose=lambda _, places: rng.choice(places))
-        bid_spec = _random_bid(run, rng)
-        bid = run.apply_bid(bid_spec) if bid_spec is not None else None
-        add_notes(DraftResult(game, run.ruleset, run.profile, tuple(run.applied), bid, bid_spec, run.warnings, run.state, declarations=tuple(run.declared)))
+        data = _random_draft_data(game, ruleset, profile, rng, made)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
+        return
+    if data is None:
+        cell.reasons.append(f"draft {number + 1}: after {len(made)} picks ({'; '.join(made)}) no option has a legal pick left")
+        return
+    game.reset()
+    try:
+        # Exactly what `apply` does with the file: its fitting, picks, declarations, bid and the ruleset's game rules.
+        result = apply_draft(draft_from_dict(data, path=f"<matrix draft {number + 1}>"), game, ruleset=ruleset, profile=profile)
+        add_notes(result)
+    except KremlinError as error:
+        cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): apply refuses a draft of legal picks: {error}")
+        game.reset()
         return
     cell.applied += 1
     item = Applied(cell, f"draft {number + 1} ({len(made)} picks: {'; '.join(made)})", tuple(game.board.changes))
     checker.check_whole(game, game.board.copy(), item, label)
     game.reset()
+
+
+def _random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
+    """A complete draft file's data, each pick drawn from the legal ones, then the declarations and a bid; None if the picks run out."""
+    game.reset()
+    first = rng.choice(ruleset.sides)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
+    data: dict[str, Any] = {"ruleset": ruleset.id, "first": first, "picks_per_side": run.picks_per_side, "pick": []}
+    for index in range(1, run.total_picks + 1):
+        side = run.side_to_pick(index)
+        chosen = None
+        # Options in random order, each enumerated only until one has a legal pick.
+        for option in rng.sample(list(run.ruleset.options), len(run.ruleset.options)):
+            try:
+                choices = run.option_choices(option, side)
+            except KremlinError as error:
+                if missing_name_reason(error, ruleset, profile, game) is not None:
+                    continue  # not applicable on this game: the option rows say why
+                raise
+            picks = list(KINDS[choices.option.kind].picks(run.state, choices, side, index)) if choices.available else []
+            if picks:
+                chosen = rng.choice(picks)
+                break
+        if chosen is None:
+            return None
+        description, pick = chosen
+        run.apply_pick(pick)
+        data["pick"].append(pick.to_toml())
+        made.append(f"{side} option {pick.option.number}: {description}")
+    # Where each displaced group goes: its side's choice among the nearest places, written into its pick (000 A).
+    for displaced in run.pending_declarations():
+        found = destinations(run.state, displaced)
+        to = rng.choice(found.matches) if found.tied else None
+        if to is not None:
+            write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
+        run.declare_next(to)
+    bid = _random_bid(run, rng)
+    if bid is not None:
+        data["bid"] = bid.to_toml(run.ruleset.bid.placing_side)
+    # The draft's choices that turn the ruleset's game rules on or off (unrestricted_russia, low_luck...), each by chance.
+    data["choices"] = [name for name in rule_switches(run.ruleset) if rng.random() < 0.5]
+    return data
+
+
+def rule_switches(ruleset: Ruleset) -> list[str]:
+    """The choices a draft may make that the ruleset's game rules and their changes name in ``when``/``unless``."""
+    found: dict[str, None] = {}
+    for rule in ruleset.rule_set.rules:
+        conditions = [rule.when, rule.unless] + [c.data.get(k) for c in rule.changes for k in ("when", "unless")]
+        for condition in conditions:
+            for term in (condition or "").split(" and "):
+                if term.strip():
+                    found.setdefault(term.strip().removeprefix("not ").strip())
+    return list(found)
 
 
 def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:
