@@ -402,6 +402,87 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
     return found
 
 
+#: Where the evidence ``profile new`` reasons from ships: the pinned games' facts for every place their
+#: hand-written profiles translate, written by scripts/known_places.py (tests check it against the games).
+KNOWN_PLACES_FILE = "evidence/known-places.json"
+
+
+def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, frozenset[str]]) -> str:
+    """``known`` as the shipped evidence file: each pinned game's territories once, then one line per place.
+
+    ``boards``: the pinned games' territory names, by map and game file (``pinned_boards``).
+    """
+    used = {f"{place.map}/{place.game_file}" for places in known.values() for place in places}
+    games = [f"{json.dumps(game)}: {json.dumps(sorted(names))}" for game, names in sorted(boards.items()) if game in used]
+    lines = ["{", '"games": {', ",\n".join(games), "},", '"places": [']
+    rows = []
+    for rule in sorted(known):
+        for place in known[rule]:
+            row = attrs.asdict(place, recurse=False)
+            del row["board"]  # the game's, in "games"
+            for field in ("neighbours", "land_neighbours", "owner_alliances"):
+                row[field] = None if row[field] is None else sorted(row[field])
+            rows.append(json.dumps(row, sort_keys=True))
+    lines.append(",\n".join(rows))
+    lines += ["]", "}", ""]
+    return "\n".join(lines)
+
+
+@functools.cache
+def _shipped_known_places() -> tuple[tuple[str, KnownPlace, frozenset[str]], ...]:
+    for folder in data_folders("maps"):
+        path = folder / KNOWN_PLACES_FILE
+        if path.is_file():
+            break
+    else:
+        return ()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    boards = {file: frozenset(names) for file, names in data["games"].items()}
+    found = []
+    for row in data["places"]:
+        names = boards[f"{row['map']}/{row['game_file']}"]
+        place = KnownPlace(
+            row["rule"],
+            row["map"],
+            row["game_file"],
+            row["name"],
+            row["water"],
+            frozenset(row["neighbours"]),
+            frozenset(row["land_neighbours"]),
+            None if row["owner_alliances"] is None else frozenset(row["owner_alliances"]),
+            frozenset(_key(n) for n in names),
+            row["production"],
+        )
+        found.append((row["rule"].lower(), place, names))
+    return tuple(found)
+
+
+def shipped_known_places(*, skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:
+    """The evidence ``profile new`` reasons from, as it ships with the tool: the same whichever maps are installed.
+
+    ``known_places`` read it from the user's maps folder, so a user with the pinned
+    maps got other matches than one without them (issue 28: "Australia" became
+    Austria without them). ``skip_board`` as for ``known_places``.
+    """
+    found: dict[str, list[KnownPlace]] = {}
+    for rule, place, names in _shipped_known_places():
+        if skip_board is None or names != skip_board:
+            found.setdefault(rule, []).append(place)
+    return found
+
+
+def pinned_boards(maps_dir: Path | str | None) -> dict[str, frozenset[str]]:
+    """The territory names of every game a shipped profile pins and ``maps_dir`` has, by map and game file."""
+    boards = {}
+    for profile in _installed_profiles():
+        for base in profile.games:
+            try:
+                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(base.key, maps_dir=maps_dir).board.nodes))
+            except KremlinError:
+                continue
+    return boards
+
+
 @attrs.frozen
 class PlaceMatch:
     """The game's territory for a rule-text place (None: left unmatched), with the evidence."""
