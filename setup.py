@@ -13,6 +13,8 @@ from setuptools.command.build_py import build_py
 
 #: The folders copied, relative to this file; ``rules/datafiles.py`` looks for them under ``kremlin_triplea/data``.
 DATA_FOLDERS = ("maps", "rulesets")
+#: What a data folder holds: rulesets and profiles (TOML), the evidence `profile new` ships with (maps/evidence, JSON).
+DATA_SUFFIXES = (".toml", ".json")
 
 
 class BuildWithData(build_py):
@@ -20,13 +22,13 @@ class BuildWithData(build_py):
         super().run()
         root = Path(__file__).resolve().parent
         for folder in DATA_FOLDERS:
-            sources = sorted((root / folder).glob("*.toml"))
-            if not sources:
+            sources = sorted(p for p in (root / folder).rglob("*") if p.suffix in DATA_SUFFIXES and p.is_file())
+            if not any(p.suffix == ".toml" for p in sources):
                 raise SystemExit(f"setup.py: {root / folder} holds no .toml file; the package would ship without its {folder}")
-            target = Path(self.build_lib) / "kremlin_triplea" / "data" / folder
-            self.mkpath(str(target))
             for source in sources:
-                self.copy_file(str(source), str(target / source.name))
+                target = Path(self.build_lib) / "kremlin_triplea" / "data" / folder / source.relative_to(root / folder)
+                self.mkpath(str(target.parent))
+                self.copy_file(str(source), str(target))
 
 
 setup(cmdclass={"build_py": BuildWithData})

@@ -31,7 +31,7 @@ from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.rules.profile import load_profile
 from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets
-from kremlin_triplea.tools.profiles import _numbered_in_game, known_places, new_profile, rule_names
+from kremlin_triplea.tools.profiles import _numbered_in_game, new_profile, rule_names, shipped_known_places
 
 
 def main() -> int:
@@ -56,7 +56,7 @@ def main() -> int:
                 continue
             measured += 1
             board = game.board
-            known = known_places(maps_dir, skip_board=frozenset(board.nodes))
+            known = shipped_known_places(skip_board=frozenset(board.nodes))
             drafted = new_profile(game, rulesets, known=known)
             truth_places = {k.lower(): v for k, v in profile.places.items()}
             truth_powers = {k.lower(): v for k, v in profile.powers.items()}

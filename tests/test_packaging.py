@@ -37,10 +37,16 @@ def _clone_without_symlinks(tmp_path: Path) -> Path:
         if (REPO / name).exists():
             shutil.copyfile(REPO / name, clone / name)
     for folder in ("maps", "rulesets"):
-        for path in (REPO / folder).glob("*.toml"):
-            shutil.copyfile(path, clone / folder / path.name)
+        for path in _data_files(folder):
+            (clone / path.relative_to(REPO)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, clone / path.relative_to(REPO))
     assert not [p for p in clone.rglob("*") if p.is_symlink()], "the clone holds no symlink"
     return clone
+
+
+def _data_files(folder: str) -> list[Path]:
+    """Every file of a data folder that the package needs: rulesets and profiles, and profile new's evidence."""
+    return sorted(p for p in (REPO / folder).rglob("*") if p.suffix in (".toml", ".json") and p.is_file())
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +63,9 @@ def test_the_wheel_carries_every_ruleset_and_map_profile_as_real_files(wheel: Pa
     with zipfile.ZipFile(wheel) as archive:
         packed = {name: archive.read(name) for name in archive.namelist() if name.startswith("kremlin_triplea/data/")}
     for folder in ("maps", "rulesets"):
-        for path in (REPO / folder).glob("*.toml"):
-            assert packed.get(f"kremlin_triplea/data/{folder}/{path.name}") == path.read_bytes(), f"{folder}/{path.name}"
+        for path in _data_files(folder):
+            inside = path.relative_to(REPO / folder).as_posix()
+            assert packed.get(f"kremlin_triplea/data/{folder}/{inside}") == path.read_bytes(), f"{folder}/{inside}"
 
 
 def test_the_installed_wheel_lists_options_and_applies_a_draft_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from kremlin_triplea.tools.profiles import (
     new_profile,
     place_kinds,
     review_marks,
+    shipped_known_places,
 )
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 
@@ -245,6 +246,35 @@ def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failin
     syria = cells['11 Special "What-if" Scenarios: Germany launches Paratrooper Assault on Syria/Iraq']
     assert syria.status == "not applicable" and "unknown power 'Italy'" in " ".join(syria.reasons)
     assert cells["1 Infantry Placement"].status == "applied"
+
+
+# -- issue 28 item 4: the evidence ships with the tool ------------------------------------
+
+
+def test_the_shipped_evidence_is_what_the_pinned_games_say() -> None:
+    # maps/evidence/known-places.json is what scripts/known_places.py reads from the pinned games: a shipped
+    # profile or pinned game that changes without it fails here.
+    assert shipped_known_places() == known_places(MAPS_DIR)
+    revised = frozenset(load(MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml").board.nodes)
+    assert shipped_known_places(skip_board=revised) == known_places(MAPS_DIR, skip_board=revised)
+    assert shipped_known_places(skip_board=revised) != shipped_known_places()
+
+
+def test_profile_new_answers_the_same_whichever_maps_are_installed(tmp_path: Path) -> None:
+    """The issue's case: on World At War 1940, "Australia" became Austria when the pinned maps were not installed."""
+    game = tmp_path / "WAW40.xml"
+    shutil.copy(CORPUS_DIR / "WAW40.xml", game)
+    empty = tmp_path / "no-maps"
+    empty.mkdir()
+    answers = []
+    for maps in (empty, MAPS_DIR):
+        result = CliRunner().invoke(main, ["--maps-dir", str(maps), "profile", "new", str(game), "--ruleset", "kremlin-aa50"])
+        assert result.exit_code == 0, result.output
+        answers.append(result.output)
+    assert answers[0] == answers[1]
+    places = tomllib.loads(answers[0])["places"]
+    # The game's Austria is in Europe, beside Germany; the rule text's Australia is the ANZAC homeland.
+    assert places.get("Australia") != "Austria"
 
 
 # -- where profiles are found ------------------------------------------------------------

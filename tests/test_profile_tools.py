@@ -164,3 +164,114 @@ def test_a_corpus_map_without_a_profile_is_refused_by_the_matrix_as_apply_refuse
     assert {"1 Infantry Placement", "10 Takeover of enemy held territory", "random drafts"} <= set(cells)
     assert {c.status for c in cells.values()} == {NOT_APPLICABLE}
     assert all(c.reasons[0].startswith("apply refuses this game: ") and "start one with: kremlin-triplea" in c.reasons[0] for c in cells.values())
+
+
+# -- issue 28 item 3: each power's own unit types -----------------------------------------
+# Total World War gives every power its own unit types. Expectations are read from the game file itself
+# (its unitAttachments, productionFrontiers, playerProductions and unitPlacements), here with lxml directly.
+
+TWW = REPO / "tests" / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
+
+
+def _tww_facts() -> tuple[dict[str, dict[str, str]], dict[str, set[str]]]:
+    """Each unit type's unitAttachment options, and each player's units: its frontier's and its set-up's."""
+    from lxml import etree
+
+    root = etree.parse(str(TWW)).getroot()
+    options = {
+        a.get("attachTo"): {o.get("name"): o.get("value") for o in a.iter("option")} for a in root.iter("attachment") if a.get("name") == "unitAttachment"
+    }
+    rules = {r.get("name"): [x.get("resourceOrUnit") for x in r.iter("result")] for r in root.iter("productionRule")}
+    frontiers = {f.get("name"): [u for r in f.iter("frontierRules") for u in rules.get(r.get("name"), [])] for f in root.iter("productionFrontier")}
+    has: dict[str, set[str]] = {}
+    for production in root.iter("playerProduction"):
+        has.setdefault(production.get("player"), set()).update(frontiers[production.get("frontier")])
+    for placement in root.iter("unitPlacement"):
+        if placement.get("owner"):
+            has.setdefault(placement.get("owner"), set()).add(placement.get("unitType"))
+    return options, has
+
+
+def _true(options: dict[str, str], name: str) -> bool:
+    return options.get(name, "").lower() == "true"
+
+
+def test_each_power_gets_a_unit_of_the_words_role_that_it_can_have(tmp_path: Path) -> None:
+    """The issue's case: armor, AA gun, bomber and battleship were another power's for everyone."""
+    options, has = _tww_facts()
+    out = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = tomllib.loads(out.read_text())
+    general, own = data["units"], data["units_by_power"]
+    for player in ("Germany", "Russia", "Japan", "Britain", "Italy", "Usa"):
+        units = {**general, **own.get(player, {})}
+        for word in ("armor", "aa gun", "bomber", "battleship", "infantry", "transport", "submarine"):
+            assert units[word] in has[player], (player, word, units[word])
+        assert _true(options[units["armor"]], "canBlitz")
+        assert _true(options[units["battleship"]], "isSea") and int(options[units["battleship"]].get("hitPoints", "1")) >= 2
+        bomber = options[units["bomber"]]
+        # A rocket (movement 0, isSuicide) is not a bomber, nor is a tactical bomber that scrambles.
+        assert _true(bomber, "isStrategicBomber") and int(bomber["movement"]) > 0 and not _true(bomber, "isSuicide") and not _true(bomber, "canScramble")
+        aa = options[units["aa gun"]]
+        assert "AntiAir" in aa.get("typeAA", "")  # the AntiTankGun fires its "AA" shots at tanks
+    assert own["Germany"]["armor"] != own["Usa"].get("armor", general["armor"])
+
+
+def test_a_flagpole_nobody_can_buy_or_build_is_not_a_factory() -> None:
+    # The Flagpole can produce units, but no production rule sells it and constructionsPerTerrPerTypePerTurn is 0.
+    options, has = _tww_facts()
+    assert _true(options["Flagpole"], "canProduceUnits") and options["Flagpole"]["constructionsPerTerrPerTypePerTurn"] == "0"
+    match = match_unit_word("factory", load(TWW))
+    assert match.unit is None and "buy or build" in match.reason
+
+
+def test_names_give_a_power_its_own_unit_and_refuse_another_powers(tmp_path: Path) -> None:
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.rules.tomlfile import DataFileError
+
+    _, has = _tww_facts()
+    game = load(TWW)
+    sides = tuple(game.board.catalog.alliances())
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    names = Names(game.board, load_profile(written), sides)
+    assert names.unit("battleship", power="Germany") in has["Germany"]
+    assert names.unit("battleship", power="Usa") in has["Usa"]
+    assert names.unit("battleship") == tomllib.loads(written.read_text())["units"]["battleship"]  # no power: as before
+    # A profile without [units_by_power] gives every power the one battleship: the Germans cannot have it.
+    single = tmp_path / "single.toml"
+    single.write_text(re.sub(r"\n\[units_by_power\.[^\n]*\n(?:[^\n\[]*\n)*", "\n", written.read_text()))
+    names = Names(game.board, load_profile(single), sides)
+    battleship = names.unit("battleship")
+    assert battleship not in has["Germany"]
+    with pytest.raises(DataFileError, match=r"Germany cannot have .*\[units_by_power\.Germany\]"):
+        names.unit("battleship", power="Germany")
+
+
+def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_path: Path) -> None:
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    assert check_profile(written) == []
+    text = written.read_text()
+    single = tmp_path / "single.toml"
+    single.write_text(re.sub(r"\n\[units_by_power\.[^\n]*\n(?:[^\n\[]*\n)*", "\n", text))
+    problems = "\n".join(check_profile(single))
+    assert "units.battleship" in problems and '[units_by_power."Germany"]' in problems
+    wrong = tmp_path / "wrong.toml"
+    data = tomllib.loads(text)
+    rocket = "germanRocket"  # movement 0, isSuicide: the game's V-weapon
+    american = data["units"]["bomber"]  # the bomber for every power: the Americans'
+    assert american not in _tww_facts()[1]["Germany"]
+    text = re.sub(r'(?m)^("bomber" = )"[^"]*"', rf'\1"{rocket}"', text, count=1)  # [units] comes first
+    text = text.replace('[units_by_power."Germany"]', f'[units_by_power."Germany"]\n"bomber" = "{american}"', 1)
+    text = re.sub(r'(?m)^"bomber" = "germanStrategicBomber".*\n', "", text)
+    wrong.write_text(text)
+    problems = check_profile(wrong)
+    assert any(p.endswith(f"units.bomber = '{rocket}': {rocket} does not play the bomber role: it is not {ROLES['bomber'].described}") for p in problems), (
+        problems
+    )
+    assert any(f"units_by_power.Germany.bomber = '{american}': Germany cannot have {american}" in p for p in problems), problems

@@ -127,14 +127,14 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.game import load
     from kremlin_triplea.tools.matrix import all_rulesets
-    from kremlin_triplea.tools.profiles import known_places, new_profile_text
+    from kremlin_triplea.tools.profiles import new_profile_text, shipped_known_places
 
     maps_dir = _maps_dir(ctx)
     path = resolve_game(game, maps_dir)
     loaded = load(path)
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
     key = game if "/" in game and not Path(game).is_file() else str(path)
-    text = new_profile_text(loaded, rulesets, key=key, known=known_places(maps_dir))
+    text = new_profile_text(loaded, rulesets, key=key, known=shipped_known_places())
     text += _lacking(text, path, rulesets, maps_dir)
     if output is None:
         click.echo(text, nl=False)

@@ -13,6 +13,8 @@ import re
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.rules.profile import Profile
+from kremlin_triplea.rules.roles import units_of_power
+from kremlin_triplea.rules.tomlfile import DataFileError
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
 NUMBERED_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
@@ -27,6 +29,13 @@ class Names:
         self._rule_names = {**profile.powers, **profile.units, **profile.places}
         self._powers = _index(catalog.players, profile.powers)
         self._units = _index(catalog.unit_types, profile.units)
+        # Each power's own unit types (profile [units_by_power]), and the types each power can have at all.
+        self._power_units = {}
+        for power, units in profile.units_by_power.items():
+            player = self._powers.get(power.lower())
+            if player is not None:
+                self._power_units[player] = _index((), units, catalog.unit_types)
+        self._can_have = {player: units_of_power(board, player) for player in catalog.players}
         land = [t for t, d in board.nodes.items() if not d["water"]]
         sea = [t for t, d in board.nodes.items() if d["water"]]
         self._land = _index(land, {k: v for k, v in profile.places.items() if v in set(land)})
@@ -44,7 +53,30 @@ class Names:
     def power(self, name: str, *, where: str | None = None) -> str:
         return self._resolve("power", name, self._powers, where)
 
-    def unit(self, name: str, *, where: str | None = None) -> str:
+    def unit(self, name: str, *, where: str | None = None, power: str | None = None) -> str:
+        """The game's unit type for ``name``; with ``power``, that power's own (issue 28: one unit type for
+        every power made the Germans' armor an American tank).
+
+        In order: the profile's ``[units_by_power]`` entry for the power; the unit ``[units]`` (or the game)
+        names, unless it is another power's own: one another power can have (its production frontier or its
+        set-up) and this one cannot. That is refused, naming the entry to write. A unit no power can have
+        (classic's artillery, which no frontier sells) is nobody's, and taken as the rule text says.
+        """
+        if power is not None and isinstance(name, str):
+            player = self.power(power, where=where)
+            own = self._power_units.get(player, {}).get(name.strip().lower())
+            if own is not None:
+                return own
+            unit = self._resolve("unit", name, self._units, where)
+            can_have = self._can_have.get(player, frozenset())
+            if can_have and unit not in can_have and any(unit in units for units in self._can_have.values()):
+                needed = f" (needed at {where})" if where else ""
+                raise DataFileError(
+                    f"{player} cannot have {unit}, the map's {name.strip()!r}{needed}: it is neither in {player}'s production "
+                    f"frontier nor in its set-up; say which unit is {player}'s own in [units_by_power.{player}]",
+                    where=self.profile.path,
+                )
+            return unit
         return self._resolve("unit", name, self._units, where)
 
     def has_unit(self, name: str) -> bool:
@@ -90,10 +122,12 @@ class Names:
             raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None) from None
 
 
-def _index(game_names, rule_names: dict[str, str]) -> dict[str, str]:
+def _index(game_names, rule_names: dict[str, str], known=None) -> dict[str, str]:
+    """Lower-cased name -> game name: the game's names, then the rule text's for those (or for ``known``)."""
     index = {name.lower(): name for name in game_names}
+    known = set(index.values()) if known is None else set(known)
     for rule, game in rule_names.items():
-        if game in index.values():
+        if game in known:
             index.setdefault(rule.lower(), game)
     return index
 

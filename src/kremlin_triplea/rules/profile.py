@@ -99,6 +99,9 @@ class Profile:
     # Rule-text names (powers, units, places) deliberately left without a counterpart on this map, each
     # with why: what needs them is not available here (`profile new` writes them; `profile check` accepts them).
     unmatched: dict[str, str] = attrs.field(eq=False, factory=dict)
+    # A power's own unit types where the map gives each power its own (Total World War's germanTank,
+    # britishTank...): power (the game's player or the rule text's) -> rule-text unit -> the game's unit type.
+    units_by_power: dict[str, dict[str, str]] = attrs.field(eq=False, factory=dict)
 
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
@@ -126,6 +129,11 @@ class Profile:
             absent("powers", rule, name, players, "player")
         for rule, name in self.units.items():
             absent("units", rule, name, unit_types, "unit type")
+        for power, units in self.units_by_power.items():
+            if power not in players and power not in self.powers:
+                absent("units_by_power", power, power, players, "player")
+            for rule, name in units.items():
+                absent(f"units_by_power.{power}", rule, name, unit_types, "unit type")
         for rule, name in self.places.items():
             absent("places", rule, name, land | sea, "territory")
         for rule, zones in self.neutral_coasts.items():
@@ -196,6 +204,7 @@ def load_profile(path: Path | str) -> Profile:
         "scenario_decision",
         "turn_step_positions",
         "unmatched",
+        "units_by_power",
     )
     games = []
     for section in root.tables("game"):
@@ -241,6 +250,7 @@ def load_profile(path: Path | str) -> Profile:
         scenario_decisions=read_decisions(root),
         turn_step_positions=_step_positions(root),
         unmatched=_names(root, "unmatched"),
+        units_by_power=_units_by_power(root),
     )
 
 
@@ -293,6 +303,11 @@ def _straits(root: Section) -> dict[str, Strait]:
             raise section.fail("land_reason", "why these territories are the strait's sides")
         straits[name] = Strait(name, tuple((a, b) for a, b in pairs), section.text("reason"), land, section.text("land_reason", ""))
     return straits
+
+
+def _units_by_power(root: Section) -> dict[str, dict[str, str]]:
+    table = root.table("units_by_power", None)
+    return {} if table is None else {power: _names(table, power) for power in table.data}
 
 
 def _names(root: Section, key: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 import attrs
 
 from kremlin_triplea.game import Game
+from kremlin_triplea.model.board import Board
 
 #: Rule-text words for unit types, and the role each names.
 ROLE_OF_WORD = {
@@ -133,7 +134,15 @@ ROLES = {
             lambda u: (u.number("carrierCost") == 0, u.sort_cost),
             "one that lands on carriers, then the cheapest",
         ),
-        Role("bomber", lambda u: u.air and u.flag("isStrategicBomber"), "an air unit with isStrategicBomber=true"),
+        # A rocket is a strategic bomber that cannot fly (movement 0) or dies bombing (isSuicide): not a bomber.
+        # A tactical bomber also bombs, but it scrambles or lands on carriers (World War II Global's, Total World War's).
+        Role(
+            "bomber",
+            lambda u: u.air and u.flag("isStrategicBomber") and u.number("movement") > 0 and not u.flag("isSuicide") and not u.flag("isKamikaze"),
+            "an air unit with isStrategicBomber=true that flies (movement) and is not spent bombing (isSuicide)",
+            lambda u: (u.number("carrierCost") > 0 or u.flag("canScramble"), u.sort_cost),
+            "one that neither lands on carriers nor scrambles, then the cheapest",
+        ),
         Role(
             "transport",
             lambda u: u.sea and u.number("transportCapacity") > 0 and u.number("carrierCapacity") == 0 and not u.flag("isSub"),
@@ -157,10 +166,11 @@ ROLES = {
             lambda u: (not u.two_hit, -u.sort_cost if u.cost is not None else 0),
             "two-hit first, then the most expensive",
         ),
+        # Total World War's Flagpole produces, but no one can buy or build one: placing it is not building a factory.
         Role(
             "factory",
-            lambda u: u.factory,
-            "a unit with isFactory or canProduceUnits",
+            lambda u: u.factory and (u.cost is not None or (u.flag("isConstruction") and u.number("constructionsPerTerrPerTypePerTurn") > 0)),
+            "a unit with isFactory or canProduceUnits that a player can buy or build",
             lambda u: (u.number("movement") > 0, "transportCost" in u.options, u.sort_cost),
             "an immobile one, then the cheapest",
         ),
@@ -186,17 +196,52 @@ def unit_facts(game: Game) -> list[UnitFacts]:
     return [UnitFacts(name, options.get(name, {}), catalog.unit_types[name].cost) for name in catalog.unit_types]
 
 
-def match_role(role_name: str, units: list[UnitFacts]) -> RoleMatch:
+def match_role(role_name: str, units: list[UnitFacts], among: frozenset[str] | None = None, whose: str = "") -> RoleMatch:
+    """The unit of ``units`` playing the role; ``among``: only those (one power's), ``whose`` naming them."""
     role = ROLES[role_name]
-    candidates = sorted((u for u in units if role.test(u)), key=lambda u: (*role.prefer(u), u.name))
+    pool = [u for u in units if among is None or u.name in among]
+    candidates = sorted((u for u in pool if role.test(u)), key=lambda u: (*role.prefer(u), u.name))
     if role_name == "cruiser":
-        battleship = match_role("battleship", units).unit
+        battleship = match_role("battleship", units, among).unit
         candidates = [u for u in candidates if u.name != battleship]
+    if role_name == "aa":
+        candidates = [u for u in candidates if _fires_at_aircraft(u, units)]
     if not candidates:
-        return RoleMatch(role_name, None, (), f"no unit type is {role.described}")
+        return RoleMatch(role_name, None, (), f"no unit type{whose} is {role.described}")
     chosen = candidates[0]
     others = f" ({role.preference} of {', '.join(u.name for u in candidates)})" if len(candidates) > 1 else ""
     return RoleMatch(role_name, chosen.name, tuple(u.name for u in candidates), f"{chosen.name} is {role.described}{others}")
+
+
+def role_of(word: str) -> str | None:
+    """The role a rule-text unit word names ("armor": armour), None for a word no role stands for."""
+    return ROLE_OF_WORD.get(word.strip().lower())
+
+
+def _fires_at_aircraft(unit: UnitFacts, units: list[UnitFacts]) -> bool:
+    """An AA gun fires at aircraft: Total World War's AntiTankGun fires "AA" shots at tanks (targetsAA)."""
+    return "targetsAA" not in unit.options or bool(set(unit.options["targetsAA"].split(":")) & {u.name for u in units if u.air})
+
+
+def plays_role(role_name: str, unit: str, units: list[UnitFacts]) -> bool:
+    """Whether ``unit`` passes the role's test (a factory produces, a bomber bombs strategically...).
+
+    Not which unit a map's role match prefers: a profile may choose any unit that plays the role.
+    """
+    facts = next((u for u in units if u.name == unit), None)
+    if facts is None or not ROLES[role_name].test(facts):
+        return False
+    return role_name != "aa" or _fires_at_aircraft(facts, units)
+
+
+def units_of_power(board: Board, power: str) -> frozenset[str]:
+    """The unit types ``power`` can have: those its production frontier sells, and those it holds in the set-up.
+
+    Empty for a power with neither (a map's neutral player): nothing says which units are its own.
+    """
+    bought = {unit for player, unit in board.catalog.costs if player == power}
+    held = {unit for territory in board.nodes for owner, unit in board.units(territory) if owner == power}
+    return frozenset(bought | held)
 
 
 def match_unit_word(word: str, game: Game, units: list[UnitFacts] | None = None) -> RoleMatch | None:

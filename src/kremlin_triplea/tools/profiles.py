@@ -28,7 +28,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.house_rules import load_house_set
 from kremlin_triplea.rules.names import NUMBERED_SEA_ZONE
 from kremlin_triplea.rules.profile import Profile, load_profile
-from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word, unit_facts
+from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, UnitFacts, match_role, match_unit_word, plays_role, role_of, unit_facts, units_of_power
 from kremlin_triplea.rules.ruleset import Neutral, Ruleset, data_folders, find_data_file
 from kremlin_triplea.rules.tomlfile import read_toml
 
@@ -109,6 +109,41 @@ class DerivedSetup:
     profile: Profile
     notes: tuple[str, ...]  # what differs from a written profile, for people
     missing_units: dict[str, str]  # rule-text unit word -> why no unit of the map stands for it
+
+
+@attrs.frozen
+class PowerUnit:
+    """A power's own unit type for a rule-text unit, where the unit for every power is not one it can have."""
+
+    power: str  # the game's player
+    word: str
+    unit: str | None  # None: no unit type the power can have plays the role
+    reason: str
+
+
+def units_per_power(game: Game, general: dict[str, str | None], players: list[str], facts: list[UnitFacts] | None = None) -> list[PowerUnit]:
+    """For each of ``players`` and rule-text unit word whose unit for every power (``general``) it cannot have, its own.
+
+    A power can have the units of its production frontier and of its set-up
+    (:func:`units_of_power`); its own unit is the one of the word's role among
+    those. Players with neither (a map's neutral player) take the general unit.
+    """
+    facts = facts if facts is not None else unit_facts(game)
+    found = []
+    for player in players:
+        can_have = units_of_power(game.board, player)
+        if not can_have:
+            continue
+        for word, unit in general.items():
+            if unit is None or unit in can_have:
+                continue  # a unit no power has is [unmatched]
+            role = role_of(word) or next((r for r in ROLES if plays_role(r, unit, facts)), None)
+            if role is None:
+                continue
+            match = match_role(role, facts, can_have, f" {player} can have")
+            reason = match.reason if match.unit is None else f"{player} cannot have {unit}; {match.reason}"
+            found.append(PowerUnit(player, word, match.unit, reason))
+    return found
 
 
 def map_neutrals(game: Game) -> dict[str, Neutral]:
@@ -400,6 +435,87 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
                     )
                 )
     return found
+
+
+#: Where the evidence ``profile new`` reasons from ships: the pinned games' facts for every place their
+#: hand-written profiles translate, written by scripts/known_places.py (tests check it against the games).
+KNOWN_PLACES_FILE = "evidence/known-places.json"
+
+
+def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, frozenset[str]]) -> str:
+    """``known`` as the shipped evidence file: each pinned game's territories once, then one line per place.
+
+    ``boards``: the pinned games' territory names, by map and game file (``pinned_boards``).
+    """
+    used = {f"{place.map}/{place.game_file}" for places in known.values() for place in places}
+    games = [f"{json.dumps(game)}: {json.dumps(sorted(names))}" for game, names in sorted(boards.items()) if game in used]
+    lines = ["{", '"games": {', ",\n".join(games), "},", '"places": [']
+    rows = []
+    for rule in sorted(known):
+        for place in known[rule]:
+            row = attrs.asdict(place, recurse=False)
+            del row["board"]  # the game's, in "games"
+            for field in ("neighbours", "land_neighbours", "owner_alliances"):
+                row[field] = None if row[field] is None else sorted(row[field])
+            rows.append(json.dumps(row, sort_keys=True))
+    lines.append(",\n".join(rows))
+    lines += ["]", "}", ""]
+    return "\n".join(lines)
+
+
+@functools.cache
+def _shipped_known_places() -> tuple[tuple[str, KnownPlace, frozenset[str]], ...]:
+    for folder in data_folders("maps"):
+        path = folder / KNOWN_PLACES_FILE
+        if path.is_file():
+            break
+    else:
+        return ()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    boards = {file: frozenset(names) for file, names in data["games"].items()}
+    found = []
+    for row in data["places"]:
+        names = boards[f"{row['map']}/{row['game_file']}"]
+        place = KnownPlace(
+            row["rule"],
+            row["map"],
+            row["game_file"],
+            row["name"],
+            row["water"],
+            frozenset(row["neighbours"]),
+            frozenset(row["land_neighbours"]),
+            None if row["owner_alliances"] is None else frozenset(row["owner_alliances"]),
+            frozenset(_key(n) for n in names),
+            row["production"],
+        )
+        found.append((row["rule"].lower(), place, names))
+    return tuple(found)
+
+
+def shipped_known_places(*, skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:
+    """The evidence ``profile new`` reasons from, as it ships with the tool: the same whichever maps are installed.
+
+    ``known_places`` read it from the user's maps folder, so a user with the pinned
+    maps got other matches than one without them (issue 28: "Australia" became
+    Austria without them). ``skip_board`` as for ``known_places``.
+    """
+    found: dict[str, list[KnownPlace]] = {}
+    for rule, place, names in _shipped_known_places():
+        if skip_board is None or names != skip_board:
+            found.setdefault(rule, []).append(place)
+    return found
+
+
+def pinned_boards(maps_dir: Path | str | None) -> dict[str, frozenset[str]]:
+    """The territory names of every game a shipped profile pins and ``maps_dir`` has, by map and game file."""
+    boards = {}
+    for profile in _installed_profiles():
+        for base in profile.games:
+            try:
+                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(base.key, maps_dir=maps_dir).board.nodes))
+            except KremlinError:
+                continue
+    return boards
 
 
 @attrs.frozen
@@ -880,6 +996,8 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         else:
             unit_matches[word] = match.unit
             lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
+    named = [p for p in players if p in power_matches.values()]
+    lines += _units_by_power_lines(game, unit_matches, named, facts)
     places = match_places(game, rulesets, known)
     lines += ["", "[places]   # rule-text territory or sea zone = the game's, only of the same kind"]
     reasons = []
@@ -928,6 +1046,25 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         "",
     ]
     return NewProfile("\n".join(lines), places, power_matches, unit_matches)
+
+
+def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], players: list[str], facts: list[UnitFacts]) -> list[str]:
+    """``[units_by_power.<player>]`` tables: each power's own unit where the unit for every power is not its.
+
+    Only for ``players``, those the rule text's powers are: no rule gives units to another.
+    """
+    lines: list[str] = []
+    by_player: dict[str, list[PowerUnit]] = {}
+    for own in units_per_power(game, unit_matches, players, facts):
+        by_player.setdefault(own.power, []).append(own)
+    for player, owns in by_player.items():
+        lines += ["", f"[units_by_power.{_q(player)}]   # {player}'s own unit types: it cannot have the unit [units] gives every power"]
+        for own in owns:
+            if own.unit is None:
+                lines.append(f"# {_q(own.word)}: none; {own.reason} (a rule giving {player} one fails until you name it here)")
+            else:
+                lines.append(f"{_q(own.word)} = {_q(own.unit)}   # {REVIEW}: {own.reason}")
+    return lines
 
 
 def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> str:
@@ -1039,7 +1176,70 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
         if digest != base.sha256:
             problems.append(f"{where}: game {base.key}: sha256 is {digest}, the profile pins {base.sha256}")
         problems += [f"{where}: game {base.key}: {p}" for p in _missing_names(profile, game, rulesets)]
+        problems += [f"{where}: game {base.key}: {p}" for p in unit_problems(profile, game, rulesets)]
     return problems
+
+
+def unit_problems(profile: Profile, game: Game, rulesets: list) -> list[str]:
+    """Unit mappings that do not play their word's role, or that a power is given but cannot have (issue 28).
+
+    A factory must produce, a bomber bomb strategically... (:data:`ROLES`); a
+    ``[units_by_power]`` entry must be a unit its power can have; and a power the
+    rule text names must not be given another power's own unit through ``[units]``.
+    """
+    facts = unit_facts(game)
+    types = set(game.catalog.unit_types)
+    players = {p.lower(): p for p in game.catalog.players}
+    problems = []
+
+    def wrong_role(table: str, word: str, unit: str) -> None:
+        role = role_of(word)
+        if role is not None and unit in types and not plays_role(role, unit, facts):
+            problems.append(f"{table}.{word} = {unit!r}: {unit} does not play the {role} role: it is not {ROLES[role].described}")
+
+    for word, unit in profile.units.items():
+        wrong_role("units", word, unit)
+    can_have = {p: units_of_power(game.board, p) for p in game.catalog.players}
+    for power, units in profile.units_by_power.items():
+        player = players.get(power.lower()) or players.get({k.lower(): v for k, v in profile.powers.items()}.get(power.lower(), "").lower())
+        for word, unit in units.items():
+            wrong_role(f"units_by_power.{power}", word, unit)
+            if player is not None and can_have[player] and unit in types and unit not in can_have[player]:
+                problems.append(
+                    f"units_by_power.{power}.{word} = {unit!r}: {player} cannot have {unit} (neither its production frontier nor its set-up has it)"
+                )
+    problems += _others_units(profile, game, rulesets, facts)
+    return problems
+
+
+def _others_units(profile: Profile, game: Game, rulesets: list, facts: list[UnitFacts]) -> list[str]:
+    """A power the rule text names, given through ``[units]`` a unit it cannot have, where it has one of its own.
+
+    A power with no unit of the role at all is not a mapping to correct: a rule
+    giving it one fails by name when applied (``profile new`` notes it).
+    """
+    players = {p.lower(): p for p in game.catalog.players}
+    types = {u.lower(): u for u in game.catalog.unit_types}
+    mapped_powers = {k.lower(): v for k, v in profile.powers.items()}
+    general: dict[str, str | None] = {}
+    powers: dict[str, None] = {}
+    for ruleset in rulesets:
+        if isinstance(ruleset, Ruleset):
+            needed = rule_names(ruleset)
+            general.update({w: None for w in needed.units})
+            powers.update(dict.fromkeys(needed.powers))
+    units = {k.lower(): v for k, v in profile.units.items()}
+    general = {w: units.get(w.lower()) or types.get(w.lower()) for w in [*general, *profile.units]}
+    named = [p for p in (players.get(mapped_powers.get(w.lower(), w).lower()) for w in powers) if p is not None]
+    own = {}
+    for power, table in profile.units_by_power.items():
+        player = players.get(power.lower()) or players.get(mapped_powers.get(power.lower(), "").lower())
+        own.setdefault(player, set()).update(w.lower() for w in table)
+    return [
+        f"units.{found.word} = {general[found.word]!r}: {found.reason}; name {found.power}'s own in [units_by_power.{_q(found.power)}]"
+        for found in units_per_power(game, general, list(dict.fromkeys(named)), facts)
+        if found.unit is not None and found.word.lower() not in own.get(found.power, set())
+    ]
 
 
 def review_marks(path: Path | str) -> list[int]:
