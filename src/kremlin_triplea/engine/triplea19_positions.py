@@ -25,6 +25,7 @@ grant       PLAYER TECH                      PLAYER gets the technology (TechTra
 canal       FROM TO PLAYER TYPE              whether one such unit may sail FROM -> TO (``passes``, ``why``)
 unit        PLAYER TYPE                      the unit type's values for PLAYER, with its techs
 techs       PLAYER                           the technologies PLAYER owns
+technologies                                 every technology the game defines (its property names)
 units       TERRITORY                        ``owner``, ``units`` ("owner|type" -> count) and ``damaged`` (hits)
 damage      TERRITORY PLAYER TYPE HITS       one such unit takes HITS hits, as a battle records them
 pus         PLAYER                           PLAYER's PUs
@@ -165,6 +166,9 @@ class _Positions:
         if kind == "techs":
             advances = java_class("games.strategy.triplea.delegate.TechTracker").getCurrentTechAdvances(self.player(c[1]), self.data)
             return {"techs": sorted({str(a.getProperty()) for a in advances})}
+        if kind == "technologies":
+            advances = java_class("games.strategy.triplea.delegate.TechAdvance").getTechAdvances(self.data)
+            return {"technologies": sorted({str(a.getProperty()) for a in advances})}
         if kind == "units":
             return self.units(self.territory(c[1]))
         if kind == "damage":
@@ -271,6 +275,8 @@ class _Positions:
             "defense": int(ua.getDefense(player)),
             "defense_rolls": int(ua.getDefenseRolls(player)),
             "hit_points": int(ua.getHitPoints()),
+            "is_air": bool(ua.getIsAir()),
+            "is_sea": bool(ua.getIsSea()),
             "movement": int(ua.getMovement(player)),
         }
 

@@ -112,6 +112,13 @@ class GameXml:
     def production_frontiers(self) -> Iterator[etree._Element]:
         return _elements(self.root.find("production"), "productionFrontier")
 
+    def technology_names(self) -> Iterator[str]:
+        """The ``<techname>`` names of the file's ``<technology>`` section (none: TripleA builds its own list)."""
+        technology = self.root.find("technology")
+        technologies = technology.find("technologies") if technology is not None else None
+        for element in _elements(technologies, "techname"):
+            yield element.get("name", "")
+
     def player_productions(self) -> Iterator[etree._Element]:
         return _elements(self.root.find("production"), "playerProduction")
 
@@ -310,33 +317,35 @@ class GameXml:
             raise InputError(f"the copy of {name!r} on {attach_to!r} would have no options left", where=self.document.source)
         self.document.insert_after(attachment, copy)
 
-    def set_production_cost(self, player: str, unit_type: str, cost: int, industrial_cost: int | None = None) -> None:
+    def set_production_cost(self, player: str, unit_type: str, cost: int, twin_costs: dict[str, int | None] | None = None) -> None:
         """Give ``player`` its own production rule for ``unit_type`` at ``cost`` (and its own frontier if shared).
 
-        With ``industrial_cost``, the player's Industrial Technology frontier (``<its
-        frontier>IndustrialTechnology``, copied from the game's twin of the frontier it
-        had) sells the unit at that price: TripleA's Industrial Technology looks the
-        twin up by that name and does nothing if it is missing.
+        ``twin_costs``: suffix -> price. A technology that swaps frontiers (TripleA's Industrial
+        Technology, Improved Shipyards) moves a player from its frontier F to the frontier named
+        F + its suffix and does nothing if that is missing; so the player's own frontier gets its own
+        twin for each suffix, copied from the twin of the frontier it had, selling the unit at that
+        price (None: the twin does not sell it, and is only copied).
         """
         java_int(cost, f"{player}'s cost of {unit_type}", where=self.document.source)
-        if industrial_cost is not None:
-            java_int(industrial_cost, f"{player}'s cost of {unit_type} with Industrial Technology", where=self.document.source)
+        for suffix, twin_cost in (twin_costs or {}).items():
+            if twin_cost is not None:
+                java_int(twin_cost, f"{player}'s cost of {unit_type} in its {suffix} frontier", where=self.document.source)
         frontier_before = self._frontier_of(player)
         self._set_rule_cost(player, unit_type, cost, suffix="")
-        if industrial_cost is None:
-            return
         own = self._frontier_of(player)
-        twin_name = f"{own}IndustrialTechnology"
-        frontiers = {f.get("name"): f for f in self.production_frontiers()}
-        if twin_name not in frontiers:
-            source = frontiers.get(f"{frontier_before}IndustrialTechnology")
-            if source is None:
-                raise InputError(f"{player}'s frontier {frontier_before!r} has no Industrial Technology twin to copy", where=self.document.source)
-            copy = etree.fromstring(etree.tostring(source))
-            copy.tail = None
-            copy.set("name", twin_name)
-            self.document.insert_after(frontiers[own] if own in frontiers else source, copy)
-        self._set_twin_rule_cost(player, twin_name, unit_type, industrial_cost)
+        for suffix, twin_cost in (twin_costs or {}).items():
+            twin_name = f"{own}{suffix}"
+            frontiers = {f.get("name"): f for f in self.production_frontiers()}
+            if twin_name not in frontiers:
+                source = frontiers.get(f"{frontier_before}{suffix}")
+                if source is None:
+                    raise InputError(f"{player}'s frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
+                copy = etree.fromstring(etree.tostring(source))
+                copy.tail = None
+                copy.set("name", twin_name)
+                self.document.insert_after(frontiers[own] if own in frontiers else source, copy)
+            if twin_cost is not None:
+                self._set_twin_rule_cost(player, twin_name, unit_type, twin_cost)
 
     def _frontier_of(self, player: str) -> str:
         link = next((p for p in self.player_productions() if p.get("player") == player), None)

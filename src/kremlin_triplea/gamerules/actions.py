@@ -15,7 +15,7 @@ import attrs
 
 from kremlin_triplea.errors import KremlinError, UnknownNameError
 from kremlin_triplea.gamerules.context import ActionContext, CannotWrite, Planned
-from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology
+from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology, priced
 from kremlin_triplea.model.changes import (
     AddXml,
     Change,
@@ -284,7 +284,14 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
         old = ctx.board.catalog.cost(unit, power)
         if old is None:
             raise ctx.cannot(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
-        planned.append(Planned(("cost", power, unit), cost, (SetProductionCost(power, unit, cost),), f"{power} pay {cost} PUs for {unit} (was {old})"))
+        # The rule's price replaces the game's; a technology that swaps frontiers keeps its own
+        # saving on it (the twin frontier's price moves by as much), so the power keeps the technology.
+        new, twins, with_tech = priced(ctx.board, power, unit, lambda was, old=old, cost=cost: max(was + cost - old, 0))
+        planned.append(
+            Planned(
+                ("cost", power, unit), (new, twins), (SetProductionCost(power, unit, new, twins),), f"{power} pay {new} PUs for {unit} (was {old}{with_tech})"
+            )
+        )
     return planned
 
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kremlin_triplea.gamerules.context import ActionContext, Planned
@@ -57,6 +58,7 @@ from kremlin_triplea.model.changes import (
 from kremlin_triplea.rules.house_rules import neutral_table
 
 if TYPE_CHECKING:
+    from kremlin_triplea.model.board import Board
     from kremlin_triplea.rules.tomlfile import Section
 
 RULES_CLASS = "games.strategy.triplea.attachments.RulesAttachment"
@@ -139,17 +141,15 @@ def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
         old = catalog.costs.get((power, unit))
         if old is None:
             continue  # not in this power's frontier (classic.xml sells no destroyers): no price to lower
-        new = lowered(old)
-        # 003: "cumulative with Industrial Technology": the power's own frontier gets its own
-        # Industrial Technology twin, the discount taken off the technology's price too.
-        industrial_old = catalog.industrial_costs.get((power, unit))
-        industrial = lowered(industrial_old) if industrial_old is not None else None
-        with_tech = f"; {industrial} with Industrial Technology (was {industrial_old})" if industrial is not None else ""
+        # The power's own frontier gets its own twin for every technology that swaps frontiers, the
+        # change made there too: 003 "cumulative with Industrial Technology", and 004's War Economy
+        # keeps its discount with Improved Shipyards on AA50.
+        new, twins, with_tech = priced(ctx.board, power, unit, lowered)
         planned.append(
             _planned(
                 ("cost", power, unit),
-                new if industrial is None else (new, industrial),
-                [SetProductionCost(power, unit, new, industrial)],
+                (new, twins),
+                [SetProductionCost(power, unit, new, twins)],
                 f"{power} pay {new} PUs for {unit} (was {old}{with_tech})",
             )
         )
@@ -236,14 +236,65 @@ _BUILT_IN_TECHS = {
 }
 
 
+# The technologies whose TripleA advance swaps the owner's production frontier F for the frontier
+# named F + a suffix (IndustrialTechnologyAdvance and ImprovedShipyardsAdvance.perform, TripleA 1.9
+# and 2.7: "No tech named: <F><suffix> not adding tech" when the game lacks it).
+FRONTIER_SWAPS = {"industrialTechnology": "IndustrialTechnology", "shipyards": "Shipyards"}
+
+
+def game_technologies(board: Board) -> tuple[str, ...]:
+    """The technologies the game defines: its <technology> section, else TripleA's built-in list for its rules."""
+    if board.catalog.technologies:
+        return board.catalog.technologies
+    return tuple(t for names in _BUILT_IN_TECHS[_tech_model(board)].values() for t in names)
+
+
+def _tech_model(board: Board) -> str:
+    props = board.properties
+    return "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
+
+
+def frontier_twins(board: Board, power: str) -> dict[str, dict[str, int]]:
+    """suffix -> the prices of the frontier a technology of the game moves ``power`` to.
+
+    From the game's own data: each technology it defines that swaps frontiers, whose twin of the
+    power's frontier the game has (AA50: Improved Shipyards' productionShipyards; classic and
+    Revised: Industrial Technology's productionIndustrialTechnology).
+    """
+    frontier = board.catalog.player_frontiers.get(power)
+    if frontier is None:
+        return {}
+    found = {}
+    for tech in game_technologies(board):
+        suffix = FRONTIER_SWAPS.get(tech)
+        if suffix is not None and f"{frontier}{suffix}" in board.catalog.frontiers:
+            found[suffix] = board.catalog.frontiers[f"{frontier}{suffix}"]
+    return found
+
+
+def priced(board: Board, power: str, unit: str, new_price: Callable[[int], int]) -> tuple[int, tuple[tuple[str, int | None], ...], str]:
+    """``power``'s new price of ``unit`` and of it in every twin frontier (``new_price`` of the old one),
+    with the words saying what changed in the twins."""
+    old = board.catalog.cost(unit, power)
+    assert old is not None, (power, unit)
+    twins = []
+    words = []
+    for suffix, prices in frontier_twins(board, power).items():
+        twin_old = prices.get(unit)
+        twin_new = None if twin_old is None else new_price(twin_old)
+        twins.append((suffix, twin_new))
+        if twin_new is not None:
+            words.append(f"; {twin_new} in the {suffix} frontier (was {twin_old})")
+    return new_price(old), tuple(twins), "".join(words)
+
+
 def _technology_section(ctx: ActionContext) -> Planned:
     """The game's <technology> section written out as TripleA builds it, so a custom technology can join it.
 
     The games these sets are for have no such section; writing TripleA's own
     list and research categories keeps research exactly as it was.
     """
-    props = ctx.board.properties
-    model = "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
+    model = _tech_model(ctx.board)
     categories = _BUILT_IN_TECHS[model]
     techs = [t for names in categories.values() for t in names]
     changes: list[Change] = [
@@ -265,8 +316,7 @@ def listed_technology(ctx: ActionContext, tech: str) -> list[Planned]:
     """A built-in technology the game's technology model leaves out (004 Radar on Revised: WW2V2 has no
     aARadar) joins the game's technology list, so that granting it means something; it joins no research
     category, so research stays as it was. Nothing for a technology the model already lists."""
-    props = ctx.board.properties
-    model = "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
+    model = _tech_model(ctx.board)
     if any(tech in names for names in _BUILT_IN_TECHS[model].values()):
         return []
     line = f"technology {tech!r} added to the game's technologies ({model} games do not list it; no research category)"

@@ -102,9 +102,15 @@ class Catalog:
     unit_types: dict[str, UnitType]
     resources: tuple[str, ...]
     costs: dict[tuple[str, str], int]  # (player, unit type) -> PUs, from the player's own frontier
-    #: (player, unit type) -> PUs in the twin TripleA's Industrial Technology moves the player to
-    #: (the frontier named "<its frontier>IndustrialTechnology"), for games that have one.
-    industrial_costs: dict[tuple[str, str], int] = attrs.field(factory=dict)
+    #: Every production frontier of the game: name -> unit type -> PUs. A technology that swaps
+    #: frontiers (TripleA's Industrial Technology, Improved Shipyards) moves a player from its
+    #: frontier F to the one named F + a suffix of its own, when the game has it.
+    frontiers: dict[str, dict[str, int]] = attrs.field(factory=dict)
+    #: player -> the name of its production frontier.
+    player_frontiers: dict[str, str] = attrs.field(factory=dict)
+    #: The technologies the game's <technology> section names (empty: the file has none, and
+    #: TripleA builds its own list).
+    technologies: tuple[str, ...] = ()
 
     def player(self, name: str) -> Player:
         try:

@@ -164,20 +164,21 @@ class CopyAttachment:
 class SetProductionCost:
     """``player`` buys ``unit_type`` for ``cost`` PUs: its own production rule in its own frontier.
 
-    ``industrial_cost``: the price in the player's Industrial Technology frontier too
-    (TripleA's Industrial Technology moves a player to the frontier named
-    ``<its frontier>IndustrialTechnology``; a player given its own frontier gets
-    its own such twin, copied from the game's, so the technology still works).
+    ``twin_costs``: (suffix, price) for each twin frontier a technology may move the player to
+    (TripleA's Industrial Technology moves a player with frontier F to ``F + "IndustrialTechnology"``,
+    Improved Shipyards to ``F + "Shipyards"``). A player given its own frontier gets its own twins,
+    copied from the game's, so the technologies still work; a price of None: the twin does not
+    sell the unit.
     """
 
     player: str
     unit_type: str
     cost: int
-    industrial_cost: int | None = None
+    twin_costs: tuple[tuple[str, int | None], ...] = ()
 
     def __str__(self) -> str:
-        industrial = f" ({self.industrial_cost} with Industrial Technology)" if self.industrial_cost is not None else ""
-        return f"{self.player} buy {self.unit_type} for {self.cost} PUs{industrial}"
+        twins = "".join(f" ({c} in its {s} frontier)" for s, c in self.twin_costs if c is not None)
+        return f"{self.player} buy {self.unit_type} for {self.cost} PUs{twins}"
 
 
 # Changes to parts of the game file the board does not model: kept in order

@@ -68,7 +68,7 @@ def write_board(xml: GameXml, before: Board, after: Board) -> None:
             xml.copy_attachment(addition.attachment, addition.attach_to, addition.name, addition.without)
             continue
         if isinstance(addition, SetProductionCost):
-            xml.set_production_cost(addition.player, addition.unit_type, addition.cost, addition.industrial_cost)
+            xml.set_production_cost(addition.player, addition.unit_type, addition.cost, dict(addition.twin_costs))
             continue
         parent = next(xml.root.iter(addition.section), None)
         if parent is None and addition.section in _NEW_SECTION_BEFORE:
@@ -187,7 +187,7 @@ class _Reader:
             a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
             for a in self.game.attachments(kind="unitType", name="unitAttachment")
         }
-        costs, common, industrial = self._costs(players)
+        costs, common, frontiers, player_frontiers = self._costs(players)
         unit_types = {}
         for name in self.game.unit_types():
             unit = options.get(name, {})
@@ -205,7 +205,15 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs, industrial_costs=industrial)
+        return Catalog(
+            players=players,
+            unit_types=unit_types,
+            resources=tuple(self.game.resources()),
+            costs=costs,
+            frontiers=frontiers,
+            player_frontiers=player_frontiers,
+            technologies=tuple(self.game.technology_names()),
+        )
 
     def _players_spending_pus(self) -> set[str]:
         # A turn's purchase step: TripleA's PurchaseDelegate (and subclasses) spends PUs; NoPUPurchaseDelegate
@@ -228,7 +236,7 @@ class _Reader:
                 order[player] = len(order)
         return order
 
-    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int]]:
+    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[str, dict[str, int]], dict[str, str]]:
         rule_costs: dict[str, dict[str, int]] = {}
         for rule in self.game.production_rules():
             pus = sum(self._int(c, "quantity") for c in rule.iterchildren("cost") if c.get("resource") == PUS)
@@ -236,24 +244,23 @@ class _Reader:
             if len(results) == 1 and pus:
                 quantity = max(self._int(results[0], "quantity"), 1)
                 rule_costs[rule.get("name", "")] = {results[0].get("resourceOrUnit", ""): pus // quantity}
-        frontiers = {f.get("name", ""): [r.get("name", "") for r in f.iterchildren("frontierRules")] for f in self.game.production_frontiers()}
+        frontiers: dict[str, dict[str, int]] = {}
+        for frontier in self.game.production_frontiers():
+            prices = frontiers.setdefault(frontier.get("name", ""), {})
+            for listed in frontier.iterchildren("frontierRules"):
+                prices.update(rule_costs.get(listed.get("name", ""), {}))
+        player_frontiers = {p.get("player", ""): p.get("frontier", "") for p in self.game.player_productions()}
         costs: dict[tuple[str, str], int] = {}
-        industrial: dict[tuple[str, str], int] = {}
         votes: dict[str, Counter[int]] = {}
-        for production in self.game.player_productions():
-            player = production.get("player", "")
-            for rule in frontiers.get(production.get("frontier", ""), []):
-                for unit, cost in rule_costs.get(rule, {}).items():
-                    costs[(player, unit)] = cost
-                    votes.setdefault(unit, Counter())[cost] += 1
-            for rule in frontiers.get(production.get("frontier", "") + "IndustrialTechnology", []):
-                for unit, cost in rule_costs.get(rule, {}).items():
-                    industrial[(player, unit)] = cost
+        for player, frontier in player_frontiers.items():
+            for unit, cost in frontiers.get(frontier, {}).items():
+                costs[(player, unit)] = cost
+                votes.setdefault(unit, Counter())[cost] += 1
         common = {unit: counter.most_common(1)[0][0] for unit, counter in votes.items()}
         for costs_of_rule in rule_costs.values():
             for unit, cost in costs_of_rule.items():
                 common.setdefault(unit, cost)
-        return costs, common, industrial
+        return costs, common, frontiers, player_frontiers
 
 
 def _property_value(element: Any) -> str:
