@@ -661,3 +661,23 @@ def test_a_bid_plane_lands_on_a_carrier_with_room_in_an_own_sea_zone() -> None:
     apply_bid(run.state, BidSpec(34, (UnitPlacement("Japanese", "carrier", 1, "60 Sea Zone"), UnitPlacement("Japanese", "fighter", 2, "60 Sea Zone"))))
     with pytest.raises(RuleViolation, match="need 1 carrier spaces; the carriers there have 0"):
         apply_bid(run.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "60 Sea Zone"),)))  # no carrier there
+
+
+def test_a_bid_ship_is_never_placed_in_a_sea_zone_holding_enemy_units() -> None:
+    """The board invariants hold at sea as on land (issue 27): every zone an Axis power may bid into (one it "owns",
+    000 C) that holds Allied units at the start refuses an Axis submarine; the matrix's random bids had put them there."""
+    from kremlin_triplea.model.queries import owned_sea_zones
+
+    run = _bid_run("1941", {"axis": 11})
+    board = run.state.board
+    axis = [p for p, side in run.state.side_of.items() if side == "Axis"]
+    contested = [
+        (power, zone)
+        for power in axis
+        for zone in sorted(owned_sea_zones(board, power))
+        if any(n and owner is not None and run.state.side_of.get(owner) == "Allies" for (owner, _), n in board.units(zone).items())
+    ]
+    assert contested  # AA50 1941 has such zones (British ships beside German and Italian coasts)
+    for power, zone in contested:
+        error = _bid_violation({"axis": 11, "place": [{"power": power, "unit": "submarine", "at": zone}]})
+        assert "at war with" in str(error.value) and zone in str(error.value), (power, zone)

@@ -44,6 +44,12 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
         if place not in facts.owned_sea(power):
             return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
+        # The board invariants (draft/invariants.py) hold at sea as on land: no game starts with enemies in one zone.
+        enemies = sorted({o for (o, _), n in board.units(place).items() if n and o is not None and not board.catalog.allied(o, power)})
+        if enemies:
+            return Problem(
+                bid.placement_rule, bid.source, f"{shown} holds units of {', '.join(enemies)}, at war with {power}: no game starts with enemies in one sea zone"
+            )
         if not kind.is_ship and not carriers_counted_by_caller:
             capacity, used = facts.carrier_room(place, power)
             if capacity - used < kind.carrier_cost:
