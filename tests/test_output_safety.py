@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import load
-from kremlin_triplea.gamefile import safe
+from kremlin_triplea.gamefile import install, safe
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
 from support.paths import AA50_1941, MAPS_DIR
 
@@ -157,14 +157,14 @@ def test_install_with_a_write_failing_late_is_rolled_back(tmp_path: Path, monkey
     games = tmp_path / "world_war_ii_v3" / "map" / "games"
     before = sorted(p.name for p in games.iterdir()), map_yml.read_bytes()
     out = tmp_path / "out.xml"
-    real_save = __import__("kremlin_triplea.game", fromlist=["Game"]).Game.save
+    real_write = install.write_atomically
 
-    def full_disk(self, path, **kwargs):
-        if Path(path) == out:
+    def full_disk(path, data, **kwargs):  # the install's last write, its map.yml entry, finds the disk full
+        if Path(path) == map_yml:
             raise InputError("cannot write: No space left on device", where=str(path))
-        return real_save(self, path, **kwargs)
+        return real_write(path, data, **kwargs)
 
-    monkeypatch.setattr("kremlin_triplea.game.Game.save", full_disk)
+    monkeypatch.setattr(install, "write_atomically", full_disk)
     result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "apply", str(EXAMPLE), "--install", "--name", "N", "-o", str(out)])
     assert "No space left on device" in one_line_error(result)
     assert (sorted(p.name for p in games.iterdir()), map_yml.read_bytes()) == before

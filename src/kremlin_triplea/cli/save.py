@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -33,11 +34,10 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
     if not base_name:
         write_checked_savegame(game, output, triplea, force)
         return
-    import tempfile
-
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.provenance import recorded_base
+    from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.model.changes import SetGameName
 
     loaded = load(game)
@@ -47,16 +47,16 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
     # A 2.7 bot accepts an uploaded save only if its game name is listed in an installed map.yml
     # (InstalledMapsListing.hasGame): the base game's name is, the Kremlin game's own name is not.
     loaded.board.push(SetGameName(base.game))
-    with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
-        write_checked_savegame(loaded.save(Path(folder) / game.name), output, triplea, force)
+    with scratch_folder("save") as folder:
+        write_checked_savegame(loaded.save(folder / game.name), output, triplea, force)
     click.echo(f"the save is named {base.game!r}, as its base game, for a lobby bot with map {base.map!r} installed")
     maps = _maps_dir(ctx)
     if maps.is_dir():
         from kremlin_triplea.engine.savegame import bot_accepts
         from kremlin_triplea.gamefile.installation import find_installation
 
-        with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
-            verdict = bot_accepts(loaded.save(Path(folder) / game.name), maps, triplea=triplea)
+        with scratch_folder("save") as folder:
+            verdict = bot_accepts(loaded.save(folder / game.name), maps, triplea=triplea)
         engine = find_installation(triplea).found
         who = f"a TripleA {engine.version if engine else '2.x'} bot with the maps of {maps}"
         click.echo(f"{who} accepts it" if all(verdict.values()) else f"{who} would refuse it: {verdict}")
@@ -64,10 +64,29 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
 
 def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool) -> None:
     """Write ``savegame`` from ``game`` with TripleA 2.x; refused (exit 1, nothing written) unless it loads back as written."""
-    from kremlin_triplea.engine.savegame import SaveRefused, write_savegame
+    from kremlin_triplea.engine.savegame import write_savegame
 
     report = write_savegame(game, savegame, triplea=triplea, overwrite=force)
     if not report.ok:
-        problems = [f"TripleA refuses the game: {e}" for e in report.validation] + [f"the save reads back differently: {d}" for d in report.disagreements]
-        raise SaveRefused(f"{report.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(game))
+        raise _refused(report, savegame)
     click.echo(f"wrote {report.save} with {report.engine}; it loads back as the game was written")
+
+
+def checked_savegame(game: Path, savegame: Path, triplea: Path | None) -> tuple[bytes, str]:
+    """The bytes of ``game``'s savegame, written by TripleA 2.x in a scratch folder and loaded back as written, and
+    which TripleA wrote it; refused (exit 1) otherwise. The caller writes them, with its other outputs."""
+    from kremlin_triplea.engine.savegame import check_savegame
+    from kremlin_triplea.gamefile.safe import scratch_folder
+
+    with scratch_folder("save") as folder:
+        report, data = check_savegame(game, folder / savegame.name, triplea=triplea)
+    if not report.ok:
+        raise _refused(report, savegame)
+    return data, report.engine
+
+
+def _refused(report: Any, savegame: Path) -> Exception:
+    from kremlin_triplea.engine.savegame import SaveRefused
+
+    problems = [f"TripleA refuses the game: {e}" for e in report.validation] + [f"the save reads back differently: {d}" for d in report.disagreements]
+    return SaveRefused(f"{report.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(report.game))
