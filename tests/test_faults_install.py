@@ -232,3 +232,66 @@ def test_install_then_uninstall_leaves_no_lock_file_and_concurrent_locks_still_e
     for thread in threads:
         thread.join()
     assert most[0] == 1 and not (map_folder(maps) / LOCK_NAME).exists()
+
+
+def test_an_entry_the_user_renamed_is_uninstalled_by_either_name(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    listed = run(maps, "installed")
+    assert listed.exit_code == 0 and "[listed as 'Friday night']" in listed.stdout
+    gone = run(maps, "uninstall", "friday night")
+    assert gone.exit_code == 0, gone.stderr
+    assert map_yml.read_bytes() == original and installed_games(maps) == []
+
+
+def test_installing_the_old_name_of_a_renamed_game_keeps_both(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    assert sorted(g.game_name for g in installed_games(maps)) == ["Friday night", "Kremlin"]
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert run(maps, "uninstall", "Friday night").exit_code == 0
+    assert map_yml.read_bytes() == original and installed_games(maps) == []
+
+
+def test_an_install_killed_before_its_map_yml_entry_leaves_nothing_behind_the_next_one(maps: Path) -> None:
+    """A kill between the record and map.yml leaves the files and a record entry that map.yml does not list."""
+    original = snapshot(maps)
+    map_yml = map_folder(maps) / "map.yml"
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (killed,) = installed_games(maps)
+    map_yml.write_bytes(original["world_war_ii_v3/map.yml"])  # as if the map.yml write never happened
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (again,) = installed_games(maps)
+    assert again.game_file == killed.game_file, "the leftover was removed, and its name is used again"
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert snapshot(maps) == original
+
+
+def test_a_leftover_changed_since_is_kept_and_the_new_game_takes_another_file(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    shipped = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (killed,) = installed_games(maps)
+    map_yml.write_bytes(shipped)
+    killed.game_file.write_bytes(b"the host edited it")
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (again,) = installed_games(maps)
+    assert again.game_file != killed.game_file and killed.game_file.read_bytes() == b"the host edited it"
+
+
+def test_one_maps_bad_record_does_not_hide_the_others(maps: Path) -> None:
+    shutil.copytree(MAPS_DIR / "classic_variations", maps / "classic_variations")
+    for path in [maps / "classic_variations", *(maps / "classic_variations").rglob("*")]:
+        path.chmod(path.stat().st_mode | 0o200)
+    (maps / "classic_variations" / RECORD_NAME).write_text(json.dumps({"games": [{"game_name": "X", "file_name": "../x.xml"}]}))
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    listed = run(maps, "installed")
+    assert listed.exit_code == 0 and listed.stdout.startswith("world_war_ii_v3\tKremlin\t")
+    assert "warning" in listed.stderr and "classic_variations" in listed.stderr and "file_name '../x.xml'" in listed.stderr
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert "file_name '../x.xml'" in refused_in_one_line(run(maps, "uninstall", "X"))

@@ -11,15 +11,20 @@ from kremlin_triplea.gamefile.locate import default_maps_dir
 @click.pass_context
 def installed_command(ctx: click.Context) -> None:
     """List the games this tool installed: map, name, file, date."""
+    from kremlin_triplea.errors import InputError
     from kremlin_triplea.gamefile.install import installed_games
 
-    games = installed_games(default_maps_dir(ctx.obj.get("maps_dir")))
+    broken: list[InputError] = []
+    games = installed_games(default_maps_dir(ctx.obj.get("maps_dir")), broken)
+    for error in broken:
+        click.echo(f"kremlin-triplea: warning: {error}", err=True)
     if not games:
         click.echo("no games installed by kremlin-triplea")
         return
     for game in games:
         missing = "" if game.game_file.is_file() else "  [file missing]"
-        click.echo(f"{game.map_name}\t{game.game_name}\t{game.game_file}\t{game.date}{missing}")
+        renamed = f"  [listed as {game.listed_as!r}]" if game.listed_as and game.listed_as != game.game_name else ""
+        click.echo(f"{game.map_name}\t{game.game_name}\t{game.game_file}\t{game.date}{missing}{renamed}")
 
 
 @click.command("uninstall")
