@@ -103,6 +103,14 @@ def test_apply_refuses_a_savegame_named_as_the_game_before_writing_either(tmp_pa
         message = one_line(run("apply", str(EXAMPLE), "-o", str(game), "--savegame", str(game), *force), 2)
         assert "--savegame names the game's own output file" in message
         assert files_in(tmp_path) == ["system-temp"] and fake.saves == []
+    # The same file by another name: a hard link, a symbolic link.
+    game.write_bytes(b"the host's game")
+    os.link(game, tmp_path / "hard.tsvg")
+    (tmp_path / "soft.tsvg").symlink_to(game)
+    for other in ("hard.tsvg", "soft.tsvg"):
+        message = one_line(run("apply", str(EXAMPLE), "-o", str(game), "--savegame", str(tmp_path / other), "--force"), 2)
+        assert "--savegame names the game's own output file" in message
+        assert game.read_bytes() == b"the host's game" and fake.saves == []
 
 
 def test_apply_whose_savegame_cannot_be_written_leaves_no_game_and_installs_nothing(tmp_path: Path, fake: FakeTripleA2) -> None:

@@ -366,3 +366,43 @@ def test_the_same_inputs_give_the_same_bytes_whatever_pythons_hash_seed(tmp_path
         assert done.returncode == 0, done.stderr
         written.append(out.read_bytes())
     assert written[0] == written[1]
+
+
+# -- a command's outputs, all or none ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, InputError])
+def test_all_or_none_puts_back_every_output_when_the_command_fails_later(tmp_path: Path, failure: type[BaseException]) -> None:
+    replaced, created = tmp_path / "replaced.xml", tmp_path / "created.tsvg"
+    replaced.write_bytes(b"the host's game")
+    replaced.chmod(0o600)
+    with pytest.raises(failure), safe.all_or_none() as outputs:
+        outputs.write(replaced, b"new game", overwrite=True)
+        outputs.write(created, b"new save")
+        assert replaced.read_bytes() == b"new game" and created.read_bytes() == b"new save"
+        raise failure("the install failed") if failure is InputError else failure()
+    assert replaced.read_bytes() == b"the host's game" and stat.S_IMODE(replaced.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["replaced.xml"], "no new file, backup or temporary left"
+
+
+def test_all_or_none_keeps_every_output_when_the_command_succeeds(tmp_path: Path) -> None:
+    replaced, created = tmp_path / "replaced.xml", tmp_path / "created.tsvg"
+    replaced.write_bytes(b"the host's game")
+    with safe.all_or_none() as outputs:
+        outputs.write(replaced, b"new game", overwrite=True)
+        outputs.write(created, b"new save")
+    assert (replaced.read_bytes(), created.read_bytes()) == (b"new game", b"new save")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["created.tsvg", "replaced.xml"]
+
+
+def test_one_file_is_never_two_outputs_of_a_command_by_any_name(tmp_path: Path) -> None:
+    """(A hard link stops being the same file once the first write replaces the file: apply refuses it before.)"""
+    game = tmp_path / "game.xml"
+    game.write_bytes(b"the host's game")
+    (tmp_path / "soft-link.xml").symlink_to(game)
+    for other in ("game.xml", "soft-link.xml", "sub/../game.xml"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        with pytest.raises(InputError, match="is already an output of this command"), safe.all_or_none() as outputs:
+            outputs.write(game, b"new game", overwrite=True)
+            outputs.write(tmp_path / other, b"new save", overwrite=True)
+        assert game.read_bytes() == b"the host's game"

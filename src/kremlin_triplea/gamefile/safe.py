@@ -480,7 +480,7 @@ class Outputs:
         for target, backup in reversed(self._written):
             with contextlib.suppress(OSError):
                 if backup is not None:
-                    os.replace(backup, target)
+                    replace(backup, target)
                 else:
                     os.unlink(target)
         self._written.clear()
