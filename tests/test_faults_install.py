@@ -13,11 +13,14 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.install import RECORD_NAME, installed_games
@@ -295,3 +298,38 @@ def test_one_maps_bad_record_does_not_hide_the_others(maps: Path) -> None:
     assert "warning" in listed.stderr and "classic_variations" in listed.stderr and "file_name '../x.xml'" in listed.stderr
     assert run(maps, "uninstall", "Kremlin").exit_code == 0
     assert "file_name '../x.xml'" in refused_in_one_line(run(maps, "uninstall", "X"))
+
+
+# -- any record at all -------------------------------------------------------------------------------------------
+
+NAME_PARTS = st.sampled_from(["..", ".", "/", "\\", ":", "C:", "victim.txt", "shipped.xml", "a.xml", "a.notes.html", "\x00", "~", "%2e%2e", " "])
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    file_name=st.one_of(st.lists(NAME_PARTS, min_size=1, max_size=6).map("".join), st.text(max_size=20), st.integers(), st.none()),
+    notes_file=st.one_of(st.none(), st.lists(NAME_PARTS, min_size=1, max_size=4).map("".join), st.booleans()),
+    sha256=st.one_of(st.none(), st.just("0" * 64), st.text(max_size=5)),
+)
+def test_no_record_makes_uninstall_touch_anything_but_its_own_files(tmp_path: Path, file_name: object, notes_file: object, sha256: object) -> None:
+    """Whatever a record says, uninstall refuses it in one line or forgets an entry whose file is gone; the shipped
+    game, its map.yml entry and every file outside the games folder stay (here nothing was written by the tool)."""
+    with tempfile.TemporaryDirectory(dir=tmp_path) as temporary:
+        maps = Path(temporary)
+        folder = maps / "amap"
+        games = folder / "map" / "games"
+        games.mkdir(parents=True)
+        (folder / "map.yml").write_text("map_name: amap\ngames:\n- {game_name: Shipped, file_name: shipped.xml}\n")
+        for path in (games / "shipped.xml", games / "a.xml", games / "a.notes.html", maps / "victim.txt", folder / "victim.txt"):
+            path.write_text("the host's file")
+        entry = {"game_name": "Shipped", "file_name": file_name, "notes_file": notes_file, "sha256": sha256, "date": "2026-01-01"}
+        (folder / RECORD_NAME).write_text(json.dumps({"games": [entry]}))
+        before = snapshot(maps)
+        result = CliRunner().invoke(main, ["--maps-dir", str(maps), "uninstall", "Shipped"])
+        if result.exit_code == 0:  # a plain name of no file: the entry is forgotten, and the output says nothing went
+            assert "removed no file" in result.stdout and "map.yml did not list" in result.stdout
+            del before[f"amap/{RECORD_NAME}"]
+        else:
+            assert result.exit_code == 2 and result.stderr.count("\n") == 1, (result.stdout, result.stderr, result.exception)
+        assert snapshot(maps) == before

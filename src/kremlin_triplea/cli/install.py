@@ -35,8 +35,7 @@ def uninstall_command(ctx: click.Context, name: str) -> None:
     from kremlin_triplea.gamefile.install import uninstall_game
 
     game = uninstall_game(default_maps_dir(ctx.obj.get("maps_dir")), name)
-    click.echo(
-        f"uninstalled {game.game_name!r} from map {game.map_name}: removed {game.game_file}"
-        + (f" and {game.notes_file}" if game.notes_file else "")
-        + f"; {game.entry}"
-    )
+    files = " and ".join(str(path) for path in game.removed)
+    gone = [str(path) for path in (game.game_file, game.notes_file) if path is not None and path not in game.removed]
+    what = (f"removed {files}" if files else "removed no file") + (f" ({' and '.join(gone)} already gone)" if gone else "")
+    click.echo(f"uninstalled {game.game_name!r} from map {game.map_name}: {what}; {game.entry}")

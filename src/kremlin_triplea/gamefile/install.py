@@ -67,6 +67,8 @@ class InstalledGame:
     listed_as: str = ""
     #: What uninstall did with the map.yml entry, for the user.
     entry: str = ""
+    #: The files uninstall removed (a file already gone is not one of them).
+    removed: tuple[Path, ...] = ()
 
 
 def default_game_name(title: str, players: tuple[str, ...] | list[str], day: datetime.date | None = None) -> str:
@@ -570,13 +572,15 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
         if entry is None:
             raise InputError(f"{game.game_name!r} was uninstalled meanwhile", where=str(game.map_yml))
         _check_ours(folder, entry, "removes")
-        removed = _remove_entry(folder, entry)
+        listing = _remove_entry(folder, entry)
+        removed = []
         for path in (game.game_file, game.notes_file):
             if path is not None:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(path)
+                    removed.append(path)
         _write_record(folder, [g for g in record if g is not entry])
-    return attrs.evolve(game, entry=removed)
+    return attrs.evolve(game, entry=listing, removed=tuple(removed))
 
 
 def _named(game: InstalledGame, name: str) -> bool:
