@@ -333,3 +333,16 @@ def test_no_record_makes_uninstall_touch_anything_but_its_own_files(tmp_path: Pa
         else:
             assert result.exit_code == 2 and result.stderr.count("\n") == 1, (result.stdout, result.stderr, result.exception)
         assert snapshot(maps) == before
+
+
+def test_a_renamed_game_is_replaced_with_force_under_its_new_name(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = snapshot(maps)
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    renamed = map_yml.read_bytes()
+    replaced = run(maps, "apply", str(EXAMPLE), "--install", "--name", "Friday night", "--force")
+    assert replaced.exit_code == 0 and "replaced 'Friday night'" in replaced.stdout, replaced.stderr
+    assert map_yml.read_bytes() == renamed and [g.game_name for g in installed_games(maps)] == ["Friday night"]
+    assert run(maps, "uninstall", "Friday night").exit_code == 0
+    assert snapshot(maps) == original

@@ -355,10 +355,13 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
 
 
 def _check_replace(folder: MapFolder, game_name: str, existing: GameEntry, *, force: bool, record: list[dict]) -> dict:
-    """The record entry of the game ``existing`` (map.yml's entry named ``game_name``) if ``force`` may replace it; else refused."""
+    """The record entry of the game ``existing`` (map.yml's entry named ``game_name``) if ``force`` may replace it; else refused.
+
+    The entry is the one recording the file map.yml lists, whatever name it was installed under (the user may have renamed it).
+    """
     where = str(folder.folder / "map.yml")
-    entry = next((g for g in record if g["game_name"].lower() == existing.game_name.lower()), None)
-    if entry is None or existing.path.name != entry["file_name"]:
+    entry = next((g for g in record if g["file_name"] == existing.path.name), None)
+    if entry is None:
         raise InputError(
             f"map {folder.name!r} already has a game named {game_name!r} that kremlin-triplea did not install; it is never replaced: choose another --name",
             where=where,
@@ -493,6 +496,7 @@ def _replace_installed(
         write_atomically(notes_file, notes_bytes, overwrite=True, protect=protect)
         entry["notes_file"], entry["notes_sha256"] = notes_file.name, _sha256(notes_bytes)
     entry["date"] = day.isoformat()
+    entry["game_name"] = existing.game_name
     _write_record(folder.folder, record)
     return InstalledGame(existing.game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
 
