@@ -346,3 +346,25 @@ def test_a_renamed_game_is_replaced_with_force_under_its_new_name(maps: Path) ->
     assert map_yml.read_bytes() == renamed and [g.game_name for g in installed_games(maps)] == ["Friday night"]
     assert run(maps, "uninstall", "Friday night").exit_code == 0
     assert snapshot(maps) == original
+
+
+def test_a_game_file_that_cannot_be_removed_is_one_line_and_uninstall_can_finish_later(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when TripleA holds the file open on Windows, or the games folder is read-only."""
+    original = snapshot(maps)
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (game,) = installed_games(maps)
+    real_unlink = os.unlink
+
+    def held_open(path, *args, **kwargs):
+        if Path(path) == game.game_file:
+            raise PermissionError(13, "Permission denied")
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", held_open)
+    message = refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert "cannot remove" in message and str(game.game_file) in message
+    assert game.game_file.is_file() and installed_games(maps)[0].listed_as == "", "TripleA no longer lists it; the record still does"
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    finished = run(maps, "uninstall", "Kremlin")
+    assert finished.exit_code == 0 and "map.yml did not list" in finished.stdout
+    assert snapshot(maps) == original

@@ -42,7 +42,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, read_map_folder
-from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, write_atomically
+from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, remove, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
 LOCK_NAME = ".map.yml.kremlin-triplea.lock"
@@ -319,8 +319,7 @@ def _write_record(folder: Path, games: list[dict]) -> None:
     if os.path.islink(path):  # written through, it would replace whatever it points to
         raise InputError("is a symbolic link; the record of installed games is a file this program writes: remove the link", where=str(path))
     if not games:
-        if os.path.lexists(path):
-            os.unlink(path)
+        remove(path)
         return
     data = json.dumps({"written_by": "kremlin-triplea", "games": games}, indent=2, ensure_ascii=False) + "\n"
     write_atomically(path, data.encode("utf-8"), overwrite=True)
@@ -436,8 +435,8 @@ def install_game(
             write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
         except BaseException:
             for path in written:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+                with contextlib.suppress(InputError):
+                    remove(path)
             with contextlib.suppress(OSError, InputError):
                 _write_record(fresh.folder, record)
             raise
@@ -458,8 +457,7 @@ def _remove_leftovers(folder: MapFolder, record: list[dict], game_name: str) -> 
             _check_ours(folder.folder, entry, "removes")
             for name in (entry["file_name"], entry.get("notes_file")):
                 if name:
-                    with contextlib.suppress(FileNotFoundError):
-                        os.unlink(folder.games_folder / name)
+                    remove(folder.games_folder / name)
 
 
 def _record_after_rename(folder: MapFolder, record: list[dict], game_name: str) -> list[dict]:
@@ -576,13 +574,10 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
         if entry is None:
             raise InputError(f"{game.game_name!r} was uninstalled meanwhile", where=str(game.map_yml))
         _check_ours(folder, entry, "removes")
+        # map.yml first: if a file then cannot be removed, TripleA lists no missing game, and the record
+        # still names the files, so uninstalling again finishes the work.
         listing = _remove_entry(folder, entry)
-        removed = []
-        for path in (game.game_file, game.notes_file):
-            if path is not None:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-                    removed.append(path)
+        removed = [path for path in (game.game_file, game.notes_file) if path is not None and remove(path)]
         _write_record(folder, [g for g in record if g is not entry])
     return attrs.evolve(game, entry=listing, removed=tuple(removed))
 

@@ -538,6 +538,24 @@ def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> N
     os.replace(source, target)
 
 
+def remove(path: str | os.PathLike[str]) -> bool:
+    """Remove a file this program wrote; whether it was there. Tried again while Windows reports a sharing
+    violation (as :func:`replace`); a file that cannot be removed is an ``InputError`` naming it."""
+    for delay in (*REPLACE_RETRY_SECONDS, None):
+        try:
+            os.unlink(path)
+            return True
+        except FileNotFoundError:
+            return False
+        except PermissionError:
+            if delay is None:
+                raise InputError("cannot remove: permission denied (is it open in another program?)", where=os.fspath(path)) from None
+            time.sleep(delay)
+        except OSError as error:
+            raise InputError(f"cannot remove: {_os_error_text(error)}", where=os.fspath(path)) from None
+    return False  # not reached: the last try returns or raises
+
+
 def _sync_folder(folder: Path) -> None:
     """Make the rename itself durable (best effort: not every system can open a folder)."""
     try:
