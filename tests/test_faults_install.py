@@ -368,3 +368,33 @@ def test_a_game_file_that_cannot_be_removed_is_one_line_and_uninstall_can_finish
     finished = run(maps, "uninstall", "Kremlin")
     assert finished.exit_code == 0 and "map.yml did not list" in finished.stdout
     assert snapshot(maps) == original
+
+
+@pytest.mark.linux_only
+def test_a_file_system_without_locks_is_one_line_and_changes_nothing(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import fcntl
+
+    def no_locks(descriptor: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    before = snapshot(maps)
+    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    assert "cannot lock the map for installing" in message
+    assert snapshot(maps) == before
+
+
+def test_a_games_folder_that_cannot_be_made_is_one_error(tmp_path: Path) -> None:
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.gamefile.install import install_game
+    from kremlin_triplea.gamefile.locate import read_map_folder
+
+    folder = tmp_path / "amap"
+    folder.mkdir()
+    (folder / "map.yml").write_text("map_name: amap\n")
+    (folder / "map").write_text("a file where the map's folder goes")
+    with pytest.raises(InputError, match="cannot make the map's games folder") as error:
+        install_game(read_map_folder(folder), "Kremlin", b"<game/>")
+    assert error.value.where == str(folder / "map" / "games")
+    assert (folder / "map.yml").read_text() == "map_name: amap\n"

@@ -203,3 +203,11 @@ def test_an_earlier_versions_scratch_folder_beside_an_output_is_removed_by_the_n
     os.utime(left, (hour_ago, hour_ago))
     assert run("save", str(AA50_1941), "-o", str(tmp_path / "game.tsvg")).exit_code == 0
     assert not left.exists() and young.exists(), "one that may be another run's, still running, is left"
+
+
+def test_a_system_temporary_folder_that_is_missing_is_one_line(tmp_path: Path, fake: FakeTripleA2, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    out = tmp_path / "game.tsvg"
+    message = one_line(run("save", str(AA50_1941), "-o", str(out)), 2)
+    assert "cannot make a scratch folder" in message and "no-such-folder" in message
+    assert not out.exists()

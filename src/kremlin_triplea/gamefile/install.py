@@ -187,6 +187,11 @@ def _lock_file(path: Path, lock: Callable[[int], None]) -> int:
         except TimeoutError:
             os.close(descriptor)
             raise InputError(f"another install into this map has held its lock for {LOCK_WAIT_SECONDS} s; try again when it is done", where=str(path)) from None
+        except OSError as error:  # a file system without locks (some network shares): nobody holds this file
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            os.close(descriptor)
+            raise InputError(f"cannot lock the map for installing: {error.strerror or error}", where=str(path)) from None
         except BaseException:
             os.close(descriptor)
             raise
@@ -407,7 +412,10 @@ def install_game(
             entry = _check_replace(fresh, game_name, existing, force=force, record=record)
             return _replace_installed(fresh, entry, existing, game_bytes, notes_bytes, record, day, protect)
         games = fresh.games_folder
-        games.mkdir(parents=True, exist_ok=True)
+        try:
+            games.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot make the map's games folder: {error.strerror or error}", where=str(games)) from None
         _remove_leftovers(fresh, record, game_name)
         file_name = unique_file_name(fresh, file_stem_for(game_name))
         insertion = mapyml.add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))

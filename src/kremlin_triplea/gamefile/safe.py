@@ -323,7 +323,12 @@ def scratch_folder(what: str) -> Iterator[Path]:
     """
     base = Path(tempfile.gettempdir())
     remove_stale_scratch(base)
-    folder = Path(tempfile.mkdtemp(prefix=f"kremlin-{what}-{os.getpid()}-", dir=base))
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=f"kremlin-{what}-{os.getpid()}-", dir=base))
+    except OSError as error:
+        raise InputError(
+            f"cannot make a scratch folder in the system's temporary folder: {_os_error_text(error)} (TMPDIR names another)", where=str(base)
+        ) from None
     try:
         yield folder
     finally:
