@@ -64,10 +64,10 @@ def write_apply_outputs(
         raise InputError(f"--savegame names the game's own output file ({output}); name another", where=str(savegame))
     save_bytes, engine = b"", ""
     if savegame is not None:
-        from kremlin_triplea.cli.save import checked_savegame
+        from kremlin_triplea.engine.savegame import checked_savegame
 
         with scratch_folder("apply") as folder:
-            save_bytes, engine = checked_savegame(game.save(folder / "game.xml"), savegame, triplea)
+            save_bytes, engine = checked_savegame(game.save(folder / "game.xml"), savegame, triplea=triplea)
     lines = []
     with all_or_none() as outputs:
         if output is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -68,25 +67,5 @@ def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, for
 
     report = write_savegame(game, savegame, triplea=triplea, overwrite=force)
     if not report.ok:
-        raise _refused(report, savegame)
+        raise report.refusal(savegame)
     click.echo(f"wrote {report.save} with {report.engine}; it loads back as the game was written")
-
-
-def checked_savegame(game: Path, savegame: Path, triplea: Path | None) -> tuple[bytes, str]:
-    """The bytes of ``game``'s savegame, written by TripleA 2.x in a scratch folder and loaded back as written, and
-    which TripleA wrote it; refused (exit 1) otherwise. The caller writes them, with its other outputs."""
-    from kremlin_triplea.engine.savegame import check_savegame
-    from kremlin_triplea.gamefile.safe import scratch_folder
-
-    with scratch_folder("save") as folder:
-        report, data = check_savegame(game, folder / savegame.name, triplea=triplea)
-    if not report.ok:
-        raise _refused(report, savegame)
-    return data, report.engine
-
-
-def _refused(report: Any, savegame: Path) -> Exception:
-    from kremlin_triplea.engine.savegame import SaveRefused
-
-    problems = [f"TripleA refuses the game: {e}" for e in report.validation] + [f"the save reads back differently: {d}" for d in report.disagreements]
-    return SaveRefused(f"{report.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(report.game))

@@ -49,6 +49,11 @@ class SaveReport:
     def ok(self) -> bool:
         return not self.validation and not self.disagreements
 
+    def refusal(self, savegame: Path) -> SaveRefused:
+        """Why ``savegame`` is not written: what TripleA refuses, or where the save reads back differently (the first five)."""
+        problems = [f"TripleA refuses the game: {e}" for e in self.validation] + [f"the save reads back differently: {d}" for d in self.disagreements]
+        return SaveRefused(f"{self.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(self.game))
+
 
 def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str | None = None, overwrite: bool = False) -> SaveReport:
     """Write ``out`` (a ``.tsvg``) from ``game_xml`` with TripleA 2.x, and load it back to compare; ``out`` is written
@@ -79,6 +84,16 @@ def check_savegame(game_xml: Path, partial: Path, *, triplea: Path | str | None 
         found.append(f"round: the save starts in round {answer['round']}, not 1")
     report = SaveReport(game_xml, partial, f"{installation.describe()} on {done.runtime}", tuple(answer["validation"]), tuple(found))
     return report, (read_bytes(partial, what="savegame") if report.ok else b"")
+
+
+def checked_savegame(game_xml: Path, savegame: Path, *, triplea: Path | str | None = None) -> tuple[bytes, str]:
+    """The bytes of ``game_xml``'s savegame, written by TripleA 2.x in a scratch folder and loaded back as written,
+    and which TripleA wrote it; ``SaveRefused`` otherwise. The caller writes them, with its other outputs."""
+    with scratch_folder("save") as folder:
+        report, data = check_savegame(game_xml, folder / Path(savegame).name, triplea=triplea)
+    if not report.ok:
+        raise report.refusal(savegame)
+    return data, report.engine
 
 
 def bot_accepts(save_from: Path | str, maps_dir: Path | str, *, triplea: Path | str | None = None) -> dict[str, bool]:
