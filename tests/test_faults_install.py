@@ -95,6 +95,7 @@ def test_a_record_whose_notes_are_not_its_games_notes_is_refused(maps: Path, not
     assert snapshot(maps) == before
 
 
+@pytest.mark.linux_only
 def test_a_record_that_is_a_symbolic_link_is_never_written_through(maps: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps({"games": []}))
@@ -194,6 +195,7 @@ def test_an_entry_the_user_removed_is_reported_not_claimed(maps: Path) -> None:
     assert map_yml.read_bytes() == original and not game.game_file.exists()
 
 
+@pytest.mark.linux_only
 def test_a_game_file_that_is_a_link_is_not_ours(maps: Path, tmp_path: Path) -> None:
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
     (game,) = installed_games(maps)

@@ -64,6 +64,7 @@ def test_save_writes_the_engines_bytes_as_they_are(tmp_path: Path, fake: FakeTri
     assert files_in(out.parent) == ["game.tsvg"] and scratch_left(tmp_path) == []
 
 
+@pytest.mark.linux_only
 def test_save_force_keeps_the_permissions_of_the_file_it_replaces(tmp_path: Path, fake: FakeTripleA2) -> None:
     out = tmp_path / "game.tsvg"
     out.write_bytes(b"the host's private save")
@@ -97,6 +98,7 @@ def test_apply_with_a_refused_savegame_writes_neither_file(tmp_path: Path, fake:
     assert files_in(tmp_path) == ["system-temp"] and scratch_left(tmp_path) == []
 
 
+@pytest.mark.linux_only
 def test_apply_refuses_a_savegame_named_as_the_game_before_writing_either(tmp_path: Path, fake: FakeTripleA2) -> None:
     game = tmp_path / "game.xml"
     for force in ([], ["--force"]):
@@ -130,6 +132,7 @@ def test_apply_whose_savegame_cannot_be_written_leaves_no_game_and_installs_noth
     assert {str(p): p.read_bytes() for p in map_folder.rglob("*") if p.is_file()} == before
 
 
+@pytest.mark.linux_only
 def test_apply_force_puts_back_the_game_it_replaced_when_a_later_output_fails(tmp_path: Path, fake: FakeTripleA2) -> None:
     game, save = tmp_path / "game.xml", tmp_path / "game.tsvg"
     game.write_bytes(b"the host's game")

@@ -371,6 +371,7 @@ def test_the_same_inputs_give_the_same_bytes_whatever_pythons_hash_seed(tmp_path
 # -- a command's outputs, all or none ----------------------------------------------------------------------
 
 
+@pytest.mark.linux_only
 @pytest.mark.parametrize("failure", [KeyboardInterrupt, InputError])
 def test_all_or_none_puts_back_every_output_when_the_command_fails_later(tmp_path: Path, failure: type[BaseException]) -> None:
     replaced, created = tmp_path / "replaced.xml", tmp_path / "created.tsvg"
@@ -395,6 +396,7 @@ def test_all_or_none_keeps_every_output_when_the_command_succeeds(tmp_path: Path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["created.tsvg", "replaced.xml"]
 
 
+@pytest.mark.linux_only
 def test_one_file_is_never_two_outputs_of_a_command_by_any_name(tmp_path: Path) -> None:
     """(A hard link stops being the same file once the first write replaces the file: apply refuses it before.)"""
     game = tmp_path / "game.xml"
