@@ -214,3 +214,13 @@ def test_a_system_temporary_folder_that_is_missing_is_one_line(tmp_path: Path, f
     message = one_line(run("save", str(AA50_1941), "-o", str(out)), 2)
     assert "cannot make a scratch folder" in message and "no-such-folder" in message
     assert not out.exists()
+
+
+def test_save_with_the_base_name_never_writes_over_its_game(tmp_path: Path, fake: FakeTripleA2) -> None:
+    """--base-name saves a renamed copy from a scratch folder: the game given is still the input, never the output."""
+    game = tmp_path / "game.xml"
+    assert run("apply", str(EXAMPLE), "-o", str(game)).exit_code == 0
+    written = game.read_bytes()
+    message = one_line(run("save", str(game), "-o", str(game), "--base-name", "--force"), 2)
+    assert "refusing to overwrite the input file" in message
+    assert game.read_bytes() == written and scratch_left(tmp_path) == []

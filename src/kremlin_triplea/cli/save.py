@@ -47,7 +47,7 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
     # (InstalledMapsListing.hasGame): the base game's name is, the Kremlin game's own name is not.
     loaded.board.push(SetGameName(base.game))
     with scratch_folder("save") as folder:
-        write_checked_savegame(loaded.save(folder / game.name), output, triplea, force)
+        write_checked_savegame(loaded.save(folder / game.name), output, triplea, force, protect=(game,))
     click.echo(f"the save is named {base.game!r}, as its base game, for a lobby bot with map {base.map!r} installed")
     maps = _maps_dir(ctx)
     if maps.is_dir():
@@ -61,11 +61,14 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
         click.echo(f"{who} accepts it" if all(verdict.values()) else f"{who} would refuse it: {verdict}")
 
 
-def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool) -> None:
-    """Write ``savegame`` from ``game`` with TripleA 2.x; refused (exit 1, nothing written) unless it loads back as written."""
+def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool, *, protect: tuple[Path, ...] = ()) -> None:
+    """Write ``savegame`` from ``game`` with TripleA 2.x; refused (exit 1, nothing written) unless it loads back as written.
+
+    Never over ``game`` nor ``protect`` (the input, when ``game`` is a renamed copy of it in a scratch folder).
+    """
     from kremlin_triplea.engine.savegame import write_savegame
 
-    report = write_savegame(game, savegame, triplea=triplea, overwrite=force)
+    report = write_savegame(game, savegame, triplea=triplea, overwrite=force, protect=protect)
     if not report.ok:
         raise report.refusal(savegame)
     click.echo(f"wrote {report.save} with {report.engine}; it loads back as the game was written")

@@ -55,15 +55,19 @@ class SaveReport:
         return SaveRefused(f"{self.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(self.game))
 
 
-def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str | None = None, overwrite: bool = False) -> SaveReport:
+def write_savegame(
+    game_xml: Path | str, out: Path | str, *, triplea: Path | str | None = None, overwrite: bool = False, protect: tuple[Path, ...] = ()
+) -> SaveReport:
     """Write ``out`` (a ``.tsvg``) from ``game_xml`` with TripleA 2.x, and load it back to compare; ``out`` is written
-    (by :func:`~kremlin_triplea.gamefile.safe.write_atomically`, like every output) only if it loads back as written."""
+    (by :func:`~kremlin_triplea.gamefile.safe.write_atomically`, like every output) only if it loads back as written,
+    never over ``game_xml`` nor any of ``protect`` (the command's other inputs)."""
     game_xml, out = Path(game_xml), Path(out)
-    target = check_output(out, overwrite=overwrite, protect=(game_xml,))
+    protect = (game_xml, *protect)
+    target = check_output(out, overwrite=overwrite, protect=protect)
     with scratch_folder("save") as folder:
         report, data = check_savegame(game_xml, folder / target.name, triplea=triplea)
         if report.ok:
-            write_atomically(out, data, overwrite=overwrite, protect=(game_xml,))
+            write_atomically(out, data, overwrite=overwrite, protect=protect)
     return attrs.evolve(report, save=target)
 
 
