@@ -15,6 +15,7 @@ import pytest
 from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
 from kremlin_triplea.draft.legal import next_choices
 from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.gamefile.install import INSTALL_MARK
 from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -143,7 +144,8 @@ def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(t
     assert game.read_bytes() == applied.read_bytes()
     assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == (theirs / "world_war_ii_v3" / "map.yml").read_bytes()
     installed = maps / "world_war_ii_v3" / "map" / "games"
-    assert [p for p in installed.glob("*.xml") if p.read_bytes() == game.read_bytes()]
+    # Installed, it ends with the install mark by which uninstall knows it (gamefile/install.py).
+    assert [p for p in installed.glob("*.xml") if p.read_bytes() == game.read_bytes() + INSTALL_MARK.encode("ascii") + b"\n"]
 
 
 def test_match_choice_exact_prefix_part_and_close_spelling() -> None:

@@ -107,8 +107,10 @@ def test_sigkill_mid_write_leaves_the_old_file_and_the_next_run_removes_the_temp
     completed = kill_when_paused(["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLE), "-o", str(out), "--force"], "out.xml", signal.SIGKILL)
     assert completed.returncode == -signal.SIGKILL
     assert out.read_text() == "the host's game"
-    (left,) = temporaries(tmp_path)  # what a kill -9 cannot clean
-    assert left.name.startswith(".out.xml.kremlin-")
+    # What a kill -9 cannot clean: the partial file, and the hard link that keeps the old one until every output is written.
+    left = temporaries(tmp_path)
+    assert len(left) == 2 and all(p.name.startswith(".out.xml.kremlin-") for p in left)
+    assert [p.samefile(out) for p in sorted(left, key=lambda p: not p.samefile(out))] == [True, False]
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLE), "-o", str(out), "--force"])
     assert result.exit_code == 0
     assert out.read_bytes() == reference and temporaries(tmp_path) == []

@@ -13,11 +13,14 @@ import hashlib
 import json
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.install import RECORD_NAME, installed_games
@@ -92,6 +95,7 @@ def test_a_record_whose_notes_are_not_its_games_notes_is_refused(maps: Path, not
     assert snapshot(maps) == before
 
 
+@pytest.mark.linux_only
 def test_a_record_that_is_a_symbolic_link_is_never_written_through(maps: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps({"games": []}))
@@ -191,6 +195,7 @@ def test_an_entry_the_user_removed_is_reported_not_claimed(maps: Path) -> None:
     assert map_yml.read_bytes() == original and not game.game_file.exists()
 
 
+@pytest.mark.linux_only
 def test_a_game_file_that_is_a_link_is_not_ours(maps: Path, tmp_path: Path) -> None:
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
     (game,) = installed_games(maps)
@@ -232,3 +237,166 @@ def test_install_then_uninstall_leaves_no_lock_file_and_concurrent_locks_still_e
     for thread in threads:
         thread.join()
     assert most[0] == 1 and not (map_folder(maps) / LOCK_NAME).exists()
+
+
+def test_an_entry_the_user_renamed_is_uninstalled_by_either_name(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    listed = run(maps, "installed")
+    assert listed.exit_code == 0 and "[listed as 'Friday night']" in listed.stdout
+    gone = run(maps, "uninstall", "friday night")
+    assert gone.exit_code == 0, gone.stderr
+    assert map_yml.read_bytes() == original and installed_games(maps) == []
+
+
+def test_installing_the_old_name_of_a_renamed_game_keeps_both(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    assert sorted(g.game_name for g in installed_games(maps)) == ["Friday night", "Kremlin"]
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert run(maps, "uninstall", "Friday night").exit_code == 0
+    assert map_yml.read_bytes() == original and installed_games(maps) == []
+
+
+def test_an_install_killed_before_its_map_yml_entry_leaves_nothing_behind_the_next_one(maps: Path) -> None:
+    """A kill between the record and map.yml leaves the files and a record entry that map.yml does not list."""
+    original = snapshot(maps)
+    map_yml = map_folder(maps) / "map.yml"
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (killed,) = installed_games(maps)
+    map_yml.write_bytes(original["world_war_ii_v3/map.yml"])  # as if the map.yml write never happened
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (again,) = installed_games(maps)
+    assert again.game_file == killed.game_file, "the leftover was removed, and its name is used again"
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert snapshot(maps) == original
+
+
+def test_a_leftover_changed_since_is_kept_and_the_new_game_takes_another_file(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    shipped = map_yml.read_bytes()
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (killed,) = installed_games(maps)
+    map_yml.write_bytes(shipped)
+    killed.game_file.write_bytes(b"the host edited it")
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (again,) = installed_games(maps)
+    assert again.game_file != killed.game_file and killed.game_file.read_bytes() == b"the host edited it"
+
+
+def test_one_maps_bad_record_does_not_hide_the_others(maps: Path) -> None:
+    shutil.copytree(MAPS_DIR / "classic_variations", maps / "classic_variations")
+    for path in [maps / "classic_variations", *(maps / "classic_variations").rglob("*")]:
+        path.chmod(path.stat().st_mode | 0o200)
+    (maps / "classic_variations" / RECORD_NAME).write_text(json.dumps({"games": [{"game_name": "X", "file_name": "../x.xml"}]}))
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    listed = run(maps, "installed")
+    assert listed.exit_code == 0 and listed.stdout.startswith("world_war_ii_v3\tKremlin\t")
+    assert "warning" in listed.stderr and "classic_variations" in listed.stderr and "file_name '../x.xml'" in listed.stderr
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0
+    assert "file_name '../x.xml'" in refused_in_one_line(run(maps, "uninstall", "X"))
+
+
+# -- any record at all -------------------------------------------------------------------------------------------
+
+NAME_PARTS = st.sampled_from(["..", ".", "/", "\\", ":", "C:", "victim.txt", "shipped.xml", "a.xml", "a.notes.html", "\x00", "~", "%2e%2e", " "])
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    file_name=st.one_of(st.lists(NAME_PARTS, min_size=1, max_size=6).map("".join), st.text(max_size=20), st.integers(), st.none()),
+    notes_file=st.one_of(st.none(), st.lists(NAME_PARTS, min_size=1, max_size=4).map("".join), st.booleans()),
+    sha256=st.one_of(st.none(), st.just("0" * 64), st.text(max_size=5)),
+)
+def test_no_record_makes_uninstall_touch_anything_but_its_own_files(tmp_path: Path, file_name: object, notes_file: object, sha256: object) -> None:
+    """Whatever a record says, uninstall refuses it in one line or forgets an entry whose file is gone; the shipped
+    game, its map.yml entry and every file outside the games folder stay (here nothing was written by the tool)."""
+    with tempfile.TemporaryDirectory(dir=tmp_path) as temporary:
+        maps = Path(temporary)
+        folder = maps / "amap"
+        games = folder / "map" / "games"
+        games.mkdir(parents=True)
+        (folder / "map.yml").write_text("map_name: amap\ngames:\n- {game_name: Shipped, file_name: shipped.xml}\n")
+        for path in (games / "shipped.xml", games / "a.xml", games / "a.notes.html", maps / "victim.txt", folder / "victim.txt"):
+            path.write_text("the host's file")
+        entry = {"game_name": "Shipped", "file_name": file_name, "notes_file": notes_file, "sha256": sha256, "date": "2026-01-01"}
+        (folder / RECORD_NAME).write_text(json.dumps({"games": [entry]}))
+        before = snapshot(maps)
+        result = CliRunner().invoke(main, ["--maps-dir", str(maps), "uninstall", "Shipped"])
+        if result.exit_code == 0:  # a plain name of no file: the entry is forgotten, and the output says nothing went
+            assert "removed no file" in result.stdout and "map.yml did not list" in result.stdout
+            del before[f"amap/{RECORD_NAME}"]
+        else:
+            assert result.exit_code == 2 and result.stderr.count("\n") == 1, (result.stdout, result.stderr, result.exception)
+        assert snapshot(maps) == before
+
+
+def test_a_renamed_game_is_replaced_with_force_under_its_new_name(maps: Path) -> None:
+    map_yml = map_folder(maps) / "map.yml"
+    original = snapshot(maps)
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    renamed = map_yml.read_bytes()
+    replaced = run(maps, "apply", str(EXAMPLE), "--install", "--name", "Friday night", "--force")
+    assert replaced.exit_code == 0 and "replaced 'Friday night'" in replaced.stdout, replaced.stderr
+    assert map_yml.read_bytes() == renamed and [g.game_name for g in installed_games(maps)] == ["Friday night"]
+    assert run(maps, "uninstall", "Friday night").exit_code == 0
+    assert snapshot(maps) == original
+
+
+def test_a_game_file_that_cannot_be_removed_is_one_line_and_uninstall_can_finish_later(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As when TripleA holds the file open on Windows, or the games folder is read-only."""
+    original = snapshot(maps)
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    (game,) = installed_games(maps)
+    real_unlink = os.unlink
+
+    def held_open(path, *args, **kwargs):
+        if Path(path) == game.game_file:
+            raise PermissionError(13, "Permission denied")
+        return real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", held_open)
+    message = refused_in_one_line(run(maps, "uninstall", "Kremlin"))
+    assert "cannot remove" in message and str(game.game_file) in message
+    assert game.game_file.is_file() and installed_games(maps)[0].listed_as == "", "TripleA no longer lists it; the record still does"
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    finished = run(maps, "uninstall", "Kremlin")
+    assert finished.exit_code == 0 and "map.yml did not list" in finished.stdout
+    assert snapshot(maps) == original
+
+
+@pytest.mark.linux_only
+def test_a_file_system_without_locks_is_one_line_and_changes_nothing(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import fcntl
+
+    def no_locks(descriptor: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    before = snapshot(maps)
+    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    assert "cannot lock the map for installing" in message
+    assert snapshot(maps) == before
+
+
+def test_a_games_folder_that_cannot_be_made_is_one_error(tmp_path: Path) -> None:
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.gamefile.install import install_game
+    from kremlin_triplea.gamefile.locate import read_map_folder
+
+    folder = tmp_path / "amap"
+    folder.mkdir()
+    (folder / "map.yml").write_text("map_name: amap\n")
+    (folder / "map").write_text("a file where the map's folder goes")
+    with pytest.raises(InputError, match="cannot make the map's games folder") as error:
+        install_game(read_map_folder(folder), "Kremlin", b"<game/>")
+    assert error.value.where == str(folder / "map" / "games")
+    assert (folder / "map.yml").read_text() == "map_name: amap\n"

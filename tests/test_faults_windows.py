@@ -147,6 +147,23 @@ def test_a_sharing_violation_that_lasts_is_one_error_and_leaves_the_old_file(tmp
     assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["game.xml"]
 
 
+def test_removing_a_file_meeting_a_sharing_violation_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.xml"
+    path.write_bytes(b"ours")
+    real_unlink, calls = os.unlink, []
+
+    def unlink(target, *args, **kwargs):
+        calls.append(1)
+        if len(calls) <= 2:
+            raise PermissionError(13, "The process cannot access the file because it is being used by another process")
+        return real_unlink(target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    monkeypatch.setattr(safe, "REPLACE_RETRY_SECONDS", (0.01, 0.01, 0.01))
+    assert safe.remove(path) is True and not path.exists() and len(calls) == 3
+    assert safe.remove(path) is False, "a file already gone"
+
+
 def test_elsewhere_a_permission_error_is_answered_at_once() -> None:
     if os.name != "nt":
         assert safe.REPLACE_RETRY_SECONDS == ()

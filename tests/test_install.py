@@ -96,3 +96,27 @@ def test_an_empty_name_on_the_command_line_is_refused_not_replaced_by_the_defaul
     result = CliRunner().invoke(main, ["--maps-dir", str(maps), "apply", str(example), "--install", "--name", ""])
     assert result.exit_code == 2 and result.stderr == "kremlin-triplea: error: --name: a game's name cannot be empty or blank\n"
     assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == before
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+def test_both_engines_read_an_installed_game_mark_and_all(maps: Path) -> None:
+    """The install mark is an XML comment after the root element: TripleA 2.7 and 1.9 read the game as written."""
+    from kremlin_triplea.engine import read_with_engine
+    from kremlin_triplea.engine.compare import disagreements
+    from kremlin_triplea.engine.savegame import read_with_triplea2
+    from kremlin_triplea.model.changes import SetGameName
+    from support.paths import SHARED
+
+    folder = read_map_folder(maps / "world_war_ii_v3")
+    game = load(AA50_1941)
+    game.board.push(SetGameName("Kremlin installed"))
+    installed = install_game(folder, "Kremlin installed", game.to_bytes(), "<p>notes</p>")
+    assert installed.game_file.read_bytes().rstrip().endswith(INSTALL_MARK.encode("ascii"))
+    board = load(installed.game_file).board
+    (new,) = read_with_triplea2([installed.game_file], triplea=SHARED / "triplea-engine-2.7")
+    (old,) = read_with_engine([installed.game_file])
+    assert new.error is None and new.validation == () and old.ok, (new.error, new.validation, old.error)
+    assert new.game_name == old.game_name == "Kremlin installed"
+    assert [str(d) for d in disagreements(board, new, triplea2=True)] == []
+    assert [str(d) for d in disagreements(board, old, properties=False)] == []

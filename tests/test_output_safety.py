@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import load
-from kremlin_triplea.gamefile import safe
+from kremlin_triplea.gamefile import install, safe
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
 from support.paths import AA50_1941, MAPS_DIR
 
@@ -157,14 +157,14 @@ def test_install_with_a_write_failing_late_is_rolled_back(tmp_path: Path, monkey
     games = tmp_path / "world_war_ii_v3" / "map" / "games"
     before = sorted(p.name for p in games.iterdir()), map_yml.read_bytes()
     out = tmp_path / "out.xml"
-    real_save = __import__("kremlin_triplea.game", fromlist=["Game"]).Game.save
+    real_write = install.write_atomically
 
-    def full_disk(self, path, **kwargs):
-        if Path(path) == out:
+    def full_disk(path, data, **kwargs):  # the install's last write, its map.yml entry, finds the disk full
+        if Path(path) == map_yml:
             raise InputError("cannot write: No space left on device", where=str(path))
-        return real_save(self, path, **kwargs)
+        return real_write(path, data, **kwargs)
 
-    monkeypatch.setattr("kremlin_triplea.game.Game.save", full_disk)
+    monkeypatch.setattr(install, "write_atomically", full_disk)
     result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "apply", str(EXAMPLE), "--install", "--name", "N", "-o", str(out)])
     assert "No space left on device" in one_line_error(result)
     assert (sorted(p.name for p in games.iterdir()), map_yml.read_bytes()) == before
@@ -366,3 +366,45 @@ def test_the_same_inputs_give_the_same_bytes_whatever_pythons_hash_seed(tmp_path
         assert done.returncode == 0, done.stderr
         written.append(out.read_bytes())
     assert written[0] == written[1]
+
+
+# -- a command's outputs, all or none ----------------------------------------------------------------------
+
+
+@pytest.mark.linux_only
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, InputError])
+def test_all_or_none_puts_back_every_output_when_the_command_fails_later(tmp_path: Path, failure: type[BaseException]) -> None:
+    replaced, created = tmp_path / "replaced.xml", tmp_path / "created.tsvg"
+    replaced.write_bytes(b"the host's game")
+    replaced.chmod(0o600)
+    with pytest.raises(failure), safe.all_or_none() as outputs:
+        outputs.write(replaced, b"new game", overwrite=True)
+        outputs.write(created, b"new save")
+        assert replaced.read_bytes() == b"new game" and created.read_bytes() == b"new save"
+        raise failure("the install failed") if failure is InputError else failure()
+    assert replaced.read_bytes() == b"the host's game" and stat.S_IMODE(replaced.stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["replaced.xml"], "no new file, backup or temporary left"
+
+
+def test_all_or_none_keeps_every_output_when_the_command_succeeds(tmp_path: Path) -> None:
+    replaced, created = tmp_path / "replaced.xml", tmp_path / "created.tsvg"
+    replaced.write_bytes(b"the host's game")
+    with safe.all_or_none() as outputs:
+        outputs.write(replaced, b"new game", overwrite=True)
+        outputs.write(created, b"new save")
+    assert (replaced.read_bytes(), created.read_bytes()) == (b"new game", b"new save")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["created.tsvg", "replaced.xml"]
+
+
+@pytest.mark.linux_only
+def test_one_file_is_never_two_outputs_of_a_command_by_any_name(tmp_path: Path) -> None:
+    """(A hard link stops being the same file once the first write replaces the file: apply refuses it before.)"""
+    game = tmp_path / "game.xml"
+    game.write_bytes(b"the host's game")
+    (tmp_path / "soft-link.xml").symlink_to(game)
+    for other in ("game.xml", "soft-link.xml", "sub/../game.xml"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        with pytest.raises(InputError, match="is already an output of this command"), safe.all_or_none() as outputs:
+            outputs.write(game, b"new game", overwrite=True)
+            outputs.write(tmp_path / other, b"new save", overwrite=True)
+        assert game.read_bytes() == b"the host's game"

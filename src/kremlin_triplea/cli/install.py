@@ -11,15 +11,20 @@ from kremlin_triplea.gamefile.locate import default_maps_dir
 @click.pass_context
 def installed_command(ctx: click.Context) -> None:
     """List the games this tool installed: map, name, file, date."""
+    from kremlin_triplea.errors import InputError
     from kremlin_triplea.gamefile.install import installed_games
 
-    games = installed_games(default_maps_dir(ctx.obj.get("maps_dir")))
+    broken: list[InputError] = []
+    games = installed_games(default_maps_dir(ctx.obj.get("maps_dir")), broken)
+    for error in broken:
+        click.echo(f"kremlin-triplea: warning: {error}", err=True)
     if not games:
         click.echo("no games installed by kremlin-triplea")
         return
     for game in games:
         missing = "" if game.game_file.is_file() else "  [file missing]"
-        click.echo(f"{game.map_name}\t{game.game_name}\t{game.game_file}\t{game.date}{missing}")
+        renamed = f"  [listed as {game.listed_as!r}]" if game.listed_as and game.listed_as != game.game_name else ""
+        click.echo(f"{game.map_name}\t{game.game_name}\t{game.game_file}\t{game.date}{missing}{renamed}")
 
 
 @click.command("uninstall")
@@ -30,8 +35,7 @@ def uninstall_command(ctx: click.Context, name: str) -> None:
     from kremlin_triplea.gamefile.install import uninstall_game
 
     game = uninstall_game(default_maps_dir(ctx.obj.get("maps_dir")), name)
-    click.echo(
-        f"uninstalled {game.game_name!r} from map {game.map_name}: removed {game.game_file}"
-        + (f" and {game.notes_file}" if game.notes_file else "")
-        + f"; {game.entry}"
-    )
+    files = " and ".join(str(path) for path in game.removed)
+    gone = [str(path) for path in (game.game_file, game.notes_file) if path is not None and path not in game.removed]
+    what = (f"removed {files}" if files else "removed no file") + (f" ({' and '.join(gone)} already gone)" if gone else "")
+    click.echo(f"uninstalled {game.game_name!r} from map {game.map_name}: {what}; {game.entry}")

@@ -277,39 +277,23 @@ def apply_command(
     result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
-    inputs = _inputs_of(draft, result)
-    installed = None
-    if install:
-        from kremlin_triplea.gamefile.install import check_install, uninstall_game
-        from kremlin_triplea.report.notes import install_name as default_install_name
+    from kremlin_triplea.cli.output import write_apply_outputs
 
-        name = install_name if install_name is not None else default_install_name(result)
-        # Nothing is changed unless everything can be: the output and the install are checked before either is written.
-        if output is not None:
-            check_output(output, overwrite=force, protect=inputs)
-        check_install(result.game.map_folder(_maps_dir(ctx)), name, force=force)
-        installed = result.game.install(_maps_dir(ctx), name=name, force=force, protect=inputs)
-    try:
-        written = result.game.save(output, overwrite=force, protect=inputs) if output is not None else None
-    except BaseException:
-        if installed is not None and not installed.replaced:
-            uninstall_game(_maps_dir(ctx), f"{installed.map_name}/{installed.game_name}")
-        raise
+    written = write_apply_outputs(
+        result,
+        maps_dir=_maps_dir(ctx),
+        output=output,
+        savegame=savegame,
+        install=install,
+        install_name=install_name,
+        force=force,
+        triplea=triplea,
+        inputs=_inputs_of(draft, result),
+    )
     for line in result.summary():
         click.echo(line)
-    if written is not None:
-        click.echo(f"wrote {written}")
-    if installed is not None:
-        verb = "replaced" if installed.replaced else "installed"
-        click.echo(f"{verb} {installed.game_name!r}: {installed.game_file} (notes {installed.notes_file}), listed in {installed.map_yml}")
-    if savegame is not None:
-        import tempfile
-
-        with tempfile.TemporaryDirectory(prefix="kremlin-apply-") as folder:
-            source = written or (installed.game_file if installed is not None else result.game.save(Path(folder) / "game.xml"))
-            from kremlin_triplea.cli.save import write_checked_savegame
-
-            write_checked_savegame(source, savegame, triplea, force)
+    for line in written:
+        click.echo(line)
 
 
 def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:

@@ -33,11 +33,10 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
     if not base_name:
         write_checked_savegame(game, output, triplea, force)
         return
-    import tempfile
-
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.provenance import recorded_base
+    from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.model.changes import SetGameName
 
     loaded = load(game)
@@ -47,27 +46,29 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
     # A 2.7 bot accepts an uploaded save only if its game name is listed in an installed map.yml
     # (InstalledMapsListing.hasGame): the base game's name is, the Kremlin game's own name is not.
     loaded.board.push(SetGameName(base.game))
-    with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
-        write_checked_savegame(loaded.save(Path(folder) / game.name), output, triplea, force)
+    with scratch_folder("save") as folder:
+        write_checked_savegame(loaded.save(folder / game.name), output, triplea, force, protect=(game,))
     click.echo(f"the save is named {base.game!r}, as its base game, for a lobby bot with map {base.map!r} installed")
     maps = _maps_dir(ctx)
     if maps.is_dir():
         from kremlin_triplea.engine.savegame import bot_accepts
         from kremlin_triplea.gamefile.installation import find_installation
 
-        with tempfile.TemporaryDirectory(prefix="kremlin-save-") as folder:
-            verdict = bot_accepts(loaded.save(Path(folder) / game.name), maps, triplea=triplea)
+        with scratch_folder("save") as folder:
+            verdict = bot_accepts(loaded.save(folder / game.name), maps, triplea=triplea)
         engine = find_installation(triplea).found
         who = f"a TripleA {engine.version if engine else '2.x'} bot with the maps of {maps}"
         click.echo(f"{who} accepts it" if all(verdict.values()) else f"{who} would refuse it: {verdict}")
 
 
-def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool) -> None:
-    """Write ``savegame`` from ``game`` with TripleA 2.x; refused (exit 1, nothing written) unless it loads back as written."""
-    from kremlin_triplea.engine.savegame import SaveRefused, write_savegame
+def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, force: bool, *, protect: tuple[Path, ...] = ()) -> None:
+    """Write ``savegame`` from ``game`` with TripleA 2.x; refused (exit 1, nothing written) unless it loads back as written.
 
-    report = write_savegame(game, savegame, triplea=triplea, overwrite=force)
+    Never over ``game`` nor ``protect`` (the input, when ``game`` is a renamed copy of it in a scratch folder).
+    """
+    from kremlin_triplea.engine.savegame import write_savegame
+
+    report = write_savegame(game, savegame, triplea=triplea, overwrite=force, protect=protect)
     if not report.ok:
-        problems = [f"TripleA refuses the game: {e}" for e in report.validation] + [f"the save reads back differently: {d}" for d in report.disagreements]
-        raise SaveRefused(f"{report.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(game))
+        raise report.refusal(savegame)
     click.echo(f"wrote {report.save} with {report.engine}; it loads back as the game was written")

@@ -13,9 +13,7 @@ save is of no use to players who run 2.x.
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -25,7 +23,7 @@ import attrs
 from kremlin_triplea.engine import EngineFailed, EngineUnavailable, compare, triplea2_bridge
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.installation import Installation, find_installation
-from kremlin_triplea.gamefile.safe import check_output
+from kremlin_triplea.gamefile.safe import check_output, read_bytes, scratch_folder, write_atomically
 
 #: Starting the JVM and the engine, then each game parsed, saved and loaded back / each save's round played.
 SECONDS = 180
@@ -51,30 +49,55 @@ class SaveReport:
     def ok(self) -> bool:
         return not self.validation and not self.disagreements
 
+    def refusal(self, savegame: Path) -> SaveRefused:
+        """Why ``savegame`` is not written: what TripleA refuses, or where the save reads back differently (the first five)."""
+        problems = [f"TripleA refuses the game: {e}" for e in self.validation] + [f"the save reads back differently: {d}" for d in self.disagreements]
+        return SaveRefused(f"{self.engine}: " + "; ".join(problems[:5]) + f"; {savegame} not written", where=str(self.game))
 
-def write_savegame(game_xml: Path | str, out: Path | str, *, triplea: Path | str | None = None, overwrite: bool = False) -> SaveReport:
-    """Write ``out`` (a ``.tsvg``) from ``game_xml`` with TripleA 2.x, and load it back to compare; atomic."""
+
+def write_savegame(
+    game_xml: Path | str, out: Path | str, *, triplea: Path | str | None = None, overwrite: bool = False, protect: tuple[Path, ...] = ()
+) -> SaveReport:
+    """Write ``out`` (a ``.tsvg``) from ``game_xml`` with TripleA 2.x, and load it back to compare; ``out`` is written
+    (by :func:`~kremlin_triplea.gamefile.safe.write_atomically`, like every output) only if it loads back as written,
+    never over ``game_xml`` nor any of ``protect`` (the command's other inputs)."""
+    game_xml, out = Path(game_xml), Path(out)
+    protect = (game_xml, *protect)
+    target = check_output(out, overwrite=overwrite, protect=protect)
+    with scratch_folder("save") as folder:
+        report, data = check_savegame(game_xml, folder / target.name, triplea=triplea)
+        if report.ok:
+            write_atomically(out, data, overwrite=overwrite, protect=protect)
+    return attrs.evolve(report, save=target)
+
+
+def check_savegame(game_xml: Path, partial: Path, *, triplea: Path | str | None = None) -> tuple[SaveReport, bytes]:
+    """TripleA 2.x's save of ``game_xml`` written to ``partial`` (a scratch file), loaded back and compared; its bytes."""
     from kremlin_triplea.game import load
 
-    game_xml, out = Path(game_xml), Path(out)
-    target = check_output(out, overwrite=overwrite, protect=(game_xml,))
     installation = _installation(triplea)
     board = load(game_xml).board
-    with tempfile.TemporaryDirectory(prefix=".kremlin-save-", dir=target.parent) as folder:
-        partial = Path(folder) / target.name
-        done = _run(installation, [{"save": str(game_xml.resolve()), "to": str(partial)}])
-        (answer,) = done.answers
-        if "error" in answer:
-            raise EngineFailed(f"{installation.describe()} cannot save {game_xml}: {answer['error']}")
-        found = [str(d) for d in compare.disagreements(board, triplea2_bridge.reading(answer), properties=False)]
-        if answer["game_name"] != board.game_name:
-            found.append(f"game name: ours {board.game_name!r}, the save's {answer['game_name']!r}")
-        if answer["round"] != 1:
-            found.append(f"round: the save starts in round {answer['round']}, not 1")
-        report = SaveReport(game_xml, target, f"{installation.describe()} on {done.runtime}", tuple(answer["validation"]), tuple(found))
-        if report.ok:
-            os.replace(partial, target)
-    return report
+    done = _run(installation, [{"save": str(game_xml.resolve()), "to": str(partial)}])
+    (answer,) = done.answers
+    if "error" in answer:
+        raise EngineFailed(f"{installation.describe()} cannot save {game_xml}: {answer['error']}")
+    found = [str(d) for d in compare.disagreements(board, triplea2_bridge.reading(answer), properties=False)]
+    if answer["game_name"] != board.game_name:
+        found.append(f"game name: ours {board.game_name!r}, the save's {answer['game_name']!r}")
+    if answer["round"] != 1:
+        found.append(f"round: the save starts in round {answer['round']}, not 1")
+    report = SaveReport(game_xml, partial, f"{installation.describe()} on {done.runtime}", tuple(answer["validation"]), tuple(found))
+    return report, (read_bytes(partial, what="savegame") if report.ok else b"")
+
+
+def checked_savegame(game_xml: Path, savegame: Path, *, triplea: Path | str | None = None) -> tuple[bytes, str]:
+    """The bytes of ``game_xml``'s savegame, written by TripleA 2.x in a scratch folder and loaded back as written,
+    and which TripleA wrote it; ``SaveRefused`` otherwise. The caller writes them, with its other outputs."""
+    with scratch_folder("save") as folder:
+        report, data = check_savegame(game_xml, folder / Path(savegame).name, triplea=triplea)
+    if not report.ok:
+        raise report.refusal(savegame)
+    return data, report.engine
 
 
 def bot_accepts(save_from: Path | str, maps_dir: Path | str, *, triplea: Path | str | None = None) -> dict[str, bool]:
@@ -82,7 +105,7 @@ def bot_accepts(save_from: Path | str, maps_dir: Path | str, *, triplea: Path | 
     HeadlessGameServer checks an uploaded save: ``has_game`` (the save's game name is an installed game) and
     ``map_installed`` (its map is installed). The save is written to a scratch folder and thrown away."""
     installation = _installation(triplea)
-    with tempfile.TemporaryDirectory(prefix="kremlin-bot-") as folder:
+    with scratch_folder("bot") as folder:
         # The bot would write a map.yml into a map folder lacking one: it reads a scratch copy of what it looks
         # at (each map's map.yml and game files), never the user's folder.
         maps = Path(folder) / "downloadedMaps"

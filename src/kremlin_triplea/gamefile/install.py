@@ -42,7 +42,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, read_map_folder
-from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, write_atomically
+from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, remove, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
 LOCK_NAME = ".map.yml.kremlin-triplea.lock"
@@ -63,8 +63,12 @@ class InstalledGame:
     map_name: str = ""
     date: str = ""
     replaced: bool = False
-    #: What uninstall found of the map.yml entry: the name it removed (the user may have renamed it), or why none.
+    #: The name map.yml lists the game's file under now: the user may have renamed it ("" if it lists no such file).
+    listed_as: str = ""
+    #: What uninstall did with the map.yml entry, for the user.
     entry: str = ""
+    #: The files uninstall removed (a file already gone is not one of them).
+    removed: tuple[Path, ...] = ()
 
 
 def default_game_name(title: str, players: tuple[str, ...] | list[str], day: datetime.date | None = None) -> str:
@@ -183,6 +187,11 @@ def _lock_file(path: Path, lock: Callable[[int], None]) -> int:
         except TimeoutError:
             os.close(descriptor)
             raise InputError(f"another install into this map has held its lock for {LOCK_WAIT_SECONDS} s; try again when it is done", where=str(path)) from None
+        except OSError as error:  # a file system without locks (some network shares): nobody holds this file
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            os.close(descriptor)
+            raise InputError(f"cannot lock the map for installing: {error.strerror or error}", where=str(path)) from None
         except BaseException:
             os.close(descriptor)
             raise
@@ -315,8 +324,7 @@ def _write_record(folder: Path, games: list[dict]) -> None:
     if os.path.islink(path):  # written through, it would replace whatever it points to
         raise InputError("is a symbolic link; the record of installed games is a file this program writes: remove the link", where=str(path))
     if not games:
-        if os.path.lexists(path):
-            os.unlink(path)
+        remove(path)
         return
     data = json.dumps({"written_by": "kremlin-triplea", "games": games}, indent=2, ensure_ascii=False) + "\n"
     write_atomically(path, data.encode("utf-8"), overwrite=True)
@@ -351,10 +359,13 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
 
 
 def _check_replace(folder: MapFolder, game_name: str, existing: GameEntry, *, force: bool, record: list[dict]) -> dict:
-    """The record entry of the game ``existing`` (map.yml's entry named ``game_name``) if ``force`` may replace it; else refused."""
+    """The record entry of the game ``existing`` (map.yml's entry named ``game_name``) if ``force`` may replace it; else refused.
+
+    The entry is the one recording the file map.yml lists, whatever name it was installed under (the user may have renamed it).
+    """
     where = str(folder.folder / "map.yml")
-    entry = next((g for g in record if g["game_name"].lower() == existing.game_name.lower()), None)
-    if entry is None or existing.path.name != entry["file_name"]:
+    entry = next((g for g in record if g["file_name"] == existing.path.name), None)
+    if entry is None:
         raise InputError(
             f"map {folder.name!r} already has a game named {game_name!r} that kremlin-triplea did not install; it is never replaced: choose another --name",
             where=where,
@@ -401,7 +412,11 @@ def install_game(
             entry = _check_replace(fresh, game_name, existing, force=force, record=record)
             return _replace_installed(fresh, entry, existing, game_bytes, notes_bytes, record, day, protect)
         games = fresh.games_folder
-        games.mkdir(parents=True, exist_ok=True)
+        try:
+            games.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot make the map's games folder: {error.strerror or error}", where=str(games)) from None
+        _remove_leftovers(fresh, record, game_name)
         file_name = unique_file_name(fresh, file_stem_for(game_name))
         insertion = mapyml.add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
         game_file = games / file_name
@@ -418,23 +433,54 @@ def install_game(
         }
         # The files and the record come before the map.yml entry that lists the game: an interrupted
         # install never lists a missing game, and what it wrote is known to `installed` and `uninstall`.
-        # A record entry of the same name not in map.yml is a leftover of such an interruption.
-        stale = [g for g in record if g["game_name"].lower() != game_name.lower()]
+        kept = _record_after_rename(fresh, record, game_name)
         written: list[Path] = []
         try:
             written.append(write_atomically(game_file, game_bytes))
             if notes_file is not None:
                 written.append(write_atomically(notes_file, notes_bytes))
-            _write_record(fresh.folder, [*stale, entry])
+            _write_record(fresh.folder, [*kept, entry])
             write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
         except BaseException:
             for path in written:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+                with contextlib.suppress(InputError):
+                    remove(path)
             with contextlib.suppress(OSError, InputError):
                 _write_record(fresh.folder, record)
             raise
     return InstalledGame(game_name, game_file, notes_file, map_yml, fresh.name, day.isoformat())
+
+
+def _leftovers(folder: MapFolder, record: list[dict], game_name: str) -> list[dict]:
+    """Record entries of ``game_name`` whose file map.yml does not list: what an install interrupted before its
+    map.yml entry left (the name is free, or it would have been found in map.yml)."""
+    listed = {g.path.name for g in folder.games}
+    return [g for g in record if g["game_name"].lower() == game_name.lower() and g["file_name"] not in listed]
+
+
+def _remove_leftovers(folder: MapFolder, record: list[dict], game_name: str) -> None:
+    """Remove the files of an interrupted install of the same name, if they are the ones it wrote (else they stay)."""
+    for entry in _leftovers(folder, record, game_name):
+        with contextlib.suppress(InputError):
+            _check_ours(folder.folder, entry, "removes")
+            for name in (entry["file_name"], entry.get("notes_file")):
+                if name:
+                    remove(folder.games_folder / name)
+
+
+def _record_after_rename(folder: MapFolder, record: list[dict], game_name: str) -> list[dict]:
+    """The record without the leftovers of ``game_name``; an entry of that name whose file map.yml lists under
+    another name (the user renamed it) is kept under that name, so the new game's entry is the only one so named."""
+    leftovers = _leftovers(folder, record, game_name)
+    listed = {g.path.name: g.game_name for g in reversed(folder.games)}
+    kept = []
+    for entry in record:
+        if any(entry is g for g in leftovers):
+            continue
+        if entry["game_name"].lower() == game_name.lower() and entry["file_name"] in listed:
+            entry = {**entry, "game_name": listed[entry["file_name"]]}
+        kept.append(entry)
+    return kept
 
 
 def _replace_installed(
@@ -456,6 +502,7 @@ def _replace_installed(
         write_atomically(notes_file, notes_bytes, overwrite=True, protect=protect)
         entry["notes_file"], entry["notes_sha256"] = notes_file.name, _sha256(notes_bytes)
     entry["date"] = day.isoformat()
+    entry["game_name"] = existing.game_name
     _write_record(folder.folder, record)
     return InstalledGame(existing.game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
 
@@ -475,11 +522,23 @@ def map_folder_for(source: Path | str, map_name: str | None, maps_dir: Path) -> 
 # -- installed, uninstall ------------------------------------------------------
 
 
-def installed_games(maps_dir: Path) -> list[InstalledGame]:
-    """The games this program installed in the maps folder, map by map, in the order they were installed."""
+def installed_games(maps_dir: Path, broken: list[InputError] | None = None) -> list[InstalledGame]:
+    """The games this program installed in the maps folder, map by map, in the order they were installed.
+
+    A record that cannot be trusted is refused (:func:`read_record`); with ``broken`` given, its map is left
+    out and the error added there instead, so one map's bad record does not hide the others.
+    """
     found = []
     for folder in installed_maps(Path(maps_dir)):
-        for entry in read_record(folder.folder):
+        try:
+            record = read_record(folder.folder)
+        except InputError as error:
+            if broken is None:
+                raise
+            broken.append(error)
+            continue
+        listed = {g.path.name: g.game_name for g in reversed(folder.games)}  # the first entry listing a file wins
+        for entry in record:
             notes = entry.get("notes_file")
             found.append(
                 InstalledGame(
@@ -489,6 +548,7 @@ def installed_games(maps_dir: Path) -> list[InstalledGame]:
                     folder.folder / "map.yml",
                     folder.name,
                     str(entry.get("date", "")),
+                    listed_as=listed.get(entry["file_name"], ""),
                 )
             )
     return found
@@ -501,12 +561,15 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
     removed only if they are the ones this program wrote (:func:`_check_ours`); the map.yml entry is the
     one that lists the game's file, whatever the user renamed it to.
     """
-    games = installed_games(maps_dir)
+    broken: list[InputError] = []
+    games = installed_games(maps_dir, broken)
     wanted_map, _, wanted_name = name.rpartition("/") if "/" in name else ("", "", name)
-    matches = [g for g in games if g.game_name.lower() == wanted_name.lower() and (not wanted_map or g.map_name == wanted_map)]
+    matches = [g for g in games if _named(g, wanted_name) and (not wanted_map or g.map_name == wanted_map)]
     if not matches and wanted_map:
-        matches = [g for g in games if g.game_name.lower() == name.lower()]
+        matches = [g for g in games if _named(g, name)]
     if not matches:
+        if broken:  # the game may be one that a record refused here lists: say why that record is not read
+            raise broken[0]
         raise UnknownNameError("installed game", name, [g.game_name for g in games], where=str(maps_dir))
     if len(matches) > 1:
         maps = ", ".join(f"{g.map_name}/{g.game_name}" for g in matches)
@@ -519,13 +582,17 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
         if entry is None:
             raise InputError(f"{game.game_name!r} was uninstalled meanwhile", where=str(game.map_yml))
         _check_ours(folder, entry, "removes")
-        removed = _remove_entry(folder, entry)
-        for path in (game.game_file, game.notes_file):
-            if path is not None:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
+        # map.yml first: if a file then cannot be removed, TripleA lists no missing game, and the record
+        # still names the files, so uninstalling again finishes the work.
+        listing = _remove_entry(folder, entry)
+        removed = [path for path in (game.game_file, game.notes_file) if path is not None and remove(path)]
         _write_record(folder, [g for g in record if g is not entry])
-    return attrs.evolve(game, entry=removed)
+    return attrs.evolve(game, entry=listing, removed=tuple(removed))
+
+
+def _named(game: InstalledGame, name: str) -> bool:
+    """Whether ``name`` is the game's: the name it was installed under, or the one map.yml lists it under now."""
+    return name.lower() in (game.game_name.lower(), game.listed_as.lower())
 
 
 def _remove_entry(folder: Path, entry: dict) -> str:

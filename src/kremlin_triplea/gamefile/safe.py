@@ -21,13 +21,15 @@ without ``O_BINARY`` turns CRLF into LF and ends the file at a Ctrl-Z byte.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
+import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from lxml import etree
@@ -276,7 +278,7 @@ def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> li
     A run killed mid-write (SIGKILL, power loss) leaves its temporary file; the
     next run that writes beside it removes it. Leftovers of earlier versions
     (no pid in the name) are removed for the file being written, once they are
-    ten minutes old.
+    ten minutes old, and so are their ``.kremlin-save-*`` savegame folders.
     """
     removed = []
     try:
@@ -285,6 +287,10 @@ def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> li
         return removed
     now = time.time()
     for name in names:
+        if _OLD_SCRATCH_NAME.match(name) and _old_scratch(folder / name, now):
+            shutil.rmtree(folder / name, ignore_errors=True)
+            removed.append(folder / name)
+            continue
         match = _TEMP_NAME.match(name)
         if match is not None:
             stale = not _alive(int(match.group("pid"))) or (os.name == "nt" and _older_than(folder / name, _WINDOWS_TEMP_AGE_SECONDS, now))
@@ -302,6 +308,71 @@ def remove_stale_temporaries(folder: Path, target_name: str | None = None) -> li
         except OSError:
             pass
     return removed
+
+
+#: A run's scratch folder in the system's temporary folder: ``kremlin-<what>-<pid>-<random>``.
+_SCRATCH_NAME = re.compile(r"^kremlin-[a-z]+-(?P<pid>\d+)-[A-Za-z0-9_]+$")
+#: Earlier versions kept a savegame being checked in ``.kremlin-save-<random>`` beside the output.
+_OLD_SCRATCH_NAME = re.compile(r"^\.kremlin-save-[a-z0-9_]{8}$")
+
+
+@contextlib.contextmanager
+def scratch_folder(what: str) -> Iterator[Path]:
+    """A private folder for a run's intermediate files (a savegame before it is checked), never among the user's.
+
+    It is removed when the run ends; one that a kill -9 left behind is removed by the next run that makes one.
+    """
+    base = Path(tempfile.gettempdir())
+    remove_stale_scratch(base)
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=f"kremlin-{what}-{os.getpid()}-", dir=base))
+    except OSError as error:
+        raise InputError(
+            f"cannot make a scratch folder in the system's temporary folder: {_os_error_text(error)} (TMPDIR names another)", where=str(base)
+        ) from None
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_stale_scratch(base: Path) -> list[Path]:
+    """Remove the scratch folders in ``base`` of runs no longer running (ours only: not links, not another user's)."""
+    removed = []
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        match = _SCRATCH_NAME.match(name)
+        if match is None:
+            continue
+        folder = base / name
+        if _alive(int(match.group("pid"))) and not (os.name == "nt" and _older_than(folder, _WINDOWS_TEMP_AGE_SECONDS, now)):
+            continue
+        if _own_folder(folder):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _own_folder(folder: Path) -> bool:
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and (not hasattr(os, "getuid") or info.st_uid == os.getuid())
+
+
+def _old_scratch(folder: Path, now: float) -> bool:
+    """An earlier version's savegame scratch folder beside an output, left by a kill: only regular files, ten minutes old."""
+    if not _own_folder(folder) or not _older_than(folder, _OLD_TEMP_AGE_SECONDS, now):
+        return False
+    try:
+        return all(stat.S_ISREG(os.lstat(folder / name).st_mode) for name in os.listdir(folder))
+    except OSError:
+        return False
 
 
 def _alive(pid: int) -> bool:
@@ -388,6 +459,80 @@ def write_atomically(
     return target
 
 
+class Outputs:
+    """The outputs of one command, written all or none: see :func:`all_or_none`."""
+
+    def __init__(self) -> None:
+        self._written: list[tuple[Path, Path | None]] = []  # each file written, and the backup of the file it replaced
+
+    def write(self, path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False, protect: Iterable[str | os.PathLike[str]] = ()) -> Path:
+        """:func:`write_atomically`, undone if the command fails later; never twice to one file."""
+        protect = tuple(protect)
+        target = check_output(path, overwrite=overwrite, protect=protect)
+        for earlier, _ in self._written:
+            if os.path.normcase(earlier) == os.path.normcase(target):
+                raise InputError(f"is already an output of this command ({earlier}); name each output once", where=_describe_path(path))
+        backup = _backup(target) if os.path.lexists(target) else None
+        try:
+            written = write_atomically(path, data, overwrite=overwrite, protect=protect)
+        except BaseException:
+            _discard(backup)
+            raise
+        self._written.append((written, backup))
+        return written
+
+    def undo(self) -> None:
+        """Put back what was there: a replaced file's old content, no file where there was none."""
+        for target, backup in reversed(self._written):
+            with contextlib.suppress(OSError):
+                if backup is not None:
+                    replace(backup, target)
+                else:
+                    os.unlink(target)
+        self._written.clear()
+
+    def keep(self) -> None:
+        for _, backup in self._written:
+            _discard(backup)
+        self._written.clear()
+
+
+@contextlib.contextmanager
+def all_or_none() -> Iterator[Outputs]:
+    """Write a command's outputs through the :class:`Outputs` given: if the block fails (an error, a refused
+    savegame, an interrupt), every file it wrote is put back as it was. A replaced file is kept as a hard link
+    (else a copy) named like a temporary file, so a kill -9 leaves nothing the next run does not remove."""
+    outputs = Outputs()
+    try:
+        yield outputs
+    except BaseException:
+        outputs.undo()
+        raise
+    outputs.keep()
+
+
+def _backup(target: Path) -> Path:
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}{_TEMP_MARK}{os.getpid()}-", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    backup = Path(name)
+    try:
+        os.unlink(backup)
+        try:
+            os.link(target, backup)
+        except OSError:  # no hard links here (FAT, some shares): a copy, permissions included
+            shutil.copy2(target, backup)
+    except OSError as error:
+        _discard(backup)
+        raise InputError(f"cannot keep the old file while writing the new one: {_os_error_text(error)}", where=str(target)) from None
+    return backup
+
+
+def _discard(path: Path | None) -> None:
+    if path is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
 def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
     """``os.replace``, tried again a few times over about three seconds while Windows reports a sharing violation."""
     for delay in REPLACE_RETRY_SECONDS:
@@ -397,6 +542,24 @@ def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> N
         except PermissionError:
             time.sleep(delay)
     os.replace(source, target)
+
+
+def remove(path: str | os.PathLike[str]) -> bool:
+    """Remove a file this program wrote; whether it was there. Tried again while Windows reports a sharing
+    violation (as :func:`replace`); a file that cannot be removed is an ``InputError`` naming it."""
+    for delay in (*REPLACE_RETRY_SECONDS, None):
+        try:
+            os.unlink(path)
+            return True
+        except FileNotFoundError:
+            return False
+        except PermissionError:
+            if delay is None:
+                raise InputError("cannot remove: permission denied (is it open in another program?)", where=os.fspath(path)) from None
+            time.sleep(delay)
+        except OSError as error:
+            raise InputError(f"cannot remove: {_os_error_text(error)}", where=os.fspath(path)) from None
+    return False  # not reached: the last try returns or raises
 
 
 def _sync_folder(folder: Path) -> None:
