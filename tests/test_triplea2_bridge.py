@@ -176,3 +176,33 @@ def test_an_error_the_engine_only_logs_fails_the_round(tmp_path: Path) -> None:
     assert answers[0]["error"] is None and answers[0]["exceptions"] == [], answers[0]
     logged = [e for e in answers[1]["exceptions"] if e.startswith("logged: ")]
     assert any("BattleTracker" in e and "attacks a Neutral territory" in e and "This is a bug" in e for e in logged), answers[1]
+
+
+@pytest.mark.slow
+def test_the_engine_of_record_is_the_players_27_for_matrix_engine_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33 item 5: what judges a game is the player's 2.x, where 1.9's adapters would refuse it."""
+    from kremlin_triplea import load
+    from kremlin_triplea.engine import compare, read_with_engine_of_record
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    folder = installation_without_compiler(tmp_path / "TripleA", CLIENT_JAR_NAMES[1])
+    monkeypatch.setenv("KREMLIN_TRIPLEA", str(folder))
+    game = _kremlin_game(tmp_path)
+    broken = tmp_path / "broken.xml"
+    broken.write_text(game.read_text(encoding="utf-8").replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
+    read, refused = read_with_engine_of_record([game, broken])
+    assert read.ok and read.triplea2 and read.engine.startswith(f"TripleA {CLIENT_VERSION_27} at {folder} ($KREMLIN_TRIPLEA) on Java ")
+    assert compare.disagreements(load(game).board, read) == []
+    # The reading is the engine's own: a board that differs from the file is caught.
+    changed = load(game)
+    changed.board.push(PlaceUnits("Finland", "Germans", "infantry", 3))
+    assert [str(d).split(":")[0] for d in compare.disagreements(changed.board, read)] == ["Finland"]
+    assert not refused.ok and "Germens" in refused.error
+
+    done = CliRunner().invoke(
+        main,
+        ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--game", "world_war_ii_v3/WW2v3-1941.xml", "--engine"],
+    )
+    assert done.exit_code == 0, done.output
+    assert f"engine: TripleA {CLIENT_VERSION_27} at {folder} ($KREMLIN_TRIPLEA)" in done.stderr
+    assert "0 failed cells" in done.stdout and "; the engine read " in done.stdout
