@@ -59,8 +59,9 @@ def test_jvm_library_follows_a_linked_launcher_to_its_runtime() -> None:
 
 @pytest.mark.slow
 def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: Path) -> None:
-    folder = installation_without_compiler(tmp_path / "triplea", CLIENT_JAR_NAMES[1])
     environment = environment_without_java(tmp_path)
+    # Where the 2.x Linux installer puts it for a user (~/TripleA; issue 33), found without --triplea, before Debian's 1.9.
+    folder = installation_without_compiler(Path(environment["HOME"]) / "TripleA", CLIENT_JAR_NAMES[1])
     python = sys.executable
     assert shutil.which("javac", path=environment["PATH"]) is None and shutil.which("java", path=environment["PATH"]) is None
     game, save = tmp_path / "kremlin.xml", tmp_path / "kremlin.tsvg"
@@ -68,7 +69,7 @@ def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: 
     assert made.exit_code == 0, made.output
 
     done = subprocess.run(
-        [python, "-m", "kremlin_triplea", "save", str(game), "-o", str(save), "--triplea", str(folder)],
+        [python, "-m", "kremlin_triplea", "save", str(game), "-o", str(save)],
         capture_output=True,
         text=True,
         env=environment,
@@ -78,7 +79,7 @@ def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: 
     # The engine, its version and the runtime it ran on are named; the runtime's version is what its release file says.
     java_version = system_java_version()
     libjvm = folder / "jre" / "lib" / "server" / "libjvm.so"
-    assert f"wrote {save} with TripleA {CLIENT_VERSION_27} at {folder} (--triplea) on Java {java_version} ({libjvm})" in done.stdout
+    assert f"wrote {save} with TripleA {CLIENT_VERSION_27} at {folder} (~/TripleA) on Java {java_version} ({libjvm})" in done.stdout
     # Written only once TripleA loaded it back with the game's owners, units, PUs, name and round 1.
     assert "it loads back as the game was written" in done.stdout
     with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization

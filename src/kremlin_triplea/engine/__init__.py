@@ -138,7 +138,7 @@ def read_with_engine_of_record(paths: Iterable[str | os.PathLike[str]]) -> list[
     given = [Path(p) for p in paths]
     installation = find_any_engine()
     if (installation.major or 0) < 2:
-        return [attrs.evolve(reading, engine=installation.describe()) for reading in read_with_engine(given)]
+        return read_with_engine(given)
     from kremlin_triplea.engine import triplea2_bridge
 
     requests = [{"read": str(file)} for file in absolute_paths(given)]
@@ -183,9 +183,10 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
         return []
     # Reading runs through JPype (engine/triplea19_bridge.py): no compiler is needed, only the Java runtime.
     installation = find_engine()
-    _, answers = run_child(
+    libjvm = runtime_library(installation)
+    runtime, answers = run_child(
         "kremlin_triplea.engine.triplea19_bridge",
-        libjvm=runtime_library(installation),
+        libjvm=libjvm,
         classpath=[installation.jar],
         requests=[{"read": str(file), "timeout": FILE_TIMEOUT_SECONDS} for file in files],
         timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
@@ -194,12 +195,13 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
         # TripleA 1.9 reads game_engine.properties from its working folder.
         cwd=installation.jar.parent,
     )
+    engine = f"{installation.describe()} on Java {runtime['java_version']} ({libjvm})"
     readings = []
     for path, file, answer in zip(given, files, answers):
         reading = _reading(answer)
         if reading.file != file:
             raise EngineFailed(f"the engine answered for {reading.file} instead of {file}")
-        readings.append(attrs.evolve(reading, file=path))
+        readings.append(attrs.evolve(reading, file=path, engine=engine))
     return readings
 
 
