@@ -1,13 +1,18 @@
 """Where the user's TripleA is: the one place that knows how TripleA is installed on Linux, Windows and macOS.
 
-Looked for in order: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``, ``$KREMLIN_TRIPLEA_JAR``
-(older name, a jar), TripleA's own installers' folders (Linux ``~/TripleA``, ``~/triplea`` and versioned folders inside them,
-Windows ``Program Files\\TripleA``, macOS ``/Applications/TripleA.app``), then Debian's package
-(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``, ``game-headed*.jar``, ``game-headless*.jar``) in
-``bin/`` (Debian, Linux, Windows) or in the app bundle's ``Contents/Java`` / ``Contents/Resources/app/bin``
-(macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
-The Java runtime it ships (``jre/bin/java``), if any, is reported beside it, with the JVM library in it
-(``libjvm``) that the engine bridge loads: a runtime has no compiler, so the engine is driven through that library.
+The installation named by the user is used, or none: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``,
+``$KREMLIN_TRIPLEA_JAR`` (older name, a jar). Otherwise the newest TripleA 2.x (what players run, and what judges a
+game) among the folders TripleA's 2.x installers (install4j) use: Linux ``~/TripleA``, ``/opt/TripleA`` and
+``~/triplea`` (the portable zip's usual place), Windows ``%ProgramFiles%\\TripleA`` and
+``%LOCALAPPDATA%\\Programs\\TripleA``, macOS ``/Applications/TripleA.app`` and ``~/Applications/TripleA.app``, with
+versioned folders beside or inside them; else Debian's package (``/usr/share/games/triplea``, TripleA 1.9), which then
+says that no 2.x was found. An installation is a folder holding the game's jar (``triplea*.jar``, the 2.x client's
+``game-headed*.jar``, the bot's ``game-headless*.jar``) in ``bin/`` (or the app bundle's ``Contents/Resources/app/bin``
+on macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
+The Java runtime it ships (install4j's ``jre``, or ``.install4j/jre.bundle`` in a macOS app), if any, is reported
+beside it, with the JVM library in it (``libjvm``) that the engine bridge loads: a runtime has no compiler, so the
+engine is driven through that library; without one, the system's Java (:func:`system_jvm_library`).
+TripleA 2.x's own maps-folder setting is read by :func:`maps_folder_override`.
 """
 
 from __future__ import annotations
