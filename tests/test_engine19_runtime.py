@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from support.paths import EXAMPLES_DIR, MAPS_DIR
-from support.triplea27 import environment_without_java, system_java_home
+from support.triplea27 import environment_without_java, system_java_home, system_java_version
 
 pytestmark = [pytest.mark.engine, pytest.mark.slow]
 
@@ -52,6 +52,11 @@ def test_verify_engine_reads_and_plays_with_triplea_19_and_a_runtime_without_com
         timeout=900,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "engine: TripleA 1.9" in done.stdout  # Debian's package, found where it installs
+    # Debian's package, found where it installs, used because no TripleA 2.x is installed, and saying so and on which Java.
+    java = Path(found).resolve()
+    assert (
+        f"engine: TripleA 1.9.0.0.dev at /usr/share/games/triplea (Debian package; no TripleA 2.x found) on Java {system_java_version()} "
+        f"({java.parent.parent / 'lib' / 'server' / 'libjvm.so'})"
+    ) in done.stdout
     assert "the engine reads the same owners, units, PUs, properties and game name" in done.stdout
     assert "Fast AI played: 1 of 1 round(s)" in done.stdout

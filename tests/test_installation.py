@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import plistlib
 import zipfile
 from pathlib import Path
 
@@ -9,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.gamefile.installation import find_installation, installation_at, system_jvm_library
+from kremlin_triplea.gamefile.installation import _java_value, find_installation, installation_at, maps_folder_override, system_jvm_library
 from support.paths import AA50_1941
-from support.triplea27 import JAR_27
+from support.triplea27 import JAR_27, system_java_version
 
 
 def fake_jar(path: Path, manifest_version: str | None = None) -> Path:
@@ -192,7 +193,8 @@ def test_verify_engine_says_which_triplea_it_used(tmp_path: Path) -> None:
     game = Path(__file__).resolve().parents[2] / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
     result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", "/usr/share/games/triplea"])
     assert result.exit_code == 0, result.output
-    assert "engine: TripleA 1.9.0.0.dev at /usr/share/games/triplea (--triplea)" in result.output
+    # Asked for by name, 1.9 is used, and said so with the Java it ran on.
+    assert f"engine: TripleA 1.9.0.0.dev at /usr/share/games/triplea (--triplea) on Java {system_java_version()} (" in result.output
 
 
 def _truncated_jar(jar: Path) -> None:
@@ -231,3 +233,64 @@ def test_a_damaged_or_foreign_jar_is_one_line_naming_it_and_exit_2(tmp_path: Pat
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"kremlin-triplea: error: {jar}: {said}") and line.endswith(f"(TripleA 2.7+15472 at {tmp_path / 'TripleA'} (--triplea))")
     assert "Traceback" not in result.output and jar.read_bytes() == before and not (tmp_path / "out.tsvg").exists()
+
+
+# TripleA 2.x's maps folder set in its settings: ClientSetting.mapFolderOverride, "MAP_FOLDER_OVERRIDE" in the Java
+# Preferences user node of games.strategy.triplea.settings, stored by each platform's Java as below (issue 32 item 3).
+
+
+def _maps_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "José's Maps"
+    folder.mkdir()
+    return folder
+
+
+def test_the_maps_folder_set_in_triplea_on_linux(tmp_path: Path) -> None:
+    folder = _maps_folder(tmp_path)
+    node = tmp_path / "home" / ".java" / ".userPrefs" / "games" / "strategy" / "triplea" / "settings"
+    node.mkdir(parents=True)
+    # As java.util.prefs.FileSystemPreferences writes a node (XmlSupport.exportMap).
+    (node / "prefs.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+        '<!DOCTYPE map SYSTEM "http://java.sun.com/dtd/preferences.dtd">\n'
+        '<map MAP_XML_VERSION="1.0">\n'
+        '  <entry key="MAP_EDGE_SCROLL_SPEED" value="40"/>\n'
+        f'  <entry key="MAP_FOLDER_OVERRIDE" value="{folder}"/>\n'
+        "</map>\n",
+        encoding="utf-8",
+    )
+    assert maps_folder_override(home=tmp_path / "home", platform="linux") == folder
+    # TripleA drops a folder that does not exist (ClientFileSystemHelper.getUserMapsFolder), and so does the lookup.
+    folder.rmdir()
+    assert maps_folder_override(home=tmp_path / "home", platform="linux") is None
+    assert maps_folder_override(home=tmp_path / "nobody", platform="linux") is None
+
+
+def test_the_maps_folder_set_in_triplea_on_macos(tmp_path: Path) -> None:
+    folder = _maps_folder(tmp_path)
+    plist = tmp_path / "home" / "Library" / "Preferences" / "games.strategy.triplea.plist"
+    plist.parent.mkdir(parents=True)
+    # MacOSXPreferencesFile: a file per first three components, a dictionary per further one, keys ending in "/".
+    tree = {"/games/strategy/triplea/": {"settings/": {"MAP_FOLDER_OVERRIDE": str(folder), "MAP_ZOOM_FACTOR": "10"}}}
+    plist.write_bytes(plistlib.dumps(tree, fmt=plistlib.FMT_BINARY))
+    assert maps_folder_override(home=tmp_path / "home", platform="darwin") == folder
+
+
+def _as_java_writes_to_the_registry(c: str) -> str:
+    """One character of a value as WindowsPreferences.toWindowsValueString writes it."""
+    if not " " <= c <= "\x7f":
+        return f"/u{ord(c):04x}"
+    return {"\\": "//", "/": "\\"}.get(c, f"/{c}" if "A" <= c <= "Z" else c)
+
+
+def test_the_maps_folder_set_in_triplea_on_windows(tmp_path: Path) -> None:
+    folder = _maps_folder(tmp_path)
+    encoded = "".join(_as_java_writes_to_the_registry(c) for c in str(folder))
+    registry = {("Software\\JavaSoft\\Prefs\\games\\strategy\\triplea\\settings", "/M/A/P_/F/O/L/D/E/R_/O/V/E/R/R/I/D/E"): encoded}
+    assert maps_folder_override(home=tmp_path / "home", platform="win32", registry=lambda key, name: registry.get((key, name))) == folder
+    assert maps_folder_override(home=tmp_path / "home", platform="win32", registry=lambda key, name: None) is None
+
+
+def test_java_registry_values_decode_as_java_reads_them() -> None:
+    # WindowsPreferences.toWindowsValueString("C:\\Users\\José\\TripleA") as Java writes it.
+    assert _java_value("/C:///Users///Jos/u00e9///Triple/A") == "C:\\Users\\José\\TripleA"

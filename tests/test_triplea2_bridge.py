@@ -59,8 +59,9 @@ def test_jvm_library_follows_a_linked_launcher_to_its_runtime() -> None:
 
 @pytest.mark.slow
 def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: Path) -> None:
-    folder = installation_without_compiler(tmp_path / "triplea", CLIENT_JAR_NAMES[1])
     environment = environment_without_java(tmp_path)
+    # Where the 2.x Linux installer puts it for a user (~/TripleA; issue 33), found without --triplea, before Debian's 1.9.
+    folder = installation_without_compiler(Path(environment["HOME"]) / "TripleA", CLIENT_JAR_NAMES[1])
     python = sys.executable
     assert shutil.which("javac", path=environment["PATH"]) is None and shutil.which("java", path=environment["PATH"]) is None
     game, save = tmp_path / "kremlin.xml", tmp_path / "kremlin.tsvg"
@@ -68,7 +69,7 @@ def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: 
     assert made.exit_code == 0, made.output
 
     done = subprocess.run(
-        [python, "-m", "kremlin_triplea", "save", str(game), "-o", str(save), "--triplea", str(folder)],
+        [python, "-m", "kremlin_triplea", "save", str(game), "-o", str(save)],
         capture_output=True,
         text=True,
         env=environment,
@@ -78,7 +79,7 @@ def test_save_with_a_triplea_27_client_installation_needs_no_compiler(tmp_path: 
     # The engine, its version and the runtime it ran on are named; the runtime's version is what its release file says.
     java_version = system_java_version()
     libjvm = folder / "jre" / "lib" / "server" / "libjvm.so"
-    assert f"wrote {save} with TripleA {CLIENT_VERSION_27} at {folder} (--triplea) on Java {java_version} ({libjvm})" in done.stdout
+    assert f"wrote {save} with TripleA {CLIENT_VERSION_27} at {folder} (~/TripleA) on Java {java_version} ({libjvm})" in done.stdout
     # Written only once TripleA loaded it back with the game's owners, units, PUs, name and round 1.
     assert "it loads back as the game was written" in done.stdout
     with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization
@@ -176,3 +177,33 @@ def test_an_error_the_engine_only_logs_fails_the_round(tmp_path: Path) -> None:
     assert answers[0]["error"] is None and answers[0]["exceptions"] == [], answers[0]
     logged = [e for e in answers[1]["exceptions"] if e.startswith("logged: ")]
     assert any("BattleTracker" in e and "attacks a Neutral territory" in e and "This is a bug" in e for e in logged), answers[1]
+
+
+@pytest.mark.slow
+def test_the_engine_of_record_is_the_players_27_for_matrix_engine_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33 item 5: what judges a game is the player's 2.x, where 1.9's adapters would refuse it."""
+    from kremlin_triplea import load
+    from kremlin_triplea.engine import compare, read_with_engine_of_record
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    folder = installation_without_compiler(tmp_path / "TripleA", CLIENT_JAR_NAMES[1])
+    monkeypatch.setenv("KREMLIN_TRIPLEA", str(folder))
+    game = _kremlin_game(tmp_path)
+    broken = tmp_path / "broken.xml"
+    broken.write_text(game.read_text(encoding="utf-8").replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
+    read, refused = read_with_engine_of_record([game, broken])
+    assert read.ok and read.triplea2 and read.engine.startswith(f"TripleA {CLIENT_VERSION_27} at {folder} ($KREMLIN_TRIPLEA) on Java ")
+    assert compare.disagreements(load(game).board, read) == []
+    # The reading is the engine's own: a board that differs from the file is caught.
+    changed = load(game)
+    changed.board.push(PlaceUnits("Finland", "Germans", "infantry", 3))
+    assert [str(d).split(":")[0] for d in compare.disagreements(changed.board, read)] == ["Finland"]
+    assert not refused.ok and "Germens" in refused.error
+
+    done = CliRunner().invoke(
+        main,
+        ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--game", "world_war_ii_v3/WW2v3-1941.xml", "--engine"],
+    )
+    assert done.exit_code == 0, done.output
+    assert f"engine: TripleA {CLIENT_VERSION_27} at {folder} ($KREMLIN_TRIPLEA)" in done.stderr
+    assert "0 failed cells" in done.stdout and "; the engine read " in done.stdout

@@ -79,10 +79,12 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
     if user_folder is not None:
         games += _user_folder_games(user_folder)
     if engine:
-        from kremlin_triplea.engine import engine_available
+        from kremlin_triplea.engine import engine_available, find_any_engine
 
         if not engine_available():
             raise InputError("the TripleA engine is not installed (apt-get install -y triplea default-jdk-headless)", where="--engine")
+        # Which TripleA judges the games (the player's newest 2.x, else 1.9); on stderr, as --json - is stdout's.
+        click.echo(f"engine: {find_any_engine().describe()}", err=True)
     from kremlin_triplea.rules.profile import load_profile
 
     report = run_matrix(

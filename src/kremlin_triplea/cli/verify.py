@@ -18,7 +18,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
     "--triplea",
     "triplea",
     type=click.Path(path_type=Path),
-    help="The TripleA installation, 1.9 or 2.x (folder or jar), to use; default: $KREMLIN_TRIPLEA, ~/TripleA, ~/triplea, Debian's package, Program Files\\TripleA, /Applications/TripleA.app.",
+    help="The TripleA installation, 1.9 or 2.x (folder or jar), to use; default: $KREMLIN_TRIPLEA, else the newest 2.x where TripleA installs (~/TripleA, /opt/TripleA, Program Files\\TripleA, /Applications/TripleA.app, ...), else Debian's 1.9.",
 )
 @click.pass_context
 def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int, triplea: Path | None) -> None:

@@ -36,6 +36,7 @@ __all__ = [
     "using_triplea",
     "find_triplea_jar",
     "read_with_engine",
+    "read_with_engine_of_record",
 ]
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
@@ -49,7 +50,7 @@ JVM_START_SECONDS = 120
 
 @attrs.frozen
 class EngineTerritory:
-    water: bool
+    water: bool | None  # None: the engine's reading does not say (TripleA 2.x's)
     owner: str | None
     #: Unit counts keyed by (owner, unit type); owner None is TripleA's neutral player.
     units: Mapping[tuple[str | None, str], int]
@@ -74,6 +75,10 @@ class EngineReading:
     #: ("zone|zone" -> power -> unit type -> may cross), ``players`` (techs, tech_cost, prices,
     #: units with their techs, conditions, triggers).
     rules: Mapping[str, Any] = attrs.field(factory=dict)
+    #: TripleA 2.x's reading, whose differences by design compare.disagreements leaves out.
+    triplea2: bool = False
+    #: Which TripleA read it (and, for 2.x, on which Java runtime).
+    engine: str = ""
 
 
 #: The installation the command line named (``--triplea``) for the engine runs of this call, if any.
@@ -117,25 +122,71 @@ def find_triplea_jar() -> Path:
 
 
 def engine_available() -> bool:
-    """Whether TripleA 1.9 can read games here: its jar, a Java runtime's JVM library and JPype."""
+    """Whether the engine of record (:func:`read_with_engine_of_record`) can read games here: a TripleA jar, a Java
+    runtime's JVM library and JPype."""
     try:
-        runtime_library(find_engine())
+        runtime_library(find_any_engine())
     except EngineUnavailable:
         return False
     return importlib.util.find_spec("jpype") is not None
 
 
+def read_with_engine_of_record(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
+    """Every file read in one JVM by the TripleA that judges games: the player's newest 2.x, else TripleA 1.9
+    (:func:`find_any_engine`; each reading names it). A 2.x reading is not ``ok`` when the 2.x game selector would
+    refuse the game (``GameParsingValidation``), which is how players would find it."""
+    given = [Path(p) for p in paths]
+    installation = find_any_engine()
+    if (installation.major or 0) < 2:
+        return read_with_engine(given)
+    from kremlin_triplea.engine import triplea2_bridge
+
+    requests = [{"read": str(file)} for file in absolute_paths(given)]
+    if not requests:
+        return []
+    done = triplea2_bridge.run(
+        installation, requests, timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(requests), doing=f"reading {len(requests)} file(s)"
+    )
+    engine = f"{installation.describe()} on {done.runtime}"
+    return [_triplea2_reading(path, answer, engine) for path, answer in zip(given, done.answers)]
+
+
+def _triplea2_reading(path: Path, answer: Mapping[str, Any], engine: str) -> EngineReading:
+    if "error" in answer:
+        return EngineReading(path, False, answer["error"], None, {}, {}, {}, (), triplea2=True, engine=engine)
+    refused = [f"the TripleA 2.x game selector refuses the game: {error}" for error in answer["validation"]]
+    territories = {
+        name: EngineTerritory(water=None, owner=t["owner"], units={(owner, kind): n for owner, kind, n in t["units"]})
+        for name, t in answer["territories"].items()
+    }
+    return EngineReading(
+        file=path,
+        ok=not refused,
+        error="; ".join(refused) or None,
+        game_name=answer["game_name"],
+        territories=territories,
+        pus=answer["pus"],
+        properties=answer["properties"],
+        dtd_errors=(),
+        triplea2=True,
+        engine=engine,
+    )
+
+
 def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
-    """Read every file in one JVM; the readings come back in the order of ``paths``."""
+    """Read every file in one JVM of TripleA 1.9, with its rules report; the readings come back in the order of ``paths``.
+
+    What judges a game is :func:`read_with_engine_of_record` (the player's 2.x when there is one)."""
     given = [Path(p) for p in paths]
     files = absolute_paths(given)
     if not files:
         return []
     # Reading runs through JPype (engine/triplea19_bridge.py): no compiler is needed, only the Java runtime.
     installation = find_engine()
-    _, answers = run_child(
+    libjvm = runtime_library(installation)
+    runtime, answers = run_child(
         "kremlin_triplea.engine.triplea19_bridge",
-        libjvm=runtime_library(installation),
+        libjvm=libjvm,
         classpath=[installation.jar],
         requests=[{"read": str(file), "timeout": FILE_TIMEOUT_SECONDS} for file in files],
         timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
@@ -144,12 +195,13 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
         # TripleA 1.9 reads game_engine.properties from its working folder.
         cwd=installation.jar.parent,
     )
+    engine = f"{installation.describe()} on Java {runtime['java_version']} ({libjvm})"
     readings = []
     for path, file, answer in zip(given, files, answers):
         reading = _reading(answer)
         if reading.file != file:
             raise EngineFailed(f"the engine answered for {reading.file} instead of {file}")
-        readings.append(attrs.evolve(reading, file=path))
+        readings.append(attrs.evolve(reading, file=path, engine=engine))
     return readings
 
 

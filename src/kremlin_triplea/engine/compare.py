@@ -44,8 +44,10 @@ def disagreements(board: Board, reading: Any, *, properties: bool = True, triple
     """Owners and units of every place, PUs of every player, and (with ``properties``) the game's properties and name.
 
     With ``triplea2`` the reading is TripleA 2.x's, whose differences by design are not disagreements: properties it
-    renames are compared under their new names, and those it does not take from the file are left out.
+    renames are compared under their new names, and those it does not take from the file are left out; a reading
+    that says it is 2.x's (``reading.triplea2``) is taken as one.
     """
+    triplea2 = triplea2 or bool(getattr(reading, "triplea2", False))
     found: list[Disagreement] = []
     ours = {name: (data["owner"], {k: n for k, n in data["units"].items() if n}) for name, data in board.nodes.items()}
     theirs = {name: (t.owner, dict(t.units)) for name, t in reading.territories.items()}

@@ -50,8 +50,8 @@ def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None =
     installation = find_any_engine()
     if installation.major == 2:
         return _verify_with_triplea2(installation, paths, rounds, seed)
-    engine = find_engine().describe()
     readings = read_with_engine(paths)
+    engine = readings[0].engine if readings else find_engine().describe()
     plays = play_with_engine(paths, rounds=rounds, player_type=FAST_AI, seed=seed)
     results = []
     for path, reading, play in zip(paths, readings, plays):

@@ -1,13 +1,18 @@
 """Where the user's TripleA is: the one place that knows how TripleA is installed on Linux, Windows and macOS.
 
-Looked for in order: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``, ``$KREMLIN_TRIPLEA_JAR``
-(older name, a jar), TripleA's own installers' folders (Linux ``~/TripleA``, ``~/triplea`` and versioned folders inside them,
-Windows ``Program Files\\TripleA``, macOS ``/Applications/TripleA.app``), then Debian's package
-(``/usr/share/games/triplea``, TripleA 1.9). An installation is a folder holding the game's jar (``triplea*.jar``, ``game-headed*.jar``, ``game-headless*.jar``) in
-``bin/`` (Debian, Linux, Windows) or in the app bundle's ``Contents/Java`` / ``Contents/Resources/app/bin``
-(macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
-The Java runtime it ships (``jre/bin/java``), if any, is reported beside it, with the JVM library in it
-(``libjvm``) that the engine bridge loads: a runtime has no compiler, so the engine is driven through that library.
+The installation named by the user is used, or none: ``--triplea DIR`` (or the jar itself), ``$KREMLIN_TRIPLEA``,
+``$KREMLIN_TRIPLEA_JAR`` (older name, a jar). Otherwise the newest TripleA 2.x (what players run, and what judges a
+game) among the folders TripleA's 2.x installers (install4j) use: Linux ``~/TripleA``, ``/opt/TripleA`` and
+``~/triplea`` (the portable zip's usual place), Windows ``%ProgramFiles%\\TripleA`` and
+``%LOCALAPPDATA%\\Programs\\TripleA``, macOS ``/Applications/TripleA.app`` and ``~/Applications/TripleA.app``, with
+versioned folders beside or inside them; else Debian's package (``/usr/share/games/triplea``, TripleA 1.9), which then
+says that no 2.x was found. An installation is a folder holding the game's jar (``triplea*.jar``, the 2.x client's
+``game-headed*.jar``, the bot's ``game-headless*.jar``) in ``bin/`` (or the app bundle's ``Contents/Resources/app/bin``
+on macOS); the engine version comes from the jar's manifest (``TripleA-Version``) or from its file name.
+The Java runtime it ships (install4j's ``jre``, or ``.install4j/jre.bundle`` in a macOS app), if any, is reported
+beside it, with the JVM library in it (``libjvm``) that the engine bridge loads: a runtime has no compiler, so the
+engine is driven through that library; without one, the system's Java (:func:`system_jvm_library`).
+TripleA 2.x's own maps-folder setting is read by :func:`maps_folder_override`.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import attrs
@@ -309,3 +314,111 @@ def _version(jar: Path) -> str | None:
 
 def _version_key(version: str | None) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", version or ""))
+
+
+# -- TripleA 2.x's own settings -----------------------------------------------------------------------------------
+
+#: TripleA 2.x keeps its settings in Java Preferences, in the user node of ClientSetting's package
+#: (games.strategy.triplea.settings.ClientSetting: Preferences.userNodeForPackage); the maps folder a player chose in
+#: its settings is MAP_FOLDER_OVERRIDE (ClientSetting.mapFolderOverride, which ClientFileSystemHelper.getUserMapsFolder
+#: uses instead of <user folder>/downloadedMaps).
+SETTINGS_NODE = ("games", "strategy", "triplea", "settings")
+MAP_FOLDER_SETTING = "MAP_FOLDER_OVERRIDE"
+
+
+def maps_folder_override(
+    *,
+    home: Path | None = None,
+    platform: str | None = None,
+    registry: Callable[[str, str], str | None] | None = None,
+) -> Path | None:
+    """The maps folder set in TripleA 2.x's settings, if one is set and TripleA would use it (it drops one that does not
+    exist or that it cannot write to, as getUserMapsFolder does); None otherwise.
+
+    Java keeps a user's preferences in ``~/.java/.userPrefs/<node>/prefs.xml`` (Linux), in
+    ``~/Library/Preferences/games.strategy.triplea.plist`` (macOS: a node's file is named by its first three
+    components) and under ``HKEY_CURRENT_USER\\Software\\JavaSoft\\Prefs\\<node>`` (Windows, names and values in
+    Java's registry encoding); ``registry(key, value_name)`` reads the registry (tests pass a fake).
+    """
+    home = Path.home() if home is None else home
+    platform = sys.platform if platform is None else platform
+    if platform.startswith("win"):
+        read = registry or _read_registry
+        encoded = read("Software\\JavaSoft\\Prefs\\" + "\\".join(SETTINGS_NODE), _windows_name(MAP_FOLDER_SETTING))
+        value = _java_value(encoded) if encoded is not None else None
+    elif platform == "darwin":
+        value = _macos_preference(home / "Library" / "Preferences" / f"{'.'.join(SETTINGS_NODE[:3])}.plist")
+    else:
+        value = _unix_preference(home / ".java" / ".userPrefs" / Path(*SETTINGS_NODE) / "prefs.xml")
+    if not value:
+        return None
+    folder = Path(value)
+    return folder if folder.is_dir() and os.access(folder, os.W_OK) else None
+
+
+def _unix_preference(prefs_xml: Path) -> str | None:
+    """MAP_FOLDER_SETTING of a FileSystemPreferences node file (``<map><entry key=... value=.../></map>``)."""
+    from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.gamefile.safe import parse_xml
+
+    try:
+        tree = parse_xml(prefs_xml.read_bytes(), where=str(prefs_xml))
+    except (OSError, KremlinError):  # none, or one Java itself would not read
+        return None
+    return next((entry.get("value") for entry in tree.getroot().iter("entry") if entry.get("key") == MAP_FOLDER_SETTING), None)
+
+
+def _macos_preference(plist: Path) -> str | None:
+    """MAP_FOLDER_SETTING in a MacOSXPreferences file: key "/games/strategy/triplea/", then a dictionary per further
+    component ("settings/"), holding the node's keys."""
+    import plistlib
+
+    try:
+        with plist.open("rb") as file:
+            tree = plistlib.load(file)
+        node = tree["/" + "/".join(SETTINGS_NODE[:3]) + "/"]
+        for part in SETTINGS_NODE[3:]:
+            node = node[part + "/"]
+        value = node.get(MAP_FOLDER_SETTING)
+    except (OSError, plistlib.InvalidFileException, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _read_registry(key: str, name: str) -> str | None:
+    try:
+        import winreg  # type: ignore[import-not-found]  # Windows only
+    except ImportError:
+        return None
+    try:
+        with winreg.OpenKey(winreg.HKEY_CURRENT_USER, key) as opened:
+            value, _ = winreg.QueryValueEx(opened, name)
+    except OSError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _windows_name(java_name: str) -> str:
+    """A preference's name as Java writes it in the registry (WindowsPreferences.toWindowsName, simple encoding):
+    a capital letter is preceded by "/", "\\" becomes "//" and "/" becomes "\\"."""
+    return "".join("//" if c == "\\" else "\\" if c == "/" else f"/{c}" if "A" <= c <= "Z" else c for c in java_name)
+
+
+def _java_value(windows: str) -> str:
+    """A preference's value as Java reads it back from the registry (WindowsPreferences.toJavaValueString): "/u" and
+    four hex digits is that character, "/" before a capital letter is dropped, "//" is "\\" and "\\" is "/"."""
+    out: list[str] = []
+    i = 0
+    while i < len(windows):
+        c, following = windows[i], windows[i + 1 : i + 2]
+        if c == "/" and following == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", windows[i + 2 : i + 6]):
+            out.append(chr(int(windows[i + 2 : i + 6], 16)))
+            i += 6
+            continue
+        if c == "/" and following and ("A" <= following <= "Z" or following == "/"):
+            out.append("\\" if following == "/" else following)
+            i += 2
+            continue
+        out.append("/" if c == "\\" else c)
+        i += 1
+    return "".join(out)

@@ -50,7 +50,7 @@ from kremlin_triplea.draft.kinds import (
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
-from kremlin_triplea.engine import compare, read_with_engine
+from kremlin_triplea.engine import compare, read_with_engine_of_record
 from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
@@ -471,7 +471,7 @@ class Checker:
         if not self.for_engine:
             return 0.0
         start = time.perf_counter()
-        readings = read_with_engine([path for path, _, _ in self.for_engine])
+        readings = read_with_engine_of_record([path for path, _, _ in self.for_engine])
         seconds = time.perf_counter() - start
         for (_path, board, blame), reading in zip(self.for_engine, readings):
             if not reading.ok:
