@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import errno
 import os
+import socket
 import stat
+import statistics
+import threading
+import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
@@ -18,8 +24,8 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
-from kremlin_triplea.web.app import create_app
-from kremlin_triplea.web.room import Room, new_draft, room_file
+from kremlin_triplea.web.app import create_app, room_server
+from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, pick_form
 
@@ -182,3 +188,159 @@ def test_a_draft_file_has_one_server_and_a_second_is_told_where_the_first_runs(r
         first.release()
     assert not lock_file(room.path).exists()  # a stopped server leaves no lock file
     ServeLock(room.path).acquire().release()  # and the next one starts
+
+
+# -- load: streams, unfinished connections, the number of connections (issue 31, 3) --------------------------
+
+
+@contextmanager
+def room_served(room: Room, svg_for=no_picture, **limits):
+    """``room`` served as ``serve`` serves it (room_server, a socket bound on 127.0.0.1) in a thread; yields (host, port)."""
+    from kremlin_triplea.cli.serve import _bound_socket
+
+    server = None
+    app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit)
+    server = room_server(app, **limits)
+    sock = _bound_socket("127.0.0.1", 0)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield sock.getsockname()[:2]
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
+def raw(address, data: bytes = b"") -> socket.socket:
+    connection = socket.create_connection(address, timeout=10)
+    if data:
+        connection.sendall(data)
+    return connection
+
+
+def closed_by_server(connection: socket.socket, within: float) -> bool:
+    """The server closed ``connection`` (EOF or reset) within ``within`` seconds; what it sent before is read and dropped."""
+    connection.settimeout(min(0.2, within))
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if connection.recv(65536) == b"":
+                return True
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            return True
+    return False
+
+
+def stream_request(room: Room, role: str = SPECTATOR) -> bytes:
+    return f"GET /events/{room.keys[role]} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
+@pytest.mark.slow
+def test_event_streams_leave_the_workers_to_the_players(room: Room) -> None:
+    # Issue 31: "each spectator's event stream holds one of the server's 40 worker threads: with 200 streams a
+    # player's page takes 5 s and a pick 4 s". 120 streams are three times the workers.
+    first = example()["pick"][0]
+    with room_served(room) as address:
+        streams = [raw(address, stream_request(room)) for _ in range(120)]
+        try:
+            with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                http.get(f"/room/{room.keys[SPECTATOR]}")  # the page drawn once
+                timings = []
+                for probe in range(5):  # each a page not drawn before: drawn by a worker
+                    start = time.monotonic()
+                    assert http.get(f"/room/{room.keys[first['side']]}", params={"probe": str(probe)}).status_code == 200
+                    timings.append(time.monotonic() - start)
+                start = time.monotonic()
+                picked = http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False)
+                pick_time = time.monotonic() - start
+            assert picked.status_code == 303
+            assert statistics.median(timings) < 1.0 and pick_time < 1.0, (timings, pick_time)
+            # Every stream is still there and hears of the pick.
+            streams[-1].settimeout(10)
+            heard = b""
+            while f"data: {room.seq}".encode() not in heard:
+                heard += streams[-1].recv(4096)
+        finally:
+            for stream in streams:
+                stream.close()
+
+
+def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room: Room) -> None:
+    with room_served(room, request_seconds=1.0) as address:
+        silent = raw(address)
+        half_head = raw(address, b"GET /room/x HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        half_body = raw(address, f"POST /room/{room.keys['Axis']}/pick HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nseq=1".encode())
+        stream = raw(address, stream_request(room))
+        try:
+            for connection in (silent, half_head, half_body):
+                assert closed_by_server(connection, within=5), connection
+            # The stream sent its whole request: it stays open past the limit and hears of the next action.
+            first = example()["pick"][0]
+            with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+            stream.settimeout(10)
+            heard = b""
+            while f"data: {room.seq}".encode() not in heard:
+                chunk = stream.recv(4096)
+                assert chunk, "the server closed the stream"
+                heard += chunk
+        finally:
+            for connection in (silent, half_head, half_body, stream):
+                connection.close()
+
+
+def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(room: Room) -> None:
+    with room_served(room, max_connections=8) as address:
+        idle = [raw(address) for _ in range(20)]
+        try:
+            with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Axis']}").status_code == 200
+            time.sleep(0.3)  # the dropped ones' closing reaches this side
+            still_open = [c for c in idle if not closed_by_server(c, within=0.01)]
+            assert len(still_open) < 8, len(still_open)
+            assert still_open == idle[-len(still_open) :]  # the oldest gave way first
+        finally:
+            for connection in idle:
+                connection.close()
+
+
+@pytest.mark.slow
+def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
+    big = "<svg>" + "<!-- x -->" * 4_000_000 + "</svg>"  # 40 MB: more than the kernel's buffers hold
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0) as address:
+        connection = socket.socket()
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.connect(address)
+        try:
+            connection.sendall(f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            time.sleep(4)  # not reading
+            connection.settimeout(10)
+            received = 0
+            try:
+                while chunk := connection.recv(1 << 20):
+                    received += len(chunk)
+            except ConnectionResetError:
+                pass
+            assert received < len(big)
+        finally:
+            connection.close()
+
+
+def test_a_kept_page_is_never_one_of_an_earlier_step_and_is_sent_compressed_or_not(room: Room) -> None:
+    client = TestClient(create_app(room, svg_for=no_picture))
+    url = f"/room/{room.keys[SPECTATOR]}"
+    before = client.get(url)
+    assert f"data-seq='{room.seq}'" in before.text and before.headers["content-encoding"] == "gzip"
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == before.content
+    first = example()["pick"][0]
+    assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
+    after = client.get(url)
+    assert f"data-seq='{room.seq}'" in after.text and after.text != before.text

@@ -132,7 +132,7 @@ def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
 
     import uvicorn
 
-    from kremlin_triplea.web.app import create_app
+    from kremlin_triplea.web.app import create_app, room_server
     from kremlin_triplea.web.room import SPECTATOR
 
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -159,7 +159,7 @@ def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
     click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
     server: uvicorn.Server | None = None
     app = create_app(room, stopping=lambda: server is not None and server.should_exit)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5))
+    server = room_server(app)
     try:
         server.run(sockets=[socket])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
@@ -237,6 +237,6 @@ def _bound_socket(host: str, port: int):
         from kremlin_triplea.errors import InputError
 
         raise InputError(f"--host {host} --port {port}: cannot listen there ({error.strerror})") from None
-    sock.listen(64)
+    sock.listen(1024)  # many spectators opening the room at once wait in the queue, not for a SYN retry
     sock.set_inheritable(True)
     return sock

@@ -9,20 +9,28 @@ Routes (KEY is a player's or the spectators' secret):
   GET  /room/KEY/game.xml      the game (players, once complete)
   POST /room/KEY/install       install it into TripleA's folder (players)
   GET  /events/KEY             server-sent events: the step number, on every change
+
+Under load (issue 31): an event stream is a coroutine waiting on the event loop, never a worker thread, so
+any number of spectators leave the workers to the players; a page is drawn and compressed once per step and
+kept (the spectators all reload it when the room changes); a connection that owes its request too long, or
+does not read what it is sent, is dropped, and the connections at once are bounded (``room_server``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gzip
+import threading
 from urllib.parse import parse_qsl
 
+import h11
+import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
@@ -31,6 +39,10 @@ from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, R
 
 MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
+#: An event stream says it is still there this often when nothing happens (proxies close silent connections).
+HEARTBEAT_SECONDS = 15
+#: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
+KEPT_PAGES = 64
 
 
 class _BodyTooLarge(Exception):
@@ -64,6 +76,93 @@ async def read_form(request: Request) -> dict[str, str]:
     return form
 
 
+def accepts_gzip(request: Request) -> bool:
+    """The client takes a gzip-compressed body (Accept-Encoding names gzip, not with q=0)."""
+    for part in request.headers.get("accept-encoding", "").split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip().lower() in ("gzip", "*"):
+            return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+    return False
+
+
+class Page:
+    """A page as sent, drawn at step ``seq``; compressed once, by the first request that takes it compressed."""
+
+    def __init__(self, seq: int, html: str) -> None:
+        self.seq = seq
+        self.html = html.encode("utf-8")
+        self._gzipped: bytes | None = None
+        self._compressing = threading.Lock()
+
+    @property
+    def compressed(self) -> bool:
+        return self._gzipped is not None
+
+    def gzipped(self) -> bytes:
+        with self._compressing:
+            if self._gzipped is None:
+                # Level 4: within 6% of level 9's size at a sixth of its time (a board's 560 KB page: 180 KB in 40 ms); mtime 0: same bytes every time.
+                self._gzipped = gzip.compress(self.html, compresslevel=4, mtime=0)
+            return self._gzipped
+
+    def response(self, request: Request, status: int = 200) -> Response:
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        if accepts_gzip(request):
+            return Response(self.gzipped(), status_code=status, media_type="text/html", headers={**headers, "Content-Encoding": "gzip"})
+        return Response(self.html, status_code=status, media_type="text/html", headers=headers)
+
+
+class Changes:
+    """Wakes the event streams, on the server's event loop, when the room accepts an action (in a worker thread),
+    and once when the server is stopping (``stopping()``, looked at each second by one task, not by every stream)."""
+
+    def __init__(self, room: Room, stopping) -> None:
+        self.room = room
+        self.stopping = stopping
+        self.stopped = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+        self._watcher: asyncio.Task | None = None
+        room.watchers.append(self.notify)
+
+    def attach(self) -> None:
+        """Called on the loop by each stream: the loop the streams wait on (a test client may run one per request)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._event = loop, asyncio.Event()
+            self._watcher = loop.create_task(self._watch_stopping())
+
+    async def _watch_stopping(self) -> None:
+        while not self.stopping():
+            await asyncio.sleep(1.0)
+        self.stopped = True
+        self._wake()
+
+    def notify(self) -> None:
+        loop = self._loop
+        if loop is None:
+            return
+        try:
+            loop.call_soon_threadsafe(self._wake)
+        except RuntimeError:
+            pass  # that loop is closed: no stream waits on it
+
+    def _wake(self) -> None:
+        event, self._event = self._event, asyncio.Event()
+        if event is not None:
+            event.set()
+
+    async def wait(self, seq: int, timeout: float) -> int:
+        """The room's step once it differs from ``seq`` or the server stops, or after ``timeout`` seconds."""
+        event = self._event
+        if self.room.seq == seq and not self.stopped and event is not None:
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+        return self.room.seq
+
+
 def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette:
     """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default).
 
@@ -73,6 +172,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
 
     draw = svg_for or board_svg
     pictures: dict[int, str] = {}
+    changes = Changes(room, stopping)
 
     def picture() -> str:
         seq = room.seq
@@ -82,14 +182,41 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         return pictures[seq]
 
     notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
+    # (role, option, query) -> that page as last drawn without a note or an error; only the current step's are used.
+    pages: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], Page] = {}
+
+    def page_key(role: str, option: str | None, query: dict[str, str] | None) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
+        return role, option, tuple(sorted((query or {}).items()))
+
+    def kept_page(role: str, option: str | None, query: dict[str, str] | None) -> Page | None:
+        page = pages.get(page_key(role, option, query))
+        return page if page is not None and page.seq == room.seq and role not in notes else None
+
+    def draw_page(role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None) -> Page:
+        with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
+            note = notes.pop(role, None)
+            plain = note is None and error is None
+            page = kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
+            if page is None:
+                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, svg=picture()))
+                if plain:
+                    if len(pages) >= KEPT_PAGES:
+                        pages.clear()
+                    pages[page_key(role, option, query)] = page
+            room.mark_seen(role, page.seq)
+        return page
 
     def show(
-        role: str, key: str, *, status: int = 200, option: str | None = None, query: dict[str, str] | None = None, error: str | None = None
-    ) -> HTMLResponse:
-        with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
-            room.mark_seen(role)
-            html = room_page(room, role, key, option=option, query=query, error=error, note=notes.pop(role, None), svg=picture())
-        return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+        request: Request,
+        role: str,
+        key: str,
+        *,
+        status: int = 200,
+        option: str | None = None,
+        query: dict[str, str] | None = None,
+        error: str | None = None,
+    ) -> Response:
+        return draw_page(role, key, option=option, query=query, error=error).response(request, status)
 
     def forbidden(error: Exception) -> HTMLResponse:
         return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
@@ -101,7 +228,12 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         except Forbidden as error:
             return forbidden(error)
         query = {k: v[:200] for k, v in request.query_params.items()}
-        return await run_in_threadpool(lambda: show(role, key, option=query.get("option"), query=query))
+        page = kept_page(role, query.get("option"), query)
+        if page is not None and (page.compressed or not accepts_gzip(request)):
+            # Drawn and compressed already at this step: answered on the loop, without a worker or the room's lock.
+            room.mark_seen(role, page.seq)
+            return page.response(request)
+        return await run_in_threadpool(lambda: show(request, role, key, option=query.get("option"), query=query))
 
     def action(method):
         async def endpoint(request: Request) -> Response:
@@ -123,13 +255,13 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
                 except Forbidden as error:
                     return forbidden(error)
                 except Conflict as error:
-                    return show(role, key, status=409, error=str(error))
+                    return show(request, role, key, status=409, error=str(error))
                 except FormError as error:
-                    return show(role, key, status=400, error=str(error), option=form.get("option"), query=form)
+                    return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
                 except Refused as error:
-                    return show(role, key, status=422, error=str(error), option=form.get("option"), query=form)
+                    return show(request, role, key, status=422, error=str(error), option=form.get("option"), query=form)
                 except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
-                    return show(role, key, status=503, error=str(error), option=form.get("option"), query=form)
+                    return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
                 if done:
                     notes[role] = done
                 # Post/redirect/get: a reload does not submit again.
@@ -164,7 +296,11 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
             return HTMLResponse(message_page("409 Conflict", "the draft is not complete"), status_code=409)
         data = await run_in_threadpool(room.game_bytes)
         name = room.path.with_suffix(".xml").name
-        return Response(data, media_type="application/xml", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        headers = {"Content-Disposition": f'attachment; filename="{name}"', "Vary": "Accept-Encoding"}
+        if accepts_gzip(request):  # compressed in a worker: the loop keeps answering meanwhile
+            data = await run_in_threadpool(gzip.compress, data, 6, mtime=0)
+            headers["Content-Encoding"] = "gzip"
+        return Response(data, media_type="application/xml", headers=headers)
 
     async def events(request: Request) -> Response:
         try:
@@ -172,19 +308,22 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         except Forbidden as error:
             return forbidden(error)
 
+        changes.attach()
+
         async def stream():
+            # Waits on the loop, never in a worker (issue 31: each stream held one of the 40, and 200 of them
+            # made a player's page take 5 s). A client that goes away ends it: the response listens for that.
             seq = room.seq
             yield f"retry: 1000\ndata: {seq}\n\n"
-            while not stopping():
-                if await request.is_disconnected():
+            while True:
+                now = await changes.wait(seq, HEARTBEAT_SECONDS)
+                if changes.stopped:  # the server is stopping: open pages do not hold it up
                     return
-                now = await run_in_threadpool(room.wait_change, seq, 1.0)
                 if now != seq:
                     seq = now
                     yield f"data: {seq}\n\n"
                 else:
                     yield ": still here\n\n"
-                await asyncio.sleep(0)
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
@@ -205,5 +344,98 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         Route("/room/{key}/game.xml", game_xml),
         Route("/events/{key}", events),
     ]
-    # The board's SVG makes a page about 570 KB (AA50); compressed it is a fraction of that. Event streams are left alone.
-    return Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1024)])
+    # The board's SVG makes a page about 570 KB (AA50); compressed (once per step, in a worker: see Page) it is 170 KB.
+    return Starlette(routes=routes)
+
+
+#: A connection must send each whole request (headers and body) within this many seconds of opening or of the
+#: previous answer, and must take what it is sent within it: else it is dropped (issue 31: unfinished connections
+#: were never closed, and about 1,100 of them denied the room). A browser sends its request at once.
+REQUEST_SECONDS = 20.0
+#: The most connections served at once (each is a file descriptor: see ``room_server``).
+MAX_CONNECTIONS = 2000
+#: File descriptors kept for everything but connections (the draft and room files, the maps, the listening socket).
+RESERVED_FILES = 100
+
+
+class RoomProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, where a connection owing its request or not reading too long is dropped, and one
+    beyond the most allowed first displaces the connection that has owed its request the longest."""
+
+    request_seconds = REQUEST_SECONDS
+    max_connections = MAX_CONNECTIONS
+
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.owed_since = self.loop.time()
+        self.stalled_since: float | None = None
+        # One dropped a moment ago stays in the set until its loss is handled: it is neither counted nor dropped again.
+        live = [c for c in self.connections if c.transport is not None and not c.transport.is_closing()]
+        if len(live) > self.max_connections:
+            owing = [c for c in live if c is not self and isinstance(c, RoomProtocol) and c.owes_request]
+            # An idle or unfinished connection gives way; if every one is being answered (a page, a stream), the new one does.
+            (min(owing, key=lambda c: c.owed_since) if owing else self).drop()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self.owed_since = self.loop.time()  # the next request is owed from now (uvicorn also closes it idle after 5 s)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.stalled_since = self.loop.time()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.stalled_since = None
+
+    @property
+    def owes_request(self) -> bool:
+        """The client has not yet sent the whole of its next request (none, part of its head, or part of its body)."""
+        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+
+    def overdue(self, now: float) -> bool:
+        owing_too_long = self.owes_request and now - self.owed_since > self.request_seconds
+        return owing_too_long or (self.stalled_since is not None and now - self.stalled_since > self.request_seconds)
+
+    def drop(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.abort()  # not close(): that waits for a reader that does not read
+
+
+class RoomServer(uvicorn.Server):
+    """uvicorn's server, which every second drops the connections that are overdue (``RoomProtocol.overdue``)."""
+
+    async def on_tick(self, counter: int) -> bool:
+        if counter % 10 == 0:  # uvicorn ticks every 0.1 s
+            now = asyncio.get_running_loop().time()
+            for connection in list(self.server_state.connections):
+                if isinstance(connection, RoomProtocol) and connection.overdue(now):
+                    connection.drop()
+        return await super().on_tick(counter)
+
+
+def room_server(app: Starlette, *, request_seconds: float = REQUEST_SECONDS, max_connections: int = MAX_CONNECTIONS) -> RoomServer:
+    """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for."""
+    limit = open_file_limit()
+    if limit is not None:
+        max_connections = max(1, min(max_connections, limit - RESERVED_FILES))
+    protocol = type("RoomProtocol", (RoomProtocol,), {"request_seconds": request_seconds, "max_connections": max_connections})
+    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5)
+    return RoomServer(config)
+
+
+def open_file_limit() -> int | None:
+    """The open-file limit, raised to its ceiling first (a few thousand at most): each connection is one open file."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such per-process limit on sockets
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = MAX_CONNECTIONS + RESERVED_FILES if hard == resource.RLIM_INFINITY else min(hard, MAX_CONNECTIONS + RESERVED_FILES)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return None if soft == resource.RLIM_INFINITY else soft

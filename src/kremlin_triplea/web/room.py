@@ -21,7 +21,7 @@ import copy
 import os
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -267,7 +267,10 @@ class Room:
         # drawn before a restart never matches one drawn after (its form gets 409, not a second pick).
         self.seq = secrets.randbelow(1 << 30)
         self.changed = threading.Condition(self.lock)
+        # Called (in the acting thread, holding the lock) after every accepted action: the server wakes its event streams.
+        self.watchers: list[Callable[[], None]] = []
         self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
+        self._seen_lock = threading.Lock()  # not the room's: a page kept from an earlier drawing is marked seen without waiting on an action
         self.pick_seq: int = -1  # the seq at which the last pick was accepted
         self._read_waiting()
         self._result: DraftResult | None = None
@@ -502,10 +505,11 @@ class Room:
             return None
         return self.session.run.side_to_pick(len(self.session.run.applied) + 1)
 
-    def mark_seen(self, role: str) -> None:
-        with self.lock:
+    def mark_seen(self, role: str, seq: int | None = None) -> None:
+        """``role``'s page showed the room at step ``seq`` (now, by default): an undo of what it showed needs their agreement."""
+        with self._seen_lock:
             if role in self.seen:
-                self.seen[role] = self.seq
+                self.seen[role] = max(self.seen[role], self.seq if seq is None else seq)
 
     def result(self) -> DraftResult:
         """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
@@ -542,6 +546,8 @@ class Room:
         self.seq += 1
         self._result = None
         self.changed.notify_all()
+        for watcher in self.watchers:
+            watcher()
 
     def pick(self, role: str, form: dict[str, str]) -> list[str]:
         with self._acting():
