@@ -123,6 +123,11 @@ def draft_from_data(root: Section) -> Draft:
     if profile is not None and not Path(profile).is_file():
         raise DataFileError(f"profile: {profile}: no such file (a map profile is looked for beside the draft)", where=root.where_of("profile"))
     written = root.texts("house_rules", [])
+    for key in ("house_rules", "choices"):  # a set listed twice was applied twice (its rules twice in the notes)
+        listed = root.texts(key, [])
+        repeated = next((name for position, name in enumerate(listed) if name in listed[:position]), None)
+        if repeated is not None:
+            raise DataFileError(f"{key}: {repeated} again; list each once", where=root.where_of(key))
     beside = {name: _beside_draft(root, name) for name in written}
     house_rules = tuple(beside[name] for name in written)
     for name in house_rules:  # an unknown set, or a ruleset listed as one, is refused where the draft names it
