@@ -44,6 +44,13 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
         if place not in facts.owned_sea(power):
             return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
+        enemies = facts.enemy_places(power).get(place)
+        if enemies:
+            # The board invariants hold at sea (draft/invariants.py); TripleA's own bid placement refuses it too in
+            # games before WW2V2 ("Cannot place sea units with enemy naval units", AbstractPlaceDelegate).
+            return Problem(
+                bid.placement_rule, bid.source, f"{shown} holds units of {', '.join(enemies)}, at war with {power}: no game starts with enemies in one sea zone"
+            )
         if not kind.is_ship and not carriers_counted_by_caller:
             capacity, used = facts.carrier_room(place, power)
             if capacity - used < kind.carrier_cost:
