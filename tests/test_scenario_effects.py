@@ -284,6 +284,24 @@ def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None
     assert changed["Red Sea Zone"]["units"] == {(B, "submarine"): 1}
 
 
+@EACH_CLASSIC
+def test_ships_a_scenario_places_among_enemy_ships_are_refused_and_not_offered(ruleset: str, game: Path) -> None:
+    # 001/002 South American Powers: "the BB Graf Spee still roams the South Atlantic(place battleship in Drake
+    # Passage)". Locks keep the Allies' picks out of Drake Passage; British ships standing there by other means
+    # (pushed here onto the board) make the same board no game starts from, so the scenario is refused, not offered.
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    run = classic_support.run_for(ruleset, game, "Axis", picks_per_side=4)
+    drake = run.state.names.place("Drake Passage")
+    run.game.board.push(PlaceUnits(drake, B, "battleship", 1))
+    title = "South American Powers join the Axis"
+    assert title not in next(c for c in legal_choices(run).options if c.option.kind == "scenario").scenarios
+    with pytest.raises(
+        RuleViolation, match=r"the scenario places 1 (battleship|transport) of the Germans in .*Drake Passage.* and nowhere else, but .* holds units of British"
+    ):
+        classic_support.pick(run, "Axis", 9, scenario=title)
+
+
 def test_aa50_scenario_steps_count_what_is_there() -> None:
     # 000 Allied scenario 2: "Place one Russian infantry and one tank in Finland, German units destroyed."
     run = rules_support.run_for(GAMES["1941"], "Allies")
