@@ -178,3 +178,33 @@ def test_cli_reads_a_game_of_a_map_without_map_yml_named_with_a_backslash(tmp_pa
     result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "show", "classic_variations\\kremlin.xml"])
     assert result.exit_code == 0, result.output
     assert "Classic: Kremlin" in result.output
+
+
+def test_native_path_reads_backslashes_only_where_the_text_as_given_names_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kremlin_triplea.gamefile.locate import native_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "ann.toml").write_text("")
+    assert native_path("drafts\\ann.toml") == "drafts/ann.toml"  # an input that exists
+    assert native_path("drafts\\new.xml") == "drafts/new.xml"  # an output in a folder that exists
+    assert native_path("nowhere\\new.xml") == "nowhere\\new.xml"  # no such folder: the name as given
+    (tmp_path / "odd\\name.toml").write_text("")  # a backslash in a file's name, possible here: that file
+    assert native_path("odd\\name.toml") == "odd\\name.toml"
+
+
+def test_cli_paths_written_with_backslashes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    example = Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "out").mkdir()
+    shutil.copy(example, tmp_path / "drafts" / "ann.toml")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", "drafts\\ann.toml", "-o", "out\\game.xml"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "game.xml").is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["drafts", "out"]
+    refused = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", "drafts\\ann.toml", "-o", "out\\"])
+    assert refused.exit_code == 2 and refused.stderr == "kremlin-triplea: error: out\\: names a folder (it ends in a slash); name the output file\n"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import NativePath
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 
 
@@ -17,7 +18,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
 @click.option(
     "--triplea",
     "triplea",
-    type=click.Path(path_type=Path),
+    type=NativePath(path_type=Path),
     help="The TripleA installation, 1.9 or 2.x (folder or jar), to use; default: $KREMLIN_TRIPLEA, Debian's package, ~/triplea, Program Files\\TripleA, /Applications/TripleA.app.",
 )
 @click.pass_context

@@ -212,6 +212,22 @@ def _folder_given(folder: Path) -> str:
     return f"a folder, not a game file; name one of its games: {games_folder / games[0]}{and_more(games)}"
 
 
+def native_path(text: str) -> str:
+    """``text`` with its backslashes read as folder separators, as on Windows (``drafts\\ann.toml``), when the text as
+    given names nothing here and the separated one names a file or a place in an existing folder; else ``text``.
+
+    On Windows the system reads backslashes itself; elsewhere a backslash may also be part of a file's name, which
+    is why the text as given is tried first.
+    """
+    if "\\" not in text or os.name == "nt" or os.path.lexists(text):
+        return text
+    separated = text.replace("\\", "/")
+    folder = os.path.dirname(separated.rstrip("/"))
+    if os.path.lexists(separated) or (folder and os.path.isdir(folder)):
+        return separated
+    return text
+
+
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
     path = Path(spec).expanduser()
