@@ -208,3 +208,20 @@ def test_cli_paths_written_with_backslashes(tmp_path: Path, monkeypatch: pytest.
     assert (tmp_path / "out" / "game.xml").is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["drafts", "out"]
     refused = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", "drafts\\ann.toml", "-o", "out\\"])
     assert refused.exit_code == 2 and refused.stderr == "kremlin-triplea: error: out\\: names a folder (it ends in a slash); name the output file\n"
+
+
+def test_a_draft_names_its_game_and_ruleset_beside_it_with_backslashes(tmp_path: Path) -> None:
+    # A draft written on Windows: `game` and `ruleset` relative to the draft's folder, separated by backslashes.
+    from kremlin_triplea.draft.run import apply_draft, read_draft
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "rules").mkdir()
+    shutil.copy(KREMLIN, tmp_path / "games" / "kremlin.xml")
+    shutil.copy(Path(__file__).parents[1] / "src" / "kremlin_triplea" / "data" / "rulesets" / "kremlin-classic.toml", tmp_path / "rules" / "mine.toml")
+    example = (Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml").read_text()
+    lines = [line for line in example.splitlines() if not line.startswith(("game =", "ruleset ="))]
+    draft = tmp_path / "draft.toml"
+    draft.write_text('game = "games\\\\kremlin.xml"\nruleset = "rules\\\\mine.toml"\n' + "\n".join(lines) + "\n")
+    result = apply_draft(read_draft(draft), maps_dir=MAPS_DIR)
+    assert Path(result.game.source) == tmp_path / "games" / "kremlin.xml"
+    assert Path(result.ruleset.path) == tmp_path / "rules" / "mine.toml"

@@ -212,18 +212,22 @@ def _folder_given(folder: Path) -> str:
     return f"a folder, not a game file; name one of its games: {games_folder / games[0]}{and_more(games)}"
 
 
-def native_path(text: str) -> str:
+def native_path(text: str, beside: Path | str | None = None) -> str:
     """``text`` with its backslashes read as folder separators, as on Windows (``drafts\\ann.toml``), when the text as
     given names nothing here and the separated one names a file or a place in an existing folder; else ``text``.
+    A relative ``text`` is looked for in ``beside`` if given (a draft's own folder), else in the working folder.
 
     On Windows the system reads backslashes itself; elsewhere a backslash may also be part of a file's name, which
     is why the text as given is tried first.
     """
-    if "\\" not in text or os.name == "nt" or os.path.lexists(text):
+    if "\\" not in text or os.name == "nt":
+        return text
+    base = Path(beside) if beside is not None else Path()
+    if os.path.lexists(base / text):
         return text
     separated = text.replace("\\", "/")
     folder = os.path.dirname(separated.rstrip("/"))
-    if os.path.lexists(separated) or (folder and os.path.isdir(folder)):
+    if os.path.lexists(base / separated) or (folder and (base / folder).is_dir()):
         return separated
     return text
 
