@@ -65,6 +65,28 @@ def test_a_control_character_in_a_name_given_is_shown_escaped_on_one_line(contro
     assert f"no{control.encode('unicode_escape').decode()}such.xml: no such file" in message
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["show"], ["'GAME'", "(see `main show --help`)"]),
+        (["show", "--nope", "x"], ["--nope", "(see `main show --help`)"]),
+        (["nope"], ["'nope'", "(see `main --help`)"]),
+        (["--maps-dir", str(KREMLIN), "maps"], [str(KREMLIN), "(see `main --help`)"]),
+    ],
+    ids=["missing-argument", "unknown-option", "unknown-command", "group-option"],
+)
+def test_a_wrong_option_or_argument_is_one_line(args: list[str], said: list[str]) -> None:
+    # click's own report is three lines (usage, a hint, the error); the command to ask for help is kept.
+    message = assert_one_line(CliRunner().invoke(main, args))
+    assert all(part in message for part in said), message
+
+
+@pytest.mark.parametrize("args", [[], ["profile"]], ids=["main", "profile"])
+def test_a_group_named_alone_shows_its_help(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert "Usage: " in result.output and "Commands:" in result.output and "error" not in result.output
+
+
 # -- numbers -----------------------------------------------------------------------------------------------------
 
 

@@ -109,7 +109,12 @@ def one_line(message: str) -> str:
 
 
 def _usage_error(error: click.UsageError) -> NoReturn:
-    """A wrong option or argument: one line and exit 2, with the command to ask for help (click's own is three)."""
+    """A wrong option or argument: one line and exit 2, with the command to ask for help (click's own is three).
+
+    A group named without a command is not a mistake to report in one line: click shows its help.
+    """
+    if isinstance(error, getattr(click.exceptions, "NoArgsIsHelpError", ())):  # click 8.2 on; 8.1 exits itself
+        raise error
     command = error.ctx.command_path if error.ctx is not None else "kremlin-triplea"
     click.echo(f"kremlin-triplea: error: {one_line(error.format_message().rstrip('.'))} (see `{command} --help`)", err=True)
     sys.exit(error.exit_code)
