@@ -158,17 +158,7 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     power = names.power(step.power, where=where) if step.power else None
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
-        places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
-        if places_factory and any(u == state.factory and n for (_, u), n in board.units(at).items()):
-            # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
-            raise Problem(
-                scenario.rule,
-                scenario.source,
-                f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
-                "so the scenario's factory cannot be placed there",
-            ).violation(pick.label)
-        _refuse_enemies_at_sea(state, scenario, "places", power, units, at, pick)
-        return [PlaceUnits(at, power, u, n) for u, n in units], [f"{power} place {described} in {shown}"]
+        return _place(state, scenario, power, units, at, pick)
     if step.kind == "remove":
         # "Remove one UK fighter and UK bomber from United Kingdom": the units named, as many of them as are still there.
         changes: list[Change] = []
@@ -230,6 +220,23 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
         return [], [f"no {what} in {shown} to destroy"]
     text = ", ".join(f"{n} {o} {u}" for (o, u), n in doomed)
     return [RemoveUnits(at, o, u, n) for (o, u), n in doomed], [f"destroy {text} in {shown}"]
+
+
+def _place(state: DraftState, scenario: Scenario, power: str | None, units: list[tuple[str, int]], at: str, pick: Pick) -> tuple[list[Change], list[str]]:
+    """Place ``units`` of ``power`` at ``at``, where the text says: one factory a territory, no ships among enemies."""
+    shown = state.names.shown(at)
+    places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
+    if places_factory and any(u == state.factory and n for (_, u), n in state.board.units(at).items()):
+        # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
+        raise Problem(
+            scenario.rule,
+            scenario.source,
+            f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
+            "so the scenario's factory cannot be placed there",
+        ).violation(pick.label)
+    _refuse_enemies_at_sea(state, scenario, "places", power, units, at, pick)
+    described = ", ".join(f"{n} {u}" for u, n in units)
+    return [PlaceUnits(at, power, u, n) for u, n in units], [f"{power} place {described} in {shown}"]
 
 
 def _in_base_game(board, at: str, power: str | None, unit: str) -> int:
