@@ -273,6 +273,33 @@ def test_a_retreat_at_sea_into_enemy_ships_is_refused_and_not_offered(game: Path
     assert start_problems(board) == []
 
 
+def test_the_issues_draft_at_the_command_line(tmp_path: Path) -> None:
+    # The issue: `legal` offered the scenario after these picks and `apply` wrote the British submarine among the
+    # German ones. Now `legal` leaves it out and `apply` refuses it (a rule violation: exit 1), writing nothing.
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from support.paths import MAPS_DIR
+
+    picks = [
+        '[[pick]]\nside = "Axis"\noption = 8\ntakeover = { territory = "Egypt", by = "Germany" }',
+        '[[pick]]\nside = "Allies"\noption = 1\nplace = [{ power = "USA", unit = "infantry", count = 3, at = "Eastern USA" }]',
+        '[[pick]]\nside = "Axis"\noption = 3\nplace = [{ power = "Germany", unit = "submarine", count = 2, at = "Arabian Sea" }]',
+        '[[pick]]\nside = "Allies"\noption = 5\nplace = [{ power = "USA", unit = "bomber", count = 1, at = "Eastern USA" }]',
+    ]
+    head = 'ruleset = "kremlin-classic"\ngame = "classic_variations/kremlin.xml"\nfirst = "Axis"\npicks_per_side = 4\n'
+    draft = tmp_path / "draft.toml"
+    draft.write_text(head + "\n".join(picks) + "\n")
+    legal = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "legal", str(draft)])
+    assert legal.exit_code == 0, legal.output
+    assert "Italian navy does better than historically" in legal.output and SYRIA_IRAQ not in legal.output
+    draft.write_text(head + "\n".join([*picks, f'[[pick]]\nside = "Axis"\noption = 9\nscenario = "{SYRIA_IRAQ}"']) + "\n")
+    applied = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(tmp_path / "out.xml")])
+    assert applied.exit_code == 1 and applied.stderr.count("\n") == 1
+    assert "retreats 1 submarine of the British to Red Sea Zone (Arabian Sea) and nowhere else" in applied.stderr
+    assert not (tmp_path / "out.xml").exists()
+
+
 @pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
 def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None:
     run = classic_support.run_for("kremlin-classic", game, "Axis", picks_per_side=4)
