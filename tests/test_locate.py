@@ -225,3 +225,23 @@ def test_a_draft_names_its_game_and_ruleset_beside_it_with_backslashes(tmp_path:
     result = apply_draft(read_draft(draft), maps_dir=MAPS_DIR)
     assert Path(result.game.source) == tmp_path / "games" / "kremlin.xml"
     assert Path(result.ruleset.path) == tmp_path / "rules" / "mine.toml"
+
+
+def test_maps_lists_a_map_without_map_yml(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    _without_map_yml(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    shutil.copytree(MAPS_DIR / "world_war_ii_classic", tmp_path / "world_war_ii_classic")
+    result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "maps"])
+    assert result.exit_code == 0, result.output
+    assert f"world_war_ii_v3  ({tmp_path / 'world_war_ii_v3'}; no map.yml: its games as TripleA finds them)" in result.output
+    assert "world_war_ii_v3/WW2v3-1941.xml" in result.output and "World War II v3 1942" in result.output
+    assert f"world_war_ii_classic  ({tmp_path / 'world_war_ii_classic'})" in result.output
+
+
+def test_a_misspelt_map_without_map_yml_gets_close_matches(tmp_path: Path) -> None:
+    _without_map_yml(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    with pytest.raises(UnknownNameError, match=r"unknown map 'world_war_ii_v4'; did you mean 'world_war_ii_v3'"):
+        resolve_game("world_war_ii_v4/WW2v3-1942.xml", tmp_path)

@@ -29,7 +29,7 @@ from kremlin_triplea.cli.common import NativePath, profile_option
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, scan_maps
+from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, maps_without_yml, scan_maps
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -160,11 +160,13 @@ def maps_command(ctx: click.Context) -> None:
     maps, broken = scan_maps(folder)
     for error in broken:  # listed all the same: the others are fine
         click.echo(f"kremlin-triplea: warning: {error}; this map is left out", err=True)
-    if not maps:
+    without_yml = maps_without_yml(folder)  # TripleA 2.7 lists them too, with the map.yml it writes for them
+    if not maps and not without_yml:
         click.echo(f"no maps in {folder}")
         return
-    for map_folder in maps:
-        click.echo(f"{map_folder.name}  ({map_folder.folder})")
+    for map_folder in [*maps, *without_yml]:
+        note = "; no map.yml: its games as TripleA finds them" if map_folder in without_yml else ""
+        click.echo(f"{map_folder.name}  ({map_folder.folder}{note})")
         for game in map_folder.games:
             missing = "" if game.path.is_file() else "  [file missing]"
             click.echo(f"  {game.key:<48} {game.game_name}{missing}")

@@ -150,11 +150,19 @@ def map_folder_without_yml(folder: Path) -> MapFolder | None:
     if not games_folder.is_dir():
         return None
     games = []
-    for path in sorted(_xml_files(games_folder, depth=3), key=lambda p: (len(str(p)), str(p))):
+    for path in sorted(_xml_files(games_folder, depth=3), key=lambda p: (len(p.parts), str(p))):  # the closest first
         game_name = _info_name(path)
         if game_name and all(g.path.name != path.name for g in games):  # TripleA finds one file of a name
             games.append(GameEntry(folder.name, game_name, path))
     return MapFolder(folder.name, folder, tuple(games)) if games else None
+
+
+def maps_without_yml(maps_dir: Path) -> list[MapFolder]:
+    """The maps of ``maps_dir`` that have no map.yml but games TripleA 2.7 finds (:func:`map_folder_without_yml`)."""
+    if not maps_dir.is_dir():
+        return []
+    found = (map_folder_without_yml(child) for child in sorted(maps_dir.iterdir()) if child.is_dir())
+    return [folder for folder in found if folder is not None]
 
 
 def _xml_files(folder: Path, depth: int) -> Iterator[Path]:
@@ -265,10 +273,10 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
         for error in broken:  # the map asked for may be one whose map.yml cannot be read: say that, not "unknown"
             if Path(error.where or "").parent.name == map_name:
                 raise error
-        without_yml = map_folder_without_yml(folder_path) if map_name not in ("", ".", "..") else None
-        if without_yml is None:
-            raise UnknownNameError("map", map_name, maps, where=given)
-        maps[map_name] = without_yml
+        without_yml = {m.name: m for m in maps_without_yml(default_maps_dir(maps_dir))}
+        if map_name not in without_yml:
+            raise UnknownNameError("map", map_name, [*maps, *without_yml], where=given)
+        maps[map_name] = without_yml[map_name]
     folder = maps[map_name]
     if not game:
         names = ", ".join(g.path.name for g in folder.games)
