@@ -121,3 +121,19 @@ def test_random_drafts_keep_the_invariants_after_every_pick(ruleset: str, game) 
 @pytest.mark.parametrize(("ruleset", "game"), TARGETS, ids=lambda v: getattr(v, "name", v))
 def test_many_random_drafts_keep_the_invariants(ruleset: str, game, seed: int) -> None:
     _every_pick_keeps_the_invariants(ruleset, game, seed)
+
+
+def test_a_bid_places_no_ship_among_enemy_ships() -> None:
+    # 001 bid: "players must declare where the bid units will be placed"; a German sea zone (next to German land)
+    # that holds British ships takes no German ship: the board would start with enemies in one sea zone, which
+    # TripleA's own bid placement refuses in the classic games ("Cannot place sea units with enemy naval units").
+    from kremlin_triplea.draft.legal import bid_choices
+    from support.classic import KREMLIN, bid, run_for
+
+    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    board = run.game.board
+    assert board.units("North Sea Zone")[("British", "battleship")] or board.units("North Sea Zone")[("British", "transport")]
+    places = dict(bid_choices(run.state).places)["Germans"]
+    assert "North Sea Zone" not in places and "Baltic Sea Zone" in places
+    with pytest.raises(RuleViolation, match="North Sea Zone holds units of British, at war with Germans: no game starts with enemies in one sea zone"):
+        bid(run, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])

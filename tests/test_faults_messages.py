@@ -65,6 +65,28 @@ def test_a_control_character_in_a_name_given_is_shown_escaped_on_one_line(contro
     assert f"no{control.encode('unicode_escape').decode()}such.xml: no such file" in message
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["show"], ["'GAME'", "(see `main show --help`)"]),
+        (["show", "--nope", "x"], ["--nope", "(see `main show --help`)"]),
+        (["nope"], ["'nope'", "(see `main --help`)"]),
+        (["--maps-dir", str(KREMLIN), "maps"], [str(KREMLIN), "(see `main --help`)"]),
+    ],
+    ids=["missing-argument", "unknown-option", "unknown-command", "group-option"],
+)
+def test_a_wrong_option_or_argument_is_one_line(args: list[str], said: list[str]) -> None:
+    # click's own report is three lines (usage, a hint, the error); the command to ask for help is kept.
+    message = assert_one_line(CliRunner().invoke(main, args))
+    assert all(part in message for part in said), message
+
+
+@pytest.mark.parametrize("args", [[], ["profile"]], ids=["main", "profile"])
+def test_a_group_named_alone_shows_its_help(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args)
+    assert "Usage: " in result.output and "Commands:" in result.output and "error" not in result.output
+
+
 # -- numbers -----------------------------------------------------------------------------------------------------
 
 
@@ -187,3 +209,117 @@ def test_a_games_folder_given_as_game_lists_its_games(tmp_path: Path) -> None:
 def test_a_folder_given_as_base_is_called_a_folder(tmp_path: Path) -> None:
     message = assert_one_line(run("render", str(AA50_1941), "--base", str(tmp_path), "-o", str(tmp_path / "out.svg")))
     assert f"{tmp_path}: a folder, not a game file" in message
+
+
+# -- repeated entries --------------------------------------------------------------------------------------------
+
+
+def _draft(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "draft.toml"
+    path.write_text('ruleset = "kremlin-classic"\nfirst = "Allies"\ngame = "classic_variations/kremlin.xml"\n' + text)
+    return path
+
+
+def test_a_neutral_taken_twice_in_one_pick_is_named_as_the_repeat(tmp_path: Path) -> None:
+    # The issue's case: was "the pick takes over 2 different neutral(s); the option takes exactly 2".
+    draft = _draft(
+        tmp_path,
+        '[[pick]]\nside = "Allies"\noption = 2\n'
+        'take = [{ neutral = "Sweden", by = "USSR" }, { neutral = "Afghanistan", by = "UK" }, { neutral = "Sweden", by = "USSR" }]\n',
+    )
+    message = assert_one_line(run("apply", str(draft), "-o", str(tmp_path / "out.xml")))
+    assert message == f"kremlin-triplea: error: {draft}:7: pick 1, take 3: Sweden again, as in take 1; each neutral is taken over once\n"
+    assert not (tmp_path / "out.xml").exists()
+
+
+@pytest.mark.parametrize(
+    ("retreats", "said"),
+    [
+        ('[{ to = "Germany" }, { to = "Ukraine S.S.R." }]', "retreat 2: a retreat for every unit again, as in retreat 1"),
+        (
+            '[{ to = "Germany", unit = "infantry" }, { to = "Germany" }, { to = "Ukraine S.S.R.", unit = "infantry" }]',
+            "retreat 3: a retreat for infantry again, as in retreat 1",
+        ),
+        (
+            '[{ to = "Germany", power = "Germany", unit = "armour" }, { to = "Germany", power = "Germans", unit = "armour" }]',
+            "retreat 2: a retreat for Germans armour again, as in retreat 1",
+        ),
+    ],
+    ids=["every-unit", "by-unit", "power-in-either-name"],
+)
+def test_a_second_retreat_for_the_same_units_is_named_as_the_repeat(tmp_path: Path, retreats: str, said: str) -> None:
+    # 001 option 8: "retreat any enemy forces to the nearest enemy territory": one destination per group of units;
+    # the second entry for the same group was silently never used.
+    draft = _draft(tmp_path, f'[[pick]]\nside = "Allies"\noption = 8\ntakeover = {{ territory = "Libya", by = "UK", retreat = {retreats} }}\n')
+    message = assert_one_line(run("apply", str(draft), "-o", str(tmp_path / "out.xml")))
+    assert f"{draft}:7: pick 1, takeover, {said}; give each group of units one destination\n" in message
+
+
+def test_retreats_for_different_units_are_not_repeats() -> None:
+    from kremlin_triplea.draft.run import draft_from_dict
+    from support.classic import KREMLIN as GAME
+    from support.classic import run_for
+
+    run_ = run_for("kremlin-classic", GAME, "Allies")
+    retreat = [{"to": "Germany", "unit": "infantry"}, {"to": "Germany", "unit": "armour"}, {"to": "Ukraine S.S.R."}]
+    section = draft_from_dict(
+        {
+            "ruleset": "kremlin-classic",
+            "first": "Allies",
+            "pick": [{"side": "Allies", "option": 8, "takeover": {"territory": "Libya", "by": "UK", "retreat": retreat}}],
+        }
+    ).picks[0]
+    assert len(run_.parse_pick(1, section).target.retreats) == 3  # type: ignore[attr-defined]
+
+
+def test_placements_of_the_same_units_add_up_and_are_not_repeats() -> None:
+    # Placement entries count units: the legal enumeration itself writes three infantry as three entries of one
+    # (draft/kinds/placement.py), so two entries for one place are two units there, not a slip.
+    from support.classic import KREMLIN as GAME
+    from support.classic import pick, run_for
+
+    run_ = run_for("kremlin-classic", GAME, "Allies")
+    east = run_.state.names.place("Eastern USA")
+    before = run_.game.board.units(east)[("Americans", "infantry")]
+    pick(
+        run_,
+        "Allies",
+        1,
+        place=[{"power": "USA", "unit": "infantry", "count": 2, "at": "Eastern USA"}, {"power": "USA", "unit": "infantry", "at": "Eastern USA"}],
+    )
+    assert run_.game.board.units(east)[("Americans", "infantry")] == before + 3
+
+
+@pytest.mark.parametrize("key", ["house_rules", "choices"])
+def test_a_house_rule_set_or_choice_listed_twice_is_named(tmp_path: Path, key: str) -> None:
+    # A set listed twice was applied twice: its 15 rules for the players were listed twice in the game's notes.
+    draft = tmp_path / "draft.toml"
+    sets = '"house-classic", "house-classic"' if key == "house_rules" else '"house-classic"'
+    choices = '"low_luck", "low_luck"' if key == "choices" else '"low_luck"'
+    draft.write_text(f'game = "classic_variations/kremlin.xml"\nhouse_rules = [{sets}]\nchoices = [{choices}]\n')
+    line = 2 if key == "house_rules" else 3
+    repeated = "house-classic" if key == "house_rules" else "low_luck"
+    message = assert_one_line(run("apply", str(draft), "-o", str(tmp_path / "out.xml")))
+    assert message == f"kremlin-triplea: error: {draft}:{line}: {key}: {repeated} again; list each once\n"
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["-r", "house-revised", "-r", "house-revised"], "--rules house-revised given twice; give each set once"),
+        (
+            ["-r", "house-revised", "--switch", "hr3_gibraltar=on", "--switch", "hr3_gibraltar=off"],
+            "--switch hr3_gibraltar given twice (hr3_gibraltar=on, hr3_gibraltar=off); give it once",
+        ),
+        (
+            ["-r", "house-revised", "--advantage", "UK=radar", "--advantage", "UK=enigma-decoded"],
+            "--advantage UK given twice (UK=radar, UK=enigma-decoded); give it once",
+        ),
+    ],
+    ids=["rules", "switch", "advantage"],
+)
+def test_house_options_given_twice_are_named(tmp_path: Path, options: list[str], said: str) -> None:
+    # The last one silently won (a switch on, then off), or a set was applied twice.
+    message = assert_one_line(run("house", "world_war_ii_revised/lhtr.xml", *options, "-o", str(tmp_path / "out.xml")))
+    assert message == f"kremlin-triplea: error: {said}\n"
+    assert not (tmp_path / "out.xml").exists()

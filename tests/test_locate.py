@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from kremlin_triplea.errors import InputError, UnknownNameError
-from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, resolve_game, user_folder
+from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, map_folder_without_yml, read_map_folder, resolve_game, user_folder
 from support.paths import MAPS_DIR
 
 
@@ -83,3 +84,164 @@ def test_one_broken_map_yml_does_not_hide_the_other_maps(tmp_path: Path) -> None
     assert resolve_game("world_war_ii_v3/World War II v3 1942", tmp_path).name == "WW2v3-1942.xml"
     with pytest.raises(InputError, match="'games' is 5, not a list of games"):
         resolve_game("odd/some game", tmp_path)
+
+
+# -- paths as Windows writes them (issue 32) ----------------------------------------------------------------------
+
+KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
+
+
+@pytest.mark.parametrize("spec", ["classic_variations\\kremlin.xml", "classic_variations\\kremlin", "classic_variations\\Classic: Kremlin"])
+def test_map_and_game_separated_by_a_backslash(spec: str) -> None:
+    assert resolve_game(spec, MAPS_DIR) == KREMLIN
+
+
+def test_a_relative_path_with_backslashes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "games").mkdir()
+    shutil.copy(KREMLIN, tmp_path / "games" / "kremlin.xml")
+    monkeypatch.chdir(tmp_path)
+    assert resolve_game("games\\kremlin.xml", MAPS_DIR) == Path("games/kremlin.xml")
+    assert resolve_game(".\\games\\kremlin.xml", MAPS_DIR) == Path("games/kremlin.xml")
+
+
+@pytest.mark.skipif(os.name == "nt", reason="on Windows a drive-letter path is an ordinary path")
+@pytest.mark.parametrize("spec", ["C:\\Users\\ann\\triplea\\kremlin.xml", "c:/games/kremlin.xml", "\\\\server\\maps\\kremlin.xml"])
+def test_a_windows_path_is_a_path_not_a_map(spec: str) -> None:
+    # Was "unknown map 'C:'": the drive letter read as a map's name.
+    with pytest.raises(InputError) as raised:
+        resolve_game(spec, MAPS_DIR)
+    assert str(raised.value) == f"{spec}: no such file (a Windows path: name the file as this system does)"
+
+
+# -- maps without map.yml (issue 28) ------------------------------------------------------------------------------
+# TripleA 2.7 writes a map.yml for a map folder that has none (MapDescriptionYamlGenerator): the map is named after
+# its folder, each XML file whose <info name> is not blank is a game; a game file is then looked for in the folder
+# named "games" closest to the map folder, at most 5 folders down, and in that folder at most 3 down
+# (MapDescriptionYaml.findGamesFolder, searchForGameFile; FileUtils.findClosestToRoot, shortest path first).
+
+PUBLISHED = ["classic_variations", "world_war_ii_classic", "world_war_ii_revised", "world_war_ii_v3"]
+
+
+def _without_map_yml(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("map.yml"))
+    return target
+
+
+@pytest.mark.parametrize("name", PUBLISHED)
+def test_a_map_without_map_yml_lists_the_games_its_map_yml_would(tmp_path: Path, name: str) -> None:
+    # The authors' own map.yml is the expectation: TripleA's reading of the folder must find the same games.
+    _without_map_yml(MAPS_DIR / name, tmp_path / name)
+    listed = map_folder_without_yml(tmp_path / name)
+    published = read_map_folder(MAPS_DIR / name)
+    assert listed is not None and listed.name == name
+    assert sorted((g.game_name, g.path.name) for g in listed.games) == sorted((g.game_name, g.path.name) for g in published.games)
+    for game in published.games:
+        expected = tmp_path / name / game.path.relative_to(MAPS_DIR / name)
+        assert resolve_game(f"{name}/{game.path.name}", tmp_path) == expected
+        assert resolve_game(f"{name}/{game.path.stem}", tmp_path) == expected
+        assert resolve_game(f"{name}/{game.game_name}", tmp_path) == expected
+
+
+def test_a_map_without_map_yml_with_its_games_in_games(tmp_path: Path) -> None:
+    (tmp_path / "flat" / "games" / "more").mkdir(parents=True)
+    shutil.copy(KREMLIN, tmp_path / "flat" / "games" / "more" / "kremlin.xml")  # 1 folder down in games: found
+    (tmp_path / "flat" / "games" / "notes.xml").write_text("<notes>not a game: no info name</notes>")
+    listed = map_folder_without_yml(tmp_path / "flat")
+    assert listed is not None and [(g.game_name, g.path) for g in listed.games] == [("Classic: Kremlin", tmp_path / "flat" / "games" / "more" / "kremlin.xml")]
+    assert resolve_game("flat\\Classic: Kremlin", tmp_path) == tmp_path / "flat" / "games" / "more" / "kremlin.xml"
+    with pytest.raises(UnknownNameError, match="unknown game 'notes' in map 'flat'"):
+        resolve_game("flat/notes", tmp_path)
+
+
+def test_the_games_folder_closest_to_the_map_folder_is_the_one(tmp_path: Path) -> None:
+    for games in ("map/games", "games", "a/b/c/games"):
+        (tmp_path / "m" / games).mkdir(parents=True)
+    shutil.copy(KREMLIN, tmp_path / "m" / "map" / "games" / "kremlin.xml")
+    shutil.copy(KREMLIN, tmp_path / "m" / "games" / "kremlin.xml")
+    assert resolve_game("m/kremlin", tmp_path) == tmp_path / "m" / "games" / "kremlin.xml"
+
+
+def test_a_folder_without_games_is_no_map(tmp_path: Path) -> None:
+    (tmp_path / "empty" / "map").mkdir(parents=True)
+    shutil.copy(KREMLIN, tmp_path / "empty" / "map" / "kremlin.xml")  # not in a games folder: TripleA cannot load it
+    assert map_folder_without_yml(tmp_path / "empty") is None
+    with pytest.raises(UnknownNameError, match="unknown map 'empty'"):
+        resolve_game("empty/kremlin.xml", tmp_path)
+
+
+def test_cli_reads_a_game_of_a_map_without_map_yml_named_with_a_backslash(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    _without_map_yml(MAPS_DIR / "classic_variations", tmp_path / "classic_variations")
+    result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "show", "classic_variations\\kremlin.xml"])
+    assert result.exit_code == 0, result.output
+    assert "Classic: Kremlin" in result.output
+
+
+def test_native_path_reads_backslashes_only_where_the_text_as_given_names_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kremlin_triplea.gamefile.locate import native_path
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "ann.toml").write_text("")
+    assert native_path("drafts\\ann.toml") == "drafts/ann.toml"  # an input that exists
+    assert native_path("drafts\\new.xml") == "drafts/new.xml"  # an output in a folder that exists
+    assert native_path("nowhere\\new.xml") == "nowhere\\new.xml"  # no such folder: the name as given
+    (tmp_path / "odd\\name.toml").write_text("")  # a backslash in a file's name, possible here: that file
+    assert native_path("odd\\name.toml") == "odd\\name.toml"
+
+
+def test_cli_paths_written_with_backslashes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    example = Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "out").mkdir()
+    shutil.copy(example, tmp_path / "drafts" / "ann.toml")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", "drafts\\ann.toml", "-o", "out\\game.xml"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "game.xml").is_file() and sorted(p.name for p in tmp_path.iterdir()) == ["drafts", "out"]
+    refused = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", "drafts\\ann.toml", "-o", "out\\"])
+    assert refused.exit_code == 2 and refused.stderr == "kremlin-triplea: error: out\\: names a folder (it ends in a slash); name the output file\n"
+
+
+def test_a_draft_names_its_game_and_ruleset_beside_it_with_backslashes(tmp_path: Path) -> None:
+    # A draft written on Windows: `game` and `ruleset` relative to the draft's folder, separated by backslashes.
+    from kremlin_triplea.draft.run import apply_draft, read_draft
+
+    (tmp_path / "games").mkdir()
+    (tmp_path / "rules").mkdir()
+    shutil.copy(KREMLIN, tmp_path / "games" / "kremlin.xml")
+    shutil.copy(Path(__file__).parents[1] / "src" / "kremlin_triplea" / "data" / "rulesets" / "kremlin-classic.toml", tmp_path / "rules" / "mine.toml")
+    example = (Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml").read_text()
+    lines = [line for line in example.splitlines() if not line.startswith(("game =", "ruleset ="))]
+    draft = tmp_path / "draft.toml"
+    draft.write_text('game = "games\\\\kremlin.xml"\nruleset = "rules\\\\mine.toml"\n' + "\n".join(lines) + "\n")
+    result = apply_draft(read_draft(draft), maps_dir=MAPS_DIR)
+    assert Path(result.game.source) == tmp_path / "games" / "kremlin.xml"
+    assert Path(result.ruleset.path) == tmp_path / "rules" / "mine.toml"
+
+
+def test_maps_lists_a_map_without_map_yml(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    _without_map_yml(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    shutil.copytree(MAPS_DIR / "world_war_ii_classic", tmp_path / "world_war_ii_classic")
+    result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "maps"])
+    assert result.exit_code == 0, result.output
+    assert f"world_war_ii_v3  ({tmp_path / 'world_war_ii_v3'}; no map.yml: its games as TripleA finds them)" in result.output
+    assert "world_war_ii_v3/WW2v3-1941.xml" in result.output and "World War II v3 1942" in result.output
+    assert f"world_war_ii_classic  ({tmp_path / 'world_war_ii_classic'})" in result.output
+
+
+def test_a_misspelt_map_without_map_yml_gets_close_matches(tmp_path: Path) -> None:
+    _without_map_yml(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    with pytest.raises(UnknownNameError, match=r"unknown map 'world_war_ii_v4'; did you mean 'world_war_ii_v3'"):
+        resolve_game("world_war_ii_v4/WW2v3-1942.xml", tmp_path)

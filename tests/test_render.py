@@ -329,3 +329,15 @@ def test_a_game_whose_owner_is_undeclared_is_drawn_with_a_warning(tmp_path: Path
     france = paths(tree, "territories")["France"].get("fill")
     declared = {paths(tree, "territories")[p].get("fill") for p in ("Germany", "United Kingdom", "Russia", "Japan", "Eastern United States")}
     assert france.startswith("#") and france not in declared  # a colour of its own, not one of a player's
+
+
+def test_the_map_of_a_written_game_is_found_in_a_map_folder_without_map_yml(tmp_path: Path) -> None:
+    # A game written elsewhere is drawn with its map's art, found by the game's mapName among the maps, a map
+    # without map.yml included (TripleA 2.7 reads such a folder too: gamefile/locate.py).
+    from kremlin_triplea.report.render import find_map_folder
+
+    maps = tmp_path / "maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3", ignore=shutil.ignore_patterns("map.yml"))
+    written = tmp_path / "written.xml"
+    shutil.copy(AA50_1941, written)
+    assert find_map_folder(load(written).board, written, maps) == maps / "world_war_ii_v3" / "map"

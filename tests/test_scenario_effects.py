@@ -273,6 +273,33 @@ def test_a_retreat_at_sea_into_enemy_ships_is_refused_and_not_offered(game: Path
     assert start_problems(board) == []
 
 
+def test_the_issues_draft_at_the_command_line(tmp_path: Path) -> None:
+    # The issue: `legal` offered the scenario after these picks and `apply` wrote the British submarine among the
+    # German ones. Now `legal` leaves it out and `apply` refuses it (a rule violation: exit 1), writing nothing.
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from support.paths import MAPS_DIR
+
+    picks = [
+        '[[pick]]\nside = "Axis"\noption = 8\ntakeover = { territory = "Egypt", by = "Germany" }',
+        '[[pick]]\nside = "Allies"\noption = 1\nplace = [{ power = "USA", unit = "infantry", count = 3, at = "Eastern USA" }]',
+        '[[pick]]\nside = "Axis"\noption = 3\nplace = [{ power = "Germany", unit = "submarine", count = 2, at = "Arabian Sea" }]',
+        '[[pick]]\nside = "Allies"\noption = 5\nplace = [{ power = "USA", unit = "bomber", count = 1, at = "Eastern USA" }]',
+    ]
+    head = 'ruleset = "kremlin-classic"\ngame = "classic_variations/kremlin.xml"\nfirst = "Axis"\npicks_per_side = 4\n'
+    draft = tmp_path / "draft.toml"
+    draft.write_text(head + "\n".join(picks) + "\n")
+    legal = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "legal", str(draft)])
+    assert legal.exit_code == 0, legal.output
+    assert "Italian navy does better than historically" in legal.output and SYRIA_IRAQ not in legal.output
+    draft.write_text(head + "\n".join([*picks, f'[[pick]]\nside = "Axis"\noption = 9\nscenario = "{SYRIA_IRAQ}"']) + "\n")
+    applied = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(tmp_path / "out.xml")])
+    assert applied.exit_code == 1 and applied.stderr.count("\n") == 1
+    assert "retreats 1 submarine of the British to Red Sea Zone (Arabian Sea) and nowhere else" in applied.stderr
+    assert not (tmp_path / "out.xml").exists()
+
+
 @pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
 def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None:
     run = classic_support.run_for("kremlin-classic", game, "Axis", picks_per_side=4)
@@ -282,6 +309,24 @@ def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None
     changed = delta(run.game.initial, run.game.board)
     assert changed["East Mediteranean Sea Zone"]["units"] == {(B, "submarine"): -1}
     assert changed["Red Sea Zone"]["units"] == {(B, "submarine"): 1}
+
+
+@EACH_CLASSIC
+def test_ships_a_scenario_places_among_enemy_ships_are_refused_and_not_offered(ruleset: str, game: Path) -> None:
+    # 001/002 South American Powers: "the BB Graf Spee still roams the South Atlantic(place battleship in Drake
+    # Passage)". Locks keep the Allies' picks out of Drake Passage; British ships standing there by other means
+    # (pushed here onto the board) make the same board no game starts from, so the scenario is refused, not offered.
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    run = classic_support.run_for(ruleset, game, "Axis", picks_per_side=4)
+    drake = run.state.names.place("Drake Passage")
+    run.game.board.push(PlaceUnits(drake, B, "battleship", 1))
+    title = "South American Powers join the Axis"
+    assert title not in next(c for c in legal_choices(run).options if c.option.kind == "scenario").scenarios
+    with pytest.raises(
+        RuleViolation, match=r"the scenario places 1 (battleship|transport) of the Germans in .*Drake Passage.* and nowhere else, but .* holds units of British"
+    ):
+        classic_support.pick(run, "Axis", 9, scenario=title)
 
 
 def test_aa50_scenario_steps_count_what_is_there() -> None:

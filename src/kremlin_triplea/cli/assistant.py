@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kremlin_triplea.cli.common import FiniteFloatRange, profile_option
+from kremlin_triplea.cli.common import FiniteFloatRange, NativePath, profile_option
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 @click.command("value")
-@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("draft", type=NativePath(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.option("--json", "as_json", is_flag=True, help="Print the values as JSON.")
 @click.pass_context
@@ -48,10 +48,10 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
     help="The game to compare with (a path, or MAP/GAME); what differs is outlined. Default: a draft's own game, or the base game a written game's notes record.",
 )
 @click.option("--no-base", is_flag=True, help="Compare with nothing: draw the board only.")
-@click.option("--draft", "draft_path", type=click.Path(path_type=Path, dir_okay=False), help="A draft whose picks and values make the legend.")
+@click.option("--draft", "draft_path", type=NativePath(path_type=Path, dir_okay=False), help="A draft whose picks and values make the legend.")
 @click.option(
     "--map-dir",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    type=NativePath(path_type=Path, file_okay=False, exists=True),
     help="The folder with the map's polygons.txt and centers.txt (default: found from the game's mapName).",
 )
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="FILE.svg or FILE.png.")
@@ -134,8 +134,8 @@ def _draft_boards(path: Path, maps_dir: Path):
 
 
 @click.command("draft")
-@click.argument("draft_file", type=click.Path(path_type=Path, dir_okay=False), required=False)
-@click.option("--resume", "resume", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="Continue the draft in this file.")
+@click.argument("draft_file", type=NativePath(path_type=Path, dir_okay=False), required=False)
+@click.option("--resume", "resume", type=NativePath(path_type=Path, dir_okay=False, exists=True), help="Continue the draft in this file.")
 @click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game at the end (default: the draft file's name with .xml).")
 @click.option("--force", is_flag=True, help="Replace an existing DRAFT_FILE (a new draft) or OUTPUT.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder, as apply --install does.")

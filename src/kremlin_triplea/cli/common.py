@@ -22,6 +22,15 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+class NativePath(click.Path):
+    """A path as click checks it, written with backslashes too, as on Windows (issue 32: ``drafts\\ann.toml``)."""
+
+    def convert(self, value, param, ctx):
+        from kremlin_triplea.gamefile.locate import native_path
+
+        return super().convert(native_path(value) if isinstance(value, str) else value, param, ctx)
+
+
 def maps_dir(ctx: click.Context) -> Path:
     """The maps folder: ``--maps-dir``, else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own."""
     root = ctx.find_root()
@@ -40,7 +49,7 @@ def profile_option(command):
     @click.option(
         "--profile",
         "profile_path",
-        type=click.Path(path_type=Path, dir_okay=False, exists=True),
+        type=NativePath(path_type=Path, dir_okay=False, exists=True),
         help="Read the game with this map profile (default: the draft's `profile`, then profiles/<map>.toml beside the maps folder, the map's own kremlin-profile.toml, the built-in one).",
     )
     @functools.wraps(command)

@@ -19,6 +19,8 @@ def _pairs(values: tuple[str, ...], what: str) -> dict[str, str]:
         key, sep, rest = value.partition("=")
         if not sep or not key.strip() or not rest.strip():
             raise InputError(f"{what} {value!r}: expected NAME=VALUE")
+        if key.strip() in pairs:  # the last one silently won
+            raise InputError(f"{what} {key.strip()} given twice ({key.strip()}={pairs[key.strip()]}, {value.strip()}); give it once")
         pairs[key.strip()] = rest.strip()
     return pairs
 
@@ -112,6 +114,9 @@ def house_command(
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import profile_for_game
 
+    repeated = next((set_id for position, set_id in enumerate(sets) if set_id in sets[:position]), None)
+    if repeated is not None:  # its rules were applied, and listed in the notes, twice
+        raise InputError(f"--rules {repeated} given twice; give each set once")
     for set_id in sets:  # an unknown set is the option's mistake: say so before anything else is read
         try:
             load_named_house_set(set_id)

@@ -25,11 +25,11 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from kremlin_triplea.cli.common import NativePath, profile_option
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
-from kremlin_triplea.cli.common import profile_option
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, scan_maps
+from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, maps_without_yml, scan_maps
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -129,7 +129,12 @@ def one_line(message: str) -> str:
 
 
 def _usage_error(error: click.UsageError) -> NoReturn:
-    """A wrong option or argument: one line and exit 2, with the command to ask for help (click's own is three)."""
+    """A wrong option or argument: one line and exit 2, with the command to ask for help (click's own is three).
+
+    A group named without a command is not a mistake to report in one line: click shows its help.
+    """
+    if isinstance(error, getattr(click.exceptions, "NoArgsIsHelpError", ())):  # click 8.2 on; 8.1 exits itself
+        raise error
     command = error.ctx.command_path if error.ctx is not None else "kremlin-triplea"
     click.echo(f"kremlin-triplea: error: {one_line(error.format_message().rstrip('.'))} (see `{command} --help`)", err=True)
     sys.exit(error.exit_code)
@@ -153,7 +158,7 @@ def _terminate_like_interrupt() -> None:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--maps-dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=NativePath(path_type=Path, file_okay=False),
     envvar=MAPS_DIR_VARIABLE,
     help=f"TripleA's downloadedMaps folder (default: ${MAPS_DIR_VARIABLE}, else ~/Documents/triplea or ~/triplea).",
 )
@@ -175,11 +180,13 @@ def maps_command(ctx: click.Context) -> None:
     maps, broken = scan_maps(folder)
     for error in broken:  # listed all the same: the others are fine
         click.echo(f"kremlin-triplea: warning: {error}; this map is left out", err=True)
-    if not maps:
+    without_yml = maps_without_yml(folder)  # TripleA 2.7 lists them too, with the map.yml it writes for them
+    if not maps and not without_yml:
         click.echo(f"no maps in {folder}")
         return
-    for map_folder in maps:
-        click.echo(f"{map_folder.name}  ({map_folder.folder})")
+    for map_folder in [*maps, *without_yml]:
+        note = "; no map.yml: its games as TripleA finds them" if map_folder in without_yml else ""
+        click.echo(f"{map_folder.name}  ({map_folder.folder}{note})")
         for game in map_folder.games:
             missing = "" if game.path.is_file() else "  [file missing]"
             click.echo(f"  {game.key:<48} {game.game_name}{missing}")
@@ -203,7 +210,7 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
 
 @main.command("validate")
 @click.argument("game")
-@click.option("--dtd", type=click.Path(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
+@click.option("--dtd", type=NativePath(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
 @click.option("--strict", is_flag=True, help="Count warnings (what TripleA reads as meant anyway) as errors.")
 @click.pass_context
 def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool) -> None:
@@ -235,14 +242,14 @@ def _count(number: int, noun: str) -> str:
 
 
 @main.command("apply")
-@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("draft", type=NativePath(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game (a file name; never one of the inputs).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists, and with --install a game of the same name that this tool installed.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
 @click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<ruleset> — <player> v <player> <date>").')
 @click.option("--savegame", type=OUTPUT_PATH, help="Also write a savegame (.tsvg) with TripleA 2.x, loaded back to check it (see `save`).")
-@click.option("--triplea", type=click.Path(path_type=Path), help="With --savegame: the TripleA 2.x installation (folder or jar) that writes it.")
+@click.option("--triplea", type=NativePath(path_type=Path), help="With --savegame: the TripleA 2.x installation (folder or jar) that writes it.")
 @click.pass_context
 @profile_option
 def apply_command(
@@ -325,7 +332,7 @@ def options_command(ruleset_name: str) -> None:
 
 
 @main.command("legal")
-@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("draft", type=NativePath(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.pass_context
 @profile_option
@@ -369,7 +376,7 @@ def _with_global_options(command: click.Command) -> click.Command:
             each.params.append(
                 click.Option(
                     ["--maps-dir"],
-                    type=click.Path(path_type=Path, file_okay=False),
+                    type=NativePath(path_type=Path, file_okay=False),
                     expose_value=False,
                     is_eager=True,
                     callback=_set_maps_dir,

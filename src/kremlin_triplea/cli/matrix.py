@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import NativePath
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import InputError
@@ -42,7 +43,7 @@ def _include_covered(given_games: list[Path], with_covered: bool, only_given: bo
 @click.command("matrix")
 @click.option("--ruleset", "ruleset_names", multiple=True, help="A ruleset id or path (repeatable; default: every installed ruleset and house-rule set).")
 @click.option("--game", "game_specs", multiple=True, help="A further game: a path or MAP/GAME (repeatable).")
-@click.option("--user-folder", type=click.Path(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
+@click.option("--user-folder", type=NativePath(path_type=Path, file_okay=False, exists=True), help="Every game of this TripleA user folder too.")
 @click.option(
     "--with-covered", is_flag=True, help="With --game or --user-folder: also every game the map profiles pin (without them, those are the games run)."
 )
@@ -51,14 +52,14 @@ def _include_covered(given_games: list[Path], with_covered: bool, only_given: bo
     "--profile",
     "profile_paths",
     multiple=True,
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=NativePath(path_type=Path, dir_okay=False, exists=True),
     help="A map profile for the games given (repeatable); before the installed ones.",
 )
 @click.option("--engine", is_flag=True, help="Also check that the real TripleA engine reads every written game the same (one JVM).")
 @click.option("--samples", default=2, show_default=True, type=click.IntRange(0, 100), help="Random whole drafts per ruleset and game.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of the random drafts.")
-@click.option("--json", "json_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JSON here ('-': stdout, instead of the table).")
-@click.option("--junit", "junit_path", type=click.Path(path_type=Path, dir_okay=False), help="Write the matrix as JUnit XML here.")
+@click.option("--json", "json_path", type=NativePath(path_type=Path, dir_okay=False), help="Write the matrix as JSON here ('-': stdout, instead of the table).")
+@click.option("--junit", "junit_path", type=NativePath(path_type=Path, dir_okay=False), help="Write the matrix as JUnit XML here.")
 @click.pass_context
 def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, only_given, profile_paths, engine, samples, seed, json_path, junit_path) -> None:
     """Apply every option of every ruleset to every game it claims (and the games given); exit 1 on any failure.
@@ -163,7 +164,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
 
 
 @profile_group.command("check")
-@click.argument("profile", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("profile", type=NativePath(path_type=Path, dir_okay=False))
 @click.pass_context
 def profile_check_command(ctx, profile) -> None:
     """Check PROFILE against its game files: names exist, hashes match, guessed entries have reasons (exit 1 if not)."""

@@ -25,9 +25,12 @@ class OutputPath(click.ParamType):
     name = "file"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
-        text = os.fspath(value)
+        from kremlin_triplea.gamefile.locate import native_path
+
+        given = os.fspath(value)
+        text = native_path(given)  # out\\game.xml, as on Windows, when the folder "out" exists
         if text.endswith(("/", os.sep)):
-            raise InputError("names a folder (it ends in a slash); name the output file", where=text)
+            raise InputError("names a folder (it ends in a slash); name the output file", where=given)
         return Path(text)
 
 

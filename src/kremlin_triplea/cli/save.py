@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import NativePath
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
@@ -13,7 +14,7 @@ from kremlin_triplea.cli.output import OUTPUT_PATH
 @click.command("save")
 @click.argument("game_spec", metavar="GAME")
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="The savegame to write (.tsvg).")
-@click.option("--triplea", type=click.Path(path_type=Path), help="The TripleA 2.x installation (folder or jar); default: the one found where TripleA installs.")
+@click.option("--triplea", type=NativePath(path_type=Path), help="The TripleA 2.x installation (folder or jar); default: the one found where TripleA installs.")
 @click.option(
     "--base-name",
     is_flag=True,

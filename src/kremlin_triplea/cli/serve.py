@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import NativePath
+
 
 @click.command("serve")
-@click.argument("draft", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("draft", type=NativePath(path_type=Path, dir_okay=False))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
 @click.option("--port", default=8050, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
 @click.option("--ruleset", help="A new draft: the Kremlin ruleset (e.g. kremlin-aa50).")
@@ -27,7 +29,7 @@ import click
 @click.option(
     "--profile",
     "profile_path",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=NativePath(path_type=Path, dir_okay=False, exists=True),
     help="Read the game with this map profile; a new draft names it (relative to the draft), so that it is served again with it.",
 )
 @click.pass_context

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from kremlin_triplea.cli.common import NativePath
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 
 
@@ -17,7 +18,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
 @click.option(
     "--triplea",
     "triplea",
-    type=click.Path(path_type=Path),
+    type=NativePath(path_type=Path),
     help="The TripleA installation, 1.9 or 2.x (folder or jar), to use; default: $KREMLIN_TRIPLEA, else the newest 2.x where TripleA installs (~/TripleA, /opt/TripleA, Program Files\\TripleA, /Applications/TripleA.app, ...), else Debian's 1.9.",
 )
 @click.pass_context

@@ -10,13 +10,29 @@ pick that round-trips through a draft file is the same pick. What a pick names
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.ruleset import Option
-from kremlin_triplea.rules.tomlfile import Section
+from kremlin_triplea.rules.tomlfile import DataFileError, Section
+
+
+def refuse_repeats(entries: Sequence[Section], keys: Sequence[Hashable], said: Callable[[Any], str], once: str) -> None:
+    """Refuse a list entry that names again what an earlier entry of the list named, at its line, naming both.
+
+    A repeat is a slip of the pen, and counted otherwise it was misreported: three ``take`` entries naming Sweden
+    twice were "2 different neutral(s)", and a second retreat for the same units was silently ignored. ``said``
+    words a key ("Sweden"), ``once`` the rule the repeat breaks ("each neutral is taken over once").
+    """
+    first: dict[Hashable, Section] = {}
+    for entry, key in zip(entries, keys, strict=True):
+        if key in first:
+            earlier = first[key].key.rsplit(", ", 1)[-1]  # "take 1" of "pick 1, take 1": the entry's own list
+            raise DataFileError(f"{entry.key}: {said(key)} again, as in {earlier}; {once}", where=entry.where)
+        first[key] = entry
 
 
 @attrs.frozen

@@ -60,6 +60,7 @@ from kremlin_triplea.draft.kinds import (
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game, load
+from kremlin_triplea.gamefile.locate import native_path
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import (
     HouseSelection,
@@ -108,7 +109,7 @@ def read_draft(path: Path | str) -> Draft:
 
 def _beside_draft(root: Section, name: str) -> str:
     """A rule file the draft names by a relative path (``my-rules.toml``) is looked for beside the draft first, like its game and profile."""
-    path = Path(name)
+    path = Path(native_path(name, Path(root.file).parent))
     if path.suffix == ".toml" and not path.is_absolute() and (Path(root.file).parent / path).is_file():
         return str(Path(root.file).parent / path)
     return name
@@ -118,11 +119,18 @@ def draft_from_data(root: Section) -> Draft:
     check_file_kind(root.data, root.file, "draft")
     root.only("ruleset", "game", "first", "picks_per_side", "pick", "bid", "house_rules", "choices", "house_rule_choices", "profile")
     profile = root.text("profile", None)
+    if profile is not None:
+        profile = native_path(profile, Path(root.file).parent)
     if profile is not None and not Path(profile).is_absolute():
         profile = str(Path(root.file).parent / profile)
     if profile is not None and not Path(profile).is_file():
         raise DataFileError(f"profile: {profile}: no such file (a map profile is looked for beside the draft)", where=root.where_of("profile"))
     written = root.texts("house_rules", [])
+    for key in ("house_rules", "choices"):  # a set listed twice was applied twice (its rules twice in the notes)
+        listed = root.texts(key, [])
+        repeated = next((name for position, name in enumerate(listed) if name in listed[:position]), None)
+        if repeated is not None:
+            raise DataFileError(f"{key}: {repeated} again; list each once", where=root.where_of(key))
     beside = {name: _beside_draft(root, name) for name in written}
     house_rules = tuple(beside[name] for name in written)
     for name in house_rules:  # an unknown set, or a ruleset listed as one, is refused where the draft names it
@@ -253,7 +261,7 @@ def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None
     if spec is None:
         raise DataFileError("game: missing; name the game in the draft or with --game", where=draft.path)
     asked = spec
-    candidate = Path(spec)
+    candidate = Path(native_path(spec, Path(draft.path).parent))
     if not candidate.is_absolute() and (Path(draft.path).parent / candidate).is_file():
         spec = str(Path(draft.path).parent / candidate)
     try:

@@ -10,6 +10,7 @@ installs may sit one folder deeper (``<map>/<map>-master/map.yml``).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from kremlin_triplea.errors import InputError, UnknownNameError, and_more
 from kremlin_triplea.gamefile.safe import read_text
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
+_WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
 
 
 @attrs.frozen
@@ -61,22 +63,55 @@ def default_maps_dir(explicit: Path | str | None = None) -> Path:
 
 
 def _games_folder(map_folder: Path) -> Path:
-    for candidate in (map_folder / "map" / "games", map_folder / "games"):
-        if candidate.is_dir():
-            return candidate
+    """The folder named ``games`` closest to ``map_folder``, at most 5 folders down, as TripleA 2.7 looks for it
+    (MapDescriptionYaml.findGamesFolder: FileUtils.findClosestToRoot(mapFolder, 5, "games"), the shortest path
+    first): ``map/games`` in a map as published, ``games`` in some. ``map/games`` when there is none."""
+    level = [map_folder]
+    for _ in range(5):
+        below = sorted((d for folder in level for d in _subfolders(folder)), key=lambda d: (len(str(d)), str(d)))
+        found = [d for d in below if d.name == "games"]
+        if found:
+            return found[0]
+        level = below
     return map_folder / "map" / "games"
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return [Path(entry.path) for entry in os.scandir(folder) if entry.is_dir()]
+    except OSError:  # unreadable: TripleA finds nothing there either
+        return []
+
+
+def _game_file(games_folder: Path, file_name: str) -> Path:
+    """``file_name`` in ``games_folder`` or in its folders at most 3 down, the shortest path first, as TripleA 2.7
+    finds a listed game (MapDescriptionYaml.searchForGameFile); where it is missing, the path it was expected at."""
+    direct = games_folder / file_name
+    if direct.is_file() or not games_folder.is_dir():
+        return direct
+    level = [games_folder]
+    for _ in range(3):
+        level = sorted((d for folder in level for d in _subfolders(folder)), key=lambda d: (len(str(d)), str(d)))
+        for folder in level:
+            if (folder / file_name).is_file():
+                return folder / file_name
+    return direct
 
 
 def _map_yml_folders(maps_dir: Path) -> Iterator[Path]:
     for child in sorted(maps_dir.iterdir()):
-        if not child.is_dir():
-            continue
-        if (child / "map.yml").is_file():
-            yield child
-            continue
-        for nested in sorted(child.iterdir()):
-            if nested.is_dir() and (nested / "map.yml").is_file():
-                yield nested
+        if child.is_dir():
+            yield from _map_yml_folders_of(child)
+
+
+def _map_yml_folders_of(child: Path) -> Iterator[Path]:
+    """The folder of ``child``'s map.yml: ``child`` itself or, in older installs, one folder down."""
+    if (child / "map.yml").is_file():
+        yield child
+        return
+    for nested in sorted(child.iterdir()):
+        if nested.is_dir() and (nested / "map.yml").is_file():
+            yield nested
 
 
 def read_map_folder(folder: Path) -> MapFolder:
@@ -100,8 +135,58 @@ def read_map_folder(folder: Path) -> MapFolder:
     games = []
     for entry in listed:
         if isinstance(entry, dict) and entry.get("file_name"):
-            games.append(GameEntry(name, str(entry.get("game_name", "")), games_folder / str(entry["file_name"])))
+            games.append(GameEntry(name, str(entry.get("game_name", "")), _game_file(games_folder, str(entry["file_name"]))))
     return MapFolder(name, folder, tuple(games))
+
+
+def map_folder_without_yml(folder: Path) -> MapFolder | None:
+    """A map folder with no map.yml, read as TripleA 2.7 reads it: the map.yml it writes for such a folder
+    (MapDescriptionYamlGenerator) names the map after the folder and lists each XML file whose ``<info name>``
+    is not blank, a game TripleA then finds in the folder's games folder (:func:`_games_folder`). None if it
+    has no game there: TripleA lists no such map."""
+    if not folder.is_dir() or any(True for _ in _map_yml_folders_of(folder)):
+        return None
+    games_folder = _games_folder(folder)
+    if not games_folder.is_dir():
+        return None
+    games = []
+    for path in sorted(_xml_files(games_folder, depth=3), key=lambda p: (len(p.parts), str(p))):  # the closest first
+        game_name = _info_name(path)
+        if game_name and all(g.path.name != path.name for g in games):  # TripleA finds one file of a name
+            games.append(GameEntry(folder.name, game_name, path))
+    return MapFolder(folder.name, folder, tuple(games)) if games else None
+
+
+def maps_without_yml(maps_dir: Path) -> list[MapFolder]:
+    """The maps of ``maps_dir`` that have no map.yml but games TripleA 2.7 finds (:func:`map_folder_without_yml`)."""
+    if not maps_dir.is_dir():
+        return []
+    found = (map_folder_without_yml(child) for child in sorted(maps_dir.iterdir()) if child.is_dir())
+    return [folder for folder in found if folder is not None]
+
+
+def _xml_files(folder: Path, depth: int) -> Iterator[Path]:
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.is_dir() and depth > 0:
+            yield from _xml_files(Path(entry.path), depth - 1)
+        elif entry.name.endswith(".xml") and entry.is_file():
+            yield Path(entry.path)
+
+
+def _info_name(path: Path) -> str | None:
+    """The game's name, ``<info name="...">``, from the head of the file (the element comes first in a game)."""
+    from xml.sax.saxutils import unescape
+
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(64 * 1024).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    found = re.search(r"<info\s[^>]*?\bname\s*=\s*(\"([^\"]*)\"|'([^']*)')", head)
+    if found is None:
+        return None
+    name = unescape(found.group(2) if found.group(2) is not None else found.group(3), {"&quot;": '"', "&apos;": "'"}).strip()
+    return name or None
 
 
 def installed_maps(maps_dir: Path) -> list[MapFolder]:
@@ -135,16 +220,47 @@ def _folder_given(folder: Path) -> str:
     return f"a folder, not a game file; name one of its games: {games_folder / games[0]}{and_more(games)}"
 
 
+def native_path(text: str, beside: Path | str | None = None) -> str:
+    """``text`` with its backslashes read as folder separators, as on Windows (``drafts\\ann.toml``), when the text as
+    given names nothing here and the separated one names a file or a place in an existing folder; else ``text``.
+    A relative ``text`` is looked for in ``beside`` if given (a draft's own folder), else in the working folder.
+
+    On Windows the system reads backslashes itself; elsewhere a backslash may also be part of a file's name, which
+    is why the text as given is tried first.
+    """
+    if "\\" not in text or os.name == "nt":
+        return text
+    base = Path(beside) if beside is not None else Path()
+    if os.path.lexists(base / text):
+        return text
+    separated = text.replace("\\", "/")
+    folder = os.path.dirname(separated.rstrip("/"))
+    if os.path.lexists(base / separated) or (folder and (base / folder).is_dir()):
+        return separated
+    return text
+
+
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
     path = Path(spec).expanduser()
     if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
         return path  # a FIFO, device or broken link is refused by the reader, naming what it is
-    text = str(spec)
+    given = str(spec)
+    # A path or MAP\GAME as Windows writes it: backslashes separate folders there (TripleA's own docs and forums
+    # name games so). A drive letter or a \\server share is a Windows path, which names nothing elsewhere.
+    text = given.replace("\\", "/")
+    if text != given:
+        path = Path(text).expanduser()
+        if os.name != "nt" and (_WINDOWS_ABSOLUTE.match(given) or given.startswith("\\\\")):
+            raise InputError("no such file (a Windows path: name the file as this system does)", where=given)
+        if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
+            return path
+    elif os.name != "nt" and _WINDOWS_ABSOLUTE.match(given):
+        raise InputError("no such file (a Windows path: name the file as this system does)", where=given)
     if path.is_dir():
-        raise InputError(_folder_given(path), where=text)
+        raise InputError(_folder_given(path), where=given)
     if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
-        raise InputError("no such file", where=text)
+        raise InputError("no such file", where=given)
     map_name, _, game = text.partition("/")
     folder_path = default_maps_dir(maps_dir) / map_name
     if game and "/" not in game and folder_path.is_dir() and (folder_path / "map.yml").is_file():
@@ -157,15 +273,18 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
         for error in broken:  # the map asked for may be one whose map.yml cannot be read: say that, not "unknown"
             if Path(error.where or "").parent.name == map_name:
                 raise error
-        raise UnknownNameError("map", map_name, maps, where=text)
+        without_yml = {m.name: m for m in maps_without_yml(default_maps_dir(maps_dir))}
+        if map_name not in without_yml:
+            raise UnknownNameError("map", map_name, [*maps, *without_yml], where=given)
+        maps[map_name] = without_yml[map_name]
     folder = maps[map_name]
     if not game:
         names = ", ".join(g.path.name for g in folder.games)
-        raise InputError(f"name a game of map {map_name!r}: {names}", where=text)
+        raise InputError(f"name a game of map {map_name!r}: {names}", where=given)
     for entry in folder.games:
         if game.lower() in (entry.path.name.lower(), entry.path.stem.lower(), entry.game_name.lower()):
             if not entry.path.is_file():
                 raise InputError(f"map.yml lists {entry.path.name} but the file is missing", where=str(entry.path))
             return entry.path
     known = [g.path.name for g in folder.games] + [g.game_name for g in folder.games]
-    raise UnknownNameError("game", game, known, where=text, within=f"map {map_name!r}")
+    raise UnknownNameError("game", game, known, where=given, within=f"map {map_name!r}")

@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape, quoteattr
 import attrs
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
+from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, maps_without_yml
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import PlaceDifference, board_difference
@@ -128,7 +128,8 @@ def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir:
     if not map_name:
         raise InputError("the game names no map (property mapName); name the map folder with --map-dir")
 
-    for installed in installed_maps(default_maps_dir(maps_dir)):
+    folder = default_maps_dir(maps_dir)
+    for installed in [*installed_maps(folder), *maps_without_yml(folder)]:
         if map_name in (installed.name, installed.folder.name):
             for candidate in (installed.folder / "map", installed.folder):
                 if (candidate / "polygons.txt").is_file():

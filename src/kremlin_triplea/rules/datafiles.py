@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile.locate import native_path
 from kremlin_triplea.rules.tomlfile import DataFileError, read_toml
 
 
@@ -17,10 +18,10 @@ def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
     installed with the package (``kremlin_triplea/data/<folder>``). ``where``
     names the file and key that asked for it, for the error when it is unknown.
     """
-    candidate = Path(name)
+    candidate = Path(native_path(name))
     if candidate.suffix == ".toml" and candidate.is_file():
         return candidate
-    if candidate.suffix == ".toml" or "/" in name or os.sep in name:  # a path, not an id: say the file is missing
+    if candidate.suffix == ".toml" or "/" in name or "\\" in name or os.sep in name:  # a path, not an id: say the file is missing
         raise InputError("no such file" if not os.path.lexists(candidate) else "not a regular file", where=f"{where}: {name}" if where else name)
     for base in data_folders(folder):
         path = base / f"{name}.toml"

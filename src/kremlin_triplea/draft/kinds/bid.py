@@ -44,11 +44,10 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
             return Problem(bid.placement_rule, bid.source, f"a {unit} cannot be placed in the sea zone {shown}")
         if place not in facts.owned_sea(power):
             return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
-        # The board invariants (draft/invariants.py) hold at sea as on land: the bid makes no zone hold enemies. A zone
-        # the game itself starts with both sides in (oztea_1942's 49 Sea Zone) is the map's own and stays open.
-        present = {o for (o, _), n in board.units(place).items() if n and o is not None}
-        enemies = sorted(o for o in present if not board.catalog.allied(o, power))
-        if enemies and not any(board.catalog.allied(o, power) for o in present):
+        enemies = facts.enemy_places(power).get(place)
+        if enemies:
+            # The board invariants hold at sea (draft/invariants.py); TripleA's own bid placement refuses it too in
+            # games before WW2V2 ("Cannot place sea units with enemy naval units", AbstractPlaceDelegate).
             return Problem(
                 bid.placement_rule, bid.source, f"{shown} holds units of {', '.join(enemies)}, at war with {power}: no game starts with enemies in one sea zone"
             )

@@ -12,7 +12,7 @@ import attrs
 
 from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import Pick, PickTarget
+from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
@@ -99,13 +99,15 @@ class NeutralTake:
     def list_from_toml(cls, section: Section, key: str, names: Names) -> tuple[NeutralTake, ...]:
         """``take = [{ neutral, by, navy_at }, ...]``."""
         takes = []
-        for entry in section.tables(key):
+        entries = section.tables(key)
+        for entry in entries:
             entry.only("neutral", "by", "navy_at")
             at = f"{entry.where}: {entry.key}"
             navy = entry.text("navy_at", None)
             takes.append(
                 cls(names.territory(entry.text("neutral"), where=at), names.power(entry.text("by"), where=at), names.sea_zone(navy, where=at) if navy else None)
             )
+        refuse_repeats(entries, [t.territory for t in takes], names.shown, "each neutral is taken over once")
         return tuple(takes)
 
     def to_toml(self) -> dict[str, Any]:

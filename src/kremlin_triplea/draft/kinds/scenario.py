@@ -158,16 +158,7 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     power = names.power(step.power, where=where) if step.power else None
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
-        places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
-        if places_factory and any(u == state.factory and n for (_, u), n in board.units(at).items()):
-            # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
-            raise Problem(
-                scenario.rule,
-                scenario.source,
-                f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
-                "so the scenario's factory cannot be placed there",
-            ).violation(pick.label)
-        return [PlaceUnits(at, power, u, n) for u, n in units], [f"{power} place {described} in {shown}"]
+        return _place(state, scenario, power, units, at, pick)
     if step.kind == "remove":
         # "Remove one UK fighter and UK bomber from United Kingdom": the units named, as many of them as are still there.
         changes: list[Change] = []
@@ -200,7 +191,7 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
                     scenario.source,
                     f"the scenario moves {count} {power} {unit} from {shown}, but there are {present} there now",
                 ).violation(pick.label)
-        _refuse_enemies_at_sea(state, scenario, step, power, units, to, pick)
+        _refuse_enemies_at_sea(state, scenario, "moves", power, units, to, pick)
         return _relocate(state, power, units, at, to)
     if step.kind == "retreat":
         # "German forces in Algeria are retreated to Libya": whatever of them is there now.
@@ -209,7 +200,7 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
         if not present:
             what = " or ".join(sorted(types)) if types else "units"
             return [], [f"no {power} {what} in {shown} to retreat"]
-        _refuse_enemies_at_sea(state, scenario, step, power, present, to, pick)
+        _refuse_enemies_at_sea(state, scenario, "retreats", power, present, to, pick)
         return _relocate(state, power, present, at, to)
     if step.kind == "capture":
         return _capture(state, power, at)
@@ -231,6 +222,23 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     return [RemoveUnits(at, o, u, n) for (o, u), n in doomed], [f"destroy {text} in {shown}"]
 
 
+def _place(state: DraftState, scenario: Scenario, power: str | None, units: list[tuple[str, int]], at: str, pick: Pick) -> tuple[list[Change], list[str]]:
+    """Place ``units`` of ``power`` at ``at``, where the text says: one factory a territory, no ships among enemies."""
+    shown = state.names.shown(at)
+    places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
+    if places_factory and any(u == state.factory and n for (_, u), n in state.board.units(at).items()):
+        # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
+        raise Problem(
+            scenario.rule,
+            scenario.source,
+            f"{shown} already has a factory (an earlier pick placed it) and the game allows one factory per territory, "
+            "so the scenario's factory cannot be placed there",
+        ).violation(pick.label)
+    _refuse_enemies_at_sea(state, scenario, "places", power, units, at, pick)
+    described = ", ".join(f"{n} {u}" for u, n in units)
+    return [PlaceUnits(at, power, u, n) for u, n in units], [f"{power} place {described} in {shown}"]
+
+
 def _in_base_game(board, at: str, power: str | None, unit: str) -> int:
     """How many of ``power``'s ``unit`` stood at ``at`` before the draft's changes (the base game's own setup)."""
     count = board.units(at)[(power, unit)]
@@ -247,17 +255,18 @@ def _destination(scenario: Scenario, step: Step, place, pick: Pick) -> str:
     return to
 
 
-def _refuse_enemies_at_sea(state: DraftState, scenario: Scenario, step: Step, power: str, units: list[tuple[str, int]], to: str, pick: Pick) -> None:
-    """Refuse a move or retreat into a sea zone where units at war with ``power`` stand now.
+def _refuse_enemies_at_sea(state: DraftState, scenario: Scenario, verb: str, power: str | None, units: list[tuple[str, int]], to: str, pick: Pick) -> None:
+    """Refuse a step that puts ``power``'s units into a sea zone where units at war with it stand now.
 
     The texts name one sea zone and no other ("UK submarine in the East Mediterranean is retreated to the Arabian
-    Sea", 001 GERMAN SCENARIOS; "Move the US Carrier/fighter from Seazone 44 to Seazone 53", 000 Axis scenario 4),
-    so the nearest place the text allows is that zone alone. Ships cannot be interned as land units are (a sea zone
-    belongs to nobody), and a zone holding enemies is a board no game starts from (001 options 3 and 7: "not in the
-    same seazone with enemy units"): the scenario is refused, and so not offered.
+    Sea", 001 GERMAN SCENARIOS; "Move the US Carrier/fighter from Seazone 44 to Seazone 53", 000 Axis scenario 4;
+    "place battleship in Drake Passage", 001 GERMAN SCENARIOS), so the nearest place the text allows is that zone
+    alone. Ships cannot be interned as land units are (a sea zone belongs to nobody), and a zone holding enemies is
+    a board no game starts from (001 options 3 and 7: "not in the same seazone with enemy units"): the scenario is
+    refused, and so not offered.
     """
     board = state.board
-    if not board.is_water(to):
+    if power is None or not board.is_water(to):
         return
     enemies = sorted({o for (o, _), n in board.units(to).items() if n and o is not None and not board.catalog.allied(o, power)})
     if enemies:
@@ -265,8 +274,7 @@ def _refuse_enemies_at_sea(state: DraftState, scenario: Scenario, step: Step, po
         raise Problem(
             scenario.rule,
             scenario.source,
-            f"the scenario {'retreats' if step.kind == 'retreat' else 'moves'} {', '.join(f'{n} {u}' for u, n in units)} of the {power} "
-            f"to {shown} and nowhere else, "
+            f"the scenario {verb} {', '.join(f'{n} {u}' for u, n in units)} of the {power} {'in' if verb == 'places' else 'to'} {shown} and nowhere else, "
             f"but {shown} now holds units of {', '.join(enemies)} (earlier picks), at war with them; "
             "no game starts with enemies in one sea zone",
         ).violation(pick.label)
@@ -343,6 +351,7 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
         zone = _destination(scenario, step, place, pick) if step.to is not None else None
         if zone is None:
             raise Problem(scenario.rule, scenario.source, f"{shown}'s army has ships and the scenario names no sea zone for them").violation(pick.label)
+        _refuse_enemies_at_sea(state, scenario, "places", taker, at_sea, zone, pick)
         changes += [PlaceUnits(zone, taker, u, n) for u, n in at_sea]
         line += f"; its ships {', '.join(f'{n} {u}' for u, n in at_sea)} in {names.shown(zone)}"
     return changes, [line]

@@ -9,7 +9,7 @@ import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
 from kremlin_triplea.draft.kinds.base import OptionKind, register
-from kremlin_triplea.draft.picks import Pick, PickTarget
+from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
@@ -59,6 +59,13 @@ class Retreat:
         return {"to": self.to} | ({"power": self.power} if self.power else {}) | ({"unit": self.unit} if self.unit else {})
 
 
+def _retreat_group(key: tuple[str | None, str | None]) -> str:
+    power, unit = key
+    if power is None and unit is None:
+        return "a retreat for every unit"
+    return f"a retreat for {' '.join(x for x in (power, unit) if x)}" + ("" if unit else " units")
+
+
 @attrs.frozen
 class TakeoverSpec(PickTarget):
     """What a territory takeover pick names: ``takeover = { territory, by, retreat = [{ to, power, unit }, ...] }``."""
@@ -76,7 +83,8 @@ class TakeoverSpec(PickTarget):
         spec.only("territory", "by", "retreat")
         at = f"{spec.where}: {spec.key}"
         retreats = []
-        for entry in spec.tables("retreat", []):
+        entries = spec.tables("retreat", [])
+        for entry in entries:
             entry.only("to", "power", "unit")
             here = f"{entry.where}: {entry.key}"
             power, unit = entry.text("power", None), entry.text("unit", None)
@@ -87,6 +95,8 @@ class TakeoverSpec(PickTarget):
                     names.unit(unit, where=here) if unit else None,
                 )
             )
+        # One destination per group of units: a second entry for the same owner and unit type was never used.
+        refuse_repeats(entries, [(r.power, r.unit) for r in retreats], _retreat_group, "give each group of units one destination")
         return cls(names.territory(spec.text("territory"), where=at), names.power(spec.text("by"), where=at), tuple(retreats))
 
     def to_toml(self) -> dict[str, Any]:
