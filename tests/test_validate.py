@@ -192,7 +192,7 @@ UNKNOWN_NAME_CASES = {
     "unitPlacement owner": (
         '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germans"/>',
         '<unitPlacement unitType="submarine" territory="7 Sea Zone" quantity="1" owner="Germanz"/>',
-        "unitPlacement owner: unknown player 'Germanz' (did you mean 'Germans'?); TripleA 1.9 silently makes these units neutral (owned by no player)",
+        "unitPlacement owner: unknown player 'Germanz' (did you mean 'Germans'?); TripleA silently makes these units neutral (owned by no player)",
     ),
     "production rule result": (
         '<result resourceOrUnit="infantry" quantity="1"/>',
@@ -237,7 +237,7 @@ UNKNOWN_NAME_CASES = {
     "step player": (
         '<step name="germanBid" delegate="bid" player="Germans"',
         '<step name="germanBid" delegate="bid" player="Germanz"',
-        "step player: unknown player 'Germanz' (did you mean 'Germans'?); TripleA silently runs this step with no player",
+        f"step player: unknown player 'Germanz' (did you mean 'Germans'?); {REFUSES}",
     ),
     "step delegate": (
         '<step name="germanBid" delegate="bid"',
@@ -769,7 +769,7 @@ def _findings_on(element: etree._Element, attribute: str) -> list[Problem]:
     return [p for p in problems if p.message.startswith(f"<{element.tag}> {attribute} ")]
 
 
-@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids="@".join)
+@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_INT_ATTRIBUTES])
 @pytest.mark.parametrize("text", [t for t, value in PARSE_INT.items() if value is None], ids=repr)
 def test_a_number_integer_parse_int_refuses_is_a_refusal(path: str, attribute: str, text: str) -> None:
     found = _findings_on(_with_attribute(path, attribute, text), attribute)
@@ -778,13 +778,14 @@ def test_a_number_integer_parse_int_refuses_is_a_refusal(path: str, attribute: s
     ]
 
 
-@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids="@".join)
+@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_INT_ATTRIBUTES])
 def test_a_number_integer_parse_int_reads_is_no_refusal(path: str, attribute: str) -> None:
     for text in ("+1", "\u0663", "2147483647"):
-        assert [p for p in _findings_on(_with_attribute(path, attribute, text), attribute) if p.message.endswith(REFUSES)] == []
+        # (The engine may still refuse the number it read, as too many hits: that is not reading it.)
+        assert [p for p in _findings_on(_with_attribute(path, attribute, text), attribute) if f"{text!r} is " in p.message] == []
 
 
-@pytest.mark.parametrize(("path", "attribute"), ENGINE_BOOLEAN_ATTRIBUTES, ids="@".join)
+@pytest.mark.parametrize(("path", "attribute"), ENGINE_BOOLEAN_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_BOOLEAN_ATTRIBUTES])
 def test_a_flag_other_than_true_or_false_is_a_refusal(path: str, attribute: str) -> None:
     for text in ("TRUE", "False", "true"):
         assert _findings_on(_with_attribute(path, attribute, text), attribute) == []
@@ -801,3 +802,54 @@ def test_a_negative_unit_quantity_is_an_error(path: str) -> None:
     tag = path.rsplit("/", 1)[-1]
     assert [(p.severity, p.message) for p in found] == [("error", f"<{tag}> quantity -5 is negative; TripleA silently creates no units")]
     assert _findings_on(_with_attribute(path, "quantity", "0"), "quantity") == []
+
+
+def test_a_negative_resource_quantity_is_a_refusal() -> None:
+    # GameParser.parseResourceInitialization -> ResourceCollection.addResource: "quantity must be positive" below 0.
+    found = _findings_on(_with_attribute("initialize/resourceInitialize/resourceGiven", "quantity", "-5"), "quantity")
+    assert [(p.severity, p.message) for p in found] == [("error", f'<resourceGiven> quantity -5 is negative; {REFUSES} ("quantity must be positive")')]
+    assert _findings_on(_with_attribute("initialize/resourceInitialize/resourceGiven", "quantity", "0"), "quantity") == []
+
+
+def _placement_of(unit_type: str, **attributes: str) -> etree._Element:
+    element = _with_attribute("initialize/unitInitialize/unitPlacement", "unitType", unit_type)
+    for name, value in attributes.items():
+        element.set(name, value)
+    return element
+
+
+def test_unit_damage_below_zero_is_a_refusal() -> None:
+    # GameParser.parseUnitPlacement: "unitDamage is -1, but cannot be less than zero".
+    assert [p.message for p in _findings_on(_placement_of("infantry", unitDamage="-1"), "unitDamage")] == [
+        f"<unitPlacement> unitDamage -1 is below zero; {REFUSES}"
+    ]
+    assert _findings_on(_placement_of("factory", unitDamage="3"), "unitDamage") == []
+
+
+@pytest.mark.parametrize(
+    ("unit_type", "hits", "refused"),
+    [
+        # WW2v3-1942: infantry has no hitPoints option (1), battleship has hitPoints 2.
+        ("infantry", "0", False),
+        ("infantry", "1", True),
+        ("battleship", "1", False),
+        ("battleship", "2", True),
+        ("battleship", "-1", True),
+    ],
+)
+def test_hits_taken_must_leave_the_unit_a_hit_point(unit_type: str, hits: str, refused: bool) -> None:
+    # GameParser.parseUnitPlacement: hitsTaken "cannot be less than zero or greater than ... (one less than total hitPoints)".
+    found = _findings_on(_placement_of(unit_type, hitsTaken=hits), "hitsTaken")
+    assert [p.message.endswith(REFUSES) for p in found] == ([True] if refused else [])
+
+
+def test_the_last_of_hit_points_and_is_two_hit_sets_the_hit_points() -> None:
+    root = parse(AA50_1942)
+    attachment = root.find("attachmentList/attachment[@attachTo='battleship'][@name='unitAttachment']")
+    attachment.append(etree.fromstring('<option name="hitPoints" value="3"/>'))
+    placement = root.find("initialize/unitInitialize/unitPlacement")
+    placement.set("unitType", "battleship")
+    placement.set("hitsTaken", "2")
+    assert _findings_on(placement, "hitsTaken") == []
+    attachment.append(etree.fromstring('<option name="isTwoHit" value="true"/>'))
+    assert len(_findings_on(placement, "hitsTaken")) == 1

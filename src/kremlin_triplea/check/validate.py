@@ -299,14 +299,14 @@ def _refs(path: str, **attributes: str | tuple[str, ...]) -> list[Reference]:
     return [Reference(path, attribute, kinds if isinstance(kinds, tuple) else (kinds,)) for attribute, kinds in attributes.items()]
 
 
-NEUTRAL_UNITS = "TripleA 1.9 silently makes these units neutral (owned by no player)"
-NO_PLAYER_STEP = "TripleA silently runs this step with no player"
+NEUTRAL_UNITS = "TripleA silently makes these units neutral (owned by no player)"
 
 #: Every attribute whose value TripleA looks up, and what happens when it is missing.
 REFERENCES = [
     *_refs("map/connection", t1="territory", t2="territory"),
     *_refs("playerList/alliance", player="player"),
-    Reference("gamePlay/sequence/step", "player", ("player",), NO_PLAYER_STEP, optional=True),
+    # TripleA 2.7 refuses a step for an unknown player ("The step ... wants a player with the name of ...").
+    Reference("gamePlay/sequence/step", "player", ("player",), optional=True),
     *_refs("gamePlay/sequence/step", delegate="delegate"),
     *_refs("production/productionRule/cost", resource="resource"),
     *_refs("production/productionRule/result", resourceOrUnit=("resource", "unit type")),
@@ -690,13 +690,48 @@ def flags_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
                     yield element, f"<{element.tag}> {attribute} {text!r} is neither true nor false; {REFUSES}"
 
 
-def negative_quantities(game: GameIndex) -> Iterator[Finding]:
-    """A negative unit quantity: TripleA reads it and creates no units (``UnitType.create`` counts up to it)."""
+def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
+    """Whole numbers the engine reads and then refuses, or uses as something else.
+
+    From TripleA 2.7's ``GameParser``: a negative unit quantity makes no units
+    (``UnitType.create`` counts up to it); a negative ``resourceGiven``
+    quantity throws ("quantity must be positive", ``ResourceCollection
+    .addResource``); a ``unitDamage`` below zero, or a ``hitsTaken`` outside
+    0 .. the unit type's hitPoints - 1, refuses the game.
+    """
     for path in ("initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"):
         for element in game.root.iterfind(path):
             quantity = java_int(element.get("quantity", "0"))
             if quantity is not None and quantity < 0:
                 yield element, f"<{element.tag}> quantity {quantity} is negative; TripleA silently creates no units"
+    for element in game.root.iterfind("initialize/resourceInitialize/resourceGiven"):
+        quantity = java_int(element.get("quantity", "0"))
+        if quantity is not None and quantity < 0:
+            yield element, f'<resourceGiven> quantity {quantity} is negative; {REFUSES} ("quantity must be positive")'
+    for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
+        damage = java_int(element.get("unitDamage", "0"))
+        if damage is not None and damage < 0:
+            yield element, f"<unitPlacement> unitDamage {damage} is below zero; {REFUSES}"
+        hits, unit_type = java_int(element.get("hitsTaken", "0")), element.get("unitType", "")
+        if hits is None or not game.has("unit type", unit_type):
+            continue
+        most = _hit_points(game, unit_type) - 1
+        if not 0 <= hits <= most:
+            yield element, f"<unitPlacement> hitsTaken {hits} is outside 0 to {most} (one less than {unit_type!r}'s hitPoints); {REFUSES}"
+
+
+def _hit_points(game: GameIndex, unit_type: str) -> int:
+    """A unit type's hitPoints as its unitAttachment sets them: 1 unless set, the legacy isTwoHit setting 2 or 1
+    (UnitAttachment.setIsTwoHit), the option given last winning."""
+    hit_points = 1
+    attachment = game.attachment("unitType", unit_type, "unitAttachment")
+    for option in attachment.iterfind("option") if attachment is not None else ():
+        name, value = option.get("name"), option.get("value", "")
+        if name == "hitPoints" and java_int(value) is not None:
+            hit_points = java_int(value) or 0
+        elif name == "isTwoHit":
+            hit_points = 2 if value.lower() == "true" else 1
+    return hit_points
 
 
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
@@ -714,7 +749,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     numbers_beyond_java_int,
     numbers_the_engine_cannot_read,
     flags_the_engine_cannot_read,
-    negative_quantities,
+    numbers_out_of_range,
     land_units_beyond_transport_capacity,
 ]
 
