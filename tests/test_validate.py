@@ -18,7 +18,7 @@ from lxml import etree
 
 from kremlin_triplea.check import validate
 from kremlin_triplea.check.javaread import java_int
-from kremlin_triplea.check.validate import DTD_NOT_FOUND, Problem, find_dtd, validate_tree
+from kremlin_triplea.check.validate import Problem, find_dtd, validate_tree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
 from support.lines import line_of
@@ -131,12 +131,27 @@ ENGINE_1_9_UNREADABLE = set(tomllib.loads((Path(__file__).parent / "data" / "eng
 LOADABLE_GAMES = [p for p in ALL_GAMES if not (p.parent == CORPUS_DIR and p.name in ENGINE_1_9_UNREADABLE)]
 
 
-@pytest.mark.parametrize("path", each_game(LOADABLE_GAMES))
-def test_every_game_the_engine_loads_has_no_errors(path: Path, dtd: Path) -> None:
-    # Every stock game, and every corpus game TripleA 1.9 reads (tests/data/engine-1.9-unreadable.toml lists
-    # those it does not), loads in TripleA: whatever we find in it may only be a warning.
+@pytest.mark.parametrize("path", each_game(ALL_GAMES))
+def test_every_real_game_is_one_triplea_2_loads(path: Path, dtd: Path) -> None:
+    # TripleA 2.7 parses every stock and corpus game (test_validate_engines asks it, and checks that what it
+    # misreads is exactly what validate calls an error): validate refuses none of them.
     problems = validate_tree(parse(path), path.name, dtd=dtd)
-    assert validate.errors(problems) == []
+    assert [p for p in validate.errors(problems) if p.message.endswith(REFUSES)] == []
+
+
+@pytest.mark.parametrize("path", each_game(LOADABLE_GAMES))
+def test_every_game_triplea_19_loads_has_no_19_refusal(path: Path, dtd: Path) -> None:
+    # Every stock game, and every corpus game TripleA 1.9 reads (tests/data/engine-1.9-unreadable.toml lists
+    # those it does not): judged for 1.9, nothing in it is a refusal.
+    problems = validate_tree(parse(path), path.name, dtd=dtd, engine=validate.TRIPLEA_19)
+    assert [p for p in validate.errors(problems) if p.message.endswith(REFUSES) or "1.9 cannot" in p.message] == []
+
+
+@pytest.mark.parametrize("path", each_game([p for p in ALL_GAMES if p not in LOADABLE_GAMES]))
+def test_a_game_triplea_19_refuses_is_not_a_2x_error_for_being_2x(path: Path, dtd: Path) -> None:
+    # What 1.9 lacks is a note under the default judge, never an error.
+    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    assert [p for p in validate.errors(problems) if "1.9" in p.message or "game.dtd" in p.message] == []
 
 
 def test_the_loadable_games_include_every_stock_game_and_most_of_the_corpus() -> None:
@@ -324,6 +339,9 @@ javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">
 KEEPS_LAST = "TripleA silently keeps only the last one"
 
 
+EXACT_COPY = "an exact copy; TripleA reads only one"
+
+
 def doubled(element: str, copy: str | None = None) -> str:
     return f"{element}\n    {copy if copy is not None else element}"
 
@@ -332,39 +350,45 @@ DUPLICATE_CASES = {
     "territory": (GERMANY, doubled(GERMANY), 1, f"duplicate territory 'Germany' (first on line {{first}}); {REFUSES}"),
     "player": (
         '<player name="Germans" optional="false"/>',
-        doubled('<player name="Germans" optional="false"/>'),
+        doubled('<player name="Germans" optional="false"/>', '<player name="Germans" optional="true"/>'),
         1,
         f"duplicate player 'Germans' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "player copied exactly": (
+        '<player name="Germans" optional="false"/>',
+        doubled('<player name="Germans" optional="false"/>'),
+        1,
+        f"duplicate player 'Germans' (first on line {{first}}); {EXACT_COPY}",
     ),
     "unit type": (
         '<unit name="fighter"/>',
         doubled('<unit name="fighter"/>'),
         1,
-        f"duplicate unit type 'fighter' (first on line {{first}}); {KEEPS_LAST}",
+        f"duplicate unit type 'fighter' (first on line {{first}}); {EXACT_COPY}",
     ),
     "resource": (
         '<resource name="PUs"/>',
         doubled('<resource name="PUs"/>'),
         1,
-        f"duplicate resource 'PUs' (first on line {{first}}); {KEEPS_LAST}",
+        f"duplicate resource 'PUs' (first on line {{first}}); {EXACT_COPY}",
     ),
     "production rule": (
         BUY_INFANTRY,
-        doubled(BUY_INFANTRY),
+        doubled(BUY_INFANTRY, BUY_INFANTRY.replace('quantity="3"', 'quantity="2"', 1)),
         4,
         f"duplicate production rule 'buyInfantry' (first on line {{first}}); {KEEPS_LAST}",
+    ),
+    "production rule copied exactly": (
+        BUY_INFANTRY,
+        doubled(BUY_INFANTRY),
+        4,
+        f"duplicate production rule 'buyInfantry' (first on line {{first}}); {EXACT_COPY}",
     ),
     "production frontier": (
         '<playerProduction player="Germans"',
         '<productionFrontier name="production">\n      <frontierRules name="buyInfantry"/>\n    </productionFrontier>\n    <playerProduction player="Germans"',
         None,
         f"duplicate production frontier 'production' (first on line {{first}}); {KEEPS_LAST}",
-    ),
-    "step": (
-        '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>',
-        doubled('<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>'),
-        1,
-        "duplicate step 'germanBid' in the sequence (first on line {first})",
     ),
     "connection, the other way round": (
         '<connection t1="1 Sea Zone" t2="2 Sea Zone"/>',
@@ -560,8 +584,20 @@ def test_dtd_errors_are_reported_with_their_line(tmp_path: Path, dtd: Path) -> N
     assert len(problems) == 1
     line, message = problems[0]
     assert line == line_of(text, '<territory name="Germany"')
-    assert message.startswith("does not follow TripleA's game.dtd: ")
+    assert message.startswith("does not follow game.dtd (TripleA 1.9 prints this and loads the game): ")
     assert "colour" in message
+
+
+def test_dtd_findings_are_notes_one_per_kind(tmp_path: Path, dtd: Path) -> None:
+    # Two steps of one name: 1.9's DTD makes step names IDs, and both engines run both steps.
+    step = '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>'
+    path, text = mutate(tmp_path, step, "\n".join([step] * 3))
+    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    first = line_of(text, step)
+    assert [(p.line, p.severity, p.message) for p in problems] == [
+        (first + 1, "note", "does not follow game.dtd (TripleA 1.9 prints this and loads the game): ID germanBid already defined (2 places)")
+    ]
+    assert validate.errors(problems, strict=True) == []
 
 
 def test_a_flag_the_engine_refuses_is_reported_once_not_again_by_the_dtd(tmp_path: Path, dtd: Path) -> None:
@@ -575,13 +611,10 @@ def test_dtd_name_errors_are_not_reported_twice(tmp_path: Path, dtd: Path) -> No
     assert len(problems) == 1 and "unknown player 'Germanz'" in problems[0][1]
 
 
-def test_missing_dtd_is_one_problem_without_a_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_dtd_the_game_is_judged_without_its_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KREMLIN_TRIPLEA", str(tmp_path / "no-triplea-here"))  # named, so no other is looked for
     monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
-    problems = validate_tree(parse(AA50_1942), "game.xml")
-    assert problems == [Problem("game.xml", None, DTD_NOT_FOUND)]
-    assert str(problems[0]).startswith("game.xml: not checked against TripleA's game.dtd")
-    assert "--dtd" in str(problems[0])
+    assert validate_tree(parse(AA50_1942), "game.xml") == []
 
 
 def test_an_unreadable_dtd_is_an_input_error(tmp_path: Path) -> None:
