@@ -40,6 +40,7 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.check.javaread import java_boolean, java_int, why_not_java_int
+from kremlin_triplea.check.variables import Expanded, expand
 from kremlin_triplea.errors import InputError, close_matches
 from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamefile.safe import write_atomically
@@ -61,6 +62,13 @@ KEEPS_LAST = "TripleA silently keeps only the last one"
 
 ERROR = "error"
 WARNING = "warning"
+#: What another engine than the judge cannot read, or its DTD says: neither an error nor a warning.
+NOTE = "note"
+
+#: The engines validate judges for: TripleA 2.x (as 2.7 parses; the default) and TripleA 1.9.
+TRIPLEA_2 = "2"
+TRIPLEA_19 = "1.9"
+ENGINES = (TRIPLEA_2, TRIPLEA_19)
 
 
 @attrs.frozen
@@ -70,7 +78,7 @@ class Problem:
     file: str  # display name of the file
     line: int | None
     message: str
-    severity: str = attrs.field(default=ERROR, validator=attrs.validators.in_((ERROR, WARNING)))
+    severity: str = attrs.field(default=ERROR, validator=attrs.validators.in_((ERROR, WARNING, NOTE)))
 
     @property
     def is_error(self) -> bool:
@@ -78,35 +86,41 @@ class Problem:
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return f"{where}: {self.message}" if self.is_error else f"{where}: warning: {self.message}"
+        return f"{where}: {self.message}" if self.is_error else f"{where}: {self.severity}: {self.message}"
 
 
 #: What a check yields: the line (or the element, for its line) and a message.
 Finding = tuple["etree._Element | int | None", str]
 
 
-def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None) -> list[Problem]:
-    """Every problem in the game whose ``<game>`` element is ``root``, by line.
+def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, engine: str = TRIPLEA_2) -> list[Problem]:
+    """Every problem in the game whose ``<game>`` element is ``root`` for ``engine``, by line.
 
-    ``dtd`` is TripleA's game.dtd (or a TripleA jar holding it); without it
-    ``find_dtd`` looks for one, and if there is none the result says the DTD
-    was not checked.
+    Errors are what ``engine`` refuses or misreads, warnings what it accepts
+    and ignores. What the other engine cannot read is a note, one per kind
+    (an error when it is the judge's own refusal); so is each kind of way the
+    file breaks game.dtd, which TripleA 1.9 prints and loads the game anyway
+    and 2.x does not read. ``dtd`` is that game.dtd (or a TripleA jar holding
+    it); without it ``find_dtd`` looks for one, and with none found the DTD is
+    left out.
     """
-    game = GameIndex.of(root)
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
+    game = GameIndex.of(root, engine)
     problems = [Problem(file, _line(where), message, WARNING if check in WARNING_CHECKS else ERROR) for check in CHECKS for where, message in check(game)]
+    for where, message in triplea19_refusals(root):
+        problems.append(Problem(file, _line(where), message, ERROR if engine == TRIPLEA_19 else NOTE))
 
     dtd = find_dtd(dtd, game_file=_source_path(root, file))
-    if dtd is None:
-        problems.append(Problem(file, None, DTD_NOT_FOUND))
-    else:
+    if dtd is not None:
         reported = {p.line for p in problems}
-        problems += [Problem(file, line, message) for line, message in dtd_errors(root, dtd, reported)]
+        problems += [Problem(file, line, message, NOTE) for line, message in dtd_notes(root, dtd, reported)]
     return sorted(problems, key=lambda p: p.line or 0)
 
 
 def errors(problems: Iterable[Problem], *, strict: bool = False) -> list[Problem]:
-    """The problems that make the file invalid: its errors, and with ``strict`` its warnings too."""
-    return [p for p in problems if strict or p.is_error]
+    """The problems that make the file invalid: its errors, and with ``strict`` its warnings too (never its notes)."""
+    return [p for p in problems if p.is_error or (strict and p.severity == WARNING)]
 
 
 def unlined(message: str) -> str:
@@ -160,21 +174,27 @@ class GameIndex:
 
     root: etree._Element
     declared: dict[str, dict[str, etree._Element]]
+    #: The attachments TripleA makes, variables and ``foreach`` expanded (check/variables.py)
     attachments: list[etree._Element]
     #: (type, attachTo, name) -> the attachment TripleA uses
     attachment_index: dict[tuple[str, str, str], etree._Element]
+    #: Attachments whose ``foreach`` TripleA refuses, with its reason
+    refused_foreach: list[tuple[etree._Element, str]]
+
+    engine: str
 
     @classmethod
-    def of(cls, root: etree._Element) -> GameIndex:
+    def of(cls, root: etree._Element, engine: str = TRIPLEA_2) -> GameIndex:
         declared: dict[str, dict[str, etree._Element]] = {}
         for kind, path in DECLARATIONS.items():
             names = declared[kind] = {}
             for element in root.iterfind(path):
                 names.setdefault(element.get("name", ""), element)
-        attachments = list(root.iterfind("attachmentList/attachment"))
+        # TripleA 1.9 has no variables: it reads every attachment as written.
+        expanded = expand(root) if engine == TRIPLEA_2 else Expanded(list(root.iterfind("attachmentList/attachment")), [])
         # Of two attachments with one key the engine keeps the last, so the index does too.
-        index = {_attachment_key(element): element for element in attachments}
-        return cls(root, declared, attachments, index)
+        index = {_attachment_key(element): element for element in expanded.attachments}
+        return cls(root, declared, expanded.attachments, index, expanded.refused, engine)
 
     def has(self, kind: str, name: str) -> bool:
         return name in self.declared[kind] or (kind == "player" and name == NEUTRAL)
@@ -231,24 +251,31 @@ def duplicate_names(game: GameIndex) -> Iterator[Finding]:
         "production frontier",
         "repair frontier",
     ):
-        first = game.declared[kind]
-        for element in game.root.iterfind(DECLARATIONS[kind]):
-            name = element.get("name", "")
-            if first[name] is not element:
+        for element, first in _duplicates(game, kind):
+            if kind == "territory" or not _same(element, first):
                 consequence = REFUSES if kind == "territory" else KEEPS_LAST
-                yield element, f"duplicate {kind} {name!r} (first on line {first[name].sourceline}); {consequence}"
+                yield element, f"duplicate {kind} {element.get('name', '')!r} (first on line {first.sourceline}); {consequence}"
 
 
-def duplicate_steps(game: GameIndex) -> Iterator[Finding]:
-    """Two steps of one name in the sequence (TripleA's DTD makes step names IDs)."""
-    for sequence in game.root.iterfind("gamePlay/sequence"):
-        seen: dict[str, etree._Element] = {}
-        for step in sequence.iterfind("step"):
-            name = step.get("name", "")
-            if name in seen:
-                yield step, f"duplicate step {name!r} in the sequence (first on line {seen[name].sourceline})"
-            else:
-                seen[name] = step
+def duplicate_copies(game: GameIndex) -> Iterator[Finding]:
+    """A player, unit type, resource, rule or frontier given twice, exactly alike: the engine keeps one, as meant."""
+    for kind in ("player", "unit type", "resource", "production rule", "repair rule", "production frontier", "repair frontier"):
+        for element, first in _duplicates(game, kind):
+            if _same(element, first):
+                yield element, f"duplicate {kind} {element.get('name', '')!r} (first on line {first.sourceline}); an exact copy; TripleA reads only one"
+
+
+def _duplicates(game: GameIndex, kind: str) -> Iterator[tuple[etree._Element, etree._Element]]:
+    """Each declaration of ``kind`` whose name an earlier one has, with that first one."""
+    first = game.declared[kind]
+    for element in game.root.iterfind(DECLARATIONS[kind]):
+        if first[element.get("name", "")] is not element:
+            yield element, first[element.get("name", "")]
+
+
+def _same(one: etree._Element, other: etree._Element) -> bool:
+    """The same attributes and the same children (compared as written, without the text around them)."""
+    return dict(one.attrib) == dict(other.attrib) and [etree.tostring(c, with_tail=False) for c in one] == [etree.tostring(c, with_tail=False) for c in other]
 
 
 def duplicate_attachments(game: GameIndex) -> Iterator[Finding]:
@@ -299,14 +326,14 @@ def _refs(path: str, **attributes: str | tuple[str, ...]) -> list[Reference]:
     return [Reference(path, attribute, kinds if isinstance(kinds, tuple) else (kinds,)) for attribute, kinds in attributes.items()]
 
 
-NEUTRAL_UNITS = "TripleA 1.9 silently makes these units neutral (owned by no player)"
-NO_PLAYER_STEP = "TripleA silently runs this step with no player"
+NEUTRAL_UNITS = "TripleA silently makes these units neutral (owned by no player)"
 
 #: Every attribute whose value TripleA looks up, and what happens when it is missing.
 REFERENCES = [
     *_refs("map/connection", t1="territory", t2="territory"),
     *_refs("playerList/alliance", player="player"),
-    Reference("gamePlay/sequence/step", "player", ("player",), NO_PLAYER_STEP, optional=True),
+    # TripleA 2.7 refuses a step for an unknown player ("The step ... wants a player with the name of ...").
+    Reference("gamePlay/sequence/step", "player", ("player",), optional=True),
     *_refs("gamePlay/sequence/step", delegate="delegate"),
     *_refs("production/productionRule/cost", resource="resource"),
     *_refs("production/productionRule/result", resourceOrUnit=("resource", "unit type")),
@@ -332,12 +359,38 @@ def unknown_references(game: GameIndex) -> Iterator[Finding]:
         declared = [game.declared[kind] for kind in ref.kinds]
         for element in game.root.iterfind(ref.path):
             name = element.get(ref.attribute)
+            if name is None and not ref.optional:
+                # 2.7 looks the name up as null ("No territory called: null", ...).
+                yield element, f"{element.tag} has no {ref.attribute}; {REFUSES}"
+                continue
             if name is None or (ref.optional and not name.strip()):
-                continue  # a missing required attribute is the DTD's to report
+                continue
             if not any(name in names for names in declared) and not any(game.has(kind, name) for kind in ref.kinds):
                 known = [n for kind in ref.kinds for n in game.declared[kind]]
                 kind = " or ".join(ref.kinds)
                 yield element, f"{element.tag} {ref.attribute}: {unknown(kind, name, known)}; {ref.consequence}"
+
+
+def player_named_neutral(game: GameIndex) -> Iterator[Finding]:
+    """References to "Neutral" in a game that declares a player of that name.
+
+    Both engines look "Neutral" up as their own no-player before the declared
+    players (2.7 ``PlayerList.getPlayerId``), so what the file gives the
+    declared player, territories, units or PUs, goes to no player.
+    """
+    declared = game.declared["player"].get(NEUTRAL)
+    if declared is None:
+        return
+    for ref in REFERENCES:
+        if "player" in ref.kinds:
+            for element in game.root.iterfind(f"{ref.path}[@{ref.attribute}='{NEUTRAL}']"):
+                yield (
+                    element,
+                    (
+                        f"{element.tag} {ref.attribute}: {NEUTRAL!r} is TripleA's name for no player, so this goes to no player, "
+                        f"not to the player {NEUTRAL!r} declared on line {declared.sourceline}; TripleA silently misreads it"
+                    ),
+                )
 
 
 #: The kind of thing an attachment's ``type`` attaches it to (technologies and
@@ -670,18 +723,27 @@ BOOLEAN_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Of ``INT_ATTRIBUTES``, those TripleA 1.9 reads as 0 when blank (its GameParser trims and skips them).
+BLANK_IS_ZERO_IN_19 = {("unitPlacement", "hitsTaken"), ("unitPlacement", "unitDamage")}
+
+
 def numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
     """Whole numbers Java's Integer.parseInt refuses (" 2 ", "one", 4294967296): TripleA then loads nothing."""
     for path, attributes in INT_ATTRIBUTES.items():
         for element in game.root.iterfind(path):
             for attribute in attributes:
                 text = element.get(attribute)
-                if text is not None and java_int(text) is None:
-                    yield element, f"<{element.tag}> {attribute} {text!r} is {why_not_java_int(text)}; {REFUSES}"
+                if text is None or java_int(text) is not None:
+                    continue
+                if game.engine == TRIPLEA_19 and not text.strip() and (element.tag, attribute) in BLANK_IS_ZERO_IN_19:
+                    continue
+                yield element, f"<{element.tag}> {attribute} {text!r} is {why_not_java_int(text)}; {REFUSES}"
 
 
 def flags_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
-    """Booleans other than true/false (any case): TripleA then loads nothing."""
+    """Booleans other than true/false (any case): TripleA 2.x then loads nothing (1.9 reads them: ``flags_19_reads_as_false``)."""
+    if game.engine != TRIPLEA_2:
+        return
     for path, attributes in BOOLEAN_ATTRIBUTES.items():
         for element in game.root.iterfind(path):
             for attribute in attributes:
@@ -690,21 +752,130 @@ def flags_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
                     yield element, f"<{element.tag}> {attribute} {text!r} is neither true nor false; {REFUSES}"
 
 
-def negative_quantities(game: GameIndex) -> Iterator[Finding]:
-    """A negative unit quantity: TripleA reads it and creates no units (``UnitType.create`` counts up to it)."""
+def flags_19_reads_as_false(game: GameIndex) -> Iterator[Finding]:
+    """Booleans TripleA 1.9 reads as false though they do not say false.
+
+    Its GameParser compares: ``water`` trimmed and in any case, ``editable`` in
+    any case, a player's ``optional``, ``canBeDisabled`` and ``isHidden``
+    exactly with "true"; anything else is false.
+    """
+    if game.engine != TRIPLEA_19:
+        return
+    for path, attributes in BOOLEAN_ATTRIBUTES.items():
+        for element in game.root.iterfind(path):
+            for attribute in attributes:
+                text = element.get(attribute)
+                if text is None:
+                    continue
+                read = text.strip() if attribute == "water" else text
+                says = read.lower() if attribute in ("water", "editable") else read
+                if says not in ("true", "false"):
+                    yield element, f"<{element.tag}> {attribute} {text!r} is neither true nor false; TripleA 1.9 reads it as false"
+
+
+def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
+    """Whole numbers the engine reads and then refuses, or uses as something else.
+
+    From TripleA 2.7's ``GameParser``: a negative unit quantity makes no units
+    (``UnitType.create`` counts up to it); a negative ``resourceGiven``
+    quantity throws ("quantity must be positive", ``ResourceCollection
+    .addResource``); a ``unitDamage`` below zero, or a ``hitsTaken`` outside
+    0 .. the unit type's hitPoints - 1, refuses the game.
+    """
     for path in ("initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"):
         for element in game.root.iterfind(path):
             quantity = java_int(element.get("quantity", "0"))
             if quantity is not None and quantity < 0:
                 yield element, f"<{element.tag}> quantity {quantity} is negative; TripleA silently creates no units"
+    for element in game.root.iterfind("initialize/resourceInitialize/resourceGiven"):
+        quantity = java_int(element.get("quantity", "0"))
+        if quantity is not None and quantity < 0:
+            yield element, f'<resourceGiven> quantity {quantity} is negative; {REFUSES} ("quantity must be positive")'
+    for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
+        damage = java_int(element.get("unitDamage", "0"))
+        if damage is not None and damage < 0:
+            yield element, f"<unitPlacement> unitDamage {damage} is below zero; {REFUSES}"
+        hits, unit_type = java_int(element.get("hitsTaken", "0")), element.get("unitType", "")
+        if hits is None or not game.has("unit type", unit_type):
+            continue
+        most = _hit_points(game, unit_type) - 1
+        if not 0 <= hits <= most:
+            yield element, f"<unitPlacement> hitsTaken {hits} is outside 0 to {most} (one less than {unit_type!r}'s hitPoints); {REFUSES}"
+
+
+def _hit_points(game: GameIndex, unit_type: str) -> int:
+    """A unit type's hitPoints as its unitAttachment sets them: 1 unless set, the legacy isTwoHit setting 2 or 1
+    (UnitAttachment.setIsTwoHit), the option given last winning."""
+    hit_points = 1
+    attachment = game.attachment("unitType", unit_type, "unitAttachment")
+    for option in attachment.iterfind("option") if attachment is not None else ():
+        name, value = option.get("name"), option.get("value", "")
+        if name == "hitPoints" and java_int(value) is not None:
+            hit_points = java_int(value) or 0
+        elif name == "isTwoHit":
+            hit_points = 2 if value.lower() == "true" else 1
+    return hit_points
+
+
+#: TripleA 1.9's version, as its GameParser compares a game's minimumVersion with it.
+TRIPLEA_19_VERSION = (1, 9)
+CANNOT_19 = "TripleA 1.9 cannot read this"
+
+
+def triplea19_refusals(root: etree._Element) -> Iterator[Finding]:
+    """What TripleA 1.9 refuses that 2.x reads: 2.x variables, no ``<loader>``, a ``minimumVersion`` above 1.9."""
+    variable_list = root.find("variableList")
+    foreach = [a for a in root.iterfind("attachmentList/attachment") if a.get("foreach", "").strip()]
+    if variable_list is not None or foreach:
+        where = variable_list if variable_list is not None else foreach[0]
+        yield where, f"{CANNOT_19}: uses 2.x variables (<variableList>, foreach on {len(foreach)} attachment(s))"
+    if root.find("loader") is None:
+        yield None, f'{CANNOT_19}: it has no <loader> (1.9: "No child called loader")'
+    triplea = root.find("triplea")
+    version = _major_minor(triplea.get("minimumVersion", "")) if triplea is not None else None
+    if version is not None and version > TRIPLEA_19_VERSION:
+        yield triplea, f"{CANNOT_19}: it requires TripleA {triplea.get('minimumVersion')} (minimumVersion)"
+
+
+def _major_minor(version: str) -> tuple[int, int] | None:
+    """A version's major and minor numbers as TripleA reads them (``org.triplea.util.Version``), None if unreadable."""
+    parts = version.split("+", 1)[0].split(".")
+    major, minor = java_int(parts[0]), java_int(parts[1]) if len(parts) > 1 else 0
+    return None if major is None or minor is None else (major, minor)
+
+
+#: TripleA 2.7's version (games asking for a newer minimumVersion are refused).
+TRIPLEA_2_VERSION = (2, 7)
+
+
+def minimum_version(game: GameIndex) -> Iterator[Finding]:
+    """A ``<triplea minimumVersion>`` above 2.7, or one TripleA cannot read: 2.7 refuses the game (1.9's is ``triplea19_refusals``)."""
+    triplea = game.root.find("triplea")
+    if game.engine != TRIPLEA_2 or triplea is None or not triplea.get("minimumVersion", "").strip():
+        return
+    text = triplea.get("minimumVersion", "")
+    version = _major_minor(text)
+    if version is None:
+        yield triplea, f"<triplea> minimumVersion {text!r} is not a version TripleA can read; {REFUSES}"
+    elif version > TRIPLEA_2_VERSION:
+        yield triplea, f"<triplea> minimumVersion {text} is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"
+
+
+def foreach_refusals(game: GameIndex) -> Iterator[Finding]:
+    """An attachment ``foreach`` of undeclared variables, of variables of unequal lengths, or of more than two groups."""
+    for element, reason in game.refused_foreach:
+        yield element, f"attachment {element.get('name')!r} foreach: {reason}; {REFUSES}"
 
 
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
+    minimum_version,
+    foreach_refusals,
     duplicate_names,
-    duplicate_steps,
+    duplicate_copies,
     duplicate_attachments,
     duplicate_connections,
     unknown_references,
+    player_named_neutral,
     unknown_attachment_targets,
     unknown_names_in_options,
     bids_for_unknown_players,
@@ -714,42 +885,50 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     numbers_beyond_java_int,
     numbers_the_engine_cannot_read,
     flags_the_engine_cannot_read,
-    negative_quantities,
+    flags_19_reads_as_false,
+    numbers_out_of_range,
     land_units_beyond_transport_capacity,
 ]
 
 #: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).
 #: A bid property for no player is one: the engine never looks it up, and plays as without it.
-WARNING_CHECKS = {duplicate_attachments, duplicate_connections, bids_for_unknown_players}
+WARNING_CHECKS = {duplicate_copies, duplicate_attachments, duplicate_connections, bids_for_unknown_players, flags_19_reads_as_false}
 
 
 # --------------------------------------------------------------------------
 # TripleA's game.dtd
 # --------------------------------------------------------------------------
 
-DTD_NOT_FOUND = (
-    "not checked against TripleA's game.dtd: none found; pass --dtd PATH (the game.dtd file, "
-    f"or TripleA's triplea.jar, which holds it as {JAR_DTD_MEMBER}) or set {DTD_VARIABLE}"
+# The DTD's words for what the 2.x variables note already says.
+_VARIABLE_DTD_MESSAGES = re.compile(
+    r"No declaration for (element (variableList|variable|element)|attribute (name of element (variable|element)|foreach of element attachment))$"
+    r"|Element game content does not follow the DTD, expecting .*, got \(.*variableList"
 )
 
+
 # DTD errors the checks above already report on the same line, better: names, and flags that are not true/false.
-_NAME_ERRORS = {etree.ErrorTypes.DTD_UNKNOWN_ID, etree.ErrorTypes.DTD_ID_REDEFINED, etree.ErrorTypes.DTD_ATTRIBUTE_VALUE}
+_SAID_BETTER = {etree.ErrorTypes.DTD_UNKNOWN_ID, etree.ErrorTypes.DTD_ID_REDEFINED, etree.ErrorTypes.DTD_ATTRIBUTE_VALUE}
 
 
-def dtd_errors(root: etree._Element, dtd: Path, reported_lines: set[int | None]) -> list[tuple[int, str]]:
-    """Each way the document breaks ``dtd``, as (line, message).
+def dtd_notes(root: etree._Element, dtd: Path, reported_lines: set[int | None]) -> list[tuple[int, str]]:
+    """Each kind of way the document breaks ``dtd``, once, as (first line, message with how many places).
 
-    TripleA validates every game file against its DTD and prints the errors,
-    but loads the game anyway. An unknown-ID or duplicate-ID error is left out
-    where a name check has already reported that line.
+    TripleA 1.9 validates every game file against its DTD, prints the errors
+    and loads the game anyway; 2.x reads no DTD. What the 2.x variables note
+    says (``triplea19_refusals``) is left out, and so is an unknown or
+    repeated name or a value outside a list where a check reported that line.
     """
     schema = _load_dtd(dtd)
     if schema.validate(root.getroottree()):
         return []
+    kinds: dict[str, list[int]] = {}
+    for error in schema.error_log:
+        if _VARIABLE_DTD_MESSAGES.search(error.message) or (error.type in _SAID_BETTER and error.line in reported_lines):
+            continue
+        kinds.setdefault(error.message, []).append(error.line)
     return [
-        (error.line, f"does not follow TripleA's game.dtd: {error.message}")
-        for error in schema.error_log
-        if not (error.type in _NAME_ERRORS and error.line in reported_lines)
+        (lines[0], f"does not follow game.dtd (TripleA 1.9 prints this and loads the game): {message}" + (f" ({len(lines)} places)" if len(lines) > 1 else ""))
+        for message, lines in kinds.items()
     ]
 
 
