@@ -105,6 +105,8 @@ class Catalog:
     #: (player, unit type) -> PUs in the twin TripleA's Industrial Technology moves the player to
     #: (the frontier named "<its frontier>IndustrialTechnology"), for games that have one.
     industrial_costs: dict[tuple[str, str], int] = attrs.field(factory=dict)
+    #: (attached to, attachment name) of every attachment the file has: a rule can only set options of these.
+    attachments: frozenset[tuple[str, str]] = frozenset()
 
     def player(self, name: str) -> Player:
         try:

@@ -205,7 +205,10 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        return Catalog(players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs, industrial_costs=industrial)
+        attachments = frozenset((a.get("attachTo"), a.get("name")) for a in self.game.attachments())
+        return Catalog(
+            players=players, unit_types=unit_types, resources=tuple(self.game.resources()), costs=costs, industrial_costs=industrial, attachments=attachments
+        )
 
     def _players_spending_pus(self) -> set[str]:
         # A turn's purchase step: TripleA's PurchaseDelegate (and subclasses) spends PUs; NoPUPurchaseDelegate
