@@ -323,3 +323,49 @@ def test_a_random_draft_of_the_matrix_is_checked_as_the_file_apply_writes_for_it
         assert out.read_bytes() == written
     # The ruleset's section D is in them (apply's summary lists what it writes into the game).
     assert "written into the game:" in result.output
+
+
+def _section_d_marks(root: etree._Element, base: etree._Element) -> tuple[set, set, set]:
+    """What a written game adds to its base that section D writes: canals (name, sea zone), turn steps, victory cities."""
+    from collections import Counter
+
+    canal = "//attachment[@javaClass='games.strategy.triplea.attachments.CanalAttachment']"
+
+    def canals(tree):
+        return Counter((c.get("name"), c.get("attachTo")) for c in tree.xpath(canal))
+
+    def steps(tree):
+        return {s.get("name") for s in tree.xpath("//sequence/step")}
+
+    def victory(tree):
+        return {
+            (a.get("attachTo"), o.get("value")) for a in tree.xpath("//attachment[@name='territoryAttachment']") for o in a if o.get("name") == "victoryCity"
+        }
+
+    return set(canals(root) - canals(base)), steps(root) - steps(base), victory(root) - victory(base)
+
+
+def test_every_single_pick_is_checked_with_the_ruleset_s_game_rules_written_as_apply_writes_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: the matrix never wrote section D. Each file it checks for the single picks on WW2v3-1941 now holds the
+    canals, the turn step and the victory city that `apply` writes for the example draft (000 D(3), D(4), D(5))."""
+    out = tmp_path / "example.xml"
+    example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    base = etree.parse(str(AA50_1941)).getroot()
+    canals, steps, victory = _section_d_marks(etree.parse(str(out)).getroot(), base)
+    assert canals and steps and victory  # apply writes all three kinds
+    written = []
+    original = matrix.Checker.write_and_read
+
+    def recording(self, game, board, name):
+        found = original(self, game, board, name)
+        written.append(found[0])
+        return found
+
+    monkeypatch.setattr(matrix.Checker, "write_and_read", recording)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    assert report.failed == [] and len(written) > 3
+    for data in written:
+        found = _section_d_marks(etree.fromstring(data), base)
+        assert canals <= found[0] and steps <= found[1] and victory <= found[2]
