@@ -369,3 +369,50 @@ def test_every_single_pick_is_checked_with_the_ruleset_s_game_rules_written_as_a
     for data in written:
         found = _section_d_marks(etree.fromstring(data), base)
         assert canals <= found[0] and steps <= found[1] and victory <= found[2]
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27_reads_them_back(tmp_path: Path) -> None:
+    """Issue 28: what the matrix calls clean is what apply plays. For every ruleset and pinned game the whole matrix
+    passes, random whole drafts drawn from apply's own legal picks (support.drafts) are applied through the CLI, and
+    TripleA 2.7 (the 2.x bridge, one JVM) parses each written game and reads the owners, units and PUs we read."""
+    import random
+
+    import tomli_w
+
+    from kremlin_triplea.engine import compare
+    from kremlin_triplea.engine.triplea2_bridge import reading, run
+    from kremlin_triplea.game import load
+    from kremlin_triplea.gamefile.installation import installation_at
+    from kremlin_triplea.gamefile.locate import resolve_game
+    from support.drafts import random_draft
+    from support.triplea27 import installation_without_compiler
+
+    rulesets, broken = all_rulesets()
+    assert broken == []
+    report = run_matrix(rulesets, [], maps_dir=MAPS_DIR, samples=1)
+    clean = [
+        (ruleset, game)
+        for (ruleset, row, game), cell in report.cells.items()
+        if row == "random drafts" and cell.status == APPLIED and not any(c.errors for (r, _, g), c in report.cells.items() if (r, g) == (ruleset, game))
+    ]
+    assert len(clean) >= 5, clean  # AA50's two games, Classic's three, DAAK's two
+    by_id = {r.id: r for r in rulesets}
+    rng = random.Random(28)
+    written = []
+    for ruleset, label in clean:
+        game = resolve_game(label, MAPS_DIR)
+        for number in range(2):
+            data = random_draft(rng.choice, ruleset, game, rng.choice(by_id[ruleset].sides), by_id[ruleset].picks.default)
+            draft, out = tmp_path / f"{ruleset}-{game.stem}-{number}.toml", tmp_path / f"{ruleset}-{game.stem}-{number}.xml"
+            draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+            result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(out)])
+            assert result.exit_code == 0, (draft.read_text(), result.output)
+            written.append(out)
+    installation = installation_at(installation_without_compiler(tmp_path / "triplea"), "--triplea")
+    assert installation is not None and installation.major == 2
+    answers = run(installation, [{"read": str(path)} for path in written], timeout=1800, doing="reading").answers
+    for path, answer in zip(written, answers):
+        assert answer.get("error") is None, (path.name, answer.get("error"))
+        assert compare.disagreements(load(path).board, reading(answer), properties=False, triplea2=True) == [], path.name
