@@ -842,7 +842,7 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
     made: list[str] = []
     try:
-        data = _random_draft_data(game, ruleset, profile, rng, made)
+        data = random_draft_data(game, ruleset, profile, rng, made)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return
@@ -864,7 +864,7 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     game.reset()
 
 
-def _random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
+def random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
     """A complete draft file's data, each pick drawn from the legal ones, then the declarations and a bid; None if the picks run out."""
     game.reset()
     first = rng.choice(ruleset.sides)
