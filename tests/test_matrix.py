@@ -182,6 +182,11 @@ def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "world_war_ii_classic/classic.xml" in result.output and "\r" not in result.output
+    # apply refuses AA50 on classic.xml (its profile lacks China): one line says so for every row.
+    refused = [line for line in result.output.splitlines() if "on world_war_ii_classic/classic.xml" in line]
+    aa50 = load_named_ruleset("kremlin-aa50")
+    rows = sum(o.kind != "scenario" for o in aa50.options) + len(aa50.scenarios) + 3  # + the two bid rows and the drafts
+    assert len(refused) == 1 and f"kremlin-aa50 on world_war_ii_classic/classic.xml (all {rows} rows): apply refuses this game: " in refused[0], refused
     data = json.loads(out_json.read_text())
     statuses = {(c["option"], c["game"]): c["status"] for c in data["cells"]}
     assert statuses[("1 Infantry Placement", "world_war_ii_v3/WW2v3-1941.xml")] == "applied"

@@ -8,8 +8,14 @@ For each ruleset and game, from the initial board and for each side:
    undone (``push``/``pop``: no file is read again);
 2. every bid target (each power's units and places; each negative bid);
 3. a seeded random sample of whole drafts (picks drawn from the legal
-   enumeration, then a bid), each applied with its notes like ``apply`` does;
+   enumeration, the declarations, a bid), written as a draft file's data and
+   applied by ``apply_draft`` itself, notes included;
 4. each house-rule set on the games of its maps (defaults; every switch flipped).
+
+The matrix plays what ``apply`` plays: each game is read with the profile apply
+finds, the ruleset fitted by apply's own ``DraftRun``, the ruleset's game rules
+(section D) written after every pick, bid and draft, and a game apply refuses is
+not applicable, in apply's words.
 
 Each result must write a file that validates (``validate.validate_tree``, with
 TripleA's DTD when installed; problems the base game has already do not count)
@@ -964,8 +970,7 @@ def text_table(report: Report) -> str:
     reasons = [c for c in report.cells.values() if c.status == NOT_APPLICABLE]
     if reasons:
         lines += ["", "Not applicable:"]
-        for cell in reasons:
-            lines.append(f"  {cell.ruleset} {cell.row} on {cell.game}: {'; '.join(dict.fromkeys(cell.reasons))}")
+        lines += _not_applicable_lines(report, reasons)
     partly = [c for c in report.cells.values() if c.status == APPLIED and c.reasons]
     if partly:
         lines += ["", "Applied for one side only:"]
@@ -989,6 +994,27 @@ def text_table(report: Report) -> str:
         line += f"; the engine read {figures['engine_files']:.0f} of them in one JVM in {figures['engine_seconds']:.1f} s"
     lines.append(line + ".")
     return "\n".join(lines) + "\n"
+
+
+def _not_applicable_lines(report: Report, cells: list[Cell]) -> list[str]:
+    """One line per cell; a ruleset whose every row on a game is not applicable for one reason (apply refuses the
+    game, an alliance it lacks) gets one line for them all."""
+    rows: dict[tuple[str, str], list[Cell]] = {}
+    for cell in report.cells.values():
+        rows.setdefault((cell.ruleset, cell.game), []).append(cell)
+    lines, done = [], set()
+    for cell in cells:
+        key = (cell.ruleset, cell.game)
+        if key in done:
+            continue
+        every = rows[key]
+        why = "; ".join(dict.fromkeys(cell.reasons))
+        if len(every) > 1 and all(c.status == NOT_APPLICABLE and "; ".join(dict.fromkeys(c.reasons)) == why for c in every):
+            done.add(key)
+            lines.append(f"  {cell.ruleset} on {cell.game} (all {len(every)} rows): {why}")
+        else:
+            lines.append(f"  {cell.ruleset} {cell.row} on {cell.game}: {why}")
+    return lines
 
 
 def json_data(report: Report) -> dict[str, Any]:
