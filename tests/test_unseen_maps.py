@@ -103,3 +103,20 @@ def test_a_whole_draft_on_the_unseen_map_is_played_a_round_by_triplea_27(tmp_pat
     assert verified.exit_code == 0, verified.output
     assert "engine: TripleA 2.7.15472" in verified.output and "Fast AI played: 1 of 1 round(s)" in verified.output
     assert tomllib.loads((tmp_path / "draft2.toml").read_text(encoding="utf-8"))["ruleset"] == "kremlin-aa50"
+
+
+@pytest.mark.parametrize("name", ["Smalls_1939.xml", "Ultimate_World_-_Revised.xml", "Steampunk_1915.xml"])
+def test_every_place_of_a_game_is_read_back_by_its_own_name_whatever_the_profile_numbers_sea_zones(name: str) -> None:
+    """A draft names places as the game does (what `Pick.to_toml` writes). Big World's 'SZ 3 Labrador Sea' was read
+    as the rule text's 'Seazone 3' (the profile's sea_zone_name) and refused: the game's own name must win."""
+    import attrs
+
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import load_named_profile
+    from support.paths import CORPUS_DIR
+
+    game = load(CORPUS_DIR / name)
+    profile = attrs.evolve(load_named_profile("world_war_ii_v3"), sea_zone_name="Seazone {n}", places={})
+    names = Names(game.board, profile, ("Axis", "Allies"))
+    assert {place: names.place(place) for place in game.board.nodes} == {place: place for place in game.board.nodes}
