@@ -386,6 +386,11 @@ LACKING = {
         "the rule moves 99",
     ),
     "a power the game lacks": ({"kind": "grant_tech", "power": "Martians", "tech": "jetPower"}, None, "Martians"),
+    "an attachment the game lacks": (
+        {"kind": "attachment_option", "attachment": "rulesAttachment", "attach_to": "Germans", "option": "placementPerTerritory", "value": "3"},
+        None,
+        "has no rulesAttachment on Germans",
+    ),
     "a place the game lacks": ({"kind": "place_units", "power": "Germans", "units": {"infantry": 1}, "at": "Atlantis"}, None, "Atlantis"),
 }
 

@@ -182,6 +182,11 @@ def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "world_war_ii_classic/classic.xml" in result.output and "\r" not in result.output
+    # apply refuses AA50 on classic.xml (its profile lacks China): one line says so for every row.
+    refused = [line for line in result.output.splitlines() if "on world_war_ii_classic/classic.xml" in line]
+    aa50 = load_named_ruleset("kremlin-aa50")
+    rows = sum(o.kind != "scenario" for o in aa50.options) + len(aa50.scenarios) + 3  # + the two bid rows and the drafts
+    assert len(refused) == 1 and f"kremlin-aa50 on world_war_ii_classic/classic.xml (all {rows} rows): apply refuses this game: " in refused[0], refused
     data = json.loads(out_json.read_text())
     statuses = {(c["option"], c["game"]): c["status"] for c in data["cells"]}
     assert statuses[("1 Infantry Placement", "world_war_ii_v3/WW2v3-1941.xml")] == "applied"
@@ -323,3 +328,96 @@ def test_a_random_draft_of_the_matrix_is_checked_as_the_file_apply_writes_for_it
         assert out.read_bytes() == written
     # The ruleset's section D is in them (apply's summary lists what it writes into the game).
     assert "written into the game:" in result.output
+
+
+def _section_d_marks(root: etree._Element, base: etree._Element) -> tuple[set, set, set]:
+    """What a written game adds to its base that section D writes: canals (name, sea zone), turn steps, victory cities."""
+    from collections import Counter
+
+    canal = "//attachment[@javaClass='games.strategy.triplea.attachments.CanalAttachment']"
+
+    def canals(tree):
+        return Counter((c.get("name"), c.get("attachTo")) for c in tree.xpath(canal))
+
+    def steps(tree):
+        return {s.get("name") for s in tree.xpath("//sequence/step")}
+
+    def victory(tree):
+        return {
+            (a.get("attachTo"), o.get("value")) for a in tree.xpath("//attachment[@name='territoryAttachment']") for o in a if o.get("name") == "victoryCity"
+        }
+
+    return set(canals(root) - canals(base)), steps(root) - steps(base), victory(root) - victory(base)
+
+
+def test_every_single_pick_is_checked_with_the_ruleset_s_game_rules_written_as_apply_writes_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: the matrix never wrote section D. Each file it checks for the single picks on WW2v3-1941 now holds the
+    canals, the turn step and the victory city that `apply` writes for the example draft (000 D(3), D(4), D(5))."""
+    out = tmp_path / "example.xml"
+    example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    base = etree.parse(str(AA50_1941)).getroot()
+    canals, steps, victory = _section_d_marks(etree.parse(str(out)).getroot(), base)
+    assert canals and steps and victory  # apply writes all three kinds
+    written = []
+    original = matrix.Checker.write_and_read
+
+    def recording(self, game, board, name):
+        found = original(self, game, board, name)
+        written.append(found[0])
+        return found
+
+    monkeypatch.setattr(matrix.Checker, "write_and_read", recording)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    assert report.failed == [] and len(written) > 3
+    for data in written:
+        found = _section_d_marks(etree.fromstring(data), base)
+        assert canals <= found[0] and steps <= found[1] and victory <= found[2]
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27_reads_them_back(tmp_path: Path) -> None:
+    """Issue 28: what the matrix calls clean is what apply plays. For every ruleset and pinned game the whole matrix
+    passes, random whole drafts drawn from apply's own legal picks (support.drafts) are applied through the CLI, and
+    TripleA 2.7 (the 2.x bridge, one JVM) parses each written game and reads the owners, units and PUs we read."""
+    import random
+
+    import tomli_w
+
+    from kremlin_triplea.engine import compare
+    from kremlin_triplea.engine.triplea2_bridge import reading, run
+    from kremlin_triplea.game import load
+    from kremlin_triplea.gamefile.installation import installation_at
+    from kremlin_triplea.gamefile.locate import resolve_game
+    from support.drafts import random_draft
+    from support.triplea27 import installation_without_compiler
+
+    rulesets, broken = all_rulesets()
+    assert broken == []
+    report = run_matrix(rulesets, [], maps_dir=MAPS_DIR, samples=1)
+    clean = [
+        (ruleset, game)
+        for (ruleset, row, game), cell in report.cells.items()
+        if row == "random drafts" and cell.status == APPLIED and not any(c.errors for (r, _, g), c in report.cells.items() if (r, g) == (ruleset, game))
+    ]
+    assert len(clean) >= 5, clean  # AA50's two games, Classic's three, DAAK's two
+    by_id = {r.id: r for r in rulesets}
+    rng = random.Random(28)
+    written = []
+    for ruleset, label in clean:
+        game = resolve_game(label, MAPS_DIR)
+        for number in range(2):
+            data = random_draft(rng.choice, ruleset, game, rng.choice(by_id[ruleset].sides), by_id[ruleset].picks.default)
+            draft, out = tmp_path / f"{ruleset}-{game.stem}-{number}.toml", tmp_path / f"{ruleset}-{game.stem}-{number}.xml"
+            draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+            result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(out)])
+            assert result.exit_code == 0, (draft.read_text(), result.output)
+            written.append(out)
+    installation = installation_at(installation_without_compiler(tmp_path / "triplea"), "--triplea")
+    assert installation is not None and installation.major == 2
+    answers = run(installation, [{"read": str(path)} for path in written], timeout=1800, doing="reading").answers
+    for path, answer in zip(written, answers):
+        assert answer.get("error") is None, (path.name, answer.get("error"))
+        assert compare.disagreements(load(path).board, reading(answer), properties=False, triplea2=True) == [], path.name

@@ -309,6 +309,8 @@ def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
     given = [k for k in ("value", "add", "remove") if change.has(k)]
     if len(given) != 1:
         raise change.fail("value", "exactly one of value, add, remove")
+    if (attach_to, attachment) not in ctx.board.catalog.attachments:
+        raise ctx.cannot(f"{ctx.board.game_name} has no {attachment} on {attach_to} whose {option} the rule would set")
     if given[0] == "remove":
         value = None
         line = f"{attachment} of {attach_to}: {option} removed"

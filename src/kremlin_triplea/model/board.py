@@ -111,6 +111,7 @@ class Catalog:
     #: The technologies the game's <technology> section names (empty: the file has none, and
     #: TripleA builds its own list).
     technologies: tuple[str, ...] = ()
+    attachments: frozenset[tuple[str, str]] = frozenset()
 
     def player(self, name: str) -> Player:
         try:

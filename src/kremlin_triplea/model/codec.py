@@ -205,6 +205,7 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
+        attachments = frozenset((a.get("attachTo"), a.get("name")) for a in self.game.attachments())
         return Catalog(
             players=players,
             unit_types=unit_types,
@@ -213,6 +214,7 @@ class _Reader:
             frontiers=frontiers,
             player_frontiers=player_frontiers,
             technologies=tuple(self.game.technology_names()),
+            attachments=attachments,
         )
 
     def _players_spending_pus(self) -> set[str]:

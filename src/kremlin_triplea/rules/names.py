@@ -87,6 +87,9 @@ class Names:
         return self._resolve("territory", name, self._land, where)
 
     def sea_zone(self, name: str, *, where: str | None = None) -> str:
+        if isinstance(name, str) and name.strip().lower() in self._sea:
+            # The game's own name wins: "SZ 3 Labrador Sea" is that zone, whatever the rule text calls zone 3.
+            return self._sea[name.strip().lower()]
         match = NUMBERED_SEA_ZONE.match(name)
         if match:
             name = self.profile.sea_zone_name.format(n=match.group(1))

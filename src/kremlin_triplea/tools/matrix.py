@@ -8,8 +8,14 @@ For each ruleset and game, from the initial board and for each side:
    undone (``push``/``pop``: no file is read again);
 2. every bid target (each power's units and places; each negative bid);
 3. a seeded random sample of whole drafts (picks drawn from the legal
-   enumeration, then a bid), each applied with its notes like ``apply`` does;
+   enumeration, the declarations, a bid), written as a draft file's data and
+   applied by ``apply_draft`` itself, notes included;
 4. each house-rule set on the games of its maps (defaults; every switch flipped).
+
+The matrix plays what ``apply`` plays: each game is read with the profile apply
+finds, the ruleset fitted by apply's own ``DraftRun``, the ruleset's game rules
+(section D) written after every pick, bid and draft, and a game apply refuses is
+not applicable, in apply's words.
 
 Each result must write a file that validates (``validate.validate_tree``, with
 TripleA's DTD when installed; problems the base game has already do not count)
@@ -55,7 +61,7 @@ from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
-from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes
 from kremlin_triplea.model.board import Board, copy_units
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.model.diff import board_difference
@@ -256,6 +262,7 @@ class Applied:
     label: str
     changes: tuple[Change, ...]
     states: list[State] | None = None  # what the changes leave, taken when they were applied
+    rules: tuple[Change, ...] = ()  # the ruleset's game rules among ``changes``, written after the pick as apply does
 
     def fail(self, why: str) -> None:
         self.cell.errors.append(f"{self.label}: {why}")
@@ -408,8 +415,21 @@ class Checker:
             self._keep(written, board, lambda key: [item])
 
     def check_states(self, game: Game, items: list[Applied], name: str) -> None:
-        """Check the single picks place state by place state, in as few files as the states allow."""
-        base = game.initial
+        """Check the single picks place state by place state, in as few files as the states allow.
+
+        A pick's game rules write XML (canals, turn steps, prices) that is no place's state, and places no pick
+        touches: the picks whose rules are the same (those of one ruleset) share files written on a base that has
+        them, so every file is the whole game apply writes for each pick in it.
+        """
+        groups: dict[tuple[Change, ...], list[Applied]] = {}
+        for item in items:
+            groups.setdefault(item.rules, []).append(item)
+        for rules, group in groups.items():
+            base = game.initial.copy()
+            base.push_all(list(rules))
+            self._check_group(game, base, group, name)
+
+    def _check_group(self, game: Game, base: Board, items: list[Applied], name: str) -> None:
         scratch = base.copy()  # each item's changes are pushed here and popped again
         users: dict[tuple, list[Applied]] = {}
         states: dict[tuple, State] = {}
@@ -629,7 +649,6 @@ def _run_one(
     for side in ruleset.sides:
         game.reset()
         run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": side}), game, ruleset=ruleset, profile=profile)
-        board = game.board
         for option in ruleset.options:
             # A scenario option has a row per scenario; its own row only shows errors.
             cell = report.cell(ruleset.id, _row(option), label) if option.kind != "scenario" else Cell(ruleset.id, _row(option), label)
@@ -665,7 +684,7 @@ def _run_one(
                 item = _apply_in_memory(
                     cell,
                     f"{side} option {option.number}: {description}",
-                    board,
+                    run,
                     lambda p=pick, r=run: with_declarations(r.state, KINDS[p.option.kind].apply(r.state, p)),
                 )
                 if item is not None:
@@ -677,7 +696,7 @@ def _run_one(
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=profile)
     for row, description, bid in () if list_only else bid_targets(run):
         cell = report.cell(ruleset.id, row, label)
-        item = _apply_in_memory(cell, f"bid: {description}", game.board, lambda b=bid: apply_bid(run.state, b).changes)
+        item = _apply_in_memory(cell, f"bid: {description}", run, lambda b=bid: apply_bid(run.state, b).changes)
         if item is not None:
             single.append(item)
     for row in () if list_only else ("bid (units)", "bid (negative)"):
@@ -783,14 +802,16 @@ def _scenario_items(
         if list_only:
             cell.applied += 1
             continue
-        item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run.game.board, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
+        item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
         if item is not None:
             items.append(item)
     return items
 
 
-def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Callable[[], tuple[Change, ...]]) -> Applied | None:
-    """Apply one pick's changes, note the states they leave, and undo them; a legal choice the kind refuses is a failure."""
+def _apply_in_memory(cell: Cell, label: str, run: DraftRun, outcome_changes: Callable[[], tuple[Change, ...]]) -> Applied | None:
+    """Apply one pick's changes and then the ruleset's game rules (as apply writes them after the picks), note the
+    states they leave, and undo them; a legal choice the kind refuses, or game rules apply refuses after it, fail."""
+    board = run.game.board
     before = _snapshot(board)
     try:
         changes = tuple(outcome_changes())
@@ -801,18 +822,33 @@ def _apply_in_memory(cell: Cell, label: str, board: Board, outcome_changes: Call
     except Exception as error:  # noqa: BLE001 - any crash is this pick's failure, reported in the matrix
         cell.errors.append(f"{label}: crashed: {type(error).__name__}: {error}")
         return None
+    try:
+        rules = game_rules_now(run)
+        board.push_all(list(rules))
+    except Exception as error:  # noqa: BLE001 - apply would refuse (or crash on) the rules after this pick
+        for _ in changes:
+            board.pop()
+        cell.errors.append(f"{label}: the ruleset's game rules cannot be written after it: {type(error).__name__}: {error}")
+        return None
+    changes += rules
     states = states_now(board, changes, before)
     for _ in changes:
         board.pop()
     cell.applied += 1
-    return Applied(cell, label, changes, states)
+    return Applied(cell, label, changes, states, rules)
+
+
+def game_rules_now(run: DraftRun) -> tuple[Change, ...]:
+    """The changes of the ruleset's own game rules (section D) on the board as it stands, as ``apply_draft`` makes them."""
+    rules, _ = house_rule_changes(run.game.board, run.profile, run.names, [], before=(run.ruleset.rule_set,))
+    return rules.changes
 
 
 def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
     """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
     made: list[str] = []
     try:
-        data = _random_draft_data(game, ruleset, profile, rng, made)
+        data = random_draft_data(game, ruleset, profile, rng, made)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return
@@ -834,7 +870,7 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     game.reset()
 
 
-def _random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
+def random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
     """A complete draft file's data, each pick drawn from the legal ones, then the declarations and a bid; None if the picks run out."""
     game.reset()
     first = rng.choice(ruleset.sides)
@@ -934,8 +970,7 @@ def text_table(report: Report) -> str:
     reasons = [c for c in report.cells.values() if c.status == NOT_APPLICABLE]
     if reasons:
         lines += ["", "Not applicable:"]
-        for cell in reasons:
-            lines.append(f"  {cell.ruleset} {cell.row} on {cell.game}: {'; '.join(dict.fromkeys(cell.reasons))}")
+        lines += _not_applicable_lines(report, reasons)
     partly = [c for c in report.cells.values() if c.status == APPLIED and c.reasons]
     if partly:
         lines += ["", "Applied for one side only:"]
@@ -959,6 +994,27 @@ def text_table(report: Report) -> str:
         line += f"; the engine read {figures['engine_files']:.0f} of them in one JVM in {figures['engine_seconds']:.1f} s"
     lines.append(line + ".")
     return "\n".join(lines) + "\n"
+
+
+def _not_applicable_lines(report: Report, cells: list[Cell]) -> list[str]:
+    """One line per cell; a ruleset whose every row on a game is not applicable for one reason (apply refuses the
+    game, an alliance it lacks) gets one line for them all."""
+    rows: dict[tuple[str, str], list[Cell]] = {}
+    for cell in report.cells.values():
+        rows.setdefault((cell.ruleset, cell.game), []).append(cell)
+    lines, done = [], set()
+    for cell in cells:
+        key = (cell.ruleset, cell.game)
+        if key in done:
+            continue
+        every = rows[key]
+        why = "; ".join(dict.fromkeys(cell.reasons))
+        if len(every) > 1 and all(c.status == NOT_APPLICABLE and "; ".join(dict.fromkeys(c.reasons)) == why for c in every):
+            done.add(key)
+            lines.append(f"  {cell.ruleset} on {cell.game} (all {len(every)} rows): {why}")
+        else:
+            lines.append(f"  {cell.ruleset} {cell.row} on {cell.game}: {why}")
+    return lines
 
 
 def json_data(report: Report) -> dict[str, Any]:
