@@ -273,3 +273,32 @@ def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_pa
         problems
     )
     assert any(f"units_by_power.Germany.bomber = '{american}': Germany cannot have {american}" in p for p in problems), problems
+
+
+def test_a_rule_placing_units_for_a_power_places_its_own(tmp_path: Path) -> None:
+    """A house rule's place_units (house-classic's "Non-purged Armor": units = { tank = 3 }) on a map whose
+    powers have their own types: the Germans get a tank they can have, not the one [units] gives every power."""
+    from kremlin_triplea.gamerules.actions import game_rule_changes
+    from kremlin_triplea.model.changes import PlaceUnits
+    from kremlin_triplea.rules.house_rules import load_house_set
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import load_profile
+
+    options, has = _tww_facts()
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    rules = tmp_path / "panzers.toml"
+    rules.write_text(
+        'id = "panzers"\ntitle = "Panzers"\nsource = "a test"\nmaps = ["total_world_war"]\n\n'
+        '[[rule]]\nid = "panzers"\ntitle = "Panzers"\nsource = "a test"\nrule = "Germany gains 2 armor in Austria."\n'
+        'enforced_by = "game"\n[[rule.change]]\nkind = "place_units"\npower = "Germany"\nunits = { armor = 2 }\nat = "Austria"\n'
+    )
+    game = load(TWW)
+    profile = load_profile(written)
+    names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
+    applied = game_rule_changes(game.board, [load_house_set(rules).rules], profile, names)
+    (placed,) = applied.changes
+    assert isinstance(placed, PlaceUnits) and placed.owner == "Germany" and placed.count == 2
+    assert placed.unit_type in has["Germany"] and _true(options[placed.unit_type], "canBlitz")
+    assert placed.unit_type != profile.units["armor"]
