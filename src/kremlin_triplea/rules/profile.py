@@ -103,6 +103,13 @@ class Profile:
     # britishTank...): power (the game's player or the rule text's) -> rule-text unit -> the game's unit type.
     units_by_power: dict[str, dict[str, str]] = attrs.field(eq=False, factory=dict)
 
+    def game_key(self, base: BaseGame) -> str:
+        """Where ``base`` is read from: its key as a path from the profile's own folder if a file lies there
+        (``profile new`` writes it so, for a game outside any maps folder), else the key as it stands
+        (``<map>/<file>`` in the maps folder, or an absolute path)."""
+        beside = Path(self.path).parent / base.key
+        return str(beside) if not Path(base.key).is_absolute() and beside.is_file() else base.key
+
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
         return next((g for g in self.games if g.file == file or g.name == game.name), None)

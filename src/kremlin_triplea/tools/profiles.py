@@ -402,7 +402,7 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
             if base.sha256 in seen_files:
                 continue
             try:
-                game = load(base.key, maps_dir=maps_dir)
+                game = load(profile.game_key(base), maps_dir=maps_dir)
             except KremlinError:
                 continue
             seen_files.add(base.sha256)
@@ -512,7 +512,7 @@ def pinned_boards(maps_dir: Path | str | None) -> dict[str, frozenset[str]]:
     for profile in _installed_profiles():
         for base in profile.games:
             try:
-                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(base.key, maps_dir=maps_dir).board.nodes))
+                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(profile.game_key(base), maps_dir=maps_dir).board.nodes))
             except KremlinError:
                 continue
     return boards
@@ -1168,7 +1168,7 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
             problems.append(f"{where}: places.{rule} = {game_name!r} has no reason in [place_reasons]")
     for base in profile.games:
         try:
-            game = load(base.key, maps_dir=maps_dir)
+            game = load(profile.game_key(base), maps_dir=maps_dir)
         except KremlinError as error:
             problems.append(f"{where}: game {base.key}: {error}")
             continue
