@@ -302,3 +302,44 @@ def test_a_rule_placing_units_for_a_power_places_its_own(tmp_path: Path) -> None
     assert isinstance(placed, PlaceUnits) and placed.owner == "Germany" and placed.count == 2
     assert placed.unit_type in has["Germany"] and _true(options[placed.unit_type], "canBlitz")
     assert placed.unit_type != profile.units["armor"]
+
+
+# -- issue 28 item 5: the command lines the docs and the tool recommend use flags --help shows ----------------
+
+
+def _recommended_command_lines() -> list[tuple[str, str]]:
+    """Every ``kremlin-triplea ...`` line in the docs, the README and the package's own messages."""
+    files = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "src").rglob("*.py"))]
+    found = []
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for match in re.finditer(r"kremlin-triplea((?: +[^ `\"'#]+)+)", line):
+                found.append((f"{path.relative_to(REPO)}: {line.strip()}", match.group(1)))
+    return found
+
+
+def _visible_flags(command) -> set[str]:
+    return {opt for param in command.params if not getattr(param, "hidden", False) for opt in (*param.opts, *param.secondary_opts)}
+
+
+def test_every_flag_the_docs_and_messages_recommend_is_shown_by_help() -> None:
+    """The issue's case: the docs and `profile new` recommended `matrix --only-given`, a flag --help hides."""
+    import click
+
+    checked = 0
+    for where, words in _recommended_command_lines():
+        tokens = words.split()
+        command, flags = main, set(_visible_flags(main))
+        for token in tokens:
+            sub = command.get_command(click.Context(command), token) if isinstance(command, click.Group) else None
+            if sub is not None:
+                command = sub
+                flags |= _visible_flags(command)
+        if command is main:
+            continue  # prose ("kremlin-triplea did not install it"), not a command line
+        for token in tokens:
+            flag = re.match(r"^\[?(--[a-z][a-z-]*)", token)
+            if flag and flag.group(1) != "--help":
+                assert flag.group(1) in flags, f"{where}: {flag.group(1)} is not an option --help shows for it"
+                checked += 1
+    assert checked > 20  # the scan finds the command lines it is about

@@ -951,7 +951,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     lines = [
         f"# Map profile for the TripleA map {map_name!r}, started by `kremlin-triplea profile new` from {source.name}.",
         "# Lines marked REVIEW are guesses, each with its evidence: check them against the map, correct them,",
-        "# then run `kremlin-triplea profile check` and `kremlin-triplea matrix --only-given --profile` on it.",
+        "# then run `kremlin-triplea profile check` on it and `kremlin-triplea matrix --game GAME --profile` with it.",
         "",
         f"map = {_q(map_name)}",
         f"rulesets = [{', '.join(_q(r.id) for r in rulesets)}]",
@@ -1090,7 +1090,7 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) 
     lines = [
         "",
         "# What the map lacks, per ruleset, and what is therefore not available, as",
-        f"# `kremlin-triplea matrix --only-given --profile` reports it for {label}:",
+        f"# `kremlin-triplea matrix --game GAME --profile` reports it for {label}:",
     ]
     missing = profile.unmatched
     for ruleset in rulesets:
