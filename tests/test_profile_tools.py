@@ -343,3 +343,38 @@ def test_every_flag_the_docs_and_messages_recommend_is_shown_by_help() -> None:
                 assert flag.group(1) in flags, f"{where}: {flag.group(1)} is not an option --help shows for it"
                 checked += 1
     assert checked > 20  # the scan finds the command lines it is about
+
+
+# -- issue 28 item 5: alliances named otherwise --------------------------------------------
+
+
+def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tmp_path: Path) -> None:
+    """Total World War's Axis is the alliances Axis-Germany, Axis-Italy and Axis-Japan: no alliance is "Axis"."""
+    from lxml import etree
+
+    from kremlin_triplea.draft.state import DraftState
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import fit_ruleset, load_profile
+
+    root = etree.parse(str(TWW)).getroot()
+    in_alliance: dict[str, set[str]] = {}
+    for entry in root.iter("alliance"):
+        in_alliance.setdefault(entry.get("alliance"), set()).add(entry.get("player"))
+    assert "Axis" not in in_alliance and "Allies" not in in_alliance
+    axis = in_alliance["Axis-Germany"] | in_alliance["Axis-Italy"] | in_alliance["Axis-Japan"]
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    profile = load_profile(written)
+    assert sorted(profile.sides["Axis"]) == ["Axis-Germany", "Axis-Italy", "Axis-Japan"]
+    game = load(TWW)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)  # as the matrix does: what the map lacks left out
+    state = DraftState(game.board, ruleset, profile, Names(game.board, profile, ruleset.sides))
+    assert set(state.side_powers["Axis"]) == axis
+    assert "Germany" in state.side_powers["Axis"] and "Usa" in state.side_powers["Allies"]
+    # Without [sides] the check says which side the game does not have.
+    bare = tmp_path / "bare.toml"
+    bare.write_text(re.sub(r'(?m)^"(Axis|Allies)" = \[.*\n', "", written.read_text()))
+    problems = check_profile(bare)
+    assert any("names the side 'Axis': the game has no alliance of that name, and [sides] does not say which" in p for p in problems), problems
+    assert check_profile(written) == []
