@@ -378,3 +378,54 @@ def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tmp_path: Path)
     problems = check_profile(bare)
     assert any("names the side 'Axis': the game has no alliance of that name, and [sides] does not say which" in p for p in problems), problems
     assert check_profile(written) == []
+
+
+# -- issue 28 item 5: owners as TripleA reads them --------------------------------------------
+# TripleA's null player is named "Neutral" (Constants.PLAYER_NAME_NEUTRAL); PlayerList.getPlayerId returns it for
+# that name in 1.9 and 2.7, and 2.7's GameParser.parseUnitPlacement gives a blank owner to it too.
+
+
+def _with_null_player_owners(tmp_path: Path) -> Path:
+    """WW2v3 1941 with the unowned Spain written as owned by "Neutral", and units of "Neutral" and of a blank owner."""
+    text = AA50_1941.read_text(encoding="utf-8")
+    text = text.replace("</ownerInitialize>", '    <territoryOwner territory="Spain" owner="Neutral"/>\n        </ownerInitialize>', 1)
+    text = text.replace(
+        "</unitInitialize>",
+        '    <unitPlacement unitType="infantry" territory="Spain" quantity="2" owner="Neutral"/>\n'
+        '            <unitPlacement unitType="infantry" territory="Sahara" quantity="1" owner=" "/>\n        </unitInitialize>',
+        1,
+    )
+    path = tmp_path / "WW2v3-1941-neutral.xml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_owners_named_as_the_null_player_are_read_as_no_owner_and_written_back_so(tmp_path: Path) -> None:
+    path = _with_null_player_owners(tmp_path)
+    game = load(path)
+    board = game.board
+    assert board.unknown_names() == []  # was: "Spain is owned by 'Neutral', which is not a player of the game"
+    assert board.node("Spain")["owner"] is None and board.node("Spain")["original_owner"] is None
+    assert board.units("Spain")[(None, "infantry")] == 2
+    assert board.units("Sahara")[(None, "infantry")] == 1
+    # The writer finds those units under the same owner: taking one away changes that placement, adds none.
+    game.xml.set_unit_count("Spain", None, "infantry", 1)
+    placements = [e for e in game.xml.unit_placements() if e.get("territory") == "Spain"]
+    assert [(e.get("owner"), e.get("quantity")) for e in placements] == [("Neutral", "1")]
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+def test_both_engines_read_null_player_owners_as_we_do(tmp_path: Path) -> None:
+    from kremlin_triplea.engine import read_with_engine
+    from kremlin_triplea.engine.compare import disagreements
+    from kremlin_triplea.engine.savegame import read_with_triplea2
+    from support.paths import SHARED
+
+    path = _with_null_player_owners(tmp_path)
+    board = load(path).board
+    (new,) = read_with_triplea2([path], triplea=SHARED / "triplea-engine-2.7")
+    (old,) = read_with_engine([path])
+    assert new.error is None and old.ok, (new.error, old.error)
+    assert [str(d) for d in disagreements(board, new, properties=False)] == []
+    assert [str(d) for d in disagreements(board, old, properties=False)] == []
