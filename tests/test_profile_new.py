@@ -277,6 +277,37 @@ def test_profile_new_answers_the_same_whichever_maps_are_installed(tmp_path: Pat
     assert places.get("Australia") != "Austria"
 
 
+# -- issue 28 item 5: a profile's game key works on another machine --------------------------
+
+
+def test_profile_new_names_its_game_by_a_relative_key_that_check_finds(tmp_path: Path, monkeypatch) -> None:
+    games = tmp_path / "elsewhere"
+    games.mkdir()
+    game = games / "WAW40.xml"
+    shutil.copy(CORPUS_DIR / "WAW40.xml", game)
+    out = tmp_path / "profiles" / "waw.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    (pinned,) = tomllib.loads(out.read_text())["game"]
+    assert pinned["key"] == "../elsewhere/WAW40.xml"  # from the profile's folder, not /tmp/...
+    monkeypatch.chdir(games)  # checked from anywhere: the key is the profile's, not the shell's
+    assert check_profile(out) == []
+    moved = tmp_path / "moved"
+    shutil.copytree(tmp_path / "profiles", moved / "profiles")
+    shutil.copytree(games, moved / "elsewhere")
+    assert check_profile(moved / "profiles" / "waw.toml") == []
+
+
+def test_profile_new_names_a_game_of_the_maps_folder_by_its_map(tmp_path: Path) -> None:
+    maps = tmp_path / "downloadedMaps"
+    game = _install(maps, "world_at_war", CORPUS_DIR / "WAW40.xml")
+    out = tmp_path / "waw.toml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(maps), "profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert tomllib.loads(out.read_text())["game"][0]["key"] == "world_at_war/WAW40.xml"
+    assert check_profile(out, maps) == []
+
+
 # -- where profiles are found ------------------------------------------------------------
 
 

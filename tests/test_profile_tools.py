@@ -275,3 +275,159 @@ def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_pa
         problems
     )
     assert any(f"units_by_power.Germany.bomber = '{american}': Germany cannot have {american}" in p for p in problems), problems
+
+
+def test_a_rule_placing_units_for_a_power_places_its_own(tmp_path: Path) -> None:
+    """A house rule's place_units (house-classic's "Non-purged Armor": units = { tank = 3 }) on a map whose
+    powers have their own types: the Germans get a tank they can have, not the one [units] gives every power."""
+    from kremlin_triplea.gamerules.actions import game_rule_changes
+    from kremlin_triplea.model.changes import PlaceUnits
+    from kremlin_triplea.rules.house_rules import load_house_set
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import load_profile
+
+    options, has = _tww_facts()
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    rules = tmp_path / "panzers.toml"
+    rules.write_text(
+        'id = "panzers"\ntitle = "Panzers"\nsource = "a test"\nmaps = ["total_world_war"]\n\n'
+        '[[rule]]\nid = "panzers"\ntitle = "Panzers"\nsource = "a test"\nrule = "Germany gains 2 armor in Austria."\n'
+        'enforced_by = "game"\n[[rule.change]]\nkind = "place_units"\npower = "Germany"\nunits = { armor = 2 }\nat = "Austria"\n'
+    )
+    game = load(TWW)
+    profile = load_profile(written)
+    names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
+    applied = game_rule_changes(game.board, [load_house_set(rules).rules], profile, names)
+    (placed,) = applied.changes
+    assert isinstance(placed, PlaceUnits) and placed.owner == "Germany" and placed.count == 2
+    assert placed.unit_type in has["Germany"] and _true(options[placed.unit_type], "canBlitz")
+    assert placed.unit_type != profile.units["armor"]
+
+
+# -- issue 28 item 5: the command lines the docs and the tool recommend use flags --help shows ----------------
+
+
+def _recommended_command_lines() -> list[tuple[str, str]]:
+    """Every ``kremlin-triplea ...`` line in the docs, the README and the package's own messages."""
+    files = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), *sorted((REPO / "src").rglob("*.py"))]
+    found = []
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for match in re.finditer(r"kremlin-triplea((?: +[^ `\"'#]+)+)", line):
+                found.append((f"{path.relative_to(REPO)}: {line.strip()}", match.group(1)))
+    return found
+
+
+def _visible_flags(command) -> set[str]:
+    return {opt for param in command.params if not getattr(param, "hidden", False) for opt in (*param.opts, *param.secondary_opts)}
+
+
+def test_every_flag_the_docs_and_messages_recommend_is_shown_by_help() -> None:
+    """The issue's case: the docs and `profile new` recommended `matrix --only-given`, a flag --help hides."""
+    import click
+
+    checked = 0
+    for where, words in _recommended_command_lines():
+        tokens = words.split()
+        command, flags = main, set(_visible_flags(main))
+        for token in tokens:
+            sub = command.get_command(click.Context(command), token) if isinstance(command, click.Group) else None
+            if sub is not None:
+                command = sub
+                flags |= _visible_flags(command)
+        if command is main:
+            continue  # prose ("kremlin-triplea did not install it"), not a command line
+        for token in tokens:
+            flag = re.match(r"^\[?(--[a-z][a-z-]*)", token)
+            if flag and flag.group(1) != "--help":
+                assert flag.group(1) in flags, f"{where}: {flag.group(1)} is not an option --help shows for it"
+                checked += 1
+    assert checked > 20  # the scan finds the command lines it is about
+
+
+# -- issue 28 item 5: alliances named otherwise --------------------------------------------
+
+
+def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tmp_path: Path) -> None:
+    """Total World War's Axis is the alliances Axis-Germany, Axis-Italy and Axis-Japan: no alliance is "Axis"."""
+    from lxml import etree
+
+    from kremlin_triplea.draft.state import DraftState
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.rules.profile import fit_ruleset, load_profile
+
+    root = etree.parse(str(TWW)).getroot()
+    in_alliance: dict[str, set[str]] = {}
+    for entry in root.iter("alliance"):
+        in_alliance.setdefault(entry.get("alliance"), set()).add(entry.get("player"))
+    assert "Axis" not in in_alliance and "Allies" not in in_alliance
+    axis = in_alliance["Axis-Germany"] | in_alliance["Axis-Italy"] | in_alliance["Axis-Japan"]
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    profile = load_profile(written)
+    assert sorted(profile.sides["Axis"]) == ["Axis-Germany", "Axis-Italy", "Axis-Japan"]
+    game = load(TWW)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)  # as the matrix does: what the map lacks left out
+    state = DraftState(game.board, ruleset, profile, Names(game.board, profile, ruleset.sides))
+    assert set(state.side_powers["Axis"]) == axis
+    assert "Germany" in state.side_powers["Axis"] and "Usa" in state.side_powers["Allies"]
+    # Without [sides] the check says which side the game does not have.
+    bare = tmp_path / "bare.toml"
+    bare.write_text(re.sub(r'(?m)^"(Axis|Allies)" = \[.*\n', "", written.read_text()))
+    problems = check_profile(bare)
+    assert any("names the side 'Axis': the game has no alliance of that name, and [sides] does not say which" in p for p in problems), problems
+    assert check_profile(written) == []
+
+
+# -- issue 28 item 5: owners as TripleA reads them --------------------------------------------
+# TripleA's null player is named "Neutral" (Constants.PLAYER_NAME_NEUTRAL); PlayerList.getPlayerId returns it for
+# that name in 1.9 and 2.7, and 2.7's GameParser.parseUnitPlacement gives a blank owner to it too.
+
+
+def _with_null_player_owners(tmp_path: Path) -> Path:
+    """WW2v3 1941 with the unowned Spain written as owned by "Neutral", and units of "Neutral" and of a blank owner."""
+    text = AA50_1941.read_text(encoding="utf-8")
+    text = text.replace("</ownerInitialize>", '    <territoryOwner territory="Spain" owner="Neutral"/>\n        </ownerInitialize>', 1)
+    text = text.replace(
+        "</unitInitialize>",
+        '    <unitPlacement unitType="infantry" territory="Spain" quantity="2" owner="Neutral"/>\n'
+        '            <unitPlacement unitType="infantry" territory="Sahara" quantity="1" owner=" "/>\n        </unitInitialize>',
+        1,
+    )
+    path = tmp_path / "WW2v3-1941-neutral.xml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_owners_named_as_the_null_player_are_read_as_no_owner_and_written_back_so(tmp_path: Path) -> None:
+    path = _with_null_player_owners(tmp_path)
+    game = load(path)
+    board = game.board
+    assert board.unknown_names() == []  # was: "Spain is owned by 'Neutral', which is not a player of the game"
+    assert board.node("Spain")["owner"] is None and board.node("Spain")["original_owner"] is None
+    assert board.units("Spain")[(None, "infantry")] == 2
+    assert board.units("Sahara")[(None, "infantry")] == 1
+    # The writer finds those units under the same owner: taking one away changes that placement, adds none.
+    game.xml.set_unit_count("Spain", None, "infantry", 1)
+    placements = [e for e in game.xml.unit_placements() if e.get("territory") == "Spain"]
+    assert [(e.get("owner"), e.get("quantity")) for e in placements] == [("Neutral", "1")]
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+def test_both_engines_read_null_player_owners_as_we_do(tmp_path: Path) -> None:
+    from kremlin_triplea.engine import read_with_engine
+    from kremlin_triplea.engine.compare import disagreements
+    from kremlin_triplea.engine.savegame import read_with_triplea2
+    from support.paths import SHARED
+
+    path = _with_null_player_owners(tmp_path)
+    board = load(path).board
+    (new,) = read_with_triplea2([path], triplea=SHARED / "triplea-engine-2.7")
+    (old,) = read_with_engine([path])
+    assert new.error is None and old.ok, (new.error, old.error)
+    assert [str(d) for d in disagreements(board, new, properties=False)] == []
+    assert [str(d) for d in disagreements(board, old, properties=False)] == []

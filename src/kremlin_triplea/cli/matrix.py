@@ -136,7 +136,7 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     path = resolve_game(game, maps_dir)
     loaded = load(path)
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
-    key = game if "/" in game and not Path(game).is_file() else str(path)
+    key = _game_key(game, path, output, maps_dir)
     text = new_profile_text(loaded, rulesets, key=key, known=shipped_known_places())
     text += _lacking(text, path, rulesets, maps_dir)
     if output is None:
@@ -145,6 +145,25 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
         output.parent.mkdir(parents=True, exist_ok=True)  # the profiles folder beside the maps folder, the first time
         written = write_atomically(output, text.encode("utf-8"), overwrite=force)
         click.echo(f"wrote {written}; review every line marked REVIEW, then run: kremlin-triplea profile check {output}")
+
+
+def _game_key(game: str, path: Path, output: Path | None, maps_dir: Path) -> str:
+    """The new profile's ``[[game]] key``: never an absolute path, which works on the writer's machine only.
+
+    A game named as ``<map>/<file>`` keeps that name; a file in a map of the maps folder gets it too; any
+    other file is named by its path from the profile's folder (the current one when the profile goes to
+    stdout), where ``profile check`` and the matrix look for it.
+    """
+    from kremlin_triplea.gamefile.locate import default_maps_dir
+    from kremlin_triplea.rules.profile import map_folder_of
+
+    if "/" in game and not Path(game).is_file():
+        return game
+    folder = map_folder_of(path)
+    if folder is not None and folder.parent == default_maps_dir(maps_dir).resolve():
+        return f"{folder.name}/{path.name}"
+    base = output.parent if output is not None else Path.cwd()
+    return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
 
 
 def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:

@@ -91,7 +91,8 @@ class DraftState:
         self.profile = profile
         self.names = names
         catalog = board.catalog
-        self.side_powers = {side: tuple(catalog.alliance_members(side)) for side in ruleset.sides}
+        # A side's powers: the alliance of its name, or those the profile's [sides] gives it (issue 28).
+        self.side_powers = {side: tuple(profile.side_members(side, catalog)) for side in ruleset.sides}
         self.side_of = {power: side for side, powers in self.side_powers.items() for power in powers}
         self.locks: dict[str, tuple[str, int]] = {}  # place -> (side, pick index) that first affected it
         self.option_units = Counter[tuple[str, str | None, str]]()  # (place, owner, unit) -> units the options put there

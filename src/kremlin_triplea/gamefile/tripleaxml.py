@@ -18,6 +18,23 @@ from kremlin_triplea.gamefile.document import XmlDocument
 TERRITORY_ATTACHMENT = "games.strategy.triplea.attachments.TerritoryAttachment"
 TECH_ATTACHMENT = "games.strategy.triplea.attachments.TechAttachment"
 PUS = "PUs"
+#: TripleA's null player, the owner of what nobody owns (Constants.PLAYER_NAME_NEUTRAL): both 1.9 and 2.7 read an
+#: owner of this name as that player (PlayerList.getPlayerId), declared or not, and 2.7 reads a unitPlacement
+#: with a blank owner so too (GameParser.parseUnitPlacement).
+NULL_PLAYER = "Neutral"
+
+
+def territory_owner(element: etree._Element) -> str | None:
+    """A territoryOwner's owner as the engine reads it: None for its null player."""
+    owner = element.get("owner")
+    return None if owner == NULL_PLAYER else owner
+
+
+def placement_owner(element: etree._Element) -> str | None:
+    """A unitPlacement's owner as the engine reads it: None for no owner, a blank one or the null player's name."""
+    owner = element.get("owner")
+    return None if owner is None or not owner.strip() or owner == NULL_PLAYER else owner
+
 
 #: TripleA reads quantities, costs, PUs and numeric options as Java ints (Integer.parseInt):
 #: a number outside this range makes a game the engine cannot open.
@@ -178,7 +195,7 @@ class GameXml:
     def set_unit_count(self, territory: str, owner: str | None, unit_type: str, count: int) -> None:
         """Make the file place exactly ``count`` units of this kind in ``territory``."""
         in_territory = self._unit_placements_in(territory)
-        same = [e for e in in_territory if e.get("unitType") == unit_type and e.get("owner") == owner]
+        same = [e for e in in_territory if e.get("unitType") == unit_type and placement_owner(e) == owner]
         # Damaged units (hitsTaken, unitDamage) count as units, as the reader and TripleA count them; new units are
         # added undamaged, and units are taken away undamaged first.
         healthy = [e for e in same if e.get("hitsTaken") is None and e.get("unitDamage") is None]

@@ -326,7 +326,7 @@ def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
 
 def _place_units(ctx: ActionContext, change: Section) -> list[Planned]:
     power, at = ctx.power(change.text("power")), ctx.place(change.text("at"))
-    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    units = [(ctx.unit(u, power=power), n) for u, n in change.counts("units").items()]
     what = ", ".join(f"{n} {u}" for u, n in units)
     return [
         Planned(
@@ -341,7 +341,7 @@ def _place_units(ctx: ActionContext, change: Section) -> list[Planned]:
 def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     source, target = ctx.place(change.text("from")), ctx.place(change.text("to"))
-    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    units = [(ctx.unit(u, power=power), n) for u, n in change.counts("units").items()]
     for unit, count in units:
         if ctx.board.units(source)[(power, unit)] < count:
             raise ctx.cannot(f"{ctx.board.game_name} has {ctx.board.units(source)[(power, unit)]} {power} {unit} in {source}, the rule moves {count}")

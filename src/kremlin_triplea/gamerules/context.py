@@ -56,5 +56,6 @@ class ActionContext:
     def place(self, name: str) -> str:
         return self.names.place(name, where=self.where)
 
-    def unit(self, name: str) -> str:
-        return self.names.unit(name, where=self.where)
+    def unit(self, name: str, power: str | None = None) -> str:
+        """The game's unit type; with ``power``, that power's own (maps whose powers have their own types)."""
+        return self.names.unit(name, where=self.where, power=power)

@@ -201,7 +201,7 @@ def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
     """Units placed for free by a trigger once the power's side controls ``at``, as the step ``before_step`` starts."""
     power = ctx.power(change.text("power"))
     at = ctx.names.territory(change.text("at"), where=ctx.where)
-    units = [(ctx.unit(u), n) for u, n in change.counts("units").items()]
+    units = [(ctx.unit(u, power=power), n) for u, n in change.counts("units").items()]
     step = change.text("before_step")
     uses = change.integer("uses", 1)
     tag = _tag(ctx)

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.tripleaxml import PUS, GameXml
+from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, placement_owner, territory_owner
 from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
 from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
@@ -127,8 +127,8 @@ class _Reader:
         for entry in self.game.territory_owners():
             territory = entry.get("territory", "")
             if territory in nodes:
-                nodes[territory]["owner"] = entry.get("owner")
-        explicit_original: dict[str, str] = {}
+                nodes[territory]["owner"] = territory_owner(entry)
+        explicit_original: dict[str, str | None] = {}
         # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
         last_attachment = {a.get("attachTo", ""): a for a in self.game.attachments(kind="territory", name="territoryAttachment")}
         for territory, attachment in last_attachment.items():
@@ -146,13 +146,13 @@ class _Reader:
                 elif name == "victoryCity":
                     data["victory_city"] = 1 if value == "true" else 0 if value == "false" else self._int(option, "value")
                 elif name == "originalOwner":
-                    explicit_original[territory] = value
+                    explicit_original[territory] = None if value == NULL_PLAYER else value
         for territory, data in nodes.items():
             data["original_owner"] = explicit_original.get(territory, data["owner"])
         for placement in self.game.unit_placements():
             territory = placement.get("territory", "")
             if territory in nodes:
-                key = (placement.get("owner"), placement.get("unitType", ""))
+                key = (placement_owner(placement), placement.get("unitType", ""))
                 nodes[territory]["units"][key] += self._int(placement, "quantity")
         pus = {name: 0 for name in catalog.players}
         for given in self.game.resources_given():

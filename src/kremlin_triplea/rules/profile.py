@@ -19,6 +19,7 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError, and_more
 from kremlin_triplea.game import Game
+from kremlin_triplea.model.board import Catalog
 from kremlin_triplea.rules.datafiles import check_file_kind
 from kremlin_triplea.rules.ruleset import data_folders, find_data_file
 from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
@@ -102,6 +103,25 @@ class Profile:
     # A power's own unit types where the map gives each power its own (Total World War's germanTank,
     # britishTank...): power (the game's player or the rule text's) -> rule-text unit -> the game's unit type.
     units_by_power: dict[str, dict[str, str]] = attrs.field(eq=False, factory=dict)
+    # The rule text's sides where the game's alliances are named otherwise: side -> the game's alliances
+    # (Total World War's Axis is "Axis-Germany", "Axis-Italy" and "Axis-Japan").
+    sides: dict[str, tuple[str, ...]] = attrs.field(eq=False, factory=dict)
+
+    def side_alliances(self, side: str) -> tuple[str, ...]:
+        """The game's alliances a rule-text side stands for: its ``[sides]`` entry, else the alliance of its name."""
+        return self.sides.get(side, (side,))
+
+    def side_members(self, side: str, catalog: Catalog) -> list[str]:
+        """The players of a rule-text side, in turn order (a player in two of its alliances once)."""
+        alliances = set(self.side_alliances(side))
+        return [p for p in catalog.turn_order() if alliances & set(catalog.players[p].alliances)]
+
+    def game_key(self, base: BaseGame) -> str:
+        """Where ``base`` is read from: its key as a path from the profile's own folder if a file lies there
+        (``profile new`` writes it so, for a game outside any maps folder), else the key as it stands
+        (``<map>/<file>`` in the maps folder, or an absolute path)."""
+        beside = Path(self.path).parent / base.key
+        return str(beside) if not Path(base.key).is_absolute() and beside.is_file() else base.key
 
     def base_game(self, game: Game) -> BaseGame | None:
         file = Path(game.source).name
@@ -134,6 +154,10 @@ class Profile:
                 absent("units_by_power", power, power, players, "player")
             for rule, name in units.items():
                 absent(f"units_by_power.{power}", rule, name, unit_types, "unit type")
+        alliances = {a for p in game.catalog.players.values() for a in p.alliances}
+        for side, names in self.sides.items():
+            for alliance in names:
+                absent("sides", side, alliance, alliances, "alliance")
         for rule, name in self.places.items():
             absent("places", rule, name, land | sea, "territory")
         for rule, zones in self.neutral_coasts.items():
@@ -205,6 +229,7 @@ def load_profile(path: Path | str) -> Profile:
         "turn_step_positions",
         "unmatched",
         "units_by_power",
+        "sides",
     )
     games = []
     for section in root.tables("game"):
@@ -251,6 +276,7 @@ def load_profile(path: Path | str) -> Profile:
         turn_step_positions=_step_positions(root),
         unmatched=_names(root, "unmatched"),
         units_by_power=_units_by_power(root),
+        sides=_name_lists(root, "sides"),
     )
 
 

@@ -402,7 +402,7 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
             if base.sha256 in seen_files:
                 continue
             try:
-                game = load(base.key, maps_dir=maps_dir)
+                game = load(profile.game_key(base), maps_dir=maps_dir)
             except KremlinError:
                 continue
             seen_files.add(base.sha256)
@@ -512,7 +512,7 @@ def pinned_boards(maps_dir: Path | str | None) -> dict[str, frozenset[str]]:
     for profile in _installed_profiles():
         for base in profile.games:
             try:
-                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(base.key, maps_dir=maps_dir).board.nodes))
+                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(profile.game_key(base), maps_dir=maps_dir).board.nodes))
             except KremlinError:
                 continue
     return boards
@@ -951,7 +951,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     lines = [
         f"# Map profile for the TripleA map {map_name!r}, started by `kremlin-triplea profile new` from {source.name}.",
         "# Lines marked REVIEW are guesses, each with its evidence: check them against the map, correct them,",
-        "# then run `kremlin-triplea profile check` and `kremlin-triplea matrix --only-given --profile` on it.",
+        "# then run `kremlin-triplea profile check` on it and `kremlin-triplea matrix --game GAME --profile` with it.",
         "",
         f"map = {_q(map_name)}",
         f"rulesets = [{', '.join(_q(r.id) for r in rulesets)}]",
@@ -980,6 +980,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
             unmatched.setdefault(word, []).append(f"power: {why}; needed by {_needed(by)}")
         elif player.lower() != word.lower():
             lines.append(f"{_q(word)} = {_q(player)}   # {REVIEW}: {why}")
+    lines += _sides_lines(game, rulesets, unmatched)
     lines += ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
     facts = unit_facts(game)
     unit_types = {u.lower(): u for u in game.catalog.unit_types}
@@ -1048,6 +1049,30 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     return NewProfile("\n".join(lines), places, power_matches, unit_matches)
 
 
+def match_side(side: str, alliances: list[str]) -> tuple[list[str], str]:
+    """The game's alliances a rule-text side stands for, with why: those carrying its name as a word
+    ("Axis-Germany", "Axis-Japan" for the Axis), when no alliance has its very name."""
+    if side in alliances:
+        return [side], "the same name"
+    carrying = [a for a in alliances if side.lower() in re.split(r"[^a-z0-9]+", a.lower())]
+    if carrying:
+        return carrying, f"the game's alliances carrying the word {side!r}"
+    return [], f"no alliance of the game is named {side!r} or carries that word (its alliances: {', '.join(alliances) or 'none'})"
+
+
+def _sides_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:
+    """``[sides]``: each rule-text side the game's alliances name otherwise; a side none stands for is unmatched."""
+    alliances = game.catalog.alliances()
+    lines = ["", "[sides]   # rule-text side = the game's alliances, where the game names them otherwise"]
+    for side in dict.fromkeys(s for r in rulesets for s in getattr(r, "sides", ())):
+        found, why = match_side(side, alliances)
+        if not found:
+            unmatched.setdefault(side, []).append(f"side: {why}")
+        elif found != [side]:
+            lines.append(f"{_q(side)} = [{', '.join(_q(a) for a in found)}]   # {REVIEW}: {why}")
+    return lines
+
+
 def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], players: list[str], facts: list[UnitFacts]) -> list[str]:
     """``[units_by_power.<player>]`` tables: each power's own unit where the unit for every power is not its.
 
@@ -1090,7 +1115,7 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) 
     lines = [
         "",
         "# What the map lacks, per ruleset, and what is therefore not available, as",
-        f"# `kremlin-triplea matrix --only-given --profile` reports it for {label}:",
+        f"# `kremlin-triplea matrix --game GAME --profile` reports it for {label}:",
     ]
     missing = profile.unmatched
     for ruleset in rulesets:
@@ -1168,7 +1193,7 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
             problems.append(f"{where}: places.{rule} = {game_name!r} has no reason in [place_reasons]")
     for base in profile.games:
         try:
-            game = load(base.key, maps_dir=maps_dir)
+            game = load(profile.game_key(base), maps_dir=maps_dir)
         except KremlinError as error:
             problems.append(f"{where}: game {base.key}: {error}")
             continue
@@ -1283,6 +1308,10 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
                     problems.append(f"house-rule set {ruleset.id} names the power {power!r} (its advantages): neither the game nor [powers] has it")
             continue
         needed = rule_names(ruleset)
+        alliances = set(game.catalog.alliances())
+        for side in ruleset.sides:
+            if side not in alliances and side not in profile.sides and side.lower() not in unmatched:
+                problems.append(f"ruleset {ruleset.id} names the side {side!r}: the game has no alliance of that name, and [sides] does not say which")
         for kind, table in (("powers", needed.powers), ("units", needed.units), ("places", needed.places)):
             for word, by in table.items():
                 numbered = _numbered_in_game(profile, word) if kind == "places" else None

@@ -153,9 +153,9 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     names, board = state.names, state.board
     shown = names.shown(at)
     where = f"{state.ruleset.path}: scenario {scenario.id!r}"
-    units = [(names.unit(u, where=where), n) for u, n in step.units]
-    types = {names.unit(u, where=where) for u in step.types}
     power = names.power(step.power, where=where) if step.power else None
+    units = [(names.unit(u, where=where, power=power), n) for u, n in step.units]  # the power's own (issue 28)
+    types = {names.unit(u, where=where, power=power) for u in step.types}
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
         return _place(state, scenario, power, units, at, pick)

@@ -234,7 +234,7 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
         changes += [RemoveUnits(spec.territory, structure_owner, unit, count), PlaceUnits(spec.territory, owner, unit, count)]
         lines.append(f"{owner} capture {count} {structure_owner} {unit} in {shown} (it cannot move, so it cannot retreat)")
     changes.append(SetOwner(spec.territory, owner, captured=True))
-    placed = [(state.names.unit(u), n) for u, n in params.units]
+    placed = [(state.names.unit(u, power=spec.by), n) for u, n in params.units]  # the taker's own (issue 28)
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
     held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
     lines.insert(
