@@ -55,6 +55,7 @@ GAMES: dict[str, tuple[Path, HouseChoices | None]] = {
     "aa42": (AA50_1942, HouseChoices(HR, switches={"uk_infantry_to_gibraltar": False}, advantages={"UK": "french-resistance", "USA": "fast-carriers"})),
     "revised": (REVISED, HouseChoices(HR, advantages={"UK": "radar", "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     "revised-radar": (REVISED, HouseChoices(HR, advantages={"UK": "radar"})),  # no power technology: no technology section otherwise
+    "classic-set": (CLASSIC, HouseChoices(HC)),  # the set's rules, no advantage: what an advantage adds to
     "classic-a": (
         CLASSIC,
         HouseChoices(
@@ -1087,13 +1088,14 @@ check(HC, "japan-long-range-aircraft")(_tech_from_start("classic-c", "Japanese",
 @check(HC, "usa-industrial")
 def _(ask: Ask):
     # "United States starts the game with Industrial Technology development": its cheaper frontier from the start.
+    # Its prices are the development's (003 Development 13, written with the set): the set's game with the
+    # technology granted.
     got = ask.at("classic-a", ("step", "gameInitDelegate"), ("techs", "Americans"), ("frontier", "Americans"))
-    base = ask.at("base-classic", ("frontier", "Americans"))
+    base = ask.at("classic-set", ("frontier", "Americans"), ("grant", "Americans", "industrialTechnology"), ("frontier", "Americans"))
 
     def verify() -> None:
         assert "industrialTechnology" in got[1]["techs"]
-        for unit, price in got[2]["prices"].items():
-            assert price < base[0]["prices"][unit], unit
+        assert got[2]["prices"] == base[2]["prices"] != base[0]["prices"]
 
     return verify
 
@@ -1108,7 +1110,8 @@ def _production(game: str, power: str, kind: set[str]):
 
     def build(ask: Ask):
         got = ask.at(game, ("frontier", power), ("grant", power, "industrialTechnology"), ("frontier", power))
-        base = ask.at("base-classic", ("frontier", power), ("grant", power, "industrialTechnology"), ("frontier", power))
+        # The set without the advantage: its own Industrial Technology prices (003 Development 13).
+        base = ask.at("classic-set", ("frontier", power), ("grant", power, "industrialTechnology"), ("frontier", power))
 
         def verify() -> None:
             for (before, after), (plain_before, plain_after) in (((got[0], got[2]), (base[0], base[2])),):
@@ -1130,6 +1133,62 @@ def _production(game: str, power: str, kind: set[str]):
 check(HC, "uk-naval-production")(_production("classic-a", "British", SEA_CLASSIC))
 check(HC, "uk-air-production")(_production("classic-b", "British", AIR_CLASSIC))
 check(HC, "japan-naval-production")(_production("classic-d", "Japanese", SEA_CLASSIC))
+
+
+# 003 Development Descriptions: the six TripleA has, granted in the game written with the set.
+CLASSIC_POWERS = ("Russians", "Germans", "British", "Japanese", "Americans")
+
+
+def _development(tech: str, expected: Callable[[dict[str, Any], dict[str, Any]], None], *asked: tuple[str, ...]):
+    """Every power granted ``tech`` in the set's game; ``expected(answers, base answers)`` per power, from the rule's text."""
+
+    def build(ask: Ask):
+        got = {p: ask.at("classic-set", ("grant", p, tech), *(tuple(f.replace("{p}", p) for f in c) for c in asked)) for p in CLASSIC_POWERS}
+        base = {p: ask.at("base-classic", ("grant", p, tech), *(tuple(f.replace("{p}", p) for f in c) for c in asked)) for p in CLASSIC_POWERS}
+
+        def verify() -> None:
+            for power in CLASSIC_POWERS:
+                expected(got[power][1:], base[power][1:])
+
+        return verify
+
+    return build
+
+
+def _super_subs(got, base) -> None:
+    assert got[0]["attack"] == 3  # "All subs attack at 3"
+
+
+def _heavy_bombers(got, base) -> None:
+    assert got[0]["attack_rolls"] == 2 and base[0]["attack_rolls"] == 3  # "All bomber attacks roll 2 dice" (TripleA's: 3)
+
+
+def _jet_power(got, base) -> None:
+    assert got[0]["defense"] == 5  # "Fighters defend at 5"
+
+
+def _rockets(got, base) -> None:
+    assert got[0]["value"] is True and base[0]["value"] is False  # "More than one ... may perform Rocket shots in any given turn"
+
+
+def _long_range_aircraft(got, base) -> None:
+    assert got[0]["movement"] == 6 and got[1]["movement"] == 8  # "Your fighters now move 6; your bombers 8."
+
+
+def _industrial_technology(got, base) -> None:
+    # "Thus, Infantry cost 3, Armor cost 4, transports and subs cost 7, fighters cost 10, bombers cost 12,
+    # carriers cost 15, and battleships cost 20 IPCs."
+    rule = {"infantry": 3, "armour": 4, "transport": 7, "submarine": 7, "fighter": 10, "bomber": 12, "carrier": 15, "battleship": 20}
+    assert {u: got[0]["prices"][u] for u in rule} == rule, got[0]["frontier"]
+    assert got[0]["frontier"].endswith("IndustrialTechnology")
+
+
+check(HC, "dev-super-subs")(_development("superSub", _super_subs, ("unit", "{p}", "submarine")))
+check(HC, "dev-heavy-bombers")(_development("heavyBomber", _heavy_bombers, ("unit", "{p}", "bomber")))
+check(HC, "dev-jet-power")(_development("jetPower", _jet_power, ("unit", "{p}", "fighter")))
+check(HC, "dev-rockets")(_development("rocket", _rockets, ("rule", "getAllRocketsAttack")))
+check(HC, "dev-long-range-aircraft")(_development("longRangeAir", _long_range_aircraft, ("unit", "{p}", "fighter"), ("unit", "{p}", "bomber")))
+check(HC, "dev-industrial-technology")(_development("industrialTechnology", _industrial_technology, ("frontier", "{p}")))
 
 
 # ---------------------------------------------------------------------------------------------------

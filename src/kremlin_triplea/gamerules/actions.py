@@ -82,7 +82,7 @@ def game_rule_changes(
             {"players": players, "tool": tool, "game": game}[rule.enforced_by].append(rule)
             if rule.enforced_by != "game":
                 continue
-            context = ActionContext(board, profile, names, rule)
+            context = ActionContext(board, profile, names, rule, claimed)
             if rule.built_in and not rule.changes:
                 lines.append(f"{rule.title}: already in the game ({rule.built_in})")
             for change in rule.changes:
@@ -249,7 +249,7 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
             raise ctx.fail(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
         # The rule's price replaces the game's; a technology that swaps frontiers keeps its own
         # saving on it (the twin frontier's price moves by as much), so the power keeps the technology.
-        new, twins, with_tech = priced(ctx.board, power, unit, lambda was, old=old, cost=cost: max(was + cost - old, 0))
+        new, twins, with_tech = priced(ctx, power, unit, lambda was, old=old, cost=cost: max(was + cost - old, 0))
         planned.append(
             Planned(
                 ("cost", power, unit), (new, twins), (SetProductionCost(power, unit, new, twins),), f"{power} pay {new} PUs for {unit} (was {old}{with_tech})"
