@@ -271,6 +271,26 @@ def _(ask: Ask):
         for game in ("aa41", "revised")
     }
 
+    # "1. Interceptors* and escort fire at "1"**. One turn only. Bombers cannot fire***." and the footnotes:
+    # "* If the defender have the Radar Research breakthrough their fighters fire with +1", "** If the attacker
+    # or defender has the Jet Power research breakthrough their fighters fire with +1", "*** If the attacker has
+    # the Heavy Bomber research breakthrough their bomber fire at "1"". Each technology granted on its own; what
+    # TripleA's technology does besides (its land values, Radar's AA, Heavy Bombers' dice) is the base game's.
+    techs = {"aARadar": ("fighter", "aaGun"), "jetPower": ("fighter",), "heavyBomber": ("bomber",)}
+
+    def after(game: str, tech: str) -> list[dict[str, Any]]:
+        return ask.at(game, ("grant", "Germans", tech), *(("unit", "Germans", unit) for unit in techs[tech]))
+
+    plain = {game: ask.at(game, ("unit", "Germans", "fighter"), ("unit", "Germans", "bomber")) for game in ("aa41", "revised")}
+    granted = {(game, tech): after(game, tech) for game in ("aa41", "revised-radar") for tech in techs}
+    # The unmodified games, for what the technology does besides (Revised has no Radar to grant).
+    base = {
+        (game, tech): after(base_game, tech)
+        for game, base_game in (("aa41", "base-aa41"), ("revised-radar", "base-revised"))
+        for tech in techs
+        if (base_game, tech) != ("base-revised", "aARadar")
+    }
+
     def verify() -> None:
         for game, (with_fighters, _, without) in raids.items():
             assert with_fighters["air_battle"] is True and without["air_battle"] is False, game
@@ -278,7 +298,24 @@ def _(ask: Ask):
             assert raids_preceded["value"] is True, game
             for fighter in (german, british):
                 assert fighter["can_escort"] and fighter["can_intercept"], (game, fighter)
-                assert fighter["air_attack"] >= 1 and fighter["air_defense"] >= 1, (game, fighter)
+                assert fighter["air_attack"] == 1, (game, fighter)
+            # The UK's Radar advantage on "revised": its interceptors fire with +1.
+            assert (german["air_defense"], british["air_defense"]) == (1, 2 if game == "revised" else 1), game
+        for game, (fighter, bomber) in plain.items():
+            assert (fighter["air_attack"], fighter["air_defense"], bomber["air_attack"]) == (1, 1, 0), game
+        for (game, tech), answers in granted.items():
+            units = dict(zip(techs[tech], answers[1:]))
+            plain_units = dict(zip(techs[tech], base.get((game, tech), [{}] * 3)[1:]))
+            if tech == "aARadar":
+                assert units["fighter"]["air_defense"] == 2 and units["fighter"]["air_attack"] == 1, game
+                assert units["aaGun"]["aa_attack"] == 2, game  # Radar's own: AA hits on 1 or 2
+            if tech == "jetPower":
+                assert (units["fighter"]["air_attack"], units["fighter"]["air_defense"]) == (2, 2), game
+                for value in ("attack", "defense"):
+                    assert units["fighter"][value] == plain_units["fighter"][value], (game, value)  # Jet Power's own
+            if tech == "heavyBomber":
+                assert units["bomber"]["air_attack"] == 1, game
+                assert units["bomber"]["attack_rolls"] == units["bomber"]["defense_rolls"] == 2, game  # HR4's two dice
 
     return verify
 

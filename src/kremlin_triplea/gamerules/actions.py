@@ -94,10 +94,11 @@ def game_rule_changes(
                         value, other, other_line = claimed[item.key]
                         if value != item.value:
                             raise DataFileError(_conflict(item, other, other_line, rule), where=None)
-                        if other.set_id != rule.set_id or other.id != rule.id:
-                            if item.line:
-                                lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
-                            continue
+                        if (other.set_id != rule.set_id or other.id != rule.id) and item.line:
+                            lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
+                        # Planned already, by another rule or by another change of this one (the technology
+                        # section that each of HR5's technologies needs): written once.
+                        continue
                     claimed.setdefault(item.key, (item.value, rule, item.line))
                     changes.extend(item.changes)
                     if item.line:

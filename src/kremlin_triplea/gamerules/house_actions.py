@@ -23,6 +23,9 @@ power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
                    a trigger as the game's first step starts; the game's built-in
                    technologies are written out first (for files without a
                    <technology> section, as every game of these sets is)
+tech_ability       ``tech``, ``air_attack_bonus`` / ``air_defense_bonus`` = { unit = n }:
+                   a built-in technology's air battle bonuses (004 HR5's Radar, Jet
+                   Power, Heavy Bomber), TripleA's own effect of it written beside them
 objective          ``power``, ``amends`` (the game's objective), ``value``,
                    ``condition`` entries (TripleA RulesAttachment options on
                    their ``players``): the objective is paid only if the
@@ -418,6 +421,53 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
 
 
+def _property(ctx: ActionContext, name: str, default: str) -> str:
+    """A game option as the written game will hold it: an earlier rule's value (HR4's), else the game's."""
+    written = ctx.written(("property", name))
+    return str(written) if written is not None else ctx.board.properties.get(name, default)
+
+
+def _default_tech_ability(ctx: ActionContext, tech: str) -> dict[str, dict[str, int]]:
+    """What TripleA gives the built-in ``tech`` when no techAbilityAttachment names it
+    (TechAbilityAttachment.setDefaultTechnologyAttachments, 1.9 and 2.7): option -> unit -> value.
+    An attachment written for the technology replaces that, so it repeats it."""
+    catalog = ctx.board.catalog
+    bomber = ctx.unit("bomber")  # the strategic bomber of every map these sets are for
+    jets = [u for u, t in catalog.unit_types.items() if t.domain == "air" and u != bomber]
+    if tech == "jetPower":
+        if _property(ctx, "WW2V3 Tech Model", "false") == "true":
+            return {"attackBonus": dict.fromkeys(jets, 1), "airAttackBonus": dict.fromkeys(jets, 1)}
+        return {"defenseBonus": dict.fromkeys(jets, 1), "airDefenseBonus": dict.fromkeys(jets, 1)}
+    if tech == "aARadar":
+        return {"radarBonus": {ctx.unit("aa gun"): 1}}
+    if tech == "heavyBomber":
+        # The bonus over the bomber's own single roll (the games give it no attackRolls), from the
+        # options the written game holds: HR4 turns LHTR on and sets 2 dice.
+        bonus = int(_property(ctx, "Heavy Bomber Dice Rolls", "3")) - 1
+        found = {"attackRollsBonus": {bomber: bonus}}
+        if _property(ctx, "LHTR Heavy Bombers", "false") == "true":
+            found |= {"defenseRollsBonus": {bomber: bonus}, "bombingBonus": {bomber: 1}}
+        return found
+    raise ctx.fail(f"{tech!r}: TripleA's own effect of this technology is not known here (jetPower, aARadar, heavyBomber are)")
+
+
+def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
+    """A built-in technology's air battle values (TechAbilityAttachment airAttackBonus / airDefenseBonus),
+    beside everything else TripleA gives it."""
+    tech = change.text("tech")
+    options = _default_tech_ability(ctx, tech)
+    for key, option in (("air_attack_bonus", "airAttackBonus"), ("air_defense_bonus", "airDefenseBonus")):
+        for unit, bonus in change.counts(key, {}).items():
+            options.setdefault(option, {})[ctx.unit(unit)] = bonus
+    pairs = [(option, f"{value}:{unit}") for option, units in options.items() for unit, value in units.items()]
+    what = ", ".join(f"{k} {v}" for k, v in pairs)
+    line = f"technology {tech}: {what} (TripleA's own values of it kept)"
+    attachment = _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", pairs)
+    planned = [_technology_section(ctx), *listed_technology(ctx, tech)]
+    planned.append(_planned(("tech_ability", tech), tuple(pairs), [AddXml("attachmentList", attachment, description=line)], line))
+    return planned
+
+
 def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amends = change.text("amends")
@@ -558,6 +608,7 @@ HOUSE_ACTIONS: dict[str, Any] = {
     "trigger_pus": trigger_pus,
     "trigger_units": trigger_units,
     "power_tech": power_tech,
+    "tech_ability": tech_ability,
     "objective": objective,
     "neutral_armies": neutral_armies,
     "give_neutral": give_neutral,
