@@ -53,6 +53,7 @@ GAMES: dict[str, tuple[Path, HouseChoices | None]] = {
         ),
     ),
     "aa42": (AA50_1942, HouseChoices(HR, switches={"uk_infantry_to_gibraltar": False}, advantages={"UK": "french-resistance", "USA": "fast-carriers"})),
+    "aa41-wolf-packs": (AA50_1941, HouseChoices(HR, advantages={"Germany": "wolf-packs"})),
     "revised": (REVISED, HouseChoices(HR, advantages={"UK": "radar", "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     "revised-radar": (REVISED, HouseChoices(HR, advantages={"UK": "radar"})),  # no power technology: no technology section otherwise
     "classic-set": (CLASSIC, HouseChoices(HC)),  # the set's rules, no advantage: what an advantage adds to
@@ -316,6 +317,42 @@ def _(ask: Ask):
             if tech == "heavyBomber":
                 assert units["bomber"]["air_attack"] == 1, game
                 assert units["bomber"]["attack_rolls"] == units["bomber"]["defense_rolls"] == 2, game  # HR4's two dice
+
+    return verify
+
+
+@check(HR, "germany-wolf-packs")
+def _(ask: Ask):
+    # 004 Germany 4: "Your submarines attack on a 3 (4 if you have the Super Submarines development) if there is
+    # more than one of them ... Wolf Packs do not improve defending submarines. Enemy destroyers do not affect
+    # this National Advantage." In an empty sea zone (3 Sea Zone: nothing starts there) against a British
+    # destroyer; the British subs of the same battle for a power without the advantage.
+    zone = "3 Sea Zone"
+    pack = (("add", zone, "Germans", "submarine", "2"), ("add", zone, "British", "destroyer", "1"))
+    got = ask.at(
+        "aa41-wolf-packs",
+        *pack,
+        ("power", zone, "Germans", "attacking"),
+        ("power", zone, "Germans", "defending"),
+        ("add", zone, "British", "submarine", "2"),
+        ("power", zone, "British", "attacking"),
+        ("grant", "Germans", "superSub"),
+        ("power", zone, "Germans", "attacking"),
+    )
+    lone = ask.at(
+        "aa41-wolf-packs", ("add", zone, "Germans", "submarine", "1"), ("add", zone, "British", "destroyer", "1"), ("power", zone, "Germans", "attacking")
+    )
+    base = ask.at("base-aa41", *pack, ("power", zone, "Germans", "attacking"), ("power", zone, "Germans", "defending"))
+
+    def verify() -> None:
+        attacking, defending, british, super_subs = got[2]["power"], got[3]["power"], got[5]["power"], got[7]["power"]
+        plain_attack, plain_defence = base[2]["power"]["submarine"], base[3]["power"]["submarine"]
+        assert plain_attack == [2, 2] and attacking["submarine"] == [3, 3]  # "attack on a 3"
+        assert super_subs["submarine"] == [4, 4]  # "4 if you have the Super Submarines development"
+        assert defending["submarine"] == plain_defence  # "do not improve defending submarines"
+        assert british["submarine"] == plain_attack  # the Germans' advantage only
+        # What the notes say TripleA does differently: a lone submarine supports itself.
+        assert lone[2]["power"]["submarine"] == [3]
 
     return verify
 
@@ -1202,6 +1239,7 @@ def _heavy_bombers(got, base) -> None:
 
 def _jet_power(got, base) -> None:
     assert got[0]["defense"] == 5  # "Fighters defend at 5"
+    assert got[0]["air_attack"] == 4  # "Attack at 4 during dogfights" (Dogfights: "All fighters ... at 3 (except Jet Power)")
 
 
 def _rockets(got, base) -> None:
@@ -1218,6 +1256,34 @@ def _industrial_technology(got, base) -> None:
     rule = {"infantry": 3, "armour": 4, "transport": 7, "submarine": 7, "fighter": 10, "bomber": 12, "carrier": 15, "battleship": 20}
     assert {u: got[0]["prices"][u] for u in rule} == rule, got[0]["frontier"]
     assert got[0]["frontier"].endswith("IndustrialTechnology")
+
+
+@check(HC, "dogfights")
+def _(ask: Ask):
+    # 003 Dogfights: "Any time air units are present in both attacking and defending forces a dogfight may
+    # ensue ... All fighters involved in a dogfight attack and defend at 3 (except Jet Power).  Bombers involved
+    # in a dogfight attack and defend at 1." An attack on the United Kingdom, whose planes are there; without them,
+    # no dogfight.
+    got = ask.at(
+        "classic-set",
+        ("rule", "getBattlesMayBePreceededByAirBattles"),
+        ("unit", "Germans", "fighter"),
+        ("unit", "Germans", "bomber"),
+        ("airbattle", "United Kingdom", "Germans", "battle"),
+        ("remove", "United Kingdom", "British", "fighter", "2"),
+        ("remove", "United Kingdom", "British", "bomber", "1"),
+        ("airbattle", "United Kingdom", "Germans", "battle"),
+    )
+    base = ask.at("base-classic", ("rule", "getBattlesMayBePreceededByAirBattles"))
+
+    def verify() -> None:
+        rule, fighter, bomber, with_fighters, _, _, without = got
+        assert rule["value"] is True and base[0]["value"] is False
+        assert fighter["can_air_battle"] and (fighter["air_attack"], fighter["air_defense"]) == (3, 3)
+        assert bomber["can_air_battle"] and (bomber["air_attack"], bomber["air_defense"]) == (1, 1)
+        assert with_fighters["air_battle"] is True and without["air_battle"] is False
+
+    return verify
 
 
 check(HC, "dev-super-subs")(_development("superSub", _super_subs, ("unit", "{p}", "submarine")))

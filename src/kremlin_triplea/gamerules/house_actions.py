@@ -26,6 +26,8 @@ power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
 tech_ability       ``tech``, ``air_attack_bonus`` / ``air_defense_bonus`` = { unit = n }:
                    a built-in technology's air battle bonuses (004 HR5's Radar, Jet
                    Power, Heavy Bomber), TripleA's own effect of it written beside them
+unit_support       ``power``, ``attach_to``, ``units``, ``side``, ``bonus``, ``number``: a
+                   support rule of that power only (004's Wolf Packs)
 objective          ``power``, ``amends`` (the game's objective), ``value``,
                    ``condition`` entries (TripleA RulesAttachment options on
                    their ``players``): the objective is paid only if the
@@ -468,6 +470,30 @@ def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
     return planned
 
 
+def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
+    """A TripleA support rule (UnitSupportAttachment): each ``attach_to`` unit of ``power`` gives ``bonus`` to
+    ``number`` of the ``units`` on ``side`` ("offence" / "defence"), in the rolls' strength."""
+    power = ctx.power(change.text("power"))
+    giver = ctx.unit(change.text("attach_to"))
+    units = [ctx.unit(u) for u in change.texts("units")]
+    side = change.choice("side", ("offence", "defence"), '"offence" or "defence"')
+    bonus, number = change.integer("bonus"), change.integer("number")
+    name = f"supportAttachment{_tag(ctx)}"  # TripleA reads a unit type's attachments named supportAttachment*
+    options = [
+        ("unitType", ":".join(units)),
+        ("faction", "allied"),
+        ("side", side),
+        ("dice", "strength"),
+        ("bonus", str(bonus)),
+        ("number", str(number)),
+        ("bonusType", _tag(ctx)),
+        ("players", power),
+    ]
+    line = f"{power}'s {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
+    xml = _attachment(name, giver, "games.strategy.triplea.attachments.UnitSupportAttachment", "unitType", options)
+    return [_planned(("support", name), tuple(options), [AddXml("attachmentList", xml, description=line)], line)]
+
+
 def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amends = change.text("amends")
@@ -609,6 +635,7 @@ HOUSE_ACTIONS: dict[str, Any] = {
     "trigger_units": trigger_units,
     "power_tech": power_tech,
     "tech_ability": tech_ability,
+    "unit_support": unit_support,
     "objective": objective,
     "neutral_armies": neutral_armies,
     "give_neutral": give_neutral,

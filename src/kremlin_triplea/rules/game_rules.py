@@ -105,6 +105,7 @@ CHANGE_KEYS: dict[str, tuple[str, ...]] = {
     "trigger_units": ("power", "units", "at", "before_step", "uses"),
     "power_tech": ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"),
     "tech_ability": ("tech", "air_attack_bonus", "air_defense_bonus"),
+    "unit_support": ("power", "attach_to", "units", "side", "bonus", "number"),
     "objective": ("power", "amends", "value", "condition"),
     "neutral_armies": (),
     "give_neutral": ("power", "neutral", "pay", "army"),
