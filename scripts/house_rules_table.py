@@ -26,6 +26,8 @@ def how(change):
         return f"techAttachment `techCost` = {change['cost']}"
     if k == "grant_tech":
         return f"starting technology `{change['tech']}`"
+    if k == "technology_prices":
+        return f"the frontier `{change['tech']}` moves every power to: each price {change['percent']}% (rounded up)"
     if k == "price_change":
         return f"own production frontier: {change['units']} units " + (
             f"{change['change']:+d} PUs" if "change" in change else f"{change['percent']}% (rounded up)"
@@ -70,8 +72,11 @@ def row(entry, where_title):
             detail = f"by rule `{entry['written_by']}`"
         if entry.get("differs"):
             detail += f". *Differs (in the notes):* {entry['differs']}"
+        if entry.get("players_keep"):
+            when = "before play" if entry.get("before_play") else "during play"
+            detail += f". *The players keep ({when}, quoted whole in the notes):* {entry['players_keep']}"
     else:
-        detail = entry["why"]
+        detail = entry["why"] + (" (before play)" if entry.get("before_play") else "")
     cond = []
     if entry.get("when"):
         cond.append(f"switch `{entry['when']}`")

@@ -53,8 +53,10 @@ GAMES: dict[str, tuple[Path, HouseChoices | None]] = {
         ),
     ),
     "aa42": (AA50_1942, HouseChoices(HR, switches={"uk_infantry_to_gibraltar": False}, advantages={"UK": "french-resistance", "USA": "fast-carriers"})),
+    "aa41-wolf-packs": (AA50_1941, HouseChoices(HR, advantages={"Germany": "wolf-packs"})),
     "revised": (REVISED, HouseChoices(HR, advantages={"UK": "radar", "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     "revised-radar": (REVISED, HouseChoices(HR, advantages={"UK": "radar"})),  # no power technology: no technology section otherwise
+    "classic-set": (CLASSIC, HouseChoices(HC)),  # the set's rules, no advantage: what an advantage adds to
     "classic-a": (
         CLASSIC,
         HouseChoices(
@@ -270,6 +272,26 @@ def _(ask: Ask):
         for game in ("aa41", "revised")
     }
 
+    # "1. Interceptors* and escort fire at "1"**. One turn only. Bombers cannot fire***." and the footnotes:
+    # "* If the defender have the Radar Research breakthrough their fighters fire with +1", "** If the attacker
+    # or defender has the Jet Power research breakthrough their fighters fire with +1", "*** If the attacker has
+    # the Heavy Bomber research breakthrough their bomber fire at "1"". Each technology granted on its own; what
+    # TripleA's technology does besides (its land values, Radar's AA, Heavy Bombers' dice) is the base game's.
+    techs = {"aARadar": ("fighter", "aaGun"), "jetPower": ("fighter",), "heavyBomber": ("bomber",)}
+
+    def after(game: str, tech: str) -> list[dict[str, Any]]:
+        return ask.at(game, ("grant", "Germans", tech), *(("unit", "Germans", unit) for unit in techs[tech]))
+
+    plain = {game: ask.at(game, ("unit", "Germans", "fighter"), ("unit", "Germans", "bomber")) for game in ("aa41", "revised")}
+    granted = {(game, tech): after(game, tech) for game in ("aa41", "revised-radar") for tech in techs}
+    # The unmodified games, for what the technology does besides (Revised has no Radar to grant).
+    base = {
+        (game, tech): after(base_game, tech)
+        for game, base_game in (("aa41", "base-aa41"), ("revised-radar", "base-revised"))
+        for tech in techs
+        if (base_game, tech) != ("base-revised", "aARadar")
+    }
+
     def verify() -> None:
         for game, (with_fighters, _, without) in raids.items():
             assert with_fighters["air_battle"] is True and without["air_battle"] is False, game
@@ -277,7 +299,60 @@ def _(ask: Ask):
             assert raids_preceded["value"] is True, game
             for fighter in (german, british):
                 assert fighter["can_escort"] and fighter["can_intercept"], (game, fighter)
-                assert fighter["air_attack"] >= 1 and fighter["air_defense"] >= 1, (game, fighter)
+                assert fighter["air_attack"] == 1, (game, fighter)
+            # The UK's Radar advantage on "revised": its interceptors fire with +1.
+            assert (german["air_defense"], british["air_defense"]) == (1, 2 if game == "revised" else 1), game
+        for game, (fighter, bomber) in plain.items():
+            assert (fighter["air_attack"], fighter["air_defense"], bomber["air_attack"]) == (1, 1, 0), game
+        for (game, tech), answers in granted.items():
+            units = dict(zip(techs[tech], answers[1:]))
+            plain_units = dict(zip(techs[tech], base.get((game, tech), [{}] * 3)[1:]))
+            if tech == "aARadar":
+                assert units["fighter"]["air_defense"] == 2 and units["fighter"]["air_attack"] == 1, game
+                assert units["aaGun"]["aa_attack"] == 2, game  # Radar's own: AA hits on 1 or 2
+            if tech == "jetPower":
+                assert (units["fighter"]["air_attack"], units["fighter"]["air_defense"]) == (2, 2), game
+                for value in ("attack", "defense"):
+                    assert units["fighter"][value] == plain_units["fighter"][value], (game, value)  # Jet Power's own
+            if tech == "heavyBomber":
+                assert units["bomber"]["air_attack"] == 1, game
+                assert units["bomber"]["attack_rolls"] == units["bomber"]["defense_rolls"] == 2, game  # HR4's two dice
+
+    return verify
+
+
+@check(HR, "germany-wolf-packs")
+def _(ask: Ask):
+    # 004 Germany 4: "Your submarines attack on a 3 (4 if you have the Super Submarines development) if there is
+    # more than one of them ... Wolf Packs do not improve defending submarines. Enemy destroyers do not affect
+    # this National Advantage." In an empty sea zone (3 Sea Zone: nothing starts there) against a British
+    # destroyer; the British subs of the same battle for a power without the advantage.
+    zone = "3 Sea Zone"
+    pack = (("add", zone, "Germans", "submarine", "2"), ("add", zone, "British", "destroyer", "1"))
+    got = ask.at(
+        "aa41-wolf-packs",
+        *pack,
+        ("power", zone, "Germans", "attacking"),
+        ("power", zone, "Germans", "defending"),
+        ("add", zone, "British", "submarine", "2"),
+        ("power", zone, "British", "attacking"),
+        ("grant", "Germans", "superSub"),
+        ("power", zone, "Germans", "attacking"),
+    )
+    lone = ask.at(
+        "aa41-wolf-packs", ("add", zone, "Germans", "submarine", "1"), ("add", zone, "British", "destroyer", "1"), ("power", zone, "Germans", "attacking")
+    )
+    base = ask.at("base-aa41", *pack, ("power", zone, "Germans", "attacking"), ("power", zone, "Germans", "defending"))
+
+    def verify() -> None:
+        attacking, defending, british, super_subs = got[2]["power"], got[3]["power"], got[5]["power"], got[7]["power"]
+        plain_attack, plain_defence = base[2]["power"]["submarine"], base[3]["power"]["submarine"]
+        assert plain_attack == [2, 2] and attacking["submarine"] == [3, 3]  # "attack on a 3"
+        assert super_subs["submarine"] == [4, 4]  # "4 if you have the Super Submarines development"
+        assert defending["submarine"] == plain_defence  # "do not improve defending submarines"
+        assert british["submarine"] == plain_attack  # the Germans' advantage only
+        # What the notes say TripleA does differently: a lone submarine supports itself.
+        assert lone[2]["power"]["submarine"] == [3]
 
     return verify
 
@@ -1087,13 +1162,14 @@ check(HC, "japan-long-range-aircraft")(_tech_from_start("classic-c", "Japanese",
 @check(HC, "usa-industrial")
 def _(ask: Ask):
     # "United States starts the game with Industrial Technology development": its cheaper frontier from the start.
+    # Its prices are the development's (003 Development 13, written with the set): the set's game with the
+    # technology granted.
     got = ask.at("classic-a", ("step", "gameInitDelegate"), ("techs", "Americans"), ("frontier", "Americans"))
-    base = ask.at("base-classic", ("frontier", "Americans"))
+    base = ask.at("classic-set", ("frontier", "Americans"), ("grant", "Americans", "industrialTechnology"), ("frontier", "Americans"))
 
     def verify() -> None:
         assert "industrialTechnology" in got[1]["techs"]
-        for unit, price in got[2]["prices"].items():
-            assert price < base[0]["prices"][unit], unit
+        assert got[2]["prices"] == base[2]["prices"] != base[0]["prices"]
 
     return verify
 
@@ -1108,7 +1184,8 @@ def _production(game: str, power: str, kind: set[str]):
 
     def build(ask: Ask):
         got = ask.at(game, ("frontier", power), ("grant", power, "industrialTechnology"), ("frontier", power))
-        base = ask.at("base-classic", ("frontier", power), ("grant", power, "industrialTechnology"), ("frontier", power))
+        # The set without the advantage: its own Industrial Technology prices (003 Development 13).
+        base = ask.at("classic-set", ("frontier", power), ("grant", power, "industrialTechnology"), ("frontier", power))
 
         def verify() -> None:
             for (before, after), (plain_before, plain_after) in (((got[0], got[2]), (base[0], base[2])),):
@@ -1130,6 +1207,91 @@ def _production(game: str, power: str, kind: set[str]):
 check(HC, "uk-naval-production")(_production("classic-a", "British", SEA_CLASSIC))
 check(HC, "uk-air-production")(_production("classic-b", "British", AIR_CLASSIC))
 check(HC, "japan-naval-production")(_production("classic-d", "Japanese", SEA_CLASSIC))
+
+
+# 003 Development Descriptions: the six TripleA has, granted in the game written with the set.
+CLASSIC_POWERS = ("Russians", "Germans", "British", "Japanese", "Americans")
+
+
+def _development(tech: str, expected: Callable[[dict[str, Any], dict[str, Any]], None], *asked: tuple[str, ...]):
+    """Every power granted ``tech`` in the set's game; ``expected(answers, base answers)`` per power, from the rule's text."""
+
+    def build(ask: Ask):
+        got = {p: ask.at("classic-set", ("grant", p, tech), *(tuple(f.replace("{p}", p) for f in c) for c in asked)) for p in CLASSIC_POWERS}
+        base = {p: ask.at("base-classic", ("grant", p, tech), *(tuple(f.replace("{p}", p) for f in c) for c in asked)) for p in CLASSIC_POWERS}
+
+        def verify() -> None:
+            for power in CLASSIC_POWERS:
+                expected(got[power][1:], base[power][1:])
+
+        return verify
+
+    return build
+
+
+def _super_subs(got, base) -> None:
+    assert got[0]["attack"] == 3  # "All subs attack at 3"
+
+
+def _heavy_bombers(got, base) -> None:
+    assert got[0]["attack_rolls"] == 2 and base[0]["attack_rolls"] == 3  # "All bomber attacks roll 2 dice" (TripleA's: 3)
+
+
+def _jet_power(got, base) -> None:
+    assert got[0]["defense"] == 5  # "Fighters defend at 5"
+    assert got[0]["air_attack"] == 4  # "Attack at 4 during dogfights" (Dogfights: "All fighters ... at 3 (except Jet Power)")
+
+
+def _rockets(got, base) -> None:
+    assert got[0]["value"] is True and base[0]["value"] is False  # "More than one ... may perform Rocket shots in any given turn"
+
+
+def _long_range_aircraft(got, base) -> None:
+    assert got[0]["movement"] == 6 and got[1]["movement"] == 8  # "Your fighters now move 6; your bombers 8."
+
+
+def _industrial_technology(got, base) -> None:
+    # "Thus, Infantry cost 3, Armor cost 4, transports and subs cost 7, fighters cost 10, bombers cost 12,
+    # carriers cost 15, and battleships cost 20 IPCs."
+    rule = {"infantry": 3, "armour": 4, "transport": 7, "submarine": 7, "fighter": 10, "bomber": 12, "carrier": 15, "battleship": 20}
+    assert {u: got[0]["prices"][u] for u in rule} == rule, got[0]["frontier"]
+    assert got[0]["frontier"].endswith("IndustrialTechnology")
+
+
+@check(HC, "dogfights")
+def _(ask: Ask):
+    # 003 Dogfights: "Any time air units are present in both attacking and defending forces a dogfight may
+    # ensue ... All fighters involved in a dogfight attack and defend at 3 (except Jet Power).  Bombers involved
+    # in a dogfight attack and defend at 1." An attack on the United Kingdom, whose planes are there; without them,
+    # no dogfight.
+    got = ask.at(
+        "classic-set",
+        ("rule", "getBattlesMayBePreceededByAirBattles"),
+        ("unit", "Germans", "fighter"),
+        ("unit", "Germans", "bomber"),
+        ("airbattle", "United Kingdom", "Germans", "battle"),
+        ("remove", "United Kingdom", "British", "fighter", "2"),
+        ("remove", "United Kingdom", "British", "bomber", "1"),
+        ("airbattle", "United Kingdom", "Germans", "battle"),
+    )
+    base = ask.at("base-classic", ("rule", "getBattlesMayBePreceededByAirBattles"))
+
+    def verify() -> None:
+        rule, fighter, bomber, with_fighters, _, _, without = got
+        assert rule["value"] is True and base[0]["value"] is False
+        assert fighter["can_air_battle"] and (fighter["air_attack"], fighter["air_defense"]) == (3, 3)
+        assert bomber["can_air_battle"] and (bomber["air_attack"], bomber["air_defense"]) == (1, 1)
+        assert with_fighters["air_battle"] is True and without["air_battle"] is False
+
+    return verify
+
+
+check(HC, "dev-super-subs")(_development("superSub", _super_subs, ("unit", "{p}", "submarine")))
+check(HC, "dev-heavy-bombers")(_development("heavyBomber", _heavy_bombers, ("unit", "{p}", "bomber")))
+check(HC, "dev-jet-power")(_development("jetPower", _jet_power, ("unit", "{p}", "fighter")))
+check(HC, "dev-rockets")(_development("rocket", _rockets, ("rule", "getAllRocketsAttack")))
+check(HC, "dev-long-range-aircraft")(_development("longRangeAir", _long_range_aircraft, ("unit", "{p}", "fighter"), ("unit", "{p}", "bomber")))
+check(HC, "dev-industrial-technology")(_development("industrialTechnology", _industrial_technology, ("frontier", "{p}")))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -36,9 +36,12 @@ move        STEP PLAYER TYPE T1 T2 ...       during STEP, whether one of PLAYER'
                                              T1 -> T2 -> ... (MoveValidator.validateMove): ``valid``, ``why``
 place       STEP PLAYER TYPE TERRITORY       during STEP (a place step), whether a new such unit may be placed
                                              there (AbstractPlaceDelegate.canUnitsBePlaced): ``placed``, ``why``
-airbattle   TERRITORY ATTACKER               whether a raid by ATTACKER may be met by interceptors in an air battle
+airbattle   TERRITORY ATTACKER [battle]      whether a raid by ATTACKER (with "battle": an attack) may be met by
+                                             defenders in an air battle
 aafire      STEP PLAYER TYPE T1 T2 ...       during STEP (a combat move), the territories whose AA guns fire at one
                                              such unit flying T1 -> T2 -> ... (``fire``)
+power       TERRITORY PLAYER SIDE            what each of PLAYER's units there rolls at in a battle against the others,
+                                             SIDE "attacking" or "defending" (support included): ``power`` type -> list
 takeover    TERRITORY PLAYER                 PLAYER conquers the territory as a won battle does (BattleTracker.takeOver:
                                              capital loot, liberation): ``owner`` afterwards and ``history``
 ==========  ===============================  ==================================================================
@@ -185,11 +188,13 @@ class _Positions:
         if kind == "place":
             return self.place(c[1], self.player(c[2]), self.unit_type(c[3]), self.territory(c[4]))
         if kind == "airbattle":
-            return self.air_battle(self.territory(c[1]), self.player(c[2]))
+            return self.air_battle(self.territory(c[1]), self.player(c[2]), raid=c[3:] != ["battle"])
         if kind == "aafire":
             return self.aa_fire(c)
         if kind == "takeover":
             return self.takeover(self.territory(c[1]), self.player(c[2]))
+        if kind == "power":
+            return self.power(self.territory(c[1]), self.player(c[2]), c[3] == "defending")
         raise ValueError(f"unknown command {kind}")
 
     def game(self, file: str) -> dict[str, Any]:
@@ -270,6 +275,7 @@ class _Positions:
             "attack": int(ua.getAttack(player)),
             "attack_rolls": int(ua.getAttackRolls(player)),
             "blitz": bool(ua.getCanBlitz(player)),
+            "can_air_battle": bool(ua.getCanAirBattle()),
             "can_escort": bool(ua.getCanEscort()),
             "can_intercept": bool(ua.getCanIntercept()),
             "defense": int(ua.getDefense(player)),
@@ -334,8 +340,9 @@ class _Positions:
         refused = delegate.canUnitsBePlaced(where, unit_type.create(1, player, True), player)
         return {"placed": refused is None, "why": None if refused is None else str(refused)}
 
-    def air_battle(self, territory, attacker) -> dict[str, Any]:
-        """Whether the engine would fight an air battle before ATTACKER's raid on the territory (package-private)."""
+    def air_battle(self, territory, attacker, raid: bool = True) -> dict[str, Any]:
+        """Whether the engine would fight an air battle before ATTACKER's raid on the territory, or before an
+        attack on it (``raid`` false): whether it has defenders for one (package-private)."""
         could = java_class("games.strategy.triplea.delegate.AirBattle").class_.getDeclaredMethod(
             "territoryCouldPossiblyHaveAirBattleDefenders",
             java_class("games.strategy.engine.data.Territory").class_,
@@ -344,7 +351,8 @@ class _Positions:
             java_class("java.lang.Boolean").TYPE,
         )
         could.setAccessible(True)
-        return {"air_battle": bool(could.invoke(None, territory, attacker, self.data, java_class("java.lang.Boolean").TRUE))}
+        flag = java_class("java.lang.Boolean").TRUE if raid else java_class("java.lang.Boolean").FALSE
+        return {"air_battle": bool(could.invoke(None, territory, attacker, self.data, flag))}
 
     def aa_fire(self, c: list[str]) -> dict[str, Any]:
         """Where the engine's move code would fire AA at a plane flying the route (it fires as the move is made)."""
@@ -369,6 +377,20 @@ class _Positions:
         tracker = java_class("games.strategy.triplea.delegate.DelegateFinder").battleDelegate(self.data).getBattleTracker()
         tracker.takeOver(territory, player, bridge, None, None)
         return {"history": list(bridge.history), "owner": _name(territory.getOwner())}
+
+    def power(self, territory, player, defending: bool) -> dict[str, Any]:
+        """What each of PLAYER's units in the territory rolls at in a battle there against the other side's units
+        (DiceRoll.getUnitPowerAndRollsForNormalBattles: values, technologies and support), by "type" -> powers."""
+        units = [u for u in territory.getUnits().getUnits() if u.getOwner().equals(player)]
+        enemies = [u for u in territory.getUnits().getUnits() if not self.data.getRelationshipTracker().isAllied(u.getOwner(), player)]
+        effects = java_class("games.strategy.triplea.delegate.TerritoryEffectHelper").getEffects(territory)
+        got = java_class("games.strategy.triplea.delegate.DiceRoll").getUnitPowerAndRollsForNormalBattles(
+            _java_list(units), _java_list(enemies), defending, False, self.data, territory, effects, False, _java_list([])
+        )
+        found: dict[str, list[int]] = {}
+        for unit in units:
+            found.setdefault(str(unit.getType().getName()), []).append(int(got.get(unit).getFirst()))
+        return {"power": {k: sorted(v) for k, v in sorted(found.items())}}
 
 
 def _plain(value):

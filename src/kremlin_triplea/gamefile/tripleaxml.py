@@ -364,6 +364,36 @@ class GameXml:
             if twin_cost is not None:
                 self._set_twin_rule_cost(player, twin_name, unit_type, twin_cost)
 
+    def set_frontier_price(self, frontier_name: str, unit_type: str, cost: int) -> None:
+        """The frontier ``frontier_name`` sells ``unit_type`` for ``cost``: its rule is changed where only it
+        lists the rule, else the frontier gets its own copy of the rule."""
+        java_int(cost, f"the cost of {unit_type} in {frontier_name}", where=self.document.source)
+        frontier = next((f for f in self.production_frontiers() if f.get("name") == frontier_name), None)
+        if frontier is None:
+            raise InputError(f"no production frontier {frontier_name!r}", where=self.document.source)
+        rules = {r.get("name"): r for r in self.production_rules()}
+        listed = next(
+            (
+                e
+                for e in frontier.iterchildren("frontierRules")
+                if any(r.get("resourceOrUnit") == unit_type for r in rules.get(e.get("name"), etree.Element("x")).iter("result"))
+            ),
+            None,
+        )
+        if listed is None:
+            raise InputError(f"the frontier {frontier_name!r} has no rule buying {unit_type}", where=self.document.source)
+        rule = rules[listed.get("name")]
+        shared = sum(1 for f in self.production_frontiers() for e in f.iterchildren("frontierRules") if e.get("name") == rule.get("name")) > 1
+        if shared:
+            copy = etree.fromstring(etree.tostring(rule))
+            copy.tail = None
+            copy.set("name", f"{rule.get('name')}{frontier_name}")
+            self.document.insert_after(rule, copy)
+            self.document.set_attribute(listed, "name", copy.get("name"))
+            rule = copy
+        for element in rule.iter("cost"):
+            self.document.set_attribute(element, "quantity", str(cost))
+
     def _frontier_of(self, player: str) -> str:
         link = next((p for p in self.player_productions() if p.get("player") == player), None)
         if self.root.find("production") is None or link is None:

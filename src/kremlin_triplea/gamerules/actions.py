@@ -89,7 +89,7 @@ def game_rule_changes(
             {"players": players, "tool": tool, "game": game}[rule.enforced_by].append(rule)
             if rule.enforced_by != "game":
                 continue
-            context = ActionContext(board, profile, names, rule)
+            context = ActionContext(board, profile, names, rule, claimed)
             if rule.built_in and not rule.changes:
                 lines.append(f"{rule.title}: already in the game ({rule.built_in})")
             before = len(unwritten)
@@ -125,10 +125,11 @@ def _plan_changes(
                 value, other, other_line = claimed[item.key]
                 if value != item.value:
                     raise DataFileError(_conflict(item, other, other_line, rule), where=None)
-                if other.set_id != rule.set_id or other.id != rule.id:
-                    if item.line:
-                        lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
-                    continue
+                if (other.set_id != rule.set_id or other.id != rule.id) and item.line:
+                    lines.append(f"{rule.title}: {item.line} (already done by {other.label})")
+                # Planned already, by another rule or by another change of this one (the technology
+                # section that each of HR5's technologies needs): written once.
+                continue
             claimed.setdefault(item.key, (item.value, rule, item.line))
             changes.extend(item.changes)
             if item.line:
@@ -286,7 +287,7 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
             raise ctx.cannot(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
         # The rule's price replaces the game's; a technology that swaps frontiers keeps its own
         # saving on it (the twin frontier's price moves by as much), so the power keeps the technology.
-        new, twins, with_tech = priced(ctx.board, power, unit, lambda was, old=old, cost=cost: max(was + cost - old, 0))
+        new, twins, with_tech = priced(ctx, power, unit, lambda was, old=old, cost=cost: max(was + cost - old, 0))
         planned.append(
             Planned(
                 ("cost", power, unit), (new, twins), (SetProductionCost(power, unit, new, twins),), f"{power} pay {new} PUs for {unit} (was {old}{with_tech})"

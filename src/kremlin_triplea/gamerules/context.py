@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -36,12 +37,22 @@ class Planned:
 class ActionContext:
     """What an action needs: the board it reads, the profile and names that translate the rule text, the rule."""
 
-    def __init__(self, board: Board, profile: Profile, names: Names, rule: GameRule) -> None:
+    def __init__(
+        self, board: Board, profile: Profile, names: Names, rule: GameRule, claimed: Mapping[tuple[str, ...], tuple[object, ...]] | None = None
+    ) -> None:
         self.board = board
         self.profile = profile
         self.names = names
         self.rule = rule
         self.where = f"{rule.label}"
+        # What the rules before this one write, by key: the board is changed only once all are planned, and a
+        # rule may build on an earlier one (003's naval discount on the prices 003's Industrial Technology writes).
+        self._claimed = claimed if claimed is not None else {}
+
+    def written(self, key: tuple[str, ...]) -> object | None:
+        """The value an earlier rule writes for ``key``, if one does."""
+        found = self._claimed.get(key)
+        return found[0] if found is not None else None
 
     def fail(self, why: str) -> DataFileError:
         return DataFileError(f"{self.rule.label}: {why}", where=None)

@@ -23,10 +23,17 @@ power_tech         ``power``, ``name``, ``movement_bonus`` / ``attack_bonus`` /
                    a trigger as the game's first step starts; the game's built-in
                    technologies are written out first (for files without a
                    <technology> section, as every game of these sets is)
+tech_ability       ``tech``, ``air_attack_bonus`` / ``air_defense_bonus`` = { unit = n }:
+                   a built-in technology's air battle bonuses (004 HR5's Radar, Jet
+                   Power, Heavy Bomber), TripleA's own effect of it written beside them
+unit_support       ``power``, ``attach_to``, ``units``, ``side``, ``bonus``, ``number``: a
+                   support rule of that power only (004's Wolf Packs)
 objective          ``power``, ``amends`` (the game's objective), ``value``,
                    ``condition`` entries (TripleA RulesAttachment options on
                    their ``players``): the objective is paid only if the
                    game's objective and the conditions all hold
+technology_prices  ``tech``, ``percent``, ``round`` = "up": the prices a technology that
+                   swaps frontiers gives (003's Industrial Technology), for every power
 neutral_armies     the set's neutral table: production and unowned armies
 give_neutral       ``power``, ``neutral``, ``pay``, ``army`` ("new", or
                    "neutral's" when the neutral rule already placed it): a
@@ -50,6 +57,7 @@ from kremlin_triplea.model.changes import (
     PlaceUnits,
     RemoveUnits,
     SetAttachmentOption,
+    SetFrontierPrice,
     SetOwner,
     SetProductionCost,
     SetProperty,
@@ -144,7 +152,7 @@ def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
         # The power's own frontier gets its own twin for every technology that swaps frontiers, the
         # change made there too: 003 "cumulative with Industrial Technology", and 004's War Economy
         # keeps its discount with Improved Shipyards on AA50.
-        new, twins, with_tech = priced(ctx.board, power, unit, lowered)
+        new, twins, with_tech = priced(ctx, power, unit, lowered)
         planned.append(
             _planned(
                 ("cost", power, unit),
@@ -254,38 +262,75 @@ def _tech_model(board: Board) -> str:
     return "WW2V3" if props.get("WW2V3") == "true" else "WW2V2" if props.get("WW2V2") == "true" else "classic"
 
 
-def frontier_twins(board: Board, power: str) -> dict[str, dict[str, int]]:
+def frontier_twins(ctx: ActionContext, power: str) -> dict[str, dict[str, int]]:
     """suffix -> the prices of the frontier a technology of the game moves ``power`` to.
 
     From the game's own data: each technology it defines that swaps frontiers, whose twin of the
     power's frontier the game has (AA50: Improved Shipyards' productionShipyards; classic and
-    Revised: Industrial Technology's productionIndustrialTechnology).
+    Revised: Industrial Technology's productionIndustrialTechnology), at the prices an earlier
+    rule writes there (003's Industrial Technology) or else the game's.
     """
-    frontier = board.catalog.player_frontiers.get(power)
+    frontiers = ctx.board.catalog.frontiers
+    frontier = ctx.board.catalog.player_frontiers.get(power)
     if frontier is None:
         return {}
     found = {}
-    for tech in game_technologies(board):
-        suffix = FRONTIER_SWAPS.get(tech)
-        if suffix is not None and f"{frontier}{suffix}" in board.catalog.frontiers:
-            found[suffix] = board.catalog.frontiers[f"{frontier}{suffix}"]
+    for suffix in _swap_suffixes(ctx.board):
+        twin = f"{frontier}{suffix}"
+        if twin in frontiers:
+            found[suffix] = {unit: _written_price(ctx, twin, unit, cost) for unit, cost in frontiers[twin].items()}
     return found
 
 
-def priced(board: Board, power: str, unit: str, new_price: Callable[[int], int]) -> tuple[int, tuple[tuple[str, int | None], ...], str]:
+def _swap_suffixes(board: Board) -> list[str]:
+    return [FRONTIER_SWAPS[t] for t in game_technologies(board) if t in FRONTIER_SWAPS]
+
+
+def _written_price(ctx: ActionContext, frontier: str, unit: str, cost: int) -> int:
+    written = ctx.written(("frontier_price", frontier, unit))
+    return written if isinstance(written, int) else cost
+
+
+def priced(ctx: ActionContext, power: str, unit: str, new_price: Callable[[int], int]) -> tuple[int, tuple[tuple[str, int | None], ...], str]:
     """``power``'s new price of ``unit`` and of it in every twin frontier (``new_price`` of the old one),
     with the words saying what changed in the twins."""
-    old = board.catalog.cost(unit, power)
+    old = ctx.board.catalog.cost(unit, power)
     assert old is not None, (power, unit)
     twins = []
     words = []
-    for suffix, prices in frontier_twins(board, power).items():
+    for suffix, prices in frontier_twins(ctx, power).items():
         twin_old = prices.get(unit)
         twin_new = None if twin_old is None else new_price(twin_old)
         twins.append((suffix, twin_new))
         if twin_new is not None:
             words.append(f"; {twin_new} in the {suffix} frontier (was {twin_old})")
     return new_price(old), tuple(twins), "".join(words)
+
+
+def technology_prices(ctx: ActionContext, change: Section) -> list[Planned]:
+    """The prices a technology that swaps frontiers gives, for every power: each unit of the frontier it
+    moves a power to costs the unit's price before it, changed by ``percent`` (rounded up)."""
+    tech = change.text("tech")
+    suffix = FRONTIER_SWAPS.get(tech)
+    if suffix is None or tech not in game_technologies(ctx.board):
+        swapping = [t for t in game_technologies(ctx.board) if t in FRONTIER_SWAPS]
+        raise ctx.fail(f"{tech!r} is no technology of {ctx.board.game_name} that moves a power to other prices (those are: {', '.join(swapping) or 'none'})")
+    percent = change.integer("percent")
+    change.get("round", '"up"', lambda v: v == "up")
+    frontiers = ctx.board.catalog.frontiers
+    planned = []
+    for frontier in sorted(set(ctx.board.catalog.player_frontiers.values())):
+        twin = f"{frontier}{suffix}"
+        if twin not in frontiers:
+            raise ctx.fail(f"{ctx.board.game_name} has no frontier {twin!r}, where {tech} moves the powers buying from {frontier!r}")
+        for unit, was in sorted(frontiers[twin].items()):
+            base = frontiers[frontier].get(unit)
+            if base is None:
+                continue  # sold only with the technology: no price before it to take the percentage of
+            cost = math.ceil(base * (100 + percent) / 100)
+            line = f"{unit} costs {cost} PUs with {tech} ({base} {percent:+d}%, rounded up; TripleA's {twin} had {was})"
+            planned.append(_planned(("frontier_price", twin, unit), cost, [SetFrontierPrice(twin, unit, cost)], line))
+    return planned
 
 
 def _technology_section(ctx: ActionContext) -> Planned:
@@ -376,6 +421,77 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
         ),
     ]
     return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
+
+
+def _property(ctx: ActionContext, name: str, default: str) -> str:
+    """A game option as the written game will hold it: an earlier rule's value (HR4's), else the game's."""
+    written = ctx.written(("property", name))
+    return str(written) if written is not None else ctx.board.properties.get(name, default)
+
+
+def _default_tech_ability(ctx: ActionContext, tech: str) -> dict[str, dict[str, int]]:
+    """What TripleA gives the built-in ``tech`` when no techAbilityAttachment names it
+    (TechAbilityAttachment.setDefaultTechnologyAttachments, 1.9 and 2.7): option -> unit -> value.
+    An attachment written for the technology replaces that, so it repeats it."""
+    catalog = ctx.board.catalog
+    bomber = ctx.unit("bomber")  # the strategic bomber of every map these sets are for
+    jets = [u for u, t in catalog.unit_types.items() if t.domain == "air" and u != bomber]
+    if tech == "jetPower":
+        if _property(ctx, "WW2V3 Tech Model", "false") == "true":
+            return {"attackBonus": dict.fromkeys(jets, 1), "airAttackBonus": dict.fromkeys(jets, 1)}
+        return {"defenseBonus": dict.fromkeys(jets, 1), "airDefenseBonus": dict.fromkeys(jets, 1)}
+    if tech == "aARadar":
+        return {"radarBonus": {ctx.unit("aa gun"): 1}}
+    if tech == "heavyBomber":
+        # The bonus over the bomber's own single roll (the games give it no attackRolls), from the
+        # options the written game holds: HR4 turns LHTR on and sets 2 dice.
+        bonus = int(_property(ctx, "Heavy Bomber Dice Rolls", "3")) - 1
+        found = {"attackRollsBonus": {bomber: bonus}}
+        if _property(ctx, "LHTR Heavy Bombers", "false") == "true":
+            found |= {"defenseRollsBonus": {bomber: bonus}, "bombingBonus": {bomber: 1}}
+        return found
+    raise ctx.fail(f"{tech!r}: TripleA's own effect of this technology is not known here (jetPower, aARadar, heavyBomber are)")
+
+
+def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
+    """A built-in technology's air battle values (TechAbilityAttachment airAttackBonus / airDefenseBonus),
+    beside everything else TripleA gives it."""
+    tech = change.text("tech")
+    options = _default_tech_ability(ctx, tech)
+    for key, option in (("air_attack_bonus", "airAttackBonus"), ("air_defense_bonus", "airDefenseBonus")):
+        for unit, bonus in change.counts(key, {}).items():
+            options.setdefault(option, {})[ctx.unit(unit)] = bonus
+    pairs = [(option, f"{value}:{unit}") for option, units in options.items() for unit, value in units.items()]
+    what = ", ".join(f"{k} {v}" for k, v in pairs)
+    line = f"technology {tech}: {what} (TripleA's own values of it kept)"
+    attachment = _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", pairs)
+    planned = [_technology_section(ctx), *listed_technology(ctx, tech)]
+    planned.append(_planned(("tech_ability", tech), tuple(pairs), [AddXml("attachmentList", attachment, description=line)], line))
+    return planned
+
+
+def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
+    """A TripleA support rule (UnitSupportAttachment): each ``attach_to`` unit of ``power`` gives ``bonus`` to
+    ``number`` of the ``units`` on ``side`` ("offence" / "defence"), in the rolls' strength."""
+    power = ctx.power(change.text("power"))
+    giver = ctx.unit(change.text("attach_to"))
+    units = [ctx.unit(u) for u in change.texts("units")]
+    side = change.choice("side", ("offence", "defence"), '"offence" or "defence"')
+    bonus, number = change.integer("bonus"), change.integer("number")
+    name = f"supportAttachment{_tag(ctx)}"  # TripleA reads a unit type's attachments named supportAttachment*
+    options = [
+        ("unitType", ":".join(units)),
+        ("faction", "allied"),
+        ("side", side),
+        ("dice", "strength"),
+        ("bonus", str(bonus)),
+        ("number", str(number)),
+        ("bonusType", _tag(ctx)),
+        ("players", power),
+    ]
+    line = f"{power}'s {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
+    xml = _attachment(name, giver, "games.strategy.triplea.attachments.UnitSupportAttachment", "unitType", options)
+    return [_planned(("support", name), tuple(options), [AddXml("attachmentList", xml, description=line)], line)]
 
 
 def objective(ctx: ActionContext, change: Section) -> list[Planned]:
@@ -513,10 +629,13 @@ def give_neutral(ctx: ActionContext, change: Section) -> list[Planned]:
 HOUSE_ACTIONS: dict[str, Any] = {
     "tech_cost": tech_cost,
     "price_change": price_change,
+    "technology_prices": technology_prices,
     "set_pus": set_pus,
     "trigger_pus": trigger_pus,
     "trigger_units": trigger_units,
     "power_tech": power_tech,
+    "tech_ability": tech_ability,
+    "unit_support": unit_support,
     "objective": objective,
     "neutral_armies": neutral_armies,
     "give_neutral": give_neutral,

@@ -29,6 +29,7 @@ from kremlin_triplea.model.changes import (
     PlaceUnits,
     RemoveUnits,
     SetAttachmentOption,
+    SetFrontierPrice,
     SetGameName,
     SetOwner,
     SetProductionCost,
@@ -344,7 +345,7 @@ class Board:
         elif isinstance(change, SetGameName):
             undo.game_name = self.game_name
             self.game_name = change.name
-        elif isinstance(change, (AddXml, SetAttachmentOption, CopyAttachment, SetProductionCost)):
+        elif isinstance(change, (AddXml, SetAttachmentOption, CopyAttachment, SetProductionCost, SetFrontierPrice)):
             undo.extra_xml = len(self.extra_xml)
             self.extra_xml.append(change)
         else:  # pragma: no cover - the Change union is closed

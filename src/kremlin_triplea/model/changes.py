@@ -181,9 +181,25 @@ class SetProductionCost:
         return f"{self.player} buy {self.unit_type} for {self.cost} PUs{twins}"
 
 
+@attrs.frozen
+class SetFrontierPrice:
+    """The game's production frontier ``frontier`` (every player it serves) sells ``unit_type`` for ``cost`` PUs.
+
+    For a frontier a technology moves players to (``productionIndustrialTechnology``): the rule's prices
+    for the technology, for every power.
+    """
+
+    frontier: str
+    unit_type: str
+    cost: int
+
+    def __str__(self) -> str:
+        return f"{self.unit_type} costs {self.cost} PUs in the frontier {self.frontier}"
+
+
 # Changes to parts of the game file the board does not model: kept in order
 # (Board.extra_xml) and written as they are.
-XmlChange = AddXml | SetAttachmentOption | CopyAttachment | SetProductionCost
+XmlChange = AddXml | SetAttachmentOption | CopyAttachment | SetProductionCost | SetFrontierPrice
 
 Change = (
     PlaceUnits
@@ -199,6 +215,7 @@ Change = (
     | SetAttachmentOption
     | CopyAttachment
     | SetProductionCost
+    | SetFrontierPrice
 )
 
 TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")

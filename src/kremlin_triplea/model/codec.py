@@ -15,7 +15,7 @@ from typing import Any
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, placement_owner, territory_owner
 from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
-from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetProductionCost
+from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetFrontierPrice, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
 
 # Board fields written as territoryAttachment options (owner and original owner have their own rules).
@@ -66,6 +66,9 @@ def write_board(xml: GameXml, before: Board, after: Board) -> None:
             continue
         if isinstance(addition, CopyAttachment):
             xml.copy_attachment(addition.attachment, addition.attach_to, addition.name, addition.without)
+            continue
+        if isinstance(addition, SetFrontierPrice):
+            xml.set_frontier_price(addition.frontier, addition.unit_type, addition.cost)
             continue
         if isinstance(addition, SetProductionCost):
             xml.set_production_cost(addition.player, addition.unit_type, addition.cost, dict(addition.twin_costs))

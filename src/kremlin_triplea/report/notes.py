@@ -101,17 +101,30 @@ def triplea_enforces(rules: AppliedRules | None) -> list[str]:
     return lines
 
 
-def you_enforce(result: DraftResult | object) -> list[tuple[str, str, str]]:
-    """The rules TripleA cannot enforce: (title, the rule quoted whole, its source)."""
+def you_enforce(result: DraftResult | object, *, before_play: bool = False) -> list[tuple[str, str, str]]:
+    """The rules TripleA cannot enforce, or enforces only in part: (title, the rule quoted whole, its source).
+
+    ``before_play``: the ones settled before the first turn (a purchase before the game, who goes first),
+    else the ones the players keep during play.
+    """
     found: list[tuple[str, str, str]] = []
     rules = getattr(result, "rules", None)
     if rules is not None:
-        found += [(rule.title, rule.rule, rule.source) for rule in rules.players]
+        for rule in rules.players:
+            if rule.before_play == before_play:
+                found.append((rule.title, rule.rule, rule.source))
+        # A rule TripleA plays in part: the players keep the rest, and read the whole rule for it.
+        for rule in rules.game:
+            if rule.players_keep and rule.before_play == before_play:
+                found.append((f"{rule.title}: {rule.players_keep}", rule.rule, rule.source))
         # Rules meant for the game that this game cannot express (no such strait here): the players keep them, told why.
         unwritten: dict[GameRule, list[str]] = {}
         for rule, why in rules.unwritten:
-            unwritten.setdefault(rule, []).append(why.removeprefix(f"{rule.label}: "))
+            if rule.before_play == before_play:
+                unwritten.setdefault(rule, []).append(why.removeprefix(f"{rule.label}: "))
         found += [(f"{rule.title} (not in this game: {'; '.join(whys)})", rule.rule, rule.source) for rule, whys in unwritten.items()]
+    if before_play:
+        return found
     for applied in getattr(result, "picks", ()):
         pick = applied.pick
         for line in applied.outcome.lines:
@@ -202,6 +215,10 @@ def _list(items: Iterable[str]) -> str:
     return "<ul>" + "".join(f"<li>{item}</li>" for item in items) + "</ul>"
 
 
+def _quoted(rules: list[tuple[str, str, str]]) -> str:
+    return _list(f"<b>{escape(title)}</b>: &ldquo;{escape(rule)}&rdquo; ({escape(source)})" for title, rule, source in rules)
+
+
 def rules_html(result: DraftResult | object, *, map_notes: str = "") -> list[str]:
     """The rules, by who enforces them, and which rule holds where the map's notes disagree."""
     rules = getattr(result, "rules", None)
@@ -222,11 +239,16 @@ def rules_html(result: DraftResult | object, *, map_notes: str = "") -> list[str
     if skipped:
         parts.append("<h3>Not applied to this game</h3>")
         parts.append(_list(escape(line) for line in skipped))
+    before = you_enforce(result, before_play=True)
+    if before:
+        parts.append("<h3>Before play</h3>")
+        parts.append("<p>The players settle these before the first turn.</p>")
+        parts.append(_quoted(before))
     honour = you_enforce(result)
     if honour:
         parts.append("<h3>You enforce</h3>")
         parts.append("<p>TripleA cannot enforce these rules; the players keep them.</p>")
-        parts.append(_list(f"<b>{escape(title)}</b>: &ldquo;{escape(rule)}&rdquo; ({escape(source)})" for title, rule, source in honour))
+        parts.append(_quoted(honour))
     conflicts = map_note_conflicts(map_notes, rules)
     if conflicts:
         parts.append("<h3>Where the map's notes below say otherwise</h3>")

@@ -80,6 +80,8 @@ RULE_KEYS = (
     "choice",
     "written_by",
     "note",
+    "players_keep",
+    "before_play",
 )
 
 # The keys each change kind takes; the action that carries it out is registered
@@ -97,10 +99,13 @@ CHANGE_KEYS: dict[str, tuple[str, ...]] = {
     # The house-rule sets' own kinds (objectives, research price, PUs, triggers, neutral armies...).
     "tech_cost": ("power", "cost"),
     "price_change": ("power", "units", "change", "percent", "round"),
+    "technology_prices": ("tech", "percent", "round"),
     "set_pus": ("power", "change"),
     "trigger_pus": ("power", "amount", "after_step"),
     "trigger_units": ("power", "units", "at", "before_step", "uses"),
     "power_tech": ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"),
+    "tech_ability": ("tech", "air_attack_bonus", "air_defense_bonus"),
+    "unit_support": ("power", "attach_to", "units", "side", "bonus", "number"),
     "objective": ("power", "amends", "value", "condition"),
     "neutral_armies": (),
     "give_neutral": ("power", "neutral", "pay", "army"),
@@ -124,6 +129,10 @@ class GameRule:
     maps: tuple[str, ...] = ()
     when: str | None = None
     unless: str | None = None
+    #: Of a rule TripleA plays, the part the players keep themselves (the notes quote the rule whole for it).
+    players_keep: str = ""
+    #: The players' part is done before play starts (a purchase, who goes first), not during it.
+    before_play: bool = False
 
     @property
     def label(self) -> str:
@@ -177,6 +186,8 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
                 maps=tuple(section.texts("maps", [])),
                 when=section.text("when", None),
                 unless=section.text("unless", None),
+                players_keep=section.text("players_keep", ""),
+                before_play=section.boolean("before_play", False),
             )
         )
     ids = [r.id for r in rules]

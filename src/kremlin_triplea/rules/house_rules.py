@@ -76,7 +76,22 @@ def load_house_set(path: Path | str) -> HouseSet:
             raise table.fail("per_power", "1 (one advantage per power)")
         powers, source, rule_text = tuple(table.texts("powers")), table.text("source"), table.text("rule", "")
         for index, section in enumerate(root.tables("advantage")):
-            section.only("power", "number", "id", "title", "rule", "enforced_by", "change", "why", "differs", "choice", "places", "neutrals")
+            section.only(
+                "power",
+                "number",
+                "id",
+                "title",
+                "rule",
+                "enforced_by",
+                "change",
+                "why",
+                "differs",
+                "choice",
+                "places",
+                "neutrals",
+                "players_keep",
+                "before_play",
+            )
             power = section.choice("power", powers)
             data = {k: v for k, v in section.data.items() if k not in ("power", "number", "choice", "places", "neutrals")}
             data["id"] = f"{power.lower()}-{section.text('id')}"
