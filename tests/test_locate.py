@@ -245,3 +245,23 @@ def test_a_misspelt_map_without_map_yml_gets_close_matches(tmp_path: Path) -> No
     _without_map_yml(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
     with pytest.raises(UnknownNameError, match=r"unknown map 'world_war_ii_v4'; did you mean 'world_war_ii_v3'"):
         resolve_game("world_war_ii_v4/WW2v3-1942.xml", tmp_path)
+
+
+def test_the_maps_folder_chosen_in_triplea_s_settings_is_where_commands_look(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TripleA 2.x uses the maps folder a player set (Java Preferences' MAP_FOLDER_OVERRIDE) instead of
+    <user folder>/downloadedMaps (ClientFileSystemHelper.getUserMapsFolder); so do the commands, unless told otherwise."""
+    from kremlin_triplea.gamefile.locate import MAPS_DIR_VARIABLE, default_maps_dir
+
+    home, chosen = tmp_path / "home", tmp_path / "elsewhere" / "maps"
+    chosen.mkdir(parents=True)
+    (home / "triplea" / "downloadedMaps").mkdir(parents=True)
+    node = home / ".java" / ".userPrefs" / "games" / "strategy" / "triplea" / "settings"
+    node.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv(MAPS_DIR_VARIABLE, raising=False)
+    assert default_maps_dir() == home / "triplea" / "downloadedMaps"  # no setting yet: TripleA's default
+    (node / "prefs.xml").write_text(f'<?xml version="1.0"?>\n<map MAP_XML_VERSION="1.0">\n  <entry key="MAP_FOLDER_OVERRIDE" value="{chosen}"/>\n</map>\n')
+    assert default_maps_dir() == chosen
+    monkeypatch.setenv(MAPS_DIR_VARIABLE, str(tmp_path))
+    assert default_maps_dir() == tmp_path  # the user's own word wins
+    assert default_maps_dir(tmp_path / "given") == tmp_path / "given"

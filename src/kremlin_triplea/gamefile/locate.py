@@ -53,13 +53,16 @@ def user_folder(home: Path | None = None) -> Path:
 
 
 def default_maps_dir(explicit: Path | str | None = None) -> Path:
-    """``explicit`` (``--maps-dir``), else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own."""
+    """``explicit`` (``--maps-dir``), else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own: the maps folder chosen in
+    TripleA 2.x's settings, else ``downloadedMaps`` in its user folder (as ClientFileSystemHelper.getUserMapsFolder)."""
     if explicit:
         return Path(explicit).expanduser()
     from_environment = os.environ.get(MAPS_DIR_VARIABLE)
     if from_environment:
         return Path(from_environment).expanduser()
-    return user_folder() / "downloadedMaps"
+    from kremlin_triplea.gamefile.installation import maps_folder_override  # reads Java's preferences: only when needed
+
+    return maps_folder_override() or user_folder() / "downloadedMaps"
 
 
 def _games_folder(map_folder: Path) -> Path:
