@@ -400,3 +400,25 @@ def test_a_games_folder_that_cannot_be_made_is_one_error(tmp_path: Path) -> None
         install_game(read_map_folder(folder), "Kremlin", b"<game/>")
     assert error.value.where == str(folder / "map" / "games")
     assert (folder / "map.yml").read_text() == "map_name: amap\n"
+
+
+def test_a_replace_failing_half_way_leaves_the_old_game_its_notes_and_record(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.gamefile import install
+
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    before = snapshot(maps)
+    real_write = install.write_atomically
+
+    def full_disk(path, data, **kwargs):  # the record, written after the new game and notes, finds the disk full
+        if Path(path).name == RECORD_NAME:
+            raise InputError("cannot write: No space left on device", where=str(path))
+        return real_write(path, data, **kwargs)
+
+    monkeypatch.setattr(install, "write_atomically", full_disk)
+    other = EXAMPLE.with_name("kremlin-aa50-1942.toml")  # another game into the same map: new bytes for both files
+    result = run(maps, "apply", str(other), "--install", "--name", "Kremlin", "--force")
+    assert "No space left on device" in refused_in_one_line(result)
+    assert snapshot(maps) == before
+    monkeypatch.setattr(install, "write_atomically", real_write)
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0, "the game is still the one the record describes"

@@ -42,7 +42,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, read_map_folder
-from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, remove, write_atomically
+from kremlin_triplea.gamefile.safe import BINARY, all_or_none, check_output, read_bytes, read_text, remove, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
 LOCK_NAME = ".map.yml.kremlin-triplea.lock"
@@ -494,16 +494,17 @@ def _replace_installed(
     protect: tuple[Path, ...],
 ) -> InstalledGame:
     game_file = existing.path
-    write_atomically(game_file, game_bytes, overwrite=True, protect=protect)  # checked ours under the lock
-    entry["sha256"] = _sha256(game_bytes)
-    notes_file = None
-    if notes_bytes is not None:
-        notes_file = game_file.with_suffix(_NOTES_SUFFIX)
-        write_atomically(notes_file, notes_bytes, overwrite=True, protect=protect)
-        entry["notes_file"], entry["notes_sha256"] = notes_file.name, _sha256(notes_bytes)
-    entry["date"] = day.isoformat()
-    entry["game_name"] = existing.game_name
-    _write_record(folder.folder, record)
+    notes_file = game_file.with_suffix(_NOTES_SUFFIX) if notes_bytes is not None else None
+    new_entry = {**entry, "sha256": _sha256(game_bytes), "date": day.isoformat(), "game_name": existing.game_name}
+    if notes_file is not None:
+        new_entry.update(notes_file=notes_file.name, notes_sha256=_sha256(notes_bytes))
+    # The files and their record change together (all or none): a record whose hashes are not the files'
+    # would make uninstall and the next --force refuse the game as changed by someone else.
+    with all_or_none() as outputs:
+        outputs.write(game_file, game_bytes, overwrite=True, protect=protect)  # checked ours under the lock
+        if notes_file is not None:
+            outputs.write(notes_file, notes_bytes, overwrite=True, protect=protect)
+        _write_record(folder.folder, [new_entry if g is entry else g for g in record])
     return InstalledGame(existing.game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
 
 
