@@ -100,9 +100,10 @@ def test_a_record_that_is_a_symbolic_link_is_never_written_through(maps: Path, t
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps({"games": []}))
     (map_folder(maps) / RECORD_NAME).symlink_to(elsewhere)
-    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    out = tmp_path / "game.xml"
+    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin", "-o", str(out)))
     assert "symbolic link" in message
-    assert json.loads(elsewhere.read_text()) == {"games": []}
+    assert json.loads(elsewhere.read_text()) == {"games": []} and not out.exists()
 
 
 # -- a record naming a game the map shipped with ----------------------------------------------------

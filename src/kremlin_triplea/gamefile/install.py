@@ -346,9 +346,10 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
     map_yml = folder.folder / "map.yml"
     text = _map_yml_text(map_yml)
     fresh = read_map_folder(folder.folder)
+    record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
     if existing is not None:
-        _check_replace(fresh, game_name, existing, force=force, record=read_record(folder.folder))
+        _check_replace(fresh, game_name, existing, force=force, record=record)
     else:
         mapyml.add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
         check_output(map_yml, overwrite=True)  # also probes map.yml's folder
