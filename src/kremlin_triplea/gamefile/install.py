@@ -291,7 +291,7 @@ def _not_ours(path: Path, recorded_hash: str | None) -> str | None:
     if not stat.S_ISREG(info.st_mode):
         return "is not a regular file"
     if recorded_hash is None:
-        return "has no content hash in the record (installed by an earlier version, or not by this program)"
+        return "has no content hash in the record (installed by an earlier version, or not by this program: if it is yours, delete it and its map.yml entry by hand)"
     data = read_bytes(path, what="installed game")
     if not _has_mark(data):
         return "does not carry kremlin-triplea's install mark (a game the map shipped with, or another program's)"
