@@ -423,3 +423,22 @@ def test_a_replace_failing_half_way_leaves_the_old_game_its_notes_and_record(map
     assert snapshot(maps) == before
     monkeypatch.setattr(install, "write_atomically", real_write)
     assert run(maps, "uninstall", "Kremlin").exit_code == 0, "the game is still the one the record describes"
+
+
+@pytest.mark.linux_only
+def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fcntl
+
+    from kremlin_triplea.gamefile import install
+
+    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.3)
+    before = snapshot(maps)
+    holder = os.open(map_folder(maps) / install.LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # another install that hangs with the lock
+    try:
+        message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    finally:
+        os.close(holder)
+    assert "another install into this map has held its lock for 0.3 s" in message
+    before[f"world_war_ii_v3/{install.LOCK_NAME}"] = b""  # the other run's lock file, still its own
+    assert snapshot(maps) == before

@@ -113,7 +113,8 @@ def check_game_name(game_name: str) -> None:
         raise InputError(f"a game's name is one line of visible text, without control characters: {game_name!r}", where="--name")
 
 
-#: How long an install waits for another one into the same map before giving up (Windows' locks do not block).
+#: How long an install waits for another one into the same map before giving up, rather than hang behind a
+#: run that hangs itself (a stalled network share, a stopped process).
 LOCK_WAIT_SECONDS = 120
 
 
@@ -149,7 +150,20 @@ def _lock_calls() -> tuple[Callable[[int], None], Callable[[int], None]]:
         import msvcrt
 
         return (lambda descriptor: _lock_windows(msvcrt, descriptor)), (lambda descriptor: _unlock_windows(msvcrt, descriptor))
-    return (lambda descriptor: fcntl.flock(descriptor, fcntl.LOCK_EX)), (lambda descriptor: None)  # closing releases it
+    return (lambda descriptor: _lock_posix(fcntl, descriptor)), (lambda descriptor: None)  # closing releases it
+
+
+def _lock_posix(fcntl: Any, descriptor: int) -> None:
+    """flock, waiting up to LOCK_WAIT_SECONDS; a file system without locks raises its own OSError at once."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise TimeoutError from None
+            time.sleep(0.02)
 
 
 def _lock_windows(msvcrt: Any, descriptor: int) -> None:
@@ -160,7 +174,7 @@ def _lock_windows(msvcrt: Any, descriptor: int) -> None:
         try:
             msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
             return
-        except OSError:
+        except OSError:  # held by another run (msvcrt says EDEADLOCK or EACCES)
             if time.monotonic() > deadline:
                 raise TimeoutError from None
             time.sleep(0.05)
