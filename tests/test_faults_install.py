@@ -100,9 +100,10 @@ def test_a_record_that_is_a_symbolic_link_is_never_written_through(maps: Path, t
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(json.dumps({"games": []}))
     (map_folder(maps) / RECORD_NAME).symlink_to(elsewhere)
-    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    out = tmp_path / "game.xml"
+    message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin", "-o", str(out)))
     assert "symbolic link" in message
-    assert json.loads(elsewhere.read_text()) == {"games": []}
+    assert json.loads(elsewhere.read_text()) == {"games": []} and not out.exists()
 
 
 # -- a record naming a game the map shipped with ----------------------------------------------------
@@ -400,3 +401,44 @@ def test_a_games_folder_that_cannot_be_made_is_one_error(tmp_path: Path) -> None
         install_game(read_map_folder(folder), "Kremlin", b"<game/>")
     assert error.value.where == str(folder / "map" / "games")
     assert (folder / "map.yml").read_text() == "map_name: amap\n"
+
+
+def test_a_replace_failing_half_way_leaves_the_old_game_its_notes_and_record(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.gamefile import install
+
+    assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
+    before = snapshot(maps)
+    real_write = install.write_atomically
+
+    def full_disk(path, data, **kwargs):  # the record, written after the new game and notes, finds the disk full
+        if Path(path).name == RECORD_NAME:
+            raise InputError("cannot write: No space left on device", where=str(path))
+        return real_write(path, data, **kwargs)
+
+    monkeypatch.setattr(install, "write_atomically", full_disk)
+    other = EXAMPLE.with_name("kremlin-aa50-1942.toml")  # another game into the same map: new bytes for both files
+    result = run(maps, "apply", str(other), "--install", "--name", "Kremlin", "--force")
+    assert "No space left on device" in refused_in_one_line(result)
+    assert snapshot(maps) == before
+    monkeypatch.setattr(install, "write_atomically", real_write)
+    assert run(maps, "uninstall", "Kremlin").exit_code == 0, "the game is still the one the record describes"
+
+
+@pytest.mark.linux_only
+def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fcntl
+
+    from kremlin_triplea.gamefile import install
+
+    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.3)
+    before = snapshot(maps)
+    holder = os.open(map_folder(maps) / install.LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # another install that hangs with the lock
+    try:
+        message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
+    finally:
+        os.close(holder)
+    assert "another install into this map has held its lock for 0.3 s" in message
+    before[f"world_war_ii_v3/{install.LOCK_NAME}"] = b""  # the other run's lock file, still its own
+    assert snapshot(maps) == before

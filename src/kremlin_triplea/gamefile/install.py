@@ -42,7 +42,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, read_map_folder
-from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, read_text, remove, write_atomically
+from kremlin_triplea.gamefile.safe import BINARY, all_or_none, check_output, read_bytes, read_text, remove, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
 LOCK_NAME = ".map.yml.kremlin-triplea.lock"
@@ -113,7 +113,8 @@ def check_game_name(game_name: str) -> None:
         raise InputError(f"a game's name is one line of visible text, without control characters: {game_name!r}", where="--name")
 
 
-#: How long an install waits for another one into the same map before giving up (Windows' locks do not block).
+#: How long an install waits for another one into the same map before giving up, rather than hang behind a
+#: run that hangs itself (a stalled network share, a stopped process).
 LOCK_WAIT_SECONDS = 120
 
 
@@ -149,7 +150,20 @@ def _lock_calls() -> tuple[Callable[[int], None], Callable[[int], None]]:
         import msvcrt
 
         return (lambda descriptor: _lock_windows(msvcrt, descriptor)), (lambda descriptor: _unlock_windows(msvcrt, descriptor))
-    return (lambda descriptor: fcntl.flock(descriptor, fcntl.LOCK_EX)), (lambda descriptor: None)  # closing releases it
+    return (lambda descriptor: _lock_posix(fcntl, descriptor)), (lambda descriptor: None)  # closing releases it
+
+
+def _lock_posix(fcntl: Any, descriptor: int) -> None:
+    """flock, waiting up to LOCK_WAIT_SECONDS; a file system without locks raises its own OSError at once."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise TimeoutError from None
+            time.sleep(0.02)
 
 
 def _lock_windows(msvcrt: Any, descriptor: int) -> None:
@@ -160,7 +174,7 @@ def _lock_windows(msvcrt: Any, descriptor: int) -> None:
         try:
             msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
             return
-        except OSError:
+        except OSError:  # held by another run (msvcrt says EDEADLOCK or EACCES)
             if time.monotonic() > deadline:
                 raise TimeoutError from None
             time.sleep(0.05)
@@ -291,7 +305,7 @@ def _not_ours(path: Path, recorded_hash: str | None) -> str | None:
     if not stat.S_ISREG(info.st_mode):
         return "is not a regular file"
     if recorded_hash is None:
-        return "has no content hash in the record (installed by an earlier version, or not by this program)"
+        return "has no content hash in the record (installed by an earlier version, or not by this program: if it is yours, delete it and its map.yml entry by hand)"
     data = read_bytes(path, what="installed game")
     if not _has_mark(data):
         return "does not carry kremlin-triplea's install mark (a game the map shipped with, or another program's)"
@@ -346,9 +360,10 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
     map_yml = folder.folder / "map.yml"
     text = _map_yml_text(map_yml)
     fresh = read_map_folder(folder.folder)
+    record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
     if existing is not None:
-        _check_replace(fresh, game_name, existing, force=force, record=read_record(folder.folder))
+        _check_replace(fresh, game_name, existing, force=force, record=record)
     else:
         mapyml.add_game(text, game_name, file_stem_for(game_name) + ".xml", where=str(map_yml))
         check_output(map_yml, overwrite=True)  # also probes map.yml's folder
@@ -494,16 +509,17 @@ def _replace_installed(
     protect: tuple[Path, ...],
 ) -> InstalledGame:
     game_file = existing.path
-    write_atomically(game_file, game_bytes, overwrite=True, protect=protect)  # checked ours under the lock
-    entry["sha256"] = _sha256(game_bytes)
-    notes_file = None
-    if notes_bytes is not None:
-        notes_file = game_file.with_suffix(_NOTES_SUFFIX)
-        write_atomically(notes_file, notes_bytes, overwrite=True, protect=protect)
-        entry["notes_file"], entry["notes_sha256"] = notes_file.name, _sha256(notes_bytes)
-    entry["date"] = day.isoformat()
-    entry["game_name"] = existing.game_name
-    _write_record(folder.folder, record)
+    notes_file = game_file.with_suffix(_NOTES_SUFFIX) if notes_bytes is not None else None
+    new_entry = {**entry, "sha256": _sha256(game_bytes), "date": day.isoformat(), "game_name": existing.game_name}
+    if notes_file is not None:
+        new_entry.update(notes_file=notes_file.name, notes_sha256=_sha256(notes_bytes))
+    # The files and their record change together (all or none): a record whose hashes are not the files'
+    # would make uninstall and the next --force refuse the game as changed by someone else.
+    with all_or_none() as outputs:
+        outputs.write(game_file, game_bytes, overwrite=True, protect=protect)  # checked ours under the lock
+        if notes_file is not None:
+            outputs.write(notes_file, notes_bytes, overwrite=True, protect=protect)
+        _write_record(folder.folder, [new_entry if g is entry else g for g in record])
     return InstalledGame(existing.game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
 
 
