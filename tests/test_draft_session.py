@@ -15,7 +15,9 @@ import pytest
 from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
 from kremlin_triplea.draft.legal import next_choices
 from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.install import INSTALL_MARK
+from kremlin_triplea.rules.tomlfile import read_toml
 from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -236,3 +238,25 @@ def test_units_bound_to_one_place_are_only_offered_places_that_suit_them_all(tmp
     assert not [line for line in players.said if "refused" in line]
     (entry,) = session.picks
     assert len({p["at"] for p in entry["place"]}) == 1
+
+
+def test_the_terminal_draft_writes_its_game_and_install_all_or_none(tmp_path: Path) -> None:
+    """Issue 27, every output: finishing a draft installed the game first and wrote the file after, so a refused
+    output left an install behind. Now the output is checked before anything is written, as `apply` does."""
+    maps = tmp_path / "maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    map_yml = (maps / "world_war_ii_v3" / "map.yml").read_bytes()
+    games_before = sorted((maps / "world_war_ii_v3" / "map" / "games").iterdir())
+    draft = tmp_path / "draft.toml"
+    shutil.copyfile(EXAMPLE, draft)  # a finished draft, as the session has written it
+    session = open_session(draft, dict(read_toml(draft)), maps)
+    taken = tmp_path / "game.xml"
+    taken.write_bytes(b"the host's own file")
+    with pytest.raises(KremlinError, match="already exists"):
+        finish(session, taken, install=True)
+    assert taken.read_bytes() == b"the host's own file"
+    assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == map_yml
+    assert sorted((maps / "world_war_ii_v3" / "map" / "games").iterdir()) == games_before
+    lines, written = finish(session, tmp_path / "new.xml", install=True)
+    assert written.is_file() and any(line.startswith("installed") for line in lines)
+    assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() != map_yml

@@ -48,7 +48,7 @@ from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes
 from kremlin_triplea.model.queries import Nearest
-from kremlin_triplea.report.notes import add_notes, install_name
+from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
@@ -1198,14 +1198,23 @@ def preview(session: DraftSession) -> DraftResult:
 def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False, result: DraftResult | None = None) -> tuple[list[str], Path]:
     """Apply the finished draft file as ``apply`` does (or take its ``preview``) and write the game (and install it, as ``apply --install``)."""
 
+    from kremlin_triplea.tools.outputs import write_apply_outputs
+
     result = result or preview(session)
-    lines = result.summary()
-    if install:
-        # Installing first settles the game's name (unique in its map), so the written file matches it.
-        installed = result.game.install(default_maps_dir(session.maps_dir), name=install_name(result))
-        lines.append(f"installed {installed.game_name!r}: {installed.game_file}, listed in {installed.map_yml}")
-    written = result.game.save(output, overwrite=overwrite)
-    return lines, written
+    # The game and the install are written all or none, as `apply -o --install` writes them: a refused install
+    # leaves no game file behind, a failed write no install.
+    written = write_apply_outputs(
+        result,
+        maps_dir=default_maps_dir(session.maps_dir),
+        output=output,
+        savegame=None,
+        install=install,
+        install_name=None,
+        force=overwrite,
+        triplea=None,
+        inputs=(session.path,),
+    )
+    return [*result.summary(), *written], output
 
 
 def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None, players: dict[str, str] | None = None) -> DraftSession:

@@ -284,7 +284,7 @@ def apply_command(
     result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
-    from kremlin_triplea.cli.output import write_apply_outputs
+    from kremlin_triplea.tools.outputs import write_apply_outputs
 
     written = write_apply_outputs(
         result,

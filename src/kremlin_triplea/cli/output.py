@@ -1,17 +1,17 @@
-"""The ``-o/--output`` option type every command shares: a file name, never a folder (issue 15); apply's outputs, all or none."""
+"""The ``-o/--output`` option type every command shares: a file name, never a folder (issue 15).
+
+Writing a draft's outputs all or none is :func:`kremlin_triplea.tools.outputs.write_apply_outputs`, which the
+terminal draft and the draft room share with ``apply``."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from kremlin_triplea.errors import InputError
-
-if TYPE_CHECKING:
-    from kremlin_triplea.draft.run import DraftResult
 
 
 class OutputPath(click.ParamType):
@@ -35,72 +35,3 @@ class OutputPath(click.ParamType):
 
 
 OUTPUT_PATH = OutputPath()
-
-
-def write_apply_outputs(
-    result: DraftResult,
-    *,
-    maps_dir: Path,
-    output: Path | None,
-    savegame: Path | None,
-    install: bool,
-    install_name: str | None,
-    force: bool,
-    triplea: Path | None,
-    inputs: tuple[Path, ...],
-) -> list[str]:
-    """Write the game to ``output``, its savegame to ``savegame`` and, with ``install``, install it (under
-    ``install_name``, else the default name), all or none; what was written, one line each.
-
-    Everything that can be refused is refused before a file is written: the outputs and the install are checked
-    and the savegame is made and loaded back in a scratch folder first. The files are then written through
-    :func:`~kremlin_triplea.gamefile.safe.all_or_none`, the install last: if it fails, the files are put back.
-    """
-    from kremlin_triplea.gamefile.safe import all_or_none, check_output, scratch_folder
-
-    game = result.game
-    name = _name_for_install(result, install_name, maps_dir, force) if install else None
-    for path in (output, savegame):
-        if path is not None:
-            check_output(path, overwrite=force, protect=inputs)
-    if output is not None and savegame is not None and same_file(output, savegame):
-        raise InputError(f"--savegame names the game's own output file ({output}); name another", where=str(savegame))
-    save_bytes, engine = b"", ""
-    if savegame is not None:
-        from kremlin_triplea.engine.savegame import checked_savegame
-
-        with scratch_folder("apply") as folder:
-            save_bytes, engine = checked_savegame(game.save(folder / "game.xml"), savegame, triplea=triplea)
-    lines = []
-    with all_or_none() as outputs:
-        if output is not None:
-            lines.append(f"wrote {outputs.write(output, game.to_bytes(), overwrite=force, protect=(game.source, *inputs))}")
-        if savegame is not None:
-            written = outputs.write(savegame, save_bytes, overwrite=force, protect=inputs)
-            lines.append(f"wrote {written} with {engine}; it loads back as the game was written")
-        if name is not None:
-            installed = game.install(maps_dir, name=name, force=force, protect=inputs)
-            verb = "replaced" if installed.replaced else "installed"
-            lines.append(f"{verb} {installed.game_name!r}: {installed.game_file} (notes {installed.notes_file}), listed in {installed.map_yml}")
-    return lines
-
-
-def _name_for_install(result: DraftResult, wanted: str | None, maps_dir: Path, force: bool) -> str:
-    """The name the game is installed under, checked now; the game takes it, so its file and savegame say it too."""
-    from kremlin_triplea.gamefile.install import check_install
-    from kremlin_triplea.model.changes import SetGameName
-    from kremlin_triplea.report.notes import install_name as default_install_name
-
-    name = wanted if wanted is not None else default_install_name(result)
-    check_install(result.game.map_folder(maps_dir), name, force=force)
-    if name != result.game.board.game_name:
-        result.game.board.push(SetGameName(name))
-    return name
-
-
-def same_file(first: Path, second: Path) -> bool:
-    """Whether two output names lead to one file (the same path, through links, or hard links to one file)."""
-    try:
-        return os.path.samefile(first, second)
-    except OSError:
-        return os.path.normcase(os.path.realpath(first)) == os.path.normcase(os.path.realpath(second))
