@@ -55,3 +55,24 @@ def test_no_module_imports_another_modules_private_name() -> None:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kremlin_triplea"):
                 crossing += [f"{path.relative_to(package)}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
     assert crossing == []
+
+
+def test_every_scratch_folder_is_made_by_the_one_that_a_later_run_cleans() -> None:
+    """Issue 27: a kill -9 left the matrix's, profile new's and the engine's temporary folders behind for good. Every
+    scratch folder is gamefile.safe.scratch_folder, whose leftovers the next run removes; a fixed name must match it."""
+    import re
+    from pathlib import Path
+
+    from kremlin_triplea.gamefile import safe
+
+    package = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
+    elsewhere = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "safe.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\b(TemporaryDirectory|mkdtemp)\(", line)
+    ]
+    assert elsewhere == []
+    used = {m.group(1) for path in package.rglob("*.py") for m in re.finditer(r'scratch_folder\("([^"]*)"\)', path.read_text(encoding="utf-8"))}
+    assert used and all(safe._SCRATCH_NAME.match(f"kremlin-{what}-1-abc") for what in used), used

@@ -168,13 +168,12 @@ def _game_key(game: str, path: Path, output: Path | None, maps_dir: Path) -> str
 
 def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
     """What the map lacks per ruleset, from a matrix run of the game with the drafted profile (no random drafts)."""
-    import tempfile
-
+    from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.rules.profile import load_profile
     from kremlin_triplea.tools.matrix import game_label, run_matrix
     from kremlin_triplea.tools.profiles import lacking_text
 
-    with tempfile.TemporaryDirectory(prefix="kremlin-profile-") as folder:
+    with scratch_folder("profile") as folder:
         drafted = Path(folder) / "drafted.toml"
         drafted.write_text(text, encoding="utf-8")
         profile = load_profile(drafted)

@@ -210,32 +210,6 @@ def absolute_paths(paths: Iterable[Path]) -> list[Path]:
     return [p.resolve() for p in paths]
 
 
-#: The Debian packages' jars TripleA 2.7's headless jar (../shared/triplea-engine-2.7) needs to parse, save, load
-#: and play games (its README); a player's own 2.x installation carries its libraries inside its jar.
-TRIPLEA2_LIBRARIES = (
-    "guava",
-    "gson",
-    "commons-io",
-    "commons-math3",
-    "commons-text",
-    "commons-lang3",
-    "slf4j-api",
-    "logback-classic",
-    "logback-core",
-    "httpclient",
-    "httpcore",
-    "httpmime",
-    "snakeyaml",
-    "jakarta-mail",
-    "jakarta-activation",
-)
-
-
-def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> list[Path]:
-    """``jar`` (a TripleA 2.x jar) and those of :data:`TRIPLEA2_LIBRARIES` installed in ``libraries``."""
-    return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]
-
-
 def engine_territories(raw: Mapping[str, Any] | None) -> dict[str, EngineTerritory]:
     return {
         name: EngineTerritory(

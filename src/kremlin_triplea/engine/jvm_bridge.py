@@ -27,7 +27,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from typing import Any
 import kremlin_triplea
 from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
 from kremlin_triplea.gamefile.installation import Installation, jar_problem, system_jvm_library
+from kremlin_triplea.gamefile.safe import scratch_folder
 
 __all__ = ["Refused", "java_string", "root_cause", "run_child", "runtime_library", "serve"]
 
@@ -80,7 +80,8 @@ def run_child(
     # The child must import this very package (a checkout's src/ as well as an installed copy).
     package_root = str(Path(kremlin_triplea.__file__).resolve().parents[1])
     python_path = os.pathsep.join(p for p in (package_root, os.environ.get("PYTHONPATH", "")) if p)
-    with tempfile.TemporaryDirectory(prefix="kremlin-triplea-home-") as home:
+    with scratch_folder("engine") as home_folder:
+        home = str(home_folder)
         order = {"libjvm": str(libjvm), "classpath": [str(p) for p in classpath], "home": home, "requests": list(requests)}
         try:
             done = subprocess.run(
@@ -172,3 +173,29 @@ def serve(adapter: Callable[[Path], Callable[[Mapping[str, Any]], dict[str, Any]
     # A played game may leave engine threads running that would keep the JVM, and so this process, alive.
     system.err.flush()
     os._exit(0)
+
+
+#: The Debian packages' jars TripleA 2.7's headless jar (../shared/triplea-engine-2.7) needs to parse, save, load
+#: and play games (its README); a player's own 2.x installation carries its libraries inside its jar.
+TRIPLEA2_LIBRARIES = (
+    "guava",
+    "gson",
+    "commons-io",
+    "commons-math3",
+    "commons-text",
+    "commons-lang3",
+    "slf4j-api",
+    "logback-classic",
+    "logback-core",
+    "httpclient",
+    "httpcore",
+    "httpmime",
+    "snakeyaml",
+    "jakarta-mail",
+    "jakarta-activation",
+)
+
+
+def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> list[Path]:
+    """``jar`` (a TripleA 2.x jar) and those of :data:`TRIPLEA2_LIBRARIES` installed in ``libraries``."""
+    return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]

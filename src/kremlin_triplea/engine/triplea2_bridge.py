@@ -33,11 +33,10 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.engine import triplea2_classpath
 from kremlin_triplea.engine.jvm_bridge import Refused as _Refused
 from kremlin_triplea.engine.jvm_bridge import java_string as _java_string
 from kremlin_triplea.engine.jvm_bridge import root_cause as _root_cause
-from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library, serve
+from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library, serve, triplea2_classpath
 from kremlin_triplea.gamefile.installation import Installation
 
 __all__ = ["Answers", "reading", "runtime_library", "run"]

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 import sys
-import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -61,6 +60,7 @@ from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
+from kremlin_triplea.gamefile.safe import scratch_folder
 from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes
 from kremlin_triplea.model.board import Board, copy_units
 from kremlin_triplea.model.changes import Change
@@ -560,7 +560,7 @@ def run_matrix(
         claimed = {s.path.resolve() for r, s in work if r is ruleset}
         work += [(ruleset, s) for s in extra_specs if s.path not in claimed]
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="kremlin-matrix-") as folder:
+    with scratch_folder("matrix") as folder:
         checker = Checker(Path(folder) if engine else None)
         # One game after another, so the single picks of all its rulesets share written files.
         order = {label: n for n, label in enumerate(dict.fromkeys(s.label for _, s in work))}
