@@ -217,7 +217,7 @@ def test_a_draft_names_its_game_and_ruleset_beside_it_with_backslashes(tmp_path:
     (tmp_path / "games").mkdir()
     (tmp_path / "rules").mkdir()
     shutil.copy(KREMLIN, tmp_path / "games" / "kremlin.xml")
-    shutil.copy(Path(__file__).parents[1] / "src" / "kremlin_triplea" / "data" / "rulesets" / "kremlin-classic.toml", tmp_path / "rules" / "mine.toml")
+    shutil.copy(Path(__file__).parents[1] / "rulesets" / "kremlin-classic.toml", tmp_path / "rules" / "mine.toml")
     example = (Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml").read_text()
     lines = [line for line in example.splitlines() if not line.startswith(("game =", "ruleset ="))]
     draft = tmp_path / "draft.toml"
