@@ -96,6 +96,19 @@ def test_the_newest_2x_wherever_it_is_and_debians_19_only_without_one(tmp_path: 
     assert search.found.describe() == f"TripleA 1.9.0.0.dev at {tmp_path / 'debian'} (Debian package; no TripleA 2.x found)"
 
 
+def test_a_later_calendar_versioned_triplea_is_named_by_its_version_and_not_taken_for_2x(tmp_path: Path) -> None:
+    # TripleA's builds after 2.7 are versioned "<year>-<month>.<product version>.<build>" (game-app/game-headed's
+    # releaseVersion); the bridges drive 1.9's and 2.x's classes only, so such an installation is not the 2.x sought.
+    later = fake_jar(tmp_path / "home" / "TripleA" / "bin" / "game-headed-2026-06.16.15630.jar")
+    assert installation_at(later.parent.parent).version == "2026-06.16.15630"
+    own = fake_jar(tmp_path / "root" / "opt" / "TripleA" / "bin" / "triplea-game-headed-2.7+15472.jar")
+    found = look(tmp_path, "linux").found
+    assert found is not None and found.jar == own
+    own.unlink()
+    found = look(tmp_path, "linux").found
+    assert found is not None and (found.jar, found.found_by) == (later, "~/TripleA; no TripleA 2.x found")
+
+
 def test_the_newest_of_several_versions_in_the_home_folder(tmp_path: Path) -> None:
     home = tmp_path / "home"
     fake_jar(home / "triplea" / "2.5" / "bin" / "triplea-game-2.5.22294.jar")

@@ -62,3 +62,6 @@ def test_a_child_that_fails_is_one_line_with_its_last_words(child: str, tmp_path
     assert message.startswith("TripleA (stand-in) (JVM libjvm.so) exited with status 1 testing: ")
     # The last line the child wrote, its undecodable byte replaced rather than ending the run in a traceback.
     assert message.endswith("Exception: gave up in Jos\ufffd's folder")
+    # The child's whole account stays with the error, for --debug's traceback.
+    if hasattr(failed.value, "__notes__"):
+        assert "Traceback (most recent call last):" in failed.value.__notes__[0]

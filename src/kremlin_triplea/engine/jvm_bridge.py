@@ -104,7 +104,10 @@ def run_child(
     if done.returncode != 0 or len(lines) != 1 + len(requests):
         # One line, the child's last words (the exception that ended it), as every error of this program is.
         last = next((line.strip() for line in reversed(done.stderr.splitlines()) if line.strip()), "(no output)")
-        raise EngineFailed(f"{describe} (JVM {libjvm}) exited with status {done.returncode} {doing}: {last}")
+        failed = EngineFailed(f"{describe} (JVM {libjvm}) exited with status {done.returncode} {doing}: {last}")
+        if hasattr(failed, "add_note"):  # Python 3.11+: the child's whole account, shown with --debug's traceback
+            failed.add_note("the engine's standard error:\n" + "\n".join(done.stderr.strip().splitlines()[-40:]))
+        raise failed
     runtime, *answers = (json.loads(line) for line in lines)
     return runtime, tuple(answers)
 

@@ -40,8 +40,9 @@ _JAR_FOLDERS = ("bin", "lib", ".", "Contents/Java", "Contents/java/app", "Conten
 #: ``triplea-game-headed-2.7+NNNNN.jar`` by the Groovy build and ``game-headed-2.7+NNNNN.jar`` by the Kotlin one;
 #: the headless bot's ``triplea-game-headless-...`` / ``game-headless-...`` (TripleA's game-app/game-headed/build.gradle*).
 _JAR_PATTERNS = ("triplea*.jar", "game-headed*.jar", "game-headless*.jar")
-# "2.7.15472", "2.7+15472" (the shadow jar's archiveVersion: product version + build number).
-_VERSION_IN_NAME = re.compile(r"(\d+\.\d+(?:[.+]\d+)*)")
+# "2.7.15472", "2.7+15472" (the shadow jar's archiveVersion: product version + build number), and the calendar
+# versions TripleA's builds took after 2.7 ("2026-06.16.15630": year-month, product version, build number).
+_VERSION_IN_NAME = re.compile(r"(\d{4}-\d{2}\.\d+(?:\.\d+)*|\d+\.\d+(?:[.+]\d+)*)")
 
 
 @attrs.frozen
@@ -156,7 +157,8 @@ def find_installation(
             return Search(installation, tuple(tried))
         if installation is not None and installation.jar not in {f.jar for f in found}:
             found.append(installation)
-    newest = max((i for i in found if (i.major or 0) >= 2), key=lambda i: _version_key(i.version), default=None)
+    # Only 2.x: the bridge drives 2.x's classes, and a later TripleA's are not known to be the same.
+    newest = max((i for i in found if i.major == 2), key=lambda i: _version_key(i.version), default=None)
     if newest is None and found:
         return Search(attrs.evolve(found[0], found_by=f"{found[0].found_by}; no TripleA 2.x found"), tuple(tried))
     return Search(newest, tuple(tried))
