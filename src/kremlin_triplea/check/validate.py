@@ -239,30 +239,18 @@ def unknown(kind: str, name: str, known: Iterable[str]) -> str:
 # --------------------------------------------------------------------------
 
 
-def duplicate_names(game: GameIndex) -> Iterator[Finding]:
-    """Two territories, players, unit types, ... with one name."""
-    for kind in (
-        "territory",
-        "player",
-        "unit type",
-        "resource",
-        "production rule",
-        "repair rule",
-        "production frontier",
-        "repair frontier",
-    ):
-        for element, first in _duplicates(game, kind):
-            if kind == "territory" or not _same(element, first):
-                consequence = REFUSES if kind == "territory" else KEEPS_LAST
-                yield element, f"duplicate {kind} {element.get('name', '')!r} (first on line {first.sourceline}); {consequence}"
+def duplicate_territories(game: GameIndex) -> Iterator[Finding]:
+    """Two territories with one name: TripleA refuses the game."""
+    for element, first in _duplicates(game, "territory"):
+        yield element, f"duplicate territory {element.get('name', '')!r} (first on line {first.sourceline}); {REFUSES}"
 
 
-def duplicate_copies(game: GameIndex) -> Iterator[Finding]:
-    """A player, unit type, resource, rule or frontier given twice, exactly alike: the engine keeps one, as meant."""
+def duplicate_declarations(game: GameIndex) -> Iterator[Finding]:
+    """A player, unit type, resource, rule or frontier given twice: the engine keeps the last and ignores the first."""
     for kind in ("player", "unit type", "resource", "production rule", "repair rule", "production frontier", "repair frontier"):
         for element, first in _duplicates(game, kind):
-            if _same(element, first):
-                yield element, f"duplicate {kind} {element.get('name', '')!r} (first on line {first.sourceline}); an exact copy; TripleA reads only one"
+            consequence = "an exact copy; TripleA reads only one" if _same(element, first) else KEEPS_LAST
+            yield element, f"duplicate {kind} {element.get('name', '')!r} (first on line {first.sourceline}); {consequence}"
 
 
 def _duplicates(game: GameIndex, kind: str) -> Iterator[tuple[etree._Element, etree._Element]]:
@@ -328,12 +316,15 @@ def _refs(path: str, **attributes: str | tuple[str, ...]) -> list[Reference]:
 
 NEUTRAL_UNITS = "TripleA silently makes these units neutral (owned by no player)"
 
+#: TripleA 2.7 refuses a step for an unknown player ("The step ... wants a player with the name of ..."); 1.9 runs it
+#: with no player (``steps_without_player_19``).
+STEP_PLAYER = Reference("gamePlay/sequence/step", "player", ("player",), optional=True)
+
 #: Every attribute whose value TripleA looks up, and what happens when it is missing.
 REFERENCES = [
     *_refs("map/connection", t1="territory", t2="territory"),
     *_refs("playerList/alliance", player="player"),
-    # TripleA 2.7 refuses a step for an unknown player ("The step ... wants a player with the name of ...").
-    Reference("gamePlay/sequence/step", "player", ("player",), optional=True),
+    STEP_PLAYER,
     *_refs("gamePlay/sequence/step", delegate="delegate"),
     *_refs("production/productionRule/cost", resource="resource"),
     *_refs("production/productionRule/result", resourceOrUnit=("resource", "unit type")),
@@ -356,6 +347,8 @@ REFERENCES = [
 def unknown_references(game: GameIndex) -> Iterator[Finding]:
     """Attributes naming a territory, player, unit type, ... the game does not declare."""
     for ref in REFERENCES:
+        if game.engine == TRIPLEA_19 and ref is STEP_PLAYER:
+            continue  # steps_without_player_19
         declared = [game.declared[kind] for kind in ref.kinds]
         for element in game.root.iterfind(ref.path):
             name = element.get(ref.attribute)
@@ -369,6 +362,16 @@ def unknown_references(game: GameIndex) -> Iterator[Finding]:
                 known = [n for kind in ref.kinds for n in game.declared[kind]]
                 kind = " or ".join(ref.kinds)
                 yield element, f"{element.tag} {ref.attribute}: {unknown(kind, name, known)}; {ref.consequence}"
+
+
+def steps_without_player_19(game: GameIndex) -> Iterator[Finding]:
+    """Judged for 1.9: a step for an unknown player, which 1.9's GameParser runs with no player."""
+    if game.engine != TRIPLEA_19:
+        return
+    for element in game.root.iterfind(STEP_PLAYER.path):
+        name = element.get("player", "")
+        if name.strip() and not game.has("player", name):
+            yield element, f"step player: {unknown('player', name, game.declared['player'])}; TripleA 1.9 silently runs this step with no player"
 
 
 def player_named_neutral(game: GameIndex) -> Iterator[Finding]:
@@ -388,7 +391,7 @@ def player_named_neutral(game: GameIndex) -> Iterator[Finding]:
                     element,
                     (
                         f"{element.tag} {ref.attribute}: {NEUTRAL!r} is TripleA's name for no player, so this goes to no player, "
-                        f"not to the player {NEUTRAL!r} declared on line {declared.sourceline}; TripleA silently misreads it"
+                        f"not to the player {NEUTRAL!r} declared on line {declared.sourceline}"
                     ),
                 )
 
@@ -818,12 +821,13 @@ def _hit_points(game: GameIndex, unit_type: str) -> int:
 
 
 #: TripleA 1.9's version, as its GameParser compares a game's minimumVersion with it.
-TRIPLEA_19_VERSION = (1, 9)
+TRIPLEA_19_VERSION = (1, 9, 0)
 CANNOT_19 = "TripleA 1.9 cannot read this"
 
 
 def triplea19_refusals(root: etree._Element) -> Iterator[Finding]:
-    """What TripleA 1.9 refuses that 2.x reads: 2.x variables, no ``<loader>``, a ``minimumVersion`` above 1.9."""
+    """What TripleA 1.9 refuses that 2.x reads: 2.x variables, no ``<loader>``, a ``minimumVersion`` above 1.9,
+    a step ``maxRunCount`` of 0 or less."""
     variable_list = root.find("variableList")
     foreach = [a for a in root.iterfind("attachmentList/attachment") if a.get("foreach", "").strip()]
     if variable_list is not None or foreach:
@@ -832,9 +836,18 @@ def triplea19_refusals(root: etree._Element) -> Iterator[Finding]:
     if root.find("loader") is None:
         yield None, f'{CANNOT_19}: it has no <loader> (1.9: "No child called loader")'
     triplea = root.find("triplea")
-    version = _major_minor(triplea.get("minimumVersion", "")) if triplea is not None else None
-    if version is not None and version > TRIPLEA_19_VERSION:
-        yield triplea, f"{CANNOT_19}: it requires TripleA {triplea.get('minimumVersion')} (minimumVersion)"
+    if triplea is not None:
+        # 1.9's Version compares major, minor and point (not the build): 1.9.1 is above its 1.9.0.
+        text = triplea.get("minimumVersion", "")
+        parts = [java_int(part) for part in text.split(".")[:3]]
+        if None in parts:
+            yield triplea, f"{CANNOT_19}: its minimumVersion {text!r} is not a version 1.9 can read"
+        elif tuple(parts) > TRIPLEA_19_VERSION:
+            yield triplea, f"{CANNOT_19}: it requires TripleA {text} (minimumVersion)"
+    for step in root.iterfind("gamePlay/sequence/step[@maxRunCount]"):
+        count = java_int(step.get("maxRunCount"))
+        if count is not None and count <= 0:
+            yield step, f'{CANNOT_19}: step maxRunCount {count} ("maxRunCount must be positive"; 2.x ignores it)'
 
 
 def _major_minor(version: str) -> tuple[int, int] | None:
@@ -870,12 +883,13 @@ def foreach_refusals(game: GameIndex) -> Iterator[Finding]:
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     minimum_version,
     foreach_refusals,
-    duplicate_names,
-    duplicate_copies,
+    duplicate_territories,
+    duplicate_declarations,
     duplicate_attachments,
     duplicate_connections,
     unknown_references,
     player_named_neutral,
+    steps_without_player_19,
     unknown_attachment_targets,
     unknown_names_in_options,
     bids_for_unknown_players,
@@ -892,7 +906,16 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
 
 #: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).
 #: A bid property for no player is one: the engine never looks it up, and plays as without it.
-WARNING_CHECKS = {duplicate_copies, duplicate_attachments, duplicate_connections, bids_for_unknown_players, flags_19_reads_as_false}
+WARNING_CHECKS = {
+    owned_territories_without_territory_attachment,
+    player_named_neutral,
+    steps_without_player_19,
+    duplicate_declarations,
+    duplicate_attachments,
+    duplicate_connections,
+    bids_for_unknown_players,
+    flags_19_reads_as_false,
+}
 
 
 # --------------------------------------------------------------------------
