@@ -136,9 +136,7 @@ def house_command(
     loaded = load(game, maps_dir=_maps_dir(ctx))
     names = Names(loaded.board, profile_for_game(loaded), tuple(loaded.board.catalog.alliances()))
     # A power as the rule text names it (UK, USSR) or as TripleA does (British, Russians): the sets' own name.
-    picked = {
-        _set_power(key, houses, names, "--advantage"): (int(v) if v.isascii() and v.isdigit() else v) for key, v in _pairs(advantages, "--advantage").items()
-    }
+    picked = {_set_power(key, houses, names, "--advantage"): (int(v) if v.isdecimal() else v) for key, v in _pairs(advantages, "--advantage").items()}
     given = {_choice_name(key, houses, names): v for key, v in _pairs(values, "--choose").items()}
     choices = []
     for house in houses:
