@@ -440,17 +440,24 @@ def test_option_10_structures_cannot_retreat_and_are_captured(tmp_path: Path) ->
 
 
 def test_a_bid_without_planes_is_not_refused_for_planes_the_game_has_at_sea(tmp_path: Path) -> None:
-    # 000 C: a bid places units "on German-owned territories and sea zones...". oztea_1942.xml starts with Japanese
-    # planes in 49 Sea Zone beyond its carriers' room; a bid submarine there houses no plane, so carrier room is not
-    # its business (the legal listing offered it and the bid refused it).
+    # 000 C: a bid places units "on German-owned territories and sea zones...". oztea_1942.xml's 20 Sea Zone holds a
+    # Japanese carrier full of planes; a bid submarine there houses no plane, so carrier room is not its business.
+    # Its 49 Sea Zone holds the American fleet and its planes (once counted against Japanese carrier room): a
+    # Japanese ship there is refused for the enemy fleet (the board invariants hold at sea), never for carriers.
     path = CORPUS_DIR / "oztea_1942.xml"
     with _with_new_profile(tmp_path, path):
         run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path))
-        run.draft = draft_from_dict(
-            {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": "49 Sea Zone"}]}}
-        )
-        run.apply_bid(run.parse_bid())
-    assert run.game.board.units("49 Sea Zone")[("Japanese", "submarine")] == run.game.initial.units("49 Sea Zone")[("Japanese", "submarine")] + 1
+        for zone in ("49 Sea Zone", "20 Sea Zone"):
+            run.draft = draft_from_dict(
+                {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}}
+            )
+            if zone == "49 Sea Zone":
+                with pytest.raises(RuleViolation, match="49 Sea Zone holds units of Americans, at war with Japanese") as refused:
+                    run.apply_bid(run.parse_bid())
+                assert "carrier" not in refused.value.why
+            else:
+                run.apply_bid(run.parse_bid())
+    assert run.game.board.units("20 Sea Zone")[("Japanese", "submarine")] == run.game.initial.units("20 Sea Zone")[("Japanese", "submarine")] + 1
 
 
 @contextlib.contextmanager
