@@ -245,3 +245,12 @@ def test_a_misspelt_map_without_map_yml_gets_close_matches(tmp_path: Path) -> No
     _without_map_yml(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
     with pytest.raises(UnknownNameError, match=r"unknown map 'world_war_ii_v4'; did you mean 'world_war_ii_v3'"):
         resolve_game("world_war_ii_v4/WW2v3-1942.xml", tmp_path)
+
+
+def test_a_listed_game_in_a_folder_below_games_is_found(tmp_path: Path) -> None:
+    # MapDescriptionYaml.searchForGameFile: the listed file is looked for in the games folder and up to 3 folders below.
+    (tmp_path / "m" / "map" / "games" / "1942").mkdir(parents=True)
+    shutil.copy(KREMLIN, tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml")
+    (tmp_path / "m" / "map.yml").write_text("map_name: m\ngames:\n- game_name: Classic Kremlin\n  file_name: kremlin.xml\n")
+    assert resolve_game("m/Classic Kremlin", tmp_path) == tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"
+    assert [g.path for g in read_map_folder(tmp_path / "m").games] == [tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"]
