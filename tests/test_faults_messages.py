@@ -87,6 +87,17 @@ def test_a_group_named_alone_shows_its_help(args: list[str]) -> None:
     assert "Usage: " in result.output and "Commands:" in result.output and "error" not in result.output
 
 
+def test_a_warning_naming_a_control_character_is_one_line(tmp_path: Path) -> None:
+    # A map folder named with a newline and a broken map.yml: the warning names it escaped, on one line.
+    odd = tmp_path / "bad\nmap"
+    odd.mkdir()
+    (odd / "map.yml").write_text("games: [\n")
+    shutil.copytree(CLASSIC_MAP, tmp_path / "classic_variations")
+    result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "maps"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"kremlin-triplea: warning: {tmp_path}/bad\\nmap/map.yml:"), result.stderr
+
+
 # -- numbers -----------------------------------------------------------------------------------------------------
 
 

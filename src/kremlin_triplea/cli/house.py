@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
-from kremlin_triplea.cli.common import profile_option
+from kremlin_triplea.cli.common import profile_option, warn
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
 
@@ -146,7 +146,7 @@ def house_command(
 
     result = add_notes(apply_house_rules(loaded, choices))
     for warning in result.warnings:
-        click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+        warn(warning)
     written = result.game.save(output, overwrite=force)
     for line in result.summary():
         click.echo(line)
