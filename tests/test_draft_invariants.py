@@ -137,3 +137,17 @@ def test_a_bid_places_no_ship_among_enemy_ships() -> None:
     assert "North Sea Zone" not in places and "Baltic Sea Zone" in places
     with pytest.raises(RuleViolation, match="North Sea Zone holds units of British, at war with Germans: no game starts with enemies in one sea zone"):
         bid(run, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])
+
+
+def test_a_bid_ship_beside_enemies_the_game_itself_starts_with_there_is_placed() -> None:
+    # Some games start with enemies together at sea (oztea_1942.xml: Germans and British in 109, 117 and 119 Sea
+    # Zone): the game's own oddity, which the invariants leave alone (new_problems), so one more unit of a power
+    # already standing there is no new problem. Here the base board is given such a zone by hand.
+    from kremlin_triplea.draft.legal import bid_choices
+    from support.classic import KREMLIN, bid, run_for
+
+    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    run.game.board.push(PlaceUnits("North Sea Zone", "Germans", "submarine", 1))
+    assert "North Sea Zone" in dict(bid_choices(run.state).places)["Germans"]
+    bid(run, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])
+    assert run.game.board.units("North Sea Zone")[("Germans", "submarine")] == 2

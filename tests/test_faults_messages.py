@@ -87,6 +87,17 @@ def test_a_group_named_alone_shows_its_help(args: list[str]) -> None:
     assert "Usage: " in result.output and "Commands:" in result.output and "error" not in result.output
 
 
+def test_a_warning_naming_a_control_character_is_one_line(tmp_path: Path) -> None:
+    # A map folder named with a newline and a broken map.yml: the warning names it escaped, on one line.
+    odd = tmp_path / "bad\nmap"
+    odd.mkdir()
+    (odd / "map.yml").write_text("games: [\n")
+    shutil.copytree(CLASSIC_MAP, tmp_path / "classic_variations")
+    result = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "maps"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"kremlin-triplea: warning: {tmp_path}/bad\\nmap/map.yml:"), result.stderr
+
+
 # -- numbers -----------------------------------------------------------------------------------------------------
 
 
@@ -323,3 +334,59 @@ def test_house_options_given_twice_are_named(tmp_path: Path, options: list[str],
     message = assert_one_line(run("house", "world_war_ii_revised/lhtr.xml", *options, "-o", str(tmp_path / "out.xml")))
     assert message == f"kremlin-triplea: error: {said}\n"
     assert not (tmp_path / "out.xml").exists()
+
+
+# -- digits int() does not read ----------------------------------------------------------------------------------
+# str.isdigit() is true for "²" and "①", which int() (and Java's Integer.parseInt) refuses: every check before an
+# int() asks isdecimal(), true exactly for the digits int() reads.
+
+
+@pytest.mark.parametrize(
+    ("pattern", "replacement"),
+    [
+        (r'name="transportCapacity" value="\d+"', 'name="transportCapacity" value="²"'),
+        (r'<resourceGiven player="(\w+)" resource="PUs" quantity="\d+"', r'<resourceGiven player="\1" resource="PUs" quantity="²"'),
+    ],
+    ids=["transport-capacity", "resource"],
+)
+def test_odd_digits_in_a_game_file_give_no_traceback(tmp_path: Path, pattern: str, replacement: str) -> None:
+    import re
+
+    text, replaced = re.subn(pattern, replacement, KREMLIN.read_text(encoding="utf-8"), count=1)
+    assert replaced == 1
+    odd = tmp_path / "kremlin.xml"
+    odd.write_text(text, encoding="utf-8")
+    for command in ("validate", "show"):
+        result = run(command, str(odd))
+        assert result.exit_code in (0, 1, 2) and (result.exception is None or isinstance(result.exception, SystemExit)), (command, result.output)
+        if result.exit_code == 2:
+            assert_one_line(result)
+
+
+def test_odd_digits_in_a_property_range_the_draft_sets_give_no_traceback(tmp_path: Path) -> None:
+    # 001 "Both IPC Victory on": the draft writes "Axis Economic Victory" = 84 and widens the property's declared
+    # range when the value lies outside it; a range written "①" was read as a number and int() failed.
+    import re
+
+    pattern = r'name="Axis Economic Victory" value="\d+" editable="true">(\s*)<number min="\d+" max="\d+"'
+    text, replaced = re.subn(
+        pattern, r'name="Axis Economic Victory" value="100" editable="true">\1<number min="70" max="①"', KREMLIN.read_text(encoding="utf-8")
+    )
+    assert replaced == 1
+    game = tmp_path / "kremlin.xml"
+    game.write_text(text, encoding="utf-8")
+    example = Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml"
+    draft = tmp_path / "draft.toml"
+    draft.write_text(re.sub(r"(?m)^game = .*$", 'game = "kremlin.xml"', example.read_text(encoding="utf-8")), encoding="utf-8")
+    result = run("apply", str(draft), "-o", str(tmp_path / "out.xml"))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code == 0, result.output
+    assert re.search(r'name="Axis Economic Victory" value="84"', (tmp_path / "out.xml").read_text(encoding="utf-8"))
+
+
+def test_odd_digits_in_the_draft_rooms_forms_are_refused_as_fields() -> None:
+    from kremlin_triplea.web.forms import FormError, option_of, rows
+
+    with pytest.raises(FormError, match=r"at\.²: not a field of this form"):
+        rows({"at.²": "Germany"}, "at")
+    assert option_of({"option": "²"}) == "²"  # a name, looked up as one (and refused as an unknown option there)

@@ -265,3 +265,12 @@ def test_the_maps_folder_chosen_in_triplea_s_settings_is_where_commands_look(tmp
     monkeypatch.setenv(MAPS_DIR_VARIABLE, str(tmp_path))
     assert default_maps_dir() == tmp_path  # the user's own word wins
     assert default_maps_dir(tmp_path / "given") == tmp_path / "given"
+
+
+def test_a_listed_game_in_a_folder_below_games_is_found(tmp_path: Path) -> None:
+    # MapDescriptionYaml.searchForGameFile: the listed file is looked for in the games folder and up to 3 folders below.
+    (tmp_path / "m" / "map" / "games" / "1942").mkdir(parents=True)
+    shutil.copy(KREMLIN, tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml")
+    (tmp_path / "m" / "map.yml").write_text("map_name: m\ngames:\n- game_name: Classic Kremlin\n  file_name: kremlin.xml\n")
+    assert resolve_game("m/Classic Kremlin", tmp_path) == tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"
+    assert [g.path for g in read_map_folder(tmp_path / "m").games] == [tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"]

@@ -439,30 +439,25 @@ def test_option_10_structures_cannot_retreat_and_are_captured(tmp_path: Path) ->
     assert any("capture 1 British harbour in Gibraltar" in line for line in outcome.lines)
 
 
-def test_a_bid_without_planes_is_not_refused_for_planes_the_game_has_at_sea() -> None:
-    # 000 C: a bid places units "on German-owned territories and sea zones...". A game may start with planes at sea
-    # beyond its carriers' room (oztea_1942.xml did, issue 17); a bid submarine there houses no plane, so carrier room
-    # is not its business. The position is built here: a Japanese fighter in a Japanese-owned sea zone with no carrier
-    # and no enemy (a zone holding enemies is refused for another reason: the board invariants at sea, issue 27).
-    from kremlin_triplea.model.changes import PlaceUnits
-    from kremlin_triplea.model.queries import owned_sea_zones
-
-    game = fresh_game(GAMES["1941"])
-    board = game.board
-    zone = next(
-        z
-        for z in sorted(owned_sea_zones(board, "Japanese"))
-        if not any(n and not board.catalog.allied(owner, "Japanese") for (owner, _), n in board.units(z).items() if owner)
-        and not any(n and board.catalog.unit_type(u).carrier_capacity for (_, u), n in board.units(z).items())
-    )
-    board.push(PlaceUnits(zone, "Japanese", "fighter", 1))
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), game)
-    run.draft = draft_from_dict(
-        {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}}
-    )
-    before = board.units(zone)[("Japanese", "submarine")]
-    run.apply_bid(run.parse_bid())
-    assert run.game.board.units(zone)[("Japanese", "submarine")] == before + 1
+def test_a_bid_without_planes_is_not_refused_for_planes_the_game_has_at_sea(tmp_path: Path) -> None:
+    # 000 C: a bid places units "on German-owned territories and sea zones...". oztea_1942.xml's 20 Sea Zone holds a
+    # Japanese carrier full of planes; a bid submarine there houses no plane, so carrier room is not its business.
+    # Its 49 Sea Zone holds the American fleet and its planes (once counted against Japanese carrier room): a
+    # Japanese ship there is refused for the enemy fleet (the board invariants hold at sea), never for carriers.
+    path = CORPUS_DIR / "oztea_1942.xml"
+    with _with_new_profile(tmp_path, path):
+        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path))
+        for zone in ("49 Sea Zone", "20 Sea Zone"):
+            run.draft = draft_from_dict(
+                {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}}
+            )
+            if zone == "49 Sea Zone":
+                with pytest.raises(RuleViolation, match="49 Sea Zone holds units of Americans, at war with Japanese") as refused:
+                    run.apply_bid(run.parse_bid())
+                assert "carrier" not in refused.value.why
+            else:
+                run.apply_bid(run.parse_bid())
+    assert run.game.board.units("20 Sea Zone")[("Japanese", "submarine")] == run.game.initial.units("20 Sea Zone")[("Japanese", "submarine")] + 1
 
 
 @contextlib.contextmanager

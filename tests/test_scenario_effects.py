@@ -273,6 +273,27 @@ def test_a_retreat_at_sea_into_enemy_ships_is_refused_and_not_offered(game: Path
     assert start_problems(board) == []
 
 
+def test_a_side_with_no_scenario_left_is_told_why() -> None:
+    # With the parachute assault as the Axis' only scenario (the others left out of the ruleset here), the issue's
+    # board leaves the option with none: its line says why, not that the other side affected a place (it did not).
+    import attrs
+
+    from kremlin_triplea.draft.run import DraftRun
+
+    full = _german_subs_in_the_arabian_sea("kremlin-classic", KREMLIN)
+    ruleset = attrs.evolve(full.ruleset, scenarios=tuple(s for s in full.ruleset.scenarios if s.side == "Allies" or s.title == SYRIA_IRAQ))
+    run = DraftRun(full.draft, fresh_game(KREMLIN), ruleset=ruleset)
+    for applied in full.applied:
+        run.push(attrs.evolve(applied.pick, option=next(o for o in ruleset.options if o.number == applied.pick.option.number)))
+    choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    assert choices.scenarios == ()
+    assert choices.unavailable == (
+        f"no scenario of the Axis can be carried out now: {SYRIA_IRAQ!r}: the scenario retreats 1 submarine of the British to "
+        "Red Sea Zone (Arabian Sea) and nowhere else, but Red Sea Zone (Arabian Sea) now holds units of Germans (earlier picks), "
+        "at war with them; no game starts with enemies in one sea zone"
+    )
+
+
 def test_the_issues_draft_at_the_command_line(tmp_path: Path) -> None:
     # The issue: `legal` offered the scenario after these picks and `apply` wrote the British submarine among the
     # German ones. Now `legal` leaves it out and `apply` refuses it (a rule violation: exit 1), writing nothing.

@@ -557,7 +557,7 @@ def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
         if not is_sea and not is_air:
             land.add(name)
         capacity = options.get("transportCapacity", "").strip()
-        if is_sea and capacity.isdigit() and int(capacity) > 0:
+        if is_sea and capacity.isdecimal() and int(capacity) > 0:
             ships.add(name)
 
     alliances = game.alliances()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kremlin_triplea.cli.common import FiniteFloatRange, NativePath, profile_option
+from kremlin_triplea.cli.common import FiniteFloatRange, NativePath, profile_option, warn
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
@@ -94,7 +94,7 @@ def render_command(
                 try:
                     base_path = find_recorded_base(record, game_path, maps_dir)
                 except KremlinError as error:  # the picture is still worth drawing
-                    click.echo(f"kremlin-triplea: warning: {error}; drawn without comparing", err=True)
+                    warn(f"{error}; drawn without comparing")
                 else:
                     base_board = load(base_path).board
     if base_path is not None and base_spec is not None:
@@ -105,13 +105,12 @@ def render_command(
     art = read_map_art(folder)
     unknown = board.unknown_names()  # drawn all the same: the picture shows what the file holds
     if unknown:
-        click.echo(f"kremlin-triplea: warning: {game_path}: {unknown[0]}{and_more(unknown, '`kremlin-triplea validate` gives their lines')}", err=True)
+        warn(f"{game_path}: {unknown[0]}{and_more(unknown, '`kremlin-triplea validate` gives their lines')}")
     unmapped = sorted(set(board.nodes) - set(art.polygons))
     if unmapped:
         shown = ", ".join(unmapped[:10]) + (", ..." if len(unmapped) > 10 else "")
-        click.echo(
-            f"kremlin-triplea: warning: {len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}",
-            err=True,
+        warn(
+            f"{len(unmapped)} place{'s' if len(unmapped) != 1 else ''} of the game {'have' if len(unmapped) != 1 else 'has'} no polygon in {folder}, not drawn: {shown}"
         )
     written = write_picture(render_svg(board, art, base_board, legend), output, overwrite=force, scale=scale)
     outlined = "nothing outlined (no base game)" if base_board is None else f"changes since {base_path or 'the base'} outlined"

@@ -11,6 +11,17 @@ from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 
 
+def one_line(message: str) -> str:
+    """``message`` on one line: a control character (a newline in a file name or in a library's message) is shown
+    escaped, as Python writes it, so the message stays one line that names exactly what was given."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def warn(message: object) -> None:
+    """A warning on stderr, on one line like an error."""
+    click.echo(f"kremlin-triplea: warning: {one_line(str(message))}", err=True)
+
+
 class FiniteFloatRange(click.FloatRange):
     """A number within bounds, and a number at all: click's FloatRange lets ``nan`` through (every comparison with it
     is false), and ``--scale nan`` reached cairo as a size it cannot round."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
-from kremlin_triplea.cli.common import profile_option
+from kremlin_triplea.cli.common import profile_option, warn
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
 
@@ -136,9 +136,7 @@ def house_command(
     loaded = load(game, maps_dir=_maps_dir(ctx))
     names = Names(loaded.board, profile_for_game(loaded), tuple(loaded.board.catalog.alliances()))
     # A power as the rule text names it (UK, USSR) or as TripleA does (British, Russians): the sets' own name.
-    picked = {
-        _set_power(key, houses, names, "--advantage"): (int(v) if v.isascii() and v.isdigit() else v) for key, v in _pairs(advantages, "--advantage").items()
-    }
+    picked = {_set_power(key, houses, names, "--advantage"): (int(v) if v.isdecimal() else v) for key, v in _pairs(advantages, "--advantage").items()}
     given = {_choice_name(key, houses, names): v for key, v in _pairs(values, "--choose").items()}
     choices = []
     for house in houses:
@@ -148,7 +146,7 @@ def house_command(
 
     result = add_notes(apply_house_rules(loaded, choices))
     for warning in result.warnings:
-        click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+        warn(warning)
     written = result.game.save(output, overwrite=force)
     for line in result.summary():
         click.echo(line)

@@ -25,7 +25,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from kremlin_triplea.cli.common import NativePath, profile_option
+from kremlin_triplea.cli.common import NativePath, one_line, profile_option, warn
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
@@ -122,12 +122,6 @@ def _tolerant_console() -> None:
                 reconfigure(errors="replace")
 
 
-def one_line(message: str) -> str:
-    """``message`` on one line: a control character (a newline in a file name or in a library's message) is shown
-    escaped, as Python writes it, so the error stays one line that names exactly what was given."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
-
-
 def _usage_error(error: click.UsageError) -> NoReturn:
     """A wrong option or argument: one line and exit 2, with the command to ask for help (click's own is three).
 
@@ -179,7 +173,7 @@ def maps_command(ctx: click.Context) -> None:
     folder = _maps_dir(ctx)
     maps, broken = scan_maps(folder)
     for error in broken:  # listed all the same: the others are fine
-        click.echo(f"kremlin-triplea: warning: {error}; this map is left out", err=True)
+        warn(f"{error}; this map is left out")
     without_yml = maps_without_yml(folder)  # TripleA 2.7 lists them too, with the map.yml it writes for them
     if not maps and not without_yml:
         click.echo(f"no maps in {folder}")
@@ -283,7 +277,7 @@ def apply_command(
             check_output(path, overwrite=force, protect=(draft,))  # before the work, and again before writing
     result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
-        click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+        warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs
 
     written = write_apply_outputs(
@@ -344,7 +338,7 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
     parsed = read_draft(draft)
     run = DraftRun(parsed, open_game(parsed, game_spec, _maps_dir(ctx)))
     for warning in run.warnings:
-        click.echo(f"kremlin-triplea: warning: {warning}", err=True)
+        warn(warning)
     run.apply_picks()
     for line in describe(legal_choices(run)):
         click.echo(line)

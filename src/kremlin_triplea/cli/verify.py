@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kremlin_triplea.cli.common import NativePath
+from kremlin_triplea.cli.common import NativePath, warn
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 
 
@@ -84,6 +84,6 @@ def _findings(game: Path, maps_dir: Path) -> tuple[list, Path | None]:
     try:
         base = find_recorded_base(record, game, maps_dir)
     except KremlinError as error:  # still worth checking: every finding is then reported
-        click.echo(f"kremlin-triplea: warning: {error}; every finding of the game is reported", err=True)
+        warn(f"{error}; every finding of the game is reported")
         return problems, None
     return added_problems(validate_tree(XmlDocument.read(base).root, str(base)), problems), base

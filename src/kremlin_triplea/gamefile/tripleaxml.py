@@ -46,7 +46,7 @@ def outside_java_int(text: str | None) -> bool:
     if text is None:
         return False
     text = text.strip()
-    if not text.lstrip("+-").isdigit():
+    if not text.lstrip("+-").isdecimal():
         return False
     return not JAVA_INT_MIN <= int(text) <= JAVA_INT_MAX
 
@@ -288,13 +288,13 @@ class GameXml:
             else:
                 self.document.set_attribute(element, "value", value)
             number = element.find("number")
-            if number is not None and value.lstrip("-").isdigit():
+            if number is not None and value.lstrip("-").isdecimal():
                 # TripleA refuses a number property whose value lies outside its declared range
                 # (NumberProperty: "Default value out of range"): a value beyond it widens the range.
                 limit_max, limit_min = number.get("max", ""), number.get("min", "")
-                if limit_max.lstrip("-").isdigit() and int(value) > int(limit_max):
+                if limit_max.lstrip("-").isdecimal() and int(value) > int(limit_max):
                     self.document.set_attribute(number, "max", value)
-                if limit_min.lstrip("-").isdigit() and int(value) < int(limit_min):
+                if limit_min.lstrip("-").isdecimal() and int(value) < int(limit_min):
                     self.document.set_attribute(number, "min", value)
             return
         if self.property_list is None:
@@ -302,7 +302,7 @@ class GameXml:
         new = etree.Element("property", name=name, value=value, editable="false")
         if value in ("true", "false"):
             etree.SubElement(new, "boolean")
-        elif value.lstrip("-").isdigit():
+        elif value.lstrip("-").isdecimal():
             etree.SubElement(new, "number", min="0", max=str(max(1000, int(value))))
         else:
             etree.SubElement(new, "string")

@@ -52,7 +52,7 @@ class _BodyTooLarge(Exception):
 async def read_form(request: Request) -> dict[str, str]:
     """The urlencoded form, bounded in size; anything else is a malformed request."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not declared.isdecimal() or int(declared) > MAX_BODY):
         raise _BodyTooLarge
     body = b""
     async for chunk in request.stream():

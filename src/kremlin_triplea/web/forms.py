@@ -54,7 +54,7 @@ def rows(form: Mapping[str, str], prefix: str) -> list[int]:
     for key in form:
         head, dot, tail = key.partition(".")
         if head == prefix and dot:
-            if not tail.isdigit() or int(tail) >= MAX_ROWS:
+            if not tail.isdecimal() or int(tail) >= MAX_ROWS:
                 raise FormError(f"{key}: not a field of this form")
             found.add(int(tail))
     return sorted(found)
@@ -72,7 +72,7 @@ def unit_rows(form: Mapping[str, str], high: int) -> list[dict[str, Any]]:
 
 def option_of(form: Mapping[str, str]) -> str | int:
     raw = text(form, "option")
-    return int(raw) if raw.isdigit() else raw
+    return int(raw) if raw.isdecimal() else raw
 
 
 # The option kinds with a form of their own; a pick of any other kind is one of its legal picks, chosen by description.

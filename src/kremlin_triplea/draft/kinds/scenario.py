@@ -12,7 +12,7 @@ from kremlin_triplea.draft.invariants import board_problems, new_problems, touch
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
-from kremlin_triplea.errors import RuleViolation, UnknownNameError
+from kremlin_triplea.errors import RuleViolation, UnknownNameError, and_more
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
@@ -370,6 +370,7 @@ class ScenarioOption(OptionKind):
 
     def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
         titles = []
+        refused: list[str] = []  # why each scenario of the side is not offered, for the option's line when none is
         for scenario in state.ruleset.scenarios:
             if scenario.side != side:
                 continue
@@ -383,15 +384,20 @@ class ScenarioOption(OptionKind):
                 for _ in outcome.changes:
                     state.board.pop()
                 if broken:
+                    refused.append(f"{scenario.title!r}: it would leave a board no game can start from: {broken[0]}")
                     continue
-            except RuleViolation:
+            except RuleViolation as violation:
+                refused.append(f"{scenario.title!r}: {violation.why}")
                 continue
             except UnknownNameError as error:
                 if error.name.lower() in {k.lower() for k in state.profile.unmatched}:
+                    refused.append(f"{scenario.title!r}: the map has no {error.name} (map profile)")
                     continue  # the map profile says the map has nothing for a name it needs
                 raise
             titles.append(scenario.title)
-        unavailable = None if titles else f"every scenario of the {side} involves a place the other side has affected"
+        unavailable = (
+            None if titles else f"no scenario of the {side} can be carried out now: {refused[0] if refused else 'the ruleset has none'}{and_more(refused)}"
+        )
         return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
