@@ -7,7 +7,7 @@ its own twins too, or the power loses the technology's prices.
 
 The test is the class, not an instance: for every house-rule set, every game it targets (the seeds'
 README), every rule of the set that writes prices (read from the set's data) and every technology the
-engine says the game defines, TripleA 1.9 is asked the power's prices after it is granted the technology.
+engine says the game defines, TripleA 1.9 and TripleA 2.7 are asked the power's prices after it is granted the technology.
 They must be the rule's change (from the rule's own words, :data:`PRICE_RULES`) applied to the prices the
 same game without the rule has after the same technology.
 """
@@ -22,10 +22,12 @@ from typing import Any
 import pytest
 
 from kremlin_triplea.engine.positions import Position, run_positions
+from kremlin_triplea.engine.triplea27_positions import run_positions27
 from kremlin_triplea.game import load
+from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR, SHARED
 
 # The games each set is written for (seeds/README.md).
 TARGETS: dict[str, tuple[Path, ...]] = {
@@ -98,12 +100,26 @@ def _write(path: Path, choices: HouseChoices, folder: Path, name: str) -> Path:
 CASES = [(set_id, game, rule, power) for set_id, games in sorted(TARGETS.items()) for game in games for rule, power in price_rules(set_id)]
 
 
-@pytest.fixture(scope="module")
-def prices_after_technologies(tmp_path_factory) -> dict[tuple[str, str, str], list[tuple[str, dict[str, Any], dict[str, Any]]]]:
-    """(set, game, rule) -> for each technology the game defines: (technology, prices without the rule, with it)."""
+def _installation27():
+    found = find_installation(SHARED / "triplea-engine-2.7").found
+    assert found is not None and found.major == 2, "the pinned TripleA 2.7 engine is missing from ../shared"
+    return found
+
+
+ENGINES: dict[str, Callable[[list[Position]], list[list[dict[str, Any]]]]] = {
+    "1.9": run_positions,
+    "2.7": lambda positions: run_positions27(_installation27(), positions),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(ENGINES))
+def prices_after_technologies(request, tmp_path_factory) -> dict[tuple[str, str, str], list[tuple[str, dict[str, Any], dict[str, Any]]]]:
+    """(set, game, rule) -> for each technology the game defines: (technology, prices without the rule, with it),
+    asked of TripleA 1.9 and of TripleA 2.7."""
+    run = ENGINES[request.param]
     folder = tmp_path_factory.mktemp("frontiers")
     games = sorted({(set_id, game) for set_id, game, _, _ in CASES})
-    (technologies,) = zip(*run_positions([Position(game, (("technologies",),), label=game.name) for _, game in games]))
+    (technologies,) = zip(*run([Position(game, (("technologies",),), label=game.name) for _, game in games]))
     written: dict[tuple[str, str, str], Path] = {}
     for (set_id, game), _ in zip(games, technologies):
         written[(set_id, game.name, "")] = _write(game, HouseChoices(set_id), folder, f"{set_id}-{game.stem}")
@@ -120,7 +136,7 @@ def prices_after_technologies(tmp_path_factory) -> dict[tuple[str, str, str], li
                     commands = (("grant", player, tech), ("frontier", player), *(("unit", player, u) for u in _units(game)))
                     positions.append(Position(written[(set_id, game.name, which)], commands, label=f"{game.name} {rule or 'set'} {tech}"))
                     keys.append((set_id, game.name, rule, tech, which))
-    answers = run_positions(positions)
+    answers = run(positions)
     found: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
     for (set_id, game, rule, tech, which), got in zip(keys, answers):
         found.setdefault((set_id, game, rule), {}).setdefault(tech, {})[which or "without"] = got

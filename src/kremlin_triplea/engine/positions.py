@@ -3,7 +3,7 @@
 Driven from Python through JPype (:mod:`kremlin_triplea.engine.triplea19_positions`, a child process with one JVM;
 only a Java runtime is needed, no compiler). A :class:`Position` is a game file and a list of commands (that
 module's table: ``owner``, ``add``, ``remove``, ``damage``, ``step``, ``objectives``, ``frontier``, ``grant``,
-``canal``, ``move``, ``place``, ``aafire``, ``takeover``, ``power``, ``unit``, ``units``, ``techs``, ``technologies``, ``techcost``, ``pus``,
+``canal``, ``move``, ``place``, ``aafire``, ``takeover``, ``power``, ``unit``, ``units``, ``techs``, ``technologies``, ``property``, ``techcost``, ``pus``,
 ``rule``); every position starts from the game as its file holds it, and all positions of a batch run in one JVM.
 
 This is how the house-rule sets are proven by behaviour (tests/test_house_rules_positions.py): an

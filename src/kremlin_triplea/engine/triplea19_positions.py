@@ -26,6 +26,7 @@ canal       FROM TO PLAYER TYPE              whether one such unit may sail FROM
 unit        PLAYER TYPE                      the unit type's values for PLAYER, with its techs
 techs       PLAYER                           the technologies PLAYER owns
 technologies                                 every technology the game defines (its property names)
+property    NAME                             a game option's value as the engine holds it
 units       TERRITORY                        ``owner``, ``units`` ("owner|type" -> count) and ``damaged`` (hits)
 damage      TERRITORY PLAYER TYPE HITS       one such unit takes HITS hits, as a battle records them
 pus         PLAYER                           PLAYER's PUs
@@ -169,6 +170,8 @@ class _Positions:
         if kind == "techs":
             advances = java_class("games.strategy.triplea.delegate.TechTracker").getCurrentTechAdvances(self.player(c[1]), self.data)
             return {"techs": sorted({str(a.getProperty()) for a in advances})}
+        if kind == "property":
+            return {"value": _plain(self.data.getProperties().get(c[1]))}
         if kind == "technologies":
             advances = java_class("games.strategy.triplea.delegate.TechAdvance").getTechAdvances(self.data)
             return {"technologies": sorted({str(a.getProperty()) for a in advances})}
