@@ -429,3 +429,32 @@ def test_both_engines_read_null_player_owners_as_we_do(tmp_path: Path) -> None:
     assert new.error is None and old.ok, (new.error, old.error)
     assert [str(d) for d in disagreements(board, new, properties=False)] == []
     assert [str(d) for d in disagreements(board, old, properties=False)] == []
+
+
+# -- issue 28 item 5: stray text where TripleA's DTD allows none ----------------------------------
+
+
+def test_stray_text_the_engine_ignores_is_no_dtd_error_before_or_after_an_edit(tmp_path: Path) -> None:
+    """The issue's case: text inside <unitInitialize> made every written game fail validation (the DTD's
+    message lists the element's children, so it changed with each unit placed)."""
+    from kremlin_triplea.check.validate import added_problems, validate_tree
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    text = AA50_1941.read_text(encoding="utf-8").replace("<unitInitialize>", "<unitInitialize>\n   stray words\n", 1)
+    path = tmp_path / "WW2v3-1941.xml"
+    path.write_text(text, encoding="utf-8")
+    dtd = CORPUS_DIR / "game.dtd"
+    before = validate_tree(XmlDocument.read(path).root, str(path), dtd=dtd)
+    assert [p for p in before if "game.dtd" in p.message] == []
+    game = load(path)
+    game.board.push(PlaceUnits("Germany", "Germans", "infantry", 1))
+    written = tmp_path / "written.xml"
+    written.write_bytes(game.to_bytes())
+    after = validate_tree(XmlDocument.read(written).root, str(written), dtd=dtd)
+    assert added_problems(before, after) == []
+    # A real DTD error next to the stray text is still reported, at its line.
+    broken = tmp_path / "broken.xml"
+    broken.write_text(text.replace("<unitInitialize>", "<unitInitialize><bogus/>", 1), encoding="utf-8")
+    problems = [p for p in validate_tree(XmlDocument.read(broken).root, str(broken), dtd=dtd) if "game.dtd" in p.message]
+    assert problems and all("bogus" in p.message for p in problems), problems
