@@ -224,29 +224,35 @@ def test_a_flagpole_nobody_can_buy_or_build_is_not_a_factory() -> None:
     assert match.unit is None and "buy or build" in match.reason
 
 
-def test_names_give_a_power_its_own_unit_and_refuse_another_powers(tmp_path: Path) -> None:
+def test_names_give_a_power_its_own_unit(tmp_path: Path) -> None:
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.rules.tomlfile import DataFileError
 
-    _, has = _tww_facts()
+    options, has = _tww_facts()
     game = load(TWW)
     sides = tuple(game.board.catalog.alliances())
     written = tmp_path / "tww.toml"
     result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
     assert result.exit_code == 0, result.output
     names = Names(game.board, load_profile(written), sides)
-    assert names.unit("battleship", power="Germany") in has["Germany"]
-    assert names.unit("battleship", power="Usa") in has["Usa"]
+    for player in ("Germany", "Usa", "Japan"):
+        battleship = names.unit("battleship", power=player)
+        assert battleship in has[player] and int(options[battleship].get("hitPoints", "1")) >= 2
+    assert names.unit("battleship", power="Germany") != names.unit("battleship", power="Usa")
     assert names.unit("battleship") == tomllib.loads(written.read_text())["units"]["battleship"]  # no power: as before
-    # A profile without [units_by_power] gives every power the one battleship: the Germans cannot have it.
-    single = tmp_path / "single.toml"
-    single.write_text(re.sub(r"\n\[units_by_power\.[^\n]*\n(?:[^\n\[]*\n)*", "\n", written.read_text()))
-    names = Names(game.board, load_profile(single), sides)
-    battleship = names.unit("battleship")
-    assert battleship not in has["Germany"]
-    with pytest.raises(DataFileError, match=r"Germany cannot have .*\[units_by_power\.Germany\]"):
-        names.unit("battleship", power="Germany")
+
+
+def test_a_map_without_a_profile_gives_each_power_its_own_units() -> None:
+    """The matrix's derived setup (no profile): the same per-power matching as `profile new`."""
+    from kremlin_triplea.rules.names import Names
+
+    options, has = _tww_facts()
+    game = load(TWW)
+    setup = derived_setup(game, load_named_ruleset("kremlin-aa50"))
+    names = Names(game.board, setup.profile, tuple(game.board.catalog.alliances()))
+    for player in ("Germany", "Britain", "Russia"):
+        armor = names.unit("armor", power=player)
+        assert armor in has[player] and _true(options[armor], "canBlitz"), (player, armor)
 
 
 def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_path: Path) -> None:

@@ -219,6 +219,13 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
         match = match_unit_word("factory", game, facts)
         if "factory" not in game_units and match is not None and match.unit is not None:
             units["factory"] = match.unit
+    general = {w: game_units.get(w.lower()) or known.get(w) or units.get(w) for w in names.units}
+    own: dict[str, dict[str, str]] = {}
+    for found in units_per_power(game, general, list(game.catalog.players), facts):
+        if found.unit is not None:
+            own.setdefault(found.power, {})[found.word] = found.unit
+    if base is not None:
+        own = {p: {**own.get(p, {}), **base.units_by_power.get(p, {})} for p in {*own, *base.units_by_power}}
     notes = []
     players = {p.lower() for p in game.catalog.players}
     base_powers = {k.lower(): v for k, v in (base.powers if base else {}).items()}
@@ -240,6 +247,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
         profile = attrs.evolve(
             base,
             units={**units, **base.units},
+            units_by_power=own,
             rulesets=(ruleset.id,),
             neutral_coasts={},
             capital_marker=None,
@@ -262,6 +270,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
             factory_output_enforced_by_game=False,
             factory_output_reason="no map profile: nobody has checked how this game limits a new factory's output",
             special_reasons={},
+            units_by_power=own,
         )
     return DerivedSetup(derived_ruleset, profile, tuple(notes), missing)
 
