@@ -30,7 +30,9 @@ from kremlin_triplea.tools.profiles import (
     new_profile,
     place_kinds,
     review_marks,
+    rule_names,
     shipped_known_places,
+    straits_needed,
 )
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 
@@ -246,6 +248,75 @@ def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failin
     syria = cells['11 Special "What-if" Scenarios: Germany launches Paratrooper Assault on Syria/Iraq']
     assert syria.status == "not applicable" and "unknown power 'Italy'" in " ".join(syria.reasons)
     assert cells["1 Infantry Placement"].status == "applied"
+
+
+# -- issue 28 item 2: what the rulesets' game rules need from a map -----------------------------
+
+OTTAWA_CITY = 'attachTo="Eastern Canada" javaClass="games.strategy.triplea.attachments.TerritoryAttachment" type="territory">\n      <option name="production" value="3"/>\n      <option name="victoryCity" value="1"/>'
+
+
+def _v3_with_ottawa_moved(tmp_path: Path, to_western_canada: bool) -> Path:
+    """WW2v3 1941 whose Eastern Canada is no victory city; with ``to_western_canada``, the British Western Canada
+    beside it is one instead."""
+    text = AA50_1941.read_text(encoding="utf-8")
+    assert text.count(OTTAWA_CITY) == 1  # Eastern Canada's attachment
+    text = text.replace(OTTAWA_CITY, OTTAWA_CITY.rsplit("\n", 1)[0], 1)
+    if to_western_canada:
+        western = '<attachment name="territoryAttachment" attachTo="Western Canada" javaClass="games.strategy.triplea.attachments.TerritoryAttachment" type="territory">\n      <option name="production" value="1"/>'
+        assert text.count(western) == 1
+        text = text.replace(western, western + '\n      <option name="victoryCity" value="1"/>', 1)
+    path = tmp_path / "WW2v3-1941.xml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_places_the_game_rules_name_are_needed_from_a_map() -> None:
+    # 000_bc04a4edf7f7d2ab.txt, D) (4): "Move the victory city in Ottawa to Capetown, South Africa."; D) (5): China
+    # "may enter or attack Burma ..., French Indo-China, and Mongolia".
+    places = rule_names(load_named_ruleset("kremlin-aa50")).places
+    for place in ("Ottawa", "Capetown, South Africa", "Burma", "French Indo-China", "Mongolia"):
+        assert any(by.startswith("game rule ") for by in places[place]), place
+
+
+def test_a_new_profile_gives_every_place_and_strait_the_game_rules_need_or_lists_it_unmatched() -> None:
+    """The issue's case: on a World War II Global game, Ottawa was neither in [places] nor in [unmatched], and the
+    straits of 000 D) (3) were missing without a word."""
+    game = load(CORPUS_DIR / "G40CanadianMod.xml")
+    ruleset = load_named_ruleset("kremlin-aa50")
+    data = tomllib.loads(new_profile(game, [ruleset], known=shipped_known_places()).text)
+    for place in rule_names(ruleset).places:
+        assert place in data["places"] or place in data["unmatched"] or place in game.board.nodes, place
+    for strait in straits_needed(ruleset):
+        assert strait in data.get("straits", {}) or f"straits.{strait}" in data["unmatched"], strait
+
+
+def test_straits_are_drawn_from_the_maps_geometry() -> None:
+    """On WW2v3 the boundaries found beside each strait's sides are those the hand-written profile gives (its
+    reasons: 12/13 is the Atlantic's one boundary with the Mediterranean, 5 Sea Zone's one way out is 6, 16 Sea
+    Zone's two are 14 and 15)."""
+    game = load(AA50_1941)
+    written = load_profile(REPO / "maps" / "world_war_ii_v3.toml")
+    data = tomllib.loads(new_profile(game, [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+    for key, strait in written.straits.items():
+        drafted = data["straits"][key]
+        assert sorted(map(sorted, drafted["sea_zones"])) == sorted(map(sorted, strait.sea_zone_pairs)), key
+        assert sorted(drafted["land"]) == sorted(strait.land), key
+
+
+def test_a_victory_city_a_rule_moves_must_be_one_on_the_map(tmp_path: Path) -> None:
+    """000 D) (4) moves Ottawa's victory city. Where the map's Eastern Canada is none, the British victory city
+    beside it is taken for Ottawa; where there is none, Ottawa is unmatched, saying why."""
+    ruleset = load_named_ruleset("kremlin-aa50")
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    data = tomllib.loads(new_profile(load(_v3_with_ottawa_moved(moved, True)), [ruleset], known=shipped_known_places()).text)
+    assert data["places"]["Ottawa"] == "Western Canada"
+    assert "is not a victory city here" in data["place_reasons"]["Ottawa"]
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    data = tomllib.loads(new_profile(load(_v3_with_ottawa_moved(gone, False)), [ruleset], known=shipped_known_places()).text)
+    assert "Ottawa" not in data["places"]
+    assert "Eastern Canada" in data["unmatched"]["Ottawa"] and "is not one here" in data["unmatched"]["Ottawa"]
 
 
 # -- issue 28 item 4: the evidence ships with the tool ------------------------------------

@@ -226,29 +226,35 @@ def test_a_flagpole_nobody_can_buy_or_build_is_not_a_factory() -> None:
     assert match.unit is None and "buy or build" in match.reason
 
 
-def test_names_give_a_power_its_own_unit_and_refuse_another_powers(tmp_path: Path) -> None:
+def test_names_give_a_power_its_own_unit(tmp_path: Path) -> None:
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.rules.tomlfile import DataFileError
 
-    _, has = _tww_facts()
+    options, has = _tww_facts()
     game = load(TWW)
     sides = tuple(game.board.catalog.alliances())
     written = tmp_path / "tww.toml"
     result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
     assert result.exit_code == 0, result.output
     names = Names(game.board, load_profile(written), sides)
-    assert names.unit("battleship", power="Germany") in has["Germany"]
-    assert names.unit("battleship", power="Usa") in has["Usa"]
+    for player in ("Germany", "Usa", "Japan"):
+        battleship = names.unit("battleship", power=player)
+        assert battleship in has[player] and int(options[battleship].get("hitPoints", "1")) >= 2
+    assert names.unit("battleship", power="Germany") != names.unit("battleship", power="Usa")
     assert names.unit("battleship") == tomllib.loads(written.read_text())["units"]["battleship"]  # no power: as before
-    # A profile without [units_by_power] gives every power the one battleship: the Germans cannot have it.
-    single = tmp_path / "single.toml"
-    single.write_text(re.sub(r"\n\[units_by_power\.[^\n]*\n(?:[^\n\[]*\n)*", "\n", written.read_text()))
-    names = Names(game.board, load_profile(single), sides)
-    battleship = names.unit("battleship")
-    assert battleship not in has["Germany"]
-    with pytest.raises(DataFileError, match=r"Germany cannot have .*\[units_by_power\.Germany\]"):
-        names.unit("battleship", power="Germany")
+
+
+def test_a_map_without_a_profile_gives_each_power_its_own_units() -> None:
+    """The matrix's derived setup (no profile): the same per-power matching as `profile new`."""
+    from kremlin_triplea.rules.names import Names
+
+    options, has = _tww_facts()
+    game = load(TWW)
+    setup = derived_setup(game, load_named_ruleset("kremlin-aa50"))
+    names = Names(game.board, setup.profile, tuple(game.board.catalog.alliances()))
+    for player in ("Germany", "Britain", "Russia"):
+        armor = names.unit("armor", power=player)
+        assert armor in has[player] and _true(options[armor], "canBlitz"), (player, armor)
 
 
 def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_path: Path) -> None:
@@ -431,3 +437,32 @@ def test_both_engines_read_null_player_owners_as_we_do(tmp_path: Path) -> None:
     assert new.error is None and old.ok, (new.error, old.error)
     assert [str(d) for d in disagreements(board, new, properties=False)] == []
     assert [str(d) for d in disagreements(board, old, properties=False)] == []
+
+
+# -- issue 28 item 5: stray text where TripleA's DTD allows none ----------------------------------
+
+
+def test_stray_text_the_engine_ignores_is_no_dtd_error_before_or_after_an_edit(tmp_path: Path) -> None:
+    """The issue's case: text inside <unitInitialize> made every written game fail validation (the DTD's
+    message lists the element's children, so it changed with each unit placed)."""
+    from kremlin_triplea.check.validate import added_problems, validate_tree
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    text = AA50_1941.read_text(encoding="utf-8").replace("<unitInitialize>", "<unitInitialize>\n   stray words\n", 1)
+    path = tmp_path / "WW2v3-1941.xml"
+    path.write_text(text, encoding="utf-8")
+    dtd = CORPUS_DIR / "game.dtd"
+    before = validate_tree(XmlDocument.read(path).root, str(path), dtd=dtd)
+    assert [p for p in before if "game.dtd" in p.message] == []
+    game = load(path)
+    game.board.push(PlaceUnits("Germany", "Germans", "infantry", 1))
+    written = tmp_path / "written.xml"
+    written.write_bytes(game.to_bytes())
+    after = validate_tree(XmlDocument.read(written).root, str(written), dtd=dtd)
+    assert added_problems(before, after) == []
+    # A real DTD error next to the stray text is still reported, at its line.
+    broken = tmp_path / "broken.xml"
+    broken.write_text(text.replace("<unitInitialize>", "<unitInitialize><bogus/>", 1), encoding="utf-8")
+    problems = [p for p in validate_tree(XmlDocument.read(broken).root, str(broken), dtd=dtd) if "game.dtd" in p.message]
+    assert problems and all("bogus" in p.message for p in problems), problems

@@ -27,6 +27,7 @@ checked where the engine's reading of it is known exactly (see
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import os
@@ -944,6 +945,9 @@ def dtd_notes(root: etree._Element, dtd: Path, reported_lines: set[int | None]) 
     schema = _load_dtd(dtd)
     if schema.validate(root.getroottree()):
         return []
+    stripped = _without_stray_text(root, schema)
+    if stripped is not None and schema.validate(stripped.getroottree()):
+        return []  # only text the engine ignores (its other errors are reported from the copy, by the same lines)
     kinds: dict[str, list[int]] = {}
     for error in schema.error_log:
         if _VARIABLE_DTD_MESSAGES.search(error.message) or (error.type in _SAID_BETTER and error.line in reported_lines):
@@ -953,6 +957,32 @@ def dtd_notes(root: etree._Element, dtd: Path, reported_lines: set[int | None]) 
         (lines[0], f"does not follow game.dtd (TripleA 1.9 prints this and loads the game): {message}" + (f" ({len(lines)} places)" if len(lines) > 1 else ""))
         for message, lines in kinds.items()
     ]
+
+
+def _without_stray_text(root: etree._Element, schema: etree.DTD) -> etree._Element | None:
+    """A copy of the document without the text the DTD allows no text in (None if it has none).
+
+    Text between the elements of ``<unitInitialize>`` and the like breaks the DTD, but 2.7 reads the game as if
+    it were not there (its parser maps elements only) and 1.9 only prints the error; a map that has it is played
+    as it is, and an error it had before an edit is no error of the edit (the DTD's message lists every child,
+    so it differs once a unit is placed).
+    """
+    no_text = {e.name for e in schema.elements() if e.type in ("element", "empty")}
+
+    def stray(text: str | None) -> bool:
+        return bool(text and text.strip())
+
+    if not any(e.tag in no_text and (stray(e.text) or any(stray(c.tail) for c in e)) for e in root.iter(tag=etree.Element)):
+        return None
+    copied = copy.deepcopy(root)
+    for element in copied.iter(tag=etree.Element):
+        if element.tag in no_text:
+            if stray(element.text):
+                element.text = None
+            for child in element:
+                if stray(child.tail):
+                    child.tail = None
+    return copied
 
 
 def _load_dtd(path: Path) -> etree.DTD:

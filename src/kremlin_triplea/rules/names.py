@@ -13,8 +13,6 @@ import re
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.rules.profile import Profile
-from kremlin_triplea.rules.roles import units_of_power
-from kremlin_triplea.rules.tomlfile import DataFileError
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
 NUMBERED_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
@@ -29,13 +27,12 @@ class Names:
         self._rule_names = {**profile.powers, **profile.units, **profile.places}
         self._powers = _index(catalog.players, profile.powers)
         self._units = _index(catalog.unit_types, profile.units)
-        # Each power's own unit types (profile [units_by_power]), and the types each power can have at all.
+        # Each power's own unit types (profile [units_by_power]).
         self._power_units = {}
         for power, units in profile.units_by_power.items():
             player = self._powers.get(power.lower())
             if player is not None:
                 self._power_units[player] = _index((), units, catalog.unit_types)
-        self._can_have = {player: units_of_power(board, player) for player in catalog.players}
         land = [t for t, d in board.nodes.items() if not d["water"]]
         sea = [t for t, d in board.nodes.items() if d["water"]]
         self._land = _index(land, {k: v for k, v in profile.places.items() if v in set(land)})
@@ -54,29 +51,16 @@ class Names:
         return self._resolve("power", name, self._powers, where)
 
     def unit(self, name: str, *, where: str | None = None, power: str | None = None) -> str:
-        """The game's unit type for ``name``; with ``power``, that power's own (issue 28: one unit type for
-        every power made the Germans' armor an American tank).
+        """The game's unit type for ``name``; with ``power``, that power's own where the profile names one in
+        ``[units_by_power]`` (issue 28: one unit type for every power made the Germans' armor an American tank).
 
-        In order: the profile's ``[units_by_power]`` entry for the power; the unit ``[units]`` (or the game)
-        names, unless it is another power's own: one another power can have (its production frontier or its
-        set-up) and this one cannot. That is refused, naming the entry to write. A unit no power can have
-        (classic's artillery, which no frontier sells) is nobody's, and taken as the rule text says.
+        ``profile new`` and a map without a profile fill that table by role from what each power can have;
+        ``profile check`` says where a power is given a unit it cannot have.
         """
         if power is not None and isinstance(name, str):
-            player = self.power(power, where=where)
-            own = self._power_units.get(player, {}).get(name.strip().lower())
+            own = self._power_units.get(self.power(power, where=where), {}).get(name.strip().lower())
             if own is not None:
                 return own
-            unit = self._resolve("unit", name, self._units, where)
-            can_have = self._can_have.get(player, frozenset())
-            if can_have and unit not in can_have and any(unit in units for units in self._can_have.values()):
-                needed = f" (needed at {where})" if where else ""
-                raise DataFileError(
-                    f"{player} cannot have {unit}, the map's {name.strip()!r}{needed}: it is neither in {player}'s production "
-                    f"frontier nor in its set-up; say which unit is {player}'s own in [units_by_power.{player}]",
-                    where=self.profile.path,
-                )
-            return unit
         return self._resolve("unit", name, self._units, where)
 
     def has_unit(self, name: str) -> bool:

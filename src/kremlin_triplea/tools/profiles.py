@@ -75,11 +75,51 @@ def rule_names(ruleset: Ruleset) -> RuleNames:
         need(powers, restriction.power, by)
         for place in restriction.may_also_enter:
             need(places, place, by)
+    for rule in getattr(ruleset, "game_rules", ()):
+        for table, name in game_rule_names(rule):
+            need(tables[table], name, f"game rule {rule.id!r}")
     return RuleNames(
         {k: tuple(v) for k, v in sorted(powers.items())},
         {k: tuple(v) for k, v in sorted(units.items())},
         {k: tuple(v) for k, v in sorted(places.items())},
     )
+
+
+#: The fields of a game rule's change that name a rule-text place, power or unit, by the change's kind
+#: (gamerules/actions.py reads them with the profile's names).
+_GAME_RULE_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "canal": (("places", "land"),),
+    "victory_city": (("places", "from"), ("places", "to")),
+    "turn_step": (("powers", "power"),),
+    "grant_tech": (("powers", "power"),),
+    "frontier_cost": (("powers", "power"), ("units", "costs")),
+    "place_units": (("powers", "power"), ("places", "at"), ("units", "units")),
+    "move_units": (("powers", "power"), ("places", "from"), ("places", "to"), ("units", "units")),
+}
+#: Attachments a game rule changes whose ``attach_to`` is a power.
+_POWER_ATTACHMENTS = ("rulesAttachment", "playerAttachment", "techAttachment")
+
+
+def game_rule_names(rule) -> list[tuple[str, str]]:
+    """The (table, name) pairs a game rule names: the places, powers and units its changes need on a map.
+
+    Only what is written in the rule text's names; a canal's sides left to the profile's ``[straits]`` and a turn
+    step's position (``[turn_step_positions]``) are the profile's own entries.
+    """
+    found = []
+    for change in rule.changes:
+        data = change.data
+        kind = data.get("kind")
+        for table, field in _GAME_RULE_FIELDS.get(kind, ()):
+            value = data.get(field)
+            names = list(value) if isinstance(value, (list, dict)) else [value] if isinstance(value, str) else []
+            found += [(table, n) for n in names if isinstance(n, str)]
+        if kind == "attachment_option":
+            if data.get("attachment") in _POWER_ATTACHMENTS and isinstance(data.get("attach_to"), str):
+                found.append(("powers", data["attach_to"]))
+            if str(data.get("option", "")).endswith("Territories") and isinstance(data.get("add"), list):
+                found += [("places", n) for n in data["add"] if isinstance(n, str)]
+    return found
 
 
 def numbered_sea_zone(name: str) -> str | None:
@@ -179,6 +219,13 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
         match = match_unit_word("factory", game, facts)
         if "factory" not in game_units and match is not None and match.unit is not None:
             units["factory"] = match.unit
+    general = {w: game_units.get(w.lower()) or known.get(w) or units.get(w) for w in names.units}
+    own: dict[str, dict[str, str]] = {}
+    for found in units_per_power(game, general, list(game.catalog.players), facts):
+        if found.unit is not None:
+            own.setdefault(found.power, {})[found.word] = found.unit
+    if base is not None:
+        own = {p: {**own.get(p, {}), **base.units_by_power.get(p, {})} for p in {*own, *base.units_by_power}}
     notes = []
     players = {p.lower() for p in game.catalog.players}
     base_powers = {k.lower(): v for k, v in (base.powers if base else {}).items()}
@@ -200,6 +247,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
         profile = attrs.evolve(
             base,
             units={**units, **base.units},
+            units_by_power=own,
             rulesets=(ruleset.id,),
             neutral_coasts={},
             capital_marker=None,
@@ -222,6 +270,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
             factory_output_enforced_by_game=False,
             factory_output_reason="no map profile: nobody has checked how this game limits a new factory's output",
             special_reasons={},
+            units_by_power=own,
         )
     return DerivedSetup(derived_ruleset, profile, tuple(notes), missing)
 
@@ -1000,6 +1049,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     named = [p for p in players if p in power_matches.values()]
     lines += _units_by_power_lines(game, unit_matches, named, facts)
     places = match_places(game, rulesets, known)
+    _victory_cities(game, rulesets, places)
     lines += ["", "[places]   # rule-text territory or sea zone = the game's, only of the same kind"]
     reasons = []
     for rule, match in places.items():
@@ -1031,6 +1081,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     lines.append("[powers_may_enter]   # the game's movementRestrictionTerritories of each restricted power")
     lines += [f"{_q(player)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}" for player, listed in entered.items()]
     lines.append("")
+    lines += _strait_lines(game, rulesets, places, unmatched)
     ww2v3 = board.properties.get("WW2V3", "").lower() == "true"
     lines += [
         "[factory_output]",
@@ -1094,6 +1145,102 @@ def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], playe
 
 def new_profile_text(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> str:
     return new_profile(game, rulesets, key=key, known=known).text
+
+
+def _victory_cities(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMatch]) -> None:
+    """A victory city a game rule moves ("Ottawa") must be one here: the match, else the one victory city of its
+    owner among its land neighbours, else none (the rule cannot be written into this game)."""
+    board = game.board
+    for ruleset in rulesets:
+        for rule in getattr(ruleset, "game_rules", ()):
+            for change in rule.changes:
+                name = change.data.get("from") if change.data.get("kind") == "victory_city" else None
+                match = places.get(name) if isinstance(name, str) else None
+                if match is None or match.name is None or board.node(match.name)["victory_city"]:
+                    continue
+                owner = board.node(match.name)["owner"]
+                beside = [
+                    n for n in board.neighbours(match.name) if not board.is_water(n) and board.node(n)["victory_city"] and board.node(n)["owner"] == owner
+                ]
+                if len(beside) == 1:
+                    why = f"{match.name} ({match.evidence}) is not a victory city here; {beside[0]}, beside it and held by {owner}, is the one"
+                    places[name] = PlaceMatch(name, beside[0], f"game rule {rule.id!r} moves the victory city of {name}: {why}")
+                else:
+                    held = f"{len(beside)} of {owner}'s victory cities border it" if beside else f"no victory city of {owner} borders it"
+                    places[name] = PlaceMatch(
+                        name, None, f"game rule {rule.id!r} moves the victory city of {name}, and {match.name} ({match.evidence}) is not one here; {held}"
+                    )
+
+
+def _strait_lines(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMatch], unmatched: dict[str, list[str]]) -> list[str]:
+    """``[straits.<key>]`` for each strait the rulesets' game rules need, drawn from the map's own geometry.
+
+    A strait's sides are the land its hand-written profiles give it, found here
+    through this profile's own place matches; its boundaries are the sea-zone
+    pairs beside all of that land, shaped as there: one boundary, or every way
+    out of an inner sea. A strait not found so is listed in ``[unmatched]``.
+    """
+    lines: list[str] = []
+    for ruleset in rulesets:
+        for key, rule in straits_needed(ruleset).items():
+            if any(line.startswith(f"[straits.{_q(key)}]") for line in lines):
+                continue
+            found, why = _strait_here(game, key, places)
+            if found is None:
+                unmatched.setdefault(f"straits.{key}", []).append(f"strait: {why}; needed by {ruleset.id} game rule {rule}")
+                continue
+            pairs, land = found
+            lines += [
+                "",
+                f"[straits.{_q(key)}]",
+                f"sea_zones = [{', '.join(f'[{_q(a)}, {_q(b)}]' for a, b in pairs)}]   # {REVIEW}",
+                f"reason = {_q(why)}",
+                f"land = [{', '.join(_q(t) for t in land)}]   # {REVIEW}",
+                f"land_reason = {_q('the sides the hand-written profiles give the strait, matched on this map as [places] says')}",
+            ]
+    return lines
+
+
+def _strait_here(game: Game, key: str, places: dict[str, PlaceMatch]) -> tuple[tuple[list[tuple[str, str]], list[str]] | None, str]:
+    board = game.board
+    tried = []
+    for profile in _installed_profiles():
+        strait = profile.straits.get(key)
+        if strait is None or not strait.land:
+            continue
+        land = []
+        for side in strait.land:
+            rules = [r for r, g in profile.places.items() if g == side] + [side]
+            here = next((places[r].name for r in rules if r in places and places[r].name is not None), None)
+            if here is None:  # a side no rule text names (AA50's Morocco Algeria): the same words here, once
+                same = [t for t in board.nodes if not board.is_water(t) and _key(t) == _key(side)]
+                here = same[0] if len(same) == 1 else None
+            if here is None or board.is_water(here):
+                tried.append(f"{profile.map}'s side {side} has no match here")
+                break
+            land.append(here)
+        else:
+            pairs = _boundaries_beside(board, land, len(strait.sea_zone_pairs))
+            there = "; ".join(f"{a}/{b}" for a, b in strait.sea_zone_pairs)
+            if pairs:
+                how = "every way out of the inner sea" if len(pairs) > 1 else "the one boundary"
+                return (pairs, land), f"the sea-zone boundaries beside {', '.join(land)}: {how}, as {there} on {profile.map}"
+            tried.append(f"no sea-zone boundary here is shaped as {there} on {profile.map} beside {', '.join(land)}")
+    return None, "; ".join(tried) or f"no hand-written profile gives the strait {key!r} its land"
+
+
+def _boundaries_beside(board, land: list[str], count: int) -> list[tuple[str, str]]:
+    """``count`` boundaries between sea zones beside all of ``land``, shaped as a strait is: the one boundary of
+    two such zones (Gibraltar's), or every way out of the one such zone with ``count`` sea neighbours (an inner
+    sea: the Baltic's one, the Black Sea's two). Anything else is for a person to say."""
+    touching = [z for z in board.nodes if board.is_water(z) and all(t in board.neighbours(z) for t in land)]
+    pairs = sorted({tuple(sorted((a, b))) for a in touching for b in board.neighbours(a) if b in touching and board.is_water(b)})
+    if count == 1 and len(pairs) == 1:
+        return pairs
+    seas = [z for z in touching if len([b for b in board.neighbours(z) if board.is_water(b)]) == count]
+    if len(seas) != 1:
+        return []
+    return [tuple(sorted((b, seas[0]))) for b in sorted(board.neighbours(seas[0])) if board.is_water(b)]
 
 
 def straits_needed(ruleset: Ruleset) -> dict[str, str]:
