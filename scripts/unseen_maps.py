@@ -87,6 +87,9 @@ def draft_step(maps_dir: Path, spec: str, ruleset: str, work: Path, seed: int, t
 
     game = load(resolve_game(spec, maps_dir))
     rules = load_named_ruleset(ruleset)
+    absent = [side for side in rules.sides if side not in game.catalog.alliances()]
+    if absent:
+        return f"no draft: the game has no alliance {' or '.join(absent)} (its alliances: {', '.join(game.catalog.alliances())})", "-"
     try:
         setup = DraftRun(draft_from_dict({"ruleset": ruleset, "first": rules.sides[0]}), game, ruleset=rules)
     except KremlinError as error:

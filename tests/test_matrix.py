@@ -421,3 +421,24 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
     for path, answer in zip(written, answers):
         assert answer.get("error") is None, (path.name, answer.get("error"))
         assert compare.disagreements(load(path).board, reading(answer), properties=False, triplea2=True) == [], path.name
+
+
+def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """apply refuses a pick that leaves a board no game starts from (draft/invariants.py: "no territory holds more
+    than one factory"); the matrix, which counted such a pick as applied, now fails it as apply refuses it."""
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    original = matrix.KINDS["placement"].apply
+
+    def second_factory(state, pick):
+        outcome = original(state, pick)
+        if pick.option.number != 1:
+            return outcome
+        return Outcome((*outcome.changes, PlaceUnits("Germany", "Germans", "factory", 1)), outcome.affected, outcome.lines)
+
+    monkeypatch.setattr(matrix.KINDS["placement"], "apply", second_factory)
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    cell = report.cells[("kremlin-aa50", "1 Infantry Placement", "world_war_ii_v3/WW2v3-1941.xml")]
+    assert cell.status == FAILED and cell.applied == 0
+    assert all("apply refuses it: it would leave a board no game can start from: Germany holds more than one factory" in e for e in cell.errors)
+    assert report.cells[("kremlin-aa50", "2 Artillery/Tank Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED

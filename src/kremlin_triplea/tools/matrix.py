@@ -815,12 +815,20 @@ def _apply_in_memory(cell: Cell, label: str, run: DraftRun, outcome_changes: Cal
     before = _snapshot(board)
     try:
         changes = tuple(outcome_changes())
+        places = touched_places(changes)
+        problems = board_problems(board, run.state.factory, places)
         board.push_all(list(changes))
     except KremlinError as error:
         cell.errors.append(f"{label}: listed as legal but refused: {error}")
         return None
     except Exception as error:  # noqa: BLE001 - any crash is this pick's failure, reported in the matrix
         cell.errors.append(f"{label}: crashed: {type(error).__name__}: {error}")
+        return None
+    broken = new_problems(problems, board, run.state.factory, places)
+    if broken:  # apply refuses it so (DraftRun._push_keeping_invariants): listed as legal, it is a failure
+        for _ in changes:
+            board.pop()
+        cell.errors.append(f"{label}: listed as legal but apply refuses it: it would leave a board no game can start from: {'; '.join(broken)}")
         return None
     try:
         rules = game_rules_now(run)
