@@ -11,6 +11,7 @@ import statistics
 import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -344,3 +345,34 @@ def test_a_kept_page_is_never_one_of_an_earlier_step_and_is_sent_compressed_or_n
     assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
     after = client.get(url)
     assert f"data-seq='{room.seq}'" in after.text and after.text != before.text
+
+
+def test_spectators_reloading_together_hold_one_worker_and_the_page_is_drawn_once(room: Room, monkeypatch) -> None:
+    """When the room changes every open page reloads at once: one worker draws the page, the others wait on the loop."""
+    from kremlin_triplea.web import app as web_app
+
+    drawn, workers = [], []
+    real_page, real_pool = web_app.room_page, web_app.run_in_threadpool
+
+    def room_page(*args, **kwargs):
+        drawn.append(kwargs.get("note"))
+        time.sleep(0.3)  # a board's page takes a while: the others arrive meanwhile
+        return real_page(*args, **kwargs)
+
+    async def run_in_threadpool(*args, **kwargs):
+        workers.append(args[0])
+        return await real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "room_page", room_page)
+    monkeypatch.setattr(web_app, "run_in_threadpool", run_in_threadpool)
+    with room_served(room) as address:
+        url = f"http://{address[0]}:{address[1]}/room/{room.keys[SPECTATOR]}"
+
+        def reload(_: int) -> bytes:
+            with httpx.Client(timeout=60) as http:
+                return http.get(url).content
+
+        with ThreadPoolExecutor(max_workers=30) as pool:
+            pages = list(pool.map(reload, range(30)))
+    assert len(set(pages)) == 1 and f"data-seq='{room.seq}'".encode() in pages[0]
+    assert len(drawn) == 1 and len(workers) == 1, (len(drawn), len(workers))

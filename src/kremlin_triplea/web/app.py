@@ -228,12 +228,47 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         except Forbidden as error:
             return forbidden(error)
         query = {k: v[:200] for k, v in request.query_params.items()}
-        page = kept_page(role, query.get("option"), query)
+        option = query.get("option")
+        page = kept_page(role, option, query)
+        if page is None and role not in notes:
+            page = await drawn_once(role, key, option, query)
         if page is not None and (page.compressed or not accepts_gzip(request)):
             # Drawn and compressed already at this step: answered on the loop, without a worker or the room's lock.
             room.mark_seen(role, page.seq)
             return page.response(request)
-        return await run_in_threadpool(lambda: show(request, role, key, option=query.get("option"), query=query))
+        return await run_in_threadpool(lambda: show(request, role, key, option=option, query=query))
+
+    drawing: dict[tuple[object, int], asyncio.Future] = {}  # (page, step) -> the page a request is drawing now
+
+    async def drawn_once(role: str, key: str, option: str | None, query: dict[str, str]) -> Page | None:
+        """The page drawn (and compressed) by one worker however many ask for it at once (all the spectators, when
+        the room changes): the others wait on the loop, holding no worker. None: drawing it failed (drawn again)."""
+        flight = (page_key(role, option, query), room.seq)
+        pending = drawing.get(flight)
+        if pending is not None:
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if pending.cancelled():
+                    return None  # the drawing request failed or went away: this one draws it itself
+                raise
+        pending = drawing[flight] = asyncio.get_running_loop().create_future()
+
+        def draw() -> Page:
+            page = draw_page(role, key, option=option, query=query, error=None)
+            page.gzipped()
+            return page
+
+        try:
+            page = await run_in_threadpool(draw)
+        except BaseException:
+            pending.cancel()  # those waiting draw it themselves
+            raise
+        else:
+            pending.set_result(page)
+        finally:
+            drawing.pop(flight, None)
+        return page
 
     def action(method):
         async def endpoint(request: Request) -> Response:
