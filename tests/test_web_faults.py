@@ -376,3 +376,21 @@ def test_spectators_reloading_together_hold_one_worker_and_the_page_is_drawn_onc
             pages = list(pool.map(reload, range(30)))
     assert len(set(pages)) == 1 and f"data-seq='{room.seq}'".encode() in pages[0]
     assert len(drawn) == 1 and len(workers) == 1, (len(drawn), len(workers))
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dangling link"])
+def test_a_lock_path_that_is_not_a_regular_file_is_refused_and_left_alone(room: Room, kind: str) -> None:
+    from kremlin_triplea.web.room import ServeLock, lock_file
+
+    path = lock_file(room.path)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(room.path.parent / "elsewhere")
+    with pytest.raises(KremlinError) as refused:
+        ServeLock(room.path).acquire()
+    assert str(path) in str(refused.value)
+    assert path.is_dir() if kind == "folder" else path.is_fifo() if kind == "fifo" else path.is_symlink() and not path.exists()
+    assert not (room.path.parent / "elsewhere").exists()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import os
 import secrets
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -155,9 +156,12 @@ class ServeLock:
             raise InputError(f"no such draft: the folder {self.path.parent} does not exist", where=str(self.draft))
         while True:
             try:
-                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
             except OSError as error:
                 raise InputError(f"cannot make the lock that keeps a second server off this draft: {error.strerror or error}", where=str(self.path)) from None
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                os.close(descriptor)
+                raise InputError("is not a regular file: it is where serve keeps the lock for the draft beside it; move it away", where=str(self.path))
             if not _try_lock(descriptor):
                 os.close(descriptor)
                 raise InputError(f"is already served by {self._holder()}; stop that server first, or use its links", where=str(self.draft))
