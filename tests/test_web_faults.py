@@ -394,3 +394,44 @@ def test_a_lock_path_that_is_not_a_regular_file_is_refused_and_left_alone(room: 
     assert str(path) in str(refused.value)
     assert path.is_dir() if kind == "folder" else path.is_fifo() if kind == "fifo" else path.is_symlink() and not path.exists()
     assert not (room.path.parent / "elsewhere").exists()
+
+
+class FakeResource:
+    """The ``resource`` module with an open-file limit of ``soft``/``hard`` (Windows has none: simulated everywhere)."""
+
+    RLIMIT_NOFILE = 7
+    RLIM_INFINITY = -1
+
+    def __init__(self, soft: int, hard: int) -> None:
+        self.limits = (soft, hard)
+
+    def getrlimit(self, which: int) -> tuple[int, int]:
+        return self.limits
+
+    def setrlimit(self, which: int, limits: tuple[int, int]) -> None:
+        if limits[1] != self.limits[1] or (self.limits[1] != self.RLIM_INFINITY and limits[0] > self.limits[1]):
+            raise ValueError("not allowed")
+        self.limits = limits
+
+
+@pytest.mark.parametrize(
+    ("soft", "hard", "room_left"),
+    [
+        (300, 300, True),  # cannot be raised: as many as it leaves room for
+        (1024, 1 << 20, False),  # raised to make room for the most connections
+        (1024, -1, False),  # (no ceiling)
+    ],
+)
+def test_the_connections_at_once_stay_within_the_open_file_limit(monkeypatch, soft: int, hard: int, room_left: bool) -> None:
+    """Each connection is an open file: beyond the limit accept() fails and the room is denied to all (issue 31)."""
+    import sys
+
+    from starlette.applications import Starlette
+
+    from kremlin_triplea.web import app as web_app
+
+    fake = FakeResource(soft, hard)
+    monkeypatch.setitem(sys.modules, "resource", fake)
+    allowed = web_app.room_server(Starlette()).config.http.max_connections
+    assert allowed == (soft - web_app.RESERVED_FILES if room_left else web_app.MAX_CONNECTIONS)
+    assert allowed + web_app.RESERVED_FILES <= fake.limits[0]  # the limit now in force leaves room for them
