@@ -435,3 +435,24 @@ def test_the_connections_at_once_stay_within_the_open_file_limit(monkeypatch, so
     allowed = web_app.room_server(Starlette()).config.http.max_connections
     assert allowed == (soft - web_app.RESERVED_FILES if room_left else web_app.MAX_CONNECTIONS)
     assert allowed + web_app.RESERVED_FILES <= fake.limits[0]  # the limit now in force leaves room for them
+
+
+def test_a_spectators_page_is_drawn_once_a_step_whatever_its_query(room: Room, monkeypatch) -> None:
+    """A spectator's page has no form (pages.room_page: the forms are for the side to act): a query cannot make a
+    spectator's link cost a drawing per request."""
+    from kremlin_triplea.web import app as web_app
+
+    drawn = []
+    real_page = web_app.room_page
+
+    def room_page(*args, **kwargs):
+        drawn.append(args[1])
+        return real_page(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "room_page", room_page)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    pages = {client.get(f"/room/{room.keys[SPECTATOR]}", params={"option": str(n), "x": str(n)}).text for n in range(10)}
+    assert len(pages) == 1 and drawn == [SPECTATOR]
+    client.get(f"/room/{room.keys['Axis']}", params={"option": "1"})
+    client.get(f"/room/{room.keys['Axis']}", params={"option": "2"})
+    assert drawn == [SPECTATOR, "Axis", "Axis"]  # a player's form differs by option: each drawn

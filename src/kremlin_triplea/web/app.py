@@ -186,6 +186,8 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     pages: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], Page] = {}
 
     def page_key(role: str, option: str | None, query: dict[str, str] | None) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
+        if role == SPECTATOR:  # a spectator's page has no form: however a spectator's link is written, one page
+            return role, None, ()
         return role, option, tuple(sorted((query or {}).items()))
 
     def kept_page(role: str, option: str | None, query: dict[str, str] | None) -> Page | None:
