@@ -456,3 +456,47 @@ def test_a_spectators_page_is_drawn_once_a_step_whatever_its_query(room: Room, m
     client.get(f"/room/{room.keys['Axis']}", params={"option": "1"})
     client.get(f"/room/{room.keys['Axis']}", params={"option": "2"})
     assert drawn == [SPECTATOR, "Axis", "Axis"]  # a player's form differs by option: each drawn
+
+
+class FakeMsvcrt:
+    """Windows' byte-range locks (msvcrt.locking), simulated: a locked byte is refused to every other descriptor,
+    and on Windows a locked byte cannot be read by anyone else either."""
+
+    LK_NBLCK = 2
+    LK_UNLCK = 0
+
+    def __init__(self) -> None:
+        self.locked: dict[tuple[int, int], int] = {}  # (file, byte) -> descriptor
+
+    def locking(self, descriptor: int, mode: int, count: int) -> None:
+        assert mode == self.LK_NBLCK and count == 1
+        where = (os.fstat(descriptor).st_ino, os.lseek(descriptor, 0, os.SEEK_CUR))
+        holder = self.locked.get(where)
+        if holder is not None and holder != descriptor:
+            raise OSError(errno.EACCES, "Permission denied")
+        self.locked[where] = descriptor
+
+    def forget(self, descriptor: int) -> None:
+        self.locked = {k: v for k, v in self.locked.items() if v != descriptor}
+
+
+def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(room: Room, monkeypatch) -> None:
+    import sys
+
+    from kremlin_triplea.web import room as web_room
+    from kremlin_triplea.web.room import ServeLock, lock_file
+
+    fake = FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    monkeypatch.setattr(web_room, "_windows", lambda: True)
+    first = ServeLock(room.path).acquire()
+    first.say("process 4242 at http://localhost:8050")
+    with pytest.raises(KremlinError) as refused:
+        ServeLock(room.path).acquire()
+    assert "is already served by process 4242 at http://localhost:8050" in str(refused.value)
+    ((_, byte),) = fake.locked.keys()
+    assert byte >= len(lock_file(room.path).read_bytes())  # the lock lies past the text: a second server reads who holds it
+    fake.forget(first._descriptor)  # closing a descriptor drops its locks
+    first.release()
+    assert not lock_file(room.path).exists()
+    ServeLock(room.path).acquire().release()  # the next server starts
