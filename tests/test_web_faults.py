@@ -11,6 +11,7 @@ import statistics
 import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -344,3 +345,158 @@ def test_a_kept_page_is_never_one_of_an_earlier_step_and_is_sent_compressed_or_n
     assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
     after = client.get(url)
     assert f"data-seq='{room.seq}'" in after.text and after.text != before.text
+
+
+def test_spectators_reloading_together_hold_one_worker_and_the_page_is_drawn_once(room: Room, monkeypatch) -> None:
+    """When the room changes every open page reloads at once: one worker draws the page, the others wait on the loop."""
+    from kremlin_triplea.web import app as web_app
+
+    drawn, workers = [], []
+    real_page, real_pool = web_app.room_page, web_app.run_in_threadpool
+
+    def room_page(*args, **kwargs):
+        drawn.append(kwargs.get("note"))
+        time.sleep(0.3)  # a board's page takes a while: the others arrive meanwhile
+        return real_page(*args, **kwargs)
+
+    async def run_in_threadpool(*args, **kwargs):
+        workers.append(args[0])
+        return await real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "room_page", room_page)
+    monkeypatch.setattr(web_app, "run_in_threadpool", run_in_threadpool)
+    with room_served(room) as address:
+        url = f"http://{address[0]}:{address[1]}/room/{room.keys[SPECTATOR]}"
+
+        def reload(_: int) -> bytes:
+            with httpx.Client(timeout=60) as http:
+                return http.get(url).content
+
+        with ThreadPoolExecutor(max_workers=30) as pool:
+            pages = list(pool.map(reload, range(30)))
+    assert len(set(pages)) == 1 and f"data-seq='{room.seq}'".encode() in pages[0]
+    assert len(drawn) == 1 and len(workers) == 1, (len(drawn), len(workers))
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dangling link"])
+def test_a_lock_path_that_is_not_a_regular_file_is_refused_and_left_alone(room: Room, kind: str) -> None:
+    from kremlin_triplea.web.room import ServeLock, lock_file
+
+    path = lock_file(room.path)
+    if kind == "folder":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(room.path.parent / "elsewhere")
+    with pytest.raises(KremlinError) as refused:
+        ServeLock(room.path).acquire()
+    assert str(path) in str(refused.value)
+    assert path.is_dir() if kind == "folder" else path.is_fifo() if kind == "fifo" else path.is_symlink() and not path.exists()
+    assert not (room.path.parent / "elsewhere").exists()
+
+
+class FakeResource:
+    """The ``resource`` module with an open-file limit of ``soft``/``hard`` (Windows has none: simulated everywhere)."""
+
+    RLIMIT_NOFILE = 7
+    RLIM_INFINITY = -1
+
+    def __init__(self, soft: int, hard: int) -> None:
+        self.limits = (soft, hard)
+
+    def getrlimit(self, which: int) -> tuple[int, int]:
+        return self.limits
+
+    def setrlimit(self, which: int, limits: tuple[int, int]) -> None:
+        if limits[1] != self.limits[1] or (self.limits[1] != self.RLIM_INFINITY and limits[0] > self.limits[1]):
+            raise ValueError("not allowed")
+        self.limits = limits
+
+
+@pytest.mark.parametrize(
+    ("soft", "hard", "room_left"),
+    [
+        (300, 300, True),  # cannot be raised: as many as it leaves room for
+        (1024, 1 << 20, False),  # raised to make room for the most connections
+        (1024, -1, False),  # (no ceiling)
+    ],
+)
+def test_the_connections_at_once_stay_within_the_open_file_limit(monkeypatch, soft: int, hard: int, room_left: bool) -> None:
+    """Each connection is an open file: beyond the limit accept() fails and the room is denied to all (issue 31)."""
+    import sys
+
+    from starlette.applications import Starlette
+
+    from kremlin_triplea.web import app as web_app
+
+    fake = FakeResource(soft, hard)
+    monkeypatch.setitem(sys.modules, "resource", fake)
+    allowed = web_app.room_server(Starlette()).config.http.max_connections
+    assert allowed == (soft - web_app.RESERVED_FILES if room_left else web_app.MAX_CONNECTIONS)
+    assert allowed + web_app.RESERVED_FILES <= fake.limits[0]  # the limit now in force leaves room for them
+
+
+def test_a_spectators_page_is_drawn_once_a_step_whatever_its_query(room: Room, monkeypatch) -> None:
+    """A spectator's page has no form (pages.room_page: the forms are for the side to act): a query cannot make a
+    spectator's link cost a drawing per request."""
+    from kremlin_triplea.web import app as web_app
+
+    drawn = []
+    real_page = web_app.room_page
+
+    def room_page(*args, **kwargs):
+        drawn.append(args[1])
+        return real_page(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "room_page", room_page)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    pages = {client.get(f"/room/{room.keys[SPECTATOR]}", params={"option": str(n), "x": str(n)}).text for n in range(10)}
+    assert len(pages) == 1 and drawn == [SPECTATOR]
+    client.get(f"/room/{room.keys['Axis']}", params={"option": "1"})
+    client.get(f"/room/{room.keys['Axis']}", params={"option": "2"})
+    assert drawn == [SPECTATOR, "Axis", "Axis"]  # a player's form differs by option: each drawn
+
+
+class FakeMsvcrt:
+    """Windows' byte-range locks (msvcrt.locking), simulated: a locked byte is refused to every other descriptor,
+    and on Windows a locked byte cannot be read by anyone else either."""
+
+    LK_NBLCK = 2
+    LK_UNLCK = 0
+
+    def __init__(self) -> None:
+        self.locked: dict[tuple[int, int], int] = {}  # (file, byte) -> descriptor
+
+    def locking(self, descriptor: int, mode: int, count: int) -> None:
+        assert mode == self.LK_NBLCK and count == 1
+        where = (os.fstat(descriptor).st_ino, os.lseek(descriptor, 0, os.SEEK_CUR))
+        holder = self.locked.get(where)
+        if holder is not None and holder != descriptor:
+            raise OSError(errno.EACCES, "Permission denied")
+        self.locked[where] = descriptor
+
+    def forget(self, descriptor: int) -> None:
+        self.locked = {k: v for k, v in self.locked.items() if v != descriptor}
+
+
+def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(room: Room, monkeypatch) -> None:
+    import sys
+
+    from kremlin_triplea.web import room as web_room
+    from kremlin_triplea.web.room import ServeLock, lock_file
+
+    fake = FakeMsvcrt()
+    monkeypatch.setitem(sys.modules, "msvcrt", fake)
+    monkeypatch.setattr(web_room, "_windows", lambda: True)
+    first = ServeLock(room.path).acquire()
+    first.say("process 4242 at http://localhost:8050")
+    with pytest.raises(KremlinError) as refused:
+        ServeLock(room.path).acquire()
+    assert "is already served by process 4242 at http://localhost:8050" in str(refused.value)
+    ((_, byte),) = fake.locked.keys()
+    assert byte >= len(lock_file(room.path).read_bytes())  # the lock lies past the text: a second server reads who holds it
+    fake.forget(first._descriptor)  # closing a descriptor drops its locks
+    first.release()
+    assert not lock_file(room.path).exists()
+    ServeLock(room.path).acquire().release()  # the next server starts

@@ -163,6 +163,95 @@ class Changes:
         return self.room.seq
 
 
+PageKey = tuple[str, str | None, tuple[tuple[str, str], ...]]  # role, option, query
+
+
+class RoomPages:
+    """The room's pages: each drawn under the room's lock (one whole state), kept for its step when it carries no
+    note or error, and drawn by one worker however many ask for it at once (every spectator reloads when the room
+    changes): the others wait on the loop, holding no worker."""
+
+    def __init__(self, room: Room, draw_svg) -> None:
+        self.room = room
+        self.draw_svg = draw_svg
+        self.pictures: dict[int, str] = {}  # step -> the board, drawn once a step
+        self.notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
+        self.kept: dict[PageKey, Page] = {}  # the pages last drawn without a note or an error; only the current step's are used
+        self.drawing: dict[tuple[PageKey, int], asyncio.Future] = {}  # (page, step) -> the page a request is drawing now
+
+    def picture(self) -> str:
+        seq = self.room.seq
+        if seq not in self.pictures:
+            self.pictures.clear()
+            self.pictures[seq] = self.draw_svg(self.room)
+        return self.pictures[seq]
+
+    @staticmethod
+    def key(role: str, option: str | None, query: dict[str, str] | None) -> PageKey:
+        if role == SPECTATOR:  # a spectator's page has no form: however a spectator's link is written, one page
+            return role, None, ()
+        return role, option, tuple(sorted((query or {}).items()))
+
+    def kept_page(self, role: str, option: str | None, query: dict[str, str] | None) -> Page | None:
+        page = self.kept.get(self.key(role, option, query))
+        return page if page is not None and page.seq == self.room.seq and role not in self.notes else None
+
+    def draw(self, role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None) -> Page:
+        room = self.room
+        with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
+            note = self.notes.pop(role, None)
+            plain = note is None and error is None
+            page = self.kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
+            if page is None:
+                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, svg=self.picture()))
+                if plain:
+                    if len(self.kept) >= KEPT_PAGES:
+                        self.kept.clear()
+                    self.kept[self.key(role, option, query)] = page
+            room.mark_seen(role, page.seq)
+        return page
+
+    async def view(self, request: Request, role: str, key: str, query: dict[str, str]) -> Response:
+        option = query.get("option")
+        page = self.kept_page(role, option, query)
+        if page is None and role not in self.notes:
+            page = await self.drawn_once(role, key, option, query)
+        if page is not None and (page.compressed or not accepts_gzip(request)):
+            # Drawn and compressed already at this step: answered on the loop, without a worker or the room's lock.
+            self.room.mark_seen(role, page.seq)
+            return page.response(request)
+        return await run_in_threadpool(lambda: self.draw(role, key, option=option, query=query, error=None).response(request))
+
+    async def drawn_once(self, role: str, key: str, option: str | None, query: dict[str, str]) -> Page | None:
+        """The page drawn (and compressed) by one worker however many ask for it at once. None: drawing it failed (drawn again)."""
+        flight = (self.key(role, option, query), self.room.seq)
+        pending = self.drawing.get(flight)
+        if pending is not None:
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if pending.cancelled():
+                    return None  # the drawing request failed or went away: this one draws it itself
+                raise
+        pending = self.drawing[flight] = asyncio.get_running_loop().create_future()
+
+        def draw() -> Page:
+            page = self.draw(role, key, option=option, query=query, error=None)
+            page.gzipped()
+            return page
+
+        try:
+            page = await run_in_threadpool(draw)
+        except BaseException:
+            pending.cancel()  # those waiting draw it themselves
+            raise
+        else:
+            pending.set_result(page)
+        finally:
+            self.drawing.pop(flight, None)
+        return page
+
+
 def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette:
     """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default).
 
@@ -170,41 +259,9 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     """
     from kremlin_triplea.web.picture import board_svg
 
-    draw = svg_for or board_svg
-    pictures: dict[int, str] = {}
+    pages = RoomPages(room, svg_for or board_svg)
+    notes = pages.notes
     changes = Changes(room, stopping)
-
-    def picture() -> str:
-        seq = room.seq
-        if seq not in pictures:
-            pictures.clear()
-            pictures[seq] = draw(room)
-        return pictures[seq]
-
-    notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
-    # (role, option, query) -> that page as last drawn without a note or an error; only the current step's are used.
-    pages: dict[tuple[str, str | None, tuple[tuple[str, str], ...]], Page] = {}
-
-    def page_key(role: str, option: str | None, query: dict[str, str] | None) -> tuple[str, str | None, tuple[tuple[str, str], ...]]:
-        return role, option, tuple(sorted((query or {}).items()))
-
-    def kept_page(role: str, option: str | None, query: dict[str, str] | None) -> Page | None:
-        page = pages.get(page_key(role, option, query))
-        return page if page is not None and page.seq == room.seq and role not in notes else None
-
-    def draw_page(role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None) -> Page:
-        with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
-            note = notes.pop(role, None)
-            plain = note is None and error is None
-            page = kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
-            if page is None:
-                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, svg=picture()))
-                if plain:
-                    if len(pages) >= KEPT_PAGES:
-                        pages.clear()
-                    pages[page_key(role, option, query)] = page
-            room.mark_seen(role, page.seq)
-        return page
 
     def show(
         request: Request,
@@ -216,7 +273,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         query: dict[str, str] | None = None,
         error: str | None = None,
     ) -> Response:
-        return draw_page(role, key, option=option, query=query, error=error).response(request, status)
+        return pages.draw(role, key, option=option, query=query, error=error).response(request, status)
 
     def forbidden(error: Exception) -> HTMLResponse:
         return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
@@ -227,13 +284,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
             role = room.role(key)
         except Forbidden as error:
             return forbidden(error)
-        query = {k: v[:200] for k, v in request.query_params.items()}
-        page = kept_page(role, query.get("option"), query)
-        if page is not None and (page.compressed or not accepts_gzip(request)):
-            # Drawn and compressed already at this step: answered on the loop, without a worker or the room's lock.
-            room.mark_seen(role, page.seq)
-            return page.response(request)
-        return await run_in_threadpool(lambda: show(request, role, key, option=query.get("option"), query=query))
+        return await pages.view(request, role, key, {k: v[:200] for k, v in request.query_params.items()})
 
     def action(method):
         async def endpoint(request: Request) -> Response:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import os
 import secrets
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -137,6 +138,10 @@ def lock_file(draft_path: Path) -> Path:
 _WINDOWS_LOCK_OFFSET = 1 << 30
 
 
+def _windows() -> bool:
+    return os.name == "nt"
+
+
 class ServeLock:
     """Held by the one server serving a draft file: a second ``serve`` on it is refused and told where the first one runs.
 
@@ -155,13 +160,16 @@ class ServeLock:
             raise InputError(f"no such draft: the folder {self.path.parent} does not exist", where=str(self.draft))
         while True:
             try:
-                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
             except OSError as error:
                 raise InputError(f"cannot make the lock that keeps a second server off this draft: {error.strerror or error}", where=str(self.path)) from None
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                os.close(descriptor)
+                raise InputError("is not a regular file: it is where serve keeps the lock for the draft beside it; move it away", where=str(self.path))
             if not _try_lock(descriptor):
                 os.close(descriptor)
                 raise InputError(f"is already served by {self._holder()}; stop that server first, or use its links", where=str(self.draft))
-            if os.name == "nt" or _same_file(descriptor, self.path):
+            if _windows() or _same_file(descriptor, self.path):
                 break
             os.close(descriptor)  # the server that held it removed the file as it stopped: lock the one now there
         self._descriptor = descriptor
@@ -186,11 +194,11 @@ class ServeLock:
     def release(self) -> None:
         if self._descriptor is None:
             return
-        if os.name != "nt":
+        if not _windows():
             self.path.unlink(missing_ok=True)  # while still locked: a server starting now locks a new file
         os.close(self._descriptor)
         self._descriptor = None
-        if os.name == "nt":
+        if _windows():  # an open file cannot be removed there: once closed
             try:
                 self.path.unlink()
             except OSError:
@@ -205,7 +213,7 @@ class ServeLock:
 
 def _try_lock(descriptor: int) -> bool:
     try:
-        if os.name == "nt":
+        if _windows():
             import msvcrt
 
             os.lseek(descriptor, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
