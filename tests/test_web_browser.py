@@ -10,6 +10,7 @@ A screenshot of each step goes to $KREMLIN_SCREENSHOTS (default: a tmp folder).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -226,3 +227,56 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(written)])
     assert result.exit_code == 0, result.output
     assert served.content == written.read_bytes()
+
+
+# Phone widths (issue 31: "a phone draws a 980-px desktop page") and a laptop's.
+WIDTHS = {"phone-360": (360, 780, True), "phone-390": (390, 844, True), "laptop-1280": (1280, 800, False)}
+
+
+def emulate(driver, width: int, height: int, mobile: bool) -> None:
+    """Chromium's device emulation: with ``mobile`` the page is laid out as a phone lays it out (980 px unless it has a viewport)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+
+
+def drafts_at(tmp_path: Path, state: str) -> Room:
+    """A room at the start, at the bid (the example's ten picks made) or complete (its bid agreed too)."""
+    data = example()
+    made = header(data)
+    if state in ("bid", "complete"):
+        made["pick"] = data["pick"]
+    if state == "complete":
+        made["bid"] = data["bid"]
+    draft = tmp_path / state / "draft.toml"
+    draft.parent.mkdir()
+    new_draft(draft, made, MAPS_DIR)
+    return Room(draft, MAPS_DIR)
+
+
+RAW_JSON = re.compile(r"[{\[]\s*[\"']\w+[\"']\s*[:,]")  # {"axis": ..., ['x', ...: what json.dumps or repr write
+
+
+@pytest.mark.slow
+def test_every_page_fits_a_phone_and_a_laptop_without_horizontal_scrolling_or_raw_json(tmp_path: Path, screenshots: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = browser(tmp_path / "profile")
+    try:
+        for state, path in (("start", "?option=3"), ("bid", ""), ("complete", "")):
+            room = drafts_at(tmp_path, state)
+            with live_server(lambda stopping, room=room: create_app(room, stopping=stopping)) as base:
+                for role in ("Axis", "spectator"):
+                    for name, (width, height, mobile) in WIDTHS.items():
+                        emulate(driver, width, height, mobile)
+                        driver.get(f"{base}/room/{room.keys[role]}{path}")
+                        driver.find_element(By.ID, "status")
+                        inner, scroll = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+                        assert inner == width, f"{state} {name}: laid out {inner} px wide (no viewport?)"
+                        assert scroll <= inner, f"{state} page for the {role} at {name}: {scroll} px wide in a {inner} px window"
+                        text = driver.find_element(By.TAG_NAME, "body").text
+                        assert not RAW_JSON.search(text), f"{state} {name}: raw JSON on the page: {RAW_JSON.search(text)}"
+                        assert driver.find_element(By.ID, "status").is_displayed()
+                        if role == "Axis":
+                            driver.save_screenshot(str(screenshots / f"fit-{state}-{name}.png"))
+                driver.get("about:blank")  # close the page's event stream before the server stops
+    finally:
+        driver.quit()

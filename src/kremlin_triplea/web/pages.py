@@ -60,30 +60,103 @@ SCRIPT = """
 """
 
 STYLE = """
-body { font-family: DejaVu Sans, sans-serif; margin: 1em; }
-#room { display: flex; gap: 1em; align-items: flex-start; }
-#controls { flex: 0 0 40%; min-width: 22em; }
-#board { flex: 1; position: sticky; top: 0; }
-#board svg { width: 100%; height: auto; max-height: 96vh; }
-h1 { font-size: 140%; } h2 { font-size: 120%; }
-#board path[data-name]:hover { stroke: #000; stroke-width: 3; cursor: pointer; }
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
+body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color: #1d1d1d; background: #f7f6f2; }
+/* One column on a phone (the forms, then the map), two from a laptop's width up: never wider than the window. */
+#room { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.25em; padding: 0 .75em 1em; }
+#controls, #board { min-width: 0; }
+@media (min-width: 900px) {
+  #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); }
+  #bar { grid-column: 1 / -1; }
+  #board { position: sticky; top: 5.5em; align-self: start; }
+}
+/* Whose turn it is and what is pending stay in sight while the page scrolls. */
+#bar { position: sticky; top: 0; z-index: 2; margin: 0 -.75em .5em; padding: .45em .75em; background: #24364b; color: #fff; }
+#bar h1 { font-size: 95%; font-weight: normal; margin: 0; opacity: .85; }
+#bar #status { font-size: 110%; margin: .15em 0 0; }
+#bar #pending { margin: .1em 0 0; font-size: 90%; }
+#bar #pending:empty { display: none; }
+h2 { font-size: 120%; } h3 { font-size: 110%; margin: 1em 0 .4em; } h4 { margin: .8em 0 .3em; }
+p, li, td, th, legend, label, summary { overflow-wrap: anywhere; }
+input, select, button { font: inherit; max-width: 100%; }
+input:not([type]), input[type=text], input[type=number] { padding: .25em .35em; }
+select { min-width: 0; padding: .2em; }
+button { padding: .35em .9em; min-height: 2.3em; cursor: pointer; }
+fieldset { min-width: 0; margin: .5em 0; border: 1px solid #bbb; border-radius: 4px; }
+.row { display: flex; flex-wrap: wrap; gap: .35em .5em; align-items: center; }
+.row input.target { flex: 1 1 9em; min-width: 0; }
 .refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
-.note { background: #eef; padding: .5em; }
-.columns { display: flex; gap: 2em; flex-wrap: wrap; }
-fieldset { margin: .5em 0; }
+.note { background: #e6ecf7; border: 1px solid #9ab; padding: .5em; }
+.at-fault { outline: 2px solid #b00; background: #fff3f3; }
+.rule-text { background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
+.columns { display: flex; gap: 0 2em; flex-wrap: wrap; }
+.columns > section { flex: 1 1 14em; min-width: 0; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .2em .4em; border-bottom: 1px solid #ddd; vertical-align: top; }
+td.number, th.number { text-align: right; white-space: nowrap; }
+caption { text-align: left; font-weight: bold; padding: .3em 0; }
+#board svg { display: block; width: 100%; height: auto; max-height: 90vh; background: #fff; }
+#board path[data-name]:hover { stroke: #000; stroke-width: 3; cursor: pointer; }
 #tip { min-height: 1.2em; font-size: 90%; }
 """
 
 
 def page(title: str, body: str) -> str:
     return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{escape(title)}</title>"
         f"<style>{STYLE}</style></head><body>{body}<script>{SCRIPT}</script></body></html>"
     )
 
 
 def message_page(status: str, text: str) -> str:
-    return page(status, f"<h1>{escape(status)}</h1><p class='refused'>{escape(text)}</p>")
+    return page(status, f"<main class='message' style='padding: 0 .75em'><h1>{escape(status)}</h1><p class='refused'>{escape(text)}</p></main>")
+
+
+def status_line(room: Room) -> str:
+    """What the room waits for now, in one line (the bar at the top of the page keeps it in sight)."""
+    session = room.session
+    run = session.run
+    turn = room.turn()
+    declaration = room.declaration()
+    if room.complete:
+        return "The draft is complete."
+    if declaration is not None:
+        return f"The bid is agreed. The {declaration[0].side} declare where {declaration[0].describe()} go (000 A, order of action)."
+    if turn is None and "bid" in session.data:
+        return "The bid is agreed. House rules: each side chooses its powers' advantages."
+    if turn is None and room.bid_proposal is not None:
+        return f"All {run.total_picks} picks are made. The {room.bid_proposal.side} propose a bid; the other side agrees or refuses."
+    if turn is None:
+        return f"All {run.total_picks} picks are made: the bid."
+    player = f" ({session.players[turn]})" if turn in session.players else ""
+    return f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose.{player}"
+
+
+def pending_line(room: Room, role: str) -> str:
+    """Whom the room waits for, from this page's side: you, or the other side (and for what)."""
+    if room.complete:
+        return ""
+    if room.undo_request is not None:
+        asked = room.undo_request.side
+        return "Waiting for the other side to answer your undo." if asked == role else f"The {asked} ask to undo: {undo_target(room)}."
+    waiting: list[str] = []
+    declaration = room.declaration()
+    if declaration is not None:
+        waiting = [declaration[0].side]
+    elif room.picks_done and "bid" in room.session.data:
+        waiting = room.house_pending()
+    elif room.bid_proposal is not None:
+        waiting = [side for side in room.sides if side != room.bid_proposal.side]
+    elif room.turn() is not None:
+        waiting = [room.turn() or ""]
+    else:
+        waiting = list(room.sides)  # either side enters the bid
+    if role in waiting:
+        return "Your move." if len(waiting) == 1 else "Your move (either side may enter it)."
+    return "Waiting for the " + " and the ".join(waiting) + "."
 
 
 def room_page(
@@ -98,67 +171,76 @@ def room_page(
     svg: str = "",
 ) -> str:
     session = room.session
-    run = session.run
-    state = session.state
     turn = room.turn()
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
-    out = [
-        f"<h1>Kremlin draft: {escape(run.ruleset.title)}</h1>",
-        f"<p>{escape(session.game.board.game_name)} · you are <b id='role'>{escape(who)}</b> · draft file {escape(room.path.name)}</p>",
-    ]
+    bar = (
+        f"<header id='bar'><h1>Kremlin draft: {escape(session.run.ruleset.title)} · {escape(session.game.board.game_name)} · "
+        f"you are <b id='role'>{escape(who)}</b></h1>"
+        f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending_line(room, role))}</p></header>"
+    )
+    out = [f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
     if error:
         out.append(f"<p class='refused' id='refused'>Refused: {escape(error)}</p>")
     if note:
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
-    declaration = room.declaration()
-    if room.complete:
-        status = "The draft is complete."
-    elif declaration is not None:
-        status = f"The bid is agreed. The {declaration[0].side} declare where {declaration[0].describe()} go (000 A, order of action)."
-    elif turn is None and "bid" in session.data:
-        status = "The bid is agreed. House rules: each side chooses its powers' advantages."
-    elif turn is None:
-        status = f"All {run.total_picks} picks are made: the bid."
-    else:
-        status = f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose." + (f" ({session.players[turn]})" if turn in session.players else "")
-    out.append(f"<h2 id='status'>{escape(status)}</h2>")
-    if room.session.data.get("house_rules"):
+    if session.data.get("house_rules"):
         out.append(
             "<p id='house-rules'>House rules written into the game after the bid: "
-            + escape(", ".join(room.session.data["house_rules"]))
+            + escape(", ".join(session.data["house_rules"]))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     out.append(undo_block(room, role, key))
-    if role != SPECTATOR and room.undo_request is None and not room.complete:
-        if turn == role:
-            out.append(pick_block(room, key, option, query or {}))
-        elif declaration is not None:
-            out.append(declaration_block(room, role, key, declaration))
-        elif turn is None and "bid" in room.session.data:
-            out.append(house_block(room, role, key))
-        elif turn is None and room.bid_proposal is not None:
-            out.append(bid_answer_block(room, role, key))
-        elif turn is None:
-            out.append(bid_block(room, key))
-        else:
-            out.append(f"<p id='waiting'>Waiting for the {escape(turn)}.</p>")
+    out.append(action_block(room, role, key, option, query or {}))
     if room.complete:
         out.append(complete_block(room, role, key))
     out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
-    places = {
-        place: f"{data['owner'] or 'neutral'}; {data['production']} IPC; "
-        + (", ".join(f"{n} {o} {u}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0]), i[0][1])) if n) or "no units")
-        for place, data in state.board.nodes.items()
-    }
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
-    out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places), quote=False)}</script>")
+    out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}'><div id='controls'>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-turn='{escape(turn or '')}'>{bar}<div id='controls'>"
         + "".join(out)
         + f"</div><div id='board'>{svg}</div></div>"
     )
     return page(f"Kremlin draft — {who}", body)
+
+
+def action_block(room: Room, role: str, key: str, option: str | None, query: dict[str, str]) -> str:
+    """The form this side fills in now, or what it waits for."""
+    if role == SPECTATOR or room.undo_request is not None or room.complete:
+        return ""
+    turn = room.turn()
+    declaration = room.declaration()
+    if turn == role:
+        return pick_block(room, key, option, query)
+    if declaration is not None:
+        return declaration_block(room, role, key, declaration)
+    if turn is None and "bid" in room.session.data:
+        return house_block(room, role, key)
+    if turn is None and room.bid_proposal is not None:
+        return bid_answer_block(room, role, key)
+    if turn is None:
+        return bid_block(room, key, query)
+    return f"<p id='waiting'>Waiting for the {escape(turn)}.</p>"
+
+
+def places_info(room: Room) -> dict[str, str]:
+    """Each territory's owner, value and units: the tip shown when the pointer is over it."""
+    return {
+        place: f"{data['owner'] or 'neutral'}; {data['production']} IPC; "
+        + (", ".join(f"{n} {o} {u}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0]), i[0][1])) if n) or "no units")
+        for place, data in room.session.state.board.nodes.items()
+    }
+
+
+def undo_target(room: Room) -> str:
+    """The action an undo takes back, named: the bid, or the last pick with what it did."""
+    session = room.session
+    if "bid" in session.data:
+        return "the agreed bid (" + bid_text(session.data["bid"]) + ")"
+    if not session.picks:
+        return "nothing"
+    return f"pick {len(session.picks)} ({describe_pick(session.values[-1])[0]})"
 
 
 def _seq(room: Room) -> str:
@@ -295,7 +377,7 @@ def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, st
     return "".join(out)
 
 
-def bid_block(room: Room, key: str) -> str:
+def bid_block(room: Room, key: str, query: dict[str, str]) -> str:
     state = room.session.state
     rules = state.ruleset.bid
     choices = bid_choices(state)
@@ -328,6 +410,43 @@ def bid_block(room: Room, key: str) -> str:
         + "</ul></details>"
     )
     out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
+    return "".join(out)
+
+
+def bid_text(bid: dict) -> str:
+    """A bid in one line of words: "Axis 12 PUs: 1 Germans infantry at Poland, ..."."""
+    sides = [f"{side.capitalize()} {amount:+d} PUs" for side, amount in bid.items() if isinstance(amount, int)]
+    rows = [
+        f"{'remove ' if kind == 'remove' else ''}{r.get('count', 1)} {r['power']} {r['unit']} at {r['at']}"
+        for kind in ("place", "remove")
+        for r in bid.get(kind, [])
+    ]
+    shares = [f"{power} receives {share}" for power, share in bid.get("allocate", {}).items()]
+    return ", ".join(sides) + (": " + ", ".join(rows + shares) if rows or shares else "")
+
+
+def bid_html(bid: dict, ident: str) -> str:
+    """A bid as a sentence for its amount and a table of its units (placed or removed) or of its allocation."""
+    amounts = ", ".join(f"the {side.capitalize()} {amount:+d} PUs" for side, amount in bid.items() if isinstance(amount, int))
+    out = [f"<div id='{ident}' class='bid-shown'><p>Bid: {escape(amounts)}</p>"]
+    for kind, verb in (("place", "placed"), ("remove", "removed")):
+        rows = bid.get(kind, [])
+        if rows:
+            out.append(
+                f"<table><caption>Units {verb}</caption><tr><th>Power</th><th>Unit</th><th class='number'>Count</th><th>At</th></tr>"
+                + "".join(
+                    f"<tr><td>{escape(r['power'])}</td><td>{escape(r['unit'])}</td><td class='number'>{int(r.get('count', 1))}</td><td>{escape(r['at'])}</td></tr>"
+                    for r in rows
+                )
+                + "</table>"
+            )
+    if bid.get("allocate"):
+        out.append(
+            "<table><caption>PUs received</caption><tr><th>Power</th><th class='number'>PUs</th></tr>"
+            + "".join(f"<tr><td>{escape(power)}</td><td class='number'>{int(share)}</td></tr>" for power, share in bid["allocate"].items())
+            + "</table>"
+        )
+    out.append("</div>")
     return "".join(out)
 
 
@@ -389,7 +508,7 @@ def bid_answer_block(room: Room, role: str, key: str) -> str:
     """The bid one side entered: the other side agrees (the draft is complete) or refuses it."""
     proposal = room.bid_proposal
     assert proposal is not None
-    shown = f"<pre id='bid-proposed'>{escape(json.dumps(proposal.bid, indent=1))}</pre>"
+    shown = bid_html(proposal.bid, "bid-proposed")
     if role == proposal.side:
         return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}</section>"
     return (
@@ -431,7 +550,7 @@ def picks_block(room: Room) -> str:
                 out.append("<li>" + "<br>".join(escape(line) for line in describe_pick(value)) + "</li>")
         out.append(f"</ul><p class='total'>total: {values.totals()[side]:+d} IPCs</p>")
     if "bid" in session.data:
-        out.append(f"<p id='bid-entered'>Bid: {escape(json.dumps(session.data['bid']))}</p>")
+        out.append(bid_html(session.data["bid"], "bid-entered"))
     out.append("</section>")
     return "".join(out)
 
@@ -444,9 +563,33 @@ def locks_block(room: Room) -> str:
     return f"<section id='locks'><h3>Locks</h3><ul>{items}</ul></section>"
 
 
+def summary_html(lines: list[str]) -> str:
+    """The summary's lines (as ``apply`` prints them: a heading ending in ':' and its indented lines) as headed lists."""
+    out: list[str] = []
+    items: list[str] = []
+
+    def close() -> None:
+        if items:
+            out.append("<ul>" + "".join(f"<li>{escape(item)}</li>" for item in items) + "</ul>")
+            items.clear()
+
+    for line in lines:
+        if line.startswith(" "):
+            items.append(line.strip())
+            continue
+        close()
+        heading = line.rstrip()
+        if heading.endswith(":"):
+            out.append(f"<h4>{escape(heading[:-1])}</h4>")
+        else:
+            out.append(f"<p>{escape(heading)}</p>")
+    close()
+    return "".join(out)
+
+
 def complete_block(room: Room, role: str, key: str) -> str:
     result = room.result()
-    out = ["<section id='complete'><h3>Summary</h3><pre id='summary'>" + escape("\n".join(result.summary())) + "</pre>"]
+    out = ["<section id='complete'><h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div>"]
     if role != SPECTATOR:
         out.append(
             f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>"
