@@ -36,7 +36,7 @@ from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
-from kremlin_triplea.gamefile.safe import check_output, read_bytes, write_atomically
+from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
@@ -160,7 +160,7 @@ class ServeLock:
             raise InputError(f"no such draft: the folder {self.path.parent} does not exist", where=str(self.draft))
         while True:
             try:
-                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
+                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | BINARY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
             except OSError as error:
                 raise InputError(f"cannot make the lock that keeps a second server off this draft: {error.strerror or error}", where=str(self.path)) from None
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
