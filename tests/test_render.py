@@ -341,3 +341,18 @@ def test_the_map_of_a_written_game_is_found_in_a_map_folder_without_map_yml(tmp_
     written = tmp_path / "written.xml"
     shutil.copy(AA50_1941, written)
     assert find_map_folder(load(written).board, written, maps) == maps / "world_war_ii_v3" / "map"
+
+
+@pytest.mark.linux_only
+def test_a_fifo_in_place_of_a_map_file_is_refused_in_one_line_not_waited_on(tmp_path: Path) -> None:
+    """Issue 27, every input read as the safe reader reads it: render read polygons.txt, centers.txt and
+    map.properties with read_text, so a FIFO there hung the command."""
+    import os
+
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.report.render import read_properties
+
+    fifo = tmp_path / "map.properties"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="map.properties"):
+        read_properties(fifo)

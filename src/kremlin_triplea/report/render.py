@@ -24,7 +24,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps, maps_without_yml
-from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import PlaceDifference, board_difference
 
@@ -49,10 +49,15 @@ class MapArt:
     height: int
 
 
+def _map_text(path: Path) -> str:
+    """A text file of the map folder, read as every input is (a FIFO, a device or a huge file refused in one line)."""
+    return read_bytes(path, what="map file").decode("utf-8", errors="replace")
+
+
 def read_properties(path: Path) -> dict[str, str]:
     """A Java .properties file's ``key=value`` lines (the last of a repeated key wins, as in Java)."""
     found: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in _map_text(path).splitlines():
         line = line.strip()
         if not line or line[0] in "#!":
             continue
@@ -71,7 +76,7 @@ def read_map_art(folder: Path) -> MapArt:
         if not needed.is_file():
             raise InputError("the map folder has no " + needed.name + " (name the folder holding it with --map-dir)", where=str(folder))
     polygons: dict[str, tuple[tuple[tuple[int, int], ...], ...]] = {}
-    for number, line in enumerate(polygons_file.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+    for number, line in enumerate(_map_text(polygons_file).splitlines(), start=1):
         if not line.strip():
             continue
         name, bracket, rest = line.partition("<")
@@ -84,7 +89,7 @@ def read_map_art(folder: Path) -> MapArt:
                 shapes.append(points)
         polygons[name.strip()] = tuple(shapes)
     centers: dict[str, tuple[int, int]] = {}
-    for number, line in enumerate(centers_file.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+    for number, line in enumerate(_map_text(centers_file).splitlines(), start=1):
         if not line.strip():
             continue
         match = _POINT.search(line)
