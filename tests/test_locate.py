@@ -254,3 +254,29 @@ def test_a_listed_game_in_a_folder_below_games_is_found(tmp_path: Path) -> None:
     (tmp_path / "m" / "map.yml").write_text("map_name: m\ngames:\n- game_name: Classic Kremlin\n  file_name: kremlin.xml\n")
     assert resolve_game("m/Classic Kremlin", tmp_path) == tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"
     assert [g.path for g in read_map_folder(tmp_path / "m").games] == [tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"]
+
+
+def test_profile_new_records_map_and_game_named_with_a_backslash_as_map_slash_game() -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", "world_war_ii_v3\\WW2v3-1941.xml"])
+    assert result.exit_code == 0, result.output
+    assert 'key = "world_war_ii_v3/WW2v3-1941.xml"' in result.output.splitlines()
+
+
+def test_uninstall_map_and_name_with_a_backslash(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from kremlin_triplea.gamefile.install import installed_games
+
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    example = Path(__file__).parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    runner = CliRunner()
+    installed = runner.invoke(main, ["--maps-dir", str(tmp_path), "apply", str(example), "--install", "--name", "Ann v Bob"])
+    assert installed.exit_code == 0, installed.output
+    gone = runner.invoke(main, ["--maps-dir", str(tmp_path), "uninstall", "world_war_ii_v3\\Ann v Bob"])
+    assert gone.exit_code == 0, gone.output
+    assert installed_games(tmp_path) == []

@@ -134,7 +134,8 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     path = resolve_game(game, maps_dir)
     loaded = load(path)
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
-    key = game if "/" in game and not Path(game).is_file() else str(path)
+    named = game.replace("\\", "/")  # MAP\GAME as on Windows is recorded as MAP/GAME, which every system reads
+    key = named if "/" in named and not Path(game).is_file() and not Path(named).is_file() else str(path)
     text = new_profile_text(loaded, rulesets, key=key, known=known_places(maps_dir))
     text += _lacking(text, path, rulesets, maps_dir)
     if output is None:
