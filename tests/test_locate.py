@@ -280,3 +280,23 @@ def test_uninstall_map_and_name_with_a_backslash(tmp_path: Path) -> None:
     gone = runner.invoke(main, ["--maps-dir", str(tmp_path), "uninstall", "world_war_ii_v3\\Ann v Bob"])
     assert gone.exit_code == 0, gone.output
     assert installed_games(tmp_path) == []
+
+
+def test_an_unreadable_folder_below_games_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As TripleA finds nothing in a folder it cannot read; the error is raised where reading it fails (root reads
+    # a folder whatever its mode, so the refusal is the operating system's answer, given here by hand).
+    from kremlin_triplea.gamefile import locate
+
+    games = tmp_path / "m" / "games"
+    (games / "locked").mkdir(parents=True)
+    shutil.copy(KREMLIN, games / "kremlin.xml")
+    scandir = os.scandir
+
+    def refuse_locked(path):
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(locate.os, "scandir", refuse_locked)
+    listed = map_folder_without_yml(tmp_path / "m")
+    assert listed is not None and [g.path.name for g in listed.games] == ["kremlin.xml"]
