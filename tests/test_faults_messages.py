@@ -116,7 +116,7 @@ def _numeric_options() -> list[tuple[tuple[str, ...], str, click.ParamType]]:
         found = []
         for path, command in _commands(main, ctx):
             for param in command.params:
-                if isinstance(param, click.Option) and isinstance(param.type, (click.types._NumberParamTypeBase, click.IntRange, click.FloatRange)):
+                if isinstance(param, click.Option) and isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType)):
                     found.append((path, param.opts[-1] if param.opts[-1].startswith("--") else param.opts[0], param.type))
     return found
 
@@ -140,7 +140,7 @@ def test_the_walk_finds_the_numeric_options() -> None:
 def _bad_values(kind: click.ParamType) -> list[str]:
     """Values no number option takes: not numbers, not finite, and beyond the option's own range."""
     bad = ["nan", "inf", "-inf", "1e400", "abc", "", "²", "0x10"]
-    if isinstance(kind, click.INT.__class__) or isinstance(kind, click.IntRange):
+    if isinstance(kind, click.types.IntParamType):
         bad += ["1.5", "1e3"]
     low, high = getattr(kind, "min", None), getattr(kind, "max", None)
     step = 1 if isinstance(kind, click.IntRange) else 1e-6
@@ -390,3 +390,24 @@ def test_odd_digits_in_the_draft_rooms_forms_are_refused_as_fields() -> None:
     with pytest.raises(FormError, match=r"at\.²: not a field of this form"):
         rows({"at.²": "Germany"}, "at")
     assert option_of({"option": "²"}) == "²"  # a name, looked up as one (and refused as an unknown option there)
+
+
+@pytest.mark.parametrize(("key", "value"), [("profile", '"r.toml"'), ("ruleset", '"r.toml"'), ("house_rules", '["r.toml"]')])
+def test_a_folder_a_draft_names_as_a_rule_file_is_called_a_folder(tmp_path: Path, key: str, value: str) -> None:
+    # Was "no such file" for a folder beside the draft (looked for elsewhere), or "not a regular file".
+    import re
+
+    (tmp_path / "r.toml").mkdir()
+    text = (Path(__file__).parents[1] / "examples" / "kremlin-classic-kremlin.toml").read_text()
+    text = re.sub(rf"(?m)^{key} = .*$", f"{key} = {value}", text) if re.search(rf"(?m)^{key} = ", text) else f"{key} = {value}\n{text}"
+    draft = tmp_path / "draft.toml"
+    draft.write_text(text)
+    message = assert_one_line(run("apply", str(draft), "-o", str(tmp_path / "out.xml")))
+    kind = "map profile" if key == "profile" else "rule file"
+    assert f"{key}: {tmp_path / 'r.toml'}: a folder, not a {kind}" in message
+
+
+def test_a_folder_given_as_ruleset_is_called_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "r.toml").mkdir()
+    message = assert_one_line(run("options", "--ruleset", str(tmp_path / "r.toml")))
+    assert message == f"kremlin-triplea: error: --ruleset: {tmp_path / 'r.toml'}: a folder, not a rule file\n"

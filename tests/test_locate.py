@@ -274,3 +274,49 @@ def test_a_listed_game_in_a_folder_below_games_is_found(tmp_path: Path) -> None:
     (tmp_path / "m" / "map.yml").write_text("map_name: m\ngames:\n- game_name: Classic Kremlin\n  file_name: kremlin.xml\n")
     assert resolve_game("m/Classic Kremlin", tmp_path) == tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"
     assert [g.path for g in read_map_folder(tmp_path / "m").games] == [tmp_path / "m" / "map" / "games" / "1942" / "kremlin.xml"]
+
+
+def test_profile_new_records_map_and_game_named_with_a_backslash_as_map_slash_game() -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", "world_war_ii_v3\\WW2v3-1941.xml"])
+    assert result.exit_code == 0, result.output
+    assert 'key = "world_war_ii_v3/WW2v3-1941.xml"' in result.output.splitlines()
+
+
+def test_uninstall_map_and_name_with_a_backslash(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from kremlin_triplea.gamefile.install import installed_games
+
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", tmp_path / "world_war_ii_v3")
+    example = Path(__file__).parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    runner = CliRunner()
+    installed = runner.invoke(main, ["--maps-dir", str(tmp_path), "apply", str(example), "--install", "--name", "Ann v Bob"])
+    assert installed.exit_code == 0, installed.output
+    gone = runner.invoke(main, ["--maps-dir", str(tmp_path), "uninstall", "world_war_ii_v3\\Ann v Bob"])
+    assert gone.exit_code == 0, gone.output
+    assert installed_games(tmp_path) == []
+
+
+def test_an_unreadable_folder_below_games_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As TripleA finds nothing in a folder it cannot read; the error is raised where reading it fails (root reads
+    # a folder whatever its mode, so the refusal is the operating system's answer, given here by hand).
+    from kremlin_triplea.gamefile import locate
+
+    games = tmp_path / "m" / "games"
+    (games / "locked").mkdir(parents=True)
+    shutil.copy(KREMLIN, games / "kremlin.xml")
+    scandir = os.scandir
+
+    def refuse_locked(path):
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(locate.os, "scandir", refuse_locked)
+    listed = map_folder_without_yml(tmp_path / "m")
+    assert listed is not None and [g.path.name for g in listed.games] == ["kremlin.xml"]

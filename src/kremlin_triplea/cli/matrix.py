@@ -136,7 +136,7 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     path = resolve_game(game, maps_dir)
     loaded = load(path)
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
-    key = _game_key(game, path, output, maps_dir)
+    key = _game_key(game.replace("\\", "/"), path, output, maps_dir)  # MAP\GAME as on Windows is recorded as MAP/GAME
     text = new_profile_text(loaded, rulesets, key=key, known=shipped_known_places())
     text += _lacking(text, path, rulesets, maps_dir)
     if output is None:

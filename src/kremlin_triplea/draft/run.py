@@ -38,6 +38,7 @@ pick's entry says or at their one nearest place (000 A "Order of action"; :mod:`
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -110,7 +111,8 @@ def read_draft(path: Path | str) -> Draft:
 def _beside_draft(root: Section, name: str) -> str:
     """A rule file the draft names by a relative path (``my-rules.toml``) is looked for beside the draft first, like its game and profile."""
     path = Path(native_path(name, Path(root.file).parent))
-    if path.suffix == ".toml" and not path.is_absolute() and (Path(root.file).parent / path).is_file():
+    # Anything of that name beside the draft is the one meant: a folder there is refused as a folder, not looked for elsewhere.
+    if path.suffix == ".toml" and not path.is_absolute() and os.path.lexists(Path(root.file).parent / path):
         return str(Path(root.file).parent / path)
     return name
 
@@ -123,6 +125,8 @@ def draft_from_data(root: Section) -> Draft:
         profile = native_path(profile, Path(root.file).parent)
     if profile is not None and not Path(profile).is_absolute():
         profile = str(Path(root.file).parent / profile)
+    if profile is not None and Path(profile).is_dir():
+        raise DataFileError(f"profile: {profile}: a folder, not a map profile; name the profile's .toml file", where=root.where_of("profile"))
     if profile is not None and not Path(profile).is_file():
         raise DataFileError(f"profile: {profile}: no such file (a map profile is looked for beside the draft)", where=root.where_of("profile"))
     written = root.texts("house_rules", [])

@@ -579,7 +579,9 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
     """
     broken: list[InputError] = []
     games = installed_games(maps_dir, broken)
-    wanted_map, _, wanted_name = name.rpartition("/") if "/" in name else ("", "", name)
+    # MAP/NAME, or MAP\\NAME as on Windows; a name that holds the separator itself is still found whole below.
+    separator = "/" if "/" in name else "\\" if "\\" in name else None
+    wanted_map, _, wanted_name = name.rpartition(separator) if separator else ("", "", name)
     matches = [g for g in games if _named(g, wanted_name) and (not wanted_map or g.map_name == wanted_map)]
     if not matches and wanted_map:
         matches = [g for g in games if _named(g, name)]

@@ -169,7 +169,11 @@ def maps_without_yml(maps_dir: Path) -> list[MapFolder]:
 
 
 def _xml_files(folder: Path, depth: int) -> Iterator[Path]:
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:  # unreadable: TripleA finds nothing there either
+        return
+    for entry in entries:
         if entry.is_dir() and depth > 0:
             yield from _xml_files(Path(entry.path), depth - 1)
         elif entry.name.endswith(".xml") and entry.is_file():

@@ -22,7 +22,9 @@ def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
     if candidate.suffix == ".toml" and candidate.is_file():
         return candidate
     if candidate.suffix == ".toml" or "/" in name or "\\" in name or os.sep in name:  # a path, not an id: say the file is missing
-        raise InputError("no such file" if not os.path.lexists(candidate) else "not a regular file", where=f"{where}: {name}" if where else name)
+        kind = {"maps": "map profile", "rulesets": "rule file"}.get(folder, folder)
+        why = "no such file" if not os.path.lexists(candidate) else f"a folder, not a {kind}" if candidate.is_dir() else "not a regular file"
+        raise InputError(why, where=f"{where}: {name}" if where else name)
     for base in data_folders(folder):
         path = base / f"{name}.toml"
         if path.is_file():

@@ -46,10 +46,11 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
             return Problem(bid.placement_rule, bid.source, f"{shown} is not a {power}-owned sea zone (adjacent to a territory {power} owns)")
         enemies = facts.enemy_places(power).get(place)
         if enemies and not any(n for (owner, _), n in board.units(place).items() if owner == power):
-            # The board invariants hold at sea (draft/invariants.py); TripleA's own bid placement refuses it too in
-            # games before WW2V2 ("Cannot place sea units with enemy naval units", AbstractPlaceDelegate). A game
-            # that starts with the power's units beside enemies there (oztea_1942's 49 Sea Zone) is the game's own
-            # oddity, which one more unit of the power does not change.
+            # The board invariants hold at sea (draft/invariants.py): the game starts from the board the draft
+            # writes, before any combat. TripleA's own placement refuses it too unless a game allows "Unit Placement
+            # In Enemy Seas" (AbstractPlaceDelegate: "Cannot place sea units with enemy naval units"). A game that
+            # starts with the power's units beside enemies there (oztea_1942's 109 Sea Zone: Germans and British)
+            # keeps its own oddity, which one more unit of the power does not change.
             return Problem(
                 bid.placement_rule, bid.source, f"{shown} holds units of {', '.join(enemies)}, at war with {power}: no game starts with enemies in one sea zone"
             )
