@@ -119,6 +119,7 @@ def test_a_broken_rule_file_is_answered_in_one_line(tmp_path: Path, ruleset: str
     @example(re.sub(r'kind = "(placement|canal)"', "kind = []", text, count=1))
     @example(re.sub(r'kind = "(placement|canal)"', "kind = {}", text, count=1))
     @example(text.replace('at = ["own_territory"]', "at = []", 1))
+    @example(text.replace('choice = "at"', "choice = [{}]", 1))
     def check(rules_text: str) -> None:
         (tmp_path / "rules.toml").write_text(rules_text)
         assert_answered(run("options", "--ruleset", str(tmp_path / "rules.toml")))

@@ -295,3 +295,18 @@ def test_trigger_steps_are_steps_of_each_classic_game(map_name: str, file: str) 
     assert steps == ["germanEndTurn", "japaneseEndTurn"]
     for step in steps:
         assert f'<step name="{step}" delegate="endTurn"' in xml
+
+
+@pytest.mark.parametrize("written", ["choice = [{}]", "choice = [1]", "choice = [[]]"])
+def test_an_advantage_choice_that_is_not_a_list_of_names_is_refused_at_its_line(tmp_path: Path, written: str) -> None:
+    """Found by the fuzzing of rule files (test_broken_inputs): a list holding a table was a TypeError in apply."""
+    from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.rules.house_rules import load_house_set
+
+    text = (Path(__file__).resolve().parents[1] / "rulesets" / "house-classic.toml").read_text(encoding="utf-8")
+    assert 'choice = "at"' in text
+    broken = tmp_path / "house.toml"
+    broken.write_text(text.replace('choice = "at"', written, 1), encoding="utf-8")
+    line = text[: text.index('choice = "at"')].count("\n") + 1
+    with pytest.raises(KremlinError, match=rf"house.toml:{line}: .*choice.*a name or a list of names"):
+        load_house_set(broken)

@@ -99,7 +99,9 @@ def load_house_set(path: Path | str) -> HouseSet:
             data["source"] = f"{source}, {power} {section.integer('number')}. {section.text('title')}"
             data["change"] = [one for change in data.get("change", []) for one in _each_place(change)]
             rule = _one_rule(data, path, f"advantage[{index}]", rules.id)
-            choice = section.get("choice", "a name or a list of names", lambda v: isinstance(v, (str, list)), [])
+            choice = section.get(
+                "choice", "a name or a list of names", lambda v: isinstance(v, str) or (isinstance(v, list) and all(isinstance(c, str) for c in v)), []
+            )
             advantages.append(
                 Advantage(
                     power,
