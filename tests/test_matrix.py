@@ -12,7 +12,7 @@ from lxml import etree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
-from kremlin_triplea.model.changes import PlaceUnits
+from kremlin_triplea.model.changes import SetPUs
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
 from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
@@ -95,14 +95,16 @@ def test_a_game_apply_refuses_for_a_ruleset_is_not_applicable_in_every_row_for_a
 
 
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Option 1 also puts an infantry into 1 Sea Zone, where no transport carries it."""
+    """Option 1 also gives the Germans PUs beyond TripleA's int range: a file no engine loads (the writer refuses it),
+    which no board invariant is about (an infantry at sea without a transport, the earlier breakage, is now refused
+    on the board before anything is written)."""
     original = matrix.KINDS["placement"].apply
 
     def broken(state, pick):
         outcome = original(state, pick)
         if pick.option.number != 1:
             return outcome
-        extra = PlaceUnits("1 Sea Zone", "Germans", "infantry", 1)
+        extra = SetPUs("Germans", 2**31)
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
     monkeypatch.setattr(matrix.KINDS["placement"], "apply", broken)
@@ -114,11 +116,7 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
     game = "world_war_ii_v3/WW2v3-1941.xml"
     status = {row: report.cells[("kremlin-aa50", row, game)].status for _, row in report.rows}
     assert status["1 Infantry Placement"] == FAILED
-    assert "does not validate" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
-    assert (
-        "land units" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0].lower()
-        or "sea" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
-    )
+    assert "2,147,483,647" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
     assert status["10 Takeover of enemy held territory"] == APPLIED
     assert status["3 Neutral Territories"] == APPLIED
     assert status["bid (units)"] == APPLIED
@@ -209,7 +207,7 @@ def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 1
     assert "Failures:" in result.output and "1 Infantry Placement" in result.output
     failures = etree.parse(str(junit)).getroot().findall(".//failure")
-    assert failures and "does not validate" in failures[0].get("message")
+    assert failures and "2,147,483,647" in failures[0].get("message")
 
 
 @pytest.mark.engine

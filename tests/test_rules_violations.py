@@ -681,3 +681,16 @@ def test_a_bid_ship_is_never_placed_in_a_sea_zone_holding_enemy_units() -> None:
     for power, zone in contested:
         error = _bid_violation({"axis": 11, "place": [{"power": power, "unit": "submarine", "at": zone}]})
         assert "at war with" in str(error.value) and zone in str(error.value), (power, zone)
+
+
+def test_a_bid_factory_is_never_placed_beside_another() -> None:
+    """A territory holds one factory (the board invariants): the bid's legal places leave out every territory that
+    has one (the matrix on an unseen map found a factory bid listed as legal for Germany, then refused)."""
+    run = _bid_run("1941", {"axis": 11})
+    board = run.state.board
+    factory = run.state.factory
+    with_factory = [p for p in board.nodes if any(n and u == factory for (_, u), n in board.units(p).items()) and board.owner(p) == "Germans"]
+    assert with_factory
+    for place in with_factory:
+        error = _bid_violation({"axis": 15, "place": [{"power": "Germans", "unit": factory, "at": place}]})
+        assert "already holds a" in str(error.value), place

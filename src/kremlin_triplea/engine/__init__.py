@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.engine.errors import EngineFailed, EngineUnavailable
-from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library
+from kremlin_triplea.engine.jvm_bridge import TRIPLEA2_LIBRARIES, run_child, runtime_library, triplea2_classpath
 from kremlin_triplea.gamefile.installation import Installation, find_installation
 
 __all__ = [
@@ -37,6 +37,8 @@ __all__ = [
     "find_triplea_jar",
     "read_with_engine",
     "read_with_engine_of_record",
+    "TRIPLEA2_LIBRARIES",  # TripleA 2.x's classpath lives with the JVM child (jvm_bridge); named here for callers
+    "triplea2_classpath",
 ]
 
 DEFAULT_JAR = Path("/usr/share/games/triplea/bin/triplea.jar")
