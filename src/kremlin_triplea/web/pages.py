@@ -139,7 +139,8 @@ body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color:
 #bar #pending { margin: .1em 0 0; font-size: 90%; }
 #bar #pending:empty { display: none; }
 h2 { font-size: 120%; } h3 { font-size: 110%; margin: 1em 0 .4em; } h4 { margin: .8em 0 .3em; }
-p, li, td, th, legend, label, summary { overflow-wrap: anywhere; }
+p, li, legend, label, summary { overflow-wrap: anywhere; }
+td, th { overflow-wrap: break-word; }
 input, select, button { font: inherit; max-width: 100%; }
 input:not([type]), input[type=text], input[type=number] { padding: .25em .35em; }
 select { min-width: 0; padding: .2em; }
@@ -150,7 +151,8 @@ fieldset { min-width: 0; margin: .5em 0; border: 1px solid #bbb; border-radius: 
 .refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
 .note { background: #e6ecf7; border: 1px solid #9ab; padding: .5em; }
 .at-fault { outline: 2px solid #b00; background: #fff3f3; }
-.rule-text { background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
+.rule-text { margin: .5em 0; background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
+.rule-text footer { color: #555; font-size: 90%; }
 .columns { display: flex; gap: 0 2em; flex-wrap: wrap; }
 .columns > section { flex: 1 1 14em; min-width: 0; }
 table { border-collapse: collapse; width: 100%; }
