@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from datetime import date
 from pathlib import Path
 
 import lxml.html
@@ -193,3 +194,16 @@ def test_the_finished_drafts_summary_is_headed_lists_with_the_download_first(tmp
     assert any(item.startswith("Germans take over Archangel") for item in items)
     assert html.index("id='download'") < html.index("id='summary'")
     assert "The draft is complete." in visible_text(html)
+
+
+def test_the_install_form_offers_the_name_apply_gives_and_no_page_shows_the_hosts_paths(tmp_path: Path) -> None:
+    data = example()
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": data["pick"], "bid": data["bid"]}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    html = get(client, room, "Allies")
+    # Issue 14: "<base game> Kremlin — <player> v <player> <date>"; this draft names no players, so its sides.
+    assert fields(html, "install")["name"] == f"World War II v3 1941 Kremlin — Axis v Allies {date.today().isoformat()}"
+    for role in ("Axis", "Allies", SPECTATOR):
+        shown = get(client, room, role)
+        assert str(tmp_path) not in shown and str(MAPS_DIR) not in shown and "--force" not in shown and "--name" not in shown

@@ -14,6 +14,7 @@ from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamerules.house import advantage_places
+from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.web.forms import FORM_KINDS, MAX_ROWS
@@ -147,7 +148,7 @@ select { min-width: 0; padding: .2em; }
 button { padding: .35em .9em; min-height: 2.3em; cursor: pointer; }
 fieldset { min-width: 0; margin: .5em 0; border: 1px solid #bbb; border-radius: 4px; }
 .row { display: flex; flex-wrap: wrap; gap: .35em .5em; align-items: center; }
-.row input.target { flex: 1 1 9em; min-width: 0; }
+.row input.target, #install-name { flex: 1 1 9em; min-width: 0; }
 .refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
 .note { background: #e6ecf7; border: 1px solid #9ab; padding: .5em; }
 .at-fault { outline: 2px solid #b00; background: #fff3f3; }
@@ -308,7 +309,7 @@ def action_block(room: Room, role: str, key: str, option: str | None, filled: Fi
     if declaration is not None:
         return declaration_block(room, role, key, declaration, filled)
     if turn is None and "bid" in room.session.data:
-        return house_block(room, role, key)
+        return house_block(room, role, key, filled)
     if turn is None and room.bid_proposal is not None:
         return bid_answer_block(room, role, key)
     if turn is None:
@@ -675,7 +676,7 @@ def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displa
     return "".join(out)
 
 
-def house_block(room: Room, role: str, key: str) -> str:
+def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
     """The advantages of the side's powers that the draft file leaves to choose (or a wait for the other side)."""
     if role not in room.house_pending():
         waiting = ", ".join(room.house_pending())
@@ -691,13 +692,14 @@ def house_block(room: Room, role: str, key: str) -> str:
         for power in dict.fromkeys(a.power for a in offered):
             mine = [a for a in offered if a.power == power]
             choices = [("none", "none"), *((a.id, f"{a.number}. {a.title}") for a in mine)]
-            out.append(f"<fieldset><label>{escape(power)} <select name='advantage.{escape(set_id)}.{escape(power)}'>{_options(choices)}</select></label>")
+            out.append(f"<fieldset><label>{escape(power)} {filled.select(f'advantage.{set_id}.{power}', choices)}</label>")
             for advantage in mine:
                 for name in advantage.choices:
                     places = advantage_places(advantage, name, board, names)
                     out.append(
                         f" <label>{escape(advantage.title)}: {escape(name)} "
-                        f"<select name='value.{escape(set_id)}.{escape(power)}.{escape(name)}'>{_options((p, p) for p in places)}</select></label>"
+                        + filled.select(f"value.{set_id}.{power}.{name}", ((p, p) for p in places))
+                        + "</label>"
                     )
             out.append(
                 "<details><summary>the advantages' rules</summary><ul>"
@@ -801,7 +803,9 @@ def complete_block(room: Room, role: str, key: str) -> str:
             f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>"
         )
         out.append(
-            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}<button type='submit'>Install into TripleA on the serving machine</button></form>"
+            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}"
+            f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
+            "<button type='submit'>Install into TripleA on the serving machine</button></form>"
         )
     out.append("<h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div></section>")
     return "".join(out)
