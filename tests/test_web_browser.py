@@ -215,6 +215,15 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
             person.wait_for(f"#room[data-seq='{step + 1}']")  # the pick was accepted: the next step's page
             other.wait_for(f"#room[data-seq='{step + 1}']")  # and the other page caught up without reloading
             assert len(room.session.picks) == number
+            if number == 4:
+                # The Axis have seen pick 4, so taking it back needs their word; the request names the pick, the refusal is told.
+                person.submit("undo-button")
+                asked = other.wait_for("#undo-answer").text
+                assert "The Allies ask to take back pick 4 (Allies, option 2 Artillery/Tank Placement)" in asked
+                other.shot("04-undo-asked")
+                other.submit("undo-refuse")
+                assert "The other side refused to undo pick 4 (Allies, option 2" in person.wait_for("#answer").text
+                assert len(room.session.picks) == 4
         axis = people["Axis"]
         axis.wait_for("#bid-form")
         allies = people["Allies"]
