@@ -162,7 +162,9 @@ td.number, th.number { text-align: right; white-space: nowrap; }
 input[type=number] { width: 6em; }
 #bid-rows { table-layout: fixed; }
 #bid-rows select, #bid-rows input { width: 100%; }
-#bid-rows th:nth-child(3) { width: 4.5em; } #bid-rows th:nth-child(5) { width: 3.5em; }
+#bid-rows th:nth-child(1), #bid-rows th:nth-child(2) { width: 24%; }
+#bid-rows th:nth-child(3) { width: 4.5em; } #bid-rows th:nth-child(5) { width: 3em; }
+#bid-rows td { vertical-align: middle; }
 caption { text-align: left; font-weight: bold; padding: .3em 0; }
 #board .map { overflow: auto; max-height: 88vh; background: #fff; border: 1px solid #ccc; }
 #board svg { display: block; width: 100%; height: auto; }
@@ -742,8 +744,8 @@ def undo_block(room: Room, role: str, key: str) -> str:
         return ""
     return (
         f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
-        f"<p>Last action: {escape(undo_target(room))}. <button type='submit' id='undo-button'>Undo it</button> "
-        "(once the other side has seen it, they must agree)</p></form>"
+        f"<p>Last action: {escape(undo_target(room))}.</p><p class='row'><button type='submit' id='undo-button'>Undo it</button> "
+        "<small>(once the other side has seen it, they must agree)</small></p></form>"
     )
 
 
