@@ -264,6 +264,7 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
             assert f"from {origin} go" in allies.driver.find_element(By.ID, "status").text
             axis.wait_for("#declare #waiting")
             allies.type("to", to)
+            allies.fits(f"declaration {number}")
             allies.shot(f"12-declare-{number}")
             step = int(allies.driver.find_element(By.ID, "room").get_attribute("data-seq"))
             allies.submit("declare-submit")
@@ -290,8 +291,14 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
     assert served.content == written.read_bytes()
 
 
-# Phone widths (issue 31: "a phone draws a 980-px desktop page") and a laptop's.
-WIDTHS = {"phone-360": (360, 780, True), "phone-390": (390, 844, True), "laptop-1280": (1280, 800, False)}
+# Phone widths (issue 31: "a phone draws a 980-px desktop page"), a small laptop's, a laptop's and a desktop's.
+WIDTHS = {
+    "phone-360": (360, 780, True),
+    "phone-390": (390, 844, True),
+    "laptop-1024": (1024, 768, False),
+    "laptop-1280": (1280, 800, False),
+    "desktop-1440": (1440, 900, False),
+}
 
 
 def emulate(driver, width: int, height: int, mobile: bool) -> None:
@@ -317,7 +324,7 @@ RAW_JSON = re.compile(r"[{\[]\s*[\"']\w+[\"']\s*[:,]")  # {"axis": ..., ['x', ..
 
 
 @pytest.mark.slow
-def test_every_page_fits_a_phone_and_a_laptop_without_horizontal_scrolling_or_raw_json(tmp_path: Path, screenshots: Path) -> None:
+def test_every_page_fits_phones_laptops_and_a_desktop_without_horizontal_scrolling_or_raw_json(tmp_path: Path, screenshots: Path) -> None:
     from selenium.webdriver.common.by import By
 
     driver = browser(tmp_path / "profile")
