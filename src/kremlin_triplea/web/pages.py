@@ -129,7 +129,7 @@ body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color:
 #room { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.25em; padding: 0 .75em 1em; }
 #controls, #board { min-width: 0; }
 @media (min-width: 900px) {
-  #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); }
+  #room { grid-template-columns: minmax(21em, 1fr) minmax(0, 1fr); }
   #bar { grid-column: 1 / -1; }
   #board { position: sticky; top: 5.5em; align-self: start; }
 }
@@ -166,13 +166,17 @@ input[type=number] { width: 6em; }
 #bid-rows th:nth-child(3) { width: 4.5em; } #bid-rows th:nth-child(5) { width: 3em; }
 #bid-rows td { vertical-align: middle; }
 caption { text-align: left; font-weight: bold; padding: .3em 0; }
+@media (min-width: 1280px) { #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); } }
 #board .map { overflow: auto; max-height: 88vh; background: #fff; border: 1px solid #ccc; }
 #board svg { display: block; width: 100%; height: auto; }
 .map-zoom #board svg { max-width: none; }
 #budget.over { color: #b00; }
 @media (max-width: 600px) {
   #bar h1 { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 80%; }
-  /* The bid's table as one card per row: power and unit, then count and cost, then the place. */
+}
+/* The bid's table, in a narrow column (a phone's), as one card per row: power and unit, count and cost, then the place. */
+#controls { container-type: inline-size; }
+@container (max-width: 30em) {
   #bid-rows thead { display: none; }
   #bid-rows tr { display: grid; grid-template-columns: 1fr 1fr; gap: .3em; padding: .4em 0; border-bottom: 1px solid #ccc; }
   #bid-rows td { border: 0; padding: 0; }
@@ -180,9 +184,9 @@ caption { text-align: left; font-weight: bold; padding: .3em 0; }
   #bid-rows td select, #bid-rows td input { width: 100%; }
   #bid-rows td.row-cost { align-self: center; }
   #bid-rows td.row-cost:not(:empty)::before { content: 'PUs: '; }
+  #bid-rows td[data-label='Count'] { display: flex; align-items: center; gap: .4em; }
+  #bid-rows td[data-label='Count']::before { content: 'Count'; }
 }
-#board path[data-name]:hover { stroke: #000; stroke-width: 3; cursor: pointer; }
-#tip { min-height: 1.2em; font-size: 90%; }
 """
 
 
@@ -565,6 +569,9 @@ def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
     return f"{spent} of {abs(amount)} PUs {verb}."
 
 
+AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or click the map'"
+
+
 def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> str:
     powers = list(costs)
     units = sorted({u for unit_costs in costs.values() for u in unit_costs})
@@ -576,7 +583,7 @@ def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> st
             f"<tr><td data-label='Power'>{filled.select(f'power.{n}', ((p, p) for p in powers))}</td>"
             f"<td data-label='Unit'>{filled.select(f'unit.{n}', ((u, u) for u in units), default=default_unit)}</td>"
             f"<td data-label='Count'>{filled.text_input(f'count.{n}', default='1', extra=' type=number min=1 step=1 inputmode=numeric')}</td>"
-            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=' list=bid-places autocomplete=off')}</td>"
+            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=AT_FIELD)}</td>"
             "<td class='number row-cost' data-label='PUs'></td></tr>"
         )
     return (
