@@ -198,6 +198,11 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
                 assert person.field("by.1").get_attribute("value") == "Chinese"
                 person.fits("a refused pick")
                 person.shot("02-refused-choice")
+                # The refused page (drawn as the answer to a POST) still follows the room: the Axis ask to take back pick 1.
+                other.submit("undo-button")
+                assert "take back pick 1 (Axis, option 10" in person.wait_for("#undo-answer").text
+                person.submit("undo-refuse")
+                assert "The other side refused to undo pick 1" in other.wait_for("#answer").text
                 assert len(room.session.picks) == 1
             person.fill_pick(entry)
             if number == 3:

@@ -95,11 +95,16 @@ SCRIPT = """
     return null;
   }
   var room = document.getElementById('room');
-  if (!room || !window.EventSource) return;
+  if (!room) return;
+  // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
+  // fetch when the room changes, and the one a reload asks for (not the form sent again).
+  var here = room.getAttribute('data-page');
+  if (location.pathname !== here) history.replaceState(null, '', here);
+  if (!window.EventSource) return;
   var source = new EventSource(room.getAttribute('data-events'));
   source.onmessage = function (e) {
     if (e.data === room.getAttribute('data-seq')) return;
-    fetch(location.pathname, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
+    fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
       if (!fresh) return;
       var said = answered(room, fresh);
@@ -285,7 +290,7 @@ def room_page(
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' {answer_marks(room, role)}>{bar}<div id='controls'>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' {answer_marks(room, role)}>{bar}<div id='controls'>"
         + "".join(out)
         + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map'>{svg}</div></div></div>"
     )
