@@ -207,3 +207,17 @@ def test_the_install_form_offers_the_name_apply_gives_and_no_page_shows_the_host
     for role in ("Axis", "Allies", SPECTATOR):
         shown = get(client, room, role)
         assert str(tmp_path) not in shown and str(MAPS_DIR) not in shown and "--force" not in shown and "--name" not in shown
+
+
+def test_while_declarations_are_open_the_bar_does_not_call_the_draft_complete_and_says_who_declares(room: Room, client: TestClient) -> None:
+    # The room's forms carry no retreats or navies: those are declared after the bid (000 A "Order of action" 1).
+    for entry in example()["pick"]:
+        assert post(client, room, entry["side"], "pick", pick_form(entry, room.seq)).status_code == 303
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    bars = {role: lxml.html.fromstring(get(client, room, role)).get_element_by_id("bar").text_content() for role in ("Axis", "Allies", SPECTATOR)}
+    for role, bar in bars.items():
+        assert "complete" not in bar.lower(), role
+        assert "The Allies declare where 2 Russians infantry from Archangel go" in bar, role
+    assert "Waiting for the Allies." in bars["Axis"] and "Waiting for the Allies." in bars[SPECTATOR]
+    assert "Your move." in bars["Allies"]

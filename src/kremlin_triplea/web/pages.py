@@ -273,7 +273,7 @@ def room_page(
     )
     out = [f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
     if error:
-        out.append(f"<p class='refused' id='refused'>Refused: {escape(error)}</p>")
+        out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
     if session.data.get("house_rules"):
