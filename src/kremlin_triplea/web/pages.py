@@ -14,9 +14,10 @@ from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamerules.house import advantage_places
+from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
-from kremlin_triplea.web.forms import FORM_KINDS
+from kremlin_triplea.web.forms import FORM_KINDS, MAX_ROWS
 from kremlin_triplea.web.room import SPECTATOR
 
 if TYPE_CHECKING:
@@ -46,14 +47,80 @@ SCRIPT = """
     var button = e.submitter;
     if (button) setTimeout(function () { button.disabled = true; }, 0);
   });
+  // The bid's running budget: the rows with a place, as the server counts them, against the amount.
+  function budget() {
+    var form = document.getElementById('bid-form');
+    if (!form) return;
+    var costs = JSON.parse(form.getAttribute('data-costs') || '{}'), spent = 0;
+    form.querySelectorAll('#bid-rows tbody tr').forEach(function (row) {
+      var power = row.querySelector('select[name^="power."]').value, unit = row.querySelector('select[name^="unit."]').value;
+      var count = parseInt(row.querySelector('input[name^="count."]').value || '1', 10) || 0;
+      var placed = row.querySelector('input[name^="at."]').value.trim() !== '';
+      var cost = ((costs[power] || {})[unit] || 0) * count;
+      row.querySelector('.row-cost').textContent = placed ? String(cost) : '';
+      if (placed) spent += cost;
+    });
+    var amount = parseInt(form.querySelector('[name=amount]').value || '0', 10) || 0;
+    var shown = document.getElementById('budget');
+    shown.textContent = spent + ' of ' + Math.abs(amount) + ' PUs ' + (amount < 0 ? 'removed' : 'spent') + '.';
+    shown.classList.toggle('over', spent > Math.abs(amount));
+  }
+  document.addEventListener('input', budget);
+  document.addEventListener('change', budget);
+  // The map at a size where its labels read as the page's text does (they are drawn for the full-size picture).
+  function zoom() {
+    var svg = document.querySelector('#board svg');
+    var on = document.documentElement.classList.contains('map-zoom');
+    if (svg) svg.style.width = on ? Math.round(svg.viewBox.baseVal.width * 0.6) + 'px' : '';
+    var button = document.getElementById('zoom');
+    if (button) { button.textContent = on ? 'Fit the map' : 'Larger map (readable labels)'; button.setAttribute('aria-pressed', on); }
+  }
+  document.addEventListener('click', function (e) {
+    if (e.target.id !== 'zoom') return;
+    document.documentElement.classList.toggle('map-zoom');
+    zoom();
+  });
+  budget();
+  zoom();
+  // What the other side answered to this page's bid or undo (the room only says it to the side that answered).
+  function answered(old, fresh) {
+    var role = old.getAttribute('data-role'), actions = +fresh.getAttribute('data-actions'), before = +old.getAttribute('data-actions');
+    if (old.getAttribute('data-undo') === role && fresh.getAttribute('data-undo') === '') {
+      return actions < before ? 'The other side agreed: ' + old.getAttribute('data-undo-what') + ' is undone.' : 'The other side refused to undo ' + old.getAttribute('data-undo-what') + '.';
+    }
+    if (old.getAttribute('data-bid') === 'proposed:' + role) {
+      if (fresh.getAttribute('data-bid') === 'agreed') return 'The other side agreed to your bid.';
+      if (fresh.getAttribute('data-bid') === '' && actions === before) return 'The other side refused your bid: propose another.';
+    }
+    return null;
+  }
   var room = document.getElementById('room');
-  if (!room || !window.EventSource) return;
+  if (!room) return;
+  // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
+  // fetch when the room changes, and the one a reload asks for (not the form sent again).
+  var here = room.getAttribute('data-page');
+  if (location.pathname !== here) history.replaceState(null, '', here);
+  if (!window.EventSource) return;
   var source = new EventSource(room.getAttribute('data-events'));
   source.onmessage = function (e) {
     if (e.data === room.getAttribute('data-seq')) return;
-    fetch(location.pathname, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
+    fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
-      if (fresh) { room.innerHTML = fresh.innerHTML; room.setAttribute('data-seq', fresh.getAttribute('data-seq')); }
+      if (!fresh) return;
+      var said = answered(room, fresh);
+      room.innerHTML = fresh.innerHTML;
+      for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
+      if (said) {
+        var notice = document.createElement('p');
+        notice.className = 'note';
+        notice.id = 'answer';
+        notice.setAttribute('role', 'status');
+        notice.textContent = said;
+        var controls = document.getElementById('controls');
+        controls.insertBefore(notice, controls.firstChild);
+      }
+      budget();
+      zoom();
     });
   };
 })();
@@ -67,7 +134,7 @@ body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color:
 #room { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.25em; padding: 0 .75em 1em; }
 #controls, #board { min-width: 0; }
 @media (min-width: 900px) {
-  #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); }
+  #room { grid-template-columns: minmax(21em, 1fr) minmax(0, 1fr); }
   #bar { grid-column: 1 / -1; }
   #board { position: sticky; top: 5.5em; align-self: start; }
 }
@@ -78,27 +145,53 @@ body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color:
 #bar #pending { margin: .1em 0 0; font-size: 90%; }
 #bar #pending:empty { display: none; }
 h2 { font-size: 120%; } h3 { font-size: 110%; margin: 1em 0 .4em; } h4 { margin: .8em 0 .3em; }
-p, li, td, th, legend, label, summary { overflow-wrap: anywhere; }
+p, li, legend, label, summary { overflow-wrap: anywhere; }
+td, th { overflow-wrap: break-word; }
 input, select, button { font: inherit; max-width: 100%; }
 input:not([type]), input[type=text], input[type=number] { padding: .25em .35em; }
 select { min-width: 0; padding: .2em; }
 button { padding: .35em .9em; min-height: 2.3em; cursor: pointer; }
 fieldset { min-width: 0; margin: .5em 0; border: 1px solid #bbb; border-radius: 4px; }
 .row { display: flex; flex-wrap: wrap; gap: .35em .5em; align-items: center; }
-.row input.target { flex: 1 1 9em; min-width: 0; }
+.row input.target, #install-name { flex: 1 1 9em; min-width: 0; }
 .refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
 .note { background: #e6ecf7; border: 1px solid #9ab; padding: .5em; }
 .at-fault { outline: 2px solid #b00; background: #fff3f3; }
-.rule-text { background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
+.rule-text { margin: .5em 0; background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
+.rule-text footer { color: #555; font-size: 90%; }
 .columns { display: flex; gap: 0 2em; flex-wrap: wrap; }
 .columns > section { flex: 1 1 14em; min-width: 0; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .2em .4em; border-bottom: 1px solid #ddd; vertical-align: top; }
 td.number, th.number { text-align: right; white-space: nowrap; }
+input[type=number] { width: 6em; }
+#bid-rows { table-layout: fixed; }
+#bid-rows select, #bid-rows input { width: 100%; }
+#bid-rows th:nth-child(1), #bid-rows th:nth-child(2) { width: 24%; }
+#bid-rows th:nth-child(3) { width: 4.5em; } #bid-rows th:nth-child(5) { width: 3em; }
+#bid-rows td { vertical-align: middle; }
 caption { text-align: left; font-weight: bold; padding: .3em 0; }
-#board svg { display: block; width: 100%; height: auto; max-height: 90vh; background: #fff; }
-#board path[data-name]:hover { stroke: #000; stroke-width: 3; cursor: pointer; }
-#tip { min-height: 1.2em; font-size: 90%; }
+@media (min-width: 1280px) { #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); } }
+#board .map { overflow: auto; max-height: 88vh; background: #fff; border: 1px solid #ccc; }
+#board svg { display: block; width: 100%; height: auto; }
+.map-zoom #board svg { max-width: none; }
+#budget.over { color: #b00; }
+@media (max-width: 600px) {
+  #bar h1 { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 80%; }
+}
+/* The bid's table, in a narrow column (a phone's), as one card per row: power and unit, count and cost, then the place. */
+#controls { container-type: inline-size; }
+@container (max-width: 30em) {
+  #bid-rows thead { display: none; }
+  #bid-rows tr { display: grid; grid-template-columns: 1fr 1fr; gap: .3em; padding: .4em 0; border-bottom: 1px solid #ccc; }
+  #bid-rows td { border: 0; padding: 0; }
+  #bid-rows td[data-label='At'] { grid-column: 1 / -1; order: 1; }
+  #bid-rows td select, #bid-rows td input { width: 100%; }
+  #bid-rows td.row-cost { align-self: center; }
+  #bid-rows td.row-cost:not(:empty)::before { content: 'PUs: '; }
+  #bid-rows td[data-label='Count'] { display: flex; align-items: center; gap: .4em; }
+  #bid-rows td[data-label='Count']::before { content: 'Count'; }
+}
 """
 
 
@@ -171,7 +264,6 @@ def room_page(
     svg: str = "",
 ) -> str:
     session = room.session
-    turn = room.turn()
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
     bar = (
@@ -181,7 +273,7 @@ def room_page(
     )
     out = [f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
     if error:
-        out.append(f"<p class='refused' id='refused'>Refused: {escape(error)}</p>")
+        out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
     if session.data.get("house_rules"):
@@ -191,36 +283,48 @@ def room_page(
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     out.append(undo_block(room, role, key))
-    out.append(action_block(room, role, key, option, query or {}))
+    out.append(action_block(room, role, key, option, Filled(query, error)))
     if room.complete:
         out.append(complete_block(room, role, key))
     out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-turn='{escape(turn or '')}'>{bar}<div id='controls'>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' {answer_marks(room, role)}>{bar}<div id='controls'>"
         + "".join(out)
-        + f"</div><div id='board'>{svg}</div></div>"
+        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map'>{svg}</div></div></div>"
     )
     return page(f"Kremlin draft — {who}", body)
 
 
-def action_block(room: Room, role: str, key: str, option: str | None, query: dict[str, str]) -> str:
+def answer_marks(room: Room, role: str) -> str:
+    """What the page's script compares across a change to tell this side how its bid or undo was answered."""
+    session = room.session
+    bid = "agreed" if "bid" in session.data else f"proposed:{room.bid_proposal.side}" if room.bid_proposal is not None else ""
+    undo = room.undo_request.side if room.undo_request is not None else ""
+    actions = len(session.picks) + ("bid" in session.data)
+    return (
+        f"data-role='{escape(role)}' data-bid='{escape(bid)}' data-undo='{escape(undo)}' data-actions='{actions}' "
+        f"data-undo-what='{escape(undo_target(room)) if undo else ''}'"
+    )
+
+
+def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
     """The form this side fills in now, or what it waits for."""
     if role == SPECTATOR or room.undo_request is not None or room.complete:
         return ""
     turn = room.turn()
     declaration = room.declaration()
     if turn == role:
-        return pick_block(room, key, option, query)
+        return pick_block(room, key, option, filled)
     if declaration is not None:
-        return declaration_block(room, role, key, declaration)
+        return declaration_block(room, role, key, declaration, filled)
     if turn is None and "bid" in room.session.data:
-        return house_block(room, role, key)
+        return house_block(room, role, key, filled)
     if turn is None and room.bid_proposal is not None:
         return bid_answer_block(room, role, key)
     if turn is None:
-        return bid_block(room, key, query)
+        return bid_block(room, key, filled)
     return f"<p id='waiting'>Waiting for the {escape(turn)}.</p>"
 
 
@@ -240,7 +344,48 @@ def undo_target(room: Room) -> str:
         return "the agreed bid (" + bid_text(session.data["bid"]) + ")"
     if not session.picks:
         return "nothing"
-    return f"pick {len(session.picks)} ({describe_pick(session.values[-1])[0]})"
+    return describe_pick(session.values[-1])[0]
+
+
+# Fields whose typed text a refusal may quote (a place, a neutral): the field whose text it quotes is marked.
+TYPED_FIELDS = ("at", "neutral", "territory", "to")
+
+
+class Filled:
+    """A form as its player last sent it: kept when the server refuses it, with the fields the refusal names marked."""
+
+    def __init__(self, values: dict[str, str] | None = None, error: str | None = None) -> None:
+        self.values = values or {}
+        self.faults = fault_fields(error, self.values)
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.values.get(name, default)
+
+    def field(self, name: str, *classes: str) -> str:
+        """The name (and classes) of an input or select; a field at fault is marked for the eye and for screen readers."""
+        wrong = name in self.faults
+        names = " ".join((*classes, "at-fault") if wrong else classes)
+        return f"name='{escape(name)}'" + (f" class='{names}'" if names else "") + (" aria-invalid='true'" if wrong else "")
+
+    def text_input(self, name: str, *classes: str, default: str = "", extra: str = "") -> str:
+        return f"<input {self.field(name, *classes)} value='{escape(self.get(name, default))}'{extra}>"
+
+    def select(self, name: str, values, default: str | None = None) -> str:
+        return f"<select {self.field(name)}>{_options(values, selected=self.get(name) or default)}</select>"
+
+
+def fault_fields(error: str | None, values: dict[str, str]) -> set[str]:
+    """The fields a refusal is about: the one a malformed-form message starts with (``count.2: ...``), and the typed
+    places or neutrals whose text it quotes ("Sweden", "Mongolia": the neutrals worth more than four)."""
+    if not error:
+        return set()
+    found = {error.split(":", 1)[0]} & set(values)
+    told = error.lower()
+    for name, value in values.items():
+        typed = value.strip().lower()
+        if name.partition(".")[0] in TYPED_FIELDS and len(typed) > 2 and typed in told:
+            found.add(name)
+    return found
 
 
 def _seq(room: Room) -> str:
@@ -255,45 +400,46 @@ def _datalist(ident: str, places) -> str:
     return f"<datalist id='{ident}'>" + "".join(f"<option value='{escape(p)}'>" for p in places) + "</datalist>"
 
 
-def pick_block(room: Room, key: str, option: str | None, query: dict[str, str]) -> str:
+def pick_block(room: Room, key: str, option: str | None, filled: Filled) -> str:
     next_pick: NextPick = room.next_pick()
     available = [c for c in next_pick.options if c.available]
     out = ["<section id='pick'><h3>Your pick</h3>"]
     out.append(
-        f"<form method='get' action='/room/{escape(key)}' id='choose-option'><label>Option "
-        f"<select name='option'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select></label>"
-        " <button type='submit'>Choose</button></form>"
+        f"<form method='get' action='/room/{escape(key)}' id='choose-option' class='row'><label for='option-select'>Option</label>"
+        f"<select name='option' id='option-select'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select>"
+        "<button type='submit'>Choose</button></form>"
     )
     unavailable = [c for c in next_pick.options if not c.available]
     if unavailable:
         out.append(
-            "<ul class='unavailable'>"
+            "<details class='unavailable'><summary>Options not open to you now</summary><ul>"
             + "".join(f"<li>{c.option.number} {escape(c.option.title)}: {escape(c.unavailable or '')}</li>" for c in unavailable)
-            + "</ul>"
+            + "</ul></details>"
         )
     chosen = next((c for c in available if option in (str(c.option.number), c.option.id)), None)
     if chosen is not None:
-        out.append(option_form(room, key, chosen, query))
+        out.append(option_form(room, key, chosen, filled))
     out.append("</section>")
     return "".join(out)
 
 
-def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
+def takeover_fields(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> str:
     """The territory and the power; once the page is asked for that takeover, the retreats the engine lists for it."""
     names = room.session.state.names
     out = [_datalist("legal-takeovers", sorted({t.territory for t in chosen.takeovers}))]
     powers = list(dict.fromkeys(t.power for t in chosen.takeovers))
     wanted = None
     try:
-        wanted = (names.place(query["territory"]), names.power(query["by"])) if query.get("territory") and query.get("by") else None
+        wanted = (names.place(filled.get("territory")), names.power(filled.get("by"))) if filled.get("territory") and filled.get("by") else None
     except KremlinError:  # a name the engine does not know: the form asks again, the pick itself is checked on submit
         wanted = None
     takeover = next((t for t in chosen.takeovers if (t.territory, t.power) == wanted), None)
-    territory = escape(takeover.territory if takeover else query.get("territory", ""))
+    territory = takeover.territory if takeover else filled.get("territory")
     out.append(
-        f"<fieldset><legend>take over</legend><input class='target' name='territory' list='legal-takeovers' autocomplete='off' value='{territory}'> by "
-        f"<select name='by'>{_options(((p, p) for p in powers), selected=takeover.power if takeover else None)}</select> "
-        f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></fieldset>"
+        "<fieldset><legend>Take over</legend><div class='row'>"
+        + Filled({"territory": territory}, None).text_input("territory", "target", extra=" list='legal-takeovers' autocomplete='off' aria-label='territory'")
+        + f" by {filled.select('by', ((p, p) for p in powers), default=takeover.power if takeover else None)}"
+        + f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></div></fieldset>"
     )
     if takeover is not None:
         for r in takeover.retreats:
@@ -307,7 +453,7 @@ def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str
         "<details><summary>Legal takeovers</summary><ul>"
         + "".join(
             f"<li>{escape(t.power)} take {escape(t.territory)}"
-            + escape("".join(f"; {r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'removed'}" for r in t.retreats))
+            + escape("".join(f"; {r.count} {r.owner} {r.unit} to {' or '.join(r.destinations) or 'removed'}" for r in t.retreats))
             + "</li>"
             for t in chosen.takeovers
         )
@@ -316,71 +462,147 @@ def takeover_fields(room: Room, key: str, chosen: OptionChoices, query: dict[str
     return "".join(out)
 
 
-def option_form(room: Room, key: str, chosen: OptionChoices, query: dict[str, str]) -> str:
+def set_defaults(room: Room, chosen: OptionChoices, units: list[str]) -> list[str]:
+    """Each row's unit as the option's first set of units lists them (artillery, then tank), so the rows differ as the rule asks."""
+    names = room.session.state.names
+    first = max(chosen.option.params.unit_sets, key=len)
+    defaults = []
+    for n, unit in enumerate(first):
+        try:
+            named = names.unit(unit)
+        except KremlinError:
+            named = units[n % len(units)]
+        defaults.append(named if named in units else units[n % len(units)])
+    return defaults
+
+
+def placement_fields(room: Room, chosen: OptionChoices, filled: Filled) -> str:
+    option = chosen.option
+    combos = [(u.power, u.unit, u.places) for u in chosen.units] or [(s.power, u, s.places) for s in chosen.sets for u in s.units]
+    powers = list(dict.fromkeys(p for p, _, _ in combos))
+    units = list(dict.fromkeys(u for _, u, _ in combos))
+    defaults = set_defaults(room, chosen, units)
+    out = ["<p>Sets the rules allow: " + escape("; ".join(" + ".join(s) for s in option.params.unit_sets)) + "</p>"]
+    out.append(_datalist("legal-places", sorted({p for _, _, places in combos for p in places})))
+    for n, unit in enumerate(defaults):
+        out.append(
+            f"<fieldset><legend>Unit {n + 1}</legend><div class='row'>{filled.select(f'power.{n}', ((p, p) for p in powers))}"
+            f"{filled.select(f'unit.{n}', ((u, u) for u in units), default=unit)} at "
+            + filled.text_input(f"at.{n}", "target", extra=f" list='legal-places' autocomplete='off' aria-label='unit {n + 1} at'")
+            + "</div></fieldset>"
+        )
+    out.append(
+        "<details><summary>Legal places by power and unit</summary><ul>"
+        + "".join(f"<li>{escape(p)} {escape(u)}: {escape(', '.join(places))}</li>" for p, u, places in combos)
+        + "</ul></details>"
+    )
+    return "".join(out)
+
+
+def neutral_fields(chosen: OptionChoices, filled: Filled) -> str:
+    count = chosen.option.params.count
+    powers = list(dict.fromkeys(p for n in chosen.neutrals for p, _ in n.takers))
+    out = [_datalist("legal-neutrals", [n.territory for n in chosen.neutrals])]
+    for n in range(count):
+        # Where a neutral's ships go is declared after the bid (000 A "Order of action" 1), not here.
+        out.append(
+            f"<fieldset><legend>Neutral {n + 1}</legend><div class='row'>"
+            + filled.text_input(f"neutral.{n}", "target", extra=f" list='legal-neutrals' autocomplete='off' aria-label='neutral {n + 1}'")
+            + f" joins {filled.select(f'by.{n}', ((p, p) for p in powers))}</div></fieldset>"
+        )
+    out.append(
+        "<details><summary>Legal neutrals</summary><ul>"
+        + "".join(
+            f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
+            + escape("; ".join(p + (f" (its navy to {' or '.join(z)}, declared after the bid)" if z else "") for p, z in n.takers))
+            + "</li>"
+            for n in chosen.neutrals
+        )
+        + "</ul></details>"
+    )
+    return "".join(out)
+
+
+def option_form(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> str:
     option = chosen.option
     kind = option.kind
     out = [
         f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
         f"<input type='hidden' name='option' value='{option.number}'>",
         f"<h4>Option {option.number}: {escape(option.title)}</h4>",
+        f"<blockquote class='rule-text' id='rule-text'>{escape(option.rule)}<footer>{escape(option.source)}</footer></blockquote>",
     ]
     if kind == "placement":
-        combos = [(u.power, u.unit, u.places) for u in chosen.units] or [(s.power, u, s.places) for s in chosen.sets for u in s.units]
-        powers = list(dict.fromkeys(p for p, _, _ in combos))
-        units = list(dict.fromkeys(u for _, u, _ in combos))
-        size = max(len(s) for s in option.params.unit_sets)
-        out.append("<p>Sets the rules allow: " + escape("; ".join(" + ".join(s) for s in option.params.unit_sets)) + "</p>")
-        out.append(_datalist("legal-places", sorted({p for _, _, places in combos for p in places})))
-        for n in range(size):
-            out.append(
-                f"<fieldset><legend>unit {n + 1}</legend><select name='power.{n}'>{_options((p, p) for p in powers)}</select> "
-                f"<select name='unit.{n}'>{_options((u, u) for u in units)}</select> at "
-                f"<input class='target' name='at.{n}' list='legal-places' autocomplete='off'></fieldset>"
-            )
-        out.append(
-            "<details><summary>Legal places by power and unit</summary><ul>"
-            + "".join(f"<li>{escape(p)} {escape(u)}: {escape(', '.join(places))}</li>" for p, u, places in combos)
-            + "</ul></details>"
-        )
+        out.append(placement_fields(room, chosen, filled))
     elif kind == "neutral_takeover":
-        count = option.params.count
-        out.append(_datalist("legal-neutrals", [n.territory for n in chosen.neutrals]))
-        powers = list(dict.fromkeys(p for n in chosen.neutrals for p, _ in n.takers))
-        zones = sorted({z for n in chosen.neutrals for _, zs in n.takers for z in zs})
-        out.append(_datalist("legal-zones", zones))
-        for n in range(count):
-            out.append(
-                f"<fieldset><legend>neutral {n + 1}</legend><input class='target' name='neutral.{n}' list='legal-neutrals' autocomplete='off'> joins "
-                f"<select name='by.{n}'>{_options((p, p) for p in powers)}</select> navy to "
-                "</fieldset>"
-            )
-        out.append(
-            "<details><summary>Legal neutrals</summary><ul>"
-            + "".join(
-                f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
-                + escape("; ".join(p + (f" (navy to {' or '.join(z)})" if z else "") for p, z in n.takers))
-                + "</li>"
-                for n in chosen.neutrals
-            )
-            + "</ul></details>"
-        )
+        out.append(neutral_fields(chosen, filled))
     elif kind == "territory_takeover":
-        out.append(takeover_fields(room, key, chosen, query))
+        out.append(takeover_fields(room, key, chosen, filled))
     elif kind not in FORM_KINDS:
         # A kind without a form of its own: one of its legal picks, as the kind describes them.
-        side = room.turn() or ""
-        listed = [description for description, _ in room.listed_picks(option, side)]
-        out.append(f"<label>Choice <select name='target'>{_options((d, d) for d in listed)}</select></label>")
+        listed = [description for description, _ in room.listed_picks(option, room.turn() or "")]
+        out.append(f"<label>Choice {filled.select('target', ((d, d) for d in listed))}</label>")
     else:
-        out.append(f"<label>Scenario <select name='scenario'>{_options((t, t) for t in chosen.scenarios)}</select></label>")
+        out.append(f"<label>Scenario {filled.select('scenario', ((t, t) for t in chosen.scenarios))}</label>")
     out.append("<p><button type='submit' id='submit-pick'>Pick</button></p></form>")
     return "".join(out)
 
 
-def bid_block(room: Room, key: str, query: dict[str, str]) -> str:
+BID_ROWS = 6  # rows of the bid's units shown at first (a refused bid with more keeps all of its rows)
+
+
+def bid_costs(room: Room) -> dict[str, dict[str, int]]:
+    """Power -> unit -> what it costs in a bid (the ruleset's bid costs on this board)."""
+    return {power: dict(costs) for power, costs in bid_choices(room.session.state).costs}
+
+
+def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
+    """ "29 of 30 PUs spent": the rows with a place, as the server counts them (a row without one is left out)."""
+    try:
+        amount = int(filled.get("amount", "0") or "0")
+    except ValueError:
+        return "The amount is not a whole number."
+    spent = 0
+    for n in range(MAX_ROWS):
+        if filled.get(f"at.{n}").strip():
+            try:
+                count = int(filled.get(f"count.{n}", "1") or "1")
+            except ValueError:
+                continue
+            spent += costs.get(filled.get(f"power.{n}"), {}).get(filled.get(f"unit.{n}"), 0) * count
+    verb = "removed" if amount < 0 else "spent"
+    return f"{spent} of {abs(amount)} PUs {verb}."
+
+
+AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or click the map'"
+
+
+def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> str:
+    powers = list(costs)
+    units = sorted({u for unit_costs in costs.values() for u in unit_costs})
+    default_unit = room.session.state.names.unit("infantry") if room.session.state.names.has_unit("infantry") else None
+    shown = max([BID_ROWS, *(int(k.partition(".")[2]) + 1 for k in filled.values if k.startswith("at.") and k.partition(".")[2].isdigit())])
+    rows = []
+    for n in range(min(shown, MAX_ROWS)):
+        rows.append(
+            f"<tr><td data-label='Power'>{filled.select(f'power.{n}', ((p, p) for p in powers))}</td>"
+            f"<td data-label='Unit'>{filled.select(f'unit.{n}', ((u, u) for u in units), default=default_unit)}</td>"
+            f"<td data-label='Count'>{filled.text_input(f'count.{n}', default='1', extra=' type=number min=1 step=1 inputmode=numeric')}</td>"
+            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=AT_FIELD)}</td>"
+            "<td class='number row-cost' data-label='PUs'></td></tr>"
+        )
+    return (
+        "<table id='bid-rows'><thead><tr><th>Power</th><th>Unit</th><th>Count</th><th>At</th><th class='number'>PUs</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def bid_block(room: Room, key: str, filled: Filled) -> str:
     state = room.session.state
     rules = state.ruleset.bid
     choices = bid_choices(state)
+    costs = bid_costs(room)
     totals = DraftValue(tuple(state.side_powers), tuple(room.session.values), None).totals()
     out = [
         "<section id='bid'><h3>The bid</h3>",
@@ -388,28 +610,23 @@ def bid_block(room: Room, key: str, query: dict[str, str]) -> str:
         f"negative: the {escape(rules.receiving_side)} receive the PUs"
         + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "")
         + ".</p>",
-        f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form'>{_seq(room)}<label>Amount <input name='amount' value='0' size='6'></label>",
+        f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form' data-costs='{escape(json.dumps(costs))}'>{_seq(room)}"
+        f"<p class='row'><label>Amount {filled.text_input('amount', default='0', extra=' type=number step=1 inputmode=numeric size=6')}</label>"
+        f"<b id='budget' aria-live='polite'>{escape(budget_text(filled, costs))}</b></p>",
     ]
-    powers = [p for p, _ in choices.places]
-    units = sorted({u for _, costs in choices.costs for u, _ in costs})
     out.append(_datalist("bid-places", sorted({p for _, places in choices.places for p in places})))
-    out.append("<p>Placements (positive bid) or removals (negative bid that removes units):</p>")
-    for n in range(6):
-        out.append(
-            f"<fieldset><select name='power.{n}'>{_options((p, p) for p in powers)}</select> <select name='unit.{n}'>{_options((u, u) for u in units)}</select> "
-            f"× <input name='count.{n}' value='1' size='3'> at <input class='target' name='at.{n}' list='bid-places' autocomplete='off'></fieldset>"
-        )
+    out.append("<p>Units placed (positive bid) or removed (negative bid that removes units); a row without a place is left out:</p>")
+    out.append(bid_rows(room, filled, costs))
     if rules.negative != "remove_units":
         out.append(
-            "<p>Allocation of a negative bid:</p>"
-            + "".join(f"<label>{escape(p)} <input name='allocate.{escape(p)}' value='0' size='4'></label> " for p in state.side_powers[rules.receiving_side])
+            "<p>Allocation of a negative bid:</p><p class='row'>"
+            + "".join(
+                f"<label>{escape(p)} {filled.text_input(f'allocate.{p}', default='0', extra=' type=number min=0 step=1 inputmode=numeric size=4')}</label> "
+                for p in state.side_powers[rules.receiving_side]
+            )
+            + "</p>"
         )
-    out.append(
-        "<details><summary>Costs</summary><ul>"
-        + "".join(f"<li>{escape(p)}: {escape(', '.join(f'{u} {c}' for u, c in costs))}</li>" for p, costs in choices.costs)
-        + "</ul></details>"
-    )
-    out.append("<p><button type='submit' id='submit-bid'>Enter the bid</button></p></form></section>")
+    out.append("<p><button type='submit' id='submit-bid'>Propose the bid</button></p></form></section>")
     return "".join(out)
 
 
@@ -450,7 +667,7 @@ def bid_html(bid: dict, ident: str) -> str:
     return "".join(out)
 
 
-def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displaced, Nearest, str | None]) -> str:
+def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displaced, Nearest, str | None], filled: Filled) -> str:
     """Where one displaced group goes: its side chooses among its nearest places; the other side waits."""
     displaced, found, stale = declaration
     done = "".join(f"<li>{escape(line)}</li>" for line in room.session.declaration_lines())
@@ -466,12 +683,14 @@ def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displa
         f"<p>{escape(displaced.describe())} (pick {displaced.pick}): {what} one of {escape(', '.join(found.matches))} "
         f"<span class='rule'>({escape(displaced.source)}: {escape(displaced.rule)})</span></p>"
         + _datalist("declare-places", found.matches)
-        + "<input class='target' name='to' list='declare-places' autocomplete='off'> <button type='submit' id='declare-submit'>Declare</button></form></section>"
+        + "<p class='row'>"
+        + filled.text_input("to", "target", extra=" list='declare-places' autocomplete='off' aria-label='to'")
+        + "<button type='submit' id='declare-submit'>Declare</button></p></form></section>"
     )
     return "".join(out)
 
 
-def house_block(room: Room, role: str, key: str) -> str:
+def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
     """The advantages of the side's powers that the draft file leaves to choose (or a wait for the other side)."""
     if role not in room.house_pending():
         waiting = ", ".join(room.house_pending())
@@ -487,13 +706,14 @@ def house_block(room: Room, role: str, key: str) -> str:
         for power in dict.fromkeys(a.power for a in offered):
             mine = [a for a in offered if a.power == power]
             choices = [("none", "none"), *((a.id, f"{a.number}. {a.title}") for a in mine)]
-            out.append(f"<fieldset><label>{escape(power)} <select name='advantage.{escape(set_id)}.{escape(power)}'>{_options(choices)}</select></label>")
+            out.append(f"<fieldset><label>{escape(power)} {filled.select(f'advantage.{set_id}.{power}', choices)}</label>")
             for advantage in mine:
                 for name in advantage.choices:
                     places = advantage_places(advantage, name, board, names)
                     out.append(
                         f" <label>{escape(advantage.title)}: {escape(name)} "
-                        f"<select name='value.{escape(set_id)}.{escape(power)}.{escape(name)}'>{_options((p, p) for p in places)}</select></label>"
+                        + filled.select(f"value.{set_id}.{power}.{name}", ((p, p) for p in places))
+                        + "</label>"
                     )
             out.append(
                 "<details><summary>the advantages' rules</summary><ul>"
@@ -519,23 +739,25 @@ def bid_answer_block(room: Room, role: str, key: str) -> str:
 
 
 def undo_block(room: Room, role: str, key: str) -> str:
+    """Ask to take back the last action, naming it; or, once asked, the other side's answer (or the wait for it)."""
     request = room.undo_request
     if request is not None:
+        what = escape(undo_target(room))
         if role == request.side or role == SPECTATOR:
-            return f"<p class='note' id='undo-waiting'>The {escape(request.side)} asked to take back the last action; waiting for the other side.</p>"
+            return f"<p class='note' id='undo-waiting'>The {escape(request.side)} asked to take back {what}; waiting for the other side.</p>"
         return (
             f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{_seq(room)}"
-            f"<p class='note'>The {escape(request.side)} ask to take back the last action.</p>"
+            f"<p class='note'>The {escape(request.side)} ask to take back {what}.</p>"
             "<button name='agree' value='yes' id='undo-agree'>Agree</button> <button name='agree' value='no' id='undo-refuse'>Refuse</button></form>"
         )
     if role == SPECTATOR or not room.session.picks:
         return ""
-    last = "the bid" if "bid" in room.session.data else f"pick {len(room.session.picks)}"
     if "bid" not in room.session.data and room.session.picks[-1]["side"] != role:
         return ""
     return (
         f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
-        f"<button type='submit' id='undo-button'>Undo {escape(last)}</button> (once the other side has seen it, they must agree)</form>"
+        f"<p>Last action: {escape(undo_target(room))}.</p><p class='row'><button type='submit' id='undo-button'>Undo it</button> "
+        "<small>(once the other side has seen it, they must agree)</small></p></form>"
     )
 
 
@@ -589,13 +811,15 @@ def summary_html(lines: list[str]) -> str:
 
 def complete_block(room: Room, role: str, key: str) -> str:
     result = room.result()
-    out = ["<section id='complete'><h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div>"]
+    out = ["<section id='complete'><h3>The game</h3>"]
     if role != SPECTATOR:
         out.append(
             f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>"
         )
         out.append(
-            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}<button type='submit'>Install into TripleA on the serving machine</button></form>"
+            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}"
+            f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
+            "<button type='submit'>Install into TripleA on the serving machine</button></form>"
         )
-    out.append("</section>")
+    out.append("<h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div></section>")
     return "".join(out)
