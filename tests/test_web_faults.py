@@ -322,7 +322,7 @@ def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(
 @pytest.mark.slow
 def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
     big = "<svg>" + "<!-- x -->" * 4_000_000 + "</svg>"  # 40 MB: more than the kernel's buffers hold
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0) as address:
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0) as address:
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(address)
@@ -517,7 +517,7 @@ def length(response: bytes) -> int:
 def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
     """Only a reader that stops is dropped: one taking its page slowly for longer than the limit gets all of it."""
     big = "<svg>" + "<!-- x -->" * 800_000 + "</svg>"  # 8 MB, sent as is (no compression asked)
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, send_buffer=64 * 1024) as address:
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0, send_buffer=64 * 1024) as address:
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
         connection.connect(address)
