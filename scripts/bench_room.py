@@ -6,7 +6,9 @@ Starts ``kremlin-triplea serve`` on a new AA50 draft on 127.0.0.1, then, from th
 1. opens N spectators' event streams (default 200) and keeps them open;
 2. times a player's page (a page not drawn before, so a worker draws it) and every pick of
    examples/kremlin-aa50-1941.toml; after each pick every spectator reloads its page, as the
-   room's script does in a browser (target: page and pick medians under 200 ms);
+   room's script does in a browser (target: page and pick medians under 200 ms). The picking
+   player's own page right after a pick also waits for the new step's board (report.render's
+   SVG, drawn once a step: about 180 ms for AA50 on a free core);
 3. opens K connections (default 1200) that send half a request and stop, times a player's
    page among them, and waits for the server to drop them (target: within 30 s).
 
