@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import socket
 import stat
 import statistics
@@ -195,14 +196,20 @@ def test_a_draft_file_has_one_server_and_a_second_is_told_where_the_first_runs(r
 
 
 @contextmanager
-def room_served(room: Room, svg_for=no_picture, **limits):
-    """``room`` served as ``serve`` serves it (room_server, a socket bound on 127.0.0.1) in a thread; yields (host, port)."""
+def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, **limits):
+    """``room`` served as ``serve`` serves it (room_server, a socket bound on 127.0.0.1) in a thread; yields (host, port).
+
+    ``send_buffer``: the kernel's send buffer of each connection (its listening socket's, inherited), small to
+    keep what a slow reader has not taken in the server's own buffer, as over a real network.
+    """
     from kremlin_triplea.cli.serve import _bound_socket
 
     server = None
     app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit)
     server = room_server(app, **limits)
     sock = _bound_socket("127.0.0.1", 0)
+    if send_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -237,6 +244,11 @@ def closed_by_server(connection: socket.socket, within: float) -> bool:
         except ConnectionResetError:
             return True
     return False
+
+
+def length(response: bytes) -> int:
+    """The body's length an HTTP answer's head declares."""
+    return int(re.search(rb"content-length: (\d+)", response, re.IGNORECASE).group(1))
 
 
 def stream_request(room: Room, role: str = SPECTATOR) -> bytes:
@@ -279,8 +291,14 @@ def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room:
         half_head = raw(address, b"GET /room/x HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         half_body = raw(address, f"POST /room/{room.keys['Axis']}/pick HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nseq=1".encode())
         stream = raw(address, stream_request(room))
+        # Kept alive after an answer, then half of the next request (uvicorn's own idle timer stops at its first byte).
+        kept = raw(address, f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer or len(answer.partition(b"\r\n\r\n")[2]) < length(answer):
+            answer += kept.recv(65536)
+        kept.sendall(b"GET /room/x HTTP/1.1\r\n")
         try:
-            for connection in (silent, half_head, half_body):
+            for connection in (silent, half_head, half_body, kept):
                 assert closed_by_server(connection, within=5), connection
             # The stream sent its whole request: it stays open past the limit and hears of the next action.
             first = example()["pick"][0]
@@ -293,7 +311,7 @@ def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room:
                 assert chunk, "the server closed the stream"
                 heard += chunk
         finally:
-            for connection in (silent, half_head, half_body, stream):
+            for connection in (silent, half_head, half_body, kept, stream):
                 connection.close()
 
 
@@ -315,7 +333,7 @@ def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(
 @pytest.mark.slow
 def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
     big = "<svg>" + "<!-- x -->" * 4_000_000 + "</svg>"  # 40 MB: more than the kernel's buffers hold
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0) as address:
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0) as address:
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(address)
@@ -500,3 +518,28 @@ def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(r
     first.release()
     assert not lock_file(room.path).exists()
     ServeLock(room.path).acquire().release()  # the next server starts
+
+
+@pytest.mark.slow
+def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
+    """Only a reader that stops is dropped: one taking its page slowly for longer than the limit gets all of it."""
+    big = "<svg>" + "<!-- x -->" * 800_000 + "</svg>"  # 8 MB, sent as is (no compression asked)
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0, send_buffer=64 * 1024) as address:
+        connection = socket.socket()
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+        connection.connect(address)
+        try:
+            # Kept alive, as a browser keeps it: the next request is owed only once this answer is all taken.
+            connection.sendall(f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            connection.settimeout(10)
+            received = b""
+            deadline = time.monotonic() + 60
+            while b"\r\n\r\n" not in received or len(received.partition(b"\r\n\r\n")[2]) < length(received):
+                assert time.monotonic() < deadline
+                chunk = connection.recv(64 * 1024)
+                assert chunk, f"dropped after {len(received)} bytes"
+                received += chunk
+                time.sleep(0.05)  # about 1 MB a second at most: the page takes several times the limit
+            assert big.encode() in received.partition(b"\r\n\r\n")[2]
+        finally:
+            connection.close()

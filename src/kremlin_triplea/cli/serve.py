@@ -216,7 +216,8 @@ def _listen_options(windows: bool) -> list[tuple[int, int, int]]:
     Elsewhere SO_REUSEADDR only lets a restarted server take its port back from connections closing
     (TIME_WAIT); a port another socket listens on stays refused. On Windows it would let a second server
     bind the port a first one listens on, and the connections go to either: there the port is claimed
-    exclusively instead, which a restarted server can do at once too.
+    exclusively instead (Microsoft's "Using SO_REUSEADDR and SO_EXCLUSIVEADDRUSE"; a restarted server may
+    then find the port taken until the old server's connections have ended, and says so).
     """
     import socket
 

@@ -399,10 +399,13 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     return Starlette(routes=routes)
 
 
-#: A connection must send each whole request (headers and body) within this many seconds of opening or of the
-#: previous answer, and must take what it is sent within it: else it is dropped (issue 31: unfinished connections
-#: were never closed, and about 1,100 of them denied the room). A browser sends its request at once.
+#: A connection must send each whole request (headers and body) within this many seconds of opening or of having
+#: our previous answer: else it is dropped (issue 31: unfinished connections were never closed, and about 1,100 of
+#: them denied the room). A browser sends its request at once.
 REQUEST_SECONDS = 20.0
+#: A connection that takes nothing of what it is sent for this long is dropped: longer than for a request, since a
+#: reader on a poor line (or a busy machine) may pause; nginx's send_timeout is the same.
+STALL_SECONDS = 60.0
 #: The most connections served at once (each is a file descriptor: see ``room_server``).
 MAX_CONNECTIONS = 2000
 #: File descriptors kept for everything but connections (the draft and room files, the maps, the listening socket).
@@ -410,16 +413,19 @@ RESERVED_FILES = 100
 
 
 class RoomProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, where a connection owing its request or not reading too long is dropped, and one
-    beyond the most allowed first displaces the connection that has owed its request the longest."""
+    """uvicorn's HTTP/1.1 protocol, where a connection that owes its request too long (``request_seconds``), or
+    takes nothing of what it is sent too long (``stall_seconds``), is dropped, and one beyond the most allowed
+    first displaces the connection that has owed its request the longest."""
 
     request_seconds = REQUEST_SECONDS
+    stall_seconds = STALL_SECONDS
     max_connections = MAX_CONNECTIONS
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.owed_since = self.loop.time()
-        self.stalled_since: float | None = None
+        self.stalled_since: float | None = None  # since when what it is sent has not gone out
+        self.unsent = 0  # the bytes waiting to go out, as the last look saw them
         # One dropped a moment ago stays in the set until its loss is handled: it is neither counted nor dropped again.
         live = [c for c in self.connections if c.transport is not None and not c.transport.is_closing()]
         if len(live) > self.max_connections:
@@ -431,22 +437,28 @@ class RoomProtocol(H11Protocol):
         super().on_response_complete()
         self.owed_since = self.loop.time()  # the next request is owed from now (uvicorn also closes it idle after 5 s)
 
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self.stalled_since = self.loop.time()
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self.stalled_since = None
-
     @property
     def owes_request(self) -> bool:
-        """The client has not yet sent the whole of its next request (none, part of its head, or part of its body)."""
-        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+        """The client has all of our answer and has not yet sent the whole of its next request (none, part of its
+        head, or part of its body)."""
+        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.unsent
 
     def overdue(self, now: float) -> bool:
-        owing_too_long = self.owes_request and now - self.owed_since > self.request_seconds
-        return owing_too_long or (self.stalled_since is not None and now - self.stalled_since > self.request_seconds)
+        """It has owed its request longer than ``request_seconds``, or taken nothing of what it is sent for longer than
+        ``stall_seconds``.
+
+        Called by the server every second: that is when what waits to go out is looked at.
+        """
+        unsent = self.transport.get_write_buffer_size()
+        if not unsent:
+            self.stalled_since = None
+        elif self.stalled_since is None or unsent < self.unsent:
+            self.stalled_since = now  # still taking what it is sent, however slowly (a phone on a poor line)
+        if unsent:
+            self.owed_since = now  # its next request is owed once it has the whole of this answer
+        self.unsent = unsent
+        stalled = self.stalled_since is not None and now - self.stalled_since > self.stall_seconds
+        return stalled or (self.owes_request and now - self.owed_since > self.request_seconds)
 
     def drop(self) -> None:
         if self.transport is not None and not self.transport.is_closing():
@@ -465,12 +477,15 @@ class RoomServer(uvicorn.Server):
         return await super().on_tick(counter)
 
 
-def room_server(app: Starlette, *, request_seconds: float = REQUEST_SECONDS, max_connections: int = MAX_CONNECTIONS) -> RoomServer:
+def room_server(
+    app: Starlette, *, request_seconds: float = REQUEST_SECONDS, stall_seconds: float = STALL_SECONDS, max_connections: int = MAX_CONNECTIONS
+) -> RoomServer:
     """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for."""
     limit = open_file_limit()
     if limit is not None:
         max_connections = max(1, min(max_connections, limit - RESERVED_FILES))
-    protocol = type("RoomProtocol", (RoomProtocol,), {"request_seconds": request_seconds, "max_connections": max_connections})
+    limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
+    protocol = type("RoomProtocol", (RoomProtocol,), limits)
     config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5)
     return RoomServer(config)
 
