@@ -12,7 +12,7 @@ from lxml import etree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
-from kremlin_triplea.model.changes import PlaceUnits
+from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
 from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
@@ -95,14 +95,15 @@ def test_a_game_apply_refuses_for_a_ruleset_is_not_applicable_in_every_row_for_a
 
 
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Option 1 also puts an infantry into 1 Sea Zone, where no transport carries it."""
+    """Option 1 also gives 1 Sea Zone an owner: a sea zone without a territory attachment, which TripleA misreads and
+    only validation catches (the invariants of draft/invariants.py look at units)."""
     original = matrix.KINDS["placement"].apply
 
     def broken(state, pick):
         outcome = original(state, pick)
         if pick.option.number != 1:
             return outcome
-        extra = PlaceUnits("1 Sea Zone", "Germans", "infantry", 1)
+        extra = SetOwner("1 Sea Zone", "Germans")
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
     monkeypatch.setattr(matrix.KINDS["placement"], "apply", broken)
@@ -115,10 +116,7 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
     status = {row: report.cells[("kremlin-aa50", row, game)].status for _, row in report.rows}
     assert status["1 Infantry Placement"] == FAILED
     assert "does not validate" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
-    assert (
-        "land units" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0].lower()
-        or "sea" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
-    )
+    assert "has an owner but no territoryAttachment" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
     assert status["10 Takeover of enemy held territory"] == APPLIED
     assert status["3 Neutral Territories"] == APPLIED
     assert status["bid (units)"] == APPLIED
@@ -426,7 +424,6 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
 def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     """apply refuses a pick that leaves a board no game starts from (draft/invariants.py: "no territory holds more
     than one factory"); the matrix, which counted such a pick as applied, now fails it as apply refuses it."""
-    from kremlin_triplea.model.changes import PlaceUnits
 
     original = matrix.KINDS["placement"].apply
 
