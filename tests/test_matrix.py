@@ -15,7 +15,7 @@ from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
-from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
+from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 
@@ -439,3 +439,29 @@ def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkey
     assert cell.status == FAILED and cell.applied == 0
     assert all("apply refuses it: it would leave a board no game can start from: Germany holds more than one factory" in e for e in cell.errors)
     assert report.cells[("kremlin-aa50", "2 Artillery/Tank Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED
+
+
+def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """World War II Revised has no cruiser: AA50's options that place one are not applicable, but a host still drafts
+    from the others, and so does the matrix (it sampled no draft at all on such a map)."""
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.tools.profiles import known_places, new_profile
+
+    revised = CORPUS_DIR / "ww2v2.xml"  # no shipped profile pins the corpus copy
+    aa50 = load_named_ruleset("kremlin-aa50")
+    profile = tmp_path / "revised.toml"
+    profile.write_text(new_profile(load(revised), [aa50], known=known_places(MAPS_DIR), key=str(revised)).text, encoding="utf-8")
+    drafts = []
+    original = matrix.apply_draft
+    monkeypatch.setattr(matrix, "apply_draft", lambda draft, *a, **k: drafts.append(draft.root.data) or original(draft, *a, **k))
+    report = run_matrix([aa50], [revised], maps_dir=MAPS_DIR, samples=2, include_covered=False, given_profiles=[load_profile(profile)])
+    assert report.failed == []
+    blocked = {
+        number
+        for (_, row, _), c in report.cells.items()
+        if c.status == NOT_APPLICABLE and "needs the unit 'cruiser'" in " ".join(c.reasons)
+        for number in [int(row.split()[0])]
+    }
+    assert blocked and report.cells[("kremlin-aa50", "random drafts", "ww2v2.xml")].applied == 2
+    assert len(drafts) == 2 and all(pick["option"] not in blocked for draft in drafts for pick in draft["pick"])

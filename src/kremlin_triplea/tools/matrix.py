@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -614,7 +614,7 @@ def _run_one(
     if setup is None:
         return
     ruleset, profile = setup.ruleset, setup.profile
-    blocked = _blocked_options(ruleset, profile)
+    blocked = blocked_options(ruleset, profile)
     for side in ruleset.sides:
         game.reset()
         run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": side}), game, ruleset=ruleset, profile=profile)
@@ -632,12 +632,10 @@ def _run_one(
         if not cell.applied and not cell.errors:
             cell.reasons.append(f"the {ruleset.bid.placing_side if row == 'bid (units)' else ruleset.bid.receiving_side} have nothing to place or receive")
     cell = report.cell(ruleset.id, "random drafts", label)
-    if blocked:
-        cell.reasons.append(f"options {', '.join(str(n) for n in sorted(blocked))} cannot be applied on this map, so whole drafts are not sampled")
-    else:
-        rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
-        for number in range(samples):
-            _sample_draft(checker, cell, game, ruleset, profile, rng, number, label)
+    rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
+    for number in range(samples):
+        # A host drafts from the options this map has: those needing a unit it lacks are left out.
+        _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, blocked)
     game.reset()
 
 
@@ -672,7 +670,7 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
     return None
 
 
-def _blocked_options(ruleset: Ruleset, profile: Profile) -> dict[int, str]:
+def blocked_options(ruleset: Ruleset, profile: Profile) -> dict[int, str]:
     """The options that place a unit the profile leaves unmatched, and why."""
     missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
     needs = rule_names(ruleset).units
@@ -868,11 +866,13 @@ def game_rules_now(run: DraftRun) -> tuple[Change, ...]:
     return rules.changes
 
 
-def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
+def _sample_draft(
+    checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, blocked: Collection[int] = ()
+) -> None:
     """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
     made: list[str] = []
     try:
-        data = random_draft_data(game, ruleset, profile, rng, made)
+        data = random_draft_data(game, ruleset, profile, rng, made, blocked)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return
@@ -894,8 +894,11 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     game.reset()
 
 
-def random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
-    """A complete draft file's data, each pick drawn from the legal ones, then the declarations and a bid; None if the picks run out."""
+def random_draft_data(
+    game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str], blocked: Collection[int] = ()
+) -> dict[str, Any] | None:
+    """A complete draft file's data, each pick drawn from the legal ones (of the options not ``blocked``: those needing
+    a unit the map lacks), then the declarations and a bid; None if the picks run out."""
     game.reset()
     first = rng.choice(ruleset.sides)
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
@@ -904,7 +907,8 @@ def random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: rando
         side = run.side_to_pick(index)
         chosen = None
         # Options in random order, each enumerated only until one has a legal pick.
-        for option in rng.sample(list(run.ruleset.options), len(run.ruleset.options)):
+        options = [o for o in run.ruleset.options if o.number not in blocked]
+        for option in rng.sample(options, len(options)):
             try:
                 choices = run.option_choices(option, side)
             except KremlinError as error:
