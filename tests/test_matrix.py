@@ -12,10 +12,10 @@ from lxml import etree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
-from kremlin_triplea.model.changes import SetPUs
+from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
-from support.paths import AA50_1941, MAPS_DIR, PINNED_GAMES
+from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 
@@ -95,16 +95,15 @@ def test_a_game_apply_refuses_for_a_ruleset_is_not_applicable_in_every_row_for_a
 
 
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Option 1 also gives the Germans PUs beyond TripleA's int range: a file no engine loads (the writer refuses it),
-    which no board invariant is about (an infantry at sea without a transport, the earlier breakage, is now refused
-    on the board before anything is written)."""
+    """Option 1 also gives 1 Sea Zone an owner: a sea zone without a territory attachment, which TripleA misreads and
+    only validation catches (the invariants of draft/invariants.py look at units)."""
     original = matrix.KINDS["placement"].apply
 
     def broken(state, pick):
         outcome = original(state, pick)
         if pick.option.number != 1:
             return outcome
-        extra = SetPUs("Germans", 2**31)
+        extra = SetOwner("1 Sea Zone", "Germans")
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
     monkeypatch.setattr(matrix.KINDS["placement"], "apply", broken)
@@ -116,7 +115,8 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
     game = "world_war_ii_v3/WW2v3-1941.xml"
     status = {row: report.cells[("kremlin-aa50", row, game)].status for _, row in report.rows}
     assert status["1 Infantry Placement"] == FAILED
-    assert "2,147,483,647" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
+    assert "does not validate" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
+    assert "has an owner but no territoryAttachment" in report.cells[("kremlin-aa50", "1 Infantry Placement", game)].errors[0]
     assert status["10 Takeover of enemy held territory"] == APPLIED
     assert status["3 Neutral Territories"] == APPLIED
     assert status["bid (units)"] == APPLIED
@@ -207,7 +207,7 @@ def test_cli_matrix_exits_1_and_names_the_failure(monkeypatch: pytest.MonkeyPatc
     assert result.exit_code == 1
     assert "Failures:" in result.output and "1 Infantry Placement" in result.output
     failures = etree.parse(str(junit)).getroot().findall(".//failure")
-    assert failures and "2,147,483,647" in failures[0].get("message")
+    assert failures and "does not validate" in failures[0].get("message")
 
 
 @pytest.mark.engine
@@ -424,7 +424,6 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
 def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     """apply refuses a pick that leaves a board no game starts from (draft/invariants.py: "no territory holds more
     than one factory"); the matrix, which counted such a pick as applied, now fails it as apply refuses it."""
-    from kremlin_triplea.model.changes import PlaceUnits
 
     original = matrix.KINDS["placement"].apply
 
@@ -440,3 +439,29 @@ def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkey
     assert cell.status == FAILED and cell.applied == 0
     assert all("apply refuses it: it would leave a board no game can start from: Germany holds more than one factory" in e for e in cell.errors)
     assert report.cells[("kremlin-aa50", "2 Artillery/Tank Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED
+
+
+def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """World War II Revised has no cruiser: AA50's options that place one are not applicable, but a host still drafts
+    from the others, and so does the matrix (it sampled no draft at all on such a map)."""
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.tools.profiles import known_places, new_profile
+
+    revised = CORPUS_DIR / "ww2v2.xml"  # no shipped profile pins the corpus copy
+    aa50 = load_named_ruleset("kremlin-aa50")
+    profile = tmp_path / "revised.toml"
+    profile.write_text(new_profile(load(revised), [aa50], known=known_places(MAPS_DIR), key=str(revised)).text, encoding="utf-8")
+    drafts = []
+    original = matrix.apply_draft
+    monkeypatch.setattr(matrix, "apply_draft", lambda draft, *a, **k: drafts.append(draft.root.data) or original(draft, *a, **k))
+    report = run_matrix([aa50], [revised], maps_dir=MAPS_DIR, samples=2, include_covered=False, given_profiles=[load_profile(profile)])
+    assert report.failed == []
+    blocked = {
+        number
+        for (_, row, _), c in report.cells.items()
+        if c.status == NOT_APPLICABLE and "needs the unit 'cruiser'" in " ".join(c.reasons)
+        for number in [int(row.split()[0])]
+    }
+    assert blocked and report.cells[("kremlin-aa50", "random drafts", "ww2v2.xml")].applied == 2
+    assert len(drafts) == 2 and all(pick["option"] not in blocked for draft in drafts for pick in draft["pick"])

@@ -693,4 +693,4 @@ def test_a_bid_factory_is_never_placed_beside_another() -> None:
     assert with_factory
     for place in with_factory:
         error = _bid_violation({"axis": 15, "place": [{"power": "Germans", "unit": factory, "at": place}]})
-        assert "already holds a" in str(error.value), place
+        assert "already has a" in str(error.value), place

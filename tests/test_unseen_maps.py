@@ -125,3 +125,21 @@ def test_every_place_of_a_game_is_read_back_by_its_own_name_whatever_the_profile
     profile = attrs.evolve(load_named_profile("world_war_ii_v3"), sea_zone_name="Seazone {n}", places={})
     names = Names(game.board, profile, ("Axis", "Allies"))
     assert {place: names.place(place) for place in game.board.nodes} == {place: place for place in game.board.nodes}
+
+
+def test_a_bid_offers_no_second_factory_where_one_stands(tmp_path: Path) -> None:
+    """On WW2v4 the Germans may buy a factory: the bid listed 'Germans factory in Germany' as legal, and apply refused
+    it for the board it leaves (draft/invariants.py: no territory holds more than one factory)."""
+    from kremlin_triplea.draft.kinds import bid_placement_problem
+    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.game import load
+
+    maps, game_path = _profiled(tmp_path)
+    game = load(game_path)
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), game)
+    facts = run.state.facts()
+    assert game.board.catalog.cost("factory", "Germans") is not None and game.board.units("Germany")[("Germans", "factory")] == 1
+    problem = bid_placement_problem(run.state, facts, "Germans", "factory", "Germany")
+    assert problem is not None and "already has a factory" in problem.why
+    free = next(t for t, d in game.board.nodes.items() if d["owner"] == "Germans" and not d["water"] and not game.board.units(t)[("Germans", "factory")])
+    assert bid_placement_problem(run.state, facts, "Germans", "factory", free) is None

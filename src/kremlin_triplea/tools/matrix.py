@@ -30,7 +30,7 @@ import random
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -610,88 +610,16 @@ def _run_one(
 ) -> None:
     """One ruleset on one game: its single picks go to ``single`` (written later, for all rulesets of the game at once)."""
     label = spec.label
-    notes = report.notes.setdefault(label, [])
-    rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [
-        f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios
-    ]
-    rows += ["bid (units)", "bid (negative)", "random drafts"]
-    alliances = game.catalog.alliances()
-    absent_sides = [s for s in ruleset.sides if s not in alliances]
-    if absent_sides:
-        why = f"the game has no alliance {' or '.join(absent_sides)} (its alliances: {', '.join(alliances) or 'none'})"
-        for row in rows:
-            report.cell(ruleset.id, row, label).reasons.append(why)
-        return
-    game.reset()
-    try:
-        # The ruleset fitted to the map exactly as apply fits it: the profile apply finds, the names it leaves out.
-        setup = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=spec.profile)
-    except KremlinError as error:
-        # Apply refuses the game too. Without a profile, or with one not written for this ruleset, the map is not
-        # (yet) made for it; a profile written for it that apply refuses is a failure ("(set-up)", in run_matrix).
-        listed = spec.profile or played_profile(game)
-        if not isinstance(error, NoProfileError) and (listed is None or ruleset.id in listed.rulesets):
-            raise
-        for row in rows:
-            report.cell(ruleset.id, row, label).reasons.append(f"apply refuses this game: {error}")
+    setup = _set_up(report, ruleset, spec, game)
+    if setup is None:
         return
     ruleset, profile = setup.ruleset, setup.profile
-    notes += [f"{ruleset.id}: {w}" for w in setup.warnings]
-    # Units the profile leaves unmatched block the options that place them.
-    missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
-    needs = rule_names(ruleset).units
-    blocked: dict[int, str] = {}
-    for word, why in missing_units.items():
-        for by in needs.get(word, ()):
-            if by.startswith("option "):
-                number = int(by.split()[1])
-                blocked[number] = f"needs the unit {word!r}: {why}; the map profile's [units] must name it"
+    blocked = blocked_options(ruleset, profile)
     for side in ruleset.sides:
         game.reset()
         run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": side}), game, ruleset=ruleset, profile=profile)
         for option in ruleset.options:
-            # A scenario option has a row per scenario; its own row only shows errors.
-            cell = report.cell(ruleset.id, _row(option), label) if option.kind != "scenario" else Cell(ruleset.id, _row(option), label)
-            if option.number in blocked:
-                if blocked[option.number] not in cell.reasons:
-                    cell.reasons.append(blocked[option.number])
-                continue
-            try:
-                choices = run.option_choices(option, side)
-            except KremlinError as error:
-                why = missing_name_reason(error, ruleset, profile, game)
-                if why is not None:
-                    cell.reasons.append(f"{side}: {why}")
-                else:
-                    cell.errors.append(f"{side}: the legal choices cannot be listed: {error}")
-                report.cells.setdefault((ruleset.id, cell.row, label), cell)
-                if (ruleset.id, cell.row) not in report.rows:
-                    report.rows.append((ruleset.id, cell.row))
-                continue
-            if option.kind == "scenario":
-                items = _scenario_items(report, ruleset, option, choices, run, side, label, list_only)
-                single += items
-                continue
-            cell = report.cell(ruleset.id, _row(option), label)
-            if not choices.available:
-                cell.reasons.append(f"{side}: {choices.unavailable}")
-                continue
-            count = 0
-            if list_only:
-                cell.applied += 1
-                continue
-            for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
-                item = _apply_in_memory(
-                    cell,
-                    f"{side} option {option.number}: {description}",
-                    run,
-                    lambda p=pick, r=run: with_declarations(r.state, KINDS[p.option.kind].apply(r.state, p)),
-                )
-                if item is not None:
-                    single.append(item)
-                    count += 1
-            if count == 0:
-                cell.reasons.append(f"{side}: no complete pick can be built from the legal choices")
+            _option_rows(report, run, option, side, blocked, label, single, list_only)
     game.reset()
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=profile)
     for row, description, bid in () if list_only else bid_targets(run):
@@ -704,13 +632,99 @@ def _run_one(
         if not cell.applied and not cell.errors:
             cell.reasons.append(f"the {ruleset.bid.placing_side if row == 'bid (units)' else ruleset.bid.receiving_side} have nothing to place or receive")
     cell = report.cell(ruleset.id, "random drafts", label)
-    if blocked:
-        cell.reasons.append(f"options {', '.join(str(n) for n in sorted(blocked))} cannot be applied on this map, so whole drafts are not sampled")
-    else:
-        rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
-        for number in range(samples):
-            _sample_draft(checker, cell, game, ruleset, profile, rng, number, label)
+    rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
+    for number in range(samples):
+        # A host drafts from the options this map has: those needing a unit it lacks are left out.
+        _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, blocked)
     game.reset()
+
+
+def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> DraftRun | None:
+    """The ruleset fitted to the game exactly as apply fits it (the profile apply finds, the names it leaves out),
+    or None with every row not applicable when the game lacks the ruleset's sides or apply refuses it."""
+    label = spec.label
+    notes = report.notes.setdefault(label, [])
+    rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [
+        f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios
+    ]
+    rows += ["bid (units)", "bid (negative)", "random drafts"]
+    alliances = game.catalog.alliances()
+    absent_sides = [s for s in ruleset.sides if s not in alliances]
+    why = f"the game has no alliance {' or '.join(absent_sides)} (its alliances: {', '.join(alliances) or 'none'})" if absent_sides else None
+    if why is None:
+        game.reset()
+        try:
+            setup = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=spec.profile)
+        except KremlinError as error:
+            # Without a profile, or with one not written for this ruleset, the map is not (yet) made for it; a
+            # profile written for it that apply refuses is a failure ("(set-up)", in run_matrix).
+            listed = spec.profile or played_profile(game)
+            if not isinstance(error, NoProfileError) and (listed is None or ruleset.id in listed.rulesets):
+                raise
+            why = f"apply refuses this game: {error}"
+        else:
+            notes.extend(f"{setup.ruleset.id}: {w}" for w in setup.warnings)
+            return setup
+    for row in rows:
+        report.cell(ruleset.id, row, label).reasons.append(why)
+    return None
+
+
+def blocked_options(ruleset: Ruleset, profile: Profile) -> dict[int, str]:
+    """The options that place a unit the profile leaves unmatched, and why."""
+    missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
+    needs = rule_names(ruleset).units
+    blocked: dict[int, str] = {}
+    for word, why in missing_units.items():
+        for by in needs.get(word, ()):
+            if by.startswith("option "):
+                blocked[int(by.split()[1])] = f"needs the unit {word!r}: {why}; the map profile's [units] must name it"
+    return blocked
+
+
+def _option_rows(report: Report, run: DraftRun, option: Option, side: str, blocked: dict[int, str], label: str, single: list[Applied], list_only: bool) -> None:
+    """Every legal pick of one option for one side, applied in memory (its items go to ``single``), or why none."""
+    ruleset, profile, game = run.ruleset, run.profile, run.game
+    # A scenario option has a row per scenario; its own row only shows errors.
+    cell = report.cell(ruleset.id, _row(option), label) if option.kind != "scenario" else Cell(ruleset.id, _row(option), label)
+    if option.number in blocked:
+        if blocked[option.number] not in cell.reasons:
+            cell.reasons.append(blocked[option.number])
+        return
+    try:
+        choices = run.option_choices(option, side)
+    except KremlinError as error:
+        why = missing_name_reason(error, ruleset, profile, game)
+        if why is not None:
+            cell.reasons.append(f"{side}: {why}")
+        else:
+            cell.errors.append(f"{side}: the legal choices cannot be listed: {error}")
+        report.cells.setdefault((ruleset.id, cell.row, label), cell)
+        if (ruleset.id, cell.row) not in report.rows:
+            report.rows.append((ruleset.id, cell.row))
+        return
+    if option.kind == "scenario":
+        single += _scenario_items(report, ruleset, option, choices, run, side, label, list_only)
+        return
+    if not choices.available:
+        cell.reasons.append(f"{side}: {choices.unavailable}")
+        return
+    if list_only:
+        cell.applied += 1
+        return
+    count = 0
+    for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
+        item = _apply_in_memory(
+            cell,
+            f"{side} option {option.number}: {description}",
+            run,
+            lambda p=pick: with_declarations(run.state, KINDS[p.option.kind].apply(run.state, p)),
+        )
+        if item is not None:
+            single.append(item)
+            count += 1
+    if count == 0:
+        cell.reasons.append(f"{side}: no complete pick can be built from the legal choices")
 
 
 def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
@@ -852,11 +866,13 @@ def game_rules_now(run: DraftRun) -> tuple[Change, ...]:
     return rules.changes
 
 
-def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
+def _sample_draft(
+    checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, blocked: Collection[int] = ()
+) -> None:
     """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
     made: list[str] = []
     try:
-        data = random_draft_data(game, ruleset, profile, rng, made)
+        data = random_draft_data(game, ruleset, profile, rng, made, blocked)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return
@@ -878,8 +894,11 @@ def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, pr
     game.reset()
 
 
-def random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str]) -> dict[str, Any] | None:
-    """A complete draft file's data, each pick drawn from the legal ones, then the declarations and a bid; None if the picks run out."""
+def random_draft_data(
+    game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, made: list[str], blocked: Collection[int] = ()
+) -> dict[str, Any] | None:
+    """A complete draft file's data, each pick drawn from the legal ones (of the options not ``blocked``: those needing
+    a unit the map lacks), then the declarations and a bid; None if the picks run out."""
     game.reset()
     first = rng.choice(ruleset.sides)
     run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
@@ -888,7 +907,8 @@ def random_draft_data(game: Game, ruleset: Ruleset, profile: Profile, rng: rando
         side = run.side_to_pick(index)
         chosen = None
         # Options in random order, each enumerated only until one has a legal pick.
-        for option in rng.sample(list(run.ruleset.options), len(run.ruleset.options)):
+        options = [o for o in run.ruleset.options if o.number not in blocked]
+        for option in rng.sample(options, len(options)):
             try:
                 choices = run.option_choices(option, side)
             except KremlinError as error:
