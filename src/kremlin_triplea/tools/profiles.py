@@ -1114,14 +1114,14 @@ def match_side(side: str, alliances: list[str]) -> tuple[list[str], str]:
 def _sides_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:
     """``[sides]``: each rule-text side the game's alliances name otherwise; a side none stands for is unmatched."""
     alliances = game.catalog.alliances()
-    lines = ["", "[sides]   # rule-text side = the game's alliances, where the game names them otherwise"]
+    lines = []
     for side in dict.fromkeys(s for r in rulesets for s in getattr(r, "sides", ())):
         found, why = match_side(side, alliances)
         if not found:
             unmatched.setdefault(side, []).append(f"side: {why}")
         elif found != [side]:
             lines.append(f"{_q(side)} = [{', '.join(_q(a) for a in found)}]   # {REVIEW}: {why}")
-    return lines
+    return ["", "[sides]   # rule-text side = the game's alliances, where the game names them otherwise", *lines] if lines else []
 
 
 def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], players: list[str], facts: list[UnitFacts]) -> list[str]:
@@ -1137,7 +1137,7 @@ def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], playe
         lines += ["", f"[units_by_power.{_q(player)}]   # {player}'s own unit types: it cannot have the unit [units] gives every power"]
         for own in owns:
             if own.unit is None:
-                lines.append(f"# {_q(own.word)}: none; {own.reason} (a rule giving {player} one fails until you name it here)")
+                lines.append(f"# {_q(own.word)}: none; {own.reason} (a rule giving {player} one gives it the unit for every power)")
             else:
                 lines.append(f"{_q(own.word)} = {_q(own.unit)}   # {REVIEW}: {own.reason}")
     return lines
