@@ -7,6 +7,7 @@ Expectations come from the rule texts (../shared/seeds), the names reference
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from kremlin_triplea.tools.profiles import (
     shipped_known_places,
     straits_needed,
 )
-from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
+from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = sorted({p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}.values())
@@ -288,6 +289,28 @@ def test_a_new_profile_gives_every_place_and_strait_the_game_rules_need_or_lists
         assert place in data["places"] or place in data["unmatched"] or place in game.board.nodes, place
     for strait in straits_needed(ruleset):
         assert strait in data.get("straits", {}) or f"straits.{strait}" in data["unmatched"], strait
+    # D) (5) "China makes a restricted first move ... before any other power moves": a step placed before the first turn.
+    assert "after" in data["turn_step_positions"]["before_first_turn"] or "turn_step_positions.before_first_turn" in data["unmatched"]
+
+
+def test_profile_check_names_a_strait_a_game_rule_needs_and_the_profile_lacks(tmp_path: Path) -> None:
+    # The issue's case: apply stopped at 000 D) (3) with "the map profile has no [straits.gibraltar]"; the check said nothing.
+    text = (REPO / "maps" / "world_war_ii_v3.toml").read_text(encoding="utf-8")
+    lacking = tmp_path / "world_war_ii_v3.toml"
+    lacking.write_text(re.sub(r"\n\[straits\.gibraltar\]\n(?:.+\n)*", "\n", text), encoding="utf-8")
+    problems = check_profile(lacking, MAPS_DIR)
+    assert any("closes the strait 'gibraltar': neither [straits.gibraltar] nor [unmatched] has it" in p for p in problems), problems
+    unmatched = tmp_path / "unmatched.toml"
+    unmatched.write_text(lacking.read_text() + '\n[unmatched]\n"straits.gibraltar" = "strait: a test"\n', encoding="utf-8")
+    assert not any("gibraltar" in p for p in check_profile(unmatched, MAPS_DIR))
+
+
+def test_a_step_before_the_first_turn_goes_after_the_games_bids() -> None:
+    """WW2v3's hand-written profile: after americanBidPlace, the last of the bid steps both games run first."""
+    written = load_profile(REPO / "maps" / "world_war_ii_v3.toml").turn_step_positions["before_first_turn"]
+    for path in (AA50_1941, AA50_1942):
+        data = tomllib.loads(new_profile(load(path), [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+        assert data["turn_step_positions"]["before_first_turn"]["after"] == written.after
 
 
 def test_straits_are_drawn_from_the_maps_geometry() -> None:

@@ -1082,6 +1082,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     lines += [f"{_q(player)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}" for player, listed in entered.items()]
     lines.append("")
     lines += _strait_lines(game, rulesets, places, unmatched)
+    lines += _step_position_lines(game, rulesets, unmatched)
     ww2v3 = board.properties.get("WW2V3", "").lower() == "true"
     lines += [
         "[factory_output]",
@@ -1172,6 +1173,51 @@ def _victory_cities(game: Game, rulesets: list[Ruleset], places: dict[str, Place
                     )
 
 
+#: The delegates of the steps a game runs once before the first power's turn (TripleA's set-up and bids).
+_BEFORE_TURNS = ("initDelegate", "bid", "placeBid")
+
+
+def _step_position_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:
+    """``[turn_step_positions.<position>]`` for each position the rulesets' game rules put a step at.
+
+    Only ``before_first_turn`` is known: after the last of the steps the game
+    runs before anyone's turn (its set-up and bids), as on the pinned maps.
+    """
+    positions = {}
+    for ruleset in rulesets:
+        for rule in getattr(ruleset, "game_rules", ()):
+            for change in rule.changes:
+                if change.data.get("kind") == "turn_step" and isinstance(change.data.get("position"), str):
+                    positions.setdefault(change.data["position"], f"{ruleset.id} game rule {rule.id!r}")
+    steps = list(game.xml.steps())
+    leading = []
+    for step in steps:
+        if step.get("delegate") not in _BEFORE_TURNS:
+            break
+        leading.append(step.get("name", ""))
+    lines: list[str] = []
+    for position, by in positions.items():
+        if position != "before_first_turn" or not leading or len(leading) == len(steps):
+            unmatched.setdefault(f"turn_step_positions.{position}", []).append(
+                f"turn step position: the game runs no set-up or bid step before the first turn to follow; needed by {by}"
+                if position == "before_first_turn"
+                else f"turn step position: not one profile new knows; needed by {by}"
+            )
+            continue
+        first = next(s for s in steps[len(leading) :])
+        lines += [
+            "",
+            f"[turn_step_positions.{_q(position)}]",
+            f"after = {_q(leading[-1])}   # {REVIEW}",
+            "reason = "
+            + _q(
+                f"the game runs {', '.join(leading[:3])}{', ...' if len(leading) > 3 else ''} ({' / '.join(dict.fromkeys(s.get('delegate', '') for s in steps[: len(leading)]))} steps) "
+                f"before the first turn's {first.get('name', '')}: a step placed after {leading[-1]} runs before anyone moves"
+            ),
+        ]
+    return [*lines, ""] if lines else []
+
+
 def _strait_lines(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMatch], unmatched: dict[str, list[str]]) -> list[str]:
     """``[straits.<key>]`` for each strait the rulesets' game rules need, drawn from the map's own geometry.
 
@@ -1198,7 +1244,7 @@ def _strait_lines(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMa
                 f"land = [{', '.join(_q(t) for t in land)}]   # {REVIEW}",
                 f"land_reason = {_q('the sides the hand-written profiles give the strait, matched on this map as [places] says')}",
             ]
-    return lines
+    return [*lines, ""] if lines else []
 
 
 def _strait_here(game: Game, key: str, places: dict[str, PlaceMatch]) -> tuple[tuple[list[tuple[str, str]], list[str]] | None, str]:
@@ -1455,6 +1501,9 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
                     problems.append(f"house-rule set {ruleset.id} names the power {power!r} (its advantages): neither the game nor [powers] has it")
             continue
         needed = rule_names(ruleset)
+        for key, rule in straits_needed(ruleset).items():
+            if key not in profile.straits and f"straits.{key}" not in profile.unmatched:
+                problems.append(f"ruleset {ruleset.id}'s game rule {rule} closes the strait {key!r}: neither [straits.{key}] nor [unmatched] has it")
         alliances = set(game.catalog.alliances())
         for side in ruleset.sides:
             if side not in alliances and side not in profile.sides and side.lower() not in unmatched:
