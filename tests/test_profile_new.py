@@ -303,6 +303,8 @@ def test_profile_check_names_a_strait_a_game_rule_needs_and_the_profile_lacks(tm
     unmatched = tmp_path / "unmatched.toml"
     unmatched.write_text(lacking.read_text() + '\n[unmatched]\n"straits.gibraltar" = "strait: a test"\n', encoding="utf-8")
     assert not any("gibraltar" in p for p in check_profile(unmatched, MAPS_DIR))
+    assert load_profile(unmatched).lacks("straits", "gibraltar") == "strait: a test"
+    assert load_profile(unmatched).lacks("straits", "baltic") is None
 
 
 def test_a_step_before_the_first_turn_goes_after_the_games_bids() -> None:
