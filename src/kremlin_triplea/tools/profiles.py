@@ -1030,24 +1030,9 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         elif player.lower() != word.lower():
             lines.append(f"{_q(word)} = {_q(player)}   # {REVIEW}: {why}")
     lines += _sides_lines(game, rulesets, unmatched)
-    lines += ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
-    facts = unit_facts(game)
-    unit_types = {u.lower(): u for u in game.catalog.unit_types}
-    unit_matches: dict[str, str | None] = {}
-    for word, by in need_units.items():
-        if word.lower() in unit_types:
-            unit_matches[word] = unit_types[word.lower()]
-            continue
-        match = match_unit_word(word, game, facts)
-        if match is None or match.unit is None:
-            unit_matches[word] = None
-            why = match.reason if match is not None else "not a unit word the roles know"
-            unmatched.setdefault(word, []).append(f"unit: {why}; needed by {_needed(by)}")
-        else:
-            unit_matches[word] = match.unit
-            lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
     named = [p for p in players if p in power_matches.values()]
-    lines += _units_by_power_lines(game, unit_matches, named, facts)
+    unit_lines, unit_matches = _unit_lines(game, need_units, named, unmatched)
+    lines += unit_lines
     places = match_places(game, rulesets, known)
     _victory_cities(game, rulesets, places)
     lines += ["", "[places]   # rule-text territory or sea zone = the game's, only of the same kind"]
@@ -1123,6 +1108,30 @@ def _sides_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[
         elif found != [side]:
             lines.append(f"{_q(side)} = [{', '.join(_q(a) for a in found)}]   # {REVIEW}: {why}")
     return ["", "[sides]   # rule-text side = the game's alliances, where the game names them otherwise", *lines] if lines else []
+
+
+def _unit_lines(
+    game: Game, need_units: dict[str, tuple[str, ...]], players: list[str], unmatched: dict[str, list[str]]
+) -> tuple[list[str], dict[str, str | None]]:
+    """``[units]`` (each rule-text unit word by its role) and ``[units_by_power.*]`` for ``players``, and the
+    unit each word stands for every power (None: unmatched, with why)."""
+    lines = ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
+    facts = unit_facts(game)
+    unit_types = {u.lower(): u for u in game.catalog.unit_types}
+    unit_matches: dict[str, str | None] = {}
+    for word, by in need_units.items():
+        if word.lower() in unit_types:
+            unit_matches[word] = unit_types[word.lower()]
+            continue
+        match = match_unit_word(word, game, facts)
+        if match is None or match.unit is None:
+            unit_matches[word] = None
+            why = match.reason if match is not None else "not a unit word the roles know"
+            unmatched.setdefault(word, []).append(f"unit: {why}; needed by {_needed(by)}")
+        else:
+            unit_matches[word] = match.unit
+            lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
+    return lines + _units_by_power_lines(game, unit_matches, players, facts), unit_matches
 
 
 def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], players: list[str], facts: list[UnitFacts]) -> list[str]:
