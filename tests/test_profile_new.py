@@ -164,6 +164,16 @@ def test_a_place_whose_words_several_territories_carry_is_left_to_a_person() -> 
     assert match_places(global40, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))["South Africa"].name != "South West Africa"
 
 
+def test_a_name_another_map_gives_a_neutral_is_not_taken_for_a_players_territory() -> None:
+    """Classic's profile calls 000's neutral Venezuela 'Columbia'; the Civil War maps' Columbia is a Confederate
+    (Southern) city. A neutral of the rule text (000 option 3's table) held by a player here is not it."""
+    for name, owner in (("Civil_War.xml", "Confederate"), ("blue_vs_gray.xml", "South")):
+        game = load(CORPUS_DIR / name)
+        assert game.board.node("Columbia")["owner"] == owner
+        match = match_places(game, [load_named_ruleset("kremlin-aa50")], shipped_known_places())["Venezuela"]
+        assert match.name != "Columbia", (name, match)
+
+
 def test_a_land_guess_shows_what_the_territory_is_worth_here_and_on_the_profiled_map() -> None:
     # AA50's 'Kazakh S.S.R.' (maps/world_war_ii_v3.toml) is Ultimate World's 'Kazakh'; the reviewer sees both values,
     # read here from the two game files.

@@ -852,6 +852,8 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
             shared = known_place.land_neighbours & _land_around(board, same[0])
             if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
+            if not known_place.water and known_place.conflicts(board, same[0]) is not None:
+                continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
             return PlaceMatch(
                 rule,
                 same[0],
