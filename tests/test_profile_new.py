@@ -33,6 +33,8 @@ from kremlin_triplea.tools.profiles import (
     review_marks,
     rule_names,
     shipped_known_places,
+    shipped_strait_shapes,
+    strait_shapes,
     straits_needed,
 )
 from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
@@ -338,6 +340,31 @@ def test_straits_are_drawn_from_the_maps_geometry() -> None:
         assert sorted(drafted["land"]) == sorted(strait.land), key
 
 
+@pytest.mark.parametrize(
+    "path",
+    [REPO / "tests" / "data" / "world_war_ii_v5_1942" / "WW2v5_1942_2nd.xml", REPO / "tests" / "data" / "world_war_ii_v6_1941" / "WW2v6_1941.xml"],
+    ids=lambda p: p.stem,
+)
+def test_the_dardanelles_on_an_unseen_map_close_every_way_out_of_its_black_sea(path: Path) -> None:
+    """000 D) (3) names "the Dardanelles Straight": the Black Sea's ways out beside Turkey. Read from the game file
+    here: the sea zone beside Turkey that also borders Ukraine and Caucasus is the Black Sea, and every sea zone
+    next to it is a way out (on these maps one, where AA50 has two)."""
+    from lxml import etree
+
+    root = etree.parse(str(path)).getroot()
+    water = {t.get("name") for t in root.iter("territory") if t.get("water") == "true"}
+    around: dict[str, set[str]] = {}
+    for c in root.iter("connection"):
+        around.setdefault(c.get("t1"), set()).add(c.get("t2"))
+        around.setdefault(c.get("t2"), set()).add(c.get("t1"))
+    (black_sea,) = [z for z in water if {"Turkey", "Caucasus"} <= around[z] and any(n.startswith("Ukraine") for n in around[z])]
+    expected = sorted(sorted((z, black_sea)) for z in around[black_sea] if z in water)
+    data = tomllib.loads(new_profile(load(path), [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+    drafted = data["straits"]["black_sea"]
+    assert sorted(map(sorted, drafted["sea_zones"])) == expected
+    assert drafted["land"] == ["Turkey"]
+
+
 def test_a_victory_city_a_rule_moves_must_be_one_on_the_map(tmp_path: Path) -> None:
     """000 D) (4) moves Ottawa's victory city. Where the map's Eastern Canada is none, the British victory city
     beside it is taken for Ottawa; where there is none, Ottawa is unmatched, saying why."""
@@ -364,6 +391,7 @@ def test_the_shipped_evidence_is_what_the_pinned_games_say() -> None:
     revised = frozenset(load(MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml").board.nodes)
     assert shipped_known_places(skip_board=revised) == known_places(MAPS_DIR, skip_board=revised)
     assert shipped_known_places(skip_board=revised) != shipped_known_places()
+    assert shipped_strait_shapes() == tuple(strait_shapes(MAPS_DIR))
 
 
 def test_profile_new_answers_the_same_whichever_maps_are_installed(tmp_path: Path) -> None:

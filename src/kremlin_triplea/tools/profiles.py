@@ -491,8 +491,9 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
 KNOWN_PLACES_FILE = "evidence/known-places.json"
 
 
-def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, frozenset[str]]) -> str:
-    """``known`` as the shipped evidence file: each pinned game's territories once, then one line per place.
+def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, frozenset[str]], straits: list[StraitShape] = ()) -> str:
+    """``known`` as the shipped evidence file: each pinned game's territories once, then one line per place,
+    then one line per strait shape (``strait_shapes``).
 
     ``boards``: the pinned games' territory names, by map and game file (``pinned_boards``).
     """
@@ -508,8 +509,50 @@ def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, froz
                 row[field] = None if row[field] is None else sorted(row[field])
             rows.append(json.dumps(row, sort_keys=True))
     lines.append(",\n".join(rows))
-    lines += ["]", "}", ""]
+    lines += ["],", '"straits": [', ",\n".join(json.dumps(attrs.asdict(shape), sort_keys=True) for shape in straits), "]", "}", ""]
     return "\n".join(lines)
+
+
+@attrs.frozen
+class StraitShape:
+    """A strait as a hand-written profile gives it on its pinned game: its sides, its boundaries, and the inner
+    sea they close (the zone in every boundary whose only ways out they are; None for Gibraltar's one boundary
+    between two open seas) with that sea's land neighbours (plain names, comparable across maps)."""
+
+    key: str
+    map: str
+    land: list[str]
+    pairs: int
+    inner_land: list[str] | None
+
+
+def strait_shapes(maps_dir: Path | str | None) -> list[StraitShape]:
+    """The shape of every strait with sides in the shipped profiles, on the first pinned game of each."""
+    shapes = []
+    for profile in _installed_profiles():
+        for key, strait in sorted(profile.straits.items()):
+            if not strait.land or not profile.games:
+                continue
+            try:
+                board = load(profile.game_key(profile.games[0]), maps_dir=maps_dir).board
+            except KremlinError:
+                continue
+            zones = [set(p) for p in strait.sea_zone_pairs]
+            common, every = set.intersection(*zones), set.union(*zones)
+            inner = next((z for z in sorted(common) if {n for n in board.neighbours(z) if board.is_water(n)} == every - {z}), None)
+            land = None if inner is None else sorted({_key(n) for n in board.neighbours(inner) if not board.is_water(n)})
+            shapes.append(StraitShape(key, profile.map, list(strait.land), len(strait.sea_zone_pairs), land))
+    return shapes
+
+
+@functools.cache
+def shipped_strait_shapes() -> tuple[StraitShape, ...]:
+    for folder in data_folders("maps"):
+        path = folder / KNOWN_PLACES_FILE
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return tuple(StraitShape(**row) for row in data.get("straits", ()))
+    return ()
 
 
 @functools.cache
@@ -1261,43 +1304,51 @@ def _strait_lines(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMa
 def _strait_here(game: Game, key: str, places: dict[str, PlaceMatch]) -> tuple[tuple[list[tuple[str, str]], list[str]] | None, str]:
     board = game.board
     tried = []
-    for profile in _installed_profiles():
-        strait = profile.straits.get(key)
-        if strait is None or not strait.land:
+    profiles = {p.map: p for p in _installed_profiles()}
+    for shape in shipped_strait_shapes():
+        if shape.key != key or shape.map not in profiles:
             continue
+        profile = profiles[shape.map]
         land = []
-        for side in strait.land:
+        for side in shape.land:
             rules = [r for r, g in profile.places.items() if g == side] + [side]
             here = next((places[r].name for r in rules if r in places and places[r].name is not None), None)
             if here is None:  # a side no rule text names (AA50's Morocco Algeria): the same words here, once
                 same = [t for t in board.nodes if not board.is_water(t) and _key(t) == _key(side)]
                 here = same[0] if len(same) == 1 else None
             if here is None or board.is_water(here):
-                tried.append(f"{profile.map}'s side {side} has no match here")
+                tried.append(f"{shape.map}'s side {side} has no match here")
                 break
             land.append(here)
         else:
-            pairs = _boundaries_beside(board, land, len(strait.sea_zone_pairs))
-            there = "; ".join(f"{a}/{b}" for a, b in strait.sea_zone_pairs)
+            pairs, how = _boundaries_beside(board, land, shape)
             if pairs:
-                how = "every way out of the inner sea" if len(pairs) > 1 else "the one boundary"
-                return (pairs, land), f"the sea-zone boundaries beside {', '.join(land)}: {how}, as {there} on {profile.map}"
-            tried.append(f"no sea-zone boundary here is shaped as {there} on {profile.map} beside {', '.join(land)}")
-    return None, "; ".join(tried) or f"no hand-written profile gives the strait {key!r} its land"
+                return (pairs, land), f"the sea-zone boundaries beside {', '.join(land)}: {how}, as the strait is on {shape.map}"
+            tried.append(f"beside {', '.join(land)}: {how}")
+    return None, "; ".join(tried) or f"no hand-written profile gives the strait {key!r} its sides"
 
 
-def _boundaries_beside(board, land: list[str], count: int) -> list[tuple[str, str]]:
-    """``count`` boundaries between sea zones beside all of ``land``, shaped as a strait is: the one boundary of
-    two such zones (Gibraltar's), or every way out of the one such zone with ``count`` sea neighbours (an inner
-    sea: the Baltic's one, the Black Sea's two). Anything else is for a person to say."""
+def _boundaries_beside(board, land: list[str], shape: StraitShape) -> tuple[list[tuple[str, str]], str]:
+    """The boundaries of a strait beside ``land``, shaped as ``shape``: every way out of the inner sea whose coasts
+    are most those of the inner sea there (the Black Sea has one way out on one map, two on another), or the
+    one boundary between two seas both beside all the land. With why, or why not."""
     touching = [z for z in board.nodes if board.is_water(z) and all(t in board.neighbours(z) for t in land)]
-    pairs = sorted({tuple(sorted((a, b))) for a in touching for b in board.neighbours(a) if b in touching and board.is_water(b)})
-    if count == 1 and len(pairs) == 1:
-        return pairs
-    seas = [z for z in touching if len([b for b in board.neighbours(z) if board.is_water(b)]) == count]
-    if len(seas) != 1:
-        return []
-    return [tuple(sorted((b, seas[0]))) for b in sorted(board.neighbours(seas[0])) if board.is_water(b)]
+    if shape.inner_land is None:
+        pairs = sorted({tuple(sorted((a, b))) for a in touching for b in board.neighbours(a) if b in touching and board.is_water(b)})
+        if len(pairs) == 1:
+            return pairs, "the one boundary between two sea zones both beside all of it"
+        return [], f"{len(pairs)} boundaries between sea zones both beside all of it; which is the strait is for a person to say"
+    there = set(shape.inner_land)
+    scored = []
+    for zone in touching:
+        coast = {_key(n) for n in board.neighbours(zone) if not board.is_water(n)}
+        scored.append((len(coast & there) / len(coast | there), zone))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    if not scored or scored[0][0] < 0.5 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return [], f"no one sea zone here has most of the inner sea's coasts ({', '.join(sorted(there))})"
+    inner = scored[0][1]
+    ways = [tuple(sorted((b, inner))) for b in sorted(board.neighbours(inner)) if board.is_water(b)]
+    return ways, f"every way out of {inner}, the sea zone with most of the inner sea's coasts ({', '.join(sorted(there))})"
 
 
 def straits_needed(ruleset: Ruleset) -> dict[str, str]:
