@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write maps/evidence/known-places.json: the pinned games' facts `profile new` reasons from (issue 28 item 4).
+"""Write maps/evidence/known-places.json: the pinned games' facts `profile new` reasons from (issue 28 items 2, 4).
 
 `profile new` once read this evidence from the user's maps folder, so its answer
 depended on which other maps the user had installed. It now reads this file,
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import write_atomically
-from kremlin_triplea.tools.profiles import KNOWN_PLACES_FILE, known_places, known_places_json, pinned_boards
+from kremlin_triplea.tools.profiles import KNOWN_PLACES_FILE, known_places, known_places_json, pinned_boards, strait_shapes
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,7 +26,7 @@ def main() -> int:
     parser.add_argument("--maps-dir", type=Path, default=None)
     args = parser.parse_args()
     maps_dir = default_maps_dir(args.maps_dir)
-    text = known_places_json(known_places(maps_dir), pinned_boards(maps_dir))
+    text = known_places_json(known_places(maps_dir), pinned_boards(maps_dir), strait_shapes(maps_dir))
     written = write_atomically(REPO / "maps" / KNOWN_PLACES_FILE, text.encode("utf-8"), overwrite=True)
     print(f"wrote {written}")
     return 0

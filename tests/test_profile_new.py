@@ -7,6 +7,7 @@ Expectations come from the rule texts (../shared/seeds), the names reference
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -32,9 +33,11 @@ from kremlin_triplea.tools.profiles import (
     review_marks,
     rule_names,
     shipped_known_places,
+    shipped_strait_shapes,
+    strait_shapes,
     straits_needed,
 )
-from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
+from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = sorted({p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}.values())
@@ -163,6 +166,16 @@ def test_a_place_whose_words_several_territories_carry_is_left_to_a_person() -> 
     assert match_places(global40, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))["South Africa"].name != "South West Africa"
 
 
+def test_a_name_another_map_gives_a_neutral_is_not_taken_for_a_players_territory() -> None:
+    """Classic's profile calls 000's neutral Venezuela 'Columbia'; the Civil War maps' Columbia is a Confederate
+    (Southern) city. A neutral of the rule text (000 option 3's table) held by a player here is not it."""
+    for name, owner in (("Civil_War.xml", "Confederate"), ("blue_vs_gray.xml", "South")):
+        game = load(CORPUS_DIR / name)
+        assert game.board.node("Columbia")["owner"] == owner
+        match = match_places(game, [load_named_ruleset("kremlin-aa50")], shipped_known_places())["Venezuela"]
+        assert match.name != "Columbia", (name, match)
+
+
 def test_a_land_guess_shows_what_the_territory_is_worth_here_and_on_the_profiled_map() -> None:
     # AA50's 'Kazakh S.S.R.' (maps/world_war_ii_v3.toml) is Ultimate World's 'Kazakh'; the reviewer sees both values,
     # read here from the two game files.
@@ -288,6 +301,30 @@ def test_a_new_profile_gives_every_place_and_strait_the_game_rules_need_or_lists
         assert place in data["places"] or place in data["unmatched"] or place in game.board.nodes, place
     for strait in straits_needed(ruleset):
         assert strait in data.get("straits", {}) or f"straits.{strait}" in data["unmatched"], strait
+    # D) (5) "China makes a restricted first move ... before any other power moves": a step placed before the first turn.
+    assert "after" in data["turn_step_positions"]["before_first_turn"] or "turn_step_positions.before_first_turn" in data["unmatched"]
+
+
+def test_profile_check_names_a_strait_a_game_rule_needs_and_the_profile_lacks(tmp_path: Path) -> None:
+    # The issue's case: apply stopped at 000 D) (3) with "the map profile has no [straits.gibraltar]"; the check said nothing.
+    text = (REPO / "maps" / "world_war_ii_v3.toml").read_text(encoding="utf-8")
+    lacking = tmp_path / "world_war_ii_v3.toml"
+    lacking.write_text(re.sub(r"\n\[straits\.gibraltar\]\n(?:.+\n)*", "\n", text), encoding="utf-8")
+    problems = check_profile(lacking, MAPS_DIR)
+    assert any("closes the strait 'gibraltar': neither [straits.gibraltar] nor [unmatched] has it" in p for p in problems), problems
+    unmatched = tmp_path / "unmatched.toml"
+    unmatched.write_text(lacking.read_text() + '\n[unmatched]\n"straits.gibraltar" = "strait: a test"\n', encoding="utf-8")
+    assert not any("gibraltar" in p for p in check_profile(unmatched, MAPS_DIR))
+    assert load_profile(unmatched).lacks("straits", "gibraltar") == "strait: a test"
+    assert load_profile(unmatched).lacks("straits", "baltic") is None
+
+
+def test_a_step_before_the_first_turn_goes_after_the_games_bids() -> None:
+    """WW2v3's hand-written profile: after americanBidPlace, the last of the bid steps both games run first."""
+    written = load_profile(REPO / "maps" / "world_war_ii_v3.toml").turn_step_positions["before_first_turn"]
+    for path in (AA50_1941, AA50_1942):
+        data = tomllib.loads(new_profile(load(path), [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+        assert data["turn_step_positions"]["before_first_turn"]["after"] == written.after
 
 
 def test_straits_are_drawn_from_the_maps_geometry() -> None:
@@ -301,6 +338,31 @@ def test_straits_are_drawn_from_the_maps_geometry() -> None:
         drafted = data["straits"][key]
         assert sorted(map(sorted, drafted["sea_zones"])) == sorted(map(sorted, strait.sea_zone_pairs)), key
         assert sorted(drafted["land"]) == sorted(strait.land), key
+
+
+@pytest.mark.parametrize(
+    "path",
+    [REPO / "tests" / "data" / "world_war_ii_v5_1942" / "WW2v5_1942_2nd.xml", REPO / "tests" / "data" / "world_war_ii_v6_1941" / "WW2v6_1941.xml"],
+    ids=lambda p: p.stem,
+)
+def test_the_dardanelles_on_an_unseen_map_close_every_way_out_of_its_black_sea(path: Path) -> None:
+    """000 D) (3) names "the Dardanelles Straight": the Black Sea's ways out beside Turkey. Read from the game file
+    here: the sea zone beside Turkey that also borders Ukraine and Caucasus is the Black Sea, and every sea zone
+    next to it is a way out (on these maps one, where AA50 has two)."""
+    from lxml import etree
+
+    root = etree.parse(str(path)).getroot()
+    water = {t.get("name") for t in root.iter("territory") if t.get("water") == "true"}
+    around: dict[str, set[str]] = {}
+    for c in root.iter("connection"):
+        around.setdefault(c.get("t1"), set()).add(c.get("t2"))
+        around.setdefault(c.get("t2"), set()).add(c.get("t1"))
+    (black_sea,) = [z for z in water if {"Turkey", "Caucasus"} <= around[z] and any(n.startswith("Ukraine") for n in around[z])]
+    expected = sorted(sorted((z, black_sea)) for z in around[black_sea] if z in water)
+    data = tomllib.loads(new_profile(load(path), [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+    drafted = data["straits"]["black_sea"]
+    assert sorted(map(sorted, drafted["sea_zones"])) == expected
+    assert drafted["land"] == ["Turkey"]
 
 
 def test_a_victory_city_a_rule_moves_must_be_one_on_the_map(tmp_path: Path) -> None:
@@ -329,6 +391,7 @@ def test_the_shipped_evidence_is_what_the_pinned_games_say() -> None:
     revised = frozenset(load(MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml").board.nodes)
     assert shipped_known_places(skip_board=revised) == known_places(MAPS_DIR, skip_board=revised)
     assert shipped_known_places(skip_board=revised) != shipped_known_places()
+    assert shipped_strait_shapes() == tuple(strait_shapes(MAPS_DIR))
 
 
 def test_profile_new_answers_the_same_whichever_maps_are_installed(tmp_path: Path) -> None:

@@ -466,3 +466,19 @@ def test_stray_text_the_engine_ignores_is_no_dtd_error_before_or_after_an_edit(t
     broken.write_text(text.replace("<unitInitialize>", "<unitInitialize><bogus/>", 1), encoding="utf-8")
     problems = [p for p in validate_tree(XmlDocument.read(broken).root, str(broken), dtd=dtd) if "game.dtd" in p.message]
     assert problems and all("bogus" in p.message for p in problems), problems
+
+
+def test_a_factory_that_fires_only_at_its_own_bombers_is_not_an_aa_gun() -> None:
+    # World War II Global's factories carry isAAforBombingThisUnitOnly (they shoot at the bombers raiding them);
+    # its aaGun fires in combat (isAAforCombatOnly).
+    from lxml import etree
+
+    path = CORPUS_DIR / "G40CanadianMod.xml"
+    root = etree.parse(str(path)).getroot()
+    options = {
+        a.get("attachTo"): {o.get("name"): o.get("value") for o in a.iter("option")} for a in root.iter("attachment") if a.get("name") == "unitAttachment"
+    }
+    assert _true(options["factory_minor"], "isFactory") and _true(options["factory_minor"], "isAAforBombingThisUnitOnly")
+    assert _true(options["aaGun"], "isAAforCombatOnly")
+    match = match_unit_word("aa gun", load(path))
+    assert match.unit == "aaGun" and "factory_minor" not in match.candidates and "factory_major" not in match.candidates

@@ -116,6 +116,11 @@ class Profile:
         alliances = set(self.side_alliances(side))
         return [p for p in catalog.turn_order() if alliances & set(catalog.players[p].alliances)]
 
+    def lacks(self, table: str, key: str) -> str | None:
+        """Why the map has no ``[<table>.<key>]`` entry a game rule needs (``[unmatched]`` "straits.gibraltar",
+        "turn_step_positions.before_first_turn"), or None if the profile does not say it lacks one."""
+        return self.unmatched.get(f"{table}.{key}")
+
     def game_key(self, base: BaseGame) -> str:
         """Where ``base`` is read from: its key as a path from the profile's own folder if a file lies there
         (``profile new`` writes it so, for a game outside any maps folder), else the key as it stands

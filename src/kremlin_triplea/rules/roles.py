@@ -174,7 +174,13 @@ ROLES = {
             lambda u: (u.number("movement") > 0, "transportCost" in u.options, u.sort_cost),
             "an immobile one, then the cheapest",
         ),
-        Role("aa", lambda u: u.aa, "a unit with isAA (or another AA option)"),
+        # A structure that fires only at the bombers attacking it (a factory's, an airfield's isAAforBombingThisUnitOnly)
+        # is not an AA gun: one fires in combat or at aircraft flying over.
+        Role(
+            "aa",
+            lambda u: not u.factory and any(u.flag(f) for f in ("isAA", "isAAforCombatOnly", "isAAforFlyOverOnly", "isRocket")),
+            "a unit that is not a factory with isAA, isAAforCombatOnly, isAAforFlyOverOnly or isRocket",
+        ),
     )
 }
 

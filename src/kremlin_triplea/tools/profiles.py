@@ -491,8 +491,9 @@ def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | No
 KNOWN_PLACES_FILE = "evidence/known-places.json"
 
 
-def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, frozenset[str]]) -> str:
-    """``known`` as the shipped evidence file: each pinned game's territories once, then one line per place.
+def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, frozenset[str]], straits: list[StraitShape] = ()) -> str:
+    """``known`` as the shipped evidence file: each pinned game's territories once, then one line per place,
+    then one line per strait shape (``strait_shapes``).
 
     ``boards``: the pinned games' territory names, by map and game file (``pinned_boards``).
     """
@@ -508,8 +509,50 @@ def known_places_json(known: dict[str, list[KnownPlace]], boards: dict[str, froz
                 row[field] = None if row[field] is None else sorted(row[field])
             rows.append(json.dumps(row, sort_keys=True))
     lines.append(",\n".join(rows))
-    lines += ["]", "}", ""]
+    lines += ["],", '"straits": [', ",\n".join(json.dumps(attrs.asdict(shape), sort_keys=True) for shape in straits), "]", "}", ""]
     return "\n".join(lines)
+
+
+@attrs.frozen
+class StraitShape:
+    """A strait as a hand-written profile gives it on its pinned game: its sides, its boundaries, and the inner
+    sea they close (the zone in every boundary whose only ways out they are; None for Gibraltar's one boundary
+    between two open seas) with that sea's land neighbours (plain names, comparable across maps)."""
+
+    key: str
+    map: str
+    land: list[str]
+    pairs: int
+    inner_land: list[str] | None
+
+
+def strait_shapes(maps_dir: Path | str | None) -> list[StraitShape]:
+    """The shape of every strait with sides in the shipped profiles, on the first pinned game of each."""
+    shapes = []
+    for profile in _installed_profiles():
+        for key, strait in sorted(profile.straits.items()):
+            if not strait.land or not profile.games:
+                continue
+            try:
+                board = load(profile.game_key(profile.games[0]), maps_dir=maps_dir).board
+            except KremlinError:
+                continue
+            zones = [set(p) for p in strait.sea_zone_pairs]
+            common, every = set.intersection(*zones), set.union(*zones)
+            inner = next((z for z in sorted(common) if {n for n in board.neighbours(z) if board.is_water(n)} == every - {z}), None)
+            land = None if inner is None else sorted({_key(n) for n in board.neighbours(inner) if not board.is_water(n)})
+            shapes.append(StraitShape(key, profile.map, list(strait.land), len(strait.sea_zone_pairs), land))
+    return shapes
+
+
+@functools.cache
+def shipped_strait_shapes() -> tuple[StraitShape, ...]:
+    for folder in data_folders("maps"):
+        path = folder / KNOWN_PLACES_FILE
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return tuple(StraitShape(**row) for row in data.get("straits", ()))
+    return ()
 
 
 @functools.cache
@@ -852,6 +895,8 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
             shared = known_place.land_neighbours & _land_around(board, same[0])
             if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
+            if not known_place.water and known_place.conflicts(board, same[0]) is not None:
+                continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
             return PlaceMatch(
                 rule,
                 same[0],
@@ -1030,24 +1075,9 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         elif player.lower() != word.lower():
             lines.append(f"{_q(word)} = {_q(player)}   # {REVIEW}: {why}")
     lines += _sides_lines(game, rulesets, unmatched)
-    lines += ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
-    facts = unit_facts(game)
-    unit_types = {u.lower(): u for u in game.catalog.unit_types}
-    unit_matches: dict[str, str | None] = {}
-    for word, by in need_units.items():
-        if word.lower() in unit_types:
-            unit_matches[word] = unit_types[word.lower()]
-            continue
-        match = match_unit_word(word, game, facts)
-        if match is None or match.unit is None:
-            unit_matches[word] = None
-            why = match.reason if match is not None else "not a unit word the roles know"
-            unmatched.setdefault(word, []).append(f"unit: {why}; needed by {_needed(by)}")
-        else:
-            unit_matches[word] = match.unit
-            lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
     named = [p for p in players if p in power_matches.values()]
-    lines += _units_by_power_lines(game, unit_matches, named, facts)
+    unit_lines, unit_matches = _unit_lines(game, need_units, named, unmatched)
+    lines += unit_lines
     places = match_places(game, rulesets, known)
     _victory_cities(game, rulesets, places)
     lines += ["", "[places]   # rule-text territory or sea zone = the game's, only of the same kind"]
@@ -1082,6 +1112,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     lines += [f"{_q(player)} = [{', '.join(_q(t) for t in listed)}]   # {REVIEW}" for player, listed in entered.items()]
     lines.append("")
     lines += _strait_lines(game, rulesets, places, unmatched)
+    lines += _step_position_lines(game, rulesets, unmatched)
     ww2v3 = board.properties.get("WW2V3", "").lower() == "true"
     lines += [
         "[factory_output]",
@@ -1114,14 +1145,38 @@ def match_side(side: str, alliances: list[str]) -> tuple[list[str], str]:
 def _sides_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:
     """``[sides]``: each rule-text side the game's alliances name otherwise; a side none stands for is unmatched."""
     alliances = game.catalog.alliances()
-    lines = ["", "[sides]   # rule-text side = the game's alliances, where the game names them otherwise"]
+    lines = []
     for side in dict.fromkeys(s for r in rulesets for s in getattr(r, "sides", ())):
         found, why = match_side(side, alliances)
         if not found:
             unmatched.setdefault(side, []).append(f"side: {why}")
         elif found != [side]:
             lines.append(f"{_q(side)} = [{', '.join(_q(a) for a in found)}]   # {REVIEW}: {why}")
-    return lines
+    return ["", "[sides]   # rule-text side = the game's alliances, where the game names them otherwise", *lines] if lines else []
+
+
+def _unit_lines(
+    game: Game, need_units: dict[str, tuple[str, ...]], players: list[str], unmatched: dict[str, list[str]]
+) -> tuple[list[str], dict[str, str | None]]:
+    """``[units]`` (each rule-text unit word by its role) and ``[units_by_power.*]`` for ``players``, and the
+    unit each word stands for every power (None: unmatched, with why)."""
+    lines = ["", "[units]   # rule-text unit = the game's unit type (matched by its TripleA role)"]
+    facts = unit_facts(game)
+    unit_types = {u.lower(): u for u in game.catalog.unit_types}
+    unit_matches: dict[str, str | None] = {}
+    for word, by in need_units.items():
+        if word.lower() in unit_types:
+            unit_matches[word] = unit_types[word.lower()]
+            continue
+        match = match_unit_word(word, game, facts)
+        if match is None or match.unit is None:
+            unit_matches[word] = None
+            why = match.reason if match is not None else "not a unit word the roles know"
+            unmatched.setdefault(word, []).append(f"unit: {why}; needed by {_needed(by)}")
+        else:
+            unit_matches[word] = match.unit
+            lines.append(f"{_q(word)} = {_q(match.unit)}   # {REVIEW}: {match.reason}")
+    return lines + _units_by_power_lines(game, unit_matches, players, facts), unit_matches
 
 
 def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], players: list[str], facts: list[UnitFacts]) -> list[str]:
@@ -1137,7 +1192,7 @@ def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], playe
         lines += ["", f"[units_by_power.{_q(player)}]   # {player}'s own unit types: it cannot have the unit [units] gives every power"]
         for own in owns:
             if own.unit is None:
-                lines.append(f"# {_q(own.word)}: none; {own.reason} (a rule giving {player} one fails until you name it here)")
+                lines.append(f"# {_q(own.word)}: none; {own.reason} (a rule giving {player} one gives it the unit for every power)")
             else:
                 lines.append(f"{_q(own.word)} = {_q(own.unit)}   # {REVIEW}: {own.reason}")
     return lines
@@ -1172,6 +1227,51 @@ def _victory_cities(game: Game, rulesets: list[Ruleset], places: dict[str, Place
                     )
 
 
+#: The delegates of the steps a game runs once before the first power's turn (TripleA's set-up and bids).
+_BEFORE_TURNS = ("initDelegate", "bid", "placeBid")
+
+
+def _step_position_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:
+    """``[turn_step_positions.<position>]`` for each position the rulesets' game rules put a step at.
+
+    Only ``before_first_turn`` is known: after the last of the steps the game
+    runs before anyone's turn (its set-up and bids), as on the pinned maps.
+    """
+    positions = {}
+    for ruleset in rulesets:
+        for rule in getattr(ruleset, "game_rules", ()):
+            for change in rule.changes:
+                if change.data.get("kind") == "turn_step" and isinstance(change.data.get("position"), str):
+                    positions.setdefault(change.data["position"], f"{ruleset.id} game rule {rule.id!r}")
+    steps = list(game.xml.steps())
+    leading = []
+    for step in steps:
+        if step.get("delegate") not in _BEFORE_TURNS:
+            break
+        leading.append(step.get("name", ""))
+    lines: list[str] = []
+    for position, by in positions.items():
+        if position != "before_first_turn" or not leading or len(leading) == len(steps):
+            unmatched.setdefault(f"turn_step_positions.{position}", []).append(
+                f"turn step position: the game runs no set-up or bid step before the first turn to follow; needed by {by}"
+                if position == "before_first_turn"
+                else f"turn step position: not one profile new knows; needed by {by}"
+            )
+            continue
+        first = next(s for s in steps[len(leading) :])
+        lines += [
+            "",
+            f"[turn_step_positions.{_q(position)}]",
+            f"after = {_q(leading[-1])}   # {REVIEW}",
+            "reason = "
+            + _q(
+                f"the game runs {', '.join(leading[:3])}{', ...' if len(leading) > 3 else ''} ({' / '.join(dict.fromkeys(s.get('delegate', '') for s in steps[: len(leading)]))} steps) "
+                f"before the first turn's {first.get('name', '')}: a step placed after {leading[-1]} runs before anyone moves"
+            ),
+        ]
+    return [*lines, ""] if lines else []
+
+
 def _strait_lines(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMatch], unmatched: dict[str, list[str]]) -> list[str]:
     """``[straits.<key>]`` for each strait the rulesets' game rules need, drawn from the map's own geometry.
 
@@ -1198,49 +1298,57 @@ def _strait_lines(game: Game, rulesets: list[Ruleset], places: dict[str, PlaceMa
                 f"land = [{', '.join(_q(t) for t in land)}]   # {REVIEW}",
                 f"land_reason = {_q('the sides the hand-written profiles give the strait, matched on this map as [places] says')}",
             ]
-    return lines
+    return [*lines, ""] if lines else []
 
 
 def _strait_here(game: Game, key: str, places: dict[str, PlaceMatch]) -> tuple[tuple[list[tuple[str, str]], list[str]] | None, str]:
     board = game.board
     tried = []
-    for profile in _installed_profiles():
-        strait = profile.straits.get(key)
-        if strait is None or not strait.land:
+    profiles = {p.map: p for p in _installed_profiles()}
+    for shape in shipped_strait_shapes():
+        if shape.key != key or shape.map not in profiles:
             continue
+        profile = profiles[shape.map]
         land = []
-        for side in strait.land:
+        for side in shape.land:
             rules = [r for r, g in profile.places.items() if g == side] + [side]
             here = next((places[r].name for r in rules if r in places and places[r].name is not None), None)
             if here is None:  # a side no rule text names (AA50's Morocco Algeria): the same words here, once
                 same = [t for t in board.nodes if not board.is_water(t) and _key(t) == _key(side)]
                 here = same[0] if len(same) == 1 else None
             if here is None or board.is_water(here):
-                tried.append(f"{profile.map}'s side {side} has no match here")
+                tried.append(f"{shape.map}'s side {side} has no match here")
                 break
             land.append(here)
         else:
-            pairs = _boundaries_beside(board, land, len(strait.sea_zone_pairs))
-            there = "; ".join(f"{a}/{b}" for a, b in strait.sea_zone_pairs)
+            pairs, how = _boundaries_beside(board, land, shape)
             if pairs:
-                how = "every way out of the inner sea" if len(pairs) > 1 else "the one boundary"
-                return (pairs, land), f"the sea-zone boundaries beside {', '.join(land)}: {how}, as {there} on {profile.map}"
-            tried.append(f"no sea-zone boundary here is shaped as {there} on {profile.map} beside {', '.join(land)}")
-    return None, "; ".join(tried) or f"no hand-written profile gives the strait {key!r} its land"
+                return (pairs, land), f"the sea-zone boundaries beside {', '.join(land)}: {how}, as the strait is on {shape.map}"
+            tried.append(f"beside {', '.join(land)}: {how}")
+    return None, "; ".join(tried) or f"no hand-written profile gives the strait {key!r} its sides"
 
 
-def _boundaries_beside(board, land: list[str], count: int) -> list[tuple[str, str]]:
-    """``count`` boundaries between sea zones beside all of ``land``, shaped as a strait is: the one boundary of
-    two such zones (Gibraltar's), or every way out of the one such zone with ``count`` sea neighbours (an inner
-    sea: the Baltic's one, the Black Sea's two). Anything else is for a person to say."""
+def _boundaries_beside(board, land: list[str], shape: StraitShape) -> tuple[list[tuple[str, str]], str]:
+    """The boundaries of a strait beside ``land``, shaped as ``shape``: every way out of the inner sea whose coasts
+    are most those of the inner sea there (the Black Sea has one way out on one map, two on another), or the
+    one boundary between two seas both beside all the land. With why, or why not."""
     touching = [z for z in board.nodes if board.is_water(z) and all(t in board.neighbours(z) for t in land)]
-    pairs = sorted({tuple(sorted((a, b))) for a in touching for b in board.neighbours(a) if b in touching and board.is_water(b)})
-    if count == 1 and len(pairs) == 1:
-        return pairs
-    seas = [z for z in touching if len([b for b in board.neighbours(z) if board.is_water(b)]) == count]
-    if len(seas) != 1:
-        return []
-    return [tuple(sorted((b, seas[0]))) for b in sorted(board.neighbours(seas[0])) if board.is_water(b)]
+    if shape.inner_land is None:
+        pairs = sorted({tuple(sorted((a, b))) for a in touching for b in board.neighbours(a) if b in touching and board.is_water(b)})
+        if len(pairs) == 1:
+            return pairs, "the one boundary between two sea zones both beside all of it"
+        return [], f"{len(pairs)} boundaries between sea zones both beside all of it; which is the strait is for a person to say"
+    there = set(shape.inner_land)
+    scored = []
+    for zone in touching:
+        coast = {_key(n) for n in board.neighbours(zone) if not board.is_water(n)}
+        scored.append((len(coast & there) / len(coast | there), zone))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    if not scored or scored[0][0] < 0.5 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return [], f"no one sea zone here has most of the inner sea's coasts ({', '.join(sorted(there))})"
+    inner = scored[0][1]
+    ways = [tuple(sorted((b, inner))) for b in sorted(board.neighbours(inner)) if board.is_water(b)]
+    return ways, f"every way out of {inner}, the sea zone with most of the inner sea's coasts ({', '.join(sorted(there))})"
 
 
 def straits_needed(ruleset: Ruleset) -> dict[str, str]:
@@ -1455,6 +1563,9 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
                     problems.append(f"house-rule set {ruleset.id} names the power {power!r} (its advantages): neither the game nor [powers] has it")
             continue
         needed = rule_names(ruleset)
+        for key, rule in straits_needed(ruleset).items():
+            if key not in profile.straits and f"straits.{key}" not in profile.unmatched:
+                problems.append(f"ruleset {ruleset.id}'s game rule {rule} closes the strait {key!r}: neither [straits.{key}] nor [unmatched] has it")
         alliances = set(game.catalog.alliances())
         for side in ruleset.sides:
             if side not in alliances and side not in profile.sides and side.lower() not in unmatched:
