@@ -54,6 +54,7 @@ GAMES: dict[str, tuple[Path, HouseChoices | None]] = {
     ),
     "aa42": (AA50_1942, HouseChoices(HR, switches={"uk_infantry_to_gibraltar": False}, advantages={"UK": "french-resistance", "USA": "fast-carriers"})),
     "aa41-wolf-packs": (AA50_1941, HouseChoices(HR, advantages={"Germany": "wolf-packs"})),
+    "revised-wolf-packs": (REVISED, HouseChoices(HR, advantages={"Germany": "wolf-packs"})),
     "revised": (REVISED, HouseChoices(HR, advantages={"UK": "radar", "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     "revised-radar": (REVISED, HouseChoices(HR, advantages={"UK": "radar"})),  # no power technology: no technology section otherwise
     "classic-set": (CLASSIC, HouseChoices(HC)),  # the set's rules, no advantage: what an advantage adds to
@@ -325,34 +326,40 @@ def _(ask: Ask):
 def _(ask: Ask):
     # 004 Germany 4: "Your submarines attack on a 3 (4 if you have the Super Submarines development) if there is
     # more than one of them ... Wolf Packs do not improve defending submarines. Enemy destroyers do not affect
-    # this National Advantage." In an empty sea zone (3 Sea Zone: nothing starts there) against a British
-    # destroyer; the British subs of the same battle for a power without the advantage.
+    # this National Advantage." In an empty sea zone (3 Sea Zone: nothing starts there on either map) against a
+    # British destroyer; the British subs of the same battle for a power without the advantage.
     zone = "3 Sea Zone"
     pack = (("add", zone, "Germans", "submarine", "2"), ("add", zone, "British", "destroyer", "1"))
-    got = ask.at(
-        "aa41-wolf-packs",
-        *pack,
-        ("power", zone, "Germans", "attacking"),
-        ("power", zone, "Germans", "defending"),
-        ("add", zone, "British", "submarine", "2"),
-        ("power", zone, "British", "attacking"),
-        ("grant", "Germans", "superSub"),
-        ("power", zone, "Germans", "attacking"),
-    )
-    lone = ask.at(
-        "aa41-wolf-packs", ("add", zone, "Germans", "submarine", "1"), ("add", zone, "British", "destroyer", "1"), ("power", zone, "Germans", "attacking")
-    )
-    base = ask.at("base-aa41", *pack, ("power", zone, "Germans", "attacking"), ("power", zone, "Germans", "defending"))
+    games = {"aa41-wolf-packs": "base-aa41", "revised-wolf-packs": "base-revised"}
+    got = {
+        game: ask.at(
+            game,
+            *pack,
+            ("power", zone, "Germans", "attacking"),
+            ("power", zone, "Germans", "defending"),
+            ("add", zone, "British", "submarine", "2"),
+            ("power", zone, "British", "attacking"),
+            ("grant", "Germans", "superSub"),
+            ("power", zone, "Germans", "attacking"),
+        )
+        for game in games
+    }
+    lone = {
+        game: ask.at(game, ("add", zone, "Germans", "submarine", "1"), ("add", zone, "British", "destroyer", "1"), ("power", zone, "Germans", "attacking"))
+        for game in games
+    }
+    base = {game: ask.at(plain, *pack, ("power", zone, "Germans", "attacking"), ("power", zone, "Germans", "defending")) for game, plain in games.items()}
 
     def verify() -> None:
-        attacking, defending, british, super_subs = got[2]["power"], got[3]["power"], got[5]["power"], got[7]["power"]
-        plain_attack, plain_defence = base[2]["power"]["submarine"], base[3]["power"]["submarine"]
-        assert plain_attack == [2, 2] and attacking["submarine"] == [3, 3]  # "attack on a 3"
-        assert super_subs["submarine"] == [4, 4]  # "4 if you have the Super Submarines development"
-        assert defending["submarine"] == plain_defence  # "do not improve defending submarines"
-        assert british["submarine"] == plain_attack  # the Germans' advantage only
-        # What the notes say TripleA does differently: a lone submarine supports itself.
-        assert lone[2]["power"]["submarine"] == [3]
+        for game in games:
+            attacking, defending, british, super_subs = (got[game][i]["power"] for i in (2, 3, 5, 7))
+            plain_attack, plain_defence = base[game][2]["power"]["submarine"], base[game][3]["power"]["submarine"]
+            assert plain_attack == [2, 2] and attacking["submarine"] == [3, 3], game  # "attack on a 3"
+            assert super_subs["submarine"] == [4, 4], game  # "4 if you have the Super Submarines development"
+            assert defending["submarine"] == plain_defence, game  # "do not improve defending submarines"
+            assert british["submarine"] == plain_attack, game  # the Germans' advantage only
+            # What the notes say TripleA does differently: a lone submarine supports itself.
+            assert lone[game][2]["power"]["submarine"] == [3], game
 
     return verify
 
