@@ -371,12 +371,14 @@ def _(ask: Ask):
 def _(ask: Ask):
     # HR7: a territory originally an ally's, taken back, goes to that ally; while the ally's capital is in
     # enemy hands the liberator keeps it.
-    freed = ask.at("aa41", ("owner", "Egypt", "Germans"), ("takeover", "Egypt", "Americans"))
-    kept = ask.at("aa41", ("owner", "Egypt", "Germans"), ("owner", "United Kingdom", "Germans"), ("takeover", "Egypt", "Americans"))
+    # The game's first step runs first, as before any battle: TripleA 2.x records the original owners there.
+    start = ("step", "gameInitDelegate")
+    freed = ask.at("aa41", start, ("owner", "Egypt", "Germans"), ("takeover", "Egypt", "Americans"))
+    kept = ask.at("aa41", start, ("owner", "Egypt", "Germans"), ("owner", "United Kingdom", "Germans"), ("takeover", "Egypt", "Americans"))
 
     def verify() -> None:
-        assert freed[1]["owner"] == "British"
-        assert kept[2]["owner"] == "Americans"
+        assert freed[2]["owner"] == "British"
+        assert kept[3]["owner"] == "Americans"
 
     return verify
 

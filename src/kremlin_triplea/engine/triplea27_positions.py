@@ -27,6 +27,13 @@ airbattle       TERRITORY ATTACKER     whether a raid (with "battle": an attack)
 objectives      PLAYER                 every national objective: ``value``, ``holds``, whose each condition is
 rule            GETTER                 a game option as the delegates read it: ``Properties.GETTER``, named as in
                                        1.9 (2.x's getLhtrHeavyBombers answers 1.9's getLHTR_Heavy_Bombers)
+takeover        TERRITORY PLAYER       PLAYER conquers it as a won battle does (BattleTracker.takeOver): ``owner``
+damage          TERRITORY PLAYER TYPE HITS  one such unit takes HITS hits
+place           STEP PLAYER TYPE T     during STEP, whether a new such unit may be placed in T: ``placed``, ``why``
+move            STEP PLAYER TYPE T1 T2 ...  during STEP, whether one unit in T1 may move the route: ``valid``, ``why``
+aafire          STEP PLAYER TYPE T1 ...  during STEP, the territories whose AA fires at one such plane: ``fire``
+power           TERRITORY PLAYER SIDE  what each of PLAYER's units there rolls at against the others, SIDE
+                                       "attacking" or "defending" (CombatValueBuilder, support included)
 step            STEP                   run that step's delegate (start and end) for its player, as the game does:
                                        ``pus_before``, ``pus_after``, ``history``, ``game_over``, ``winners``
 ==============  =====================  ==============================================================
@@ -63,6 +70,12 @@ COMMANDS = (
     "objectives",
     "rule",
     "step",
+    "takeover",
+    "damage",
+    "place",
+    "move",
+    "aafire",
+    "power",
 )
 
 
@@ -99,6 +112,13 @@ def run_positions27(installation: Installation, positions: Sequence[Position]) -
 
 # ---------------------------------------------------------------------------------------------------------------
 # The child process: everything below runs inside the JVM's process and imports JPype.
+
+
+def _java_list(items):
+    listed = _class("java.util.ArrayList")()
+    for item in items:
+        listed.add(item)
+    return listed
 
 
 def _class(name: str):
@@ -263,14 +283,7 @@ class _Positions:
 
     def _step(self, name: str) -> dict[str, Any]:
         """Runs one step of the sequence as the game would: its delegate's start and end, for its player."""
-        sequence = self.data.getSequence()
-        index = next((i for i in range(sequence.size()) if str(sequence.getStep(i).getName()) == name), None)
-        if index is None:
-            raise Refused(f"the game has no step {name}")
-        set_index = sequence.getClass().getDeclaredMethod("setStepIndex", _class("java.lang.Integer").TYPE)
-        set_index.setAccessible(True)
-        set_index.invoke(sequence, _class("java.lang.Integer").valueOf(index))
-        step = sequence.getStep()
+        step = self._go_to(name)
         player = step.getPlayerId() or self.data.getPlayerList().getNullPlayer()
         bridge = _Bridge(self.data, player, step)
         before = self._all_pus()
@@ -284,6 +297,100 @@ class _Positions:
             over = True
             winners = sorted({str(w.getName()) for w in delegate.getWinners()})
         return {"game_over": over, "history": list(bridge.history), "pus_after": self._all_pus(), "pus_before": before, "winners": winners}
+
+    def _go_to(self, name: str):
+        sequence = self.data.getSequence()
+        index = next((i for i in range(sequence.size()) if str(sequence.getStep(i).getName()) == name), None)
+        if index is None:
+            raise Refused(f"the game has no step {name}")
+        set_index = sequence.getClass().getDeclaredMethod("setStepIndex", _class("java.lang.Integer").TYPE)
+        set_index.setAccessible(True)
+        set_index.invoke(sequence, _class("java.lang.Integer").valueOf(index))
+        return sequence.getStep()
+
+    def _takeover(self, territory: str, player: str) -> dict[str, Any]:
+        who, where = self._player(player), self._territory(territory)
+        bridge = _Bridge(self.data, who)
+        self.data.getBattleDelegate().getBattleTracker().takeOver(where, who, bridge, None, None)
+        owner = where.getOwner()
+        return {"history": list(bridge.history), "owner": "" if owner is None or owner.isNull() else str(owner.getName())}
+
+    def _damage(self, territory: str, player: str, unit_type: str, hits: str) -> dict[str, Any]:
+        where, owner, kind = self._territory(territory), self._someone(player), self._type(unit_type)
+        for unit in where.getUnits():
+            if unit.getType().equals(kind) and unit.getOwner().equals(owner):
+                taken = _class("org.triplea.java.collections.IntegerMap")()
+                taken.put(unit, int(hits))
+                listed = _class("java.util.ArrayList")()
+                listed.add(where)
+                self.data.performChange(_class("games.strategy.engine.data.changefactory.ChangeFactory").unitsHit(taken, listed))
+                return {}
+        raise Refused(f"{territory} holds no {unit_type} of {player}")
+
+    def _place(self, step: str, player: str, unit_type: str, territory: str) -> dict[str, Any]:
+        delegate = self._go_to(step).getDelegate()
+        if not isinstance(delegate, _class("games.strategy.triplea.delegate.AbstractPlaceDelegate")):
+            raise Refused(f"{step} is not a place step")
+        who = self._player(player)
+        delegate.setDelegateBridgeAndPlayer(_Bridge(self.data, who))
+        refused = delegate.canUnitsBePlaced(self._territory(territory), self._type(unit_type).create(1, who), who)
+        return {"placed": not refused.isPresent(), "why": str(refused.get()) if refused.isPresent() else None}
+
+    def _move(self, step: str, player: str, unit_type: str, *path: str) -> dict[str, Any]:
+        self._go_to(step)
+        who, kind = self._player(player), self._type(unit_type)
+        places = [self._territory(name) for name in path]
+        mover = next((u for u in places[0].getUnits() if u.getType().equals(kind) and u.getOwner().equals(who)), None)
+        if mover is None:
+            raise Refused(f"{path[0]} holds no {unit_type} of {player}")
+        units = _class("java.util.ArrayList")()
+        units.add(mover)
+        route = _class("games.strategy.engine.data.Route")(_java_list(places))
+        non_combat = str(self.data.getSequence().getStep().getName()).endswith("NonCombatMove")
+        validator = _class("games.strategy.triplea.delegate.move.validation.MoveValidator")(self.data, non_combat)
+        result = validator.validateMove(_class("games.strategy.engine.data.MoveDescription")(units, route), who)
+        error = result.getError()
+        return {"valid": bool(result.isMoveValid()), "why": None if error is None else str(error)}
+
+    def _aafire(self, step: str, player: str, unit_type: str, *path: str) -> dict[str, Any]:
+        self._go_to(step)
+        who = self._player(player)
+        route = _class("games.strategy.engine.data.Route")(_java_list([self._territory(name) for name in path]))
+        units = self._type(unit_type).create(1, who)
+        util = _class("games.strategy.triplea.delegate.AaInMoveUtil").class_
+        make = util.getDeclaredConstructor()
+        make.setAccessible(True)
+        aa = make.newInstance()
+        aa.initialize(_Bridge(self.data, who))
+        where = util.getDeclaredMethod(
+            "getTerritoriesWhereAaWillFire", _class("games.strategy.engine.data.Route").class_, _class("java.util.Collection").class_
+        )
+        where.setAccessible(True)
+        return {"fire": sorted({str(t.getName()) for t in where.invoke(aa, route, units)})}
+
+    def _power(self, territory: str, player: str, side: str) -> dict[str, Any]:
+        where, who = self._territory(territory), self._player(player)
+        units = [u for u in where.getUnits() if u.getOwner().equals(who)]
+        enemies = [u for u in where.getUnits() if not self.data.getRelationshipTracker().isAllied(u.getOwner(), who)]
+        sides = _class("games.strategy.triplea.delegate.battle.BattleState$Side")
+        value = (
+            _class("games.strategy.triplea.delegate.power.calculator.CombatValueBuilder")
+            .mainCombatValue()
+            .enemyUnits(_java_list(enemies))
+            .friendlyUnits(_java_list(units))
+            .side(sides.DEFENSE if side == "defending" else sides.OFFENSE)
+            .gameSequence(self.data.getSequence())
+            .supportAttachments(self.data.getUnitTypeList().getSupportRules())
+            .lhtrHeavyBombers(_class("games.strategy.triplea.Properties").getLhtrHeavyBombers(self.data.getProperties()))
+            .gameDiceSides(self.data.getDiceSides())
+            .territoryEffects(_class("games.strategy.triplea.delegate.TerritoryEffectHelper").getEffects(where))
+            .build()
+        )
+        rolls = _class("games.strategy.triplea.delegate.power.calculator.PowerStrengthAndRolls").build(_java_list(units), value)
+        found: dict[str, list[int]] = {}
+        for unit in units:
+            found.setdefault(str(unit.getType().getName()), []).append(int(rolls.getStrength(unit)))
+        return {"power": {k: sorted(v) for k, v in sorted(found.items())}}
 
     def _all_pus(self) -> dict[str, int]:
         return {str(p.getName()): int(p.getResources().getQuantity("PUs")) for p in self.data.getPlayerList().getPlayers()}
@@ -310,12 +417,15 @@ class _Positions:
         if found is None:
             raise Refused(f"no territory {territory}")
         counts: dict[str, int] = {}
+        damaged: dict[str, int] = {}
         for unit in found.getUnits():
             owner = unit.getOwner()
             key = f"{'' if owner is None or owner.isNull() else owner.getName()}|{unit.getType().getName()}"
             counts[key] = counts.get(key, 0) + 1
+            if unit.getHits() > 0:
+                damaged[key] = damaged.get(key, 0) + int(unit.getHits())
         owner = found.getOwner()
-        return {"owner": "" if owner is None or owner.isNull() else str(owner.getName()), "units": counts}
+        return {"owner": "" if owner is None or owner.isNull() else str(owner.getName()), "units": counts, "damaged": damaged}
 
 
 #: 1.9 getters 2.x renamed beyond case and underscores: the same game option
@@ -430,6 +540,10 @@ def _interfaces():
         @JOverride
         def sendMessage(self, message) -> None:
             pass
+
+        @JOverride
+        def getCostsForTuv(self, *player):
+            return _class("games.strategy.triplea.util.TuvCostsCalculator")().getCostsForTuv(player[0] if player else self._player)
 
         @JOverride
         def getResourceLoader(self):
