@@ -42,7 +42,7 @@ def checks(set_id: str, rule) -> str:
     if read:
         found.append(f"read off every game it is written into, TripleA 1.9 and 2.7 ({', '.join(read)}): {', '.join(games_of(set_id, rule))}")
     if (set_id, rule.id) in positions.CHECKS:
-        found.append("TripleA 1.9 position built from its words (test_house_rules_positions)")
+        found.append("TripleA 1.9 and 2.7 positions built from its words (test_house_rules_positions)")
     if (set_id, rule.id) in frontiers.PRICE_RULES:
         found.append("every price after every technology of the game, 1.9 and 2.7 (test_house_rules_frontiers)")
     if rule.enforced_by == "players" or rule.players_keep:

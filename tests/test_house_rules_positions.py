@@ -1334,9 +1334,15 @@ def _commands_of(build: Check) -> set[str]:
     return {command[0] for _, commands, _ in ask.positions for command in commands}
 
 
-#: The checks TripleA 2.7's positions answer too (engine/triplea27_positions.py); the others need a battle or a
-#: delegate step run in 1.9 (step, power, takeover, move, place, aafire, damage).
+#: The checks TripleA 2.7's positions answer (engine/triplea27_positions.py): every one, which
+#: test_every_check_runs_in_both_engines keeps so.
 CHECKS_27 = sorted(key for key, build in CHECKS.items() if _commands_of(build) <= set(COMMANDS_27))
+
+
+def test_every_check_runs_in_both_engines() -> None:
+    """A check that asks 2.7 what its positions do not answer would run in 1.9 only: teach 2.7's positions first."""
+    missing = {key: sorted(_commands_of(CHECKS[key]) - set(COMMANDS_27)) for key in CHECKS if key not in CHECKS_27}
+    assert not missing, missing
 
 
 def _answered(run: Callable[[list[Position]], list[list[dict[str, Any]]]], keys: list[tuple[str, str]], folder: Path, asked: dict) -> dict:
