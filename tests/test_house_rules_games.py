@@ -9,9 +9,10 @@ or pays the research price the rule names, the starting units, PUs and neutral a
 game's plus the rule's, a price is the rule's change of the unmodified game's, a technology the rule gives
 air values to adds exactly them when granted.
 
-Kinds whose effect shows only in play (a strait, an objective, a trigger, a support rule) are proven in
-positions built for them (tests/test_house_rules_positions.py, TripleA 1.9; the objectives' conditions in
-2.7 by tests/test_house_rules_engine27.py); :data:`IN_PLAY` names them, and a kind in neither list fails.
+A strait is asked of every power with a surface ship, a submarine and a plane at each of its sea zone pairs; an
+objective, whether it is the power's own and pays the rule's value. Kinds whose effect shows only in play (a
+trigger, a support rule) are proven in positions built for them (tests/test_house_rules_positions.py, TripleA
+1.9 and 2.7); :data:`IN_PLAY` names them, and a kind in neither list fails.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ TARGETS: dict[str, tuple[Path, ...]] = {
     ),
 }
 #: The kinds proven in positions of their own (tests/test_house_rules_positions.py), not read off the game here.
-IN_PLAY = {"canal", "objective", "trigger_pus", "trigger_units", "unit_support"}
+IN_PLAY = {"trigger_pus", "trigger_units", "unit_support"}
 #: A unit option the rules set -> the engine's answer for it (the "unit" command of both engines).
 UNIT_OPTIONS = {
     "airAttack": "air_attack",
@@ -86,10 +87,11 @@ class Game:
         game = load(path)
         result = apply_house_rules(game, [HouseChoices(set_id, advantages=dict.fromkeys(house.powers, number), seed=number)])
         self.written = game.save(folder / f"{set_id}-{path.stem}-{number}.xml")
+        self.written_board = game.board
         self.base = path
         self.board = load(path).board
-        profile = profile_for_game(load(path))
-        self.names = Names(self.board, profile, tuple(self.board.catalog.alliances()))
+        self.profile = profile_for_game(load(path))
+        self.names = Names(self.board, self.profile, tuple(self.board.catalog.alliances()))
         self.switches = result.selections[0].switches
         self.rules: list[GameRule] = list(result.rules.game)
         self.first = self.board.catalog.turn_order()[0]
@@ -219,6 +221,34 @@ class Expectations:
                 name = self.game.names.unit(unit)
                 asked = [("unit", power, name), ("grant", power, change["tech"]), ("unit", power, name)]
                 self.grants.append((change["tech"], power, asked, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
+
+    def _canal(self, where: str, change: dict) -> None:
+        # 004 HR1-HR3 and 003's straits: surface ships pass only for a side holding the rule's land (all of it,
+        # or any one with "any_of"), submarines too unless only surface ships are stopped, planes always.
+        # Who holds the land is the written game's (a neutral Turkey: nobody).
+        strait = self.game.profile.straits[change["strait"]]
+        land = [self.game.names.territory(t) for t in change.get("land") or strait.land]
+        owners = [self.game.written_board.node(t)["owner"] for t in land]
+        catalog = self.game.board.catalog
+        holds = all if change.get("control", "all_of") == "all_of" else any
+        ship, sub, plane = (self.game.names.unit(u) for u in ("transport", "submarine", "fighter"))
+        for a, b in strait.sea_zone_pairs:
+            for power in catalog.turn_order():
+                side = holds(owner is not None and catalog.allied(power, owner) for owner in owners)
+                for unit, passes in ((ship, side), (sub, side or change.get("ships") == "surface"), (plane, True)):
+                    self._ask(("canal", a, b, power, unit), lambda got, base, p=passes, w=f"{where} {a}->{b} {power} {unit}": _same(got["passes"], p, w))
+
+    def _objective(self, where: str, change: dict) -> None:
+        power = self.game.names.power(change["power"])
+
+        def check(got: dict, base: dict) -> None:
+            paying = {name: o for name, o in got.items() if o["value"] == change["value"] and o["conditions"]}
+            amended = [o for o in paying.values() if len(o["conditions"]) == 1 + len(change.get("condition", []))]
+            _true(len(amended) == 1, f"{where}: one objective of {change['value']} with the game's and the rule's conditions: {got}")
+            _same(set(amended[0]["conditions"].values()), {power}, f"{where}: whose conditions")
+            _same(got[change["amends"]]["value"], 0, f"{where}: the game's own {change['amends']} pays nothing more")
+
+        self._ask(("objectives", power), check)
 
     def _power_tech(self, where: str, change: dict) -> None:
         # Granted by a trigger at the game's first step (proven in 1.9's positions); here, what it gives once owned.
