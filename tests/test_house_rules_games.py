@@ -53,7 +53,7 @@ TARGETS: dict[str, tuple[Path, ...]] = {
     ),
 }
 #: The kinds proven in positions of their own (tests/test_house_rules_positions.py), not read off the game here.
-IN_PLAY = {"trigger_pus", "trigger_units", "unit_support"}
+IN_PLAY = {"unit_support"}
 #: A unit option the rules set -> the engine's answer for it (the "unit" command of both engines).
 UNIT_OPTIONS = {
     "airAttack": "air_attack",
@@ -96,6 +96,14 @@ class Game:
         self.rules: list[GameRule] = list(result.rules.game)
         self.first = self.board.catalog.turn_order()[0]
 
+    def production(self, power: str) -> int:
+        """How much more production the power holds in the written game than in the base game (003's allied neutral)."""
+
+        def held(board) -> int:
+            return sum(d["production"] or 0 for d in board.nodes.values() if d["owner"] == power and not d["water"])
+
+        return held(self.written_board) - held(self.board)
+
     def changes(self) -> list[tuple[GameRule, dict[str, Any]]]:
         return [(r, c.data) for r in self.rules for c in r.changes if is_chosen(c.data.get("when"), c.data.get("unless"), self.switches)]
 
@@ -114,7 +122,9 @@ class Expectations:
         self.game = game
         self.read: list[tuple[str, ...]] = []  # read-only questions, asked of the written and the base game
         self.checks: list[Callable[[dict, dict], None]] = []  # (written answers, base answers) by question
-        self.grants: list[tuple[str, str, list[tuple[str, ...]], Callable[[list, list], None]]] = []
+        # Positions that change the game (a technology granted, a step run): the written game's questions, the
+        # base game's (None: the written game's first one, if it is a frontier, else its first player's PUs), the check.
+        self.grants: list[tuple[list[tuple[str, ...]], list[tuple[str, ...]] | None, Callable[[list, list], None]]] = []
         self.pus: Counter[str] = Counter()
         self.placed: Counter[tuple[str, str, str]] = Counter()  # (territory, owner, unit) -> more than the base game
         for rule, change in game.changes():
@@ -202,7 +212,7 @@ class Expectations:
             wanted = {u: price(p) if any(kinds[u][c] for c in classes) else p for u, p in before.items()}
             _same(got[0]["prices"], wanted, where)
 
-        self.grants.append(("", power, asked, check))
+        self.grants.append((asked, None, check))
 
     def _technology_prices(self, where: str, change: dict) -> None:
         power = self.game.first
@@ -212,7 +222,7 @@ class Expectations:
             wanted = {u: math.ceil(before[u] * (100 + change["percent"]) / 100) for u in after}
             _same(after, wanted, where)
 
-        self.grants.append((change["tech"], power, [("frontier", power), ("grant", power, change["tech"]), ("frontier", power)], check))
+        self.grants.append(([("frontier", power), ("grant", power, change["tech"]), ("frontier", power)], None, check))
 
     def _tech_ability(self, where: str, change: dict) -> None:
         power = self.game.first
@@ -220,7 +230,7 @@ class Expectations:
             for unit, bonus in change.get(key, {}).items():
                 name = self.game.names.unit(unit)
                 asked = [("unit", power, name), ("grant", power, change["tech"]), ("unit", power, name)]
-                self.grants.append((change["tech"], power, asked, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
+                self.grants.append((asked, None, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
 
     def _canal(self, where: str, change: dict) -> None:
         # 004 HR1-HR3 and 003's straits: surface ships pass only for a side holding the rule's land (all of it,
@@ -250,6 +260,33 @@ class Expectations:
 
         self._ask(("objectives", power), check)
 
+    def _trigger_pus(self, where: str, change: dict) -> None:
+        # Paid once after the step in round 1 (the positions start in round 1): the power collects the game's
+        # income for the territories it holds in the written game, plus the rule's amount.
+        power, step = self.game.names.power(change["power"]), change["after_step"]
+        production = self.game.production(power)
+
+        def check(got: list, base: list) -> None:
+            income = got[0]["pus_after"][power] - got[0]["pus_before"][power]
+            plain = base[0]["pus_after"][power] - base[0]["pus_before"][power]
+            _same(income, plain + production + change["amount"], f"{where}: {power}'s PUs at {step}")
+
+        self.grants.append(([("step", step)], [("step", step)], check))
+
+    def _trigger_units(self, where: str, change: dict) -> None:
+        # Placed as the step starts the first time(s) the power's side controls the place: given to the power,
+        # then the step run, the place holds the rule's units more.
+        power, at, step = self.game.names.power(change["power"]), self.game.names.place(change["at"]), change["before_step"]
+        units = {f"{power}|{self.game.names.unit(u)}": n for u, n in change["units"].items()}
+
+        def check(got: list, base: list) -> None:
+            before, after = got[0], got[3]
+            for key, n in units.items():
+                _same(after["units"].get(key, 0), before["units"].get(key, 0) + n, f"{where}: {key} in {at} after {step}")
+
+        asked = [("units", at), ("owner", at, power), ("step", step), ("units", at)]
+        self.grants.append((asked, [("units", at)], check))
+
     def _power_tech(self, where: str, change: dict) -> None:
         # Granted by a trigger at the game's first step (proven in 1.9's positions); here, what it gives once owned.
         power = self.game.names.power(change["power"])
@@ -259,12 +296,12 @@ class Expectations:
             for unit, bonus in change.get(key, {}).items():
                 name = self.game.names.unit(unit)
                 asked = [("unit", power, name), ("grant", power, tech), ("unit", power, name)]
-                self.grants.append((tech, power, asked, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
+                self.grants.append((asked, None, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
         for unit, ability in change.get("abilities", {}).items():
             name = self.game.names.unit(unit)
             assert ability == "canBlitz", f"{where}: no engine reading for {ability}"
             asked = [("unit", power, name), ("grant", power, tech), ("unit", power, name)]
-            self.grants.append((tech, power, asked, lambda got, base, w=where: _true(got[2]["blitz"] and not got[0]["blitz"], w)))
+            self.grants.append((asked, None, lambda got, base, w=where: _true(got[2]["blitz"] and not got[0]["blitz"], w)))
 
 
 def _same(got: object, wanted: object, where: str) -> None:
@@ -298,9 +335,11 @@ def answers(request, written: dict[str, Expectations]) -> tuple[str, dict[str, l
         game = expected.game
         positions.append(Position(game.written, tuple(expected.read), label=f"{label} (written)"))
         positions.append(Position(game.base, tuple(expected.read), label=f"{label} (base)"))
-        for _, _, asked, _ in expected.grants:
+        for asked, base_asked, _ in expected.grants:
+            if base_asked is None:
+                base_asked = [q for q in asked if q[0] == "frontier"][:1] or [("pus", game.first)]
             positions.append(Position(game.written, tuple(asked), label=f"{label} (written, granted)"))
-            positions.append(Position(game.base, tuple(q for q in asked if q[0] == "frontier")[:1] or (("pus", game.first),), label=f"{label} (base)"))
+            positions.append(Position(game.base, tuple(base_asked), label=f"{label} (base)"))
     got = iter(ENGINES[engine](positions))
     failed: dict[str, list[str]] = {}
     for label, expected in written.items():
@@ -308,7 +347,7 @@ def answers(request, written: dict[str, Expectations]) -> tuple[str, dict[str, l
         problems = []
         for check, a, b in zip(expected.checks, mine, base):
             problems += _run(check, a, b)
-        for _, _, _, check in expected.grants:
+        for _, _, check in expected.grants:
             problems += _run(check, next(got), next(got))
         failed[label] = problems
     return engine, failed
