@@ -10,9 +10,9 @@ game's plus the rule's, a price is the rule's change of the unmodified game's, a
 air values to adds exactly them when granted.
 
 A strait is asked of every power with a surface ship, a submarine and a plane at each of its sea zone pairs; an
-objective, whether it is the power's own and pays the rule's value. Kinds whose effect shows only in play (a
-trigger, a support rule) are proven in positions built for them (tests/test_house_rules_positions.py, TripleA
-1.9 and 2.7); :data:`IN_PLAY` names them, and a kind in neither list fails.
+objective, whether it is the power's own and pays the rule's value; a trigger, by running its step; a support
+rule, by what its units roll at in a battle set up for it. The positions built from each rule's words
+(tests/test_house_rules_positions.py) prove the rules in play besides; a kind read in neither way fails.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ TARGETS: dict[str, tuple[Path, ...]] = {
     ),
 }
 #: The kinds proven in positions of their own (tests/test_house_rules_positions.py), not read off the game here.
-IN_PLAY = {"unit_support"}
+IN_PLAY: set[str] = set()
 #: A unit option the rules set -> the engine's answer for it (the "unit" command of both engines).
 UNIT_OPTIONS = {
     "airAttack": "air_attack",
@@ -286,6 +286,31 @@ class Expectations:
 
         asked = [("units", at), ("owner", at, power), ("step", step), ("units", at)]
         self.grants.append((asked, [("units", at)], check))
+
+    def _unit_support(self, where: str, change: dict) -> None:
+        # Two of the power's supported units against an enemy transport in an empty sea zone (or, for land
+        # units, an enemy infantry in an empty land territory): on the rule's side each rolls at the base
+        # game's value plus the bonus; on the other side at the base game's.
+        power, units = self.game.names.power(change["power"]), [self.game.names.unit(u) for u in change["units"]]
+        catalog, board = self.game.board.catalog, self.game.written_board
+        enemy = next(p for p in catalog.turn_order() if not catalog.allied(p, power))
+        for unit in units:
+            sea = catalog.unit_type(unit).domain == "sea"
+            place = next(
+                t
+                for t, d in sorted(board.nodes.items())
+                if d["water"] == sea and not any(board.units(t).values()) and not any(self.game.board.units(t).values())
+            )
+            target = self.game.names.unit("transport" if sea else "infantry")
+            setup = [("add", place, power, unit, "2"), ("add", place, enemy, target, "1")]
+            asked = [*setup, ("power", place, power, "attacking"), ("power", place, power, "defending")]
+            on, off = (2, 3) if change["side"] == "offence" else (3, 2)
+
+            def check(got: list, base: list, u=unit, on=on, off=off) -> None:
+                _same(got[on]["power"][u], [v + change["bonus"] for v in base[on]["power"][u]], f"{where}: {u} supported")
+                _same(got[off]["power"][u], base[off]["power"][u], f"{where}: {u} on the other side")
+
+            self.grants.append((asked, asked, check))
 
     def _power_tech(self, where: str, change: dict) -> None:
         # Granted by a trigger at the game's first step (proven in 1.9's positions); here, what it gives once owned.
