@@ -7,7 +7,10 @@ behind each canal and objective are the XML's.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -310,3 +313,10 @@ def test_an_advantage_choice_that_is_not_a_list_of_names_is_refused_at_its_line(
     line = text[: text.index('choice = "at"')].count("\n") + 1
     with pytest.raises(KremlinError, match=rf"house.toml:{line}: .*choice.*a name or a list of names"):
         load_house_set(broken)
+
+
+def test_the_checks_page_is_the_sets_and_the_tests_as_they_are() -> None:
+    """docs/house-rules-checks.md is what scripts/house_rules_checks.py makes of the sets and the tests now."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO / "tests")])}
+    made = subprocess.run([sys.executable, str(REPO / "scripts" / "house_rules_checks.py")], capture_output=True, text=True, env=env, check=True, cwd=REPO)
+    assert made.stdout == (REPO / "docs" / "house-rules-checks.md").read_text(encoding="utf-8"), "run the script and commit its page"

@@ -9,9 +9,10 @@ or pays the research price the rule names, the starting units, PUs and neutral a
 game's plus the rule's, a price is the rule's change of the unmodified game's, a technology the rule gives
 air values to adds exactly them when granted.
 
-Kinds whose effect shows only in play (a strait, an objective, a trigger, a support rule) are proven in
-positions built for them (tests/test_house_rules_positions.py, TripleA 1.9; the objectives' conditions in
-2.7 by tests/test_house_rules_engine27.py); :data:`IN_PLAY` names them, and a kind in neither list fails.
+A strait is asked of every power with a surface ship, a submarine and a plane at each of its sea zone pairs; an
+objective, whether it is the power's own and pays the rule's value; a trigger, by running its step; a support
+rule, by what its units roll at in a battle set up for it. The positions built from each rule's words
+(tests/test_house_rules_positions.py) prove the rules in play besides; a kind read in neither way fails.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ TARGETS: dict[str, tuple[Path, ...]] = {
     ),
 }
 #: The kinds proven in positions of their own (tests/test_house_rules_positions.py), not read off the game here.
-IN_PLAY = {"canal", "objective", "trigger_pus", "trigger_units", "unit_support"}
+IN_PLAY: set[str] = set()
 #: A unit option the rules set -> the engine's answer for it (the "unit" command of both engines).
 UNIT_OPTIONS = {
     "airAttack": "air_attack",
@@ -86,13 +87,22 @@ class Game:
         game = load(path)
         result = apply_house_rules(game, [HouseChoices(set_id, advantages=dict.fromkeys(house.powers, number), seed=number)])
         self.written = game.save(folder / f"{set_id}-{path.stem}-{number}.xml")
+        self.written_board = game.board
         self.base = path
         self.board = load(path).board
-        profile = profile_for_game(load(path))
-        self.names = Names(self.board, profile, tuple(self.board.catalog.alliances()))
+        self.profile = profile_for_game(load(path))
+        self.names = Names(self.board, self.profile, tuple(self.board.catalog.alliances()))
         self.switches = result.selections[0].switches
         self.rules: list[GameRule] = list(result.rules.game)
         self.first = self.board.catalog.turn_order()[0]
+
+    def production(self, power: str) -> int:
+        """How much more production the power holds in the written game than in the base game (003's allied neutral)."""
+
+        def held(board) -> int:
+            return sum(d["production"] or 0 for d in board.nodes.values() if d["owner"] == power and not d["water"])
+
+        return held(self.written_board) - held(self.board)
 
     def changes(self) -> list[tuple[GameRule, dict[str, Any]]]:
         return [(r, c.data) for r in self.rules for c in r.changes if is_chosen(c.data.get("when"), c.data.get("unless"), self.switches)]
@@ -112,7 +122,9 @@ class Expectations:
         self.game = game
         self.read: list[tuple[str, ...]] = []  # read-only questions, asked of the written and the base game
         self.checks: list[Callable[[dict, dict], None]] = []  # (written answers, base answers) by question
-        self.grants: list[tuple[str, str, list[tuple[str, ...]], Callable[[list, list], None]]] = []
+        # Positions that change the game (a technology granted, a step run): the written game's questions, the
+        # base game's (None: the written game's first one, if it is a frontier, else its first player's PUs), the check.
+        self.grants: list[tuple[list[tuple[str, ...]], list[tuple[str, ...]] | None, Callable[[list, list], None]]] = []
         self.pus: Counter[str] = Counter()
         self.placed: Counter[tuple[str, str, str]] = Counter()  # (territory, owner, unit) -> more than the base game
         for rule, change in game.changes():
@@ -200,7 +212,7 @@ class Expectations:
             wanted = {u: price(p) if any(kinds[u][c] for c in classes) else p for u, p in before.items()}
             _same(got[0]["prices"], wanted, where)
 
-        self.grants.append(("", power, asked, check))
+        self.grants.append((asked, None, check))
 
     def _technology_prices(self, where: str, change: dict) -> None:
         power = self.game.first
@@ -210,7 +222,7 @@ class Expectations:
             wanted = {u: math.ceil(before[u] * (100 + change["percent"]) / 100) for u in after}
             _same(after, wanted, where)
 
-        self.grants.append((change["tech"], power, [("frontier", power), ("grant", power, change["tech"]), ("frontier", power)], check))
+        self.grants.append(([("frontier", power), ("grant", power, change["tech"]), ("frontier", power)], None, check))
 
     def _tech_ability(self, where: str, change: dict) -> None:
         power = self.game.first
@@ -218,7 +230,87 @@ class Expectations:
             for unit, bonus in change.get(key, {}).items():
                 name = self.game.names.unit(unit)
                 asked = [("unit", power, name), ("grant", power, change["tech"]), ("unit", power, name)]
-                self.grants.append((change["tech"], power, asked, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
+                self.grants.append((asked, None, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
+
+    def _canal(self, where: str, change: dict) -> None:
+        # 004 HR1-HR3 and 003's straits: surface ships pass only for a side holding the rule's land (all of it,
+        # or any one with "any_of"), submarines too unless only surface ships are stopped, planes always.
+        # Who holds the land is the written game's (a neutral Turkey: nobody).
+        strait = self.game.profile.straits[change["strait"]]
+        land = [self.game.names.territory(t) for t in change.get("land") or strait.land]
+        owners = [self.game.written_board.node(t)["owner"] for t in land]
+        catalog = self.game.board.catalog
+        holds = all if change.get("control", "all_of") == "all_of" else any
+        ship, sub, plane = (self.game.names.unit(u) for u in ("transport", "submarine", "fighter"))
+        for a, b in strait.sea_zone_pairs:
+            for power in catalog.turn_order():
+                side = holds(owner is not None and catalog.allied(power, owner) for owner in owners)
+                for unit, passes in ((ship, side), (sub, side or change.get("ships") == "surface"), (plane, True)):
+                    self._ask(("canal", a, b, power, unit), lambda got, base, p=passes, w=f"{where} {a}->{b} {power} {unit}": _same(got["passes"], p, w))
+
+    def _objective(self, where: str, change: dict) -> None:
+        power = self.game.names.power(change["power"])
+
+        def check(got: dict, base: dict) -> None:
+            paying = {name: o for name, o in got.items() if o["value"] == change["value"] and o["conditions"]}
+            amended = [o for o in paying.values() if len(o["conditions"]) == 1 + len(change.get("condition", []))]
+            _true(len(amended) == 1, f"{where}: one objective of {change['value']} with the game's and the rule's conditions: {got}")
+            _same(set(amended[0]["conditions"].values()), {power}, f"{where}: whose conditions")
+            _same(got[change["amends"]]["value"], 0, f"{where}: the game's own {change['amends']} pays nothing more")
+
+        self._ask(("objectives", power), check)
+
+    def _trigger_pus(self, where: str, change: dict) -> None:
+        # Paid once after the step in round 1 (the positions start in round 1): the power collects the game's
+        # income for the territories it holds in the written game, plus the rule's amount.
+        power, step = self.game.names.power(change["power"]), change["after_step"]
+        production = self.game.production(power)
+
+        def check(got: list, base: list) -> None:
+            income = got[0]["pus_after"][power] - got[0]["pus_before"][power]
+            plain = base[0]["pus_after"][power] - base[0]["pus_before"][power]
+            _same(income, plain + production + change["amount"], f"{where}: {power}'s PUs at {step}")
+
+        self.grants.append(([("step", step)], [("step", step)], check))
+
+    def _trigger_units(self, where: str, change: dict) -> None:
+        # Placed as the step starts the first time(s) the power's side controls the place: given to the power,
+        # then the step run, the place holds the rule's units more.
+        power, at, step = self.game.names.power(change["power"]), self.game.names.place(change["at"]), change["before_step"]
+        units = {f"{power}|{self.game.names.unit(u)}": n for u, n in change["units"].items()}
+
+        def check(got: list, base: list) -> None:
+            before, after = got[0], got[3]
+            for key, n in units.items():
+                _same(after["units"].get(key, 0), before["units"].get(key, 0) + n, f"{where}: {key} in {at} after {step}")
+
+        asked = [("units", at), ("owner", at, power), ("step", step), ("units", at)]
+        self.grants.append((asked, [("units", at)], check))
+
+    def _unit_support(self, where: str, change: dict) -> None:
+        # Two of the power's supported units against an enemy transport in an empty sea zone (or, for land
+        # units, an enemy infantry in an empty land territory): on the rule's side each rolls at the base
+        # game's value plus the bonus; on the other side at the base game's.
+        power, units = self.game.names.power(change["power"]), [self.game.names.unit(u) for u in change["units"]]
+        catalog, board = self.game.board.catalog, self.game.written_board
+        enemy = next(p for p in catalog.turn_order() if not catalog.allied(p, power))
+        for unit in units:
+            sea = catalog.unit_type(unit).domain == "sea"
+            place = next(
+                t
+                for t, d in sorted(board.nodes.items())
+                if d["water"] == sea and not any(board.units(t).values()) and not any(self.game.board.units(t).values())
+            )
+            target = self.game.names.unit("transport" if sea else "infantry")
+            setup = [("add", place, power, unit, "2"), ("add", place, enemy, target, "1")]
+            asked = [*setup, ("power", place, power, "attacking"), ("power", place, power, "defending")]
+            on, off = (2, 3) if change["side"] == "offence" else (3, 2)
+
+            def check(got: list, base: list, u=unit, on=on, off=off) -> None:
+                _same(got[on]["power"][u], [v + change["bonus"] for v in base[on]["power"][u]], f"{where}: {u} supported")
+                _same(got[off]["power"][u], base[off]["power"][u], f"{where}: {u} on the other side")
+
+            self.grants.append((asked, asked, check))
 
     def _power_tech(self, where: str, change: dict) -> None:
         # Granted by a trigger at the game's first step (proven in 1.9's positions); here, what it gives once owned.
@@ -229,12 +321,12 @@ class Expectations:
             for unit, bonus in change.get(key, {}).items():
                 name = self.game.names.unit(unit)
                 asked = [("unit", power, name), ("grant", power, tech), ("unit", power, name)]
-                self.grants.append((tech, power, asked, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
+                self.grants.append((asked, None, lambda got, base, f=field, b=bonus, w=where: _same(got[2][f] - got[0][f], b, f"{w} {f}")))
         for unit, ability in change.get("abilities", {}).items():
             name = self.game.names.unit(unit)
             assert ability == "canBlitz", f"{where}: no engine reading for {ability}"
             asked = [("unit", power, name), ("grant", power, tech), ("unit", power, name)]
-            self.grants.append((tech, power, asked, lambda got, base, w=where: _true(got[2]["blitz"] and not got[0]["blitz"], w)))
+            self.grants.append((asked, None, lambda got, base, w=where: _true(got[2]["blitz"] and not got[0]["blitz"], w)))
 
 
 def _same(got: object, wanted: object, where: str) -> None:
@@ -268,9 +360,11 @@ def answers(request, written: dict[str, Expectations]) -> tuple[str, dict[str, l
         game = expected.game
         positions.append(Position(game.written, tuple(expected.read), label=f"{label} (written)"))
         positions.append(Position(game.base, tuple(expected.read), label=f"{label} (base)"))
-        for _, _, asked, _ in expected.grants:
+        for asked, base_asked, _ in expected.grants:
+            if base_asked is None:
+                base_asked = [q for q in asked if q[0] == "frontier"][:1] or [("pus", game.first)]
             positions.append(Position(game.written, tuple(asked), label=f"{label} (written, granted)"))
-            positions.append(Position(game.base, tuple(q for q in asked if q[0] == "frontier")[:1] or (("pus", game.first),), label=f"{label} (base)"))
+            positions.append(Position(game.base, tuple(base_asked), label=f"{label} (base)"))
     got = iter(ENGINES[engine](positions))
     failed: dict[str, list[str]] = {}
     for label, expected in written.items():
@@ -278,7 +372,7 @@ def answers(request, written: dict[str, Expectations]) -> tuple[str, dict[str, l
         problems = []
         for check, a, b in zip(expected.checks, mine, base):
             problems += _run(check, a, b)
-        for _, _, _, check in expected.grants:
+        for _, _, check in expected.grants:
             problems += _run(check, next(got), next(got))
         failed[label] = problems
     return engine, failed

@@ -24,10 +24,13 @@ from typing import Any
 import pytest
 
 from kremlin_triplea.engine.positions import Position, run_positions
+from kremlin_triplea.engine.triplea27_positions import COMMANDS as COMMANDS_27
+from kremlin_triplea.engine.triplea27_positions import run_positions27
 from kremlin_triplea.game import load
+from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR, SHARED
 
 REVISED = MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml"
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
@@ -54,6 +57,7 @@ GAMES: dict[str, tuple[Path, HouseChoices | None]] = {
     ),
     "aa42": (AA50_1942, HouseChoices(HR, switches={"uk_infantry_to_gibraltar": False}, advantages={"UK": "french-resistance", "USA": "fast-carriers"})),
     "aa41-wolf-packs": (AA50_1941, HouseChoices(HR, advantages={"Germany": "wolf-packs"})),
+    "revised-wolf-packs": (REVISED, HouseChoices(HR, advantages={"Germany": "wolf-packs"})),
     "revised": (REVISED, HouseChoices(HR, advantages={"UK": "radar", "Japan": "most-powerful-battleships", "USA": "mechanized-infantry"})),
     "revised-radar": (REVISED, HouseChoices(HR, advantages={"UK": "radar"})),  # no power technology: no technology section otherwise
     "classic-set": (CLASSIC, HouseChoices(HC)),  # the set's rules, no advantage: what an advantage adds to
@@ -325,34 +329,40 @@ def _(ask: Ask):
 def _(ask: Ask):
     # 004 Germany 4: "Your submarines attack on a 3 (4 if you have the Super Submarines development) if there is
     # more than one of them ... Wolf Packs do not improve defending submarines. Enemy destroyers do not affect
-    # this National Advantage." In an empty sea zone (3 Sea Zone: nothing starts there) against a British
-    # destroyer; the British subs of the same battle for a power without the advantage.
+    # this National Advantage." In an empty sea zone (3 Sea Zone: nothing starts there on either map) against a
+    # British destroyer; the British subs of the same battle for a power without the advantage.
     zone = "3 Sea Zone"
     pack = (("add", zone, "Germans", "submarine", "2"), ("add", zone, "British", "destroyer", "1"))
-    got = ask.at(
-        "aa41-wolf-packs",
-        *pack,
-        ("power", zone, "Germans", "attacking"),
-        ("power", zone, "Germans", "defending"),
-        ("add", zone, "British", "submarine", "2"),
-        ("power", zone, "British", "attacking"),
-        ("grant", "Germans", "superSub"),
-        ("power", zone, "Germans", "attacking"),
-    )
-    lone = ask.at(
-        "aa41-wolf-packs", ("add", zone, "Germans", "submarine", "1"), ("add", zone, "British", "destroyer", "1"), ("power", zone, "Germans", "attacking")
-    )
-    base = ask.at("base-aa41", *pack, ("power", zone, "Germans", "attacking"), ("power", zone, "Germans", "defending"))
+    games = {"aa41-wolf-packs": "base-aa41", "revised-wolf-packs": "base-revised"}
+    got = {
+        game: ask.at(
+            game,
+            *pack,
+            ("power", zone, "Germans", "attacking"),
+            ("power", zone, "Germans", "defending"),
+            ("add", zone, "British", "submarine", "2"),
+            ("power", zone, "British", "attacking"),
+            ("grant", "Germans", "superSub"),
+            ("power", zone, "Germans", "attacking"),
+        )
+        for game in games
+    }
+    lone = {
+        game: ask.at(game, ("add", zone, "Germans", "submarine", "1"), ("add", zone, "British", "destroyer", "1"), ("power", zone, "Germans", "attacking"))
+        for game in games
+    }
+    base = {game: ask.at(plain, *pack, ("power", zone, "Germans", "attacking"), ("power", zone, "Germans", "defending")) for game, plain in games.items()}
 
     def verify() -> None:
-        attacking, defending, british, super_subs = got[2]["power"], got[3]["power"], got[5]["power"], got[7]["power"]
-        plain_attack, plain_defence = base[2]["power"]["submarine"], base[3]["power"]["submarine"]
-        assert plain_attack == [2, 2] and attacking["submarine"] == [3, 3]  # "attack on a 3"
-        assert super_subs["submarine"] == [4, 4]  # "4 if you have the Super Submarines development"
-        assert defending["submarine"] == plain_defence  # "do not improve defending submarines"
-        assert british["submarine"] == plain_attack  # the Germans' advantage only
-        # What the notes say TripleA does differently: a lone submarine supports itself.
-        assert lone[2]["power"]["submarine"] == [3]
+        for game in games:
+            attacking, defending, british, super_subs = (got[game][i]["power"] for i in (2, 3, 5, 7))
+            plain_attack, plain_defence = base[game][2]["power"]["submarine"], base[game][3]["power"]["submarine"]
+            assert plain_attack == [2, 2] and attacking["submarine"] == [3, 3], game  # "attack on a 3"
+            assert super_subs["submarine"] == [4, 4], game  # "4 if you have the Super Submarines development"
+            assert defending["submarine"] == plain_defence, game  # "do not improve defending submarines"
+            assert british["submarine"] == plain_attack, game  # the Germans' advantage only
+            # What the notes say TripleA does differently: a lone submarine supports itself.
+            assert lone[game][2]["power"]["submarine"] == [3], game
 
     return verify
 
@@ -361,12 +371,14 @@ def _(ask: Ask):
 def _(ask: Ask):
     # HR7: a territory originally an ally's, taken back, goes to that ally; while the ally's capital is in
     # enemy hands the liberator keeps it.
-    freed = ask.at("aa41", ("owner", "Egypt", "Germans"), ("takeover", "Egypt", "Americans"))
-    kept = ask.at("aa41", ("owner", "Egypt", "Germans"), ("owner", "United Kingdom", "Germans"), ("takeover", "Egypt", "Americans"))
+    # The game's first step runs first, as before any battle: TripleA 2.x records the original owners there.
+    start = ("step", "gameInitDelegate")
+    freed = ask.at("aa41", start, ("owner", "Egypt", "Germans"), ("takeover", "Egypt", "Americans"))
+    kept = ask.at("aa41", start, ("owner", "Egypt", "Germans"), ("owner", "United Kingdom", "Germans"), ("takeover", "Egypt", "Americans"))
 
     def verify() -> None:
-        assert freed[1]["owner"] == "British"
-        assert kept[2]["owner"] == "Americans"
+        assert freed[2]["owner"] == "British"
+        assert kept[3]["owner"] == "Americans"
 
     return verify
 
@@ -1315,19 +1327,35 @@ def _write(name: str, folder: Path) -> Path:
     return game.save(folder / f"{name}.xml")
 
 
-@pytest.fixture(scope="module")
-def engine_answers(tmp_path_factory) -> dict[tuple[str, str], Callable[[], None]]:
+def _commands_of(build: Check) -> set[str]:
+    """The commands a check asks (its build only records positions)."""
+    ask = Ask()
+    build(ask)
+    return {command[0] for _, commands, _ in ask.positions for command in commands}
+
+
+#: The checks TripleA 2.7's positions answer (engine/triplea27_positions.py): every one, which
+#: test_every_check_runs_in_both_engines keeps so.
+CHECKS_27 = sorted(key for key, build in CHECKS.items() if _commands_of(build) <= set(COMMANDS_27))
+
+
+def test_every_check_runs_in_both_engines() -> None:
+    """A check that asks 2.7 what its positions do not answer would run in 1.9 only: teach 2.7's positions first."""
+    missing = {key: sorted(_commands_of(CHECKS[key]) - set(COMMANDS_27)) for key in CHECKS if key not in CHECKS_27}
+    assert not missing, missing
+
+
+def _answered(run: Callable[[list[Position]], list[list[dict[str, Any]]]], keys: list[tuple[str, str]], folder: Path, asked: dict) -> dict:
     """Every check's positions run in one JVM; what each check verifies, by (set, rule)."""
-    folder = tmp_path_factory.mktemp("house-positions")
     verifiers: dict[tuple[str, str], Callable[[], None]] = {}
     pending: list[tuple[str, tuple[tuple[str, ...], ...], list[dict[str, Any]]]] = []
-    for key, build in CHECKS.items():
+    for key in keys:
         ask = Ask()
-        verifiers[key] = build(ask)
+        verifiers[key] = CHECKS[key](ask)
         pending += ask.positions
-        ASKED[key] = [answers for _, _, answers in ask.positions]
+        asked[key] = [answers for _, _, answers in ask.positions]
     files = {name: _write(name, folder) for name in sorted({game for game, _, _ in pending})}
-    answers = run_positions([Position(files[game], commands, label=game) for game, commands, _ in pending], strict=False)
+    answers = run([Position(files[game], commands, label=game) for game, commands, _ in pending])
     for (game, commands, into), got in zip(pending, answers):
         for command, answer in zip(commands, got):
             if "error" in answer:
@@ -1337,13 +1365,40 @@ def engine_answers(tmp_path_factory) -> dict[tuple[str, str], Callable[[], None]
     return verifiers
 
 
+@pytest.fixture(scope="module")
+def engine_answers(tmp_path_factory) -> dict[tuple[str, str], Callable[[], None]]:
+    return _answered(lambda positions: run_positions(positions, strict=False), sorted(CHECKS), tmp_path_factory.mktemp("house-positions"), ASKED)
+
+
+ASKED_27: dict[tuple[str, str], list[list[dict[str, Any]]]] = {}
+
+
+@pytest.fixture(scope="module")
+def engine_answers_27(tmp_path_factory) -> dict[tuple[str, str], Callable[[], None]]:
+    found = find_installation(SHARED / "triplea-engine-2.7").found
+    assert found is not None and found.major == 2, "the pinned TripleA 2.7 engine is missing from ../shared"
+    return _answered(lambda positions: run_positions27(found, positions), CHECKS_27, tmp_path_factory.mktemp("house-positions-27"), ASKED_27)
+
+
 @pytest.mark.engine
 @pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(CHECKS), ids=lambda key: f"{key[0]}:{key[1]}")
 def test_engine_plays_the_rule(engine_answers, key: tuple[str, str]) -> None:
+    _verify(engine_answers[key], ASKED[key])
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+@pytest.mark.parametrize("key", CHECKS_27, ids=lambda key: f"{key[0]}:{key[1]}")
+def test_triplea27_plays_the_rule(engine_answers_27, key: tuple[str, str]) -> None:
+    """The same check, its positions set up in TripleA 2.7."""
+    _verify(engine_answers_27[key], ASKED_27[key])
+
+
+def _verify(verify: Callable[[], None], asked: list[list[dict[str, Any]]]) -> None:
     try:
-        engine_answers[key]()
+        verify()
     except (AssertionError, KeyError, TypeError):
-        errors = [a["error"] for answers in ASKED[key] for a in answers if "error" in a]
+        errors = [a["error"] for answers in asked for a in answers if "error" in a]
         assert not errors, errors
         raise

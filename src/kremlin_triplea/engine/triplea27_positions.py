@@ -20,6 +20,22 @@ property        NAME                   a game option's value as the engine holds
 techcost        PLAYER                 the price of one research die or token
 pus             PLAYER                 PLAYER's PUs
 units           TERRITORY              ``owner``, ``units`` ("owner|type" -> count)
+owner           TERRITORY PLAYER       give the territory to PLAYER ("" = the neutral player)
+add / remove    TERRITORY PLAYER TYPE N  place or take away units
+canal           FROM TO PLAYER TYPE    whether one such unit may sail FROM -> TO (MoveValidator.validateCanal)
+airbattle       TERRITORY ATTACKER     whether a raid (with "battle": an attack) may meet defenders in an air battle
+objectives      PLAYER                 every national objective: ``value``, ``holds``, whose each condition is
+rule            GETTER                 a game option as the delegates read it: ``Properties.GETTER``, named as in
+                                       1.9 (2.x's getLhtrHeavyBombers answers 1.9's getLHTR_Heavy_Bombers)
+takeover        TERRITORY PLAYER       PLAYER conquers it as a won battle does (BattleTracker.takeOver): ``owner``
+damage          TERRITORY PLAYER TYPE HITS  one such unit takes HITS hits
+place           STEP PLAYER TYPE T     during STEP, whether a new such unit may be placed in T: ``placed``, ``why``
+move            STEP PLAYER TYPE T1 T2 ...  during STEP, whether one unit in T1 may move the route: ``valid``, ``why``
+aafire          STEP PLAYER TYPE T1 ...  during STEP, the territories whose AA fires at one such plane: ``fire``
+power           TERRITORY PLAYER SIDE  what each of PLAYER's units there rolls at against the others, SIDE
+                                       "attacking" or "defending" (CombatValueBuilder, support included)
+step            STEP                   run that step's delegate (start and end) for its player, as the game does:
+                                       ``pus_before``, ``pus_after``, ``history``, ``game_over``, ``winners``
 ==============  =====================  ==============================================================
 
 A failed command answers ``{"error": ...}`` and the batch goes on.
@@ -36,7 +52,31 @@ from kremlin_triplea.engine.jvm_bridge import Refused, run_child, runtime_librar
 from kremlin_triplea.engine.positions import SECONDS_PER_POSITION, Position
 from kremlin_triplea.gamefile.installation import Installation
 
-COMMANDS = ("grant", "frontier", "unit", "techs", "technologies", "property", "techcost", "pus", "units")
+COMMANDS = (
+    "grant",
+    "frontier",
+    "unit",
+    "techs",
+    "technologies",
+    "property",
+    "techcost",
+    "pus",
+    "units",
+    "owner",
+    "add",
+    "remove",
+    "canal",
+    "airbattle",
+    "objectives",
+    "rule",
+    "step",
+    "takeover",
+    "damage",
+    "place",
+    "move",
+    "aafire",
+    "power",
+)
 
 
 def run_positions27(installation: Installation, positions: Sequence[Position]) -> list[list[dict[str, Any]]]:
@@ -72,6 +112,13 @@ def run_positions27(installation: Installation, positions: Sequence[Position]) -
 
 # ---------------------------------------------------------------------------------------------------------------
 # The child process: everything below runs inside the JVM's process and imports JPype.
+
+
+def _java_list(items):
+    listed = _class("java.util.ArrayList")()
+    for item in items:
+        listed.add(item)
+    return listed
 
 
 def _class(name: str):
@@ -159,6 +206,195 @@ class _Positions:
             "movement": int(ua.getMovement(who)),
         }
 
+    def _territory(self, name: str):
+        found = self.data.getMap().getTerritoryOrNull(name)
+        if found is None:
+            raise Refused(f"no territory {name}")
+        return found
+
+    def _someone(self, name: str):
+        return self.data.getPlayerList().getNullPlayer() if not name else self._player(name)
+
+    def _type(self, name: str):
+        found = self.data.getUnitTypeList().getUnitType(name)
+        if not found.isPresent():
+            raise Refused(f"no unit type {name}")
+        return found.get()
+
+    def _owner(self, territory: str, player: str) -> dict[str, Any]:
+        factory = _class("games.strategy.engine.data.changefactory.ChangeFactory")
+        self.data.performChange(factory.changeOwner(self._territory(territory), self._someone(player)))
+        return {}
+
+    def _add(self, territory: str, player: str, unit_type: str, count: str) -> dict[str, Any]:
+        units = self._type(unit_type).create(int(count), self._someone(player))
+        factory = _class("games.strategy.engine.data.changefactory.ChangeFactory")
+        self.data.performChange(factory.addUnits(self._territory(territory), units))
+        return {}
+
+    def _remove(self, territory: str, player: str, unit_type: str, count: str) -> dict[str, Any]:
+        where, owner, kind = self._territory(territory), self._someone(player), self._type(unit_type)
+        found = [u for u in where.getUnits() if u.getType().equals(kind) and u.getOwner().equals(owner)][: int(count)]
+        if len(found) < int(count):
+            raise Refused(f"{territory} holds {len(found)} {unit_type} of {player}, not {count}")
+        listed = _class("java.util.ArrayList")()
+        for unit in found:
+            listed.add(unit)
+        factory = _class("games.strategy.engine.data.changefactory.ChangeFactory")
+        self.data.performChange(factory.removeUnits(where, listed))
+        return {}
+
+    def _canal(self, start: str, end: str, player: str, unit_type: str) -> dict[str, Any]:
+        who = self._player(player)
+        units = self._type(unit_type).create(1, who)
+        route = _class("games.strategy.engine.data.Route")(self._territory(start), self._territory(end))
+        validator = _class("games.strategy.triplea.delegate.move.validation.MoveValidator")(self.data, False)
+        refused = validator.validateCanal(route, units, who)
+        return {"passes": refused is None, "why": None if refused is None else str(refused)}
+
+    def _airbattle(self, territory: str, attacker: str, *battle: str) -> dict[str, Any]:
+        could = _class("games.strategy.triplea.delegate.battle.AirBattle").territoryCouldPossiblyHaveAirBattleDefenders(
+            self._territory(territory), self._player(attacker), self.data, list(battle) != ["battle"]
+        )
+        return {"air_battle": bool(could)}
+
+    def _objectives(self, player: str) -> dict[str, Any]:
+        conditions = _class("games.strategy.triplea.attachments.AbstractConditionsAttachment")
+        objectives = _class("games.strategy.triplea.attachments.RulesAttachment").getNationalObjectives(self._player(player))
+        every = conditions.getAllConditionsRecursive(_class("java.util.HashSet")(objectives), None)
+        tested = conditions.testAllConditionsRecursive(every, None, _Bridge(self.data, self._player(player)))
+        found = {}
+        for objective in objectives:
+            found[str(objective.getName())] = {
+                "conditions": {str(c.getName()): str(c.getAttachedTo().getName()) for c in objective.getConditions()},
+                "holds": bool(objective.isSatisfied(tested)),
+                "value": int(objective.getObjectiveValue()),
+            }
+        return found
+
+    def _rule(self, getter: str) -> dict[str, Any]:
+        # 2.x renamed some getters (getLHTR_Heavy_Bombers -> getLhtrHeavyBombers): matched without case and
+        # underscores, or by the 2.x name of a getter of the same property.
+        wanted = _RENAMED.get(getter, getter).replace("_", "").lower()
+        for method in _class("games.strategy.triplea.Properties").class_.getMethods():
+            if str(method.getName()).replace("_", "").lower() == wanted and method.getParameterCount() == 1:
+                return {"value": _plain(method.invoke(None, self.data.getProperties()))}
+        raise Refused(f"TripleA 2.7 has no Properties.{getter}")
+
+    def _step(self, name: str) -> dict[str, Any]:
+        """Runs one step of the sequence as the game would: its delegate's start and end, for its player."""
+        step = self._go_to(name)
+        player = step.getPlayerId() or self.data.getPlayerList().getNullPlayer()
+        bridge = _Bridge(self.data, player, step)
+        before = self._all_pus()
+        delegate = step.getDelegate()
+        delegate.setDelegateBridgeAndPlayer(bridge)
+        delegate.start()
+        delegate.end()
+        winners: list[str] = []
+        over = bridge.stopped
+        if isinstance(delegate, _class("games.strategy.triplea.delegate.EndRoundDelegate")) and delegate.getWinners():
+            over = True
+            winners = sorted({str(w.getName()) for w in delegate.getWinners()})
+        return {"game_over": over, "history": list(bridge.history), "pus_after": self._all_pus(), "pus_before": before, "winners": winners}
+
+    def _go_to(self, name: str):
+        sequence = self.data.getSequence()
+        index = next((i for i in range(sequence.size()) if str(sequence.getStep(i).getName()) == name), None)
+        if index is None:
+            raise Refused(f"the game has no step {name}")
+        set_index = sequence.getClass().getDeclaredMethod("setStepIndex", _class("java.lang.Integer").TYPE)
+        set_index.setAccessible(True)
+        set_index.invoke(sequence, _class("java.lang.Integer").valueOf(index))
+        return sequence.getStep()
+
+    def _takeover(self, territory: str, player: str) -> dict[str, Any]:
+        who, where = self._player(player), self._territory(territory)
+        bridge = _Bridge(self.data, who)
+        self.data.getBattleDelegate().getBattleTracker().takeOver(where, who, bridge, None, None)
+        owner = where.getOwner()
+        return {"history": list(bridge.history), "owner": "" if owner is None or owner.isNull() else str(owner.getName())}
+
+    def _damage(self, territory: str, player: str, unit_type: str, hits: str) -> dict[str, Any]:
+        where, owner, kind = self._territory(territory), self._someone(player), self._type(unit_type)
+        for unit in where.getUnits():
+            if unit.getType().equals(kind) and unit.getOwner().equals(owner):
+                taken = _class("org.triplea.java.collections.IntegerMap")()
+                taken.put(unit, int(hits))
+                listed = _class("java.util.ArrayList")()
+                listed.add(where)
+                self.data.performChange(_class("games.strategy.engine.data.changefactory.ChangeFactory").unitsHit(taken, listed))
+                return {}
+        raise Refused(f"{territory} holds no {unit_type} of {player}")
+
+    def _place(self, step: str, player: str, unit_type: str, territory: str) -> dict[str, Any]:
+        delegate = self._go_to(step).getDelegate()
+        if not isinstance(delegate, _class("games.strategy.triplea.delegate.AbstractPlaceDelegate")):
+            raise Refused(f"{step} is not a place step")
+        who = self._player(player)
+        delegate.setDelegateBridgeAndPlayer(_Bridge(self.data, who))
+        refused = delegate.canUnitsBePlaced(self._territory(territory), self._type(unit_type).create(1, who), who)
+        return {"placed": not refused.isPresent(), "why": str(refused.get()) if refused.isPresent() else None}
+
+    def _move(self, step: str, player: str, unit_type: str, *path: str) -> dict[str, Any]:
+        self._go_to(step)
+        who, kind = self._player(player), self._type(unit_type)
+        places = [self._territory(name) for name in path]
+        mover = next((u for u in places[0].getUnits() if u.getType().equals(kind) and u.getOwner().equals(who)), None)
+        if mover is None:
+            raise Refused(f"{path[0]} holds no {unit_type} of {player}")
+        units = _class("java.util.ArrayList")()
+        units.add(mover)
+        route = _class("games.strategy.engine.data.Route")(_java_list(places))
+        non_combat = str(self.data.getSequence().getStep().getName()).endswith("NonCombatMove")
+        validator = _class("games.strategy.triplea.delegate.move.validation.MoveValidator")(self.data, non_combat)
+        result = validator.validateMove(_class("games.strategy.engine.data.MoveDescription")(units, route), who)
+        error = result.getError()
+        return {"valid": bool(result.isMoveValid()), "why": None if error is None else str(error)}
+
+    def _aafire(self, step: str, player: str, unit_type: str, *path: str) -> dict[str, Any]:
+        self._go_to(step)
+        who = self._player(player)
+        route = _class("games.strategy.engine.data.Route")(_java_list([self._territory(name) for name in path]))
+        units = self._type(unit_type).create(1, who)
+        util = _class("games.strategy.triplea.delegate.AaInMoveUtil").class_
+        make = util.getDeclaredConstructor()
+        make.setAccessible(True)
+        aa = make.newInstance()
+        aa.initialize(_Bridge(self.data, who))
+        where = util.getDeclaredMethod(
+            "getTerritoriesWhereAaWillFire", _class("games.strategy.engine.data.Route").class_, _class("java.util.Collection").class_
+        )
+        where.setAccessible(True)
+        return {"fire": sorted({str(t.getName()) for t in where.invoke(aa, route, units)})}
+
+    def _power(self, territory: str, player: str, side: str) -> dict[str, Any]:
+        where, who = self._territory(territory), self._player(player)
+        units = [u for u in where.getUnits() if u.getOwner().equals(who)]
+        enemies = [u for u in where.getUnits() if not self.data.getRelationshipTracker().isAllied(u.getOwner(), who)]
+        sides = _class("games.strategy.triplea.delegate.battle.BattleState$Side")
+        value = (
+            _class("games.strategy.triplea.delegate.power.calculator.CombatValueBuilder")
+            .mainCombatValue()
+            .enemyUnits(_java_list(enemies))
+            .friendlyUnits(_java_list(units))
+            .side(sides.DEFENSE if side == "defending" else sides.OFFENSE)
+            .gameSequence(self.data.getSequence())
+            .supportAttachments(self.data.getUnitTypeList().getSupportRules())
+            .lhtrHeavyBombers(_class("games.strategy.triplea.Properties").getLhtrHeavyBombers(self.data.getProperties()))
+            .gameDiceSides(self.data.getDiceSides())
+            .territoryEffects(_class("games.strategy.triplea.delegate.TerritoryEffectHelper").getEffects(where))
+            .build()
+        )
+        rolls = _class("games.strategy.triplea.delegate.power.calculator.PowerStrengthAndRolls").build(_java_list(units), value)
+        found: dict[str, list[int]] = {}
+        for unit in units:
+            found.setdefault(str(unit.getType().getName()), []).append(int(rolls.getStrength(unit)))
+        return {"power": {k: sorted(v) for k, v in sorted(found.items())}}
+
+    def _all_pus(self) -> dict[str, int]:
+        return {str(p.getName()): int(p.getResources().getQuantity("PUs")) for p in self.data.getPlayerList().getPlayers()}
+
     def _techs(self, player: str) -> dict[str, Any]:
         advances = _class("games.strategy.triplea.delegate.TechTracker").getCurrentTechAdvances(self._player(player), self.data.getTechnologyFrontier())
         return {"techs": sorted({str(a.getProperty()) for a in advances})}
@@ -181,28 +417,80 @@ class _Positions:
         if found is None:
             raise Refused(f"no territory {territory}")
         counts: dict[str, int] = {}
+        damaged: dict[str, int] = {}
         for unit in found.getUnits():
             owner = unit.getOwner()
             key = f"{'' if owner is None or owner.isNull() else owner.getName()}|{unit.getType().getName()}"
             counts[key] = counts.get(key, 0) + 1
+            if unit.getHits() > 0:
+                damaged[key] = damaged.get(key, 0) + int(unit.getHits())
         owner = found.getOwner()
-        return {"owner": "" if owner is None or owner.isNull() else str(owner.getName()), "units": counts}
+        return {"owner": "" if owner is None or owner.isNull() else str(owner.getName()), "units": counts, "damaged": damaged}
 
+
+#: 1.9 getters 2.x renamed beyond case and underscores: the same game option
+#: ("Naval Bombard Casualties Return Fire", Constants in both).
+_RENAMED = {"getNavalBombardCasualtiesReturnFireRestricted": "getNavalBombardCasualtiesReturnFire"}
 
 _Bridge: Any = None
 
 
+def _boxed_default(return_type):
+    """What a player who does nothing answers, boxed as java.lang.reflect.Proxy unboxes it: false, 0, null."""
+    name = str(return_type.getName())
+    boxes = {"int": "Integer", "long": "Long", "short": "Short", "byte": "Byte", "double": "Double", "float": "Float"}
+    if name == "boolean":
+        return _class("java.lang.Boolean").FALSE
+    if name in boxes:
+        return _class(f"java.lang.{boxes[name]}").valueOf(_class("java.lang.String")("0"))
+    if name == "char":
+        return _class("java.lang.Character").valueOf("\0")
+    return None
+
+
 def _interfaces():
-    from jpype import JImplements, JOverride
+    from jpype import JArray, JImplements, JInt, JOverride
+
+    @JImplements("java.lang.reflect.InvocationHandler")
+    class Nothing:
+        """A player, display or sound channel that does nothing and answers "no" (false, 0, null)."""
+
+        @JOverride
+        def invoke(self, proxy, method, args):  # the interface's name
+            if str(method.getName()) == "toString":
+                return _class("java.lang.String")("nothing")
+            return _boxed_default(method.getReturnType())
+
+    def nothing(interface: str):
+        cls = _class(interface).class_
+        interfaces = _class("java.lang.Class")[:]([cls])
+        return _class("java.lang.reflect.Proxy").newProxyInstance(cls.getClassLoader(), interfaces, Nothing())
+
+    @JImplements("games.strategy.engine.history.IDelegateHistoryWriter")
+    class History:
+        def __init__(self, lines: list[str]) -> None:
+            self._lines = lines
+
+        @JOverride
+        def startEvent(self, text, *details) -> None:  # the interface's name
+            self._lines.append(str(text))
+
+        @JOverride
+        def addChildToEvent(self, text, *details) -> None:  # the interface's name
+            self._lines.append(str(text))
 
     @JImplements("games.strategy.engine.delegate.IDelegateBridge")
     class Bridge:
-        """What granting a technology needs of a delegate's bridge: the game, and its changes performed on it."""
+        """The bridge a delegate talks to the game through: changes performed on the game, history lines kept,
+        dice from java.util.Random(1); every player, display and sound channel a stand-in that does nothing."""
 
-        def __init__(self, data, player) -> None:
-            self._data, self._player = data, player
+        def __init__(self, data, player, step=None) -> None:
+            self._data, self._player, self._step = data, player, step
+            self.history: list[str] = []
+            self.stopped = False
+            self._random = _class("java.util.Random")(1)
 
-        # The interface's names, from here on; a technology's grant uses getData and addChange only.
+        # The interface's names, from here on.
         @JOverride
         def getData(self):
             return self._data
@@ -217,27 +505,29 @@ def _interfaces():
 
         @JOverride
         def getRemotePlayer(self, *player):
-            raise Refused("no remote player in a position")
+            return nothing("games.strategy.engine.player.Player")
 
         @JOverride
-        def getRandom(self, *args):
-            raise Refused("no dice in a position")
+        def getRandom(self, most, *rest):
+            if len(rest) == 3:  # getRandom(max, player, diceType, annotation)
+                return self._random.nextInt(most)
+            return JArray(JInt)([self._random.nextInt(most) for _ in range(int(rest[0]))])
 
         @JOverride
         def getHistoryWriter(self):
-            raise Refused("no history in a position")
+            return History(self.history)
 
         @JOverride
         def getDisplayChannelBroadcaster(self):
-            raise Refused("no display in a position")
+            return nothing("games.strategy.engine.display.IDisplay")
 
         @JOverride
         def getSoundChannelBroadcaster(self):
-            raise Refused("no sound in a position")
+            return nothing("org.triplea.sound.ISound")
 
         @JOverride
         def stopGameSequence(self, status, title) -> None:
-            pass
+            self.stopped = True
 
         @JOverride
         def leaveDelegateExecution(self) -> None:
@@ -252,6 +542,10 @@ def _interfaces():
             pass
 
         @JOverride
+        def getCostsForTuv(self, *player):
+            return _class("games.strategy.triplea.util.TuvCostsCalculator")().getCostsForTuv(player[0] if player else self._player)
+
+        @JOverride
         def getResourceLoader(self):
             return _class("java.util.Optional").empty()
 
@@ -261,6 +555,10 @@ def _interfaces():
 def _adapter(home: Path):
     global _Bridge
     _Bridge = _interfaces()
+    # Some delegates read client settings (the end of a round, for one): a scratch preferences node, as TripleA's
+    # own tests set it.
+    setting = _class("games.strategy.triplea.settings.ClientSetting")
+    setting.setPreferences(_class("java.util.prefs.Preferences").userRoot().node("kremlin-triplea-positions27"))
     return _Positions().answer
 
 
