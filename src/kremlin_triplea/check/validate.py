@@ -39,7 +39,7 @@ from pathlib import Path
 import attrs
 from lxml import etree
 
-from kremlin_triplea.check.javaread import java_boolean, java_int, why_not_java_int
+from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.variables import Expanded, expand
 from kremlin_triplea.errors import InputError, close_matches
 from kremlin_triplea.gamefile.installation import find_installation
@@ -93,7 +93,7 @@ class Problem:
 Finding = tuple["etree._Element | int | None", str]
 
 
-def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, engine: str = TRIPLEA_2) -> list[Problem]:
+def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, engine: str = TRIPLEA_2, read_dtd: bool = True) -> list[Problem]:
     """Every problem in the game whose ``<game>`` element is ``root`` for ``engine``, by line.
 
     Errors are what ``engine`` refuses or misreads, warnings what it accepts
@@ -101,7 +101,8 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     (an error when it is the judge's own refusal); so is each kind of way the
     file breaks game.dtd, which TripleA 1.9 prints and loads the game anyway
     and 2.x does not read. ``dtd`` is that game.dtd (or a TripleA jar holding
-    it); without it ``find_dtd`` looks for one, and with none found the DTD is
+    it); without it ``find_dtd`` looks for one, and with none found (or
+    without ``read_dtd``: a caller that wants only the verdict) the DTD is
     left out.
     """
     if engine not in ENGINES:
@@ -111,7 +112,7 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     for where, message in triplea19_refusals(root):
         problems.append(Problem(file, _line(where), message, ERROR if engine == TRIPLEA_19 else NOTE))
 
-    dtd = find_dtd(dtd, game_file=_source_path(root, file))
+    dtd = find_dtd(dtd, game_file=_source_path(root, file)) if read_dtd else None
     if dtd is not None:
         reported = {p.line for p in problems}
         problems += [Problem(file, line, message, NOTE) for line, message in dtd_notes(root, dtd, reported)]
@@ -740,7 +741,7 @@ def numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
                     continue
                 if game.engine == TRIPLEA_19 and not text.strip() and (element.tag, attribute) in BLANK_IS_ZERO_IN_19:
                     continue
-                yield element, f"<{element.tag}> {attribute} {text!r} is {why_not_java_int(text)}; {REFUSES}"
+                yield element, f"<{element.tag}> {attribute} {shown(text)} is {why_not_java_int(text)}; {REFUSES}"
 
 
 def flags_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:

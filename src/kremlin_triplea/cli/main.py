@@ -220,8 +220,11 @@ def apply_command(
     On the first pick that breaks a rule, print the pick, the rule (quoted) and
     why, write nothing and exit 1.
     """
-    from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.check.gate import check_base_game, check_written_game
+    from kremlin_triplea.draft.run import apply_draft, game_path, read_draft
     from kremlin_triplea.errors import InputError
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.safe import check_output
     from kremlin_triplea.report.notes import add_notes
 
@@ -233,7 +236,12 @@ def apply_command(
     for path in (output, savegame):
         if path is not None:
             check_output(path, overwrite=force, protect=(draft,))  # before the work, and again before writing
-    result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
+    # A base game TripleA refuses or misreads is refused before any work, in validate's words.
+    base = XmlDocument.read(game_path(parsed, game_spec, _maps_dir(ctx)))
+    check_base_game(base.root, base.source)
+    result = add_notes(apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx)))
+    # And the game made is checked before any copy of it is kept (file, install or savegame).
+    check_written_game(result.game.to_bytes(), output or result.game.source)
     for warning in result.warnings:
         click.echo(f"kremlin-triplea: warning: {warning}", err=True)
     inputs = _inputs_of(draft, result)
