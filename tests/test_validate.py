@@ -892,3 +892,117 @@ def test_the_last_of_hit_points_and_is_two_hit_sets_the_hit_points() -> None:
     assert _findings_on(placement, "hitsTaken") == []
     attachment.append(etree.fromstring('<option name="isTwoHit" value="true"/>'))
     assert len(_findings_on(placement, "hitsTaken")) == 1
+
+
+# --------------------------------------------------------------------------
+# The judge: TripleA 2.x by default, 1.9 on request
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "variables", "expected"),
+    [
+        ("win32", {"LOCALAPPDATA": "C:/Users/u/AppData/Local"}, Path("C:/Users/u/AppData/Local/kremlin-triplea")),
+        ("darwin", {}, Path.home() / "Library" / "Caches" / "kremlin-triplea"),
+        ("linux", {"XDG_CACHE_HOME": "/var/cache/u"}, Path("/var/cache/u/kremlin-triplea")),
+        ("linux", {}, Path.home() / ".cache" / "kremlin-triplea"),
+    ],
+)
+def test_the_dtd_cache_is_where_the_platform_keeps_caches(monkeypatch: pytest.MonkeyPatch, platform: str, variables: dict[str, str], expected: Path) -> None:
+    # Issue 32: %LOCALAPPDATA% on Windows, ~/Library/Caches on macOS, $XDG_CACHE_HOME or ~/.cache elsewhere.
+    monkeypatch.setattr(validate.sys, "platform", platform)
+    for name in ("LOCALAPPDATA", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert validate._cache_folder() == expected
+
+
+def _judged(tmp_path: Path, old: str, new: str, engine: str) -> list[tuple[str, str]]:
+    path, _ = mutate(tmp_path, old, new)
+    return [(p.severity, p.message) for p in validate_tree(parse(path), path.name, dtd=CORPUS_DTD, engine=engine) if p.severity != "note" or "1.9" in p.message]
+
+
+TRIPLEA = '<triplea minimumVersion="1.7"/>'
+STEP = '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "for_2", "for_19"),
+    [
+        # GameParser 2.7: Version(major.minor) above 2.7, or unreadable, refuses; 1.9 compares major.minor.point with 1.9.0.
+        (
+            TRIPLEA,
+            '<triplea minimumVersion="2.8"/>',
+            [
+                ("error", f"<triplea> minimumVersion 2.8 is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"),
+                ("note", "TripleA 1.9 cannot read this: it requires TripleA 2.8 (minimumVersion)"),
+            ],
+            "error",
+        ),
+        (TRIPLEA, '<triplea minimumVersion="2.6"/>', [("note", "TripleA 1.9 cannot read this: it requires TripleA 2.6 (minimumVersion)")], "error"),
+        (TRIPLEA, '<triplea minimumVersion="1.9.1"/>', [("note", "TripleA 1.9 cannot read this: it requires TripleA 1.9.1 (minimumVersion)")], "error"),
+        (TRIPLEA, '<triplea minimumVersion="1.9"/>', [], None),
+        # 1.9 refuses a maxRunCount of 0 ("maxRunCount must be positive"); 2.7 sets it only when above 0.
+        (
+            STEP,
+            STEP.replace('maxRunCount="1"', 'maxRunCount="0"'),
+            [("note", 'TripleA 1.9 cannot read this: step maxRunCount 0 ("maxRunCount must be positive"; 2.x ignores it)')],
+            "error",
+        ),
+        # 2.7 refuses a step of an unknown player; 1.9 runs it with no player.
+        (STEP, STEP.replace('player="Germans"', 'player="Nobody"'), [("error", f"step player: unknown player 'Nobody'; {REFUSES}")], "warning"),
+        # 2.7 refuses a flag neither true nor false; 1.9 reads it as false.
+        (
+            '<player name="Germans" optional="false"/>',
+            '<player name="Germans" optional="no"/>',
+            [("error", f"<player> optional 'no' is neither true nor false; {REFUSES}")],
+            "warning",
+        ),
+        # 1.9 reads a blank unitDamage as 0; 2.7's Integer.valueOf("") throws.
+        (
+            'unitType="infantry" territory="Baltic States" quantity="3"',
+            'unitType="infantry" territory="Baltic States" quantity="3" unitDamage=""',
+            [("error", f"<unitPlacement> unitDamage '' is not a whole number; {REFUSES}")],
+            None,
+        ),
+    ],
+)
+def test_what_each_engine_refuses(tmp_path: Path, old: str, new: str, for_2: list[tuple[str, str]], for_19: str | None) -> None:
+    assert _judged(tmp_path, old, new, validate.TRIPLEA_2) == for_2
+    judged_19 = _judged(tmp_path, old, new, validate.TRIPLEA_19)
+    assert [severity for severity, _ in judged_19] == ([for_19] if for_19 else [])
+
+
+def test_neutral_goes_to_no_player_even_where_a_player_has_that_name(tmp_path: Path) -> None:
+    # PlayerList.getPlayerId answers its no-player for "Neutral" before the declared players: a warning.
+    text = TEXT.replace(
+        '<player name="Germans" optional="false"/>', '<player name="Germans" optional="false"/>\n    <player name="Neutral" optional="true"/>', 1
+    )
+    text = text.replace('<territoryOwner territory="Germany" owner="Germans"/>', '<territoryOwner territory="Germany" owner="Neutral"/>', 1)
+    path = tmp_path / "game.xml"
+    path.write_text(text, encoding="utf-8")
+    problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD)
+    declared = line_of(text, '<player name="Neutral"')
+    assert [(p.severity, p.message) for p in problems] == [
+        (
+            "warning",
+            f"territoryOwner owner: 'Neutral' is TripleA's name for no player, so this goes to no player, not to the player 'Neutral' declared on line {declared}",
+        )
+    ]
+
+
+def test_the_validate_command_judges_for_the_engine_asked(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    game = CORPUS_DIR / "Invasion_USA.xml"
+    for_2 = CliRunner().invoke(main, ["validate", "--dtd", str(CORPUS_DTD), str(game)])
+    assert for_2.exit_code == 0, for_2.output
+    assert f"{game}:33: note: TripleA 1.9 cannot read this: uses 2.x variables" in for_2.output
+    assert f"{game}: valid for TripleA 2.x (" in for_2.output
+    for_19 = CliRunner().invoke(main, ["validate", "--engine", "1.9", str(game)])
+    assert for_19.exit_code == 1
+    assert f"{game}:33: TripleA 1.9 cannot read this: uses 2.x variables" in for_19.output
+    assert f"in {game} for TripleA 1.9" in for_19.output

@@ -31,6 +31,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -270,16 +271,21 @@ def _same(one: etree._Element, other: etree._Element) -> bool:
 def duplicate_attachments(game: GameIndex) -> Iterator[Finding]:
     """Two attachments of one name on one thing: the second replaces the first."""
     seen: dict[tuple[str, str, str], etree._Element] = {}
+    said: set[tuple[str, str, str]] = set()
     for element in game.attachments:
         key = _attachment_key(element)
         first = seen.setdefault(key, element)
         if first is element:
             continue
         type_, attach_to, name = key
-        if _options(first) == _options(element):
-            consequence = "an exact copy; TripleA reads only one"
-        else:
-            consequence = f"{KEEPS_LAST}, losing the first one's options"
+        same = _options(first) == _options(element)
+        if first.sourceline == element.sourceline:
+            # One foreach making one attachment more than once: as meant when alike, else said once.
+            if not same and key not in said:
+                said.add(key)
+                yield element, f"its foreach makes attachment {name!r} on {type_} {attach_to!r} more than once, with other options; {KEEPS_LAST}"
+            continue
+        consequence = "an exact copy; TripleA reads only one" if same else f"{KEEPS_LAST}, losing the first one's options"
         where = f"{type_} {attach_to!r} (first on line {first.sourceline})"
         yield element, f"duplicate attachment {name!r} on {where}; {consequence}"
 
@@ -1046,5 +1052,12 @@ def _read_jar_dtd(jar: str, _mtime_ns: int, _size: int) -> bytes:
 
 
 def _cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "kremlin-triplea"
+    """Where the platform keeps a user's caches (issue 32): %LOCALAPPDATA% on Windows, ~/Library/Caches on macOS,
+    $XDG_CACHE_HOME (else ~/.cache) elsewhere."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "kremlin-triplea"
