@@ -1006,3 +1006,82 @@ def test_the_validate_command_judges_for_the_engine_asked(tmp_path: Path) -> Non
     assert for_19.exit_code == 1
     assert f"{game}:33: TripleA 1.9 cannot read this: uses 2.x variables" in for_19.output
     assert f"in {game} for TripleA 1.9" in for_19.output
+
+
+# --------------------------------------------------------------------------
+# Option and property numbers
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        # UnitAttachment.setMovement/setAttack: getInt -> Integer.parseInt ("Attachments: two is not a valid int value").
+        ('<option name="movement" value="1"/>', '<option name="movement" value="two"/>', "UnitAttachment option movement: 'two' is not a whole number"),
+        (
+            '<option name="attack" value="1"/>',
+            '<option name="attack" value=" 1"/>',
+            "UnitAttachment option attack: ' 1' is a number with spaces around it, which Java's Integer.parseInt refuses",
+        ),
+        # Decapitalized as GameParser.setOptions looks it up.
+        ('<option name="movement" value="1"/>', '<option name="Movement" value="1.5"/>', "UnitAttachment option Movement: '1.5' is not a whole number"),
+        # AbstractRulesAttachment.setObjectiveValue, inherited by RulesAttachment.
+        (
+            '<option name="objectiveValue" value="5"/>',
+            '<option name="objectiveValue" value="five"/>',
+            "RulesAttachment option objectiveValue: 'five' is not a whole number",
+        ),
+    ],
+)
+def test_an_int_option_integer_parse_int_refuses_is_a_refusal(tmp_path: Path, old: str, new: str, said: str) -> None:
+    problems, text = problems_after(tmp_path, CORPUS_DTD, old, new)
+    assert (line_of(text, new), f"{said}; {REFUSES}") in problems
+
+
+def test_an_option_not_read_as_an_int_is_not_judged_as_one(tmp_path: Path) -> None:
+    problems, _ = problems_after(
+        tmp_path, CORPUS_DTD, '<option name="movement" value="1"/>', '<option name="movement" value="1"/>\n      <option name="canBlitz" value="sure"/>'
+    )
+    assert [message for _, message in problems if "canBlitz" in message] == []
+
+
+def test_a_property_number_beyond_an_int_is_read_as_text(tmp_path: Path) -> None:
+    # 2.7 PropertyValueTypeInference: Ints.tryParse fails, the value stays a String; the engine reads the game.
+    old, new = '<property name="maxFactoriesPerTerritory" value="1"/>', '<property name="maxFactoriesPerTerritory" value="4294967296"/>'
+    path, text = mutate(tmp_path, old, new)
+    for engine in validate.ENGINES:
+        problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD, engine=engine)
+        assert [(p.line, p.severity, p.message) for p in problems] == [
+            (line_of(text, new), "warning", "property 'maxFactoriesPerTerritory' value 4294967296 is beyond a Java int; TripleA reads it as text, not a number")
+        ]
+
+
+def test_an_editable_number_1_9_cannot_parse_is_a_1_9_refusal(tmp_path: Path) -> None:
+    # 1.9 GameParser.parseEditableProperty: Integer.parseInt of a <number> property's value.
+    path, text = mutate(
+        tmp_path, '<property name="Italians bid" value="0" editable="true">', '<property name="Italians bid" value="4294967296" editable="true">'
+    )
+    for_19 = [(p.severity, p.message) for p in validate_tree(parse(path), path.name, dtd=CORPUS_DTD, engine=validate.TRIPLEA_19)]
+    assert for_19 == [("error", f"editable number property 'Italians bid' value 4294967296 is beyond TripleA's limit of 2,147,483,647 (a Java int); {REFUSES}")]
+    assert [p.severity for p in validate_tree(parse(path), path.name, dtd=CORPUS_DTD)] == ["warning"]
+
+
+def test_a_unit_placement_without_quantity(tmp_path: Path) -> None:
+    # 2.7: UnitPlacement.quantity is an int field, 0 when absent; 1.9: Integer.parseInt(getAttribute("quantity")) of "".
+    old = '<unitPlacement unitType="infantry" territory="Baltic States" quantity="3" owner="Germans"/>'
+    path, text = mutate(tmp_path, old, old.replace(' quantity="3"', ""))
+    judged = {engine: [(p.severity, p.message) for p in validate_tree(parse(path), path.name, read_dtd=False, engine=engine)] for engine in validate.ENGINES}
+    assert judged == {
+        validate.TRIPLEA_2: [("error", "<unitPlacement> has no quantity; TripleA 2.7 reads 0 and silently creates no units")],
+        validate.TRIPLEA_19: [("error", f"<unitPlacement> has no quantity; {REFUSES}")],
+    }
+
+
+def test_the_int_options_cover_every_class_the_engine_parses_them_for() -> None:
+    from kremlin_triplea.check.engine_options import int_options
+
+    assert {"movement", "attack", "defense", "transportCapacity", "hitPoints"} <= int_options("UnitAttachment")
+    assert {"objectiveValue", "uses", "chanceIncrementOnFailure"} <= int_options("RulesAttachment")
+    assert {"uses", "resourceCount"} <= int_options("TriggerAttachment")
+    assert {"production", "victoryCity"} <= int_options("TerritoryAttachment")
+    assert int_options("CanalAttachment") == frozenset()

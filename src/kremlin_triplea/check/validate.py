@@ -40,6 +40,7 @@ from pathlib import Path
 import attrs
 from lxml import etree
 
+from kremlin_triplea.check.engine_options import int_options
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.variables import Expanded, expand
 from kremlin_triplea.errors import InputError, close_matches
@@ -683,28 +684,90 @@ def _quantity(placement: etree._Element) -> int:
 
 #: The elements with a numeric attribute long enough to exceed a Java int (2147483647 has ten digits): only
 #: they can break the limit, and lxml finds them without visiting every element in Python.
-#: (The attributes 2.7 maps onto int fields are ``numbers_the_engine_cannot_read``'s.)
-_LONG_NUMBERS = etree.XPath("//option[string-length(@value) > 9 or string-length(@count) > 9] | //propertyList/property[string-length(@value) > 9]")
+_LONG_OPTION_NUMBERS = etree.XPath("//option[string-length(@value) > 9 or string-length(@count) > 9]")
 
 
 def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
-    """Quantities, costs, PUs, property and option values TripleA reads with Integer.parseInt: beyond a Java int it cannot open the game."""
-    for element in _LONG_NUMBERS(game.root):
+    """Option values holding a whole number beyond a Java int (in a ``:`` list too): TripleA cannot open the game.
+
+    The options 2.7 reads as one int are ``option_numbers_the_engine_cannot_read``'s.
+    """
+    for element in _LONG_OPTION_NUMBERS(game.root):
+        parent = element.getparent()
+        java_class = parent.get("javaClass", "").rsplit(".", 1)[-1] if parent is not None else ""
+        if _decapitalized(element.get("name", "")) in int_options(java_class) and not element.get("count"):
+            continue
         for attribute in ("value", "count"):
             text = element.get(attribute)
-            if text is None:
-                continue
-            tokens = text.split(":") if element.tag == "option" else [text]
-            bad = next((t for t in tokens if outside_java_int(t)), None)
+            bad = next((t for t in (text or "").split(":") if outside_java_int(t)), None)
             if bad is not None:
                 name = element.get("name")
                 yield (
                     element,
                     (
-                        f"<{element.tag}{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
-                        f"of {JAVA_INT_MAX:,} (a Java int); the engine cannot open the game"
+                        f"<option{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
+                        f"of {JAVA_INT_MAX:,} (a Java int); {REFUSES}"
                     ),
                 )
+
+
+def _decapitalized(name: str) -> str:
+    """An option name as 2.7 looks it up (GameParser.decapitalize)."""
+    return name[:1].lower() + name[1:]
+
+
+def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
+    """Options TripleA reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses."""
+    for attachment in game.attachments:
+        java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
+        ints = int_options(java_class)
+        for option in attachment.iterfind("option"):
+            value = option.get("value")
+            if value is None or option.get("count") or _decapitalized(option.get("name", "")) not in ints:
+                continue
+            if java_int(value) is None:
+                yield option, f"{java_class} option {option.get('name')}: {shown(value)} is {why_not_java_int(value)}; {REFUSES}"
+
+
+def _editable_number(prop: etree._Element) -> bool:
+    return prop.get("editable", "").lower() == "true" and prop.find("number") is not None
+
+
+def property_numbers_read_as_text(game: GameIndex) -> Iterator[Finding]:
+    """A property value that is a whole number beyond a Java int: read as text, so the game uses no number there.
+
+    2.7 tries Guava's Ints.tryParse and keeps the text when it fails; 1.9 does
+    so too for a property that is not an editable number
+    (``editable_numbers_19`` has those).
+    """
+    for prop in game.root.iterfind("propertyList/property"):
+        value = prop.get("value", "")
+        if outside_java_int(value) and not (game.engine == TRIPLEA_19 and _editable_number(prop)):
+            yield prop, f"property {prop.get('name')!r} value {value.strip()} is beyond a Java int; TripleA reads it as text, not a number"
+
+
+def editable_numbers_19(game: GameIndex) -> Iterator[Finding]:
+    """Judged for 1.9: an editable number property whose value Integer.parseInt refuses (1.9 refuses the game)."""
+    if game.engine != TRIPLEA_19:
+        return
+    for prop in game.root.iterfind("propertyList/property"):
+        value = prop.get("value")
+        if value is not None and _editable_number(prop) and java_int(value) is None:
+            yield prop, f"editable number property {prop.get('name')!r} value {shown(value)} is {why_not_java_int(value)}; {REFUSES}"
+
+
+def missing_quantities(game: GameIndex) -> Iterator[Finding]:
+    """A unit placement or held units without quantity: 2.7 reads 0 and makes no units; 1.9 refuses (parseInt of "").
+    Judged for 1.9, a resourceGiven without quantity is refused too."""
+    paths = ["initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"]
+    if game.engine == TRIPLEA_19:
+        paths.append("initialize/resourceInitialize/resourceGiven")
+    for path in paths:
+        for element in game.root.iterfind(path):
+            if element.get("quantity") is not None:
+                continue
+            consequence = REFUSES if game.engine == TRIPLEA_19 else "TripleA 2.7 reads 0 and silently creates no units"
+            yield element, f"<{element.tag}> has no quantity; {consequence}"
 
 
 #: Every attribute TripleA 2.7 reads as a Java int (the ``int``/``Integer`` fields of its
@@ -904,6 +967,10 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     owned_territories_without_territory_attachment,
     land_units_at_sea_without_transport,
     numbers_beyond_java_int,
+    option_numbers_the_engine_cannot_read,
+    property_numbers_read_as_text,
+    editable_numbers_19,
+    missing_quantities,
     numbers_the_engine_cannot_read,
     flags_the_engine_cannot_read,
     flags_19_reads_as_false,
@@ -914,6 +981,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
 #: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).
 #: A bid property for no player is one: the engine never looks it up, and plays as without it.
 WARNING_CHECKS = {
+    property_numbers_read_as_text,
     owned_territories_without_territory_attachment,
     player_named_neutral,
     steps_without_player_19,
