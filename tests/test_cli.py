@@ -89,7 +89,7 @@ def test_validate_shows_warnings_and_passes_unless_strict() -> None:
     result = run("validate", "world_war_ii_classic/classic.xml")
     assert result.returncode == 0
     assert "warning: duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone'" in result.stdout
-    assert "valid (1 warning)" in result.stdout
+    assert "valid for TripleA 2.x (1 warning)" in result.stdout
     strict = run("validate", "--strict", "world_war_ii_classic/classic.xml")
     assert strict.returncode == 1 and "0 errors, 1 warning" in strict.stderr
 

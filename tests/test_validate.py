@@ -786,6 +786,10 @@ ENGINE_BOOLEAN_ATTRIBUTES = [
 ]
 
 
+#: What validate says of a number Integer.parseInt refuses (javaread.why_not_java_int).
+UNREADABLE = ("is not a whole number", "(a Java int)", "with spaces around it")
+
+
 def _with_attribute(path: str, attribute: str, value: str) -> etree._Element:
     """WW2v3-1942 with ``attribute`` set to ``value`` on the first element at ``path`` (made if the game has none)."""
     root = parse(AA50_1942)
@@ -806,7 +810,8 @@ def _findings_on(element: etree._Element, attribute: str) -> list[Problem]:
 @pytest.mark.parametrize("text", [t for t, value in PARSE_INT.items() if value is None], ids=repr)
 def test_a_number_integer_parse_int_refuses_is_a_refusal(path: str, attribute: str, text: str) -> None:
     found = _findings_on(_with_attribute(path, attribute, text), attribute)
-    assert [(p.severity, p.message.startswith(f"<{path.rsplit('/', 1)[-1]}> {attribute} {text!r} is "), p.message.endswith(REFUSES)) for p in found] == [
+    shown = text if re.fullmatch(r"[+-]?\d+", text) else repr(text)  # messages quote what is not a number
+    assert [(p.severity, p.message.startswith(f"<{path.rsplit('/', 1)[-1]}> {attribute} {shown} is "), p.message.endswith(REFUSES)) for p in found] == [
         ("error", True, True)
     ]
 
@@ -815,7 +820,8 @@ def test_a_number_integer_parse_int_refuses_is_a_refusal(path: str, attribute: s
 def test_a_number_integer_parse_int_reads_is_no_refusal(path: str, attribute: str) -> None:
     for text in ("+1", "\u0663", "2147483647"):
         # (The engine may still refuse the number it read, as too many hits: that is not reading it.)
-        assert [p for p in _findings_on(_with_attribute(path, attribute, text), attribute) if f"{text!r} is " in p.message] == []
+        found = _findings_on(_with_attribute(path, attribute, text), attribute)
+        assert [p for p in found if any(why in p.message for why in UNREADABLE)] == []
 
 
 @pytest.mark.parametrize(("path", "attribute"), ENGINE_BOOLEAN_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_BOOLEAN_ATTRIBUTES])
@@ -886,3 +892,196 @@ def test_the_last_of_hit_points_and_is_two_hit_sets_the_hit_points() -> None:
     assert _findings_on(placement, "hitsTaken") == []
     attachment.append(etree.fromstring('<option name="isTwoHit" value="true"/>'))
     assert len(_findings_on(placement, "hitsTaken")) == 1
+
+
+# --------------------------------------------------------------------------
+# The judge: TripleA 2.x by default, 1.9 on request
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "variables", "expected"),
+    [
+        ("win32", {"LOCALAPPDATA": "C:/Users/u/AppData/Local"}, Path("C:/Users/u/AppData/Local/kremlin-triplea")),
+        ("darwin", {}, Path.home() / "Library" / "Caches" / "kremlin-triplea"),
+        ("linux", {"XDG_CACHE_HOME": "/var/cache/u"}, Path("/var/cache/u/kremlin-triplea")),
+        ("linux", {}, Path.home() / ".cache" / "kremlin-triplea"),
+    ],
+)
+def test_the_dtd_cache_is_where_the_platform_keeps_caches(monkeypatch: pytest.MonkeyPatch, platform: str, variables: dict[str, str], expected: Path) -> None:
+    # Issue 32: %LOCALAPPDATA% on Windows, ~/Library/Caches on macOS, $XDG_CACHE_HOME or ~/.cache elsewhere.
+    monkeypatch.setattr(validate.sys, "platform", platform)
+    for name in ("LOCALAPPDATA", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    assert validate._cache_folder() == expected
+
+
+def _judged(tmp_path: Path, old: str, new: str, engine: str) -> list[tuple[str, str]]:
+    path, _ = mutate(tmp_path, old, new)
+    return [(p.severity, p.message) for p in validate_tree(parse(path), path.name, dtd=CORPUS_DTD, engine=engine) if p.severity != "note" or "1.9" in p.message]
+
+
+TRIPLEA = '<triplea minimumVersion="1.7"/>'
+STEP = '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "for_2", "for_19"),
+    [
+        # GameParser 2.7: Version(major.minor) above 2.7, or unreadable, refuses; 1.9 compares major.minor.point with 1.9.0.
+        (
+            TRIPLEA,
+            '<triplea minimumVersion="2.8"/>',
+            [
+                ("error", f"<triplea> minimumVersion 2.8 is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"),
+                ("note", "TripleA 1.9 cannot read this: it requires TripleA 2.8 (minimumVersion)"),
+            ],
+            "error",
+        ),
+        (TRIPLEA, '<triplea minimumVersion="2.6"/>', [("note", "TripleA 1.9 cannot read this: it requires TripleA 2.6 (minimumVersion)")], "error"),
+        (TRIPLEA, '<triplea minimumVersion="1.9.1"/>', [("note", "TripleA 1.9 cannot read this: it requires TripleA 1.9.1 (minimumVersion)")], "error"),
+        (TRIPLEA, '<triplea minimumVersion="1.9"/>', [], None),
+        # 1.9 refuses a maxRunCount of 0 ("maxRunCount must be positive"); 2.7 sets it only when above 0.
+        (
+            STEP,
+            STEP.replace('maxRunCount="1"', 'maxRunCount="0"'),
+            [("note", 'TripleA 1.9 cannot read this: step maxRunCount 0 ("maxRunCount must be positive"; 2.x ignores it)')],
+            "error",
+        ),
+        # 2.7 refuses a step of an unknown player; 1.9 runs it with no player.
+        (STEP, STEP.replace('player="Germans"', 'player="Nobody"'), [("error", f"step player: unknown player 'Nobody'; {REFUSES}")], "warning"),
+        # 2.7 refuses a flag neither true nor false; 1.9 reads it as false.
+        (
+            '<player name="Germans" optional="false"/>',
+            '<player name="Germans" optional="no"/>',
+            [("error", f"<player> optional 'no' is neither true nor false; {REFUSES}")],
+            "warning",
+        ),
+        # 1.9 reads a blank unitDamage as 0; 2.7's Integer.valueOf("") throws.
+        (
+            'unitType="infantry" territory="Baltic States" quantity="3"',
+            'unitType="infantry" territory="Baltic States" quantity="3" unitDamage=""',
+            [("error", f"<unitPlacement> unitDamage '' is not a whole number; {REFUSES}")],
+            None,
+        ),
+    ],
+)
+def test_what_each_engine_refuses(tmp_path: Path, old: str, new: str, for_2: list[tuple[str, str]], for_19: str | None) -> None:
+    assert _judged(tmp_path, old, new, validate.TRIPLEA_2) == for_2
+    judged_19 = _judged(tmp_path, old, new, validate.TRIPLEA_19)
+    assert [severity for severity, _ in judged_19] == ([for_19] if for_19 else [])
+
+
+def test_neutral_goes_to_no_player_even_where_a_player_has_that_name(tmp_path: Path) -> None:
+    # PlayerList.getPlayerId answers its no-player for "Neutral" before the declared players: a warning.
+    text = TEXT.replace(
+        '<player name="Germans" optional="false"/>', '<player name="Germans" optional="false"/>\n    <player name="Neutral" optional="true"/>', 1
+    )
+    text = text.replace('<territoryOwner territory="Germany" owner="Germans"/>', '<territoryOwner territory="Germany" owner="Neutral"/>', 1)
+    path = tmp_path / "game.xml"
+    path.write_text(text, encoding="utf-8")
+    problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD)
+    declared = line_of(text, '<player name="Neutral"')
+    assert [(p.severity, p.message) for p in problems] == [
+        (
+            "warning",
+            f"territoryOwner owner: 'Neutral' is TripleA's name for no player, so this goes to no player, not to the player 'Neutral' declared on line {declared}",
+        )
+    ]
+
+
+def test_the_validate_command_judges_for_the_engine_asked(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    game = CORPUS_DIR / "Invasion_USA.xml"
+    for_2 = CliRunner().invoke(main, ["validate", "--dtd", str(CORPUS_DTD), str(game)])
+    assert for_2.exit_code == 0, for_2.output
+    assert f"{game}:33: note: TripleA 1.9 cannot read this: uses 2.x variables" in for_2.output
+    assert f"{game}: valid for TripleA 2.x (" in for_2.output
+    for_19 = CliRunner().invoke(main, ["validate", "--engine", "1.9", str(game)])
+    assert for_19.exit_code == 1
+    assert f"{game}:33: TripleA 1.9 cannot read this: uses 2.x variables" in for_19.output
+    assert f"in {game} for TripleA 1.9" in for_19.output
+
+
+# --------------------------------------------------------------------------
+# Option and property numbers
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        # UnitAttachment.setMovement/setAttack: getInt -> Integer.parseInt ("Attachments: two is not a valid int value").
+        ('<option name="movement" value="1"/>', '<option name="movement" value="two"/>', "UnitAttachment option movement: 'two' is not a whole number"),
+        (
+            '<option name="attack" value="1"/>',
+            '<option name="attack" value=" 1"/>',
+            "UnitAttachment option attack: ' 1' is a number with spaces around it, which Java's Integer.parseInt refuses",
+        ),
+        # Decapitalized as GameParser.setOptions looks it up.
+        ('<option name="movement" value="1"/>', '<option name="Movement" value="1.5"/>', "UnitAttachment option Movement: '1.5' is not a whole number"),
+        # AbstractRulesAttachment.setObjectiveValue, inherited by RulesAttachment.
+        (
+            '<option name="objectiveValue" value="5"/>',
+            '<option name="objectiveValue" value="five"/>',
+            "RulesAttachment option objectiveValue: 'five' is not a whole number",
+        ),
+    ],
+)
+def test_an_int_option_integer_parse_int_refuses_is_a_refusal(tmp_path: Path, old: str, new: str, said: str) -> None:
+    problems, text = problems_after(tmp_path, CORPUS_DTD, old, new)
+    assert (line_of(text, new), f"{said}; {REFUSES}") in problems
+
+
+def test_an_option_not_read_as_an_int_is_not_judged_as_one(tmp_path: Path) -> None:
+    problems, _ = problems_after(
+        tmp_path, CORPUS_DTD, '<option name="movement" value="1"/>', '<option name="movement" value="1"/>\n      <option name="canBlitz" value="sure"/>'
+    )
+    assert [message for _, message in problems if "canBlitz" in message] == []
+
+
+def test_a_property_number_beyond_an_int_is_read_as_text(tmp_path: Path) -> None:
+    # 2.7 PropertyValueTypeInference: Ints.tryParse fails, the value stays a String; the engine reads the game.
+    old, new = '<property name="maxFactoriesPerTerritory" value="1"/>', '<property name="maxFactoriesPerTerritory" value="4294967296"/>'
+    path, text = mutate(tmp_path, old, new)
+    for engine in validate.ENGINES:
+        problems = validate_tree(parse(path), path.name, dtd=CORPUS_DTD, engine=engine)
+        assert [(p.line, p.severity, p.message) for p in problems] == [
+            (line_of(text, new), "warning", "property 'maxFactoriesPerTerritory' value 4294967296 is beyond a Java int; TripleA reads it as text, not a number")
+        ]
+
+
+def test_an_editable_number_1_9_cannot_parse_is_a_1_9_refusal(tmp_path: Path) -> None:
+    # 1.9 GameParser.parseEditableProperty: Integer.parseInt of a <number> property's value.
+    path, text = mutate(
+        tmp_path, '<property name="Italians bid" value="0" editable="true">', '<property name="Italians bid" value="4294967296" editable="true">'
+    )
+    for_19 = [(p.severity, p.message) for p in validate_tree(parse(path), path.name, dtd=CORPUS_DTD, engine=validate.TRIPLEA_19)]
+    assert for_19 == [("error", f"editable number property 'Italians bid' value 4294967296 is beyond TripleA's limit of 2,147,483,647 (a Java int); {REFUSES}")]
+    assert [p.severity for p in validate_tree(parse(path), path.name, dtd=CORPUS_DTD)] == ["warning"]
+
+
+def test_a_unit_placement_without_quantity(tmp_path: Path) -> None:
+    # 2.7: UnitPlacement.quantity is an int field, 0 when absent; 1.9: Integer.parseInt(getAttribute("quantity")) of "".
+    old = '<unitPlacement unitType="infantry" territory="Baltic States" quantity="3" owner="Germans"/>'
+    path, text = mutate(tmp_path, old, old.replace(' quantity="3"', ""))
+    judged = {engine: [(p.severity, p.message) for p in validate_tree(parse(path), path.name, read_dtd=False, engine=engine)] for engine in validate.ENGINES}
+    assert judged == {
+        validate.TRIPLEA_2: [("error", "<unitPlacement> has no quantity; TripleA 2.7 reads 0 and silently creates no units")],
+        validate.TRIPLEA_19: [("error", f"<unitPlacement> has no quantity; {REFUSES}")],
+    }
+
+
+def test_the_int_options_cover_every_class_the_engine_parses_them_for() -> None:
+    from kremlin_triplea.check.engine_options import int_options
+
+    assert {"movement", "attack", "defense", "transportCapacity", "hitPoints"} <= int_options("UnitAttachment")
+    assert {"objectiveValue", "uses", "chanceIncrementOnFailure"} <= int_options("RulesAttachment")
+    assert {"uses", "resourceCount"} <= int_options("TriggerAttachment")
+    assert {"production", "victoryCity"} <= int_options("TerritoryAttachment")
+    assert int_options("CanalAttachment") == frozenset()

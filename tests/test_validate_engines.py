@@ -96,6 +96,13 @@ MUTATIONS: dict[str, Callable[[etree._Element], None]] = {
     **{f"numbers: resourceGiven quantity {v!r}": _set(RESOURCE, "quantity", v) for v in ("4294967296", "-5", " 7", "x", "+12")},
     **{f"numbers: productionRule cost {v!r}": _set(COST, "quantity", v) for v in ("ten", "-1", "2147483648")},
     **{f"numbers: productionRule result {v!r}": _set(RESULT, "quantity", v) for v in ("1 ", "0")},
+    "numbers: unitPlacement without quantity": lambda root: _first(root, PLACEMENT).attrib.pop("quantity"),
+    **{f"numbers: editable property value {v!r}": _set(NUMBER_PROPERTY, "value", v) for v in ("4294967296", "+5")},
+    "numbers: property value '4294967296'": _set("propertyList/property[@name='maxFactoriesPerTerritory']", "value", "4294967296"),
+    **{
+        f"numbers: unitAttachment movement {v!r}": _set("attachmentList/attachment[@name='unitAttachment']/option[@name='movement']", "value", v)
+        for v in ("4294967296", " 2", "two")
+    },
     "numbers: unitPlacement hitsTaken 'x'": _set(PLACEMENT, "hitsTaken", "x"),
     "numbers: unitPlacement unitDamage '-1'": _set(PLACEMENT, "unitDamage", "-1"),
     "numbers: step maxRunCount '1.5'": _set("gamePlay/sequence/step", "maxRunCount", "1.5"),

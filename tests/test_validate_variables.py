@@ -105,3 +105,22 @@ def test_names_a_variable_makes_are_checked() -> None:
     element.set("name", player + "x")
     messages = [p.message for p in errors(validate_tree(root, INVASION_USA.name))]
     assert f"attachment 'techAttachment' attachTo: unknown player {player + 'x'!r} (did you mean {player!r}?); {REFUSES}" in messages
+
+
+def _foreach_twice(option_value: str) -> list[tuple[str, str]]:
+    root = etree.fromstring(GAME)
+    attachment = root.find("attachmentList/attachment[@foreach='$Cities$^$Everyone$']")
+    attachment.set("name", "rulesAttachment")  # the same name for every city: made once per city, per player
+    attachment.find("option").set("value", option_value)
+    return [(p.severity, p.message) for p in validate_tree(root, "v.xml") if "more than once" in p.message or "duplicate attachment" in p.message]
+
+
+def test_one_foreach_making_one_attachment_again_is_said_only_when_it_differs() -> None:
+    # GameParser.parseAttachment adds each combination's attachment under its name: the last replaces the others.
+    assert _foreach_twice("Paris") == []
+    said = _foreach_twice("@Cities@")
+    assert [severity for severity, _ in said] == ["warning"] * 3  # once for each player, not once per extra city
+    assert (
+        said[0][1]
+        == "its foreach makes attachment 'rulesAttachment' on player 'French' more than once, with other options; TripleA silently keeps only the last one"
+    )

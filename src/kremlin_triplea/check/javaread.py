@@ -28,6 +28,11 @@ def java_int(text: str | None) -> int | None:
     return value if JAVA_INT_MIN <= value <= JAVA_INT_MAX else None
 
 
+def shown(text: str) -> str:
+    """``text`` for a message: a number as it is, anything else quoted (so spaces and empty values show)."""
+    return text if _JAVA_INT.fullmatch(text) else repr(text)
+
+
 def why_not_java_int(text: str) -> str:
     """Why ``Integer.parseInt`` refuses ``text`` (which it does)."""
     if _JAVA_INT.fullmatch(text):

@@ -32,6 +32,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -40,7 +41,8 @@ from pathlib import Path
 import attrs
 from lxml import etree
 
-from kremlin_triplea.check.javaread import java_boolean, java_int, why_not_java_int
+from kremlin_triplea.check.engine_options import int_options
+from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.variables import Expanded, expand
 from kremlin_triplea.errors import InputError, close_matches
 from kremlin_triplea.gamefile.installation import find_installation
@@ -94,7 +96,7 @@ class Problem:
 Finding = tuple["etree._Element | int | None", str]
 
 
-def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, engine: str = TRIPLEA_2) -> list[Problem]:
+def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, engine: str = TRIPLEA_2, read_dtd: bool = True) -> list[Problem]:
     """Every problem in the game whose ``<game>`` element is ``root`` for ``engine``, by line.
 
     Errors are what ``engine`` refuses or misreads, warnings what it accepts
@@ -102,7 +104,8 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     (an error when it is the judge's own refusal); so is each kind of way the
     file breaks game.dtd, which TripleA 1.9 prints and loads the game anyway
     and 2.x does not read. ``dtd`` is that game.dtd (or a TripleA jar holding
-    it); without it ``find_dtd`` looks for one, and with none found the DTD is
+    it); without it ``find_dtd`` looks for one, and with none found (or
+    without ``read_dtd``: a caller that wants only the verdict) the DTD is
     left out.
     """
     if engine not in ENGINES:
@@ -112,7 +115,7 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     for where, message in triplea19_refusals(root):
         problems.append(Problem(file, _line(where), message, ERROR if engine == TRIPLEA_19 else NOTE))
 
-    dtd = find_dtd(dtd, game_file=_source_path(root, file))
+    dtd = find_dtd(dtd, game_file=_source_path(root, file)) if read_dtd else None
     if dtd is not None:
         reported = {p.line for p in problems}
         problems += [Problem(file, line, message, NOTE) for line, message in dtd_notes(root, dtd, reported)]
@@ -270,16 +273,21 @@ def _same(one: etree._Element, other: etree._Element) -> bool:
 def duplicate_attachments(game: GameIndex) -> Iterator[Finding]:
     """Two attachments of one name on one thing: the second replaces the first."""
     seen: dict[tuple[str, str, str], etree._Element] = {}
+    said: set[tuple[str, str, str]] = set()
     for element in game.attachments:
         key = _attachment_key(element)
         first = seen.setdefault(key, element)
         if first is element:
             continue
         type_, attach_to, name = key
-        if _options(first) == _options(element):
-            consequence = "an exact copy; TripleA reads only one"
-        else:
-            consequence = f"{KEEPS_LAST}, losing the first one's options"
+        same = _options(first) == _options(element)
+        if first.sourceline == element.sourceline:
+            # One foreach making one attachment more than once: as meant when alike, else said once.
+            if not same and key not in said:
+                said.add(key)
+                yield element, f"its foreach makes attachment {name!r} on {type_} {attach_to!r} more than once, with other options; {KEEPS_LAST}"
+            continue
+        consequence = "an exact copy; TripleA reads only one" if same else f"{KEEPS_LAST}, losing the first one's options"
         where = f"{type_} {attach_to!r} (first on line {first.sourceline})"
         yield element, f"duplicate attachment {name!r} on {where}; {consequence}"
 
@@ -677,28 +685,90 @@ def _quantity(placement: etree._Element) -> int:
 
 #: The elements with a numeric attribute long enough to exceed a Java int (2147483647 has ten digits): only
 #: they can break the limit, and lxml finds them without visiting every element in Python.
-#: (The attributes 2.7 maps onto int fields are ``numbers_the_engine_cannot_read``'s.)
-_LONG_NUMBERS = etree.XPath("//option[string-length(@value) > 9 or string-length(@count) > 9] | //propertyList/property[string-length(@value) > 9]")
+_LONG_OPTION_NUMBERS = etree.XPath("//option[string-length(@value) > 9 or string-length(@count) > 9]")
 
 
 def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
-    """Quantities, costs, PUs, property and option values TripleA reads with Integer.parseInt: beyond a Java int it cannot open the game."""
-    for element in _LONG_NUMBERS(game.root):
+    """Option values holding a whole number beyond a Java int (in a ``:`` list too): TripleA cannot open the game.
+
+    The options 2.7 reads as one int are ``option_numbers_the_engine_cannot_read``'s.
+    """
+    for element in _LONG_OPTION_NUMBERS(game.root):
+        parent = element.getparent()
+        java_class = parent.get("javaClass", "").rsplit(".", 1)[-1] if parent is not None else ""
+        if _decapitalized(element.get("name", "")) in int_options(java_class) and not element.get("count"):
+            continue
         for attribute in ("value", "count"):
             text = element.get(attribute)
-            if text is None:
-                continue
-            tokens = text.split(":") if element.tag == "option" else [text]
-            bad = next((t for t in tokens if outside_java_int(t)), None)
+            bad = next((t for t in (text or "").split(":") if outside_java_int(t)), None)
             if bad is not None:
                 name = element.get("name")
                 yield (
                     element,
                     (
-                        f"<{element.tag}{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
-                        f"of {JAVA_INT_MAX:,} (a Java int); the engine cannot open the game"
+                        f"<option{f' name={name!r}' if name else ''}> {attribute} {bad.strip()} is beyond TripleA's limit "
+                        f"of {JAVA_INT_MAX:,} (a Java int); {REFUSES}"
                     ),
                 )
+
+
+def _decapitalized(name: str) -> str:
+    """An option name as 2.7 looks it up (GameParser.decapitalize)."""
+    return name[:1].lower() + name[1:]
+
+
+def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
+    """Options TripleA reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses."""
+    for attachment in game.attachments:
+        java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
+        ints = int_options(java_class)
+        for option in attachment.iterfind("option"):
+            value = option.get("value")
+            if value is None or option.get("count") or _decapitalized(option.get("name", "")) not in ints:
+                continue
+            if java_int(value) is None:
+                yield option, f"{java_class} option {option.get('name')}: {shown(value)} is {why_not_java_int(value)}; {REFUSES}"
+
+
+def _editable_number(prop: etree._Element) -> bool:
+    return prop.get("editable", "").lower() == "true" and prop.find("number") is not None
+
+
+def property_numbers_read_as_text(game: GameIndex) -> Iterator[Finding]:
+    """A property value that is a whole number beyond a Java int: read as text, so the game uses no number there.
+
+    2.7 tries Guava's Ints.tryParse and keeps the text when it fails; 1.9 does
+    so too for a property that is not an editable number
+    (``editable_numbers_19`` has those).
+    """
+    for prop in game.root.iterfind("propertyList/property"):
+        value = prop.get("value", "")
+        if outside_java_int(value) and not (game.engine == TRIPLEA_19 and _editable_number(prop)):
+            yield prop, f"property {prop.get('name')!r} value {value.strip()} is beyond a Java int; TripleA reads it as text, not a number"
+
+
+def editable_numbers_19(game: GameIndex) -> Iterator[Finding]:
+    """Judged for 1.9: an editable number property whose value Integer.parseInt refuses (1.9 refuses the game)."""
+    if game.engine != TRIPLEA_19:
+        return
+    for prop in game.root.iterfind("propertyList/property"):
+        value = prop.get("value")
+        if value is not None and _editable_number(prop) and java_int(value) is None:
+            yield prop, f"editable number property {prop.get('name')!r} value {shown(value)} is {why_not_java_int(value)}; {REFUSES}"
+
+
+def missing_quantities(game: GameIndex) -> Iterator[Finding]:
+    """A unit placement or held units without quantity: 2.7 reads 0 and makes no units; 1.9 refuses (parseInt of "").
+    Judged for 1.9, a resourceGiven without quantity is refused too."""
+    paths = ["initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"]
+    if game.engine == TRIPLEA_19:
+        paths.append("initialize/resourceInitialize/resourceGiven")
+    for path in paths:
+        for element in game.root.iterfind(path):
+            if element.get("quantity") is not None:
+                continue
+            consequence = REFUSES if game.engine == TRIPLEA_19 else "TripleA 2.7 reads 0 and silently creates no units"
+            yield element, f"<{element.tag}> has no quantity; {consequence}"
 
 
 #: Every attribute TripleA 2.7 reads as a Java int (the ``int``/``Integer`` fields of its
@@ -741,7 +811,7 @@ def numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
                     continue
                 if game.engine == TRIPLEA_19 and not text.strip() and (element.tag, attribute) in BLANK_IS_ZERO_IN_19:
                     continue
-                yield element, f"<{element.tag}> {attribute} {text!r} is {why_not_java_int(text)}; {REFUSES}"
+                yield element, f"<{element.tag}> {attribute} {shown(text)} is {why_not_java_int(text)}; {REFUSES}"
 
 
 def flags_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
@@ -898,6 +968,10 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     owned_territories_without_territory_attachment,
     land_units_at_sea_without_transport,
     numbers_beyond_java_int,
+    option_numbers_the_engine_cannot_read,
+    property_numbers_read_as_text,
+    editable_numbers_19,
+    missing_quantities,
     numbers_the_engine_cannot_read,
     flags_the_engine_cannot_read,
     flags_19_reads_as_false,
@@ -908,6 +982,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
 #: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).
 #: A bid property for no player is one: the engine never looks it up, and plays as without it.
 WARNING_CHECKS = {
+    property_numbers_read_as_text,
     owned_territories_without_territory_attachment,
     player_named_neutral,
     steps_without_player_19,
@@ -1075,5 +1150,12 @@ def _read_jar_dtd(jar: str, _mtime_ns: int, _size: int) -> bytes:
 
 
 def _cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "kremlin-triplea"
+    """Where the platform keeps a user's caches (issue 32): %LOCALAPPDATA% on Windows, ~/Library/Caches on macOS,
+    $XDG_CACHE_HOME (else ~/.cache) elsewhere."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        base = Path(os.environ["LOCALAPPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "kremlin-triplea"

@@ -205,13 +205,22 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
 @main.command("validate")
 @click.argument("game")
 @click.option("--dtd", type=NativePath(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
-@click.option("--strict", is_flag=True, help="Count warnings (what TripleA reads as meant anyway) as errors.")
+@click.option("--strict", is_flag=True, help="Count warnings (what TripleA accepts and ignores) as errors.")
+@click.option(
+    "--engine",
+    type=click.Choice(["2", "1.9"]),
+    default="2",
+    show_default=True,
+    help="The TripleA that judges: 2 (as 2.7 parses) or 1.9. What only the other cannot read is a note.",
+)
 @click.pass_context
-def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool) -> None:
-    """Report what would make TripleA fail or misread GAME (exit 1 on an error).
+def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool, engine: str) -> None:
+    """Report what would make TripleA refuse or misread GAME (exit 1 on an error).
 
-    Warnings (a connection or an attachment given twice, which TripleA reads as
-    meant) are shown but pass, unless --strict.
+    Warnings (what TripleA accepts and ignores: a connection or an attachment
+    given twice) are shown but pass, unless --strict. Notes (what the other
+    TripleA cannot read, each way GAME breaks game.dtd, one line per kind)
+    never fail.
     """
     from kremlin_triplea.check.validate import errors, validate_tree
     from kremlin_triplea.gamefile.document import XmlDocument
@@ -219,16 +228,21 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bo
 
     path = resolve_game(game, _maps_dir(ctx))
     document = XmlDocument.read(path)
-    problems = validate_tree(document.root, str(path), dtd=dtd)
+    problems = validate_tree(document.root, str(path), dtd=dtd, engine=engine)
     for problem in problems:
         click.echo(str(problem))
     failing = errors(problems, strict=strict)
-    warnings = len(problems) - sum(p.is_error for p in problems)
+    warnings = sum(p.severity == "warning" for p in problems)
+    notes = sum(p.severity == "note" for p in problems)
+    counted = ", ".join(_count(n, kind) for n, kind in ((warnings, "warning"), (notes, "note")) if n)
+    judge = f"TripleA {engine}" if engine != "2" else "TripleA 2.x"
     if failing:
         strictly = " (--strict: warnings count as errors)" if strict and warnings else ""
-        click.echo(f"{_count(len(problems) - warnings, 'error')}, {_count(warnings, 'warning')}{strictly} in {path}", err=True)
+        click.echo(
+            f"{', '.join([_count(sum(p.is_error for p in problems), 'error'), *([counted] if counted else [])])}{strictly} in {path} for {judge}", err=True
+        )
         sys.exit(1)
-    click.echo(f"{path}: valid" + (f" ({_count(warnings, 'warning')})" if warnings else ""))
+    click.echo(f"{path}: valid for {judge}" + (f" ({counted})" if warnings or notes else ""))
 
 
 def _count(number: int, noun: str) -> str:
@@ -262,8 +276,11 @@ def apply_command(
     On the first pick that breaks a rule, print the pick, the rule (quoted) and
     why, write nothing and exit 1.
     """
-    from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.check.gate import check_base_game
+    from kremlin_triplea.draft.run import apply_draft, game_path, read_draft
     from kremlin_triplea.errors import InputError
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.safe import check_output
     from kremlin_triplea.report.notes import add_notes
 
@@ -275,7 +292,10 @@ def apply_command(
     for path in (output, savegame):
         if path is not None:
             check_output(path, overwrite=force, protect=(draft,))  # before the work, and again before writing
-    result = add_notes(apply_draft(parsed, game_spec=game_spec, maps_dir=_maps_dir(ctx)))
+    # A base game TripleA refuses or misreads is refused before any work, in validate's words.
+    base = XmlDocument.read(game_path(parsed, game_spec, _maps_dir(ctx)))
+    check_base_game(base.root, base.source)
+    result = add_notes(apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx)))
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs

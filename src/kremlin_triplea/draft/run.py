@@ -61,7 +61,7 @@ from kremlin_triplea.draft.kinds import (
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game, load
-from kremlin_triplea.gamefile.locate import native_path
+from kremlin_triplea.gamefile.locate import native_path, resolve_game
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import (
     HouseSelection,
@@ -261,6 +261,11 @@ def players_from_picks(picks: Iterable[Section]) -> dict[str, str]:
 
 
 def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None = None) -> Game:
+    return load(game_path(draft, game, maps_dir))
+
+
+def game_path(draft: Draft, game: str | None = None, maps_dir: Path | str | None = None) -> Path:
+    """The base game's file: ``game`` (--game) or the draft's own, a path beside the draft first (apply checks it before loading)."""
     spec = game or draft.game
     if spec is None:
         raise DataFileError("game: missing; name the game in the draft or with --game", where=draft.path)
@@ -269,7 +274,7 @@ def open_game(draft: Draft, game: str | None = None, maps_dir: Path | str | None
     if not candidate.is_absolute() and (Path(draft.path).parent / candidate).is_file():
         spec = str(Path(draft.path).parent / candidate)
     try:
-        return load(spec, maps_dir=maps_dir)
+        return resolve_game(spec, maps_dir)
     except KremlinError as error:
         if game is None and error.where == asked:  # the draft's own `game` is unknown or missing: say where it is written
             error.where = f"{draft.locate('game')}: {asked}"

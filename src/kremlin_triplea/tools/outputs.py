@@ -35,9 +35,12 @@ def write_apply_outputs(
     and the savegame is made and loaded back in a scratch folder first. The files are then written through
     :func:`~kremlin_triplea.gamefile.safe.all_or_none`, the install last: if it fails, the files are put back.
     """
+    from kremlin_triplea.check.gate import check_written_game
     from kremlin_triplea.gamefile.safe import all_or_none, check_output, scratch_folder
 
     game = result.game
+    # The game made is checked before any copy of it is kept (file, install or savegame): TripleA would refuse it.
+    check_written_game(game.to_bytes(), output or game.source)
     name = _name_for_install(result, install_name, maps_dir, force) if install else None
     for path in (output, savegame):
         if path is not None:

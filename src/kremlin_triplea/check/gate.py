@@ -1,0 +1,39 @@
+"""Refuse a game TripleA would refuse or misread, in validate's words (issue 33 item 3: apply never writes one).
+
+A command that takes a base game checks it first, so a base TripleA cannot
+load is refused before any work, naming the first error where validate shows
+it; the game it made is checked before it is written, so nothing TripleA
+would refuse is ever kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from kremlin_triplea.check.validate import Problem, errors, validate_tree
+from kremlin_triplea.errors import InputError, and_more
+
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+
+def _refuse(problems: list[Problem], what: str, hint: str) -> None:
+    if problems:
+        first = problems[0]
+        where = first.file if first.line is None else f"{first.file}:{first.line}"
+        raise InputError(f"{what} is not one TripleA loads: {first.message}{and_more([str(p) for p in problems], hint)}", where=where)
+
+
+def check_base_game(root: etree._Element, file: Path | str) -> None:
+    """Refuse (``InputError``) a base game with a validate error; its first error, where validate shows it."""
+    _refuse(errors(validate_tree(root, str(file), read_dtd=False)), "the base game", f"`kremlin-triplea validate {file}` lists them")
+
+
+def check_written_game(data: bytes, file: Path | str) -> None:
+    """Refuse (``InputError``) the bytes of a game about to be written to ``file`` if validate finds an error in them."""
+    try:
+        root = etree.fromstring(data, _PARSER)
+    except etree.XMLSyntaxError as error:  # the writer's own bug: say so rather than keep the file
+        raise InputError(f"the game made is not well-formed XML: {error}", where=str(file)) from None
+    _refuse(errors(validate_tree(root, str(file), read_dtd=False)), "the game made", "nothing was written")
