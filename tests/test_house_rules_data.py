@@ -17,8 +17,10 @@ import pytest
 import tomllib
 
 from kremlin_triplea.game import load
+from kremlin_triplea.rules.house_rules import load_house_set
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
+from kremlin_triplea.rules.tomlfile import DataFileError
 from support.paths import MAPS_DIR, SHARED
 
 REPO = Path(__file__).resolve().parents[1]
@@ -320,3 +322,18 @@ def test_the_checks_page_is_the_sets_and_the_tests_as_they_are() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO / "tests")])}
     made = subprocess.run([sys.executable, str(REPO / "scripts" / "house_rules_checks.py")], capture_output=True, text=True, env=env, check=True, cwd=REPO)
     assert made.stdout == (REPO / "docs" / "house-rules-checks.md").read_text(encoding="utf-8"), "run the script and commit its page"
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ('enforced_by = "players"\nwhy = "w"\nplayers_keep = "x"', "players_keep: expected what the players keep of a rule the game enforces"),
+        ('enforced_by = "game"\nbuilt_in = "b"\nbefore_play = true', "before_play: expected a rule the players keep, or `players_keep`"),
+    ],
+)
+def test_what_the_players_keep_is_said_of_rules_the_game_enforces(tmp_path: Path, entry: str, said: str) -> None:
+    path = tmp_path / "house-x.toml"
+    path.write_text(f'id = "house-x"\ntitle = "x"\nsource = "s"\nmaps = ["m"]\n\n[[rule]]\nid = "r"\ntitle = "t"\nsource = "s"\nrule = "r"\n{entry}\n')
+    with pytest.raises(DataFileError) as refused:
+        load_house_set(path)
+    assert said in str(refused.value)

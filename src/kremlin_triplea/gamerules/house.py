@@ -229,8 +229,9 @@ class HouseResult:
         if self.rules.game_lines:
             lines.append("written into the game:")
             lines += [f"  {line}" for line in self.rules.game_lines]
-        if self.rules.players:
-            lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
+        kept = len(self.rules.players) + sum(1 for rule in self.rules.game if rule.players_keep)
+        if kept:
+            lines.append(f"{kept} rules the players keep themselves, in whole or in part: quoted whole in the game notes")
         return lines
 
 

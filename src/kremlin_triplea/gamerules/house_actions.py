@@ -295,7 +295,8 @@ def priced(ctx: ActionContext, power: str, unit: str, new_price: Callable[[int],
     """``power``'s new price of ``unit`` and of it in every twin frontier (``new_price`` of the old one),
     with the words saying what changed in the twins."""
     old = ctx.board.catalog.cost(unit, power)
-    assert old is not None, (power, unit)
+    if old is None:
+        raise ctx.fail(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
     twins = []
     words = []
     for suffix, prices in frontier_twins(ctx, power).items():

@@ -169,6 +169,10 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
             raise section.fail("change", f"no game-file changes: the rule is enforced by the {enforced_by}")
         if enforced_by == "players" and not section.has("why"):
             raise section.fail("why", "why the game cannot enforce it, for a rule the players enforce")
+        if section.has("players_keep") and enforced_by != "game":
+            raise section.fail("players_keep", "what the players keep of a rule the game enforces (a players' rule is theirs whole)")
+        if section.has("before_play") and enforced_by != "players" and not section.has("players_keep"):
+            raise section.fail("before_play", "a rule the players keep, or `players_keep` saying which part of it")
         rules.append(
             GameRule(
                 set_id=set_id,
