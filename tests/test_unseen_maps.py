@@ -9,6 +9,7 @@ itself applies (it was refused whole for "the map profile has no [straits.gibral
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -68,6 +69,11 @@ def test_a_whole_aa50_draft_applies_on_an_unseen_map_its_missing_straits_left_to
     out, result = _whole_draft(tmp_path, maps, game, seed=1)
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.stderr.splitlines() if "not written into the game" in line]
+    # The summary counts every rule left to the players: their own and each one this map cannot express.
+    unwritten = {re.search(r"rule '([^']+)'", line).group(1) for line in warnings}
+    own = [r for r in load_named_ruleset("kremlin-aa50").game_rules if r.enforced_by == "players"]
+    counted = int(re.search(r"^(\d+) rules the players keep themselves", result.output, re.M).group(1))
+    assert unwritten and counted >= len(own) + len(unwritten), (counted, len(own), sorted(unwritten))
     # D(3)'s straits that `profile new` drafted from the map's geometry are written; the others go to the players.
     drafted = tomllib.loads((tmp_path / "profiles" / "world_war_ii_v4.toml").read_text(encoding="utf-8")).get("straits", {})
     missing = sorted({"gibraltar", "baltic", "black_sea"} - set(drafted))

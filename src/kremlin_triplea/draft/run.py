@@ -241,8 +241,8 @@ class DraftResult:
         if self.rules is not None and self.rules.how_triplea_plays():
             lines.append("how TripleA plays them:")
             lines += [f"  {line}" for line in self.rules.how_triplea_plays()]
-        if self.rules is not None and self.rules.players:
-            lines.append(f"{len(self.rules.players)} rules the players enforce themselves: listed in the game notes")
+        if self.rules is not None and self.rules.kept_by_players():
+            lines.append(f"{self.rules.kept_by_players()} rules the players keep themselves, in whole or in part: quoted whole in the game notes")
         return lines
 
 

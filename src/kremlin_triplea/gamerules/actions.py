@@ -55,6 +55,12 @@ class AppliedRules:
         """One warning per change this game cannot express (``apply`` prints them; the notes list the rules for the players)."""
         return tuple(f"{why}: not written into the game; the players enforce {rule.title!r} (listed in the game notes)" for rule, why in self.unwritten)
 
+    def kept_by_players(self) -> int:
+        """How many rules the players keep, in whole or in part: their own, the part TripleA leaves of the game's,
+        and those this game cannot express (the notes quote each whole). One count for every summary."""
+        partly = {id(rule) for rule in self.game if rule.players_keep} | {id(rule) for rule, _ in self.unwritten}
+        return len(self.players) + len(partly)
+
     def how_triplea_plays(self) -> list[str]:
         """Where TripleA's version of a rule it enforces differs from the rule text (for the host: ``apply`` prints it)."""
         return [f"{rule.title}: {rule.differs}" for rule in self.game if rule.differs]

@@ -229,7 +229,7 @@ class HouseResult:
         if self.rules.game_lines:
             lines.append("written into the game:")
             lines += [f"  {line}" for line in self.rules.game_lines]
-        kept = len(self.rules.players) + sum(1 for rule in self.rules.game if rule.players_keep)
+        kept = self.rules.kept_by_players()
         if kept:
             lines.append(f"{kept} rules the players keep themselves, in whole or in part: quoted whole in the game notes")
         return lines
