@@ -214,8 +214,8 @@ class RoomPages:
     async def view(self, request: Request, role: str, key: str, query: dict[str, str]) -> Response:
         option = query.get("option")
         page = self.kept_page(role, option, query)
-        if page is None and role not in self.notes:
-            page = await self.drawn_once(role, key, option, query)
+        if (page is None or not page.compressed) and role not in self.notes:
+            page = await self.drawn_once(role, key, option, query)  # or joins the request drawing or compressing it
         if page is not None and (page.compressed or not accepts_gzip(request)):
             # Drawn and compressed already at this step: answered on the loop, without a worker or the room's lock.
             self.room.mark_seen(role, page.seq)

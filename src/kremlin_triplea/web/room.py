@@ -274,7 +274,6 @@ class Room:
         # Moves on with every accepted action; pages and forms carry it. It starts anywhere, so a page
         # drawn before a restart never matches one drawn after (its form gets 409, not a second pick).
         self.seq = secrets.randbelow(1 << 30)
-        self.changed = threading.Condition(self.lock)
         # Called (in the acting thread, holding the lock) after every accepted action: the server wakes its event streams.
         self.watchers: list[Callable[[], None]] = []
         self.seen: dict[str, int] = dict.fromkeys(self.sides, -1)  # the last seq each side's page showed
@@ -553,7 +552,6 @@ class Room:
     def _accepted(self) -> None:
         self.seq += 1
         self._result = None
-        self.changed.notify_all()
         for watcher in self.watchers:
             watcher()
 
@@ -676,11 +674,6 @@ class Room:
             self.session.undo()  # replays the remaining picks and saves atomically
         self.pick_seq = -1
         self._accepted()
-
-    def wait_change(self, seq: int, timeout: float) -> int:
-        with self.changed:
-            self.changed.wait_for(lambda: self.seq != seq, timeout=timeout)
-            return self.seq
 
 
 def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> None:
