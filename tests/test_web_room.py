@@ -401,3 +401,33 @@ def test_a_bid_or_an_undo_waiting_for_an_answer_survives_a_restart(room: Room, c
     # An undo the other side has seen waits for their agreement across a restart too.
     assert post(again, restarted, "Allies", "undo", {"seq": str(restarted.seq)}).status_code == 303  # the bid: the other agrees
     assert Room(room.path, MAPS_DIR).undo_request == restarted.undo_request is not None
+
+
+def test_a_rematch_is_installed_under_the_name_the_players_type_and_nothing_of_the_host_shows(tmp_path: Path) -> None:
+    """Issue 31: the room's install takes the name from its form; the same name again (a same-day rematch) is refused
+    with what to do from the room, not `--force ... --name` and the host's map.yml path."""
+    import shutil
+
+    import yaml
+
+    maps = tmp_path / "room-maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    path = tmp_path / "draft.toml"
+    new_draft(path, header(example()), maps)
+    room = Room(path, maps)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    make_picks(client, room)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    agreed = post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"})
+    assert agreed.status_code == 303
+    page = client.get(f"/room/{room.keys['Allies']}").text
+    assert "the draft is complete" not in page  # the declarations are still to come (000 A, Order of action)
+    declare_as_the_example(client, room)
+    assert post(client, room, "Axis", "install", {"seq": str(room.seq), "name": "Ann v Bob, rematch"}).status_code == 303
+    listed = [g["game_name"] for g in yaml.safe_load((maps / "world_war_ii_v3" / "map.yml").read_text())["games"]]
+    assert listed[-1] == "Ann v Bob, rematch"
+    again = post(client, room, "Allies", "install", {"seq": str(room.seq), "name": "Ann v Bob, rematch"})
+    shown = again.text  # the page the refusal is shown on
+    assert again.status_code == 422 and "choose another name" in shown
+    for secret in (str(maps), str(tmp_path), "--force", "--name", "map.yml"):
+        assert secret not in shown, secret

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import sys
 import threading
 from urllib.parse import parse_qsl
 
@@ -331,9 +332,13 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         if not room.complete:
             raise Conflict("the draft is not complete")
         try:
-            return room.install()
+            return room.install(form.get("name"))
+        except Refused:
+            raise
         except KremlinError as error:
-            raise Refused(str(error)) from None
+            # The host reads why where serve runs; a remote player is told without the host's folders or flags.
+            print(f"kremlin-triplea: install from the room refused: {error}", file=sys.stderr, flush=True)
+            raise Refused("the host's TripleA could not take the game (the host's window where the room runs says why)") from None
 
     async def game_xml(request: Request) -> Response:
         key = request.path_params["key"]

@@ -529,13 +529,22 @@ class Room:
         with self.lock:
             return self.result().game.to_bytes()
 
-    def install(self) -> str:
-        """Install the finished game into TripleA's folder on this machine, as ``apply --install`` does."""
+    def install(self, name: str | None = None) -> str:
+        """Install the finished game into TripleA's folder on the host's machine, as ``apply --install`` does, under
+        ``name`` (default: apply's). The answer goes to a remote player: it names the game, never the host's paths or
+        command-line flags; a name already taken is refused with what to do from the room."""
+        from kremlin_triplea.gamefile.install import check_install
 
         with self.lock:
             result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
-            installed = result.game.install(default_maps_dir(self.session.maps_dir), name=install_name(result))
-            return f"installed {installed.game_name!r}: {installed.game_file}"
+            chosen = (name or "").strip() or install_name(result)
+            maps_dir = default_maps_dir(self.session.maps_dir)
+            try:
+                check_install(result.game.map_folder(maps_dir), chosen, force=False)
+            except KremlinError:
+                raise Refused(f"TripleA already lists a game named {chosen!r} for this map, or cannot take that name: choose another name") from None
+            installed = result.game.install(maps_dir, name=chosen)
+            return f"installed {installed.game_name!r} on the host's TripleA: choose it under that name in Select Game"
 
     # -- acting -----------------------------------------------------------------
 
@@ -625,7 +634,9 @@ class Room:
                 self.session.data["bid"] = proposal.bid
                 self.session.save()
                 self._accepted()
-                return "the bid is agreed: the draft is complete"
+                if self.complete:
+                    return "the bid is agreed: the draft is complete"
+                return "the bid is agreed: the declarations come next"
             self._accepted()
             return "the bid was refused: enter another"
 
