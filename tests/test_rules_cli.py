@@ -161,26 +161,28 @@ def test_a_profile_naming_a_place_its_own_game_lacks_is_refused_before_any_pick(
         (
             'territory="Kiangsu" quantity="3" owner="Japanese"',
             'territory="Kiangsu" quantity="3" owner="Japan"',
-            "Kiangsu holds infantry of 'Japan', which is not a player of the game",
+            "unitPlacement owner: unknown player 'Japan' (did you mean 'Japanese'?); TripleA silently makes these units neutral (owned by no player)",
         ),
         (
             '<territoryOwner territory="France" owner="Germans"',
             '<territoryOwner territory="France" owner="Vichy"',
-            "France is owned by 'Vichy', which is not a player of the game",
+            "territoryOwner owner: unknown player 'Vichy'; TripleA refuses to load the game",
         ),
     ],
 )
 def test_a_base_game_naming_an_undeclared_player_is_refused_before_any_pick(tmp_path: Path, old: str, new: str, message: str) -> None:
     # TripleA refuses a territory owner it does not know; a unit owner it does not know is no owner to 1.9 and a
     # missing one to 2.x (the card; 2.7's GameParser.parseUnitPlacement): no rule can be checked on that position.
+    # apply checks the base game first and says so in validate's words, at validate's line (issue 33).
     base = AA50_1941.read_text(encoding="utf-8")
     assert old in base
     game = tmp_path / "game.xml"
     game.write_text(base.replace(old, new, 1), encoding="utf-8")
+    line = line_of(game.read_text(encoding="utf-8"), new)
     for draft in (EXAMPLE, REPO / "examples" / "house-revised-1942.toml"):
         result = run("apply", str(draft), "--game", str(game), "-o", str(tmp_path / "out.xml"))
         assert result.exit_code == 2, result.output
-        assert result.stderr == f"kremlin-triplea: error: {game}: {message}; `kremlin-triplea validate {game}` gives each one's line\n"
+        assert result.stderr == f"kremlin-triplea: error: {game}:{line}: the base game is not one TripleA loads: {message}\n"
     assert not (tmp_path / "out.xml").exists()
 
 

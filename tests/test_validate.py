@@ -1071,3 +1071,23 @@ def test_the_int_options_cover_every_class_the_engine_parses_them_for() -> None:
     assert {"uses", "resourceCount"} <= int_options("TriggerAttachment")
     assert {"production", "victoryCity"} <= int_options("TerritoryAttachment")
     assert int_options("CanalAttachment") == frozenset()
+
+
+ENGINE_1_9_MESSAGES = tomllib.loads((Path(__file__).parent / "data" / "engine-1.9-unreadable.toml").read_text(encoding="utf-8"))["unreadable"]
+LACKING_AN_OPTION = {name: message.rsplit("Setter: ", 1)[1] for name, message in ENGINE_1_9_MESSAGES.items() if "Setter: " in message}
+
+
+@pytest.mark.parametrize(("name", "option"), LACKING_AN_OPTION.items(), ids=LACKING_AN_OPTION.keys())
+def test_an_option_1_9_lacks_is_its_refusal_and_a_note_for_2x(name: str, option: str) -> None:
+    # The option 1.9 named when it refused the game (tests/data/engine-1.9-unreadable.toml, Debian's 1.9's own words).
+    root = parse(CORPUS_DIR / name)
+    said = f"has no option {option!r}"
+    for_19 = [p for p in validate_tree(root, name, read_dtd=False, engine=validate.TRIPLEA_19) if said in p.message]
+    assert for_19 and all(p.severity == "error" and p.message.startswith("TripleA 1.9 cannot read this: ") for p in for_19)
+    assert [p.severity for p in validate_tree(root, name, read_dtd=False) if said in p.message] == ["note"] * len(for_19)
+
+
+def test_the_option_table_of_1_9_knows_every_option_of_the_games_it_reads() -> None:
+    for path in LOADABLE_GAMES:
+        problems = validate_tree(parse(path), path.name, read_dtd=False, engine=validate.TRIPLEA_19)
+        assert [p.message for p in problems if "has no option" in p.message] == [], path.name

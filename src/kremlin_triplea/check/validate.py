@@ -41,6 +41,7 @@ from pathlib import Path
 import attrs
 from lxml import etree
 
+from kremlin_triplea.check.engine19_options import setters_19
 from kremlin_triplea.check.engine_options import int_options
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.variables import Expanded, expand
@@ -915,10 +916,28 @@ def triplea19_refusals(root: etree._Element) -> Iterator[Finding]:
             yield triplea, f"{CANNOT_19}: its minimumVersion {text!r} is not a version 1.9 can read"
         elif tuple(parts) > TRIPLEA_19_VERSION:
             yield triplea, f"{CANNOT_19}: it requires TripleA {text} (minimumVersion)"
+    yield from _options_19_lacks(root)
     for step in root.iterfind("gamePlay/sequence/step[@maxRunCount]"):
         count = java_int(step.get("maxRunCount"))
         if count is not None and count <= 0:
             yield step, f'{CANNOT_19}: step maxRunCount {count} ("maxRunCount must be positive"; 2.x ignores it)'
+
+
+def _options_19_lacks(root: etree._Element) -> Iterator[Finding]:
+    """Attachment options 1.9 has no setter for (check/engine19_options.py), once per class and option, at the first."""
+    places: dict[tuple[str, str], list[etree._Element]] = {}
+    for attachment in root.iterfind("attachmentList/attachment"):
+        java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
+        known = setters_19(java_class)
+        if not known:
+            continue  # a class 1.9 lacks altogether is not told apart here
+        for option in attachment.iterfind("option"):
+            name = option.get("name", "")
+            if name and name[:1].upper() + name[1:] not in known:
+                places.setdefault((java_class, name), []).append(option)
+    for (java_class, name), found in places.items():
+        more = f" ({len(found)} places)" if len(found) > 1 else ""
+        yield found[0], f"{CANNOT_19}: {java_class} has no option {name!r}{more} (a newer TripleA's)"
 
 
 def _major_minor(version: str) -> tuple[int, int] | None:
