@@ -1,5 +1,6 @@
 """apply never writes a game TripleA refuses (issue 33 item 3): the base game is checked first and refused in
-validate's words, and the game made is checked before any copy of it is kept."""
+validate's words, and the game made is checked before any copy of it is kept. So does `house`, the other
+command that writes a game from a base game."""
 
 from __future__ import annotations
 
@@ -42,13 +43,23 @@ def _apply(draft: Path, out: Path):
     return CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(out)])
 
 
+def _house(base: Path, out: Path):
+    return CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "house", str(base), "-r", "house-revised", "-o", str(out)])
+
+
+def _run(command: str, tmp_path: Path, base: str, out: Path):
+    draft = _draft(tmp_path, base)
+    return _apply(draft, out) if command == "apply" else _house(tmp_path / "base.xml", out)
+
+
+@pytest.mark.parametrize("command", ["apply", "house"])
 @pytest.mark.parametrize(("old", "new", "said"), BROKEN_BASES.values(), ids=BROKEN_BASES.keys())
-def test_a_base_game_triplea_refuses_is_refused_in_validates_words(tmp_path: Path, old: str, new: str, said: str) -> None:
+def test_a_base_game_triplea_refuses_is_refused_in_validates_words(tmp_path: Path, command: str, old: str, new: str, said: str) -> None:
     assert old in TEXT
     base = TEXT.replace(old, new, 1)
     line = max(n for n, text in enumerate(base.splitlines(), 1) if new.splitlines()[-1].strip() in text)
     out = tmp_path / "out.xml"
-    result = _apply(_draft(tmp_path, base), out)
+    result = _run(command, tmp_path, base, out)
     assert result.exit_code == 2, result.output
     message = result.output.strip().splitlines()[-1]
     assert message.startswith(f"kremlin-triplea: error: {tmp_path / 'base.xml'}:{line}: the base game is not one TripleA loads: {said}")
@@ -65,7 +76,8 @@ def test_a_base_game_with_only_warnings_is_applied(tmp_path: Path) -> None:
     assert out.is_file()
 
 
-def test_a_made_game_triplea_would_refuse_is_never_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("command", ["apply", "house"])
+def test_a_made_game_triplea_would_refuse_is_never_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
     # Stand in for a writer defect: the game made gives Germany a second territory element.
     made = Game.to_bytes
 
@@ -74,7 +86,7 @@ def test_a_made_game_triplea_would_refuse_is_never_written(tmp_path: Path, monke
 
     monkeypatch.setattr(Game, "to_bytes", broken)
     out = tmp_path / "out.xml"
-    result = _apply(_draft(tmp_path, TEXT), out)
+    result = _run(command, tmp_path, TEXT, out)
     assert result.exit_code == 2, result.output
     assert "the game made is not one TripleA loads: duplicate territory 'Germany'" in result.output
     assert sorted(path.name for path in tmp_path.iterdir()) == ["base.xml", "draft.toml"]

@@ -1,28 +1,28 @@
-"""Find what makes TripleA refuse a game file, or silently read it wrong.
+"""Find what makes TripleA refuse a game file, or silently read it wrong: the engine's verdict (issue 33).
 
-``validate_tree`` runs every check in ``CHECKS`` over a parsed ``<game>``
-element, then validates it against TripleA's ``game.dtd``, and returns the
-problems sorted by line. A problem is an *error* when TripleA refuses the
-file or reads it differently from what it says, and a *warning* when TripleA
-reads it as meant anyway (a connection given twice: the engine keeps a set of
-neighbours; an attachment given twice: the engine keeps the last one, as a
-map maker editing the file expects). Errors make the file invalid.
+``validate_tree`` judges a parsed ``<game>`` element for one engine, TripleA
+2.x by default (as 2.7 parses: variables and ``foreach`` expanded first,
+check/variables.py; every number read as Java's ``Integer.parseInt`` does,
+check/javaread.py) or 1.9, and returns the problems sorted by line:
 
-What TripleA does with each fault was read from the parser of the installed
-engine (TripleA 1.9, ``games.strategy.engine.data.GameParser`` and the
-attachment classes in ``triplea.jar``), and each message says it:
+* an *error* is what the judge refuses ("Could not find player", "No
+  territory called", a number parseInt refuses, ...) or reads other than the
+  file says (a negative unit quantity makes no units, a ``unitPlacement``
+  owner that is no player makes *neutral* units). Errors make the file invalid;
+* a *warning* is what the judge reads and ignores: a connection given twice
+  (a set of neighbours), a second player, unit type, rule, frontier or
+  attachment of one name (the last wins), a ``"<player> bid"`` for no player;
+* a *note* is what only the other engine cannot read (1.9 and 2.x
+  variables, a ``<loader>``, options it lacks), and each kind of way the file
+  breaks game.dtd, once (1.9 prints those and loads the game anyway).
 
-* most unknown names make TripleA refuse to load the game ("Could not find
-  player", "No territory called", ...);
-* some are silently misread: a ``unitPlacement`` whose owner is not a player
-  creates *neutral* units, a ``step`` whose player is not a player runs with
-  no player, a ``"<player> bid"`` property for no player is never used, and a
-  second player, unit type, resource, rule or frontier of one name, or a
-  second attachment of one name on one thing, silently replaces the first.
-
-The checks are precise rather than exhaustive: an option value is only
-checked where the engine's reading of it is known exactly (see
-``OPTION_REFERENCES``).
+What each engine does was read from its parser: 2.7.15472's
+``GameParser``, ``org.triplea.map.data.elements`` and attachment classes, and
+1.9's ``GameParser`` (tag 1.9.0.7044); tests/test_validate_engines.py holds
+every real game and a mutation set against both engines. The checks are
+precise rather than exhaustive: an option value is only checked where the
+engine's reading of it is known exactly (``OPTION_REFERENCES``,
+check/engine_options.py).
 """
 
 from __future__ import annotations

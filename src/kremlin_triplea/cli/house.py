@@ -106,8 +106,11 @@ def house_command(
     Choices apply to every set that has them. Two sets that change the same
     thing differently are refused, naming both.
     """
+    from kremlin_triplea.check.gate import check_base_game, check_written_game
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
-    from kremlin_triplea.game import load
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.gamefile.locate import resolve_game
     from kremlin_triplea.gamerules.house import apply_house_rules
     from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
@@ -133,7 +136,10 @@ def house_command(
     if unknown:
         raise InputError(f"--switch {', '.join(sorted(unknown))}: no such switch in {', '.join(sets)}")
     houses = [load_named_house_set(set_id) for set_id in sets]
-    loaded = load(game, maps_dir=_maps_dir(ctx))
+    # As apply does (issue 33): a base game TripleA refuses is refused first, the game made is checked before it is kept.
+    base = XmlDocument.read(resolve_game(game, _maps_dir(ctx)))
+    check_base_game(base.root, base.source)
+    loaded = Game(base)
     names = Names(loaded.board, profile_for_game(loaded), tuple(loaded.board.catalog.alliances()))
     # A power as the rule text names it (UK, USSR) or as TripleA does (British, Russians): the sets' own name.
     picked = {_set_power(key, houses, names, "--advantage"): (int(v) if v.isdecimal() else v) for key, v in _pairs(advantages, "--advantage").items()}
@@ -147,6 +153,7 @@ def house_command(
     result = add_notes(apply_house_rules(loaded, choices))
     for warning in result.warnings:
         warn(warning)
+    check_written_game(result.game.to_bytes(), output)
     written = result.game.save(output, overwrite=force)
     for line in result.summary():
         click.echo(line)
