@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.assistant.session import DraftSession, open_session
+from kremlin_triplea.check.gate import check_written_game
 from kremlin_triplea.draft.choices import NextPick
 from kremlin_triplea.draft.kinds import KINDS, Displaced, Pick
 from kremlin_triplea.draft.legal import legal_choices
@@ -522,7 +523,10 @@ class Room:
         """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
 
         if self._result is None:
-            self._result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
+            result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
+            # As apply: the game made is checked before a copy of it leaves the room (download or install).
+            check_written_game(result.game.to_bytes(), self.path.with_suffix(".xml"))
+            self._result = result
         return self._result
 
     def game_bytes(self) -> bytes:
@@ -536,7 +540,9 @@ class Room:
         from kremlin_triplea.gamefile.install import check_install
 
         with self.lock:
+            # A fresh application: installing names the game, which the kept result (the download) must not take.
             result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
+            check_written_game(result.game.to_bytes(), self.path.with_suffix(".xml"))
             chosen = (name or "").strip() or install_name(result)
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
