@@ -482,3 +482,20 @@ def test_a_factory_that_fires_only_at_its_own_bombers_is_not_an_aa_gun() -> None
     assert _true(options["aaGun"], "isAAforCombatOnly")
     match = match_unit_word("aa gun", load(path))
     assert match.unit == "aaGun" and "factory_minor" not in match.candidates and "factory_major" not in match.candidates
+
+
+@pytest.mark.slow
+def test_the_matrix_takes_a_side_as_the_profile_s_sides_name_it(tmp_path: Path) -> None:
+    """Issue 28 item 5: with [sides], Total World War's "Axis-Germany", "Axis-Italy" and "Axis-Japan" are the Axis in
+    the matrix as in a draft (the matrix still reported every option n/a: "the game has no alliance Axis")."""
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.tools.matrix import run_matrix
+
+    written = tmp_path / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    report = run_matrix(
+        [load_named_ruleset("kremlin-aa50")], [TWW], maps_dir=MAPS_DIR, samples=0, include_covered=False, given_profiles=[load_profile(written)], list_only=True
+    )
+    reasons = [r for c in report.cells.values() for r in c.reasons]
+    assert not [r for r in reasons if "has no alliance" in r], reasons[:3]
