@@ -63,6 +63,36 @@ class Names:
                 return own
         return self._resolve("unit", name, self._units, where)
 
+    def own_unit(self, name: str, power: str) -> str | None:
+        """The unit ``power`` places for the word ``name``: its own where the profile gives it its own types; on such a
+        map the shared type only if ``power`` can have it (its frontier sells it, or it has one in the set-up), else
+        None: Total World War's Germans have no carrier, and the shared table's "carrier" is the Americans'. On a map
+        of shared types (no [units_by_power] for ``power``) the shared type, as :meth:`unit`."""
+        player = self.power(power)
+        own = self._power_units.get(player)
+        if own is None:
+            return self.unit(name)
+        word = name.strip().lower()
+        if word in own:
+            return own[word]
+        if word not in self._units:
+            return None
+        shared = self.unit(name)
+        if (player, shared) in self.board.catalog.costs or any(
+            n and o == player and u == shared for d in self.board.nodes.values() for (o, u), n in d["units"].items()
+        ):
+            return shared
+        return None
+
+    def units_of_any_power(self, name: str) -> frozenset[str]:
+        """Every game unit type the word ``name`` stands for: the shared one, if the map has it, and each power's own
+        (a territory "containing a factory" holds any power's factory: germanFactory, britishFactory, ...)."""
+        word = name.strip().lower()
+        found = {own[word] for own in self._power_units.values() if word in own}
+        if word in self._units:
+            found.add(self.unit(name))
+        return frozenset(found)
+
     def has_unit(self, name: str) -> bool:
         return name.strip().lower() in self._units
 

@@ -13,6 +13,7 @@ from kremlin_triplea.draft.choices import OptionChoices, SetChoice, UnitChoice
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
+from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
@@ -206,10 +207,41 @@ def could_fit(params: PlacementParams, data: dict, kind, power: str) -> bool:  #
     return False
 
 
-def unit_sets(state: DraftState, option: Option) -> list[Counter[str]]:
+def unit_sets(state: DraftState, option: Option, power: str | None = None) -> list[Counter[str]]:
+    """The option's unit sets as game unit types: ``power``'s own where the map profile gives it its own
+    (``[units_by_power]``, issue 28: a German armor is the Germans' tank, not another power's)."""
     params = option.params
     assert isinstance(params, PlacementParams)
-    return [Counter(state.names.unit(u) for u in units) for units in params.unit_sets]
+    return [Counter(state.names.unit(u, power=power) for u in units) for units in params.unit_sets]
+
+
+def _unit_of(state: DraftState, word: str, power: str) -> str | None:
+    """``power``'s unit for a rule-text word, or None where the map has none it can place (Names.own_unit)."""
+    try:
+        return state.names.own_unit(word, power)
+    except UnknownNameError:
+        return None
+
+
+def _matches_a_set(state: DraftState, option: Option, entries: tuple[UnitPlacement, ...]) -> bool:
+    """Whether the units placed are exactly one of the option's sets, each entry read as its own power's unit."""
+    params = option.params
+    assert isinstance(params, PlacementParams)
+    for words in params.unit_sets:
+        left = list(words)
+        for entry in entries:
+            for _ in range(entry.count):
+                word = next((w for w in left if _unit_of(state, w, entry.power) == entry.unit), None)
+                if word is None:
+                    break
+                left.remove(word)
+            else:
+                continue
+            break
+        else:
+            if not left:
+                return True
+    return False
 
 
 def apply_placement(state: DraftState, pick: Pick) -> Outcome:
@@ -221,9 +253,10 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     placed = Counter[str]()
     for entry in target.units:
         placed[entry.unit] += entry.count
-    choices = unit_sets(state, option)
-    if placed not in choices:
-        sets = " or ".join(describe_units(c) for c in choices)
+    if not _matches_a_set(state, option, target.units):
+        power = next(iter(e.power for e in target.units), None)
+        params_sets = option.params.unit_sets  # type: ignore[union-attr]
+        sets = " or ".join(describe_units(Counter(_unit_of(state, w, power) or w for w in words)) for words in params_sets) if power else "its sets"
         raise Problem(
             option.quote("unit_sets"), option.source, f"the pick places {describe_units(placed) or 'nothing'}; the option gives exactly {sets}"
         ).violation(pick.label)
@@ -269,12 +302,12 @@ class Placement(OptionKind):
         assert isinstance(params, PlacementParams)
         facts = state.facts()
         places = list(state.board.nodes)
-        wanted = sorted({u for units in unit_sets(state, option) for u in units})
         by_unit: dict[tuple[str, str], tuple[str, ...]] = {}
         nodes = state.board.nodes
-        for unit in wanted:
-            kind = state.board.catalog.unit_type(unit)
-            for power in powers:
+        for power in powers:
+            own = {_unit_of(state, w, power) for words in params.unit_sets for w in words}
+            for unit in sorted(u for u in own if u is not None):
+                kind = state.board.catalog.unit_type(unit)
                 by_unit[(unit, power)] = tuple(
                     p for p in places if could_fit(params, nodes[p], kind, power) and placement_problem(state, facts, option, side, power, unit, p) is None
                 )
@@ -282,16 +315,20 @@ class Placement(OptionKind):
         sets: list[SetChoice] = []
         joint = "same_territory" in params.require and "same_power" in params.require
         possible = False
-        for units_of_set in unit_sets(state, option):
+        for number in range(len(params.unit_sets)):
             if joint:
                 for power in powers:
+                    own_set = [_unit_of(state, w, power) for w in params.unit_sets[number]]
+                    if None in own_set:
+                        continue  # the map gives this power none of some unit of the set
+                    units_of_set = Counter(u for u in own_set if u is not None)
                     common = set(by_unit[(next(iter(units_of_set)), power)])
                     for unit in units_of_set:
                         common &= set(by_unit[(unit, power)])
                     if common:
                         sets.append(SetChoice(tuple(sorted(units_of_set.elements())), power, tuple(sorted(common))))
                         possible = True
-            elif all(any(by_unit[(u, p)] for p in powers) for u in units_of_set):
+            elif all(any(by_unit.get((_unit_of(state, w, p), p)) for p in powers) for w in params.unit_sets[number]):
                 possible = True
         unavailable = None if possible else f"no power of the {side} has a legal place for these units"
         return OptionChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
@@ -312,34 +349,40 @@ class Placement(OptionKind):
                     placements = tuple(UnitPlacement(entry.power, u, n, place) for u, n in counts.items())
                     yield f"{entry.power} {' + '.join(entry.units)} in {place}", Pick(index, side, option, Placements(placements))
             return
-        require = option.params.require  # type: ignore[union-attr]
-        by_unit: dict[str, list[tuple[str, str]]] = {}
-        for unit_choice in choices.units:
-            by_unit.setdefault(unit_choice.unit, []).extend((unit_choice.power, p) for p in unit_choice.places)
-        for unit_set in unit_sets(state, option):
-            units = list(unit_set.elements())
-            if not all(u in by_unit for u in units):
+        params = option.params
+        assert isinstance(params, PlacementParams)
+        require = params.require
+        # Where each rule-text word of the sets may go, as (power, that power's unit, place), in the choices' order.
+        by_word: dict[str, list[tuple[str, str, str]]] = {}
+        for words in params.unit_sets:
+            for word in words:
+                if word not in by_word:
+                    by_word[word] = [(c.power, c.unit, place) for c in choices.units if _unit_of(state, word, c.power) == c.unit for place in c.places]
+        for written in params.unit_sets:
+            words = tuple(Counter(written).elements())  # a unit repeated in a set stands together, as it is counted
+            if not all(by_word[w] for w in words):
                 continue
-            for position, unit in enumerate(units):
-                if unit in units[:position]:
-                    continue  # the same unit type again: its targets were enumerated already
-                for power, place in by_unit[unit]:
+            for position, word in enumerate(words):
+                if word in words[:position]:
+                    continue  # the same unit again: its targets were enumerated already
+                for power, unit, place in by_word[word]:
                     placements = [UnitPlacement(power, unit, 1, place)]
-                    for other in units[:position] + units[position + 1 :]:
+                    for other in words[:position] + words[position + 1 :]:
                         fitting = [
-                            (p, at)
-                            for p, at in by_unit[other]
+                            (p, u, at)
+                            for p, u, at in by_word[other]
                             if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place)
                         ]
                         if not fitting:
                             break
                         # The companion goes where the target goes if it may (one place touched, so
                         # more picks share a written file), else to a place that varies with the target.
-                        same = [(p, at) for p, at in fitting if at == place]
+                        same = [f for f in fitting if f[2] == place]
                         companion = same[0] if same else fitting[zlib.crc32(f"{power} {place}".encode()) % len(fitting)]
-                        placements.append(UnitPlacement(companion[0], other, 1, companion[1]))
+                        placements.append(UnitPlacement(companion[0], companion[1], 1, companion[2]))
                     else:
-                        yield f"{power} {unit} in {place} (with {' + '.join(units)})", Pick(index, side, option, Placements(tuple(placements)))
+                        shown = " + ".join(_unit_of(state, w, power) or w for w in words)
+                        yield f"{power} {unit} in {place} (with {shown})", Pick(index, side, option, Placements(tuple(placements)))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_placement(state, pick)

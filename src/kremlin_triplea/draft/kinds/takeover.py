@@ -128,7 +128,7 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
         return Problem(
             restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})"
         )
-    forbidden = {state.names.unit(u) for u in params.forbidden_units}
+    forbidden = {unit for word in params.forbidden_units for unit in state.names.units_of_any_power(word)}
     present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
     if present:
         return Problem(option.quote("forbidden_units"), option.source, f"{shown} contains a {', '.join(present)}")
