@@ -99,6 +99,9 @@ def test_the_matrix_on_the_unseen_map_applies_whole_drafts_and_fails_nothing(tmp
     assert data["failed"] == 0
     drafts = next(c for c in data["cells"] if c["option"] == "random drafts")
     assert drafts["status"] == "applied" and drafts["applied"] == 2, drafts
+    # The matrix says what apply warns of every draft here: the straits the map cannot express are the players'.
+    notes = data["notes"]["world_war_ii_v4/WW2v4.xml"]
+    assert any("[straits.gibraltar]" in note and "not written into the game" in note for note in notes), notes
 
 
 @pytest.mark.engine

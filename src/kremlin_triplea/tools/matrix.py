@@ -61,6 +61,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.locate import resolve_game
 from kremlin_triplea.gamefile.safe import scratch_folder
+from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes
 from kremlin_triplea.model.board import Board, copy_units
 from kremlin_triplea.model.changes import Change
@@ -657,6 +658,7 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
         game.reset()
         try:
             setup = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=spec.profile)
+            unwritten = game_rules_applied(setup).warnings()  # what apply warns of every draft on this game
         except KremlinError as error:
             # Without a profile, or with one not written for this ruleset, the map is not (yet) made for it; a
             # profile written for it that apply refuses is a failure ("(set-up)", in run_matrix).
@@ -665,7 +667,7 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
                 raise
             why = f"apply refuses this game: {error}"
         else:
-            notes.extend(f"{setup.ruleset.id}: {w}" for w in setup.warnings)
+            notes.extend(f"{setup.ruleset.id}: {w}" for w in (*setup.warnings, *unwritten))
             return setup
     for row in rows:
         report.cell(ruleset.id, row, label).reasons.append(why)
@@ -864,8 +866,13 @@ def _apply_in_memory(cell: Cell, label: str, run: DraftRun, outcome_changes: Cal
 
 def game_rules_now(run: DraftRun) -> tuple[Change, ...]:
     """The changes of the ruleset's own game rules (section D) on the board as it stands, as ``apply_draft`` makes them."""
+    return game_rules_applied(run).changes
+
+
+def game_rules_applied(run: DraftRun) -> AppliedRules:
+    """The ruleset's own game rules on the board as it stands: what is written, what is left to the players and why."""
     rules, _ = house_rule_changes(run.game.board, run.profile, run.names, [], before=(run.ruleset.rule_set,))
-    return rules.changes
+    return rules
 
 
 def _sample_draft(
