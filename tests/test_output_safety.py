@@ -290,7 +290,7 @@ def test_validate_reports_pus_beyond_java_int(tmp_path: Path) -> None:
     game.write_bytes(data.replace(b'resource="PUs" quantity="31"', b'resource="PUs" quantity="2147483648"'))
     result = run("validate", str(game))
     assert result.exit_code == 1
-    assert "<resourceGiven> quantity '2147483648' is beyond TripleA's limit of 2,147,483,647" in result.stdout
+    assert "<resourceGiven> quantity 2147483648 is beyond TripleA's limit of 2,147,483,647" in result.stdout
 
 
 def test_a_huge_negative_bid_is_answered_not_searched() -> None:
