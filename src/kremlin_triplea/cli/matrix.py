@@ -178,7 +178,12 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
         drafted.write_text(text, encoding="utf-8")
         profile = load_profile(drafted)
         report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
-    return lacking_text(profile, report, rulesets, game_label(path.resolve()))
+        lacking = lacking_text(profile, report, rulesets, game_label(path.resolve()))
+    # The draft is read from a scratch file whose name changes from run to run: the profile says "this profile" (the
+    # same game gives the same bytes, wherever and whenever it is drafted).
+    for name in {str(drafted.resolve()), str(drafted)}:
+        lacking = lacking.replace(f"the map profile {name}", "this profile").replace(name, "this profile")
+    return lacking
 
 
 @profile_group.command("check")
