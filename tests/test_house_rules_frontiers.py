@@ -27,24 +27,8 @@ from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR, SHARED
-
-# The games each set is written for (seeds/README.md).
-TARGETS: dict[str, tuple[Path, ...]] = {
-    # 003_ecae7919a6bcb85e.txt: "classic games (classic.xml, classic_3rd_edition.xml, kremlin.xml)"
-    "house-classic": (
-        MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml",
-        MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml",
-        MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml",
-    ),
-    # 004_e624f6d1018dbbc1.txt: "world_war_ii_revised (ww2v2.xml, lhtr.xml) and world_war_ii_v3"
-    "house-revised": (
-        MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml",
-        MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml",
-        AA50_1941,
-        AA50_1942,
-    ),
-}
+from support.house import TARGETS
+from support.paths import SHARED
 
 PRICE_KINDS = ("price_change", "frontier_cost")
 

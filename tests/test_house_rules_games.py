@@ -34,24 +34,11 @@ from kremlin_triplea.rules.game_rules import GameRule, is_chosen
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set, neutral_table
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import profile_for_game
-from support.paths import AA50_1941, AA50_1942, MAPS_DIR, SHARED
+from support.house import TARGETS
+from support.paths import SHARED
 
 pytestmark = [pytest.mark.engine, pytest.mark.slow]
 
-# The games each set is written for (seeds/README.md).
-TARGETS: dict[str, tuple[Path, ...]] = {
-    "house-classic": (
-        MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml",
-        MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml",
-        MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml",
-    ),
-    "house-revised": (
-        MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml",
-        MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml",
-        AA50_1941,
-        AA50_1942,
-    ),
-}
 #: The kinds proven in positions of their own (tests/test_house_rules_positions.py), not read off the game here.
 IN_PLAY: set[str] = set()
 #: A unit option the rules set -> the engine's answer for it (the "unit" command of both engines).

@@ -1,6 +1,28 @@
-"""A Kremlin draft for the tests that combine a draft with house-rule sets (tests/test_house_rules*.py)."""
+"""What the house-rule tests share (tests/test_house_rules*.py): the games each set targets, and a Kremlin draft to
+combine with the sets."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+from support.paths import AA50_1941, AA50_1942, MAPS_DIR
+
+# The games each set is written for (seeds/README.md).
+TARGETS: dict[str, tuple[Path, ...]] = {
+    # 003_ecae7919a6bcb85e.txt: "classic games (classic.xml, classic_3rd_edition.xml, kremlin.xml)"
+    "house-classic": (
+        MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml",
+        MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml",
+        MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml",
+    ),
+    # 004_e624f6d1018dbbc1.txt: "world_war_ii_revised (ww2v2.xml, lhtr.xml) and world_war_ii_v3"
+    "house-revised": (
+        MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml",
+        MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "lhtr.xml",
+        AA50_1941,
+        AA50_1942,
+    ),
+}
 
 KREMLIN_PICKS = [
     {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "Germany"}]},
