@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.install import RECORD_NAME, installed_games
+from support.concurrency import most_holders_at_once
 from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -209,8 +210,6 @@ def test_a_game_file_that_is_a_link_is_not_ours(maps: Path, tmp_path: Path) -> N
 
 
 def test_install_then_uninstall_leaves_no_lock_file_and_concurrent_locks_still_exclude(maps: Path) -> None:
-    import threading
-    import time
 
     from kremlin_triplea.gamefile.install import LOCK_NAME, map_lock
 
@@ -220,24 +219,7 @@ def test_install_then_uninstall_leaves_no_lock_file_and_concurrent_locks_still_e
     assert run(maps, "uninstall", "Kremlin").exit_code == 0
     assert snapshot(maps) == original
     # The lock file is removed by its holder; runs waiting meanwhile still take turns, one at a time.
-    inside, most, guard = [0], [0], threading.Lock()
-
-    def hold() -> None:
-        for _ in range(20):
-            with map_lock(map_folder(maps)):
-                with guard:
-                    inside[0] += 1
-                    most[0] = max(most[0], inside[0])
-                time.sleep(0.002)
-                with guard:
-                    inside[0] -= 1
-
-    threads = [threading.Thread(target=hold) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert most[0] == 1 and not (map_folder(maps) / LOCK_NAME).exists()
+    assert most_holders_at_once(lambda: map_lock(map_folder(maps)), rounds=20) == 1 and not (map_folder(maps) / LOCK_NAME).exists()
 
 
 def test_an_entry_the_user_renamed_is_uninstalled_by_either_name(maps: Path) -> None:

@@ -14,7 +14,6 @@ import ast
 import os
 import sys
 import threading
-import time
 import types
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from kremlin_triplea.gamefile import install, safe
 from kremlin_triplea.gamefile.install import LOCK_NAME, install_game, map_lock, uninstall_game
 from kremlin_triplea.gamefile.locate import read_map_folder
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
+from support.concurrency import most_holders_at_once
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 #: Stands for Windows' O_BINARY; a bit no real call passes, taken off before the real os.open.
@@ -202,24 +202,7 @@ def windows_locks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.mark.linux_only
 def test_windows_installs_into_one_map_take_turns(tmp_path: Path, windows_locks: list[str]) -> None:
     folder = a_map(tmp_path, b"map_name: amap\ngames:\n")
-    inside, most, guard = [0], [0], threading.Lock()
-
-    def hold() -> None:
-        for _ in range(10):
-            with map_lock(folder):
-                with guard:
-                    inside[0] += 1
-                    most[0] = max(most[0], inside[0])
-                time.sleep(0.002)
-                with guard:
-                    inside[0] -= 1
-
-    threads = [threading.Thread(target=hold) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert most[0] == 1 and windows_locks.count("unlock") == 40
+    assert most_holders_at_once(lambda: map_lock(folder), rounds=10) == 1 and windows_locks.count("unlock") == 40
     assert not (folder / LOCK_NAME).exists()
 
 
