@@ -11,6 +11,8 @@ differential test checks them against Debian's 1.9.
 
 from __future__ import annotations
 
+from kremlin_triplea.check.engine_options import inherited
+
 SETTERS_19: dict[str, frozenset[str]] = {
     "AbstractConditionsAttachment": frozenset(["Chance", "ChanceDecrementOnSuccess", "ChanceIncrementOnFailure", "ConditionType", "Conditions", "Invert"]),
     "AbstractPlayerRulesAttachment": frozenset(
@@ -327,8 +329,4 @@ PARENTS_19 = {
 
 def setters_19(java_class: str) -> frozenset[str]:
     """The ``set<Name>`` suffixes an attachment of ``java_class`` (simple name) has in 1.9; empty for a class 1.9 lacks."""
-    found: frozenset[str] = frozenset()
-    while java_class:
-        found |= SETTERS_19.get(java_class, frozenset())
-        java_class = PARENTS_19.get(java_class, "")
-    return found
+    return inherited(java_class, SETTERS_19, PARENTS_19)

@@ -119,8 +119,13 @@ PARENTS = {
 
 def int_options(java_class: str) -> frozenset[str]:
     """The options an attachment of ``java_class`` (its simple name) reads as Java ints."""
+    return inherited(java_class, INT_OPTIONS, PARENTS)
+
+
+def inherited(java_class: str, own: dict[str, frozenset[str]], parents: dict[str, str]) -> frozenset[str]:
+    """What ``java_class`` has of a per-class table, with what its superclasses have (``parents``: class -> superclass)."""
     found: frozenset[str] = frozenset()
     while java_class:
-        found |= INT_OPTIONS.get(java_class, frozenset())
-        java_class = PARENTS.get(java_class, "")
+        found |= own.get(java_class, frozenset())
+        java_class = parents.get(java_class, "")
     return found
