@@ -8,6 +8,7 @@ list of accepted names (game names and rule-text names alike).
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 
 from kremlin_triplea.errors import UnknownNameError
@@ -78,11 +79,14 @@ class Names:
         if word not in self._units:
             return None
         shared = self.unit(name)
-        if (player, shared) in self.board.catalog.costs or any(
-            n and o == player and u == shared for d in self.board.nodes.values() for (o, u), n in d["units"].items()
-        ):
+        if (player, shared) in self.board.catalog.costs or (player, shared) in self._held_at_start:
             return shared
         return None
+
+    @functools.cached_property
+    def _held_at_start(self) -> frozenset[tuple[str, str]]:
+        """(player, unit type) of every unit on the board when first asked: what a power has in its set-up."""
+        return frozenset(key for data in self.board.nodes.values() for key, n in data["units"].items() if n)
 
     def units_of_any_power(self, name: str) -> frozenset[str]:
         """Every game unit type the word ``name`` stands for: the shared one, if the map has it, and each power's own
