@@ -523,13 +523,19 @@ class DraftRun:
 
     def take_back_declarations(self) -> None:
         while self.declared:
-            displaced, outcome = self.declared.pop()
-            for _ in outcome.changes:
-                self.game.board.pop()
-            self.state.forget(displaced.side, displaced.pick, outcome)
+            self.pop_declaration()
 
-    def parse_bid(self) -> BidSpec | None:
-        section = self.draft.bid
+    def pop_declaration(self) -> tuple[Displaced, Outcome]:
+        """Take back the last declaration: its group is pending again."""
+        displaced, outcome = self.declared.pop()
+        for _ in outcome.changes:
+            self.game.board.pop()
+        self.state.forget(displaced.side, displaced.pick, outcome)
+        return displaced, outcome
+
+    def parse_bid(self, section: Section | None = None) -> BidSpec | None:
+        """``section`` (a ``[bid]`` table; the draft's own by default) as a :class:`BidSpec`, its names resolved."""
+        section = section if section is not None else self.draft.bid
         if section is None:
             return None
         placing = self.ruleset.bid.placing_side.lower()
