@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.session import Bid, Session
+from kremlin_triplea.session import Bid, Session, apply_draft
 from support.aa50 import GAMES, fresh_game
 from support.paths import EXAMPLES_DIR, MAPS_DIR
 

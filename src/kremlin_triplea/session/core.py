@@ -115,6 +115,8 @@ class Session:
         declare them; :meth:`result` refuses a draft that still has one.
         """
         game = game or open_game(draft, game_spec, maps_dir)
+        for name in draft.house_rules:  # each set's table checked first, at its lines in the file
+            read_choices(name, draft.house_rule_choices.get(name))
         session = cls(draft, game, ruleset=ruleset, profile=profile, players={**players_from_picks(draft.picks), **(players or {})})
         run = session.run
         for index, section in enumerate(draft.picks, start=1):
@@ -125,7 +127,7 @@ class Session:
             run.check_complete()
             spec = run.parse_bid(draft.bid)
             assert spec is not None
-            session.open_declaration()
+            session.declare_as_written()
             with located(draft.bid.where):
                 session.push(Bid(spec))
         tables = draft.root.data.get("house_rule_choices", {}) if draft.root is not None else {}
@@ -350,6 +352,22 @@ class Session:
                 self.push(Declaration(displaced, None, written=False))
         return None
 
+    def declare_as_written(self) -> None:
+        """Push the waiting declarations as the picks' entries state them (or to the one nearest place), as ``apply`` reads them.
+
+        Stops at the first group the file leaves open among several places; a place the board no longer allows is refused at its pick's line.
+        """
+        for displaced in list(self.run.pending_declarations()):
+            stated = self._stated(displaced)
+            if stated is None and destinations(self.state, displaced).tied:
+                return
+            with located(self._where_of_pick(displaced.pick)):
+                self.push(Declaration(displaced, stated, written=False))
+
+    def _where_of_pick(self, index: int) -> str:
+        written = self.draft.picks  # a draft made in the draft room or the terminal may have no such table yet
+        return written[index - 1].where if index <= len(written) else self.draft.path
+
     def declaration_lines(self) -> list[str]:
         """Where each displaced group went so far, named by the pick that displaced it."""
         return [f"pick {displaced.pick}: {line}" for displaced, outcome in self.run.declared for line in outcome.lines]
@@ -396,10 +414,10 @@ class Session:
         """
         run = self.run
         run.check_complete()
-        for displaced in list(run.pending_declarations()):
-            written = self.draft.picks
-            with located(written[displaced.pick - 1].where if displaced.pick <= len(written) else self.draft.path):
-                self.push(Declaration(displaced, self._stated(displaced), written=False))
+        self.declare_as_written()
+        for displaced in run.pending_declarations()[:1]:  # open among several places: its side must say which
+            with located(self._where_of_pick(displaced.pick)):
+                self.push(Declaration(displaced, None, written=False))
         draft = self.draft
         chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
         rules, selections = house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
