@@ -34,7 +34,7 @@ from kremlin_triplea.check.gate import check_written_game
 from kremlin_triplea.draft.choices import NextPick
 from kremlin_triplea.draft.kinds import KINDS, Displaced, Pick
 from kremlin_triplea.draft.legal import legal_choices
-from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game, read_draft
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
@@ -44,6 +44,7 @@ from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
 from kremlin_triplea.rules.ruleset import Option
 from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.session import Session, apply_draft
 from kremlin_triplea.web.forms import FORM_KINDS, FormError, bid_entry, listed_pick_entry, option_of, pick_entry
 
 SPECTATOR = "spectator"
@@ -620,7 +621,7 @@ class Room:
             try:
                 # The whole draft with this bid, applied as apply will: refused here, nothing is written. The
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
-                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir, open_declarations_first=True)
+                Session.from_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
             except KremlinError as error:
                 raise Refused(str(error)) from None
             self.bid_proposal = BidProposal(role, bid)
