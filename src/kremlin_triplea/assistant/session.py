@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
+from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, question, write_declaration
 from kremlin_triplea.draft.kinds import (
     KINDS,
     Displaced,
@@ -985,7 +985,7 @@ class Conversation:
                 f"  {displaced.describe()} (pick {displaced.pick}) may go to {', '.join(found.matches)}: "
                 + (f"{player}, for the {displaced.side}, choose" if player else f"the {displaced.side} choose")
             )
-            what = "retreat to> " if displaced.kind == "retreat" else "navy to> "
+            what = f"{question(displaced)}> "
             to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
             session.record_declaration(displaced, to)
             del self.answers[answered:]

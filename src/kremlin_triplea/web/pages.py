@@ -11,6 +11,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamerules.house import advantage_places
@@ -677,7 +678,7 @@ def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displa
     if displaced.side != role:
         out.append(f"<p id='waiting'>Waiting for the {escape(displaced.side)} to declare where {escape(displaced.describe())} go.</p></section>")
         return "".join(out)
-    what = "retreat to" if displaced.kind == "retreat" else "the navy goes to"
+    what = question(displaced)
     out.append(
         f"<form method='post' action='/room/{escape(key)}/declare'>{_seq(room)}"
         f"<p>{escape(displaced.describe())} (pick {displaced.pick}): {what} one of {escape(', '.join(found.matches))} "

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
-from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
@@ -249,6 +249,7 @@ class NeutralTakeover(OptionKind):
     name = "neutral_takeover"
     params = NeutralTakeoverParams
     target = NeutralTakes
+    displaces = ("navy",)  # a neutral's ships
 
     def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> NeutralTakes:
         return NeutralTakes(NeutralTake.list_from_toml(section, NeutralTakes.KEY, names))
@@ -309,3 +310,22 @@ class NeutralTakeover(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_neutral_takeover(state, pick)
+
+    def destinations(self, state: DraftState, displaced: Displaced) -> Nearest:
+        return navy_destinations(state, displaced.origin, displaced.owner)
+
+    def declared(self, pick: Pick, displaced: Displaced) -> str | None:
+        takes = pick.target.takes if isinstance(pick.target, NeutralTakes) else ()
+        return next((take.navy_at for take in takes if take.territory == displaced.origin), None)
+
+    def write_declaration(self, entry: dict[str, Any], displaced: Displaced, to: str, names: Names) -> None:
+        """``navy_at`` of the neutral in the entry's ``take``."""
+        for take in entry["take"]:
+            if names.territory(take["neutral"]) == displaced.origin:
+                take["navy_at"] = to
+
+    def displaced_words(self, displaced: Displaced) -> DisplacedWords:
+        return DisplacedWords("navy", "navy to", "sea zones without enemy units", "cannot be placed (no sea zone can be reached)")
+
+    def placed_line(self, state: DraftState, displaced: Displaced, place: str) -> str:
+        return f"navy {', '.join(f'{n} {u}' for u, n in displaced.units())} to {state.names.shown(place)}"

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
-from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.board import Board
@@ -260,6 +260,7 @@ class TerritoryTakeover(OptionKind):
     name = "territory_takeover"
     params = TerritoryTakeoverParams
     target = TakeoverSpec
+    displaces = ("retreat",)  # the territory's defenders
 
     def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> TakeoverSpec:
         return TakeoverSpec.from_toml(section, TakeoverSpec.KEY, names)
@@ -295,3 +296,22 @@ class TerritoryTakeover(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_territory_takeover(state, pick)
+
+    def destinations(self, state: DraftState, displaced: Displaced) -> Nearest:
+        return retreat_destinations(state, displaced.origin, displaced.owner, displaced.unit)
+
+    def declared(self, pick: Pick, displaced: Displaced) -> str | None:
+        return declared_retreat(pick.target, displaced.owner, displaced.unit) if isinstance(pick.target, TakeoverSpec) else None
+
+    def write_declaration(self, entry: dict[str, Any], displaced: Displaced, to: str, names: Names) -> None:
+        """``retreat = [{ to, power, unit }]`` in the entry's ``takeover`` (replacing one for the same units)."""
+        takeover = entry["takeover"]
+        kept = [r for r in takeover.get("retreat", []) if (r.get("power"), r.get("unit")) != (displaced.owner, displaced.unit)]
+        takeover["retreat"] = [*kept, {"to": to, "power": displaced.owner, "unit": displaced.unit}]
+
+    def displaced_words(self, displaced: Displaced) -> DisplacedWords:
+        return DisplacedWords("retreat", "retreat to", "territories of their side", "cannot retreat (no territory of their side can be reached)", moved=True)
+
+    def placed_line(self, state: DraftState, displaced: Displaced, place: str) -> str:
+        what = ", ".join(f"{n} {displaced.owner} {u}" for u, n in displaced.units())
+        return f"{what} retreat from {state.names.shown(displaced.origin)} to {state.names.shown(place)}"
