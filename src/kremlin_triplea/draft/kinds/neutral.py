@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
+from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
@@ -124,6 +124,21 @@ class NeutralTakes(PickTarget):
 
     def to_toml(self) -> list[dict[str, Any]]:
         return [t.to_toml() for t in self.takes]
+
+
+@attrs.frozen
+class NeutralChoice:
+    territory: str
+    name: str  # as the rule text names it
+    ipc: int | None  # None: the rule text gives no IPC value
+    takers: tuple[tuple[str, tuple[str, ...]], ...]  # (power, sea zones its navy may go to; () if no navy)
+    group: str | None = None  # "major" / "minor" where the option counts groups
+
+
+@attrs.frozen
+class NeutralChoices(OptionChoices):
+    neutrals: tuple[NeutralChoice, ...] = ()
+    neutral_pairs: tuple[tuple[str, str], ...] = ()  # the pairs the option allows together, where it takes two
 
 
 def neutral_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
@@ -277,9 +292,10 @@ class NeutralTakeover(OptionKind):
             else ()
         )
         unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
-        return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
+        return NeutralChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, NeutralChoices)
         lines = []
         for neutral in choices.neutrals:
             takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
@@ -291,6 +307,7 @@ class NeutralTakeover(OptionKind):
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         """Each neutral and taker (its navy's zone is declared after the bid), with a partner from the enumeration's legal pairs."""
+        assert isinstance(choices, NeutralChoices)
         option = choices.option
         count = option.params.count  # type: ignore[union-attr]
         by_territory = {n.territory: n for n in choices.neutrals}

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from kremlin_triplea.draft.choices import OptionChoices, SetChoice, UnitChoice
+from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
@@ -92,6 +92,30 @@ class PlacementParams(OptionParams):
             yield "units", "factory"
         for power, unit, place in self.exclude:
             yield from (("powers", power), ("units", unit), ("places", place))
+
+
+@attrs.frozen
+class UnitChoice:
+    """Where ``power`` may place one ``unit``."""
+
+    unit: str
+    power: str
+    places: tuple[str, ...]
+
+
+@attrs.frozen
+class SetChoice:
+    """For options whose units share one power and one place: where a whole unit set may go."""
+
+    units: tuple[str, ...]
+    power: str
+    places: tuple[str, ...]
+
+
+@attrs.frozen
+class PlacementChoices(OptionChoices):
+    units: tuple[UnitChoice, ...] = ()
+    sets: tuple[SetChoice, ...] = ()  # options with same_territory and same_power: whole sets
 
 
 @attrs.frozen
@@ -331,14 +355,16 @@ class Placement(OptionKind):
             elif all(any(by_unit.get((_unit_of(state, w, p), p)) for p in powers) for w in params.unit_sets[number]):
                 possible = True
         unavailable = None if possible else f"no power of the {side} has a legal place for these units"
-        return OptionChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
+        return PlacementChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, PlacementChoices)
         if choices.sets:
             return [f"  {entry.power} {' + '.join(entry.units)} together on: {', '.join(entry.places)}" for entry in choices.sets]
         return [f"  {entry.power} {entry.unit} on: {', '.join(entry.places)}" for entry in choices.units]
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        assert isinstance(choices, PlacementChoices)
         option = choices.option
         if choices.sets:
             for entry in choices.sets:

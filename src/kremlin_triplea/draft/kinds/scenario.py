@@ -357,6 +357,11 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
     return changes, [line]
 
 
+@attrs.frozen
+class ScenarioChoices(OptionChoices):
+    scenarios: tuple[str, ...] = ()  # titles of the scenarios the side may pick
+
+
 @register
 class ScenarioOption(OptionKind):
     """One of the side's what-if scenarios (``scenario = "title"``): its steps carried out on the board."""
@@ -398,12 +403,14 @@ class ScenarioOption(OptionKind):
         unavailable = (
             None if titles else f"no scenario of the {side} can be carried out now: {refused[0] if refused else 'the ruleset has none'}{and_more(refused)}"
         )
-        return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
+        return ScenarioChoices(option, unavailable=unavailable, scenarios=tuple(titles))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, ScenarioChoices)
         return [f"  scenario = {title!r}" for title in choices.scenarios]
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        assert isinstance(choices, ScenarioChoices)
         option = choices.option
         for title in choices.scenarios:
             scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
+from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
@@ -104,6 +104,26 @@ class TakeoverSpec(PickTarget):
         if self.retreats:
             data["retreat"] = [r.to_toml() for r in self.retreats]
         return data
+
+
+@attrs.frozen
+class RetreatChoice:
+    owner: str
+    unit: str
+    count: int
+    destinations: tuple[str, ...]  # () means the units cannot retreat and are removed
+
+
+@attrs.frozen
+class TakeoverChoice:
+    territory: str
+    power: str
+    retreats: tuple[RetreatChoice, ...]  # where its defenders could retreat now (declared after the bid)
+
+
+@attrs.frozen
+class TakeoverChoices(OptionChoices):
+    takeovers: tuple[TakeoverChoice, ...] = ()
 
 
 def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
@@ -279,9 +299,10 @@ class TerritoryTakeover(OptionKind):
                 )
                 choices.append(TakeoverChoice(territory, power, retreats))
         unavailable = None if choices else f"no enemy territory may be taken over by the {side}"
-        return OptionChoices(option, unavailable=unavailable, takeovers=tuple(choices))
+        return TakeoverChoices(option, unavailable=unavailable, takeovers=tuple(choices))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, TakeoverChoices)
         lines = []
         for takeover in choices.takeovers:
             retreat = "; ".join(f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats)
@@ -290,6 +311,7 @@ class TerritoryTakeover(OptionKind):
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         """One pick per territory and taker: where the defenders retreat is declared after the bid, not in the pick."""
+        assert isinstance(choices, TakeoverChoices)
         option = choices.option
         for takeover in choices.takeovers:
             yield f"{takeover.power} take {takeover.territory}", Pick(index, side, option, TakeoverSpec(takeover.territory, takeover.power))
