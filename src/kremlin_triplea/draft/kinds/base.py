@@ -45,6 +45,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Form, listed_form
 from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome
 from kremlin_triplea.model.queries import Nearest
@@ -96,6 +97,11 @@ class OptionKind:
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         raise NotImplementedError
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        """What the terminal and the draft room ask for a pick of ``choices``' option: by default, which of its legal picks."""
+        listed = [(description, pick.target.to_toml()) for description, pick in self.picks(state, choices, side, index)]
+        return listed_form(listed, choices.option.title)
 
     # -- units its picks displace, placed after the bid (000 A "Order of action" 1) --------
 

@@ -8,9 +8,11 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of, place_answers
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.model.queries import Nearest, nearest
@@ -273,6 +275,54 @@ def declared_retreat(spec: TakeoverSpec, owner: str, unit: str) -> str | None:
     return chosen.to if chosen is not None else None
 
 
+def takeover_form(state: DraftState, choices: TakeoverChoices, side: str) -> Form:
+    """The territory and the power that takes it; where its defenders retreat is declared after the bid (000 A), so the
+    form only tells where they could go now."""
+    option = choices.option
+    names = state.names
+    territories = sorted({t.territory for t in choices.takeovers})
+    powers = list(dict.fromkeys(t.power for t in choices.takeovers))
+
+    def retreats(answers: Answers) -> list[str]:
+        try:  # the room's typed names, as the draft file reads them
+            wanted = (names.place(answers.get("territory", "")), names.power(answers.get("by", "")))
+        except KremlinError:
+            return []
+        takeover = next((t for t in choices.takeovers if (t.territory, t.power) == wanted), None)
+        lines = []
+        for r in takeover.retreats if takeover is not None else ():
+            now = ", ".join(r.destinations) or "nowhere (they would be removed)"
+            side = state.side_of.get(r.owner, r.owner)
+            lines.append(f"{r.count} {r.owner} {r.unit} leave {takeover.territory}: the {side} declare where they retreat after the bid (now: {now})")
+        return lines
+
+    def territory_asked(answers: Answers) -> Field:
+        def refused(place: str) -> Problem | None:
+            found = [takeover_problem(state, option, side, place, power) for power in state.side_powers[side]]
+            return None if any(p is None for p in found) else (found[0] if found else None)
+
+        return Field(
+            "territory", "take over", place_answers(state, territories), place=True, listed=len(territories) <= 40, resolve=names.place, refuse=refused
+        )
+
+    def taker_asked(answers: Answers) -> Field:
+        offers = [t.power for t in choices.takeovers if t.territory == answers["territory"]]
+        return Field("by", "by which power", answers_of(offers), alone="", resolve=names.power, then=retreats)
+
+    fields = (
+        Field("territory", "", tuple(place_answers(state, territories)), place=True, group="Take over", narrowed=territory_asked),
+        Field("by", "by", answers_of(powers), group="Take over", then=retreats, narrowed=taker_asked),
+    )
+
+    def read(answers: Answers) -> dict[str, Any]:
+        for key in ("territory", "by"):
+            if not answers.get(key):
+                raise Unanswered(f"{key}: missing")
+        return {"territory": answers["territory"], "by": answers["by"]}
+
+    return Form(fields, read, preview="Show its retreats")
+
+
 @register
 class TerritoryTakeover(OptionKind):
     """An enemy territory taken by a power of the side, its defenders retreated (``takeover = {...}``)."""
@@ -318,6 +368,10 @@ class TerritoryTakeover(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_territory_takeover(state, pick)
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        assert isinstance(choices, TakeoverChoices)
+        return takeover_form(state, choices, side)
 
     def destinations(self, state: DraftState, displaced: Displaced) -> Nearest:
         return retreat_destinations(state, displaced.origin, displaced.owner, displaced.unit)
