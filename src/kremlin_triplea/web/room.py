@@ -46,7 +46,6 @@ from kremlin_triplea.report.value import describe_pick
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Session, apply_draft
-
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
 SPECTATOR = "spectator"
