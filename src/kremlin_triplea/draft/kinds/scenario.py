@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
@@ -372,6 +374,55 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
     return changes, [line]
 
 
+def scenario_lines(scenario: Scenario, edition: str | None, *, with_rule: bool = True) -> list[str]:
+    """A scenario as players read it: title, source, the rule's words, and what it does to the board."""
+    steps, _, variant = scenario.for_edition(edition)
+    rule = variant.rule if variant is not None else scenario.rule
+    lines = [f"scenario {scenario.title!r} ({scenario.side}; {scenario.source})"]
+    if with_rule:
+        lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
+    for step in steps:
+        lines.append("    effect: " + step_words(step))
+    return lines
+
+
+def step_words(step: Step) -> str:
+    units = ", ".join(f"{n} {u}" for u, n in step.units)
+    if step.kind == "place":
+        return f"{step.power} place {units} in {step.at}"
+    if step.kind == "remove":
+        return f"{step.power}'s {units} removed from {step.at}"
+    if step.kind == "move":
+        return f"{step.power}'s {units} move from {step.at} to {step.to}"
+    if step.kind == "capture":
+        return f"{step.at} captured by {step.power}"
+    return f"every unit of {step.power or step.side} in {step.at} destroyed"
+
+
+def scenario_form(state: DraftState, choices: ScenarioChoices, side: str) -> Form:
+    """Which of the side's scenarios; the terminal first shows each with its effects on this game."""
+    field = Field("scenario", "Scenario", answers_of(choices.scenarios))
+
+    def asked(answers: Answers) -> Field:
+        intro = []
+        for title in choices.scenarios:
+            scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)
+            intro += scenario_lines(scenario, state.edition, with_rule=False)
+        return attrs.evolve(field, label="scenario ('help TITLE' shows its rule)", listed=False, intro=tuple(intro), narrowed=None)
+
+    def read(answers: Answers) -> str:
+        if not answers.get("scenario"):
+            raise Unanswered("scenario: missing")
+        return answers["scenario"]
+
+    return Form((attrs.evolve(field, narrowed=asked),), read)
+
+
+@attrs.frozen
+class ScenarioChoices(OptionChoices):
+    scenarios: tuple[str, ...] = ()  # titles of the scenarios the side may pick
+
+
 @register
 class ScenarioOption(OptionKind):
     """One of the side's what-if scenarios (``scenario = "title"``): its steps carried out on the board."""
@@ -413,12 +464,14 @@ class ScenarioOption(OptionKind):
         unavailable = (
             None if titles else f"no scenario of the {side} can be carried out now: {refused[0] if refused else 'the ruleset has none'}{and_more(refused)}"
         )
-        return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
+        return ScenarioChoices(option, unavailable=unavailable, scenarios=tuple(titles))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, ScenarioChoices)
         return [f"  scenario = {title!r}" for title in choices.scenarios]
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        assert isinstance(choices, ScenarioChoices)
         option = choices.option
         for title in choices.scenarios:
             scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)
@@ -426,3 +479,7 @@ class ScenarioOption(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_scenario(state, pick)
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        assert isinstance(choices, ScenarioChoices)
+        return scenario_form(state, choices, side)
