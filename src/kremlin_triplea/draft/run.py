@@ -281,9 +281,10 @@ def game_path(draft: Draft, game: str | None = None, maps_dir: Path | str | None
 class LegalPicks:
     """The legal next picks of a draft, like python-chess's ``LegalMoveGenerator``.
 
-    Iterating yields one :class:`Pick` per legal target of every option (each
-    kind's :meth:`~kremlin_triplea.draft.kinds.base.OptionKind.picks`); ``in``
-    checks any pick with the rules, so a pick the enumeration does not list
+    Iterating yields, option by option, the picks :meth:`DraftRun.option_picks` yields: each kind's targets
+    (:meth:`~kremlin_triplea.draft.kinds.base.OptionKind.picks`) that the draft accepts whole, as python-chess keeps
+    the pseudo-legal moves that leave no king in check. So every pick yielded is one ``is_legal`` accepts, and
+    ``count()`` counts exactly those. ``in`` checks any pick with the rules, so a pick the enumeration does not list
     (another companion unit, another navy zone) is still answered.
     """
 
@@ -297,10 +298,8 @@ class LegalPicks:
             return
         side = run.side_to_pick(index)
         for option in run.ruleset.options:
-            choices = run.option_choices(option, side)
-            if choices.available:
-                for _, pick in KINDS[option.kind].picks(run.state, choices, side, index):
-                    yield pick
+            for _, pick in run.option_picks(option, side):
+                yield pick
 
     def __contains__(self, pick: object) -> bool:
         return isinstance(pick, Pick) and self.run.is_legal(pick)
@@ -412,11 +411,40 @@ class DraftRun:
     # -- the next pick, as python-chess has the next move --------------------------------
 
     def option_choices(self, option: Option, side: str) -> OptionChoices:
-        """Every legal target of ``option`` for ``side`` now, described."""
+        """Every target of ``option`` for ``side`` now, as its kind lists them (its own checks, not yet the whole pick's)."""
         if self.state.already_used(side, option.number):
             return OptionChoices(option, unavailable=f"the {side} already took option {option.number}")
         powers = [p for p in self.state.side_powers[side] if self.state.power_problem(option, side, p) is None]
         return KINDS[option.kind].choices(self.state, option, side, powers)
+
+    def offered_choices(self, option: Option, side: str) -> OptionChoices:
+        """:meth:`option_choices` as ``legal`` offers them: unavailable, with why, when the draft would accept none of
+        the kind's targets as the next pick (the board invariants refuse every one, say)."""
+        choices = self.option_choices(option, side)
+        if not choices.available or not self._on_turn(side):
+            return choices
+        refused = None
+        for _, pick in KINDS[option.kind].picks(self.state, choices, side, len(self.applied) + 1):
+            refused = self.violation(pick)
+            if refused is None:
+                return choices
+        why = f"each of its targets is refused: {refused.why}" if refused is not None else "it has no target to pick"
+        return attrs.evolve(choices, unavailable=why)
+
+    def option_picks(self, option: Option, side: str) -> Iterator[tuple[str, Pick]]:
+        """(description, pick) for every pick of ``option`` that ``side`` may make next: the kind's targets the
+        draft accepts whole (:meth:`violation`), so what is offered is exactly what ``apply`` takes."""
+        choices = self.option_choices(option, side)
+        if not choices.available or not self._on_turn(side):
+            return
+        for description, pick in KINDS[option.kind].picks(self.state, choices, side, len(self.applied) + 1):
+            if self.violation(pick) is None:
+                yield description, pick
+
+    def _on_turn(self, side: str) -> bool:
+        """Whether ``side`` makes the next pick (only then can a pick of it be checked whole)."""
+        index = len(self.applied) + 1
+        return index <= self.total_picks and self.side_to_pick(index) == side
 
     @property
     def legal_picks(self) -> LegalPicks:
