@@ -223,7 +223,7 @@ def test_the_terminal_draft_offers_its_legal_picks(war_chest, ruleset_file: Path
     script = Script("12", "Italians war")
     talk(session, script)
     assert "  Germans war chest" in script.text and "  Italians war chest" in script.text
-    assert session.data["pick"] == [{"side": "Axis", "option": 12, "chest_for": "Italians"}]
+    assert session.to_toml()["pick"] == [{"side": "Axis", "option": 12, "chest_for": "Italians"}]
 
 
 def test_the_draft_room_offers_its_legal_picks(war_chest, ruleset_file: Path, tmp_path: Path) -> None:

@@ -99,7 +99,7 @@ def test_every_action_that_cannot_be_written_keeps_nothing(room: Room, monkeypat
 
     def refused_unchanged(role: str, what: str, form: dict[str, str], failing: tuple[Path, ...] = both) -> None:
         files = [p.read_bytes() for p in both]
-        state = (len(room.session.picks), "bid" in room.session.data, room.bid_proposal, room.undo_request)
+        state = (len(room.session.picks), room.session.bid is not None, room.bid_proposal, room.undo_request)
         disk.on(*failing)
         try:
             response = post(client, room, role, what, {**form, "seq": str(room.seq)})
@@ -107,9 +107,9 @@ def test_every_action_that_cannot_be_written_keeps_nothing(room: Room, monkeypat
             disk.on()
         assert response.status_code == 503, (what, response.status_code)
         assert [p.read_bytes() for p in both] == files, what
-        assert (len(room.session.picks), "bid" in room.session.data, room.bid_proposal, room.undo_request) == state, what
+        assert (len(room.session.picks), room.session.bid is not None, room.bid_proposal, room.undo_request) == state, what
         restarted = Room(room.path, MAPS_DIR)
-        assert (len(restarted.session.picks), "bid" in restarted.session.data, restarted.bid_proposal, restarted.undo_request) == state, what
+        assert (len(restarted.session.picks), restarted.session.bid is not None, restarted.bid_proposal, restarted.undo_request) == state, what
 
     first = example()["pick"][0]
     assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
