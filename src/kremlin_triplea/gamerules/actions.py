@@ -171,7 +171,7 @@ def _house_switch(rule: GameRule) -> bool:
     if not rule.when or "=" in rule.when:
         return False
     try:
-        return rule.when in load_named_house_set(rule.set_id).choices
+        return rule.when in load_named_house_set(rule.file or rule.set_id).choices
     except DataFileError:
         return False  # not a house-rule set (a Kremlin ruleset)
 

@@ -524,7 +524,7 @@ def _territories(ctx: ActionContext, text: str) -> str:
 
 def _neutral_table(ctx: ActionContext) -> list[dict[str, Any]]:
 
-    return neutral_table(ctx.rule.set_id)
+    return neutral_table(ctx.rule.set_id, ctx.rule.file)
 
 
 def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:

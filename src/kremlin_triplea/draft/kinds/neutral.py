@@ -159,6 +159,10 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
         return Problem(restriction.rule, restriction.source, f"{power} may take over only {', '.join(restriction.neutrals)}, not {neutral.name}")
+    # The neutral joins ``power`` with its army, as ``power``'s own units (issue 28): never another power's type.
+    problem = state.units_problem(option.quote("neutral"), option.source, power, (word for word, _ in neutral.army))
+    if problem is not None:
+        return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}")
     return state.lock_problem(side, territory)
 
 
@@ -182,10 +186,14 @@ def neutral_set_problem(state: DraftState, option: Option, territories: list[str
     return None
 
 
-def neutral_navy(state: DraftState, territory: str) -> list[tuple[str, int]]:
-    """The neutral's naval units (game unit names and counts)."""
-    army = [(state.names.unit(u), n) for u, n in state.neutrals[territory].army]
-    return [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
+def neutral_army(state: DraftState, territory: str, power: str) -> list[tuple[str, int]]:
+    """The neutral's army as ``power``'s unit types (game unit names and counts); :func:`neutral_problem` checks it has them."""
+    return state.own_units(state.neutrals[territory].army, power)
+
+
+def neutral_navy(state: DraftState, territory: str, power: str) -> list[tuple[str, int]]:
+    """The neutral's naval units as ``power``'s (game unit names and counts)."""
+    return [(u, n) for u, n in neutral_army(state, territory, power) if state.board.catalog.unit_type(u).is_ship]
 
 
 def navy_destinations(state: DraftState, territory: str, power: str) -> Nearest:
@@ -195,9 +203,9 @@ def navy_destinations(state: DraftState, territory: str, power: str) -> Nearest:
     return nearest(board, territory, lambda z: board.is_water(z) and z not in enemies, via="sea")
 
 
-def navy_problem(state: DraftState, option: Option, territory: str, navy_at: str | None) -> Problem | None:
+def navy_problem(state: DraftState, option: Option, territory: str, power: str, navy_at: str | None) -> Problem | None:
     """Why the pick's ``navy_at`` cannot be, whatever the board after the bid: the neutral has no ships."""
-    if navy_at is not None and not neutral_navy(state, territory):
+    if navy_at is not None and not neutral_navy(state, territory, power):
         shown = state.names.shown(territory)
         return Problem(option.quote("navy"), option.source, f"{shown} has no naval units, so navy_at = {navy_at!r} does not apply")
     return None
@@ -215,7 +223,7 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
             option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}"
         ).violation(pick.label)
     for take in target.takes:
-        problem = neutral_problem(state, option, pick.side, take.territory, take.by) or navy_problem(state, option, take.territory, take.navy_at)
+        problem = neutral_problem(state, option, pick.side, take.territory, take.by) or navy_problem(state, option, take.territory, take.by, take.navy_at)
         if problem is not None:
             raise problem.violation(pick.label)
     problem = neutral_set_problem(state, option, territories)
@@ -238,7 +246,7 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
             changes.append(SetTerritory(territory, "impassable", False))
             facts.append("no longer impassable")
         affected.add(territory)
-        army = [(state.names.unit(u), n) for u, n in neutral.army]
+        army = neutral_army(state, territory, take.by)
         on_land = [(u, n) for u, n in army if not state.board.catalog.unit_type(u).is_ship]
         at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
         changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
@@ -358,7 +366,7 @@ class NeutralTakeover(OptionKind):
                 if neutral_problem(state, option, side, territory, power) is not None:
                     continue
                 # Where its ships would go now (shown to players; declared after the bid).
-                takers.append((power, navy_destinations(state, territory, power).matches if neutral_navy(state, territory) else ()))
+                takers.append((power, navy_destinations(state, territory, power).matches if neutral_navy(state, territory, power) else ()))
             if takers:
                 choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
         pairs = (

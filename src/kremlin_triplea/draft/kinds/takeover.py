@@ -150,6 +150,10 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
         return Problem(
             restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})"
         )
+    # The taker places the option's units (its own types, issue 28): a power that can have none of one may not take.
+    problem = state.units_problem(option.quote("units"), option.source, power, (word for word, _ in params.units))
+    if problem is not None:
+        return problem
     forbidden = {unit for word in params.forbidden_units for unit in state.names.units_of_any_power(word)}
     present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
     if present:
@@ -256,7 +260,7 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
         changes += [RemoveUnits(spec.territory, structure_owner, unit, count), PlaceUnits(spec.territory, owner, unit, count)]
         lines.append(f"{owner} capture {count} {structure_owner} {unit} in {shown} (it cannot move, so it cannot retreat)")
     changes.append(SetOwner(spec.territory, owner, captured=True))
-    placed = [(state.names.unit(u, power=spec.by), n) for u, n in params.units]  # the taker's own (issue 28)
+    placed = state.own_units(params.units, spec.by)  # the taker's own (issue 28), checked by takeover_problem
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
     held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
     lines.insert(
@@ -339,7 +343,14 @@ class TerritoryTakeover(OptionKind):
         board = state.board
         choices = []
         land = [t for t, d in board.nodes.items() if not d["water"]]
+        params = option.params
+        assert isinstance(params, TerritoryTakeoverParams)
+        lacking = []  # the powers that cannot take the option's units, and why (the option's line says so when none may take)
         for power in powers:
+            problem = state.units_problem(option.quote("units"), option.source, power, (word for word, _ in params.units))
+            if problem is not None:
+                lacking.append(problem.why)
+                continue
             for territory in land:
                 if takeover_problem(state, option, side, territory, power) is not None:
                     continue
@@ -348,7 +359,7 @@ class TerritoryTakeover(OptionKind):
                     for owner, unit, count in retreating_groups(state, territory, power)
                 )
                 choices.append(TakeoverChoice(territory, power, retreats))
-        unavailable = None if choices else f"no enemy territory may be taken over by the {side}"
+        unavailable = None if choices else f"no enemy territory may be taken over by the {side}" + (f": {'; '.join(dict.fromkeys(lacking))}" if lacking else "")
         return TakeoverChoices(option, unavailable=unavailable, takeovers=tuple(choices))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
