@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from kremlin_triplea.draft.kinds.base import KINDS, OptionKind, params_by_kind, register, unregister
+from kremlin_triplea.draft.kinds.base import KINDS, DisplacedWords, OptionKind, params_by_kind, register, unregister
 from kremlin_triplea.draft.kinds.bid import achievable_values, apply_bid, bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.neutral import (
     NeutralTake,
@@ -51,6 +51,7 @@ for _module in pkgutil.iter_modules(__path__):
 
 __all__ = [
     "KINDS",
+    "DisplacedWords",
     "NeutralTakeoverParams",
     "NeutralTakes",
     "PickTarget",

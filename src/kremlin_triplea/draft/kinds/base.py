@@ -137,6 +137,11 @@ def register(cls: type[OptionKind]) -> type[OptionKind]:
         raise ValueError(f"option kind {cls.name!r} reads the parameters of {cls.params.KIND!r}")
     if any(kind.target_key == cls.target.KEY for kind in KINDS.values()):
         raise ValueError(f"option kind {cls.name!r}: another kind's picks name their target `{cls.target.KEY}`")
+    for kind in KINDS.values():
+        shared = set(kind.displaces) & set(cls.displaces)
+        if shared:
+            # A displaced group finds the kind that places it by its name (displacing_kind).
+            raise ValueError(f"option kind {cls.name!r}: the kind {kind.name!r} already displaces units as {', '.join(sorted(shared))}")
     KINDS[cls.name] = cls()
     return cls
 
