@@ -252,7 +252,7 @@ def test_the_draft_room_offers_its_legal_picks(war_chest, ruleset_file: Path, tm
 
 def test_a_placement_exception_at_a_place_the_map_lacks_excepts_nothing_there_and_says_so() -> None:
     """001, 2. option 3: "Exception- Germany may not place a transport in the Baltic Sea." A map without it drops only the exception."""
-    from kremlin_triplea.draft.kinds import PlacementParams
+    from kremlin_triplea.draft.kinds.placement import PlacementParams
     from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.rules.profile import fit_ruleset, load_named_profile
 

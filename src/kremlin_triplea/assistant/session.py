@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,16 +23,8 @@ import attrs
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, question, write_declaration
 from kremlin_triplea.draft.form import Field, place_answers
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    Displaced,
-    DraftState,
-    Problem,
-    bid_placement_problem,
-    bid_receivers,
-    removable_units,
-    removal_target,
-)
+from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Problem
+from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset
@@ -985,27 +977,6 @@ def _bid_words(bid: dict[str, Any]) -> str:
         for power, amount in bid.get(key, {}).items():
             parts.append(f"{power} {what} {amount} PUs")
     return "; ".join(p for p in parts if p)
-
-
-def _only(found: Iterable[Any]) -> Any:
-    """The one item of ``found``, or None (no answer: the question asks again)."""
-    items = list(found)
-    return items[0] if len(items) == 1 else None
-
-
-def _first_problem(problems: Iterable[Problem | None]) -> Problem | None:
-    """None if any power may (one ``None``), else the first reason."""
-    found = list(problems)
-    return None if any(p is None for p in found) else (found[0] if found else None)
-
-
-def _offer_power(offers: Sequence[Any], power: str) -> Any:
-    return next((o for o in offers if o.power == power), power)
-
-
-def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    counts = Counter(placed)
-    return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
 
 
 def preview(session: DraftSession) -> DraftResult:
