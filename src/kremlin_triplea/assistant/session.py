@@ -438,12 +438,7 @@ class Conversation:
             lines = [f"option {option.number}. {option.title} ({option.source})"]
             lines += wrap.wrap(f'"{option.rule}"')
             lines += option.params.describe(ruleset)
-            if option.kind == "scenario":
-                side = self.side
-                for scenario in ruleset.scenarios:
-                    if side is None or scenario.side == side:
-                        lines += scenario_lines(scenario, self.session.state.edition)
-            return lines
+            return lines + KINDS[option.kind].help_lines(self.session.state, option, self.side)
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
             return scenario_lines(scenario, self.session.state.edition)

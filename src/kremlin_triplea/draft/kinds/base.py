@@ -98,6 +98,10 @@ class OptionKind:
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         raise NotImplementedError
 
+    def help_lines(self, state: DraftState, option: Option, side: str | None) -> list[str]:
+        """More for ``help OPTION`` than the rule text and parameters (a scenario option: the side's scenarios and their effects)."""
+        return []
+
     def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
         """What the terminal and the draft room ask for a pick of ``choices``' option: by default, which of its legal picks."""
         listed = [(description, pick.target.to_toml()) for description, pick in self.picks(state, choices, side, index)]
