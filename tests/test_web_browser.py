@@ -203,6 +203,8 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
                 assert "take back pick 1 (Axis, option 10" in person.wait_for("#undo-answer").text
                 person.submit("undo-refuse")
                 assert "The other side refused to undo pick 1" in other.wait_for("#answer").text
+                other.driver.refresh()  # a page opened afterwards says it too (the room records the answer)
+                assert "The other side refused to undo pick 1" in other.wait_for("#answer").text
                 assert len(room.session.picks) == 1
             person.fill_pick(entry)
             if number == 3:

@@ -28,7 +28,7 @@ from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, read_draft
 from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
@@ -42,6 +42,7 @@ from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_cho
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
+from kremlin_triplea.session import apply_draft
 
 COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
 _PICKED_BY = "picked by "

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ipaddress
 import sys
 import threading
 from urllib.parse import parse_qsl
@@ -42,6 +43,10 @@ MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
 #: An event stream says it is still there this often when nothing happens (proxies close silent connections).
 HEARTBEAT_SECONDS = 15
+#: The most event streams one address may hold open at once (one per open page): a browser opens at most six
+#: connections to a site, so this leaves room for a few devices behind one router, while one machine cannot
+#: take the room's 2,000 connections for itself (``MAX_CONNECTIONS``).
+STREAMS_PER_ADDRESS = 32
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -164,6 +169,56 @@ class Changes:
         return self.room.seq
 
 
+def client_address(request: Request) -> str:
+    """Whom an event stream is counted against: the client's IPv4 address, or its IPv6 address's /64 (one machine
+    is given a whole /64 and may send from any address in it)."""
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an IP address (a test client's name, a Unix socket): counted as it is named
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class StreamCount:
+    """The event streams open per address (``client_address``), at most ``most`` each; touched only on the event loop."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        if self.open.get(address, 0) >= self.most:
+            return False
+        self.open[address] = self.open.get(address, 0) + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        left = self.open.get(address, 0) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+class CountedStream(StreamingResponse):
+    """A streaming response that calls ``closed()`` once it ends, however it ends (the client went away, the server stops)."""
+
+    def __init__(self, content, closed, **kwargs) -> None:
+        super().__init__(content, **kwargs)
+        self.closed = closed
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
+
+
 PageKey = tuple[str, str | None, tuple[tuple[str, str], ...]]  # role, option, query
 
 
@@ -268,10 +323,11 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
 class RoomEndpoints:
     """The room's endpoints: each finds the role from the key in the address, then answers for that role."""
 
-    def __init__(self, room: Room, pages: RoomPages, changes: Changes) -> None:
+    def __init__(self, room: Room, pages: RoomPages, changes: Changes, streams: StreamCount | None = None) -> None:
         self.room = room
         self.pages = pages
         self.changes = changes
+        self.streams = streams or StreamCount(STREAMS_PER_ADDRESS)
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
@@ -399,6 +455,10 @@ class RoomEndpoints:
         except Forbidden as error:
             return self.forbidden(error)
 
+        address = client_address(request)
+        if not self.streams.take(address):
+            reason = f"this address has {self.streams.most} event streams open already, the most one address may hold: close a page of the room first"
+            return Response(reason + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
         changes.attach()
 
         async def stream():
@@ -416,7 +476,7 @@ class RoomEndpoints:
                 else:
                     yield ": still here\n\n"
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return CountedStream(stream(), lambda: self.streams.give_back(address), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def index(self, request: Request) -> Response:
         return self.forbidden("open the link the host gave you")

@@ -84,18 +84,6 @@ SCRIPT = """
   });
   budget();
   zoom();
-  // What the other side answered to this page's bid or undo (the room only says it to the side that answered).
-  function answered(old, fresh) {
-    var role = old.getAttribute('data-role'), actions = +fresh.getAttribute('data-actions'), before = +old.getAttribute('data-actions');
-    if (old.getAttribute('data-undo') === role && fresh.getAttribute('data-undo') === '') {
-      return actions < before ? 'The other side agreed: ' + old.getAttribute('data-undo-what') + ' is undone.' : 'The other side refused to undo ' + old.getAttribute('data-undo-what') + '.';
-    }
-    if (old.getAttribute('data-bid') === 'proposed:' + role) {
-      if (fresh.getAttribute('data-bid') === 'agreed') return 'The other side agreed to your bid.';
-      if (fresh.getAttribute('data-bid') === '' && actions === before) return 'The other side refused your bid: propose another.';
-    }
-    return null;
-  }
   var room = document.getElementById('room');
   if (!room) return;
   // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
@@ -109,18 +97,8 @@ SCRIPT = """
     fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
       if (!fresh) return;
-      var said = answered(room, fresh);
       room.innerHTML = fresh.innerHTML;
       for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
-      if (said) {
-        var notice = document.createElement('p');
-        notice.className = 'note';
-        notice.id = 'answer';
-        notice.setAttribute('role', 'status');
-        notice.textContent = said;
-        var controls = document.getElementById('controls');
-        controls.insertBefore(notice, controls.firstChild);
-      }
       budget();
       zoom();
     });
@@ -273,7 +251,7 @@ def room_page(
         f"you are <b id='role'>{escape(who)}</b></h1>"
         f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending_line(room, role))}</p></header>"
     )
-    out = [f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
+    out = [answer_notice(room, role), f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
     if error:
         out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
@@ -292,23 +270,24 @@ def room_page(
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' {answer_marks(room, role)}>{bar}<div id='controls'>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}'>{bar}<div id='controls'>"
         + "".join(out)
         + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map'>{svg}</div></div></div>"
     )
     return page(f"Kremlin draft — {who}", body)
 
 
-def answer_marks(room: Room, role: str) -> str:
-    """What the page's script compares across a change to tell this side how its bid or undo was answered."""
-    session = room.session
-    bid = "agreed" if "bid" in session.data else f"proposed:{room.bid_proposal.side}" if room.bid_proposal is not None else ""
-    undo = room.undo_request.side if room.undo_request is not None else ""
-    actions = len(session.picks) + ("bid" in session.data)
-    return (
-        f"data-role='{escape(role)}' data-bid='{escape(bid)}' data-undo='{escape(undo)}' data-actions='{actions}' "
-        f"data-undo-what='{escape(undo_target(room)) if undo else ''}'"
-    )
+def answer_notice(room: Room, role: str) -> str:
+    """What the other side answered to this side's bid or undo: on each of this side's pages until the next action
+    (the room records it, so a page opened later, or on another device, says it too)."""
+    answer = room.answer
+    if answer is None or answer.side != role:
+        return ""
+    if answer.to == "bid":
+        said = "The other side agreed to your bid." if answer.agreed else "The other side refused your bid: propose another."
+    else:
+        said = f"The other side agreed: {answer.what} is undone." if answer.agreed else f"The other side refused to undo {answer.what}."
+    return f"<p class='note' id='answer' role='status'>{escape(said)}</p>"
 
 
 def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
@@ -344,9 +323,7 @@ def undo_target(room: Room) -> str:
     session = room.session
     if "bid" in session.data:
         return "the agreed bid (" + bid_text(session.data["bid"]) + ")"
-    if not session.picks:
-        return "nothing"
-    return describe_pick(session.values[-1])[0]
+    return room.last_action()
 
 
 # Fields whose typed text a refusal may quote (a place): the field whose text it quotes is marked. A pick form

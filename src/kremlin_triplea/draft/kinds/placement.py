@@ -192,7 +192,8 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         return Problem(option.quote(key), option.source, f"{power} {unit} in {shown}: {why}")
     for excluded_power, excluded_unit, excluded_place in params.exclude:
         names = state.names
-        if (names.power(excluded_power), names.unit(excluded_unit), names.place(excluded_place)) == (power, unit, place):
+        excluded = names.power(excluded_power)  # its own unit for the word (issue 28), as the pick's entry is read
+        if (excluded, names.place(excluded_place)) == (power, place) and _unit_of(state, excluded_unit, excluded) == unit:
             return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {shown}: excepted by the option")
     enemies = facts.enemy_places(power)
     for check in params.require:
@@ -234,10 +235,14 @@ def could_fit(params: PlacementParams, data: dict, kind, power: str) -> bool:  #
 
 def unit_sets(state: DraftState, option: Option, power: str | None = None) -> list[Counter[str]]:
     """The option's unit sets as game unit types: ``power``'s own where the map profile gives it its own
-    (``[units_by_power]``, issue 28: a German armor is the Germans' tank, not another power's)."""
+    (``[units_by_power]``, issue 28: a German armor is the Germans' tank, not another power's); the sets
+    ``power`` can have whole (:meth:`Names.own_unit`)."""
     params = option.params
     assert isinstance(params, PlacementParams)
-    return [Counter(state.names.unit(u, power=power) for u in units) for units in params.unit_sets]
+    if power is None:
+        return [Counter(state.names.unit(u) for u in units) for units in params.unit_sets]
+    own = [[_unit_of(state, u, power) for u in units] for units in params.unit_sets]
+    return [Counter(u for u in units if u is not None) for units in own if None not in units]
 
 
 def _unit_of(state: DraftState, word: str, power: str) -> str | None:
@@ -557,6 +562,7 @@ class Placement(OptionKind):
         params = option.params
         assert isinstance(params, PlacementParams)
         require = params.require
+        allied = state.board.catalog.allied
         # Where each rule-text word of the sets may go, as (power, that power's unit, place), in the choices' order.
         by_word: dict[str, list[tuple[str, str, str]]] = {}
         for words in params.unit_sets:
@@ -573,10 +579,14 @@ class Placement(OptionKind):
                 for power, unit, place in by_word[word]:
                     placements = [UnitPlacement(power, unit, 1, place)]
                     for other in words[:position] + words[position + 1 :]:
+                        # Never beside the target a power at war with its own (Total World War's Germany and Italy are
+                        # both Axis, each its own alliance): a board no game starts from (draft/invariants.py).
                         fitting = [
                             (p, u, at)
                             for p, u, at in by_word[other]
-                            if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place)
+                            if ("same_power" not in require or p == power)
+                            and ("same_territory" not in require or at == place)
+                            and (at != place or allied(p, power))
                         ]
                         if not fitting:
                             break

@@ -156,8 +156,10 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     shown = names.shown(at)
     where = f"{state.ruleset.path}: scenario {scenario.id!r}"
     power = names.power(step.power, where=where) if step.power else None
-    units = [(names.unit(u, where=where, power=power), n) for u, n in step.units]  # the power's own (issue 28)
-    types = {names.unit(u, where=where, power=power) for u in step.types}
+    units = _units_of(state, scenario, step, power, pick)
+    # Which units a retreat or a destruction concerns: of any power's type for the word (the owner is checked apart);
+    # a word the map has no type for is an unknown name, as a place is.
+    types = {unit for word in step.types for unit in names.units_of_any_power(word) or {names.unit(word, where=where)}}
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
         return _place(state, scenario, power, units, at, pick)
@@ -222,6 +224,16 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
         return [], [f"no {what} in {shown} to destroy"]
     text = ", ".join(f"{n} {o} {u}" for (o, u), n in doomed)
     return [RemoveUnits(at, o, u, n) for (o, u), n in doomed], [f"destroy {text} in {shown}"]
+
+
+def _units_of(state: DraftState, scenario: Scenario, step: Step, power: str | None, pick: Pick) -> list[tuple[str, int]]:
+    """The step's units as ``power``'s own types (issue 28), or the scenario refused where it can have none of one."""
+    if power is None:
+        return [(state.names.unit(u, where=f"{state.ruleset.path}: scenario {scenario.id!r}"), n) for u, n in step.units]
+    problem = state.units_problem(scenario.rule, scenario.source, power, (word for word, _ in step.units))
+    if problem is not None:
+        raise problem.violation(pick.label)
+    return state.own_units(step.units, power)
 
 
 def _place(state: DraftState, scenario: Scenario, power: str | None, units: list[tuple[str, int]], at: str, pick: Pick) -> tuple[list[Change], list[str]]:
@@ -341,7 +353,10 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
             # One army: the neutral was taken over (with its army) by an earlier pick of this side.
             return [], [f"{shown} already joined {data['owner']} with its army (an earlier pick): the army exists once, nothing more is placed"]
         raise Problem(scenario.rule, scenario.source, f"{shown} and its army belong to {data['owner']}, an enemy of {taker}").violation(pick.label)
-    army = [(names.unit(u), n) for u, n in neutral.army]
+    problem = state.units_problem(scenario.rule, scenario.source, taker, (word for word, _ in neutral.army))
+    if problem is not None:
+        raise Problem(problem.rule, problem.source, f"{shown}'s army cannot join {taker}: {problem.why}").violation(pick.label)
+    army = state.own_units(neutral.army, taker)  # the taker's own types (issue 28)
     on_land = [(u, n) for u, n in army if not board.catalog.unit_type(u).is_ship]
     at_sea = [(u, n) for u, n in army if board.catalog.unit_type(u).is_ship]
     changes: list[Change] = [SetOwner(at, taker, captured=False)]
