@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from support.paths import MAPS_DIR
+from support.properties import set_quick
 
 #: Fixture scopes that outlive one test: a test using one shares what it built (a JVM's readings, written games).
 SHARED_SCOPES = frozenset({"class", "module", "package"})
@@ -32,6 +33,11 @@ def _cache_bytecode_outside_the_checkout() -> None:
 
 
 _cache_bytecode_outside_the_checkout()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The quick subset is the run that leaves out the slow tests (README: ``-m "not engine and not slow"``)."""
+    set_quick("not slow" in (config.getoption("markexpr") or ""))
 
 
 @pytest.fixture
