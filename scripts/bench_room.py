@@ -89,10 +89,13 @@ def start_server(folder: Path, maps_dir: Path, src: Path = REPO / "src") -> tupl
     return process, links
 
 
-async def spectator(http: httpx.AsyncClient, base: str, key: str, until: float, opened, reloads, failed) -> None:
-    """An open event stream; on each new step the page is reloaded, as the room's script does in a browser."""
+async def spectator(http: httpx.AsyncClient, base: str, key: str, number: int, until: float, opened, reloads, failed) -> None:
+    """An open event stream; on each new step the page is reloaded, as the room's script does in a browser.
+
+    Each stream comes from an address of its own (127.0.x.y: all of 127/8 is this machine), as spectators on as many
+    machines: the room takes only so many streams from one address (web/app.py, STREAMS_PER_ADDRESS)."""
     port = int(base.rsplit(":", 1)[1])
-    reader, writer = await asyncio.open_connection(HOST, port)
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(f"127.0.{2 + number // 250}.{1 + number % 250}", 0))
     writer.write(f"GET /events/{key} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
     last = None
     try:
@@ -130,7 +133,7 @@ def crowd(base: str, key: str, count: int, seconds: float, opened, reloads, fail
         until = time.monotonic() + seconds
         limits = httpx.Limits(max_connections=count, max_keepalive_connections=count)
         async with httpx.AsyncClient(timeout=60, limits=limits, headers={"Accept-Encoding": "gzip"}) as http:
-            await asyncio.gather(*(spectator(http, base, key, until, opened, reloads, failed) for _ in range(count)), return_exceptions=True)
+            await asyncio.gather(*(spectator(http, base, key, number, until, opened, reloads, failed) for number in range(count)), return_exceptions=True)
 
     asyncio.run(all_of_them())
 

@@ -138,8 +138,8 @@ class Player:
             spec = entry["takeover"]
             self.type("territory", spec["territory"])
             self.select("by", names.power(spec["by"]))
-            self.submit("show-retreats")  # the page then says where the defenders could retreat now, declared after the bid
-            self.wait_for("p.retreat")
+            self.submit("show-then")  # the page then says where the defenders could retreat now, declared after the bid
+            self.wait_for("p.then")
         if "scenario" in entry:
             self.select("scenario", entry["scenario"])
 
@@ -202,6 +202,8 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
                 other.submit("undo-button")
                 assert "take back pick 1 (Axis, option 10" in person.wait_for("#undo-answer").text
                 person.submit("undo-refuse")
+                assert "The other side refused to undo pick 1" in other.wait_for("#answer").text
+                other.driver.refresh()  # a page opened afterwards says it too (the room records the answer)
                 assert "The other side refused to undo pick 1" in other.wait_for("#answer").text
                 assert len(room.session.picks) == 1
             person.fill_pick(entry)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.requests import Request
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
     warnings.simplefilter("ignore")
@@ -26,7 +27,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
-from kremlin_triplea.web.app import create_app, room_server
+from kremlin_triplea.web.app import STREAMS_PER_ADDRESS, client_address, create_app, room_server
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, pick_form
@@ -225,8 +226,9 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
         sock.close()
 
 
-def raw(address, data: bytes = b"") -> socket.socket:
-    connection = socket.create_connection(address, timeout=10)
+def raw(address, data: bytes = b"", source: str | None = None) -> socket.socket:
+    """A connection to ``address`` that has sent ``data``; from ``source`` (another loopback address, 127.x.y.z) if given."""
+    connection = socket.create_connection(address, timeout=10, source_address=(source, 0) if source else None)
     if data:
         connection.sendall(data)
     return connection
@@ -262,7 +264,8 @@ def test_event_streams_leave_the_workers_to_the_players(room: Room) -> None:
     # player's page takes 5 s and a pick 4 s". 120 streams are three times the workers.
     first = example()["pick"][0]
     with room_served(room) as (address, server):
-        streams = [raw(address, stream_request(room)) for _ in range(120)]
+        # From 120 addresses, as spectators on as many machines (one address may hold only STREAMS_PER_ADDRESS).
+        streams = [raw(address, stream_request(room), source=f"127.0.1.{n + 1}") for n in range(120)]
         try:
             with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=60) as http:
                 http.get(f"/room/{room.keys[SPECTATOR]}")  # the page drawn once
@@ -284,6 +287,65 @@ def test_event_streams_leave_the_workers_to_the_players(room: Room) -> None:
         finally:
             for stream in streams:
                 stream.close()
+
+
+def stream_answer(connection: socket.socket) -> bytes:
+    """The head of the answer to a stream request, and what came with it."""
+    connection.settimeout(10)
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = connection.recv(4096)
+        assert chunk, answer
+        answer += chunk
+    return answer
+
+
+def test_one_address_holds_at_most_its_share_of_event_streams_and_others_are_not_refused(room: Room) -> None:
+    """Issue 31's last note: anyone with the spectators' link could open up to 2,000 event streams."""
+    with room_served(room) as (address, server):
+        held = [raw(address, stream_request(room)) for _ in range(STREAMS_PER_ADDRESS)]
+        try:
+            for connection in held:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            refused = raw(address, stream_request(room))
+            answer = stream_answer(refused)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            while len(body) < length(answer):
+                body += refused.recv(4096)
+            assert head.startswith(b"HTTP/1.1 429"), head
+            assert body.decode().count("\n") == 1 and f"{STREAMS_PER_ADDRESS} event streams" in body.decode(), body  # one line, why
+            refused.close()
+            # A player's stream from another address is not refused, nor is a player's own page from this one.
+            other = raw(address, stream_request(room, "Axis"), source="127.0.0.2")
+            assert stream_answer(other).startswith(b"HTTP/1.1 200")
+            other.close()
+            with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Axis']}").status_code == 200
+            # A page closed gives its stream back: the address may open one again.
+            held.pop().close()
+            deadline = time.monotonic() + 10
+            while True:
+                again = raw(address, stream_request(room))
+                if stream_answer(again).startswith(b"HTTP/1.1 200"):
+                    held.append(again)
+                    break
+                again.close()
+                assert time.monotonic() < deadline, "the closed stream was never given back"
+                time.sleep(0.1)
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_an_ipv6_client_is_counted_by_its_64_and_a_mapped_ipv4_as_its_ipv4() -> None:
+    """A machine on IPv6 is given a whole /64 and may send from any address in it: they count as one."""
+
+    def address_of(host: str) -> str:
+        return client_address(Request({"type": "http", "client": (host, 5000), "headers": []}))
+
+    assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::9")
+    assert address_of("2001:db8:1:2::1") != address_of("2001:db8:1:3::1")
+    assert address_of("::ffff:192.0.2.7") == address_of("192.0.2.7") != address_of("192.0.2.8")
 
 
 def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room: Room) -> None:

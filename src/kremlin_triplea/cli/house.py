@@ -148,7 +148,7 @@ def house_command(
     for house in houses:
         mine = {k: v for k, v in chosen_switches.items() if k in house.choices}
         wanted = {k: v for k, v in picked.items() if k in house.powers}
-        choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line"))
+        choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line", file=house.rules.path))
 
     result = add_notes(apply_house_rules(loaded, choices))
     for warning in result.warnings:

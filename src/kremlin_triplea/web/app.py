@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import ipaddress
 import sys
 import threading
 from urllib.parse import parse_qsl
@@ -42,6 +43,10 @@ MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
 #: An event stream says it is still there this often when nothing happens (proxies close silent connections).
 HEARTBEAT_SECONDS = 15
+#: The most event streams one address may hold open at once (one per open page): a browser opens at most six
+#: connections to a site, so this leaves room for a few devices behind one router, while one machine cannot
+#: take the room's 2,000 connections for itself (``MAX_CONNECTIONS``).
+STREAMS_PER_ADDRESS = 32
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -164,6 +169,56 @@ class Changes:
         return self.room.seq
 
 
+def client_address(request: Request) -> str:
+    """Whom an event stream is counted against: the client's IPv4 address, or its IPv6 address's /64 (one machine
+    is given a whole /64 and may send from any address in it)."""
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an IP address (a test client's name, a Unix socket): counted as it is named
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class StreamCount:
+    """The event streams open per address (``client_address``), at most ``most`` each; touched only on the event loop."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        if self.open.get(address, 0) >= self.most:
+            return False
+        self.open[address] = self.open.get(address, 0) + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        left = self.open.get(address, 0) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+class CountedStream(StreamingResponse):
+    """A streaming response that calls ``closed()`` once it ends, however it ends (the client went away, the server stops)."""
+
+    def __init__(self, content, closed, **kwargs) -> None:
+        super().__init__(content, **kwargs)
+        self.closed = closed
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
+
+
 PageKey = tuple[str, str | None, tuple[tuple[str, str], ...]]  # role, option, query
 
 
@@ -260,11 +315,41 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     """
     from kremlin_triplea.web.picture import board_svg
 
-    pages = RoomPages(room, svg_for or board_svg)
-    notes = pages.notes
-    changes = Changes(room, stopping)
+    endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping))
+    # The board's SVG makes a page about 570 KB (AA50); compressed (once per step, in a worker: see Page) it is 170 KB.
+    return Starlette(routes=endpoints.routes())
+
+
+class RoomEndpoints:
+    """The room's endpoints: each finds the role from the key in the address, then answers for that role."""
+
+    def __init__(self, room: Room, pages: RoomPages, changes: Changes, streams: StreamCount | None = None) -> None:
+        self.room = room
+        self.pages = pages
+        self.changes = changes
+        self.streams = streams or StreamCount(STREAMS_PER_ADDRESS)
+
+    def routes(self) -> list[Route]:
+        room, action = self.room, self.action
+        return [
+            Route("/", self.index),
+            Route("/room/{key}", self.view),
+            Route("/room/{key}/pick", action(self.pick), methods=["POST"]),
+            Route(
+                "/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the other side agrees or refuses"), methods=["POST"]
+            ),
+            Route("/room/{key}/bid/answer", action(room.answer_bid), methods=["POST"]),
+            Route("/room/{key}/declare", action(room.declare), methods=["POST"]),
+            Route("/room/{key}/house", action(room.choose_house), methods=["POST"]),
+            Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
+            Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
+            Route("/room/{key}/install", action(self.install), methods=["POST"]),
+            Route("/room/{key}/game.xml", self.game_xml),
+            Route("/events/{key}", self.events),
+        ]
 
     def show(
+        self,
         request: Request,
         role: str,
         key: str,
@@ -274,59 +359,63 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
         query: dict[str, str] | None = None,
         error: str | None = None,
     ) -> Response:
-        return pages.draw(role, key, option=option, query=query, error=error).response(request, status)
+        return self.pages.draw(role, key, option=option, query=query, error=error).response(request, status)
 
-    def forbidden(error: Exception) -> HTMLResponse:
+    @staticmethod
+    def forbidden(error: Exception | str) -> HTMLResponse:
         return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
 
-    async def view(request: Request) -> Response:
+    async def view(self, request: Request) -> Response:
         key = request.path_params["key"]
         try:
-            role = room.role(key)
+            role = self.room.role(key)
         except Forbidden as error:
-            return forbidden(error)
-        return await pages.view(request, role, key, {k: v[:200] for k, v in request.query_params.items()})
+            return self.forbidden(error)
+        return await self.pages.view(request, role, key, {k: v[:200] for k, v in request.query_params.items()})
 
-    def action(method):
+    def action(self, method):
+        """The endpoint that reads the form and runs ``method(role, form)`` in a worker, then redirects to the room."""
+
         async def endpoint(request: Request) -> Response:
             key = request.path_params["key"]
             try:
-                role = room.role(key)
+                role = self.room.role(key)
             except Forbidden as error:
-                return forbidden(error)
+                return self.forbidden(error)
             try:
                 form = await read_form(request)
             except _BodyTooLarge:
                 return HTMLResponse(message_page("413 Request Entity Too Large", f"a request body is at most {MAX_BODY} bytes"), status_code=413)
             except FormError as error:
                 return HTMLResponse(message_page("400 Bad Request", str(error)), status_code=400)
-
-            def run() -> Response:
-                try:
-                    done = method(role, form)
-                except Forbidden as error:
-                    return forbidden(error)
-                except Conflict as error:
-                    return show(request, role, key, status=409, error=str(error))
-                except FormError as error:
-                    return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
-                except Refused as error:
-                    return show(request, role, key, status=422, error=str(error), option=form.get("option"), query=form)
-                except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
-                    return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
-                if done:
-                    notes[role] = done
-                # Post/redirect/get: a reload does not submit again.
-                return Response(status_code=303, headers={"Location": f"/room/{key}"})
-
-            return await run_in_threadpool(run)
+            return await run_in_threadpool(self.run_action, method, request, role, key, form)
 
         return endpoint
 
-    def pick(role: str, form: dict[str, str]) -> str:
-        return "; ".join(room.pick(role, form))
+    def run_action(self, method, request: Request, role: str, key: str, form: dict[str, str]) -> Response:
+        show = self.show
+        try:
+            done = method(role, form)
+        except Forbidden as error:
+            return self.forbidden(error)
+        except Conflict as error:
+            return show(request, role, key, status=409, error=str(error))
+        except FormError as error:
+            return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
+        except Refused as error:
+            return show(request, role, key, status=422, error=str(error), option=form.get("option"), query=form)
+        except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
+            return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
+        if done:
+            self.pages.notes[role] = done
+        # Post/redirect/get: a reload does not submit again.
+        return Response(status_code=303, headers={"Location": f"/room/{key}"})
 
-    def install(role: str, form: dict[str, str]) -> str:
+    def pick(self, role: str, form: dict[str, str]) -> str:
+        return "; ".join(self.room.pick(role, form))
+
+    def install(self, role: str, form: dict[str, str]) -> str:
+        room = self.room
         if role == SPECTATOR:
             raise Forbidden("spectators cannot install")
         if not room.complete:
@@ -340,14 +429,15 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
             print(f"kremlin-triplea: install from the room refused: {error}", file=sys.stderr, flush=True)
             raise Refused("the host's TripleA could not take the game (the host's window where the room runs says why)") from None
 
-    async def game_xml(request: Request) -> Response:
+    async def game_xml(self, request: Request) -> Response:
+        room = self.room
         key = request.path_params["key"]
         try:
             role = room.role(key)
         except Forbidden as error:
-            return forbidden(error)
+            return self.forbidden(error)
         if role == SPECTATOR:
-            return forbidden("the game file is for the players")
+            return self.forbidden("the game file is for the players")
         if not room.complete:
             return HTMLResponse(message_page("409 Conflict", "the draft is not complete"), status_code=409)
         data = await run_in_threadpool(room.game_bytes)
@@ -358,12 +448,17 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
             headers["Content-Encoding"] = "gzip"
         return Response(data, media_type="application/xml", headers=headers)
 
-    async def events(request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
+        room, changes = self.room, self.changes
         try:
             room.role(request.path_params["key"])
         except Forbidden as error:
-            return forbidden(error)
+            return self.forbidden(error)
 
+        address = client_address(request)
+        if not self.streams.take(address):
+            reason = f"this address has {self.streams.most} event streams open already, the most one address may hold: close a page of the room first"
+            return Response(reason + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
         changes.attach()
 
         async def stream():
@@ -381,27 +476,10 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
                 else:
                     yield ": still here\n\n"
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return CountedStream(stream(), lambda: self.streams.give_back(address), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
-    async def index(request: Request) -> Response:
-        return forbidden("open the link the host gave you")
-
-    routes = [
-        Route("/", index),
-        Route("/room/{key}", view),
-        Route("/room/{key}/pick", action(pick), methods=["POST"]),
-        Route("/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the other side agrees or refuses"), methods=["POST"]),
-        Route("/room/{key}/bid/answer", action(room.answer_bid), methods=["POST"]),
-        Route("/room/{key}/declare", action(room.declare), methods=["POST"]),
-        Route("/room/{key}/house", action(room.choose_house), methods=["POST"]),
-        Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
-        Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
-        Route("/room/{key}/install", action(install), methods=["POST"]),
-        Route("/room/{key}/game.xml", game_xml),
-        Route("/events/{key}", events),
-    ]
-    # The board's SVG makes a page about 570 KB (AA50); compressed (once per step, in a worker: see Page) it is 170 KB.
-    return Starlette(routes=routes)
+    async def index(self, request: Request) -> Response:
+        return self.forbidden("open the link the host gave you")
 
 
 #: A connection must send each whole request (headers and body) within this many seconds of opening or of having

@@ -31,20 +31,22 @@ import attrs
 
 from kremlin_triplea.assistant.session import DraftSession, open_session
 from kremlin_triplea.check.gate import check_written_game
-from kremlin_triplea.draft.choices import NextPick
-from kremlin_triplea.draft.kinds import KINDS, Displaced, Pick
+from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.form import Form
+from kremlin_triplea.draft.kinds import KINDS, Displaced
 from kremlin_triplea.draft.legal import legal_choices
-from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game, read_draft
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
+from kremlin_triplea.report.value import describe_pick
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
-from kremlin_triplea.rules.ruleset import Option
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.web.forms import FORM_KINDS, FormError, bid_entry, listed_pick_entry, option_of, pick_entry
+from kremlin_triplea.session import Session, apply_draft
+from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
 SPECTATOR = "spectator"
 
@@ -256,6 +258,27 @@ class Undo:
     pick: int  # how many picks the draft had when asked (the pick to take back is the last one)
 
 
+@attrs.frozen
+class Answer:
+    """The other side's answer to ``side``'s bid or undo: shown on ``side``'s pages (reloaded, on another device, after a
+    restart: kept in the room file) until the next action is accepted."""
+
+    side: str  # whose bid or undo was answered
+    by: str
+    to: str  # "bid" or "undo"
+    agreed: bool
+    what: str = ""  # the action an undo took back (or would have), named as it was when answered
+
+    @classmethod
+    def from_dict(cls, data: Any, sides: tuple[str, ...]) -> Answer | None:
+        """The answer as the room file holds it; None for anything else (an older file, a hand edit)."""
+        if not isinstance(data, dict) or data.get("side") not in sides or data.get("by") not in sides or data.get("to") not in ("bid", "undo"):
+            return None
+        if not isinstance(data.get("agreed"), bool) or not isinstance(data.get("what", ""), str):
+            return None
+        return cls(data["side"], data["by"], data["to"], data["agreed"], data.get("what", ""))
+
+
 class Room:
     def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None) -> None:
         self.path = Path(draft_path)
@@ -301,10 +324,11 @@ class Room:
             self._undo_request = Undo(undo["side"], undo["pick"])
         # The sides that have chosen their powers' house-rule advantages (kept in the room file: a "none" leaves no trace in the draft).
         self.house_answered: set[str] = set(waiting.get("house_answered", []))
+        self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
-        return copy.deepcopy(self.session.data), self._bid_proposal, self._undo_request, set(self.house_answered)
+        return copy.deepcopy(self.session.data), self._bid_proposal, self._undo_request, set(self.house_answered), self._answer
 
     @contextmanager
     def _acting(self) -> Iterator[None]:
@@ -351,7 +375,7 @@ class Room:
         self.session.data = dict(read_toml(self.path))
         self.session.replay()
         self._read_waiting()
-        self._accepted()
+        self._moved_on()
 
     @property
     def bid_proposal(self) -> BidProposal | None:
@@ -361,6 +385,17 @@ class Room:
     def bid_proposal(self, proposal: BidProposal | None) -> None:
         save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
         self._bid_proposal = proposal
+
+    @property
+    def answer(self) -> Answer | None:
+        """The other side's answer to a bid or an undo, until the next action is accepted."""
+        return self._answer
+
+    @answer.setter
+    def answer(self, answer: Answer | None) -> None:
+        if answer != self._answer:
+            save_room_state(self.path, answer=attrs.asdict(answer) if answer is not None else None)
+            self._answer = answer
 
     @property
     def undo_request(self) -> Undo | None:
@@ -564,7 +599,12 @@ class Room:
         if seq != self.seq:
             raise Conflict(f"the draft moved on since this page was drawn (step {seq}, now {self.seq}): nothing was changed")
 
-    def _accepted(self) -> None:
+    def _accepted(self, answer: Answer | None = None) -> None:
+        """An action is accepted: the answer it gave (to a bid or an undo) replaces the one shown until now."""
+        self.answer = answer
+        self._moved_on()
+
+    def _moved_on(self) -> None:
         self.seq += 1
         self._result = None
         for watcher in self.watchers:
@@ -584,10 +624,10 @@ class Room:
                 option = self.session.run.ruleset.option(option_of(form))
             except KremlinError as error:
                 raise FormError(str(error)) from None
-            if option.kind in FORM_KINDS:
-                entry = pick_entry(form, side, option.kind)
-            else:
-                entry = listed_pick_entry(form, self.listed_picks(option, side))
+            choices = self.session.run.option_choices(option, side)
+            if not choices.available:
+                raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
+            entry = pick_entry(form, side, KINDS[option.kind].target_key, self.pick_form(choices, side))
             try:
                 lines = self.session.add_pick(entry)  # parses, checks and applies as apply does; saves atomically
             except KremlinError as error:
@@ -597,13 +637,10 @@ class Room:
             self._accepted()
             return lines
 
-    def listed_picks(self, option: Option, side: str) -> list[tuple[str, Pick]]:
-        """(description, pick) for every legal pick of ``option`` now: the choices of a kind without a form of its own."""
+    def pick_form(self, choices: OptionChoices, side: str) -> Form:
+        """What a pick of ``choices``' option asks now, as its kind describes it (the page's fields, read back on submit)."""
         run = self.session.run
-        choices = run.option_choices(option, side)
-        if not choices.available:
-            return []
-        return list(KINDS[option.kind].picks(run.state, choices, side, len(run.applied) + 1))
+        return KINDS[choices.option.kind].form(run.state, choices, side, len(run.applied) + 1)
 
     def bid(self, role: str, form: dict[str, str]) -> None:
         with self._acting():
@@ -620,7 +657,7 @@ class Room:
             try:
                 # The whole draft with this bid, applied as apply will: refused here, nothing is written. The
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
-                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir, open_declarations_first=True)
+                Session.from_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
             except KremlinError as error:
                 raise Refused(str(error)) from None
             self.bid_proposal = BidProposal(role, bid)
@@ -636,15 +673,16 @@ class Room:
             if proposal.side == role:
                 raise Forbidden("the other side answers a bid")
             self.bid_proposal = None
-            if form.get("agree") == "yes":
+            agreed = form.get("agree") == "yes"
+            if agreed:
                 self.session.data["bid"] = proposal.bid
                 self.session.save()
-                self._accepted()
-                if self.complete:
-                    return "the bid is agreed: the draft is complete"
-                return "the bid is agreed: the declarations come next"
-            self._accepted()
-            return "the bid was refused: enter another"
+            self._accepted(Answer(proposal.side, role, "bid", agreed))
+            if not agreed:
+                return "the bid was refused: enter another"
+            if self.complete:
+                return "the bid is agreed: the draft is complete"
+            return "the bid is agreed: the declarations come next"
 
     def ask_undo(self, role: str, form: dict[str, str]) -> str:
         """Take back the last action: at once if the other side has not seen it, else once they agree."""
@@ -676,13 +714,22 @@ class Room:
                 raise Forbidden("the other side answers an undo")
             agree = form.get("agree") == "yes"
             self.undo_request = None
+            answer = Answer(request.side, role, "undo", agree, self.last_action())
             if agree:
-                self._undo()
+                self._undo(answer)
                 return "undone"
-            self._accepted()
+            self._accepted(answer)
             return "the undo was refused"
 
-    def _undo(self) -> None:
+    def last_action(self) -> str:
+        """The action an undo takes back, named: the agreed bid, or the last pick with what it did."""
+        if "bid" in self.session.data:
+            return "the agreed bid"
+        if not self.session.picks:
+            return "nothing"
+        return describe_pick(self.session.values[-1])[0]
+
+    def _undo(self, answer: Answer | None = None) -> None:
         self.bid_proposal = None  # entered on the board being undone
         if "bid" in self.session.data:
             self.session.data.pop("bid")
@@ -690,7 +737,7 @@ class Room:
         else:
             self.session.undo()  # replays the remaining picks and saves atomically
         self.pick_seq = -1
-        self._accepted()
+        self._accepted(answer)
 
 
 def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> None:
