@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from kremlin_triplea.assistant.session import Conversation, ask_setup
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.session import apply_draft
 from support.drafting import Script, draft, placement_picks
 from support.paths import MAPS_DIR
 

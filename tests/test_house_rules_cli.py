@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.tomlfile import DataFileError
+from kremlin_triplea.session import apply_draft
 from support.house import kremlin_draft
 from support.paths import AA50_1941, MAPS_DIR
 

@@ -548,7 +548,8 @@ def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
 
 
 def _written(ruleset: str, game: Path, choices: tuple[str, ...] = ()):
-    from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
+    from kremlin_triplea.session import apply_draft
 
     draft = draft_from_dict(
         {

@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.changes import PlaceUnits
+from kremlin_triplea.session import apply_draft
 from support.aa50 import GAMES, SEED, fresh_game, pick, run_for
 
 RULESET = load_named_ruleset("kremlin-aa50")

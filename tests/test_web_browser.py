@@ -139,8 +139,8 @@ class Player:
             spec = entry["takeover"]
             self.type("territory", spec["territory"])
             self.select("by", names.power(spec["by"]))
-            self.submit("show-retreats")  # the page then says where the defenders could retreat now, declared after the bid
-            self.wait_for("p.retreat")
+            self.submit("show-then")  # the page then says where the defenders could retreat now, declared after the bid
+            self.wait_for("p.then")
         if "scenario" in entry:
             self.select("scenario", entry["scenario"])
 

@@ -14,34 +14,29 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from itertools import combinations
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
+from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, question, write_declaration
+from kremlin_triplea.draft.form import Field, place_answers
 from kremlin_triplea.draft.kinds import (
     KINDS,
     Displaced,
     DraftState,
-    NeutralTakeoverParams,
-    PlacementParams,
     Problem,
     bid_placement_problem,
     bid_receivers,
-    neutral_problem,
-    neutral_set_problem,
-    placement_problem,
     removable_units,
     removal_target,
-    takeover_problem,
 )
+from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices, legal_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, read_draft
 from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
@@ -54,8 +49,8 @@ from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset
-from kremlin_triplea.rules.scenarios import Scenario
 from kremlin_triplea.rules.tomlfile import Section
+from kremlin_triplea.session import apply_draft
 
 COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
 _PICKED_BY = "picked by "
@@ -456,11 +451,11 @@ class Conversation:
                 side = self.side
                 for scenario in ruleset.scenarios:
                     if side is None or scenario.side == side:
-                        lines += _scenario_lines(scenario, self.session.state.edition)
+                        lines += scenario_lines(scenario, self.session.state.edition)
             return lines
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
-            return _scenario_lines(scenario, self.session.state.edition)
+            return scenario_lines(scenario, self.session.state.edition)
         key = name.strip().casefold()
         for house in (load_house_set(path) for path in named_rule_files("house").values()):
             for advantage in house.advantages:
@@ -543,26 +538,14 @@ class Conversation:
 
         chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices, refuse=refuse_option)
         self.option = chosen.option
-        kind = chosen.option.kind
-        entry: dict[str, Any] = {"side": side, "option": chosen.option.number}
-        if kind == "placement":
-            entry["place"] = self.ask_placements(chosen)
-        elif kind == "neutral_takeover":
-            entry["take"] = self.ask_neutrals(chosen)
-        elif kind == "territory_takeover":
-            entry["takeover"] = self.ask_takeover(chosen)
-        elif kind != "scenario":
-            # A kind without questions of its own: one of its legal picks, as the kind describes them.
-            listed = [Choice(pick, (description,)) for description, pick in KINDS[kind].picks(self.session.state, chosen, side, next_pick.index)]
-            entry = self.choose(f"{chosen.option.title}> ", listed).to_toml()
-        else:
-            ruleset = self.session.run.ruleset
-            # Each scenario with its effects on this game (its rule text: 'help TITLE').
-            for title in chosen.scenarios:
-                scenario = next(s for s in ruleset.scenarios if s.title == title and s.side == side)
-                for line in _scenario_lines(scenario, self.session.state.edition, with_rule=False):
-                    say(f"  {line}")
-            entry["scenario"] = self.choose("scenario ('help TITLE' shows its rule)> ", [Choice(t, (t,)) for t in chosen.scenarios], list_them=False)
+        kind = KINDS[chosen.option.kind]
+        form = kind.form(self.session.state, chosen, side, next_pick.index)
+        answers: dict[str, str] = {}
+        for field in form.fields:
+            asked = field.narrowed(answers) if field.narrowed is not None else field
+            if field.terminal and asked is not None:
+                answers[field.key] = self.ask_field(asked, answers)
+        entry: dict[str, Any] = {"side": side, "option": chosen.option.number, kind.target_key: form.read(answers)}
         try:
             lines = self.session.add_pick(entry)
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
@@ -718,200 +701,61 @@ class Conversation:
 
     # -- refusals in the words `apply` uses ----------------------------------
 
-    def refusal(self, answer: str, problem_at: Callable[[str], Problem | None], label: str = "") -> str | None:
-        """Why the place ``answer`` names (or, misspelt, most likely means) is refused; None if it names no place."""
-        names = self.session.state.names
+    def refusal(self, answer: str, problem_at: Callable[[str], Problem | None], label: str = "", resolve: Callable[[str], str] | None = None) -> str | None:
+        """Why the place ``answer`` names (or, misspelt, most likely means) is refused; None if it names no place.
+
+        ``resolve`` reads the answer instead of the map's place names (a field's own names)."""
+        name_of = resolve or self.session.state.names.place
         try:
-            place = names.place(answer)
+            place = name_of(answer)
             guessed = ""
         except UnknownNameError as error:
             if not error.close:
                 return None
             try:
-                place = names.place(error.close[0])
+                place = name_of(error.close[0])
             except KremlinError:
                 return None
             guessed = f"no choice {answer!r} here; did you mean {error.close[0]!r}? "
+        except KremlinError:
+            return None
         problem = problem_at(place)
         if problem is None:
             return None
         shown = f"{guessed}refused: " if guessed else "refused: "
         return shown + str(problem.violation(label or f"pick {len(self.session.run.applied) + 1}"))
 
-    def ask_placements(self, chosen: OptionChoices) -> list[dict[str, Any]]:
-        params = chosen.option.params
-        assert isinstance(params, PlacementParams)
-        state = self.session.state
-        names = state.names
-        if chosen.sets:
-            entry = (
-                self.choose(
-                    "units> ",
-                    [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
-                    resolve=lambda name: _only(s for s in chosen.sets if s.power == names.power(name)),  # "Germany": the Germans' set
-                )
-                if len(chosen.sets) > 1
-                else chosen.sets[0]
+    def ask_field(self, field: Field, answers: Mapping[str, str]) -> str:
+        """One field of an option's form (its kind's), asked with completion, help and close matches; its value."""
+        for line in field.intro:
+            self.terminal.say(f"  {line}")
+        choices = [Choice(a.value, a.names, a.shown) for a in field.choices]
+        if field.alone is not None and len(choices) == 1:
+            value = choices[0].value
+            if field.alone:
+                self.terminal.say(f"  {field.alone}")
+        else:
+            default = next((c for c in choices if c.value == field.default), None)
+            refuse = field.refuse
+            value = self.choose(
+                f"{field.label}> ",
+                choices,
+                default=default,
+                list_them=field.listed,
+                resolve=field.resolve,
+                refuse=(lambda answer: self.refusal(answer, refuse, resolve=field.resolve)) if refuse is not None else None,
             )
-            self.say(f"  {entry.power}: {' + '.join(entry.units)}, all in one place")
-
-            def set_problem(place: str) -> Problem | None:
-                facts = state.facts()
-                found = (placement_problem(state, facts, chosen.option, self.side, entry.power, names.unit(u), place) for u in entry.units)
-                return next((p for p in found if p is not None), None)
-
-            place = self.choose(
-                "where> ",
-                self.place_choices(entry.places),
-                list_them=len(entry.places) <= 30,
-                resolve=self.resolve_place,
-                refuse=lambda answer: self.refusal(answer, set_problem),
-            )
-            return _merged([(entry.power, u, place) for u in entry.units])
-        by_unit: dict[str, list] = {}
-        for unit_choice in chosen.units:
-            by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
-        sets = [s for s in (Counter(names.unit(u) for u in units) for units in params.unit_sets) if all(u in by_unit for u in s)]
-        wanted = (
-            sets[0]
-            if len(sets) == 1
-            else self.choose(
-                "units> ",
-                [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets],
-                resolve=lambda name: Counter({names.unit(name): 1}),  # "aircraft carrier": the carrier alone
-            )
-        )
-        same_place = "same_territory" in params.require
-        same_power = "same_power" in params.require
-        placed: list[tuple[str, str, str]] = []
-        units = sorted(wanted.elements())
-
-        def leaves_room(later: list[str], power: str, place: str) -> bool:
-            # With one power or one place for all, the first unit's answer must suit every later unit.
-            return all(any((not same_power or o.power == power) and (not same_place or place in o.places) for o in by_unit[other]) for other in later)
-
-        for number, unit in enumerate(units, start=1):
-            options = by_unit[unit]
-            if same_power and placed:
-                options = [o for o in options if o.power == placed[0][0]]
-            if same_place and placed:
-                options = [attrs.evolve(o, places=tuple(p for p in o.places if p == placed[0][2])) for o in options]
-            if (same_power or same_place) and not placed:
-                options = [attrs.evolve(o, places=tuple(p for p in o.places if leaves_room(units[number:], o.power, p))) for o in options]
-            options = [o for o in options if o.places]
-            powers = [o.power for o in options]
-            self.terminal.say(f"  unit {number} of {sum(wanted.values())}: one {unit}")
-            power = powers[0] if len(powers) == 1 else self.choose(f"{unit} for which power> ", [Choice(p, (p,)) for p in powers], resolve=names.power)
-            places = next(o.places for o in options if o.power == power)
-            previous = next((p for _, u, p in reversed(placed) if u == unit and p in places), None)
-            place = self.choose(
-                f"{power} {unit} where> ",
-                self.place_choices(places),
-                default=self.place_choices((previous,))[0] if previous else None,
-                list_them=len(places) <= 30,
-                resolve=self.resolve_place,
-                refuse=lambda answer, power=power, unit=unit: self.refusal(
-                    answer, lambda at: placement_problem(state, state.facts(), chosen.option, self.side, power, unit, at)
-                ),
-            )
-            placed.append((power, unit, place))
-        return _merged(placed)
+        if field.then is not None:
+            for line in field.then({**answers, field.key: value}):
+                self.terminal.say(f"  {line}")
+        return value
 
     def resolve_place(self, name: str) -> str:
         return self.session.state.names.place(name)
 
     def place_choices(self, places: Sequence[str]) -> list[Choice]:
-        state = self.session.state
-        out = []
-        for place in places:
-            # The rule text's names for it (Venezuela, Seazone 19) are answers too.
-            aliases = tuple(sorted(rule for rule, game in state.profile.places.items() if game == place and rule != place))
-            out.append(Choice(place, (place, *aliases), state.names.shown(place)))
-        return out
-
-    def ask_neutrals(self, chosen: OptionChoices) -> list[dict[str, Any]]:
-        params = chosen.option.params
-        assert isinstance(params, NeutralTakeoverParams)
-        state = self.session.state
-        by_territory = {n.territory: n for n in chosen.neutrals}
-        # Every set of neutrals the option allows together; each answer keeps at least one open.
-        allowed = [combo for combo in combinations(sorted(by_territory), params.count) if neutral_set_problem(state, chosen.option, list(combo)) is None]
-        taken: list[dict[str, Any]] = []
-        chosen_names: list[str] = []
-        for number in range(1, params.count + 1):
-            open_sets = [c for c in allowed if set(chosen_names) <= set(c)]
-            candidates = sorted({t for c in open_sets for t in c} - set(chosen_names))
-            choices = [
-                Choice(
-                    t,
-                    (by_territory[t].name, t) if by_territory[t].name != t else (t,),
-                    f"{by_territory[t].name}" + (f" [{t}]" if t != by_territory[t].name else "") + f" {by_territory[t].ipc} IPC",
-                )
-                for t in candidates
-            ]
-            territory = self.choose(
-                f"neutral {number} of {params.count}> ",
-                choices,
-                refuse=lambda answer, taken_so_far=tuple(chosen_names): self.refusal(
-                    answer, lambda place: self.neutral_refused(chosen.option, place, taken_so_far)
-                ),
-            )
-            neutral = by_territory[territory]
-            takers = dict(neutral.takers)
-            power = (
-                next(iter(takers))
-                if len(takers) == 1
-                else self.choose(f"{neutral.name} joins which power> ", [Choice(p, (p,)) for p in takers], resolve=state.names.power)
-            )
-            if len(takers) == 1:
-                self.terminal.say(f"  {neutral.name} joins {power}")
-            take: dict[str, Any] = {"neutral": territory, "by": power}
-            if takers[power]:
-                self.terminal.say(
-                    f"  its navy goes to a nearest friendly sea zone (now {', '.join(takers[power])}): the {self.side} declare which after the bid"
-                )
-            chosen_names.append(territory)
-            taken.append(take)
-        return taken
-
-    def neutral_refused(self, option: Option, territory: str, taken: tuple[str, ...]) -> Problem | None:
-        """Why the side may not take ``territory`` as its next neutral after ``taken`` (the neutral's rules, then the set's)."""
-        state = self.session.state
-        params = option.params
-        assert isinstance(params, NeutralTakeoverParams)
-        problem = _first_problem(neutral_problem(state, option, self.side, territory, power) for power in state.side_powers[self.side])
-        if problem is not None or territory not in state.neutrals:
-            return problem
-        together = [list(c) for c in combinations(sorted(state.neutrals), params.count) if {*taken, territory} <= set(c)]
-        problems = [neutral_set_problem(state, option, c) for c in together]
-        return problems[0] if problems and all(problems) else None
-
-    def ask_takeover(self, chosen: OptionChoices) -> dict[str, Any]:
-        territories = sorted({t.territory for t in chosen.takeovers})
-        state = self.session.state
-
-        def takeover_refused(place: str) -> Problem | None:
-            return _first_problem(takeover_problem(state, chosen.option, self.side, place, power) for power in state.side_powers[self.side])
-
-        territory = self.choose(
-            "take over> ",
-            self.place_choices(territories),
-            list_them=len(territories) <= 40,
-            resolve=self.resolve_place,
-            refuse=lambda answer: self.refusal(answer, takeover_refused),
-        )
-        offers = [t for t in chosen.takeovers if t.territory == territory]
-        takeover = (
-            offers[0]
-            if len(offers) == 1
-            else self.choose("by which power> ", [Choice(t, (t.power,)) for t in offers], resolve=lambda name: _offer_power(offers, state.names.power(name)))
-        )
-        spec: dict[str, Any] = {"territory": territory, "by": takeover.power}
-        for group in takeover.retreats:
-            side = self.session.state.side_of.get(group.owner, group.owner)
-            now = ", ".join(group.destinations) or "nowhere (they would be removed)"
-            self.terminal.say(f"  {group.count} {group.owner} {group.unit} leave {territory}: the {side} declare where they retreat after the bid (now: {now})")
-        return spec
+        """Places as answers: the game's names and the rule text's (Venezuela, Seazone 19)."""
+        return [Choice(a.value, a.names, a.shown) for a in place_answers(self.session.state, places)]
 
     # -- the bid -----------------------------------------------------------
 
@@ -985,7 +829,7 @@ class Conversation:
                 f"  {displaced.describe()} (pick {displaced.pick}) may go to {', '.join(found.matches)}: "
                 + (f"{player}, for the {displaced.side}, choose" if player else f"the {displaced.side} choose")
             )
-            what = "retreat to> " if displaced.kind == "retreat" else "navy to> "
+            what = f"{question(displaced)}> "
             to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
             session.record_declaration(displaced, to)
             del self.answers[answered:]
@@ -1130,31 +974,6 @@ def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], A
 def _find_option(ruleset: Ruleset, name: str) -> Option | None:
     key = name.strip().casefold()
     return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
-
-
-def _scenario_lines(scenario: Scenario, edition: str | None, *, with_rule: bool = True) -> list[str]:
-    """A scenario as players read it: title, source, the rule's words, and what it does to the board."""
-    steps, _, variant = scenario.for_edition(edition)
-    rule = variant.rule if variant is not None else scenario.rule
-    lines = [f"scenario {scenario.title!r} ({scenario.side}; {scenario.source})"]
-    if with_rule:
-        lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
-    for step in steps:
-        lines.append("    effect: " + _step_words(step))
-    return lines
-
-
-def _step_words(step) -> str:  # noqa: ANN001 - rules.scenarios.Step
-    units = ", ".join(f"{n} {u}" for u, n in step.units)
-    if step.kind == "place":
-        return f"{step.power} place {units} in {step.at}"
-    if step.kind == "remove":
-        return f"{step.power}'s {units} removed from {step.at}"
-    if step.kind == "move":
-        return f"{step.power}'s {units} move from {step.at} to {step.to}"
-    if step.kind == "capture":
-        return f"{step.at} captured by {step.power}"
-    return f"every unit of {step.power or step.side} in {step.at} destroyed"
 
 
 def _bid_words(bid: dict[str, Any]) -> str:

@@ -119,9 +119,10 @@ def render_command(
 
 def _draft_boards(path: Path, maps_dir: Path):
     """A draft applied in memory: (its board, its base game's board, the base game file, its legend)."""
-    from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.report.render import Legend
     from kremlin_triplea.report.value import value_result
+    from kremlin_triplea.session import apply_draft
 
     draft = read_draft(path)
     result = apply_draft(draft, maps_dir=maps_dir)

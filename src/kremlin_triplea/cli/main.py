@@ -277,12 +277,13 @@ def apply_command(
     why, write nothing and exit 1.
     """
     from kremlin_triplea.check.gate import check_base_game
-    from kremlin_triplea.draft.run import apply_draft, game_path, read_draft
+    from kremlin_triplea.draft.run import game_path, read_draft
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.safe import check_output
     from kremlin_triplea.report.notes import add_notes
+    from kremlin_triplea.session import apply_draft
 
     if output is None and not install and savegame is None:
         raise InputError("say where the game goes: -o FILE, --install, --savegame FILE, or several")

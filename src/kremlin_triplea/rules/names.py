@@ -30,6 +30,9 @@ class Names:
         self._rule_names = {**profile.powers, **profile.units, **profile.places}
         self._powers = _index(catalog.players, profile.powers)
         self._units = _index(catalog.unit_types, profile.units)
+        # (word, power) -> own_unit's answer, and why_no_unit's: asked for every target the legal picks list.
+        self._own_units: dict[tuple[str, str], str | None] = {}
+        self._no_unit: dict[tuple[str, str], str | None] = {}
         # Each power's own unit types (profile [units_by_power]).
         self._power_units = {}
         for power, units in profile.units_by_power.items():
@@ -77,10 +80,19 @@ class Names:
         of the shared tanks it cannot buy. On a map of shared types, the shared type, as :meth:`unit`. A word the
         profile lists under [unmatched] (nothing on the map stands for it) is None for every power; any other
         unknown word is an error of the profile or the ruleset, raised as :meth:`unit` raises it."""
-        return None if self.why_no_unit(name, power) is not None else self._own_or_shared(name, power)
+        key = (name, power)
+        if key not in self._own_units:
+            self._own_units[key] = None if self.why_no_unit(name, power) is not None else self._own_or_shared(name, power)
+        return self._own_units[key]
 
     def why_no_unit(self, name: str, power: str) -> str | None:
         """Why :meth:`own_unit` finds no ``name`` for ``power`` (None: it finds one), in words for players."""
+        key = (name, power)
+        if key not in self._no_unit:
+            self._no_unit[key] = self._why_no_unit(name, power)
+        return self._no_unit[key]
+
+    def _why_no_unit(self, name: str, power: str) -> str | None:
         player = self.power(power)
         word = name.strip().lower()
         own = self._power_units.get(player, {})

@@ -54,7 +54,7 @@ from kremlin_triplea.draft.kinds import (
 )
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_ruleset
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine_of_record
 from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
@@ -71,6 +71,7 @@ from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
+from kremlin_triplea.session import apply_draft
 from kremlin_triplea.tools.profiles import rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"

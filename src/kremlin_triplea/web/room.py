@@ -31,10 +31,11 @@ import attrs
 
 from kremlin_triplea.assistant.session import DraftSession, open_session
 from kremlin_triplea.check.gate import check_written_game
-from kremlin_triplea.draft.choices import NextPick
-from kremlin_triplea.draft.kinds import KINDS, Displaced, Pick
+from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.form import Form
+from kremlin_triplea.draft.kinds import KINDS, Displaced
 from kremlin_triplea.draft.legal import legal_choices
-from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, open_game, read_draft
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game, read_draft
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
@@ -43,9 +44,9 @@ from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import add_notes, install_name
 from kremlin_triplea.report.value import describe_pick
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
-from kremlin_triplea.rules.ruleset import Option
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.web.forms import FORM_KINDS, FormError, bid_entry, listed_pick_entry, option_of, pick_entry
+from kremlin_triplea.session import Session, apply_draft
+from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
 SPECTATOR = "spectator"
 
@@ -623,10 +624,10 @@ class Room:
                 option = self.session.run.ruleset.option(option_of(form))
             except KremlinError as error:
                 raise FormError(str(error)) from None
-            if option.kind in FORM_KINDS:
-                entry = pick_entry(form, side, option.kind)
-            else:
-                entry = listed_pick_entry(form, self.listed_picks(option, side))
+            choices = self.session.run.option_choices(option, side)
+            if not choices.available:
+                raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
+            entry = pick_entry(form, side, KINDS[option.kind].target_key, self.pick_form(choices, side))
             try:
                 lines = self.session.add_pick(entry)  # parses, checks and applies as apply does; saves atomically
             except KremlinError as error:
@@ -636,13 +637,10 @@ class Room:
             self._accepted()
             return lines
 
-    def listed_picks(self, option: Option, side: str) -> list[tuple[str, Pick]]:
-        """(description, pick) for every legal pick of ``option`` now: the choices of a kind without a form of its own."""
+    def pick_form(self, choices: OptionChoices, side: str) -> Form:
+        """What a pick of ``choices``' option asks now, as its kind describes it (the page's fields, read back on submit)."""
         run = self.session.run
-        choices = run.option_choices(option, side)
-        if not choices.available:
-            return []
-        return list(KINDS[option.kind].picks(run.state, choices, side, len(run.applied) + 1))
+        return KINDS[choices.option.kind].form(run.state, choices, side, len(run.applied) + 1)
 
     def bid(self, role: str, form: dict[str, str]) -> None:
         with self._acting():
@@ -659,7 +657,7 @@ class Room:
             try:
                 # The whole draft with this bid, applied as apply will: refused here, nothing is written. The
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
-                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir, open_declarations_first=True)
+                Session.from_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
             except KremlinError as error:
                 raise Refused(str(error)) from None
             self.bid_proposal = BidProposal(role, bid)
