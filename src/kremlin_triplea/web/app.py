@@ -110,7 +110,7 @@ class Page:
     def gzipped(self) -> bytes:
         with self._compressing:
             if self._gzipped is None:
-                # Level 4: within 6% of level 9's size at a sixth of its time (a board's 560 KB page: 180 KB in 40 ms); mtime 0: same bytes every time.
+                # Level 4: within 6% of level 9's size at a sixth of its time (when the page held the board, 560 KB: 180 KB in 40 ms); mtime 0: same bytes every time.
                 self._gzipped = gzip.compress(self.html, compresslevel=4, mtime=0)
             return self._gzipped
 
@@ -341,7 +341,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     from kremlin_triplea.web.picture import board_svg
 
     endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping))
-    # The board's SVG is about 570 KB (AA50); compressed (once per step, in a worker: see Page) it is 170 KB.
+    # AA50's board is about 290 KB; compressed (once per step, in a worker: see Page) 60 KB. A page without it is about 22 KB, 6 KB compressed.
     return Starlette(routes=endpoints.routes())
 
 
