@@ -94,7 +94,6 @@ STILL_BEING_SPLIT = {
     "tools/profiles.py": "being split on h/split (this branch) into profile-drafting modules",
     "tools/profiles.py:_first_match": "being split on h/split (this branch)",
     "tools/profiles.py:new_profile": "being split on h/split (this branch)",
-    "check/validate.py": "being split on h/split (this branch)",
     "rules/ruleset.py:read_ruleset": "being split on h/split (this branch)",
     "engine/triplea19_positions.py:_interfaces": "one shared adapter for both versions, on h/split (this branch)",
     "engine/triplea27_positions.py:_interfaces": "one shared adapter for both versions, on h/split (this branch)",
