@@ -23,9 +23,10 @@ sys.path.insert(0, str(REPO / "src"))
 
 from kremlin_triplea.draft.legal import legal_choices  # noqa: E402
 from kremlin_triplea.draft.rulesets import load_named_ruleset  # noqa: E402
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict  # noqa: E402
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict  # noqa: E402
 from kremlin_triplea.game import load  # noqa: E402
 from kremlin_triplea.rules.profile import load_named_profile  # noqa: E402
+from kremlin_triplea.session import apply_draft  # noqa: E402
 
 DRAFT = {
     "ruleset": "kremlin-aa50",

@@ -5,10 +5,10 @@ Starts ``kremlin-triplea serve`` on a new AA50 draft on 127.0.0.1, then, from th
 
 1. opens N spectators' event streams (default 200) and keeps them open;
 2. times a player's page (a page not drawn before, so a worker draws it) and every pick of
-   examples/kremlin-aa50-1941.toml; after each pick every spectator reloads its page, as the
-   room's script does in a browser (target: page and pick medians under 200 ms). The picking
-   player's own page right after a pick also waits for the new step's board (report.render's
-   SVG, drawn once a step: about 180 ms for AA50 on a free core);
+   examples/kremlin-aa50-1941.toml; after each pick every spectator reloads its page and then
+   the board, as the room's script does in a browser (target: page and pick medians under
+   200 ms, the picking player's own page right after their pick included). The board comes
+   apart from the page, drawn once a step: the picking player's board is timed too;
 3. opens K connections (default 1200) that send half a request and stop, times a player's
    page among them, and waits for the server to drop them (target: within 30 s).
 
@@ -89,10 +89,13 @@ def start_server(folder: Path, maps_dir: Path, src: Path = REPO / "src") -> tupl
     return process, links
 
 
-async def spectator(http: httpx.AsyncClient, base: str, key: str, until: float, opened, reloads, failed) -> None:
-    """An open event stream; on each new step the page is reloaded, as the room's script does in a browser."""
+async def spectator(http: httpx.AsyncClient, base: str, key: str, number: int, until: float, opened, reloads, failed) -> None:
+    """An open event stream; on each new step the page is reloaded, as the room's script does in a browser.
+
+    Each stream comes from an address of its own (127.0.x.y: all of 127/8 is this machine), as spectators on as many
+    machines: the room takes only so many streams from one address (web/app.py, STREAMS_PER_ADDRESS)."""
     port = int(base.rsplit(":", 1)[1])
-    reader, writer = await asyncio.open_connection(HOST, port)
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(f"127.0.{2 + number // 250}.{1 + number % 250}", 0))
     writer.write(f"GET /events/{key} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
     last = None
     try:
@@ -108,9 +111,10 @@ async def spectator(http: httpx.AsyncClient, base: str, key: str, until: float, 
                     opened.value += 1
             elif step != last:
                 try:
-                    async with http.stream("GET", f"{base}/room/{key}") as response:
-                        async for _ in response.aiter_raw():  # taken as sent; a browser would inflate it
-                            pass
+                    for address in (f"{base}/room/{key}", f"{base}/room/{key}/board"):  # the page, then its script fetches the board
+                        async with http.stream("GET", address) as response:
+                            async for _ in response.aiter_raw():  # taken as sent; a browser would inflate it
+                                pass
                 except httpx.HTTPError:  # as in a browser: the page stays as it was, the stream goes on
                     with failed.get_lock():
                         failed.value += 1
@@ -130,7 +134,7 @@ def crowd(base: str, key: str, count: int, seconds: float, opened, reloads, fail
         until = time.monotonic() + seconds
         limits = httpx.Limits(max_connections=count, max_keepalive_connections=count)
         async with httpx.AsyncClient(timeout=60, limits=limits, headers={"Accept-Encoding": "gzip"}) as http:
-            await asyncio.gather(*(spectator(http, base, key, until, opened, reloads, failed) for _ in range(count)), return_exceptions=True)
+            await asyncio.gather(*(spectator(http, base, key, number, until, opened, reloads, failed) for number in range(count)), return_exceptions=True)
 
     asyncio.run(all_of_them())
 
@@ -174,7 +178,7 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 seconds, response = timed(http.get, links["Axis"], params={"probe": str(probe)})
                 assert response.status_code == 200, response.status_code
                 quiet.append(seconds)
-            pick_times, herd, spans = [], [], []
+            pick_times, herd, boards, spans = [], [], [], []
             for number, entry in enumerate(example()["pick"][:picks], start=1):
                 link = links[entry["side"]]
                 seq = int(re.search(r"data-seq='(\d+)'", http.get(link).text).group(1))
@@ -183,6 +187,7 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 picked = time.monotonic()
                 pick_times.append(seconds)
                 herd.append(timed(http.get, link)[0])  # the player's page after the redirect, as every spectator reloads
+                boards.append(timed(http.get, f"{link}/board")[0])  # then the board, as the page's script fetches it
                 deadline = time.monotonic() + 60
                 while reloads.value < opened.value * number and time.monotonic() < deadline:
                     time.sleep(0.02)
@@ -191,7 +196,8 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
             spectating.terminate()
             spectating.join(10)
     print(figures("a player's page, quiet", quiet))
-    print(figures("a player's page right after a pick, as every spectator reloads", herd))
+    print(figures(f"the picking player's own page right after their pick, as {opened.value} spectators reload", herd))
+    print(figures("then the board on that page (fetched by its script)", boards))
     print(figures("a pick", pick_times))
     print(figures("until every spectator has reloaded after a pick", spans) + f"; {failed.value} reloads failed")
 

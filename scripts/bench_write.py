@@ -66,7 +66,8 @@ def run_apply(game: Path, out: Path) -> tuple[float, float, float, int]:
 # What `apply -o OUT --force` does, timed in two parts; prints its own peak RSS last.
 _CHILD = """
 import resource, sys, time
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.session import apply_draft
 start = time.perf_counter()
 result = apply_draft(read_draft(sys.argv[1]), game_spec=sys.argv[2])
 applied = time.perf_counter()

@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from support.paths import MAPS_DIR
+from support.properties import set_quick
+
+#: Fixture scopes that outlive one test: a test using one shares what it built (a JVM's readings, written games).
+SHARED_SCOPES = frozenset({"class", "module", "package"})
+
+
+def _cache_bytecode_outside_the_checkout() -> None:
+    """Compile each module once per change, not once per process, even where PYTHONDONTWRITEBYTECODE is set.
+
+    The suite starts hundreds of Pythons (the CLI, the engines' children, each xdist worker): without bytecode each
+    compiles the package and rewrites the test modules' asserts anew, 6 s of CPU per worker before the first test.
+    The bytecode goes to one folder in the system's temporary folder (PYTHONPYCACHEPREFIX, unless one is given), so
+    the checkout stays as clean as PYTHONDONTWRITEBYTECODE keeps it; the children inherit the setting."""
+    if not sys.dont_write_bytecode and not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or str(Path(tempfile.gettempdir()) / "kremlin-triplea-test-bytecode")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+
+
+_cache_bytecode_outside_the_checkout()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The quick subset is the run that leaves out the slow tests (README: ``-m "not engine and not slow"``)."""
+    set_quick("not slow" in (config.getoption("markexpr") or ""))
 
 
 @pytest.fixture
@@ -15,10 +45,32 @@ def maps_dir() -> Path:
     return MAPS_DIR
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (its own collection_modifyitems)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A test marked linux_only is not run on another system: it would test Linux's behaviour there, not ours."""
-    if sys.platform.startswith("linux"):
+    for item in items:
+        _keep_a_modules_shared_fixtures_on_one_worker(item)
+    if not sys.platform.startswith("linux"):
+        _skip_linux_only(items)
+
+
+def _keep_a_modules_shared_fixtures_on_one_worker(item: pytest.Item) -> None:
+    """Tests that share a module's fixture run on one worker (scripts/test runs ``-n auto --dist loadgroup``).
+
+    Spread over two workers, a module-scoped fixture is built by each: the engine tests' fixtures each start a JVM
+    over many games, so building one twice costs as much as the tests it serves. Tests without such a fixture are
+    spread one by one."""
+    definitions = getattr(item, "_fixtureinfo", None)
+    if definitions is None:
         return
+    for name in definitions.names_closure:
+        for fixture in definitions.name2fixturedefs.get(name, ()):
+            if fixture.scope in SHARED_SCOPES:
+                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+                return
+
+
+def _skip_linux_only(items: list[pytest.Item]) -> None:
+    """A test marked linux_only is not run on another system: it would test Linux's behaviour there, not ours."""
     for item in items:
         if "linux_only" in item.keywords:
             item.add_marker(pytest.mark.skip(reason="linux_only: needs Linux"))

@@ -19,7 +19,7 @@ from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.actions import game_rule_changes
 from kremlin_triplea.report.notes import add_notes
@@ -27,6 +27,7 @@ from kremlin_triplea.rules.game_rules import RuleSet, read_game_rules
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
+from kremlin_triplea.session import apply_draft
 from support.aa50 import GAMES, SEED, fresh_game
 from support.paths import EXAMPLES_DIR, MAPS_DIR
 

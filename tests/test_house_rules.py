@@ -8,13 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.provenance import BaseRecord, recorded_base
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
+from kremlin_triplea.session import apply_draft
 from support.house import kremlin_draft
 from support.paths import AA50_1941, MAPS_DIR
 

@@ -11,9 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.tomlfile import DataFileError
+from kremlin_triplea.session import apply_draft
 from support.house import kremlin_draft
 from support.paths import AA50_1941, MAPS_DIR
 
@@ -105,3 +106,29 @@ def test_notes_on_aa50_say_the_switches_are_applied(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     notes = load(out).board.properties["notes"]
     assert "hr8_soviet_objective on," in notes and "uk_infantry_to_gibraltar on," in notes and "not applied" not in notes
+
+
+@pytest.mark.parametrize("set_id", ["house-classic", "house-revised"])
+def test_a_set_given_by_path_plays_as_the_same_set_given_by_name(tmp_path, set_id: str) -> None:
+    """A house set the host keeps in a file of their own (``-r ./my-set.toml``, another id) is read from that file
+    every time it is needed (its switches, its neutral table, the conflict wording), never looked up by its id
+    under rulesets/, where it is not: the game it makes is the shipped set's game, but for the set's name."""
+    from kremlin_triplea.rules.datafiles import find_data_file
+    from kremlin_triplea.rules.house_rules import load_named_house_set
+    from support.house import TARGETS
+
+    own_id = f"my-{set_id}"
+    text = find_data_file("rulesets", set_id).read_text(encoding="utf-8")
+    copy = tmp_path / "mine" / "my-set.toml"
+    copy.parent.mkdir()
+    copy.write_text(text.replace(f'id = "{set_id}"', f'id = "{own_id}"', 1), encoding="utf-8")
+    switches = [arg for name in load_named_house_set(set_id).choices for arg in ("--switch", f"{name}=on")]
+    outputs = {}
+    for given in (set_id, str(copy)):
+        out = tmp_path / f"{len(outputs)}.xml"
+        args = ["--maps-dir", str(MAPS_DIR), "house", str(TARGETS[set_id][0]), "-r", given, *switches, "--seed", "7", "-o", str(out)]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        outputs[given] = out.read_text(encoding="utf-8")
+    assert own_id in outputs[str(copy)]
+    assert outputs[str(copy)].replace(own_id, set_id) == outputs[set_id]

@@ -11,7 +11,7 @@ import yaml
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.install import INSTALL_MARK, install_game, unique_game_name
-from kremlin_triplea.gamefile.locate import installed_maps, read_map_folder, resolve_game
+from kremlin_triplea.gamefile.locate import installed_maps, maps_without_yml, read_map_folder, resolve_game
 from support.paths import AA50_1941, MAPS_DIR
 
 
@@ -120,3 +120,43 @@ def test_both_engines_read_an_installed_game_mark_and_all(maps: Path) -> None:
     assert new.game_name == old.game_name == "Kremlin installed"
     assert [str(d) for d in disagreements(board, new, triplea2=True)] == []
     assert [str(d) for d in disagreements(board, old, properties=False)] == []
+
+
+# A map without map.yml (issue 28 "maps as players have them"): TripleA 2.x lists it all the same, writing the map.yml
+# it lacks when it first lists the map (MapDescriptionYamlGenerator: map_name is the folder's name, one entry per XML
+# file whose <info name> is not blank). An install writes that same file with its game added, so TripleA lists the
+# stock games and the installed one, as if it had written the file first.
+@pytest.mark.parametrize("name", ["world_war_ii_revised", "world_war_ii_classic"])
+def test_installing_into_a_map_without_map_yml_writes_the_map_yml_triplea_would_with_the_game_added(tmp_path: Path, name: str) -> None:
+    shutil.copytree(MAPS_DIR / name, tmp_path / name, ignore=shutil.ignore_patterns("map.yml", "*.png", "*.gif", "*.jpg"))
+    published = read_map_folder(MAPS_DIR / name)  # the authors' own map.yml: what TripleA must find again
+    base = published.games[0].path
+    (folder,) = maps_without_yml(tmp_path)
+    installed = install_game(folder, "A drafted game", load(base).to_bytes())
+
+    listed = read_map_folder(tmp_path / name)
+    assert listed.name == name
+    stock = sorted((g.game_name, g.path.name) for g in published.games)
+    assert sorted((g.game_name, g.path.name) for g in listed.games) == sorted([*stock, ("A drafted game", installed.game_file.name)])
+    assert all(g.path.is_file() for g in listed.games)
+    assert [m.name for m in installed_maps(tmp_path)] == [name]
+    # The game can be named as MAP/GAME from then on, and taken out again leaving the stock games listed.
+    assert resolve_game(f"{name}/A drafted game", tmp_path) == installed.game_file
+
+
+def test_apply_install_finds_a_map_without_map_yml_by_its_base_game(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    name = "world_war_ii_revised"
+    shutil.copytree(MAPS_DIR / name, tmp_path / name, ignore=shutil.ignore_patterns("map.yml", "*.png", "*.gif", "*.jpg"))
+    draft = tmp_path / "draft.toml"
+    draft.write_text(f'game = "{name}/ww2v2.xml"\nhouse_rules = ["house-revised"]\n', encoding="utf-8")
+    args = ["--maps-dir", str(tmp_path), "apply", str(draft), "-o", str(tmp_path / "out.xml"), "--install", "--name", "Revised with house rules"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert ("Revised with house rules", "Revised_with_house_rules.xml") in {(g.game_name, g.path.name) for g in read_map_folder(tmp_path / name).games}
+    uninstalled = CliRunner().invoke(main, ["--maps-dir", str(tmp_path), "uninstall", "Revised with house rules"])
+    assert uninstalled.exit_code == 0, uninstalled.output
+    assert sorted(g.game_name for g in read_map_folder(tmp_path / name).games) == sorted(g.game_name for g in read_map_folder(MAPS_DIR / name).games)

@@ -212,7 +212,8 @@ def test_cli_paths_written_with_backslashes(tmp_path: Path, monkeypatch: pytest.
 
 def test_a_draft_names_its_game_and_ruleset_beside_it_with_backslashes(tmp_path: Path) -> None:
     # A draft written on Windows: `game` and `ruleset` relative to the draft's folder, separated by backslashes.
-    from kremlin_triplea.draft.run import apply_draft, read_draft
+    from kremlin_triplea.draft.run import read_draft
+    from kremlin_triplea.session import apply_draft
 
     (tmp_path / "games").mkdir()
     (tmp_path / "rules").mkdir()

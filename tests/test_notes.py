@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.session import apply_draft
 from support.paths import MAPS_DIR, SHARED
 
 REPO = Path(__file__).resolve().parents[1]

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.provenance import BaseRecord, find_recorded_base, recorded_base
 from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.session import apply_draft
 from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]

@@ -10,11 +10,14 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
+from kremlin_triplea.assistant.session import open_session
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.diff import PlaceDifference
 from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, color_distance, label_lines, read_map_art, render_svg
+from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.session import apply_draft
 from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -191,7 +194,20 @@ def centers_txt() -> dict[str, tuple[int, int]]:
 
 
 def shapes_of(path: etree._Element) -> list[list[tuple[float, float]]]:
-    return [[tuple(map(float, point.split(","))) for point in re.findall(r"-?\d+,-?\d+", chunk)] for chunk in path.get("d").split("Z") if chunk.strip()]
+    """The polygons of an SVG path's data, as SVG reads them: M (a point), L (points), l (steps from the last point), Z or z (closed)."""
+    shapes: list[list[tuple[float, float]]] = []
+    command, at = "M", (0.0, 0.0)
+    for token in re.findall(r"[MLlZz]|-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?", path.get("d")):
+        if token in "MLlZz":
+            command = token
+            continue
+        x, y = map(float, token.split(","))
+        at = (at[0] + x, at[1] + y) if command == "l" else (x, y)
+        if command == "M":
+            shapes.append([])
+            command = "L"  # points after a move's first are lines to them
+        shapes[-1].append(at)
+    return shapes
 
 
 def label_boxes(tree) -> dict[str, tuple[float, float, float, float]]:
@@ -356,3 +372,38 @@ def test_a_fifo_in_place_of_a_map_file_is_refused_in_one_line_not_waited_on(tmp_
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="map.properties"):
         read_properties(fifo)
+
+
+def test_a_map_art_kept_across_steps_draws_each_step_as_a_fresh_read_of_the_map_does(tmp_path: Path) -> None:
+    """The draft room keeps one MapArt and draws it at every step: what it keeps of a place's polygons must never
+    change a picture, nor reach another map's art (here a copy of the map with its territories moved)."""
+    data = {key: value for key, value in read_toml(EXAMPLE).items() if key != "bid"}  # the picks so far, as in the room
+    base = load(AA50_1941).board
+    kept = read_map_art(MAP_FOLDER)
+    moved_folder = tmp_path / "moved"
+    moved_folder.mkdir()
+    shifted = re.sub(r"\((\d+),(\d+)\)", lambda m: f"({int(m.group(1)) + 40},{m.group(2)})", (MAP_FOLDER / "polygons.txt").read_text())
+    (moved_folder / "polygons.txt").write_text(shifted)
+    shutil.copy(MAP_FOLDER / "centers.txt", moved_folder / "centers.txt")
+    moved_kept = read_map_art(moved_folder)
+    drawn_moved = set()
+    for picks in (0, 3, 6, 10):
+        board = open_session(EXAMPLE, {**data, "pick": data["pick"][:picks]}, MAPS_DIR).game.board  # the room's board after so many picks
+        assert render_svg(board, kept, base) == render_svg(board, read_map_art(MAP_FOLDER), base), picks
+        moved = render_svg(board, moved_kept, base)
+        assert moved == render_svg(board, read_map_art(moved_folder), base), picks
+        drawn_moved.add(moved)
+    assert len(drawn_moved) == 4  # each step's picture differs: the comparison above is of four pictures
+
+
+def test_each_territory_is_drawn_along_the_points_polygons_txt_gives_it(example_svg) -> None:
+    """The path data is written as steps from each shape's first point (a third the size once compressed): read back,
+    every point is where the map's polygons.txt puts it."""
+    expected = {}
+    for line in (MAP_FOLDER / "polygons.txt").read_text().splitlines():
+        name, _, rest = line.partition("<")
+        if rest:
+            shapes = [[(float(x), float(y)) for x, y in re.findall(r"\((-?\d+),(-?\d+)\)", chunk)] for chunk in rest.split("<")]
+            expected[name.strip()] = [shape for shape in shapes if len(shape) >= 3]
+    drawn = {name: shapes_of(path) for name, path in paths(example_svg, "territories").items()}
+    assert len(drawn) > 100 and all(drawn[name] == expected[name] for name in drawn)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kremlin_triplea.draft.kinds import removal_target
+from kremlin_triplea.draft.kinds.bid import removal_target
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.report.notes import add_notes
@@ -548,7 +548,8 @@ def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
 
 
 def _written(ruleset: str, game: Path, choices: tuple[str, ...] = ()):
-    from kremlin_triplea.draft.run import apply_draft, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
+    from kremlin_triplea.session import apply_draft
 
     draft = draft_from_dict(
         {

@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kremlin_triplea.draft.legal import legal_choices
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict, read_draft
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.session import apply_draft
 from support.aa50 import fresh_game
 from support.classic import RULESET_GAMES, game_id
 from support.drafts import board_view, random_draft

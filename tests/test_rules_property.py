@@ -16,11 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kremlin_triplea.draft.run import apply_draft, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.session import apply_draft
 from support import drafts
 from support.aa50 import GAMES, fresh_game
 from support.drafts import Choose, board_view

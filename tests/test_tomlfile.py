@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines
+from kremlin_triplea.session import apply_draft
 from support.lines import last_line_of, line_of
 from support.paths import MAPS_DIR
 

@@ -9,10 +9,11 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
-from kremlin_triplea.draft.run import apply_draft, read_draft
+from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.changes import RemoveUnits, SetPUs
 from kremlin_triplea.report.value import Valuer, value_draft, value_result
+from kremlin_triplea.session import apply_draft
 from support.aa50 import fresh_game, pick, run_for
 from support.paths import AA50_1941, MAPS_DIR
 

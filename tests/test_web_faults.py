@@ -17,7 +17,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import lxml.html
 import pytest
+from starlette.requests import Request
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
     warnings.simplefilter("ignore")
@@ -26,7 +28,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
-from kremlin_triplea.web.app import create_app, room_server
+from kremlin_triplea.web.app import STREAMS_PER_ADDRESS, client_address, create_app, room_server
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, pick_form
@@ -98,7 +100,7 @@ def test_every_action_that_cannot_be_written_keeps_nothing(room: Room, monkeypat
 
     def refused_unchanged(role: str, what: str, form: dict[str, str], failing: tuple[Path, ...] = both) -> None:
         files = [p.read_bytes() for p in both]
-        state = (len(room.session.picks), "bid" in room.session.data, room.bid_proposal, room.undo_request)
+        state = (len(room.session.picks), room.session.bid is not None, room.bid_proposal, room.undo_request)
         disk.on(*failing)
         try:
             response = post(client, room, role, what, {**form, "seq": str(room.seq)})
@@ -106,9 +108,9 @@ def test_every_action_that_cannot_be_written_keeps_nothing(room: Room, monkeypat
             disk.on()
         assert response.status_code == 503, (what, response.status_code)
         assert [p.read_bytes() for p in both] == files, what
-        assert (len(room.session.picks), "bid" in room.session.data, room.bid_proposal, room.undo_request) == state, what
+        assert (len(room.session.picks), room.session.bid is not None, room.bid_proposal, room.undo_request) == state, what
         restarted = Room(room.path, MAPS_DIR)
-        assert (len(restarted.session.picks), "bid" in restarted.session.data, restarted.bid_proposal, restarted.undo_request) == state, what
+        assert (len(restarted.session.picks), restarted.session.bid is not None, restarted.bid_proposal, restarted.undo_request) == state, what
 
     first = example()["pick"][0]
     assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
@@ -225,8 +227,9 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
         sock.close()
 
 
-def raw(address, data: bytes = b"") -> socket.socket:
-    connection = socket.create_connection(address, timeout=10)
+def raw(address, data: bytes = b"", source: str | None = None) -> socket.socket:
+    """A connection to ``address`` that has sent ``data``; from ``source`` (another loopback address, 127.x.y.z) if given."""
+    connection = socket.create_connection(address, timeout=10, source_address=(source, 0) if source else None)
     if data:
         connection.sendall(data)
     return connection
@@ -262,7 +265,8 @@ def test_event_streams_leave_the_workers_to_the_players(room: Room) -> None:
     # player's page takes 5 s and a pick 4 s". 120 streams are three times the workers.
     first = example()["pick"][0]
     with room_served(room) as (address, server):
-        streams = [raw(address, stream_request(room)) for _ in range(120)]
+        # From 120 addresses, as spectators on as many machines (one address may hold only STREAMS_PER_ADDRESS).
+        streams = [raw(address, stream_request(room), source=f"127.0.1.{n + 1}") for n in range(120)]
         try:
             with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=60) as http:
                 http.get(f"/room/{room.keys[SPECTATOR]}")  # the page drawn once
@@ -284,6 +288,65 @@ def test_event_streams_leave_the_workers_to_the_players(room: Room) -> None:
         finally:
             for stream in streams:
                 stream.close()
+
+
+def stream_answer(connection: socket.socket) -> bytes:
+    """The head of the answer to a stream request, and what came with it."""
+    connection.settimeout(10)
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = connection.recv(4096)
+        assert chunk, answer
+        answer += chunk
+    return answer
+
+
+def test_one_address_holds_at_most_its_share_of_event_streams_and_others_are_not_refused(room: Room) -> None:
+    """Issue 31's last note: anyone with the spectators' link could open up to 2,000 event streams."""
+    with room_served(room) as (address, server):
+        held = [raw(address, stream_request(room)) for _ in range(STREAMS_PER_ADDRESS)]
+        try:
+            for connection in held:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            refused = raw(address, stream_request(room))
+            answer = stream_answer(refused)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            while len(body) < length(answer):
+                body += refused.recv(4096)
+            assert head.startswith(b"HTTP/1.1 429"), head
+            assert body.decode().count("\n") == 1 and f"{STREAMS_PER_ADDRESS} event streams" in body.decode(), body  # one line, why
+            refused.close()
+            # A player's stream from another address is not refused, nor is a player's own page from this one.
+            other = raw(address, stream_request(room, "Axis"), source="127.0.0.2")
+            assert stream_answer(other).startswith(b"HTTP/1.1 200")
+            other.close()
+            with httpx.Client(base_url=f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Axis']}").status_code == 200
+            # A page closed gives its stream back: the address may open one again.
+            held.pop().close()
+            deadline = time.monotonic() + 10
+            while True:
+                again = raw(address, stream_request(room))
+                if stream_answer(again).startswith(b"HTTP/1.1 200"):
+                    held.append(again)
+                    break
+                again.close()
+                assert time.monotonic() < deadline, "the closed stream was never given back"
+                time.sleep(0.1)
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_an_ipv6_client_is_counted_by_its_64_and_a_mapped_ipv4_as_its_ipv4() -> None:
+    """A machine on IPv6 is given a whole /64 and may send from any address in it: they count as one."""
+
+    def address_of(host: str) -> str:
+        return client_address(Request({"type": "http", "client": (host, 5000), "headers": []}))
+
+    assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::9")
+    assert address_of("2001:db8:1:2::1") != address_of("2001:db8:1:3::1")
+    assert address_of("::ffff:192.0.2.7") == address_of("192.0.2.7") != address_of("192.0.2.8")
 
 
 def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room: Room) -> None:
@@ -339,7 +402,7 @@ def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(address)
         try:
-            connection.sendall(f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            connection.sendall(f"GET /room/{room.keys[SPECTATOR]}/board HTTP/1.1\r\nHost: h\r\n\r\n".encode())  # the room's largest answer
             deadline = time.monotonic() + 60  # not reading: until the server has taken the connection, then let it go
             while not server.server_state.connections and time.monotonic() < deadline:
                 time.sleep(0.05)
@@ -543,7 +606,7 @@ def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
         connection.connect(address)
         try:
             # Kept alive, as a browser keeps it: the next request is owed only once this answer is all taken.
-            connection.sendall(f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            connection.sendall(f"GET /room/{room.keys[SPECTATOR]}/board HTTP/1.1\r\nHost: h\r\n\r\n".encode())  # the room's largest answer
             connection.settimeout(10)
             received = b""
             deadline = time.monotonic() + 60
@@ -556,3 +619,48 @@ def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
             assert big.encode() in received.partition(b"\r\n\r\n")[2]
         finally:
             connection.close()
+
+
+def test_a_page_is_answered_without_drawing_the_board_and_the_board_is_drawn_once_a_step_for_every_role(room: Room) -> None:
+    """Issue 31: a player's page right after their pick waited for the new step's board (470-710 ms with 200
+    spectators). The page names its step's board; the page's script fetches it, drawn once a step for everyone."""
+    drawn: list[int] = []
+
+    def board(room: Room) -> str:
+        drawn.append(room.seq)
+        return f"<svg data-step='{room.seq}'></svg>"
+
+    client = TestClient(create_app(room, svg_for=board))
+    for role in ("Axis", "Allies", SPECTATOR):
+        page = lxml.html.fromstring(client.get(f"/room/{room.keys[role]}").text)
+        (where,) = page.xpath("//div[@id='board']//*[@data-board]/@data-board")
+        assert where == f"/room/{room.keys[role]}/board?step={room.seq}"
+    assert drawn == []  # three pages, no board drawn
+    boards = {client.get(f"/room/{room.keys[role]}/board").text for role in ("Axis", "Allies", SPECTATOR, "Axis")}
+    assert boards == {f"<svg data-step='{room.seq}'></svg>"} and drawn == [room.seq]
+    first = example()["pick"][0]
+    assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
+    assert client.get(f"/room/{room.keys[first['side']]}").status_code == 200 and len(drawn) == 1  # the page after the pick
+    assert client.get(f"/room/{room.keys[SPECTATOR]}/board").text == f"<svg data-step='{room.seq}'></svg>"  # the new step's
+    assert drawn == [room.seq - 1, room.seq]
+    assert client.get("/room/not-a-key/board").status_code == 403
+
+
+def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_once(room: Room) -> None:
+    drawn = []
+
+    def board(room: Room) -> str:
+        drawn.append(room.seq)
+        time.sleep(0.3)  # a board takes a while: the others arrive meanwhile
+        return "<svg>" + "<!-- x -->" * 10_000 + "</svg>"
+
+    with room_served(room, svg_for=board) as (address, server):
+        url = f"http://{address[0]}:{address[1]}/room/{room.keys[SPECTATOR]}/board"
+
+        def fetch(_: int) -> bytes:
+            with httpx.Client(timeout=60) as http:
+                return http.get(url).content
+
+        with ThreadPoolExecutor(max_workers=30) as pool:
+            boards = list(pool.map(fetch, range(30)))
+    assert len(set(boards)) == 1 and boards[0].startswith(b"<svg>") and len(drawn) == 1

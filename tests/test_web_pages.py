@@ -125,7 +125,7 @@ def test_a_placement_of_two_different_units_defaults_to_them_and_is_accepted_as_
     assert (drawn["unit.0"], drawn["unit.1"]) == ("artillery", "armour")  # AA50 calls the tank armour
     sent = {**drawn, "at.0": "Germany", "at.1": "Germany"}
     assert post(client, room, "Axis", "pick", sent).status_code == 303
-    assert room.session.picks[-1]["place"] == [
+    assert room.session.to_toml()["pick"][-1]["place"] == [
         {"power": "Germans", "unit": "artillery", "count": 1, "at": "Germany"},
         {"power": "Germans", "unit": "armour", "count": 1, "at": "Germany"},
     ]
@@ -221,3 +221,55 @@ def test_while_declarations_are_open_the_bar_does_not_call_the_draft_complete_an
         assert "The Allies declare where 2 Russians infantry from Archangel go" in bar, role
     assert "Waiting for the Allies." in bars["Axis"] and "Waiting for the Allies." in bars[SPECTATOR]
     assert "Your move." in bars["Allies"]
+
+
+def answer_shown(client: TestClient, room: Room, role: str) -> str | None:
+    """The notice of the other side's answer on ``role``'s page as a reload (or another device) draws it."""
+    found = lxml.html.fromstring(get(client, room, role)).xpath("//*[@id='answer']")
+    return found[0].text_content() if found else None
+
+
+def test_the_other_sides_answer_to_an_undo_is_on_every_page_of_the_asker_until_the_next_action_and_survives_a_restart(room: Room, client: TestClient) -> None:
+    """Issue 31: "Notices when the other side refuses or agrees": a page opened after the answer says it too."""
+    picks = example()["pick"]
+    assert post(client, room, "Axis", "pick", pick_form(picks[0], room.seq)).status_code == 303
+    get(client, room, "Allies")  # seen: the undo needs the Allies' word
+    assert post(client, room, "Axis", "undo", {"seq": str(room.seq)}).status_code == 303
+    assert post(client, room, "Allies", "undo/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    refused = answer_shown(client, room, "Axis")
+    assert refused is not None and refused.startswith("The other side refused to undo pick 1 (Axis, option 10 Takeover of enemy held territory)")
+    assert answer_shown(client, room, "Axis") == refused  # not once only: every page of the Axis, a reload's too
+    assert answer_shown(client, room, "Allies") is None and answer_shown(client, room, SPECTATOR) is None  # it concerns the Axis
+    restarted = Room(room.path, MAPS_DIR)  # a new server on the same draft: the room file kept the answer
+    again = TestClient(create_app(restarted, svg_for=no_picture))
+    assert answer_shown(again, restarted, "Axis") == refused
+    # The next action supersedes it, on the running server and in the room file.
+    assert post(again, restarted, "Allies", "pick", pick_form(picks[1], restarted.seq)).status_code == 303
+    assert answer_shown(again, restarted, "Axis") is None
+    assert Room(room.path, MAPS_DIR).answer is None
+    # Agreed: the pick named as it was before it was taken back.
+    get(again, restarted, "Axis")
+    assert post(again, restarted, "Allies", "undo", {"seq": str(restarted.seq)}).status_code == 303
+    assert post(again, restarted, "Axis", "undo/answer", {"seq": str(restarted.seq), "agree": "yes"}).status_code == 303
+    assert len(restarted.session.picks) == 1
+    agreed = answer_shown(again, restarted, "Allies")
+    assert agreed is not None and agreed.startswith("The other side agreed: pick 2 (Allies, option ") and agreed.endswith(" is undone.")
+    assert answer_shown(again, restarted, "Axis") is None
+
+
+def test_the_other_sides_answer_to_a_bid_is_on_the_proposers_pages_until_the_next_action(tmp_path: Path) -> None:
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    bid = bid_form(example()["bid"], room.seq)
+    assert post(client, room, "Axis", "bid", bid).status_code == 303
+    assert answer_shown(client, room, "Axis") is None  # nothing answered yet
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert answer_shown(client, room, "Axis") == "The other side refused your bid: propose another."
+    assert (
+        answer_shown(TestClient(create_app(Room(room.path, MAPS_DIR), svg_for=no_picture)), room, "Axis") == "The other side refused your bid: propose another."
+    )
+    assert post(client, room, "Axis", "bid", {**bid, "seq": str(room.seq)}).status_code == 303  # the next action
+    assert answer_shown(client, room, "Axis") is None
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert answer_shown(client, room, "Axis") == "The other side agreed to your bid."
+    assert answer_shown(client, room, "Allies") is None

@@ -1,10 +1,11 @@
 """An interactive draft: the questions, asked only about legal choices.
 
 Every question is built from the legal-choice enumeration (``rules.legal``)
-that ``kremlin-triplea legal`` prints, and every answer becomes a pick in the
-draft file's own format, applied by the same ``DraftRun`` that ``apply`` uses.
-A pick assembled here therefore passes ``apply``; the session still applies it
-at once, so a mismatch would show at the pick, not at the end.
+that ``kremlin-triplea legal`` prints, and every answer becomes a step pushed
+onto the draft's :class:`~kremlin_triplea.session.Session`, the object ``apply``
+and the draft room drive drafts with too. A pick assembled here therefore passes
+``apply``; the session still checks it as it is pushed, so a mismatch would show
+at the pick, not at the end. ``undo`` pops.
 
 The terminal is behind :class:`Terminal` (prompt_toolkit when it is one, plain
 lines otherwise); this module only asks and says.
@@ -14,51 +15,32 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from itertools import combinations
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    Displaced,
-    DraftState,
-    NeutralTakeoverParams,
-    PlacementParams,
-    Problem,
-    bid_placement_problem,
-    bid_receivers,
-    neutral_problem,
-    neutral_set_problem,
-    placement_problem,
-    removable_units,
-    removal_target,
-    takeover_problem,
-)
-from kremlin_triplea.draft.legal import bid_choices, legal_choices
+from kremlin_triplea.draft.declare import question
+from kremlin_triplea.draft.form import Field, place_answers
+from kremlin_triplea.draft.kinds import KINDS, Pick, Problem
+from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
+from kremlin_triplea.draft.kinds.scenario import scenario_lines
+from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftResult, DraftRun, apply_draft, draft_from_dict, read_draft
-from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError, close_matches
-from kremlin_triplea.game import Game, load
+from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
-from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes
-from kremlin_triplea.model.queries import Nearest
-from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
+from kremlin_triplea.report.value import describe_pick, value_session
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
 from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset
-from kremlin_triplea.rules.scenarios import Scenario
 from kremlin_triplea.rules.tomlfile import Section
+from kremlin_triplea.session import Bid, Declaration, HouseRuleChoice, Session
 
 COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
-_PICKED_BY = "picked by "
 
 
 @attrs.frozen(eq=False)  # values may be unhashable (a Counter of units): compare by identity
@@ -132,151 +114,6 @@ def match_choice(answer: str, choices: Sequence[Choice]) -> tuple[Choice | None,
     return None, f"no choice {answer.strip()!r} here{hint}"
 
 
-@attrs.define
-class DraftSession:
-    """The draft being made: its settings and picks as the draft file has them, and the run applying them."""
-
-    path: Path
-    data: dict[str, Any]
-    game: Game
-    maps_dir: Path | None
-    players: dict[str, str] = attrs.field(factory=dict)  # side -> the name of the player picking for it
-    run: DraftRun = attrs.field(init=False)
-    valuer: Valuer = attrs.field(init=False)
-    values: list[PickValue] = attrs.field(init=False, factory=list)
-    # Picks (number, [[pick]] table) taken back with ``undo`` in this session: the file no longer has them.
-    undone: list[tuple[int, dict[str, Any]]] = attrs.field(init=False, factory=list)
-    undone_bid: int | None = attrs.field(init=False, default=None)  # the pick whose undo took the bid with it
-
-    def __attrs_post_init__(self) -> None:
-        # On resume the names come back from the picks' notes.
-        for entry in self.picks:
-            note = entry.get("note", "")
-            if isinstance(note, str) and note.startswith(_PICKED_BY):
-                self.players.setdefault(entry["side"], note.removeprefix(_PICKED_BY))
-        self.replay()
-
-    @property
-    def picks(self) -> list[dict[str, Any]]:
-        return self.data.setdefault("pick", [])
-
-    def replay(self) -> None:
-        """Apply the picks again from the base game (after an undo, or to start)."""
-        self.game.reset()
-        draft = draft_from_dict({k: v for k, v in self.data.items() if k != "bid"}, str(self.path))
-        self.run = DraftRun(draft, self.game)
-        valuer = Valuer(self.game.board, self.run.state.side_powers)
-        self.values = []
-        for index, section in enumerate(draft.picks, start=1):
-            pick = self.run.parse_pick(index, section)
-            outcome = self.run.apply_pick(pick)
-            self.values.append(valuer.value(pick.label, pick.side, outcome))
-        self.valuer = valuer
-
-    def add_pick(self, entry: dict[str, Any]) -> list[str]:
-        """Apply ``entry`` (a ``[[pick]]`` table) and save; returns what it did."""
-        section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "pick": [entry]}, str(self.path)).picks[0]
-        pick = self.run.parse_pick(len(self.run.applied) + 1, section)
-        outcome = self.run.apply_pick(pick)
-        if entry["side"] in self.players:
-            entry = {**entry, "note": _PICKED_BY + self.players[entry["side"]]}
-        self.picks.append(entry)
-        self.values.append(self.valuer.value(pick.label, pick.side, outcome))
-        self.save()
-        return list(outcome.lines)
-
-    def undo(self) -> dict[str, Any] | None:
-        """Take back the last pick (and the bid, made on the board it left): both leave the draft file at once."""
-        if not self.picks:
-            return None
-        removed = self.picks.pop()
-        self.undone.append((len(self.picks) + 1, removed))
-        if self.data.pop("bid", None) is not None:
-            self.undone_bid = len(self.picks) + 1  # the bid was made on the board the pick left
-        self.replay()
-        self.save()
-        return removed
-
-    def undone_lines(self) -> list[str]:
-        """What ``undo`` took out of the draft file and no pick has replaced since: said when the players stop."""
-        lines = [
-            f"pick {number} (the {entry['side']}' option {entry['option']}) was undone: {self.path} no longer has it"
-            for number, entry in self.undone
-            if number > len(self.picks)
-        ]
-        if self.undone_bid is not None and "bid" not in self.data:
-            lines.append(f"the bid was undone with pick {self.undone_bid}: {self.path} no longer has it")
-        return list(dict.fromkeys(lines))
-
-    def bid_problem(self, bid: dict[str, Any]) -> KremlinError | None:
-        """Why ``bid`` (a ``[bid]`` table) does not apply to the board the picks made, as ``apply`` says it; None if it does."""
-        run = self.run
-        drafted = run.draft
-        try:
-            section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "bid": bid}, str(self.path)).bid
-            run.draft = attrs.evolve(drafted, bid=section)  # parse_bid reads the run's draft
-            spec = run.parse_bid()
-            assert spec is not None
-            outcome = run.apply_bid(spec)
-        except KremlinError as error:
-            return error
-        finally:
-            run.draft = drafted
-        for _ in outcome.changes:
-            self.game.board.pop()
-        return None
-
-    # -- after the bid: where the displaced units go (000 A "Order of action" 1) --------
-
-    def declaration_step(self) -> tuple[Displaced, Nearest, str | None] | None:
-        """The next group whose place its side must choose, after placing every earlier one on the board.
-
-        Declarations are made in the picks' order, each on the board the earlier ones left: a place the draft
-        file already states (and the board allows) is taken, a group with one nearest place (or none) goes
-        there; the first group with several returns (group, its places, why the file's statement no longer
-        applies or None). None: every displaced group is placed, so the bid's units may follow.
-        """
-        run = self.run
-        run.take_back_declarations()
-        for displaced in run.pending_declarations():
-            stated = declared_in(run.applied[displaced.pick - 1].pick, displaced)
-            problem = declaration_problem(self.state, displaced, stated) if stated is not None else None
-            found = destinations(self.state, displaced)
-            if stated is not None and problem is None:
-                run.declare_next(stated)
-            elif found.tied:
-                return displaced, found, problem.why if problem is not None else None
-            else:
-                run.declare_next(None)
-        return None
-
-    def record_declaration(self, displaced: Displaced, to: str) -> None:
-        """Write where ``displaced`` goes into the entry of the pick that displaced it, checked, and save."""
-        problem = declaration_problem(self.state, displaced, to)
-        if problem is not None:
-            raise problem.violation(f"{displaced.label}: {displaced.describe()}")
-        write_declaration(self.picks[displaced.pick - 1], displaced, to, self.run.names)
-        self.replay()
-        self.save()
-
-    def declaration_lines(self) -> list[str]:
-        """Where each displaced group went so far, named by the pick that displaced it."""
-        return [f"pick {displaced.pick}: {line}" for displaced, outcome in self.run.declared for line in outcome.lines]
-
-    def save(self) -> None:
-        import tomli_w
-
-        header = "# Written by `kremlin-triplea draft` after every pick; continue with --resume.\n"
-        write_atomically(self.path, (header + tomli_w.dumps(self.data)).encode("utf-8"), overwrite=True)
-
-    @property
-    def state(self) -> DraftState:
-        return self.run.state
-
-    def next_pick(self) -> NextPick:
-        return legal_choices(self.run)
-
-
 def new_draft_data(ruleset: Ruleset, game_spec: str, first: str, picks_per_side: int) -> dict[str, Any]:
     return {"ruleset": ruleset.id, "game": game_spec, "first": first, "picks_per_side": picks_per_side, "pick": []}
 
@@ -289,7 +126,7 @@ def installed_rulesets() -> list[str]:
 class Conversation:
     """Asks the players, through ``terminal``, for every pick and the bid of ``session``."""
 
-    def __init__(self, session: DraftSession | None, terminal: Terminal, show_board: Callable[[DraftSession], str] | None = None) -> None:
+    def __init__(self, session: Session | None, terminal: Terminal, show_board: Callable[[Session], str] | None = None) -> None:
         self.session = session  # None while the draft is being set up
         self.terminal = terminal
         self.show_board = show_board
@@ -452,15 +289,10 @@ class Conversation:
             lines = [f"option {option.number}. {option.title} ({option.source})"]
             lines += wrap.wrap(f'"{option.rule}"')
             lines += option.params.describe(ruleset)
-            if option.kind == "scenario":
-                side = self.side
-                for scenario in ruleset.scenarios:
-                    if side is None or scenario.side == side:
-                        lines += _scenario_lines(scenario, self.session.state.edition)
-            return lines
+            return lines + KINDS[option.kind].help_lines(self.session.state, option, self.side)
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
-            return _scenario_lines(scenario, self.session.state.edition)
+            return scenario_lines(scenario, self.session.state.edition)
         key = name.strip().casefold()
         for house in (load_house_set(path) for path in named_rule_files("house").values()):
             for advantage in house.advantages:
@@ -476,7 +308,7 @@ class Conversation:
     def say_values(self) -> None:
         session = self.session
         totals = dict.fromkeys(session.state.side_powers, 0)
-        for value in session.values:
+        for value in value_session(session).picks:
             totals[value.side] += value.value
             for line in describe_pick(value):
                 self.terminal.say(f"  {line}")
@@ -506,14 +338,16 @@ class Conversation:
                     return
                 self.in_steps(lambda next_pick=next_pick: self.ask_pick(next_pick))
             except UndoRequested:
-                had_bid = "bid" in self.session.data
-                removed = self.session.undo()
-                if removed is None:
+                taken = self.session.undo()  # the last pick, and every step after it (the bid made on its board)
+                if not taken:
                     self.say("  nothing to undo")
                 else:
+                    self.session.save()
+                    removed = taken[-1]
+                    assert isinstance(removed, Pick)
                     self.say(
-                        f"  undone: the {removed['side']}' option {removed['option']} (pick {len(self.session.picks) + 1})"
-                        + (" and the bid" if had_bid else "")
+                        f"  undone: the {removed.side}' option {removed.option.number} (pick {removed.index})"
+                        + (" and the bid" if any(isinstance(step, Bid) for step in taken) else "")
                         + f", removed from {self.session.path}"
                     )
             finally:
@@ -543,36 +377,27 @@ class Conversation:
 
         chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices, refuse=refuse_option)
         self.option = chosen.option
-        kind = chosen.option.kind
-        entry: dict[str, Any] = {"side": side, "option": chosen.option.number}
-        if kind == "placement":
-            entry["place"] = self.ask_placements(chosen)
-        elif kind == "neutral_takeover":
-            entry["take"] = self.ask_neutrals(chosen)
-        elif kind == "territory_takeover":
-            entry["takeover"] = self.ask_takeover(chosen)
-        elif kind != "scenario":
-            # A kind without questions of its own: one of its legal picks, as the kind describes them.
-            listed = [Choice(pick, (description,)) for description, pick in KINDS[kind].picks(self.session.state, chosen, side, next_pick.index)]
-            entry = self.choose(f"{chosen.option.title}> ", listed).to_toml()
-        else:
-            ruleset = self.session.run.ruleset
-            # Each scenario with its effects on this game (its rule text: 'help TITLE').
-            for title in chosen.scenarios:
-                scenario = next(s for s in ruleset.scenarios if s.title == title and s.side == side)
-                for line in _scenario_lines(scenario, self.session.state.edition, with_rule=False):
-                    say(f"  {line}")
-            entry["scenario"] = self.choose("scenario ('help TITLE' shows its rule)> ", [Choice(t, (t,)) for t in chosen.scenarios], list_them=False)
+        kind = KINDS[chosen.option.kind]
+        form = kind.form(self.session.state, chosen, side, next_pick.index)
+        answers: dict[str, str] = {}
+        for field in form.fields:
+            asked = field.narrowed(answers) if field.narrowed is not None else field
+            if field.terminal and asked is not None:
+                answers[field.key] = self.ask_field(asked, answers)
+        entry: dict[str, Any] = {"side": side, "option": chosen.option.number, kind.target_key: form.read(answers)}
+        session = self.session
         try:
-            lines = self.session.add_pick(entry)
+            outcome = session.push(session.pick_from_toml(entry))
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
             say(f"  this pick was refused: {error}")
             return
-        for line in lines:
+        session.save()
+        for line in outcome.lines if outcome is not None else ():
             say(f"  {line}")
-        value = self.session.values[-1]
-        totals = dict.fromkeys(self.session.state.side_powers, 0)
-        for v in self.session.values:
+        values = value_session(session).picks
+        value = values[-1]
+        totals = dict.fromkeys(session.state.side_powers, 0)
+        for v in values:
             totals[v.side] += v.value
         say(f"  worth {value.value:+d} IPCs to the {side}; picks so far: " + ", ".join(f"{s} {t:+d}" for s, t in totals.items()))
         say(f"  saved {self.session.path}")
@@ -620,10 +445,8 @@ class Conversation:
                 if not self.choose(f"{set_id}> ", [change, Choice(False, ("drop",), "drop (no house rules from it)")], default=change):
                     break
         if chosen:
-            session.data["house_rules"] = list(chosen)
-            tables = {k: v for k, v in chosen.items() if v}
-            if tables:
-                session.data["house_rule_choices"] = tables
+            for set_id, table in chosen.items():
+                session.push(HouseRuleChoice.of(set_id, table))
             session.save()
 
     def house_rules_problem(self, chosen: dict[str, dict[str, Any]]) -> KremlinError | None:
@@ -632,9 +455,7 @@ class Conversation:
         run = session.run
         try:
             choices = [read_choices(n, Section(t, str(session.path), f"house_rule_choices.{n}")) for n, t in chosen.items()]
-            house_rule_changes(
-                session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=tuple(session.data.get("choices", ()))
-            )
+            house_rule_changes(session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=session.draft.choices)
         except KremlinError as error:
             return error
         return None
@@ -718,200 +539,61 @@ class Conversation:
 
     # -- refusals in the words `apply` uses ----------------------------------
 
-    def refusal(self, answer: str, problem_at: Callable[[str], Problem | None], label: str = "") -> str | None:
-        """Why the place ``answer`` names (or, misspelt, most likely means) is refused; None if it names no place."""
-        names = self.session.state.names
+    def refusal(self, answer: str, problem_at: Callable[[str], Problem | None], label: str = "", resolve: Callable[[str], str] | None = None) -> str | None:
+        """Why the place ``answer`` names (or, misspelt, most likely means) is refused; None if it names no place.
+
+        ``resolve`` reads the answer instead of the map's place names (a field's own names)."""
+        name_of = resolve or self.session.state.names.place
         try:
-            place = names.place(answer)
+            place = name_of(answer)
             guessed = ""
         except UnknownNameError as error:
             if not error.close:
                 return None
             try:
-                place = names.place(error.close[0])
+                place = name_of(error.close[0])
             except KremlinError:
                 return None
             guessed = f"no choice {answer!r} here; did you mean {error.close[0]!r}? "
+        except KremlinError:
+            return None
         problem = problem_at(place)
         if problem is None:
             return None
         shown = f"{guessed}refused: " if guessed else "refused: "
         return shown + str(problem.violation(label or f"pick {len(self.session.run.applied) + 1}"))
 
-    def ask_placements(self, chosen: OptionChoices) -> list[dict[str, Any]]:
-        params = chosen.option.params
-        assert isinstance(params, PlacementParams)
-        state = self.session.state
-        names = state.names
-        if chosen.sets:
-            entry = (
-                self.choose(
-                    "units> ",
-                    [Choice(s, (f"{s.power} {' + '.join(s.units)}",)) for s in chosen.sets],
-                    resolve=lambda name: _only(s for s in chosen.sets if s.power == names.power(name)),  # "Germany": the Germans' set
-                )
-                if len(chosen.sets) > 1
-                else chosen.sets[0]
+    def ask_field(self, field: Field, answers: Mapping[str, str]) -> str:
+        """One field of an option's form (its kind's), asked with completion, help and close matches; its value."""
+        for line in field.intro:
+            self.terminal.say(f"  {line}")
+        choices = [Choice(a.value, a.names, a.shown) for a in field.choices]
+        if field.alone is not None and len(choices) == 1:
+            value = choices[0].value
+            if field.alone:
+                self.terminal.say(f"  {field.alone}")
+        else:
+            default = next((c for c in choices if c.value == field.default), None)
+            refuse = field.refuse
+            value = self.choose(
+                f"{field.label}> ",
+                choices,
+                default=default,
+                list_them=field.listed,
+                resolve=field.resolve,
+                refuse=(lambda answer: self.refusal(answer, refuse, resolve=field.resolve)) if refuse is not None else None,
             )
-            self.say(f"  {entry.power}: {' + '.join(entry.units)}, all in one place")
-
-            def set_problem(place: str) -> Problem | None:
-                facts = state.facts()
-                found = (placement_problem(state, facts, chosen.option, self.side, entry.power, names.unit(u), place) for u in entry.units)
-                return next((p for p in found if p is not None), None)
-
-            place = self.choose(
-                "where> ",
-                self.place_choices(entry.places),
-                list_them=len(entry.places) <= 30,
-                resolve=self.resolve_place,
-                refuse=lambda answer: self.refusal(answer, set_problem),
-            )
-            return _merged([(entry.power, u, place) for u in entry.units])
-        by_unit: dict[str, list] = {}
-        for unit_choice in chosen.units:
-            by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
-        sets = [s for s in (Counter(names.unit(u) for u in units) for units in params.unit_sets) if all(u in by_unit for u in s)]
-        wanted = (
-            sets[0]
-            if len(sets) == 1
-            else self.choose(
-                "units> ",
-                [Choice(s, (" + ".join(sorted(s.elements())),)) for s in sets],
-                resolve=lambda name: Counter({names.unit(name): 1}),  # "aircraft carrier": the carrier alone
-            )
-        )
-        same_place = "same_territory" in params.require
-        same_power = "same_power" in params.require
-        placed: list[tuple[str, str, str]] = []
-        units = sorted(wanted.elements())
-
-        def leaves_room(later: list[str], power: str, place: str) -> bool:
-            # With one power or one place for all, the first unit's answer must suit every later unit.
-            return all(any((not same_power or o.power == power) and (not same_place or place in o.places) for o in by_unit[other]) for other in later)
-
-        for number, unit in enumerate(units, start=1):
-            options = by_unit[unit]
-            if same_power and placed:
-                options = [o for o in options if o.power == placed[0][0]]
-            if same_place and placed:
-                options = [attrs.evolve(o, places=tuple(p for p in o.places if p == placed[0][2])) for o in options]
-            if (same_power or same_place) and not placed:
-                options = [attrs.evolve(o, places=tuple(p for p in o.places if leaves_room(units[number:], o.power, p))) for o in options]
-            options = [o for o in options if o.places]
-            powers = [o.power for o in options]
-            self.terminal.say(f"  unit {number} of {sum(wanted.values())}: one {unit}")
-            power = powers[0] if len(powers) == 1 else self.choose(f"{unit} for which power> ", [Choice(p, (p,)) for p in powers], resolve=names.power)
-            places = next(o.places for o in options if o.power == power)
-            previous = next((p for _, u, p in reversed(placed) if u == unit and p in places), None)
-            place = self.choose(
-                f"{power} {unit} where> ",
-                self.place_choices(places),
-                default=self.place_choices((previous,))[0] if previous else None,
-                list_them=len(places) <= 30,
-                resolve=self.resolve_place,
-                refuse=lambda answer, power=power, unit=unit: self.refusal(
-                    answer, lambda at: placement_problem(state, state.facts(), chosen.option, self.side, power, unit, at)
-                ),
-            )
-            placed.append((power, unit, place))
-        return _merged(placed)
+        if field.then is not None:
+            for line in field.then({**answers, field.key: value}):
+                self.terminal.say(f"  {line}")
+        return value
 
     def resolve_place(self, name: str) -> str:
         return self.session.state.names.place(name)
 
     def place_choices(self, places: Sequence[str]) -> list[Choice]:
-        state = self.session.state
-        out = []
-        for place in places:
-            # The rule text's names for it (Venezuela, Seazone 19) are answers too.
-            aliases = tuple(sorted(rule for rule, game in state.profile.places.items() if game == place and rule != place))
-            out.append(Choice(place, (place, *aliases), state.names.shown(place)))
-        return out
-
-    def ask_neutrals(self, chosen: OptionChoices) -> list[dict[str, Any]]:
-        params = chosen.option.params
-        assert isinstance(params, NeutralTakeoverParams)
-        state = self.session.state
-        by_territory = {n.territory: n for n in chosen.neutrals}
-        # Every set of neutrals the option allows together; each answer keeps at least one open.
-        allowed = [combo for combo in combinations(sorted(by_territory), params.count) if neutral_set_problem(state, chosen.option, list(combo)) is None]
-        taken: list[dict[str, Any]] = []
-        chosen_names: list[str] = []
-        for number in range(1, params.count + 1):
-            open_sets = [c for c in allowed if set(chosen_names) <= set(c)]
-            candidates = sorted({t for c in open_sets for t in c} - set(chosen_names))
-            choices = [
-                Choice(
-                    t,
-                    (by_territory[t].name, t) if by_territory[t].name != t else (t,),
-                    f"{by_territory[t].name}" + (f" [{t}]" if t != by_territory[t].name else "") + f" {by_territory[t].ipc} IPC",
-                )
-                for t in candidates
-            ]
-            territory = self.choose(
-                f"neutral {number} of {params.count}> ",
-                choices,
-                refuse=lambda answer, taken_so_far=tuple(chosen_names): self.refusal(
-                    answer, lambda place: self.neutral_refused(chosen.option, place, taken_so_far)
-                ),
-            )
-            neutral = by_territory[territory]
-            takers = dict(neutral.takers)
-            power = (
-                next(iter(takers))
-                if len(takers) == 1
-                else self.choose(f"{neutral.name} joins which power> ", [Choice(p, (p,)) for p in takers], resolve=state.names.power)
-            )
-            if len(takers) == 1:
-                self.terminal.say(f"  {neutral.name} joins {power}")
-            take: dict[str, Any] = {"neutral": territory, "by": power}
-            if takers[power]:
-                self.terminal.say(
-                    f"  its navy goes to a nearest friendly sea zone (now {', '.join(takers[power])}): the {self.side} declare which after the bid"
-                )
-            chosen_names.append(territory)
-            taken.append(take)
-        return taken
-
-    def neutral_refused(self, option: Option, territory: str, taken: tuple[str, ...]) -> Problem | None:
-        """Why the side may not take ``territory`` as its next neutral after ``taken`` (the neutral's rules, then the set's)."""
-        state = self.session.state
-        params = option.params
-        assert isinstance(params, NeutralTakeoverParams)
-        problem = _first_problem(neutral_problem(state, option, self.side, territory, power) for power in state.side_powers[self.side])
-        if problem is not None or territory not in state.neutrals:
-            return problem
-        together = [list(c) for c in combinations(sorted(state.neutrals), params.count) if {*taken, territory} <= set(c)]
-        problems = [neutral_set_problem(state, option, c) for c in together]
-        return problems[0] if problems and all(problems) else None
-
-    def ask_takeover(self, chosen: OptionChoices) -> dict[str, Any]:
-        territories = sorted({t.territory for t in chosen.takeovers})
-        state = self.session.state
-
-        def takeover_refused(place: str) -> Problem | None:
-            return _first_problem(takeover_problem(state, chosen.option, self.side, place, power) for power in state.side_powers[self.side])
-
-        territory = self.choose(
-            "take over> ",
-            self.place_choices(territories),
-            list_them=len(territories) <= 40,
-            resolve=self.resolve_place,
-            refuse=lambda answer: self.refusal(answer, takeover_refused),
-        )
-        offers = [t for t in chosen.takeovers if t.territory == territory]
-        takeover = (
-            offers[0]
-            if len(offers) == 1
-            else self.choose("by which power> ", [Choice(t, (t.power,)) for t in offers], resolve=lambda name: _offer_power(offers, state.names.power(name)))
-        )
-        spec: dict[str, Any] = {"territory": territory, "by": takeover.power}
-        for group in takeover.retreats:
-            side = self.session.state.side_of.get(group.owner, group.owner)
-            now = ", ".join(group.destinations) or "nowhere (they would be removed)"
-            self.terminal.say(f"  {group.count} {group.owner} {group.unit} leave {territory}: the {side} declare where they retreat after the bid (now: {now})")
-        return spec
+        """Places as answers: the game's names and the rule text's (Venezuela, Seazone 19)."""
+        return [Choice(a.value, a.names, a.shown) for a in place_answers(self.session.state, places)]
 
     # -- the bid -----------------------------------------------------------
 
@@ -923,22 +605,22 @@ class Conversation:
         say("")
         say(
             f"All {session.run.total_picks} picks are made. "
-            + ", ".join(f"{s} {sum(v.value for v in session.values if v.side == s):+d}" for s in state.side_powers)
+            + ", ".join(f"{s} {sum(v.value for v in value_session(session).picks if v.side == s):+d}" for s in state.side_powers)
             + " IPCs by the valuation ('values' details it)."
         )
-        saved = session.data.get("bid")
-        if saved is not None:
-            # A finished draft resumed: its bid is the default, checked on the board the picks and declarations made.
-            self.ask_declarations()
-            problem = session.bid_problem(saved)
-            if problem is None:
-                say(f"The saved bid: {_bid_words(saved)}.")
-                keep = Choice(True, ("keep", "yes"), "keep (the saved bid)")
-                if self.choose("the saved bid> ", [keep, Choice(False, ("change", "no"), "change (a new bid)")], default=keep, list_them=False):
-                    session.save()
-                    return
-            else:
-                say(f"The saved bid no longer applies ({problem}); a new bid is asked.")
+        if session.bid is not None:
+            # A finished draft resumed: its bid is the default, on the board the picks and declarations made.
+            self.ask_declarations()  # a bid the declarations leave without a place is withdrawn (session.bid_dropped)
+        if session.bid is not None:
+            say(f"The saved bid: {_bid_words(session.bid.to_toml(bid_rules.placing_side))}.")
+            keep = Choice(True, ("keep", "yes"), "keep (the saved bid)")
+            if self.choose("the saved bid> ", [keep, Choice(False, ("change", "no"), "change (a new bid)")], default=keep, list_them=False):
+                session.save()
+                return
+            session.withdraw_bid()
+        elif session.bid_dropped is not None:
+            say(f"The saved bid no longer applies ({session.bid_dropped}); a new bid is asked.")
+            session.bid_dropped = None
         say(f"The bid: positive, the {bid_rules.placing_side} place units worth it; negative, the {bid_rules.receiving_side} receive the PUs.")
         phase_powers = self.bid_phase_powers()
         if phase_powers:
@@ -963,7 +645,7 @@ class Conversation:
                     bid["remove"] = removals
             else:
                 bid["allocate"] = self.ask_allocation(-amount)
-        session.data["bid"] = bid
+        session.push(session.bid_from_toml(bid))
         session.save()
 
     def ask_declarations(self) -> None:
@@ -973,7 +655,7 @@ class Conversation:
         # A declaration is saved in the draft file as it is made, like a pick: ``back`` in the bid's questions
         # does not replay it (its answer is not among the bid's answers).
         answered = len(self.answers)
-        while (step := session.declaration_step()) is not None:
+        while (step := session.open_declaration()) is not None:
             displaced, found, stale = step
             if not said:
                 self.say("Where the units the picks displaced go, in the order of the picks (000 A, Order of action 1):")
@@ -985,9 +667,10 @@ class Conversation:
                 f"  {displaced.describe()} (pick {displaced.pick}) may go to {', '.join(found.matches)}: "
                 + (f"{player}, for the {displaced.side}, choose" if player else f"the {displaced.side} choose")
             )
-            what = "retreat to> " if displaced.kind == "retreat" else "navy to> "
+            what = f"{question(displaced)}> "
             to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
-            session.record_declaration(displaced, to)
+            session.declare(Declaration(displaced, to))
+            session.save()
             del self.answers[answered:]
         lines = session.declaration_lines()
         if lines and not said:
@@ -1132,31 +815,6 @@ def _find_option(ruleset: Ruleset, name: str) -> Option | None:
     return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
 
 
-def _scenario_lines(scenario: Scenario, edition: str | None, *, with_rule: bool = True) -> list[str]:
-    """A scenario as players read it: title, source, the rule's words, and what it does to the board."""
-    steps, _, variant = scenario.for_edition(edition)
-    rule = variant.rule if variant is not None else scenario.rule
-    lines = [f"scenario {scenario.title!r} ({scenario.side}; {scenario.source})"]
-    if with_rule:
-        lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
-    for step in steps:
-        lines.append("    effect: " + _step_words(step))
-    return lines
-
-
-def _step_words(step) -> str:  # noqa: ANN001 - rules.scenarios.Step
-    units = ", ".join(f"{n} {u}" for u, n in step.units)
-    if step.kind == "place":
-        return f"{step.power} place {units} in {step.at}"
-    if step.kind == "remove":
-        return f"{step.power}'s {units} removed from {step.at}"
-    if step.kind == "move":
-        return f"{step.power}'s {units} move from {step.at} to {step.to}"
-    if step.kind == "capture":
-        return f"{step.at} captured by {step.power}"
-    return f"every unit of {step.power or step.side} in {step.at} destroyed"
-
-
 def _bid_words(bid: dict[str, Any]) -> str:
     """A ``[bid]`` table as one line: its amount, then what it places, removes, allocates or leaves to the bid phase."""
     parts = [", ".join(f"{k} {v}" for k, v in bid.items() if isinstance(v, int))]
@@ -1167,64 +825,6 @@ def _bid_words(bid: dict[str, Any]) -> str:
         for power, amount in bid.get(key, {}).items():
             parts.append(f"{power} {what} {amount} PUs")
     return "; ".join(p for p in parts if p)
-
-
-def _only(found: Iterable[Any]) -> Any:
-    """The one item of ``found``, or None (no answer: the question asks again)."""
-    items = list(found)
-    return items[0] if len(items) == 1 else None
-
-
-def _first_problem(problems: Iterable[Problem | None]) -> Problem | None:
-    """None if any power may (one ``None``), else the first reason."""
-    found = list(problems)
-    return None if any(p is None for p in found) else (found[0] if found else None)
-
-
-def _offer_power(offers: Sequence[Any], power: str) -> Any:
-    return next((o for o in offers if o.power == power), power)
-
-
-def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    counts = Counter(placed)
-    return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
-
-
-def preview(session: DraftSession) -> DraftResult:
-    """The finished draft file applied as ``apply`` applies it, in memory: what the host agrees to write."""
-    return add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
-
-
-def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False, result: DraftResult | None = None) -> tuple[list[str], Path]:
-    """Apply the finished draft file as ``apply`` does (or take its ``preview``) and write the game (and install it, as ``apply --install``)."""
-
-    from kremlin_triplea.tools.outputs import write_apply_outputs
-
-    result = result or preview(session)
-    # The game and the install are written all or none, as `apply -o --install` writes them: a refused install
-    # leaves no game file behind, a failed write no install.
-    written = write_apply_outputs(
-        result,
-        maps_dir=default_maps_dir(session.maps_dir),
-        output=output,
-        savegame=None,
-        install=install,
-        install_name=None,
-        force=overwrite,
-        triplea=None,
-        inputs=(session.path,),
-    )
-    return [*result.summary(), *written], output
-
-
-def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None, players: dict[str, str] | None = None) -> DraftSession:
-    if "ruleset" not in data:  # the terminal draft and the draft room are for picks; house rules alone need none
-        raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
-    game_spec = data["game"]
-    candidate = Path(game_spec)
-    if not candidate.is_absolute() and (path.parent / candidate).is_file():
-        game_spec = str(path.parent / candidate)
-    return DraftSession(path, data, load(game_spec, maps_dir=maps_dir), maps_dir, dict(players or {}))
 
 
 def load_ruleset_or_none(name: str) -> Ruleset | None:

@@ -277,12 +277,12 @@ def apply_command(
     why, write nothing and exit 1.
     """
     from kremlin_triplea.check.gate import check_base_game
-    from kremlin_triplea.draft.run import apply_draft, game_path, read_draft
+    from kremlin_triplea.draft.run import game_path, read_draft
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.safe import check_output
-    from kremlin_triplea.report.notes import add_notes
+    from kremlin_triplea.session import apply_draft
 
     if output is None and not install and savegame is None:
         raise InputError("say where the game goes: -o FILE, --install, --savegame FILE, or several")
@@ -295,7 +295,7 @@ def apply_command(
     # A base game TripleA refuses or misreads is refused before any work, in validate's words.
     base = XmlDocument.read(game_path(parsed, game_spec, _maps_dir(ctx)))
     check_base_game(base.root, base.source)
-    result = add_notes(apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx)))
+    result = apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx))  # the writer below adds the notes
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs

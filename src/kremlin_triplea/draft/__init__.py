@@ -1,6 +1,6 @@
 """A Kremlin draft: picks applied in order to a board, the legal choices for the next pick, the bid.
 
-:mod:`run` reads a host's draft file and applies it; :mod:`kinds` implements each
+:mod:`run` reads a host's draft file and applies its picks (the session layer, :mod:`kremlin_triplea.session`, drives a whole draft); :mod:`kinds` implements each
 kind of option once; :mod:`legal` lists every legal choice for the next pick
 with the same checks.
 """
@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from kremlin_triplea.draft.legal import NextPick, legal_choices, next_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
-from kremlin_triplea.draft.run import Draft, DraftResult, DraftRun, apply_draft, read_draft
+from kremlin_triplea.draft.run import Draft, DraftResult, DraftRun, read_draft
 
 __all__ = [
     "Draft",
     "DraftResult",
     "DraftRun",
     "NextPick",
-    "apply_draft",
     "legal_choices",
     "load_named_ruleset",
     "load_ruleset",

@@ -2,7 +2,9 @@
 
 Each option kind lists its own legal targets (``KINDS[kind].choices``) with
 the very checks its ``apply`` uses, and the bid's with bid_placement_problem,
-so a choice listed here is accepted when applied.
+so a choice listed here is accepted when applied; an option none of whose
+targets the draft would accept whole (``DraftRun.offered_choices``: the board
+invariants) is not available, with why.
 """
 
 from __future__ import annotations
@@ -10,13 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kremlin_triplea.draft.choices import BidChoices, NextPick
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    DraftState,
-    bid_cost,
-    bid_placement_problem,
-    removable_units,
-)
+from kremlin_triplea.draft.kinds import KINDS, DraftState
+from kremlin_triplea.draft.kinds.bid import bid_cost, bid_placement_problem, removable_units
 from kremlin_triplea.draft.run import Draft, DraftRun, open_game
 from kremlin_triplea.game import Game
 
@@ -34,7 +31,7 @@ def legal_choices(run: DraftRun) -> NextPick:
     if index > run.total_picks:
         return NextPick(index, run.total_picks, None, (), bid_choices(run.state))
     side = run.side_to_pick(index)
-    return NextPick(index, run.total_picks, side, tuple(run.option_choices(option, side) for option in run.ruleset.options), None)
+    return NextPick(index, run.total_picks, side, tuple(run.offered_choices(option, side) for option in run.ruleset.options), None)
 
 
 def bid_choices(state: DraftState) -> BidChoices:

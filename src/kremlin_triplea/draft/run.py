@@ -48,16 +48,9 @@ import attrs
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.declare import declare, declared_in, destinations, label
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    BidSpec,
-    Displaced,
-    DraftState,
-    Outcome,
-    Pick,
-    UnitPlacement,
-    apply_bid,
-)
+from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds.bid import apply_bid
+from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game, load
@@ -65,13 +58,10 @@ from kremlin_triplea.gamefile.locate import native_path, resolve_game
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import (
     HouseSelection,
-    apply_house_rules,
-    house_rule_changes,
     selection_lines,
 )
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.rules.datafiles import check_file_kind, find_data_file, rule_file_kind
-from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, fit_ruleset, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset
@@ -284,9 +274,10 @@ def game_path(draft: Draft, game: str | None = None, maps_dir: Path | str | None
 class LegalPicks:
     """The legal next picks of a draft, like python-chess's ``LegalMoveGenerator``.
 
-    Iterating yields one :class:`Pick` per legal target of every option (each
-    kind's :meth:`~kremlin_triplea.draft.kinds.base.OptionKind.picks`); ``in``
-    checks any pick with the rules, so a pick the enumeration does not list
+    Iterating yields, option by option, the picks :meth:`DraftRun.option_picks` yields: each kind's targets
+    (:meth:`~kremlin_triplea.draft.kinds.base.OptionKind.picks`) that the draft accepts whole, as python-chess keeps
+    the pseudo-legal moves that leave no king in check. So every pick yielded is one ``is_legal`` accepts, and
+    ``count()`` counts exactly those. ``in`` checks any pick with the rules, so a pick the enumeration does not list
     (another companion unit, another navy zone) is still answered.
     """
 
@@ -300,10 +291,8 @@ class LegalPicks:
             return
         side = run.side_to_pick(index)
         for option in run.ruleset.options:
-            choices = run.option_choices(option, side)
-            if choices.available:
-                for _, pick in KINDS[option.kind].picks(run.state, choices, side, index):
-                    yield pick
+            for _, pick in run.option_picks(option, side):
+                yield pick
 
     def __contains__(self, pick: object) -> bool:
         return isinstance(pick, Pick) and self.run.is_legal(pick)
@@ -415,11 +404,40 @@ class DraftRun:
     # -- the next pick, as python-chess has the next move --------------------------------
 
     def option_choices(self, option: Option, side: str) -> OptionChoices:
-        """Every legal target of ``option`` for ``side`` now, described."""
+        """Every target of ``option`` for ``side`` now, as its kind lists them (its own checks, not yet the whole pick's)."""
         if self.state.already_used(side, option.number):
             return OptionChoices(option, unavailable=f"the {side} already took option {option.number}")
         powers = [p for p in self.state.side_powers[side] if self.state.power_problem(option, side, p) is None]
         return KINDS[option.kind].choices(self.state, option, side, powers)
+
+    def offered_choices(self, option: Option, side: str) -> OptionChoices:
+        """:meth:`option_choices` as ``legal`` offers them: unavailable, with why, when the draft would accept none of
+        the kind's targets as the next pick (the board invariants refuse every one, say)."""
+        choices = self.option_choices(option, side)
+        if not choices.available or not self._on_turn(side):
+            return choices
+        refused = None
+        for _, pick in KINDS[option.kind].picks(self.state, choices, side, len(self.applied) + 1):
+            refused = self.violation(pick)
+            if refused is None:
+                return choices
+        why = f"each of its targets is refused: {refused.why}" if refused is not None else "it has no target to pick"
+        return attrs.evolve(choices, unavailable=why)
+
+    def option_picks(self, option: Option, side: str) -> Iterator[tuple[str, Pick]]:
+        """(description, pick) for every pick of ``option`` that ``side`` may make next: the kind's targets the
+        draft accepts whole (:meth:`violation`), so what is offered is exactly what ``apply`` takes."""
+        choices = self.option_choices(option, side)
+        if not choices.available or not self._on_turn(side):
+            return
+        for description, pick in KINDS[option.kind].picks(self.state, choices, side, len(self.applied) + 1):
+            if self.violation(pick) is None:
+                yield description, pick
+
+    def _on_turn(self, side: str) -> bool:
+        """Whether ``side`` makes the next pick (only then can a pick of it be checked whole)."""
+        index = len(self.applied) + 1
+        return index <= self.total_picks and self.side_to_pick(index) == side
 
     @property
     def legal_picks(self) -> LegalPicks:
@@ -523,13 +541,19 @@ class DraftRun:
 
     def take_back_declarations(self) -> None:
         while self.declared:
-            displaced, outcome = self.declared.pop()
-            for _ in outcome.changes:
-                self.game.board.pop()
-            self.state.forget(displaced.side, displaced.pick, outcome)
+            self.pop_declaration()
 
-    def parse_bid(self) -> BidSpec | None:
-        section = self.draft.bid
+    def pop_declaration(self) -> tuple[Displaced, Outcome]:
+        """Take back the last declaration: its group is pending again."""
+        displaced, outcome = self.declared.pop()
+        for _ in outcome.changes:
+            self.game.board.pop()
+        self.state.forget(displaced.side, displaced.pick, outcome)
+        return displaced, outcome
+
+    def parse_bid(self, section: Section | None = None) -> BidSpec | None:
+        """``section`` (a ``[bid]`` table; the draft's own by default) as a :class:`BidSpec`, its names resolved."""
+        section = section if section is not None else self.draft.bid
         if section is None:
             return None
         placing = self.ruleset.bid.placing_side.lower()
@@ -575,58 +599,6 @@ def _located(where: str) -> Iterator[None]:
         if violation.where is None:
             violation.where = where
         raise
-
-
-def apply_draft(
-    draft: Draft,
-    game: Game | None = None,
-    *,
-    game_spec: str | None = None,
-    maps_dir: Path | str | None = None,
-    ruleset: Ruleset | None = None,
-    profile: Profile | None = None,
-    open_declarations_first: bool = False,
-) -> DraftResult:
-    """Check the whole draft and apply it to ``game``'s board (loaded from the draft if not given).
-
-    ``open_declarations_first`` places a displaced group the picks leave open among several places at the first of
-    them instead of refusing it: a bid is checked so before the players declare (the draft room).
-
-    Raises ``RuleViolation`` at the first pick that breaks a rule; the game's
-    board is then left as the earlier picks made it. The game's notes and name
-    are the writer's business (:func:`kremlin_triplea.report.notes.add_notes`).
-    """
-    game = game or open_game(draft, game_spec, maps_dir)
-    house = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
-    if draft.ruleset is None:
-        return apply_house_rules(game, house, draft.choices)  # type: ignore[return-value]
-    run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
-    run.apply_picks()
-    run.check_complete()
-    bid_spec = run.parse_bid()
-    # Before the bid's units are placed (000 A "Order of action" 1, 2).
-    run.apply_declarations(choose=(lambda _, places: places[0]) if open_declarations_first else None)
-    with _located(draft.bid.where if draft.bid is not None else draft.path):
-        bid = run.apply_bid(bid_spec) if bid_spec is not None else None
-    # The rule sets' game-file actions come last: they act on the board the picks and the bid made.
-    own = run.ruleset.rule_set
-    rules, selections = house_rule_changes(game.board, run.profile, run.names, house, before=(own,), flags=draft.choices)
-    game.board.push_all(list(rules.changes))
-    return DraftResult(
-        game,
-        run.ruleset,
-        run.profile,
-        tuple(run.applied),
-        bid,
-        bid_spec,
-        run.warnings + rules.warnings(),
-        run.state,
-        rules,
-        selections,
-        players_from_picks(draft.picks),
-        tuple(draft.choices),
-        tuple(run.declared),
-    )
 
 
 def draft_from_dict(data: dict[str, Any], path: str = "<draft>") -> Draft:

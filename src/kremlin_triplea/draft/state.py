@@ -137,6 +137,23 @@ class DraftState:
             return Problem(restriction.rule, restriction.source, f"option {option.number} may not be taken for {power} (only options {allowed})")
         return None
 
+    def own_units(self, units: Iterable[tuple[str, int]], power: str) -> list[tuple[str, int]]:
+        """``power``'s unit types for rule-text ``(word, count)`` pairs (:meth:`Names.own_unit`, issue 28).
+
+        Ask :meth:`units_problem` first: a word the map gives ``power`` nothing for is an error here."""
+        found = []
+        for word, count in units:
+            unit = self.names.own_unit(word, power)
+            if unit is None:
+                raise ValueError(f"{power} has no {word} on this map: ask units_problem first")
+            found.append((unit, count))
+        return found
+
+    def units_problem(self, rule: str, source: str, power: str, words: Iterable[str]) -> Problem | None:
+        """Why ``power`` cannot receive the rule text's ``words`` on this map (None: it can): never another power's type."""
+        why = [reason for word in dict.fromkeys(words) if (reason := self.names.why_no_unit(word, power)) is not None]
+        return Problem(rule, source, "; ".join(why)) if why else None
+
     def already_used(self, side: str, number: int) -> bool:
         """Whether ``side`` may not take option ``number`` again now (the no-repeat rule).
 

@@ -41,7 +41,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
-from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, read_map_folder
+from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, map_folder_without_yml, maps_without_yml, read_map_folder
 from kremlin_triplea.gamefile.safe import BINARY, all_or_none, check_output, read_bytes, read_text, remove, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
@@ -348,7 +348,27 @@ def _write_record(folder: Path, games: list[dict]) -> None:
 
 
 def _map_yml_text(map_yml: Path) -> str:
+    """map.yml as it is, or, for a map without one, the map.yml TripleA 2.x writes for it when it first lists
+    the map (MapDescriptionYamlGenerator: the folder's name and every game it finds): the install adds its game
+    to that, so TripleA lists the stock games and ours, as it would have had it written the file first."""
+    if not os.path.lexists(map_yml):
+        found = map_folder_without_yml(map_yml.parent)
+        if found is not None:
+            from kremlin_triplea.gamefile import mapyml
+
+            lines = [f"map_name: {mapyml.yaml_scalar(found.name)}", "games:"]
+            lines += [f"- {mapyml.game_entry(g.game_name, g.path.name)}" for g in found.games]
+            return "\n".join(lines) + "\n"
     return read_text(map_yml, what="map.yml")
+
+
+def _read_folder(folder: Path) -> MapFolder:
+    """The map's games as TripleA lists them: from its map.yml, or as TripleA finds them in a map without one."""
+    if not os.path.lexists(folder / "map.yml"):
+        found = map_folder_without_yml(folder)
+        if found is not None:
+            return found
+    return read_map_folder(folder)
 
 
 def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> None:
@@ -359,7 +379,7 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
 
     map_yml = folder.folder / "map.yml"
     text = _map_yml_text(map_yml)
-    fresh = read_map_folder(folder.folder)
+    fresh = _read_folder(folder.folder)
     record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
     if existing is not None:
@@ -420,7 +440,7 @@ def install_game(
     game_bytes = _marked(xml)
     notes_bytes = _marked(notes_html.encode("utf-8")) if notes_html is not None else None
     with map_lock(folder.folder):
-        fresh = read_map_folder(folder.folder)  # read under the lock: another install may just have added a game
+        fresh = _read_folder(folder.folder)  # read under the lock: another install may just have added a game
         record = read_record(folder.folder)
         existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
         if existing is not None:
@@ -530,6 +550,9 @@ def map_folder_for(source: Path | str, map_name: str | None, maps_dir: Path) -> 
     folder = next((m for m in maps if resolved.is_relative_to(m.folder.resolve())), None)
     if folder is None:
         folder = next((m for m in maps if m.name == map_name), None)
+    if folder is None:  # a map without map.yml, which TripleA 2.x lists all the same (it writes one for it)
+        others = maps_without_yml(Path(maps_dir))
+        folder = next((m for m in others if resolved.is_relative_to(m.folder.resolve())), None) or next((m for m in others if m.name == map_name), None)
     if folder is None:
         raise InputError(f"no map folder for {source} in {maps_dir} (map {map_name!r}); install the map in TripleA first", where=str(maps_dir))
     return folder

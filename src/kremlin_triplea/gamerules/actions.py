@@ -16,6 +16,7 @@ import attrs
 from kremlin_triplea.errors import KremlinError, UnknownNameError
 from kremlin_triplea.gamerules.context import ActionContext, CannotWrite, Planned
 from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology, priced
+from kremlin_triplea.gamerules.triggers import xml_attr
 from kremlin_triplea.model.changes import (
     AddXml,
     Change,
@@ -170,7 +171,7 @@ def _house_switch(rule: GameRule) -> bool:
     if not rule.when or "=" in rule.when:
         return False
     try:
-        return rule.when in load_named_house_set(rule.set_id).choices
+        return rule.when in load_named_house_set(rule.file or rule.set_id).choices
     except DataFileError:
         return False  # not a house-rule set (a Kremlin ruleset)
 
@@ -239,8 +240,8 @@ def _canal_xml(name: str, zone: str, canal_name: str, land: list[str], passing: 
     options = [("canalName", canal_name), ("landTerritories", ":".join(land))]
     if passing:
         options.append(("excludedUnits", ":".join(passing)))
-    body = "".join(f'<option name="{_attr(k)}" value="{_attr(v)}"/>' for k, v in options)
-    return f'<attachment name="{_attr(name)}" attachTo="{_attr(zone)}" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">{body}</attachment>'
+    body = "".join(f'<option name="{xml_attr(k)}" value="{xml_attr(v)}"/>' for k, v in options)
+    return f'<attachment name="{xml_attr(name)}" attachTo="{xml_attr(zone)}" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">{body}</attachment>'
 
 
 def _victory_city(ctx: ActionContext, change: Section) -> list[Planned]:
@@ -268,7 +269,7 @@ def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
     name = f"kremlin{_camel(step_id)}{power}NonCombatMove"
     runs = f' maxRunCount="{rounds}"' if rounds is not None else ""
     xml = (
-        f'<step name="{_attr(name)}" delegate="move" player="{_attr(power)}" display="{_attr(ctx.rule.title)}"{runs}>'
+        f'<step name="{xml_attr(name)}" delegate="move" player="{xml_attr(power)}" display="{xml_attr(ctx.rule.title)}"{runs}>'
         '<stepProperty name="nonCombatMove" value="true"/></step>'
     )
     when = f"in the first {rounds} round(s) only" if rounds is not None else "every round"
@@ -381,7 +382,3 @@ assert set(ACTIONS) == set(CHANGE_KEYS), "every change kind of the rule data has
 
 def _camel(text: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", text) if part)
-
-
-def _attr(text: str) -> str:
-    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")

@@ -162,7 +162,7 @@ def house_rule_changes(
     Conflicts between any two sets are refused by :func:`game_rules.game_rule_changes`, naming both.
     The board is not changed: push ``applied.changes``.
     """
-    selections = tuple(attrs.evolve(select(load_named_house_set(c.set_id), c, board, names), map=profile.map) for c in chosen)
+    selections = tuple(attrs.evolve(select(load_named_house_set(c.set_file), c, board, names), map=profile.map) for c in chosen)
     for selection in selections:
         if profile.map not in selection.house.rules.maps:
             raise DataFileError(f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}", where=None)

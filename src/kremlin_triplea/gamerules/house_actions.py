@@ -49,6 +49,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kremlin_triplea.gamerules.context import ActionContext, Planned
+from kremlin_triplea.gamerules.triggers import RULES_CLASS, USE_TRIGGERS, attachment_xml, condition, round_one_condition, trigger, xml_attr
 from kremlin_triplea.model.changes import (
     AddPUs,
     AddXml,
@@ -60,7 +61,6 @@ from kremlin_triplea.model.changes import (
     SetFrontierPrice,
     SetOwner,
     SetProductionCost,
-    SetProperty,
     SetTerritory,
 )
 from kremlin_triplea.rules.house_rules import neutral_table
@@ -69,8 +69,6 @@ if TYPE_CHECKING:
     from kremlin_triplea.model.board import Board
     from kremlin_triplea.rules.tomlfile import Section
 
-RULES_CLASS = "games.strategy.triplea.attachments.RulesAttachment"
-TRIGGER_CLASS = "games.strategy.triplea.attachments.TriggerAttachment"
 # The RulesAttachment options an objective's condition may use (RulesAttachment.java, TripleA 1.9).
 CONDITION_OPTIONS = (
     "alliedOwnershipTerritories",
@@ -94,25 +92,14 @@ def _tag(ctx: ActionContext) -> str:
     return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", ctx.rule.id) if p)
 
 
-def _attr(text: object) -> str:
-    return str(text).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-
-
-def _attachment(name: str, attach_to: str, java_class: str, kind: str, options: list[tuple[str, str]]) -> str:
-    body = "".join(f'<option name="{_attr(k)}" value="{_attr(v)}"/>' for k, v in options)
-    return f'<attachment name="{_attr(name)}" attachTo="{_attr(attach_to)}" javaClass="{java_class}" type="{kind}">{body}</attachment>'
-
-
 def _use_triggers(ctx: ActionContext) -> Planned:
     # Triggers only run with 'Use Triggers' on (Properties.getTriggers; AA50 and Revised lack it).
-    return _planned(
-        ("property", "Use Triggers"), "true", [SetProperty("Use Triggers", "true")], "game option 'Use Triggers' = true (the rule's trigger needs it)"
-    )
+    return _planned(("property", "Use Triggers"), "true", [USE_TRIGGERS], "game option 'Use Triggers' = true (the rule's trigger needs it)")
 
 
-def _round_one(ctx: ActionContext, power: str) -> tuple[str, str]:
+def _round_one(ctx: ActionContext, power: str) -> tuple[str, AddXml]:
     name = f"conditionAttachment{_tag(ctx)}Round1{power}"
-    return name, _attachment(name, power, RULES_CLASS, "player", [("rounds", "1")])
+    return name, round_one_condition(name, power)
 
 
 def tech_cost(ctx: ActionContext, change: Section) -> list[Planned]:
@@ -184,24 +171,10 @@ def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amount = change.integer("amount")
     step = change.text("after_step")
-    condition, condition_xml = _round_one(ctx, power)
-    trigger = f"triggerAttachment{_tag(ctx)}{power}"
-    xml = _attachment(
-        trigger,
-        power,
-        TRIGGER_CLASS,
-        "player",
-        [
-            ("conditions", condition),
-            ("when", f"after:{step}"),
-            ("uses", "1"),
-            ("players", power),
-            ("resource", "PUs"),
-            ("resourceCount", str(amount)),
-        ],
-    )
+    held, round_one = _round_one(ctx, power)
     line = f"{power} receive {amount} PUs once, after {step} in round 1 (a TripleA trigger, uses=1)"
-    changes = [AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"), AddXml("attachmentList", xml, description=line)]
+    pays = trigger(f"triggerAttachment{_tag(ctx)}{power}", power, [held], f"after:{step}", [("resource", "PUs"), ("resourceCount", str(amount))], line)
+    changes = [round_one, pays]
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
 
 
@@ -214,21 +187,24 @@ def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
     uses = change.integer("uses", 1)
     tag = _tag(ctx)
     # alliedOwnershipTerritories on the power: the territory is held by it or an ally ("the Allies control").
-    condition = f"conditionAttachment{tag}{power}"
-    condition_xml = _attachment(condition, power, RULES_CLASS, "player", [("players", power), ("alliedOwnershipTerritories", at)])
-    trigger = f"triggerAttachment{tag}{power}"
-    # A placement trigger with `when` fires as that step starts (BaseTripleADelegate.start), for its players.
-    options = [("conditions", condition), ("when", f"before:{step}"), ("uses", str(uses)), ("players", power)]
-    options += [("placement", f"{n}:{at}:{unit}") for unit, n in units]
+    held = f"conditionAttachment{tag}{power}"
+    controls = condition(held, power, [("players", power), ("alliedOwnershipTerritories", at)], f"condition: {power}'s side controls {at}")
     what = ", ".join(f"{n} {u}" for u, n in units)
     line = (
         f"{power} receive {what} in {ctx.names.shown(at)} for free, as {step} starts, the first time their side "
         f"controls {ctx.names.shown(at)} then (a TripleA trigger, uses={uses})"
     )
-    changes: list[Change] = [
-        AddXml("attachmentList", condition_xml, description=f"condition: {power}'s side controls {at}"),
-        AddXml("attachmentList", _attachment(trigger, power, TRIGGER_CLASS, "player", options), description=line),
-    ]
+    # A placement trigger with `when` fires as that step starts (BaseTripleADelegate.start), for its players.
+    places = trigger(
+        f"triggerAttachment{tag}{power}",
+        power,
+        [held],
+        f"before:{step}",
+        [("placement", f"{n}:{at}:{unit}") for unit, n in units],
+        line,
+        uses=uses,
+    )
+    changes: list[Change] = [controls, places]
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), (at, tuple(units), step), changes, line)]
 
 
@@ -351,9 +327,11 @@ def _technology_section(ctx: ActionContext) -> Planned:
         )
     ]
     for player in ctx.board.catalog.turn_order():
-        body = "".join(f'<category name="{_attr(c)}">' + "".join(f'<tech name="{t}"/>' for t in names) + "</category>" for c, names in categories.items())
+        body = "".join(f'<category name="{xml_attr(c)}">' + "".join(f'<tech name="{t}"/>' for t in names) + "</category>" for c, names in categories.items())
         changes.append(
-            AddXml("technology", f'<playerTech player="{_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own")
+            AddXml(
+                "technology", f'<playerTech player="{xml_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own"
+            )
         )
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
 
@@ -368,7 +346,7 @@ def listed_technology(ctx: ActionContext, tech: str) -> list[Planned]:
     line = f"technology {tech!r} added to the game's technologies ({model} games do not list it; no research category)"
     return [
         _technology_section(ctx),
-        _planned(("technology", tech), True, [AddXml("technologies", f'<techname name="{_attr(tech)}"/>', description=line)], line),
+        _planned(("technology", tech), True, [AddXml("technologies", f'<techname name="{xml_attr(tech)}"/>', description=line)], line),
     ]
 
 
@@ -389,8 +367,7 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
         options.append(("unitAbilitiesGained", f"{ctx.unit(unit)}:{ability}"))
     if not options:
         raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus or abilities")
-    condition, condition_xml = _round_one(ctx, power)
-    trigger = f"triggerAttachment{_tag(ctx)}{power}"
+    held, round_one = _round_one(ctx, power)
     what = ", ".join(f"{k} {v}" for k, v in options)
     # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
     words = re.split(r"[^A-Za-z0-9]+", name)
@@ -401,25 +378,15 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
         AddXml("technologies", f'<techname name="{tech}"/>', description=f"technology {tech!r}"),
         AddXml(
             "attachmentList",
-            _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", options),
+            attachment_xml("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", options),
             description=f"what {name!r} does: {what}",
         ),
-        AddXml("attachmentList", condition_xml, description=f"condition: round 1 ({power})"),
+        round_one,
         # "Your battleships attack and defend on a 5" holds from the start: the trigger fires as the
         # game's first step starts (BaseTripleADelegate.start fires "before:<step>" triggers of every
         # player, tech triggers included), not at the power's own research step, which on Revised
         # comes after the UK's first turn.
-        AddXml(
-            "attachmentList",
-            _attachment(
-                trigger,
-                power,
-                TRIGGER_CLASS,
-                "player",
-                [("conditions", condition), ("when", f"before:{FIRST_STEP}"), ("uses", "1"), ("players", power), ("tech", tech)],
-            ),
-            description=line,
-        ),
+        trigger(f"triggerAttachment{_tag(ctx)}{power}", power, [held], f"before:{FIRST_STEP}", [("tech", tech)], line),
     ]
     return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
 
@@ -465,7 +432,7 @@ def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
     pairs = [(option, f"{value}:{unit}") for option, units in options.items() for unit, value in units.items()]
     what = ", ".join(f"{k} {v}" for k, v in pairs)
     line = f"technology {tech}: {what} (TripleA's own values of it kept)"
-    attachment = _attachment("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", pairs)
+    attachment = attachment_xml("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", pairs)
     planned = [_technology_section(ctx), *listed_technology(ctx, tech)]
     planned.append(_planned(("tech_ability", tech), tuple(pairs), [AddXml("attachmentList", attachment, description=line)], line))
     return planned
@@ -491,7 +458,7 @@ def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
         ("players", power),
     ]
     line = f"{power}'s {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
-    xml = _attachment(name, giver, "games.strategy.triplea.attachments.UnitSupportAttachment", "unitType", options)
+    xml = attachment_xml(name, giver, "games.strategy.triplea.attachments.UnitSupportAttachment", "unitType", options)
     return [_planned(("support", name), tuple(options), [AddXml("attachmentList", xml, description=line)], line)]
 
 
@@ -507,22 +474,16 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     base = f"conditionAttachment{tag}{_camel_name(amends)}"
     changes: list[Change] = [CopyAttachment(amends, power, base, without=("objectiveValue",))]
     names = [base]
-    for index, condition in enumerate(change.tables("condition"), 1):
-        condition.only("players", *CONDITION_OPTIONS)
-        players = [ctx.power(p) for p in condition.texts("players")]
+    for index, entry in enumerate(change.tables("condition"), 1):
+        entry.only("players", *CONDITION_OPTIONS)
+        players = [ctx.power(p) for p in entry.texts("players")]
         options = [("players", ":".join(players))]
         for option in CONDITION_OPTIONS:
-            if condition.has(option):
-                options.append((option, _territories(ctx, condition.text(option))))
+            if entry.has(option):
+                options.append((option, _territories(ctx, entry.text(option))))
         name = f"conditionAttachment{tag}{index}"
         names.append(name)
-        changes.append(
-            AddXml(
-                "attachmentList",
-                _attachment(name, power, RULES_CLASS, "player", options),
-                description=f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options),
-            )
-        )
+        changes.append(condition(name, power, options, f"condition {name} for {power}: " + ", ".join(f"{k}={v}" for k, v in options)))
     # TripleA reads a condition where it is referenced, so the objective that
     # requires them follows them all: it requires the game's objective (its copy)
     # and the rule's conditions, and the game's own objective pays nothing any more.
@@ -530,7 +491,7 @@ def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     changes.append(
         AddXml(
             "attachmentList",
-            _attachment(new, power, RULES_CLASS, "player", [("objectiveValue", str(value)), ("conditions", ":".join(names))]),
+            attachment_xml(new, power, RULES_CLASS, "player", [("objectiveValue", str(value)), ("conditions", ":".join(names))]),
             description=f"objective {new} for {power}",
         )
     )
@@ -563,7 +524,7 @@ def _territories(ctx: ActionContext, text: str) -> str:
 
 def _neutral_table(ctx: ActionContext) -> list[dict[str, Any]]:
 
-    return neutral_table(ctx.rule.set_id)
+    return neutral_table(ctx.rule.set_id, ctx.rule.file)
 
 
 def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:

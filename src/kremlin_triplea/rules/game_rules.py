@@ -133,6 +133,9 @@ class GameRule:
     players_keep: str = ""
     #: The players' part is done before play starts (a purchase, who goes first), not during it.
     before_play: bool = False
+    #: The data file the rule was read from: its set is read again from there (a set given by path has no
+    #: file under rulesets/ named by its id).
+    file: str = attrs.field(default="", eq=False)
 
     @property
     def label(self) -> str:
@@ -192,6 +195,7 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
                 unless=section.text("unless", None),
                 players_keep=section.text("players_keep", ""),
                 before_play=section.boolean("before_play", False),
+                file=root.file,
             )
         )
     ids = [r.id for r in rules]

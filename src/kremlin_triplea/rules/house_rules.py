@@ -138,9 +138,10 @@ def load_named_house_set(name: str) -> HouseSet:
     return load_house_set(find_data_file("rulesets", name))
 
 
-def neutral_table(set_id: str) -> list[dict[str, Any]]:
-    """The neutral table of a house set (the ``neutral_armies`` and ``give_neutral`` kinds read it)."""
-    table = list(load_named_house_set(set_id).neutrals)
+def neutral_table(set_id: str, file: str = "") -> list[dict[str, Any]]:
+    """The neutral table of a house set (the ``neutral_armies`` and ``give_neutral`` kinds read it), read from
+    ``file`` when the rule knows it (a set given by path), else by its id."""
+    table = list(load_named_house_set(file or set_id).neutrals)
     if not table:
         raise DataFileError(f"the rule set {set_id} has no [[neutral]] table", where=None)
     return table
@@ -159,6 +160,13 @@ class HouseChoices:
     values: dict[str, str] = attrs.field(factory=dict, eq=False)  # an advantage's choice ("at", or "UK.at") -> value
     seed: int | None = None
     where: str = ""
+    #: The set's file when it was given by path (``house -r ./my-set.toml``): read from there, not by its id.
+    file: str = attrs.field(default="", eq=False)
+
+    @property
+    def set_file(self) -> str:
+        """What names the set for reading it again: its file if known, else its id (rulesets/<id>.toml)."""
+        return self.file or self.set_id
 
 
 def read_choices(set_id: str, section: Section | None) -> HouseChoices:

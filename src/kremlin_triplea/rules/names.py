@@ -10,9 +10,11 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+from collections import Counter
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.model.changes import PlaceUnits, RemoveUnits
 from kremlin_triplea.rules.profile import Profile
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
@@ -28,6 +30,9 @@ class Names:
         self._rule_names = {**profile.powers, **profile.units, **profile.places}
         self._powers = _index(catalog.players, profile.powers)
         self._units = _index(catalog.unit_types, profile.units)
+        # (word, power) -> own_unit's answer, and why_no_unit's: asked for every target the legal picks list.
+        self._own_units: dict[tuple[str, str], str | None] = {}
+        self._no_unit: dict[tuple[str, str], str | None] = {}
         # Each power's own unit types (profile [units_by_power]).
         self._power_units = {}
         for power, units in profile.units_by_power.items():
@@ -65,28 +70,62 @@ class Names:
         return self._resolve("unit", name, self._units, where)
 
     def own_unit(self, name: str, power: str) -> str | None:
-        """The unit ``power`` places for the word ``name``: its own where the profile gives it its own types; on such a
-        map the shared type only if ``power`` can have it (its frontier sells it, or it has one in the set-up), else
-        None: Total World War's Germans have no carrier, and the shared table's "carrier" is the Americans'. On a map
-        of shared types (no [units_by_power] for ``power``) the shared type, as :meth:`unit`."""
+        """The unit ``power`` has for the rule-text word ``name``, or None where the map gives it none.
+
+        This is the one way a rule text's unit word becomes a unit type for a power (placements, a takeover's
+        garrison, a neutral's army, a scenario's units): its own type where the profile gives it its own
+        ([units_by_power]). On a map with per-power types the shared type only if ``power`` can have it (its
+        frontier sells it, or it has one in the set-up), else None: Total World War's Germans have no carrier, and
+        the shared table's "carrier" is the Americans'; DanubeAxis, a stand-in with no table of its own, gets none
+        of the shared tanks it cannot buy. On a map of shared types, the shared type, as :meth:`unit`. A word the
+        profile lists under [unmatched] (nothing on the map stands for it) is None for every power; any other
+        unknown word is an error of the profile or the ruleset, raised as :meth:`unit` raises it."""
+        key = (name, power)
+        if key not in self._own_units:
+            self._own_units[key] = None if self.why_no_unit(name, power) is not None else self._own_or_shared(name, power)
+        return self._own_units[key]
+
+    def why_no_unit(self, name: str, power: str) -> str | None:
+        """Why :meth:`own_unit` finds no ``name`` for ``power`` (None: it finds one), in words for players."""
+        key = (name, power)
+        if key not in self._no_unit:
+            self._no_unit[key] = self._why_no_unit(name, power)
+        return self._no_unit[key]
+
+    def _why_no_unit(self, name: str, power: str) -> str | None:
         player = self.power(power)
-        own = self._power_units.get(player)
-        if own is None:
-            return self.unit(name)
         word = name.strip().lower()
+        own = self._power_units.get(player, {})
         if word in own:
-            return own[word]
-        if word not in self._units:
             return None
+        if word not in self._units:
+            if own:
+                return f"{player} has no {name} of its own on this map and the map profile names no {name} for every power"
+            if word not in {key.lower() for key in self.profile.unmatched}:
+                self.unit(name)  # an unknown word: the profile or the ruleset is wrong, not the draft
+            return f"the map has no {name} (map profile [unmatched])"
+        if not self._power_units:
+            return None  # a map of shared types: every power's unit is the shared one
         shared = self.unit(name)
         if (player, shared) in self.board.catalog.costs or (player, shared) in self._held_at_start:
-            return shared
-        return None
+            return None
+        return f"{player} cannot have {shared}, the map's {name} (its frontier does not sell it, its set-up has none) and has no {name} of its own"
+
+    def _own_or_shared(self, name: str, power: str) -> str:
+        own = self._power_units.get(self.power(power), {}).get(name.strip().lower())
+        return own if own is not None else self.unit(name)
 
     @functools.cached_property
     def _held_at_start(self) -> frozenset[tuple[str, str]]:
-        """(player, unit type) of every unit on the board when first asked: what a power has in its set-up."""
-        return frozenset(key for data in self.board.nodes.values() for key, n in data["units"].items() if n)
+        """(player, unit type) of every unit of the base game's set-up: the board now, the draft's changes undone
+        (asked after a pick placed units, it still answers what a power had before any pick)."""
+        held = Counter[tuple[str, str]]()
+        for data in self.board.nodes.values():
+            held.update({key: n for key, n in data["units"].items() if n})
+        for change in self.board.changes:
+            if isinstance(change, (PlaceUnits, RemoveUnits)):
+                held[(change.owner, change.unit_type)] += change.count if isinstance(change, RemoveUnits) else -change.count
+        return frozenset(key for key, n in held.items() if n > 0)
 
     def units_of_any_power(self, name: str) -> frozenset[str]:
         """Every game unit type the word ``name`` stands for: the shared one, if the map has it, and each power's own

@@ -40,21 +40,13 @@ from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tr
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.declare import destinations, with_declarations, write_declaration
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    BidSpec,
-    Pick,
-    ScenarioTarget,
-    UnitPlacement,
-    apply_bid,
-    apply_scenario,
-    bid_placement_problem,
-    bid_receivers,
-    removable_units,
-)
+from kremlin_triplea.draft.kinds import KINDS, Pick
+from kremlin_triplea.draft.kinds.bid import apply_bid, bid_placement_problem, bid_receivers, removable_units
+from kremlin_triplea.draft.kinds.scenario import ScenarioTarget, apply_scenario
 from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_ruleset
-from kremlin_triplea.draft.run import DraftRun, apply_draft, draft_from_dict
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine_of_record
 from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game, load
@@ -71,6 +63,7 @@ from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
+from kremlin_triplea.session import apply_draft
 from kremlin_triplea.tools.rule_names import rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"

@@ -9,10 +9,10 @@ rule and why, exactly as ``apply`` does.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.form import Form, Unanswered
 
 MAX_ROWS = 40  # rows of one kind in one form: more is a malformed request
 MAX_FIELD = 200  # characters in one field
@@ -75,45 +75,30 @@ def option_of(form: Mapping[str, str]) -> str | int:
     return int(raw) if raw.isdecimal() else raw
 
 
-# The option kinds with a form of their own; a pick of any other kind is one of its legal picks, chosen by description.
-FORM_KINDS = ("placement", "neutral_takeover", "territory_takeover", "scenario")
+# Fields every pick form sends besides its kind's: the page's version and the option.
+PICK_FIELDS = ("seq", "option")
 
 
-def pick_entry(form: Mapping[str, str], side: str, kind: str) -> dict[str, Any]:
-    """The ``[[pick]]`` table of option kind ``kind`` (the draft file's own keys)."""
-    entry: dict[str, Any] = {"side": side, "option": option_of(form)}
-    if kind == "placement":
-        entry["place"] = unit_rows(form, high=100)
-        if not entry["place"]:
-            raise FormError("choose where the units go")
-    elif kind == "neutral_takeover":
-        takes = []
-        for n in rows(form, "neutral"):
-            neutral = text(form, f"neutral.{n}", required=False)
-            if neutral:
-                # Its ships' sea zone is declared after the bid (000 A "Order of action" 1): /declare, not the pick.
-                takes.append({"neutral": neutral, "by": text(form, f"by.{n}")})
-        if not takes:
-            raise FormError("choose the neutrals")
-        entry["take"] = takes
-    elif kind == "territory_takeover":
-        # Where its defenders retreat is declared after the bid (000 A "Order of action" 1): /declare, not the pick.
-        spec: dict[str, Any] = {"territory": text(form, "territory"), "by": text(form, "by")}
-        entry["takeover"] = spec
-    elif kind == "scenario":
-        entry["scenario"] = text(form, "scenario")
-    else:  # pragma: no cover - the room sends other kinds to listed_pick_entry
-        raise FormError(f"option kind {kind!r} has no form of its own")
-    return entry
-
-
-def listed_pick_entry(form: Mapping[str, str], listed: Iterable[tuple[str, Pick]]) -> dict[str, Any]:
-    """The ``[[pick]]`` table of the legal pick the form's ``target`` names by its description (kinds without a form)."""
-    wanted = text(form, "target")
-    for description, pick in listed:
-        if description == wanted:
-            return pick.to_toml()
-    raise FormError(f"{wanted!r} is not one of the legal choices listed")
+def pick_entry(form: Mapping[str, str], side: str, target_key: str, pick_form: Form) -> dict[str, Any]:
+    """The ``[[pick]]`` table a submitted pick form makes: its kind's fields read by the kind (``pick_form.read``)."""
+    known = {field.key: field for field in pick_form.fields}
+    for key in form:
+        if key not in known and key not in PICK_FIELDS:
+            raise FormError(f"{key}: not a field of this form")
+    answers: dict[str, str] = {}
+    for field in pick_form.fields:
+        if field.number is not None:
+            low, high = field.number
+            value = str(whole(form, field.key, default=int(field.default or low), low=low, high=high))
+        else:
+            value = text(form, field.key, required=False)
+        if value:
+            answers[field.key] = value
+    try:
+        target = pick_form.read(answers)
+    except Unanswered as error:
+        raise FormError(str(error)) from None
+    return {"side": side, "option": option_of(form), target_key: target}
 
 
 def bid_entry(form: Mapping[str, str], placing_side: str, negative: str) -> dict[str, Any]:

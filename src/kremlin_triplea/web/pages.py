@@ -11,13 +11,15 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.declare import question
+from kremlin_triplea.draft.form import Field, Form
+from kremlin_triplea.draft.kinds import KINDS
 from kremlin_triplea.draft.legal import bid_choices
-from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
-from kremlin_triplea.web.forms import FORM_KINDS, MAX_ROWS
+from kremlin_triplea.web.forms import MAX_ROWS
 from kremlin_triplea.web.room import SPECTATOR
 
 if TYPE_CHECKING:
@@ -80,20 +82,21 @@ SCRIPT = """
     document.documentElement.classList.toggle('map-zoom');
     zoom();
   });
+  // The board comes apart from the page (drawn once a step for everyone): the page does not wait for it. The board
+  // shown so far (kept) stays until the new one is in.
+  function board(kept) {
+    var map = document.querySelector('#board .map');
+    if (!map) return;
+    if (kept) { map.replaceChildren(kept); zoom(); }
+    fetch(map.getAttribute('data-board'), {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (drawn) {
+      if (!map.isConnected) return;  // a newer page is in: its own board is on its way
+      map.innerHTML = drawn;
+      zoom();
+    });
+  }
   budget();
   zoom();
-  // What the other side answered to this page's bid or undo (the room only says it to the side that answered).
-  function answered(old, fresh) {
-    var role = old.getAttribute('data-role'), actions = +fresh.getAttribute('data-actions'), before = +old.getAttribute('data-actions');
-    if (old.getAttribute('data-undo') === role && fresh.getAttribute('data-undo') === '') {
-      return actions < before ? 'The other side agreed: ' + old.getAttribute('data-undo-what') + ' is undone.' : 'The other side refused to undo ' + old.getAttribute('data-undo-what') + '.';
-    }
-    if (old.getAttribute('data-bid') === 'proposed:' + role) {
-      if (fresh.getAttribute('data-bid') === 'agreed') return 'The other side agreed to your bid.';
-      if (fresh.getAttribute('data-bid') === '' && actions === before) return 'The other side refused your bid: propose another.';
-    }
-    return null;
-  }
+  board(null);
   var room = document.getElementById('room');
   if (!room) return;
   // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
@@ -107,20 +110,11 @@ SCRIPT = """
     fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
       if (!fresh) return;
-      var said = answered(room, fresh);
+      var kept = room.querySelector('#board .map svg');
       room.innerHTML = fresh.innerHTML;
       for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
-      if (said) {
-        var notice = document.createElement('p');
-        notice.className = 'note';
-        notice.id = 'answer';
-        notice.setAttribute('role', 'status');
-        notice.textContent = said;
-        var controls = document.getElementById('controls');
-        controls.insertBefore(notice, controls.firstChild);
-      }
       budget();
-      zoom();
+      board(kept);
     });
   };
 })();
@@ -218,7 +212,7 @@ def status_line(room: Room) -> str:
         return "The draft is complete."
     if declaration is not None:
         return f"The bid is agreed. The {declaration[0].side} declare where {declaration[0].describe()} go (000 A, order of action)."
-    if turn is None and "bid" in session.data:
+    if turn is None and session.bid is not None:
         return "The bid is agreed. House rules: each side chooses its powers' advantages."
     if turn is None and room.bid_proposal is not None:
         return f"All {run.total_picks} picks are made. The {room.bid_proposal.side} propose a bid; the other side agrees or refuses."
@@ -239,7 +233,7 @@ def pending_line(room: Room, role: str) -> str:
     declaration = room.declaration()
     if declaration is not None:
         waiting = [declaration[0].side]
-    elif room.picks_done and "bid" in room.session.data:
+    elif room.picks_done and room.session.bid is not None:
         waiting = room.house_pending()
     elif room.bid_proposal is not None:
         waiting = [side for side in room.sides if side != room.bid_proposal.side]
@@ -261,8 +255,9 @@ def room_page(
     query: dict[str, str] | None = None,
     error: str | None = None,
     note: str | None = None,
-    svg: str = "",
+    board: str = "",
 ) -> str:
+    """``role``'s page of the room; ``board``: the address the page's script fetches the board from."""
     session = room.session
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
@@ -271,15 +266,15 @@ def room_page(
         f"you are <b id='role'>{escape(who)}</b></h1>"
         f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending_line(room, role))}</p></header>"
     )
-    out = [f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
+    out = [answer_notice(room, role), f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
     if error:
         out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
-    if session.data.get("house_rules"):
+    if session.house_rules:
         out.append(
             "<p id='house-rules'>House rules written into the game after the bid: "
-            + escape(", ".join(session.data["house_rules"]))
+            + escape(", ".join(session.house_rules))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     out.append(undo_block(room, role, key))
@@ -290,23 +285,24 @@ def room_page(
     out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' {answer_marks(room, role)}>{bar}<div id='controls'>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}'>{bar}<div id='controls'>"
         + "".join(out)
-        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map'>{svg}</div></div></div>"
+        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map' data-board='{escape(board)}'><p><a href='{escape(board)}'>The board</a> (the page puts it here)</p></div></div></div>"
     )
     return page(f"Kremlin draft — {who}", body)
 
 
-def answer_marks(room: Room, role: str) -> str:
-    """What the page's script compares across a change to tell this side how its bid or undo was answered."""
-    session = room.session
-    bid = "agreed" if "bid" in session.data else f"proposed:{room.bid_proposal.side}" if room.bid_proposal is not None else ""
-    undo = room.undo_request.side if room.undo_request is not None else ""
-    actions = len(session.picks) + ("bid" in session.data)
-    return (
-        f"data-role='{escape(role)}' data-bid='{escape(bid)}' data-undo='{escape(undo)}' data-actions='{actions}' "
-        f"data-undo-what='{escape(undo_target(room)) if undo else ''}'"
-    )
+def answer_notice(room: Room, role: str) -> str:
+    """What the other side answered to this side's bid or undo: on each of this side's pages until the next action
+    (the room records it, so a page opened later, or on another device, says it too)."""
+    answer = room.answer
+    if answer is None or answer.side != role:
+        return ""
+    if answer.to == "bid":
+        said = "The other side agreed to your bid." if answer.agreed else "The other side refused your bid: propose another."
+    else:
+        said = f"The other side agreed: {answer.what} is undone." if answer.agreed else f"The other side refused to undo {answer.what}."
+    return f"<p class='note' id='answer' role='status'>{escape(said)}</p>"
 
 
 def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
@@ -319,7 +315,7 @@ def action_block(room: Room, role: str, key: str, option: str | None, filled: Fi
         return pick_block(room, key, option, filled)
     if declaration is not None:
         return declaration_block(room, role, key, declaration, filled)
-    if turn is None and "bid" in room.session.data:
+    if turn is None and room.session.bid is not None:
         return house_block(room, role, key, filled)
     if turn is None and room.bid_proposal is not None:
         return bid_answer_block(room, role, key)
@@ -340,15 +336,14 @@ def places_info(room: Room) -> dict[str, str]:
 def undo_target(room: Room) -> str:
     """The action an undo takes back, named: the bid, or the last pick with what it did."""
     session = room.session
-    if "bid" in session.data:
-        return "the agreed bid (" + bid_text(session.data["bid"]) + ")"
-    if not session.picks:
-        return "nothing"
-    return describe_pick(session.values[-1])[0]
+    if session.bid is not None:
+        return "the agreed bid (" + bid_text(session.bid_table) + ")"
+    return room.last_action()
 
 
-# Fields whose typed text a refusal may quote (a place, a neutral): the field whose text it quotes is marked.
-TYPED_FIELDS = ("at", "neutral", "territory", "to")
+# Fields whose typed text a refusal may quote (a place): the field whose text it quotes is marked. A pick form
+# adds its kind's place fields (a neutral, a territory taken over).
+TYPED_FIELDS = ("at", "to")
 
 
 class Filled:
@@ -356,7 +351,12 @@ class Filled:
 
     def __init__(self, values: dict[str, str] | None = None, error: str | None = None) -> None:
         self.values = values or {}
-        self.faults = fault_fields(error, self.values)
+        self.error = error
+        self.typed = set(TYPED_FIELDS)  # the names (before any ".N") of fields typed as text
+
+    @property
+    def faults(self) -> set[str]:
+        return fault_fields(self.error, self.values, self.typed)
 
     def get(self, name: str, default: str = "") -> str:
         return self.values.get(name, default)
@@ -374,16 +374,16 @@ class Filled:
         return f"<select {self.field(name)}>{_options(values, selected=self.get(name) or default)}</select>"
 
 
-def fault_fields(error: str | None, values: dict[str, str]) -> set[str]:
+def fault_fields(error: str | None, values: dict[str, str], typed: set[str]) -> set[str]:
     """The fields a refusal is about: the one a malformed-form message starts with (``count.2: ...``), and the typed
-    places or neutrals whose text it quotes ("Sweden", "Mongolia": the neutrals worth more than four)."""
+    places whose text it quotes ("Sweden", "Mongolia": the neutrals worth more than four)."""
     if not error:
         return set()
     found = {error.split(":", 1)[0]} & set(values)
     told = error.lower()
     for name, value in values.items():
-        typed = value.strip().lower()
-        if name.partition(".")[0] in TYPED_FIELDS and len(typed) > 2 and typed in told:
+        text = value.strip().lower()
+        if name.partition(".")[0] in typed and len(text) > 2 and text in told:
             found.add(name)
     return found
 
@@ -423,129 +423,60 @@ def pick_block(room: Room, key: str, option: str | None, filled: Filled) -> str:
     return "".join(out)
 
 
-def takeover_fields(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> str:
-    """The territory and the power; once the page is asked for that takeover, the retreats the engine lists for it."""
-    names = room.session.state.names
-    out = [_datalist("legal-takeovers", sorted({t.territory for t in chosen.takeovers}))]
-    powers = list(dict.fromkeys(t.power for t in chosen.takeovers))
-    wanted = None
-    try:
-        wanted = (names.place(filled.get("territory")), names.power(filled.get("by"))) if filled.get("territory") and filled.get("by") else None
-    except KremlinError:  # a name the engine does not know: the form asks again, the pick itself is checked on submit
-        wanted = None
-    takeover = next((t for t in chosen.takeovers if (t.territory, t.power) == wanted), None)
-    territory = takeover.territory if takeover else filled.get("territory")
-    out.append(
-        "<fieldset><legend>Take over</legend><div class='row'>"
-        + Filled({"territory": territory}, None).text_input("territory", "target", extra=" list='legal-takeovers' autocomplete='off' aria-label='territory'")
-        + f" by {filled.select('by', ((p, p) for p in powers), default=takeover.power if takeover else None)}"
-        + f"<button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-retreats'>Show its retreats</button></div></fieldset>"
-    )
-    if takeover is not None:
-        for r in takeover.retreats:
-            side = room.session.state.side_of.get(r.owner, r.owner)
-            now = " or ".join(r.destinations) or "nowhere (they would be removed)"
-            out.append(
-                f"<p class='retreat'>{r.count} {escape(r.owner)} {escape(r.unit)} leave {escape(takeover.territory)}: the {escape(side)} declare where they "
-                f"retreat after the bid, on the board as it then stands (000 A; now: {escape(now)}).</p>"
-            )
-    out.append(
-        "<details><summary>Legal takeovers</summary><ul>"
-        + "".join(
-            f"<li>{escape(t.power)} take {escape(t.territory)}"
-            + escape("".join(f"; {r.count} {r.owner} {r.unit} to {' or '.join(r.destinations) or 'removed'}" for r in t.retreats))
-            + "</li>"
-            for t in chosen.takeovers
-        )
-        + "</ul></details>"
-    )
-    return "".join(out)
-
-
-def set_defaults(room: Room, chosen: OptionChoices, units: list[str]) -> list[str]:
-    """Each row's unit as the option's first set of units lists them (artillery, then tank), so the rows differ as the rule asks."""
-    names = room.session.state.names
-    first = max(chosen.option.params.unit_sets, key=len)
-    defaults = []
-    for n, unit in enumerate(first):
-        try:
-            named = names.unit(unit)
-        except KremlinError:
-            named = units[n % len(units)]
-        defaults.append(named if named in units else units[n % len(units)])
-    return defaults
-
-
-def placement_fields(room: Room, chosen: OptionChoices, filled: Filled) -> str:
-    option = chosen.option
-    combos = [(u.power, u.unit, u.places) for u in chosen.units] or [(s.power, u, s.places) for s in chosen.sets for u in s.units]
-    powers = list(dict.fromkeys(p for p, _, _ in combos))
-    units = list(dict.fromkeys(u for _, u, _ in combos))
-    defaults = set_defaults(room, chosen, units)
-    out = ["<p>Sets the rules allow: " + escape("; ".join(" + ".join(s) for s in option.params.unit_sets)) + "</p>"]
-    out.append(_datalist("legal-places", sorted({p for _, _, places in combos for p in places})))
-    for n, unit in enumerate(defaults):
-        out.append(
-            f"<fieldset><legend>Unit {n + 1}</legend><div class='row'>{filled.select(f'power.{n}', ((p, p) for p in powers))}"
-            f"{filled.select(f'unit.{n}', ((u, u) for u in units), default=unit)} at "
-            + filled.text_input(f"at.{n}", "target", extra=f" list='legal-places' autocomplete='off' aria-label='unit {n + 1} at'")
-            + "</div></fieldset>"
-        )
-    out.append(
-        "<details><summary>Legal places by power and unit</summary><ul>"
-        + "".join(f"<li>{escape(p)} {escape(u)}: {escape(', '.join(places))}</li>" for p, u, places in combos)
-        + "</ul></details>"
-    )
-    return "".join(out)
-
-
-def neutral_fields(chosen: OptionChoices, filled: Filled) -> str:
-    count = chosen.option.params.count
-    powers = list(dict.fromkeys(p for n in chosen.neutrals for p, _ in n.takers))
-    out = [_datalist("legal-neutrals", [n.territory for n in chosen.neutrals])]
-    for n in range(count):
-        # Where a neutral's ships go is declared after the bid (000 A "Order of action" 1), not here.
-        out.append(
-            f"<fieldset><legend>Neutral {n + 1}</legend><div class='row'>"
-            + filled.text_input(f"neutral.{n}", "target", extra=f" list='legal-neutrals' autocomplete='off' aria-label='neutral {n + 1}'")
-            + f" joins {filled.select(f'by.{n}', ((p, p) for p in powers))}</div></fieldset>"
-        )
-    out.append(
-        "<details><summary>Legal neutrals</summary><ul>"
-        + "".join(
-            f"<li>{escape(n.name)} [{escape(n.territory)}] {n.ipc if n.ipc is not None else n.group} IPC: by "
-            + escape("; ".join(p + (f" (its navy to {' or '.join(z)}, declared after the bid)" if z else "") for p, z in n.takers))
-            + "</li>"
-            for n in chosen.neutrals
-        )
-        + "</ul></details>"
-    )
-    return "".join(out)
-
-
 def option_form(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> str:
+    """The pick form of ``chosen``'s option, as its kind describes it, beside the option's rule text."""
     option = chosen.option
-    kind = option.kind
+    form = room.pick_form(chosen, room.turn() or "")
+    filled.typed.update(field.key.partition(".")[0] for field in form.fields if field.place)
     out = [
         f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
         f"<input type='hidden' name='option' value='{option.number}'>",
         f"<h4>Option {option.number}: {escape(option.title)}</h4>",
         f"<blockquote class='rule-text' id='rule-text'>{escape(option.rule)}<footer>{escape(option.source)}</footer></blockquote>",
     ]
-    if kind == "placement":
-        out.append(placement_fields(room, chosen, filled))
-    elif kind == "neutral_takeover":
-        out.append(neutral_fields(chosen, filled))
-    elif kind == "territory_takeover":
-        out.append(takeover_fields(room, key, chosen, filled))
-    elif kind not in FORM_KINDS:
-        # A kind without a form of its own: one of its legal picks, as the kind describes them.
-        listed = [description for description, _ in room.listed_picks(option, room.turn() or "")]
-        out.append(f"<label>Choice {filled.select('target', ((d, d) for d in listed))}</label>")
-    else:
-        out.append(f"<label>Scenario {filled.select('scenario', ((t, t) for t in chosen.scenarios))}</label>")
+    out += [f"<p>{escape(note)}</p>" for note in form.notes]
+    out.append(form_fields(form, filled))
+    if form.preview is not None:
+        out.append(f"<p><button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-then'>{escape(form.preview)}</button></p>")
+    for field in form.fields:
+        if field.then is not None and filled.get(field.key):
+            out += [f"<p class='then'>{escape(line)}.</p>" for line in field.then(filled.values)]
+    if any(field.place for field in form.fields):
+        # Typed fields: the legal choices now, to read beside them.
+        lines = KINDS[option.kind].describe_choices(chosen)
+        out.append("<details><summary>Legal choices now</summary><ul>" + "".join(f"<li>{escape(line.strip())}</li>" for line in lines) + "</ul></details>")
     out.append("<p><button type='submit' id='submit-pick'>Pick</button></p></form>")
     return "".join(out)
+
+
+def form_fields(form: Form, filled: Filled) -> str:
+    """The form's fields as HTML: a place typed with its choices offered, any other field a list; fields of one group together."""
+    lists: dict[tuple[str, ...], str] = {}  # one datalist per distinct set of choices (the rows of a placement share one)
+    groups: list[tuple[str, list[Field]]] = []
+    for field in form.fields:
+        if not field.page:
+            continue
+        if field.group and groups and groups[-1][0] == field.group:
+            groups[-1][1].append(field)
+        else:
+            groups.append((field.group, [field]))
+    out = []
+    for group, fields in groups:
+        inner = " ".join(field_html(field, filled, lists) for field in fields)
+        out.append(f"<fieldset><legend>{escape(group)}</legend><div class='row'>{inner}</div></fieldset>" if group else f"<p>{inner}</p>")
+    return "".join(_datalist(ident, values) for values, ident in lists.items()) + "".join(out)
+
+
+def field_html(field: Field, filled: Filled, lists: dict[tuple[str, ...], str]) -> str:
+    label = escape(field.label)
+    if field.place:
+        values = tuple(a.value for a in field.choices)
+        ident = lists.setdefault(values, f"choices-{len(lists) + 1}")
+        spoken = escape(" ".join(w for w in (field.group, field.label) if w).lower() or field.key)
+        typed = filled.text_input(field.key, "target", default=field.default or "", extra=f" list='{ident}' autocomplete='off' aria-label='{spoken}'")
+        return f"{label} {typed}" if label else typed
+    select = filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default)
+    return f"<label>{label} {select}</label>" if label else select
 
 
 BID_ROWS = 6  # rows of the bid's units shown at first (a refused bid with more keeps all of its rows)
@@ -603,7 +534,7 @@ def bid_block(room: Room, key: str, filled: Filled) -> str:
     rules = state.ruleset.bid
     choices = bid_choices(state)
     costs = bid_costs(room)
-    totals = DraftValue(tuple(state.side_powers), tuple(room.session.values), None).totals()
+    totals = DraftValue(tuple(state.side_powers), tuple(room.pick_values), None).totals()
     out = [
         "<section id='bid'><h3>The bid</h3>",
         f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
@@ -677,7 +608,7 @@ def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displa
     if displaced.side != role:
         out.append(f"<p id='waiting'>Waiting for the {escape(displaced.side)} to declare where {escape(displaced.describe())} go.</p></section>")
         return "".join(out)
-    what = "retreat to" if displaced.kind == "retreat" else "the navy goes to"
+    what = question(displaced)
     out.append(
         f"<form method='post' action='/room/{escape(key)}/declare'>{_seq(room)}"
         f"<p>{escape(displaced.describe())} (pick {displaced.pick}): {what} one of {escape(', '.join(found.matches))} "
@@ -752,7 +683,7 @@ def undo_block(room: Room, role: str, key: str) -> str:
         )
     if role == SPECTATOR or not room.session.picks:
         return ""
-    if "bid" not in room.session.data and room.session.picks[-1]["side"] != role:
+    if room.session.bid is None and room.session.picks[-1].side != role:
         return ""
     return (
         f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
@@ -763,16 +694,16 @@ def undo_block(room: Room, role: str, key: str) -> str:
 
 def picks_block(room: Room) -> str:
     session = room.session
-    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    values = DraftValue(tuple(session.state.side_powers), tuple(room.pick_values), None)
     out = ["<section id='picks'><h3>Picks</h3>"]
     for side in session.state.side_powers:
         out.append(f"<h4>{escape(side)}</h4><ul>")
-        for value, _pick in zip(session.values, session.picks):
+        for value, _pick in zip(room.pick_values, session.picks):
             if value.side == side:
                 out.append("<li>" + "<br>".join(escape(line) for line in describe_pick(value)) + "</li>")
         out.append(f"</ul><p class='total'>total: {values.totals()[side]:+d} IPCs</p>")
-    if "bid" in session.data:
-        out.append(bid_html(session.data["bid"], "bid-entered"))
+    if session.bid is not None:
+        out.append(bid_html(session.bid_table, "bid-entered"))
     out.append("</section>")
     return "".join(out)
 

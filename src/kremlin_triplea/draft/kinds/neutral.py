@@ -10,8 +10,9 @@ from typing import Any, ClassVar
 
 import attrs
 
-from kremlin_triplea.draft.choices import NeutralChoice, OptionChoices
-from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answers_of
+from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
@@ -126,6 +127,21 @@ class NeutralTakes(PickTarget):
         return [t.to_toml() for t in self.takes]
 
 
+@attrs.frozen
+class NeutralChoice:
+    territory: str
+    name: str  # as the rule text names it
+    ipc: int | None  # None: the rule text gives no IPC value
+    takers: tuple[tuple[str, tuple[str, ...]], ...]  # (power, sea zones its navy may go to; () if no navy)
+    group: str | None = None  # "major" / "minor" where the option counts groups
+
+
+@attrs.frozen
+class NeutralChoices(OptionChoices):
+    neutrals: tuple[NeutralChoice, ...] = ()
+    neutral_pairs: tuple[tuple[str, str], ...] = ()  # the pairs the option allows together, where it takes two
+
+
 def neutral_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
     """Why ``power`` may not take over the neutral ``territory`` (None: it may)."""
     problem = state.power_problem(option, side, power)
@@ -143,6 +159,10 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
         return Problem(restriction.rule, restriction.source, f"{power} may take over only {', '.join(restriction.neutrals)}, not {neutral.name}")
+    # The neutral joins ``power`` with its army, as ``power``'s own units (issue 28): never another power's type.
+    problem = state.units_problem(option.quote("neutral"), option.source, power, (word for word, _ in neutral.army))
+    if problem is not None:
+        return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}")
     return state.lock_problem(side, territory)
 
 
@@ -166,10 +186,14 @@ def neutral_set_problem(state: DraftState, option: Option, territories: list[str
     return None
 
 
-def neutral_navy(state: DraftState, territory: str) -> list[tuple[str, int]]:
-    """The neutral's naval units (game unit names and counts)."""
-    army = [(state.names.unit(u), n) for u, n in state.neutrals[territory].army]
-    return [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
+def neutral_army(state: DraftState, territory: str, power: str) -> list[tuple[str, int]]:
+    """The neutral's army as ``power``'s unit types (game unit names and counts); :func:`neutral_problem` checks it has them."""
+    return state.own_units(state.neutrals[territory].army, power)
+
+
+def neutral_navy(state: DraftState, territory: str, power: str) -> list[tuple[str, int]]:
+    """The neutral's naval units as ``power``'s (game unit names and counts)."""
+    return [(u, n) for u, n in neutral_army(state, territory, power) if state.board.catalog.unit_type(u).is_ship]
 
 
 def navy_destinations(state: DraftState, territory: str, power: str) -> Nearest:
@@ -179,9 +203,9 @@ def navy_destinations(state: DraftState, territory: str, power: str) -> Nearest:
     return nearest(board, territory, lambda z: board.is_water(z) and z not in enemies, via="sea")
 
 
-def navy_problem(state: DraftState, option: Option, territory: str, navy_at: str | None) -> Problem | None:
+def navy_problem(state: DraftState, option: Option, territory: str, power: str, navy_at: str | None) -> Problem | None:
     """Why the pick's ``navy_at`` cannot be, whatever the board after the bid: the neutral has no ships."""
-    if navy_at is not None and not neutral_navy(state, territory):
+    if navy_at is not None and not neutral_navy(state, territory, power):
         shown = state.names.shown(territory)
         return Problem(option.quote("navy"), option.source, f"{shown} has no naval units, so navy_at = {navy_at!r} does not apply")
     return None
@@ -199,7 +223,7 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
             option.quote("count"), option.source, f"the pick takes over {len(set(territories))} different neutral(s); the option takes exactly {params.count}"
         ).violation(pick.label)
     for take in target.takes:
-        problem = neutral_problem(state, option, pick.side, take.territory, take.by) or navy_problem(state, option, take.territory, take.navy_at)
+        problem = neutral_problem(state, option, pick.side, take.territory, take.by) or navy_problem(state, option, take.territory, take.by, take.navy_at)
         if problem is not None:
             raise problem.violation(pick.label)
     problem = neutral_set_problem(state, option, territories)
@@ -222,7 +246,7 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
             changes.append(SetTerritory(territory, "impassable", False))
             facts.append("no longer impassable")
         affected.add(territory)
-        army = [(state.names.unit(u), n) for u, n in neutral.army]
+        army = neutral_army(state, territory, take.by)
         on_land = [(u, n) for u, n in army if not state.board.catalog.unit_type(u).is_ship]
         at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
         changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
@@ -242,6 +266,84 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
     return Outcome(tuple(changes), frozenset(affected), tuple(lines), displaced=tuple(displaced))
 
 
+def next_neutral_problem(state: DraftState, option: Option, side: str, territory: str, taken: tuple[str, ...]) -> Problem | None:
+    """Why the side may not take ``territory`` as its next neutral after ``taken`` (the neutral's rules, then the set's)."""
+    params = option.params
+    assert isinstance(params, NeutralTakeoverParams)
+    found = [neutral_problem(state, option, side, territory, power) for power in state.side_powers[side]]
+    problem = None if any(p is None for p in found) else (found[0] if found else None)
+    if problem is not None or territory not in state.neutrals:
+        return problem
+    together = [list(c) for c in combinations(sorted(state.neutrals), params.count) if {*taken, territory} <= set(c)]
+    problems = [neutral_set_problem(state, option, c) for c in together]
+    return problems[0] if problems and all(problems) else None
+
+
+def neutral_form(state: DraftState, choices: NeutralChoices, side: str) -> Form:
+    """One neutral and the power it joins per neutral the option takes; the terminal offers only neutrals that keep a legal set open.
+
+    Where a neutral's ships go is declared after the bid (000 A "Order of action" 1), not here.
+    """
+    option = choices.option
+    params = option.params
+    assert isinstance(params, NeutralTakeoverParams)
+    by_territory = {n.territory: n for n in choices.neutrals}
+    # Every set of neutrals the option allows together; each answer keeps at least one open.
+    allowed = [combo for combo in combinations(sorted(by_territory), params.count) if neutral_set_problem(state, option, list(combo)) is None]
+    powers = list(dict.fromkeys(p for n in choices.neutrals for p, _ in n.takers))
+
+    def shown(territory: str) -> Answer:
+        neutral = by_territory[territory]
+        names = (neutral.name, territory) if neutral.name != territory else (territory,)
+        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.ipc} IPC")
+
+    def neutral_asked(answers: Answers, n: int) -> Field:
+        taken = tuple(answers[f"neutral.{k}"] for k in range(n))
+        open_sets = [c for c in allowed if set(taken) <= set(c)]
+        candidates = sorted({t for c in open_sets for t in c} - set(taken))
+        return Field(
+            f"neutral.{n}",
+            f"neutral {n + 1} of {params.count}",
+            tuple(shown(t) for t in candidates),
+            place=True,
+            refuse=lambda place: next_neutral_problem(state, option, side, place, taken),
+        )
+
+    def taker_asked(answers: Answers, n: int) -> Field:
+        neutral = by_territory[answers[f"neutral.{n}"]]
+        takers = dict(neutral.takers)
+
+        def navy(answers: Answers) -> list[str]:
+            zones = takers[answers[f"by.{n}"]]
+            return [f"its navy goes to a nearest friendly sea zone (now {', '.join(zones)}): the {side} declare which after the bid"] if zones else []
+
+        alone = f"{neutral.name} joins {next(iter(takers))}"
+        return Field(f"by.{n}", f"{neutral.name} joins which power", answers_of(list(takers)), alone=alone, resolve=state.names.power, then=navy)
+
+    fields = []
+    for n in range(params.count):
+        group = f"Neutral {n + 1}"
+        fields += [
+            Field(
+                f"neutral.{n}",
+                "",
+                tuple(shown(t) for t in by_territory),
+                place=True,
+                group=group,
+                narrowed=lambda answers, n=n: neutral_asked(answers, n),
+            ),
+            Field(f"by.{n}", "joins", answers_of(powers), group=group, narrowed=lambda answers, n=n: taker_asked(answers, n)),
+        ]
+
+    def read(answers: Answers) -> list[dict[str, Any]]:
+        takes = [{"neutral": answers[f"neutral.{n}"], "by": answers.get(f"by.{n}", "")} for n in range(params.count) if answers.get(f"neutral.{n}")]
+        if not takes:
+            raise Unanswered("choose the neutrals")
+        return takes
+
+    return Form(tuple(fields), read)
+
+
 @register
 class NeutralTakeover(OptionKind):
     """Neutrals join a power of the side with their armies (``take = [...]``)."""
@@ -249,6 +351,7 @@ class NeutralTakeover(OptionKind):
     name = "neutral_takeover"
     params = NeutralTakeoverParams
     target = NeutralTakes
+    displaces = ("navy",)  # a neutral's ships
 
     def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> NeutralTakes:
         return NeutralTakes(NeutralTake.list_from_toml(section, NeutralTakes.KEY, names))
@@ -263,7 +366,7 @@ class NeutralTakeover(OptionKind):
                 if neutral_problem(state, option, side, territory, power) is not None:
                     continue
                 # Where its ships would go now (shown to players; declared after the bid).
-                takers.append((power, navy_destinations(state, territory, power).matches if neutral_navy(state, territory) else ()))
+                takers.append((power, navy_destinations(state, territory, power).matches if neutral_navy(state, territory, power) else ()))
             if takers:
                 choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
         pairs = (
@@ -276,9 +379,10 @@ class NeutralTakeover(OptionKind):
             else ()
         )
         unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
-        return OptionChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
+        return NeutralChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, NeutralChoices)
         lines = []
         for neutral in choices.neutrals:
             takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
@@ -290,6 +394,7 @@ class NeutralTakeover(OptionKind):
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         """Each neutral and taker (its navy's zone is declared after the bid), with a partner from the enumeration's legal pairs."""
+        assert isinstance(choices, NeutralChoices)
         option = choices.option
         count = option.params.count  # type: ignore[union-attr]
         by_territory = {n.territory: n for n in choices.neutrals}
@@ -309,3 +414,26 @@ class NeutralTakeover(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_neutral_takeover(state, pick)
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        assert isinstance(choices, NeutralChoices)
+        return neutral_form(state, choices, side)
+
+    def destinations(self, state: DraftState, displaced: Displaced) -> Nearest:
+        return navy_destinations(state, displaced.origin, displaced.owner)
+
+    def declared(self, pick: Pick, displaced: Displaced) -> str | None:
+        takes = pick.target.takes if isinstance(pick.target, NeutralTakes) else ()
+        return next((take.navy_at for take in takes if take.territory == displaced.origin), None)
+
+    def write_declaration(self, entry: dict[str, Any], displaced: Displaced, to: str, names: Names) -> None:
+        """``navy_at`` of the neutral in the entry's ``take``."""
+        for take in entry["take"]:
+            if names.territory(take["neutral"]) == displaced.origin:
+                take["navy_at"] = to
+
+    def displaced_words(self, displaced: Displaced) -> DisplacedWords:
+        return DisplacedWords("navy", "navy to", "sea zones without enemy units", "cannot be placed (no sea zone can be reached)")
+
+    def placed_line(self, state: DraftState, displaced: Displaced, place: str) -> str:
+        return f"navy {', '.join(f'{n} {u}' for u, n in displaced.units())} to {state.names.shown(place)}"

@@ -9,11 +9,12 @@ from typing import Any, ClassVar
 
 import attrs
 
-from kremlin_triplea.draft.choices import OptionChoices, SetChoice, UnitChoice
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answers_of, place_answers
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
-from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.errors import KremlinError, UnknownNameError
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
@@ -95,6 +96,30 @@ class PlacementParams(OptionParams):
 
 
 @attrs.frozen
+class UnitChoice:
+    """Where ``power`` may place one ``unit``."""
+
+    unit: str
+    power: str
+    places: tuple[str, ...]
+
+
+@attrs.frozen
+class SetChoice:
+    """For options whose units share one power and one place: where a whole unit set may go."""
+
+    units: tuple[str, ...]
+    power: str
+    places: tuple[str, ...]
+
+
+@attrs.frozen
+class PlacementChoices(OptionChoices):
+    units: tuple[UnitChoice, ...] = ()
+    sets: tuple[SetChoice, ...] = ()  # options with same_territory and same_power: whole sets
+
+
+@attrs.frozen
 class Placements(PickTarget):
     """What a placement pick names: ``place = [{ power, unit, count = 1, at }, ...]``."""
 
@@ -167,7 +192,8 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         return Problem(option.quote(key), option.source, f"{power} {unit} in {shown}: {why}")
     for excluded_power, excluded_unit, excluded_place in params.exclude:
         names = state.names
-        if (names.power(excluded_power), names.unit(excluded_unit), names.place(excluded_place)) == (power, unit, place):
+        excluded = names.power(excluded_power)  # its own unit for the word (issue 28), as the pick's entry is read
+        if (excluded, names.place(excluded_place)) == (power, place) and _unit_of(state, excluded_unit, excluded) == unit:
             return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {shown}: excepted by the option")
     enemies = facts.enemy_places(power)
     for check in params.require:
@@ -209,10 +235,14 @@ def could_fit(params: PlacementParams, data: dict, kind, power: str) -> bool:  #
 
 def unit_sets(state: DraftState, option: Option, power: str | None = None) -> list[Counter[str]]:
     """The option's unit sets as game unit types: ``power``'s own where the map profile gives it its own
-    (``[units_by_power]``, issue 28: a German armor is the Germans' tank, not another power's)."""
+    (``[units_by_power]``, issue 28: a German armor is the Germans' tank, not another power's); the sets
+    ``power`` can have whole (:meth:`Names.own_unit`)."""
     params = option.params
     assert isinstance(params, PlacementParams)
-    return [Counter(state.names.unit(u, power=power) for u in units) for units in params.unit_sets]
+    if power is None:
+        return [Counter(state.names.unit(u) for u in units) for units in params.unit_sets]
+    own = [[_unit_of(state, u, power) for u in units] for units in params.unit_sets]
+    return [Counter(u for u in units if u is not None) for units in own if None not in units]
 
 
 def _unit_of(state: DraftState, word: str, power: str) -> str | None:
@@ -286,6 +316,184 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     return Outcome(changes, frozenset(e.at for e in target.units), tuple(lines))
 
 
+def placement_form(state: DraftState, choices: PlacementChoices, side: str) -> Form:
+    """One row per unit of the option's largest set (power, unit, place; ``count`` when a row holds several).
+
+    The room shows every row with every power, unit and place the option allows now, each row's unit the
+    set's own by default (artillery, then tank); the terminal first asks which set where there are several,
+    then for each unit of it which power (where several may) and where, narrowed by the earlier answers
+    (one power or one place for all where the option says so).
+    """
+    option = choices.option
+    params = option.params
+    assert isinstance(params, PlacementParams)
+    names = state.names
+    combos = [(u.power, u.unit, u.places) for u in choices.units] or [(s.power, u, s.places) for s in choices.sets for u in s.units]
+    powers = list(dict.fromkeys(p for p, _, _ in combos))
+    units = list(dict.fromkeys(u for _, u, _ in combos))
+    places = sorted({p for _, _, places in combos for p in places})
+    largest = max(params.unit_sets, key=len)
+    defaults = []
+    for n, word in enumerate(largest):
+        try:
+            named = names.unit(word)
+        except KremlinError:
+            named = units[n % len(units)]
+        defaults.append(named if named in units else units[n % len(units)])
+    ask = _SetAsked(state, choices, side) if choices.sets else _UnitsAsked(state, choices, side)
+    fields = [ask.units_field()]
+    for n, unit in enumerate(defaults):
+        group = f"Unit {n + 1}"
+        fields += [
+            Field(f"power.{n}", "", answers_of(powers), group=group, narrowed=lambda answers, n=n: ask.power_field(answers, n)),
+            Field(f"unit.{n}", "", answers_of(units), default=unit, group=group, narrowed=lambda answers, n=n: ask.unit_field(answers, n)),
+            Field(f"at.{n}", "at", tuple(Answer(p, (p,)) for p in places), place=True, group=group, narrowed=lambda answers, n=n: ask.place_field(answers, n)),
+            Field(f"count.{n}", "count", (), default="1", terminal=False, page=False, number=(1, 100)),
+        ]
+
+    def read(answers: Answers) -> list[dict[str, Any]]:
+        counted = Counter[tuple[str, str, str]]()
+        for n in range(len(defaults)):
+            at = answers.get(f"at.{n}", "")
+            if at:  # a row without a place is left blank on purpose
+                counted[(answers.get(f"power.{n}", ""), answers.get(f"unit.{n}", ""), at)] += int(answers.get(f"count.{n}", "1"))
+        if not counted:
+            raise Unanswered("choose where the units go")
+        return [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in counted.items()]
+
+    notes = ("Sets the rules allow: " + "; ".join(" + ".join(s) for s in params.unit_sets),)
+    return Form(tuple(fields), read, notes=notes)
+
+
+class _SetAsked:
+    """The terminal's questions for an option whose set goes to one place for one power: which set, then where."""
+
+    def __init__(self, state: DraftState, choices: PlacementChoices, side: str) -> None:
+        self.state, self.choices, self.side = state, choices, side
+
+    def chosen(self, answers: Answers) -> SetChoice:
+        return self.choices.sets[int(answers["set"])]
+
+    def units_field(self) -> Field:
+        sets = self.choices.sets
+        names = self.state.names
+
+        def by_power(name: str) -> str:  # "Germany": the Germans' set
+            found = [str(n) for n, s in enumerate(sets) if s.power == names.power(name)]
+            if len(found) != 1:
+                raise UnknownNameError("unit set", name, [])
+            return found[0]
+
+        def said(answers: Answers) -> list[str]:
+            entry = self.chosen(answers)
+            return [f"{entry.power}: {' + '.join(entry.units)}, all in one place"]
+
+        answers = tuple(Answer(str(n), (f"{s.power} {' + '.join(s.units)}",)) for n, s in enumerate(sets))
+        return Field("set", "units", answers, alone="", resolve=by_power, then=said, page=False)
+
+    def power_field(self, answers: Answers, n: int) -> Field | None:
+        entry = self.chosen(answers)
+        return Field(f"power.{n}", "power", answers_of([entry.power]), alone="") if n < len(entry.units) else None
+
+    def unit_field(self, answers: Answers, n: int) -> Field | None:
+        entry = self.chosen(answers)
+        return Field(f"unit.{n}", "unit", answers_of([entry.units[n]]), alone="") if n < len(entry.units) else None
+
+    def place_field(self, answers: Answers, n: int) -> Field | None:
+        entry = self.chosen(answers)
+        if n >= len(entry.units):
+            return None
+        if n:  # the set goes to one place
+            return Field(f"at.{n}", "where", answers_of([answers["at.0"]]), alone="")
+        state, option = self.state, self.choices.option
+
+        def set_problem(place: str) -> Problem | None:
+            facts = state.facts()
+            found = (placement_problem(state, facts, option, self.side, entry.power, state.names.unit(u), place) for u in entry.units)
+            return next((p for p in found if p is not None), None)
+
+        return Field(
+            "at.0", "where", place_answers(state, entry.places), place=True, listed=len(entry.places) <= 30, resolve=state.names.place, refuse=set_problem
+        )
+
+
+class _UnitsAsked:
+    """The terminal's questions for an option whose units go one by one: which set, then each unit's power and place."""
+
+    def __init__(self, state: DraftState, choices: PlacementChoices, side: str) -> None:
+        self.state, self.choices, self.side = state, choices, side
+        params = choices.option.params
+        assert isinstance(params, PlacementParams)
+        self.by_unit: dict[str, list[UnitChoice]] = {}
+        for unit_choice in choices.units:
+            self.by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
+        sets = [Counter(state.names.unit(u) for u in words) for words in params.unit_sets]
+        self.sets = [s for s in sets if all(u in self.by_unit for u in s)]
+        self.same_place = "same_territory" in params.require
+        self.same_power = "same_power" in params.require
+
+    def units_field(self) -> Field:
+        answers = tuple(Answer(" + ".join(sorted(s.elements())), (" + ".join(sorted(s.elements())),)) for s in self.sets)
+        # "aircraft carrier": the set of the carrier alone
+        return Field("set", "units", answers, alone="", resolve=self.state.names.unit, page=False)
+
+    def units(self, answers: Answers) -> list[str]:
+        return answers["set"].split(" + ")
+
+    def options(self, answers: Answers, n: int) -> list[UnitChoice]:
+        """Who may place the set's ``n``-th unit, and where, after the earlier units' answers."""
+        units = self.units(answers)
+        placed = [(answers[f"power.{k}"], answers[f"at.{k}"]) for k in range(n)]
+        options = self.by_unit[units[n]]
+        if self.same_power and placed:
+            options = [o for o in options if o.power == placed[0][0]]
+        if self.same_place and placed:
+            options = [attrs.evolve(o, places=tuple(p for p in o.places if p == placed[0][1])) for o in options]
+        if (self.same_power or self.same_place) and not placed:
+            later = units[n + 1 :]
+
+            def leaves_room(power: str, place: str) -> bool:
+                # With one power or one place for all, the first unit's answer must suit every later unit.
+                return all(
+                    any((not self.same_power or o.power == power) and (not self.same_place or place in o.places) for o in self.by_unit[other])
+                    for other in later
+                )
+
+            options = [attrs.evolve(o, places=tuple(p for p in o.places if leaves_room(o.power, p))) for o in options]
+        return [o for o in options if o.places]
+
+    def power_field(self, answers: Answers, n: int) -> Field | None:
+        units = self.units(answers)
+        if n >= len(units):
+            return None
+        unit = units[n]
+        powers = [o.power for o in self.options(answers, n)]
+        intro = (f"unit {n + 1} of {len(units)}: one {unit}",)
+        return Field(f"power.{n}", f"{unit} for which power", answers_of(powers), alone="", intro=intro, resolve=self.state.names.power)
+
+    def unit_field(self, answers: Answers, n: int) -> Field | None:
+        units = self.units(answers)
+        return Field(f"unit.{n}", "unit", answers_of([units[n]]), alone="") if n < len(units) else None
+
+    def place_field(self, answers: Answers, n: int) -> Field | None:
+        units = self.units(answers)
+        if n >= len(units):
+            return None
+        state, option, unit, power = self.state, self.choices.option, units[n], answers[f"power.{n}"]
+        places = next(o.places for o in self.options(answers, n) if o.power == power)
+        previous = next((answers[f"at.{k}"] for k in reversed(range(n)) if units[k] == unit and answers[f"at.{k}"] in places), None)
+        return Field(
+            f"at.{n}",
+            f"{power} {unit} where",
+            place_answers(state, places),
+            default=previous,
+            place=True,
+            listed=len(places) <= 30,
+            resolve=state.names.place,
+            refuse=lambda at: placement_problem(state, state.facts(), option, self.side, power, unit, at),
+        )
+
+
 @register
 class Placement(OptionKind):
     """Units of the side's powers placed where the option's parameters allow (``place = [...]``)."""
@@ -331,14 +539,16 @@ class Placement(OptionKind):
             elif all(any(by_unit.get((_unit_of(state, w, p), p)) for p in powers) for w in params.unit_sets[number]):
                 possible = True
         unavailable = None if possible else f"no power of the {side} has a legal place for these units"
-        return OptionChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
+        return PlacementChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, PlacementChoices)
         if choices.sets:
             return [f"  {entry.power} {' + '.join(entry.units)} together on: {', '.join(entry.places)}" for entry in choices.sets]
         return [f"  {entry.power} {entry.unit} on: {', '.join(entry.places)}" for entry in choices.units]
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        assert isinstance(choices, PlacementChoices)
         option = choices.option
         if choices.sets:
             for entry in choices.sets:
@@ -352,6 +562,7 @@ class Placement(OptionKind):
         params = option.params
         assert isinstance(params, PlacementParams)
         require = params.require
+        allied = state.board.catalog.allied
         # Where each rule-text word of the sets may go, as (power, that power's unit, place), in the choices' order.
         by_word: dict[str, list[tuple[str, str, str]]] = {}
         for words in params.unit_sets:
@@ -368,10 +579,14 @@ class Placement(OptionKind):
                 for power, unit, place in by_word[word]:
                     placements = [UnitPlacement(power, unit, 1, place)]
                     for other in words[:position] + words[position + 1 :]:
+                        # Never beside the target a power at war with its own (Total World War's Germany and Italy are
+                        # both Axis, each its own alliance): a board no game starts from (draft/invariants.py).
                         fitting = [
                             (p, u, at)
                             for p, u, at in by_word[other]
-                            if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place)
+                            if ("same_power" not in require or p == power)
+                            and ("same_territory" not in require or at == place)
+                            and (at != place or allied(p, power))
                         ]
                         if not fitting:
                             break
@@ -386,3 +601,7 @@ class Placement(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_placement(state, pick)
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        assert isinstance(choices, PlacementChoices)
+        return placement_form(state, choices, side)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
@@ -154,8 +156,10 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
     shown = names.shown(at)
     where = f"{state.ruleset.path}: scenario {scenario.id!r}"
     power = names.power(step.power, where=where) if step.power else None
-    units = [(names.unit(u, where=where, power=power), n) for u, n in step.units]  # the power's own (issue 28)
-    types = {names.unit(u, where=where, power=power) for u in step.types}
+    units = _units_of(state, scenario, step, power, pick)
+    # Which units a retreat or a destruction concerns: of any power's type for the word (the owner is checked apart);
+    # a word the map has no type for is an unknown name, as a place is.
+    types = {unit for word in step.types for unit in names.units_of_any_power(word) or {names.unit(word, where=where)}}
     described = ", ".join(f"{n} {u}" for u, n in units)
     if step.kind == "place":
         return _place(state, scenario, power, units, at, pick)
@@ -220,6 +224,16 @@ def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, pl
         return [], [f"no {what} in {shown} to destroy"]
     text = ", ".join(f"{n} {o} {u}" for (o, u), n in doomed)
     return [RemoveUnits(at, o, u, n) for (o, u), n in doomed], [f"destroy {text} in {shown}"]
+
+
+def _units_of(state: DraftState, scenario: Scenario, step: Step, power: str | None, pick: Pick) -> list[tuple[str, int]]:
+    """The step's units as ``power``'s own types (issue 28), or the scenario refused where it can have none of one."""
+    if power is None:
+        return [(state.names.unit(u, where=f"{state.ruleset.path}: scenario {scenario.id!r}"), n) for u, n in step.units]
+    problem = state.units_problem(scenario.rule, scenario.source, power, (word for word, _ in step.units))
+    if problem is not None:
+        raise problem.violation(pick.label)
+    return state.own_units(step.units, power)
 
 
 def _place(state: DraftState, scenario: Scenario, power: str | None, units: list[tuple[str, int]], at: str, pick: Pick) -> tuple[list[Change], list[str]]:
@@ -339,7 +353,10 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
             # One army: the neutral was taken over (with its army) by an earlier pick of this side.
             return [], [f"{shown} already joined {data['owner']} with its army (an earlier pick): the army exists once, nothing more is placed"]
         raise Problem(scenario.rule, scenario.source, f"{shown} and its army belong to {data['owner']}, an enemy of {taker}").violation(pick.label)
-    army = [(names.unit(u), n) for u, n in neutral.army]
+    problem = state.units_problem(scenario.rule, scenario.source, taker, (word for word, _ in neutral.army))
+    if problem is not None:
+        raise Problem(problem.rule, problem.source, f"{shown}'s army cannot join {taker}: {problem.why}").violation(pick.label)
+    army = state.own_units(neutral.army, taker)  # the taker's own types (issue 28)
     on_land = [(u, n) for u, n in army if not board.catalog.unit_type(u).is_ship]
     at_sea = [(u, n) for u, n in army if board.catalog.unit_type(u).is_ship]
     changes: list[Change] = [SetOwner(at, taker, captured=False)]
@@ -355,6 +372,55 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
         changes += [PlaceUnits(zone, taker, u, n) for u, n in at_sea]
         line += f"; its ships {', '.join(f'{n} {u}' for u, n in at_sea)} in {names.shown(zone)}"
     return changes, [line]
+
+
+def scenario_lines(scenario: Scenario, edition: str | None, *, with_rule: bool = True) -> list[str]:
+    """A scenario as players read it: title, source, the rule's words, and what it does to the board."""
+    steps, _, variant = scenario.for_edition(edition)
+    rule = variant.rule if variant is not None else scenario.rule
+    lines = [f"scenario {scenario.title!r} ({scenario.side}; {scenario.source})"]
+    if with_rule:
+        lines += textwrap.wrap(f'"{rule}"', width=100, initial_indent="  ", subsequent_indent="    ")
+    for step in steps:
+        lines.append("    effect: " + step_words(step))
+    return lines
+
+
+def step_words(step: Step) -> str:
+    units = ", ".join(f"{n} {u}" for u, n in step.units)
+    if step.kind == "place":
+        return f"{step.power} place {units} in {step.at}"
+    if step.kind == "remove":
+        return f"{step.power}'s {units} removed from {step.at}"
+    if step.kind == "move":
+        return f"{step.power}'s {units} move from {step.at} to {step.to}"
+    if step.kind == "capture":
+        return f"{step.at} captured by {step.power}"
+    return f"every unit of {step.power or step.side} in {step.at} destroyed"
+
+
+def scenario_form(state: DraftState, choices: ScenarioChoices, side: str) -> Form:
+    """Which of the side's scenarios; the terminal first shows each with its effects on this game."""
+    field = Field("scenario", "Scenario", answers_of(choices.scenarios))
+
+    def asked(answers: Answers) -> Field:
+        intro = []
+        for title in choices.scenarios:
+            scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)
+            intro += scenario_lines(scenario, state.edition, with_rule=False)
+        return attrs.evolve(field, label="scenario ('help TITLE' shows its rule)", listed=False, intro=tuple(intro), narrowed=None)
+
+    def read(answers: Answers) -> str:
+        if not answers.get("scenario"):
+            raise Unanswered("scenario: missing")
+        return answers["scenario"]
+
+    return Form((attrs.evolve(field, narrowed=asked),), read)
+
+
+@attrs.frozen
+class ScenarioChoices(OptionChoices):
+    scenarios: tuple[str, ...] = ()  # titles of the scenarios the side may pick
 
 
 @register
@@ -398,12 +464,14 @@ class ScenarioOption(OptionKind):
         unavailable = (
             None if titles else f"no scenario of the {side} can be carried out now: {refused[0] if refused else 'the ruleset has none'}{and_more(refused)}"
         )
-        return OptionChoices(option, unavailable=unavailable, scenarios=tuple(titles))
+        return ScenarioChoices(option, unavailable=unavailable, scenarios=tuple(titles))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, ScenarioChoices)
         return [f"  scenario = {title!r}" for title in choices.scenarios]
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        assert isinstance(choices, ScenarioChoices)
         option = choices.option
         for title in choices.scenarios:
             scenario = next(s for s in state.ruleset.scenarios if s.title == title and s.side == side)
@@ -411,3 +479,10 @@ class ScenarioOption(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_scenario(state, pick)
+
+    def help_lines(self, state: DraftState, option: Option, side: str | None) -> list[str]:
+        return [line for s in state.ruleset.scenarios if side is None or s.side == side for line in scenario_lines(s, state.edition)]
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        assert isinstance(choices, ScenarioChoices)
+        return scenario_form(state, choices, side)

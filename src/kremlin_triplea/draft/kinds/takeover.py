@@ -7,10 +7,12 @@ from typing import Any, ClassVar
 
 import attrs
 
-from kremlin_triplea.draft.choices import OptionChoices, RetreatChoice, TakeoverChoice
-from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of, place_answers
+from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner
 from kremlin_triplea.model.queries import Nearest, nearest
@@ -106,6 +108,26 @@ class TakeoverSpec(PickTarget):
         return data
 
 
+@attrs.frozen
+class RetreatChoice:
+    owner: str
+    unit: str
+    count: int
+    destinations: tuple[str, ...]  # () means the units cannot retreat and are removed
+
+
+@attrs.frozen
+class TakeoverChoice:
+    territory: str
+    power: str
+    retreats: tuple[RetreatChoice, ...]  # where its defenders could retreat now (declared after the bid)
+
+
+@attrs.frozen
+class TakeoverChoices(OptionChoices):
+    takeovers: tuple[TakeoverChoice, ...] = ()
+
+
 def takeover_problem(state: DraftState, option: Option, side: str, territory: str, power: str) -> Problem | None:
     """Why ``power`` may not take ``territory`` over (None: it may)."""
     params = option.params
@@ -128,6 +150,10 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
         return Problem(
             restriction.rule, restriction.source, f"{power} may not enter {shown} (it may enter {', '.join(sorted(state.may_enter.get(power, ())))})"
         )
+    # The taker places the option's units (its own types, issue 28): a power that can have none of one may not take.
+    problem = state.units_problem(option.quote("units"), option.source, power, (word for word, _ in params.units))
+    if problem is not None:
+        return problem
     forbidden = {unit for word in params.forbidden_units for unit in state.names.units_of_any_power(word)}
     present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
     if present:
@@ -234,7 +260,7 @@ def apply_territory_takeover(state: DraftState, pick: Pick) -> Outcome:
         changes += [RemoveUnits(spec.territory, structure_owner, unit, count), PlaceUnits(spec.territory, owner, unit, count)]
         lines.append(f"{owner} capture {count} {structure_owner} {unit} in {shown} (it cannot move, so it cannot retreat)")
     changes.append(SetOwner(spec.territory, owner, captured=True))
-    placed = [(state.names.unit(u, power=spec.by), n) for u, n in params.units]  # the taker's own (issue 28)
+    placed = state.own_units(params.units, spec.by)  # the taker's own (issue 28), checked by takeover_problem
     changes += [PlaceUnits(spec.territory, spec.by, u, n) for u, n in placed]
     held = f"{owner} (liberated: its original owner)" if owner != spec.by else spec.by
     lines.insert(
@@ -253,6 +279,54 @@ def declared_retreat(spec: TakeoverSpec, owner: str, unit: str) -> str | None:
     return chosen.to if chosen is not None else None
 
 
+def takeover_form(state: DraftState, choices: TakeoverChoices, side: str) -> Form:
+    """The territory and the power that takes it; where its defenders retreat is declared after the bid (000 A), so the
+    form only tells where they could go now."""
+    option = choices.option
+    names = state.names
+    territories = sorted({t.territory for t in choices.takeovers})
+    powers = list(dict.fromkeys(t.power for t in choices.takeovers))
+
+    def retreats(answers: Answers) -> list[str]:
+        try:  # the room's typed names, as the draft file reads them
+            wanted = (names.place(answers.get("territory", "")), names.power(answers.get("by", "")))
+        except KremlinError:
+            return []
+        takeover = next((t for t in choices.takeovers if (t.territory, t.power) == wanted), None)
+        lines = []
+        for r in takeover.retreats if takeover is not None else ():
+            now = ", ".join(r.destinations) or "nowhere (they would be removed)"
+            side = state.side_of.get(r.owner, r.owner)
+            lines.append(f"{r.count} {r.owner} {r.unit} leave {takeover.territory}: the {side} declare where they retreat after the bid (now: {now})")
+        return lines
+
+    def territory_asked(answers: Answers) -> Field:
+        def refused(place: str) -> Problem | None:
+            found = [takeover_problem(state, option, side, place, power) for power in state.side_powers[side]]
+            return None if any(p is None for p in found) else (found[0] if found else None)
+
+        return Field(
+            "territory", "take over", place_answers(state, territories), place=True, listed=len(territories) <= 40, resolve=names.place, refuse=refused
+        )
+
+    def taker_asked(answers: Answers) -> Field:
+        offers = [t.power for t in choices.takeovers if t.territory == answers["territory"]]
+        return Field("by", "by which power", answers_of(offers), alone="", resolve=names.power, then=retreats)
+
+    fields = (
+        Field("territory", "", tuple(place_answers(state, territories)), place=True, group="Take over", narrowed=territory_asked),
+        Field("by", "by", answers_of(powers), group="Take over", then=retreats, narrowed=taker_asked),
+    )
+
+    def read(answers: Answers) -> dict[str, Any]:
+        for key in ("territory", "by"):
+            if not answers.get(key):
+                raise Unanswered(f"{key}: missing")
+        return {"territory": answers["territory"], "by": answers["by"]}
+
+    return Form(fields, read, preview="Show its retreats")
+
+
 @register
 class TerritoryTakeover(OptionKind):
     """An enemy territory taken by a power of the side, its defenders retreated (``takeover = {...}``)."""
@@ -260,6 +334,7 @@ class TerritoryTakeover(OptionKind):
     name = "territory_takeover"
     params = TerritoryTakeoverParams
     target = TakeoverSpec
+    displaces = ("retreat",)  # the territory's defenders
 
     def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> TakeoverSpec:
         return TakeoverSpec.from_toml(section, TakeoverSpec.KEY, names)
@@ -268,7 +343,14 @@ class TerritoryTakeover(OptionKind):
         board = state.board
         choices = []
         land = [t for t, d in board.nodes.items() if not d["water"]]
+        params = option.params
+        assert isinstance(params, TerritoryTakeoverParams)
+        lacking = []  # the powers that cannot take the option's units, and why (the option's line says so when none may take)
         for power in powers:
+            problem = state.units_problem(option.quote("units"), option.source, power, (word for word, _ in params.units))
+            if problem is not None:
+                lacking.append(problem.why)
+                continue
             for territory in land:
                 if takeover_problem(state, option, side, territory, power) is not None:
                     continue
@@ -277,10 +359,11 @@ class TerritoryTakeover(OptionKind):
                     for owner, unit, count in retreating_groups(state, territory, power)
                 )
                 choices.append(TakeoverChoice(territory, power, retreats))
-        unavailable = None if choices else f"no enemy territory may be taken over by the {side}"
-        return OptionChoices(option, unavailable=unavailable, takeovers=tuple(choices))
+        unavailable = None if choices else f"no enemy territory may be taken over by the {side}" + (f": {'; '.join(dict.fromkeys(lacking))}" if lacking else "")
+        return TakeoverChoices(option, unavailable=unavailable, takeovers=tuple(choices))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, TakeoverChoices)
         lines = []
         for takeover in choices.takeovers:
             retreat = "; ".join(f"{r.count} {r.owner} {r.unit} -> {' or '.join(r.destinations) or 'cannot retreat (removed)'}" for r in takeover.retreats)
@@ -289,9 +372,33 @@ class TerritoryTakeover(OptionKind):
 
     def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
         """One pick per territory and taker: where the defenders retreat is declared after the bid, not in the pick."""
+        assert isinstance(choices, TakeoverChoices)
         option = choices.option
         for takeover in choices.takeovers:
             yield f"{takeover.power} take {takeover.territory}", Pick(index, side, option, TakeoverSpec(takeover.territory, takeover.power))
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_territory_takeover(state, pick)
+
+    def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
+        assert isinstance(choices, TakeoverChoices)
+        return takeover_form(state, choices, side)
+
+    def destinations(self, state: DraftState, displaced: Displaced) -> Nearest:
+        return retreat_destinations(state, displaced.origin, displaced.owner, displaced.unit)
+
+    def declared(self, pick: Pick, displaced: Displaced) -> str | None:
+        return declared_retreat(pick.target, displaced.owner, displaced.unit) if isinstance(pick.target, TakeoverSpec) else None
+
+    def write_declaration(self, entry: dict[str, Any], displaced: Displaced, to: str, names: Names) -> None:
+        """``retreat = [{ to, power, unit }]`` in the entry's ``takeover`` (replacing one for the same units)."""
+        takeover = entry["takeover"]
+        kept = [r for r in takeover.get("retreat", []) if (r.get("power"), r.get("unit")) != (displaced.owner, displaced.unit)]
+        takeover["retreat"] = [*kept, {"to": to, "power": displaced.owner, "unit": displaced.unit}]
+
+    def displaced_words(self, displaced: Displaced) -> DisplacedWords:
+        return DisplacedWords("retreat", "retreat to", "territories of their side", "cannot retreat (no territory of their side can be reached)", moved=True)
+
+    def placed_line(self, state: DraftState, displaced: Displaced, place: str) -> str:
+        what = ", ".join(f"{n} {displaced.owner} {u}" for u, n in displaced.units())
+        return f"{what} retreat from {state.names.shown(displaced.origin)} to {state.names.shown(place)}"

@@ -1,0 +1,84 @@
+"""The steps of a draft in progress, as frozen values: a pick, the bid, a declaration, a house-rule choice.
+
+A :class:`~kremlin_triplea.session.core.Session` is driven by pushing these, as python-chess's Board is by
+pushing moves: each is checked before it changes anything, and ``pop`` takes back the last step of any kind.
+A pick is :class:`kremlin_triplea.draft.picks.Pick` itself; the others are defined here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import attrs
+
+from kremlin_triplea.draft.kinds import BidSpec, Displaced
+from kremlin_triplea.draft.picks import Pick
+
+
+@attrs.frozen
+class Bid:
+    """The agreed bid (000 C): units the placing side places, PUs the other side receives, or units removed."""
+
+    spec: BidSpec
+
+
+@attrs.frozen
+class Declaration:
+    """Where one group of units a pick displaced goes (000 A "Order of action" 1).
+
+    ``to`` is None for a group with one nearest place (or none): it goes there and the draft file says nothing.
+    ``written`` says whether the draft file records ``to`` in the pick's entry (a place the players chose).
+    """
+
+    displaced: Displaced
+    to: str | None
+    written: bool = True
+
+
+@attrs.frozen
+class HouseRuleChoice:
+    """A house-rule set taken into the draft, with its ``[house_rule_choices.<set>]`` table (switches, advantages, seed).
+
+    The table is kept as the draft file writes it (a tuple of (key, value) pairs, frozen); the set's own reader
+    checks it when the step is pushed.
+    """
+
+    set_id: str
+    table: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, set_id: str, table: dict[str, Any] | None = None) -> HouseRuleChoice:
+        return cls(set_id, _frozen(table).items if table else ())
+
+    def as_table(self) -> dict[str, Any]:
+        return _thawed(dict(self.table))
+
+
+Step = Union[Pick, Bid, Declaration, HouseRuleChoice]  # noqa: UP007 - read at run time by isinstance checks' readers on 3.10
+
+
+def _frozen(value: Any) -> Any:
+    """A TOML value made hashable: tables become sorted tuples of pairs marked as tables, lists tuples."""
+    if isinstance(value, dict):
+        return _Table(tuple((k, _frozen(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, _Table):
+        return {k: _thawed(v) for k, v in value.items}
+    if isinstance(value, dict):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
+@attrs.frozen
+class _Table:
+    items: tuple[tuple[str, Any], ...]
+
+    def __iter__(self):  # noqa: ANN204 - dict(...) of a frozen table
+        return iter(self.items)

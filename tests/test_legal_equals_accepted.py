@@ -1,0 +1,409 @@
+"""The legal picks are exactly the picks a draft accepts (issue 28's last items, issue 30 item 2).
+
+Like python-chess's ``Board.legal_moves``: whatever ``legal`` and ``run.legal_picks`` offer, ``apply`` and
+``run.is_legal`` accept, and an option with nothing to offer says it is not available, and why. Rules quoted from
+000_bc04a4edf7f7d2ab.txt (Kremlin AA50); what a map has is read from its game file, never from our own output.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+import tomli_w
+import tomllib
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.choices import OptionChoices
+from kremlin_triplea.draft.kinds import KINDS, OptionKind, Pick, PickTarget, register, takeover_problem, unregister
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.state import DraftState, Outcome
+from kremlin_triplea.model.changes import PlaceUnits
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.options import OptionParams
+from kremlin_triplea.rules.profile import fit_ruleset, load_profile
+from kremlin_triplea.rules.ruleset import Option, Ruleset
+from kremlin_triplea.rules.tomlfile import Section
+from support.aa50 import fresh_game
+from support.classic import CLASSIC_2ND, KREMLIN
+from support.paths import AA50_1941, MAPS_DIR
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parent / "data"
+V4 = DATA / "world_war_ii_v4" / "WW2v4.xml"
+V5 = DATA / "world_war_ii_v5_1942" / "WW2v5_1942_2nd.xml"
+V6 = DATA / "world_war_ii_v6_1941" / "WW2v6_1941.xml"
+TWW = DATA / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
+REVISED = MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml"
+
+# The pinned games with the rulesets written for them (their own profiles), and games the tool has no profile
+# for, read with the profile a host drafts (``profile new``) and kremlin-aa50 fitted to it, as apply does.
+PINNED = [("kremlin-aa50", AA50_1941), ("kremlin-classic", KREMLIN), ("kremlin-daak", CLASSIC_2ND)]
+DRAFTED = [REVISED, V4, V5, V6, TWW]
+
+
+def _profile(tmp_path: Path, game: Path) -> Path:
+    """The profile a host drafts for a map the tool has never seen (``profile new``, its guesses as written)."""
+    written = tmp_path / f"{game.stem}.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    return written
+
+
+def _artillery_types(game: Path) -> list[str]:
+    """The game file's unit types with ``artillery=true`` (what the rule text's "artillery" is, by TripleA's role)."""
+    root = etree.parse(str(game)).getroot()
+    return [
+        a.get("attachTo")
+        for a in root.iter("attachment")
+        if a.get("name") == "unitAttachment" and any(o.get("name") == "artillery" and o.get("value") == "true" for o in a.iter("option"))
+    ]
+
+
+def test_a_takeover_placing_artillery_is_not_offered_where_the_map_has_none_and_apply_refuses_it_in_one_line(tmp_path: Path) -> None:
+    """000 option 10: "Take over an enemy territory ... place 1 infantry and 1 artillery". WW2v6 1941 has no
+    artillery: ``legal`` listed takeovers that ``apply`` refused with "unknown unit 'artillery'"."""
+    assert _artillery_types(V6) == []
+    profile = _profile(tmp_path, V6)
+    draft = tmp_path / "draft.toml"
+    data = {"ruleset": "kremlin-aa50", "game": str(V6), "profile": str(profile), "first": "Axis"}
+    draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+    listed = CliRunner().invoke(main, ["legal", str(draft)])
+    assert listed.exit_code == 0, listed.output
+    (line,) = [line for line in listed.output.splitlines() if line.startswith("Option 10 ")]
+    assert "not available" in line and "artillery" in line, line
+    # The takeover written by hand is refused as a rule the map cannot meet (exit 1), in one line, no traceback.
+    data["pick"] = [{"side": "Axis", "option": 10, "takeover": {"territory": "Karelia", "by": "Germans"}}]
+    draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+    applied = CliRunner().invoke(main, ["apply", str(draft), "-o", str(tmp_path / "out.xml")])
+    assert applied.exit_code == 1, applied.output
+    assert "artillery" in applied.output and "Traceback" not in applied.output
+    assert not (tmp_path / "out.xml").exists()
+
+
+# -- the property: at random points of random drafts, what is offered is what is accepted ----------------------
+
+
+def check_offered_is_accepted(run: DraftRun, exact_kinds: frozenset[str]) -> set[str]:
+    """Assert that ``run.legal_picks`` are exactly the picks the draft accepts now; return the kinds that offered one.
+
+    ``exact_kinds``: the kinds whose own lists (what ``legal`` prints) must already be exact, with no target the
+    draft then refuses (the kinds of ``draft/kinds/``); any other kind's refused targets are left out by the run.
+    """
+    index = len(run.applied) + 1
+    side = run.side_to_pick(index)
+    before = run.game.board.position
+    yielded = list(run.legal_picks)
+    assert len(set(yielded)) == len(yielded)
+    refused = [(pick.label, run.violation(pick)) for pick in yielded if not run.is_legal(pick)]
+    assert refused == [], refused[:3]
+    assert run.legal_picks.count() == len(yielded)
+    offering = set()
+    for option in run.ruleset.options:
+        shown = run.offered_choices(option, side)  # what `legal` prints
+        offered = [pick for _, pick in run.option_picks(option, side)]
+        # An option is available exactly when it has a pick the draft accepts; else it says why not.
+        assert shown.available == bool(offered), (option.label, shown.unavailable)
+        assert shown.available or shown.unavailable
+        choices = run.option_choices(option, side)
+        candidates = [pick for _, pick in KINDS[option.kind].picks(run.state, choices, side, index)] if choices.available else []
+        accepted = [pick for pick in candidates if run.is_legal(pick)]
+        assert offered == accepted, option.label
+        if option.kind in exact_kinds:
+            assert len(accepted) == len(candidates), [(p.label, run.violation(p).why) for p in candidates if p not in accepted][:3]
+        if offered:
+            offering.add(option.kind)
+    assert run.game.board.position == before  # checking a pick leaves the board as it was
+    return offering
+
+
+def walk(run: DraftRun, rng: random.Random, depth: int) -> None:
+    """Push ``depth`` picks drawn at random: an option among those with a legal pick, then one of its picks."""
+    for _ in range(min(depth, run.total_picks)):
+        side = run.side_to_pick(len(run.applied) + 1)
+        options = list(run.ruleset.options)
+        rng.shuffle(options)
+        for option in options:
+            picks = [pick for _, pick in run.option_picks(option, side)]
+            if picks:
+                run.push(rng.choice(picks))
+                break
+        else:
+            return
+
+
+@pytest.fixture(scope="module")
+def drafted_profiles(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
+    folder = tmp_path_factory.mktemp("profiles")
+    return {game: _profile(folder, game) for game in DRAFTED}
+
+
+_GAMES: dict[Path, Any] = {}
+
+
+def _run(ruleset: str, game: Path, first: str, profile: Path | None) -> DraftRun:
+    if profile is None:
+        return DraftRun(draft_from_dict({"ruleset": ruleset, "first": first}), fresh_game(game))
+    if game not in _GAMES:
+        read = load_profile(profile)
+        _GAMES[game] = (read, fit_ruleset(load_named_ruleset(ruleset), read)[0])
+    read, fitted = _GAMES[game]
+    return DraftRun(draft_from_dict({"ruleset": ruleset, "first": first}), fresh_game(game), ruleset=fitted, profile=read)
+
+
+BUILT_IN = frozenset(KINDS)  # the kinds of draft/kinds/, registered on import (a test's own kind comes later)
+
+
+def test_every_registered_kind_is_offered_by_a_ruleset_the_property_runs_on() -> None:
+    """The property below covers every kind the registry holds: each is the kind of an option of a ruleset it runs."""
+    offered = {option.kind for name, _ in PINNED for option in load_named_ruleset(name).options}
+    assert offered == set(KINDS)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.sampled_from(PINNED), st.sampled_from(["Axis", "Allies"]), st.integers(0, 9), st.integers(0, 2**32 - 1))
+def test_on_the_pinned_games_the_legal_picks_are_exactly_the_accepted_ones(game: tuple[str, Path], first: str, depth: int, seed: int) -> None:
+    ruleset, path = game
+    run = _run(ruleset, path, first, None)
+    walk(run, random.Random(seed), depth)
+    if len(run.applied) < run.total_picks:
+        check_offered_is_accepted(run, BUILT_IN)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.sampled_from(DRAFTED), st.sampled_from(["Axis", "Allies"]), st.integers(0, 7), st.integers(0, 2**32 - 1))
+def test_on_maps_the_tool_never_saw_the_legal_picks_are_exactly_the_accepted_ones(
+    drafted_profiles: dict[Path, Path], game: Path, first: str, depth: int, seed: int
+) -> None:
+    run = _run("kremlin-aa50", game, first, drafted_profiles[game])
+    walk(run, random.Random(seed), depth)
+    if len(run.applied) < run.total_picks:
+        check_offered_is_accepted(run, BUILT_IN)
+
+
+# -- a kind defined here only, whose own list includes targets the draft refuses ---------------------------------
+# Made up for the test, not a seed's rule: "one power of the side places a battleship in a sea zone". Its list of
+# targets is naive (every sea zone, or only those holding enemy units) and its apply places the ship wherever it
+# is told; the draft's board invariants (draft/invariants.py: no sea zone holds units of two powers at war) refuse
+# the zones with enemies, so the run must leave those out, and say the option is unavailable when none is left.
+
+
+@attrs.frozen
+class BatteryParams(OptionParams):
+    KIND: ClassVar[str] = "test_battery"
+    KEYS: ClassVar[tuple[str, ...]] = ("zones",)
+
+    zones: str  # "any" sea zone, or only those with "enemy" units
+
+    @classmethod
+    def from_toml(cls, section: Section) -> BatteryParams:
+        return cls(section.text("zones"))
+
+
+@attrs.frozen
+class BatteryTarget(PickTarget):
+    KEY: ClassVar[str] = "battery"
+
+    power: str
+    zone: str
+
+    def to_toml(self) -> dict[str, str]:
+        return {"power": self.power, "zone": self.zone}
+
+
+@attrs.frozen
+class BatteryChoices(OptionChoices):
+    targets: tuple[tuple[str, str], ...] = ()
+
+
+def _enemies_in(state: DraftState, zone: str, power: str) -> bool:
+    catalog = state.board.catalog
+    return any(n and owner is not None and not catalog.allied(owner, power) for (owner, _), n in state.board.units(zone).items())
+
+
+class Battery(OptionKind):
+    name = "test_battery"
+    params = BatteryParams
+    target = BatteryTarget
+
+    def parse_target(self, section: Section, names: Names, ruleset: Ruleset) -> BatteryTarget:
+        spec = section.table(BatteryTarget.KEY)
+        return BatteryTarget(names.power(spec.text("power")), names.sea_zone(spec.text("zone")))
+
+    def choices(self, state: DraftState, option: Option, side: str, powers: list[str]) -> OptionChoices:
+        zones = [z for z, d in state.board.nodes.items() if d["water"]]
+        only_enemy = option.params.zones == "enemy"  # type: ignore[union-attr]
+        targets = tuple((p, z) for p in powers for z in zones if not only_enemy or _enemies_in(state, z, p))
+        return BatteryChoices(option, unavailable=None if targets else "no sea zone", targets=targets)
+
+    def describe_choices(self, choices: OptionChoices) -> list[str]:
+        assert isinstance(choices, BatteryChoices)
+        return [f"  {power} battleship in {zone}" for power, zone in choices.targets]
+
+    def picks(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Iterator[tuple[str, Pick]]:
+        assert isinstance(choices, BatteryChoices)
+        for power, zone in choices.targets:
+            yield f"{power} battleship in {zone}", Pick(index, side, choices.option, BatteryTarget(power, zone))
+
+    def apply(self, state: DraftState, pick: Pick) -> Outcome:
+        target = pick.target
+        assert isinstance(target, BatteryTarget)
+        problem = state.power_problem(pick.option, pick.side, target.power)
+        if problem is not None:
+            raise problem.violation(pick.label)
+        ship = PlaceUnits(target.zone, target.power, state.names.unit("battleship"), 1)
+        return Outcome((ship,), frozenset({target.zone}), (f"{target.power} place a battleship in {target.zone}",))
+
+
+BATTERY = """
+[[option]]
+number = 12
+id = "battery-anywhere"
+title = "Battleship anywhere"
+kind = "test_battery"
+source = "tests/test_legal_equals_accepted.py (made up for the test)"
+rule = "One power of the side places a battleship in any sea zone."
+zones = "any"
+
+[[option]]
+number = 13
+id = "battery-among-enemies"
+title = "Battleship among enemies"
+kind = "test_battery"
+source = "tests/test_legal_equals_accepted.py (made up for the test)"
+rule = "One power of the side places a battleship in a sea zone holding enemy units."
+zones = "enemy"
+"""
+
+
+@pytest.fixture
+def battery_ruleset(tmp_path: Path) -> Iterator[Path]:
+    register(Battery)
+    try:
+        path = tmp_path / "kremlin-aa50-battery.toml"
+        shutil.copy(REPO / "rulesets" / "kremlin-aa50.toml", path)
+        path.write_text(path.read_text() + BATTERY)
+        yield path
+    finally:
+        unregister(Battery.name)
+
+
+def _battery_run(path: Path, first: str) -> DraftRun:
+    return DraftRun(draft_from_dict({"ruleset": str(path), "first": first}), fresh_game(AA50_1941), ruleset=load_ruleset(path))
+
+
+def test_a_kind_s_targets_the_board_invariants_refuse_are_not_offered(battery_ruleset: Path) -> None:
+    run = _battery_run(battery_ruleset, "Axis")
+    anywhere, among_enemies = run.ruleset.option(12), run.ruleset.option(13)
+    listed = [pick for _, pick in KINDS["test_battery"].picks(run.state, run.option_choices(anywhere, "Axis"), "Axis", 1)]
+    refused = [pick for pick in listed if not run.is_legal(pick)]
+    # The base game has Allied ships at sea: a German battleship there is a board no game starts from.
+    assert refused and all("at war" in run.violation(pick).why for pick in refused)
+    offered = [pick for pick in run.legal_picks if pick.option == anywhere]
+    assert offered == [pick for pick in listed if pick not in refused]
+    assert all(pick in run.legal_picks for pick in offered) and not any(pick in run.legal_picks for pick in refused)
+    # Every zone the second option lists holds enemies: none is offered, and the option says why.
+    shown = run.offered_choices(among_enemies, "Axis")
+    assert not shown.available and "each of its targets is refused" in shown.unavailable and "at war" in shown.unavailable
+    assert not any(pick.option == among_enemies for pick in run.legal_picks)
+
+
+def test_legal_says_the_option_whose_every_target_is_refused_is_not_available_and_apply_refuses_it(battery_ruleset: Path, tmp_path: Path) -> None:
+    run = _battery_run(battery_ruleset, "Axis")
+    target = next(p for _, p in KINDS["test_battery"].picks(run.state, run.option_choices(run.ruleset.option(13), "Axis"), "Axis", 1))
+    draft = tmp_path / "draft.toml"
+    data: dict[str, Any] = {"ruleset": str(battery_ruleset), "game": "world_war_ii_v3/WW2v3-1941.xml", "first": "Axis"}
+    draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+    listed = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "legal", str(draft)])
+    assert listed.exit_code == 0, listed.output
+    (line,) = [line for line in listed.output.splitlines() if line.startswith("Option 13 ")]
+    assert "not available" in line and "at war" in line, line
+    data["pick"] = [{"side": "Axis", "option": 13, "battery": target.target.to_toml()}]
+    draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+    applied = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(tmp_path / "out.xml")])
+    assert applied.exit_code == 1 and "at war" in applied.output, applied.output
+    assert not (tmp_path / "out.xml").exists()
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.sampled_from(["Axis", "Allies"]), st.integers(0, 7), st.integers(0, 2**32 - 1))
+def test_with_a_test_kind_registered_the_legal_picks_are_exactly_the_accepted_ones(battery_ruleset: Path, first: str, depth: int, seed: int) -> None:
+    run = _battery_run(battery_ruleset, first)
+    assert "test_battery" in KINDS and {o.kind for o in run.ruleset.options} == set(KINDS)
+    walk(run, random.Random(seed), depth)
+    if len(run.applied) < run.total_picks:
+        check_offered_is_accepted(run, BUILT_IN)
+
+
+# -- issue 28 (a): no power is given a unit type it cannot have, whatever kind of option gives it ---------------
+
+
+def _can_have(game: Path) -> dict[str, set[str]]:
+    """Each player's units as the game file has them: what its production frontier sells, and its set-up."""
+    root = etree.parse(str(game)).getroot()
+    rules = {r.get("name"): [x.get("resourceOrUnit") for x in r.iter("result")] for r in root.iter("productionRule")}
+    frontiers = {f.get("name"): [u for r in f.iter("frontierRules") for u in rules.get(r.get("name"), [])] for f in root.iter("productionFrontier")}
+    has: dict[str, set[str]] = {}
+    for production in root.iter("playerProduction"):
+        has.setdefault(production.get("player"), set()).update(frontiers[production.get("frontier")])
+    for placement in root.iter("unitPlacement"):
+        if placement.get("owner"):
+            has.setdefault(placement.get("owner"), set()).add(placement.get("unitType"))
+    return has
+
+
+def _created(outcome: Outcome) -> set[tuple[str, str]]:
+    """(owner, unit type) of the units a pick brings into the game: placed, not moved or changing hands (a retreat, a
+    factory captured is the same unit, taken off and put back)."""
+    taken = {change.unit_type for change in outcome.changes if not isinstance(change, PlaceUnits) and hasattr(change, "unit_type")}
+    return {(c.owner, c.unit_type) for c in outcome.changes if isinstance(c, PlaceUnits) and c not in outcome.moved and c.unit_type not in taken}
+
+
+@pytest.mark.slow
+def test_on_total_world_war_every_unit_any_legal_pick_gives_a_power_is_one_the_game_file_lets_it_have(tmp_path: Path) -> None:
+    """Total World War gives each major power its own types (germanTank, russianInfantry...); its stand-ins
+    (DanubeAxis, Finland: the Germans' minor frontier) buy German types and none of the shared Infantry or
+    Artillery. A placement, a neutral's army, a takeover's garrison (000 option 10: "place 1 infantry and 1
+    artillery") or a scenario's units must be the receiving power's own, or the option is not offered to it."""
+    has = _can_have(TWW)
+    assert "Infantry" not in has["DanubeAxis"] and "germanInfantry" in has["DanubeAxis"] and "Artillery" not in has["DanubeAxis"]
+    written = _profile(tmp_path, TWW)
+    data = tomllib.loads(written.read_text(encoding="utf-8"))
+    # A host's review of the drafted profile: the map's artillery for Germany and Russia is their own.
+    data["units_by_power"]["Germany"]["artillery"] = "germanArtillery"
+    data["units_by_power"]["Russia"]["artillery"] = "russianArtillery"
+    written.write_text(tomli_w.dumps(data), encoding="utf-8")
+    profile = load_profile(written)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)
+    kinds, takers, wrong = set(), set(), set()
+    for first in ("Axis", "Allies"):
+        run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+        for _ in range(2):  # on the base game, and after a pick
+            for pick in list(run.legal_picks):
+                outcome = run.push(pick)
+                run.pop()
+                kinds.add(pick.option.kind)
+                wrong |= {(owner, unit, pick.option.kind) for owner, unit in _created(outcome) if unit not in has[owner]}
+                if pick.option.kind == "territory_takeover":
+                    takers.add(pick.target.by)  # type: ignore[union-attr]
+            walk(run, random.Random(28), 1)
+    assert wrong == set(), sorted(wrong)[:10]
+    assert {"placement", "neutral_takeover", "territory_takeover", "scenario"} <= kinds
+    assert {"Germany", "Russia"} <= takers and not takers & {"DanubeAxis", "Finland"}
+    # Asked for a stand-in, the takeover says why not: it can have none of the shared units.
+    option = ruleset.option(10)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": "Axis"}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+    russian = next(t for t, d in run.game.board.nodes.items() if d["owner"] == "Russia" and not d["water"] and not d["impassable"])
+    problem = takeover_problem(run.state, option, "Axis", russian, "DanubeAxis")
+    assert problem is not None and "DanubeAxis cannot have" in problem.why, problem
