@@ -64,7 +64,7 @@ from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
 from kremlin_triplea.session import apply_draft
-from kremlin_triplea.tools.profiles import rule_names
+from kremlin_triplea.tools.rule_names import rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
 FILE_LIMIT = 400  # place states per written file: a file that fails validation is halved until the culprits stand alone
