@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -24,15 +24,8 @@ import attrs
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, place_answers
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    Pick,
-    Problem,
-    bid_placement_problem,
-    bid_receivers,
-    removable_units,
-    removal_target,
-)
+from kremlin_triplea.draft.kinds import KINDS, Pick, Problem
+from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset
@@ -296,12 +289,7 @@ class Conversation:
             lines = [f"option {option.number}. {option.title} ({option.source})"]
             lines += wrap.wrap(f'"{option.rule}"')
             lines += option.params.describe(ruleset)
-            if option.kind == "scenario":
-                side = self.side
-                for scenario in ruleset.scenarios:
-                    if side is None or scenario.side == side:
-                        lines += scenario_lines(scenario, self.session.state.edition)
-            return lines
+            return lines + KINDS[option.kind].help_lines(self.session.state, option, self.side)
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
             return scenario_lines(scenario, self.session.state.edition)
@@ -837,27 +825,6 @@ def _bid_words(bid: dict[str, Any]) -> str:
         for power, amount in bid.get(key, {}).items():
             parts.append(f"{power} {what} {amount} PUs")
     return "; ".join(p for p in parts if p)
-
-
-def _only(found: Iterable[Any]) -> Any:
-    """The one item of ``found``, or None (no answer: the question asks again)."""
-    items = list(found)
-    return items[0] if len(items) == 1 else None
-
-
-def _first_problem(problems: Iterable[Problem | None]) -> Problem | None:
-    """None if any power may (one ``None``), else the first reason."""
-    found = list(problems)
-    return None if any(p is None for p in found) else (found[0] if found else None)
-
-
-def _offer_power(offers: Sequence[Any], power: str) -> Any:
-    return next((o for o in offers if o.power == power), power)
-
-
-def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    counts = Counter(placed)
-    return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
 
 
 def load_ruleset_or_none(name: str) -> Ruleset | None:

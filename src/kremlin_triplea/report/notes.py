@@ -21,7 +21,7 @@ from html import escape
 
 import attrs
 
-from kremlin_triplea.draft.kinds import ScenarioTarget
+from kremlin_triplea.draft.kinds.scenario import ScenarioTarget
 from kremlin_triplea.draft.run import DraftResult
 from kremlin_triplea.game import record_base
 from kremlin_triplea.gamefile.install import default_game_name

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.draft.kinds import BidSpec, Displaced, Outcome
+from kremlin_triplea.draft.kinds import BidSpec, Displaced, Outcome, displacing_kind
 from kremlin_triplea.draft.run import AppliedPick, read_draft
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import (
@@ -205,7 +205,9 @@ class Valuer:
         self.before = after
         catalog = self.board.catalog
         displaced = sum((catalog.cost(c.unit_type, c.owner) or 0) * c.count for c in outcome.moved if isinstance(c, PlaceUnits))
-        displaced += sum((catalog.cost(d.unit, d.owner) or 0) * d.count for d in outcome.displaced if d.kind == "retreat")
+        # Units a pick takes off the board that stood on it before (defenders that retreat) move; they are no gain.
+        moved = [d for d in outcome.displaced if displacing_kind(d).displaced_words(d).moved]
+        displaced += sum((catalog.cost(unit, d.owner) or 0) * count for d in moved for unit, count in d.units())
         unpriced = sorted(
             {
                 f"{c.owner} {c.unit_type}"

@@ -40,19 +40,11 @@ from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tr
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.declare import destinations, with_declarations
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    BidSpec,
-    Pick,
-    ScenarioTarget,
-    UnitPlacement,
-    apply_bid,
-    apply_scenario,
-    bid_placement_problem,
-    bid_receivers,
-    removable_units,
-)
+from kremlin_triplea.draft.kinds import KINDS, Pick
+from kremlin_triplea.draft.kinds.bid import apply_bid, bid_placement_problem, bid_receivers, removable_units
+from kremlin_triplea.draft.kinds.scenario import ScenarioTarget, apply_scenario
 from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.engine import compare, read_with_engine_of_record

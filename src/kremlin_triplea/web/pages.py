@@ -82,8 +82,21 @@ SCRIPT = """
     document.documentElement.classList.toggle('map-zoom');
     zoom();
   });
+  // The board comes apart from the page (drawn once a step for everyone): the page does not wait for it. The board
+  // shown so far (kept) stays until the new one is in.
+  function board(kept) {
+    var map = document.querySelector('#board .map');
+    if (!map) return;
+    if (kept) { map.replaceChildren(kept); zoom(); }
+    fetch(map.getAttribute('data-board'), {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (drawn) {
+      if (!map.isConnected) return;  // a newer page is in: its own board is on its way
+      map.innerHTML = drawn;
+      zoom();
+    });
+  }
   budget();
   zoom();
+  board(null);
   var room = document.getElementById('room');
   if (!room) return;
   // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
@@ -97,10 +110,11 @@ SCRIPT = """
     fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
       if (!fresh) return;
+      var kept = room.querySelector('#board .map svg');
       room.innerHTML = fresh.innerHTML;
       for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
       budget();
-      zoom();
+      board(kept);
     });
   };
 })();
@@ -241,8 +255,9 @@ def room_page(
     query: dict[str, str] | None = None,
     error: str | None = None,
     note: str | None = None,
-    svg: str = "",
+    board: str = "",
 ) -> str:
+    """``role``'s page of the room; ``board``: the address the page's script fetches the board from."""
     session = room.session
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
@@ -272,7 +287,7 @@ def room_page(
     body = (
         f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}'>{bar}<div id='controls'>"
         + "".join(out)
-        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map'>{svg}</div></div></div>"
+        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map' data-board='{escape(board)}'><p><a href='{escape(board)}'>The board</a> (the page puts it here)</p></div></div></div>"
     )
     return page(f"Kremlin draft — {who}", body)
 

@@ -98,6 +98,10 @@ class OptionKind:
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         raise NotImplementedError
 
+    def help_lines(self, state: DraftState, option: Option, side: str | None) -> list[str]:
+        """More for ``help OPTION`` than the rule text and parameters (a scenario option: the side's scenarios and their effects)."""
+        return []
+
     def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
         """What the terminal and the draft room ask for a pick of ``choices``' option: by default, which of its legal picks."""
         listed = [(description, pick.target.to_toml()) for description, pick in self.picks(state, choices, side, index)]
@@ -137,6 +141,11 @@ def register(cls: type[OptionKind]) -> type[OptionKind]:
         raise ValueError(f"option kind {cls.name!r} reads the parameters of {cls.params.KIND!r}")
     if any(kind.target_key == cls.target.KEY for kind in KINDS.values()):
         raise ValueError(f"option kind {cls.name!r}: another kind's picks name their target `{cls.target.KEY}`")
+    for kind in KINDS.values():
+        shared = set(kind.displaces) & set(cls.displaces)
+        if shared:
+            # A displaced group finds the kind that places it by its name (displacing_kind).
+            raise ValueError(f"option kind {cls.name!r}: the kind {kind.name!r} already displaces units as {', '.join(sorted(shared))}")
     KINDS[cls.name] = cls()
     return cls
 

@@ -480,6 +480,9 @@ class ScenarioOption(OptionKind):
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_scenario(state, pick)
 
+    def help_lines(self, state: DraftState, option: Option, side: str | None) -> list[str]:
+        return [line for s in state.ruleset.scenarios if side is None or s.side == side for line in scenario_lines(s, state.edition)]
+
     def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
         assert isinstance(choices, ScenarioChoices)
         return scenario_form(state, choices, side)
