@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from kremlin_triplea.assistant.session import open_session
+from kremlin_triplea.session import open_session
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
