@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kremlin_triplea.assistant.session import Conversation, ask_setup
+from kremlin_triplea.assistant.session import Conversation
+from kremlin_triplea.assistant.setup import ask_setup
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.report.notes import add_notes

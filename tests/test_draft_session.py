@@ -12,7 +12,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, match_choice
+from kremlin_triplea.assistant.asking import COMMANDS, Choice, match_choice
+from kremlin_triplea.assistant.session import Conversation
 from kremlin_triplea.draft.legal import next_choices
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError

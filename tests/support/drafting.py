@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from kremlin_triplea.assistant.session import Conversation, QuitRequested
+from kremlin_triplea.assistant.asking import QuitRequested
+from kremlin_triplea.assistant.session import Conversation
 from kremlin_triplea.session import Session, open_session
 from support.paths import MAPS_DIR
 

@@ -17,10 +17,20 @@ import textwrap
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import attrs
-
+from kremlin_triplea.assistant.asking import (
+    COMMANDS,
+    BackRequested,
+    CancelRequested,
+    Choice,
+    QuitRequested,
+    Replaying,
+    Terminal,
+    UndoRequested,
+    match_choice,
+    resolved_choice,
+)
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, place_answers
@@ -28,99 +38,14 @@ from kremlin_triplea.draft.kinds import KINDS, Pick, Problem
 from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices
-from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
-from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
 from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes
 from kremlin_triplea.report.value import describe_pick, value_session
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
-from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
 from kremlin_triplea.session import Bid, Declaration, HouseRuleChoice, Session
-
-COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
-
-
-@attrs.frozen(eq=False)  # values may be unhashable (a Counter of units): compare by identity
-class Choice:
-    """One answer a question accepts: typed as any of ``names`` (any case)."""
-
-    value: Any
-    names: tuple[str, ...]
-    label: str = ""
-
-    @property
-    def shown(self) -> str:
-        return self.label or self.names[0]
-
-
-class Terminal(Protocol):
-    def say(self, text: str = "") -> None: ...
-
-    def ask(self, question: str, words: Sequence[str], default: str | None = None) -> str:
-        """One line from the players; ``words`` are offered for completion. EOFError/KeyboardInterrupt end the session."""
-        ...
-
-
-class UndoRequested(Exception):
-    """The players typed ``undo`` before answering anything of this pick: take back the last pick."""
-
-
-class CancelRequested(Exception):
-    """The players typed ``undo`` in the middle of a pick (or the bid): drop its answers, ask it from the start."""
-
-
-class BackRequested(Exception):
-    """The players typed ``back``: ask the pick's (or the bid's) previous question again."""
-
-
-class _Replaying:
-    """The players' terminal, answering the first questions from ``answers`` silently (``back``)."""
-
-    def __init__(self, terminal: Terminal, answers: Sequence[str]) -> None:
-        self.terminal = terminal
-        self.answers = list(answers)
-
-    def say(self, text: str = "") -> None:
-        if not self.answers:
-            self.terminal.say(text)
-
-    def ask(self, question: str, words: Sequence[str], default: str | None = None) -> str:
-        if self.answers:
-            return self.answers.pop(0)
-        return self.terminal.ask(question, words, default)
-
-
-class QuitRequested(Exception):
-    pass
-
-
-def match_choice(answer: str, choices: Sequence[Choice]) -> tuple[Choice | None, str]:
-    """The choice ``answer`` names: exactly, else the only one it starts or is part of. Else why not."""
-    text = answer.strip().casefold()
-    if not text:
-        return None, "type one of the choices (Tab completes, 'help' lists them)"
-    for test in (lambda n: n == text, lambda n: n.startswith(text), lambda n: text in n):
-        found = list(dict.fromkeys(c for c in choices if any(test(n.casefold()) for n in c.names)))
-        if len(found) == 1:
-            return found[0], ""
-        if len(found) > 1:
-            listed = ", ".join(c.names[0] for c in found[:8]) + (", ..." if len(found) > 8 else "")
-            return None, f"{answer.strip()!r} could be {listed}: type more of the name"
-    close = close_matches(answer.strip(), [n for c in choices for n in c.names])
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else " ('help' lists the choices)"
-    return None, f"no choice {answer.strip()!r} here{hint}"
-
-
-def new_draft_data(ruleset: Ruleset, game_spec: str, first: str, picks_per_side: int) -> dict[str, Any]:
-    return {"ruleset": ruleset.id, "game": game_spec, "first": first, "picks_per_side": picks_per_side, "pick": []}
-
-
-def installed_rulesets() -> list[str]:
-    """The Kremlin rulesets a draft can be made with (house-rule sets are chosen in their own question)."""
-    return sorted(named_rule_files("ruleset"))
 
 
 class Conversation:
@@ -151,7 +76,7 @@ class Conversation:
         try:
             while True:
                 self.answers = []
-                self.terminal = _Replaying(real, replay) if replay else real
+                self.terminal = Replaying(real, replay) if replay else real
                 try:
                     return ask()
                 except BackRequested:
@@ -195,7 +120,7 @@ class Conversation:
                 return default.value
             found, why = match_choice(answer, choices)
             if found is None and resolve is not None:
-                found = _resolved(answer, choices, resolve)
+                found = resolved_choice(answer, choices, resolve)
             if found is not None:
                 if found.names[0].casefold() != answer.strip().casefold() and not answer.strip().isdigit():
                     say(f"  -> {found.names[0]}")
@@ -802,14 +727,6 @@ def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
     return found[value]
 
 
-def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], Any]) -> Choice | None:
-    try:
-        name = resolve(answer.strip())
-    except KremlinError:
-        return None
-    return next((c for c in choices if c.value == name), None)
-
-
 def _find_option(ruleset: Ruleset, name: str) -> Option | None:
     key = name.strip().casefold()
     return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
@@ -825,61 +742,3 @@ def _bid_words(bid: dict[str, Any]) -> str:
         for power, amount in bid.get(key, {}).items():
             parts.append(f"{power} {what} {amount} PUs")
     return "; ".join(p for p in parts if p)
-
-
-def load_ruleset_or_none(name: str) -> Ruleset | None:
-    try:
-        return load_named_ruleset(name)
-    except KremlinError:
-        return None
-
-
-def ask_setup(conversation: Conversation, maps_dir: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
-    """Ruleset, game, who picks first for which side, picks per side: the draft file's header, and the players' names by side."""
-
-    say = conversation.terminal.say
-    rulesets = installed_rulesets()
-    say("Rulesets:")
-    preferred = "kremlin-aa50" if "kremlin-aa50" in rulesets else rulesets[0]
-    ruleset_choices = [Choice(r, (r,)) for r in rulesets]
-    ruleset_id = conversation.choose("ruleset> ", ruleset_choices, default=ruleset_choices[rulesets.index(preferred)])
-    ruleset = load_named_ruleset(ruleset_id)
-    say(f"  {ruleset.title} ({ruleset.source})")
-    games: list[Choice] = []
-    suited: list[Choice] = []
-    for folder in installed_maps(default_maps_dir(maps_dir)):
-        try:
-            profile_rulesets = load_named_profile(folder.name).rulesets
-        except KremlinError:
-            profile_rulesets = None  # no map profile: the draft cannot resolve its names
-        for entry in folder.games:
-            if not entry.path.is_file():
-                continue
-            choice = Choice(entry.key, (entry.key, entry.game_name), f"{entry.key}  ({entry.game_name})")
-            if profile_rulesets is None:
-                continue
-            games.append(choice)
-            if not profile_rulesets or ruleset.id in profile_rulesets:
-                suited.append(choice)
-    if not games:
-        raise KremlinError(f"no installed game has a map profile (looked in {default_maps_dir(maps_dir)})")
-    say("Games (Tab completes):")
-    game = conversation.choose("game> ", games, default=(suited or games)[0])
-    say(f"Sides: {' and '.join(ruleset.sides)}.")
-    if ruleset.picks.first_rule:
-        say(f'  "{ruleset.picks.first_rule}" ({ruleset.picks.source})')
-    first = conversation.choose("the first pick is for which side> ", [Choice(s, (s,)) for s in ruleset.sides], list_them=False)
-    second = next(s for s in ruleset.sides if s != first)
-    players = {}
-    for side in (first, second):
-        name = conversation.terminal.ask(f"name of the player picking for the {side} (Enter: none)> ", [], None).strip()
-        if name:
-            players[side] = name
-    picks = ruleset.picks
-    count = conversation.number(
-        f"picks per side ({picks.min}..{picks.max if picks.max else ''})> ",
-        picks.min,
-        picks.max,
-        picks.default,
-    )
-    return new_draft_data(ruleset, game, first, count), players

@@ -151,7 +151,9 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     (summary and picture) and written once the host agrees.
     Commands at any question: undo, back, values, locks, board, help [OPTION], quit.
     """
-    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup
+    from kremlin_triplea.assistant.asking import QuitRequested
+    from kremlin_triplea.assistant.session import Conversation
+    from kremlin_triplea.assistant.setup import ask_setup
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.session import open_session

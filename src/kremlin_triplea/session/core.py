@@ -532,7 +532,15 @@ def open_session(path: Path, data: dict[str, Any] | None = None, maps_dir: Path 
     draft = read_draft(path) if data is None else draft_from_dict(data, str(path))
     if draft.ruleset is None:  # the terminal draft and the draft room are for picks; house rules alone need none
         raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
-    return Session.from_draft(draft, maps_dir=maps_dir, players=players)
+    try:
+        return Session.from_draft(draft, maps_dir=maps_dir, players=players)
+    except RuleViolation as error:
+        if draft.bid is None:
+            raise
+        # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
+        session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players)
+        session.bid_dropped = error
+        return session
 
 
 @contextlib.contextmanager
