@@ -6,9 +6,9 @@ that is no choice is refused. The room shows every field at once; the terminal a
 narrowed by the answers before it (which powers may take a neutral depends on the neutral):
 
     answers = {}
-    for field in form.fields:                     # the room shows them all at once
+    for field in form.fields:                     # the room shows those with ``page`` all at once
         asked = field.narrowed(answers) if field.narrowed else field
-        if asked is not None:                     # the terminal asks them one by one
+        if field.terminal and asked is not None:  # the terminal asks them one by one
             answers[field.key] = ask(asked)
     entry = {target_key: form.read(answers)}      # the pick's entry, in the draft file's keys
 
