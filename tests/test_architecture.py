@@ -90,13 +90,6 @@ STILL_BEING_SPLIT = {
     "draft/kinds/bid.py:apply_bid": "the kind modules are being reshaped on h/forms and h/legal",
     "draft/kinds/placement.py:placement_problem": "the kind modules are being reshaped on h/forms and h/legal",
     "draft/kinds/scenario.py:apply_scenario": "the kind modules are being reshaped on h/forms and h/legal",
-    "tools/profiles.py": "being split on h/split (this branch) into profile-drafting modules",
-    "tools/profiles.py:_first_match": "being split on h/split (this branch)",
-    "tools/profiles.py:new_profile": "being split on h/split (this branch)",
-    "check/validate.py": "being split on h/split (this branch)",
-    "rules/ruleset.py:read_ruleset": "being split on h/split (this branch)",
-    "engine/triplea19_positions.py:_interfaces": "one shared adapter for both versions, on h/split (this branch)",
-    "engine/triplea27_positions.py:_interfaces": "one shared adapter for both versions, on h/split (this branch)",
     "engine/triplea2_bridge.py:_local_launch": "being split on h/split (this branch)",
 }
 

@@ -446,7 +446,8 @@ def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, mon
     from the others, and so does the matrix (it sampled no draft at all on such a map)."""
     from kremlin_triplea.game import load
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.tools.profiles import known_places, new_profile
+    from kremlin_triplea.tools.place_evidence import known_places
+    from kremlin_triplea.tools.profiles import new_profile
 
     revised = CORPUS_DIR / "ww2v2.xml"  # no shipped profile pins the corpus copy
     aa50 = load_named_ruleset("kremlin-aa50")

@@ -23,20 +23,11 @@ from kremlin_triplea.model.changes import RemoveUnits
 from kremlin_triplea.rules.profile import NoProfileError, command_line_profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
-from kremlin_triplea.tools.profiles import (
-    check_profile,
-    known_places,
-    match_places,
-    match_power,
-    new_profile,
-    place_kinds,
-    review_marks,
-    rule_names,
-    shipped_known_places,
-    shipped_strait_shapes,
-    strait_shapes,
-    straits_needed,
-)
+from kremlin_triplea.tools.place_evidence import known_places, shipped_known_places, shipped_strait_shapes, strait_shapes
+from kremlin_triplea.tools.place_matching import match_places, match_power, place_kinds
+from kremlin_triplea.tools.profile_check import check_profile, review_marks
+from kremlin_triplea.tools.profiles import new_profile
+from kremlin_triplea.tools.rule_names import rule_names, straits_needed
 from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]

@@ -14,7 +14,9 @@ from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import find_data_file
-from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, review_marks, rule_names
+from kremlin_triplea.tools.derived_setup import derived_setup, map_neutrals
+from kremlin_triplea.tools.profile_check import check_profile, review_marks
+from kremlin_triplea.tools.rule_names import rule_names
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"

@@ -14,7 +14,8 @@ from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.profile import command_line_profile
 from kremlin_triplea.tools.matrix import all_rulesets
-from kremlin_triplea.tools.profiles import known_places, new_profile
+from kremlin_triplea.tools.place_evidence import known_places
+from kremlin_triplea.tools.profiles import new_profile
 from support.aa50 import GAMES, delta, fresh_game, pick, run_for
 from support.paths import CORPUS_DIR, MAPS_DIR
 

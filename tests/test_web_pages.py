@@ -125,7 +125,7 @@ def test_a_placement_of_two_different_units_defaults_to_them_and_is_accepted_as_
     assert (drawn["unit.0"], drawn["unit.1"]) == ("artillery", "armour")  # AA50 calls the tank armour
     sent = {**drawn, "at.0": "Germany", "at.1": "Germany"}
     assert post(client, room, "Axis", "pick", sent).status_code == 303
-    assert room.session.picks[-1]["place"] == [
+    assert room.session.to_toml()["pick"][-1]["place"] == [
         {"power": "Germans", "unit": "artillery", "count": 1, "at": "Germany"},
         {"power": "Germans", "unit": "armour", "count": 1, "at": "Germany"},
     ]

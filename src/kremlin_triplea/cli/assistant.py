@@ -16,7 +16,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
 if TYPE_CHECKING:
-    from kremlin_triplea.assistant.session import DraftSession
+    from kremlin_triplea.session import Session
 
 
 @click.command("value")
@@ -151,11 +151,11 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     (summary and picture) and written once the host agrees.
     Commands at any question: undo, back, values, locks, board, help [OPTION], quit.
     """
-    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session, preview
+    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
-    from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.errors import InputError
-    from kremlin_triplea.rules.tomlfile import read_toml
+    from kremlin_triplea.session import open_session
+    from kremlin_triplea.tools.outputs import apply_file, finish_draft
 
     if (draft_file is None) == (resume is None):
         raise click.UsageError("name a new draft file, or --resume an existing one")
@@ -168,14 +168,14 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         raise InputError("already exists; continue it with --resume, or replace it with --force", where=str(path))
     try:
         if resume is not None:
-            read_draft(resume)  # its structure, with the file's own error messages
-            data = read_toml(resume)
-            session = open_session(resume, data, maps_dir)
+            session = open_session(resume, None, maps_dir)  # its steps pushed, with the file's own error messages
             # A saved bid stays in the file: it is offered as the default when the bid is asked.
-            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if "bid" in data else "."))
+            had_bid = session.bid is not None or session.bid_dropped is not None
+            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
             data, players = ask_setup(conversation, maps_dir)
             session = open_session(path, data, maps_dir, players)
+        session.file_header = DRAFT_FILE_HEADER
         session.save()
         conversation.session = session
         if resume is None:
@@ -185,7 +185,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         _stopped(conversation, path)
         ctx.exit(130)
     output = output or path.with_suffix(".xml")
-    result = preview(session)
+    result = apply_file(session.path, maps_dir=maps_dir)  # the draft file as saved, applied as apply applies it
     for line in result.summary():
         click.echo(line)
     click.echo(f"the picture: {_result_picture(session, result)}")
@@ -196,10 +196,15 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     if agreed_output is None:
         click.echo(f"the game is not written; the draft {path} is complete: `kremlin-triplea apply {path} -o {output}` writes it")
         return
-    lines, written = finish(session, agreed_output[0], overwrite=agreed_output[1], install=install, result=result)
+    # The game and the install are written all or none, as `apply -o --install` writes them.
+    lines = finish_draft(session.path, agreed_output[0], maps_dir=maps_dir, overwrite=agreed_output[1], install=install, result=result)
     for line in lines[len(result.summary()) :]:  # the summary was shown with the preview
         click.echo(line)
-    click.echo(f"wrote the draft {path} and the game {written}")
+    click.echo(f"wrote the draft {path} and the game {agreed_output[0]}")
+
+
+#: The comment the terminal draft's file starts with.
+DRAFT_FILE_HEADER = "# Written by `kremlin-triplea draft` after every pick; continue with --resume.\n"
 
 
 def _stopped(conversation, path: Path) -> None:  # noqa: ANN001 - assistant.session.Conversation (imported lazily)
@@ -213,7 +218,7 @@ def _stopped(conversation, path: Path) -> None:  # noqa: ANN001 - assistant.sess
     click.echo(f"stopped; the draft so far is in {path} (continue: kremlin-triplea draft --resume {path})")
 
 
-def _result_picture(session: DraftSession, result) -> str:  # noqa: ANN001 - draft.run.DraftResult
+def _result_picture(session: Session, result) -> str:  # noqa: ANN001 - draft.run.DraftResult
     """Draw the game the draft makes (picks and bid) beside the draft file; returns where."""
     from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
     from kremlin_triplea.report.value import value_result
@@ -225,13 +230,13 @@ def _result_picture(session: DraftSession, result) -> str:  # noqa: ANN001 - dra
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))
 
 
-def _board_picture(session: DraftSession) -> str:
+def _board_picture(session: Session) -> str:
     """Draw the board as the picks left it, beside the draft file; returns where."""
     from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
-    from kremlin_triplea.report.value import DraftValue
+    from kremlin_triplea.report.value import value_session
 
     game = session.game
-    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    values = value_session(session)
     legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))

@@ -80,7 +80,7 @@ def profile_option(command):
 
 def _no_profile_message(error, draft_path) -> str:
     """The lookup's message, with the options of the draft's ruleset that need names the game lacks."""
-    from kremlin_triplea.tools.profiles import options_needing_profile
+    from kremlin_triplea.tools.profile_check import options_needing_profile
 
     message = error.message
     try:

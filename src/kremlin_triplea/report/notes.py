@@ -38,9 +38,12 @@ PLAYERS_ENFORCE = "players enforce: "
 def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
     """Put the players' notes on top of the game's notes, give the game its new name, and record its base game.
 
-    Applying a draft or house rules never writes notes; whoever writes the game calls this.
+    Applying a draft or house rules never writes notes; the writers (:mod:`kremlin_triplea.tools.outputs`) call
+    this. Once per game: a game already named (its notes added) is left as it is, so a second writer adds nothing.
     """
     board = result.game.board
+    if any(isinstance(change, SetGameName) for change in board.changes):
+        return result
     if isinstance(result, HouseResult):
         html = house_notes_html(result)
     else:
