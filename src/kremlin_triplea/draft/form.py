@@ -60,6 +60,14 @@ class Unanswered(ValueError):
     """The answers lack what the pick needs ("choose where the units go"): the form is asked again."""
 
 
+def answered(answers: Answers, key: str) -> str:
+    """The answer to ``key``, which the pick needs (``key: missing`` if there is none)."""
+    value = answers.get(key, "")
+    if not value:
+        raise Unanswered(f"{key}: missing")
+    return value
+
+
 @attrs.frozen(eq=False)  # holds functions: compared by identity
 class Field:
     """One question of a form: as the room shows it, and (``narrowed``) as the terminal asks it after earlier answers."""
