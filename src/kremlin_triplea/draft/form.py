@@ -49,11 +49,11 @@ def answers_of(values: Sequence[str]) -> tuple[Answer, ...]:
 
 def place_answers(state: DraftState, places: Sequence[str]) -> tuple[Answer, ...]:
     """Places as choices: the game's name, and the rule text's names for it (Venezuela, Seazone 19) as answers too."""
-    out = []
-    for place in places:
-        aliases = tuple(sorted(rule for rule, game in state.profile.places.items() if game == place and rule != place))
-        out.append(Answer(place, (place, *aliases), state.names.shown(place)))
-    return tuple(out)
+    aliases: dict[str, list[str]] = {}
+    for rule, game in state.profile.places.items():
+        if rule != game:
+            aliases.setdefault(game, []).append(rule)
+    return tuple(Answer(place, (place, *sorted(aliases.get(place, ()))), state.names.shown(place)) for place in places)
 
 
 class Unanswered(ValueError):
