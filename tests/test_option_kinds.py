@@ -526,7 +526,7 @@ def test_the_terminal_asks_its_two_fields_then_where_its_units_go_after_the_bid(
     script = Script("13", "Germans", "Atlantis", "Poland")
     talk(session, script)
     assert script.asked[:4] == ["Axis, option> ", "power> ", "empty which territory> ", "empty which territory> "]
-    assert session.data["pick"] == [{"side": "Axis", "option": 13, "evacuate": {"power": "Germans", "territory": "Poland"}}]
+    assert session.to_toml()["pick"] == [{"side": "Axis", "option": 13, "evacuate": {"power": "Germans", "territory": "Poland"}}]
 
     (tmp_path / "finished").mkdir()
     finished = draft(tmp_path / "finished", evacuation_draft(scorched_earth)["pick"], ruleset=str(scorched_earth))
@@ -534,8 +534,8 @@ def test_the_terminal_asks_its_two_fields_then_where_its_units_go_after_the_bid(
     Conversation(finished, script).run()
     assert script.asked == ["bid> ", "evacuate to> ", "evacuate to> "]
     assert "no choice 'France' here" in script.text
-    assert finished.data["pick"][0]["evacuate"] == {"power": "Germans", "territory": "Poland", "to": "Germany"}
-    assert finished.data["bid"] == {"axis": 0}
+    assert finished.to_toml()["pick"][0]["evacuate"] == {"power": "Germans", "territory": "Poland", "to": "Germany"}
+    assert finished.to_toml()["bid"] == {"axis": 0}
 
 
 def test_the_draft_room_shows_its_form_reads_it_and_asks_where_its_units_go(scorched_earth: Path, tmp_path: Path) -> None:

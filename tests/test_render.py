@@ -10,14 +10,13 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from kremlin_triplea.assistant.session import open_session
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.diff import PlaceDifference
 from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, color_distance, label_lines, read_map_art, render_svg
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import apply_draft
+from kremlin_triplea.session import apply_draft, open_session
 from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]

@@ -352,15 +352,18 @@ def options_command(ruleset_name: str) -> None:
 @profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
-    from kremlin_triplea.draft.legal import describe, legal_choices
-    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
+    import attrs
+
+    from kremlin_triplea.draft.legal import describe
+    from kremlin_triplea.draft.run import read_draft
+    from kremlin_triplea.session import Session
 
     parsed = read_draft(draft)
-    run = DraftRun(parsed, open_game(parsed, game_spec, _maps_dir(ctx)))
-    for warning in run.warnings:
+    # The draft's picks pushed onto a session as apply pushes them; the next pick is asked about, so its bid is not.
+    session = Session.from_draft(attrs.evolve(parsed, bid=None), game_spec=game_spec, maps_dir=_maps_dir(ctx))
+    for warning in session.run.warnings:
         warn(warning)
-    run.apply_picks()
-    for line in describe(legal_choices(run)):
+    for line in describe(session.next_pick()):
         click.echo(line)
 
 

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.draft.kinds import BidSpec, Displaced, Outcome, displacing_kind
+from kremlin_triplea.draft.kinds import Displaced, Outcome, displacing_kind
+from kremlin_triplea.draft.picks import BidSpec
 from kremlin_triplea.draft.run import AppliedPick, read_draft
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import (

@@ -23,8 +23,9 @@ import attrs
 
 from kremlin_triplea.draft.choices import NextPick
 from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
-from kremlin_triplea.draft.kinds import BidSpec, Displaced, DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds import Displaced, DraftState, Outcome, Pick
 from kremlin_triplea.draft.legal import legal_choices
+from kremlin_triplea.draft.picks import BidSpec
 from kremlin_triplea.draft.run import (
     PICKED_BY,
     AppliedPick,

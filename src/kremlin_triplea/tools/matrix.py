@@ -38,7 +38,7 @@ import attrs
 
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import destinations, with_declarations, write_declaration
+from kremlin_triplea.draft.declare import destinations, with_declarations
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import KINDS, Pick
 from kremlin_triplea.draft.kinds.bid import apply_bid, bid_placement_problem, bid_receivers, removable_units
@@ -63,7 +63,7 @@ from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
-from kremlin_triplea.session import apply_draft
+from kremlin_triplea.session import Bid, Declaration, Session, apply_draft
 from kremlin_triplea.tools.rule_names import rule_names
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
@@ -903,8 +903,9 @@ def random_draft_data(
     a unit the map lacks), then the declarations and a bid; None if the picks run out."""
     game.reset()
     first = rng.choice(ruleset.sides)
-    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
-    data: dict[str, Any] = {"ruleset": ruleset.id, "first": first, "picks_per_side": run.picks_per_side, "pick": []}
+    # Drawn on a session, as the players make a draft: each step pushed (and checked) as it is drawn, the file written from them.
+    session = Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
+    run = session.run
     for index in range(1, run.total_picks + 1):
         side = run.side_to_pick(index)
         chosen = None
@@ -924,19 +925,17 @@ def random_draft_data(
         if chosen is None:
             return None
         description, pick = chosen
-        run.apply_pick(pick)
-        data["pick"].append(pick.to_toml())
+        session.push(pick)
         made.append(f"{side} option {pick.option.number}: {description}")
     # Where each displaced group goes: its side's choice among the nearest places, written into its pick (000 A).
-    for displaced in run.pending_declarations():
+    for displaced in list(run.pending_declarations()):
         found = destinations(run.state, displaced)
         to = rng.choice(found.matches) if found.tied else None
-        if to is not None:
-            write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
-        run.declare_next(to)
+        session.push(Declaration(displaced, to, written=to is not None))
     bid = _random_bid(run, rng)
     if bid is not None:
-        data["bid"] = bid.to_toml(run.ruleset.bid.placing_side)
+        session.push(Bid(bid))
+    data = {**session.to_toml(), "picks_per_side": run.picks_per_side}
     # The draft's choices that turn the ruleset's game rules on or off (unrestricted_russia, low_luck...), each by chance.
     data["choices"] = [name for name in rule_switches(run.ruleset) if rng.random() < 0.5]
     return data
