@@ -163,3 +163,13 @@ def test_a_registry_lists_in_the_order_added_refuses_a_name_twice_and_offers_clo
         registry.remove("mango")
     registry.remove("zebra")
     assert "zebra" not in registry and registry.names() == ["apple"]
+
+
+def test_no_module_carries_a_setting_in_a_context_variable() -> None:
+    """Issue 30: ``--profile`` and ``--triplea`` were carried to what needed them in ContextVars, steps nobody saw in
+    a call; a setting is now passed as an argument, from the command line down."""
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
+    carried = [str(path.relative_to(package)) for path in sorted(package.rglob("*.py")) if "contextvars" in path.read_text(encoding="utf-8")]
+    assert carried == []
