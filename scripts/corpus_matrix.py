@@ -34,7 +34,8 @@ def main() -> int:
     from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.game import load
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.tools.matrix import APPLIED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
+    from kremlin_triplea.tools.matrix_report import APPLIED, NOT_APPLICABLE
     from kremlin_triplea.tools.place_evidence import known_places
     from kremlin_triplea.tools.profiles import new_profile
 

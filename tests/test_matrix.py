@@ -14,7 +14,8 @@ from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.tools import matrix
-from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.tools.matrix_report import APPLIED, FAILED, NOT_APPLICABLE
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"

@@ -47,7 +47,8 @@ from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
-from kremlin_triplea.tools.matrix import APPLIED, run_matrix
+from kremlin_triplea.tools.matrix import run_matrix
+from kremlin_triplea.tools.matrix_report import APPLIED
 from support.aa50 import fresh_game
 from support.drafting import Script, draft, talk
 from support.paths import AA50_1941, MAPS_DIR

@@ -71,7 +71,8 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
     TripleA).
     """
     from kremlin_triplea.draft.rulesets import load_named_ruleset
-    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
+    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
+    from kremlin_triplea.tools.matrix_report import json_data, junit_xml, progress_printer, text_table
 
     maps_dir = _maps_dir(ctx)
     rulesets, broken = ([load_named_ruleset(n) for n in ruleset_names], []) if ruleset_names else all_rulesets()
