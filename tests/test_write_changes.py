@@ -185,3 +185,31 @@ def test_damaged_units_count_when_units_are_added_or_taken_away() -> None:
     game.reset()
     game.board.push(RemoveUnits("47 Sea Zone", "Japanese", "carrier", 1))
     assert Game(XmlDocument(game.to_bytes(), source="w.xml")).board.units("47 Sea Zone")[key] == 0
+
+
+def test_a_territory_option_set_to_its_default_keeps_the_attachment_it_was_the_only_option_of() -> None:
+    """Each territory field whose default can be written (a production of 0, not impassable): when it is its
+    territoryAttachment's only option, the option stays at its default instead of the attachment going (game.dtd
+    wants one option at least). A territory without a territoryAttachment loses what TripleA keeps there (its
+    original owner), which validate reports as a warning the base game did not have (a made-up kind emptying
+    Bulgaria Romania found it through the matrix)."""
+    from kremlin_triplea.check.validate import added_problems, validate_tree
+    from kremlin_triplea.gamefile.tripleaxml import GameXml
+
+    cases = [
+        ("Alaska", [SetTerritory("Alaska", "production", 0)]),  # WW2v3-1941: Alaska's attachment is its production
+        ("Sahara", [SetTerritory("Sahara", "production", 0), SetTerritory("Sahara", "impassable", False)]),
+    ]
+    base = load(AA50_1941)
+    base_problems = validate_tree(base.document.root, "base")
+    for territory, changes in cases:
+        game = load(AA50_1941)
+        game.board.push_all(changes)
+        written = game.to_bytes()
+        attachment = GameXml(XmlDocument(written, source="written")).territory_attachment(territory)
+        assert attachment is not None, territory
+        assert [o.get("value") for o in attachment.iterchildren("option")] in (["0"], ["false"]), territory
+        read_back = _game_from(written).board.node(territory)
+        assert all(read_back[field] == value for field, value in ((c.field, c.value) for c in changes)), territory
+        problems = added_problems(base_problems, validate_tree(XmlDocument(written, source="written").root, "written"))
+        assert problems == [], (territory, problems)

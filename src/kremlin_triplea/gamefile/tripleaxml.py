@@ -240,8 +240,11 @@ class GameXml:
             self._placements_by_territory = index
         return self._placements_by_territory.setdefault(territory, [])
 
-    def set_territory_option(self, territory: str, option: str, value: str | None) -> None:
-        """Set (or, with ``None``, remove) one option of the territory's territoryAttachment."""
+    def set_territory_option(self, territory: str, option: str, value: str | None, *, default: str | None = None) -> None:
+        """Set (or, with ``None``, remove) one option of the territory's territoryAttachment.
+
+        ``default`` is the option's default written out: used instead of removing the attachment's only option, so
+        the territory keeps its territoryAttachment."""
         attachments = list(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
         if not attachments:
             if value is None:
@@ -251,7 +254,7 @@ class GameXml:
         # TripleA reads only the last; an earlier exact copy (published games repeat some, e.g. Global_War.xml's
         # Corsica) gets the same edit, so the file keeps saying one thing rather than two different things.
         for attachment in [*(a for a in attachments[:-1] if _options(a) == _options(last)), last]:
-            self._set_option(attachment, option, value)
+            self._set_option(attachment, option, value, default=default)
 
     def set_tech(self, player: str, tech: str, owned: bool) -> None:
         attachment = self.tech_attachment(player)
@@ -466,11 +469,16 @@ class GameXml:
             where = f"{self.document.source}:{element.sourceline}"
             raise InputError(f"quantity {element.get('quantity')!r} is not a whole number", where=where) from None
 
-    def _set_option(self, attachment: etree._Element, option: str, value: str | None) -> None:
+    def _set_option(self, attachment: etree._Element, option: str, value: str | None, *, default: str | None = None) -> None:
         options = list(attachment.iterchildren("option"))
         existing = [o for o in options if o.get("name") == option]
         if value is None:
             if existing and len(existing) == len(options):
+                if default is not None:  # the attachment stays, saying the default: TripleA keeps more there than options
+                    for element in existing[1:]:
+                        self.document.remove(element)
+                    self.document.set_attribute(existing[0], "value", default)
+                    return
                 # game.dtd requires at least one option: an attachment left empty goes.
                 self.document.remove(attachment)
                 return

@@ -46,7 +46,7 @@ def write_board(xml: GameXml, before: Board, after: Board) -> None:
             xml.set_territory_option(territory, "originalOwner", keep)
         for field, option in _TERRITORY_OPTIONS.items():
             if field in changed:
-                xml.set_territory_option(territory, option, _option_text(new[field]))
+                xml.set_territory_option(territory, option, _option_text(new[field]), default=_default_text(new[field]))
         for owner, unit_type, _ in change.units:
             xml.set_unit_count(territory, owner, unit_type, new["units"][(owner, unit_type)])
     for player in after.catalog.turn_order():
@@ -97,6 +97,19 @@ def _option_text(value: object) -> str | None:
     if value is True:
         return "true"
     return str(value)
+
+
+def _default_text(value: object) -> str | None:
+    """An option's default value written out, or None for an option whose default cannot be written (a capital).
+
+    Written where leaving the option out would leave its attachment with no option at all: game.dtd wants at least
+    one, so the attachment would go, and a territory without its territoryAttachment loses what TripleA keeps there
+    (its original owner, so who liberates it)."""
+    if value is False:
+        return "false"
+    if isinstance(value, int) and not isinstance(value, bool) and value == 0:
+        return "0"
+    return None
 
 
 class _Reader:
