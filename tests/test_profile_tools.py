@@ -506,6 +506,27 @@ def test_the_matrix_takes_a_side_as_the_profile_s_sides_name_it(tmp_path: Path) 
 
 
 @pytest.mark.slow
+def test_the_matrix_takes_the_sides_of_the_profile_apply_finds(tmp_path: Path) -> None:
+    """The same with no profile given: the matrix reads the game with the profile apply finds (``profiles/<map>.toml``
+    beside the maps folder, where `profile new` is told to write it), [sides] included (it used [sides] only from a
+    profile given to it, and called every option n/a while apply played the draft)."""
+    from kremlin_triplea.tools.matrix import run_matrix
+
+    maps = tmp_path / "maps"
+    game = maps / "total_world_war" / "map" / "games" / TWW.name
+    game.parent.mkdir(parents=True)
+    game.write_bytes(TWW.read_bytes())
+    written = tmp_path / "profiles" / "total_world_war.toml"
+    written.parent.mkdir()
+    result = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [game], maps_dir=maps, samples=0, include_covered=False, list_only=True)
+    reasons = [r for c in report.cells.values() for r in c.reasons]
+    assert not [r for r in reasons if "has no alliance" in r], reasons[:3]
+    assert any(c.applied for c in report.cells.values())
+
+
+@pytest.mark.slow
 def test_every_placement_a_draft_offers_on_total_world_war_is_a_unit_its_power_can_have(tmp_path: Path) -> None:
     """Issue 28 item 3 for the placement options (000 options 1, 2, 4, 5, 6, 7): each entry of every legal placement
     pick for a power with its own unit types is one it can have (its frontier or its set-up, read from the game

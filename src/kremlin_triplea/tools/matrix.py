@@ -305,7 +305,9 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
     rows += ["bid (units)", "bid (negative)", "random drafts"]
     alliances = game.catalog.alliances()
     # A rule-text side is the alliances the profile's [sides] names for it (Total World War's "Axis-Germany", ...).
-    named = spec.profile.side_alliances if spec.profile is not None else (lambda side: (side,))
+    # Given or not (then the one apply finds, as it finds it), the profile says which alliances a side is.
+    sided = spec.profile or played_profile(game)
+    named = sided.side_alliances if sided is not None else (lambda side: (side,))
     absent_sides = [s for s in ruleset.sides if not set(named(s)) & set(alliances)]
     why = f"the game has no alliance {' or '.join(absent_sides)} (its alliances: {', '.join(alliances) or 'none'})" if absent_sides else None
     if why is None:
