@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 import tomli_w
+import tomllib
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +25,8 @@ from lxml import etree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds import KINDS, OptionKind, Pick, PickTarget, register, unregister
+from kremlin_triplea.draft.kinds.bid import removable_units
+from kremlin_triplea.draft.kinds.takeover import takeover_problem
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.draft.state import DraftState, Outcome
@@ -343,3 +346,86 @@ def test_with_a_test_kind_registered_the_legal_picks_are_exactly_the_accepted_on
     walk(run, random.Random(seed), depth)
     if len(run.applied) < run.total_picks:
         check_offered_is_accepted(run, BUILT_IN)
+
+
+# -- issue 28 (a): no power is given a unit type it cannot have, whatever kind of option gives it ---------------
+
+
+def _can_have(game: Path) -> dict[str, set[str]]:
+    """Each player's units as the game file has them: what its production frontier sells, and its set-up."""
+    root = etree.parse(str(game)).getroot()
+    rules = {r.get("name"): [x.get("resourceOrUnit") for x in r.iter("result")] for r in root.iter("productionRule")}
+    frontiers = {f.get("name"): [u for r in f.iter("frontierRules") for u in rules.get(r.get("name"), [])] for f in root.iter("productionFrontier")}
+    has: dict[str, set[str]] = {}
+    for production in root.iter("playerProduction"):
+        has.setdefault(production.get("player"), set()).update(frontiers[production.get("frontier")])
+    for placement in root.iter("unitPlacement"):
+        if placement.get("owner"):
+            has.setdefault(placement.get("owner"), set()).add(placement.get("unitType"))
+    return has
+
+
+def _created(outcome: Outcome) -> set[tuple[str, str]]:
+    """(owner, unit type) of the units a pick brings into the game: placed, not moved or changing hands (a retreat, a
+    factory captured is the same unit, taken off and put back)."""
+    taken = {change.unit_type for change in outcome.changes if not isinstance(change, PlaceUnits) and hasattr(change, "unit_type")}
+    return {(c.owner, c.unit_type) for c in outcome.changes if isinstance(c, PlaceUnits) and c not in outcome.moved and c.unit_type not in taken}
+
+
+@pytest.mark.slow
+def test_on_total_world_war_every_unit_any_legal_pick_gives_a_power_is_one_the_game_file_lets_it_have(tmp_path: Path) -> None:
+    """Total World War gives each major power its own types (germanTank, russianInfantry...); its stand-ins
+    (DanubeAxis, Finland: the Germans' minor frontier) buy German types and none of the shared Infantry or
+    Artillery. A placement, a neutral's army, a takeover's garrison (000 option 10: "place 1 infantry and 1
+    artillery") or a scenario's units must be the receiving power's own, or the option is not offered to it."""
+    has = _can_have(TWW)
+    assert "Infantry" not in has["DanubeAxis"] and "germanInfantry" in has["DanubeAxis"] and "Artillery" not in has["DanubeAxis"]
+    written = _profile(tmp_path, TWW)
+    data = tomllib.loads(written.read_text(encoding="utf-8"))
+    # A host's review of the drafted profile: the map's artillery for Germany and Russia is their own.
+    data["units_by_power"]["Germany"]["artillery"] = "germanArtillery"
+    data["units_by_power"]["Russia"]["artillery"] = "russianArtillery"
+    written.write_text(tomli_w.dumps(data), encoding="utf-8")
+    profile = load_profile(written)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)
+    kinds, takers, wrong = set(), set(), set()
+    for first in ("Axis", "Allies"):
+        run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+        for _ in range(2):  # on the base game, and after a pick
+            for pick in list(run.legal_picks):
+                outcome = run.push(pick)
+                run.pop()
+                kinds.add(pick.option.kind)
+                wrong |= {(owner, unit, pick.option.kind) for owner, unit in _created(outcome) if unit not in has[owner]}
+                if pick.option.kind == "territory_takeover":
+                    takers.add(pick.target.by)  # type: ignore[union-attr]
+            walk(run, random.Random(28), 1)
+    assert wrong == set(), sorted(wrong)[:10]
+    assert {"placement", "neutral_takeover", "territory_takeover", "scenario"} <= kinds
+    assert {"Germany", "Russia"} <= takers and not takers & {"DanubeAxis", "Finland"}
+    # Asked for a stand-in, the takeover says why not: it can have none of the shared units.
+    option = ruleset.option(10)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": "Axis"}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+    russian = next(t for t, d in run.game.board.nodes.items() if d["owner"] == "Russia" and not d["water"] and not d["impassable"])
+    problem = takeover_problem(run.state, option, "Axis", russian, "DanubeAxis")
+    assert problem is not None and "DanubeAxis cannot have" in problem.why, problem
+
+
+@pytest.mark.slow
+def test_a_negative_bid_on_total_world_war_removes_each_power_s_own_infantry_and_armour(tmp_path: Path) -> None:
+    """001 1.7 (kremlin-classic): "Only armor and infantry units may be removed from the board in a negative bid."
+    On Total World War those are each power's own (germanInfantry, germanTank); the shared Infantry and Tank are
+    nobody's, so the bid could remove nothing."""
+    root = etree.parse(str(TWW)).getroot()
+    held = {(u.get("owner"), u.get("unitType")) for u in root.iter("unitPlacement") if u.get("owner")}
+    assert {("Germany", "germanInfantry"), ("Germany", "germanTank")} <= held and not {o for o, u in held if u in ("Infantry", "Tank")}
+    written = tmp_path / "tww-classic.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-classic", "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    profile = load_profile(written)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-classic"), profile)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": "Axis"}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+    removable = {(power, unit) for power, unit, _ in removable_units(run.state)}
+    assert {("Germany", "germanInfantry"), ("Germany", "germanTank")} <= removable
+    assert removable <= held  # only units the set-up has, of the bidding side's powers
+    assert {power for power, _ in removable} <= set(run.state.side_powers[ruleset.bid.placing_side])
