@@ -94,6 +94,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     assert next_choices(left, maps_dir=MAPS_DIR).side == "Allies"
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_resume_to_the_end_writes_the_draft_and_installs_the_game_apply_writes(tmp_path: Path) -> None:
     maps = tmp_path / "maps"
     shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")

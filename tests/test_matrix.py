@@ -157,6 +157,7 @@ def test_written_games_that_read_back_differently_are_blamed_on_the_pick_that_to
     assert report.cells[("kremlin-aa50", "4 Transport/Submarine Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     out_json, out_junit = tmp_path / "m.json", tmp_path / "m.xml"
     result = CliRunner().invoke(
@@ -273,6 +274,7 @@ def _apply_path_pick_counts(ruleset_file: Path, game_path: Path, options: tuple[
     return counts
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_the_matrix_fits_a_ruleset_to_the_map_as_apply_does(tmp_path: Path) -> None:
     """Issue 28: a ruleset the map profile does not list (kremlin-aa50's rules under another id) was fitted another
     way by the matrix (neutrals re-derived from the map, the China restriction dropped): 105 neutral picks and 236
@@ -349,6 +351,7 @@ def _section_d_marks(root: etree._Element, base: etree._Element) -> tuple[set, s
     return set(canals(root) - canals(base)), steps(root) - steps(base), victory(root) - victory(base)
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_every_single_pick_is_checked_with_the_ruleset_s_game_rules_written_as_apply_writes_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 28: the matrix never wrote section D. Each file it checks for the single picks on WW2v3-1941 now holds the
     canals, the turn step and the victory city that `apply` writes for the example draft (000 D(3), D(4), D(5))."""

@@ -204,6 +204,7 @@ def test_options_describes_it_and_legal_lists_its_targets(war_chest, ruleset_fil
     assert "  Germans +12 PUs" in listed and "  Italians +12 PUs" in listed and "Russians" not in listed.split("Option", 2)[1]
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_apply_writes_its_pus_into_the_game_and_the_matrix_applies_it(war_chest, ruleset_file: Path, tmp_path: Path) -> None:
     draft_file = tmp_path / "draft.toml"
     draft_file.write_text(tomli_w.dumps(chest_draft(ruleset_file)))

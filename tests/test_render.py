@@ -113,6 +113,7 @@ def test_a_game_written_outside_its_map_finds_the_map_from_its_base(tmp_path: Pa
     assert str(MAP_FOLDER) in result.stdout
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_the_same_inputs_give_the_same_bytes_and_png_works(tmp_path: Path) -> None:
     first, second, png = tmp_path / "a.svg", tmp_path / "b.svg", tmp_path / "c.png"
     for out in (first, second):

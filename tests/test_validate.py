@@ -1089,6 +1089,7 @@ def test_an_option_1_9_lacks_is_its_refusal_and_a_note_for_2x(name: str, option:
     assert [p.severity for p in validate_tree(root, name, read_dtd=False) if said in p.message] == ["note"] * len(for_19)
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_the_option_table_of_1_9_knows_every_option_of_the_games_it_reads() -> None:
     for path in LOADABLE_GAMES:
         problems = validate_tree(parse(path), path.name, read_dtd=False, engine=validate.TRIPLEA_19)

@@ -155,6 +155,7 @@ def test_many_simultaneous_submissions_for_one_turn_make_exactly_one_pick(room: 
     assert len(read_draft(room.path).picks) == 1 and room.seq == 1
 
 
+@pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it
 def test_pages_drawn_while_a_declaration_is_made_all_show_a_whole_state(room: Room) -> None:
     """Both players' pages and the spectators' reload while the Allies declare: every page is whole (the full suite
     once caught a page drawn while the declarations were being made again on the board: IndexError, a 500)."""
