@@ -82,6 +82,15 @@ def test_a_takeover_placing_artillery_is_not_offered_where_the_map_has_none_and_
     assert listed.exit_code == 0, listed.output
     (line,) = [line for line in listed.output.splitlines() if line.startswith("Option 10 ")]
     assert "not available" in line and "artillery" in line, line
+    # 000 option 3: "you take over their armies as well": a neutral whose army has artillery (the ruleset's neutral
+    # table, from the rule text) cannot join anyone here, so it is not listed; the others are.
+    armies = {n["name"]: n["army"] for n in tomllib.loads((REPO / "rulesets" / "kremlin-aa50.toml").read_text(encoding="utf-8"))["neutral"]}
+    block = listed.output.split("Option 3 ", 1)[1].split("\nOption ", 1)[0]
+    shown = {name for name in armies if f"  {name} [" in block}
+    assert shown and all("artillery" not in armies[name] for name in shown), block
+    territories = {t.get("name") for t in etree.parse(str(V6)).getroot().iter("territory")}
+    assert {"Sweden", "Turkey"} <= territories and all("artillery" in armies[n] for n in ("Sweden", "Turkey"))
+    assert {"Sweden", "Turkey"}.isdisjoint(shown)
     # The takeover written by hand is refused as a rule the map cannot meet (exit 1), in one line, no traceback.
     data["pick"] = [{"side": "Axis", "option": 10, "takeover": {"territory": "Karelia", "by": "Germans"}}]
     draft.write_text(tomli_w.dumps(data), encoding="utf-8")
