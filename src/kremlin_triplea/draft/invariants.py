@@ -6,8 +6,8 @@ A game can only start from a board where:
   (unowned) territory holds a power's units (TripleA would fight or misread
   them at once; at sea as on land: 001 option 3 and 7 place ships "not in the
   same seazone with enemy units", and a scenario's retreat must not end there);
-* no territory holds more than one factory (every option and scenario that
-  places one says "factory", never "factories");
+* no territory holds more than one factory, of whichever power's factory type
+  (every option and scenario that places one says "factory", never "factories");
 * every unit stands where its type may: ships only at sea, planes at sea only
   on carriers with room, land units at sea only on transports with room.
 
