@@ -5,10 +5,10 @@ Starts ``kremlin-triplea serve`` on a new AA50 draft on 127.0.0.1, then, from th
 
 1. opens N spectators' event streams (default 200) and keeps them open;
 2. times a player's page (a page not drawn before, so a worker draws it) and every pick of
-   examples/kremlin-aa50-1941.toml; after each pick every spectator reloads its page, as the
-   room's script does in a browser (target: page and pick medians under 200 ms). The picking
-   player's own page right after a pick also waits for the new step's board (report.render's
-   SVG, drawn once a step: about 180 ms for AA50 on a free core);
+   examples/kremlin-aa50-1941.toml; after each pick every spectator reloads its page and then
+   the board, as the room's script does in a browser (target: page and pick medians under
+   200 ms, the picking player's own page right after their pick included). The board comes
+   apart from the page, drawn once a step: the picking player's board is timed too;
 3. opens K connections (default 1200) that send half a request and stop, times a player's
    page among them, and waits for the server to drop them (target: within 30 s).
 
@@ -111,9 +111,10 @@ async def spectator(http: httpx.AsyncClient, base: str, key: str, number: int, u
                     opened.value += 1
             elif step != last:
                 try:
-                    async with http.stream("GET", f"{base}/room/{key}") as response:
-                        async for _ in response.aiter_raw():  # taken as sent; a browser would inflate it
-                            pass
+                    for address in (f"{base}/room/{key}", f"{base}/room/{key}/board"):  # the page, then its script fetches the board
+                        async with http.stream("GET", address) as response:
+                            async for _ in response.aiter_raw():  # taken as sent; a browser would inflate it
+                                pass
                 except httpx.HTTPError:  # as in a browser: the page stays as it was, the stream goes on
                     with failed.get_lock():
                         failed.value += 1
@@ -150,7 +151,16 @@ def timed(call, *args, **kwargs) -> tuple[float, httpx.Response]:
     return time.monotonic() - began, response
 
 
-def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int) -> None:
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time process ``pid`` has used (Linux's /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime
+
+
+def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int, server: int) -> None:
     base = links["spectators"].split("/room/")[0]
     key = links["spectators"].rsplit("/", 1)[1]
     opened, reloads, failed = multiprocessing.Value("i", 0), multiprocessing.Value("i", 0), multiprocessing.Value("i", 0)
@@ -177,7 +187,7 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 seconds, response = timed(http.get, links["Axis"], params={"probe": str(probe)})
                 assert response.status_code == 200, response.status_code
                 quiet.append(seconds)
-            pick_times, herd, spans = [], [], []
+            pick_times, herd, boards, spans = [], [], [], []
             for number, entry in enumerate(example()["pick"][:picks], start=1):
                 link = links[entry["side"]]
                 seq = int(re.search(r"data-seq='(\d+)'", http.get(link).text).group(1))
@@ -186,17 +196,22 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 picked = time.monotonic()
                 pick_times.append(seconds)
                 herd.append(timed(http.get, link)[0])  # the player's page after the redirect, as every spectator reloads
+                boards.append(timed(http.get, f"{link}/board")[0])  # then the board, as the page's script fetches it
                 deadline = time.monotonic() + 60
                 while reloads.value < opened.value * number and time.monotonic() < deadline:
                     time.sleep(0.02)
                 spans.append(time.monotonic() - picked)
         finally:
+            used = {"the server": cpu_seconds(server), "the spectators' own client": cpu_seconds(spectating.pid)}
             spectating.terminate()
             spectating.join(10)
     print(figures("a player's page, quiet", quiet))
-    print(figures("a player's page right after a pick, as every spectator reloads", herd))
+    print(figures(f"the picking player's own page right after their pick, as {opened.value} spectators reload", herd))
+    print(figures("then the board on that page (fetched by its script)", boards))
     print(figures("a pick", pick_times))
     print(figures("until every spectator has reloaded after a pick", spans) + f"; {failed.value} reloads failed")
+    if None not in used.values():  # which of the two the spectators' reloads waited on
+        print("processor time used so far: " + ", ".join(f"{who} {seconds:.1f} s" for who, seconds in used.items()))
 
 
 async def unfinished_connections(links: dict[str, str], count: int) -> None:
@@ -246,7 +261,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         process, links = start_server(Path(folder), args.maps_dir, args.src)
         try:
-            spectators_and_players(links, args.spectators, args.pages, args.picks)
+            spectators_and_players(links, args.spectators, args.pages, args.picks, process.pid)
             if args.unfinished:
                 asyncio.run(unfinished_connections(links, args.unfinished))
         finally:

@@ -2,15 +2,42 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from support.paths import MAPS_DIR
+from support.properties import set_quick
 
 #: Fixture scopes that outlive one test: a test using one shares what it built (a JVM's readings, written games).
 SHARED_SCOPES = frozenset({"class", "module", "package"})
+
+
+def _cache_bytecode_outside_the_checkout() -> None:
+    """Compile each module once per change, not once per process, even where PYTHONDONTWRITEBYTECODE is set.
+
+    The suite starts hundreds of Pythons (the CLI, the engines' children, each xdist worker): without bytecode each
+    compiles the package and rewrites the test modules' asserts anew, 6 s of CPU per worker before the first test.
+    The bytecode goes to one folder in the system's temporary folder (PYTHONPYCACHEPREFIX, unless one is given), so
+    the checkout stays as clean as PYTHONDONTWRITEBYTECODE keeps it; the children inherit the setting."""
+    if not sys.dont_write_bytecode and not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or str(Path(tempfile.gettempdir()) / "kremlin-triplea-test-bytecode")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+
+
+_cache_bytecode_outside_the_checkout()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The quick subset is the run that leaves out the slow tests (README: ``-m "not engine and not slow"``)."""
+    set_quick("not slow" in (config.getoption("markexpr") or ""))
 
 
 @pytest.fixture

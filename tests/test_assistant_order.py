@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from kremlin_triplea.assistant.session import Conversation, finish
+from kremlin_triplea.assistant.session import Conversation
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import read_draft
+from kremlin_triplea.tools.outputs import finish_draft
 from support.drafting import AA50, Script, draft, placement_picks, talk
+from support.paths import MAPS_DIR
 
 KREMLIN_AA50 = load_named_ruleset("kremlin-aa50")
 GERMAN_INFANTRY_IN_FRANCE = {"side": "Axis", "option": 1, "place": [{"power": "Germans", "unit": "infantry", "count": 3, "at": "France"}]}
@@ -42,7 +44,7 @@ def test_back_asks_the_previous_question_again_and_the_later_answer_counts(tmp_p
     talk(session, script)
     assert "  back one question" in script.said
     assert script.asked.count("armour for which power> ") == 2
-    (made,) = session.picks[1:]
+    (made,) = session.to_toml()["pick"][1:]
     assert {p["power"] for p in made["place"]} == {"British"}  # "UK" is the rule text's name for the British
     assert {p["unit"] for p in made["place"]} == {"armour", "artillery"}
 
@@ -60,7 +62,7 @@ def test_a_resumed_finished_draft_offers_its_saved_bid_as_the_default(tmp_path: 
     session = draft(tmp_path, [])
     placement_picks(session, 8)
     saved = {"axis": 3, "place": [{"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"}]}
-    session.data["bid"] = saved
+    session.push(session.bid_from_toml(saved))
     script = Script("")  # Enter: keep it
     Conversation(session, script).run()
     assert "The saved bid: axis 3; Germans place 1 infantry in Germany." in script.said
@@ -147,7 +149,7 @@ def test_the_bid_accepts_the_draft_files_names_for_powers_and_units(tmp_path: Pa
     tank = session.game.board.catalog.cost("armour", "Germans")
     script = Script(str(tank), "Germany", "tank", "Germany", "1")  # rule-text names, as the draft file accepts them
     Conversation(session, script).run()
-    assert session.data["bid"] == {"axis": tank, "place": [{"power": "Germans", "unit": "armour", "count": 1, "at": "Germany"}]}
+    assert session.to_toml()["bid"] == {"axis": tank, "place": [{"power": "Germans", "unit": "armour", "count": 1, "at": "Germany"}]}
     assert "TripleA's own bid phase" not in script.text  # 000's bid is declared: "positive = declared" in kremlin-aa50
 
 
@@ -158,8 +160,9 @@ def test_daak_offers_triplea_bid_phase_and_the_game_gets_the_bid_properties(tmp_
     script = Script("6", "done", "", "4")
     Conversation(session, script).run()
     assert "TripleA's own bid phase" in script.text
-    assert session.data["bid"] == {"axis": 6, "phase": {"Germans": 4, "Japanese": 2}}
-    _, written = finish(session, tmp_path / "game.xml")
+    assert session.to_toml()["bid"] == {"axis": 6, "phase": {"Germans": 4, "Japanese": 2}}
+    written = tmp_path / "game.xml"
+    finish_draft(session.path, written, maps_dir=MAPS_DIR)
     from kremlin_triplea.game import load
 
     properties = load(written).board.properties
@@ -171,8 +174,9 @@ def test_unit_and_power_questions_accept_the_rule_texts_names(tmp_path: Path) ->
     session = draft(tmp_path, [])
     script = Script("1", "Germany", "Germany", "9", "aircraft carrier", "USA", "SZ 10")
     talk(session, script)
-    assert [p["power"] for p in session.picks[0]["place"]] == ["Germans"]
-    assert session.picks[1]["place"] == [{"power": "Americans", "unit": "carrier", "count": 1, "at": "10 Sea Zone"}]
+    picks = session.to_toml()["pick"]
+    assert [p["power"] for p in picks[0]["place"]] == ["Germans"]
+    assert picks[1]["place"] == [{"power": "Americans", "unit": "carrier", "count": 1, "at": "10 Sea Zone"}]
 
 
 def test_the_scenario_question_lists_each_scenarios_effects(tmp_path: Path) -> None:

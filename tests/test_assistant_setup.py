@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kremlin_triplea.assistant.session import Conversation, ask_setup
+from kremlin_triplea.assistant.session import Conversation
+from kremlin_triplea.assistant.setup import ask_setup
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.report.notes import add_notes
@@ -109,7 +110,7 @@ def run_draft(args: list[str], answers: str) -> subprocess.CompletedProcess:
 def test_the_game_is_written_only_when_the_host_agrees_and_never_over_an_existing_file(tmp_path: Path) -> None:
     session = draft(tmp_path, [])
     placement_picks(session, 8)
-    session.data["bid"] = {"axis": 0}
+    session.push(session.bid_from_toml({"axis": 0}))
     session.save()
     output = tmp_path / "game.xml"
     declined = run_draft(["--resume", str(session.path), "-o", str(output)], "\nno\n")  # keep the saved bid; do not write

@@ -15,6 +15,7 @@ from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.model.changes import GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, PINNED_GAMES, game_id
+from support.properties import examples
 
 GAME_1941 = load(AA50_1941)
 GAME_1942 = load(AA50_1942)
@@ -158,7 +159,7 @@ def _removals(board, draw) -> list[RemoveUnits]:
     return [RemoveUnits(t, key[0], key[1], draw(st.integers(1, n))) for t, key, n in picks]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data())
 def test_saved_game_reads_back_as_the_board(data) -> None:
     game = Game(XmlDocument(GAME_1942.document.original, source="WW2v3-1942.xml"))

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from kremlin_triplea.cli.main import main
 from support.paths import MAPS_DIR
+from support.properties import examples
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -79,7 +80,7 @@ def run(*args: str):
     return CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), *args])
 
 
-FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FAST = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("draft_name", ["kremlin-aa50-1941", "kremlin-classic-kremlin", "house-revised-1942"])

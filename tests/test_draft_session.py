@@ -12,12 +12,14 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from kremlin_triplea.assistant.session import COMMANDS, Choice, Conversation, DraftSession, finish, match_choice, open_session
+from kremlin_triplea.assistant.asking import COMMANDS, Choice, match_choice
+from kremlin_triplea.assistant.session import Conversation
 from kremlin_triplea.draft.legal import next_choices
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.install import INSTALL_MARK
-from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.session import Session, open_session
+from kremlin_triplea.tools.outputs import finish_draft
 from support.paths import MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -197,12 +199,13 @@ def test_random_legal_answers_always_make_a_draft_apply_accepts(tmp_path: Path, 
     ruleset, game = GAMES[seed % len(GAMES)]
     draft = tmp_path / "draft.toml"
     data = {"ruleset": ruleset, "game": game, "first": "Allies" if seed % 2 else "Axis", "picks_per_side": 4, "pick": []}
-    session: DraftSession = open_session(draft, data, MAPS_DIR)
+    session: Session = open_session(draft, data, MAPS_DIR)
     players = RandomPlayers(seed)
     Conversation(session, players).run()
     assert not [line for line in players.said if "refused" in line]
     assert len(session.picks) == 8
-    lines, written = finish(session, tmp_path / "game.xml")
+    written = tmp_path / "game.xml"
+    lines = finish_draft(session.path, written, maps_dir=MAPS_DIR)
     assert written.is_file() and any(line.startswith("bid") for line in lines)
 
 
@@ -236,7 +239,7 @@ def test_units_bound_to_one_place_are_only_offered_places_that_suit_them_all(tmp
     players = OptionFirst(seed, "2")
     Conversation(session, players).ask_pick(session.next_pick())
     assert not [line for line in players.said if "refused" in line]
-    (entry,) = session.picks
+    (entry,) = session.to_toml()["pick"]
     assert len({p["at"] for p in entry["place"]}) == 1
 
 
@@ -249,14 +252,15 @@ def test_the_terminal_draft_writes_its_game_and_install_all_or_none(tmp_path: Pa
     games_before = sorted((maps / "world_war_ii_v3" / "map" / "games").iterdir())
     draft = tmp_path / "draft.toml"
     shutil.copyfile(EXAMPLE, draft)  # a finished draft, as the session has written it
-    session = open_session(draft, dict(read_toml(draft)), maps)
+    session = open_session(draft, None, maps)
     taken = tmp_path / "game.xml"
     taken.write_bytes(b"the host's own file")
     with pytest.raises(KremlinError, match="already exists"):
-        finish(session, taken, install=True)
+        finish_draft(session.path, taken, maps_dir=maps, install=True)
     assert taken.read_bytes() == b"the host's own file"
     assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() == map_yml
     assert sorted((maps / "world_war_ii_v3" / "map" / "games").iterdir()) == games_before
-    lines, written = finish(session, tmp_path / "new.xml", install=True)
+    written = tmp_path / "new.xml"
+    lines = finish_draft(session.path, written, maps_dir=maps, install=True)
     assert written.is_file() and any(line.startswith("installed") for line in lines)
     assert (maps / "world_war_ii_v3" / "map.yml").read_bytes() != map_yml

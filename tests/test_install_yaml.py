@@ -30,6 +30,7 @@ from kremlin_triplea.gamefile.install import INSTALL_MARK, RECORD_NAME, install_
 from kremlin_triplea.gamefile.locate import read_map_folder
 from kremlin_triplea.gamefile.mapyml import add_game, remove_game
 from support.paths import MAPS_DIR
+from support.properties import examples
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -300,7 +301,7 @@ def map_ymls(draw) -> tuple[str, list[dict]]:
     return text, games
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(map_ymls(), names)
 def test_property_install_adds_exactly_one_entry_and_changes_no_other_byte(generated: tuple[str, list[dict]], name: str) -> None:
     text, games = generated

@@ -24,7 +24,9 @@ from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.kinds import KINDS, OptionKind, Pick, PickTarget, register, removable_units, takeover_problem, unregister
+from kremlin_triplea.draft.kinds import KINDS, OptionKind, Pick, PickTarget, register, unregister
+from kremlin_triplea.draft.kinds.bid import removable_units
+from kremlin_triplea.draft.kinds.takeover import takeover_problem
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.draft.state import DraftState, Outcome

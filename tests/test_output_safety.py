@@ -295,7 +295,7 @@ def test_validate_reports_pus_beyond_java_int(tmp_path: Path) -> None:
 
 def test_a_huge_negative_bid_is_answered_not_searched() -> None:
     """001 1.: a negative bid removes units "worth" the bid; the search is bounded whatever the bid."""
-    from kremlin_triplea.draft.kinds import achievable_values, removal_target
+    from kremlin_triplea.draft.kinds.bid import achievable_values, removal_target
 
     for costs in ([3, 5], [2, 6, 10], [8, 12], [3, 5, 6, 10, 15]):
         for amount in range(300):

@@ -10,14 +10,13 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from kremlin_triplea.assistant.session import open_session
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.diff import PlaceDifference
 from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, color_distance, label_lines, read_map_art, render_svg
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import apply_draft
+from kremlin_triplea.session import apply_draft, open_session
 from support.paths import AA50_1941, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -194,7 +193,20 @@ def centers_txt() -> dict[str, tuple[int, int]]:
 
 
 def shapes_of(path: etree._Element) -> list[list[tuple[float, float]]]:
-    return [[tuple(map(float, point.split(","))) for point in re.findall(r"-?\d+,-?\d+", chunk)] for chunk in path.get("d").split("Z") if chunk.strip()]
+    """The polygons of an SVG path's data, as SVG reads them: M (a point), L (points), l (steps from the last point), Z or z (closed)."""
+    shapes: list[list[tuple[float, float]]] = []
+    command, at = "M", (0.0, 0.0)
+    for token in re.findall(r"[MLlZz]|-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?", path.get("d")):
+        if token in "MLlZz":
+            command = token
+            continue
+        x, y = map(float, token.split(","))
+        at = (at[0] + x, at[1] + y) if command == "l" else (x, y)
+        if command == "M":
+            shapes.append([])
+            command = "L"  # points after a move's first are lines to them
+        shapes[-1].append(at)
+    return shapes
 
 
 def label_boxes(tree) -> dict[str, tuple[float, float, float, float]]:
@@ -381,3 +393,16 @@ def test_a_map_art_kept_across_steps_draws_each_step_as_a_fresh_read_of_the_map_
         assert moved == render_svg(board, read_map_art(moved_folder), base), picks
         drawn_moved.add(moved)
     assert len(drawn_moved) == 4  # each step's picture differs: the comparison above is of four pictures
+
+
+def test_each_territory_is_drawn_along_the_points_polygons_txt_gives_it(example_svg) -> None:
+    """The path data is written as steps from each shape's first point (a third the size once compressed): read back,
+    every point is where the map's polygons.txt puts it."""
+    expected = {}
+    for line in (MAP_FOLDER / "polygons.txt").read_text().splitlines():
+        name, _, rest = line.partition("<")
+        if rest:
+            shapes = [[(float(x), float(y)) for x, y in re.findall(r"\((-?\d+),(-?\d+)\)", chunk)] for chunk in rest.split("<")]
+            expected[name.strip()] = [shape for shape in shapes if len(shape) >= 3]
+    drawn = {name: shapes_of(path) for name, path in paths(example_svg, "territories").items()}
+    assert len(drawn) > 100 and all(drawn[name] == expected[name] for name in drawn)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kremlin_triplea.draft.kinds import removal_target
+from kremlin_triplea.draft.kinds.bid import removal_target
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.report.notes import add_notes

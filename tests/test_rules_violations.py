@@ -632,7 +632,8 @@ def test_a_negative_bid_given_to_china_is_refused_it_cannot_spend_pus() -> None:
     """000 C: "the allied player will receive additional IPC's ... to disperse to the allied IPC's on hand";
     AA50's Chinese buy nothing with PUs (their purchase step is TripleA's NoPUPurchaseDelegate), so PUs given
     to them are worth nothing to the Allies."""
-    from kremlin_triplea.draft.kinds import BidSpec, apply_bid, bid_receivers
+    from kremlin_triplea.draft.kinds.bid import apply_bid, bid_receivers
+    from kremlin_triplea.draft.picks import BidSpec
     from kremlin_triplea.errors import RuleViolation
 
     run = run_for(GAMES["1941"], "Axis")
@@ -647,7 +648,8 @@ def test_a_negative_bid_given_to_china_is_refused_it_cannot_spend_pus() -> None:
 def test_a_bid_plane_lands_on_a_carrier_with_room_in_an_own_sea_zone() -> None:
     """000 C: "Japanese units may be placed only on Japanese-owned territories and sea zones. A sea zone is owned by a
     country if it is adjacent to a territory which the country owns." A plane at sea needs carrier room."""
-    from kremlin_triplea.draft.kinds import BidSpec, UnitPlacement, apply_bid
+    from kremlin_triplea.draft.kinds.bid import apply_bid
+    from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
     from kremlin_triplea.errors import RuleViolation
 
     run = run_for(GAMES["1942"], "Axis")

@@ -140,7 +140,7 @@ def test_every_place_of_a_game_is_read_back_by_its_own_name_whatever_the_profile
 def test_a_bid_offers_no_second_factory_where_one_stands(tmp_path: Path) -> None:
     """On WW2v4 the Germans may buy a factory: the bid listed 'Germans factory in Germany' as legal, and apply refused
     it for the board it leaves (draft/invariants.py: no territory holds more than one factory)."""
-    from kremlin_triplea.draft.kinds import bid_placement_problem
+    from kremlin_triplea.draft.kinds.bid import bid_placement_problem
     from kremlin_triplea.draft.run import DraftRun, draft_from_dict
     from kremlin_triplea.game import load
 

@@ -103,6 +103,7 @@ class Player:
         element.send_keys(text)
 
     def shot(self, name: str) -> None:
+        self.wait_for("#board .map svg")  # the board comes apart from the page
         self.driver.save_screenshot(str(self.shots / f"{name}.png"))
 
     def choose_option(self, option: int) -> None:
@@ -155,6 +156,7 @@ class Player:
         """The page is no wider than the window (issue 31: no horizontal scrolling from 360 px up) and shows no JSON."""
         from selenium.webdriver.common.by import By
 
+        self.wait_for("#board .map svg")  # the board, which comes apart from the page, is measured too
         inner, scroll = self.driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
         assert scroll <= inner, f"{when}: the {self.side}' page is {scroll} px wide in a {inner} px window"
         shown = self.driver.find_element(By.TAG_NAME, "body").text
@@ -211,6 +213,7 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
                 # A click on the board fills the focused target: France, where the three infantry go.
                 person.field("at.2").clear()
                 person.field("at.2").click()
+                person.wait_for("#board path[data-name='France']")  # the board comes apart from the page
                 person.driver.execute_script(
                     "document.querySelector(\"#board path[data-name='France']\").dispatchEvent(new MouseEvent('click', {bubbles: true}))"
                 )
@@ -333,6 +336,8 @@ RAW_JSON = re.compile(r"[{\[]\s*[\"']\w+[\"']\s*[:,]")  # {"axis": ..., ['x', ..
 @pytest.mark.slow
 def test_every_page_fits_phones_laptops_and_a_desktop_without_horizontal_scrolling_or_raw_json(tmp_path: Path, screenshots: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
     driver = browser(tmp_path / "profile")
     try:
@@ -344,6 +349,7 @@ def test_every_page_fits_phones_laptops_and_a_desktop_without_horizontal_scrolli
                         emulate(driver, width, height, mobile)
                         driver.get(f"{base}/room/{room.keys[role]}{path}")
                         driver.find_element(By.ID, "status")
+                        WebDriverWait(driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board .map svg")))
                         inner, scroll = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
                         assert inner == width, f"{state} {name}: laid out {inner} px wide (no viewport?)"
                         assert scroll <= inner, f"{state} page for the {role} at {name}: {scroll} px wide in a {inner} px window"

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import lxml.html
 import pytest
 from starlette.requests import Request
 
@@ -99,7 +100,7 @@ def test_every_action_that_cannot_be_written_keeps_nothing(room: Room, monkeypat
 
     def refused_unchanged(role: str, what: str, form: dict[str, str], failing: tuple[Path, ...] = both) -> None:
         files = [p.read_bytes() for p in both]
-        state = (len(room.session.picks), "bid" in room.session.data, room.bid_proposal, room.undo_request)
+        state = (len(room.session.picks), room.session.bid is not None, room.bid_proposal, room.undo_request)
         disk.on(*failing)
         try:
             response = post(client, room, role, what, {**form, "seq": str(room.seq)})
@@ -107,9 +108,9 @@ def test_every_action_that_cannot_be_written_keeps_nothing(room: Room, monkeypat
             disk.on()
         assert response.status_code == 503, (what, response.status_code)
         assert [p.read_bytes() for p in both] == files, what
-        assert (len(room.session.picks), "bid" in room.session.data, room.bid_proposal, room.undo_request) == state, what
+        assert (len(room.session.picks), room.session.bid is not None, room.bid_proposal, room.undo_request) == state, what
         restarted = Room(room.path, MAPS_DIR)
-        assert (len(restarted.session.picks), "bid" in restarted.session.data, restarted.bid_proposal, restarted.undo_request) == state, what
+        assert (len(restarted.session.picks), restarted.session.bid is not None, restarted.bid_proposal, restarted.undo_request) == state, what
 
     first = example()["pick"][0]
     assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
@@ -401,7 +402,7 @@ def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(address)
         try:
-            connection.sendall(f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            connection.sendall(f"GET /room/{room.keys[SPECTATOR]}/board HTTP/1.1\r\nHost: h\r\n\r\n".encode())  # the room's largest answer
             deadline = time.monotonic() + 60  # not reading: until the server has taken the connection, then let it go
             while not server.server_state.connections and time.monotonic() < deadline:
                 time.sleep(0.05)
@@ -605,7 +606,7 @@ def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
         connection.connect(address)
         try:
             # Kept alive, as a browser keeps it: the next request is owed only once this answer is all taken.
-            connection.sendall(f"GET /room/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: h\r\n\r\n".encode())
+            connection.sendall(f"GET /room/{room.keys[SPECTATOR]}/board HTTP/1.1\r\nHost: h\r\n\r\n".encode())  # the room's largest answer
             connection.settimeout(10)
             received = b""
             deadline = time.monotonic() + 60
@@ -618,3 +619,48 @@ def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
             assert big.encode() in received.partition(b"\r\n\r\n")[2]
         finally:
             connection.close()
+
+
+def test_a_page_is_answered_without_drawing_the_board_and_the_board_is_drawn_once_a_step_for_every_role(room: Room) -> None:
+    """Issue 31: a player's page right after their pick waited for the new step's board (470-710 ms with 200
+    spectators). The page names its step's board; the page's script fetches it, drawn once a step for everyone."""
+    drawn: list[int] = []
+
+    def board(room: Room) -> str:
+        drawn.append(room.seq)
+        return f"<svg data-step='{room.seq}'></svg>"
+
+    client = TestClient(create_app(room, svg_for=board))
+    for role in ("Axis", "Allies", SPECTATOR):
+        page = lxml.html.fromstring(client.get(f"/room/{room.keys[role]}").text)
+        (where,) = page.xpath("//div[@id='board']//*[@data-board]/@data-board")
+        assert where == f"/room/{room.keys[role]}/board?step={room.seq}"
+    assert drawn == []  # three pages, no board drawn
+    boards = {client.get(f"/room/{room.keys[role]}/board").text for role in ("Axis", "Allies", SPECTATOR, "Axis")}
+    assert boards == {f"<svg data-step='{room.seq}'></svg>"} and drawn == [room.seq]
+    first = example()["pick"][0]
+    assert post(client, room, first["side"], "pick", pick_form(first, room.seq)).status_code == 303
+    assert client.get(f"/room/{room.keys[first['side']]}").status_code == 200 and len(drawn) == 1  # the page after the pick
+    assert client.get(f"/room/{room.keys[SPECTATOR]}/board").text == f"<svg data-step='{room.seq}'></svg>"  # the new step's
+    assert drawn == [room.seq - 1, room.seq]
+    assert client.get("/room/not-a-key/board").status_code == 403
+
+
+def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_once(room: Room) -> None:
+    drawn = []
+
+    def board(room: Room) -> str:
+        drawn.append(room.seq)
+        time.sleep(0.3)  # a board takes a while: the others arrive meanwhile
+        return "<svg>" + "<!-- x -->" * 10_000 + "</svg>"
+
+    with room_served(room, svg_for=board) as (address, server):
+        url = f"http://{address[0]}:{address[1]}/room/{room.keys[SPECTATOR]}/board"
+
+        def fetch(_: int) -> bytes:
+            with httpx.Client(timeout=60) as http:
+                return http.get(url).content
+
+        with ThreadPoolExecutor(max_workers=30) as pool:
+            boards = list(pool.map(fetch, range(30)))
+    assert len(set(boards)) == 1 and boards[0].startswith(b"<svg>") and len(drawn) == 1

@@ -250,8 +250,10 @@ def test_serve_takes_a_map_profile_and_a_new_draft_names_it(tmp_path: Path) -> N
     try:
         assert set(links) == {"Axis", "Allies", "spectators"}
         page = httpx.get(links["Axis"], timeout=10)
-        # Big World's pictures are not installed here: the room says so and works without them.
-        assert page.status_code == 200 and "No picture of the board: map 'big_world_variations' is not installed" in html.unescape(page.text)
+        assert page.status_code == 200
+        # Big World's pictures are not installed here: the room says so where the board goes, and works without them.
+        board = httpx.get(links["Axis"] + "/board", timeout=10)
+        assert board.status_code == 200 and "No picture of the board: map 'big_world_variations' is not installed" in html.unescape(board.text)
     finally:
         process.kill()
         process.wait()

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from kremlin_triplea.assistant.session import Conversation, DraftSession, QuitRequested, open_session
+from kremlin_triplea.assistant.asking import QuitRequested
+from kremlin_triplea.assistant.session import Conversation
+from kremlin_triplea.session import Session, open_session
 from support.paths import MAPS_DIR
 
 AA50 = "world_war_ii_v3/WW2v3-1941.xml"
@@ -37,7 +39,7 @@ class Script:
 
 def draft(
     tmp_path: Path, picks: list[dict[str, Any]], *, ruleset: str = "kremlin-aa50", game: str = AA50, first: str = "Axis", per_side: int = 4, **more: Any
-) -> DraftSession:
+) -> Session:
     data = {"ruleset": ruleset, "game": game, "first": first, "picks_per_side": per_side, "pick": [dict(p) for p in picks], **more}
     session = open_session(tmp_path / "draft.toml", data, MAPS_DIR)
     session.save()  # as `kremlin-triplea draft` does before the first question
@@ -51,7 +53,7 @@ def talk(session, script: Script) -> Conversation:
     return conversation
 
 
-def placement_picks(session: DraftSession, count: int) -> None:
+def placement_picks(session: Session, count: int) -> None:
     """Make ``count`` picks, each the first legal target of the first placement option the side may take (no takeovers: no retreats)."""
     for _ in range(count):
         next_pick = session.next_pick()
@@ -63,4 +65,5 @@ def placement_picks(session: DraftSession, count: int) -> None:
             units = sorted({u.unit for u in choices.units})
             first = {u: next(c for c in choices.units if c.unit == u) for u in units}
             place = [{"power": c.power, "unit": u, "count": 1, "at": c.places[0]} for u, c in first.items()]
-        session.add_pick({"side": next_pick.side, "option": choices.option.number, "place": place})
+        session.push(session.pick_from_toml({"side": next_pick.side, "option": choices.option.number, "place": place}))
+        session.save()

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from kremlin_triplea.draft.declare import destinations, write_declaration
-from kremlin_triplea.draft.kinds import bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
+from kremlin_triplea.draft.kinds.bid import bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict

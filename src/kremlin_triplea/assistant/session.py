@@ -1,10 +1,11 @@
 """An interactive draft: the questions, asked only about legal choices.
 
 Every question is built from the legal-choice enumeration (``rules.legal``)
-that ``kremlin-triplea legal`` prints, and every answer becomes a pick in the
-draft file's own format, applied by the same ``DraftRun`` that ``apply`` uses.
-A pick assembled here therefore passes ``apply``; the session still applies it
-at once, so a mismatch would show at the pick, not at the end.
+that ``kremlin-triplea legal`` prints, and every answer becomes a step pushed
+onto the draft's :class:`~kremlin_triplea.session.Session`, the object ``apply``
+and the draft room drive drafts with too. A pick assembled here therefore passes
+``apply``; the session still checks it as it is pushed, so a mismatch would show
+at the pick, not at the end. ``undo`` pops.
 
 The terminal is behind :class:`Terminal` (prompt_toolkit when it is one, plain
 lines otherwise); this module only asks and says.
@@ -14,277 +15,43 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-import attrs
-
-from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, question, write_declaration
-from kremlin_triplea.draft.form import Field, place_answers
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    Displaced,
-    DraftState,
-    Problem,
-    bid_placement_problem,
-    bid_receivers,
-    removable_units,
-    removal_target,
+from kremlin_triplea.assistant.asking import (
+    COMMANDS,
+    BackRequested,
+    CancelRequested,
+    Choice,
+    QuitRequested,
+    Replaying,
+    Terminal,
+    UndoRequested,
+    match_choice,
+    resolved_choice,
 )
+from kremlin_triplea.draft.choices import NextPick, OptionChoices
+from kremlin_triplea.draft.declare import question
+from kremlin_triplea.draft.form import Field, place_answers
+from kremlin_triplea.draft.kinds import KINDS, Pick, Problem
+from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
-from kremlin_triplea.draft.legal import bid_choices, legal_choices
-from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, read_draft
-from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError, close_matches
-from kremlin_triplea.game import Game, load
-from kremlin_triplea.gamefile.locate import default_maps_dir, installed_maps
-from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes
-from kremlin_triplea.model.queries import Nearest
-from kremlin_triplea.report.notes import add_notes
-from kremlin_triplea.report.value import PickValue, Valuer, describe_pick
+from kremlin_triplea.report.value import describe_pick, value_session
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
-from kremlin_triplea.rules.profile import load_named_profile
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
-from kremlin_triplea.session import apply_draft
-
-COMMANDS = ("undo", "back", "values", "locks", "board", "help", "?", "quit")
-_PICKED_BY = "picked by "
-
-
-@attrs.frozen(eq=False)  # values may be unhashable (a Counter of units): compare by identity
-class Choice:
-    """One answer a question accepts: typed as any of ``names`` (any case)."""
-
-    value: Any
-    names: tuple[str, ...]
-    label: str = ""
-
-    @property
-    def shown(self) -> str:
-        return self.label or self.names[0]
-
-
-class Terminal(Protocol):
-    def say(self, text: str = "") -> None: ...
-
-    def ask(self, question: str, words: Sequence[str], default: str | None = None) -> str:
-        """One line from the players; ``words`` are offered for completion. EOFError/KeyboardInterrupt end the session."""
-        ...
-
-
-class UndoRequested(Exception):
-    """The players typed ``undo`` before answering anything of this pick: take back the last pick."""
-
-
-class CancelRequested(Exception):
-    """The players typed ``undo`` in the middle of a pick (or the bid): drop its answers, ask it from the start."""
-
-
-class BackRequested(Exception):
-    """The players typed ``back``: ask the pick's (or the bid's) previous question again."""
-
-
-class _Replaying:
-    """The players' terminal, answering the first questions from ``answers`` silently (``back``)."""
-
-    def __init__(self, terminal: Terminal, answers: Sequence[str]) -> None:
-        self.terminal = terminal
-        self.answers = list(answers)
-
-    def say(self, text: str = "") -> None:
-        if not self.answers:
-            self.terminal.say(text)
-
-    def ask(self, question: str, words: Sequence[str], default: str | None = None) -> str:
-        if self.answers:
-            return self.answers.pop(0)
-        return self.terminal.ask(question, words, default)
-
-
-class QuitRequested(Exception):
-    pass
-
-
-def match_choice(answer: str, choices: Sequence[Choice]) -> tuple[Choice | None, str]:
-    """The choice ``answer`` names: exactly, else the only one it starts or is part of. Else why not."""
-    text = answer.strip().casefold()
-    if not text:
-        return None, "type one of the choices (Tab completes, 'help' lists them)"
-    for test in (lambda n: n == text, lambda n: n.startswith(text), lambda n: text in n):
-        found = list(dict.fromkeys(c for c in choices if any(test(n.casefold()) for n in c.names)))
-        if len(found) == 1:
-            return found[0], ""
-        if len(found) > 1:
-            listed = ", ".join(c.names[0] for c in found[:8]) + (", ..." if len(found) > 8 else "")
-            return None, f"{answer.strip()!r} could be {listed}: type more of the name"
-    close = close_matches(answer.strip(), [n for c in choices for n in c.names])
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else " ('help' lists the choices)"
-    return None, f"no choice {answer.strip()!r} here{hint}"
-
-
-@attrs.define
-class DraftSession:
-    """The draft being made: its settings and picks as the draft file has them, and the run applying them."""
-
-    path: Path
-    data: dict[str, Any]
-    game: Game
-    maps_dir: Path | None
-    players: dict[str, str] = attrs.field(factory=dict)  # side -> the name of the player picking for it
-    run: DraftRun = attrs.field(init=False)
-    valuer: Valuer = attrs.field(init=False)
-    values: list[PickValue] = attrs.field(init=False, factory=list)
-    # Picks (number, [[pick]] table) taken back with ``undo`` in this session: the file no longer has them.
-    undone: list[tuple[int, dict[str, Any]]] = attrs.field(init=False, factory=list)
-    undone_bid: int | None = attrs.field(init=False, default=None)  # the pick whose undo took the bid with it
-
-    def __attrs_post_init__(self) -> None:
-        # On resume the names come back from the picks' notes.
-        for entry in self.picks:
-            note = entry.get("note", "")
-            if isinstance(note, str) and note.startswith(_PICKED_BY):
-                self.players.setdefault(entry["side"], note.removeprefix(_PICKED_BY))
-        self.replay()
-
-    @property
-    def picks(self) -> list[dict[str, Any]]:
-        return self.data.setdefault("pick", [])
-
-    def replay(self) -> None:
-        """Apply the picks again from the base game (after an undo, or to start)."""
-        self.game.reset()
-        draft = draft_from_dict({k: v for k, v in self.data.items() if k != "bid"}, str(self.path))
-        self.run = DraftRun(draft, self.game)
-        valuer = Valuer(self.game.board, self.run.state.side_powers)
-        self.values = []
-        for index, section in enumerate(draft.picks, start=1):
-            pick = self.run.parse_pick(index, section)
-            outcome = self.run.apply_pick(pick)
-            self.values.append(valuer.value(pick.label, pick.side, outcome))
-        self.valuer = valuer
-
-    def add_pick(self, entry: dict[str, Any]) -> list[str]:
-        """Apply ``entry`` (a ``[[pick]]`` table) and save; returns what it did."""
-        section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "pick": [entry]}, str(self.path)).picks[0]
-        pick = self.run.parse_pick(len(self.run.applied) + 1, section)
-        outcome = self.run.apply_pick(pick)
-        if entry["side"] in self.players:
-            entry = {**entry, "note": _PICKED_BY + self.players[entry["side"]]}
-        self.picks.append(entry)
-        self.values.append(self.valuer.value(pick.label, pick.side, outcome))
-        self.save()
-        return list(outcome.lines)
-
-    def undo(self) -> dict[str, Any] | None:
-        """Take back the last pick (and the bid, made on the board it left): both leave the draft file at once."""
-        if not self.picks:
-            return None
-        removed = self.picks.pop()
-        self.undone.append((len(self.picks) + 1, removed))
-        if self.data.pop("bid", None) is not None:
-            self.undone_bid = len(self.picks) + 1  # the bid was made on the board the pick left
-        self.replay()
-        self.save()
-        return removed
-
-    def undone_lines(self) -> list[str]:
-        """What ``undo`` took out of the draft file and no pick has replaced since: said when the players stop."""
-        lines = [
-            f"pick {number} (the {entry['side']}' option {entry['option']}) was undone: {self.path} no longer has it"
-            for number, entry in self.undone
-            if number > len(self.picks)
-        ]
-        if self.undone_bid is not None and "bid" not in self.data:
-            lines.append(f"the bid was undone with pick {self.undone_bid}: {self.path} no longer has it")
-        return list(dict.fromkeys(lines))
-
-    def bid_problem(self, bid: dict[str, Any]) -> KremlinError | None:
-        """Why ``bid`` (a ``[bid]`` table) does not apply to the board the picks made, as ``apply`` says it; None if it does."""
-        run = self.run
-        drafted = run.draft
-        try:
-            section = draft_from_dict({"ruleset": self.data["ruleset"], "first": self.data["first"], "bid": bid}, str(self.path)).bid
-            run.draft = attrs.evolve(drafted, bid=section)  # parse_bid reads the run's draft
-            spec = run.parse_bid()
-            assert spec is not None
-            outcome = run.apply_bid(spec)
-        except KremlinError as error:
-            return error
-        finally:
-            run.draft = drafted
-        for _ in outcome.changes:
-            self.game.board.pop()
-        return None
-
-    # -- after the bid: where the displaced units go (000 A "Order of action" 1) --------
-
-    def declaration_step(self) -> tuple[Displaced, Nearest, str | None] | None:
-        """The next group whose place its side must choose, after placing every earlier one on the board.
-
-        Declarations are made in the picks' order, each on the board the earlier ones left: a place the draft
-        file already states (and the board allows) is taken, a group with one nearest place (or none) goes
-        there; the first group with several returns (group, its places, why the file's statement no longer
-        applies or None). None: every displaced group is placed, so the bid's units may follow.
-        """
-        run = self.run
-        run.take_back_declarations()
-        for displaced in run.pending_declarations():
-            stated = declared_in(run.applied[displaced.pick - 1].pick, displaced)
-            problem = declaration_problem(self.state, displaced, stated) if stated is not None else None
-            found = destinations(self.state, displaced)
-            if stated is not None and problem is None:
-                run.declare_next(stated)
-            elif found.tied:
-                return displaced, found, problem.why if problem is not None else None
-            else:
-                run.declare_next(None)
-        return None
-
-    def record_declaration(self, displaced: Displaced, to: str) -> None:
-        """Write where ``displaced`` goes into the entry of the pick that displaced it, checked, and save."""
-        problem = declaration_problem(self.state, displaced, to)
-        if problem is not None:
-            raise problem.violation(f"{displaced.label}: {displaced.describe()}")
-        write_declaration(self.picks[displaced.pick - 1], displaced, to, self.run.names)
-        self.replay()
-        self.save()
-
-    def declaration_lines(self) -> list[str]:
-        """Where each displaced group went so far, named by the pick that displaced it."""
-        return [f"pick {displaced.pick}: {line}" for displaced, outcome in self.run.declared for line in outcome.lines]
-
-    def save(self) -> None:
-        import tomli_w
-
-        header = "# Written by `kremlin-triplea draft` after every pick; continue with --resume.\n"
-        write_atomically(self.path, (header + tomli_w.dumps(self.data)).encode("utf-8"), overwrite=True)
-
-    @property
-    def state(self) -> DraftState:
-        return self.run.state
-
-    def next_pick(self) -> NextPick:
-        return legal_choices(self.run)
-
-
-def new_draft_data(ruleset: Ruleset, game_spec: str, first: str, picks_per_side: int) -> dict[str, Any]:
-    return {"ruleset": ruleset.id, "game": game_spec, "first": first, "picks_per_side": picks_per_side, "pick": []}
-
-
-def installed_rulesets() -> list[str]:
-    """The Kremlin rulesets a draft can be made with (house-rule sets are chosen in their own question)."""
-    return sorted(named_rule_files("ruleset"))
+from kremlin_triplea.session import Bid, Declaration, HouseRuleChoice, Session
 
 
 class Conversation:
     """Asks the players, through ``terminal``, for every pick and the bid of ``session``."""
 
-    def __init__(self, session: DraftSession | None, terminal: Terminal, show_board: Callable[[DraftSession], str] | None = None) -> None:
+    def __init__(self, session: Session | None, terminal: Terminal, show_board: Callable[[Session], str] | None = None) -> None:
         self.session = session  # None while the draft is being set up
         self.terminal = terminal
         self.show_board = show_board
@@ -309,7 +76,7 @@ class Conversation:
         try:
             while True:
                 self.answers = []
-                self.terminal = _Replaying(real, replay) if replay else real
+                self.terminal = Replaying(real, replay) if replay else real
                 try:
                     return ask()
                 except BackRequested:
@@ -353,7 +120,7 @@ class Conversation:
                 return default.value
             found, why = match_choice(answer, choices)
             if found is None and resolve is not None:
-                found = _resolved(answer, choices, resolve)
+                found = resolved_choice(answer, choices, resolve)
             if found is not None:
                 if found.names[0].casefold() != answer.strip().casefold() and not answer.strip().isdigit():
                     say(f"  -> {found.names[0]}")
@@ -447,12 +214,7 @@ class Conversation:
             lines = [f"option {option.number}. {option.title} ({option.source})"]
             lines += wrap.wrap(f'"{option.rule}"')
             lines += option.params.describe(ruleset)
-            if option.kind == "scenario":
-                side = self.side
-                for scenario in ruleset.scenarios:
-                    if side is None or scenario.side == side:
-                        lines += scenario_lines(scenario, self.session.state.edition)
-            return lines
+            return lines + KINDS[option.kind].help_lines(self.session.state, option, self.side)
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
             return scenario_lines(scenario, self.session.state.edition)
@@ -471,7 +233,7 @@ class Conversation:
     def say_values(self) -> None:
         session = self.session
         totals = dict.fromkeys(session.state.side_powers, 0)
-        for value in session.values:
+        for value in value_session(session).picks:
             totals[value.side] += value.value
             for line in describe_pick(value):
                 self.terminal.say(f"  {line}")
@@ -501,14 +263,16 @@ class Conversation:
                     return
                 self.in_steps(lambda next_pick=next_pick: self.ask_pick(next_pick))
             except UndoRequested:
-                had_bid = "bid" in self.session.data
-                removed = self.session.undo()
-                if removed is None:
+                taken = self.session.undo()  # the last pick, and every step after it (the bid made on its board)
+                if not taken:
                     self.say("  nothing to undo")
                 else:
+                    self.session.save()
+                    removed = taken[-1]
+                    assert isinstance(removed, Pick)
                     self.say(
-                        f"  undone: the {removed['side']}' option {removed['option']} (pick {len(self.session.picks) + 1})"
-                        + (" and the bid" if had_bid else "")
+                        f"  undone: the {removed.side}' option {removed.option.number} (pick {removed.index})"
+                        + (" and the bid" if any(isinstance(step, Bid) for step in taken) else "")
                         + f", removed from {self.session.path}"
                     )
             finally:
@@ -546,16 +310,19 @@ class Conversation:
             if field.terminal and asked is not None:
                 answers[field.key] = self.ask_field(asked, answers)
         entry: dict[str, Any] = {"side": side, "option": chosen.option.number, kind.target_key: form.read(answers)}
+        session = self.session
         try:
-            lines = self.session.add_pick(entry)
+            outcome = session.push(session.pick_from_toml(entry))
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
             say(f"  this pick was refused: {error}")
             return
-        for line in lines:
+        session.save()
+        for line in outcome.lines if outcome is not None else ():
             say(f"  {line}")
-        value = self.session.values[-1]
-        totals = dict.fromkeys(self.session.state.side_powers, 0)
-        for v in self.session.values:
+        values = value_session(session).picks
+        value = values[-1]
+        totals = dict.fromkeys(session.state.side_powers, 0)
+        for v in values:
             totals[v.side] += v.value
         say(f"  worth {value.value:+d} IPCs to the {side}; picks so far: " + ", ".join(f"{s} {t:+d}" for s, t in totals.items()))
         say(f"  saved {self.session.path}")
@@ -603,10 +370,8 @@ class Conversation:
                 if not self.choose(f"{set_id}> ", [change, Choice(False, ("drop",), "drop (no house rules from it)")], default=change):
                     break
         if chosen:
-            session.data["house_rules"] = list(chosen)
-            tables = {k: v for k, v in chosen.items() if v}
-            if tables:
-                session.data["house_rule_choices"] = tables
+            for set_id, table in chosen.items():
+                session.push(HouseRuleChoice.of(set_id, table))
             session.save()
 
     def house_rules_problem(self, chosen: dict[str, dict[str, Any]]) -> KremlinError | None:
@@ -615,9 +380,7 @@ class Conversation:
         run = session.run
         try:
             choices = [read_choices(n, Section(t, str(session.path), f"house_rule_choices.{n}")) for n, t in chosen.items()]
-            house_rule_changes(
-                session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=tuple(session.data.get("choices", ()))
-            )
+            house_rule_changes(session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=session.draft.choices)
         except KremlinError as error:
             return error
         return None
@@ -767,22 +530,22 @@ class Conversation:
         say("")
         say(
             f"All {session.run.total_picks} picks are made. "
-            + ", ".join(f"{s} {sum(v.value for v in session.values if v.side == s):+d}" for s in state.side_powers)
+            + ", ".join(f"{s} {sum(v.value for v in value_session(session).picks if v.side == s):+d}" for s in state.side_powers)
             + " IPCs by the valuation ('values' details it)."
         )
-        saved = session.data.get("bid")
-        if saved is not None:
-            # A finished draft resumed: its bid is the default, checked on the board the picks and declarations made.
-            self.ask_declarations()
-            problem = session.bid_problem(saved)
-            if problem is None:
-                say(f"The saved bid: {_bid_words(saved)}.")
-                keep = Choice(True, ("keep", "yes"), "keep (the saved bid)")
-                if self.choose("the saved bid> ", [keep, Choice(False, ("change", "no"), "change (a new bid)")], default=keep, list_them=False):
-                    session.save()
-                    return
-            else:
-                say(f"The saved bid no longer applies ({problem}); a new bid is asked.")
+        if session.bid is not None:
+            # A finished draft resumed: its bid is the default, on the board the picks and declarations made.
+            self.ask_declarations()  # a bid the declarations leave without a place is withdrawn (session.bid_dropped)
+        if session.bid is not None:
+            say(f"The saved bid: {_bid_words(session.bid.to_toml(bid_rules.placing_side))}.")
+            keep = Choice(True, ("keep", "yes"), "keep (the saved bid)")
+            if self.choose("the saved bid> ", [keep, Choice(False, ("change", "no"), "change (a new bid)")], default=keep, list_them=False):
+                session.save()
+                return
+            session.withdraw_bid()
+        elif session.bid_dropped is not None:
+            say(f"The saved bid no longer applies ({session.bid_dropped}); a new bid is asked.")
+            session.bid_dropped = None
         say(f"The bid: positive, the {bid_rules.placing_side} place units worth it; negative, the {bid_rules.receiving_side} receive the PUs.")
         phase_powers = self.bid_phase_powers()
         if phase_powers:
@@ -807,7 +570,7 @@ class Conversation:
                     bid["remove"] = removals
             else:
                 bid["allocate"] = self.ask_allocation(-amount)
-        session.data["bid"] = bid
+        session.push(session.bid_from_toml(bid))
         session.save()
 
     def ask_declarations(self) -> None:
@@ -817,7 +580,7 @@ class Conversation:
         # A declaration is saved in the draft file as it is made, like a pick: ``back`` in the bid's questions
         # does not replay it (its answer is not among the bid's answers).
         answered = len(self.answers)
-        while (step := session.declaration_step()) is not None:
+        while (step := session.open_declaration()) is not None:
             displaced, found, stale = step
             if not said:
                 self.say("Where the units the picks displaced go, in the order of the picks (000 A, Order of action 1):")
@@ -831,7 +594,8 @@ class Conversation:
             )
             what = f"{question(displaced)}> "
             to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
-            session.record_declaration(displaced, to)
+            session.declare(Declaration(displaced, to))
+            session.save()
             del self.answers[answered:]
         lines = session.declaration_lines()
         if lines and not said:
@@ -963,14 +727,6 @@ def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
     return found[value]
 
 
-def _resolved(answer: str, choices: Sequence[Choice], resolve: Callable[[str], Any]) -> Choice | None:
-    try:
-        name = resolve(answer.strip())
-    except KremlinError:
-        return None
-    return next((c for c in choices if c.value == name), None)
-
-
 def _find_option(ruleset: Ruleset, name: str) -> Option | None:
     key = name.strip().casefold()
     return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
@@ -986,119 +742,3 @@ def _bid_words(bid: dict[str, Any]) -> str:
         for power, amount in bid.get(key, {}).items():
             parts.append(f"{power} {what} {amount} PUs")
     return "; ".join(p for p in parts if p)
-
-
-def _only(found: Iterable[Any]) -> Any:
-    """The one item of ``found``, or None (no answer: the question asks again)."""
-    items = list(found)
-    return items[0] if len(items) == 1 else None
-
-
-def _first_problem(problems: Iterable[Problem | None]) -> Problem | None:
-    """None if any power may (one ``None``), else the first reason."""
-    found = list(problems)
-    return None if any(p is None for p in found) else (found[0] if found else None)
-
-
-def _offer_power(offers: Sequence[Any], power: str) -> Any:
-    return next((o for o in offers if o.power == power), power)
-
-
-def _merged(placed: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    counts = Counter(placed)
-    return [{"power": p, "unit": u, "count": n, "at": at} for (p, u, at), n in counts.items()]
-
-
-def preview(session: DraftSession) -> DraftResult:
-    """The finished draft file applied as ``apply`` applies it, in memory: what the host agrees to write."""
-    return add_notes(apply_draft(read_draft(session.path), maps_dir=session.maps_dir))
-
-
-def finish(session: DraftSession, output: Path, *, overwrite: bool = False, install: bool = False, result: DraftResult | None = None) -> tuple[list[str], Path]:
-    """Apply the finished draft file as ``apply`` does (or take its ``preview``) and write the game (and install it, as ``apply --install``)."""
-
-    from kremlin_triplea.tools.outputs import write_apply_outputs
-
-    result = result or preview(session)
-    # The game and the install are written all or none, as `apply -o --install` writes them: a refused install
-    # leaves no game file behind, a failed write no install.
-    written = write_apply_outputs(
-        result,
-        maps_dir=default_maps_dir(session.maps_dir),
-        output=output,
-        savegame=None,
-        install=install,
-        install_name=None,
-        force=overwrite,
-        triplea=None,
-        inputs=(session.path,),
-    )
-    return [*result.summary(), *written], output
-
-
-def open_session(path: Path, data: dict[str, Any], maps_dir: Path | None, players: dict[str, str] | None = None) -> DraftSession:
-    if "ruleset" not in data:  # the terminal draft and the draft room are for picks; house rules alone need none
-        raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
-    game_spec = data["game"]
-    candidate = Path(game_spec)
-    if not candidate.is_absolute() and (path.parent / candidate).is_file():
-        game_spec = str(path.parent / candidate)
-    return DraftSession(path, data, load(game_spec, maps_dir=maps_dir), maps_dir, dict(players or {}))
-
-
-def load_ruleset_or_none(name: str) -> Ruleset | None:
-    try:
-        return load_named_ruleset(name)
-    except KremlinError:
-        return None
-
-
-def ask_setup(conversation: Conversation, maps_dir: Path | None) -> tuple[dict[str, Any], dict[str, str]]:
-    """Ruleset, game, who picks first for which side, picks per side: the draft file's header, and the players' names by side."""
-
-    say = conversation.terminal.say
-    rulesets = installed_rulesets()
-    say("Rulesets:")
-    preferred = "kremlin-aa50" if "kremlin-aa50" in rulesets else rulesets[0]
-    ruleset_choices = [Choice(r, (r,)) for r in rulesets]
-    ruleset_id = conversation.choose("ruleset> ", ruleset_choices, default=ruleset_choices[rulesets.index(preferred)])
-    ruleset = load_named_ruleset(ruleset_id)
-    say(f"  {ruleset.title} ({ruleset.source})")
-    games: list[Choice] = []
-    suited: list[Choice] = []
-    for folder in installed_maps(default_maps_dir(maps_dir)):
-        try:
-            profile_rulesets = load_named_profile(folder.name).rulesets
-        except KremlinError:
-            profile_rulesets = None  # no map profile: the draft cannot resolve its names
-        for entry in folder.games:
-            if not entry.path.is_file():
-                continue
-            choice = Choice(entry.key, (entry.key, entry.game_name), f"{entry.key}  ({entry.game_name})")
-            if profile_rulesets is None:
-                continue
-            games.append(choice)
-            if not profile_rulesets or ruleset.id in profile_rulesets:
-                suited.append(choice)
-    if not games:
-        raise KremlinError(f"no installed game has a map profile (looked in {default_maps_dir(maps_dir)})")
-    say("Games (Tab completes):")
-    game = conversation.choose("game> ", games, default=(suited or games)[0])
-    say(f"Sides: {' and '.join(ruleset.sides)}.")
-    if ruleset.picks.first_rule:
-        say(f'  "{ruleset.picks.first_rule}" ({ruleset.picks.source})')
-    first = conversation.choose("the first pick is for which side> ", [Choice(s, (s,)) for s in ruleset.sides], list_them=False)
-    second = next(s for s in ruleset.sides if s != first)
-    players = {}
-    for side in (first, second):
-        name = conversation.terminal.ask(f"name of the player picking for the {side} (Enter: none)> ", [], None).strip()
-        if name:
-            players[side] = name
-    picks = ruleset.picks
-    count = conversation.number(
-        f"picks per side ({picks.min}..{picks.max if picks.max else ''})> ",
-        picks.min,
-        picks.max,
-        picks.default,
-    )
-    return new_draft_data(ruleset, game, first, count), players

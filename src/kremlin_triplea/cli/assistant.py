@@ -16,7 +16,7 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
 if TYPE_CHECKING:
-    from kremlin_triplea.assistant.session import DraftSession
+    from kremlin_triplea.session import Session
 
 
 @click.command("value")
@@ -25,14 +25,14 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="Print the values as JSON.")
 @click.pass_context
 @profile_option
-def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_json: bool) -> None:
+def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_json: bool, profile) -> None:
     """What each pick of DRAFT is worth in IPCs, per side, with running totals.
 
     The draft may be unfinished: its picks so far are valued.
     """
     from kremlin_triplea.report.value import value_draft
 
-    values = value_draft(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx))
+    values = value_draft(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile)
     if as_json:
         click.echo(json.dumps(values.as_data(), indent=2))
         return
@@ -60,7 +60,16 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 @click.pass_context
 @profile_option
 def render_command(
-    ctx: click.Context, game: str, base_spec: str | None, no_base: bool, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool
+    ctx: click.Context,
+    game: str,
+    base_spec: str | None,
+    no_base: bool,
+    draft_path: Path | None,
+    map_dir: Path | None,
+    output: Path,
+    scale: float,
+    force: bool,
+    profile,
 ) -> None:
     """Draw GAME's board: owners' colours, what changed since BASE outlined and labelled.
 
@@ -80,13 +89,13 @@ def render_command(
     if game.lower().endswith(".toml"):
         if draft_path is not None:
             raise click.UsageError("GAME is already a draft; --draft is for a written game")
-        board, base_board, game_path, legend = _draft_boards(Path(game), maps_dir)
+        board, base_board, game_path, legend = _draft_boards(Path(game), maps_dir, profile)
     else:
         game_path = resolve_game(game, maps_dir)
         board = load(game_path).board
         base_board, legend = None, None
         if draft_path is not None:
-            base_from_draft, _, legend = _draft_boards(draft_path, maps_dir)[1:]
+            base_from_draft, _, legend = _draft_boards(draft_path, maps_dir, profile)[1:]
             base_board = base_from_draft if base_spec is None else None
         elif base_spec is None and not no_base:
             record = recorded_base(board.properties.get("notes", ""))
@@ -117,7 +126,7 @@ def render_command(
     click.echo(f"wrote {written} (map {folder}; {outlined})")
 
 
-def _draft_boards(path: Path, maps_dir: Path):
+def _draft_boards(path: Path, maps_dir: Path, profile):
     """A draft applied in memory: (its board, its base game's board, the base game file, its legend)."""
     from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.report.render import Legend
@@ -125,7 +134,7 @@ def _draft_boards(path: Path, maps_dir: Path):
     from kremlin_triplea.session import apply_draft
 
     draft = read_draft(path)
-    result = apply_draft(draft, maps_dir=maps_dir)
+    result = apply_draft(draft, maps_dir=maps_dir, profile=profile)
     if draft.ruleset is None:  # house rules only: changes to outline, no picks to list
         return result.game.board, result.game.initial, result.game.source, None
     values = value_result(result)
@@ -142,7 +151,9 @@ def _draft_boards(path: Path, maps_dir: Path):
 @click.option("--yes", "agreed", is_flag=True, help="Write the game at the end without asking (the preview is still shown).")
 @click.pass_context
 @profile_option
-def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool, agreed: bool) -> None:
+def draft_command(
+    ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool, agreed: bool, profile
+) -> None:
     """Make a draft interactively: two players at one keyboard, or a host relaying picks.
 
     Each turn offers only the options still legal for the side, then only legal
@@ -151,11 +162,13 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     (summary and picture) and written once the host agrees.
     Commands at any question: undo, back, values, locks, board, help [OPTION], quit.
     """
-    from kremlin_triplea.assistant.session import Conversation, QuitRequested, ask_setup, finish, open_session, preview
+    from kremlin_triplea.assistant.asking import QuitRequested
+    from kremlin_triplea.assistant.session import Conversation
+    from kremlin_triplea.assistant.setup import ask_setup
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
-    from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.errors import InputError
-    from kremlin_triplea.rules.tomlfile import read_toml
+    from kremlin_triplea.session import open_session
+    from kremlin_triplea.tools.outputs import apply_file, finish_draft
 
     if (draft_file is None) == (resume is None):
         raise click.UsageError("name a new draft file, or --resume an existing one")
@@ -168,14 +181,14 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         raise InputError("already exists; continue it with --resume, or replace it with --force", where=str(path))
     try:
         if resume is not None:
-            read_draft(resume)  # its structure, with the file's own error messages
-            data = read_toml(resume)
-            session = open_session(resume, data, maps_dir)
+            session = open_session(resume, None, maps_dir, profile=profile)  # its steps pushed, with the file's own error messages
             # A saved bid stays in the file: it is offered as the default when the bid is asked.
-            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if "bid" in data else "."))
+            had_bid = session.bid is not None or session.bid_dropped is not None
+            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
             data, players = ask_setup(conversation, maps_dir)
-            session = open_session(path, data, maps_dir, players)
+            session = open_session(path, data, maps_dir, players, profile)
+        session.file_header = DRAFT_FILE_HEADER
         session.save()
         conversation.session = session
         if resume is None:
@@ -185,7 +198,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         _stopped(conversation, path)
         ctx.exit(130)
     output = output or path.with_suffix(".xml")
-    result = preview(session)
+    result = apply_file(session.path, maps_dir=maps_dir, profile=profile)  # the draft file as saved, applied as apply applies it
     for line in result.summary():
         click.echo(line)
     click.echo(f"the picture: {_result_picture(session, result)}")
@@ -196,10 +209,15 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
     if agreed_output is None:
         click.echo(f"the game is not written; the draft {path} is complete: `kremlin-triplea apply {path} -o {output}` writes it")
         return
-    lines, written = finish(session, agreed_output[0], overwrite=agreed_output[1], install=install, result=result)
+    # The game and the install are written all or none, as `apply -o --install` writes them.
+    lines = finish_draft(session.path, agreed_output[0], maps_dir=maps_dir, overwrite=agreed_output[1], install=install, result=result)
     for line in lines[len(result.summary()) :]:  # the summary was shown with the preview
         click.echo(line)
-    click.echo(f"wrote the draft {path} and the game {written}")
+    click.echo(f"wrote the draft {path} and the game {agreed_output[0]}")
+
+
+#: The comment the terminal draft's file starts with.
+DRAFT_FILE_HEADER = "# Written by `kremlin-triplea draft` after every pick; continue with --resume.\n"
 
 
 def _stopped(conversation, path: Path) -> None:  # noqa: ANN001 - assistant.session.Conversation (imported lazily)
@@ -213,7 +231,7 @@ def _stopped(conversation, path: Path) -> None:  # noqa: ANN001 - assistant.sess
     click.echo(f"stopped; the draft so far is in {path} (continue: kremlin-triplea draft --resume {path})")
 
 
-def _result_picture(session: DraftSession, result) -> str:  # noqa: ANN001 - draft.run.DraftResult
+def _result_picture(session: Session, result) -> str:  # noqa: ANN001 - draft.run.DraftResult
     """Draw the game the draft makes (picks and bid) beside the draft file; returns where."""
     from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
     from kremlin_triplea.report.value import value_result
@@ -225,13 +243,13 @@ def _result_picture(session: DraftSession, result) -> str:  # noqa: ANN001 - dra
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))
 
 
-def _board_picture(session: DraftSession) -> str:
+def _board_picture(session: Session) -> str:
     """Draw the board as the picks left it, beside the draft file; returns where."""
     from kremlin_triplea.report.render import Legend, find_map_folder, read_map_art, render_svg, write_picture
-    from kremlin_triplea.report.value import DraftValue
+    from kremlin_triplea.report.value import value_session
 
     game = session.game
-    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    values = value_session(session)
     legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))

@@ -100,19 +100,19 @@ def house_command(
     switches: tuple[str, ...],
     output: Path,
     force: bool,
+    profile,
 ) -> None:
     """Write house-rule SETS into GAME: the rules TripleA can enforce, and the rest in the game's notes.
 
     Choices apply to every set that has them. Two sets that change the same
     thing differently are refused, naming both.
     """
-    from kremlin_triplea.check.gate import check_base_game, check_written_game
+    from kremlin_triplea.check.gate import check_base_game
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
     from kremlin_triplea.gamerules.house import apply_house_rules
-    from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import profile_for_game
@@ -140,7 +140,10 @@ def house_command(
     base = XmlDocument.read(resolve_game(game, _maps_dir(ctx)))
     check_base_game(base.root, base.source)
     loaded = Game(base)
-    names = Names(loaded.board, profile_for_game(loaded), tuple(loaded.board.catalog.alliances()))
+    if profile is None:
+        profile = profile_for_game(loaded)
+    profile.check_fits(loaded)
+    names = Names(loaded.board, profile, tuple(loaded.board.catalog.alliances()))
     # A power as the rule text names it (UK, USSR) or as TripleA does (British, Russians): the sets' own name.
     picked = {_set_power(key, houses, names, "--advantage"): (int(v) if v.isdecimal() else v) for key, v in _pairs(advantages, "--advantage").items()}
     given = {_choice_name(key, houses, names): v for key, v in _pairs(values, "--choose").items()}
@@ -150,11 +153,16 @@ def house_command(
         wanted = {k: v for k, v in picked.items() if k in house.powers}
         choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line", file=house.rules.path))
 
-    result = add_notes(apply_house_rules(loaded, choices))
+    result = apply_house_rules(loaded, choices, profile=profile)
     for warning in result.warnings:
         warn(warning)
-    check_written_game(result.game.to_bytes(), output)
-    written = result.game.save(output, overwrite=force)
+    from kremlin_triplea.tools.outputs import write_apply_outputs
+
+    # The one writer of games: it adds the notes and checks the game before writing it.
+    written = write_apply_outputs(
+        result, maps_dir=_maps_dir(ctx), output=output, savegame=None, install=False, install_name=None, force=force, triplea=None, inputs=(Path(base.source),)
+    )
     for line in result.summary():
         click.echo(line)
-    click.echo(f"wrote {written}")
+    for line in written:
+        click.echo(line)

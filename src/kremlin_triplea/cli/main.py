@@ -270,6 +270,7 @@ def apply_command(
     install_name: str | None,
     savegame: Path | None,
     triplea: Path | None,
+    profile,
 ) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
@@ -282,7 +283,6 @@ def apply_command(
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.safe import check_output
-    from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.session import apply_draft
 
     if output is None and not install and savegame is None:
@@ -296,7 +296,7 @@ def apply_command(
     # A base game TripleA refuses or misreads is refused before any work, in validate's words.
     base = XmlDocument.read(game_path(parsed, game_spec, _maps_dir(ctx)))
     check_base_game(base.root, base.source)
-    result = add_notes(apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx)))
+    result = apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx), profile=profile)  # the writer below adds the notes
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs
@@ -351,17 +351,20 @@ def options_command(ruleset_name: str) -> None:
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.pass_context
 @profile_option
-def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
+def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profile) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
-    from kremlin_triplea.draft.legal import describe, legal_choices
-    from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
+    import attrs
+
+    from kremlin_triplea.draft.legal import describe
+    from kremlin_triplea.draft.run import read_draft
+    from kremlin_triplea.session import Session
 
     parsed = read_draft(draft)
-    run = DraftRun(parsed, open_game(parsed, game_spec, _maps_dir(ctx)))
-    for warning in run.warnings:
+    # The draft's picks pushed onto a session as apply pushes them; the next pick is asked about, so its bid is not.
+    session = Session.from_draft(attrs.evolve(parsed, bid=None), game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile)
+    for warning in session.run.warnings:
         warn(warning)
-    run.apply_picks()
-    for line in describe(legal_choices(run)):
+    for line in describe(session.next_pick()):
         click.echo(line)
 
 

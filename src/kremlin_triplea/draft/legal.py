@@ -12,13 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kremlin_triplea.draft.choices import BidChoices, NextPick
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    DraftState,
-    bid_cost,
-    bid_placement_problem,
-    removable_units,
-)
+from kremlin_triplea.draft.kinds import KINDS, DraftState
+from kremlin_triplea.draft.kinds.bid import bid_cost, bid_placement_problem, removable_units
 from kremlin_triplea.draft.run import Draft, DraftRun, open_game
 from kremlin_triplea.game import Game
 

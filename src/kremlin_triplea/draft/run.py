@@ -48,16 +48,9 @@ import attrs
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.declare import declare, declared_in, destinations, label
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import (
-    KINDS,
-    BidSpec,
-    Displaced,
-    DraftState,
-    Outcome,
-    Pick,
-    UnitPlacement,
-    apply_bid,
-)
+from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds.bid import apply_bid
+from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game, load

@@ -21,7 +21,7 @@ from html import escape
 
 import attrs
 
-from kremlin_triplea.draft.kinds import ScenarioTarget
+from kremlin_triplea.draft.kinds.scenario import ScenarioTarget
 from kremlin_triplea.draft.run import DraftResult
 from kremlin_triplea.game import record_base
 from kremlin_triplea.gamefile.install import default_game_name
@@ -38,9 +38,12 @@ PLAYERS_ENFORCE = "players enforce: "
 def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
     """Put the players' notes on top of the game's notes, give the game its new name, and record its base game.
 
-    Applying a draft or house rules never writes notes; whoever writes the game calls this.
+    Applying a draft or house rules never writes notes; the writers (:mod:`kremlin_triplea.tools.outputs`) call
+    this. Once per game: a game already named (its notes added) is left as it is, so a second writer adds nothing.
     """
     board = result.game.board
+    if any(isinstance(change, SetGameName) for change in board.changes):
+        return result
     if isinstance(result, HouseResult):
         html = house_notes_html(result)
     else:

@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.draft.kinds import Displaced, Outcome
-from kremlin_triplea.draft.run import DraftRun, open_game, read_draft
+from kremlin_triplea.draft.kinds import Displaced, Outcome, displacing_kind
+from kremlin_triplea.draft.picks import BidSpec
+from kremlin_triplea.draft.run import AppliedPick, read_draft
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import (
     Change,
@@ -41,9 +42,11 @@ from kremlin_triplea.model.changes import (
     SetPUs,
     SetTerritory,
 )
+from kremlin_triplea.session import Session, located
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
+    from kremlin_triplea.rules.profile import Profile
 
 # Changes whose effect the three measures already cover.
 _MEASURED_FIELDS = frozenset({"production", "impassable", "original_owner"})
@@ -204,7 +207,9 @@ class Valuer:
         self.before = after
         catalog = self.board.catalog
         displaced = sum((catalog.cost(c.unit_type, c.owner) or 0) * c.count for c in outcome.moved if isinstance(c, PlaceUnits))
-        displaced += sum((catalog.cost(d.unit, d.owner) or 0) * d.count for d in outcome.displaced if d.kind == "retreat")
+        # Units a pick takes off the board that stood on it before (defenders that retreat) move; they are no gain.
+        moved = [d for d in outcome.displaced if displacing_kind(d).displaced_words(d).moved]
+        displaced += sum((catalog.cost(unit, d.owner) or 0) * count for d in moved for unit, count in d.units())
         unpriced = sorted(
             {
                 f"{c.owner} {c.unit_type}"
@@ -229,43 +234,53 @@ def _measured(change: Change) -> bool:
 
 def value_result(result: DraftResult) -> DraftValue:
     """Value every pick and the bid of an applied draft, replaying its changes from the base game."""
-    board = result.game.initial.copy()
-    side_powers = result.state.side_powers
+    return _valued(
+        result.game.initial, result.state.side_powers, result.picks, result.declarations, result.bid_spec, result.bid, result.ruleset.bid.placing_side
+    )
+
+
+def value_session(session: Session) -> DraftValue:
+    """Value the picks a session has made so far, and its bid once it is on the board (after the declarations)."""
+    run = session.run
+    return _valued(session.game.initial, run.state.side_powers, run.applied, run.declared, session.bid, session.bid_outcome, run.ruleset.bid.placing_side)
+
+
+def _valued(
+    initial: Board,
+    side_powers: Mapping[str, Iterable[str]],
+    applied: Iterable[AppliedPick],
+    declarations: Iterable[tuple[Displaced, Outcome]],
+    bid_spec: BidSpec | None,
+    bid_outcome: Outcome | None,
+    placing_side: str,
+) -> DraftValue:
+    """Each pick valued on the board it left, replayed from the base game; the bid after the declarations."""
+    board = initial.copy()
     valuer = Valuer(board, side_powers)
     picks = []
-    for applied in result.picks:
-        board.push_all(list(applied.outcome.changes))
-        picks.append(valuer.value(applied.pick.label, applied.pick.side, applied.outcome))
-    for _, outcome in result.declarations:
-        board.push_all(list(outcome.changes))
-    valuer.declared()
+    for pick in applied:
+        board.push_all(list(pick.outcome.changes))
+        picks.append(valuer.value(pick.pick.label, pick.pick.side, pick.outcome))
     bid = None
-    if result.bid is not None and result.bid_spec is not None:
-        board.push_all(list(result.bid.changes))
-        bid_side = _bid_side(side_powers, result.ruleset.bid.placing_side, result.bid_spec.amount)
-        bid = valuer.value(f"bid {result.bid_spec.amount}", bid_side, result.bid)
+    if bid_outcome is not None and bid_spec is not None:
+        for _, outcome in declarations:
+            board.push_all(list(outcome.changes))
+        valuer.declared()
+        board.push_all(list(bid_outcome.changes))
+        bid = valuer.value(f"bid {bid_spec.amount}", _bid_side(side_powers, placing_side, bid_spec.amount), bid_outcome)
     return DraftValue(tuple(side_powers), tuple(picks), bid)
 
 
-def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None) -> DraftValue:
-    """Value a draft file's picks so far, and its bid once the picks are complete."""
-
+def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftValue:
+    """Value a draft file's picks so far, and its bid once the picks are complete (the file opened as ``apply`` opens it)."""
     draft = read_draft(path)
-    run = DraftRun(draft, open_game(draft, game_spec, maps_dir))
-    valuer = Valuer(run.game.board, run.state.side_powers)
-    picks = []
-    for index, section in enumerate(draft.picks, start=1):
-        pick = run.parse_pick(index, section)
-        outcome = run.apply_pick(pick)
-        picks.append(valuer.value(pick.label, pick.side, outcome))
-    bid = None
-    bid_spec = run.parse_bid() if len(run.applied) == run.total_picks else None
-    if bid_spec is not None:
-        run.apply_declarations()
-        valuer.declared()
-        outcome = run.apply_bid(bid_spec)
-        bid = valuer.value(f"bid {bid_spec.amount}", _bid_side(run.state.side_powers, run.ruleset.bid.placing_side, bid_spec.amount), outcome)
-    return DraftValue(tuple(run.state.side_powers), tuple(picks), bid)
+    # An unfinished draft's bid waits for its picks: it is valued once they are made.
+    session = Session.from_draft(attrs.evolve(draft, bid=None), game_spec=game_spec, maps_dir=maps_dir, profile=profile)
+    if draft.bid is not None and session.picks_done:
+        session.declare_all()  # before the bid's units (000 A); a group the file leaves open is refused, as apply refuses it
+        with located(draft.bid.where):
+            session.push(session.bid_from_section(draft.bid))
+    return value_session(session)
 
 
 def _bid_side(side_powers: Mapping[str, object], placing_side: str, amount: int) -> str:

@@ -7,7 +7,7 @@ them drives a draft through :class:`Session`. Above :mod:`kremlin_triplea.draft`
 from __future__ import annotations
 
 from kremlin_triplea.session.apply import apply_draft
-from kremlin_triplea.session.core import Session, located
+from kremlin_triplea.session.core import Session, located, open_session
 from kremlin_triplea.session.steps import Bid, Declaration, HouseRuleChoice, Step
 
-__all__ = ["apply_draft", "Bid", "Declaration", "HouseRuleChoice", "Session", "Step", "located"]
+__all__ = ["apply_draft", "Bid", "Declaration", "HouseRuleChoice", "Session", "Step", "located", "open_session"]

@@ -23,8 +23,9 @@ import attrs
 
 from kremlin_triplea.draft.choices import NextPick
 from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
-from kremlin_triplea.draft.kinds import BidSpec, Displaced, DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds import Displaced, DraftState, Outcome, Pick
 from kremlin_triplea.draft.legal import legal_choices
+from kremlin_triplea.draft.picks import BidSpec
 from kremlin_triplea.draft.run import (
     PICKED_BY,
     AppliedPick,
@@ -37,7 +38,7 @@ from kremlin_triplea.draft.run import (
     players_from_picks,
     read_draft,
 )
-from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.errors import InputError, RuleViolation
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.safe import write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
@@ -73,15 +74,22 @@ class Session:
         ruleset: Ruleset | None = None,
         profile: Profile | None = None,
         players: dict[str, str] | None = None,
+        maps_dir: Path | str | None = None,
     ) -> None:
         self.run = DraftRun(draft, game, ruleset=ruleset, profile=profile)
         self.path = Path(draft.path)
+        self.maps_dir = Path(maps_dir) if maps_dir is not None else None  # where the game was found: the writers look there too
         # The header as the file writes it (the game as the host named it, not as resolved).
         data = draft.root.data if draft.root is not None else {}
         self.header: dict[str, Any] = {k: v for k, v in data.items() if k not in _STEP_KEYS}
         self.players: dict[str, str] = dict(players or {})  # side -> the player picking for it ("picked by" in the notes)
         self.done: list[_Done] = []
         self._bid_outcome: Outcome | None = None  # the bid's changes, once on the board (after every declaration)
+        # Picks (number, [[pick]] table) and the bid taken back by the players' undo: the file no longer has them.
+        self.undone: list[tuple[int, dict[str, Any]]] = []
+        self.undone_bid: int | None = None  # the pick whose undo took the bid with it
+        self.bid_dropped: RuleViolation | None = None  # why the last bid withdrawn by :meth:`declare` no longer applied
+        self.file_header = ""  # the comment the draft file starts with (who writes it)
 
     # -- opening a draft file: its steps pushed in order -------------------------------
 
@@ -94,8 +102,9 @@ class Session:
         game_spec: str | None = None,
         maps_dir: Path | str | None = None,
         players: dict[str, str] | None = None,
+        profile: Profile | None = None,
     ) -> Session:
-        return cls.from_draft(read_draft(path), game, game_spec=game_spec, maps_dir=maps_dir, players=players)
+        return cls.from_draft(read_draft(path), game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile)
 
     @classmethod
     def from_draft(
@@ -117,7 +126,8 @@ class Session:
         game = game or open_game(draft, game_spec, maps_dir)
         for name in draft.house_rules:  # each set's table checked first, at its lines in the file
             read_choices(name, draft.house_rule_choices.get(name))
-        session = cls(draft, game, ruleset=ruleset, profile=profile, players={**players_from_picks(draft.picks), **(players or {})})
+        players = {**players_from_picks(draft.picks), **(players or {})}
+        session = cls(draft, game, ruleset=ruleset, profile=profile, players=players, maps_dir=maps_dir)
         run = session.run
         for index, section in enumerate(draft.picks, start=1):
             with located(section.where):
@@ -125,11 +135,10 @@ class Session:
                 session.push(run.parse_pick(index, section), note=note if isinstance(note, str) else None)
         if draft.bid is not None:
             run.check_complete()
-            spec = run.parse_bid(draft.bid)
-            assert spec is not None
+            bid = session.bid_from_section(draft.bid)
             session.declare_as_written()
             with located(draft.bid.where):
-                session.push(Bid(spec))
+                session.push(bid)
         tables = draft.root.data.get("house_rule_choices", {}) if draft.root is not None else {}
         for set_id in draft.root.data.get("house_rules", []) if draft.root is not None else []:
             if set_id in tables:
@@ -182,9 +191,27 @@ class Session:
 
     def bid_from_toml(self, table: dict[str, Any]) -> Bid:
         """A ``[bid]`` table (the draft file's words) as a bid step, its names resolved."""
-        spec = self.run.parse_bid(Section(table, str(self.path), "bid"))
+        return self.bid_from_section(Section(table, str(self.path), "bid"))
+
+    def bid_from_section(self, section: Section) -> Bid:
+        spec = self.run.parse_bid(section)
         assert spec is not None
         return Bid(spec)
+
+    @property
+    def bid_table(self) -> dict[str, Any] | None:
+        """The bid as the draft file writes it (``[bid]``), or None."""
+        return self.bid.to_toml(self.run.ruleset.bid.placing_side) if self.bid is not None else None
+
+    @property
+    def house_rules(self) -> list[str]:
+        """The house-rule sets the draft takes, as the file names them."""
+        return self._house_data()["house_rules"]
+
+    @property
+    def bid_outcome(self) -> Outcome | None:
+        """What the bid did on the board (None: no bid, or one waiting for the declarations)."""
+        return self._bid_outcome
 
     # -- push and pop ----------------------------------------------------------------
 
@@ -202,7 +229,9 @@ class Session:
         if isinstance(step, Declaration):
             return self._push_declaration(step)
         if isinstance(step, Bid):
-            return self._push_bid(step)
+            outcome = self._push_bid(step)
+            self.bid_dropped = None
+            return outcome
         return self._push_house(step)
 
     def pop(self) -> Step:
@@ -226,10 +255,41 @@ class Session:
         """Take back the last pick and every step after it (the players' ``undo``): the steps taken back, last first."""
         if not self.picks:
             return []
-        taken = []
+        entry = self.to_toml()["pick"][-1]
+        taken: list[Step] = []
         while not taken or not isinstance(taken[-1], Pick):
             taken.append(self.pop())
+        number = len(self.picks) + 1
+        self.undone.append((number, entry))
+        if any(isinstance(step, Bid) for step in taken):
+            self.undone_bid = number  # the bid was made on the board the pick left
         return taken
+
+    def undone_lines(self) -> list[str]:
+        """What ``undo`` took out of the draft file and no step has replaced since: said when the players stop."""
+        lines = [
+            f"pick {number} (the {entry['side']}' option {entry['option']}) was undone: {self.path} no longer has it"
+            for number, entry in self.undone
+            if number > len(self.picks)
+        ]
+        if self.undone_bid is not None and self.bid is None:
+            lines.append(f"the bid was undone with pick {self.undone_bid}: {self.path} no longer has it")
+        return list(dict.fromkeys(lines))
+
+    def withdraw_bid(self) -> Bid | None:
+        """Take back the bid alone, keeping the declarations made after it (they do not depend on it); the bid taken back."""
+        later: list[Step] = []
+        while self.done and not isinstance(self.done[-1].step, Bid):
+            later.append(self.pop())
+        if not self.done:
+            for step in reversed(later):
+                self.push(step)
+            return None
+        bid = self.pop()
+        for step in reversed(later):
+            self.push(step)
+        assert isinstance(bid, Bid)
+        return bid
 
     def _push_declaration(self, step: Declaration) -> Outcome:
         pending = self.run.pending_declarations()
@@ -345,12 +405,24 @@ class Session:
             problem = declaration_problem(self.state, displaced, stated) if stated is not None else None
             found = destinations(self.state, displaced)
             if stated is not None and problem is None:
-                self.push(Declaration(displaced, stated, written=False))  # the pick's entry says it already
+                self.declare(Declaration(displaced, stated, written=False))  # the pick's entry says it already
             elif found.tied:
                 return displaced, found, problem.why if problem is not None else None
             else:
-                self.push(Declaration(displaced, None, written=False))
+                self.declare(Declaration(displaced, None, written=False))
         return None
+
+    def declare(self, step: Declaration) -> Outcome:
+        """Push ``step`` as the players make it: a bid agreed before the declarations that no longer applies once the
+        last group is placed is withdrawn (the declaration stands; :attr:`bid_dropped` says why), not the declaration refused."""
+        try:
+            return self.push(step)
+        except RuleViolation as error:
+            if self.bid is None or declaration_problem(self.state, step.displaced, step.to) is not None:
+                raise
+            self.withdraw_bid()
+            self.bid_dropped = error
+            return self.push(step)
 
     def declare_as_written(self) -> None:
         """Push the waiting declarations as the picks' entries state them (or to the one nearest place), as ``apply`` reads them.
@@ -363,6 +435,13 @@ class Session:
                 return
             with located(self._where_of_pick(displaced.pick)):
                 self.push(Declaration(displaced, stated, written=False))
+
+    def declare_all(self) -> None:
+        """Push every waiting declaration as written; a group the file leaves open among several places is refused (its side must say which)."""
+        self.declare_as_written()
+        for displaced in self.run.pending_declarations()[:1]:
+            with located(self._where_of_pick(displaced.pick)):
+                self.push(Declaration(displaced, None, written=False))
 
     def _where_of_pick(self, index: int) -> str:
         written = self.draft.picks  # a draft made in the draft room or the terminal may have no such table yet
@@ -402,7 +481,7 @@ class Session:
         """Write :meth:`to_toml` atomically (over the draft file by default: it is the session's own)."""
         import tomli_w
 
-        write_atomically(path or self.path, (header + tomli_w.dumps(self.to_toml())).encode("utf-8"), overwrite=True)
+        write_atomically(path or self.path, ((header or self.file_header) + tomli_w.dumps(self.to_toml())).encode("utf-8"), overwrite=True)
 
     # -- the end --------------------------------------------------------------------------
 
@@ -414,10 +493,7 @@ class Session:
         """
         run = self.run
         run.check_complete()
-        self.declare_as_written()
-        for displaced in run.pending_declarations()[:1]:  # open among several places: its side must say which
-            with located(self._where_of_pick(displaced.pick)):
-                self.push(Declaration(displaced, None, written=False))
+        self.declare_all()
         draft = self.draft
         chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
         rules, selections = house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
@@ -450,6 +526,26 @@ def _players(done: list[_Done]) -> dict[str, str]:
         if isinstance(item.step, Pick) and item.note is not None and item.note.startswith(PICKED_BY):
             players.setdefault(item.step.side, item.note.removeprefix(PICKED_BY).strip())
     return players
+
+
+def open_session(
+    path: Path, data: dict[str, Any] | None = None, maps_dir: Path | None = None, players: dict[str, str] | None = None, profile: Profile | None = None
+) -> Session:
+    """The terminal draft's and the draft room's session: a new draft's header (``data``), or the draft file at ``path`` resumed.
+
+    ``profile`` (``--profile``) reads the game with that map profile rather than the one the draft names or the lookup finds."""
+    draft = read_draft(path) if data is None else draft_from_dict(data, str(path))
+    if draft.ruleset is None:  # the terminal draft and the draft room are for picks; house rules alone need none
+        raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
+    try:
+        return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile)
+    except RuleViolation as error:
+        if draft.bid is None:
+            raise
+        # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
+        session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players, profile=profile)
+        session.bid_dropped = error
+        return session
 
 
 @contextlib.contextmanager

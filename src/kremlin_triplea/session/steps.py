@@ -11,8 +11,8 @@ from typing import Any, Union
 
 import attrs
 
-from kremlin_triplea.draft.kinds import BidSpec, Displaced
-from kremlin_triplea.draft.picks import Pick
+from kremlin_triplea.draft.kinds import Displaced
+from kremlin_triplea.draft.picks import BidSpec, Pick
 
 
 @attrs.frozen

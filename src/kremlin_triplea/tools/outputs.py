@@ -1,7 +1,8 @@
-"""A finished draft's outputs, all or none: the game file, its savegame and the install (apply, the terminal draft).
+"""A finished draft's outputs, all or none: the game file, its savegame and the install (apply, the terminal draft, the draft room).
 
 Everything that can be refused is refused before a file is written; the files are then written through
 :func:`~kremlin_triplea.gamefile.safe.all_or_none`, the install last, so a failure puts every file back.
+Writing a game includes its notes: the writers here add them (once), so no caller has to remember to.
 """
 
 from __future__ import annotations
@@ -14,10 +15,52 @@ from kremlin_triplea.errors import InputError
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
+    from kremlin_triplea.gamerules.house import HouseResult
+    from kremlin_triplea.rules.profile import Profile
+
+
+def apply_file(path: Path, *, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftResult:
+    """A Kremlin draft file applied as ``apply`` applies it (read back from disk: what the players' session saved)."""
+    from kremlin_triplea.session import Session
+
+    return Session.open(path, maps_dir=maps_dir, profile=profile).result()
+
+
+def finish_draft(
+    path: Path, output: Path, *, maps_dir: Path | str | None = None, overwrite: bool = False, install: bool = False, result: DraftResult | None = None
+) -> list[str]:
+    """Write the game of the finished draft file at ``path`` (or its ``result``, applied already) to ``output``, and install
+    it with ``install``, as ``apply -o --install`` does: all or none. Its summary, then what was written."""
+    from kremlin_triplea.gamefile.locate import default_maps_dir
+
+    result = result or apply_file(path, maps_dir=maps_dir)
+    written = write_apply_outputs(
+        result,
+        maps_dir=default_maps_dir(Path(maps_dir) if maps_dir is not None else None),
+        output=output,
+        savegame=None,
+        install=install,
+        install_name=None,
+        force=overwrite,
+        triplea=None,
+        inputs=(path,),
+    )
+    return [*result.summary(), *written]
+
+
+def written_game(result: DraftResult | HouseResult, where: Path | str | None = None) -> bytes:
+    """The game as every writer writes it: with its notes and name (added once), checked as ``apply`` checks it."""
+    from kremlin_triplea.check.gate import check_written_game
+    from kremlin_triplea.report.notes import add_notes
+
+    data = add_notes(result).game.to_bytes()
+    # The game made is checked before any copy of it is kept (file, install, savegame or download): TripleA would refuse it.
+    check_written_game(data, where or result.game.source)
+    return data
 
 
 def write_apply_outputs(
-    result: DraftResult,
+    result: DraftResult | HouseResult,
     *,
     maps_dir: Path,
     output: Path | None,
@@ -35,12 +78,10 @@ def write_apply_outputs(
     and the savegame is made and loaded back in a scratch folder first. The files are then written through
     :func:`~kremlin_triplea.gamefile.safe.all_or_none`, the install last: if it fails, the files are put back.
     """
-    from kremlin_triplea.check.gate import check_written_game
     from kremlin_triplea.gamefile.safe import all_or_none, check_output, scratch_folder
 
     game = result.game
-    # The game made is checked before any copy of it is kept (file, install or savegame): TripleA would refuse it.
-    check_written_game(game.to_bytes(), output or game.source)
+    written_game(result, output)
     name = _name_for_install(result, install_name, maps_dir, force) if install else None
     for path in (output, savegame):
         if path is not None:
@@ -67,7 +108,7 @@ def write_apply_outputs(
     return lines
 
 
-def _name_for_install(result: DraftResult, wanted: str | None, maps_dir: Path, force: bool) -> str:
+def _name_for_install(result: DraftResult | HouseResult, wanted: str | None, maps_dir: Path, force: bool) -> str:
     """The name the game is installed under, checked now; the game takes it, so its file and savegame say it too."""
     from kremlin_triplea.gamefile.install import check_install
     from kremlin_triplea.model.changes import SetGameName

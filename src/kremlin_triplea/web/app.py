@@ -6,13 +6,14 @@ Routes (KEY is a player's or the spectators' secret):
   POST /room/KEY/bid/answer    agree to the other side's bid, or refuse it
   POST /room/KEY/house         the side's powers' house-rule advantages (after the bid)
   POST /room/KEY/undo          ask an undo     POST /room/KEY/undo/answer
+  GET  /room/KEY/board         the board of the picks so far (the page's script puts it in the page)
   GET  /room/KEY/game.xml      the game (players, once complete)
   POST /room/KEY/install       install it into TripleA's folder (players)
   GET  /events/KEY             server-sent events: the step number, on every change
 
 Under load (issue 31): an event stream is a coroutine waiting on the event loop, never a worker thread, so
-any number of spectators leave the workers to the players; a page is drawn and compressed once per step and
-kept (the spectators all reload it when the room changes); a connection that owes its request too long, or
+any number of spectators leave the workers to the players; a page, and apart from it the board, is drawn and
+compressed once per step and kept (the spectators all reload it when the room changes); a connection that owes its request too long, or
 does not read what it is sent, is dropped, and the connections at once are bounded (``room_server``).
 """
 
@@ -23,6 +24,7 @@ import gzip
 import ipaddress
 import sys
 import threading
+from collections.abc import Callable
 from urllib.parse import parse_qsl
 
 import h11
@@ -92,7 +94,8 @@ def accepts_gzip(request: Request) -> bool:
 
 
 class Page:
-    """A page as sent, drawn at step ``seq``; compressed once, by the first request that takes it compressed."""
+    """A page (or the board the page's script puts in it) as sent, drawn at step ``seq``; compressed once, by the first
+    request that takes it compressed."""
 
     def __init__(self, seq: int, html: str) -> None:
         self.seq = seq
@@ -107,7 +110,7 @@ class Page:
     def gzipped(self) -> bytes:
         with self._compressing:
             if self._gzipped is None:
-                # Level 4: within 6% of level 9's size at a sixth of its time (a board's 560 KB page: 180 KB in 40 ms); mtime 0: same bytes every time.
+                # Level 4: within 6% of level 9's size at a sixth of its time (when the page held the board, 560 KB: 180 KB in 40 ms); mtime 0: same bytes every time.
                 self._gzipped = gzip.compress(self.html, compresslevel=4, mtime=0)
             return self._gzipped
 
@@ -225,22 +228,20 @@ PageKey = tuple[str, str | None, tuple[tuple[str, str], ...]]  # role, option, q
 class RoomPages:
     """The room's pages: each drawn under the room's lock (one whole state), kept for its step when it carries no
     note or error, and drawn by one worker however many ask for it at once (every spectator reloads when the room
-    changes): the others wait on the loop, holding no worker."""
+    changes): the others wait on the loop, holding no worker.
+
+    The board is not in the page: the page's script fetches it (``board``), drawn once a step for every role. A
+    player's page after their action is then answered without waiting for the board to be drawn (issue 31: the
+    board, drawn in the page, made it 470-710 ms with 200 spectators reloading), and a reload sends the page alone.
+    """
 
     def __init__(self, room: Room, draw_svg) -> None:
         self.room = room
         self.draw_svg = draw_svg
-        self.pictures: dict[int, str] = {}  # step -> the board, drawn once a step
+        self.board: Page | None = None  # the board as last drawn: used while it is of the current step
         self.notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
         self.kept: dict[PageKey, Page] = {}  # the pages last drawn without a note or an error; only the current step's are used
-        self.drawing: dict[tuple[PageKey, int], asyncio.Future] = {}  # (page, step) -> the page a request is drawing now
-
-    def picture(self) -> str:
-        seq = self.room.seq
-        if seq not in self.pictures:
-            self.pictures.clear()
-            self.pictures[seq] = self.draw_svg(self.room)
-        return self.pictures[seq]
+        self.drawing: dict[tuple[object, int], asyncio.Future] = {}  # (page or "board", step) -> what a request is drawing now
 
     @staticmethod
     def key(role: str, option: str | None, query: dict[str, str] | None) -> PageKey:
@@ -259,7 +260,8 @@ class RoomPages:
             plain = note is None and error is None
             page = self.kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
             if page is None:
-                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, svg=self.picture()))
+                board = f"/room/{key}/board?step={room.seq}"
+                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board))
                 if plain:
                     if len(self.kept) >= KEPT_PAGES:
                         self.kept.clear()
@@ -267,20 +269,43 @@ class RoomPages:
             room.mark_seen(role, page.seq)
         return page
 
+    def current_board(self) -> Page | None:
+        board = self.board
+        return board if board is not None and board.seq == self.room.seq else None
+
+    def draw_board(self) -> Page:
+        """The board of the room's step, drawn once a step (the same for every role: the picks so far)."""
+        room = self.room
+        with room.lock:  # one state of the board, not one an action is halfway through changing
+            board = self.current_board()
+            if board is None:
+                board = self.board = Page(room.seq, self.draw_svg(room))
+        return board
+
     async def view(self, request: Request, role: str, key: str, query: dict[str, str]) -> Response:
         option = query.get("option")
         page = self.kept_page(role, option, query)
         if (page is None or not page.compressed) and role not in self.notes:
-            page = await self.drawn_once(role, key, option, query)  # or joins the request drawing or compressing it
+            # Or joins the request drawing or compressing it.
+            page = await self.once((self.key(role, option, query), self.room.seq), lambda: self.draw(role, key, option=option, query=query, error=None))
         if page is not None and (page.compressed or not accepts_gzip(request)):
             # Drawn and compressed already at this step: answered on the loop, without a worker or the room's lock.
             self.room.mark_seen(role, page.seq)
             return page.response(request)
         return await run_in_threadpool(lambda: self.draw(role, key, option=option, query=query, error=None).response(request))
 
-    async def drawn_once(self, role: str, key: str, option: str | None, query: dict[str, str]) -> Page | None:
-        """The page drawn (and compressed) by one worker however many ask for it at once. None: drawing it failed (drawn again)."""
-        flight = (self.key(role, option, query), self.room.seq)
+    async def show_board(self, request: Request) -> Response:
+        """The board as the page's script puts it in the page: an SVG element, or a line saying why there is none."""
+        board = self.current_board()
+        if board is None or not board.compressed:
+            board = await self.once(("board", self.room.seq), self.draw_board)
+        if board is None:  # the request drawing it failed or went away
+            board = await run_in_threadpool(self.draw_board)
+        return board.response(request)
+
+    async def once(self, flight: tuple[object, int], draw: Callable[[], Page]) -> Page | None:
+        """``draw()``'s page, drawn and compressed by one worker however many ask for ``flight`` (what, at which step)
+        at once. None: drawing it failed (each asking draws it again)."""
         pending = self.drawing.get(flight)
         if pending is not None:
             try:
@@ -291,13 +316,13 @@ class RoomPages:
                 raise
         pending = self.drawing[flight] = asyncio.get_running_loop().create_future()
 
-        def draw() -> Page:
-            page = self.draw(role, key, option=option, query=query, error=None)
+        def drawn() -> Page:
+            page = draw()
             page.gzipped()
             return page
 
         try:
-            page = await run_in_threadpool(draw)
+            page = await run_in_threadpool(drawn)
         except BaseException:
             pending.cancel()  # those waiting draw it themselves
             raise
@@ -316,7 +341,7 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
     from kremlin_triplea.web.picture import board_svg
 
     endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping))
-    # The board's SVG makes a page about 570 KB (AA50); compressed (once per step, in a worker: see Page) it is 170 KB.
+    # AA50's board is about 290 KB; compressed (once per step, in a worker: see Page) 60 KB. A page without it is about 22 KB, 6 KB compressed.
     return Starlette(routes=endpoints.routes())
 
 
@@ -344,6 +369,7 @@ class RoomEndpoints:
             Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
             Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
             Route("/room/{key}/install", action(self.install), methods=["POST"]),
+            Route("/room/{key}/board", self.board),
             Route("/room/{key}/game.xml", self.game_xml),
             Route("/events/{key}", self.events),
         ]
@@ -372,6 +398,13 @@ class RoomEndpoints:
         except Forbidden as error:
             return self.forbidden(error)
         return await self.pages.view(request, role, key, {k: v[:200] for k, v in request.query_params.items()})
+
+    async def board(self, request: Request) -> Response:
+        try:
+            self.room.role(request.path_params["key"])
+        except Forbidden as error:
+            return self.forbidden(error)
+        return await self.pages.show_board(request)
 
     def action(self, method):
         """The endpoint that reads the form and runs ``method(role, form)`` in a worker, then redirects to the room."""

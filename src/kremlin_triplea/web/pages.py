@@ -82,8 +82,21 @@ SCRIPT = """
     document.documentElement.classList.toggle('map-zoom');
     zoom();
   });
+  // The board comes apart from the page (drawn once a step for everyone): the page does not wait for it. The board
+  // shown so far (kept) stays until the new one is in.
+  function board(kept) {
+    var map = document.querySelector('#board .map');
+    if (!map) return;
+    if (kept) { map.replaceChildren(kept); zoom(); }
+    fetch(map.getAttribute('data-board'), {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (drawn) {
+      if (!map.isConnected) return;  // a newer page is in: its own board is on its way
+      map.innerHTML = drawn;
+      zoom();
+    });
+  }
   budget();
   zoom();
+  board(null);
   var room = document.getElementById('room');
   if (!room) return;
   // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
@@ -97,10 +110,11 @@ SCRIPT = """
     fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
       var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
       if (!fresh) return;
+      var kept = room.querySelector('#board .map svg');
       room.innerHTML = fresh.innerHTML;
       for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
       budget();
-      zoom();
+      board(kept);
     });
   };
 })();
@@ -198,7 +212,7 @@ def status_line(room: Room) -> str:
         return "The draft is complete."
     if declaration is not None:
         return f"The bid is agreed. The {declaration[0].side} declare where {declaration[0].describe()} go (000 A, order of action)."
-    if turn is None and "bid" in session.data:
+    if turn is None and session.bid is not None:
         return "The bid is agreed. House rules: each side chooses its powers' advantages."
     if turn is None and room.bid_proposal is not None:
         return f"All {run.total_picks} picks are made. The {room.bid_proposal.side} propose a bid; the other side agrees or refuses."
@@ -219,7 +233,7 @@ def pending_line(room: Room, role: str) -> str:
     declaration = room.declaration()
     if declaration is not None:
         waiting = [declaration[0].side]
-    elif room.picks_done and "bid" in room.session.data:
+    elif room.picks_done and room.session.bid is not None:
         waiting = room.house_pending()
     elif room.bid_proposal is not None:
         waiting = [side for side in room.sides if side != room.bid_proposal.side]
@@ -241,8 +255,9 @@ def room_page(
     query: dict[str, str] | None = None,
     error: str | None = None,
     note: str | None = None,
-    svg: str = "",
+    board: str = "",
 ) -> str:
+    """``role``'s page of the room; ``board``: the address the page's script fetches the board from."""
     session = room.session
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
@@ -256,10 +271,10 @@ def room_page(
         out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
         out.append(f"<p class='note' id='note'>{escape(note)}</p>")
-    if session.data.get("house_rules"):
+    if session.house_rules:
         out.append(
             "<p id='house-rules'>House rules written into the game after the bid: "
-            + escape(", ".join(session.data["house_rules"]))
+            + escape(", ".join(session.house_rules))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     out.append(undo_block(room, role, key))
@@ -272,7 +287,7 @@ def room_page(
     body = (
         f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}'>{bar}<div id='controls'>"
         + "".join(out)
-        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map'>{svg}</div></div></div>"
+        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map' data-board='{escape(board)}'><p><a href='{escape(board)}'>The board</a> (the page puts it here)</p></div></div></div>"
     )
     return page(f"Kremlin draft — {who}", body)
 
@@ -300,7 +315,7 @@ def action_block(room: Room, role: str, key: str, option: str | None, filled: Fi
         return pick_block(room, key, option, filled)
     if declaration is not None:
         return declaration_block(room, role, key, declaration, filled)
-    if turn is None and "bid" in room.session.data:
+    if turn is None and room.session.bid is not None:
         return house_block(room, role, key, filled)
     if turn is None and room.bid_proposal is not None:
         return bid_answer_block(room, role, key)
@@ -321,8 +336,8 @@ def places_info(room: Room) -> dict[str, str]:
 def undo_target(room: Room) -> str:
     """The action an undo takes back, named: the bid, or the last pick with what it did."""
     session = room.session
-    if "bid" in session.data:
-        return "the agreed bid (" + bid_text(session.data["bid"]) + ")"
+    if session.bid is not None:
+        return "the agreed bid (" + bid_text(session.bid_table) + ")"
     return room.last_action()
 
 
@@ -519,7 +534,7 @@ def bid_block(room: Room, key: str, filled: Filled) -> str:
     rules = state.ruleset.bid
     choices = bid_choices(state)
     costs = bid_costs(room)
-    totals = DraftValue(tuple(state.side_powers), tuple(room.session.values), None).totals()
+    totals = DraftValue(tuple(state.side_powers), tuple(room.pick_values), None).totals()
     out = [
         "<section id='bid'><h3>The bid</h3>",
         f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
@@ -668,7 +683,7 @@ def undo_block(room: Room, role: str, key: str) -> str:
         )
     if role == SPECTATOR or not room.session.picks:
         return ""
-    if "bid" not in room.session.data and room.session.picks[-1]["side"] != role:
+    if room.session.bid is None and room.session.picks[-1].side != role:
         return ""
     return (
         f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
@@ -679,16 +694,16 @@ def undo_block(room: Room, role: str, key: str) -> str:
 
 def picks_block(room: Room) -> str:
     session = room.session
-    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    values = DraftValue(tuple(session.state.side_powers), tuple(room.pick_values), None)
     out = ["<section id='picks'><h3>Picks</h3>"]
     for side in session.state.side_powers:
         out.append(f"<h4>{escape(side)}</h4><ul>")
-        for value, _pick in zip(session.values, session.picks):
+        for value, _pick in zip(room.pick_values, session.picks):
             if value.side == side:
                 out.append("<li>" + "<br>".join(escape(line) for line in describe_pick(value)) + "</li>")
         out.append(f"</ul><p class='total'>total: {values.totals()[side]:+d} IPCs</p>")
-    if "bid" in session.data:
-        out.append(bid_html(session.data["bid"], "bid-entered"))
+    if session.bid is not None:
+        out.append(bid_html(session.bid_table, "bid-entered"))
     out.append("</section>")
     return "".join(out)
 

@@ -23,7 +23,7 @@ def board_svg(room: Room) -> str:
     map's folder, say), a line saying so: the draft itself needs only the game file."""
     session = room.session
     game = session.game
-    values = DraftValue(tuple(session.state.side_powers), tuple(session.values), None)
+    values = DraftValue(tuple(session.state.side_powers), room.pick_values, None)
     legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title}", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     try:
         art = room.map_art or read_map_art(find_map_folder(game.board, game.source, session.maps_dir))

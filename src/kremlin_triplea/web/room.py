@@ -3,9 +3,11 @@
 Every action, and every page drawn, holds the room's one lock; an action carries the
 sequence number the player's page was drawn at: a second submission for the
 same turn (double click, two tabs) finds the number moved on and changes
-nothing. The picks themselves are checked and applied by the terminal draft's
-``DraftSession`` (the draft engine's ``DraftRun.parse_pick``/``apply_pick``),
-and the draft file is written atomically after every accepted action.
+nothing. The draft is a :class:`~kremlin_triplea.session.Session`, as in the
+terminal draft and ``apply``: every pick, the agreed bid, each declaration and
+the house-rule choices are steps pushed onto it (checked as they are pushed),
+undo pops them, and the draft file is written from the steps atomically after
+every accepted action.
 
 The links' secrets live beside the draft (``NAME.room.toml``, created 0600), never in
 the draft file, which stays exactly what ``apply`` reads.
@@ -17,7 +19,6 @@ the files it wrote, takes the room back to what the files hold, and says so.
 
 from __future__ import annotations
 
-import copy
 import os
 import secrets
 import stat
@@ -29,23 +30,22 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.assistant.session import DraftSession, open_session
-from kremlin_triplea.check.gate import check_written_game
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.form import Form
 from kremlin_triplea.draft.kinds import KINDS, Displaced
-from kremlin_triplea.draft.legal import legal_choices
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game, read_draft
+from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
-from kremlin_triplea.report.notes import add_notes, install_name
-from kremlin_triplea.report.value import describe_pick
+from kremlin_triplea.report.notes import install_name
+from kremlin_triplea.report.value import PickValue, describe_pick, value_session
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
+from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import Session, apply_draft
+from kremlin_triplea.session import Declaration, HouseRuleChoice, Session, open_session
+from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
 SPECTATOR = "spectator"
@@ -70,6 +70,9 @@ class NotSaved(Exception):
 def room_file(draft_path: Path) -> Path:
     return draft_path.with_name(draft_path.stem + ".room.toml")
 
+
+#: The comment the draft file starts with while the room writes it.
+DRAFT_HEADER = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"
 
 ROOM_HEADER = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
 
@@ -280,10 +283,11 @@ class Answer:
 
 
 class Room:
-    def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None) -> None:
+    def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None, profile: Profile | None = None) -> None:
         self.path = Path(draft_path)
-        data = read_toml(self.path)
-        self.session: DraftSession = open_session(self.path, dict(data), maps_dir)
+        self.profile = profile  # ``serve --profile``: the game read with it rather than the draft's or the lookup's
+        self.session: Session = open_session(self.path, None, maps_dir, profile=profile)
+        self.session.file_header = DRAFT_HEADER
         self.sides: tuple[str, ...] = tuple(self.session.state.side_powers)
         for side in players or {}:
             if side not in self.sides:
@@ -305,6 +309,7 @@ class Room:
         self.pick_seq: int = -1  # the seq at which the last pick was accepted
         self._read_waiting()
         self._result: DraftResult | None = None
+        self._values: tuple[int, tuple[PickValue, ...]] | None = None  # (seq, the picks' values) for the pages
         self.map_art = None  # the map's art, read once for the pictures
 
     def _read_waiting(self) -> None:
@@ -317,7 +322,7 @@ class Room:
         self._undo_request: Undo | None = None
         self._bid_proposal: BidProposal | None = None
         proposal = waiting.get("bid_proposal")
-        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and "bid" not in self.session.data:
+        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and self.session.bid is None:
             self._bid_proposal = BidProposal(proposal["side"], proposal["bid"])
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
@@ -328,7 +333,7 @@ class Room:
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
-        return copy.deepcopy(self.session.data), self._bid_proposal, self._undo_request, set(self.house_answered), self._answer
+        return self.session.to_toml(), self._bid_proposal, self._undo_request, set(self.house_answered), self._answer
 
     @contextmanager
     def _acting(self) -> Iterator[None]:
@@ -372,8 +377,9 @@ class Room:
 
     def _reload(self) -> None:
         """The room as its files hold it (after an action that could not be saved); open pages are drawn again."""
-        self.session.data = dict(read_toml(self.path))
-        self.session.replay()
+        players = self.session.players
+        self.session = open_session(self.path, None, self.session.maps_dir, players, self.profile)
+        self.session.file_header = DRAFT_HEADER
         self._read_waiting()
         self._moved_on()
 
@@ -416,22 +422,29 @@ class Room:
     # -- what -----------------------------------------------------------------
 
     @property
+    def pick_values(self) -> tuple[PickValue, ...]:
+        """What each pick so far is worth (000 C), for the pages: valued once per step."""
+        if self._values is None or self._values[0] != self.seq:
+            self._values = (self.seq, value_session(self.session).picks)
+        return self._values[1]
+
+    @property
     def picks_done(self) -> bool:
-        return len(self.session.run.applied) >= self.session.run.total_picks
+        return self.session.picks_done
 
     @property
     def complete(self) -> bool:
         with self.lock:
-            return self.picks_done and "bid" in self.session.data and self.declaration() is None and not self.house_pending()
+            return self.picks_done and self.session.bid is not None and self.declaration() is None and not self.house_pending()
 
     # -- after the bid: where the displaced units go (000 A "Order of action" 1) ----------
 
     def declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
         """The next group whose side must say where it goes, once the bid is agreed (None: none is open)."""
-        with self.lock:  # declaration_step takes the declarations back and makes them again on the board
-            if not (self.picks_done and "bid" in self.session.data):
+        with self.lock:  # the declarations that need no answer are pushed on the way
+            if not (self.picks_done and self.session.bid is not None):
                 return None
-            return self.session.declaration_step()
+            return self.session.open_declaration()
 
     def declare(self, role: str, form: dict[str, str]) -> str:
         """The declaring side says where the open group goes; checked on the board the earlier declarations left."""
@@ -446,21 +459,19 @@ class Room:
             wanted = form.get("to", "").strip()
             if not wanted:
                 raise FormError("to: the place they go")
+            session = self.session
             try:
-                self.session.record_declaration(displaced, self.session.state.names.place(wanted))
+                # Once every group is placed the bid's units follow them (000 A): a bid that no longer applies is withdrawn.
+                session.declare(Declaration(displaced, session.state.names.place(wanted)))
             except KremlinError as error:
                 raise Refused(str(error)) from None
             line = f"{displaced.describe()} go to {wanted}"
-            if self.declaration() is None:
-                # Every group is placed: the bid's units follow them (000 A), so the bid is checked again on that board.
-                try:
-                    apply_draft(draft_from_dict(self.session.data, str(self.path)), maps_dir=self.session.maps_dir)
-                except KremlinError as error:
-                    self.session.data.pop("bid", None)
-                    self.session.save()
-                    self._accepted()
-                    return f"{line}; the bid no longer applies once the units are placed ({error}): enter the bid again"
+            self.declaration()  # the groups after it that need no answer
+            session.save()
             self._accepted()
+            if session.bid_dropped is not None:
+                error, session.bid_dropped = session.bid_dropped, None
+                return f"{line}; the bid no longer applies once the units are placed ({error}): enter the bid again"
             return line
 
     # -- house rules: each side chooses its powers' advantages --------------------
@@ -472,7 +483,7 @@ class Room:
         ``seed``, the power not in ``advantages``) is chosen here, by the side
         the power belongs to ("each power gains an advantage": 003; 004).
         """
-        data = self.session.data
+        data = self.session.to_toml()
         names = self.session.run.names
         side_of = self.session.state.side_of
         tables = data.get("house_rule_choices", {})
@@ -501,15 +512,16 @@ class Room:
         """A side's advantages for its powers (``advantage.SET.POWER`` = id or ``none``; ``value.SET.POWER.NAME`` what it leaves to choose)."""
         with self._acting():
             self._check(role, form.get("seq"))
-            if not (self.picks_done and "bid" in self.session.data) or self.declaration() is not None:
+            if not (self.picks_done and self.session.bid is not None) or self.declaration() is not None:
                 raise Forbidden("the house rules come after the picks, the bid and the declarations")
             open_sets = self.house_choices_open().get(role, {})
             if role not in self.house_pending():
                 raise Conflict(f"the {role} have no advantages to choose")
-            data = {**self.session.data, "house_rule_choices": {k: dict(v) for k, v in self.session.data.get("house_rule_choices", {}).items()}}
+            session = self.session
+            tables = {k: dict(v) for k, v in session.to_toml().get("house_rule_choices", {}).items()}
             chosen_lines = []
             for set_id, offered in open_sets.items():
-                table = data["house_rule_choices"].setdefault(set_id, {})
+                table = tables.setdefault(set_id, {})
                 advantages = dict(table.get("advantages", {}))
                 for power in dict.fromkeys(a.power for a in offered):
                     wanted = form.get(f"advantage.{set_id}.{power}", "")
@@ -527,20 +539,24 @@ class Room:
                     chosen_lines.append(f"{power}: {advantage.title}")
                 if advantages:
                     table["advantages"] = advantages
+            pushed = 0
             try:
-                # The whole draft with these choices, applied as apply will: refused here, nothing is written.
-                apply_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
+                # Each set's choices pushed onto the finished draft, checked as apply writes them: refused here, nothing is written.
+                for set_id in open_sets:
+                    session.push(HouseRuleChoice.of(set_id, tables[set_id]))
+                    pushed += 1
             except KremlinError as error:
+                for _ in range(pushed):
+                    session.pop()
                 raise Refused(str(error)) from None
-            self.session.data["house_rule_choices"] = {k: v for k, v in data["house_rule_choices"].items() if v}
-            self.session.save()
+            session.save()
             self.house_answered.add(role)
             save_room_state(self.path, house_answered=sorted(self.house_answered))
             self._accepted()
             return "advantages chosen: " + ("; ".join(chosen_lines) or "none")
 
     def next_pick(self) -> NextPick:
-        return legal_choices(self.session.run)
+        return self.session.next_pick()
 
     def turn(self) -> str | None:
         """The side to act: the picking side, or None once the picks are done (either side enters the bid)."""
@@ -558,15 +574,15 @@ class Room:
         """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
 
         if self._result is None:
-            result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
-            # As apply: the game made is checked before a copy of it leaves the room (download or install).
-            check_written_game(result.game.to_bytes(), self.path.with_suffix(".xml"))
+            result = apply_file(self.path, maps_dir=self.session.maps_dir)
+            # As apply: the game is written with its notes, and checked before a copy of it leaves the room (download or install).
+            written_game(result, self.path.with_suffix(".xml"))
             self._result = result
         return self._result
 
     def game_bytes(self) -> bytes:
         with self.lock:
-            return self.result().game.to_bytes()
+            return written_game(self.result(), self.path.with_suffix(".xml"))
 
     def install(self, name: str | None = None) -> str:
         """Install the finished game into TripleA's folder on the host's machine, as ``apply --install`` does, under
@@ -576,16 +592,25 @@ class Room:
 
         with self.lock:
             # A fresh application: installing names the game, which the kept result (the download) must not take.
-            result = add_notes(apply_draft(read_draft(self.path), maps_dir=self.session.maps_dir))
-            check_written_game(result.game.to_bytes(), self.path.with_suffix(".xml"))
+            result = apply_file(self.path, maps_dir=self.session.maps_dir)
             chosen = (name or "").strip() or install_name(result)
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
                 check_install(result.game.map_folder(maps_dir), chosen, force=False)
             except KremlinError:
                 raise Refused(f"TripleA already lists a game named {chosen!r} for this map, or cannot take that name: choose another name") from None
-            installed = result.game.install(maps_dir, name=chosen)
-            return f"installed {installed.game_name!r} on the host's TripleA: choose it under that name in Select Game"
+            write_apply_outputs(
+                result,
+                maps_dir=maps_dir,
+                output=None,
+                savegame=None,
+                install=True,
+                install_name=chosen,
+                force=False,
+                triplea=None,
+                inputs=(self.path,),
+            )
+            return f"installed {chosen!r} on the host's TripleA: choose it under that name in Select Game"
 
     # -- acting -----------------------------------------------------------------
 
@@ -628,11 +653,14 @@ class Room:
             if not choices.available:
                 raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
             entry = pick_entry(form, side, KINDS[option.kind].target_key, self.pick_form(choices, side))
+            session = self.session
             try:
-                lines = self.session.add_pick(entry)  # parses, checks and applies as apply does; saves atomically
+                outcome = session.push(session.pick_from_toml(entry))  # parsed and checked as apply does
             except KremlinError as error:
-                # add_pick applies before it saves: a refused pick changed neither the board nor the file.
+                # A refused pick changed neither the board nor the file.
                 raise Refused(str(error)) from None
+            session.save()
+            lines = list(outcome.lines) if outcome is not None else []
             self.pick_seq = self.seq + 1
             self._accepted()
             return lines
@@ -647,17 +675,17 @@ class Room:
             self._check(role, form.get("seq"))
             if not self.picks_done:
                 raise Forbidden("the bid comes after the picks")
-            if "bid" in self.session.data:
+            if self.session.bid is not None:
                 raise Conflict("the bid is already entered")
             if self.bid_proposal is not None:
                 raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
             rules = self.session.run.ruleset.bid
             bid = bid_entry(form, rules.placing_side, rules.negative)
-            data = {**self.session.data, "bid": bid}
             try:
-                # The whole draft with this bid, applied as apply will: refused here, nothing is written. The
-                # declarations come after the bid, so a group still open is placed at its first place for this check.
-                Session.from_draft(draft_from_dict(data, str(self.path)), maps_dir=self.session.maps_dir)
+                # Checked by pushing it and popping it: refused here, nothing is written. The declarations come after
+                # the bid, so a group still open is placed at its first place for this check.
+                self.session.push(self.session.bid_from_toml(bid))
+                self.session.pop()
             except KremlinError as error:
                 raise Refused(str(error)) from None
             self.bid_proposal = BidProposal(role, bid)
@@ -675,7 +703,7 @@ class Room:
             self.bid_proposal = None
             agreed = form.get("agree") == "yes"
             if agreed:
-                self.session.data["bid"] = proposal.bid
+                self.session.push(self.session.bid_from_toml(proposal.bid))
                 self.session.save()
             self._accepted(Answer(proposal.side, role, "bid", agreed))
             if not agreed:
@@ -690,10 +718,10 @@ class Room:
             self._check(role, form.get("seq"))
             if not self.session.picks:
                 raise Conflict("nothing to undo")
-            if "bid" in self.session.data:
+            if self.session.bid is not None:
                 last_side = None  # the bid concerns both: the other always agrees
             else:
-                last_side = self.session.picks[-1]["side"]
+                last_side = self.session.picks[-1].side
                 if last_side != role:
                     raise Forbidden(f"only the {last_side} may ask to take back their pick")
             other = next(s for s in self.sides if s != role)
@@ -723,19 +751,19 @@ class Room:
 
     def last_action(self) -> str:
         """The action an undo takes back, named: the agreed bid, or the last pick with what it did."""
-        if "bid" in self.session.data:
+        if self.session.bid is not None:
             return "the agreed bid"
         if not self.session.picks:
             return "nothing"
-        return describe_pick(self.session.values[-1])[0]
+        return describe_pick(self.pick_values[-1])[0]
 
     def _undo(self, answer: Answer | None = None) -> None:
         self.bid_proposal = None  # entered on the board being undone
-        if "bid" in self.session.data:
-            self.session.data.pop("bid")
-            self.session.save()
+        if self.session.bid is not None:
+            self.session.withdraw_bid()  # the declarations made since stay
         else:
-            self.session.undo()  # replays the remaining picks and saves atomically
+            self.session.undo()  # pops the last pick
+        self.session.save()
         self.pick_seq = -1
         self._accepted(answer)
 
@@ -749,5 +777,4 @@ def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) ->
     # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
     chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
     house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
-    header = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"
-    write_atomically(path, (header + tomli_w.dumps(data)).encode("utf-8"))
+    write_atomically(path, (DRAFT_HEADER + tomli_w.dumps(data)).encode("utf-8"))

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answers_of, place_answers
+from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answered, answers_of, place_answers
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
@@ -356,7 +356,7 @@ def placement_form(state: DraftState, choices: PlacementChoices, side: str) -> F
         for n in range(len(defaults)):
             at = answers.get(f"at.{n}", "")
             if at:  # a row without a place is left blank on purpose
-                counted[(answers.get(f"power.{n}", ""), answers.get(f"unit.{n}", ""), at)] += int(answers.get(f"count.{n}", "1"))
+                counted[(answered(answers, f"power.{n}"), answered(answers, f"unit.{n}"), at)] += int(answers.get(f"count.{n}", "1"))
         if not counted:
             raise Unanswered("choose where the units go")
         return [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in counted.items()]
@@ -388,8 +388,8 @@ class _SetAsked:
             entry = self.chosen(answers)
             return [f"{entry.power}: {' + '.join(entry.units)}, all in one place"]
 
-        answers = tuple(Answer(str(n), (f"{s.power} {' + '.join(s.units)}",)) for n, s in enumerate(sets))
-        return Field("set", "units", answers, alone="", resolve=by_power, then=said, page=False)
+        named = tuple(Answer(str(n), (f"{s.power} {' + '.join(s.units)}",)) for n, s in enumerate(sets))
+        return Field("set", "units", named, alone="", resolve=by_power, then=said, page=False)
 
     def power_field(self, answers: Answers, n: int) -> Field | None:
         entry = self.chosen(answers)
@@ -433,9 +433,9 @@ class _UnitsAsked:
         self.same_power = "same_power" in params.require
 
     def units_field(self) -> Field:
-        answers = tuple(Answer(" + ".join(sorted(s.elements())), (" + ".join(sorted(s.elements())),)) for s in self.sets)
+        named = answers_of([" + ".join(sorted(s.elements())) for s in self.sets])
         # "aircraft carrier": the set of the carrier alone
-        return Field("set", "units", answers, alone="", resolve=self.state.names.unit, page=False)
+        return Field("set", "units", named, alone="", resolve=self.state.names.unit, page=False)
 
     def units(self, answers: Answers) -> list[str]:
         return answers["set"].split(" + ")

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of
+from kremlin_triplea.draft.form import Answers, Field, Form, answered, answers_of
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
@@ -410,12 +410,7 @@ def scenario_form(state: DraftState, choices: ScenarioChoices, side: str) -> For
             intro += scenario_lines(scenario, state.edition, with_rule=False)
         return attrs.evolve(field, label="scenario ('help TITLE' shows its rule)", listed=False, intro=tuple(intro), narrowed=None)
 
-    def read(answers: Answers) -> str:
-        if not answers.get("scenario"):
-            raise Unanswered("scenario: missing")
-        return answers["scenario"]
-
-    return Form((attrs.evolve(field, narrowed=asked),), read)
+    return Form((attrs.evolve(field, narrowed=asked),), lambda answers: answered(answers, "scenario"))
 
 
 @attrs.frozen
@@ -479,6 +474,9 @@ class ScenarioOption(OptionKind):
 
     def apply(self, state: DraftState, pick: Pick) -> Outcome:
         return apply_scenario(state, pick)
+
+    def help_lines(self, state: DraftState, option: Option, side: str | None) -> list[str]:
+        return [line for s in state.ruleset.scenarios if side is None or s.side == side for line in scenario_lines(s, state.edition)]
 
     def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
         assert isinstance(choices, ScenarioChoices)
