@@ -9,6 +9,7 @@ Kremlin rulesets on every game their seeds target.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -57,6 +58,19 @@ def test_each_invariant_is_reported_in_plain_words() -> None:
             "2 Sea Zone holds units of British and Germans, who are at war",
         ]
     )
+
+
+def test_one_factory_a_territory_counts_every_power_s_factory_type() -> None:
+    """A map giving each power its own factory (Total World War: germanFactory, russianFactory...) still has one
+    factory a territory: a second factory of another power's type beside the first is two factories."""
+    game = fresh_game(Path(__file__).resolve().parent / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml")
+    board = game.board
+    assert board.units("Western Germany")[("Germany", "germanFactory")] == 1  # the game file's set-up
+    factories = {"germanFactory", "russianFactory", "britishFactory"}
+    before = board_problems(board, factories, ["Western Germany"])
+    board.push(PlaceUnits("Western Germany", "Germany", "britishFactory", 1))
+    assert new_problems(before, board, factories, ["Western Germany"]) == ["Western Germany holds more than one factory (britishFactory, germanFactory)"]
+    board.pop()
 
 
 def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:

@@ -84,6 +84,15 @@ def test_a_takeover_placing_artillery_is_not_offered_where_the_map_has_none_and_
     assert listed.exit_code == 0, listed.output
     (line,) = [line for line in listed.output.splitlines() if line.startswith("Option 10 ")]
     assert "not available" in line and "artillery" in line, line
+    # 000 option 3: "you take over their armies as well": a neutral whose army has artillery (the ruleset's neutral
+    # table, from the rule text) cannot join anyone here, so it is not listed; the others are.
+    armies = {n["name"]: n["army"] for n in tomllib.loads((REPO / "rulesets" / "kremlin-aa50.toml").read_text(encoding="utf-8"))["neutral"]}
+    block = listed.output.split("Option 3 ", 1)[1].split("\nOption ", 1)[0]
+    shown = {name for name in armies if f"  {name} [" in block}
+    assert shown and all("artillery" not in armies[name] for name in shown), block
+    territories = {t.get("name") for t in etree.parse(str(V6)).getroot().iter("territory")}
+    assert {"Sweden", "Turkey"} <= territories and all("artillery" in armies[n] for n in ("Sweden", "Turkey"))
+    assert {"Sweden", "Turkey"}.isdisjoint(shown)
     # The takeover written by hand is refused as a rule the map cannot meet (exit 1), in one line, no traceback.
     data["pick"] = [{"side": "Axis", "option": 10, "takeover": {"territory": "Karelia", "by": "Germans"}}]
     draft.write_text(tomli_w.dumps(data), encoding="utf-8")
@@ -429,3 +438,31 @@ def test_a_negative_bid_on_total_world_war_removes_each_power_s_own_infantry_and
     assert {("Germany", "germanInfantry"), ("Germany", "germanTank")} <= removable
     assert removable <= held  # only units the set-up has, of the bidding side's powers
     assert {power for power, _ in removable} <= set(run.state.side_powers[ruleset.bid.placing_side])
+
+
+@pytest.mark.slow
+def test_on_a_map_of_per_power_factories_a_factory_option_never_adds_a_second_factory(tmp_path: Path) -> None:
+    """000 option 8 places a factory "in a territory that does not have one". Total World War's factories are each
+    power's (germanFactory, russianFactory: constructionType fProduction in the game file); a host's profile names
+    them per power, and no shared one: a territory holding any power's factory takes no second."""
+    root = etree.parse(str(TWW)).getroot()
+    kinds = {
+        a.get("attachTo")
+        for a in root.iter("attachment")
+        if a.get("name") == "unitAttachment" and any(o.get("name") == "constructionType" and o.get("value") == "fProduction" for o in a.iter("option"))
+    }
+    with_factory = {u.get("territory") for u in root.iter("unitPlacement") if u.get("unitType") in kinds}
+    assert {"germanFactory", "russianFactory"} <= kinds and "Western Germany" in with_factory
+    written = _profile(tmp_path, TWW)
+    data = tomllib.loads(written.read_text(encoding="utf-8"))
+    del data["unmatched"]["factory"]
+    for power, own in (("Germany", "germanFactory"), ("Russia", "russianFactory"), ("Britain", "britishFactory"), ("Japan", "japaneseFactory")):
+        data["units_by_power"][power]["factory"] = own
+    written.write_text(tomli_w.dumps(data), encoding="utf-8")
+    profile = load_profile(written)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)
+    for first in ("Axis", "Allies"):
+        run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+        placed = [(e.power, e.unit, e.at) for p in run.legal_picks if p.option.number == 8 for e in p.target.units if e.unit in kinds]  # type: ignore[union-attr]
+        assert placed, first
+        assert not [entry for entry in placed if entry[2] in with_factory], placed[:5]

@@ -6,8 +6,8 @@ A game can only start from a board where:
   (unowned) territory holds a power's units (TripleA would fight or misread
   them at once; at sea as on land: 001 option 3 and 7 place ships "not in the
   same seazone with enemy units", and a scenario's retreat must not end there);
-* no territory holds more than one factory (every option and scenario that
-  places one says "factory", never "factories");
+* no territory holds more than one factory, of whichever power's factory type
+  (every option and scenario that places one says "factory", never "factories");
 * every unit stands where its type may: ships only at sea, planes at sea only
   on carriers with room, land units at sea only on transports with room.
 
@@ -18,7 +18,7 @@ oddities, which are not the draft's doing).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change
@@ -29,9 +29,12 @@ def touched_places(changes: Iterable[Change]) -> frozenset[str]:
     return frozenset(place for change in changes if (place := getattr(change, "territory", None)) is not None)
 
 
-def board_problems(board: Board, factory: str | None, places: Iterable[str] | None = None) -> set[str]:
-    """Every broken invariant on ``board`` (of ``places`` only, if given), one plain sentence each."""
+def board_problems(board: Board, factory: str | Collection[str] | None, places: Iterable[str] | None = None) -> set[str]:
+    """Every broken invariant on ``board`` (of ``places`` only, if given), one plain sentence each.
+
+    ``factory``: the factory unit type, or every power's (a map giving each power its own, issue 28)."""
     catalog = board.catalog
+    factories = {factory} if isinstance(factory, str) else set(factory or ())
     found: set[str] = set()
     nodes = board.nodes
     for place, data in nodes.items() if places is None else ((p, nodes[p]) for p in places):
@@ -58,11 +61,12 @@ def board_problems(board: Board, factory: str | None, places: Iterable[str] | No
                 enemies = sorted(o for o in present if not catalog.allied(o, data["owner"]))
                 if enemies:
                     found.add(f"{place} belongs to {data['owner']} but holds units of {', '.join(enemies)}, at war with them")
-        if factory is not None and data["units"] and sum(n for (_, u), n in data["units"].items() if u == factory) > 1:
-            found.add(f"{place} holds more than one {factory}")
+        if factories and data["units"] and sum(n for (_, u), n in data["units"].items() if u in factories) > 1:
+            types = sorted({u for (_, u), n in data["units"].items() if n and u in factories})
+            found.add(f"{place} holds more than one {types[0]}" if len(types) == 1 else f"{place} holds more than one factory ({', '.join(types)})")
     return found
 
 
-def new_problems(before: set[str], board: Board, factory: str | None, places: Iterable[str] | None = None) -> list[str]:
+def new_problems(before: set[str], board: Board, factory: str | Collection[str] | None, places: Iterable[str] | None = None) -> list[str]:
     """What ``board`` breaks that ``before`` (the problems of the board before the change, of the same places) did not."""
     return sorted(board_problems(board, factory, places) - before)

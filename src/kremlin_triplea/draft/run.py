@@ -581,9 +581,9 @@ class DraftRun:
         """Push ``outcome``'s changes, or refuse them (changing nothing) if they leave a board no game starts from."""
         board = self.game.board
         places = touched_places(outcome.changes)
-        before = board_problems(board, self.state.factory, places)
+        before = board_problems(board, self.state.factories, places)
         board.push_all(list(outcome.changes))
-        broken = new_problems(before, board, self.state.factory, places)
+        broken = new_problems(before, board, self.state.factories, places)
         if broken:
             for _ in outcome.changes:
                 board.pop()

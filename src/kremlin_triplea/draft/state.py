@@ -104,6 +104,8 @@ class DraftState:
         self.neutrals = {_named(names.territory, n.name, ruleset, profile, f"the neutral {n.name}"): n for n in ruleset.neutrals.values()}
         # A map without a factory unit (the matrix runs rulesets on any map) still has options needing none.
         self.factory: str | None = names.unit("factory") if names.has_unit("factory") else None
+        # Every power's factory type ("one factory per territory" counts a germanFactory beside a britishFactory).
+        self.factories: frozenset[str] = names.units_of_any_power("factory")
         # Which base game this is (the profile's [[game]]): scenarios have per-edition clauses.
         base = next((g for g in profile.games if g.name == board.game_name), None)
         self.base_file: str | None = base.file if base is not None else None

@@ -77,9 +77,10 @@ class Names:
         ([units_by_power]). On a map with per-power types the shared type only if ``power`` can have it (its
         frontier sells it, or it has one in the set-up), else None: Total World War's Germans have no carrier, and
         the shared table's "carrier" is the Americans'; DanubeAxis, a stand-in with no table of its own, gets none
-        of the shared tanks it cannot buy. On a map of shared types, the shared type, as :meth:`unit`. A word the
-        profile lists under [unmatched] (nothing on the map stands for it) is None for every power; any other
-        unknown word is an error of the profile or the ruleset, raised as :meth:`unit` raises it."""
+        of the shared tanks it cannot buy. On a map of shared types, the shared type, as :meth:`unit`. A word with no
+        shared type is None for a power with a table of its own that lacks it, and for every power where the
+        profile lists it under [unmatched] (nothing on the map stands for it); otherwise it is an error of the
+        profile or the ruleset, raised as :meth:`unit` raises it."""
         key = (name, power)
         if key not in self._own_units:
             self._own_units[key] = None if self.why_no_unit(name, power) is not None else self._own_or_shared(name, power)

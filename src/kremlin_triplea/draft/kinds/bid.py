@@ -69,7 +69,7 @@ def bid_placement_problem(state: DraftState, facts: Facts, power: str, unit: str
             return Problem(bid.placement_rule, bid.source, f"{shown} is owned by {board.owner(place) or 'nobody'}, not {power}")
         if board.node(place)["impassable"]:
             return Problem(bid.placement_rule, bid.source, f"{shown} is impassable: a neutral in the rules, not {power} territory")
-        if unit == state.factory and any(n for (_, u), n in board.units(place).items() if u == unit):
+        if unit in state.factories and any(n for (_, u), n in board.units(place).items() if u in state.factories):
             # The board every game starts from (draft/invariants.py): a territory holds one factory.
             return Problem(bid.placement_rule, bid.source, f"{shown} already has a {unit}: a territory holds one")
     return None

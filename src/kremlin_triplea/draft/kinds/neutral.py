@@ -15,6 +15,7 @@ from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered,
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
+from kremlin_triplea.errors import and_more
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
@@ -159,11 +160,15 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
         return Problem(restriction.rule, restriction.source, f"{power} may take over only {', '.join(restriction.neutrals)}, not {neutral.name}")
-    # The neutral joins ``power`` with its army, as ``power``'s own units (issue 28): never another power's type.
+    return army_problem(state, option, territory, power) or state.lock_problem(side, territory)
+
+
+def army_problem(state: DraftState, option: Option, territory: str, power: str) -> Problem | None:
+    """Why the neutral's army cannot join ``power``: it joins as ``power``'s own units (issue 28), never another power's
+    type, so a power the map gives none of one of them may not take it (WW2v6 1941 has no artillery)."""
+    neutral = state.neutrals[territory]
     problem = state.units_problem(option.quote("neutral"), option.source, power, (word for word, _ in neutral.army))
-    if problem is not None:
-        return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}")
-    return state.lock_problem(side, territory)
+    return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}") if problem is not None else None
 
 
 def neutral_set_problem(state: DraftState, option: Option, territories: list[str]) -> Problem | None:
@@ -360,6 +365,7 @@ class NeutralTakeover(OptionKind):
         params = option.params
         assert isinstance(params, NeutralTakeoverParams)
         choices = []
+        armies = []  # why a neutral's army could join none of the powers (said when no neutral may be taken)
         for territory, neutral in state.neutrals.items():
             takers = []
             for power in powers:
@@ -369,6 +375,8 @@ class NeutralTakeover(OptionKind):
                 takers.append((power, navy_destinations(state, territory, power).matches if neutral_navy(state, territory, power) else ()))
             if takers:
                 choices.append(NeutralChoice(territory, neutral.name, neutral.ipc, tuple(takers), neutral.group))
+            elif powers and all(army_problem(state, option, territory, power) for power in powers):
+                armies.append(army_problem(state, option, territory, powers[0]).why)  # type: ignore[union-attr]
         pairs = (
             tuple(
                 (a.territory, b.territory)
@@ -378,7 +386,10 @@ class NeutralTakeover(OptionKind):
             if params.count == 2
             else ()
         )
-        unavailable = None if pairs else f"no {params.count} neutrals the option allows together can be taken by the {side}"
+        # One neutral a pick: any neutral with a taker; two: a pair the option allows together (picks yields those).
+        possible = pairs if params.count == 2 else choices if params.count == 1 else ()
+        why = f"no {params.count} neutrals the option allows together can be taken by the {side}"
+        unavailable = None if possible else why + (f": {armies[0]}{and_more(armies)}" if armies else "")
         return NeutralChoices(option, unavailable=unavailable, neutrals=tuple(choices), neutral_pairs=pairs)
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:

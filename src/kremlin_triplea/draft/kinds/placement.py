@@ -209,7 +209,7 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
             if place in enemies:
                 return Problem(option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} holds units of {', '.join(enemies[place])}")
         elif check == "no_factory_there":
-            if any(u == state.factory and n for (_, u), n in data["units"].items()):
+            if any(u in state.factories and n for (_, u), n in data["units"].items()):
                 return Problem(
                     option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory (the game allows one per territory)"
                 )
@@ -307,7 +307,7 @@ def apply_placement(state: DraftState, pick: Pick) -> Outcome:
     changes = tuple(PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items())
     lines = [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
     for at, _, unit in merged:
-        if unit == state.factory:
+        if unit in state.factories:
             # Option 8's output limit: the map profile records how the game enforces it.
             how = "enforced by the game" if state.profile.factory_output_enforced_by_game else "NOT enforced by this game: tell the players"
             lines.append(

@@ -239,8 +239,8 @@ def _units_of(state: DraftState, scenario: Scenario, step: Step, power: str | No
 def _place(state: DraftState, scenario: Scenario, power: str | None, units: list[tuple[str, int]], at: str, pick: Pick) -> tuple[list[Change], list[str]]:
     """Place ``units`` of ``power`` at ``at``, where the text says: one factory a territory, no ships among enemies."""
     shown = state.names.shown(at)
-    places_factory = state.factory is not None and any(u == state.factory for u, _ in units)
-    if places_factory and any(u == state.factory and n for (_, u), n in state.board.units(at).items()):
+    places_factory = any(u in state.factories for u, _ in units)
+    if places_factory and any(u in state.factories and n for (_, u), n in state.board.units(at).items()):
         # One factory per territory, as the factory option enforces it: the text places "factory", not a second one.
         raise Problem(
             scenario.rule,
@@ -439,9 +439,9 @@ class ScenarioOption(OptionKind):
                 outcome = apply_scenario(state, Pick(index=0, side=side, option=option, target=ScenarioTarget(scenario)))
                 # Not offered when it would leave a board no game starts from (the draft refuses it too).
                 places = touched_places(outcome.changes)
-                before = board_problems(state.board, state.factory, places)
+                before = board_problems(state.board, state.factories, places)
                 state.board.push_all(list(outcome.changes))
-                broken = new_problems(before, state.board, state.factory, places)
+                broken = new_problems(before, state.board, state.factories, places)
                 for _ in outcome.changes:
                     state.board.pop()
                 if broken:
