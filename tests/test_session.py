@@ -19,7 +19,7 @@ from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import Bid, Declaration, HouseRuleChoice, Session, apply_draft
+from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, apply_draft
 from support import drafts
 from support.aa50 import GAMES, fresh_game
 from support.paths import EXAMPLES_DIR, MAPS_DIR
@@ -222,3 +222,30 @@ def test_writing_a_game_adds_its_notes_once_whoever_writes_it(tmp_path) -> None:
         fresh, maps_dir=MAPS_DIR, output=tmp_path / "game.xml", savegame=None, install=False, install_name=None, force=False, triplea=None, inputs=(EXAMPLE,)
     )
     assert (tmp_path / "game.xml").read_bytes() == data
+
+
+def test_a_proposed_bid_counts_once_the_other_side_agrees_and_is_refused_at_once_if_it_would_not_apply() -> None:
+    """000 C: "Players can bid once or go back and forth auction style": one side proposes, the other agrees."""
+    data = example_data()
+    table = data.pop("bid")
+    together = Session.from_draft(draft_from_dict(data, "draft.toml"), base("1941"))
+    session = Session.from_draft(draft_from_dict(data, "draft.toml"), base("1941"))
+    before, toml = session.game.to_bytes(), session.to_toml()
+    proposed = Bid(session.bid_from_toml(table).spec, by="Axis")
+    session.push(proposed)
+    assert session.proposal == proposed and session.bid is None
+    assert session.game.to_bytes() == before and session.to_toml() == toml  # not in the file, not on the board
+    with pytest.raises(RuleViolation, match="the other side agrees"):
+        session.push(Agreement("Axis"))
+    session.push(Agreement("Allies"))
+    together.push(together.bid_from_toml(table))
+    assert session.proposal is None and session.bid == together.bid
+    assert session.game.to_bytes() == together.game.to_bytes() and session.to_toml() == together.to_toml()
+    session.pop()
+    assert session.proposal == proposed and session.game.to_bytes() == before
+    session.pop()
+    # 000 C: "German units may be placed only on German-owned territories": proposed in Russia, refused, nothing kept.
+    wrong = {"axis": 3, "place": [{"power": "Germans", "unit": "infantry", "count": 1, "at": "Russia"}]}
+    with pytest.raises(RuleViolation, match="German-owned"):
+        session.push(Bid(session.bid_from_toml(wrong).spec, by="Axis"))
+    assert session.proposal is None and session.steps == together.steps[:-1] and session.game.to_bytes() == before

@@ -47,7 +47,7 @@ from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.rules.tomlfile import Section
-from kremlin_triplea.session.steps import Bid, Declaration, HouseRuleChoice, Step
+from kremlin_triplea.session.steps import Agreement, Bid, Declaration, HouseRuleChoice, Step
 
 #: The draft file's keys the steps write; every other top-level key is the draft's header, kept as written.
 _STEP_KEYS = ("pick", "bid", "house_rule_choices")
@@ -168,7 +168,19 @@ class Session:
 
     @property
     def bid(self) -> BidSpec | None:
-        return next((done.step.spec for done in self.done if isinstance(done.step, Bid)), None)
+        """The bid both sides agree to (entered together, or proposed and agreed), or None."""
+        bid = next((done.step for done in self.done if isinstance(done.step, Bid)), None)
+        if bid is None or (bid.by is not None and not any(isinstance(done.step, Agreement) for done in self.done)):
+            return None
+        return bid.spec
+
+    @property
+    def proposal(self) -> Bid | None:
+        """The bid one side proposed that the other has not agreed to yet, or None."""
+        bid = next((done.step for done in self.done if isinstance(done.step, Bid)), None)
+        if bid is None or bid.by is None or any(isinstance(done.step, Agreement) for done in self.done):
+            return None
+        return bid
 
     @property
     def picks_done(self) -> bool:
@@ -231,6 +243,8 @@ class Session:
             outcome = self._push_bid(step)
             self.bid_dropped = None
             return outcome
+        if isinstance(step, Agreement):
+            return self._push_agreement(step)
         return self._push_house(step)
 
     def pop(self) -> Step:
@@ -242,7 +256,7 @@ class Session:
         elif isinstance(step, Declaration):
             self._take_bid_off()
             self.run.pop_declaration()
-        elif isinstance(step, Bid):
+        elif isinstance(step, (Bid, Agreement)):
             self._take_bid_off()
         else:
             assert done.draft_before is not None
@@ -279,7 +293,9 @@ class Session:
         """Take back the bid alone, keeping the declarations made after it (they do not depend on it); the bid taken back."""
         later: list[Step] = []
         while self.done and not isinstance(self.done[-1].step, Bid):
-            later.append(self.pop())
+            step = self.pop()
+            if not isinstance(step, Agreement):  # agreed to the bid withdrawn: goes with it
+                later.append(step)
         if not self.done:
             for step in reversed(later):
                 self.push(step)
@@ -311,14 +327,35 @@ class Session:
         return outcome
 
     def _push_bid(self, step: Bid) -> Outcome | None:
-        if self.bid is not None:
-            raise RuleViolation("bid", "the draft already has its bid", rule=self.run.ruleset.bid.placement_rule, source=self.run.ruleset.bid.source)
+        rules = self.run.ruleset.bid
+        if self.bid is not None or self.proposal is not None:
+            raise RuleViolation("bid", "the draft already has its bid", rule=rules.placement_rule, source=rules.source)
         self.run.check_complete()
+        if step.by is not None:  # proposed: checked as it would apply, counted once the other side agrees
+            self._push_bid(Bid(step.spec))
+            self.pop()
+            self.done.append(_Done(step))
+            return None
         if self.run.pending_declarations():
             self._check_bid_with_open_declarations(step.spec)
             self.done.append(_Done(step))
             return None
         self.done.append(_Done(step))
+        try:
+            return self._put_bid_on()
+        except RuleViolation:
+            self.done.pop()
+            raise
+
+    def _push_agreement(self, step: Agreement) -> Outcome | None:
+        proposal = self.proposal
+        if proposal is None or proposal.by == step.side:
+            why = "no bid is waiting for the other side's agreement" if proposal is None else f"the {step.side} proposed it: the other side agrees"
+            rules = self.run.ruleset.bid
+            raise RuleViolation(f"bid agreement ({step.side})", why, rule=rules.rule, source=rules.source)
+        self.done.append(_Done(step))
+        if self.run.pending_declarations():
+            return None  # on the board once the last group is declared
         try:
             return self._put_bid_on()
         except RuleViolation:

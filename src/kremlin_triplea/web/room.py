@@ -43,7 +43,7 @@ from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import PickValue, describe_pick, value_session
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import Declaration, HouseRuleChoice, Session, open_session
+from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
@@ -318,10 +318,14 @@ class Room:
         """
         waiting = read_toml(room_file(self.path))
         self._undo_request: Undo | None = None
-        self._bid_proposal: BidProposal | None = None
         proposal = waiting.get("bid_proposal")
-        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and self.session.bid is None:
-            self._bid_proposal = BidProposal(proposal["side"], proposal["bid"])
+        session = self.session
+        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and session.picks_done:
+            if session.bid is None and session.proposal is None:
+                try:
+                    session.push(Bid(session.bid_from_toml(proposal["bid"]).spec, by=proposal["side"]))
+                except KremlinError:
+                    pass  # a proposal the draft no longer takes (the file edited since): the bid is entered again
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
@@ -331,7 +335,7 @@ class Room:
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
-        return self.session.to_toml(), self._bid_proposal, self._undo_request, set(self.house_answered), self._answer
+        return self.session.to_toml(), self.bid_proposal, self._undo_request, set(self.house_answered), self._answer
 
     @contextmanager
     def _acting(self) -> Iterator[None]:
@@ -383,12 +387,16 @@ class Room:
 
     @property
     def bid_proposal(self) -> BidProposal | None:
-        return self._bid_proposal
+        """The bid one side proposed that waits for the other's answer: a step of the session, as the pages show it."""
+        proposal = self.session.proposal
+        if proposal is None or proposal.by is None:
+            return None
+        return BidProposal(proposal.by, proposal.spec.to_toml(self.session.run.ruleset.bid.placing_side))
 
-    @bid_proposal.setter
-    def bid_proposal(self, proposal: BidProposal | None) -> None:
+    def _keep_proposal(self) -> None:
+        """Write the waiting proposal (or its absence) into the room file: a restarted server pushes it again."""
+        proposal = self.bid_proposal
         save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
-        self._bid_proposal = proposal
 
     @property
     def answer(self) -> Answer | None:
@@ -680,13 +688,12 @@ class Room:
             rules = self.session.run.ruleset.bid
             bid = bid_entry(form, rules.placing_side, rules.negative)
             try:
-                # Checked by pushing it and popping it: refused here, nothing is written. The declarations come after
-                # the bid, so a group still open is placed at its first place for this check.
-                self.session.push(self.session.bid_from_toml(bid))
-                self.session.pop()
+                # Pushed as this side's proposal, checked as it would apply: refused here, nothing is written. The
+                # declarations come after the bid, so a group still open is placed at its first place for this check.
+                self.session.push(Bid(self.session.bid_from_toml(bid).spec, by=role))
             except KremlinError as error:
                 raise Refused(str(error)) from None
-            self.bid_proposal = BidProposal(role, bid)
+            self._keep_proposal()
             self._accepted()
 
     def answer_bid(self, role: str, form: dict[str, str]) -> str:
@@ -698,11 +705,13 @@ class Room:
                 raise Conflict("no bid is waiting for an answer")
             if proposal.side == role:
                 raise Forbidden("the other side answers a bid")
-            self.bid_proposal = None
             agreed = form.get("agree") == "yes"
             if agreed:
-                self.session.push(self.session.bid_from_toml(proposal.bid))
+                self.session.push(Agreement(role))  # the draft file gets the bid
                 self.session.save()
+            else:
+                self.session.pop()  # the proposal
+            self._keep_proposal()
             self._accepted(Answer(proposal.side, role, "bid", agreed))
             if not agreed:
                 return "the bid was refused: enter another"
@@ -756,7 +765,9 @@ class Room:
         return describe_pick(self.pick_values[-1])[0]
 
     def _undo(self, answer: Answer | None = None) -> None:
-        self.bid_proposal = None  # entered on the board being undone
+        if self.session.proposal is not None:  # entered on the board being undone
+            self.session.pop()
+            self._keep_proposal()
         if self.session.bid is not None:
             self.session.withdraw_bid()  # the declarations made since stay
         else:
