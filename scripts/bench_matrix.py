@@ -138,7 +138,8 @@ def scaling(maps_dir: Path) -> None:
     import tempfile
 
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.tools.profiles import known_places, new_profile
+    from kremlin_triplea.tools.place_evidence import known_places
+    from kremlin_triplea.tools.profiles import new_profile
 
     # The matrix plays what apply plays, and apply needs a map profile: the corpus maps get the one `profile new` drafts.
     print("matrix time by map size (kremlin-aa50; corpus maps with the profile `profile new` drafts for them):")

@@ -31,7 +31,9 @@ from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.rules.profile import load_profile
 from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets
-from kremlin_triplea.tools.profiles import _numbered_in_game, new_profile, rule_names, shipped_known_places
+from kremlin_triplea.tools.place_evidence import shipped_known_places
+from kremlin_triplea.tools.profiles import new_profile
+from kremlin_triplea.tools.rule_names import numbered_in_game, rule_names
 
 
 def main() -> int:
@@ -72,7 +74,7 @@ def main() -> int:
                 (
                     r,
                     m.name,
-                    truth_places.get(r.lower()) or nodes.get(r.lower()) or (nodes.get((_numbered_in_game(profile, r) or "").lower()) if r in own else None),
+                    truth_places.get(r.lower()) or nodes.get(r.lower()) or (nodes.get((numbered_in_game(profile, r) or "").lower()) if r in own else None),
                 )
                 for r, m in drafted.places.items()
             ]

@@ -151,7 +151,16 @@ def timed(call, *args, **kwargs) -> tuple[float, httpx.Response]:
     return time.monotonic() - began, response
 
 
-def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int) -> None:
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time process ``pid`` has used (Linux's /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime and stime
+
+
+def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int, server: int) -> None:
     base = links["spectators"].split("/room/")[0]
     key = links["spectators"].rsplit("/", 1)[1]
     opened, reloads, failed = multiprocessing.Value("i", 0), multiprocessing.Value("i", 0), multiprocessing.Value("i", 0)
@@ -193,6 +202,7 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                     time.sleep(0.02)
                 spans.append(time.monotonic() - picked)
         finally:
+            used = {"the server": cpu_seconds(server), "the spectators' own client": cpu_seconds(spectating.pid)}
             spectating.terminate()
             spectating.join(10)
     print(figures("a player's page, quiet", quiet))
@@ -200,6 +210,8 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
     print(figures("then the board on that page (fetched by its script)", boards))
     print(figures("a pick", pick_times))
     print(figures("until every spectator has reloaded after a pick", spans) + f"; {failed.value} reloads failed")
+    if None not in used.values():  # which of the two the spectators' reloads waited on
+        print("processor time used so far: " + ", ".join(f"{who} {seconds:.1f} s" for who, seconds in used.items()))
 
 
 async def unfinished_connections(links: dict[str, str], count: int) -> None:
@@ -249,7 +261,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         process, links = start_server(Path(folder), args.maps_dir, args.src)
         try:
-            spectators_and_players(links, args.spectators, args.pages, args.picks)
+            spectators_and_players(links, args.spectators, args.pages, args.picks, process.pid)
             if args.unfinished:
                 asyncio.run(unfinished_connections(links, args.unfinished))
         finally:

@@ -34,8 +34,10 @@ def main() -> int:
     from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.game import load
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.tools.matrix import APPLIED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
-    from kremlin_triplea.tools.profiles import known_places, new_profile
+    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
+    from kremlin_triplea.tools.matrix_report import APPLIED, NOT_APPLICABLE
+    from kremlin_triplea.tools.place_evidence import known_places
+    from kremlin_triplea.tools.profiles import new_profile
 
     unreadable = set(tomllib.loads((REPO / "tests" / "data" / "engine-1.9-unreadable.toml").read_text(encoding="utf-8"))["unreadable"])
     games = [g for g in sorted(args.corpus.glob("*.xml")) if g.name not in unreadable and (args.only is None or g.name in args.only)]

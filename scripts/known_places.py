@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import write_atomically
-from kremlin_triplea.tools.profiles import KNOWN_PLACES_FILE, known_places, known_places_json, pinned_boards, strait_shapes
+from kremlin_triplea.tools.place_evidence import KNOWN_PLACES_FILE, known_places, known_places_json, pinned_boards, strait_shapes
 
 REPO = Path(__file__).resolve().parents[1]
 

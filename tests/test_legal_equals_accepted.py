@@ -24,7 +24,9 @@ from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.kinds import KINDS, OptionKind, Pick, PickTarget, register, takeover_problem, unregister
+from kremlin_triplea.draft.kinds import KINDS, OptionKind, Pick, PickTarget, register, unregister
+from kremlin_triplea.draft.kinds.bid import removable_units
+from kremlin_triplea.draft.kinds.takeover import takeover_problem
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.draft.state import DraftState, Outcome
@@ -407,3 +409,23 @@ def test_on_total_world_war_every_unit_any_legal_pick_gives_a_power_is_one_the_g
     russian = next(t for t, d in run.game.board.nodes.items() if d["owner"] == "Russia" and not d["water"] and not d["impassable"])
     problem = takeover_problem(run.state, option, "Axis", russian, "DanubeAxis")
     assert problem is not None and "DanubeAxis cannot have" in problem.why, problem
+
+
+@pytest.mark.slow
+def test_a_negative_bid_on_total_world_war_removes_each_power_s_own_infantry_and_armour(tmp_path: Path) -> None:
+    """001 1.7 (kremlin-classic): "Only armor and infantry units may be removed from the board in a negative bid."
+    On Total World War those are each power's own (germanInfantry, germanTank); the shared Infantry and Tank are
+    nobody's, so the bid could remove nothing."""
+    root = etree.parse(str(TWW)).getroot()
+    held = {(u.get("owner"), u.get("unitType")) for u in root.iter("unitPlacement") if u.get("owner")}
+    assert {("Germany", "germanInfantry"), ("Germany", "germanTank")} <= held and not {o for o, u in held if u in ("Infantry", "Tank")}
+    written = tmp_path / "tww-classic.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-classic", "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    profile = load_profile(written)
+    ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-classic"), profile)
+    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": "Axis"}), fresh_game(TWW), ruleset=ruleset, profile=profile)
+    removable = {(power, unit) for power, unit, _ in removable_units(run.state)}
+    assert {("Germany", "germanInfantry"), ("Germany", "germanTank")} <= removable
+    assert removable <= held  # only units the set-up has, of the bidding side's powers
+    assert {power for power, _ in removable} <= set(run.state.side_powers[ruleset.bid.placing_side])

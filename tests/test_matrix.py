@@ -14,7 +14,8 @@ from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.tools import matrix
-from kremlin_triplea.tools.matrix import APPLIED, FAILED, NOT_APPLICABLE, all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
+from kremlin_triplea.tools.matrix_report import APPLIED, FAILED, NOT_APPLICABLE
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
@@ -446,7 +447,8 @@ def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, mon
     from the others, and so does the matrix (it sampled no draft at all on such a map)."""
     from kremlin_triplea.game import load
     from kremlin_triplea.rules.profile import load_profile
-    from kremlin_triplea.tools.profiles import known_places, new_profile
+    from kremlin_triplea.tools.place_evidence import known_places
+    from kremlin_triplea.tools.profiles import new_profile
 
     revised = CORPUS_DIR / "ww2v2.xml"  # no shipped profile pins the corpus copy
     aa50 = load_named_ruleset("kremlin-aa50")

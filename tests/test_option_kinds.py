@@ -3,7 +3,8 @@
 The kinds below are made up for this test, not a seed's rules. "A war chest" (one
 power of the side starts with more PUs) has no form of its own; "scorched earth"
 (a power empties one of its territories, its units leaving for the nearest
-territory of their side, declared after the bid) has a form of two fields and
+territory of their side, declared after the bid; a TripleA trigger, written with
+gamerules' public helpers, compensates it) has a form of two fields and
 displaced units. Each is defined here, in this module only, exactly as a kind in
 ``draft/kinds/`` is (parameters, target, mechanism, form, displaced units,
 ``@register``), and a ruleset that offers it is data in a temporary folder.
@@ -41,13 +42,15 @@ from kremlin_triplea.draft.kinds import KINDS, DisplacedWords, OptionKind, Pick,
 from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem
-from kremlin_triplea.model.changes import RemoveUnits, SetPUs, SetTerritory
+from kremlin_triplea.gamerules.triggers import USE_TRIGGERS, round_one_condition, trigger
+from kremlin_triplea.model.changes import Change, RemoveUnits, SetPUs, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import DataFileError, Section, read_toml
-from kremlin_triplea.tools.matrix import APPLIED, run_matrix
+from kremlin_triplea.tools.matrix import run_matrix
+from kremlin_triplea.tools.matrix_report import APPLIED
 from support.aa50 import fresh_game
 from support.drafting import Script, draft, talk
 from support.paths import AA50_1941, MAPS_DIR
@@ -300,16 +303,18 @@ def test_a_kind_is_registered_once_with_its_own_parameters_and_its_own_draft_key
 @attrs.frozen
 class ScorchedEarthParams(OptionParams):
     KIND: ClassVar[str] = "scorched_earth"
-    KEYS: ClassVar[tuple[str, ...]] = ("production",)
+    KEYS: ClassVar[tuple[str, ...]] = ("production", "compensation", "paid_before")
 
     production: int  # what the emptied territory produces afterwards
+    compensation: int  # PUs the power receives once, from a TripleA trigger
+    paid_before: str  # the game step the trigger fires before
 
     @classmethod
     def from_toml(cls, section: Section) -> ScorchedEarthParams:
-        return cls(section.integer("production"))
+        return cls(section.integer("production"), section.integer("compensation"), section.text("paid_before"))
 
     def describe(self, ruleset: Any) -> list[str]:
-        return [f"a power of the side empties one of its territories, which then produces {self.production}"]
+        return [f"a power of the side empties one of its territories, which then produces {self.production}; the power receives {self.compensation} PUs"]
 
 
 @attrs.frozen
@@ -406,9 +411,19 @@ class ScorchedEarth(OptionKind):
         leaving = Displaced(
             pick.index, pick.label, "evacuation", target.territory, target.power, unit, count, pick.side, option.quote("nearest"), option.source, tuple(more)
         )
-        changes = [RemoveUnits(target.territory, target.power, u, n) for u, n in leaving.units()]
-        changes.append(SetTerritory(target.territory, "production", option.params.production))
-        return Outcome(tuple(changes), frozenset({target.territory}), (f"{target.power} empty {target.territory}",), displaced=(leaving,))
+        params = option.params
+        changes: list[Change] = [RemoveUnits(target.territory, target.power, u, n) for u, n in leaving.units()]
+        changes.append(SetTerritory(target.territory, "production", params.production))
+        # "receives 3 PUs as the game starts": TripleA pays it, with gamerules' public trigger helpers.
+        paid = f"{target.power} receive {params.compensation} PUs as the game starts (a TripleA trigger)"
+        condition = f"conditionAttachmentScorchedEarth{target.power}"
+        pus = [("resource", "PUs"), ("resourceCount", str(params.compensation))]
+        changes += [
+            round_one_condition(condition, target.power),
+            trigger(f"triggerAttachmentScorchedEarth{target.power}", target.power, [condition], f"before:{params.paid_before}", pus, paid),
+            USE_TRIGGERS,
+        ]
+        return Outcome(tuple(changes), frozenset({target.territory}), (f"{target.power} empty {target.territory}", paid), displaced=(leaving,))
 
     # Its displaced units: where they may go, where the pick sends them, how the draft file records it.
 
@@ -438,8 +453,10 @@ id = "scorched-earth"
 title = "Scorched earth"
 kind = "scorched_earth"
 source = "tests/test_option_kinds.py (made up for the test)"
-rule = "One power of the side empties one of its territories: its units there leave for the nearest territory of their side (declared after the bid) and the territory produces only 1 IPC."
+rule = "One power of the side empties one of its territories: its units there leave for the nearest territory of their side (declared after the bid) and the territory produces only 1 IPC; the power receives 3 PUs as the game starts."
 production = 1
+compensation = 3
+paid_before = "gameInitDelegate"  # the first step of WW2v3-1941.xml
 """
 POLAND_UNITS = {"infantry": 4, "artillery": 1, "armour": 2, "fighter": 1}  # the Germans' in AA50 1941 (checked below)
 NEAREST_TO_POLAND = {"Bulgaria Romania", "Czechoslovakia Hungary", "Germany"}  # its German neighbours, one step away
@@ -505,6 +522,13 @@ def test_a_kind_with_a_form_and_displaced_units_is_listed_and_applied_its_units_
     written = out.read_bytes()
     assert units_at(written, "Poland", "Germans") == {}
     assert production_of(written, "Poland") == 1  # "the territory produces only 1 IPC"
+    # "the power receives 3 PUs as the game starts": a trigger TripleA runs (Use Triggers on) before the first step.
+    tree = etree.fromstring(written)
+    assert tree.xpath("/game/propertyList/property[@name='Use Triggers']/@value") == ["true"]
+    (paid,) = tree.xpath("/game/attachmentList/attachment[@javaClass='games.strategy.triplea.attachments.TriggerAttachment' and @attachTo='Germans']")
+    options = {o.get("name"): o.get("value") for o in paid.iterchildren("option")}
+    assert options["resource"] == "PUs" and options["resourceCount"] == "3" and options["when"] == "before:gameInitDelegate"
+    assert tree.xpath("/game/attachmentList/attachment[@name=$c]/option[@name='rounds']/@value", c=options["conditions"]) == ["1"]
     before, after = units_at(base, "Germany", "Germans"), units_at(written, "Germany", "Germans")
     assert {u: after.get(u, 0) - before.get(u, 0) for u in after} == {u: POLAND_UNITS.get(u, 0) for u in after}
 

@@ -17,26 +17,17 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftRun, read_draft
+from kremlin_triplea.draft.run import DraftRun, draft_from_dict, read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.changes import RemoveUnits
-from kremlin_triplea.rules.profile import NoProfileError, command_line_profile, load_profile, profile_for_game
+from kremlin_triplea.rules.profile import NoProfileError, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
-from kremlin_triplea.tools.profiles import (
-    check_profile,
-    known_places,
-    match_places,
-    match_power,
-    new_profile,
-    place_kinds,
-    review_marks,
-    rule_names,
-    shipped_known_places,
-    shipped_strait_shapes,
-    strait_shapes,
-    straits_needed,
-)
+from kremlin_triplea.tools.place_evidence import known_places, shipped_known_places, shipped_strait_shapes, strait_shapes
+from kremlin_triplea.tools.place_matching import match_places, match_power, place_kinds
+from kremlin_triplea.tools.profile_check import check_profile, review_marks
+from kremlin_triplea.tools.profiles import new_profile
+from kremlin_triplea.tools.rule_names import rule_names, straits_needed
 from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -467,8 +458,10 @@ def test_profiles_are_found_beside_the_maps_folder_then_in_the_map_then_built_in
     other = tmp_path / "other.toml"
     other.write_text(shipped)
     assert profile_for_game(game, other).path == str(other)  # a draft's profile
-    with command_line_profile(in_map):
-        assert profile_for_game(game, other).path == str(in_map)  # --profile wins over all
+    # --profile wins over all: the command line hands the profile it names to the run, which reads the game with it.
+    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "profile": str(other)}, str(tmp_path / "draft.toml"))
+    assert DraftRun(draft, game).profile.path == str(other)
+    assert DraftRun(draft, game, profile=load_profile(in_map)).profile.path == str(in_map)
 
 
 def test_a_game_without_profile_names_the_options_that_need_one_and_the_command_that_starts_it(tmp_path: Path) -> None:

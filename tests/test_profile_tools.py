@@ -14,7 +14,9 @@ from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import find_data_file
-from kremlin_triplea.tools.profiles import check_profile, derived_setup, map_neutrals, review_marks, rule_names
+from kremlin_triplea.tools.derived_setup import derived_setup, map_neutrals
+from kremlin_triplea.tools.profile_check import check_profile, review_marks
+from kremlin_triplea.tools.rule_names import rule_names
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
@@ -133,7 +135,8 @@ def test_rule_names_cover_every_unit_word_of_the_aa50_ruleset() -> None:
 
 
 def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Path) -> None:
-    from kremlin_triplea.tools.matrix import APPLIED, run_matrix
+    from kremlin_triplea.tools.matrix import run_matrix
+    from kremlin_triplea.tools.matrix_report import APPLIED
 
     guide = (REPO / "docs" / "maps-and-rulesets.md").read_text()
     example = re.search(r'```toml\n(id = "tiny-kremlin".*?)```', guide, re.S)
@@ -157,7 +160,8 @@ def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Pat
 def test_a_corpus_map_without_a_profile_is_refused_by_the_matrix_as_apply_refuses_it(name: str) -> None:
     """Issue 28: the matrix plays what apply plays. Apply refuses a game no map profile is written for, so every row
     is not applicable for that reason, naming the `profile new` command that starts one (no rules derived from the map)."""
-    from kremlin_triplea.tools.matrix import NOT_APPLICABLE, run_matrix
+    from kremlin_triplea.tools.matrix import run_matrix
+    from kremlin_triplea.tools.matrix_report import NOT_APPLICABLE
 
     report = run_matrix([load_named_ruleset("kremlin-aa50")], [CORPUS_DIR / name], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     cells = {row: c for (_, row, game), c in report.cells.items() if game == name}

@@ -144,12 +144,25 @@ def test_a_rule_file_named_by_a_relative_path_is_found_beside_the_draft(tmp_path
     assert "ruleset our-kremlin" in result.stdout
 
 
-def test_a_profile_naming_a_place_its_own_game_lacks_is_refused_before_any_pick(tmp_path: Path) -> None:
-    """A profile entry used as written (the capital marker's refuge, maps/world_war_ii_v3.toml) must exist on its pinned game."""
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["apply", str(EXAMPLE), "-o", "{out}"],
+        ["legal", str(EXAMPLE)],
+        ["value", str(EXAMPLE)],
+        ["render", str(EXAMPLE), "-o", "{out}.svg"],
+        ["house", str(AA50_1941), "-r", "house-revised", "-o", "{out}"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_a_profile_naming_a_place_its_own_game_lacks_is_refused_before_any_pick(tmp_path: Path, command: list[str]) -> None:
+    """A profile entry used as written (the capital marker's refuge, maps/world_war_ii_v3.toml) must exist on its pinned game.
+
+    Every command taking ``--profile`` reads the game with the profile given (passed down, issue 30), so each refuses it."""
     profile = tmp_path / "v3.toml"
     profile.write_text((REPO / "maps" / "world_war_ii_v3.toml").read_text().replace('refuge = "Himalaya"', 'refuge = "Himalayas"'))
-    result = run("apply", str(EXAMPLE), "--profile", str(profile), "-o", str(tmp_path / "out.xml"))
-    assert result.exit_code == 2
+    result = run(*[word.format(out=tmp_path / "out.xml") for word in command], "--profile", str(profile))
+    assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"kremlin-triplea: error: {profile}: the map profile does not fit {AA50_1941}: capital_marker.refuge = 'Himalayas'")
     assert "close: Himalaya" in result.stderr
     assert not (tmp_path / "out.xml").exists()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
@@ -12,9 +10,10 @@ import pytest
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.profile import command_line_profile
+from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.tools.matrix import all_rulesets
-from kremlin_triplea.tools.profiles import known_places, new_profile
+from kremlin_triplea.tools.place_evidence import known_places
+from kremlin_triplea.tools.profiles import new_profile
 from support.aa50 import GAMES, delta, fresh_game, pick, run_for
 from support.paths import CORPUS_DIR, MAPS_DIR
 
@@ -430,9 +429,8 @@ def test_option_10_structures_cannot_retreat_and_are_captured(tmp_path: Path) ->
     game = load(path)
     kind = game.catalog.unit_type("harbour")
     assert kind.infrastructure and kind.movement == 0 and game.catalog.unit_type("aaGun").movement > 0
-    with _with_new_profile(tmp_path, path):
-        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path))
-        outcome = pick(run, "Axis", 10, takeover={"territory": "Gibraltar", "by": "Germans", "retreat": [{"to": "Archangel"}]})
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=_new_profile(tmp_path, path))
+    outcome = pick(run, "Axis", 10, takeover={"territory": "Gibraltar", "by": "Germans", "retreat": [{"to": "Archangel"}]})
     units = run.game.board.units("Gibraltar")
     assert units[("Germans", "harbour")] == 1 and units[("British", "harbour")] == 0
     assert units[("British", "infantry")] == 0 and units[("British", "aaGun")] == 0
@@ -445,25 +443,22 @@ def test_a_bid_without_planes_is_not_refused_for_planes_the_game_has_at_sea(tmp_
     # Its 49 Sea Zone holds the American fleet and its planes (once counted against Japanese carrier room): a
     # Japanese ship there is refused for the enemy fleet (the board invariants hold at sea), never for carriers.
     path = CORPUS_DIR / "oztea_1942.xml"
-    with _with_new_profile(tmp_path, path):
-        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path))
-        for zone in ("49 Sea Zone", "20 Sea Zone"):
-            run.draft = draft_from_dict(
-                {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}}
-            )
-            if zone == "49 Sea Zone":
-                with pytest.raises(RuleViolation, match="49 Sea Zone holds units of Americans, at war with Japanese") as refused:
-                    run.apply_bid(run.parse_bid())
-                assert "carrier" not in refused.value.why
-            else:
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=_new_profile(tmp_path, path))
+    for zone in ("49 Sea Zone", "20 Sea Zone"):
+        run.draft = draft_from_dict(
+            {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}}
+        )
+        if zone == "49 Sea Zone":
+            with pytest.raises(RuleViolation, match="49 Sea Zone holds units of Americans, at war with Japanese") as refused:
                 run.apply_bid(run.parse_bid())
+            assert "carrier" not in refused.value.why
+        else:
+            run.apply_bid(run.parse_bid())
     assert run.game.board.units("20 Sea Zone")[("Japanese", "submarine")] == run.game.initial.units("20 Sea Zone")[("Japanese", "submarine")] + 1
 
 
-@contextlib.contextmanager
-def _with_new_profile(folder: Path, path: Path) -> Iterator[None]:
-    """``profile new`` for a corpus game no shipped profile covers, in force for the block (as --profile is)."""
+def _new_profile(folder: Path, path: Path) -> Profile:
+    """``profile new`` for a corpus game no shipped profile covers, read as ``--profile`` reads it."""
     profile = folder / f"{path.stem}.toml"
     profile.write_text(new_profile(load(path), all_rulesets()[0], known=known_places(MAPS_DIR), key=str(path)).text)
-    with command_line_profile(profile):
-        yield
+    return load_profile(profile)

@@ -15,9 +15,11 @@ import pytest
 import tomllib
 from lxml import etree
 
+from kremlin_triplea.check import dtd as game_dtd
 from kremlin_triplea.check import validate
+from kremlin_triplea.check.dtd import find_dtd
 from kremlin_triplea.check.javaread import java_int
-from kremlin_triplea.check.validate import Problem, find_dtd, validate_tree
+from kremlin_triplea.check.validate import Problem, validate_tree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
 from support.lines import line_of
@@ -41,7 +43,7 @@ def dtd(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The installed TripleA's DTD (cached in a temporary folder), else the corpus copy."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
-        patch.delenv(validate.DTD_VARIABLE, raising=False)
+        patch.delenv(game_dtd.DTD_VARIABLE, raising=False)
         return find_dtd() or CORPUS_DTD
 
 
@@ -599,7 +601,7 @@ def test_dtd_name_errors_are_not_reported_twice(tmp_path: Path, dtd: Path) -> No
 
 def test_without_a_dtd_the_game_is_judged_without_its_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KREMLIN_TRIPLEA", str(tmp_path / "no-triplea-here"))  # named, so no other is looked for
-    monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    monkeypatch.delenv(game_dtd.DTD_VARIABLE, raising=False)
     assert validate_tree(parse(AA50_1942), "game.xml") == []
 
 
@@ -631,12 +633,12 @@ def test_problems_are_sorted_by_line_and_print_as_file_line_message(tmp_path: Pa
 @pytest.fixture
 def no_installation(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("KREMLIN_TRIPLEA", str(tmp_path / "no-triplea-here"))  # named, so no other is looked for
-    monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    monkeypatch.delenv(game_dtd.DTD_VARIABLE, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
 def test_find_dtd_takes_an_explicit_path_first(no_installation: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(validate.DTD_VARIABLE, "/nonexistent/game.dtd")
+    monkeypatch.setenv(game_dtd.DTD_VARIABLE, "/nonexistent/game.dtd")
     assert find_dtd(CORPUS_DTD) == CORPUS_DTD
 
 
@@ -646,10 +648,10 @@ def test_find_dtd_refuses_a_missing_explicit_path(no_installation: None, tmp_pat
 
 
 def test_find_dtd_reads_the_environment_variable(no_installation: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(validate.DTD_VARIABLE, str(CORPUS_DTD))
+    monkeypatch.setenv(game_dtd.DTD_VARIABLE, str(CORPUS_DTD))
     assert find_dtd() == CORPUS_DTD
-    monkeypatch.setenv(validate.DTD_VARIABLE, "/nonexistent/game.dtd")
-    with pytest.raises(InputError, match=validate.DTD_VARIABLE):
+    monkeypatch.setenv(game_dtd.DTD_VARIABLE, "/nonexistent/game.dtd")
+    with pytest.raises(InputError, match=game_dtd.DTD_VARIABLE):
         find_dtd()
 
 
@@ -657,7 +659,7 @@ def test_find_dtd_extracts_the_dtd_from_a_jar(no_installation: None, monkeypatch
     jar = tmp_path / "triplea.jar"
     with zipfile.ZipFile(jar, "w") as archive:
         archive.writestr("tools/image/game.dtd", "")  # TripleA 1.9's jar has an empty one too
-        archive.writestr(validate.JAR_DTD_MEMBER, CORPUS_DTD.read_bytes())
+        archive.writestr(game_dtd.JAR_DTD_MEMBER, CORPUS_DTD.read_bytes())
     monkeypatch.setenv("KREMLIN_TRIPLEA", str(jar))
     found = find_dtd()
     assert found is not None and found.read_bytes() == CORPUS_DTD.read_bytes()
@@ -686,7 +688,7 @@ def test_validate_tree_finds_the_dtd_beside_the_game_file(no_installation: None,
 
 def test_find_dtd_prefers_the_installed_engines_dtd(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # CI installs Debian's TripleA (scripts/test): it is found without being named.
-    monkeypatch.delenv(validate.DTD_VARIABLE, raising=False)
+    monkeypatch.delenv(game_dtd.DTD_VARIABLE, raising=False)
     monkeypatch.delenv("KREMLIN_TRIPLEA", raising=False)
     installed = find_installation().found
     assert installed is not None, find_installation().not_found_message()
@@ -694,7 +696,7 @@ def test_find_dtd_prefers_the_installed_engines_dtd(monkeypatch: pytest.MonkeyPa
     found = find_dtd(game_file=CORPUS_DIR / "kremlin.xml")  # the corpus folder has its own game.dtd
     assert found is not None and found.is_relative_to(tmp_path)
     with zipfile.ZipFile(installed.jar) as jar:
-        assert found.read_bytes() == jar.read(validate.JAR_DTD_MEMBER)
+        assert found.read_bytes() == jar.read(game_dtd.JAR_DTD_MEMBER)
 
 
 # --------------------------------------------------------------------------
@@ -896,12 +898,12 @@ def test_the_last_of_hit_points_and_is_two_hit_sets_the_hit_points() -> None:
 )
 def test_the_dtd_cache_is_where_the_platform_keeps_caches(monkeypatch: pytest.MonkeyPatch, platform: str, variables: dict[str, str], expected: Path) -> None:
     # Issue 32: %LOCALAPPDATA% on Windows, ~/Library/Caches on macOS, $XDG_CACHE_HOME or ~/.cache elsewhere.
-    monkeypatch.setattr(validate.sys, "platform", platform)
+    monkeypatch.setattr(game_dtd.sys, "platform", platform)
     for name in ("LOCALAPPDATA", "XDG_CACHE_HOME"):
         monkeypatch.delenv(name, raising=False)
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
-    assert validate._cache_folder() == expected
+    assert game_dtd.cache_folder() == expected
 
 
 def _judged(tmp_path: Path, old: str, new: str, engine: str) -> list[tuple[str, str]]:

@@ -20,7 +20,8 @@ import attrs
 import pytest
 from lxml import etree
 
-from kremlin_triplea.check.validate import NEUTRAL, TRIPLEA_2, TRIPLEA_19, validate_tree
+from kremlin_triplea.check.game_index import NEUTRAL
+from kremlin_triplea.check.validate import TRIPLEA_2, TRIPLEA_19, validate_tree
 from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.engine.compare import disagreements
 from kremlin_triplea.engine.savegame import read_with_triplea2

@@ -119,6 +119,20 @@ def test_a_malformed_bid_field_is_the_one_marked(tmp_path: Path) -> None:
     assert fields(response.text, "bid-form")["at.0"] == "Germany"
 
 
+@pytest.mark.parametrize(
+    "sent, missing",
+    [
+        ({"option": "2", "unit.0": "artillery", "at.0": "Germany"}, "power.0"),  # a placement row with a place names its power
+        ({"option": "3", "neutral.0": "Spain", "by.0": "Germans", "neutral.1": "Switzerland"}, "by.1"),  # each neutral, who takes it
+        ({"option": "10", "territory": "Archangel"}, "by"),  # a takeover, who takes over
+    ],
+)
+def test_a_form_without_an_answer_the_pick_needs_is_refused_naming_the_field(room: Room, client: TestClient, sent: dict, missing: str) -> None:
+    response = post(client, room, "Axis", "pick", {"seq": str(room.seq), **sent})
+    assert response.status_code == 400 and f"{missing}: missing" in response.text
+    assert room.session.picks == []
+
+
 def test_a_placement_of_two_different_units_defaults_to_them_and_is_accepted_as_drawn(room: Room, client: TestClient) -> None:
     # 000 A option 2, "Artillery/Tank Placement": one artillery and one tank; the rows must not both default to one unit.
     drawn = fields(get(client, room, "Axis", "?option=2"), "pick-form")

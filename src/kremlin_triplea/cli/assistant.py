@@ -25,14 +25,14 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="Print the values as JSON.")
 @click.pass_context
 @profile_option
-def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_json: bool) -> None:
+def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_json: bool, profile) -> None:
     """What each pick of DRAFT is worth in IPCs, per side, with running totals.
 
     The draft may be unfinished: its picks so far are valued.
     """
     from kremlin_triplea.report.value import value_draft
 
-    values = value_draft(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx))
+    values = value_draft(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile)
     if as_json:
         click.echo(json.dumps(values.as_data(), indent=2))
         return
@@ -60,7 +60,16 @@ def value_command(ctx: click.Context, draft: Path, game_spec: str | None, as_jso
 @click.pass_context
 @profile_option
 def render_command(
-    ctx: click.Context, game: str, base_spec: str | None, no_base: bool, draft_path: Path | None, map_dir: Path | None, output: Path, scale: float, force: bool
+    ctx: click.Context,
+    game: str,
+    base_spec: str | None,
+    no_base: bool,
+    draft_path: Path | None,
+    map_dir: Path | None,
+    output: Path,
+    scale: float,
+    force: bool,
+    profile,
 ) -> None:
     """Draw GAME's board: owners' colours, what changed since BASE outlined and labelled.
 
@@ -80,13 +89,13 @@ def render_command(
     if game.lower().endswith(".toml"):
         if draft_path is not None:
             raise click.UsageError("GAME is already a draft; --draft is for a written game")
-        board, base_board, game_path, legend = _draft_boards(Path(game), maps_dir)
+        board, base_board, game_path, legend = _draft_boards(Path(game), maps_dir, profile)
     else:
         game_path = resolve_game(game, maps_dir)
         board = load(game_path).board
         base_board, legend = None, None
         if draft_path is not None:
-            base_from_draft, _, legend = _draft_boards(draft_path, maps_dir)[1:]
+            base_from_draft, _, legend = _draft_boards(draft_path, maps_dir, profile)[1:]
             base_board = base_from_draft if base_spec is None else None
         elif base_spec is None and not no_base:
             record = recorded_base(board.properties.get("notes", ""))
@@ -117,7 +126,7 @@ def render_command(
     click.echo(f"wrote {written} (map {folder}; {outlined})")
 
 
-def _draft_boards(path: Path, maps_dir: Path):
+def _draft_boards(path: Path, maps_dir: Path, profile):
     """A draft applied in memory: (its board, its base game's board, the base game file, its legend)."""
     from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.report.render import Legend
@@ -125,7 +134,7 @@ def _draft_boards(path: Path, maps_dir: Path):
     from kremlin_triplea.session import apply_draft
 
     draft = read_draft(path)
-    result = apply_draft(draft, maps_dir=maps_dir)
+    result = apply_draft(draft, maps_dir=maps_dir, profile=profile)
     if draft.ruleset is None:  # house rules only: changes to outline, no picks to list
         return result.game.board, result.game.initial, result.game.source, None
     values = value_result(result)
@@ -142,7 +151,9 @@ def _draft_boards(path: Path, maps_dir: Path):
 @click.option("--yes", "agreed", is_flag=True, help="Write the game at the end without asking (the preview is still shown).")
 @click.pass_context
 @profile_option
-def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool, agreed: bool) -> None:
+def draft_command(
+    ctx: click.Context, draft_file: Path | None, resume: Path | None, output: Path | None, force: bool, install: bool, agreed: bool, profile
+) -> None:
     """Make a draft interactively: two players at one keyboard, or a host relaying picks.
 
     Each turn offers only the options still legal for the side, then only legal
@@ -170,13 +181,13 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         raise InputError("already exists; continue it with --resume, or replace it with --force", where=str(path))
     try:
         if resume is not None:
-            session = open_session(resume, None, maps_dir)  # its steps pushed, with the file's own error messages
+            session = open_session(resume, None, maps_dir, profile=profile)  # its steps pushed, with the file's own error messages
             # A saved bid stays in the file: it is offered as the default when the bid is asked.
             had_bid = session.bid is not None or session.bid_dropped is not None
             terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
             data, players = ask_setup(conversation, maps_dir)
-            session = open_session(path, data, maps_dir, players)
+            session = open_session(path, data, maps_dir, players, profile)
         session.file_header = DRAFT_FILE_HEADER
         session.save()
         conversation.session = session
@@ -187,7 +198,7 @@ def draft_command(ctx: click.Context, draft_file: Path | None, resume: Path | No
         _stopped(conversation, path)
         ctx.exit(130)
     output = output or path.with_suffix(".xml")
-    result = apply_file(session.path, maps_dir=maps_dir)  # the draft file as saved, applied as apply applies it
+    result = apply_file(session.path, maps_dir=maps_dir, profile=profile)  # the draft file as saved, applied as apply applies it
     for line in result.summary():
         click.echo(line)
     click.echo(f"the picture: {_result_picture(session, result)}")

@@ -49,7 +49,8 @@ def maps_dir(ctx: click.Context) -> Path:
 
 
 def profile_option(command):
-    """``--profile FILE`` for a command that reads a game for rules: the game is read with that map profile.
+    """``--profile FILE`` for a command that reads a game for rules: the game is read with that map profile,
+    passed to the command as ``profile`` (a loaded Profile, or None) for it to hand to what reads the game.
 
     Without it, the lookup of ``rules.profile.profile_for_game`` applies. A game
     no profile is found for fails with the options that need one and the exact
@@ -65,22 +66,19 @@ def profile_option(command):
     )
     @functools.wraps(command)
     def with_profile(*args, profile_path=None, **kwargs):
-        from kremlin_triplea.rules.profile import NoProfileError, command_line_profile
+        from kremlin_triplea.rules.profile import NoProfileError, load_profile
 
-        with command_line_profile(profile_path):
-            try:
-                return command(*args, **kwargs)
-            except NoProfileError as error:
-                raise InputError(
-                    _no_profile_message(error, kwargs.get("draft") or kwargs.get("resume") or kwargs.get("draft_file")), where=error.where
-                ) from None
+        try:
+            return command(*args, profile=load_profile(profile_path) if profile_path is not None else None, **kwargs)
+        except NoProfileError as error:
+            raise InputError(_no_profile_message(error, kwargs.get("draft") or kwargs.get("resume") or kwargs.get("draft_file")), where=error.where) from None
 
     return with_profile
 
 
 def _no_profile_message(error, draft_path) -> str:
     """The lookup's message, with the options of the draft's ruleset that need names the game lacks."""
-    from kremlin_triplea.tools.profiles import options_needing_profile
+    from kremlin_triplea.tools.profile_check import options_needing_profile
 
     message = error.message
     try:

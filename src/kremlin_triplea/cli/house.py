@@ -100,6 +100,7 @@ def house_command(
     switches: tuple[str, ...],
     output: Path,
     force: bool,
+    profile,
 ) -> None:
     """Write house-rule SETS into GAME: the rules TripleA can enforce, and the rest in the game's notes.
 
@@ -139,7 +140,10 @@ def house_command(
     base = XmlDocument.read(resolve_game(game, _maps_dir(ctx)))
     check_base_game(base.root, base.source)
     loaded = Game(base)
-    names = Names(loaded.board, profile_for_game(loaded), tuple(loaded.board.catalog.alliances()))
+    if profile is None:
+        profile = profile_for_game(loaded)
+    profile.check_fits(loaded)
+    names = Names(loaded.board, profile, tuple(loaded.board.catalog.alliances()))
     # A power as the rule text names it (UK, USSR) or as TripleA does (British, Russians): the sets' own name.
     picked = {_set_power(key, houses, names, "--advantage"): (int(v) if v.isdecimal() else v) for key, v in _pairs(advantages, "--advantage").items()}
     given = {_choice_name(key, houses, names): v for key, v in _pairs(values, "--choose").items()}
@@ -149,7 +153,7 @@ def house_command(
         wanted = {k: v for k, v in picked.items() if k in house.powers}
         choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line", file=house.rules.path))
 
-    result = apply_house_rules(loaded, choices)
+    result = apply_house_rules(loaded, choices, profile=profile)
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs

@@ -270,6 +270,7 @@ def apply_command(
     install_name: str | None,
     savegame: Path | None,
     triplea: Path | None,
+    profile,
 ) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
 
@@ -295,7 +296,7 @@ def apply_command(
     # A base game TripleA refuses or misreads is refused before any work, in validate's words.
     base = XmlDocument.read(game_path(parsed, game_spec, _maps_dir(ctx)))
     check_base_game(base.root, base.source)
-    result = apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx))  # the writer below adds the notes
+    result = apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx), profile=profile)  # the writer below adds the notes
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs
@@ -350,7 +351,7 @@ def options_command(ruleset_name: str) -> None:
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
 @click.pass_context
 @profile_option
-def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> None:
+def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profile) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
     import attrs
 
@@ -360,7 +361,7 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None) -> Non
 
     parsed = read_draft(draft)
     # The draft's picks pushed onto a session as apply pushes them; the next pick is asked about, so its bid is not.
-    session = Session.from_draft(attrs.evolve(parsed, bid=None), game_spec=game_spec, maps_dir=_maps_dir(ctx))
+    session = Session.from_draft(attrs.evolve(parsed, bid=None), game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile)
     for warning in session.run.warnings:
         warn(warning)
     for line in describe(session.next_pick()):

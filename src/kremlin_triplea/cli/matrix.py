@@ -71,7 +71,8 @@ def matrix_command(ctx, ruleset_names, game_specs, user_folder, with_covered, on
     TripleA).
     """
     from kremlin_triplea.draft.rulesets import load_named_ruleset
-    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, json_data, junit_xml, progress_printer, run_matrix, text_table
+    from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
+    from kremlin_triplea.tools.matrix_report import json_data, junit_xml, progress_printer, text_table
 
     maps_dir = _maps_dir(ctx)
     rulesets, broken = ([load_named_ruleset(n) for n in ruleset_names], []) if ruleset_names else all_rulesets()
@@ -130,7 +131,8 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.game import load
     from kremlin_triplea.tools.matrix import all_rulesets
-    from kremlin_triplea.tools.profiles import new_profile_text, shipped_known_places
+    from kremlin_triplea.tools.place_evidence import shipped_known_places
+    from kremlin_triplea.tools.profiles import new_profile_text
 
     maps_dir = _maps_dir(ctx)
     path = resolve_game(game, maps_dir)
@@ -171,7 +173,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
     from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.rules.profile import load_profile
     from kremlin_triplea.tools.matrix import game_label, run_matrix
-    from kremlin_triplea.tools.profiles import lacking_text
+    from kremlin_triplea.tools.profile_check import lacking_text
 
     with scratch_folder("profile") as folder:
         drafted = Path(folder) / "drafted.toml"
@@ -192,7 +194,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
 def profile_check_command(ctx, profile) -> None:
     """Check PROFILE against its game files: names exist, hashes match, guessed entries have reasons (exit 1 if not)."""
     from kremlin_triplea.rules.ruleset import find_data_file
-    from kremlin_triplea.tools.profiles import check_profile
+    from kremlin_triplea.tools.profile_check import check_profile
 
     path = find_data_file("maps", str(profile))
     problems = check_profile(path, _maps_dir(ctx))
@@ -202,7 +204,7 @@ def profile_check_command(ctx, profile) -> None:
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} in {path}", err=True)
         sys.exit(1)
     click.echo(f"{path}: every name exists in its games, every hash matches, every guessed place has a reason")
-    from kremlin_triplea.tools.profiles import review_marks
+    from kremlin_triplea.tools.profile_check import review_marks
 
     marks = review_marks(path)
     if marks:  # guesses are comments, not errors: a note to finish the review

@@ -48,11 +48,10 @@ def serve_command(
     profile_path: Path | None,
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
-    from kremlin_triplea.rules.profile import command_line_profile
     from kremlin_triplea.web.room import ServeLock
 
     # One server per draft file, held from before a new draft is written until the server stops.
-    with command_line_profile(profile_path), ServeLock(draft) as lock:
+    with ServeLock(draft) as lock:
         room = _open_room(ctx, draft, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
         _run_server(room, draft, host, port, lock)
 
@@ -125,7 +124,10 @@ def _open_room(
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
-    return Room(draft, maps_dir, names)
+    from kremlin_triplea.rules.profile import load_profile
+
+    # A new draft records --profile as its `profile`; a draft resumed with --profile is read with it all the same.
+    return Room(draft, maps_dir, names, profile=load_profile(profile_path) if profile_path is not None else None)
 
 
 def _run_server(room, draft: Path, host: str, port: int, lock) -> None:

@@ -42,11 +42,9 @@ def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int
     counted = f"{len(errors(problems))} error(s), {len(problems) - len(errors(problems))} warning(s)" if problems else "valid"
     click.echo(f"{game}: {counted} (our validator{f'; beyond those of its base game {base}' if base else ''})")
     if engine:
-        from kremlin_triplea.engine import using_triplea
         from kremlin_triplea.engine.verify import verify_with_engine
 
-        with using_triplea(triplea):
-            result = verify_with_engine([game], rounds=rounds)[0]
+        result = verify_with_engine([game], rounds=rounds, triplea=triplea)[0]
         click.echo(f"engine: {result.engine}")
         for line in result.disagreements:
             click.echo(f"engine disagrees: {line}")

@@ -6,9 +6,9 @@ that is no choice is refused. The room shows every field at once; the terminal a
 narrowed by the answers before it (which powers may take a neutral depends on the neutral):
 
     answers = {}
-    for field in form.fields:                     # the room shows them all at once
+    for field in form.fields:                     # the room shows those with ``page`` all at once
         asked = field.narrowed(answers) if field.narrowed else field
-        if asked is not None:                     # the terminal asks them one by one
+        if field.terminal and asked is not None:  # the terminal asks them one by one
             answers[field.key] = ask(asked)
     entry = {target_key: form.read(answers)}      # the pick's entry, in the draft file's keys
 
@@ -49,15 +49,23 @@ def answers_of(values: Sequence[str]) -> tuple[Answer, ...]:
 
 def place_answers(state: DraftState, places: Sequence[str]) -> tuple[Answer, ...]:
     """Places as choices: the game's name, and the rule text's names for it (Venezuela, Seazone 19) as answers too."""
-    out = []
-    for place in places:
-        aliases = tuple(sorted(rule for rule, game in state.profile.places.items() if game == place and rule != place))
-        out.append(Answer(place, (place, *aliases), state.names.shown(place)))
-    return tuple(out)
+    aliases: dict[str, list[str]] = {}
+    for rule, game in state.profile.places.items():
+        if rule != game:
+            aliases.setdefault(game, []).append(rule)
+    return tuple(Answer(place, (place, *sorted(aliases.get(place, ()))), state.names.shown(place)) for place in places)
 
 
 class Unanswered(ValueError):
     """The answers lack what the pick needs ("choose where the units go"): the form is asked again."""
+
+
+def answered(answers: Answers, key: str) -> str:
+    """The answer to ``key``, which the pick needs (``key: missing`` if there is none)."""
+    value = answers.get(key, "")
+    if not value:
+        raise Unanswered(f"{key}: missing")
+    return value
 
 
 @attrs.frozen(eq=False)  # holds functions: compared by identity

@@ -11,11 +11,9 @@ adapters: 1.9 reads (:mod:`~kremlin_triplea.engine.triplea19_bridge`), plays
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import importlib.util
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +31,6 @@ __all__ = [
     "engine_available",
     "find_engine",
     "find_any_engine",
-    "using_triplea",
     "find_triplea_jar",
     "read_with_engine",
     "read_with_engine_of_record",
@@ -83,23 +80,10 @@ class EngineReading:
     engine: str = ""
 
 
-#: The installation the command line named (``--triplea``) for the engine runs of this call, if any.
-_NAMED: contextvars.ContextVar[Path | None] = contextvars.ContextVar("kremlin_triplea_named_installation", default=None)
-
-
-@contextlib.contextmanager
-def using_triplea(folder: Path | str | None) -> Iterator[None]:
-    """Within the block, the engine runs from ``folder`` (``--triplea``); None keeps the usual lookup."""
-    token = _NAMED.set(Path(folder) if folder is not None else None)
-    try:
-        yield
-    finally:
-        _NAMED.reset(token)
-
-
 def find_any_engine(explicit: Path | str | None = None) -> Installation:
-    """The TripleA installation, 1.9 or 2.x, that engine runs use (:mod:`kremlin_triplea.gamefile.installation` finds it)."""
-    search = find_installation(explicit or _NAMED.get())
+    """The TripleA installation, 1.9 or 2.x, that engine runs use: ``explicit`` (``--triplea``), else the one
+    :mod:`kremlin_triplea.gamefile.installation` finds. A command that takes ``--triplea`` passes it down to here."""
+    search = find_installation(explicit)
     if search.found is None:
         raise EngineUnavailable(f"{search.not_found_message()}; on Debian: {INSTALL_HINT}")
     return search.found
@@ -117,9 +101,9 @@ def find_engine(explicit: Path | str | None = None) -> Installation:
     return found
 
 
-def find_triplea_jar() -> Path:
+def find_triplea_jar(explicit: Path | str | None = None) -> Path:
     """The jar of the TripleA the engine runs from, else where Debian's ``triplea`` package puts it (which may not exist)."""
-    search = find_installation(_NAMED.get())
+    search = find_installation(explicit)
     return search.found.jar if search.found is not None else DEFAULT_JAR
 
 
@@ -175,7 +159,7 @@ def _triplea2_reading(path: Path, answer: Mapping[str, Any], engine: str) -> Eng
     )
 
 
-def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineReading]:
+def read_with_engine(paths: Iterable[str | os.PathLike[str]], *, triplea: Path | str | None = None) -> list[EngineReading]:
     """Read every file in one JVM of TripleA 1.9, with its rules report; the readings come back in the order of ``paths``.
 
     What judges a game is :func:`read_with_engine_of_record` (the player's 2.x when there is one)."""
@@ -184,7 +168,7 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]]) -> list[EngineRead
     if not files:
         return []
     # Reading runs through JPype (engine/triplea19_bridge.py): no compiler is needed, only the Java runtime.
-    installation = find_engine()
+    installation = find_engine(triplea)
     libjvm = runtime_library(installation)
     runtime, answers = run_child(
         "kremlin_triplea.engine.triplea19_bridge",

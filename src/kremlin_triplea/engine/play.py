@@ -87,6 +87,7 @@ def play_with_engine(
     *,
     player_type: str = FAST_AI,
     seed: int | None = None,
+    triplea: Path | str | None = None,
 ) -> list[PlayReport]:
     """Play ``rounds`` rounds of every game, in order, with every power played by ``player_type``.
 
@@ -100,7 +101,7 @@ def play_with_engine(
     given = [Path(p) for p in paths]
     files = absolute_paths(given)
     # Playing runs through JPype (engine/triplea19_play.py): no compiler is needed, only the Java runtime.
-    installation = find_engine()
+    installation = find_engine(triplea)
     reports: list[PlayReport] = []
     while len(reports) < len(files):
         left = files[len(reports) :]

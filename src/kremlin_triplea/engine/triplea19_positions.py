@@ -59,6 +59,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kremlin_triplea.engine.delegate_bridge import BridgeNames, DelegateBridge, java_bridge
 from kremlin_triplea.engine.jvm_bridge import serve
 from kremlin_triplea.engine.triplea19_bridge import java_class
 from kremlin_triplea.engine.triplea19_play import describe
@@ -66,19 +67,6 @@ from kremlin_triplea.engine.triplea19_play import describe
 
 def _name(player) -> str:
     return "" if player.isNull() else str(player.getName())
-
-
-def _boxed_default(return_type):
-    """What a player who does nothing answers, boxed as java.lang.reflect.Proxy unboxes it: false, 0, null."""
-    name = str(return_type.getName())
-    boxes = {"int": "Integer", "long": "Long", "short": "Short", "byte": "Byte", "double": "Double", "float": "Float"}
-    if name == "boolean":
-        return java_class("java.lang.Boolean").FALSE
-    if name in boxes:
-        return java_class(f"java.lang.{boxes[name]}").valueOf(java_class("java.lang.String")("0"))
-    if name == "char":
-        return java_class("java.lang.Character").valueOf("\0")
-    return None
 
 
 class _Positions:
@@ -114,7 +102,7 @@ class _Positions:
         return {}
 
     def bridge(self):
-        return _Bridge(self.data, self.data.getSequence().getStep())
+        return _Bridge(self.data, step=self.data.getSequence().getStep())
 
     def go_to(self, name: str) -> None:
         """Makes STEP the game's current step, without running it (GameSequence.setStepIndex, package-private)."""
@@ -224,7 +212,7 @@ class _Positions:
     def step(self, name: str) -> dict[str, Any]:
         """Runs one step of the sequence as the game would: its delegate's start and end, for its player."""
         self.go_to(name)
-        bridge = _Bridge(self.data, self.data.getSequence().getStep())
+        bridge = _Bridge(self.data, step=self.data.getSequence().getStep())
         before = self.pus()
         delegate = self.data.getSequence().getStep().getDelegate()
         delegate.setDelegateBridgeAndPlayer(bridge)
@@ -415,114 +403,29 @@ def _java_list(items):
 _Bridge: Any = None
 
 
-def _interfaces():
-    """The Java interfaces implemented in Python; defined once the JVM runs (JPype checks them against the class)."""
-    from jpype import JArray, JImplements, JInt, JOverride
+class _Bridge19(DelegateBridge):
+    """1.9's bridge: its delegates ask it for the step being played, and the step's player."""
 
-    @JImplements("java.lang.reflect.InvocationHandler")
-    class Nothing:
-        """A player, display or sound channel that does nothing and answers "no" (false, 0, null)."""
+    names = BridgeNames(
+        remote_player="games.strategy.triplea.player.ITripleAPlayer",
+        display="games.strategy.triplea.ui.display.ITripleADisplay",
+        sound="games.strategy.sound.ISound",
+    )
 
-        def __init__(self, what: str) -> None:
-            self._what = what
+    def getPlayerId(self):
+        player = self.step.getPlayerId()
+        return java_class("games.strategy.engine.data.PlayerID").NULL_PLAYERID if player is None else player
 
-        @JOverride
-        def invoke(self, proxy, method, args):  # the interface's name
-            if str(method.getName()) == "toString":
-                return java_class("java.lang.String")(f"nothing {self._what}")
-            return _boxed_default(method.getReturnType())
+    def getStepName(self):
+        return self.step.getName()
 
-    def nothing(interface: str):
-        cls = java_class(interface).class_
-        interfaces = java_class("java.lang.Class")[:]([cls])
-        return java_class("java.lang.reflect.Proxy").newProxyInstance(cls.getClassLoader(), interfaces, Nothing(cls.getSimpleName()))
-
-    @JImplements("games.strategy.engine.history.IDelegateHistoryWriter")
-    class History:
-        def __init__(self, lines: list[str]) -> None:
-            self._lines = lines
-
-        @JOverride
-        def startEvent(self, text, *details) -> None:  # the interface's name
-            self._lines.append(str(text))
-
-        @JOverride
-        def addChildToEvent(self, text, *details) -> None:  # the interface's name
-            self._lines.append(str(text))
-
-    @JImplements("games.strategy.engine.delegate.IDelegateBridge")
-    class Bridge:
-        """The bridge a delegate talks to the game through: changes are performed on the game, history lines kept,
-        dice from java.util.Random(1); every player, display and sound channel a stand-in that does nothing."""
-
-        def __init__(self, data, step) -> None:
-            self._data, self._step = data, step
-            self.history: list[str] = []
-            self.stopped = False
-            self._random = java_class("java.util.Random")(1)
-
-        # The interface's names, from here on.
-        @JOverride
-        def getRemotePlayer(self, *player):
-            return nothing("games.strategy.triplea.player.ITripleAPlayer")
-
-        @JOverride
-        def getPlayerId(self):
-            player = self._step.getPlayerId()
-            return java_class("games.strategy.engine.data.PlayerID").NULL_PLAYERID if player is None else player
-
-        @JOverride
-        def getStepName(self):
-            return self._step.getName()
-
-        @JOverride
-        def addChange(self, change) -> None:
-            self._data.performChange(change)
-
-        @JOverride
-        def getRandom(self, most, *rest):
-            if len(rest) == 3:  # getRandom(max, player, diceType, annotation)
-                return self._random.nextInt(most)
-            return JArray(JInt)([self._random.nextInt(most) for _ in range(int(rest[0]))])
-
-        @JOverride
-        def getHistoryWriter(self):
-            return History(self.history)
-
-        @JOverride
-        def getDisplayChannelBroadcaster(self):
-            return nothing("games.strategy.triplea.ui.display.ITripleADisplay")
-
-        @JOverride
-        def getSoundChannelBroadcaster(self):
-            return nothing("games.strategy.sound.ISound")
-
-        @JOverride
-        def getStepProperties(self):
-            return self._step.getProperties()
-
-        @JOverride
-        def stopGameSequence(self) -> None:
-            self.stopped = True
-
-        @JOverride
-        def leaveDelegateExecution(self) -> None:
-            pass
-
-        @JOverride
-        def enterDelegateExecution(self) -> None:
-            pass
-
-        @JOverride
-        def getData(self):
-            return self._data
-
-    return Bridge
+    def getStepProperties(self):
+        return self.step.getProperties()
 
 
 def _adapter(home: Path):
     global _Bridge
-    _Bridge = _interfaces()
+    _Bridge = java_bridge(_Bridge19)
     positions = _Positions()
     return lambda request: positions.answer(request["command"])
 

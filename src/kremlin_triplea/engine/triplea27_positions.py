@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, absolute_paths, triplea2_classpath
+from kremlin_triplea.engine.delegate_bridge import BridgeNames, DelegateBridge, java_bridge
 from kremlin_triplea.engine.jvm_bridge import Refused, run_child, runtime_library, serve
 from kremlin_triplea.engine.positions import SECONDS_PER_POSITION, Position
 from kremlin_triplea.gamefile.installation import Installation
@@ -435,126 +436,27 @@ _RENAMED = {"getNavalBombardCasualtiesReturnFireRestricted": "getNavalBombardCas
 _Bridge: Any = None
 
 
-def _boxed_default(return_type):
-    """What a player who does nothing answers, boxed as java.lang.reflect.Proxy unboxes it: false, 0, null."""
-    name = str(return_type.getName())
-    boxes = {"int": "Integer", "long": "Long", "short": "Short", "byte": "Byte", "double": "Double", "float": "Float"}
-    if name == "boolean":
-        return _class("java.lang.Boolean").FALSE
-    if name in boxes:
-        return _class(f"java.lang.{boxes[name]}").valueOf(_class("java.lang.String")("0"))
-    if name == "char":
-        return _class("java.lang.Character").valueOf("\0")
-    return None
+class _Bridge27(DelegateBridge):
+    """2.7's bridge: its delegates ask it for the player, the costs of units (TUV) and resources; messages go nowhere."""
 
+    names = BridgeNames(remote_player="games.strategy.engine.player.Player", display="games.strategy.engine.display.IDisplay", sound="org.triplea.sound.ISound")
 
-def _interfaces():
-    from jpype import JArray, JImplements, JInt, JOverride
+    def getGamePlayer(self):
+        return self.player
 
-    @JImplements("java.lang.reflect.InvocationHandler")
-    class Nothing:
-        """A player, display or sound channel that does nothing and answers "no" (false, 0, null)."""
+    def sendMessage(self, message) -> None:
+        pass
 
-        @JOverride
-        def invoke(self, proxy, method, args):  # the interface's name
-            if str(method.getName()) == "toString":
-                return _class("java.lang.String")("nothing")
-            return _boxed_default(method.getReturnType())
+    def getCostsForTuv(self, *player):
+        return _class("games.strategy.triplea.util.TuvCostsCalculator")().getCostsForTuv(player[0] if player else self.player)
 
-    def nothing(interface: str):
-        cls = _class(interface).class_
-        interfaces = _class("java.lang.Class")[:]([cls])
-        return _class("java.lang.reflect.Proxy").newProxyInstance(cls.getClassLoader(), interfaces, Nothing())
-
-    @JImplements("games.strategy.engine.history.IDelegateHistoryWriter")
-    class History:
-        def __init__(self, lines: list[str]) -> None:
-            self._lines = lines
-
-        @JOverride
-        def startEvent(self, text, *details) -> None:  # the interface's name
-            self._lines.append(str(text))
-
-        @JOverride
-        def addChildToEvent(self, text, *details) -> None:  # the interface's name
-            self._lines.append(str(text))
-
-    @JImplements("games.strategy.engine.delegate.IDelegateBridge")
-    class Bridge:
-        """The bridge a delegate talks to the game through: changes performed on the game, history lines kept,
-        dice from java.util.Random(1); every player, display and sound channel a stand-in that does nothing."""
-
-        def __init__(self, data, player, step=None) -> None:
-            self._data, self._player, self._step = data, player, step
-            self.history: list[str] = []
-            self.stopped = False
-            self._random = _class("java.util.Random")(1)
-
-        # The interface's names, from here on.
-        @JOverride
-        def getData(self):
-            return self._data
-
-        @JOverride
-        def addChange(self, change) -> None:
-            self._data.performChange(change)
-
-        @JOverride
-        def getGamePlayer(self):
-            return self._player
-
-        @JOverride
-        def getRemotePlayer(self, *player):
-            return nothing("games.strategy.engine.player.Player")
-
-        @JOverride
-        def getRandom(self, most, *rest):
-            if len(rest) == 3:  # getRandom(max, player, diceType, annotation)
-                return self._random.nextInt(most)
-            return JArray(JInt)([self._random.nextInt(most) for _ in range(int(rest[0]))])
-
-        @JOverride
-        def getHistoryWriter(self):
-            return History(self.history)
-
-        @JOverride
-        def getDisplayChannelBroadcaster(self):
-            return nothing("games.strategy.engine.display.IDisplay")
-
-        @JOverride
-        def getSoundChannelBroadcaster(self):
-            return nothing("org.triplea.sound.ISound")
-
-        @JOverride
-        def stopGameSequence(self, status, title) -> None:
-            self.stopped = True
-
-        @JOverride
-        def leaveDelegateExecution(self) -> None:
-            pass
-
-        @JOverride
-        def enterDelegateExecution(self) -> None:
-            pass
-
-        @JOverride
-        def sendMessage(self, message) -> None:
-            pass
-
-        @JOverride
-        def getCostsForTuv(self, *player):
-            return _class("games.strategy.triplea.util.TuvCostsCalculator")().getCostsForTuv(player[0] if player else self._player)
-
-        @JOverride
-        def getResourceLoader(self):
-            return _class("java.util.Optional").empty()
-
-    return Bridge
+    def getResourceLoader(self):
+        return _class("java.util.Optional").empty()
 
 
 def _adapter(home: Path):
     global _Bridge
-    _Bridge = _interfaces()
+    _Bridge = java_bridge(_Bridge27)
     # Some delegates read client settings (the end of a round, for one): a scratch preferences node, as TripleA's
     # own tests set it.
     setting = _class("games.strategy.triplea.settings.ClientSetting")

@@ -45,14 +45,16 @@ def disagreements(path: Path, reading) -> list[str]:
     return [f"DTD: {error}" for error in reading.dtd_errors] + [str(d) for d in compare.disagreements(load(path).board, reading)]
 
 
-def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None = 1) -> list[Verification]:
-    """Read all files in one JVM, then play them in another (2.x: the same); one Verification per file."""
-    installation = find_any_engine()
+def verify_with_engine(paths: list[Path], rounds: int = 1, *, seed: int | None = 1, triplea: Path | str | None = None) -> list[Verification]:
+    """Read all files in one JVM, then play them in another (2.x: the same); one Verification per file.
+
+    ``triplea`` is the TripleA installation to run (``--triplea``), else the one found."""
+    installation = find_any_engine(triplea)
     if installation.major == 2:
         return _verify_with_triplea2(installation, paths, rounds, seed)
-    readings = read_with_engine(paths)
-    engine = readings[0].engine if readings else find_engine().describe()
-    plays = play_with_engine(paths, rounds=rounds, player_type=FAST_AI, seed=seed)
+    readings = read_with_engine(paths, triplea=triplea)
+    engine = readings[0].engine if readings else find_engine(triplea).describe()
+    plays = play_with_engine(paths, rounds=rounds, player_type=FAST_AI, seed=seed, triplea=triplea)
     results = []
     for path, reading, play in zip(paths, readings, plays):
         known = (getattr(reading, "rules", None) or {}).get("canals") or {}

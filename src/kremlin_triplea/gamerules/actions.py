@@ -1,7 +1,7 @@
 """Game-file actions: each change kind of a rule set carried out once, and the rule sets applied to a board.
 
 The rule data (:mod:`kremlin_triplea.rules.game_rules`) say what to write; here each
-change kind (``CHANGE_KEYS`` there) has one action that turns it into board changes,
+change kind (``CHANGE_KINDS`` there) has one action (``CHANGE_ACTIONS``) that turns it into board changes,
 and :func:`game_rule_changes` collects every set's actions, refusing conflicts.
 """
 
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
 from kremlin_triplea.errors import KremlinError, UnknownNameError
-from kremlin_triplea.gamerules.context import ActionContext, CannotWrite, Planned
-from kremlin_triplea.gamerules.house_actions import HOUSE_ACTIONS, listed_technology, priced
+from kremlin_triplea.gamerules.context import CHANGE_ACTIONS, ActionContext, CannotWrite, Planned
+from kremlin_triplea.gamerules.house_actions import listed_technology, priced
 from kremlin_triplea.gamerules.triggers import xml_attr
 from kremlin_triplea.model.changes import (
     AddXml,
@@ -28,7 +28,7 @@ from kremlin_triplea.model.changes import (
     SetProperty,
     SetTerritory,
 )
-from kremlin_triplea.rules.game_rules import CHANGE_KEYS, GameRule, RuleSet, is_chosen
+from kremlin_triplea.rules.game_rules import CHANGE_KINDS, GameRule, RuleSet, is_chosen
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
@@ -122,7 +122,7 @@ def _plan_changes(
             continue
         tried += 1
         try:
-            planned = ACTIONS[change.data["kind"]](context, change)
+            planned = CHANGE_ACTIONS[change.data["kind"]](context, change)
         except (CannotWrite, UnknownNameError) as error:
             # What the map lacks (a strait, a power, a victory city) costs this change, not the draft.
             unwritten.append((rule, _cannot_reason(error, rule)))
@@ -187,6 +187,7 @@ def _why_skipped(rule: GameRule, map_name: str, choices: frozenset[str]) -> str:
 # -- the change kinds: (allowed keys, implementation) --------------------------
 
 
+@CHANGE_ACTIONS.register("set_property")
 def _set_property(ctx: ActionContext, change: Section) -> list[Planned]:
     name = change.text("name")
     raw = change.get("value", "true/false, a whole number or a text", lambda v: isinstance(v, (bool, int, str)))
@@ -196,6 +197,7 @@ def _set_property(ctx: ActionContext, change: Section) -> list[Planned]:
     return [Planned(("property", name), value, (SetProperty(name, value),), f"game option {name!r} = {value} ({was})")]
 
 
+@CHANGE_ACTIONS.register("canal")
 def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
     key = change.text("strait")
     strait = ctx.profile.straits.get(key)
@@ -244,6 +246,7 @@ def _canal_xml(name: str, zone: str, canal_name: str, land: list[str], passing: 
     return f'<attachment name="{xml_attr(name)}" attachTo="{xml_attr(zone)}" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">{body}</attachment>'
 
 
+@CHANGE_ACTIONS.register("victory_city")
 def _victory_city(ctx: ActionContext, change: Section) -> list[Planned]:
     source = ctx.names.territory(change.text("from"), where=ctx.where)
     target = ctx.names.territory(change.text("to"), where=ctx.where)
@@ -255,6 +258,7 @@ def _victory_city(ctx: ActionContext, change: Section) -> list[Planned]:
     return [Planned(("victory_city", source), 0, changes[:1], line), Planned(("victory_city", target), count, changes[1:], "")]
 
 
+@CHANGE_ACTIONS.register("turn_step")
 def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
     step_id = change.text("id")
     power = ctx.power(change.text("power"))
@@ -277,12 +281,14 @@ def _turn_step(ctx: ActionContext, change: Section) -> list[Planned]:
     return [Planned(("turn_step", step_id), (power, position, rounds), (AddXml("sequence", xml, after=placed.after, description=line),), line)]
 
 
+@CHANGE_ACTIONS.register("grant_tech")
 def _grant_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     tech = change.text("tech")
     return [*listed_technology(ctx, tech), Planned(("tech", power, tech), True, (GrantTech(power, tech),), f"{power} start with {tech}")]
 
 
+@CHANGE_ACTIONS.register("frontier_cost")
 def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     costs = change.counts("costs")
@@ -303,6 +309,7 @@ def _frontier_cost(ctx: ActionContext, change: Section) -> list[Planned]:
     return planned
 
 
+@CHANGE_ACTIONS.register("attachment_option")
 def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
     attachment = change.text("attachment")
     target = change.text("attach_to")
@@ -332,6 +339,7 @@ def _attachment_option(ctx: ActionContext, change: Section) -> list[Planned]:
     return [Planned(("attachment", attachment, attach_to, option), value, (SetAttachmentOption(attachment, attach_to, option, value),), line)]
 
 
+@CHANGE_ACTIONS.register("place_units")
 def _place_units(ctx: ActionContext, change: Section) -> list[Planned]:
     power, at = ctx.power(change.text("power")), ctx.place(change.text("at"))
     units = [(ctx.unit(u, power=power), n) for u, n in change.counts("units").items()]
@@ -346,6 +354,7 @@ def _place_units(ctx: ActionContext, change: Section) -> list[Planned]:
     ]
 
 
+@CHANGE_ACTIONS.register("move_units")
 def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     source, target = ctx.place(change.text("from")), ctx.place(change.text("to"))
@@ -365,19 +374,7 @@ def _move_units(ctx: ActionContext, change: Section) -> list[Planned]:
     ]
 
 
-ACTIONS: dict[str, Any] = {
-    "set_property": _set_property,
-    "canal": _canal,
-    "victory_city": _victory_city,
-    "turn_step": _turn_step,
-    "grant_tech": _grant_tech,
-    "frontier_cost": _frontier_cost,
-    "attachment_option": _attachment_option,
-    "place_units": _place_units,
-    "move_units": _move_units,
-    **HOUSE_ACTIONS,
-}
-assert set(ACTIONS) == set(CHANGE_KEYS), "every change kind of the rule data has exactly one action"
+assert set(CHANGE_ACTIONS) == set(CHANGE_KINDS), "every change kind of the rule data has exactly one action"
 
 
 def _camel(text: str) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import attrs
 
+from kremlin_triplea.rules.registry import Registry
 from kremlin_triplea.rules.tomlfile import DataFileError
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from kremlin_triplea.rules.game_rules import GameRule
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import Profile
+    from kremlin_triplea.rules.tomlfile import Section
 
 
 class CannotWrite(DataFileError):
@@ -70,3 +72,9 @@ class ActionContext:
     def unit(self, name: str, power: str | None = None) -> str:
         """The game's unit type; with ``power``, that power's own (maps whose powers have their own types)."""
         return self.names.unit(name, where=self.where, power=power)
+
+
+#: The action that carries out each change kind of the rule data (rules/game_rules.py's ``CHANGE_KINDS``): it reads
+#: one ``[[change]]`` table and returns what it plans. Registered beside each action (gamerules/actions.py and
+#: gamerules/house_actions.py) with ``@CHANGE_ACTIONS.register("kind")``.
+CHANGE_ACTIONS: Registry[Callable[[ActionContext, Section], list[Planned]]] = Registry("change action")

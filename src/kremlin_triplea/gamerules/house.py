@@ -235,12 +235,17 @@ class HouseResult:
         return lines
 
 
-def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = ()) -> HouseResult:
-    """Write the house sets into ``game`` (its board changes); :func:`kremlin_triplea.report.notes.add_notes` adds notes and name."""
+def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = (), profile: Profile | None = None) -> HouseResult:
+    """Write the house sets into ``game`` (its board changes); :func:`kremlin_triplea.report.notes.add_notes` adds notes and name.
+
+    ``profile`` (``--profile``) reads the game with that map profile, else the lookup's (``profile_for_game``)."""
     if not chosen:
         raise DataFileError("no house-rule set to apply", where=None)
     game.check_rules_can_apply()
-    profile = profile_for_game(game)
+    if profile is None:
+        profile = profile_for_game(game)
+    else:
+        profile.check_fits(game)
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
     game.board.push_all(list(applied.changes))

@@ -1,7 +1,7 @@
 """Game-file actions the house-rule sets need beyond the shared ones of :mod:`game_rules`.
 
-Each is one change kind, implemented once, with the same shape as the kinds in
-``game_rules.CHANGE_KINDS`` (which includes these): it reads one ``change``
+Each is one change kind of ``rules.game_rules.CHANGE_KINDS``, implemented once and registered in
+``CHANGE_ACTIONS`` as the shared ones of :mod:`actions` are: it reads one ``change``
 entry of a rule and returns what it plans, so conflicts between sets are found
 on the same keys (``("cost", power, unit)``, ``("property", name)`` ...).
 
@@ -48,7 +48,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kremlin_triplea.gamerules.context import ActionContext, Planned
+from kremlin_triplea.gamerules.context import CHANGE_ACTIONS, ActionContext, Planned
 from kremlin_triplea.gamerules.triggers import RULES_CLASS, USE_TRIGGERS, attachment_xml, condition, round_one_condition, trigger, xml_attr
 from kremlin_triplea.model.changes import (
     AddPUs,
@@ -102,6 +102,7 @@ def _round_one(ctx: ActionContext, power: str) -> tuple[str, AddXml]:
     return name, round_one_condition(name, power)
 
 
+@CHANGE_ACTIONS.register("tech_cost")
 def tech_cost(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     cost = change.integer("cost")
@@ -117,6 +118,7 @@ def _units_of(ctx: ActionContext, which: str) -> list[str]:
     return sorted(u for u, t in catalog.unit_types.items() if t.domain in domains)
 
 
+@CHANGE_ACTIONS.register("price_change")
 def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     which = change.text("units")
@@ -153,6 +155,7 @@ def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
     return planned
 
 
+@CHANGE_ACTIONS.register("set_pus")
 def set_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     delta = change.integer("change")
@@ -167,6 +170,7 @@ def set_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     ]
 
 
+@CHANGE_ACTIONS.register("trigger_pus")
 def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amount = change.integer("amount")
@@ -178,6 +182,7 @@ def trigger_pus(ctx: ActionContext, change: Section) -> list[Planned]:
     return [_use_triggers(ctx), _planned(("trigger", ctx.rule.set_id, ctx.rule.id, power), amount, changes, line)]
 
 
+@CHANGE_ACTIONS.register("trigger_units")
 def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
     """Units placed for free by a trigger once the power's side controls ``at``, as the step ``before_step`` starts."""
     power = ctx.power(change.text("power"))
@@ -284,6 +289,7 @@ def priced(ctx: ActionContext, power: str, unit: str, new_price: Callable[[int],
     return new_price(old), tuple(twins), "".join(words)
 
 
+@CHANGE_ACTIONS.register("technology_prices")
 def technology_prices(ctx: ActionContext, change: Section) -> list[Planned]:
     """The prices a technology that swaps frontiers gives, for every power: each unit of the frontier it
     moves a power to costs the unit's price before it, changed by ``percent`` (rounded up)."""
@@ -356,6 +362,7 @@ def listed_technology(ctx: ActionContext, tech: str) -> list[Planned]:
 FIRST_STEP = "gameInitDelegate"
 
 
+@CHANGE_ACTIONS.register("power_tech")
 def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
@@ -421,6 +428,7 @@ def _default_tech_ability(ctx: ActionContext, tech: str) -> dict[str, dict[str, 
     raise ctx.fail(f"{tech!r}: TripleA's own effect of this technology is not known here (jetPower, aARadar, heavyBomber are)")
 
 
+@CHANGE_ACTIONS.register("tech_ability")
 def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
     """A built-in technology's air battle values (TechAbilityAttachment airAttackBonus / airDefenseBonus),
     beside everything else TripleA gives it."""
@@ -438,6 +446,7 @@ def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
     return planned
 
 
+@CHANGE_ACTIONS.register("unit_support")
 def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
     """A TripleA support rule (UnitSupportAttachment): each ``attach_to`` unit of ``power`` gives ``bonus`` to
     ``number`` of the ``units`` on ``side`` ("offence" / "defence"), in the rolls' strength."""
@@ -462,6 +471,7 @@ def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
     return [_planned(("support", name), tuple(options), [AddXml("attachmentList", xml, description=line)], line)]
 
 
+@CHANGE_ACTIONS.register("objective")
 def objective(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     amends = change.text("amends")
@@ -527,6 +537,7 @@ def _neutral_table(ctx: ActionContext) -> list[dict[str, Any]]:
     return neutral_table(ctx.rule.set_id, ctx.rule.file)
 
 
+@CHANGE_ACTIONS.register("neutral_armies")
 def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
     planned = []
     for neutral in _neutral_table(ctx):
@@ -557,6 +568,7 @@ def _neutral_coast(ctx: ActionContext, rule_name: str, territory: str) -> str:
     return coasts[0]
 
 
+@CHANGE_ACTIONS.register("give_neutral")
 def give_neutral(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     wanted = change.text("neutral")
@@ -586,19 +598,3 @@ def give_neutral(ctx: ActionContext, change: Section) -> list[Planned]:
             )
         )
     return planned
-
-
-HOUSE_ACTIONS: dict[str, Any] = {
-    "tech_cost": tech_cost,
-    "price_change": price_change,
-    "technology_prices": technology_prices,
-    "set_pus": set_pus,
-    "trigger_pus": trigger_pus,
-    "trigger_units": trigger_units,
-    "power_tech": power_tech,
-    "tech_ability": tech_ability,
-    "unit_support": unit_support,
-    "objective": objective,
-    "neutral_armies": neutral_armies,
-    "give_neutral": give_neutral,
-}

@@ -46,6 +46,7 @@ from kremlin_triplea.session import Session, located
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
+    from kremlin_triplea.rules.profile import Profile
 
 # Changes whose effect the three measures already cover.
 _MEASURED_FIELDS = frozenset({"production", "impassable", "original_owner"})
@@ -270,11 +271,11 @@ def _valued(
     return DraftValue(tuple(side_powers), tuple(picks), bid)
 
 
-def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None) -> DraftValue:
+def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftValue:
     """Value a draft file's picks so far, and its bid once the picks are complete (the file opened as ``apply`` opens it)."""
     draft = read_draft(path)
     # An unfinished draft's bid waits for its picks: it is valued once they are made.
-    session = Session.from_draft(attrs.evolve(draft, bid=None), game_spec=game_spec, maps_dir=maps_dir)
+    session = Session.from_draft(attrs.evolve(draft, bid=None), game_spec=game_spec, maps_dir=maps_dir, profile=profile)
     if draft.bid is not None and session.picks_done:
         session.declare_all()  # before the bid's units (000 A); a group the file leaves open is refused, as apply refuses it
         with located(draft.bid.where):

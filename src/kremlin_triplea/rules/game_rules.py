@@ -60,6 +60,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, find_data_file, rule_file_kind
+from kremlin_triplea.rules.registry import Registry
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
 
 ENFORCED_BY = ("tool", "game", "players")
@@ -84,32 +85,31 @@ RULE_KEYS = (
     "before_play",
 )
 
-# The keys each change kind takes; the action that carries it out is registered
-# under the same name in kremlin_triplea.gamerules.actions (a test keeps the two in step).
-CHANGE_KEYS: dict[str, tuple[str, ...]] = {
-    "set_property": ("name", "value"),
-    "canal": ("strait", "land", "ships", "control"),
-    "victory_city": ("from", "to"),
-    "turn_step": ("id", "power", "move", "rounds", "position"),
-    "grant_tech": ("power", "tech"),
-    "frontier_cost": ("power", "costs"),
-    "attachment_option": ("attachment", "attach_to", "option", "value", "add", "remove"),
-    "place_units": ("power", "units", "at"),
-    "move_units": ("power", "units", "from", "to"),
-    # The house-rule sets' own kinds (objectives, research price, PUs, triggers, neutral armies...).
-    "tech_cost": ("power", "cost"),
-    "price_change": ("power", "units", "change", "percent", "round"),
-    "technology_prices": ("tech", "percent", "round"),
-    "set_pus": ("power", "change"),
-    "trigger_pus": ("power", "amount", "after_step"),
-    "trigger_units": ("power", "units", "at", "before_step", "uses"),
-    "power_tech": ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"),
-    "tech_ability": ("tech", "air_attack_bonus", "air_defense_bonus"),
-    "unit_support": ("power", "attach_to", "units", "side", "bonus", "number"),
-    "objective": ("power", "amends", "value", "condition"),
-    "neutral_armies": (),
-    "give_neutral": ("power", "neutral", "pay", "army"),
-}
+#: Each change kind a game rule may write, with the keys its ``[[change]]`` table takes; the action that carries it
+#: out is registered under the same name in gamerules (``CHANGE_ACTIONS``: a test keeps the two in step).
+CHANGE_KINDS: Registry[tuple[str, ...]] = Registry("change kind")
+CHANGE_KINDS.add("set_property", ("name", "value"))
+CHANGE_KINDS.add("canal", ("strait", "land", "ships", "control"))
+CHANGE_KINDS.add("victory_city", ("from", "to"))
+CHANGE_KINDS.add("turn_step", ("id", "power", "move", "rounds", "position"))
+CHANGE_KINDS.add("grant_tech", ("power", "tech"))
+CHANGE_KINDS.add("frontier_cost", ("power", "costs"))
+CHANGE_KINDS.add("attachment_option", ("attachment", "attach_to", "option", "value", "add", "remove"))
+CHANGE_KINDS.add("place_units", ("power", "units", "at"))
+CHANGE_KINDS.add("move_units", ("power", "units", "from", "to"))
+# The house-rule sets' own kinds (objectives, research price, PUs, triggers, neutral armies...).
+CHANGE_KINDS.add("tech_cost", ("power", "cost"))
+CHANGE_KINDS.add("price_change", ("power", "units", "change", "percent", "round"))
+CHANGE_KINDS.add("technology_prices", ("tech", "percent", "round"))
+CHANGE_KINDS.add("set_pus", ("power", "change"))
+CHANGE_KINDS.add("trigger_pus", ("power", "amount", "after_step"))
+CHANGE_KINDS.add("trigger_units", ("power", "units", "at", "before_step", "uses"))
+CHANGE_KINDS.add("power_tech", ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"))
+CHANGE_KINDS.add("tech_ability", ("tech", "air_attack_bonus", "air_defense_bonus"))
+CHANGE_KINDS.add("unit_support", ("power", "attach_to", "units", "side", "bonus", "number"))
+CHANGE_KINDS.add("objective", ("power", "amends", "value", "condition"))
+CHANGE_KINDS.add("neutral_armies", ())
+CHANGE_KINDS.add("give_neutral", ("power", "neutral", "pay", "army"))
 
 
 @attrs.frozen
@@ -164,8 +164,8 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
         enforced_by = section.choice("enforced_by", ENFORCED_BY)
         changes = tuple(section.tables("change", []))
         for change in changes:
-            kind = change.choice("kind", CHANGE_KEYS)
-            change.only("kind", "when", "unless", *CHANGE_KEYS[kind])
+            kind = change.choice("kind", CHANGE_KINDS)
+            change.only("kind", "when", "unless", *CHANGE_KINDS[kind])
         if enforced_by == "game" and not changes and not section.has("built_in") and not section.has("written_by"):
             raise section.fail("change", "game-file changes (or `built_in`: how TripleA already enforces it) for a rule enforced by the game")
         if enforced_by != "game" and changes:

@@ -8,11 +8,8 @@ changed installation is noticed.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import hashlib
-from collections.abc import Iterator
-from contextvars import ContextVar
 from pathlib import Path
 
 import attrs
@@ -418,25 +415,11 @@ def profile_places(game: Game) -> list[Path]:
     return places
 
 
-# ``--profile FILE`` of the command being run: set by the command line for the whole command.
-_COMMAND_LINE_PROFILE: ContextVar[Path | None] = ContextVar("command_line_profile", default=None)
-
-
-@contextlib.contextmanager
-def command_line_profile(path: Path | str | None) -> Iterator[None]:
-    """While the block runs, every game is read with the profile ``path`` (``--profile FILE``), if given."""
-    token = _COMMAND_LINE_PROFILE.set(Path(path) if path is not None else None)
-    try:
-        yield
-    finally:
-        _COMMAND_LINE_PROFILE.reset(token)
-
-
 def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
     """The profile a game is read with; the one place that decides.
 
-    In order: ``--profile FILE`` on the command line; ``explicit`` (a draft's
-    ``profile``, resolved against the draft's folder); the places of
+    In order: ``explicit`` (a draft's ``profile``, resolved against the
+    draft's folder); the places of
     :func:`profile_places` (the user's ``profiles`` folder, then the map's own
     folder); the built-in profile of the game's map (its ``mapName``
     property, else its map folder's name). The one found must fit the game
@@ -448,8 +431,6 @@ def profile_for_game(game: Game, explicit: Path | str | None = None) -> Profile:
 
 
 def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
-    if _COMMAND_LINE_PROFILE.get() is not None:
-        return load_profile(_COMMAND_LINE_PROFILE.get())
     if explicit is not None:
         return load_profile(explicit)
     for path in profile_places(game):

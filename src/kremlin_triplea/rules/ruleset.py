@@ -171,8 +171,56 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
     for index, option in enumerate(options):
         if numbers.count(option.number) > 1 or ids.count(option.id) > 1:
             raise root.fail(index, "a unique option number and id", f"{option.number}/{option.id}")
+    neutrals = _neutrals(root)
+    restrictions = _restrictions(root, numbers, neutrals)
+    pick_rules = _pick_rules(root)
+    locks = root.table("locks")
+    locks.only("source", "rule", "lock_retreat_destinations", "reason")
+    bid = root.table("bid")
+    bid.only(
+        "source",
+        "rule",
+        "placing_side",
+        "receiving_side",
+        "placement_rule",
+        "amount_rule",
+        "negative_rule",
+        "order_rule",
+        "negative",
+        "removable_units",
+        "removable_rule",
+        "keep_option_units",
+        "keep_option_units_rule",
+        "remove_value",
+        "remove_value_rule",
+        "remove_value_source",
+        "positive",
+        "positive_rule",
+    )
+    ruleset = Ruleset(
+        id=root.text("id"),
+        title=root.text("title"),
+        source=root.text("source"),
+        path=str(path),
+        sides=(sides[0], sides[1]),
+        picks=pick_rules,
+        locks=_lock_rules(locks),
+        options=options,
+        neutrals=neutrals,
+        restrictions=restrictions,
+        bid=_bid_rules(bid),
+        scenarios=read_scenarios(root, (sides[0], sides[1])),
+        game_rules=read_game_rules(root, "game_rule", root.text("id")),
+    )
+    for option, section in zip(options, root.tables("option")):
+        option.params.check_in(ruleset, root, section)
+    return ruleset
+
+
+def _neutrals(root: Section) -> dict[str, Neutral]:
+    """The ``[[neutral]]`` tables by name (a ruleset without a neutral option has none)."""
     neutrals = {}
-    for section in root.tables("neutral", []):  # a ruleset without a neutral option has none
+    for section in root.tables("neutral", []):
         section.only("name", "ipc", "army", "note", "group")
         neutral = Neutral(
             name=section.text("name"),
@@ -182,6 +230,11 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             group=section.text("group", None),
         )
         neutrals[neutral.name] = neutral
+    return neutrals
+
+
+def _restrictions(root: Section, numbers: list[int], neutrals: dict[str, Neutral]) -> dict[str, PowerRestriction]:
+    """The ``[[restriction]]`` tables by power; each names options and neutrals of this ruleset only."""
     restrictions = {}
     for section in root.tables("restriction", []):
         section.only(
@@ -214,6 +267,11 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             may_also_enter_rule=section.text("may_also_enter_rule", ""),
         )
         restrictions[restriction.power] = restriction
+    return restrictions
+
+
+def _pick_rules(root: Section) -> PickRules:
+    """The ``[picks]`` table: how many options a side picks, and how picks may repeat."""
     picks = root.table("picks")
     picks.only("default", "min", "max", "source", "rule", "alternate_rule", "no_repeat_rule", "no_repeat_source", "first_rule", "no_repeat_per")
     pick_rules = PickRules(
@@ -232,71 +290,41 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
         raise picks.fail("no_repeat_per", "a positive whole number", pick_rules.no_repeat_per)
     if not 1 <= pick_rules.min <= pick_rules.default <= (pick_rules.max or pick_rules.default):
         raise picks.fail("default", "min <= default <= max, all at least 1", f"{pick_rules.min}/{pick_rules.default}/{pick_rules.max}")
-    locks = root.table("locks")
-    locks.only("source", "rule", "lock_retreat_destinations", "reason")
-    bid = root.table("bid")
-    bid.only(
-        "source",
-        "rule",
-        "placing_side",
-        "receiving_side",
-        "placement_rule",
-        "amount_rule",
-        "negative_rule",
-        "order_rule",
-        "negative",
-        "removable_units",
-        "removable_rule",
-        "keep_option_units",
-        "keep_option_units_rule",
-        "remove_value",
-        "remove_value_rule",
-        "remove_value_source",
-        "positive",
-        "positive_rule",
+    return pick_rules
+
+
+def _lock_rules(locks: Section) -> LockRules:
+    """The ``[locks]`` table's values (its keys checked by the caller, in the file's order of checks)."""
+    return LockRules(
+        source=locks.text("source"),
+        rule=locks.text("rule"),
+        lock_retreat_destinations=locks.boolean("lock_retreat_destinations", False),
+        reason=locks.text("reason", ""),
     )
-    ruleset = Ruleset(
-        id=root.text("id"),
-        title=root.text("title"),
-        source=root.text("source"),
-        path=str(path),
-        sides=(sides[0], sides[1]),
-        picks=pick_rules,
-        locks=LockRules(
-            source=locks.text("source"),
-            rule=locks.text("rule"),
-            lock_retreat_destinations=locks.boolean("lock_retreat_destinations", False),
-            reason=locks.text("reason", ""),
-        ),
-        options=options,
-        neutrals=neutrals,
-        restrictions=restrictions,
-        bid=BidRules(
-            source=bid.text("source"),
-            rule=bid.text("rule"),
-            placing_side=bid.text("placing_side"),
-            receiving_side=bid.text("receiving_side"),
-            placement_rule=bid.text("placement_rule"),
-            amount_rule=bid.text("amount_rule"),
-            negative_rule=bid.text("negative_rule"),
-            order_rule=bid.text("order_rule", ""),
-            negative=bid.choice("negative", ("allocate_pus", "remove_units"), "allocate_pus or remove_units", "allocate_pus"),
-            removable_units=tuple(bid.texts("removable_units", [])),
-            removable_rule=bid.text("removable_rule", ""),
-            keep_option_units=bid.boolean("keep_option_units", False),
-            keep_option_units_rule=bid.text("keep_option_units_rule", ""),
-            remove_value=bid.choice("remove_value", ("at_most_bid", "round_down_to_unit"), "at_most_bid or round_down_to_unit", "at_most_bid"),
-            remove_value_rule=bid.text("remove_value_rule", ""),
-            remove_value_source=bid.text("remove_value_source", ""),
-            positive=bid.choice("positive", ("declared", "declared_or_bid_phase"), "declared or declared_or_bid_phase", "declared"),
-            positive_rule=bid.text("positive_rule", ""),
-        ),
-        scenarios=read_scenarios(root, (sides[0], sides[1])),
-        game_rules=read_game_rules(root, "game_rule", root.text("id")),
+
+
+def _bid_rules(bid: Section) -> BidRules:
+    """The ``[bid]`` table's values (its keys checked by the caller, in the file's order of checks)."""
+    return BidRules(
+        source=bid.text("source"),
+        rule=bid.text("rule"),
+        placing_side=bid.text("placing_side"),
+        receiving_side=bid.text("receiving_side"),
+        placement_rule=bid.text("placement_rule"),
+        amount_rule=bid.text("amount_rule"),
+        negative_rule=bid.text("negative_rule"),
+        order_rule=bid.text("order_rule", ""),
+        negative=bid.choice("negative", ("allocate_pus", "remove_units"), "allocate_pus or remove_units", "allocate_pus"),
+        removable_units=tuple(bid.texts("removable_units", [])),
+        removable_rule=bid.text("removable_rule", ""),
+        keep_option_units=bid.boolean("keep_option_units", False),
+        keep_option_units_rule=bid.text("keep_option_units_rule", ""),
+        remove_value=bid.choice("remove_value", ("at_most_bid", "round_down_to_unit"), "at_most_bid or round_down_to_unit", "at_most_bid"),
+        remove_value_rule=bid.text("remove_value_rule", ""),
+        remove_value_source=bid.text("remove_value_source", ""),
+        positive=bid.choice("positive", ("declared", "declared_or_bid_phase"), "declared or declared_or_bid_phase", "declared"),
+        positive_rule=bid.text("positive_rule", ""),
     )
-    for option, section in zip(options, root.tables("option")):
-        option.params.check_in(ruleset, root, section)
-    return ruleset
 
 
 def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) -> Option:

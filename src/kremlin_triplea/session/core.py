@@ -102,8 +102,9 @@ class Session:
         game_spec: str | None = None,
         maps_dir: Path | str | None = None,
         players: dict[str, str] | None = None,
+        profile: Profile | None = None,
     ) -> Session:
-        return cls.from_draft(read_draft(path), game, game_spec=game_spec, maps_dir=maps_dir, players=players)
+        return cls.from_draft(read_draft(path), game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile)
 
     @classmethod
     def from_draft(
@@ -564,18 +565,22 @@ def _players(done: list[_Done]) -> dict[str, str]:
     return players
 
 
-def open_session(path: Path, data: dict[str, Any] | None = None, maps_dir: Path | None = None, players: dict[str, str] | None = None) -> Session:
-    """The terminal draft's and the draft room's session: a new draft's header (``data``), or the draft file at ``path`` resumed."""
+def open_session(
+    path: Path, data: dict[str, Any] | None = None, maps_dir: Path | None = None, players: dict[str, str] | None = None, profile: Profile | None = None
+) -> Session:
+    """The terminal draft's and the draft room's session: a new draft's header (``data``), or the draft file at ``path`` resumed.
+
+    ``profile`` (``--profile``) reads the game with that map profile rather than the one the draft names or the lookup finds."""
     draft = read_draft(path) if data is None else draft_from_dict(data, str(path))
     if draft.ruleset is None:  # the terminal draft and the draft room are for picks; house rules alone need none
         raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
     try:
-        return Session.from_draft(draft, maps_dir=maps_dir, players=players)
+        return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile)
     except RuleViolation as error:
         if draft.bid is None:
             raise
         # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
-        session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players)
+        session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players, profile=profile)
         session.bid_dropped = error
         return session
 

@@ -16,13 +16,14 @@ from kremlin_triplea.errors import InputError
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
     from kremlin_triplea.gamerules.house import HouseResult
+    from kremlin_triplea.rules.profile import Profile
 
 
-def apply_file(path: Path, *, maps_dir: Path | str | None = None) -> DraftResult:
+def apply_file(path: Path, *, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftResult:
     """A Kremlin draft file applied as ``apply`` applies it (read back from disk: what the players' session saved)."""
     from kremlin_triplea.session import Session
 
-    return Session.open(path, maps_dir=maps_dir).result()
+    return Session.open(path, maps_dir=maps_dir, profile=profile).result()
 
 
 def finish_draft(

@@ -42,6 +42,7 @@ from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import PickValue, describe_pick, value_session
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
+from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
@@ -282,9 +283,10 @@ class Answer:
 
 
 class Room:
-    def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None) -> None:
+    def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None, profile: Profile | None = None) -> None:
         self.path = Path(draft_path)
-        self.session: Session = open_session(self.path, None, maps_dir)
+        self.profile = profile  # ``serve --profile``: the game read with it rather than the draft's or the lookup's
+        self.session: Session = open_session(self.path, None, maps_dir, profile=profile)
         self.session.file_header = DRAFT_HEADER
         self.sides: tuple[str, ...] = tuple(self.session.state.side_powers)
         for side in players or {}:
@@ -380,7 +382,7 @@ class Room:
     def _reload(self) -> None:
         """The room as its files hold it (after an action that could not be saved); open pages are drawn again."""
         players = self.session.players
-        self.session = open_session(self.path, None, self.session.maps_dir, players)
+        self.session = open_session(self.path, None, self.session.maps_dir, players, self.profile)
         self.session.file_header = DRAFT_HEADER
         self._read_waiting()
         self._moved_on()

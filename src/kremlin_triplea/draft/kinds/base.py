@@ -51,6 +51,7 @@ from kremlin_triplea.draft.state import Displaced, DraftState, Outcome
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
+from kremlin_triplea.rules.registry import Registry
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
 
@@ -130,12 +131,13 @@ class OptionKind:
         return f"{what} from {state.names.shown(displaced.origin)} to {state.names.shown(place)}"
 
 
-KINDS: dict[str, OptionKind] = {}
+#: The option kinds by the name a ruleset's ``kind`` gives (rules/registry.py: one shape for every extension point).
+KINDS: Registry[OptionKind] = Registry("option kind")
 
 
 def register(cls: type[OptionKind]) -> type[OptionKind]:
     """Class decorator: the ruleset's ``kind = cls.name`` is carried out by ``cls``."""
-    if cls.name in KINDS:
+    if cls.name in KINDS:  # said first: a second kind of one name is the mistake, whatever else it gets wrong
         raise ValueError(f"option kind {cls.name!r} registered twice")
     if cls.params.KIND != cls.name:
         raise ValueError(f"option kind {cls.name!r} reads the parameters of {cls.params.KIND!r}")
@@ -146,13 +148,13 @@ def register(cls: type[OptionKind]) -> type[OptionKind]:
         if shared:
             # A displaced group finds the kind that places it by its name (displacing_kind).
             raise ValueError(f"option kind {cls.name!r}: the kind {kind.name!r} already displaces units as {', '.join(sorted(shared))}")
-    KINDS[cls.name] = cls()
+    KINDS.add(cls.name, cls())
     return cls
 
 
 def unregister(name: str) -> None:
     """Forget a kind registered with :func:`register` (a test's own kind, once the test is done)."""
-    del KINDS[name]
+    KINDS.remove(name)
 
 
 def displacing_kind(displaced: Displaced) -> OptionKind:

@@ -234,7 +234,8 @@ def removable_units(state: DraftState) -> dict[tuple[str, str, str], int]:
     with a bonus option"). Units an opponent's scenario moved are not option units.
     """
     bid = state.ruleset.bid
-    types = {state.names.unit(u) for u in bid.removable_units if state.names.has_unit(u)}
+    # "Only armor and infantry": each power's own (Total World War's germanTank), a word the map lacks none.
+    types = {unit for word in bid.removable_units for unit in state.names.units_of_any_power(word)}
     found: dict[tuple[str, str, str], int] = {}
     for place in sorted(state.board.nodes):
         for (owner, unit), count in sorted(state.board.units(place).items(), key=lambda item: (str(item[0][0]), item[0][1])):
@@ -254,7 +255,8 @@ def _remove_for_negative_bid(state: DraftState, bid_spec: BidSpec, label: str) -
         raise Problem(
             bid.negative_rule, bid.source, f"in {state.ruleset.id} a negative bid removes {bid.placing_side} units (remove = [...]); it gives no PUs"
         ).violation(label)
-    removable = [state.names.unit(u) for u in bid.removable_units]
+    # In the ruleset's order (its message names them so), each power's own type for a word (issue 28).
+    removable = list(dict.fromkeys(unit for word in bid.removable_units for unit in sorted(state.names.units_of_any_power(word) or {state.names.unit(word)})))
     costs = {board.catalog.cost(u, p) for u in removable for p in state.side_powers[bid.placing_side]} - {None, 0}
     if not costs:
         raise Problem(

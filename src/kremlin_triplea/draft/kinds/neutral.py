@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answers_of
+from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answered, answers_of
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
@@ -336,7 +336,7 @@ def neutral_form(state: DraftState, choices: NeutralChoices, side: str) -> Form:
         ]
 
     def read(answers: Answers) -> list[dict[str, Any]]:
-        takes = [{"neutral": answers[f"neutral.{n}"], "by": answers.get(f"by.{n}", "")} for n in range(params.count) if answers.get(f"neutral.{n}")]
+        takes = [{"neutral": answers[f"neutral.{n}"], "by": answered(answers, f"by.{n}")} for n in range(params.count) if answers.get(f"neutral.{n}")]
         if not takes:
             raise Unanswered("choose the neutrals")
         return takes

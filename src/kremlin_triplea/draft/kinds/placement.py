@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answers_of, place_answers
+from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered, answered, answers_of, place_answers
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
@@ -356,7 +356,7 @@ def placement_form(state: DraftState, choices: PlacementChoices, side: str) -> F
         for n in range(len(defaults)):
             at = answers.get(f"at.{n}", "")
             if at:  # a row without a place is left blank on purpose
-                counted[(answers.get(f"power.{n}", ""), answers.get(f"unit.{n}", ""), at)] += int(answers.get(f"count.{n}", "1"))
+                counted[(answered(answers, f"power.{n}"), answered(answers, f"unit.{n}"), at)] += int(answers.get(f"count.{n}", "1"))
         if not counted:
             raise Unanswered("choose where the units go")
         return [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in counted.items()]

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of
+from kremlin_triplea.draft.form import Answers, Field, Form, answered, answers_of
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
@@ -410,12 +410,7 @@ def scenario_form(state: DraftState, choices: ScenarioChoices, side: str) -> For
             intro += scenario_lines(scenario, state.edition, with_rule=False)
         return attrs.evolve(field, label="scenario ('help TITLE' shows its rule)", listed=False, intro=tuple(intro), narrowed=None)
 
-    def read(answers: Answers) -> str:
-        if not answers.get("scenario"):
-            raise Unanswered("scenario: missing")
-        return answers["scenario"]
-
-    return Form((attrs.evolve(field, narrowed=asked),), read)
+    return Form((attrs.evolve(field, narrowed=asked),), lambda answers: answered(answers, "scenario"))
 
 
 @attrs.frozen

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.form import Answers, Field, Form, Unanswered, answers_of, place_answers
+from kremlin_triplea.draft.form import Answers, Field, Form, answered, answers_of, place_answers
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
@@ -319,10 +319,7 @@ def takeover_form(state: DraftState, choices: TakeoverChoices, side: str) -> For
     )
 
     def read(answers: Answers) -> dict[str, Any]:
-        for key in ("territory", "by"):
-            if not answers.get(key):
-                raise Unanswered(f"{key}: missing")
-        return {"territory": answers["territory"], "by": answers["by"]}
+        return {"territory": answered(answers, "territory"), "by": answered(answers, "by")}
 
     return Form(fields, read, preview="Show its retreats")
 
