@@ -249,3 +249,15 @@ def test_a_proposed_bid_counts_once_the_other_side_agrees_and_is_refused_at_once
     with pytest.raises(RuleViolation, match="German-owned"):
         session.push(Bid(session.bid_from_toml(wrong).spec, by="Axis"))
     assert session.proposal is None and session.steps == together.steps[:-1] and session.game.to_bytes() == before
+
+
+def test_a_declaration_before_the_picks_are_made_is_refused_and_changes_nothing() -> None:
+    """000 A "Order of action" 1: the displaced units are declared after the picks, in the order of the picks."""
+    data = example_data()
+    first = {k: v for k, v in data.items() if k != "bid"} | {"pick": without_declarations(data["pick"][:1])}  # option 10: Archangel taken
+    session = Session.from_draft(draft_from_dict(first, "draft.toml"), base("1941"))
+    (displaced,) = session.run.pending_declarations()
+    board, steps = session.game.to_bytes(), list(session.steps)
+    with pytest.raises(RuleViolation, match="once the picks are made"):
+        session.push(Declaration(displaced, "Russia"))
+    assert session.game.to_bytes() == board and session.steps == steps

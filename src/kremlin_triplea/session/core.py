@@ -28,7 +28,6 @@ from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import BidSpec
 from kremlin_triplea.draft.run import (
     PICKED_BY,
-    AppliedPick,
     Draft,
     DraftResult,
     DraftRun,
@@ -292,15 +291,13 @@ class Session:
 
     def withdraw_bid(self) -> Bid | None:
         """Take back the bid alone, keeping the declarations made after it (they do not depend on it); the bid taken back."""
+        if not any(isinstance(done.step, Bid) for done in self.done):
+            return None
         later: list[Step] = []
-        while self.done and not isinstance(self.done[-1].step, Bid):
+        while not isinstance(self.done[-1].step, Bid):
             step = self.pop()
             if not isinstance(step, Agreement):  # agreed to the bid withdrawn: goes with it
                 later.append(step)
-        if not self.done:
-            for step in reversed(later):
-                self.push(step)
-            return None
         bid = self.pop()
         for step in reversed(later):
             self.push(step)
@@ -309,10 +306,10 @@ class Session:
 
     def _push_declaration(self, step: Declaration) -> Outcome:
         pending = self.run.pending_declarations()
-        if not pending or pending[0] != step.displaced:
-            raise RuleViolation(
-                step.displaced.label, "no declaration of these units is due now (they are declared in the picks' order, after the picks)", rule="", source=""
-            )
+        if not self.picks_done or not pending or pending[0] != step.displaced:
+            # 000 A "Order of action" 1: declared after the picks, in the order of the picks that displaced them.
+            why = "no declaration of these units is due now: they are declared once the picks are made, in the picks' order"
+            raise RuleViolation(f"{step.displaced.label}: {step.displaced.describe()}", why, rule=step.displaced.rule, source=step.displaced.source)
         if step.to is not None:
             problem = declaration_problem(self.state, step.displaced, step.to)
             if problem is not None:
@@ -550,10 +547,6 @@ class Session:
             tuple(draft.choices),
             tuple(run.declared),
         )
-
-    @property
-    def applied(self) -> list[AppliedPick]:
-        return self.run.applied
 
 
 def _players(done: list[_Done]) -> dict[str, str]:
