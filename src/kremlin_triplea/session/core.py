@@ -511,11 +511,11 @@ class Session:
             data["house_rule_choices"] = tables
         return data
 
-    def save(self, path: Path | None = None, *, header: str = "") -> None:
-        """Write :meth:`to_toml` atomically (over the draft file by default: it is the session's own)."""
+    def save(self, path: Path | None = None, *, header: str = "", overwrite: bool = True) -> None:
+        """Write :meth:`to_toml` atomically (over the draft file by default: it is the session's own; a new draft: ``overwrite=False``)."""
         import tomli_w
 
-        write_atomically(path or self.path, ((header or self.file_header) + tomli_w.dumps(self.to_toml())).encode("utf-8"), overwrite=True)
+        write_atomically(path or self.path, ((header or self.file_header) + tomli_w.dumps(self.to_toml())).encode("utf-8"), overwrite=overwrite)
 
     # -- the end --------------------------------------------------------------------------
 

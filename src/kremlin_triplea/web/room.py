@@ -33,7 +33,7 @@ import attrs
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.form import Form
 from kremlin_triplea.draft.kinds import KINDS, Displaced
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game
+from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
@@ -780,12 +780,12 @@ class Room:
 
 
 def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> None:
-    """Write a new draft file (no picks yet) that ``serve`` then opens; its header is checked first, as ``apply`` checks it."""
-    import tomli_w
-
-    draft = draft_from_dict(data, str(path))
-    run = DraftRun(draft, open_game(draft, None, maps_dir))  # the game, the sides, the number of picks: refused before anything is written
+    """Write a new draft file that ``serve`` then opens, from a session of its header (and any picks it has): the
+    game, the sides, the number of picks and every pick are checked as ``apply`` checks them before anything is written."""
+    session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir)
+    draft, run = session.draft, session.run
     # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
     chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
     house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
-    write_atomically(path, (DRAFT_HEADER + tomli_w.dumps(data)).encode("utf-8"))
+    session.file_header = DRAFT_HEADER
+    session.save(overwrite=False)
