@@ -388,8 +388,8 @@ class _SetAsked:
             entry = self.chosen(answers)
             return [f"{entry.power}: {' + '.join(entry.units)}, all in one place"]
 
-        answers = tuple(Answer(str(n), (f"{s.power} {' + '.join(s.units)}",)) for n, s in enumerate(sets))
-        return Field("set", "units", answers, alone="", resolve=by_power, then=said, page=False)
+        named = tuple(Answer(str(n), (f"{s.power} {' + '.join(s.units)}",)) for n, s in enumerate(sets))
+        return Field("set", "units", named, alone="", resolve=by_power, then=said, page=False)
 
     def power_field(self, answers: Answers, n: int) -> Field | None:
         entry = self.chosen(answers)
@@ -433,9 +433,9 @@ class _UnitsAsked:
         self.same_power = "same_power" in params.require
 
     def units_field(self) -> Field:
-        answers = tuple(Answer(" + ".join(sorted(s.elements())), (" + ".join(sorted(s.elements())),)) for s in self.sets)
+        named = answers_of([" + ".join(sorted(s.elements())) for s in self.sets])
         # "aircraft carrier": the set of the carrier alone
-        return Field("set", "units", answers, alone="", resolve=self.state.names.unit, page=False)
+        return Field("set", "units", named, alone="", resolve=self.state.names.unit, page=False)
 
     def units(self, answers: Answers) -> list[str]:
         return answers["set"].split(" + ")

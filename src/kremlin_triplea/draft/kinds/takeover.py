@@ -314,7 +314,7 @@ def takeover_form(state: DraftState, choices: TakeoverChoices, side: str) -> For
         return Field("by", "by which power", answers_of(offers), alone="", resolve=names.power, then=retreats)
 
     fields = (
-        Field("territory", "", tuple(place_answers(state, territories)), place=True, group="Take over", narrowed=territory_asked),
+        Field("territory", "", place_answers(state, territories), place=True, group="Take over", narrowed=territory_asked),
         Field("by", "by", answers_of(powers), group="Take over", then=retreats, narrowed=taker_asked),
     )
 
