@@ -582,7 +582,7 @@ class Room:
         """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
 
         if self._result is None:
-            result = apply_file(self.path, maps_dir=self.session.maps_dir)
+            result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
             # As apply: the game is written with its notes, and checked before a copy of it leaves the room (download or install).
             written_game(result, self.path.with_suffix(".xml"))
             self._result = result
@@ -600,7 +600,7 @@ class Room:
 
         with self.lock:
             # A fresh application: installing names the game, which the kept result (the download) must not take.
-            result = apply_file(self.path, maps_dir=self.session.maps_dir)
+            result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
             chosen = (name or "").strip() or install_name(result)
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
