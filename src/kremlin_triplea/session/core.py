@@ -1,4 +1,4 @@
-"""A draft in progress as one object: the picks, the bid, the declarations and the house-rule choices as steps.
+"""A draft in progress as one object: the picks, the bid and its agreement, the declarations and the house-rule choices as steps.
 
 Like python-chess's ``Board``: :meth:`Session.push` checks a step and applies it (or raises the rule it breaks,
 changing nothing), :meth:`Session.pop` takes back the last step of any kind, and :attr:`Session.legal_picks`
@@ -9,7 +9,7 @@ the terminal draft, the draft room, the matrix and ``value`` all drive a draft t
 The board always holds the steps in the rules' order of action (000 A): the picks, then the declarations, then the
 bid's units. The players agree on the bid before they declare (the draft room), so a bid pushed while groups wait
 for their declaration is checked with each such group at its first place and is put on the board once the last
-group is declared.
+group is declared. A bid one side proposes counts once the other side's :class:`Agreement` is pushed.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ A pick is :class:`kremlin_triplea.draft.picks.Pick` itself; the others are defin
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import attrs
 
@@ -66,7 +66,7 @@ class HouseRuleChoice:
         return _thawed(dict(self.table))
 
 
-Step = Union[Pick, Bid, Agreement, Declaration, HouseRuleChoice]  # noqa: UP007 - read at run time by isinstance checks' readers on 3.10
+Step = Pick | Bid | Agreement | Declaration | HouseRuleChoice  # what a session pushes and pops
 
 
 def _frozen(value: Any) -> Any:
