@@ -7,19 +7,31 @@ opened and written again from its steps is the same draft (it applies to the sam
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from kremlin_triplea.draft.kinds import Pick
 from kremlin_triplea.draft.run import draft_from_dict, read_draft
-from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.session import Bid, Session, apply_draft
+from kremlin_triplea.errors import KremlinError, RuleViolation
+from kremlin_triplea.game import Game
+from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, apply_draft
+from support import drafts
 from support.aa50 import GAMES, fresh_game
 from support.paths import EXAMPLES_DIR, MAPS_DIR
 
 EXAMPLE = EXAMPLES_DIR / "kremlin-aa50-1941.toml"
+# Shrinking a whole random draft takes longer than the draft: a failure is reported as drawn.
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+def base(year: str) -> Game:
+    """A game of its own with the file's position (the file is parsed once per test session)."""
+    return fresh_game(GAMES[year]).copy()
 
 
 def new_session(year: str, first: str, per_side: int) -> Session:
@@ -82,3 +94,170 @@ def test_the_bid_is_a_step_popped_like_a_pick() -> None:
     assert "bid" not in session.to_toml()
     session.push(bid)
     assert session.game.to_bytes() == with_bid
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], phases=NO_SHRINK)
+@given(st.data())
+def test_a_random_legal_draft_opened_written_from_its_steps_and_opened_again_is_the_same_draft(data: st.DataObject) -> None:
+    year = data.draw(st.sampled_from(sorted(GAMES)))
+    written = drafts.random_draft(
+        lambda seq: data.draw(st.sampled_from(list(seq))), "kremlin-aa50", GAMES[year], data.draw(st.sampled_from(["Axis", "Allies"])), 4
+    )
+    session = Session.from_draft(draft_from_dict(written, "draft.toml"), base(year))
+    again = Session.from_draft(draft_from_dict(session.to_toml(), "draft.toml"), base(year))
+    assert again.steps == session.steps and again.to_toml() == session.to_toml()
+    # Every step popped, last first: the base game again, and a draft file with no steps.
+    while session.steps:
+        session.pop()
+    assert session.game.to_bytes() == base(year).to_bytes()
+    assert session.to_toml() == {k: v for k, v in written.items() if k not in ("pick", "bid")} | {"pick": []}
+    # The steps written from the session apply, as apply applies the host's own file, to the same game.
+    assert again.result().game.to_bytes() == apply_draft(draft_from_dict(written, "draft.toml"), base(year)).game.to_bytes()
+
+
+def without_declarations(picks: list[dict]) -> list[dict]:
+    """The example's picks with the places their displaced units go left open (the players declare them after the bid)."""
+    open_picks = copy.deepcopy(picks)
+    for entry in open_picks:
+        entry.get("takeover", {}).pop("retreat", None)
+        for take in entry.get("take", []):
+            take.pop("navy_at", None)
+    return open_picks
+
+
+def example_data() -> dict:
+    data = read_toml(EXAMPLE)
+    return {**data, "game": str(GAMES["1941"])}
+
+
+def test_the_bid_agreed_before_the_declarations_goes_on_the_board_after_them_as_apply_places_it() -> None:
+    """000 A "Order of action": the displaced units are placed before the bid's units, whichever the players settle first."""
+    data = example_data()
+    bid = data.pop("bid")
+    opened = {**data, "pick": without_declarations(data["pick"])}
+    room_order = Session.from_draft(draft_from_dict(opened, "draft.toml"), base("1941"))
+    room_order.push(room_order.bid_from_toml(bid))  # agreed first (the draft room), checked with each open group at its first place
+    assert room_order.bid_outcome is None  # not on the board while a group waits for its side
+    answers = []
+    while (waiting := room_order.open_declaration()) is not None:
+        displaced, found, _ = waiting
+        answers.append(found.matches[-1])  # not the first place: the check's place is not the one kept
+        room_order.declare(Declaration(displaced, found.matches[-1]))
+    assert room_order.bid_outcome is not None
+    terminal_order = Session.from_draft(draft_from_dict(opened, "draft.toml"), base("1941"))
+    for to in answers:
+        displaced, _, _ = terminal_order.open_declaration()
+        terminal_order.push(Declaration(displaced, to))
+    assert terminal_order.open_declaration() is None
+    terminal_order.push(terminal_order.bid_from_toml(bid))  # the terminal asks the bid's units after the declarations
+    assert room_order.game.to_bytes() == terminal_order.game.to_bytes()
+    assert room_order.to_toml() == terminal_order.to_toml()
+    # Both are the draft file apply reads: the same game as apply makes of it.
+    applied = apply_draft(draft_from_dict(room_order.to_toml(), "draft.toml"), base("1941"))
+    assert room_order.result().game.to_bytes() == applied.game.to_bytes()
+
+
+def test_withdrawing_the_bid_keeps_the_declarations_made_after_it() -> None:
+    data = example_data()
+    bid = data.pop("bid")
+    opened = {**data, "pick": without_declarations(data["pick"])}
+    session = Session.from_draft(draft_from_dict(opened, "draft.toml"), base("1941"))
+    session.push(session.bid_from_toml(bid))
+    while (waiting := session.open_declaration()) is not None:
+        session.declare(Declaration(waiting[0], waiting[1].matches[0]))
+    declared = session.to_toml()["pick"]
+    session.withdraw_bid()
+    assert session.bid is None and "bid" not in session.to_toml()
+    assert session.to_toml()["pick"] == declared
+    alone = Session.from_draft(draft_from_dict({**opened, "pick": declared}, "draft.toml"), base("1941"))
+    alone.declare_as_written()
+    assert session.game.to_bytes() == alone.game.to_bytes()
+
+
+def test_undo_takes_back_the_last_pick_and_every_step_after_it(tmp_path) -> None:
+    session = Session.open(EXAMPLE, maps_dir=MAPS_DIR)
+    picks = len(session.picks)
+    taken = session.undo()
+    assert isinstance(taken[0], Bid) and isinstance(taken[-1], Pick) and taken[-1].index == picks
+    assert len(session.picks) == picks - 1 and session.bid is None
+    assert session.undone_lines() == [
+        f"pick {picks} (the {taken[-1].side}' option {taken[-1].option.number}) was undone: {EXAMPLE} no longer has it",
+        f"the bid was undone with pick {picks}: {EXAMPLE} no longer has it",
+    ]
+    # The board is the one the file without its last pick and its bid gives.
+    data = example_data()
+    shorter = {k: v for k, v in data.items() if k != "bid"} | {"pick": data["pick"][:-1]}
+    assert session.game.to_bytes() == Session.from_draft(draft_from_dict(shorter, "draft.toml"), base("1941")).game.to_bytes()
+
+
+def test_a_house_rule_set_that_conflicts_with_the_rulesets_own_rules_is_refused_and_changes_nothing() -> None:
+    """004's House Rules 1-3 close the straits 000 D(3) closes, differently: apply refuses the pair (as new_draft does)."""
+    session = Session.open(EXAMPLE, maps_dir=MAPS_DIR)
+    board, toml, steps = session.game.to_bytes(), session.to_toml(), list(session.steps)
+    with pytest.raises(KremlinError, match="conflicting rules"):
+        session.push(HouseRuleChoice.of("house-revised"))
+    assert (session.game.to_bytes(), session.to_toml(), session.steps) == (board, toml, steps)
+    straits = {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}
+    session.push(HouseRuleChoice.of("house-revised", straits))
+    assert session.to_toml()["house_rules"] == ["house-revised"] and session.to_toml()["house_rule_choices"] == {"house-revised": straits}
+    session.pop()
+    assert session.to_toml() == toml
+
+
+def test_writing_a_game_adds_its_notes_once_whoever_writes_it(tmp_path) -> None:
+    from kremlin_triplea.report.notes import add_notes
+    from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
+
+    result = Session.open(EXAMPLE, maps_dir=MAPS_DIR).result()
+    bare = result.game.to_bytes()
+    data = written_game(result)
+    assert data != bare and b"Kremlin" in data
+    changes = len(result.game.board.changes)
+    add_notes(result)  # a second writer: nothing more
+    assert len(result.game.board.changes) == changes and written_game(result) == data
+    # apply's writer, given the bare result, writes the same game as the command that writes it with its notes.
+    fresh = Session.open(EXAMPLE, maps_dir=MAPS_DIR).result()
+    write_apply_outputs(
+        fresh, maps_dir=MAPS_DIR, output=tmp_path / "game.xml", savegame=None, install=False, install_name=None, force=False, triplea=None, inputs=(EXAMPLE,)
+    )
+    assert (tmp_path / "game.xml").read_bytes() == data
+
+
+def test_a_proposed_bid_counts_once_the_other_side_agrees_and_is_refused_at_once_if_it_would_not_apply() -> None:
+    """000 C: "Players can bid once or go back and forth auction style": one side proposes, the other agrees."""
+    data = example_data()
+    table = data.pop("bid")
+    together = Session.from_draft(draft_from_dict(data, "draft.toml"), base("1941"))
+    session = Session.from_draft(draft_from_dict(data, "draft.toml"), base("1941"))
+    before, toml = session.game.to_bytes(), session.to_toml()
+    proposed = Bid(session.bid_from_toml(table).spec, by="Axis")
+    session.push(proposed)
+    assert session.proposal == proposed and session.bid is None
+    assert session.game.to_bytes() == before and session.to_toml() == toml  # not in the file, not on the board
+    with pytest.raises(RuleViolation, match="the other side agrees"):
+        session.push(Agreement("Axis"))
+    session.push(Agreement("Allies"))
+    together.push(together.bid_from_toml(table))
+    assert session.proposal is None and session.bid == together.bid
+    assert session.game.to_bytes() == together.game.to_bytes() and session.to_toml() == together.to_toml()
+    session.pop()
+    assert session.proposal == proposed and session.game.to_bytes() == before
+    session.pop()
+    # 000 C: "German units may be placed only on German-owned territories": proposed in Russia, refused, nothing kept.
+    wrong = {"axis": 3, "place": [{"power": "Germans", "unit": "infantry", "count": 1, "at": "Russia"}]}
+    with pytest.raises(RuleViolation, match="German-owned"):
+        session.push(Bid(session.bid_from_toml(wrong).spec, by="Axis"))
+    assert session.proposal is None and session.steps == together.steps[:-1] and session.game.to_bytes() == before
+
+
+def test_a_declaration_before_the_picks_are_made_is_refused_and_changes_nothing() -> None:
+    """000 A "Order of action" 1: the displaced units are declared after the picks, in the order of the picks."""
+    data = example_data()
+    first = {k: v for k, v in data.items() if k != "bid"} | {"pick": without_declarations(data["pick"][:1])}  # option 10: Archangel taken
+    session = Session.from_draft(draft_from_dict(first, "draft.toml"), base("1941"))
+    (displaced,) = session.run.pending_declarations()
+    board, steps = session.game.to_bytes(), list(session.steps)
+    with pytest.raises(RuleViolation, match="once the picks are made"):
+        session.push(Declaration(displaced, "Russia"))
+    assert session.game.to_bytes() == board and session.steps == steps

@@ -29,7 +29,7 @@ from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
 from kremlin_triplea.web.app import STREAMS_PER_ADDRESS, client_address, create_app, room_server
-from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
+from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file, save_room_state
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, pick_form
 
@@ -147,9 +147,9 @@ def test_the_secrets_file_is_never_readable_by_others(tmp_path: Path, monkeypatc
     try:
         path = tmp_path / "draft.toml"
         new_draft(path, header(example()), MAPS_DIR)
-        room = Room(path, MAPS_DIR, {"Axis": "Ann"})
+        Room(path, MAPS_DIR, {"Axis": "Ann"})
         Room(path, MAPS_DIR, {"Axis": "Bea"})  # a new name: the file is written again
-        room.bid_proposal = None  # the room state written again
+        save_room_state(path, bid_proposal=None)  # the room state written again
     finally:
         os.umask(old)
     written = [mode for target, mode in seen if target == str(room_file(path))]

@@ -236,7 +236,7 @@ class HouseResult:
 
 
 def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = (), profile: Profile | None = None) -> HouseResult:
-    """Write the house sets into ``game`` (its board changes); :func:`kremlin_triplea.report.notes.add_notes` adds notes and name.
+    """Write the house sets into ``game`` (its board changes); the writer (:mod:`kremlin_triplea.tools.outputs`) adds notes and name.
 
     ``profile`` (``--profile``) reads the game with that map profile, else the lookup's (``profile_for_game``)."""
     if not chosen:

@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from kremlin_triplea.session.apply import apply_draft
 from kremlin_triplea.session.core import Session, located, open_session
-from kremlin_triplea.session.steps import Bid, Declaration, HouseRuleChoice, Step
+from kremlin_triplea.session.steps import Agreement, Bid, Declaration, HouseRuleChoice, Step
 
-__all__ = ["apply_draft", "Bid", "Declaration", "HouseRuleChoice", "Session", "Step", "located", "open_session"]
+__all__ = ["apply_draft", "Agreement", "Bid", "Declaration", "HouseRuleChoice", "Session", "Step", "located", "open_session"]

@@ -1,4 +1,4 @@
-"""A draft in progress as one object: the picks, the bid, the declarations and the house-rule choices as steps.
+"""A draft in progress as one object: the picks, the bid and its agreement, the declarations and the house-rule choices as steps.
 
 Like python-chess's ``Board``: :meth:`Session.push` checks a step and applies it (or raises the rule it breaks,
 changing nothing), :meth:`Session.pop` takes back the last step of any kind, and :attr:`Session.legal_picks`
@@ -9,7 +9,7 @@ the terminal draft, the draft room, the matrix and ``value`` all drive a draft t
 The board always holds the steps in the rules' order of action (000 A): the picks, then the declarations, then the
 bid's units. The players agree on the bid before they declare (the draft room), so a bid pushed while groups wait
 for their declaration is checked with each such group at its first place and is put on the board once the last
-group is declared.
+group is declared. A bid one side proposes counts once the other side's :class:`Agreement` is pushed.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import BidSpec
 from kremlin_triplea.draft.run import (
     PICKED_BY,
-    AppliedPick,
     Draft,
     DraftResult,
     DraftRun,
@@ -47,7 +46,7 @@ from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.rules.tomlfile import Section
-from kremlin_triplea.session.steps import Bid, Declaration, HouseRuleChoice, Step
+from kremlin_triplea.session.steps import Agreement, Bid, Declaration, HouseRuleChoice, Step
 
 #: The draft file's keys the steps write; every other top-level key is the draft's header, kept as written.
 _STEP_KEYS = ("pick", "bid", "house_rule_choices")
@@ -169,7 +168,19 @@ class Session:
 
     @property
     def bid(self) -> BidSpec | None:
-        return next((done.step.spec for done in self.done if isinstance(done.step, Bid)), None)
+        """The bid both sides agree to (entered together, or proposed and agreed), or None."""
+        bid = next((done.step for done in self.done if isinstance(done.step, Bid)), None)
+        if bid is None or (bid.by is not None and not any(isinstance(done.step, Agreement) for done in self.done)):
+            return None
+        return bid.spec
+
+    @property
+    def proposal(self) -> Bid | None:
+        """The bid one side proposed that the other has not agreed to yet, or None."""
+        bid = next((done.step for done in self.done if isinstance(done.step, Bid)), None)
+        if bid is None or bid.by is None or any(isinstance(done.step, Agreement) for done in self.done):
+            return None
+        return bid
 
     @property
     def picks_done(self) -> bool:
@@ -232,6 +243,8 @@ class Session:
             outcome = self._push_bid(step)
             self.bid_dropped = None
             return outcome
+        if isinstance(step, Agreement):
+            return self._push_agreement(step)
         return self._push_house(step)
 
     def pop(self) -> Step:
@@ -243,7 +256,7 @@ class Session:
         elif isinstance(step, Declaration):
             self._take_bid_off()
             self.run.pop_declaration()
-        elif isinstance(step, Bid):
+        elif isinstance(step, (Bid, Agreement)):
             self._take_bid_off()
         else:
             assert done.draft_before is not None
@@ -278,13 +291,13 @@ class Session:
 
     def withdraw_bid(self) -> Bid | None:
         """Take back the bid alone, keeping the declarations made after it (they do not depend on it); the bid taken back."""
-        later: list[Step] = []
-        while self.done and not isinstance(self.done[-1].step, Bid):
-            later.append(self.pop())
-        if not self.done:
-            for step in reversed(later):
-                self.push(step)
+        if not any(isinstance(done.step, Bid) for done in self.done):
             return None
+        later: list[Step] = []
+        while not isinstance(self.done[-1].step, Bid):
+            step = self.pop()
+            if not isinstance(step, Agreement):  # agreed to the bid withdrawn: goes with it
+                later.append(step)
         bid = self.pop()
         for step in reversed(later):
             self.push(step)
@@ -293,10 +306,10 @@ class Session:
 
     def _push_declaration(self, step: Declaration) -> Outcome:
         pending = self.run.pending_declarations()
-        if not pending or pending[0] != step.displaced:
-            raise RuleViolation(
-                step.displaced.label, "no declaration of these units is due now (they are declared in the picks' order, after the picks)", rule="", source=""
-            )
+        if not self.picks_done or not pending or pending[0] != step.displaced:
+            # 000 A "Order of action" 1: declared after the picks, in the order of the picks that displaced them.
+            why = "no declaration of these units is due now: they are declared once the picks are made, in the picks' order"
+            raise RuleViolation(f"{step.displaced.label}: {step.displaced.describe()}", why, rule=step.displaced.rule, source=step.displaced.source)
         if step.to is not None:
             problem = declaration_problem(self.state, step.displaced, step.to)
             if problem is not None:
@@ -312,14 +325,35 @@ class Session:
         return outcome
 
     def _push_bid(self, step: Bid) -> Outcome | None:
-        if self.bid is not None:
-            raise RuleViolation("bid", "the draft already has its bid", rule=self.run.ruleset.bid.placement_rule, source=self.run.ruleset.bid.source)
+        rules = self.run.ruleset.bid
+        if self.bid is not None or self.proposal is not None:
+            raise RuleViolation("bid", "the draft already has its bid", rule=rules.placement_rule, source=rules.source)
         self.run.check_complete()
+        if step.by is not None:  # proposed: checked as it would apply, counted once the other side agrees
+            self._push_bid(Bid(step.spec))
+            self.pop()
+            self.done.append(_Done(step))
+            return None
         if self.run.pending_declarations():
             self._check_bid_with_open_declarations(step.spec)
             self.done.append(_Done(step))
             return None
         self.done.append(_Done(step))
+        try:
+            return self._put_bid_on()
+        except RuleViolation:
+            self.done.pop()
+            raise
+
+    def _push_agreement(self, step: Agreement) -> Outcome | None:
+        proposal = self.proposal
+        if proposal is None or proposal.by == step.side:
+            why = "no bid is waiting for the other side's agreement" if proposal is None else f"the {step.side} proposed it: the other side agrees"
+            rules = self.run.ruleset.bid
+            raise RuleViolation(f"bid agreement ({step.side})", why, rule=rules.rule, source=rules.source)
+        self.done.append(_Done(step))
+        if self.run.pending_declarations():
+            return None  # on the board once the last group is declared
         try:
             return self._put_bid_on()
         except RuleViolation:
@@ -477,11 +511,11 @@ class Session:
             data["house_rule_choices"] = tables
         return data
 
-    def save(self, path: Path | None = None, *, header: str = "") -> None:
-        """Write :meth:`to_toml` atomically (over the draft file by default: it is the session's own)."""
+    def save(self, path: Path | None = None, *, header: str = "", overwrite: bool = True) -> None:
+        """Write :meth:`to_toml` atomically (over the draft file by default: it is the session's own; a new draft: ``overwrite=False``)."""
         import tomli_w
 
-        write_atomically(path or self.path, ((header or self.file_header) + tomli_w.dumps(self.to_toml())).encode("utf-8"), overwrite=True)
+        write_atomically(path or self.path, ((header or self.file_header) + tomli_w.dumps(self.to_toml())).encode("utf-8"), overwrite=overwrite)
 
     # -- the end --------------------------------------------------------------------------
 
@@ -513,10 +547,6 @@ class Session:
             tuple(draft.choices),
             tuple(run.declared),
         )
-
-    @property
-    def applied(self) -> list[AppliedPick]:
-        return self.run.applied
 
 
 def _players(done: list[_Done]) -> dict[str, str]:

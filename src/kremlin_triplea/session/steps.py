@@ -1,4 +1,4 @@
-"""The steps of a draft in progress, as frozen values: a pick, the bid, a declaration, a house-rule choice.
+"""The steps of a draft in progress, as frozen values: a pick, the bid and the other side's agreement, a declaration, a house-rule choice.
 
 A :class:`~kremlin_triplea.session.core.Session` is driven by pushing these, as python-chess's Board is by
 pushing moves: each is checked before it changes anything, and ``pop`` takes back the last step of any kind.
@@ -7,7 +7,7 @@ A pick is :class:`kremlin_triplea.draft.picks.Pick` itself; the others are defin
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 import attrs
 
@@ -17,9 +17,21 @@ from kremlin_triplea.draft.picks import BidSpec, Pick
 
 @attrs.frozen
 class Bid:
-    """The agreed bid (000 C): units the placing side places, PUs the other side receives, or units removed."""
+    """The bid (000 C): units the placing side places, PUs the other side receives, or units removed.
+
+    ``by``: the side that proposed it, which the other side must agree to (an :class:`Agreement` step) before it
+    counts; None for a bid both sides entered together (the terminal draft, a draft file).
+    """
 
     spec: BidSpec
+    by: str | None = None
+
+
+@attrs.frozen
+class Agreement:
+    """The other side agrees to the bid proposed (000 C: "Players can bid once or go back and forth auction style")."""
+
+    side: str
 
 
 @attrs.frozen
@@ -54,7 +66,7 @@ class HouseRuleChoice:
         return _thawed(dict(self.table))
 
 
-Step = Union[Pick, Bid, Declaration, HouseRuleChoice]  # noqa: UP007 - read at run time by isinstance checks' readers on 3.10
+Step = Pick | Bid | Agreement | Declaration | HouseRuleChoice  # what a session pushes and pops
 
 
 def _frozen(value: Any) -> Any:

@@ -27,13 +27,20 @@ def apply_file(path: Path, *, maps_dir: Path | str | None = None, profile: Profi
 
 
 def finish_draft(
-    path: Path, output: Path, *, maps_dir: Path | str | None = None, overwrite: bool = False, install: bool = False, result: DraftResult | None = None
+    path: Path,
+    output: Path,
+    *,
+    maps_dir: Path | str | None = None,
+    overwrite: bool = False,
+    install: bool = False,
+    result: DraftResult | None = None,
+    profile: Profile | None = None,
 ) -> list[str]:
     """Write the game of the finished draft file at ``path`` (or its ``result``, applied already) to ``output``, and install
     it with ``install``, as ``apply -o --install`` does: all or none. Its summary, then what was written."""
     from kremlin_triplea.gamefile.locate import default_maps_dir
 
-    result = result or apply_file(path, maps_dir=maps_dir)
+    result = result or apply_file(path, maps_dir=maps_dir, profile=profile)
     written = write_apply_outputs(
         result,
         maps_dir=default_maps_dir(Path(maps_dir) if maps_dir is not None else None),

@@ -33,7 +33,7 @@ import attrs
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.form import Form
 from kremlin_triplea.draft.kinds import KINDS, Displaced
-from kremlin_triplea.draft.run import DraftResult, DraftRun, draft_from_dict, open_game
+from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
@@ -44,7 +44,7 @@ from kremlin_triplea.report.value import PickValue, describe_pick, value_session
 from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import Declaration, HouseRuleChoice, Session, open_session
+from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 
@@ -320,10 +320,14 @@ class Room:
         """
         waiting = read_toml(room_file(self.path))
         self._undo_request: Undo | None = None
-        self._bid_proposal: BidProposal | None = None
         proposal = waiting.get("bid_proposal")
-        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and self.session.bid is None:
-            self._bid_proposal = BidProposal(proposal["side"], proposal["bid"])
+        session = self.session
+        if isinstance(proposal, dict) and proposal.get("side") in self.sides and isinstance(proposal.get("bid"), dict) and session.picks_done:
+            if session.bid is None and session.proposal is None:
+                try:
+                    session.push(Bid(session.bid_from_toml(proposal["bid"]).spec, by=proposal["side"]))
+                except KremlinError:
+                    pass  # a proposal the draft no longer takes (the file edited since): the bid is entered again
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
@@ -333,7 +337,7 @@ class Room:
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
-        return self.session.to_toml(), self._bid_proposal, self._undo_request, set(self.house_answered), self._answer
+        return self.session.to_toml(), self.bid_proposal, self._undo_request, set(self.house_answered), self._answer
 
     @contextmanager
     def _acting(self) -> Iterator[None]:
@@ -385,12 +389,16 @@ class Room:
 
     @property
     def bid_proposal(self) -> BidProposal | None:
-        return self._bid_proposal
+        """The bid one side proposed that waits for the other's answer: a step of the session, as the pages show it."""
+        proposal = self.session.proposal
+        if proposal is None or proposal.by is None:
+            return None
+        return BidProposal(proposal.by, proposal.spec.to_toml(self.session.run.ruleset.bid.placing_side))
 
-    @bid_proposal.setter
-    def bid_proposal(self, proposal: BidProposal | None) -> None:
+    def _keep_proposal(self) -> None:
+        """Write the waiting proposal (or its absence) into the room file: a restarted server pushes it again."""
+        proposal = self.bid_proposal
         save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
-        self._bid_proposal = proposal
 
     @property
     def answer(self) -> Answer | None:
@@ -574,7 +582,7 @@ class Room:
         """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
 
         if self._result is None:
-            result = apply_file(self.path, maps_dir=self.session.maps_dir)
+            result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
             # As apply: the game is written with its notes, and checked before a copy of it leaves the room (download or install).
             written_game(result, self.path.with_suffix(".xml"))
             self._result = result
@@ -592,7 +600,7 @@ class Room:
 
         with self.lock:
             # A fresh application: installing names the game, which the kept result (the download) must not take.
-            result = apply_file(self.path, maps_dir=self.session.maps_dir)
+            result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
             chosen = (name or "").strip() or install_name(result)
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
@@ -682,13 +690,12 @@ class Room:
             rules = self.session.run.ruleset.bid
             bid = bid_entry(form, rules.placing_side, rules.negative)
             try:
-                # Checked by pushing it and popping it: refused here, nothing is written. The declarations come after
-                # the bid, so a group still open is placed at its first place for this check.
-                self.session.push(self.session.bid_from_toml(bid))
-                self.session.pop()
+                # Pushed as this side's proposal, checked as it would apply: refused here, nothing is written. The
+                # declarations come after the bid, so a group still open is placed at its first place for this check.
+                self.session.push(Bid(self.session.bid_from_toml(bid).spec, by=role))
             except KremlinError as error:
                 raise Refused(str(error)) from None
-            self.bid_proposal = BidProposal(role, bid)
+            self._keep_proposal()
             self._accepted()
 
     def answer_bid(self, role: str, form: dict[str, str]) -> str:
@@ -700,11 +707,13 @@ class Room:
                 raise Conflict("no bid is waiting for an answer")
             if proposal.side == role:
                 raise Forbidden("the other side answers a bid")
-            self.bid_proposal = None
             agreed = form.get("agree") == "yes"
             if agreed:
-                self.session.push(self.session.bid_from_toml(proposal.bid))
+                self.session.push(Agreement(role))  # the draft file gets the bid
                 self.session.save()
+            else:
+                self.session.pop()  # the proposal
+            self._keep_proposal()
             self._accepted(Answer(proposal.side, role, "bid", agreed))
             if not agreed:
                 return "the bid was refused: enter another"
@@ -758,7 +767,9 @@ class Room:
         return describe_pick(self.pick_values[-1])[0]
 
     def _undo(self, answer: Answer | None = None) -> None:
-        self.bid_proposal = None  # entered on the board being undone
+        if self.session.proposal is not None:  # entered on the board being undone
+            self.session.pop()
+            self._keep_proposal()
         if self.session.bid is not None:
             self.session.withdraw_bid()  # the declarations made since stay
         else:
@@ -769,12 +780,12 @@ class Room:
 
 
 def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> None:
-    """Write a new draft file (no picks yet) that ``serve`` then opens; its header is checked first, as ``apply`` checks it."""
-    import tomli_w
-
-    draft = draft_from_dict(data, str(path))
-    run = DraftRun(draft, open_game(draft, None, maps_dir))  # the game, the sides, the number of picks: refused before anything is written
+    """Write a new draft file that ``serve`` then opens, from a session of its header (and any picks it has): the
+    game, the sides, the number of picks and every pick are checked as ``apply`` checks them before anything is written."""
+    session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir)
+    draft, run = session.draft, session.run
     # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
     chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
     house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
-    write_atomically(path, (DRAFT_HEADER + tomli_w.dumps(data)).encode("utf-8"))
+    session.file_header = DRAFT_HEADER
+    session.save(overwrite=False)
