@@ -199,6 +199,22 @@ TRIPLEA2_LIBRARIES = (
 )
 
 
+def java_implementation(cls: type, interface: str) -> type:
+    """``cls`` as a Java implementation of ``interface``, in the JVM's child: its public methods (its bases' too), each
+    marked as overriding the interface's of that name.
+
+    JPype checks an implementation against the interface by the methods its class itself defines, not those it
+    inherits, so they are all set on one class; ``cls`` is written as plain Python, readable without a JVM."""
+    import inspect
+
+    from jpype import JImplements, JOverride
+
+    methods = {}
+    for klass in reversed(cls.__mro__):
+        methods.update({name: JOverride(value) for name, value in vars(klass).items() if inspect.isfunction(value) and not name.startswith("_")})
+    return JImplements(interface)(type(cls.__name__, (cls,), methods))
+
+
 def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> list[Path]:
     """``jar`` (a TripleA 2.x jar) and those of :data:`TRIPLEA2_LIBRARIES` installed in ``libraries``."""
     return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]

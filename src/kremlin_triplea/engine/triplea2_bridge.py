@@ -34,9 +34,9 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.engine.jvm_bridge import Refused as _Refused
+from kremlin_triplea.engine.jvm_bridge import java_implementation, run_child, runtime_library, serve, triplea2_classpath
 from kremlin_triplea.engine.jvm_bridge import java_string as _java_string
 from kremlin_triplea.engine.jvm_bridge import root_cause as _root_cause
-from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library, serve, triplea2_classpath
 from kremlin_triplea.gamefile.installation import Installation
 
 __all__ = ["Answers", "reading", "runtime_library", "run"]
@@ -324,80 +324,68 @@ def _local_launch():
     which the client players install does not hold; this does what it does for a local game (its startGame with map
     resources skipped, as TripleA's smoke test sets it), from classes every 2.x jar has (game-core).
     """
-    from jpype import JClass, JImplements, JOverride
+    return java_implementation(_LocalLaunch, "games.strategy.engine.framework.startup.launcher.LaunchAction")
 
-    player_types = JClass("games.strategy.engine.framework.startup.ui.PlayerTypes")
 
-    @JImplements("games.strategy.engine.framework.startup.launcher.LaunchAction")
-    class LocalLaunch:
-        @JOverride
-        def startGame(self, local_players, game, players, chat) -> None:  # the interface's names, as all below
-            game.setResourceLoader(JClass("games.strategy.triplea.ResourceLoader")(JClass("java.util.List").of()))
-            game.setDisplay(JClass("games.strategy.triplea.ui.display.HeadlessDisplay")())
-            game.setSoundChannel(JClass("org.triplea.sound.HeadlessSoundChannel")())
+def _jclass(name: str):
+    from jpype import JClass
 
-        @JOverride
-        def getAutoSaveFileUtils(self):
-            return JClass("games.strategy.engine.framework.HeadlessAutoSaveFileUtils")()
+    return JClass(name)
 
-        @JOverride
-        def getAutoSaveFile(self):
-            return self.getAutoSaveFileUtils().getHeadlessAutoSaveFile()
 
-        @JOverride
-        def getPlayerTypes(self):
-            return player_types.getBuiltInPlayerTypes()
+class _LocalLaunch:
+    """LaunchAction's methods, named as the interface's (``_local_launch`` makes the Java class)."""
 
-        @JOverride
-        def getDefaultLocalPlayerType(self):
-            return player_types.WEAK_AI
+    def startGame(self, local_players, game, players, chat) -> None:
+        game.setResourceLoader(_jclass("games.strategy.triplea.ResourceLoader")(_jclass("java.util.List").of()))
+        game.setDisplay(_jclass("games.strategy.triplea.ui.display.HeadlessDisplay")())
+        game.setSoundChannel(_jclass("org.triplea.sound.HeadlessSoundChannel")())
 
-        @JOverride
-        def promptGameStop(self, status, title, map_location) -> bool:
-            return True
+    def getAutoSaveFileUtils(self):
+        return _jclass("games.strategy.engine.framework.HeadlessAutoSaveFileUtils")()
 
-        @JOverride
-        def shouldMinimizeExpensiveAiUse(self) -> bool:
-            return True
+    def getAutoSaveFile(self):
+        return self.getAutoSaveFileUtils().getHeadlessAutoSaveFile()
 
-        @JOverride
-        def createThreadMessaging(self):
-            return JClass("games.strategy.engine.framework.startup.WatcherThreadMessaging$HeadlessWatcherThreadMessaging")()
+    def getPlayerTypes(self):
+        return _jclass("games.strategy.engine.framework.startup.ui.PlayerTypes").getBuiltInPlayerTypes()
 
-        @JOverride
-        def getFallbackConnection(self, cancel_action):
-            return JClass("java.util.Optional").empty()
+    def getDefaultLocalPlayerType(self):
+        return _jclass("games.strategy.engine.framework.startup.ui.PlayerTypes").WEAK_AI
 
-        @JOverride
-        def handleGameInterruption(self, game_selector_model, server_model) -> None:
-            pass
+    def promptGameStop(self, status, title, map_location) -> bool:
+        return True
 
-        @JOverride
-        def onGameInterrupt(self) -> None:
-            pass
+    def shouldMinimizeExpensiveAiUse(self) -> bool:
+        return True
 
-        @JOverride
-        def onEnd(self, message) -> None:
-            pass
+    def createThreadMessaging(self):
+        return _jclass("games.strategy.engine.framework.startup.WatcherThreadMessaging$HeadlessWatcherThreadMessaging")()
 
-        @JOverride
-        def onLaunch(self, server_game) -> None:
-            pass
+    def getFallbackConnection(self, cancel_action):
+        return _jclass("java.util.Optional").empty()
 
-        @JOverride
-        def handleError(self, error) -> None:
-            # Logged, as TripleA's own does: a play answers the errors the engine logs among its exceptions.
-            JClass("org.slf4j.LoggerFactory").getLogger("LaunchAction").error(error)
+    def handleGameInterruption(self, game_selector_model, server_model) -> None:
+        pass
 
-        @JOverride
-        def createChatModel(self, chat_name, messengers, client_network_bridge):
-            raise JClass("java.lang.UnsupportedOperationException")("a local game has no chat")
+    def onGameInterrupt(self) -> None:
+        pass
 
-        @JOverride
-        def getStartupRemote(self, server_model_view):
-            raise JClass("java.lang.UnsupportedOperationException")("a local game has no network")
+    def onEnd(self, message) -> None:
+        pass
 
-    return LocalLaunch
+    def onLaunch(self, server_game) -> None:
+        pass
+
+    def handleError(self, error) -> None:
+        # Logged, as TripleA's own does: a play answers the errors the engine logs among its exceptions.
+        _jclass("org.slf4j.LoggerFactory").getLogger("LaunchAction").error(error)
+
+    def createChatModel(self, chat_name, messengers, client_network_bridge):
+        raise _jclass("java.lang.UnsupportedOperationException")("a local game has no chat")
+
+    def getStartupRemote(self, server_model_view):
+        raise _jclass("java.lang.UnsupportedOperationException")("a local game has no network")
 
 
 def _state(data) -> dict[str, Any]:
