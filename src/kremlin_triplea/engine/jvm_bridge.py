@@ -215,6 +215,29 @@ def java_implementation(cls: type, interface: str) -> type:
     return JImplements(interface)(type(cls.__name__, (cls,), methods))
 
 
+class SeededDice:
+    """TripleA's ``IRandomSource`` (1.9's and 2.x's alike): dice that roll the same for the same seed (TripleA's
+    PlainRandomSource cannot be seeded); the AIs still choose freely. ``java_implementation(SeededDice,
+    SeededDice.INTERFACE)`` makes it Java, in the child."""
+
+    INTERFACE = "games.strategy.engine.random.IRandomSource"
+
+    def __init__(self, seed: int) -> None:
+        import random
+        import threading
+
+        self._random = random.Random(seed)
+        self._lock = threading.Lock()  # the engine rolls from its game thread and from AI threads
+
+    def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation) and getRandom(max, count, annotation)
+        from jpype import JArray, JInt
+
+        with self._lock:
+            if len(rest) == 1:
+                return self._random.randrange(int(most))
+            return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+
+
 def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> list[Path]:
     """``jar`` (a TripleA 2.x jar) and those of :data:`TRIPLEA2_LIBRARIES` installed in ``libraries``."""
     return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]

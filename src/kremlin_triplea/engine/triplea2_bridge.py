@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.engine.jvm_bridge import Refused as _Refused
-from kremlin_triplea.engine.jvm_bridge import java_implementation, run_child, runtime_library, serve, triplea2_classpath
+from kremlin_triplea.engine.jvm_bridge import SeededDice, java_implementation, run_child, runtime_library, serve, triplea2_classpath
 from kremlin_triplea.engine.jvm_bridge import java_string as _java_string
 from kremlin_triplea.engine.jvm_bridge import root_cause as _root_cause
 from kremlin_triplea.gamefile.installation import Installation
@@ -264,25 +264,9 @@ class _Engine:
 
 def _interfaces():
     """The Java interfaces implemented in Python; defined once the JVM runs (JPype checks them against the class)."""
-    import random
     import threading
 
-    from jpype import JArray, JImplements, JInt, JOverride
-
-    @JImplements("games.strategy.engine.random.IRandomSource")
-    class SeededDice:
-        """Dice that roll the same for the same seed (PlainRandomSource cannot be seeded); the AIs still choose freely."""
-
-        def __init__(self, seed: int) -> None:
-            self._random = random.Random(seed)
-            self._lock = threading.Lock()  # the engine rolls from its game thread and from AI threads
-
-        @JOverride
-        def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation) and getRandom(max, count, annotation)
-            with self._lock:
-                if len(rest) == 1:
-                    return self._random.randrange(int(most))
-                return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+    from jpype import JImplements, JOverride
 
     @JImplements("java.lang.Thread$UncaughtExceptionHandler")
     class UncaughtExceptions:
@@ -314,7 +298,7 @@ def _interfaces():
                 seen, self._seen = self._seen, []
             return seen
 
-    return SeededDice, UncaughtExceptions, _local_launch()
+    return java_implementation(SeededDice, SeededDice.INTERFACE), UncaughtExceptions, _local_launch()
 
 
 def _local_launch():
@@ -324,7 +308,7 @@ def _local_launch():
     which the client players install does not hold; this does what it does for a local game (its startGame with map
     resources skipped, as TripleA's smoke test sets it), from classes every 2.x jar has (game-core).
     """
-    return java_implementation(_LocalLaunch, "games.strategy.engine.framework.startup.launcher.LaunchAction")
+    return java_implementation(_HeadlessLaunch, "games.strategy.engine.framework.startup.launcher.LaunchAction")
 
 
 def _jclass(name: str):
@@ -333,7 +317,7 @@ def _jclass(name: str):
     return JClass(name)
 
 
-class _LocalLaunch:
+class _HeadlessLaunch:
     """LaunchAction's methods, named as the interface's (``_local_launch`` makes the Java class)."""
 
     def startGame(self, local_players, game, players, chat) -> None:
