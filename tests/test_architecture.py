@@ -88,9 +88,6 @@ STILL_BEING_SPLIT = {
     "draft/kinds/bid.py:apply_bid": "the kind modules are being reshaped on h/forms and h/legal",
     "draft/kinds/placement.py:placement_problem": "the kind modules are being reshaped on h/forms and h/legal",
     "draft/kinds/scenario.py:apply_scenario": "the kind modules are being reshaped on h/forms and h/legal",
-    # 81 lines, a line of TripleA's LaunchAction per method: JPype reads an implementation's methods from one class
-    # body. Not in h/split's files; a module-level class (JImplements deferred) would end the allowance.
-    "engine/triplea2_bridge.py:_local_launch": "a Java interface implemented in Python, one class body (JPype)",
 }
 
 

@@ -4,7 +4,8 @@ A delegate run outside a game (a step of a position, a technology granted, a pla
 ``IDelegateBridge``: changes performed on the game, history lines kept, dice from ``java.util.Random(1)``, and every
 player, display and sound channel a stand-in that does nothing. Both versions' interfaces have that shape under
 different names and with a few methods of their own, so a version's bridge is ``DelegateBridge`` subclassed with its
-``names`` and those methods (triplea19_positions, triplea27_positions), made a Java class by ``java_bridge``.
+``names`` and those methods (triplea19_positions, triplea27_positions), made a Java class by ``java_bridge``
+(jvm_bridge's ``java_implementation``, as 2.x's launch action is).
 
 JPype is imported inside the functions: this module is imported only where the JVM runs, but is read (and its
 classes defined) without it.
@@ -13,9 +14,10 @@ classes defined) without it.
 from __future__ import annotations
 
 import functools
-import inspect
 
 import attrs
+
+from kremlin_triplea.engine.jvm_bridge import java_implementation
 
 
 @attrs.frozen
@@ -144,14 +146,5 @@ class DelegateBridge:
 
 
 def java_bridge(bridge: type[DelegateBridge]) -> type:
-    """``bridge`` as a Java ``IDelegateBridge`` (once the JVM runs).
-
-    JPype checks an implementation against the interface by the methods its class itself defines, not those it
-    inherits, so every public method of ``bridge`` and its bases is set on one class, each marked as overriding.
-    """
-    from jpype import JImplements, JOverride
-
-    methods = {}
-    for cls in reversed(bridge.__mro__):
-        methods.update({name: JOverride(value) for name, value in vars(cls).items() if inspect.isfunction(value) and not name.startswith("_")})
-    return JImplements("games.strategy.engine.delegate.IDelegateBridge")(type(bridge.__name__, (bridge,), methods))
+    """``bridge`` as a Java ``IDelegateBridge`` (once the JVM runs)."""
+    return java_implementation(bridge, "games.strategy.engine.delegate.IDelegateBridge")

@@ -199,6 +199,45 @@ TRIPLEA2_LIBRARIES = (
 )
 
 
+def java_implementation(cls: type, interface: str) -> type:
+    """``cls`` as a Java implementation of ``interface``, in the JVM's child: its public methods (its bases' too), each
+    marked as overriding the interface's of that name.
+
+    JPype checks an implementation against the interface by the methods its class itself defines, not those it
+    inherits, so they are all set on one class; ``cls`` is written as plain Python, readable without a JVM."""
+    import inspect
+
+    from jpype import JImplements, JOverride
+
+    methods = {}
+    for klass in reversed(cls.__mro__):
+        methods.update({name: JOverride(value) for name, value in vars(klass).items() if inspect.isfunction(value) and not name.startswith("_")})
+    return JImplements(interface)(type(cls.__name__, (cls,), methods))
+
+
+class SeededDice:
+    """TripleA's ``IRandomSource`` (1.9's and 2.x's alike): dice that roll the same for the same seed (TripleA's
+    PlainRandomSource cannot be seeded); the AIs still choose freely. ``java_implementation(SeededDice,
+    SeededDice.INTERFACE)`` makes it Java, in the child."""
+
+    INTERFACE = "games.strategy.engine.random.IRandomSource"
+
+    def __init__(self, seed: int) -> None:
+        import random
+        import threading
+
+        self._random = random.Random(seed)
+        self._lock = threading.Lock()  # the engine rolls from its game thread and from AI threads
+
+    def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation) and getRandom(max, count, annotation)
+        from jpype import JArray, JInt
+
+        with self._lock:
+            if len(rest) == 1:
+                return self._random.randrange(int(most))
+            return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+
+
 def triplea2_classpath(jar: Path, libraries: Path = Path("/usr/share/java")) -> list[Path]:
     """``jar`` (a TripleA 2.x jar) and those of :data:`TRIPLEA2_LIBRARIES` installed in ``libraries``."""
     return [jar, *(p for p in (libraries / f"{name}.jar" for name in TRIPLEA2_LIBRARIES) if p.is_file())]

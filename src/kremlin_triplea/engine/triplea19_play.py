@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from kremlin_triplea.engine.jvm_bridge import serve
+from kremlin_triplea.engine.jvm_bridge import SeededDice, java_implementation, serve
 from kremlin_triplea.engine.triplea19_bridge import java_class, pus_of, root_message, rules, territory_of
 
 #: TripleA.FAST_COMPUTER_PLAYER_TYPE in 1.9.
@@ -273,24 +273,7 @@ class _Player:
 
 def _interfaces():
     """The Java interfaces implemented in Python; defined once the JVM runs (JPype checks them against the class)."""
-    import random
-
-    from jpype import JArray, JImplements, JInt, JOverride
-
-    @JImplements("games.strategy.engine.random.IRandomSource")
-    class SeededDice:
-        """java.util.Random-like dice seeded once per game, for repeatable dice (the AI itself still is not)."""
-
-        def __init__(self, seed: int) -> None:
-            self._random = random.Random(seed)
-            self._lock = threading.Lock()
-
-        @JOverride
-        def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation), getRandom(max, count, annotation)
-            with self._lock:
-                if len(rest) == 1:
-                    return self._random.randrange(int(most))
-                return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+    from jpype import JImplements, JOverride
 
     @JImplements("games.strategy.engine.data.events.GameStepListener")
     class RoundLimit:
@@ -334,7 +317,7 @@ def _interfaces():
                 self._player.charge(f"logged by {record.getLoggerName()}: {record.getMessage()}")
             return True
 
-    return SeededDice, RoundLimit, Uncaught, Logged
+    return java_implementation(SeededDice, SeededDice.INTERFACE), RoundLimit, Uncaught, Logged
 
 
 _SeededDice = _RoundLimit = _Uncaught = _Logged = None  # type: ignore[assignment]

@@ -34,9 +34,9 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.engine.jvm_bridge import Refused as _Refused
+from kremlin_triplea.engine.jvm_bridge import SeededDice, java_implementation, run_child, runtime_library, serve, triplea2_classpath
 from kremlin_triplea.engine.jvm_bridge import java_string as _java_string
 from kremlin_triplea.engine.jvm_bridge import root_cause as _root_cause
-from kremlin_triplea.engine.jvm_bridge import run_child, runtime_library, serve, triplea2_classpath
 from kremlin_triplea.gamefile.installation import Installation
 
 __all__ = ["Answers", "reading", "runtime_library", "run"]
@@ -264,25 +264,9 @@ class _Engine:
 
 def _interfaces():
     """The Java interfaces implemented in Python; defined once the JVM runs (JPype checks them against the class)."""
-    import random
     import threading
 
-    from jpype import JArray, JImplements, JInt, JOverride
-
-    @JImplements("games.strategy.engine.random.IRandomSource")
-    class SeededDice:
-        """Dice that roll the same for the same seed (PlainRandomSource cannot be seeded); the AIs still choose freely."""
-
-        def __init__(self, seed: int) -> None:
-            self._random = random.Random(seed)
-            self._lock = threading.Lock()  # the engine rolls from its game thread and from AI threads
-
-        @JOverride
-        def getRandom(self, most, *rest):  # the interface's name: getRandom(max, annotation) and getRandom(max, count, annotation)
-            with self._lock:
-                if len(rest) == 1:
-                    return self._random.randrange(int(most))
-                return JArray(JInt)([self._random.randrange(int(most)) for _ in range(int(rest[0]))])
+    from jpype import JImplements, JOverride
 
     @JImplements("java.lang.Thread$UncaughtExceptionHandler")
     class UncaughtExceptions:
@@ -314,7 +298,7 @@ def _interfaces():
                 seen, self._seen = self._seen, []
             return seen
 
-    return SeededDice, UncaughtExceptions, _local_launch()
+    return java_implementation(SeededDice, SeededDice.INTERFACE), UncaughtExceptions, _local_launch()
 
 
 def _local_launch():
@@ -324,80 +308,68 @@ def _local_launch():
     which the client players install does not hold; this does what it does for a local game (its startGame with map
     resources skipped, as TripleA's smoke test sets it), from classes every 2.x jar has (game-core).
     """
-    from jpype import JClass, JImplements, JOverride
+    return java_implementation(_HeadlessLaunch, "games.strategy.engine.framework.startup.launcher.LaunchAction")
 
-    player_types = JClass("games.strategy.engine.framework.startup.ui.PlayerTypes")
 
-    @JImplements("games.strategy.engine.framework.startup.launcher.LaunchAction")
-    class LocalLaunch:
-        @JOverride
-        def startGame(self, local_players, game, players, chat) -> None:  # the interface's names, as all below
-            game.setResourceLoader(JClass("games.strategy.triplea.ResourceLoader")(JClass("java.util.List").of()))
-            game.setDisplay(JClass("games.strategy.triplea.ui.display.HeadlessDisplay")())
-            game.setSoundChannel(JClass("org.triplea.sound.HeadlessSoundChannel")())
+def _jclass(name: str):
+    from jpype import JClass
 
-        @JOverride
-        def getAutoSaveFileUtils(self):
-            return JClass("games.strategy.engine.framework.HeadlessAutoSaveFileUtils")()
+    return JClass(name)
 
-        @JOverride
-        def getAutoSaveFile(self):
-            return self.getAutoSaveFileUtils().getHeadlessAutoSaveFile()
 
-        @JOverride
-        def getPlayerTypes(self):
-            return player_types.getBuiltInPlayerTypes()
+class _HeadlessLaunch:
+    """LaunchAction's methods, named as the interface's (``_local_launch`` makes the Java class)."""
 
-        @JOverride
-        def getDefaultLocalPlayerType(self):
-            return player_types.WEAK_AI
+    def startGame(self, local_players, game, players, chat) -> None:
+        game.setResourceLoader(_jclass("games.strategy.triplea.ResourceLoader")(_jclass("java.util.List").of()))
+        game.setDisplay(_jclass("games.strategy.triplea.ui.display.HeadlessDisplay")())
+        game.setSoundChannel(_jclass("org.triplea.sound.HeadlessSoundChannel")())
 
-        @JOverride
-        def promptGameStop(self, status, title, map_location) -> bool:
-            return True
+    def getAutoSaveFileUtils(self):
+        return _jclass("games.strategy.engine.framework.HeadlessAutoSaveFileUtils")()
 
-        @JOverride
-        def shouldMinimizeExpensiveAiUse(self) -> bool:
-            return True
+    def getAutoSaveFile(self):
+        return self.getAutoSaveFileUtils().getHeadlessAutoSaveFile()
 
-        @JOverride
-        def createThreadMessaging(self):
-            return JClass("games.strategy.engine.framework.startup.WatcherThreadMessaging$HeadlessWatcherThreadMessaging")()
+    def getPlayerTypes(self):
+        return _jclass("games.strategy.engine.framework.startup.ui.PlayerTypes").getBuiltInPlayerTypes()
 
-        @JOverride
-        def getFallbackConnection(self, cancel_action):
-            return JClass("java.util.Optional").empty()
+    def getDefaultLocalPlayerType(self):
+        return _jclass("games.strategy.engine.framework.startup.ui.PlayerTypes").WEAK_AI
 
-        @JOverride
-        def handleGameInterruption(self, game_selector_model, server_model) -> None:
-            pass
+    def promptGameStop(self, status, title, map_location) -> bool:
+        return True
 
-        @JOverride
-        def onGameInterrupt(self) -> None:
-            pass
+    def shouldMinimizeExpensiveAiUse(self) -> bool:
+        return True
 
-        @JOverride
-        def onEnd(self, message) -> None:
-            pass
+    def createThreadMessaging(self):
+        return _jclass("games.strategy.engine.framework.startup.WatcherThreadMessaging$HeadlessWatcherThreadMessaging")()
 
-        @JOverride
-        def onLaunch(self, server_game) -> None:
-            pass
+    def getFallbackConnection(self, cancel_action):
+        return _jclass("java.util.Optional").empty()
 
-        @JOverride
-        def handleError(self, error) -> None:
-            # Logged, as TripleA's own does: a play answers the errors the engine logs among its exceptions.
-            JClass("org.slf4j.LoggerFactory").getLogger("LaunchAction").error(error)
+    def handleGameInterruption(self, game_selector_model, server_model) -> None:
+        pass
 
-        @JOverride
-        def createChatModel(self, chat_name, messengers, client_network_bridge):
-            raise JClass("java.lang.UnsupportedOperationException")("a local game has no chat")
+    def onGameInterrupt(self) -> None:
+        pass
 
-        @JOverride
-        def getStartupRemote(self, server_model_view):
-            raise JClass("java.lang.UnsupportedOperationException")("a local game has no network")
+    def onEnd(self, message) -> None:
+        pass
 
-    return LocalLaunch
+    def onLaunch(self, server_game) -> None:
+        pass
+
+    def handleError(self, error) -> None:
+        # Logged, as TripleA's own does: a play answers the errors the engine logs among its exceptions.
+        _jclass("org.slf4j.LoggerFactory").getLogger("LaunchAction").error(error)
+
+    def createChatModel(self, chat_name, messengers, client_network_bridge):
+        raise _jclass("java.lang.UnsupportedOperationException")("a local game has no chat")
+
+    def getStartupRemote(self, server_model_view):
+        raise _jclass("java.lang.UnsupportedOperationException")("a local game has no network")
 
 
 def _state(data) -> dict[str, Any]:
