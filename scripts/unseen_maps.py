@@ -87,13 +87,14 @@ def draft_step(maps_dir: Path, spec: str, ruleset: str, work: Path, seed: int, t
 
     game = load(resolve_game(spec, maps_dir))
     rules = load_named_ruleset(ruleset)
-    absent = [side for side in rules.sides if side not in game.catalog.alliances()]
-    if absent:
-        return f"no draft: the game has no alliance {' or '.join(absent)} (its alliances: {', '.join(game.catalog.alliances())})", "-"
-    try:
+    try:  # the sides are the game's alliances or the ones the profile's [sides] names (Total World War's "Axis-Germany")
         setup = DraftRun(draft_from_dict({"ruleset": ruleset, "first": rules.sides[0]}), game, ruleset=rules)
     except KremlinError as error:
         return f"apply refuses the game: {str(error)[:160]}", "-"
+    alliances = game.catalog.alliances()
+    absent = [side for side in rules.sides if not set(setup.profile.side_alliances(side)) & set(alliances)]
+    if absent:
+        return f"no draft: the game has no alliance {' or '.join(absent)}, nor [sides] naming one (its alliances: {', '.join(alliances)})", "-"
     made: list[str] = []
     blocked = blocked_options(setup.ruleset, setup.profile)
     try:
