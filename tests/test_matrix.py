@@ -445,6 +445,38 @@ def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkey
     assert report.cells[("kremlin-aa50", "2 Artillery/Tank Placement", "world_war_ii_v3/WW2v3-1941.xml")].status == APPLIED
 
 
+@pytest.mark.slow
+def test_a_second_factory_of_another_power_s_type_is_refused_by_the_matrix_as_by_apply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same on a map where each power has its own factory type (Total World War): "one factory a territory"
+    counts every power's type in the matrix as apply counts it (the matrix counted one type, so a russianFactory
+    beside Eastern Germany's germanFactory passed there and was refused by apply)."""
+    from kremlin_triplea.rules.profile import load_profile
+
+    tww = Path(__file__).resolve().parent / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
+    profile = tmp_path / "tww.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(tww), "--ruleset", "kremlin-aa50", "-o", str(profile)])
+    assert made.exit_code == 0, made.output
+    # Its factories cannot be bought, so `profile new` leaves "factory" unmatched; a host names them (one per power).
+    text = "\n".join(line for line in profile.read_text(encoding="utf-8").splitlines() if not line.startswith('"factory" = "unit:'))
+    text = text.replace("[units]   #", '[units]\n"factory" = "germanFactory"\n#', 1)
+    text = text.replace('[units_by_power."Russia"]', '[units_by_power."Russia"]\n"factory" = "russianFactory"', 1)
+    profile.write_text(text + "\n", encoding="utf-8")
+    original = matrix.KINDS["placement"].apply
+
+    def second_factory(state, pick):
+        outcome = original(state, pick)
+        if pick.option.number != 1:
+            return outcome
+        return Outcome((*outcome.changes, PlaceUnits("Eastern Germany", "Germany", "russianFactory", 1)), outcome.affected, outcome.lines)
+
+    monkeypatch.setattr(matrix.KINDS["placement"], "apply", second_factory)
+    aa50 = load_named_ruleset("kremlin-aa50")
+    report = run_matrix([aa50], [tww], maps_dir=MAPS_DIR, samples=0, include_covered=False, given_profiles=[load_profile(profile)])
+    cell = next(c for (_, row, _), c in report.cells.items() if row.startswith("1 "))
+    assert cell.status == FAILED and cell.applied == 0, (cell.status, cell.reasons[:2])
+    assert all("Eastern Germany holds more than one factory" in e for e in cell.errors), cell.errors[:2]
+
+
 def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """World War II Revised has no cruiser: AA50's options that place one are not applicable, but a host still drafts
     from the others, and so does the matrix (it sampled no draft at all on such a map)."""

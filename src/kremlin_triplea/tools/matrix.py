@@ -463,9 +463,9 @@ def _scenario_items(
                 cell.reasons.append(f"{side}: {error}")
                 continue
             places = touched_places(outcome.changes)
-            before = board_problems(run.game.board, run.state.factory, places)
+            before = board_problems(run.game.board, run.state.factories, places)
             run.game.board.push_all(list(outcome.changes))
-            broken = new_problems(before, run.game.board, run.state.factory, places)
+            broken = new_problems(before, run.game.board, run.state.factories, places)
             for _ in outcome.changes:
                 run.game.board.pop()
             if broken:
@@ -490,7 +490,7 @@ def _apply_in_memory(cell: Cell, label: str, run: DraftRun, outcome_changes: Cal
     try:
         changes = tuple(outcome_changes())
         places = touched_places(changes)
-        problems = board_problems(board, run.state.factory, places)
+        problems = board_problems(board, run.state.factories, places)
         board.push_all(list(changes))
     except KremlinError as error:
         cell.errors.append(f"{label}: listed as legal but refused: {error}")
@@ -498,7 +498,7 @@ def _apply_in_memory(cell: Cell, label: str, run: DraftRun, outcome_changes: Cal
     except Exception as error:  # noqa: BLE001 - any crash is this pick's failure, reported in the matrix
         cell.errors.append(f"{label}: crashed: {type(error).__name__}: {error}")
         return None
-    broken = new_problems(problems, board, run.state.factory, places)
+    broken = new_problems(problems, board, run.state.factories, places)
     if broken:  # apply refuses it so (DraftRun._push_keeping_invariants): listed as legal, it is a failure
         for _ in changes:
             board.pop()
