@@ -203,3 +203,25 @@ def test_the_bid_offers_triplea_bid_phase_exactly_where_the_ruleset_allows_it(tm
     script = Script("0")
     Conversation(session, script).run()
     assert ("TripleA's own bid phase" in script.text) == (rules.bid.positive == "declared_or_bid_phase")
+
+
+def test_on_a_map_with_a_unit_type_per_power_the_terminal_offers_each_set_and_places_the_power_s_own_units(tmp_path: Path) -> None:
+    """Total World War gives each power its own transport and submarine (germanTransport, britishTransport, ...):
+    option 4's sets (000 option 4: two transports, two submarines, or one of each) are offered in the rule text's
+    words, and the units placed are the answering power's own types (the sets were matched by the shared type, which
+    no power there may have, so the terminal offered no set at all)."""
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+
+    tww = Path(__file__).resolve().parent / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
+    profile = tmp_path / "tww.toml"
+    assert CliRunner().invoke(main, ["profile", "new", str(tww), "--ruleset", "kremlin-aa50", "-o", str(profile)]).exit_code == 0
+    session = draft(tmp_path, [], game=str(tww), profile=str(profile))
+    script = Script("4", "?", "transport + transport", "Germany", "11 Sea Zone", "Germany", "11 Sea Zone")
+    talk(session, script)
+    assert "  choices: transport + transport, submarine + submarine, submarine + transport" in script.said
+    assert script.asked[3:5] == ["transport for which power> ", "Germany germanTransport where> "]
+    assert session.to_toml()["pick"] == [
+        {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "germanTransport", "count": 2, "at": "11 Sea Zone"}]}
+    ]

@@ -424,21 +424,40 @@ class _UnitsAsked:
         self.state, self.choices, self.side = state, choices, side
         params = choices.option.params
         assert isinstance(params, PlacementParams)
+        # By the rule text's word, not a unit type: on a map with per-power types (Total World War) the word is
+        # each power's own type (germanInfantry, russianInfantry), so a set is asked in words and each unit's type
+        # follows from the power that places it.
+        words = {w for unit_set in params.unit_sets for w in unit_set}
         self.by_unit: dict[str, list[UnitChoice]] = {}
         for unit_choice in choices.units:
-            self.by_unit.setdefault(unit_choice.unit, []).append(unit_choice)
-        sets = [Counter(state.names.unit(u) for u in words) for words in params.unit_sets]
-        self.sets = [s for s in sets if all(u in self.by_unit for u in s)]
+            for word in sorted(w for w in words if _unit_of(state, w, unit_choice.power) == unit_choice.unit):
+                self.by_unit.setdefault(word, []).append(unit_choice)
+        sets = [Counter(unit_set) for unit_set in params.unit_sets]
+        self.sets = [s for s in sets if all(w in self.by_unit for w in s)]
+        # A word is shown as the map names its unit where that is one type for every power ("armour"), else as a word.
+        self.shown = {w: (found.pop() if len(found := {o.unit for o in ours}) == 1 else w) for w, ours in self.by_unit.items()}
+        self.word_of = {shown: word for word, shown in self.shown.items()}
         self.same_place = "same_territory" in params.require
         self.same_power = "same_power" in params.require
 
     def units_field(self) -> Field:
-        named = answers_of([" + ".join(sorted(s.elements())) for s in self.sets])
+        named = answers_of([" + ".join(sorted(self.shown[w] for w in s.elements())) for s in self.sets])
         # "aircraft carrier": the set of the carrier alone
-        return Field("set", "units", named, alone="", resolve=self.state.names.unit, page=False)
+        return Field("set", "units", named, alone="", resolve=self._word, page=False)
+
+    def _word(self, answer: str) -> str:
+        """A unit typed as the map names it (``germanInfantry``, ``armour``) as the rule text's word for it."""
+        typed = self.state.names.unit(answer)
+        return next((self.shown[w] for w, found in self.by_unit.items() if any(o.unit == typed for o in found)), typed)
+
+    def _type(self, answers: Answers, n: int) -> str:
+        """The unit type the ``n``-th word is for the power answered for it."""
+        word = self.units(answers)[n]
+        return next(o.unit for o in self.by_unit[word] if o.power == answers[f"power.{n}"])
 
     def units(self, answers: Answers) -> list[str]:
-        return answers["set"].split(" + ")
+        """The chosen set's rule-text words."""
+        return [self.word_of.get(shown, shown) for shown in answers["set"].split(" + ")]
 
     def options(self, answers: Answers, n: int) -> list[UnitChoice]:
         """Who may place the set's ``n``-th unit, and where, after the earlier units' answers."""
@@ -466,22 +485,22 @@ class _UnitsAsked:
         units = self.units(answers)
         if n >= len(units):
             return None
-        unit = units[n]
+        unit = self.shown[units[n]]
         powers = [o.power for o in self.options(answers, n)]
         intro = (f"unit {n + 1} of {len(units)}: one {unit}",)
         return Field(f"power.{n}", f"{unit} for which power", answers_of(powers), alone="", intro=intro, resolve=self.state.names.power)
 
     def unit_field(self, answers: Answers, n: int) -> Field | None:
         units = self.units(answers)
-        return Field(f"unit.{n}", "unit", answers_of([units[n]]), alone="") if n < len(units) else None
+        return Field(f"unit.{n}", "unit", answers_of([self._type(answers, n)]), alone="") if n < len(units) else None
 
     def place_field(self, answers: Answers, n: int) -> Field | None:
         units = self.units(answers)
         if n >= len(units):
             return None
-        state, option, unit, power = self.state, self.choices.option, units[n], answers[f"power.{n}"]
+        state, option, unit, power = self.state, self.choices.option, self._type(answers, n), answers[f"power.{n}"]
         places = next(o.places for o in self.options(answers, n) if o.power == power)
-        previous = next((answers[f"at.{k}"] for k in reversed(range(n)) if units[k] == unit and answers[f"at.{k}"] in places), None)
+        previous = next((answers[f"at.{k}"] for k in reversed(range(n)) if units[k] == units[n] and answers[f"at.{k}"] in places), None)
         return Field(
             f"at.{n}",
             f"{power} {unit} where",
