@@ -110,20 +110,7 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
             merged[(entry.at, entry.power, entry.unit)] += entry.count
         if spent > bid_spec.amount:
             raise Problem(bid.amount_rule, bid.source, f"the units cost {spent} PUs, more than the bid of {bid_spec.amount}").violation(label)
-        # Planes the bid puts at sea land on carriers there, the bid's own carriers included.
-        for zone in sorted({at for at, _, _ in merged if board.is_water(at)}):
-            placed = [(power, board.catalog.unit_type(unit), count) for (at, power, unit), count in merged.items() if at == zone]
-            if not any(kind.domain == "air" for _, kind, _ in placed):
-                continue  # no plane of the bid here: planes the game itself has at sea are not the bid's to house
-            capacity, used = facts.carrier_room(zone, placed[0][0])
-            capacity += sum(kind.carrier_capacity * count for _, kind, count in placed)
-            used += sum(kind.carrier_cost * count for _, kind, count in placed if kind.domain == "air")
-            if used > capacity:
-                raise Problem(
-                    bid.placement_rule,
-                    bid.source,
-                    f"the bid's planes in {state.names.shown(zone)} need {used} carrier spaces; the carriers there have {capacity}",
-                ).violation(label)
+        _check_carriers(state, facts, merged, label)
         changes += [PlaceUnits(at, power, unit, count) for (at, power, unit), count in merged.items()]
         lines += [f"{power} place {count} {unit} in {state.names.shown(at)}" for (at, power, unit), count in merged.items()]
         if bid_spec.phase:
@@ -133,34 +120,61 @@ def apply_bid(state: DraftState, bid_spec: BidSpec) -> Outcome:
         else:
             lines.append(f"bid {bid_spec.amount}: units worth {spent} PUs placed, {bid_spec.amount - spent} unspent")
     elif bid_spec.amount < 0:
-        total = 0
-        for power, amount in bid_spec.allocate:
-            if state.side_of.get(power) != bid.receiving_side:
-                raise Problem(bid.negative_rule, bid.source, f"{power} is not a power of the {bid.receiving_side}").violation(label)
-            if amount and power not in bid_receivers(state):
-                raise Problem(
-                    bid.negative_rule,
-                    bid.source,
-                    f"{power} cannot spend PUs in this game (its purchase step places units without PUs), so PUs given to {power} "
-                    f"would be worth nothing to the {bid.receiving_side}; give them to {', '.join(bid_receivers(state))}",
-                ).violation(label)
-            if amount < 0:
-                raise Problem(bid.negative_rule, bid.source, f"{power} would receive {amount} PUs; amounts must not be negative").violation(label)
-            total += amount
-        if total != -bid_spec.amount:
-            raise Problem(
-                bid.negative_rule,
-                bid.source,
-                f"the allocation gives {total} PUs; a bid of {bid_spec.amount} gives the {bid.receiving_side} exactly {-bid_spec.amount}",
-            ).violation(label)
-        for power, amount in bid_spec.allocate:
-            if amount:
-                changes.append(SetPUs(power, board.pus.get(power, 0) + amount))
-                lines.append(f"{power} receive {amount} PUs ({board.pus.get(power, 0)} -> {board.pus.get(power, 0) + amount})")
-        lines.append(f"bid {bid_spec.amount}: the {bid.receiving_side} receive {-bid_spec.amount} PUs")
+        changes, lines = _allocate(state, bid_spec, label)
     else:
         lines.append("bid 0: nothing placed, nothing allocated")
     return Outcome(tuple(changes), frozenset(), tuple(lines))
+
+
+def _check_carriers(state: DraftState, facts: Facts, merged: Counter[tuple[str, str, str]], label: str) -> None:
+    """Planes the bid puts at sea land on carriers there, the bid's own carriers included."""
+    bid, board = state.ruleset.bid, state.board
+    for zone in sorted({at for at, _, _ in merged if board.is_water(at)}):
+        placed = [(power, board.catalog.unit_type(unit), count) for (at, power, unit), count in merged.items() if at == zone]
+        if not any(kind.domain == "air" for _, kind, _ in placed):
+            continue  # no plane of the bid here: planes the game itself has at sea are not the bid's to house
+        capacity, used = facts.carrier_room(zone, placed[0][0])
+        capacity += sum(kind.carrier_capacity * count for _, kind, count in placed)
+        used += sum(kind.carrier_cost * count for _, kind, count in placed if kind.domain == "air")
+        if used > capacity:
+            raise Problem(
+                bid.placement_rule,
+                bid.source,
+                f"the bid's planes in {state.names.shown(zone)} need {used} carrier spaces; the carriers there have {capacity}",
+            ).violation(label)
+
+
+def _allocate(state: DraftState, bid_spec: BidSpec, label: str) -> tuple[list[Change], list[str]]:
+    """A negative bid's PUs, given to the receiving side's powers as ``allocate`` says (000 C)."""
+    bid, board = state.ruleset.bid, state.board
+    changes: list[Change] = []
+    lines: list[str] = []
+    total = 0
+    for power, amount in bid_spec.allocate:
+        if state.side_of.get(power) != bid.receiving_side:
+            raise Problem(bid.negative_rule, bid.source, f"{power} is not a power of the {bid.receiving_side}").violation(label)
+        if amount and power not in bid_receivers(state):
+            raise Problem(
+                bid.negative_rule,
+                bid.source,
+                f"{power} cannot spend PUs in this game (its purchase step places units without PUs), so PUs given to {power} "
+                f"would be worth nothing to the {bid.receiving_side}; give them to {', '.join(bid_receivers(state))}",
+            ).violation(label)
+        if amount < 0:
+            raise Problem(bid.negative_rule, bid.source, f"{power} would receive {amount} PUs; amounts must not be negative").violation(label)
+        total += amount
+    if total != -bid_spec.amount:
+        raise Problem(
+            bid.negative_rule,
+            bid.source,
+            f"the allocation gives {total} PUs; a bid of {bid_spec.amount} gives the {bid.receiving_side} exactly {-bid_spec.amount}",
+        ).violation(label)
+    for power, amount in bid_spec.allocate:
+        if amount:
+            changes.append(SetPUs(power, board.pus.get(power, 0) + amount))
+            lines.append(f"{power} receive {amount} PUs ({board.pus.get(power, 0)} -> {board.pus.get(power, 0) + amount})")
+    lines.append(f"bid {bid_spec.amount}: the {bid.receiving_side} receive {-bid_spec.amount} PUs")
+    return changes, lines
 
 
 def _bid_phase(state: DraftState, bid_spec: BidSpec, left: int, label: str) -> tuple[list[Change], list[str]]:

@@ -195,6 +195,17 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         excluded = names.power(excluded_power)  # its own unit for the word (issue 28), as the pick's entry is read
         if (excluded, names.place(excluded_place)) == (power, place) and _unit_of(state, excluded_unit, excluded) == unit:
             return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {shown}: excepted by the option")
+    problem = _requirement_problem(state, facts, option, power, unit, place)
+    if problem is not None:
+        return problem
+    return state.lock_problem(side, place)
+
+
+def _requirement_problem(state: DraftState, facts: Facts, option: Option, power: str, unit: str, place: str) -> Problem | None:
+    """Which of the option's ``require`` checks one unit at ``place`` breaks (None: none)."""
+    params = option.params
+    assert isinstance(params, PlacementParams)
+    board, data, shown = state.board, state.board.node(place), state.names.shown(place)
     enemies = facts.enemy_places(power)
     for check in params.require:
         if check == "not_adjacent_to_enemy_units":
@@ -213,7 +224,7 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
                 return Problem(
                     option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory (the game allows one per territory)"
                 )
-    return state.lock_problem(side, place)
+    return None
 
 
 def could_fit(params: PlacementParams, data: dict, kind, power: str) -> bool:  # noqa: ANN001 - model.board's unit type

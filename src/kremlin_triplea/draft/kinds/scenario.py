@@ -66,17 +66,10 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
     """Check the pick's scenario against the side and the locks, then turn its steps into changes."""
     target = pick.target
     assert isinstance(target, ScenarioTarget)
-    option, scenario = pick.option, target.scenario
+    scenario = target.scenario
     names = state.names
     profile = state.profile
-    if scenario.side != pick.side:
-        # The sentence that decides is the scenario's own text where the rules list it: 001/002 list each under its
-        # power's heading ("JAPAN SCENARIOS"), 000 names the acting power in the text itself.
-        heading = scenario.source.rsplit(", ", 1)[-1]
-        listed = f"one of the {heading}, " if heading.upper().endswith("SCENARIOS") else ""
-        raise Problem(scenario.rule, scenario.source, f"{scenario.title!r} is {listed}a scenario for the {scenario.side}, not the {pick.side}").violation(
-            pick.label
-        )
+    _check_side(scenario, pick)
     steps, involved_names, variant = scenario.for_edition(state.edition)
     lines: list[str] = [f"{scenario.title} ({scenario.source})"]
     if variant is not None:
@@ -103,10 +96,7 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
         return found
 
     involved = [p for p in (place(n) for n in involved_names) if p is not None]
-    for where in involved:
-        problem = state.lock_problem(pick.side, where)
-        if problem is not None:
-            raise Problem(option.quote("lock"), option.source, problem.why).violation(pick.label)
+    _check_locks(state, pick, involved)
 
     # Steps see the board as the earlier steps left it; the changes are undone
     # here and pushed again, all or nothing, by the draft.
@@ -140,14 +130,31 @@ def apply_scenario(state: DraftState, pick: Pick) -> Outcome:
             board.pop()
     # Locks are symmetric: a place this scenario changes (not only those it names in `involves`) may not have been
     # affected by the other side, just as the places it changes are locked against the other side afterwards.
-    for where in sorted(touched - set(involved)):
-        problem = state.lock_problem(pick.side, where)
-        if problem is not None:
-            raise Problem(option.quote("lock"), option.source, problem.why).violation(pick.label)
+    _check_locks(state, pick, sorted(touched - set(involved)))
     honour = variant.players_enforce if variant is not None else scenario.players_enforce
     if honour:
         lines.append(f"players enforce: {honour}")
     return Outcome(tuple(changes), frozenset(touched), tuple(lines), moved=tuple(moved))
+
+
+def _check_side(scenario: Scenario, pick: Pick) -> None:
+    """Refuse a scenario picked by the side it is not for."""
+    if scenario.side != pick.side:
+        # The sentence that decides is the scenario's own text where the rules list it: 001/002 list each under its
+        # power's heading ("JAPAN SCENARIOS"), 000 names the acting power in the text itself.
+        heading = scenario.source.rsplit(", ", 1)[-1]
+        listed = f"one of the {heading}, " if heading.upper().endswith("SCENARIOS") else ""
+        raise Problem(scenario.rule, scenario.source, f"{scenario.title!r} is {listed}a scenario for the {scenario.side}, not the {pick.side}").violation(
+            pick.label
+        )
+
+
+def _check_locks(state: DraftState, pick: Pick, places: list[str]) -> None:
+    """Refuse the pick if any of ``places`` is locked against its side (the option's lock rule)."""
+    for where in places:
+        problem = state.lock_problem(pick.side, where)
+        if problem is not None:
+            raise Problem(pick.option.quote("lock"), pick.option.source, problem.why).violation(pick.label)
 
 
 def _step_changes(state: DraftState, scenario: Scenario, step: Step, at: str, place, pick: Pick) -> tuple[list[Change], list[str]]:
