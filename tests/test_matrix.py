@@ -425,19 +425,24 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
         assert compare.disagreements(load(path).board, reading(answer), properties=False, triplea2=True) == [], path.name
 
 
+def _option_1_also_places(monkeypatch: pytest.MonkeyPatch, extra: PlaceUnits) -> None:
+    """Make option 1's placement kind also place ``extra`` (a second factory): a pick apply refuses for its board."""
+    original = matrix.KINDS["placement"].apply
+
+    def also(state, pick):
+        outcome = original(state, pick)
+        if pick.option.number != 1:
+            return outcome
+        return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
+
+    monkeypatch.setattr(matrix.KINDS["placement"], "apply", also)
+
+
 def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     """apply refuses a pick that leaves a board no game starts from (draft/invariants.py: "no territory holds more
     than one factory"); the matrix, which counted such a pick as applied, now fails it as apply refuses it."""
 
-    original = matrix.KINDS["placement"].apply
-
-    def second_factory(state, pick):
-        outcome = original(state, pick)
-        if pick.option.number != 1:
-            return outcome
-        return Outcome((*outcome.changes, PlaceUnits("Germany", "Germans", "factory", 1)), outcome.affected, outcome.lines)
-
-    monkeypatch.setattr(matrix.KINDS["placement"], "apply", second_factory)
+    _option_1_also_places(monkeypatch, PlaceUnits("Germany", "Germans", "factory", 1))
     report = run_matrix([load_named_ruleset("kremlin-aa50")], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     cell = report.cells[("kremlin-aa50", "1 Infantry Placement", "world_war_ii_v3/WW2v3-1941.xml")]
     assert cell.status == FAILED and cell.applied == 0
@@ -461,15 +466,7 @@ def test_a_second_factory_of_another_power_s_type_is_refused_by_the_matrix_as_by
     text = text.replace("[units]   #", '[units]\n"factory" = "germanFactory"\n#', 1)
     text = text.replace('[units_by_power."Russia"]', '[units_by_power."Russia"]\n"factory" = "russianFactory"', 1)
     profile.write_text(text + "\n", encoding="utf-8")
-    original = matrix.KINDS["placement"].apply
-
-    def second_factory(state, pick):
-        outcome = original(state, pick)
-        if pick.option.number != 1:
-            return outcome
-        return Outcome((*outcome.changes, PlaceUnits("Eastern Germany", "Germany", "russianFactory", 1)), outcome.affected, outcome.lines)
-
-    monkeypatch.setattr(matrix.KINDS["placement"], "apply", second_factory)
+    _option_1_also_places(monkeypatch, PlaceUnits("Eastern Germany", "Germany", "russianFactory", 1))
     aa50 = load_named_ruleset("kremlin-aa50")
     report = run_matrix([aa50], [tww], maps_dir=MAPS_DIR, samples=0, include_covered=False, given_profiles=[load_profile(profile)])
     cell = next(c for (_, row, _), c in report.cells.items() if row.startswith("1 "))

@@ -492,7 +492,7 @@ class DraftRun:
 
     def apply_picks(self) -> None:
         for index, section in enumerate(self.draft.picks, start=1):
-            with _located(section.where):
+            with located(section.where):
                 self.apply_pick(self.parse_pick(index, section))
 
     def check_complete(self) -> None:
@@ -536,7 +536,7 @@ class DraftRun:
                 if found.tied:
                     stated = choose(displaced, found.matches)
             written = self.draft.picks  # a draft made in the draft room or the terminal may have no such table yet
-            with _located(written[displaced.pick - 1].where if displaced.pick <= len(written) else self.draft.path):
+            with located(written[displaced.pick - 1].where if displaced.pick <= len(written) else self.draft.path):
                 self.declare_next(stated)
 
     def take_back_declarations(self) -> None:
@@ -591,8 +591,8 @@ class DraftRun:
 
 
 @contextlib.contextmanager
-def _located(where: str) -> Iterator[None]:
-    """A rule a pick or the bid breaks is reported at the draft's line for it (the rule itself knows no file)."""
+def located(where: str) -> Iterator[None]:
+    """A rule a step of the draft breaks is reported at the draft's line for it (the rule itself knows no file)."""
     try:
         yield
     except RuleViolation as violation:

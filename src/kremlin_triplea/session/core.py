@@ -14,8 +14,6 @@ group is declared. A bid one side proposes counts once the other side's :class:`
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +31,7 @@ from kremlin_triplea.draft.run import (
     DraftRun,
     LegalPicks,
     draft_from_dict,
+    located,
     open_game,
     players_from_picks,
     read_draft,
@@ -576,14 +575,3 @@ def open_session(
         session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players, profile=profile)
         session.bid_dropped = error
         return session
-
-
-@contextlib.contextmanager
-def located(where: str) -> Iterator[None]:
-    """A rule a step breaks is reported at the draft's line for it (the rule itself knows no file)."""
-    try:
-        yield
-    except RuleViolation as violation:
-        if violation.where is None:
-            violation.where = where
-        raise
