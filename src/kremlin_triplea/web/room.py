@@ -310,6 +310,7 @@ class Room:
         self._read_waiting()
         self._result: DraftResult | None = None
         self._values: tuple[int, tuple[PickValue, ...]] | None = None  # (seq, the picks' values) for the pages
+        self._next: tuple[int, NextPick] | None = None  # (seq, the legal choices of the side to pick) for the pages
         self.map_art = None  # the map's art, read once for the pictures
 
     def _read_waiting(self) -> None:
@@ -564,7 +565,11 @@ class Room:
             return "advantages chosen: " + ("; ".join(chosen_lines) or "none")
 
     def next_pick(self) -> NextPick:
-        return self.session.next_pick()
+        """The legal choices of the side to pick, worked out once a step: every page of that side shows them, and
+        they cost tens of milliseconds on AA50 (each legal pick is checked whole)."""
+        if self._next is None or self._next[0] != self.seq:
+            self._next = (self.seq, self.session.next_pick())
+        return self._next[1]
 
     def turn(self) -> str | None:
         """The side to act: the picking side, or None once the picks are done (either side enters the bid)."""
