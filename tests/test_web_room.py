@@ -436,13 +436,14 @@ def test_a_rematch_is_installed_under_the_name_the_players_type_and_nothing_of_t
 
 def test_the_side_to_pick_s_legal_choices_are_worked_out_once_a_step(room: Room, client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every page of the side to pick lists its legal choices (each legal pick checked whole: tens of milliseconds on
-    AA50); a step's are worked out once however many pages are drawn, and again after the step changes."""
+    AA50); a step's are worked out once however many pages are drawn (a page per option chosen), and again after the
+    step changes."""
     worked_out = []
     original = room.session.next_pick
     monkeypatch.setattr(room.session, "next_pick", lambda: worked_out.append(room.seq) or original())
-    for _ in range(3):
-        assert client.get(f"/room/{room.keys['Axis']}").status_code == 200
-        assert client.get(f"/room/{room.keys['Allies']}").status_code == 200
+    for option in ("", "?option=1", "?option=6", "?option=10"):
+        assert client.get(f"/room/{room.keys['Axis']}{option}").status_code == 200
+        assert client.get(f"/room/{room.keys['Allies']}{option}").status_code == 200
     assert worked_out == [0]
     assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], 0)).status_code == 303
     page = client.get(f"/room/{room.keys['Allies']}")
