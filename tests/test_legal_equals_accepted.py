@@ -39,6 +39,7 @@ from kremlin_triplea.rules.tomlfile import Section
 from support.aa50 import fresh_game
 from support.classic import CLASSIC_2ND, KREMLIN
 from support.paths import AA50_1941, MAPS_DIR
+from support.properties import examples
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -181,7 +182,7 @@ def test_every_registered_kind_is_offered_by_a_ruleset_the_property_runs_on() ->
     assert offered == set(KINDS)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.sampled_from(PINNED), st.sampled_from(["Axis", "Allies"]), st.integers(0, 9), st.integers(0, 2**32 - 1))
 def test_on_the_pinned_games_the_legal_picks_are_exactly_the_accepted_ones(game: tuple[str, Path], first: str, depth: int, seed: int) -> None:
     ruleset, path = game
@@ -192,7 +193,7 @@ def test_on_the_pinned_games_the_legal_picks_are_exactly_the_accepted_ones(game:
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.sampled_from(DRAFTED), st.sampled_from(["Axis", "Allies"]), st.integers(0, 7), st.integers(0, 2**32 - 1))
 def test_on_maps_the_tool_never_saw_the_legal_picks_are_exactly_the_accepted_ones(
     drafted_profiles: dict[Path, Path], game: Path, first: str, depth: int, seed: int
@@ -347,7 +348,7 @@ def test_legal_says_the_option_whose_every_target_is_refused_is_not_available_an
     assert not (tmp_path / "out.xml").exists()
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.sampled_from(["Axis", "Allies"]), st.integers(0, 7), st.integers(0, 2**32 - 1))
 def test_with_a_test_kind_registered_the_legal_picks_are_exactly_the_accepted_ones(battery_ruleset: Path, first: str, depth: int, seed: int) -> None:
     run = _battery_run(battery_ruleset, first)
