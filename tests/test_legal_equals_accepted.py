@@ -40,6 +40,7 @@ from support.aa50 import fresh_game
 from support.classic import CLASSIC_2ND, KREMLIN
 from support.paths import AA50_1941, MAPS_DIR
 from support.properties import examples
+from support.units import units_players_can_have
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data"
@@ -361,20 +362,6 @@ def test_with_a_test_kind_registered_the_legal_picks_are_exactly_the_accepted_on
 # -- issue 28 (a): no power is given a unit type it cannot have, whatever kind of option gives it ---------------
 
 
-def _can_have(game: Path) -> dict[str, set[str]]:
-    """Each player's units as the game file has them: what its production frontier sells, and its set-up."""
-    root = etree.parse(str(game)).getroot()
-    rules = {r.get("name"): [x.get("resourceOrUnit") for x in r.iter("result")] for r in root.iter("productionRule")}
-    frontiers = {f.get("name"): [u for r in f.iter("frontierRules") for u in rules.get(r.get("name"), [])] for f in root.iter("productionFrontier")}
-    has: dict[str, set[str]] = {}
-    for production in root.iter("playerProduction"):
-        has.setdefault(production.get("player"), set()).update(frontiers[production.get("frontier")])
-    for placement in root.iter("unitPlacement"):
-        if placement.get("owner"):
-            has.setdefault(placement.get("owner"), set()).add(placement.get("unitType"))
-    return has
-
-
 def _created(outcome: Outcome) -> set[tuple[str, str]]:
     """(owner, unit type) of the units a pick brings into the game: placed, not moved or changing hands (a retreat, a
     factory captured is the same unit, taken off and put back)."""
@@ -388,7 +375,7 @@ def test_on_total_world_war_every_unit_any_legal_pick_gives_a_power_is_one_the_g
     (DanubeAxis, Finland: the Germans' minor frontier) buy German types and none of the shared Infantry or
     Artillery. A placement, a neutral's army, a takeover's garrison (000 option 10: "place 1 infantry and 1
     artillery") or a scenario's units must be the receiving power's own, or the option is not offered to it."""
-    has = _can_have(TWW)
+    has = units_players_can_have(TWW)
     assert "Infantry" not in has["DanubeAxis"] and "germanInfantry" in has["DanubeAxis"] and "Artillery" not in has["DanubeAxis"]
     written = _profile(tmp_path, TWW)
     data = tomllib.loads(written.read_text(encoding="utf-8"))

@@ -18,6 +18,7 @@ from kremlin_triplea.tools.derived_setup import derived_setup, map_neutrals
 from kremlin_triplea.tools.profile_check import check_profile, review_marks
 from kremlin_triplea.tools.rule_names import rule_names
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
+from support.units import units_players_can_have
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 NAPOLEONIC = CORPUS_DIR / "Napoleonic_Empires.xml"
@@ -185,15 +186,7 @@ def _tww_facts() -> tuple[dict[str, dict[str, str]], dict[str, set[str]]]:
     options = {
         a.get("attachTo"): {o.get("name"): o.get("value") for o in a.iter("option")} for a in root.iter("attachment") if a.get("name") == "unitAttachment"
     }
-    rules = {r.get("name"): [x.get("resourceOrUnit") for x in r.iter("result")] for r in root.iter("productionRule")}
-    frontiers = {f.get("name"): [u for r in f.iter("frontierRules") for u in rules.get(r.get("name"), [])] for f in root.iter("productionFrontier")}
-    has: dict[str, set[str]] = {}
-    for production in root.iter("playerProduction"):
-        has.setdefault(production.get("player"), set()).update(frontiers[production.get("frontier")])
-    for placement in root.iter("unitPlacement"):
-        if placement.get("owner"):
-            has.setdefault(placement.get("owner"), set()).add(placement.get("unitType"))
-    return options, has
+    return options, units_players_can_have(TWW)
 
 
 def _true(options: dict[str, str], name: str) -> bool:
