@@ -347,18 +347,17 @@ def _write_record(folder: Path, games: list[dict]) -> None:
 # -- install ---------------------------------------------------------------------
 
 
-def _map_yml_text(map_yml: Path) -> str:
-    """map.yml as it is, or, for a map without one, the map.yml TripleA 2.x writes for it when it first lists
-    the map (MapDescriptionYamlGenerator: the folder's name and every game it finds): the install adds its game
-    to that, so TripleA lists the stock games and ours, as it would have had it written the file first."""
-    if not os.path.lexists(map_yml):
-        found = map_folder_without_yml(map_yml.parent)
-        if found is not None:
-            from kremlin_triplea.gamefile import mapyml
+def _map_yml_text(map_yml: Path, fresh: MapFolder | None = None) -> str:
+    """map.yml as it is, or, for a map without one (``fresh``, as :func:`_read_folder` found it), the map.yml TripleA
+    2.x writes for it when it first lists the map (MapDescriptionYamlGenerator: the folder's name and every game it
+    finds): the install adds its game to that, so TripleA lists the stock games and ours, as it would have had it
+    written the file first."""
+    if fresh is not None and not os.path.lexists(map_yml):
+        from kremlin_triplea.gamefile import mapyml
 
-            lines = [f"map_name: {mapyml.yaml_scalar(found.name)}", "games:"]
-            lines += [f"- {mapyml.game_entry(g.game_name, g.path.name)}" for g in found.games]
-            return "\n".join(lines) + "\n"
+        lines = [f"map_name: {mapyml.yaml_scalar(fresh.name)}", "games:"]
+        lines += [f"- {mapyml.game_entry(g.game_name, g.path.name)}" for g in fresh.games]
+        return "\n".join(lines) + "\n"
     return read_text(map_yml, what="map.yml")
 
 
@@ -378,8 +377,8 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
     check_game_name(game_name)
 
     map_yml = folder.folder / "map.yml"
-    text = _map_yml_text(map_yml)
     fresh = _read_folder(folder.folder)
+    text = _map_yml_text(map_yml, fresh)
     record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
     if existing is not None:
@@ -453,7 +452,7 @@ def install_game(
             raise InputError(f"cannot make the map's games folder: {error.strerror or error}", where=str(games)) from None
         _remove_leftovers(fresh, record, game_name)
         file_name = unique_file_name(fresh, file_stem_for(game_name))
-        insertion = mapyml.add_game(_map_yml_text(map_yml), game_name, file_name, where=str(map_yml))
+        insertion = mapyml.add_game(_map_yml_text(map_yml, fresh), game_name, file_name, where=str(map_yml))
         game_file = games / file_name
         notes_file = game_file.with_suffix(_NOTES_SUFFIX) if notes_bytes is not None else None
         entry = {
