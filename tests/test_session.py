@@ -261,3 +261,31 @@ def test_a_declaration_before_the_picks_are_made_is_refused_and_changes_nothing(
     with pytest.raises(RuleViolation, match="once the picks are made"):
         session.push(Declaration(displaced, "Russia"))
     assert session.game.to_bytes() == board and session.steps == steps
+
+
+def test_picks_ended_early_are_declared_and_bid_on_but_not_applied() -> None:
+    """end_picks: one pick examined on its own has its displaced units declared and a bid made at once (000 A
+    "Order of action" 1, 2); apply's count of picks still refuses the draft, and a pick after those steps is refused."""
+    data = example_data()
+    first = {k: v for k, v in data.items() if k != "bid"} | {"pick": data["pick"][:1]}  # option 10: Archangel taken, retreat to Russia
+    session = Session.from_draft(draft_from_dict(first, "draft.toml"), base("1941"))
+    initial = session.game.initial
+    defenders = initial.units("Archangel")[("Russians", "infantry")]
+    assert defenders > 0 and not session.picks_done
+    session.end_picks()
+    assert session.picks_done
+    session.declare_all()
+    assert session.game.board.units("Russia")[("Russians", "infantry")] == initial.units("Russia")[("Russians", "infantry")] + defenders
+    session.push(session.bid_from_toml({"axis": 3, "place": [{"power": "Germans", "unit": "infantry", "at": "Germany"}]}))
+    assert session.game.board.units("Germany")[("Germans", "infantry")] == initial.units("Germany")[("Germans", "infantry")] + 1
+    with pytest.raises(RuleViolation, match=r"1 picks made; 5 per side means 10"):
+        session.result()
+    # The picks go on only once the steps after them are popped.
+    session.pop(), session.pop()
+    allies = next(iter(session.legal_picks))
+    session.push(session.bid_from_toml({"axis": 0}))
+    with pytest.raises(RuleViolation, match="the picks were ended"):
+        session.push(allies)
+    session.pop()
+    session.push(allies)
+    assert not session.picks_done and len(session.picks) == 2

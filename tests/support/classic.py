@@ -40,11 +40,3 @@ def pick(run: DraftRun, side: str, option: int | str, **spec: Any) -> Outcome:
     """Apply one pick (the next in order) to the run's board."""
     section = draft_from_dict({"ruleset": run.ruleset.id, "first": side, "pick": [{"side": side, "option": option, **spec}]}).picks[0]
     return run.apply_pick(run.parse_pick(len(run.applied) + 1, section))
-
-
-def bid(run: DraftRun, **spec: Any) -> Outcome:
-    run.draft = draft_from_dict({"ruleset": run.ruleset.id, "first": run.first, "bid": spec})
-    parsed = run.parse_bid()
-    assert parsed is not None
-    run.apply_declarations()  # the displaced units are placed before the bid's (000 A "Order of action" 1, 2)
-    return run.apply_bid(parsed)

@@ -88,6 +88,7 @@ class Session:
         self.undone_bid: int | None = None  # the pick whose undo took the bid with it
         self.bid_dropped: RuleViolation | None = None  # why the last bid withdrawn by :meth:`declare` no longer applied
         self.file_header = ""  # the comment the draft file starts with (who writes it)
+        self._picks_ended = False  # :meth:`end_picks`: the picks made so far are the draft's, fewer than the rules' count
 
     # -- opening a draft file: its steps pushed in order -------------------------------
 
@@ -183,7 +184,18 @@ class Session:
 
     @property
     def picks_done(self) -> bool:
-        return len(self.run.applied) >= self.run.total_picks
+        """Whether the steps after the picks (the declarations, the bid) are due: every pick made, or :meth:`end_picks`."""
+        return self._picks_ended or len(self.run.applied) >= self.run.total_picks
+
+    def end_picks(self) -> None:
+        """End the picks here, with fewer than the rules' count: the declarations and the bid are due at once.
+
+        For examining a few picks on their own (the rules tests: what one pick leaves once its displaced units are
+        declared, a bid on the board before the draft), as python-chess sets up a position to examine. Not a draft
+        ``apply`` takes: :meth:`result` still refuses a draft of too few picks. A pick pushed straight after the end
+        (before any declaration or bid) takes the end back; after one it is refused.
+        """
+        self._picks_ended = True
 
     @property
     def legal_picks(self) -> LegalPicks:
@@ -231,6 +243,7 @@ class Session:
         Returns what it did on the board (None: a house-rule choice, or a bid waiting for the declarations).
         """
         if isinstance(step, Pick):
+            self._reopen_picks(step)
             outcome = self.run.push(step)
             if note is None and step.side in self.players:
                 note = PICKED_BY + self.players[step.side]
@@ -245,6 +258,16 @@ class Session:
         if isinstance(step, Agreement):
             return self._push_agreement(step)
         return self._push_house(step)
+
+    def _reopen_picks(self, pick: Pick) -> None:
+        """A pick after :meth:`end_picks`: the picks go on if no step has followed them, else it is refused (000 A)."""
+        if not self._picks_ended:
+            return
+        if self.done and not isinstance(self.done[-1].step, Pick):
+            picks = self.run.ruleset.picks
+            why = "the picks were ended and the steps after them begun; pop those steps to go on picking"
+            raise RuleViolation(pick.label, why, rule=picks.alternate_rule, source=picks.source)
+        self._picks_ended = False
 
     def pop(self) -> Step:
         """Take back the last step (of any kind); IndexError if there is none."""
@@ -327,7 +350,8 @@ class Session:
         rules = self.run.ruleset.bid
         if self.bid is not None or self.proposal is not None:
             raise RuleViolation("bid", "the draft already has its bid", rule=rules.placement_rule, source=rules.source)
-        self.run.check_complete()
+        if not self._picks_ended:
+            self.run.check_complete()
         if step.by is not None:  # proposed: checked as it would apply, counted once the other side agrees
             self._push_bid(Bid(step.spec))
             self.pop()
