@@ -7,7 +7,7 @@ with the same checks.
 
 from __future__ import annotations
 
-from kremlin_triplea.draft.legal import NextPick, legal_choices, next_choices
+from kremlin_triplea.draft.legal import NextPick, legal_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import Draft, DraftResult, DraftRun, read_draft
 
@@ -19,6 +19,5 @@ __all__ = [
     "legal_choices",
     "load_named_ruleset",
     "load_ruleset",
-    "next_choices",
     "read_draft",
 ]

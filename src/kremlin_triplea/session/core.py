@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick
-from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
+from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, label, write_declaration
 from kremlin_triplea.draft.kinds import Displaced, DraftState, Outcome, Pick
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import BidSpec
@@ -331,11 +331,11 @@ class Session:
         if not self.picks_done or not pending or pending[0] != step.displaced:
             # 000 A "Order of action" 1: declared after the picks, in the order of the picks that displaced them.
             why = "no declaration of these units is due now: they are declared once the picks are made, in the picks' order"
-            raise RuleViolation(f"{step.displaced.label}: {step.displaced.describe()}", why, rule=step.displaced.rule, source=step.displaced.source)
+            raise RuleViolation(label(step.displaced), why, rule=step.displaced.rule, source=step.displaced.source)
         if step.to is not None:
             problem = declaration_problem(self.state, step.displaced, step.to)
             if problem is not None:
-                raise problem.violation(f"{step.displaced.label}: {step.displaced.describe()}")
+                raise problem.violation(label(step.displaced))
         outcome = self.run.declare_next(step.to)
         if self.bid is not None and not self.run.pending_declarations():
             try:
