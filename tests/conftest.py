@@ -47,26 +47,48 @@ def maps_dir() -> Path:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (its own collection_modifyitems)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        _keep_a_modules_shared_fixtures_on_one_worker(item)
+    _keep_tests_sharing_a_fixture_on_one_worker(items)
     if not sys.platform.startswith("linux"):
         _skip_linux_only(items)
 
 
-def _keep_a_modules_shared_fixtures_on_one_worker(item: pytest.Item) -> None:
+def _keep_tests_sharing_a_fixture_on_one_worker(items: list[pytest.Item]) -> None:
     """Tests that share a module's fixture run on one worker (scripts/test runs ``-n auto --dist loadgroup``).
 
     Spread over two workers, a module-scoped fixture is built by each: the engine tests' fixtures each start a JVM
-    over many games, so building one twice costs as much as the tests it serves. Tests without such a fixture are
-    spread one by one."""
+    over many games, so building one twice costs as much as the tests it serves. A group is the tests joined by the
+    shared fixtures they use, not their whole module: a module with two engines' fixtures (TripleA 1.9's readings
+    and 2.7's) gives two groups, which two workers run side by side. Tests without such a fixture are spread one by
+    one."""
+    # Union-find over (module, fixture name): two fixtures are joined when one test uses both.
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def root(key: tuple[str, str]) -> tuple[str, str]:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    sharing = [(item, [(item.nodeid.split("::", 1)[0], name) for name in _shared_fixtures(item)]) for item in items]
+    for _, shared in sharing:
+        for other in shared[1:]:
+            parent[root(other)] = root(shared[0])
+    fixtures_of: dict[tuple[str, str], set[str]] = {}
+    for _, shared in sharing:
+        for key in shared:
+            fixtures_of.setdefault(root(key), set()).add(key[1])
+    for item, shared in sharing:
+        if shared:
+            group = root(shared[0])
+            # Named by the module and its fixtures, sorted: the same group in every worker's collection.
+            item.add_marker(pytest.mark.xdist_group(f"{group[0]}::{'+'.join(sorted(fixtures_of[group]))}"))
+
+
+def _shared_fixtures(item: pytest.Item) -> list[str]:
+    """The names of the fixtures ``item`` uses (directly or through another fixture) that outlive one test."""
     definitions = getattr(item, "_fixtureinfo", None)
     if definitions is None:
-        return
-    for name in definitions.names_closure:
-        for fixture in definitions.name2fixturedefs.get(name, ()):
-            if fixture.scope in SHARED_SCOPES:
-                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-                return
+        return []
+    return [name for name in definitions.names_closure if any(fixture.scope in SHARED_SCOPES for fixture in definitions.name2fixturedefs.get(name, ()))]
 
 
 def _skip_linux_only(items: list[pytest.Item]) -> None:
