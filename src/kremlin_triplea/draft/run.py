@@ -535,11 +535,8 @@ class DraftRun:
         self.state.forget(displaced.side, displaced.pick, outcome)
         return displaced, outcome
 
-    def parse_bid(self, section: Section | None = None) -> BidSpec | None:
-        """``section`` (a ``[bid]`` table; the draft's own by default) as a :class:`BidSpec`, its names resolved."""
-        section = section if section is not None else self.draft.bid
-        if section is None:
-            return None
+    def parse_bid(self, section: Section) -> BidSpec:
+        """``section`` (a ``[bid]`` table: the draft file's, or one the players enter) as a :class:`BidSpec`, its names resolved."""
         placing = self.ruleset.bid.placing_side.lower()
         section.only(placing, "place", "allocate", "remove", "phase")
         amount = section.integer(placing)

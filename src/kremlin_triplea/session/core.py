@@ -216,9 +216,8 @@ class Session:
         return self.bid_from_section(Section(table, str(self.path), "bid"))
 
     def bid_from_section(self, section: Section) -> Bid:
-        spec = self.run.parse_bid(section)
-        assert spec is not None
-        return Bid(spec)
+        """A draft file's ``[bid]`` table as a bid step (its errors at the table's lines)."""
+        return Bid(self.run.parse_bid(section))
 
     @property
     def bid_table(self) -> dict[str, Any] | None:
