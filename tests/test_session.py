@@ -289,3 +289,22 @@ def test_picks_ended_early_are_declared_and_bid_on_but_not_applied() -> None:
     session.pop()
     session.push(allies)
     assert not session.picks_done and len(session.picks) == 2
+
+
+def test_a_refused_declaration_names_its_group_alike_whichever_check_refuses_it() -> None:
+    """Archangel's retreat (000 option 10) refused three ways: before the picks end (000 A "Order of action" 1), to a
+    place not among its nearest, and with no place though several tie. Each message names the group the same way."""
+    data = example_data()
+    first = {k: v for k, v in data.items() if k != "bid"} | {"pick": without_declarations(data["pick"][:1])}
+    session = Session.from_draft(draft_from_dict(first, "draft.toml"), base("1941"))
+    (displaced,) = session.run.pending_declarations()
+    refusals = []
+    for end, to in ((False, "Russia"), (True, "Germany"), (True, None)):
+        if end:
+            session.end_picks()
+        with pytest.raises(RuleViolation) as refused:
+            session.push(Declaration(displaced, to))
+        refusals.append(refused.value)
+    assert [r.pick for r in refusals] == [f"{displaced.label}, retreat of {displaced.describe()}"] * 3
+    whys = [r.why for r in refusals]
+    assert "once the picks are made" in whys[0] and "cannot go to Germany" in whys[1] and "must say which" in whys[2]
