@@ -1,6 +1,6 @@
 """A Kremlin draft: picks applied in order to a board, the legal choices for the next pick, the bid.
 
-:mod:`run` reads a host's draft file and applies its picks (the session layer, :mod:`kremlin_triplea.session`, drives a whole draft); :mod:`kinds` implements each
+:mod:`run` reads a host's draft file and checks each step on the board (the session layer, :mod:`kremlin_triplea.session`, drives every draft: a file is opened by pushing its steps); :mod:`kinds` implements each
 kind of option once; :mod:`legal` lists every legal choice for the next pick
 with the same checks.
 """
