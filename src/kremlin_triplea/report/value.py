@@ -32,7 +32,7 @@ import attrs
 
 from kremlin_triplea.draft.kinds import Displaced, Outcome, displacing_kind
 from kremlin_triplea.draft.picks import BidSpec
-from kremlin_triplea.draft.run import AppliedPick, read_draft
+from kremlin_triplea.draft.run import AppliedPick
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import (
     Change,
@@ -42,7 +42,7 @@ from kremlin_triplea.model.changes import (
     SetPUs,
     SetTerritory,
 )
-from kremlin_triplea.session import Session, located
+from kremlin_triplea.session import Session
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
@@ -315,13 +315,12 @@ def _pop_steps(board: Board, steps: list[list[Change]]) -> list[list[Change]]:
 
 def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftValue:
     """Value a draft file's picks so far, and its bid once the picks are complete (the file opened as ``apply`` opens it)."""
-    draft = read_draft(path)
-    # An unfinished draft's bid waits for its picks: it is valued once they are made.
-    session = Session.from_draft(attrs.evolve(draft, bid=None), game_spec=game_spec, maps_dir=maps_dir, profile=profile)
-    if draft.bid is not None and session.picks_done:
+    # An unfinished draft's bid waits for its picks (set aside by the session): it is valued once they are made.
+    session = Session.open(path, game_spec=game_spec, maps_dir=maps_dir, profile=profile, set_bid_aside=True)
+    if session.picks_done and session.bid_dropped is not None:
+        raise session.bid_dropped  # the picks made, the bid must apply, as apply refuses it
+    if session.bid is not None:
         session.declare_all()  # before the bid's units (000 A); a group the file leaves open is refused, as apply refuses it
-        with located(draft.bid.where):
-            session.push(session.bid_from_section(draft.bid))
     return value_session(session)
 
 

@@ -102,8 +102,11 @@ class Session:
         maps_dir: Path | str | None = None,
         players: dict[str, str] | None = None,
         profile: Profile | None = None,
+        set_bid_aside: bool = False,
     ) -> Session:
-        return cls.from_draft(read_draft(path), game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile)
+        """The draft file at ``path`` opened by pushing its steps (:meth:`from_draft`)."""
+        draft = read_draft(path)
+        return cls.from_draft(draft, game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=set_bid_aside)
 
     @classmethod
     def from_draft(
@@ -116,11 +119,15 @@ class Session:
         ruleset: Ruleset | None = None,
         profile: Profile | None = None,
         players: dict[str, str] | None = None,
+        set_bid_aside: bool = False,
     ) -> Session:
         """The draft's picks, declarations, bid and house-rule choices pushed in order, each refused at its line.
 
         Groups the file leaves open among several places stay open (:meth:`open_declaration`): the players
-        declare them; :meth:`result` refuses a draft that still has one.
+        declare them; :meth:`result` refuses a draft that still has one. ``set_bid_aside``: a bid the session
+        cannot take (the picks unfinished, or the board no longer allows it) is not pushed and :attr:`bid_dropped`
+        says why (a draft being made or examined: the bid is asked again, or waits for the picks), where ``apply``
+        refuses the draft.
         """
         game = game or open_game(draft, game_spec, maps_dir)
         for name in draft.house_rules:  # each set's table checked first, at its lines in the file
@@ -133,16 +140,28 @@ class Session:
                 note = section.data.get("note")
                 session.push(run.parse_pick(index, section), note=note if isinstance(note, str) else None)
         if draft.bid is not None:
-            run.check_complete()
-            bid = session.bid_from_section(draft.bid)
-            session.declare_as_written()
-            with located(draft.bid.where):
-                session.push(bid)
+            session._push_written_bid(draft.bid, set_aside=set_bid_aside)
         tables = draft.root.data.get("house_rule_choices", {}) if draft.root is not None else {}
         for set_id in draft.root.data.get("house_rules", []) if draft.root is not None else []:
             if set_id in tables:
                 session.push(HouseRuleChoice.of(set_id, tables[set_id]))
         return session
+
+    def _push_written_bid(self, section: Section, *, set_aside: bool) -> None:
+        """The file's bid, after the declarations it states (000 A); set aside (:attr:`bid_dropped`) rather than refused if asked."""
+        mark = len(self.done)
+        try:
+            self.run.check_complete()
+            bid = self.bid_from_section(section)
+            self.declare_as_written()
+            with located(section.where):
+                self.push(bid)
+        except RuleViolation as error:
+            if not set_aside:
+                raise
+            while len(self.done) > mark:  # the declarations pushed for it wait for the players, as without a bid
+                self.pop()
+            self.bid_dropped = error
 
     # -- what it is now ----------------------------------------------------------------
 
@@ -589,12 +608,5 @@ def open_session(
     draft = read_draft(path) if data is None else draft_from_dict(data, str(path))
     if draft.ruleset is None:  # the terminal draft and the draft room are for picks; house rules alone need none
         raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
-    try:
-        return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile)
-    except RuleViolation as error:
-        if draft.bid is None:
-            raise
-        # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
-        session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players, profile=profile)
-        session.bid_dropped = error
-        return session
+    # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
+    return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=True)
