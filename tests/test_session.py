@@ -205,6 +205,23 @@ def test_a_house_rule_set_that_conflicts_with_the_rulesets_own_rules_is_refused_
     assert session.to_toml() == toml
 
 
+def test_a_sides_house_rule_answer_is_a_step_the_draft_file_keeps_only_as_its_table_and_undo_takes_back() -> None:
+    """004: each power gains an advantage, chosen by its side after the bid; an answer of "none" changes no table."""
+    session = Session.open(EXAMPLE, maps_dir=MAPS_DIR)
+    straits = {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}
+    session.push(HouseRuleChoice.of("house-revised", straits))
+    written = session.to_toml()
+    session.push(HouseRuleChoice.of("house-revised", straits, by="Allies"))  # the Allies give their powers none
+    assert session.house_answered == {"Allies"} and session.to_toml() == written
+    session.push(HouseRuleChoice.of("house-revised", {**straits, "advantages": {"Germany": "u-boat-interdiction"}}, by="Axis"))
+    assert session.house_answered == {"Allies", "Axis"}
+    assert session.house_rule_choices["house-revised"]["advantages"] == {"Germany": "u-boat-interdiction"}
+    session.withdraw_bid()  # the answers do not depend on the bid: they stay
+    assert session.house_answered == {"Allies", "Axis"}
+    session.undo()  # the last pick and every step after it: the answers were given on the board it left
+    assert session.house_answered == set() and "house_rules" not in session.to_toml()
+
+
 def test_writing_a_game_adds_its_notes_once_whoever_writes_it(tmp_path) -> None:
     from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.tools.outputs import write_apply_outputs, written_game

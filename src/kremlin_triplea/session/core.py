@@ -249,6 +249,16 @@ class Session:
         return self._house_data()["house_rules"]
 
     @property
+    def house_rule_choices(self) -> dict[str, dict[str, Any]]:
+        """Each house-rule set's ``[house_rule_choices.<set>]`` table as the file writes it (the file's, then the steps')."""
+        return {set_id: table for set_id, table in self._house_data()["house_rule_choices"].items() if table}
+
+    @property
+    def house_answered(self) -> set[str]:
+        """The sides that have answered for their powers' house-rule advantages (a :class:`HouseRuleChoice` ``by`` them)."""
+        return {done.step.by for done in self.done if isinstance(done.step, HouseRuleChoice) and done.step.by is not None}
+
+    @property
     def bid_outcome(self) -> Outcome | None:
         """What the bid did on the board (None: no bid, or one waiting for the declarations)."""
         return self._bid_outcome

@@ -9,6 +9,17 @@ the house-rule choices are steps pushed onto it (checked as they are pushed),
 undo pops them, and the draft file is written from the steps atomically after
 every accepted action.
 
+What the draft file cannot hold is kept in the room file (``NAME.room.toml``) as a plain save of the session's
+own steps: the bid one side proposed (its :class:`~kremlin_triplea.session.Bid` ``by`` that side, until the other's
+:class:`~kremlin_triplea.session.Agreement`) and which sides have answered the house rules (their
+:class:`~kremlin_triplea.session.HouseRuleChoice` ``by`` them: a "none" leaves the draft file as it was), both
+pushed again when the room opens. An undo asked of the other side is not a step: it is the room's question
+about taking steps back, and whether it needs asking at all depends on what the other side's pages have shown
+(a room fact, like who has seen what), not on the draft. It changes neither the board nor the draft file, no
+rule checks it, and a step in the session would make every push and pop first ask whether a question waits;
+so the room holds it (and its file keeps it across a restart), and the agreed undo is the session's ``undo``
+(or ``withdraw_bid``), which pops.
+
 The links' secrets live beside the draft (``NAME.room.toml``, created 0600), never in
 the draft file, which stays exactly what ``apply`` reads.
 
@@ -332,9 +343,33 @@ class Room:
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
-        # The sides that have chosen their powers' house-rule advantages (kept in the room file: a "none" leaves no trace in the draft).
-        self.house_answered: set[str] = set(waiting.get("house_answered", []))
+        self._push_house_answers(waiting.get("house_answered"))
         self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
+
+    def _push_house_answers(self, answered: Any) -> None:
+        """The sides the room file says have chosen their powers' house-rule advantages, pushed again as their steps.
+
+        The draft file holds the advantages chosen, not who answered (a "none" leaves no trace in it): the room
+        file keeps the sides, and each answer is the side's :class:`HouseRuleChoice` on the draft's tables again.
+        """
+        if not isinstance(answered, list) or not (self.picks_done and self.session.bid is not None) or self.declaration() is not None:
+            return  # nothing answered, or a room file from before the draft came this far (the file edited since)
+        session = self.session
+        for side in [side for side in self.sides if side in answered and side not in session.house_answered]:
+            for set_id in self.house_choices_open().get(side, {}):
+                try:
+                    session.push(HouseRuleChoice.of(set_id, session.house_rule_choices.get(set_id), by=side))
+                except KremlinError:
+                    pass  # a table the draft no longer takes (the file edited since): the side chooses again
+
+    @property
+    def house_answered(self) -> set[str]:
+        """The sides that have chosen their powers' house-rule advantages: their steps on the session."""
+        return self.session.house_answered
+
+    def _keep_house_answers(self) -> None:
+        """Write who has answered the house rules into the room file: a restarted server pushes their answers again."""
+        save_room_state(self.path, house_answered=sorted(self.house_answered) or None)
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
@@ -492,12 +527,11 @@ class Room:
         ``seed``, the power not in ``advantages``) is chosen here, by the side
         the power belongs to ("each power gains an advantage": 003; 004).
         """
-        data = self.session.to_toml()
         names = self.session.run.names
         side_of = self.session.state.side_of
-        tables = data.get("house_rule_choices", {})
+        tables = self.session.house_rule_choices
         found: dict[str, dict[str, list[Advantage]]] = {}
-        for set_id in data.get("house_rules", []):
+        for set_id in self.session.house_rules:
             house = load_named_house_set(set_id)
             table = tables.get(set_id, {})
             if not house.advantages or "seed" in table:
@@ -527,7 +561,7 @@ class Room:
             if role not in self.house_pending():
                 raise Conflict(f"the {role} have no advantages to choose")
             session = self.session
-            tables = {k: dict(v) for k, v in session.to_toml().get("house_rule_choices", {}).items()}
+            tables = session.house_rule_choices
             chosen_lines = []
             for set_id, offered in open_sets.items():
                 table = tables.setdefault(set_id, {})
@@ -551,16 +585,15 @@ class Room:
             pushed = 0
             try:
                 # Each set's choices pushed onto the finished draft, checked as apply writes them: refused here, nothing is written.
-                for set_id in open_sets:
-                    session.push(HouseRuleChoice.of(set_id, tables[set_id]))
+                for set_id in open_sets:  # the side's answer, "none" too: a step by it
+                    session.push(HouseRuleChoice.of(set_id, tables[set_id], by=role))
                     pushed += 1
             except KremlinError as error:
                 for _ in range(pushed):
                     session.pop()
                 raise Refused(str(error)) from None
             session.save()
-            self.house_answered.add(role)
-            save_room_state(self.path, house_answered=sorted(self.house_answered))
+            self._keep_house_answers()
             self._accepted()
             return "advantages chosen: " + ("; ".join(chosen_lines) or "none")
 
@@ -778,8 +811,9 @@ class Room:
         if self.session.bid is not None:
             self.session.withdraw_bid()  # the declarations made since stay
         else:
-            self.session.undo()  # pops the last pick
+            self.session.undo()  # pops the last pick, and the house-rule answers given after it
         self.session.save()
+        self._keep_house_answers()
         self.pick_seq = -1
         self._accepted(answer)
 
