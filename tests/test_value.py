@@ -12,8 +12,8 @@ from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.changes import RemoveUnits, SetPUs
-from kremlin_triplea.report.value import Valuer, value_draft, value_result
-from kremlin_triplea.session import apply_draft
+from kremlin_triplea.report.value import Valuer, value_draft, value_result, value_session
+from kremlin_triplea.session import Session, apply_draft
 from support.aa50 import fresh_game, pick, run_for
 from support.paths import AA50_1941, MAPS_DIR
 
@@ -70,6 +70,20 @@ def test_the_example_draft_running_totals_add_up_and_agree_with_the_replay(maps_
     assert values.bid.gain("Axis").units == 10 and values.bid.side == "Axis"
     # Mongolia's capital marker is bookkeeping the valuation does not price.
     assert any("capital" in line for line in values.picks[1].unvalued)
+
+
+def test_values_are_read_off_the_sessions_own_board_and_leave_it_where_it_was(maps_dir: Path) -> None:
+    session = Session.open(EXAMPLE, maps_dir=maps_dir)
+    board = session.game.board
+    changes = board.changes
+    values = value_session(session)
+    assert board.changes == changes and all(a is b for a, b in zip(board.changes, changes))
+    assert values == value_draft(EXAMPLE, maps_dir=maps_dir)
+    # The last pick taken back (with the bid and declarations after it): the others keep their values, as the board they left is the same.
+    session.undo()
+    fewer = value_session(session)
+    assert fewer.picks == values.picks[:-1] and fewer.bid is None
+    assert board.changes == [change for pick in session.run.applied for change in pick.outcome.changes]
 
 
 def test_value_command_prints_each_pick_and_the_totals() -> None:
