@@ -15,7 +15,7 @@ from kremlin_triplea.session import Session
 from kremlin_triplea.tools.matrix import all_rulesets
 from kremlin_triplea.tools.place_evidence import known_places
 from kremlin_triplea.tools.profiles import new_profile
-from support.aa50 import GAMES, delta, fresh_game
+from support.aa50 import EIGHT_PICKS, GAMES, delta, fresh_game
 from support.paths import CORPUS_DIR, MAPS_DIR
 from support.sessions import bid, declare, pick, session_for
 
@@ -334,7 +334,7 @@ def test_option_10_keeps_the_original_owner_in_the_written_file(year: str) -> No
 @BOTH
 def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
     game = fresh_game(GAMES[year])
-    session = Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": _four_each_picks()}), game)
+    session = Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": list(EIGHT_PICKS)}), game)
     before = game.board.copy()
     placed = [{"power": "Germans", "unit": "artillery", "at": "Germany"}, {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"}]
     outcome = session.push(session.bid_from_toml({"axis": 11, "place": placed}))
@@ -348,24 +348,11 @@ def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
 @BOTH
 def test_negative_bid_gives_the_allies_pus(year: str) -> None:
     game = fresh_game(GAMES[year])
-    session = Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": _four_each_picks()}), game)
+    session = Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": list(EIGHT_PICKS)}), game)
     before = game.board.copy()
     session.push(session.bid_from_toml({"axis": -11, "allocate": {"Russians": 6, "UK": 5}}))
     russians, british = before.pus["Russians"], before.pus["British"]
     assert delta(before, game.board) == {"PUs": {"Russians": (russians, russians + 6), "British": (british, british + 5)}}
-
-
-def _four_each_picks() -> list[dict]:
-    return [
-        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-        {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
-        {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
-        {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
-        {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
-        {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
-        {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
-        {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
-    ]
 
 
 def test_python_api_lists_the_same_choices_as_the_command() -> None:

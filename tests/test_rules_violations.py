@@ -11,7 +11,7 @@ from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.session import Session, apply_draft
-from support.aa50 import GAMES, SEED, fresh_game
+from support.aa50 import EIGHT_PICKS, GAMES, SEED, fresh_game
 from support.sessions import declare, pick, session_for
 
 RULESET = load_named_ruleset("kremlin-aa50")
@@ -537,22 +537,9 @@ def test_same_side_may_affect_a_place_again() -> None:
 # -- bid -----------------------------------------------------------------------
 
 
-# Four legal picks a side on AA50 1941, the bid's board.
-EIGHT_PICKS = [
-    {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-    {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
-    {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
-    {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
-    {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
-    {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
-    {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
-    {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
-]
-
-
 def _bid_session(year: str) -> Session:
     """The eight picks made: the bid is next (000 C)."""
-    return Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": EIGHT_PICKS}), fresh_game(GAMES[year]))
+    return Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": list(EIGHT_PICKS)}), fresh_game(GAMES[year]))
 
 
 def _bid_violation(bid: dict) -> pytest.ExceptionInfo[RuleViolation]:

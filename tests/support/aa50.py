@@ -55,3 +55,16 @@ def delta(before: Board, after: Board) -> dict[str, Any]:
 
 
 __all__ = ["GAMES", "MAPS_DIR", "SEED", "delta", "fresh_game", "pick", "run_for"]
+
+
+#: Four legal picks a side on AA50 1941 (options 7, 6, 1, 9 each side), Axis first: the board a bid is made on.
+EIGHT_PICKS: tuple[dict[str, Any], ...] = (
+    {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+    {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
+    {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
+    {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
+    {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
+    {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
+    {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
+    {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
+)
