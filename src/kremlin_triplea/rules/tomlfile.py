@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -67,17 +68,20 @@ class ReadOnce(Generic[T]):
         self._also = also
         self._size = size
         self._values: dict[tuple[Any, ...], T] = {}
+        self._lock = threading.Lock()  # the draft room's requests read rulesets from several threads
 
     def __call__(self, path: Path | str, *extra: Hashable) -> T:
         path = Path(path)
         text = read_toml_text(path)
         key = (str(path), text, self._also(path, text), extra)
-        value = self._values.pop(key, None)  # popped and put back: the dict keeps the most recent last
+        with self._lock:
+            value = self._values.pop(key, None)  # popped and put back: the dict keeps the most recent last
         if value is None:
-            value = self._read(path, text, *extra)
-        self._values[key] = value
-        while len(self._values) > self._size:
-            del self._values[next(iter(self._values))]
+            value = self._read(path, text, *extra)  # outside the lock: a bad file's error is raised, nothing kept
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self._size:
+                del self._values[next(iter(self._values))]
         return value
 
 
