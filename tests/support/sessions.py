@@ -13,7 +13,7 @@ from typing import Any
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.session import Session
-from support.aa50 import fresh_game
+from support.games import fresh_game
 
 
 def session_for(path: Path, first: str, *, ruleset: str = "kremlin-aa50", picks_per_side: int | None = None) -> Session:

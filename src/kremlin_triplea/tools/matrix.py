@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import destinations, with_declarations
+from kremlin_triplea.draft.declare import with_declarations
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import KINDS, Pick
 from kremlin_triplea.draft.kinds.bid import apply_bid, bid_placement_problem, bid_receivers, removable_units
@@ -599,11 +599,11 @@ def random_draft_data(
         description, pick = chosen
         session.push(pick)
         made.append(f"{side} option {pick.option.number}: {description}")
-    # Where each displaced group goes: its side's choice among the nearest places, written into its pick (000 A).
-    for displaced in list(run.pending_declarations()):
-        found = destinations(run.state, displaced)
-        to = rng.choice(found.matches) if found.tied else None
-        session.push(Declaration(displaced, to, written=to is not None))
+    # Where each displaced group goes, asked as the players are asked (000 A): the session places each group with one
+    # nearest place; a group with several waits for its side's choice, drawn here and written into its pick.
+    while (waiting := session.open_declaration()) is not None:
+        displaced, found, _ = waiting
+        session.declare(Declaration(displaced, rng.choice(found.matches)))
     bid = _random_bid(run, rng)
     if bid is not None:
         session.push(Bid(bid))
