@@ -11,6 +11,8 @@ differential test checks them against Debian's 1.9.
 
 from __future__ import annotations
 
+import functools
+
 from kremlin_triplea.check.engine_options import inherited
 
 SETTERS_19: dict[str, frozenset[str]] = {
@@ -327,6 +329,7 @@ PARENTS_19 = {
 }
 
 
+@functools.cache  # asked once per attachment of a game; the tables never change
 def setters_19(java_class: str) -> frozenset[str]:
     """The ``set<Name>`` suffixes an attachment of ``java_class`` (simple name) has in 1.9; empty for a class 1.9 lacks."""
     return inherited(java_class, SETTERS_19, PARENTS_19)

@@ -11,6 +11,8 @@ not listed. An attachment class has its own options and its parents'
 
 from __future__ import annotations
 
+import functools
+
 INT_OPTIONS: dict[str, frozenset[str]] = {
     "AbstractConditionsAttachment": frozenset(
         {
@@ -117,6 +119,7 @@ PARENTS = {
 }
 
 
+@functools.cache  # asked once per option element of a game; the tables never change
 def int_options(java_class: str) -> frozenset[str]:
     """The options an attachment of ``java_class`` (its simple name) reads as Java ints."""
     return inherited(java_class, INT_OPTIONS, PARENTS)

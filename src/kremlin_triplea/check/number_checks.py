@@ -5,6 +5,7 @@ refuses. Each check takes a ``GameIndex`` (or the root, for 1.9's) and yields fi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import attrs
@@ -155,12 +156,19 @@ def _quantity(placement: etree._Element) -> int:
 _LONG_OPTION_NUMBERS = etree.XPath("//option[string-length(@value) > 9 or string-length(@count) > 9]")
 
 
+#: A whole number beyond a Java int has ten digits at least (2**31 = 2147483648); ``\d`` is any decimal digit, as
+#: ``str.isdecimal`` (outside_java_int) takes them.
+_TEN_DIGITS = re.compile(r"\d{10}")
+
+
 def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
     """Option values holding a whole number beyond a Java int (in a ``:`` list too): TripleA cannot open the game.
 
     The options 2.7 reads as one int are ``option_numbers_the_engine_cannot_read``'s.
     """
     for element in _LONG_OPTION_NUMBERS(game.root):
+        if not any(_TEN_DIGITS.search(element.get(a) or "") for a in ("value", "count")):
+            continue  # a long text, but no run of ten digits: no whole number in it is beyond a Java int
         parent = element.getparent()
         java_class = parent.get("javaClass", "").rsplit(".", 1)[-1] if parent is not None else ""
         if _decapitalized(element.get("name", "")) in int_options(java_class) and not element.get("count"):
