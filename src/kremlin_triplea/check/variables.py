@@ -55,19 +55,20 @@ def _nested(value: str, known: dict[str, list[str]]) -> list[str]:
 def expand(root: etree._Element) -> Expanded:
     """Every attachment of the game as the engine makes it, in the file's order."""
     declared = variables(root)
+    joined = {name: ":".join(values) for name, values in declared.items()}  # a variable named in an option: all its values
     made: list[etree._Element] = []
     refused: list[tuple[etree._Element, str]] = []
     for attachment in root.iterfind("attachmentList/attachment"):
         foreach = attachment.get("foreach", "")
         if not foreach.strip():
-            made.append(_made(attachment, {}, declared))
+            made.append(_made(attachment, {}, joined))
             continue
         try:
             combinations = _combinations(foreach, declared)
         except ValueError as refusal:
             refused.append((attachment, str(refusal)))
             continue
-        made += [_made(attachment, combination, declared) for combination in combinations]
+        made += [_made(attachment, combination, joined) for combination in combinations]
     return Expanded(made, refused)
 
 
@@ -101,13 +102,13 @@ def _replace(text: str, mapping: dict[str, str]) -> str:
     return text
 
 
-def _made(attachment: etree._Element, combination: dict[str, str], declared: dict[str, list[str]]) -> etree._Element:
-    """The attachment the engine makes for one combination (the file's own element when nothing changes)."""
-    joined = {name: ":".join(values) for name, values in declared.items()}
+def _made(attachment: etree._Element, combination: dict[str, str], joined: dict[str, str]) -> etree._Element:
+    """The attachment the engine makes for one combination (the file's own element when nothing changes);
+    ``joined``: each declared variable's values joined with ``:``, as an option naming the variable reads."""
     name = _replace(attachment.get("name", ""), combination)
     name = name.replace("ttatchment", "ttachment")
     options = list(attachment.iterfind("option"))
-    changes = name != attachment.get("name", "") or bool(combination) or any(_uses(o, joined) for o in options)
+    changes = name != attachment.get("name", "") or bool(combination) or bool(joined) and any(_uses(o, joined) for o in options)
     if not changes:
         return attachment
     made = copy.deepcopy(attachment)
