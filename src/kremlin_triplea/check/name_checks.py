@@ -277,10 +277,15 @@ OPTION_REFERENCES: dict[tuple[str, str], tuple[str, Callable[[str], list[str]]]]
 }
 
 
+_CLASSES_WITH_REFERENCES = frozenset(java_class for java_class, _ in OPTION_REFERENCES)
+
+
 def unknown_names_in_options(game: GameIndex) -> Iterator[Finding]:
     """Option values (canal land territories, capitals, rule territory lists, ...) naming nothing."""
     for attachment in game.attachments:
         java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
+        if java_class not in _CLASSES_WITH_REFERENCES:
+            continue  # none of its options names anything (a game has thousands of unit attachments)
         for option in attachment.iterfind("option"):
             reference = OPTION_REFERENCES.get((java_class, option.get("name", "")))
             if reference is None:

@@ -197,6 +197,8 @@ def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
     for attachment in game.attachments:
         java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
         ints = int_options(java_class)
+        if not ints:
+            continue
         for option in attachment.iterfind("option"):
             value = option.get("value")
             if value is None or option.get("count") or _decapitalized(option.get("name", "")) not in ints:
