@@ -86,6 +86,7 @@ class XmlDocument:
         self._touched: dict[etree._Element, _Touched] = {}
         self._dirty_paths: set[etree._Element] = set()
         self._spans: dict[etree._Element, Span] | None = None
+        self._spans_in_order: list[Span] | None = None
         self._fork_of: XmlDocument | None = None
 
     @classmethod
@@ -103,6 +104,7 @@ class XmlDocument:
         twin.root = twin.tree.getroot()
         twin._touched, twin._dirty_paths = {}, set()
         twin._spans = None
+        twin._spans_in_order = None
         twin._fork_of = self  # spans are borrowed from here at the first edit, if there is one
         return twin
 
@@ -177,9 +179,8 @@ class XmlDocument:
             if self._touched:
                 raise RuntimeError("spans must be located before the first edit")
             if self._fork_of is not None:
-                spans = self._fork_of.spans()
-                originals = self._fork_of.root.iter(etree.Element)
-                self._spans = {mine: spans[theirs] for mine, theirs in zip(self.root.iter(etree.Element), originals)}
+                # A fork's elements stand in the same order as its original's: their spans, paired in C.
+                self._spans = dict(zip(self.root.iter(etree.Element), self._fork_of.spans_in_order()))
             else:
                 try:
                     self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
@@ -189,6 +190,13 @@ class XmlDocument:
                         where=self.source,
                     ) from None
         return self._spans
+
+    def spans_in_order(self) -> list[Span]:
+        """The spans of the original elements in document order (what a fork pairs with its own elements)."""
+        if self._spans_in_order is None:
+            spans = self.spans()
+            self._spans_in_order = [spans[element] for element in self.root.iter(etree.Element)]
+        return self._spans_in_order
 
     def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
         span = spans[element]
