@@ -21,12 +21,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from kremlin_triplea.draft.legal import legal_choices  # noqa: E402
 from kremlin_triplea.draft.rulesets import load_named_ruleset  # noqa: E402
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict  # noqa: E402
+from kremlin_triplea.draft.run import draft_from_dict  # noqa: E402
 from kremlin_triplea.game import load  # noqa: E402
 from kremlin_triplea.rules.profile import load_named_profile  # noqa: E402
-from kremlin_triplea.session import apply_draft  # noqa: E402
+from kremlin_triplea.session import Session, apply_draft  # noqa: E402
 
 DRAFT = {
     "ruleset": "kremlin-aa50",
@@ -91,8 +90,7 @@ def main() -> None:
         start = time.perf_counter()
         for first in ("Axis", "Allies"):  # each side's powers
             game.reset()
-            run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": first}), game, ruleset=ruleset, profile=profile)
-            legal_choices(run)
+            Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": first}), game, ruleset=ruleset, profile=profile).next_pick()
         enumerate_times.append(time.perf_counter() - start)
 
     apply_ms = statistics.median(apply_times) * 1000

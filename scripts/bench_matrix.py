@@ -67,20 +67,21 @@ def whole_matrix(maps_dir: Path, engine: bool) -> None:
 
 def single_pick(maps_dir: Path) -> None:
     from kremlin_triplea.draft.kinds import KINDS
-    from kremlin_triplea.draft.legal import legal_choices
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.game import load
+    from kremlin_triplea.session import Session
 
     game = load(maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml")
     times = []
     for side in ("Axis", "Allies"):
         game.reset()
-        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game)
+        session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game)
         board = game.board
-        for choices in legal_choices(run).options:
-            for _, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
+        # Each first pick's changes alone (its kind's apply, pushed and popped on the board): the cost the draft's checks build on.
+        for choices in session.next_pick().options:
+            for _, pick in KINDS[choices.option.kind].picks(session.state, choices, side, 1):
                 start = time.perf_counter()
-                changes = KINDS[pick.option.kind].apply(run.state, pick).changes
+                changes = KINDS[pick.option.kind].apply(session.state, pick).changes
                 board.push_all(list(changes))
                 times.append(time.perf_counter() - start)
                 for _ in changes:

@@ -79,16 +79,17 @@ def draft_step(maps_dir: Path, spec: str, ruleset: str, work: Path, seed: int, t
     import tomli_w
 
     from kremlin_triplea.draft.rulesets import load_named_ruleset
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.errors import KremlinError
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.locate import resolve_game
+    from kremlin_triplea.session import Session
     from kremlin_triplea.tools.matrix import blocked_options, random_draft_data
 
     game = load(resolve_game(spec, maps_dir))
     rules = load_named_ruleset(ruleset)
     try:  # the sides are the game's alliances or the ones the profile's [sides] names (Total World War's "Axis-Germany")
-        setup = DraftRun(draft_from_dict({"ruleset": ruleset, "first": rules.sides[0]}), game, ruleset=rules)
+        setup = Session(draft_from_dict({"ruleset": ruleset, "first": rules.sides[0]}), game, ruleset=rules).run
     except KremlinError as error:
         return f"apply refuses the game: {str(error)[:160]}", "-"
     alliances = game.catalog.alliances()

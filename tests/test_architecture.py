@@ -166,3 +166,39 @@ def test_no_module_carries_a_setting_in_a_context_variable() -> None:
     package = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
     carried = [str(path.relative_to(package)) for path in sorted(package.rglob("*.py")) if "contextvars" in path.read_text(encoding="utf-8")]
     assert carried == []
+
+
+def test_drafts_are_driven_through_the_session_alone() -> None:
+    """Issue 30: one object drives every draft (terminal, room, matrix, value, apply). Outside draft/ (which defines
+    DraftRun) and session/ (which builds one per Session and pushes the steps onto it), no module constructs a
+    DraftRun or calls the DraftRun methods that change a draft: its picks, declarations and bid are a Session's steps.
+    The scripts (benchmarks, the unseen maps' survey) and the tests' helpers drive drafts the same way."""
+    import ast
+    from pathlib import Path
+
+    from kremlin_triplea.draft.run import DraftRun
+
+    repo = Path(__file__).resolve().parents[1]
+    package = repo / "src" / "kremlin_triplea"
+    outside = sorted((repo / "scripts").rglob("*.py")) + sorted((repo / "tests" / "support").rglob("*.py"))
+    changing = {name for name in vars(DraftRun) if callable(getattr(DraftRun, name)) and name.split("_")[0] in ("apply", "declare", "pop", "push", "take")}
+    assert {"push", "pop", "apply_pick", "apply_bid", "declare_next", "pop_declaration"} <= changing
+    # push and pop are also the board's and the session's: a DraftRun's are called on a `run` (a name or `.run`).
+    shared = {"push", "pop"}
+    found = []
+    for path in sorted(package.rglob("*.py")) + outside:
+        if path.is_relative_to(package) and path.relative_to(package).parts[0] in ("draft", "session"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name == "DraftRun":
+                found.append(f"{path.relative_to(repo)}:{node.lineno}: constructs a DraftRun")
+            elif isinstance(func, ast.Attribute) and name in changing:
+                receiver = func.value
+                on_run = (isinstance(receiver, ast.Name) and receiver.id == "run") or (isinstance(receiver, ast.Attribute) and receiver.attr == "run")
+                if name not in shared or on_run:
+                    found.append(f"{path.relative_to(repo)}:{node.lineno}: calls DraftRun.{name}")
+    assert found == []

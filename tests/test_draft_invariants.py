@@ -15,12 +15,14 @@ import pytest
 
 from kremlin_triplea.draft.invariants import board_problems, new_problems
 from kremlin_triplea.draft.picks import Pick
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.changes import PlaceUnits
+from kremlin_triplea.session import Declaration, Session
 from support.aa50 import GAMES, fresh_game
 from support.classic import RULESET_GAMES
 from support.drafts import random_bid
+from support.sessions import bid, session_for
 
 TARGETS = [("kremlin-aa50", GAMES["1941"]), ("kremlin-aa50", GAMES["1942"]), *RULESET_GAMES]
 
@@ -75,53 +77,53 @@ def test_one_factory_a_territory_counts_every_power_s_factory_type() -> None:
 
 def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:
     rng = random.Random(seed)
-    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": rng.choice(["Axis", "Allies"])}), fresh_game(game))
-    base = board_problems(run.game.board, run.state.factory)
+    session = Session(draft_from_dict({"ruleset": ruleset, "first": rng.choice(["Axis", "Allies"])}), fresh_game(game))
+    base = board_problems(session.game.board, session.state.factory)
     made = 0
-    for _ in range(run.total_picks):
+    for _ in range(session.run.total_picks):
         by_option: dict[int, list[Pick]] = {}
-        for pick in run.legal_picks:
+        for pick in session.legal_picks:
             by_option.setdefault(pick.option.number, []).append(pick)
         if not by_option:
             break
         pick = rng.choice(by_option[rng.choice(sorted(by_option))])
-        outcome = run.push(pick)  # a listed pick is accepted: the draft refuses what breaks an invariant, and does not list it
+        outcome = session.push(pick)  # a listed pick is accepted: the draft refuses what breaks an invariant, and does not list it
         # Every retreat went where the rules allow: into land of the retreating power's side, within a restricted
         # power's movement limits (000 D(5): China only where it may enter).
         for change in outcome.moved:
-            place = run.game.board.node(change.territory)
+            place = session.game.board.node(change.territory)
             if place["water"]:  # a scenario's fleet moved (000 "Carrier force at Pearl Harbor"): ships and planes only
-                assert run.game.board.catalog.unit_type(change.unit_type).domain != "land", (pick.label, change)
+                assert session.game.board.catalog.unit_type(change.unit_type).domain != "land", (pick.label, change)
                 continue
-            assert place["owner"] is not None and run.game.board.catalog.allied(change.owner, place["owner"]), (pick.label, change)
-            allowed = run.state.may_enter.get(change.owner)
+            assert place["owner"] is not None and session.game.board.catalog.allied(change.owner, place["owner"]), (pick.label, change)
+            allowed = session.state.may_enter.get(change.owner)
             assert allowed is None or change.territory in allowed, (pick.label, change)
         made += 1
-        assert new_problems(base, run.game.board, run.state.factory) == [], pick.label
+        assert new_problems(base, session.game.board, session.state.factory) == [], pick.label
     # After the bid, the displaced units are declared (000 A "Order of action" 1), each among its nearest places on
     # the board the later picks and earlier declarations left: retreats into their side's land within its limits,
     # navies into sea zones without enemy units; the board keeps the invariants after each.
-    run.apply_declarations(choose=lambda _, places: rng.choice(places))
-    for displaced, outcome in run.declared:
+    session.end_picks()  # a draft whose options ran out is declared where it stopped
+    while (waiting := session.open_declaration()) is not None:
+        displaced, found, _ = waiting
+        session.declare(Declaration(displaced, rng.choice(found.matches)))
+    for displaced, outcome in session.run.declared:
         for change in outcome.changes:
-            place = run.game.board.node(change.territory)
+            place = session.game.board.node(change.territory)
             if displaced.kind == "navy":
                 assert place["water"], (displaced, change)
                 continue
-            assert not place["water"] or run.game.board.catalog.unit_type(change.unit_type).domain == "air", (displaced, change)
-            assert place["owner"] is not None and run.game.board.catalog.allied(change.owner, place["owner"]), (displaced, change)
-            allowed = run.state.may_enter.get(change.owner)
+            assert not place["water"] or session.game.board.catalog.unit_type(change.unit_type).domain == "air", (displaced, change)
+            assert place["owner"] is not None and session.game.board.catalog.allied(change.owner, place["owner"]), (displaced, change)
+            allowed = session.state.may_enter.get(change.owner)
             assert allowed is None or change.territory in allowed, (displaced, change)
-    assert new_problems(base, run.game.board, run.state.factory) == [], "declarations"
-    spec = random_bid(rng.choice, run)
-    run.draft = draft_from_dict({"ruleset": ruleset, "first": run.first, "bid": spec})
-    bid = run.parse_bid()
-    if bid is not None:
-        try:
-            run.apply_bid(bid)
-        except RuleViolation as refused:
-            assert "no game can start from" not in str(refused)
-    assert new_problems(base, run.game.board, run.state.factory) == []
+    assert new_problems(base, session.game.board, session.state.factory) == [], "declarations"
+    spec = random_bid(rng.choice, session.run)
+    try:
+        session.push(session.bid_from_toml(spec))
+    except RuleViolation as refused:
+        assert "no game can start from" not in str(refused)
+    assert new_problems(base, session.game.board, session.state.factory) == []
     return made
 
 
@@ -142,15 +144,15 @@ def test_a_bid_places_no_ship_among_enemy_ships() -> None:
     # that holds British ships takes no German ship: the board would start with enemies in one sea zone, which
     # TripleA's own bid placement refuses in the classic games ("Cannot place sea units with enemy naval units").
     from kremlin_triplea.draft.legal import bid_choices
-    from support.classic import KREMLIN, bid, run_for
+    from support.classic import KREMLIN
 
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
-    board = run.game.board
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
+    board = session.game.board
     assert board.units("North Sea Zone")[("British", "battleship")] or board.units("North Sea Zone")[("British", "transport")]
-    places = dict(bid_choices(run.state).places)["Germans"]
+    places = dict(bid_choices(session.state).places)["Germans"]
     assert "North Sea Zone" not in places and "Baltic Sea Zone" in places
     with pytest.raises(RuleViolation, match="North Sea Zone holds units of British, at war with Germans: no game starts with enemies in one sea zone"):
-        bid(run, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])
+        bid(session, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])
 
 
 def test_a_bid_ship_beside_enemies_the_game_itself_starts_with_there_is_placed() -> None:
@@ -158,10 +160,10 @@ def test_a_bid_ship_beside_enemies_the_game_itself_starts_with_there_is_placed()
     # Zone): the game's own oddity, which the invariants leave alone (new_problems), so one more unit of a power
     # already standing there is no new problem. Here the base board is given such a zone by hand.
     from kremlin_triplea.draft.legal import bid_choices
-    from support.classic import KREMLIN, bid, run_for
+    from support.classic import KREMLIN
 
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
-    run.game.board.push(PlaceUnits("North Sea Zone", "Germans", "submarine", 1))
-    assert "North Sea Zone" in dict(bid_choices(run.state).places)["Germans"]
-    bid(run, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])
-    assert run.game.board.units("North Sea Zone")[("Germans", "submarine")] == 2
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
+    session.game.board.push(PlaceUnits("North Sea Zone", "Germans", "submarine", 1))
+    assert "North Sea Zone" in dict(bid_choices(session.state).places)["Germans"]
+    bid(session, axis=8, place=[{"power": "Germany", "unit": "submarine", "count": 1, "at": "North Sea Zone"}])
+    assert session.game.board.units("North Sea Zone")[("Germans", "submarine")] == 2

@@ -14,7 +14,6 @@ import pytest
 
 from kremlin_triplea.assistant.asking import COMMANDS, Choice, match_choice
 from kremlin_triplea.assistant.session import Conversation
-from kremlin_triplea.draft.legal import next_choices
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.install import INSTALL_MARK
@@ -91,7 +90,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     left = read_draft(draft)
     assert len(left.picks) == 1
     assert left.picks[0].text("note") == "picked by Ann"
-    assert next_choices(left, maps_dir=MAPS_DIR).side == "Allies"
+    assert Session.from_draft(left, maps_dir=MAPS_DIR).next_pick().side == "Allies"
 
 
 @pytest.mark.slow  # several seconds (2.8-9 s on a quiet 2-core machine): the full suite runs it

@@ -280,7 +280,7 @@ def test_retreats_for_different_units_are_not_repeats() -> None:
             "pick": [{"side": "Allies", "option": 8, "takeover": {"territory": "Libya", "by": "UK", "retreat": retreat}}],
         }
     ).picks[0]
-    assert len(run_.parse_pick(1, section).target.retreats) == 3  # type: ignore[attr-defined]
+    assert len(run_.run.parse_pick(1, section).target.retreats) == 3  # type: ignore[attr-defined]
 
 
 def test_placements_of_the_same_units_add_up_and_are_not_repeats() -> None:

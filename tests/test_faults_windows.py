@@ -104,7 +104,8 @@ def test_every_os_open_that_reads_opens_in_binary_mode() -> None:
     offenders = []
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and ast.unparse(node.func) == "os.open" and len(node.args) > 1:
+            func = node.func if isinstance(node, ast.Call) else None
+            if isinstance(func, ast.Attribute) and func.attr == "open" and ast.unparse(func) == "os.open" and len(node.args) > 1:
                 flags = ast.unparse(node.args[1])
                 if ("O_RDONLY" in flags or "O_RDWR" in flags) and "BINARY" not in flags:
                     offenders.append(f"{path.relative_to(SRC)}:{node.lineno}: {flags}")

@@ -56,16 +56,16 @@ def test_push_then_pop_leaves_the_board_and_the_locks_as_they_were() -> None:
         run.pop()
         assert delta(before, run.game.board) == {}, pick.label
         assert run.state.locks == {} and +run.state.option_units == type(option_units)()
-        assert run.applied == [] and run.state.used == {"Axis": [], "Allies": []}
+        assert run.run.applied == [] and run.state.used == {"Axis": [], "Allies": []}
 
 
 def test_is_legal_answers_with_the_rule_that_refuses_the_pick() -> None:
     run = run_for(GAMES["1941"], "Axis")
-    option = run.ruleset.option(1)
+    option = run.run.ruleset.option(1)
     # 000 option 1: "Place three infantry on any territory not adjacent to one containing enemy units.
     # Infantry must be placed on its own territory". Karelia S.S.R. is Russian.
     pick = Pick(1, "Axis", option, Placements((UnitPlacement("Germans", "infantry", 3, "Karelia S.S.R."),)))
-    violation = run.violation(pick)
+    violation = run.run.violation(pick)
     assert not run.is_legal(pick) and pick not in run.legal_picks
     assert violation is not None and SEED in str(violation) and "own territory" in str(violation)
 
@@ -74,9 +74,9 @@ def test_a_pick_out_of_turn_is_refused_with_the_order_rule() -> None:
     run = run_for(GAMES["1941"], "Axis")
     legal = next(iter(run.legal_picks))
     allied_option = attrs.evolve(legal, side="Allies")
-    assert "turn" in str(run.violation(allied_option))
+    assert "turn" in str(run.run.violation(allied_option))
     later = attrs.evolve(legal, index=2)
-    assert "the next pick is pick 1" in str(run.violation(later))
+    assert "the next pick is pick 1" in str(run.run.violation(later))
     with pytest.raises(Exception, match="turn"):
         run.push(allied_option)
 

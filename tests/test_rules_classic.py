@@ -26,12 +26,10 @@ from support.classic import (
     SEED_001,
     SEED_002,
     TARGETS,
-    bid,
     game_id,
-    pick,
-    run_for,
 )
 from support.lines import last_line_of, line_of
+from support.sessions import bid, declare, pick, session_for
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 EACH_TARGET = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])
@@ -41,15 +39,15 @@ SEED_OF = {"kremlin-classic": SEED_001, "kremlin-daak": SEED_002}
 
 def applied(ruleset: str, game: Path, first: str, option, **spec):
     """One pick, then the declarations after the bid (000 A "Order of action" 1): what the pick did in the end."""
-    run = run_for(ruleset, game, first)
-    outcome = pick(run, first, option, **spec)
-    run.apply_declarations()
-    return delta(run.game.initial, run.game.board), outcome
+    session = session_for(game, first, ruleset=ruleset)
+    outcome = pick(session, first, option, **spec)
+    declare(session)
+    return delta(session.game.initial, session.game.board), outcome
 
 
-def refused(run, side: str, option, **spec) -> str:
+def refused(session, side: str, option, **spec) -> str:
     with pytest.raises(RuleViolation) as error:
-        pick(run, side, option, **spec)
+        pick(session, side, option, **spec)
     assert error.value.exit_code == 1
     return str(error.value)
 
@@ -231,7 +229,7 @@ def test_option_1_three_infantry_on_a_territory_away_from_enemies(ruleset: str, 
     changes, outcome = applied(ruleset, game, "Allies", 1, place=[{"power": "USSR", "unit": "infantry", "count": 3, "at": "Kazakh S.S.R."}])
     assert changes == {"Kazakh S.S.R.": {"units": {("Russians", "infantry"): 3}}}
     assert outcome.affected == {"Kazakh S.S.R."}
-    message = refused(run_for(ruleset, game, "Allies"), "Allies", 1, place=[{"power": "USSR", "unit": "infantry", "count": 3, "at": "Karelia"}])
+    message = refused(session_for(game, "Allies", ruleset=ruleset), "Allies", 1, place=[{"power": "USSR", "unit": "infantry", "count": 3, "at": "Karelia"}])
     assert "Karelia S.S.R. (Karelia) is adjacent to East Europe, which holds units of Germans" in message
     assert "not adjacent to one containing enemy units" in message and SEED_OF[ruleset] in message
 
@@ -254,15 +252,17 @@ def test_option_2_one_major_and_one_minor_neutral_with_their_armies(ruleset: str
 
 @EACH_TARGET
 def test_option_2_refuses_two_majors_and_asks_where_argentinas_transport_goes(ruleset: str, game: Path) -> None:
-    message = refused(run_for(ruleset, game, "Axis"), "Axis", 2, take=[{"neutral": "Sweden", "by": "Germany"}, {"neutral": "Spain", "by": "Germany"}])
+    message = refused(
+        session_for(game, "Axis", ruleset=ruleset), "Axis", 2, take=[{"neutral": "Sweden", "by": "Germany"}, {"neutral": "Spain", "by": "Germany"}]
+    )
     assert "Sweden (major), Spain (major): the option takes 1 major and 1 minor" in message
     assert '"Take over one major neutral power and one minor neutral power"' in message
     # Where Argentina's transport goes is declared after the bid (000 A "Order of action" 1): the pick leaves it open,
     # and the declaration without a place is refused, naming the places.
-    run = run_for(ruleset, game, "Axis")
-    pick(run, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
+    session = session_for(game, "Axis", ruleset=ruleset)
+    pick(session, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
     with pytest.raises(RuleViolation) as error:
-        run.apply_declarations()
+        declare(session)
     message = str(error.value)
     assert (
         "navy of 1 Germans transport from Argentina-Chile: they may go to any of East Argentina Sea Zone, Peru Sea Zone, South Argentina Sea Zone; the Axis must say which"
@@ -294,7 +294,7 @@ def test_option_3_ships_but_no_german_transport_in_the_baltic(ruleset: str, game
     assert changes == {"Baltic Sea Zone": {"units": {("Germans", "submarine"): 1}}, "Japan Sea Zone": {"units": {("Japanese", "transport"): 1}}}
     assert outcome.affected == {"Baltic Sea Zone", "Japan Sea Zone"}
     message = refused(
-        run_for(ruleset, game, "Axis"),
+        session_for(game, "Axis", ruleset=ruleset),
         "Axis",
         3,
         place=[{"power": "Germany", "unit": "transport", "at": "Baltic Sea"}, {"power": "Germany", "unit": "submarine", "at": "Baltic Sea"}],
@@ -312,7 +312,7 @@ def test_option_3_friendly_sea_zones_only_in_daak(ruleset: str, game: Path) -> N
         changes, _ = applied(ruleset, game, "Axis", 3, **spec)
         assert changes == {"Okinawa Sea Zone": {"units": {("Germans", "submarine"): 2}}}
     else:
-        message = refused(run_for(ruleset, game, "Axis"), "Axis", 3, **spec)
+        message = refused(session_for(game, "Axis", ruleset=ruleset), "Axis", 3, **spec)
         assert "Okinawa Sea Zone is neither adjacent to a territory Germans owns nor holds friendly naval units" in message
 
 
@@ -323,7 +323,7 @@ def test_option_4_fighter_on_own_territory_or_a_friendly_carrier(ruleset: str, g
     assert changes == {"Caroline Islands Sea Zone": {"units": {("Germans", "fighter"): 1}}}
     changes, _ = applied(ruleset, game, "Allies", 4, place=[{"power": "UK", "unit": "fighter", "at": "India"}])
     assert changes == {"India": {"units": {("British", "fighter"): 1}}}
-    message = refused(run_for(ruleset, game, "Allies"), "Allies", 4, place=[{"power": "UK", "unit": "fighter", "at": "Sinkiang"}])
+    message = refused(session_for(game, "Allies", ruleset=ruleset), "Allies", 4, place=[{"power": "UK", "unit": "fighter", "at": "Sinkiang"}])
     assert "is owned by Americans, not British" in message and "a UK fighter may not be placed in Sinkiang" in message
 
 
@@ -331,7 +331,7 @@ def test_option_4_fighter_on_own_territory_or_a_friendly_carrier(ruleset: str, g
 def test_option_5_bomber_not_on_an_allys_territory(ruleset: str, game: Path) -> None:
     changes, _ = applied(ruleset, game, "Allies", 5, place=[{"power": "USA", "unit": "bomber", "at": "Eastern USA"}])
     assert changes == {"East US": {"units": {("Americans", "bomber"): 1}}}
-    message = refused(run_for(ruleset, game, "Allies"), "Allies", 5, place=[{"power": "USA", "unit": "bomber", "at": "Russia"}])
+    message = refused(session_for(game, "Allies", ruleset=ruleset), "Allies", 5, place=[{"power": "USA", "unit": "bomber", "at": "Russia"}])
     assert "Russia is owned by Russians, not Americans" in message and "a USA bomber may not be placed in Russia" in message
 
 
@@ -343,7 +343,7 @@ def test_option_6_factory_and_aa_gun_together(ruleset: str, game: Path) -> None:
     assert changes == {"India": {"units": {("British", "factory"): 1, ("British", "aaGun"): 1}}}
     assert "the factory in India produces at most 3 units per round, the territory's IPC value (enforced by the game)" in outcome.lines
     message = refused(
-        run_for(ruleset, game, "Allies"),
+        session_for(game, "Allies", ruleset=ruleset),
         "Allies",
         6,
         place=[{"power": "UK", "unit": "factory", "at": "India"}, {"power": "UK", "unit": "aa gun", "at": "Persia"}],
@@ -355,7 +355,7 @@ def test_option_6_factory_and_aa_gun_together(ruleset: str, game: Path) -> None:
 def test_option_7_carrier_or_battleship(ruleset: str, game: Path) -> None:
     changes, _ = applied(ruleset, game, "Allies", 7, place=[{"power": "USA", "unit": "battleship", "at": "East US Sea Zone"}])
     assert changes == {"East US Sea Zone": {"units": {("Americans", "battleship"): 1}}}
-    message = refused(run_for(ruleset, game, "Allies"), "Allies", 7, place=[{"power": "USA", "unit": "carrier", "at": "Japan Sea Zone"}])
+    message = refused(session_for(game, "Allies", ruleset=ruleset), "Allies", 7, place=[{"power": "USA", "unit": "carrier", "at": "Japan Sea Zone"}])
     assert "is neither adjacent to a territory Americans owns nor holds friendly naval units" in message
 
 
@@ -368,7 +368,7 @@ def test_option_8_two_infantry_take_an_enemy_territory_and_its_units_retreat(rul
         "Algeria": {"units": {("Germans", "armour"): 1, ("Germans", "infantry"): 1}},
     }
     assert outcome.affected == {"Libya"}
-    message = refused(run_for(ruleset, game, "Axis"), "Axis", 8, takeover={"territory": "Russia", "by": "Germany"})
+    message = refused(session_for(game, "Axis", ruleset=ruleset), "Axis", 8, takeover={"territory": "Russia", "by": "Germany"})
     assert "Russia contains a factory" in message and "A territory that contains a factory may not be taken using this option." in message
 
 
@@ -377,46 +377,46 @@ def test_option_8_two_infantry_take_an_enemy_territory_and_its_units_retreat(rul
 
 def test_001_at_least_two_picks_and_no_upper_limit() -> None:
     with pytest.raises(RuleViolation) as error:
-        run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=1)
+        session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=1)
     assert "1 picks per side; the rules allow at least 2" in str(error.value)
     assert "Players will select at least two bonus options each" in str(error.value)
-    assert run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=20).total_picks == 40
+    assert session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=20).run.total_picks == 40
 
 
 def test_002_two_to_four_picks() -> None:
     with pytest.raises(RuleViolation) as error:
-        run_for("kremlin-daak", CLASSIC_2ND, "Axis", picks_per_side=5)
+        session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak", picks_per_side=5)
     assert "5 picks per side; the rules allow 2 to 4" in str(error.value)
     assert "If both players agree then they can choose three or four options each." in str(error.value)
 
 
 def test_the_same_option_not_twice_per_side() -> None:
-    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis", picks_per_side=3)
-    pick(run, "Axis", 5, place=[{"power": "Germany", "unit": "bomber", "at": "Germany"}])
-    pick(run, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
-    message = refused(run, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Japan"}])
+    session = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak", picks_per_side=3)
+    pick(session, "Axis", 5, place=[{"power": "Germany", "unit": "bomber", "at": "Germany"}])
+    pick(session, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
+    message = refused(session, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Japan"}])
     assert "the Axis already took option 5" in message and "The same option may not be selected twice by the same player." in message
 
 
 def test_001_the_no_repeat_rule_holds_per_set_of_nine_picks() -> None:
     # "...unless the players are choosing over nine picks whereupon the rule is in effect for the second set of nine picks and so on."
-    state = run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=10).state
+    state = session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=10).state
     state.used["Axis"] = [1, 2, 3, 4, 5, 6, 7, 8]
     assert state.already_used("Axis", 1)  # the ninth pick is still in the first set
     state.used["Axis"] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert not state.already_used("Axis", 1)  # the tenth opens the second set
     state.used["Axis"] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 1]
     assert state.already_used("Axis", 1) and not state.already_used("Axis", 2)
-    daak = run_for("kremlin-daak", CLASSIC_2ND, "Axis").state
+    daak = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak").state
     daak.used["Axis"] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert daak.already_used("Axis", 1)
 
 
 def test_locks_a_place_the_other_side_affected() -> None:
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
-    pick(run, "Axis", 4, place=[{"power": "Japan", "unit": "fighter", "at": "French-Indo China"}])
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
+    pick(session, "Axis", 4, place=[{"power": "Japan", "unit": "fighter", "at": "French-Indo China"}])
     # The clarification's example: "it would be illegal for the other player to takeover French-Indo China."
-    message = refused(run, "Allies", 8, takeover={"territory": "French-Indo China", "by": "UK"})
+    message = refused(session, "Allies", 8, takeover={"territory": "French-Indo China", "by": "UK"})
     # "French-Indo China" is only the rule text's spelling: the message uses the game's name alone.
     assert "French Indo China is locked by the Axis' pick 1" in message
 
@@ -427,13 +427,13 @@ def test_locks_a_place_the_other_side_affected() -> None:
 def test_001_negative_bid_of_minus_one_removes_one_infantry_as_002_clarifies() -> None:
     # 002 III.: "a bid of -1: take away 1 inf (round down to next unit)"; 001 says only that a negative bid removes
     # infantry and armour, so the refusal quotes 002's sentence and names 002 as its source.
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
     with pytest.raises(RuleViolation) as refused:
-        bid(run, axis=-1, remove=[])
+        bid(session, axis=-1, remove=[])
     message = str(refused.value)
     assert "a bid of -1: take away 1 inf" in message and SEED_002 in message
     assert "do not have to state what units are being removed" not in message
-    outcome = bid(run, axis=-1, remove=[{"power": "Germany", "unit": "inf", "at": "Germany"}])
+    outcome = bid(session, axis=-1, remove=[{"power": "Germany", "unit": "inf", "at": "Germany"}])
     assert outcome.lines[-1] == "bid -1: the Axis remove units worth 3 PUs"
 
 
@@ -448,9 +448,9 @@ def test_removal_targets_of_the_two_texts() -> None:
     ("ruleset", "game"), [("kremlin-classic", KREMLIN), ("kremlin-classic", CLASSIC_3RD), ("kremlin-daak", CLASSIC_2ND)], ids=["001-kremlin", "001-3rd", "002"]
 )
 def test_negative_bid_removes_declared_axis_infantry_and_armour(ruleset: str, game: Path) -> None:
-    run = run_for(ruleset, game, "Axis")
-    outcome = bid(run, axis=-8, remove=[{"power": "Germany", "unit": "armor", "at": "West Europe"}, {"power": "Germany", "unit": "inf", "at": "Germany"}])
-    assert delta(run.game.initial, run.game.board) == {
+    session = session_for(game, "Axis", ruleset=ruleset)
+    outcome = bid(session, axis=-8, remove=[{"power": "Germany", "unit": "armor", "at": "West Europe"}, {"power": "Germany", "unit": "inf", "at": "Germany"}])
+    assert delta(session.game.initial, session.game.board) == {
         "West Europe": {"units": {("Germans", "armour"): -1}},
         "Germany": {"units": {("Germans", "infantry"): -1}},
     }
@@ -459,89 +459,89 @@ def test_negative_bid_removes_declared_axis_infantry_and_armour(ruleset: str, ga
 
 def test_001_negative_bid_of_minus_seven_rounds_down_to_the_next_land_unit() -> None:
     # 002 III. "rounding down to the next land unit": -7 is not 3s and 5s; the next value they make is 8 (armour + infantry).
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=-7, remove=[{"power": "Germany", "unit": "armor", "at": "Germany"}])
+        bid(session, axis=-7, remove=[{"power": "Germany", "unit": "armor", "at": "Germany"}])
     assert "the removed units are worth 5 PUs; a bid of -7 removes units worth 8" in str(error.value)
     assert SEED_002 in str(error.value)
-    bid(run, axis=-7, remove=[{"power": "Germany", "unit": "armor", "at": "Germany"}, {"power": "Germany", "unit": "infantry", "at": "Germany"}])
-    assert delta(run.game.initial, run.game.board) == {"Germany": {"units": {("Germans", "armour"): -1, ("Germans", "infantry"): -1}}}
+    bid(session, axis=-7, remove=[{"power": "Germany", "unit": "armor", "at": "Germany"}, {"power": "Germany", "unit": "infantry", "at": "Germany"}])
+    assert delta(session.game.initial, session.game.board) == {"Germany": {"units": {("Germans", "armour"): -1, ("Germans", "infantry"): -1}}}
 
 
 def test_002_negative_bid_rounds_down_to_the_next_land_unit() -> None:
-    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis")
+    session = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak")
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=-4, remove=[{"power": "Japan", "unit": "infantry", "at": "Japan"}])
+        bid(session, axis=-4, remove=[{"power": "Japan", "unit": "infantry", "at": "Japan"}])
     assert "the removed units are worth 3 PUs; a bid of -4 removes units worth 5" in str(error.value)
     assert "(round down to next unit)" in str(error.value)
-    bid(run, axis=-1, remove=[{"power": "Japan", "unit": "infantry", "at": "Japan"}])
-    assert delta(run.game.initial, run.game.board) == {"Japan": {"units": {("Japanese", "infantry"): -1}}}
+    bid(session, axis=-1, remove=[{"power": "Japan", "unit": "infantry", "at": "Japan"}])
+    assert delta(session.game.initial, session.game.board) == {"Japan": {"units": {("Japanese", "infantry"): -1}}}
 
 
 @pytest.mark.parametrize(("ruleset", "game"), [("kremlin-classic", KREMLIN), ("kremlin-daak", CLASSIC_2ND)], ids=["001", "002"])
 def test_negative_bid_never_removes_other_units_allied_units_or_option_units(ruleset: str, game: Path) -> None:
-    run = run_for(ruleset, game, "Axis")
+    session = session_for(game, "Axis", ruleset=ruleset)
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=-12, remove=[{"power": "Germany", "unit": "fighter", "at": "Germany"}])
+        bid(session, axis=-12, remove=[{"power": "Germany", "unit": "fighter", "at": "Germany"}])
     assert "only infantry and armour may be removed" in str(error.value) and "Only armor and infantry units may be removed" in str(error.value)
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=-3, remove=[{"power": "USSR", "unit": "infantry", "at": "Russia"}])
+        bid(session, axis=-3, remove=[{"power": "USSR", "unit": "infantry", "at": "Russia"}])
     assert "Russians is not a power of the Axis, who remove units" in str(error.value)
     # Germany holds 4 infantry; 3 more from option 1 may not be removed.
-    pick(run, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
+    pick(session, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=-15, remove=[{"power": "Germany", "unit": "infantry", "count": 5, "at": "Germany"}])
+        bid(session, axis=-15, remove=[{"power": "Germany", "unit": "infantry", "count": 5, "at": "Germany"}])
     assert "Germany holds 7 Germans infantry, 3 of them from bonus options: at most 4 may be removed, not 5" in str(error.value)
     assert "No units selected with a bonus option may be removed" in str(error.value)
-    bid(run, axis=-12, remove=[{"power": "Germany", "unit": "infantry", "count": 4, "at": "Germany"}])
-    assert delta(run.game.initial, run.game.board) == {"Germany": {"units": {("Germans", "infantry"): -1}}}
+    bid(session, axis=-12, remove=[{"power": "Germany", "unit": "infantry", "count": 4, "at": "Germany"}])
+    assert delta(session.game.initial, session.game.board) == {"Germany": {"units": {("Germans", "infantry"): -1}}}
 
 
 def test_negative_bid_keeps_units_a_neutral_brought() -> None:
-    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis")
-    pick(run, "Axis", 2, take=[{"neutral": "Spain", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
+    session = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak")
+    pick(session, "Axis", 2, take=[{"neutral": "Spain", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=-3, remove=[{"power": "Germany", "unit": "infantry", "at": "Spain"}])
+        bid(session, axis=-3, remove=[{"power": "Germany", "unit": "infantry", "at": "Spain"}])
     assert "Spain holds 3 Germans infantry, 3 of them from bonus options: at most 0 may be removed, not 1" in str(error.value)
 
 
 def test_retreated_units_are_not_option_units() -> None:
-    run = run_for("kremlin-classic", KREMLIN, "Allies")
-    pick(run, "Allies", 8, takeover={"territory": "Libya", "by": "UK"})
+    session = session_for(KREMLIN, "Allies", ruleset="kremlin-classic")
+    pick(session, "Allies", 8, takeover={"territory": "Libya", "by": "UK"})
     # The German armour that retreated to Algeria was on the board before the draft: a negative bid may remove it.
-    bid(run, axis=-5, remove=[{"power": "Germany", "unit": "armour", "at": "Algeria"}])
-    assert delta(run.game.initial, run.game.board)["Algeria"] == {"units": {("Germans", "infantry"): 1}}
+    bid(session, axis=-5, remove=[{"power": "Germany", "unit": "armour", "at": "Algeria"}])
+    assert delta(session.game.initial, session.game.board)["Algeria"] == {"units": {("Germans", "infantry"): 1}}
 
 
 def test_002_positive_bid_may_go_to_triplea_bid_phase() -> None:
     # 002 III.: "Players do not have to declare what they are buying nor where the bid units will be placed"
-    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis")
-    outcome = bid(run, axis=9, phase={"Germany": 6, "Japan": 3})
-    assert (run.game.board.properties["Germans bid"], run.game.board.properties["Japanese bid"]) == ("6", "3")
-    assert delta(run.game.initial, run.game.board) == {}
+    session = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak")
+    outcome = bid(session, axis=9, phase={"Germany": 6, "Japan": 3})
+    assert (session.game.board.properties["Germans bid"], session.game.board.properties["Japanese bid"]) == ("6", "3")
+    assert delta(session.game.initial, session.game.board) == {}
     assert outcome.lines[-1] == "bid 9: 9 PUs to spend in TripleA's bid phase"
-    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis")
-    bid(run, axis=9, place=[{"power": "Germany", "unit": "infantry", "at": "Germany"}], phase={"Japan": 6})
-    assert run.game.board.properties["Japanese bid"] == "6" and run.game.board.properties["Germans bid"] == "0"
+    session = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak")
+    bid(session, axis=9, place=[{"power": "Germany", "unit": "infantry", "at": "Germany"}], phase={"Japan": 6})
+    assert session.game.board.properties["Japanese bid"] == "6" and session.game.board.properties["Germans bid"] == "0"
     with pytest.raises(RuleViolation) as error:
-        bid(run_for("kremlin-daak", CLASSIC_2ND, "Axis"), axis=9, phase={"Germany": 5})
+        bid(session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak"), axis=9, phase={"Germany": 5})
     assert "the bid phase gets 5 PUs, but 9 of the bid of 9 are left after the declared units" in str(error.value)
 
 
 def test_001_positive_bid_must_be_declared() -> None:
     # 001 1.6: "players must declare where the bid units will be placed as long as the bid is positive."
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=9, phase={"Germany": 9})
+        bid(session, axis=9, phase={"Germany": 9})
     assert "the bid units must be declared" in str(error.value) and SEED_001 in str(error.value)
-    bid(run, axis=9, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
-    assert delta(run.game.initial, run.game.board) == {"Germany": {"units": {("Germans", "infantry"): 3}}}
+    bid(session, axis=9, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
+    assert delta(session.game.initial, session.game.board) == {"Germany": {"units": {("Germans", "infantry"): 3}}}
 
 
 def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
-    run = run_for("kremlin-daak", KREMLIN, "Axis")
-    assert any("not kremlin-daak" in warning for warning in run.warnings)
-    assert run_for("kremlin-classic", KREMLIN, "Axis").warnings == ()
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-daak")
+    assert any("not kremlin-daak" in warning for warning in session.run.warnings)
+    assert session_for(KREMLIN, "Axis", ruleset="kremlin-classic").run.warnings == ()
 
 
 # -- the header rules, written into the game ----------------------------------------
@@ -606,26 +606,26 @@ def test_002_low_luck_is_a_choice_and_keeps_the_starting_techs() -> None:
 
 
 def test_legal_lists_the_units_a_negative_bid_may_remove() -> None:
-    from kremlin_triplea.draft.legal import describe, legal_choices
+    from kremlin_triplea.draft.legal import describe
 
-    run = run_for("kremlin-classic", KREMLIN, "Axis")
-    pick(run, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
-    pick(run, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
-    pick(run, "Axis", 2, take=[{"neutral": "Spain", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
-    pick(run, "Allies", 4, place=[{"power": "UK", "unit": "fighter", "at": "India"}])
-    removable = {(power, place, unit): n for power, place, unit, n in legal_choices(run).bid.removable}
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic")
+    pick(session, "Axis", 1, place=[{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}])
+    pick(session, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
+    pick(session, "Axis", 2, take=[{"neutral": "Spain", "by": "Germany"}, {"neutral": "Eire", "by": "Germany"}])
+    pick(session, "Allies", 4, place=[{"power": "UK", "unit": "fighter", "at": "India"}])
+    removable = {(power, place, unit): n for power, place, unit, n in session.next_pick().bid.removable}
     assert removable[("Germans", "Germany", "infantry")] == 4  # 7 there, 3 from option 1
     # Spain's and Eire's armies came with option 2: none of them may go.
     assert not {key for key in removable if key[1] in ("Spain", "Eire")}
     assert ("Germans", "Germany", "fighter") not in removable and all(p in ("Germans", "Japanese") for p, _, _ in removable)
-    assert "a negative bid may remove: " in "\n".join(describe(legal_choices(run)))
+    assert "a negative bid may remove: " in "\n".join(describe(session.next_pick()))
 
 
 def test_a_bid_buys_only_what_the_power_can_buy_in_the_game() -> None:
     # classic.xml has an artillery production rule, but no frontier sells it.
-    run = run_for("kremlin-daak", CLASSIC_2ND, "Axis")
+    session = session_for(CLASSIC_2ND, "Axis", ruleset="kremlin-daak")
     with pytest.raises(RuleViolation) as error:
-        bid(run, axis=4, place=[{"power": "Germany", "unit": "artillery", "at": "Germany"}])
+        bid(session, axis=4, place=[{"power": "Germany", "unit": "artillery", "at": "Germany"}])
     assert "Germans cannot buy artillery in this game (not in its production frontier)" in str(error.value)
 
 
@@ -669,10 +669,10 @@ def test_malformed_classic_ruleset_names_file_key_and_expectation(tmp_path: Path
 
 
 def test_001_a_repeat_within_the_set_of_nine_quotes_the_set_rule() -> None:
-    run = run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=3)
-    pick(run, "Axis", 5, place=[{"power": "Germany", "unit": "bomber", "at": "Germany"}])
-    pick(run, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
-    message = refused(run, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Japan"}])
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=3)
+    pick(session, "Axis", 5, place=[{"power": "Germany", "unit": "bomber", "at": "Germany"}])
+    pick(session, "Allies", 5, place=[{"power": "UK", "unit": "bomber", "at": "United Kingdom"}])
+    message = refused(session, "Axis", 5, place=[{"power": "Japan", "unit": "bomber", "at": "Japan"}])
     assert "the Axis already took option 5 in this set of 9 picks" in message
     assert "whereupon the rule is in effect for the second set of nine picks and so on." in message
 
@@ -681,12 +681,12 @@ def test_units_an_opponents_scenario_moved_are_not_option_units() -> None:
     # 001 1.7 "No units selected with a bonus option may be removed": the German units that the Allies' "Early West
     # African landings" retreats from Algeria to Libya were on the board before the draft; the Axis did not select
     # them, so the Axis' negative bid may remove them (issue 12).
-    run = run_for("kremlin-classic", KREMLIN, "Allies")
-    base_libya = run.game.board.units("Libya")[("Germans", "infantry")]
-    base_algeria = run.game.board.units("Algeria")[("Germans", "infantry")]
+    session = session_for(KREMLIN, "Allies", ruleset="kremlin-classic")
+    base_libya = session.game.board.units("Libya")[("Germans", "infantry")]
+    base_algeria = session.game.board.units("Algeria")[("Germans", "infantry")]
     assert base_algeria >= 1
-    pick(run, "Allies", 9, scenario="Early West African landings")
-    assert run.game.board.units("Libya")[("Germans", "infantry")] == base_libya + base_algeria
+    pick(session, "Allies", 9, scenario="Early West African landings")
+    assert session.game.board.units("Libya")[("Germans", "infantry")] == base_libya + base_algeria
     count = base_libya + base_algeria
-    bid(run, axis=-3 * count, remove=[{"power": "Germany", "unit": "infantry", "count": count, "at": "Libya"}])
-    assert run.game.board.units("Libya")[("Germans", "infantry")] == 0
+    bid(session, axis=-3 * count, remove=[{"power": "Germany", "unit": "infantry", "count": count, "at": "Libya"}])
+    assert session.game.board.units("Libya")[("Germans", "infantry")] == 0

@@ -7,26 +7,28 @@ from pathlib import Path
 import attrs
 import pytest
 
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.profile import Profile, load_profile
+from kremlin_triplea.session import Session
 from kremlin_triplea.tools.matrix import all_rulesets
 from kremlin_triplea.tools.place_evidence import known_places
 from kremlin_triplea.tools.profiles import new_profile
-from support.aa50 import GAMES, delta, fresh_game, pick, run_for
+from support.aa50 import EIGHT_PICKS, GAMES, delta, fresh_game
 from support.paths import CORPUS_DIR, MAPS_DIR
+from support.sessions import bid, declare, pick, session_for
 
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
 
 
 def applied(year: str, first: str, option, **spec):
     """One pick, then the declarations after the bid (000 A "Order of action" 1): what the pick did in the end."""
-    run = run_for(GAMES[year], first)
-    outcome = pick(run, first, option, **spec)
-    run.apply_declarations()
-    declared = tuple(line for _, later in run.declared for line in later.lines)
-    return delta(run.game.initial, run.game.board), attrs.evolve(outcome, lines=outcome.lines + declared)
+    session = session_for(GAMES[year], first)
+    outcome = pick(session, first, option, **spec)
+    declare(session)
+    declared = tuple(line for _, later in session.run.declared for line in later.lines)
+    return delta(session.game.initial, session.game.board), attrs.evolve(outcome, lines=outcome.lines + declared)
 
 
 @BOTH
@@ -166,9 +168,9 @@ def test_option_3_a_neutrals_navy_is_one_group_declared_once(year: str) -> None:
     # Argentina's navy is a transport and a cruiser (000's neutral table). 21 and 25 Sea Zone are equally near, so
     # the Allies choose, once for the whole navy, as the draft file's one navy_at per neutral says.
     take = [{"neutral": "Argentina", "by": "Russians"}, {"neutral": "Afghanistan", "by": "British"}]
-    run = run_for(GAMES[year], "Allies")
-    pick(run, "Allies", 3, take=take)
-    assert [d.describe() for d in run.pending_declarations()] == ["1 Russians transport, 1 Russians cruiser from Argentina Chile"]
+    session = session_for(GAMES[year], "Allies")
+    pick(session, "Allies", 3, take=take)
+    assert [d.describe() for d in session.run.pending_declarations()] == ["1 Russians transport, 1 Russians cruiser from Argentina Chile"]
     take[0]["navy_at"] = "25 Sea Zone"
     changes, _ = applied(year, "Allies", 3, take=take)
     assert changes["25 Sea Zone"] == {"units": {("Russians", "transport"): 1, ("Russians", "cruiser"): 1}}
@@ -319,12 +321,12 @@ def test_option_10_island_defenders_retreat_by_sea_to_the_nearest_territory_of_t
 
 @BOTH
 def test_option_10_keeps_the_original_owner_in_the_written_file(year: str) -> None:
-    run = run_for(GAMES[year], "Axis")
-    pick(run, "Axis", 10, takeover={"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Russia"}]})
+    session = session_for(GAMES[year], "Axis")
+    pick(session, "Axis", 10, takeover={"territory": "Archangel", "by": "Germans", "retreat": [{"to": "Russia"}]})
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
 
-    again = Game(XmlDocument(run.game.to_bytes(), source="written.xml"))
+    again = Game(XmlDocument(session.game.to_bytes(), source="written.xml"))
     node = again.board.graph.nodes["Archangel"]
     assert (node["owner"], node["original_owner"]) == ("Germans", "Russians")
 
@@ -332,24 +334,10 @@ def test_option_10_keeps_the_original_owner_in_the_written_file(year: str) -> No
 @BOTH
 def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
     game = fresh_game(GAMES[year])
-    draft = draft_from_dict(
-        {
-            "ruleset": "kremlin-aa50",
-            "first": "Axis",
-            "pick": _four_each_picks(),
-            "bid": {
-                "axis": 11,
-                "place": [
-                    {"power": "Germans", "unit": "artillery", "at": "Germany"},
-                    {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"},
-                ],
-            },
-        }
-    )
-    run = DraftRun(draft, game)
-    run.apply_picks()
+    session = Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": list(EIGHT_PICKS)}), game)
     before = game.board.copy()
-    outcome = run.apply_bid(run.parse_bid())
+    placed = [{"power": "Germans", "unit": "artillery", "at": "Germany"}, {"power": "Italians", "unit": "infantry", "count": 2, "at": "Italy"}]
+    outcome = session.push(session.bid_from_toml({"axis": 11, "place": placed}))
     assert delta(before, game.board) == {
         "Germany": {"units": {("Germans", "artillery"): 1}},
         "Italy": {"units": {("Italians", "infantry"): 2}},
@@ -360,43 +348,20 @@ def test_positive_bid_places_units_and_reports_unspent(year: str) -> None:
 @BOTH
 def test_negative_bid_gives_the_allies_pus(year: str) -> None:
     game = fresh_game(GAMES[year])
-    draft = draft_from_dict(
-        {
-            "ruleset": "kremlin-aa50",
-            "first": "Axis",
-            "pick": _four_each_picks(),
-            "bid": {"axis": -11, "allocate": {"Russians": 6, "UK": 5}},
-        }
-    )
-    run = DraftRun(draft, game)
-    run.apply_picks()
+    session = Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": list(EIGHT_PICKS)}), game)
     before = game.board.copy()
-    run.apply_bid(run.parse_bid())
+    session.push(session.bid_from_toml({"axis": -11, "allocate": {"Russians": 6, "UK": 5}}))
     russians, british = before.pus["Russians"], before.pus["British"]
     assert delta(before, game.board) == {"PUs": {"Russians": (russians, russians + 6), "British": (british, british + 5)}}
-
-
-def _four_each_picks() -> list[dict]:
-    return [
-        {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-        {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
-        {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
-        {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
-        {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
-        {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
-        {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
-        {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
-    ]
 
 
 def test_python_api_lists_the_same_choices_as_the_command() -> None:
     from pathlib import Path
 
-    from kremlin_triplea.draft import next_choices, read_draft
     from support.aa50 import MAPS_DIR
 
     example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
-    choices = next_choices(read_draft(example), maps_dir=MAPS_DIR)
+    choices = Session.open(example, maps_dir=MAPS_DIR).next_pick()
     assert choices.side is None and choices.index == 11 and choices.bid is not None
     germans = dict(choices.bid.places)["Germans"]
     assert "Archangel" in germans and "Libya" not in germans
@@ -407,18 +372,18 @@ def test_option_10_chinese_defenders_retreat_only_where_china_may_go() -> None:
     # regular version of the game" plus Burma, French Indo-China and Mongolia; "such units may not leave Chinese
     # controlled territory". On 1942 the nearest Allied territories of Chinghai include Kazakh S.S.R. and
     # Novosibirsk, which Chinese units may not enter: the retreat goes to Ningxia or Sikang only.
-    run = run_for(GAMES["1942"], "Axis")
-    allowed = run.state.may_enter["Chinese"]
+    session = session_for(GAMES["1942"], "Axis")
+    allowed = session.state.may_enter["Chinese"]
     assert "Kazakh S.S.R." not in allowed and {"Ningxia", "Sikang"} <= allowed
-    pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Kazakh S.S.R."}]})
+    pick(session, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Kazakh S.S.R."}]})
     with pytest.raises(
         RuleViolation, match="Chinese infantry from Chinghai: they cannot go to Kazakh S.S.R.; the nearest territories of their side are: Ningxia, Sikang"
     ):
-        run.apply_declarations()
-    run.pop()
-    pick(run, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Sikang"}]})
-    run.apply_declarations()
-    assert run.game.board.units("Sikang")[("Chinese", "infantry")] > run.game.initial.units("Sikang")[("Chinese", "infantry")]
+        declare(session)
+    session.pop()
+    pick(session, "Axis", 10, takeover={"territory": "Chinghai", "by": "Japanese", "retreat": [{"to": "Sikang"}]})
+    declare(session)
+    assert session.game.board.units("Sikang")[("Chinese", "infantry")] > session.game.initial.units("Sikang")[("Chinese", "infantry")]
 
 
 def test_option_10_structures_cannot_retreat_and_are_captured(tmp_path: Path) -> None:
@@ -429,9 +394,9 @@ def test_option_10_structures_cannot_retreat_and_are_captured(tmp_path: Path) ->
     game = load(path)
     kind = game.catalog.unit_type("harbour")
     assert kind.infrastructure and kind.movement == 0 and game.catalog.unit_type("aaGun").movement > 0
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=_new_profile(tmp_path, path))
-    outcome = pick(run, "Axis", 10, takeover={"territory": "Gibraltar", "by": "Germans", "retreat": [{"to": "Archangel"}]})
-    units = run.game.board.units("Gibraltar")
+    session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=_new_profile(tmp_path, path))
+    outcome = pick(session, "Axis", 10, takeover={"territory": "Gibraltar", "by": "Germans", "retreat": [{"to": "Archangel"}]})
+    units = session.game.board.units("Gibraltar")
     assert units[("Germans", "harbour")] == 1 and units[("British", "harbour")] == 0
     assert units[("British", "infantry")] == 0 and units[("British", "aaGun")] == 0
     assert any("capture 1 British harbour in Gibraltar" in line for line in outcome.lines)
@@ -443,18 +408,16 @@ def test_a_bid_without_planes_is_not_refused_for_planes_the_game_has_at_sea(tmp_
     # Its 49 Sea Zone holds the American fleet and its planes (once counted against Japanese carrier room): a
     # Japanese ship there is refused for the enemy fleet (the board invariants hold at sea), never for carriers.
     path = CORPUS_DIR / "oztea_1942.xml"
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=_new_profile(tmp_path, path))
+    session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=_new_profile(tmp_path, path))
     for zone in ("49 Sea Zone", "20 Sea Zone"):
-        run.draft = draft_from_dict(
-            {"ruleset": "kremlin-aa50", "first": "Axis", "bid": {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}}
-        )
+        spec = {"axis": 6, "place": [{"power": "Japanese", "unit": "submarine", "at": zone}]}
         if zone == "49 Sea Zone":
             with pytest.raises(RuleViolation, match="49 Sea Zone holds units of Americans, at war with Japanese") as refused:
-                run.apply_bid(run.parse_bid())
+                bid(session, **spec)
             assert "carrier" not in refused.value.why
         else:
-            run.apply_bid(run.parse_bid())
-    assert run.game.board.units("20 Sea Zone")[("Japanese", "submarine")] == run.game.initial.units("20 Sea Zone")[("Japanese", "submarine")] + 1
+            bid(session, **spec)
+    assert session.game.board.units("20 Sea Zone")[("Japanese", "submarine")] == session.game.initial.units("20 Sea Zone")[("Japanese", "submarine")] + 1
 
 
 def _new_profile(folder: Path, path: Path) -> Profile:

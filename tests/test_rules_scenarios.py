@@ -241,13 +241,11 @@ def test_a_scenario_whose_units_are_gone_fails_instead_of_guessing() -> None:
 
 
 def test_legal_choices_list_the_scenarios_the_side_may_pick() -> None:
-    from kremlin_triplea.draft.legal import legal_choices
-
     run = run_for(GAMES["1941"], "Allies")
     pick(
         run, "Allies", 4, place=[{"power": "British", "unit": "transport", "at": "12 Sea Zone"}, {"power": "British", "unit": "submarine", "at": "2 Sea Zone"}]
     )
-    choices = next(c for c in legal_choices(run).options if c.option.number == 11)
+    choices = next(c for c in run.next_pick().options if c.option.number == 11)
     axis = [s.title for s in RULESET.scenarios if s.side == "Axis"]
     assert list(choices.scenarios) == [t for t in axis if t != "Operation Felix"]
 

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.changes import PlaceUnits
-from kremlin_triplea.session import apply_draft
-from support.aa50 import GAMES, SEED, fresh_game, pick, run_for
+from kremlin_triplea.session import Session, apply_draft
+from support.aa50 import EIGHT_PICKS, GAMES, SEED, fresh_game
+from support.sessions import declare, pick, session_for
 
 RULESET = load_named_ruleset("kremlin-aa50")
 BOTH = pytest.mark.parametrize("year", sorted(GAMES))
@@ -35,21 +36,21 @@ def assert_violation(error: pytest.ExceptionInfo[RuleViolation], *, rule: str, s
 
 def broken(year: str, first: str, picks: list[tuple[str, Any, dict]]) -> pytest.ExceptionInfo[RuleViolation]:
     """Apply ``picks`` in order; the last one must be refused."""
-    run = run_for(GAMES[year], first, picks_per_side=max(4, len(picks)))
+    session = session_for(GAMES[year], first, picks_per_side=max(4, len(picks)))
     for side, option, spec in picks[:-1]:
-        pick(run, side, option, **spec)
+        pick(session, side, option, **spec)
     side, option, spec = picks[-1]
     with pytest.raises(RuleViolation) as error:
-        pick(run, side, option, **spec)
+        pick(session, side, option, **spec)
     return error
 
 
 def refused_declaration(year: str, first: str, option: int, spec: dict) -> pytest.ExceptionInfo[RuleViolation]:
     """Apply one pick (accepted: where its units go is declared after the bid); the declarations must be refused."""
-    run = run_for(GAMES[year], first)
-    pick(run, first, option, **spec)
+    session = session_for(GAMES[year], first)
+    pick(session, first, option, **spec)
     with pytest.raises(RuleViolation) as error:
-        run.apply_declarations()
+        declare(session)
     return error
 
 
@@ -62,8 +63,8 @@ def option_source(number: int) -> str:
 
 def test_first_pick_by_the_wrong_side() -> None:
     with pytest.raises(RuleViolation) as error:
-        run = run_for(GAMES["1941"], "Axis")
-        pick(run, "Allies", 7, place=[{"power": "Russians", "unit": "bomber", "at": "Russia"}])
+        session = session_for(GAMES["1941"], "Axis")
+        pick(session, "Allies", 7, place=[{"power": "Russians", "unit": "bomber", "at": "Russia"}])
     assert_violation(error, rule=RULESET.picks.alternate_rule, source=RULESET.picks.source, why="it is the Axis' turn", pick_label="pick 1 (Allies)")
 
 
@@ -95,7 +96,7 @@ def test_same_option_not_twice_by_the_same_side() -> None:
 @pytest.mark.parametrize("count", [3, 12])
 def test_picks_per_side_between_four_and_eleven(count: int) -> None:
     with pytest.raises(RuleViolation) as error:
-        run_for(GAMES["1941"], "Axis", picks_per_side=count)
+        session_for(GAMES["1941"], "Axis", picks_per_side=count)
     assert_violation(error, rule=RULESET.picks.rule, source=RULESET.picks.source, why=f"{count} picks per side; the rules allow 4 to 11")
 
 
@@ -115,20 +116,14 @@ def test_each_side_makes_exactly_its_picks() -> None:
 
 
 def test_no_more_picks_than_agreed() -> None:
-    picks = [
-        {"side": side, "option": n, "place": [place]}
-        for n, (side, place) in enumerate(
-            [
-                ("Axis", {"power": "Germans", "unit": "bomber", "at": "Germany"}),
-            ]
-            * 9,
-            start=1,
-        )
-    ]
-    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": picks})
-    run = DraftRun(draft, fresh_game(GAMES["1941"]))
+    ninth = {
+        "side": "Axis",
+        "option": 2,
+        "place": [{"power": "Italians", "unit": "artillery", "at": "Italy"}, {"power": "Germans", "unit": "tank", "at": "Germany"}],
+    }
+    draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": [*EIGHT_PICKS, ninth]})
     with pytest.raises(RuleViolation) as error:
-        run.parse_pick(9, draft.picks[8])
+        Session.from_draft(draft, fresh_game(GAMES["1941"]))
     assert_violation(error, rule=RULESET.picks.rule, source=RULESET.picks.source, why="more than 4 picks per side")
 
 
@@ -393,10 +388,10 @@ def test_option_6_uk_fighter_not_in_brazil(year: str) -> None:
 
 def test_option_6_carrier_must_have_room() -> None:
     # 44 Sea Zone (1941): one US carrier (room for 2) with one fighter; after an earlier pick's fighter it is full.
-    run = run_for(GAMES["1941"], "Allies")
-    run.game.board.push(PlaceUnits("44 Sea Zone", "Americans", "fighter", 1))
+    session = session_for(GAMES["1941"], "Allies")
+    session.game.board.push(PlaceUnits("44 Sea Zone", "Americans", "fighter", 1))
     with pytest.raises(RuleViolation) as error:
-        pick(run, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": "44 Sea Zone"}])
+        pick(session, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": "44 Sea Zone"}])
     assert_violation(error, rule=rule_of(6, "friendly_carrier_with_room"), source=option_source(6), why="have no room left (2 of 2 taken)")
 
 
@@ -530,45 +525,27 @@ def test_place_affected_by_the_other_side_is_locked() -> None:
 
 def test_same_side_may_affect_a_place_again() -> None:
     # The seed's Egypt example: take over Egypt, then a factory and a bomber there.
-    run = run_for(GAMES["1941"], "Axis")
-    pick(run, "Axis", 10, takeover={"territory": "Egypt", "by": "Germans", "retreat": [{"to": "Trans-Jordan"}]})
-    pick(run, "Allies", 7, place=[{"power": "British", "unit": "bomber", "at": "United Kingdom"}])
-    pick(run, "Axis", 8, place=[{"power": "Germans", "unit": "factory", "at": "Egypt"}, {"power": "Germans", "unit": "aa gun", "at": "Egypt"}])
-    pick(run, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": "United Kingdom"}])
-    pick(run, "Axis", 7, place=[{"power": "Germans", "unit": "bomber", "at": "Egypt"}])
-    assert run.game.board.units("Egypt")[("Germans", "bomber")] == 1
+    session = session_for(GAMES["1941"], "Axis")
+    pick(session, "Axis", 10, takeover={"territory": "Egypt", "by": "Germans", "retreat": [{"to": "Trans-Jordan"}]})
+    pick(session, "Allies", 7, place=[{"power": "British", "unit": "bomber", "at": "United Kingdom"}])
+    pick(session, "Axis", 8, place=[{"power": "Germans", "unit": "factory", "at": "Egypt"}, {"power": "Germans", "unit": "aa gun", "at": "Egypt"}])
+    pick(session, "Allies", 6, place=[{"power": "British", "unit": "fighter", "at": "United Kingdom"}])
+    pick(session, "Axis", 7, place=[{"power": "Germans", "unit": "bomber", "at": "Egypt"}])
+    assert session.game.board.units("Egypt")[("Germans", "bomber")] == 1
 
 
 # -- bid -----------------------------------------------------------------------
 
 
-def _bid_run(year: str, bid: dict) -> DraftRun:
-    draft = draft_from_dict(
-        {
-            "ruleset": "kremlin-aa50",
-            "first": "Axis",
-            "pick": [
-                {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
-                {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
-                {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
-                {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
-                {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
-                {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
-                {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
-                {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
-            ],
-            "bid": bid,
-        }
-    )
-    run = DraftRun(draft, fresh_game(GAMES[year]))
-    run.apply_picks()
-    return run
+def _bid_session(year: str) -> Session:
+    """The eight picks made: the bid is next (000 C)."""
+    return Session.from_draft(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "pick": list(EIGHT_PICKS)}), fresh_game(GAMES[year]))
 
 
 def _bid_violation(bid: dict) -> pytest.ExceptionInfo[RuleViolation]:
-    run = _bid_run("1941", bid)
+    session = _bid_session("1941")
     with pytest.raises(RuleViolation) as error:
-        run.apply_bid(run.parse_bid())
+        session.push(session.bid_from_toml(bid))
     return error
 
 
@@ -636,12 +613,12 @@ def test_a_negative_bid_given_to_china_is_refused_it_cannot_spend_pus() -> None:
     from kremlin_triplea.draft.picks import BidSpec
     from kremlin_triplea.errors import RuleViolation
 
-    run = run_for(GAMES["1941"], "Axis")
-    assert "Chinese" in run.state.side_powers["Allies"] and "Chinese" not in bid_receivers(run.state)
+    session = session_for(GAMES["1941"], "Axis")
+    assert "Chinese" in session.state.side_powers["Allies"] and "Chinese" not in bid_receivers(session.state)
     with pytest.raises(RuleViolation, match=r"Chinese cannot spend PUs in this game.*give them to Russians, British, Americans") as refused:
-        apply_bid(run.state, BidSpec(-5, allocate=(("Chinese", 2), ("British", 3))))
+        apply_bid(session.state, BidSpec(-5, allocate=(("Chinese", 2), ("British", 3))))
     assert SEED in str(refused.value)
-    given = apply_bid(run.state, BidSpec(-5, allocate=(("Russians", 2), ("British", 3))))
+    given = apply_bid(session.state, BidSpec(-5, allocate=(("Russians", 2), ("British", 3))))
     assert [c.player for c in given.changes] == ["Russians", "British"]
 
 
@@ -652,18 +629,18 @@ def test_a_bid_plane_lands_on_a_carrier_with_room_in_an_own_sea_zone() -> None:
     from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
     from kremlin_triplea.errors import RuleViolation
 
-    run = run_for(GAMES["1942"], "Axis")
+    session = session_for(GAMES["1942"], "Axis")
     # 51 Sea Zone (beside the Japanese Caroline Islands) holds two Japanese carriers' worth of room (2) and one fighter.
-    outcome = apply_bid(run.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "51 Sea Zone"),)))
+    outcome = apply_bid(session.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "51 Sea Zone"),)))
     assert outcome.changes and outcome.changes[0].territory == "51 Sea Zone"
     with pytest.raises(RuleViolation, match="need 3 carrier spaces; the carriers there have 2") as refused:
-        apply_bid(run.state, BidSpec(20, (UnitPlacement("Japanese", "fighter", 2, "51 Sea Zone"),)))
+        apply_bid(session.state, BidSpec(20, (UnitPlacement("Japanese", "fighter", 2, "51 Sea Zone"),)))
     assert SEED in str(refused.value)
     # A carrier the bid places carries the bid's planes: carrier + two fighters in an own sea zone without ships.
-    run = run_for(GAMES["1941"], "Axis")
-    apply_bid(run.state, BidSpec(34, (UnitPlacement("Japanese", "carrier", 1, "60 Sea Zone"), UnitPlacement("Japanese", "fighter", 2, "60 Sea Zone"))))
+    session = session_for(GAMES["1941"], "Axis")
+    apply_bid(session.state, BidSpec(34, (UnitPlacement("Japanese", "carrier", 1, "60 Sea Zone"), UnitPlacement("Japanese", "fighter", 2, "60 Sea Zone"))))
     with pytest.raises(RuleViolation, match="need 1 carrier spaces; the carriers there have 0"):
-        apply_bid(run.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "60 Sea Zone"),)))  # no carrier there
+        apply_bid(session.state, BidSpec(10, (UnitPlacement("Japanese", "fighter", 1, "60 Sea Zone"),)))  # no carrier there
 
 
 def test_a_bid_ship_is_never_placed_in_a_sea_zone_holding_enemy_units() -> None:
@@ -671,14 +648,14 @@ def test_a_bid_ship_is_never_placed_in_a_sea_zone_holding_enemy_units() -> None:
     000 C) that holds Allied units at the start refuses an Axis submarine; the matrix's random bids had put them there."""
     from kremlin_triplea.model.queries import owned_sea_zones
 
-    run = _bid_run("1941", {"axis": 11})
-    board = run.state.board
-    axis = [p for p, side in run.state.side_of.items() if side == "Axis"]
+    state = _bid_session("1941").state
+    board = state.board
+    axis = [p for p, side in state.side_of.items() if side == "Axis"]
     contested = [
         (power, zone)
         for power in axis
         for zone in sorted(owned_sea_zones(board, power))
-        if any(n and owner is not None and run.state.side_of.get(owner) == "Allies" for (owner, _), n in board.units(zone).items())
+        if any(n and owner is not None and state.side_of.get(owner) == "Allies" for (owner, _), n in board.units(zone).items())
     ]
     assert contested  # AA50 1941 has such zones (British ships beside German and Italian coasts)
     for power, zone in contested:
@@ -689,9 +666,9 @@ def test_a_bid_ship_is_never_placed_in_a_sea_zone_holding_enemy_units() -> None:
 def test_a_bid_factory_is_never_placed_beside_another() -> None:
     """A territory holds one factory (the board invariants): the bid's legal places leave out every territory that
     has one (the matrix on an unseen map found a factory bid listed as legal for Germany, then refused)."""
-    run = _bid_run("1941", {"axis": 11})
-    board = run.state.board
-    factory = run.state.factory
+    state = _bid_session("1941").state
+    board = state.board
+    factory = state.factory
     with_factory = [p for p in board.nodes if any(n and u == factory for (_, u), n in board.units(p).items()) and board.owner(p) == "Germans"]
     assert with_factory
     for place in with_factory:

@@ -17,17 +17,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import support.aa50 as rules_support
 import support.classic as classic_support
 from kremlin_triplea.draft.kinds.placement import Placements
 from kremlin_triplea.draft.kinds.takeover import TakeoverSpec
-from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import Pick
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.board import Board
+from kremlin_triplea.session import Session
+from support import sessions
 from support.aa50 import GAMES, delta, fresh_game
 from support.classic import KREMLIN, RULESET_GAMES, SEED_001, SEED_002, game_id
+from support.sessions import session_for
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
 EACH_CLASSIC = pytest.mark.parametrize(("ruleset", "game"), RULESET_GAMES, ids=[f"{r}-{game_id(g)}" for r, g in RULESET_GAMES])
@@ -36,13 +37,13 @@ GERMAN_INFANTRY = {"power": "Germany", "unit": "infantry", "count": 3, "at": "Ge
 AMERICAN_INFANTRY = {"power": "USA", "unit": "infantry", "count": 3, "at": "Eastern USA"}
 
 
-def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]], *, declare: bool = True) -> tuple[DraftRun, list]:
+def draft(ruleset: str, game: Path, picks: list[tuple[str, int, dict[str, Any]]], *, declare: bool = True) -> tuple[Session, list]:
     """Apply ``picks`` (side, option, spec) in order, then (``declare``) the declarations after the bid; the picks' outcomes."""
-    run = classic_support.run_for(ruleset, game, picks[0][0], picks_per_side=4)
-    outcomes = [classic_support.pick(run, side, option, **spec) for side, option, spec in picks]
+    session = session_for(game, picks[0][0], ruleset=ruleset, picks_per_side=4)
+    outcomes = [sessions.pick(session, side, option, **spec) for side, option, spec in picks]
     if declare:
-        run.apply_declarations()
-    return run, outcomes
+        sessions.declare(session)
+    return session, outcomes
 
 
 def start_problems(board: Board, factory: str = "factory") -> list[str]:
@@ -78,7 +79,7 @@ def test_west_african_landings_after_the_allies_took_libya(ruleset: str, game: P
     # pick and retreat after the bid (000 A "Order of action" 1). Meanwhile "USA places two infantry in Algeria ...
     # German forces in Algeria are retreated to Libya" concerns the German infantry that is in Algeria: Libya is British
     # now, so it is interned. After the bid Algeria is American, so Libya's Germans go elsewhere: where the Axis say.
-    run, outcomes = draft(
+    session, outcomes = draft(
         ruleset,
         game,
         [
@@ -87,18 +88,18 @@ def test_west_african_landings_after_the_allies_took_libya(ruleset: str, game: P
             ("Allies", 9, {"scenario": "Early West African landings"}),
         ],
     )
-    changed = delta(run.game.initial, run.game.board)
+    changed = delta(session.game.initial, session.game.board)
     assert changed["Algeria"] == {"owner": (G, A), "units": {(G, "infantry"): -1, (A, "infantry"): 2}}
     assert changed["Libya"] == {"owner": (G, B), "units": {(G, "infantry"): -1, (G, "armour"): -1, (B, "infantry"): 2}}
     assert "1 infantry of the Germans in Algeria cannot retreat into Libya (held by British): interned, out of the game" in outcomes[2].lines
     assert changed["Ukraine S.S.R."] == {"units": {(G, "infantry"): 1, (G, "armour"): 1}}
-    assert start_problems(run.game.board) == []
+    assert start_problems(session.game.board) == []
 
 
 @EACH_CLASSIC
 def test_west_african_landings_alone_retreat_the_german_infantry_to_libya(ruleset: str, game: Path) -> None:
-    run, _ = draft(ruleset, game, [("Allies", 9, {"scenario": "Early West African landings"})])
-    changed = delta(run.game.initial, run.game.board)
+    session, _ = draft(ruleset, game, [("Allies", 9, {"scenario": "Early West African landings"})])
+    changed = delta(session.game.initial, session.game.board)
     assert changed["Algeria"] == {"owner": (G, A), "units": {(G, "infantry"): -1, (A, "infantry"): 2}}
     assert changed["Libya"] == {"units": {(G, "infantry"): 1}}
 
@@ -110,12 +111,12 @@ def test_winter_war_and_the_ussr_taking_sweden_in_either_order(scenario_first: b
     winter_war = ("Allies", 9, {"scenario": "USSR crushes Finland in Winter War"})
     sweden = ("Allies", 2, {"take": [{"neutral": "Sweden", "by": "USSR"}, {"neutral": "Afghanistan", "by": "UK"}]})
     first, last = (winter_war, sweden) if scenario_first else (sweden, winter_war)
-    run, _ = draft("kremlin-classic", KREMLIN, [first, ("Axis", 1, {"place": [GERMAN_INFANTRY]}), last])
-    changed = delta(run.game.initial, run.game.board)
+    session, _ = draft("kremlin-classic", KREMLIN, [first, ("Axis", 1, {"place": [GERMAN_INFANTRY]}), last])
+    changed = delta(session.game.initial, session.game.board)
     # Finland/Norway holds 3 German infantry, 1 armour, 1 fighter on the classic board (test_rules_classic.py).
     assert changed["Finland Norway"] == {"owner": (G, R), "units": {(G, "infantry"): -3, (G, "armour"): -1, (G, "fighter"): -1, (R, "infantry"): 1}}
     assert changed["Sweden"]["units"] == {(R, "infantry"): 2}  # "Sweden(2 inf, 1 submarine)": the army alone
-    assert start_problems(run.game.board) == []
+    assert start_problems(session.game.board) == []
 
 
 @EACH_CLASSIC
@@ -134,20 +135,20 @@ def test_sinkiang_taken_then_china_joins_japan(ruleset: str, game: Path) -> None
     with pytest.raises(RuleViolation, match="retreat of 2 Americans infantry from Sinkiang: they cannot go to China"):
         draft(ruleset, game, picks)
     picks[0] = ("Axis", 8, {"takeover": {"territory": "Sinkiang", "by": "Japan", "retreat": [{"to": "Novosibirsk"}]}})
-    run, outcomes = draft(ruleset, game, picks)
-    changed = delta(run.game.initial, run.game.board)
+    session, outcomes = draft(ruleset, game, picks)
+    changed = delta(session.game.initial, session.game.board)
     assert changed["China"] == {"owner": (A, J), "units": {(A, "infantry"): -2, (A, "fighter"): -1, (J, "infantry"): 1}}
     assert changed["Sinkiang"] == {"owner": (A, J), "units": {(A, "infantry"): -2, (J, "infantry"): 3}}
     assert changed["Karelia S.S.R."] == {"units": {(A, "fighter"): 1}}  # "US fighter stationed in China is retreated to Karelia"
     assert changed["Novosibirsk"] == {"units": {(A, "infantry"): 2}}
     assert "destroy 2 Americans infantry in China" in outcomes[2].lines
     assert not any("scenario_decision" in line for o in outcomes for line in o.lines)
-    assert start_problems(run.game.board) == []
+    assert start_problems(session.game.board) == []
 
 
 @EACH_CLASSIC
 def test_china_joins_japan_is_offered_after_the_same_sides_takeover(ruleset: str, game: Path) -> None:
-    run, _ = draft(
+    session, _ = draft(
         ruleset,
         game,
         [
@@ -155,7 +156,7 @@ def test_china_joins_japan_is_offered_after_the_same_sides_takeover(ruleset: str
             ("Allies", 1, {"place": [AMERICAN_INFANTRY]}),
         ],
     )
-    scenarios = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    scenarios = next(c for c in session.next_pick().options if c.option.kind == "scenario")
     assert "China joins Japan!!!" in scenarios.scenarios
 
 
@@ -163,7 +164,7 @@ def test_china_joins_japan_is_offered_after_the_same_sides_takeover(ruleset: str
 def test_germany_takes_argentina_then_south_american_powers(ruleset: str, game: Path) -> None:
     # "Germany also gains control of Argentina's army(2 infantry, 1 transport)": the army Germany took with option 2.
     # It exists once: the scenario adds the 2 infantry in Brazil and the battleship in Drake Passage, nothing more.
-    run, outcomes = draft(
+    session, outcomes = draft(
         ruleset,
         game,
         [
@@ -172,7 +173,7 @@ def test_germany_takes_argentina_then_south_american_powers(ruleset: str, game: 
             ("Axis", 9, {"scenario": "South American Powers join the Axis"}),
         ],
     )
-    changed = delta(run.game.initial, run.game.board)
+    changed = delta(session.game.initial, session.game.board)
     assert changed["Argentina-Chile"]["units"] == {(G, "infantry"): 2}
     assert changed["South Argentina Sea Zone"] == {"units": {(G, "transport"): 1, (G, "battleship"): 1}}
     assert changed["Brazil"] == {"owner": (A, G), "units": {(G, "infantry"): 2}}
@@ -181,7 +182,7 @@ def test_germany_takes_argentina_then_south_american_powers(ruleset: str, game: 
 
 @EACH_CLASSIC
 def test_south_american_powers_then_argentina_is_not_taken_again(ruleset: str, game: Path) -> None:
-    run, _ = draft(
+    session, _ = draft(
         ruleset,
         game,
         [
@@ -190,9 +191,9 @@ def test_south_american_powers_then_argentina_is_not_taken_again(ruleset: str, g
         ],
     )
     with pytest.raises(RuleViolation) as error:
-        classic_support.pick(run, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Eire", "by": "Germany"}])
+        sessions.pick(session, "Axis", 2, take=[{"neutral": "Argentina", "by": "Germany", "navy_at": "Drake Passage"}, {"neutral": "Eire", "by": "Germany"}])
     assert "has already been taken over (owner Germans)" in str(error.value)
-    changed = delta(run.game.initial, run.game.board)
+    changed = delta(session.game.initial, session.game.board)
     assert changed["Argentina-Chile"]["units"] == {(G, "infantry"): 2}
     assert changed["South Argentina Sea Zone"] == {"units": {(G, "transport"): 1, (G, "battleship"): 1}}
 
@@ -201,7 +202,7 @@ def test_south_american_powers_then_argentina_is_not_taken_again(ruleset: str, g
 def test_a_factory_by_option_then_uk_fortifies_south_africa_is_refused(ruleset: str, game: Path) -> None:
     # "UK places ... three infantry, an armor, factory, and aa gun in South Africa": one factory per territory, as
     # option 6 holds it, so a second factory is refused with the reason, and legal does not offer the scenario.
-    run, _ = draft(
+    session, _ = draft(
         ruleset,
         game,
         [
@@ -209,17 +210,17 @@ def test_a_factory_by_option_then_uk_fortifies_south_africa_is_refused(ruleset: 
             ("Axis", 1, {"place": [GERMAN_INFANTRY]}),
         ],
     )
-    scenarios = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    scenarios = next(c for c in session.next_pick().options if c.option.kind == "scenario")
     assert "UK fortifies South Africa" not in scenarios.scenarios
     with pytest.raises(RuleViolation) as error:
-        classic_support.pick(run, "Allies", 9, scenario="UK fortifies South Africa")
+        sessions.pick(session, "Allies", 9, scenario="UK fortifies South Africa")
     message = str(error.value)
     assert "South Africa already has a factory (an earlier pick placed it) and the game allows one factory per territory" in message
     assert SEED_OF[ruleset] in message and "factory, and aa gun in South Africa" in message
 
 
 def test_uk_fortifies_australia_after_a_factory_by_option_is_refused() -> None:
-    run, _ = draft(
+    session, _ = draft(
         "kremlin-classic",
         KREMLIN,
         [
@@ -228,16 +229,16 @@ def test_uk_fortifies_australia_after_a_factory_by_option_is_refused() -> None:
         ],
     )
     with pytest.raises(RuleViolation, match="Australia already has a factory"):
-        classic_support.pick(run, "Allies", 9, scenario="UK fortifies Australia")
+        sessions.pick(session, "Allies", 9, scenario="UK fortifies Australia")
 
 
 def test_a_capture_destroys_enemy_units_an_earlier_pick_retreated_there() -> None:
     # "Germany takes Syria/Iraq with one infantry(UK unit destroyed)": units of any Allied power in Syria/Iraq when
     # the scenario is picked are the defenders it defeats; none are left in German Syria/Iraq.
-    run = classic_support.run_for("kremlin-classic", KREMLIN, "Axis", picks_per_side=4)
-    board = run.game.board
+    session = session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=4)
+    board = session.game.board
     board.nodes["Syria Jordan"]["units"][(A, "infantry")] += 1  # as a retreat into it would leave them
-    classic_support.pick(run, "Axis", 9, scenario="Germany launches a parachute assault on Syria/Iraq")
+    sessions.pick(session, "Axis", 9, scenario="Germany launches a parachute assault on Syria/Iraq")
     assert {o for (o, _), n in board.units("Syria Jordan").items() if n} == {G}
 
 
@@ -245,15 +246,15 @@ SYRIA_IRAQ = "Germany launches a parachute assault on Syria/Iraq"
 AMERICAN_BOMBER = {"place": [{"power": "USA", "unit": "bomber", "count": 1, "at": "Eastern USA"}]}
 
 
-def _german_subs_in_the_arabian_sea(ruleset: str, game: Path) -> DraftRun:
+def _german_subs_in_the_arabian_sea(ruleset: str, game: Path) -> Session:
     # The issue's draft: take Egypt (option 8), then two German submarines in the sea zone Egypt now borders (option 3:
     # "placed adjacent to its own territory"); on the classic boards 001's Arabian Sea is the Red Sea Zone (map profile).
-    run = classic_support.run_for(ruleset, game, "Axis", picks_per_side=4)
-    classic_support.pick(run, "Axis", 8, takeover={"territory": "Egypt", "by": "Germany"})
-    classic_support.pick(run, "Allies", 1, place=[AMERICAN_INFANTRY])
-    classic_support.pick(run, "Axis", 3, place=[{"power": "Germany", "unit": "submarine", "count": 2, "at": "Arabian Sea"}])
-    classic_support.pick(run, "Allies", 5, **AMERICAN_BOMBER)
-    return run
+    session = session_for(game, "Axis", ruleset=ruleset, picks_per_side=4)
+    sessions.pick(session, "Axis", 8, takeover={"territory": "Egypt", "by": "Germany"})
+    sessions.pick(session, "Allies", 1, place=[AMERICAN_INFANTRY])
+    sessions.pick(session, "Axis", 3, place=[{"power": "Germany", "unit": "submarine", "count": 2, "at": "Arabian Sea"}])
+    sessions.pick(session, "Allies", 5, **AMERICAN_BOMBER)
+    return session
 
 
 @pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
@@ -261,14 +262,14 @@ def test_a_retreat_at_sea_into_enemy_ships_is_refused_and_not_offered(game: Path
     # 001 GERMAN SCENARIOS: "UK submarine in the East Mediterranean is retreated to the Arabian Sea." The text allows
     # that one sea zone; with German submarines in it the British submarine would end among enemies, which 001 options
     # 3 and 7 forbid for ships ("not in the same seazone with enemy units"): the scenario cannot be carried out.
-    run = _german_subs_in_the_arabian_sea("kremlin-classic", game)
-    board = run.game.board
+    session = _german_subs_in_the_arabian_sea("kremlin-classic", game)
+    board = session.game.board
     assert board.units("East Mediteranean Sea Zone")[(B, "submarine")] == 1
-    scenario_choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    scenario_choices = next(c for c in session.next_pick().options if c.option.kind == "scenario")
     assert SYRIA_IRAQ not in scenario_choices.scenarios
     assert "Italian navy does better than historically" in scenario_choices.scenarios  # the other Axis scenarios still are
     with pytest.raises(RuleViolation, match=r"retreats 1 submarine of the British to Red Sea Zone \(Arabian Sea\) and nowhere else"):
-        classic_support.pick(run, "Axis", 9, scenario=SYRIA_IRAQ)
+        sessions.pick(session, "Axis", 9, scenario=SYRIA_IRAQ)
     assert board.units("Red Sea Zone")[(B, "submarine")] == 0  # refused whole: nothing of it stays on the board
     assert start_problems(board) == []
 
@@ -278,14 +279,12 @@ def test_a_side_with_no_scenario_left_is_told_why() -> None:
     # board leaves the option with none: its line says why, not that the other side affected a place (it did not).
     import attrs
 
-    from kremlin_triplea.draft.run import DraftRun
-
     full = _german_subs_in_the_arabian_sea("kremlin-classic", KREMLIN)
-    ruleset = attrs.evolve(full.ruleset, scenarios=tuple(s for s in full.ruleset.scenarios if s.side == "Allies" or s.title == SYRIA_IRAQ))
-    run = DraftRun(full.draft, fresh_game(KREMLIN), ruleset=ruleset)
-    for applied in full.applied:
-        run.push(attrs.evolve(applied.pick, option=next(o for o in ruleset.options if o.number == applied.pick.option.number)))
-    choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    ruleset = attrs.evolve(full.run.ruleset, scenarios=tuple(s for s in full.run.ruleset.scenarios if s.side == "Allies" or s.title == SYRIA_IRAQ))
+    session = Session(full.draft, fresh_game(KREMLIN), ruleset=ruleset)
+    for made in full.picks:
+        session.push(attrs.evolve(made, option=next(o for o in ruleset.options if o.number == made.option.number)))
+    choices = next(c for c in session.next_pick().options if c.option.kind == "scenario")
     assert choices.scenarios == ()
     assert choices.unavailable == (
         f"no scenario of the Axis can be carried out now: {SYRIA_IRAQ!r}: the scenario retreats 1 submarine of the British to "
@@ -323,11 +322,11 @@ def test_the_issues_draft_at_the_command_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("game", classic_support.TARGETS["kremlin-classic"], ids=game_id)
 def test_the_same_retreat_at_sea_without_enemy_ships_is_made(game: Path) -> None:
-    run = classic_support.run_for("kremlin-classic", game, "Axis", picks_per_side=4)
-    scenario_choices = next(c for c in legal_choices(run).options if c.option.kind == "scenario")
+    session = session_for(game, "Axis", ruleset="kremlin-classic", picks_per_side=4)
+    scenario_choices = next(c for c in session.next_pick().options if c.option.kind == "scenario")
     assert SYRIA_IRAQ in scenario_choices.scenarios
-    classic_support.pick(run, "Axis", 9, scenario=SYRIA_IRAQ)
-    changed = delta(run.game.initial, run.game.board)
+    sessions.pick(session, "Axis", 9, scenario=SYRIA_IRAQ)
+    changed = delta(session.game.initial, session.game.board)
     assert changed["East Mediteranean Sea Zone"]["units"] == {(B, "submarine"): -1}
     assert changed["Red Sea Zone"]["units"] == {(B, "submarine"): 1}
 
@@ -339,23 +338,23 @@ def test_ships_a_scenario_places_among_enemy_ships_are_refused_and_not_offered(r
     # (pushed here onto the board) make the same board no game starts from, so the scenario is refused, not offered.
     from kremlin_triplea.model.changes import PlaceUnits
 
-    run = classic_support.run_for(ruleset, game, "Axis", picks_per_side=4)
-    drake = run.state.names.place("Drake Passage")
-    run.game.board.push(PlaceUnits(drake, B, "battleship", 1))
+    session = session_for(game, "Axis", ruleset=ruleset, picks_per_side=4)
+    drake = session.state.names.place("Drake Passage")
+    session.game.board.push(PlaceUnits(drake, B, "battleship", 1))
     title = "South American Powers join the Axis"
-    assert title not in next(c for c in legal_choices(run).options if c.option.kind == "scenario").scenarios
+    assert title not in next(c for c in session.next_pick().options if c.option.kind == "scenario").scenarios
     with pytest.raises(
         RuleViolation, match=r"the scenario places 1 (battleship|transport) of the Germans in .*Drake Passage.* and nowhere else, but .* holds units of British"
     ):
-        classic_support.pick(run, "Axis", 9, scenario=title)
+        sessions.pick(session, "Axis", 9, scenario=title)
 
 
 def test_aa50_scenario_steps_count_what_is_there() -> None:
     # 000 Allied scenario 2: "Place one Russian infantry and one tank in Finland, German units destroyed."
-    run = rules_support.run_for(GAMES["1941"], "Allies")
-    before = {k: n for k, n in run.game.board.units("Finland").items() if k[0] == G}
-    outcome = rules_support.pick(run, "Allies", 11, scenario="USSR crushes Finland in Winter War")
-    assert before and not any(o == G for (o, _), n in run.game.board.units("Finland").items() if n)
+    session = session_for(GAMES["1941"], "Allies")
+    before = {k: n for k, n in session.game.board.units("Finland").items() if k[0] == G}
+    outcome = sessions.pick(session, "Allies", 11, scenario="USSR crushes Finland in Winter War")
+    assert before and not any(o == G for (o, _), n in session.game.board.units("Finland").items() if n)
     assert any(line.startswith("destroy ") for line in outcome.lines)
 
 
@@ -364,24 +363,24 @@ def test_aa50_scenario_steps_count_what_is_there() -> None:
 TARGETS = [("kremlin-aa50", GAMES["1941"]), ("kremlin-aa50", GAMES["1942"]), *RULESET_GAMES]
 
 
-def drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> DraftRun:
+def drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     """A draft whose every pick comes from the legal enumeration, a scenario whenever one is offered and drawn."""
     first = choose(["Axis", "Allies"])
-    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": first, "picks_per_side": per_side}), fresh_game(game))
-    base = set(start_problems(run.game.board))
-    for _ in range(run.total_picks):
+    session = Session(draft_from_dict({"ruleset": ruleset, "first": first, "picks_per_side": per_side}), fresh_game(game))
+    base = set(start_problems(session.game.board))
+    for _ in range(session.run.total_picks):
         by_option: dict[int, list[Pick]] = {}
-        for pick in run.legal_picks:
+        for pick in session.legal_picks:
             by_option.setdefault(pick.option.number, []).append(pick)
         if not by_option:
             break
         scenarios = [n for n, picks in by_option.items() if picks[0].option.kind == "scenario"]
         number = choose(scenarios) if scenarios and choose([True, False]) else choose(sorted(by_option))
         pick = choose(by_option[number])
-        outcome = run.push(pick)  # listed, so accepted
+        outcome = session.push(pick)  # listed, so accepted
         assert not any("scenario_decision" in line for line in outcome.lines), pick.label
-        assert set(start_problems(run.game.board)) <= base, (pick.label, start_problems(run.game.board))
-    return run
+        assert set(start_problems(session.game.board)) <= base, (pick.label, start_problems(session.game.board))
+    return session
 
 
 def _chooser(data: st.DataObject):
@@ -408,27 +407,27 @@ def test_drawn_drafts_with_scenarios_start_a_game(ruleset: str, game: Path) -> N
     check()
 
 
-def sea_destinations(run: DraftRun) -> set[str]:
+def sea_destinations(session: Session) -> set[str]:
     """The sea zones the ruleset's scenarios move or retreat units into, in the game's names."""
     zones = set()
-    for scenario in run.ruleset.scenarios:
-        steps, _, _ = scenario.for_edition(run.state.edition)
+    for scenario in session.run.ruleset.scenarios:
+        steps, _, _ = scenario.for_edition(session.state.edition)
         for step in steps:
-            if step.kind in ("move", "retreat") and step.to not in run.state.profile.absent_places:
-                to = run.state.names.place(step.to)
-                if run.game.board.is_water(to):
+            if step.kind in ("move", "retreat") and step.to not in session.state.profile.absent_places:
+                to = session.state.names.place(step.to)
+                if session.game.board.is_water(to):
                     zones.add(to)
     return zones
 
 
-def _moves_at_sea(pick: Pick, run: DraftRun) -> bool:
+def _moves_at_sea(pick: Pick, session: Session) -> bool:
     if pick.option.kind != "scenario":
         return False
-    steps, _, _ = pick.target.scenario.for_edition(run.state.edition)  # type: ignore[attr-defined]
-    return any(step.kind in ("move", "retreat") and run.state.names.place(step.to) in sea_destinations(run) for step in steps)
+    steps, _, _ = pick.target.scenario.for_edition(session.state.edition)  # type: ignore[attr-defined]
+    return any(step.kind in ("move", "retreat") and session.state.names.place(step.to) in sea_destinations(session) for step in steps)
 
 
-def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> DraftRun:
+def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     """A draft drawn from the legal enumeration, leaning on ships placed where scenarios move units at sea.
 
     Each pick is drawn from one of: ships placed in (or takeovers beside) a sea zone some scenario moves or retreats
@@ -436,29 +435,29 @@ def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> DraftRun
     and leave no sea zone (nor territory) with units of powers at war; units a scenario moved at sea stand among no
     enemies.
     """
-    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": choose(["Axis", "Allies"]), "picks_per_side": per_side}), fresh_game(game))
-    board = run.game.board
-    zones = sea_destinations(run)
+    session = Session(draft_from_dict({"ruleset": ruleset, "first": choose(["Axis", "Allies"]), "picks_per_side": per_side}), fresh_game(game))
+    board = session.game.board
+    zones = sea_destinations(session)
     shores = {n for zone in zones for n in board.neighbours(zone)}
     base = set(start_problems(board))
-    for _ in range(run.total_picks):
-        legal = list(run.legal_picks)
+    for _ in range(session.run.total_picks):
+        legal = list(session.legal_picks)
         if not legal:
             break
         kinds = {
             "ships": [p for p in legal if isinstance(p.target, Placements) and any(u.at in zones for u in p.target.units)],
             "shore": [p for p in legal if isinstance(p.target, TakeoverSpec) and p.target.territory in shores],
-            "scenario": [p for p in legal if _moves_at_sea(p, run)],
+            "scenario": [p for p in legal if _moves_at_sea(p, session)],
             "any": legal,
         }
         pick = choose(kinds[choose([k for k, picks in kinds.items() if picks])])
-        outcome = run.push(pick)  # listed, so accepted
+        outcome = session.push(pick)  # listed, so accepted
         assert set(start_problems(board)) <= base, (pick.label, start_problems(board))
         for change in outcome.moved:
             if board.is_water(change.territory):
                 there = {o for (o, _), n in board.units(change.territory).items() if n and o is not None}
                 assert all(board.catalog.allied(change.owner, o) for o in there), (pick.label, change, there)
-    return run
+    return session
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -485,9 +484,9 @@ def test_a_scenarios_retreat_destination_locks_nothing_in_either_order(ruleset: 
     # ([locks] lock_retreat_destinations = false); whether Japan is "affected" must not depend on who picked first.
     game = KREMLIN if ruleset == "kremlin-classic" else RULESET_GAMES[-1][1]
     japanese_infantry = {"place": [{"power": "Japan", "unit": "infantry", "count": 3, "at": "Japan"}]}
-    run = classic_support.run_for(ruleset, game, "Allies")
-    classic_support.pick(run, "Allies", 9, scenario="USA takes the initiative in the Pacific")
-    classic_support.pick(run, "Axis", 1, **japanese_infantry)
-    run = classic_support.run_for(ruleset, game, "Axis")
-    classic_support.pick(run, "Axis", 1, **japanese_infantry)
-    classic_support.pick(run, "Allies", 9, scenario="USA takes the initiative in the Pacific")
+    session = session_for(game, "Allies", ruleset=ruleset)
+    sessions.pick(session, "Allies", 9, scenario="USA takes the initiative in the Pacific")
+    sessions.pick(session, "Axis", 1, **japanese_infantry)
+    session = session_for(game, "Axis", ruleset=ruleset)
+    sessions.pick(session, "Axis", 1, **japanese_infantry)
+    sessions.pick(session, "Allies", 9, scenario="USA takes the initiative in the Pacific")

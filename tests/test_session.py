@@ -205,6 +205,23 @@ def test_a_house_rule_set_that_conflicts_with_the_rulesets_own_rules_is_refused_
     assert session.to_toml() == toml
 
 
+def test_a_sides_house_rule_answer_is_a_step_the_draft_file_keeps_only_as_its_table_and_undo_takes_back() -> None:
+    """004: each power gains an advantage, chosen by its side after the bid; an answer of "none" changes no table."""
+    session = Session.open(EXAMPLE, maps_dir=MAPS_DIR)
+    straits = {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}
+    session.push(HouseRuleChoice.of("house-revised", straits))
+    written = session.to_toml()
+    session.push(HouseRuleChoice.of("house-revised", straits, by="Allies"))  # the Allies give their powers none
+    assert session.house_answered == {"Allies"} and session.to_toml() == written
+    session.push(HouseRuleChoice.of("house-revised", {**straits, "advantages": {"Germany": "u-boat-interdiction"}}, by="Axis"))
+    assert session.house_answered == {"Allies", "Axis"}
+    assert session.house_rule_choices["house-revised"]["advantages"] == {"Germany": "u-boat-interdiction"}
+    session.withdraw_bid()  # the answers do not depend on the bid: they stay
+    assert session.house_answered == {"Allies", "Axis"}
+    session.undo()  # the last pick and every step after it: the answers were given on the board it left
+    assert session.house_answered == set() and "house_rules" not in session.to_toml()
+
+
 def test_writing_a_game_adds_its_notes_once_whoever_writes_it(tmp_path) -> None:
     from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
@@ -261,3 +278,50 @@ def test_a_declaration_before_the_picks_are_made_is_refused_and_changes_nothing(
     with pytest.raises(RuleViolation, match="once the picks are made"):
         session.push(Declaration(displaced, "Russia"))
     assert session.game.to_bytes() == board and session.steps == steps
+
+
+def test_picks_ended_early_are_declared_and_bid_on_but_not_applied() -> None:
+    """end_picks: one pick examined on its own has its displaced units declared and a bid made at once (000 A
+    "Order of action" 1, 2); apply's count of picks still refuses the draft, and a pick after those steps is refused."""
+    data = example_data()
+    first = {k: v for k, v in data.items() if k != "bid"} | {"pick": data["pick"][:1]}  # option 10: Archangel taken, retreat to Russia
+    session = Session.from_draft(draft_from_dict(first, "draft.toml"), base("1941"))
+    initial = session.game.initial
+    defenders = initial.units("Archangel")[("Russians", "infantry")]
+    assert defenders > 0 and not session.picks_done
+    session.end_picks()
+    assert session.picks_done
+    session.declare_all()
+    assert session.game.board.units("Russia")[("Russians", "infantry")] == initial.units("Russia")[("Russians", "infantry")] + defenders
+    session.push(session.bid_from_toml({"axis": 3, "place": [{"power": "Germans", "unit": "infantry", "at": "Germany"}]}))
+    assert session.game.board.units("Germany")[("Germans", "infantry")] == initial.units("Germany")[("Germans", "infantry")] + 1
+    with pytest.raises(RuleViolation, match=r"1 picks made; 5 per side means 10"):
+        session.result()
+    # The picks go on only once the steps after them are popped.
+    session.pop(), session.pop()
+    allies = next(iter(session.legal_picks))
+    session.push(session.bid_from_toml({"axis": 0}))
+    with pytest.raises(RuleViolation, match="the picks were ended"):
+        session.push(allies)
+    session.pop()
+    session.push(allies)
+    assert not session.picks_done and len(session.picks) == 2
+
+
+def test_a_refused_declaration_names_its_group_alike_whichever_check_refuses_it() -> None:
+    """Archangel's retreat (000 option 10) refused three ways: before the picks end (000 A "Order of action" 1), to a
+    place not among its nearest, and with no place though several tie. Each message names the group the same way."""
+    data = example_data()
+    first = {k: v for k, v in data.items() if k != "bid"} | {"pick": without_declarations(data["pick"][:1])}
+    session = Session.from_draft(draft_from_dict(first, "draft.toml"), base("1941"))
+    (displaced,) = session.run.pending_declarations()
+    refusals = []
+    for end, to in ((False, "Russia"), (True, "Germany"), (True, None)):
+        if end:
+            session.end_picks()
+        with pytest.raises(RuleViolation) as refused:
+            session.push(Declaration(displaced, to))
+        refusals.append(refused.value)
+    assert [r.pick for r in refusals] == [f"{displaced.label}, retreat of {displaced.describe()}"] * 3
+    whys = [r.why for r in refusals]
+    assert "once the picks are made" in whys[0] and "cannot go to Germany" in whys[1] and "must say which" in whys[2]

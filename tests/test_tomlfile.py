@@ -104,3 +104,39 @@ def test_a_malformed_map_profile_is_refused_at_its_line(tmp_path: Path, old: str
     with pytest.raises(DataFileError) as error:
         load_profile(profile)
     assert str(error.value) == f"{profile}:{line}: {message}"
+
+
+# -- rulesets and profiles are read once per text (rules/tomlfile.py ReadOnce) --------------------------
+
+
+def test_an_edited_ruleset_is_read_again_and_an_unchanged_one_is_the_same_value(tmp_path: Path) -> None:
+    from kremlin_triplea.draft.rulesets import load_ruleset
+    from kremlin_triplea.rules.ruleset import find_data_file
+
+    path = tmp_path / "mine.toml"
+    text = find_data_file("rulesets", "kremlin-aa50").read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    first = load_ruleset(path)
+    assert load_ruleset(path) is first  # nothing re-parsed for the same text
+    assert '\ntitle = "' in text
+    path.write_text(text.replace('\ntitle = "', '\ntitle = "Edited: ', 1), encoding="utf-8")
+    assert load_ruleset(path).title == f"Edited: {first.title}"
+    path.write_text(text.replace('\nsides = ["Axis", "Allies"]', '\nsides = ["Axis"]', 1), encoding="utf-8")
+    with pytest.raises(KremlinError, match="sides"):  # the edit that breaks it is refused, not an old value returned
+        load_ruleset(path)
+
+
+def test_a_profile_is_read_again_when_the_profile_it_extends_is_edited(tmp_path: Path) -> None:
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.rules.ruleset import find_data_file
+
+    base = tmp_path / "base.toml"
+    base_text = find_data_file("maps", "world_war_ii_classic").read_text(encoding="utf-8")
+    base.write_text(base_text, encoding="utf-8")
+    child = tmp_path / "child.toml"
+    child_text = find_data_file("maps", "classic_variations").read_text(encoding="utf-8")
+    child.write_text(child_text.replace('extends = "world_war_ii_classic"', f"extends = {str(base)!r}"), encoding="utf-8")
+    assert load_profile(child).powers["Germany"] == "Germans"
+    assert load_profile(child) is load_profile(child)
+    base.write_text(base_text.replace('Germany = "Germans"', 'Germany = "Italians"', 1), encoding="utf-8")
+    assert load_profile(child).powers["Germany"] == "Italians"

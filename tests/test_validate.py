@@ -6,6 +6,8 @@ edit, which must produce exactly the expected problem at the right line.
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 import shutil
 import zipfile
@@ -780,7 +782,7 @@ UNREADABLE = ("is not a whole number", "(a Java int)", "with spaces around it")
 
 def _with_attribute(path: str, attribute: str, value: str) -> etree._Element:
     """WW2v3-1942 with ``attribute`` set to ``value`` on the first element at ``path`` (made if the game has none)."""
-    root = parse(AA50_1942)
+    root = copy.deepcopy(_aa50_1942())
     parent = root
     for tag in path.split("/"):
         child = parent.find(tag)
@@ -789,8 +791,15 @@ def _with_attribute(path: str, attribute: str, value: str) -> etree._Element:
     return parent
 
 
+@functools.cache
+def _aa50_1942() -> etree._Element:
+    """WW2v3-1942 parsed once; each test edits its own copy."""
+    return parse(AA50_1942)
+
+
 def _findings_on(element: etree._Element, attribute: str) -> list[Problem]:
-    problems = validate_tree(element.getroottree().getroot(), "game.xml", dtd=CORPUS_DTD)
+    """What validate says of ``attribute`` of ``element``: its verdict (the DTD's notes speak of the file's form, not of what the engine reads)."""
+    problems = validate_tree(element.getroottree().getroot(), "game.xml", read_dtd=False)
     return [p for p in problems if p.message.startswith(f"<{element.tag}> {attribute} ")]
 
 

@@ -12,8 +12,8 @@ from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.changes import RemoveUnits, SetPUs
-from kremlin_triplea.report.value import Valuer, value_draft, value_result
-from kremlin_triplea.session import apply_draft
+from kremlin_triplea.report.value import Valuer, value_draft, value_result, value_session
+from kremlin_triplea.session import Session, apply_draft, open_session
 from support.aa50 import fresh_game, pick, run_for
 from support.paths import AA50_1941, MAPS_DIR
 
@@ -72,6 +72,20 @@ def test_the_example_draft_running_totals_add_up_and_agree_with_the_replay(maps_
     assert any("capital" in line for line in values.picks[1].unvalued)
 
 
+def test_values_are_read_off_the_sessions_own_board_and_leave_it_where_it_was(maps_dir: Path) -> None:
+    session = Session.open(EXAMPLE, maps_dir=maps_dir)
+    board = session.game.board
+    changes = board.changes
+    values = value_session(session)
+    assert board.changes == changes and all(a is b for a, b in zip(board.changes, changes))
+    assert values == value_draft(EXAMPLE, maps_dir=maps_dir)
+    # The last pick taken back (with the bid and declarations after it): the others keep their values, as the board they left is the same.
+    session.undo()
+    fewer = value_session(session)
+    assert fewer.picks == values.picks[:-1] and fewer.bid is None
+    assert board.changes == [change for pick in session.run.applied for change in pick.outcome.changes]
+
+
 def test_value_command_prints_each_pick_and_the_totals() -> None:
     result = run("value", str(EXAMPLE))
     assert result.exit_code == 0, result.stderr
@@ -105,3 +119,26 @@ def test_the_written_game_notes_carry_the_values(tmp_path: Path) -> None:
     picks = notes[notes.index("<ol>") : notes.index("</ol>")]
     assert [f"(worth {value.value:+d} IPCs)" in item for value, item in zip(values.picks, picks.split("<li>")[1:])] == [True] * 10
     assert f"Axis {values.totals()['Axis']:+d} IPCs, Allies {values.totals()['Allies']:+d} IPCs" in notes
+
+
+def test_a_files_bid_waits_for_the_picks_and_one_the_board_refuses_is_set_aside_where_apply_refuses_it(tmp_path: Path) -> None:
+    """000 C: the bid comes after the picks; the Germans place only on German-owned territories (Russia is not)."""
+    text = EXAMPLE.read_text().replace('game = "world_war_ii_v3/WW2v3-1941.xml"', f'game = "{AA50_1941}"')
+    bid = text[text.index("[bid]") :]
+    early = tmp_path / "early.toml"
+    early.write_text(text[: text.index('[[pick]]\nside = "Allies"\noption = 6')] + bid)
+    result = run("value", str(early))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.count("running: ") == 5 and "bid" not in result.stdout
+    assert run("legal", str(early)).exit_code == 0
+    assert open_session(early).bid_dropped is not None
+
+    refused = tmp_path / "refused.toml"
+    refused.write_text(text.replace('at = "Morocco Algeria"', 'at = "Russia"'))
+    result = run("value", str(refused))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1 and "bid" in result.stderr
+    assert run("apply", str(refused), "-o", str(tmp_path / "out.xml")).exit_code == 1
+    session = open_session(refused)
+    assert session.bid is None and session.bid_dropped is not None and session.picks_done
+    assert len(session.picks) == 10 and not session.run.declared  # the declarations wait for the players, as with no bid

@@ -368,6 +368,55 @@ def test_each_side_chooses_its_powers_house_rule_advantages_after_the_bid(tmp_pa
     assert germany.title in ours.read_text() and japan.title not in ours.read_text()  # the notes name the advantages given
 
 
+# The room file as the room before the house-rule answers were session steps wrote it (commit 5d2eb35), once the
+# Axis had chosen Germany's advantage and none for Japan and then asked to undo the agreed bid: the links' secrets
+# are the room's own (filled in), the rest exactly as that version wrote it.
+OLD_ROOM_FILE = """# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.
+house_answered = [
+    "Axis",
+]
+
+[keys]
+Axis = "{Axis}"
+Allies = "{Allies}"
+spectator = "{spectator}"
+
+[players]
+
+[undo_request]
+side = "Axis"
+pick = 10
+"""
+
+
+def test_a_room_saved_by_the_version_before_the_house_answers_were_steps_resumes_where_it_was(tmp_path: Path) -> None:
+    house = load_named_house_set("house-revised")
+    straits = {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}
+    path = tmp_path / "draft.toml"
+    new_draft(path, {**header(example()), "house_rules": ["house-revised"], "house_rule_choices": {"house-revised": straits}}, MAPS_DIR)
+    room = Room(path, MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    make_picks(client, room)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    declare_as_the_example(client, room)
+    germany = house.advantages_of("Germany")[0]
+    form = {"seq": str(room.seq), "advantage.house-revised.Germany": germany.id, "advantage.house-revised.Japan": "none"}
+    assert post(client, room, "Axis", "house", form).status_code == 303
+    room_file(path).write_text(OLD_ROOM_FILE.format(**room.keys))
+
+    resumed = Room(path, MAPS_DIR)  # 004: each side answers for its own powers once; the Axis have, the Allies not yet
+    assert resumed.house_answered == {"Axis"} and resumed.house_pending() == ["Allies"]
+    assert resumed.undo_request is not None and (resumed.undo_request.side, resumed.undo_request.pick) == ("Axis", 10)
+    again = TestClient(create_app(resumed, svg_for=no_picture))
+    assert post(again, resumed, "Axis", "house", {**form, "seq": str(resumed.seq)}).status_code == 409  # answered once
+    assert post(again, resumed, "Allies", "undo/answer", {"seq": str(resumed.seq), "agree": "no"}).status_code == 303
+    allied = {f"advantage.house-revised.{p}": "none" for p in ("USSR", "UK", "USA")}
+    assert post(again, resumed, "Allies", "house", {"seq": str(resumed.seq), **allied}).status_code == 303
+    assert resumed.complete and Room(path, MAPS_DIR).complete
+    assert read_draft(path).house_rule_choices["house-revised"].data["advantages"] == {"Germany": germany.id}
+
+
 def test_serve_starts_a_draft_with_house_rules_and_refuses_a_set_that_conflicts_or_an_unknown_switch(tmp_path: Path) -> None:
     start = [
         "--maps-dir",

@@ -213,3 +213,13 @@ def test_a_territory_option_set_to_its_default_keeps_the_attachment_it_was_the_o
         assert all(read_back[field] == value for field, value in ((c.field, c.value) for c in changes)), territory
         problems = added_problems(base_problems, validate_tree(XmlDocument(written, source="written").root, "written"))
         assert problems == [], (territory, problems)
+
+
+def test_two_options_of_a_territory_without_an_attachment_make_one_attachment() -> None:
+    # TripleA keeps one territoryAttachment per territory (the last, a map put): the first option makes it, the
+    # second is written into it (the writer's index of attachments must know the one just made).
+    lines = diff(SetTerritory("1 Sea Zone", "victory_city", 1), SetTerritory("1 Sea Zone", "production", 2))
+    made = [line for line in lines if 'attachTo="1 Sea Zone"' in line]
+    assert len(made) == 1 and made[0].startswith("+") and 'name="territoryAttachment"' in made[0], lines
+    assert sum('name="victoryCity" value="1"' in line for line in lines) == 1
+    assert sum('name="production" value="2"' in line for line in lines) == 1

@@ -86,13 +86,20 @@ def and_more(found: Sequence[str], hint: str | None = None) -> str:
 
 def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     """Names in ``known`` that look like ``name``, compared case-insensitively."""
+    return list(_close_matches(name, tuple(known), n))
+
+
+@functools.lru_cache(maxsize=1024)
+def _close_matches(name: str, known: tuple[str, ...], n: int) -> tuple[str, ...]:
+    """close_matches, worked out once per name and list: the matrix asks the same unknown strait of every pick's
+    board, and difflib's comparison with every name of the map is most of an error's cost."""
     by_lower: dict[str, str] = {}
     for candidate in known:
         by_lower.setdefault(candidate.lower(), candidate)
     hits = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.6)
     if not hits:
         hits = [k for k in by_lower if name.lower() in k][:n]
-    return [by_lower[h] for h in hits]
+    return tuple(by_lower[h] for h in hits)
 
 
 class RuleViolation(KremlinError):

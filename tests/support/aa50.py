@@ -5,39 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kremlin_triplea.draft.kinds import Outcome
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-from kremlin_triplea.game import Game, load
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.diff import board_difference
+from kremlin_triplea.session import Session
+from support.games import fresh_game
 from support.paths import AA50_1941, AA50_1942, MAPS_DIR
+from support.sessions import pick, session_for
 
 GAMES = {"1941": AA50_1941, "1942": AA50_1942}
 SEED = "000_bc04a4edf7f7d2ab.txt"
 
-_CACHE: dict[Path, Game] = {}
 
-
-def fresh_game(path: Path) -> Game:
-    """A game with a pristine board; the file is parsed once per test session."""
-    if path not in _CACHE:
-        _CACHE[path] = load(path)
-    game = _CACHE[path]
-    game.reset()
-    return game
-
-
-def run_for(path: Path, first: str, picks_per_side: int | None = None) -> DraftRun:
-    data: dict[str, Any] = {"ruleset": "kremlin-aa50", "first": first}
-    if picks_per_side is not None:
-        data["picks_per_side"] = picks_per_side
-    return DraftRun(draft_from_dict(data), fresh_game(path))
-
-
-def pick(run: DraftRun, side: str, option: int | str, **spec: Any) -> Outcome:
-    """Apply one pick (the next in order) to the run's board."""
-    section = draft_from_dict({"ruleset": "kremlin-aa50", "first": side, "pick": [{"side": side, "option": option, **spec}]}).picks[0]
-    return run.apply_pick(run.parse_pick(len(run.applied) + 1, section))
+def run_for(path: Path, first: str, picks_per_side: int | None = None) -> Session:
+    """A new kremlin-aa50 draft on the game at ``path`` (its board pristine), ``first`` to pick: a session, as every draft is driven."""
+    return session_for(path, first, picks_per_side=picks_per_side)
 
 
 def delta(before: Board, after: Board) -> dict[str, Any]:
@@ -55,3 +36,16 @@ def delta(before: Board, after: Board) -> dict[str, Any]:
 
 
 __all__ = ["GAMES", "MAPS_DIR", "SEED", "delta", "fresh_game", "pick", "run_for"]
+
+
+#: Four legal picks a side on AA50 1941 (options 7, 6, 1, 9 each side), Axis first: the board a bid is made on.
+EIGHT_PICKS: tuple[dict[str, Any], ...] = (
+    {"side": "Axis", "option": 7, "place": [{"power": "Germans", "unit": "bomber", "at": "Germany"}]},
+    {"side": "Allies", "option": 7, "place": [{"power": "Russians", "unit": "bomber", "at": "Russia"}]},
+    {"side": "Axis", "option": 6, "place": [{"power": "Japanese", "unit": "fighter", "at": "Japan"}]},
+    {"side": "Allies", "option": 6, "place": [{"power": "British", "unit": "fighter", "at": "United Kingdom"}]},
+    {"side": "Axis", "option": 1, "place": [{"power": "Italians", "unit": "infantry", "count": 3, "at": "Italy"}]},
+    {"side": "Allies", "option": 1, "place": [{"power": "Americans", "unit": "infantry", "count": 3, "at": "Eastern United States"}]},
+    {"side": "Axis", "option": 9, "place": [{"power": "Japanese", "unit": "battleship", "at": "60 Sea Zone"}]},
+    {"side": "Allies", "option": 9, "place": [{"power": "Americans", "unit": "battleship", "at": "10 Sea Zone"}]},
+)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from kremlin_triplea.draft.kinds import Outcome
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-from support.aa50 import fresh_game
+from kremlin_triplea.session import Session
+from support.games import fresh_game
 from support.paths import MAPS_DIR
+from support.sessions import pick, session_for
 
 KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
 CLASSIC_3RD = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml"
@@ -29,22 +28,9 @@ def game_id(path: Path) -> str:
     return f"{path.parents[2].name}/{path.name}"
 
 
-def run_for(ruleset: str, path: Path, first: str, picks_per_side: int | None = None) -> DraftRun:
-    data: dict[str, Any] = {"ruleset": ruleset, "first": first}
-    if picks_per_side is not None:
-        data["picks_per_side"] = picks_per_side
-    return DraftRun(draft_from_dict(data), fresh_game(path))
+def run_for(ruleset: str, path: Path, first: str, picks_per_side: int | None = None) -> Session:
+    """A new draft of ``ruleset`` on the game at ``path`` (its board pristine), ``first`` to pick: a session, as every draft is driven."""
+    return session_for(path, first, ruleset=ruleset, picks_per_side=picks_per_side)
 
 
-def pick(run: DraftRun, side: str, option: int | str, **spec: Any) -> Outcome:
-    """Apply one pick (the next in order) to the run's board."""
-    section = draft_from_dict({"ruleset": run.ruleset.id, "first": side, "pick": [{"side": side, "option": option, **spec}]}).picks[0]
-    return run.apply_pick(run.parse_pick(len(run.applied) + 1, section))
-
-
-def bid(run: DraftRun, **spec: Any) -> Outcome:
-    run.draft = draft_from_dict({"ruleset": run.ruleset.id, "first": run.first, "bid": spec})
-    parsed = run.parse_bid()
-    assert parsed is not None
-    run.apply_declarations()  # the displaced units are placed before the bid's (000 A "Order of action" 1, 2)
-    return run.apply_bid(parsed)
+__all__ = ["CLASSIC_2ND", "CLASSIC_3RD", "KREMLIN", "RULESET_GAMES", "SEED_001", "SEED_002", "TARGETS", "fresh_game", "game_id", "pick", "run_for"]

@@ -6,12 +6,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from kremlin_triplea.draft.declare import destinations, write_declaration
+from kremlin_triplea.draft.declare import write_declaration
 from kremlin_triplea.draft.kinds.bid import bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.game import Game
+from kremlin_triplea.session import Declaration, Session
 from support.aa50 import fresh_game
 
 T = TypeVar("T")
@@ -21,21 +22,22 @@ Choose = Callable[[Sequence[T]], T]
 def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:
     """A complete draft (the TOML's data): each pick drawn from ``run.legal_picks`` (an option, then one of its targets), then a bid."""
     data: dict[str, Any] = {"ruleset": ruleset, "game": str(game), "first": first, "picks_per_side": per_side, "pick": []}
-    run = DraftRun(draft_from_dict(dict(data)), fresh_game(game))
+    session = Session(draft_from_dict(dict(data)), fresh_game(game))  # driven as the players drive a draft
+    run = session.run
     for _ in range(2 * per_side):
         by_option: dict[int, list[Pick]] = {}
-        for pick in run.legal_picks:
+        for pick in session.legal_picks:
             by_option.setdefault(pick.option.number, []).append(pick)
         chosen = choose(by_option[choose(sorted(by_option))])
-        run.push(chosen)
+        session.push(chosen)
         data["pick"].append(chosen.to_toml())
-    # After the bid, each displaced group goes where its side says among its nearest places then (000 A).
-    for displaced in run.pending_declarations():
-        places = destinations(run.state, displaced).matches
-        to = choose(places) if len(places) > 1 else None
-        if to is not None:
-            write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
-        run.declare_next(to)
+    # After the bid, each displaced group goes where its side says among its nearest places then (000 A): the session
+    # places a group with one nearest place, and asks for the others, as it asks the players.
+    while (waiting := session.open_declaration()) is not None:
+        displaced, found, _ = waiting
+        to = choose(found.matches)
+        write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
+        session.declare(Declaration(displaced, to))
     data["bid"] = random_bid(choose, run)
     return data
 

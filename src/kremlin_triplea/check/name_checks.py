@@ -129,7 +129,8 @@ def unknown_references(game: GameIndex) -> Iterator[Finding]:
     for ref in REFERENCES:
         if game.engine == TRIPLEA_19 and ref is STEP_PLAYER:
             continue  # steps_without_player_19
-        declared = [game.declared[kind] for kind in ref.kinds]
+        # Every name the reference may be (game.has: a declared one, or the engine's Neutral for a player), looked up once.
+        known_names = {name for kind in ref.kinds for name in game.declared[kind]} | ({NEUTRAL} if "player" in ref.kinds else set())
         for element in game.root.iterfind(ref.path):
             name = element.get(ref.attribute)
             if name is None and not ref.optional:
@@ -138,7 +139,7 @@ def unknown_references(game: GameIndex) -> Iterator[Finding]:
                 continue
             if name is None or (ref.optional and not name.strip()):
                 continue
-            if not any(name in names for names in declared) and not any(game.has(kind, name) for kind in ref.kinds):
+            if name not in known_names:
                 known = [n for kind in ref.kinds for n in game.declared[kind]]
                 kind = " or ".join(ref.kinds)
                 yield element, f"{element.tag} {ref.attribute}: {unknown(kind, name, known)}; {ref.consequence}"

@@ -333,6 +333,7 @@ def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
         quantity = java_int(element.get("quantity", "0"))
         if quantity is not None and quantity < 0:
             yield element, f'<resourceGiven> quantity {quantity} is negative; {REFUSES} ("quantity must be positive")'
+    hit_points: dict[str, int] = {}  # a unit type's, read once however many placements it has
     for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
         damage = java_int(element.get("unitDamage", "0"))
         if damage is not None and damage < 0:
@@ -340,7 +341,9 @@ def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
         hits, unit_type = java_int(element.get("hitsTaken", "0")), element.get("unitType", "")
         if hits is None or not game.has("unit type", unit_type):
             continue
-        most = _hit_points(game, unit_type) - 1
+        if unit_type not in hit_points:
+            hit_points[unit_type] = _hit_points(game, unit_type)
+        most = hit_points[unit_type] - 1
         if not 0 <= hits <= most:
             yield element, f"<unitPlacement> hitsTaken {hits} is outside 0 to {most} (one less than {unit_type!r}'s hitPoints); {REFUSES}"
 

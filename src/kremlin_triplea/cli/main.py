@@ -353,15 +353,12 @@ def options_command(ruleset_name: str) -> None:
 @profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profile) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
-    import attrs
-
     from kremlin_triplea.draft.legal import describe
-    from kremlin_triplea.draft.run import read_draft
     from kremlin_triplea.session import Session
 
-    parsed = read_draft(draft)
-    # The draft's picks pushed onto a session as apply pushes them; the next pick is asked about, so its bid is not.
-    session = Session.from_draft(attrs.evolve(parsed, bid=None), game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile)
+    # The draft's steps pushed onto a session as apply pushes them; the next pick is asked about, so a bid that
+    # cannot be taken yet (or no longer) is set aside, not the answer.
+    session = Session.open(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile, set_bid_aside=True)
     for warning in session.run.warnings:
         warn(warning)
     for line in describe(session.next_pick()):

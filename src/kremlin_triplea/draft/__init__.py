@@ -1,13 +1,13 @@
 """A Kremlin draft: picks applied in order to a board, the legal choices for the next pick, the bid.
 
-:mod:`run` reads a host's draft file and applies its picks (the session layer, :mod:`kremlin_triplea.session`, drives a whole draft); :mod:`kinds` implements each
+:mod:`run` reads a host's draft file and checks each step on the board (the session layer, :mod:`kremlin_triplea.session`, drives every draft: a file is opened by pushing its steps); :mod:`kinds` implements each
 kind of option once; :mod:`legal` lists every legal choice for the next pick
 with the same checks.
 """
 
 from __future__ import annotations
 
-from kremlin_triplea.draft.legal import NextPick, legal_choices, next_choices
+from kremlin_triplea.draft.legal import NextPick, legal_choices
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import Draft, DraftResult, DraftRun, read_draft
 
@@ -19,6 +19,5 @@ __all__ = [
     "legal_choices",
     "load_named_ruleset",
     "load_ruleset",
-    "next_choices",
     "read_draft",
 ]

@@ -9,20 +9,10 @@ invariants) is not available, with why.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from kremlin_triplea.draft.choices import BidChoices, NextPick
 from kremlin_triplea.draft.kinds import KINDS, DraftState
 from kremlin_triplea.draft.kinds.bid import bid_cost, bid_placement_problem, removable_units
-from kremlin_triplea.draft.run import Draft, DraftRun, open_game
-from kremlin_triplea.game import Game
-
-
-def next_choices(draft: Draft, game: Game | None = None, *, maps_dir: Path | str | None = None) -> NextPick:
-    """The legal choices after ``draft``'s picks (they must all be legal), on its game or ``game``."""
-    run = DraftRun(draft, game or open_game(draft, None, maps_dir))
-    run.apply_picks()
-    return legal_choices(run)
+from kremlin_triplea.draft.run import DraftRun
 
 
 def legal_choices(run: DraftRun) -> NextPick:

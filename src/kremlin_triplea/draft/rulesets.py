@@ -12,11 +12,17 @@ from pathlib import Path
 
 from kremlin_triplea.draft.kinds import params_by_kind
 from kremlin_triplea.rules.ruleset import Ruleset, find_data_file, read_ruleset
+from kremlin_triplea.rules.tomlfile import ReadOnce
 
 
 def load_ruleset(path: Path | str) -> Ruleset:
-    """The ruleset file at ``path``; a malformed option fails with the file, the key and what was expected."""
-    return read_ruleset(path, params_by_kind())
+    """The ruleset file at ``path``; a malformed option fails with the file, the key and what was expected.
+
+    Read once per text and set of kinds (a kind registered later, a test's own, reads the file again)."""
+    return _read_ruleset(path, tuple(params_by_kind().items()))
+
+
+_read_ruleset = ReadOnce(lambda path, text, kinds: read_ruleset(path, dict(kinds), text))
 
 
 def load_named_ruleset(name: str, *, where: str | None = None) -> Ruleset:

@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import declare, declared_in, destinations, label
+from kremlin_triplea.draft.declare import declare, label
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick
 from kremlin_triplea.draft.kinds.bid import apply_bid
@@ -308,7 +308,12 @@ class LegalPicks:
 
 
 class DraftRun:
-    """Applies a draft's picks one at a time (``apply`` and ``legal`` share it)."""
+    """A draft's board and the checks of its steps: picks pushed one at a time, the displaced groups declared, the bid.
+
+    Drafts are driven through :class:`kremlin_triplea.session.Session`, which builds one and pushes each step onto
+    it (a draft file's steps too: there is no replay of a file here); the draft layer's own readers (``legal_choices``)
+    only ask it.
+    """
 
     def __init__(self, draft: Draft, game: Game, *, ruleset: Ruleset | None = None, profile: Profile | None = None) -> None:
         self.draft = draft
@@ -490,11 +495,6 @@ class DraftRun:
         self.applied.append(AppliedPick(pick, outcome))
         return outcome
 
-    def apply_picks(self) -> None:
-        for index, section in enumerate(self.draft.picks, start=1):
-            with located(section.where):
-                self.apply_pick(self.parse_pick(index, section))
-
     def check_complete(self) -> None:
         picks = self.ruleset.picks
         done = len(self.applied)
@@ -523,22 +523,6 @@ class DraftRun:
         self.declared.append((displaced, outcome))
         return outcome
 
-    def apply_declarations(self, choose: Callable[[Displaced, tuple[str, ...]], str] | None = None) -> None:
-        """Every pending declaration as the picks' entries state it (or the one nearest place).
-
-        ``choose`` answers for a group the entries leave open among several places (the matrix's random
-        drafts); without it such a group is refused: its side must say which.
-        """
-        for displaced in self.pending_declarations():
-            stated = declared_in(self.applied[displaced.pick - 1].pick, displaced)
-            if stated is None and choose is not None:
-                found = destinations(self.state, displaced)
-                if found.tied:
-                    stated = choose(displaced, found.matches)
-            written = self.draft.picks  # a draft made in the draft room or the terminal may have no such table yet
-            with located(written[displaced.pick - 1].where if displaced.pick <= len(written) else self.draft.path):
-                self.declare_next(stated)
-
     def take_back_declarations(self) -> None:
         while self.declared:
             self.pop_declaration()
@@ -551,11 +535,8 @@ class DraftRun:
         self.state.forget(displaced.side, displaced.pick, outcome)
         return displaced, outcome
 
-    def parse_bid(self, section: Section | None = None) -> BidSpec | None:
-        """``section`` (a ``[bid]`` table; the draft's own by default) as a :class:`BidSpec`, its names resolved."""
-        section = section if section is not None else self.draft.bid
-        if section is None:
-            return None
+    def parse_bid(self, section: Section) -> BidSpec:
+        """``section`` (a ``[bid]`` table: the draft file's, or one the players enter) as a :class:`BidSpec`, its names resolved."""
         placing = self.ruleset.bid.placing_side.lower()
         section.only(placing, "place", "allocate", "remove", "phase")
         amount = section.integer(placing)

@@ -17,6 +17,7 @@ TripleA 2.x's own maps-folder setting is read by :func:`maps_folder_override`.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -303,15 +304,28 @@ def jar_problem(jar: Path) -> str | None:
 def _version(jar: Path) -> str | None:
     """``TripleA-Version`` of the jar's manifest (1.9: "1.9.0.0.dev"), else the version in its file name."""
     try:
-        with zipfile.ZipFile(jar) as archive:
-            manifest = archive.read("META-INF/MANIFEST.MF").decode("utf-8", "replace")
-    except (OSError, KeyError, zipfile.BadZipFile):
+        stat = jar.stat()
+    except OSError:
         manifest = ""
+    else:
+        manifest = _manifest(str(jar), stat.st_size, stat.st_mtime_ns)
     match = re.search(r"^(?:TripleA-Version|Implementation-Version|Engine-Version):\s*(\S+)", manifest, re.MULTILINE)
     if match:
         return match.group(1)
     named = _VERSION_IN_NAME.search(jar.name)
     return named.group(1) if named else None
+
+
+@functools.lru_cache(maxsize=16)
+def _manifest(jar: str, _size: int, _mtime_ns: int) -> str:
+    """The jar's manifest, read once per jar as it is on disk (size and time in the key): opening a jar reads its
+    whole table of contents (tens of thousands of entries for TripleA 1.9), and every validate looks for the
+    installation whose game.dtd it judges with."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            return archive.read("META-INF/MANIFEST.MF").decode("utf-8", "replace")
+    except (OSError, KeyError, zipfile.BadZipFile, EOFError, ValueError):
+        return ""
 
 
 def _version_key(version: str | None) -> tuple[int, ...]:

@@ -81,6 +81,10 @@ class GameXml:
         self.property_list = root.find("propertyList")
         # territory -> its unitPlacements in file order; built on the first write, kept by set_unit_count
         self._placements_by_territory: dict[str, list[etree._Element]] | None = None
+        # (type, attachTo, name) -> those attachments in file order; built on the first lookup, dropped by every
+        # method that adds or removes an attachment (all of them are here): a big map's writer asks for a territory's
+        # attachment thousands of times, and each walk of the attachment list is thousands of elements.
+        self._attachments_by_key: dict[tuple[str | None, str | None, str | None], list[etree._Element]] | None = None
         if self.map is None:
             raise InputError("not a TripleA game file: it has no <map>", where=document.source)
 
@@ -140,6 +144,16 @@ class GameXml:
         return _elements(self.root.find("production"), "playerProduction")
 
     def attachments(self, *, kind: str | None = None, attach_to: str | None = None, name: str | None = None) -> Iterator[etree._Element]:
+        if kind is not None and attach_to is not None and name is not None:
+            if self._attachments_by_key is None:
+                index: dict[tuple[str | None, str | None, str | None], list[etree._Element]] = {}
+                for attachment in _elements(self.attachment_list, "attachment"):
+                    index.setdefault((attachment.get("type"), attachment.get("attachTo"), attachment.get("name")), []).append(attachment)
+                self._attachments_by_key = index
+            return iter(tuple(self._attachments_by_key.get((kind, attach_to, name), ())))
+        return self._matching_attachments(kind, attach_to, name)
+
+    def _matching_attachments(self, kind: str | None, attach_to: str | None, name: str | None) -> Iterator[etree._Element]:
         for attachment in _elements(self.attachment_list, "attachment"):
             if kind is not None and attachment.get("type") != kind:
                 continue
@@ -330,6 +344,7 @@ class GameXml:
         copy = etree.fromstring(etree.tostring(attachment))
         copy.tail = None
         copy.set("name", new_name)
+        self._attachments_by_key = None
         for option in list(copy.iterchildren("option")):
             if option.get("name") in without:
                 copy.remove(option)
@@ -458,6 +473,7 @@ class GameXml:
     def add_element(self, parent: etree._Element, xml: str, *, after: etree._Element | None = None) -> etree._Element:
         element = etree.fromstring(xml)
         self._placements_by_territory = None  # the addition may be a unitPlacement
+        self._attachments_by_key = None  # or an attachment
         if after is not None:
             return self.document.insert_after(after, element)
         return self.document.append(parent, element)
@@ -481,6 +497,7 @@ class GameXml:
                     return
                 # game.dtd requires at least one option: an attachment left empty goes.
                 self.document.remove(attachment)
+                self._attachments_by_key = None
                 return
             for element in existing:
                 self.document.remove(element)
@@ -494,6 +511,7 @@ class GameXml:
         if self.attachment_list is None:
             self.attachment_list = self._insert_section("attachmentList", before=("initialize", "propertyList"))
         new = etree.Element("attachment", name=name, attachTo=attach_to, javaClass=java_class, type=kind)
+        self._attachments_by_key = None
         same_kind = list(self.attachments(kind=kind, name=name))
         if same_kind:
             return self.document.insert_after(same_kind[-1], new)

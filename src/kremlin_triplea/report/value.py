@@ -32,7 +32,7 @@ import attrs
 
 from kremlin_triplea.draft.kinds import Displaced, Outcome, displacing_kind
 from kremlin_triplea.draft.picks import BidSpec
-from kremlin_triplea.draft.run import AppliedPick, read_draft
+from kremlin_triplea.draft.run import AppliedPick
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import (
     Change,
@@ -42,7 +42,7 @@ from kremlin_triplea.model.changes import (
     SetPUs,
     SetTerritory,
 )
-from kremlin_triplea.session import Session, located
+from kremlin_triplea.session import Session
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.run import DraftResult
@@ -233,53 +233,94 @@ def _measured(change: Change) -> bool:
 
 
 def value_result(result: DraftResult) -> DraftValue:
-    """Value every pick and the bid of an applied draft, replaying its changes from the base game."""
+    """Value every pick and the bid of an applied draft, on its own board (the house rules' changes on top of them)."""
+    above = len(result.rules.changes) if result.rules is not None else 0
     return _valued(
-        result.game.initial, result.state.side_powers, result.picks, result.declarations, result.bid_spec, result.bid, result.ruleset.bid.placing_side
+        result.game.board,
+        result.state.side_powers,
+        result.picks,
+        result.declarations,
+        result.bid_spec,
+        result.bid,
+        result.ruleset.bid.placing_side,
+        above=above,
     )
 
 
 def value_session(session: Session) -> DraftValue:
     """Value the picks a session has made so far, and its bid once it is on the board (after the declarations)."""
     run = session.run
-    return _valued(session.game.initial, run.state.side_powers, run.applied, run.declared, session.bid, session.bid_outcome, run.ruleset.bid.placing_side)
+    return _valued(session.game.board, run.state.side_powers, run.applied, run.declared, session.bid, session.bid_outcome, run.ruleset.bid.placing_side)
 
 
 def _valued(
-    initial: Board,
+    board: Board,
     side_powers: Mapping[str, Iterable[str]],
     applied: Iterable[AppliedPick],
     declarations: Iterable[tuple[Displaced, Outcome]],
     bid_spec: BidSpec | None,
     bid_outcome: Outcome | None,
     placing_side: str,
+    *,
+    above: int = 0,
 ) -> DraftValue:
-    """Each pick valued on the board it left, replayed from the base game; the bid after the declarations."""
-    board = initial.copy()
-    valuer = Valuer(board, side_powers)
-    picks = []
-    for pick in applied:
-        board.push_all(list(pick.outcome.changes))
-        picks.append(valuer.value(pick.pick.label, pick.pick.side, pick.outcome))
-    bid = None
-    if bid_outcome is not None and bid_spec is not None:
-        for _, outcome in declarations:
-            board.push_all(list(outcome.changes))
-        valuer.declared()
-        board.push_all(list(bid_outcome.changes))
-        bid = valuer.value(f"bid {bid_spec.amount}", _bid_side(side_powers, placing_side, bid_spec.amount), bid_outcome)
+    """Each pick valued on the board it left, the bid after the declarations: read off the draft's own board.
+
+    As python-chess reads a position's history, the board is popped back to the draft's start and each step's
+    changes pushed back in turn, valued as they go: the board ends where it was. ``above``: changes on top of
+    the steps' (the house rules of a finished draft), popped first and pushed back last.
+    """
+    applied = list(applied)
+    declarations = list(declarations)
+    steps = [list(pick.outcome.changes) for pick in applied] + [list(outcome.changes) for _, outcome in declarations]
+    if bid_outcome is not None:
+        steps.append(list(bid_outcome.changes))
+    on_top = [board.pop() for _ in range(above)]
+    taken = _pop_steps(board, steps)
+    try:
+        valuer = Valuer(board, side_powers)
+        picks = []
+        for pick in applied:
+            board.push_all(taken.pop())
+            picks.append(valuer.value(pick.pick.label, pick.pick.side, pick.outcome))
+        for _ in declarations:
+            board.push_all(taken.pop())
+        bid = None
+        if bid_outcome is not None and bid_spec is not None:
+            valuer.declared()
+            board.push_all(taken.pop())
+            bid = valuer.value(f"bid {bid_spec.amount}", _bid_side(side_powers, placing_side, bid_spec.amount), bid_outcome)
+    finally:  # the board as it was, whatever happened
+        while taken:
+            board.push_all(taken.pop())
+        board.push_all(on_top[::-1])
     return DraftValue(tuple(side_powers), tuple(picks), bid)
+
+
+def _pop_steps(board: Board, steps: list[list[Change]]) -> list[list[Change]]:
+    """Pop ``steps`` (oldest first) off the top of ``board``; the changes popped, last step first, each in push order.
+
+    Each change popped is the step's own object: a board whose top is not these steps is a defect, not a position to value.
+    """
+    taken: list[list[Change]] = []
+    for changes in reversed(steps):
+        popped = [board.pop() for _ in changes][::-1]
+        taken.append(popped)
+        if any(got is not want for got, want in zip(popped, changes)):
+            for done in reversed(taken):
+                board.push_all(done)
+            raise AssertionError("the board's last changes are not the draft's steps")
+    return taken
 
 
 def value_draft(path: Path | str, *, game_spec: str | None = None, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftValue:
     """Value a draft file's picks so far, and its bid once the picks are complete (the file opened as ``apply`` opens it)."""
-    draft = read_draft(path)
-    # An unfinished draft's bid waits for its picks: it is valued once they are made.
-    session = Session.from_draft(attrs.evolve(draft, bid=None), game_spec=game_spec, maps_dir=maps_dir, profile=profile)
-    if draft.bid is not None and session.picks_done:
+    # An unfinished draft's bid waits for its picks (set aside by the session): it is valued once they are made.
+    session = Session.open(path, game_spec=game_spec, maps_dir=maps_dir, profile=profile, set_bid_aside=True)
+    if session.picks_done and session.bid_dropped is not None:
+        raise session.bid_dropped  # the picks made, the bid must apply, as apply refuses it
+    if session.bid is not None:
         session.declare_all()  # before the bid's units (000 A); a group the file leaves open is refused, as apply refuses it
-        with located(draft.bid.where):
-            session.push(session.bid_from_section(draft.bid))
     return value_session(session)
 
 

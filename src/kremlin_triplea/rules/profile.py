@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.errors import UnknownNameError, and_more
+from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game
 from kremlin_triplea.model.board import Catalog
 from kremlin_triplea.rules.datafiles import check_file_kind
 from kremlin_triplea.rules.ruleset import data_folders, find_data_file
 from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
-from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, ReadOnce, Section, read_toml, read_toml_text
 
 
 @attrs.frozen
@@ -205,8 +206,26 @@ class Profile:
 
 
 def load_profile(path: Path | str) -> Profile:
-    path = Path(path)
-    data = read_toml(path)
+    """The map profile at ``path`` (read once per text of it and of the profile it extends)."""
+    return _read_profile(path)
+
+
+def _base_text(path: Path, text: str) -> tuple[str, ...]:
+    """The text of the profile ``text`` extends (none: ``()``), so that an edited base is read again."""
+    found = _EXTENDS.search(text)
+    if found is None:
+        return ()
+    try:
+        return (read_toml_text(find_data_file("maps", found.group(1))),)
+    except KremlinError:
+        return ()  # reading the profile says what is wrong with its base
+
+
+_EXTENDS = re.compile(r'^\s*extends\s*=\s*["\']([^"\'\n]+)["\']', re.MULTILINE)
+
+
+def _load_profile(path: Path, text: str) -> Profile:
+    data = read_toml(path, text)
     check_file_kind(data, path, "profile")
     # A profile that extends another mixes the base's entries in: their lines are not this file's to give.
     root = Section(_with_base(data, path), str(path), lines=None if "extends" in data else KeyLines.of_file(path))
@@ -478,3 +497,6 @@ def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
             option = _attrs.evolve(option, params=params)
         options.append(option)
     return _attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions, options=tuple(options)), tuple(notes)
+
+
+_read_profile = ReadOnce(_load_profile, also=_base_text)

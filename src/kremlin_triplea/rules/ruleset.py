@@ -15,7 +15,7 @@ from pathlib import Path
 import attrs
 
 from kremlin_triplea.errors import UnknownNameError
-from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, data_folders, find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, data_folders, find_data_file
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
 from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
@@ -144,17 +144,17 @@ class Ruleset:
         return RuleSet(self.id, self.title, self.source, self.path, self.game_rules)
 
 
-def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParams]]) -> Ruleset:
-    """The ruleset file at ``path``, its options' parameters read by the classes of ``params_by_kind``.
+def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParams]], text: str | None = None) -> Ruleset:
+    """The ruleset file at ``path`` (``text``: its text, already read), its options' parameters read by the classes of ``params_by_kind``.
 
     The draft's ``load_ruleset`` passes the registered option kinds; this
     layer does not know them (see :mod:`kremlin_triplea.rules.options`).
     """
     path = Path(path)
-    data = read_toml(path)
+    data = read_toml(path, text)
     if data_file_kind(data) in ("profile", "draft"):
         check_file_kind(data, path, "ruleset")
-    if rule_file_kind(path) != "ruleset":
+    if "option" not in data:  # a house-rule set (rule_file_kind: a ruleset is the file with bonus options)
         raise DataFileError(
             f'{path.stem} is a house-rule set, not a Kremlin ruleset: list it in a draft as house_rules = ["{path.stem}"] '
             f"or write it into a game with `kremlin-triplea house GAME -r {path.stem}`",

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile.safe import read_text
@@ -33,15 +34,55 @@ class DataFileError(KremlinError):
 MAX_TOML_BYTES = 4 * 1024 * 1024
 
 
-def read_toml(path: Path) -> dict[str, Any]:
-    """The file's data; a missing, special (FIFO, device), non-UTF-8 or too deeply nested file is an ``InputError``."""
-    text = read_text(Path(path), max_bytes=MAX_TOML_BYTES, what="TOML file")
+def read_toml_text(path: Path) -> str:
+    """The file's text; a missing, special (FIFO, device), non-UTF-8 or oversized file is an ``InputError``."""
+    return read_text(Path(path), max_bytes=MAX_TOML_BYTES, what="TOML file")
+
+
+def read_toml(path: Path, text: str | None = None) -> dict[str, Any]:
+    """The file's data (``text``: the file's text, already read); a missing, special (FIFO, device), non-UTF-8 or
+    too deeply nested file is an ``InputError``."""
+    text = read_toml_text(path) if text is None else text
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise DataFileError(f"not valid TOML: {error}", where=str(path)) from None
     except RecursionError:
         raise DataFileError("not valid TOML: arrays or tables nested too deeply", where=str(path)) from None
+
+
+class ReadOnce(Generic[T]):
+    """Frozen values read from data files, each kept for the exact text it was read from.
+
+    Every command, and the draft room on every request, reads the same rulesets and map profiles several times
+    (a draft, its ruleset, the profile apply finds, the matrix's every game); parsing TOML in pure Python is most
+    of that. The file is still read each time (its text is the key), so an edited file is read again, and a file
+    that is not readable is refused as before; only the parsing of a text already read is skipped. ``read`` must
+    return a value nobody changes (attrs frozen), from the path, the text and ``extra`` (what else it is read
+    with, part of the key); ``also`` names texts the value depends on besides the file's own
+    (a profile's base), part of the key too.
+    """
+
+    def __init__(self, read: Callable[..., T], also: Callable[[Path, str], tuple[str, ...]] = lambda path, text: (), size: int = 64) -> None:
+        self._read = read
+        self._also = also
+        self._size = size
+        self._values: dict[tuple[Any, ...], T] = {}
+        self._lock = threading.Lock()  # the draft room's requests read rulesets from several threads
+
+    def __call__(self, path: Path | str, *extra: Hashable) -> T:
+        path = Path(path)
+        text = read_toml_text(path)
+        key = (str(path), text, self._also(path, text), extra)
+        with self._lock:
+            value = self._values.pop(key, None)  # popped and put back: the dict keeps the most recent last
+        if value is None:
+            value = self._read(path, text, *extra)  # outside the lock: a bad file's error is raised, nothing kept
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self._size:
+                del self._values[next(iter(self._values))]
+        return value
 
 
 _BARE_VALUE = re.compile(r"[^,\]}\n#]*")

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick
-from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, write_declaration
+from kremlin_triplea.draft.declare import declaration_problem, declared_in, destinations, label, write_declaration
 from kremlin_triplea.draft.kinds import Displaced, DraftState, Outcome, Pick
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.picks import BidSpec
@@ -88,6 +88,7 @@ class Session:
         self.undone_bid: int | None = None  # the pick whose undo took the bid with it
         self.bid_dropped: RuleViolation | None = None  # why the last bid withdrawn by :meth:`declare` no longer applied
         self.file_header = ""  # the comment the draft file starts with (who writes it)
+        self._picks_ended = False  # :meth:`end_picks`: the picks made so far are the draft's, fewer than the rules' count
 
     # -- opening a draft file: its steps pushed in order -------------------------------
 
@@ -101,8 +102,11 @@ class Session:
         maps_dir: Path | str | None = None,
         players: dict[str, str] | None = None,
         profile: Profile | None = None,
+        set_bid_aside: bool = False,
     ) -> Session:
-        return cls.from_draft(read_draft(path), game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile)
+        """The draft file at ``path`` opened by pushing its steps (:meth:`from_draft`)."""
+        draft = read_draft(path)
+        return cls.from_draft(draft, game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=set_bid_aside)
 
     @classmethod
     def from_draft(
@@ -115,11 +119,15 @@ class Session:
         ruleset: Ruleset | None = None,
         profile: Profile | None = None,
         players: dict[str, str] | None = None,
+        set_bid_aside: bool = False,
     ) -> Session:
         """The draft's picks, declarations, bid and house-rule choices pushed in order, each refused at its line.
 
         Groups the file leaves open among several places stay open (:meth:`open_declaration`): the players
-        declare them; :meth:`result` refuses a draft that still has one.
+        declare them; :meth:`result` refuses a draft that still has one. ``set_bid_aside``: a bid the session
+        cannot take (the picks unfinished, or the board no longer allows it) is not pushed and :attr:`bid_dropped`
+        says why (a draft being made or examined: the bid is asked again, or waits for the picks), where ``apply``
+        refuses the draft.
         """
         game = game or open_game(draft, game_spec, maps_dir)
         for name in draft.house_rules:  # each set's table checked first, at its lines in the file
@@ -132,16 +140,28 @@ class Session:
                 note = section.data.get("note")
                 session.push(run.parse_pick(index, section), note=note if isinstance(note, str) else None)
         if draft.bid is not None:
-            run.check_complete()
-            bid = session.bid_from_section(draft.bid)
-            session.declare_as_written()
-            with located(draft.bid.where):
-                session.push(bid)
+            session._push_written_bid(draft.bid, set_aside=set_bid_aside)
         tables = draft.root.data.get("house_rule_choices", {}) if draft.root is not None else {}
         for set_id in draft.root.data.get("house_rules", []) if draft.root is not None else []:
             if set_id in tables:
                 session.push(HouseRuleChoice.of(set_id, tables[set_id]))
         return session
+
+    def _push_written_bid(self, section: Section, *, set_aside: bool) -> None:
+        """The file's bid, after the declarations it states (000 A); set aside (:attr:`bid_dropped`) rather than refused if asked."""
+        mark = len(self.done)
+        try:
+            self.run.check_complete()
+            bid = self.bid_from_section(section)
+            self.declare_as_written()
+            with located(section.where):
+                self.push(bid)
+        except RuleViolation as error:
+            if not set_aside:
+                raise
+            while len(self.done) > mark:  # the declarations pushed for it wait for the players, as without a bid
+                self.pop()
+            self.bid_dropped = error
 
     # -- what it is now ----------------------------------------------------------------
 
@@ -183,7 +203,18 @@ class Session:
 
     @property
     def picks_done(self) -> bool:
-        return len(self.run.applied) >= self.run.total_picks
+        """Whether the steps after the picks (the declarations, the bid) are due: every pick made, or :meth:`end_picks`."""
+        return self._picks_ended or len(self.run.applied) >= self.run.total_picks
+
+    def end_picks(self) -> None:
+        """End the picks here, with fewer than the rules' count: the declarations and the bid are due at once.
+
+        For examining a few picks on their own (the rules tests: what one pick leaves once its displaced units are
+        declared, a bid on the board before the draft), as python-chess sets up a position to examine. Not a draft
+        ``apply`` takes: :meth:`result` still refuses a draft of too few picks. A pick pushed straight after the end
+        (before any declaration or bid) takes the end back; after one it is refused.
+        """
+        self._picks_ended = True
 
     @property
     def legal_picks(self) -> LegalPicks:
@@ -204,9 +235,8 @@ class Session:
         return self.bid_from_section(Section(table, str(self.path), "bid"))
 
     def bid_from_section(self, section: Section) -> Bid:
-        spec = self.run.parse_bid(section)
-        assert spec is not None
-        return Bid(spec)
+        """A draft file's ``[bid]`` table as a bid step (its errors at the table's lines)."""
+        return Bid(self.run.parse_bid(section))
 
     @property
     def bid_table(self) -> dict[str, Any] | None:
@@ -217,6 +247,16 @@ class Session:
     def house_rules(self) -> list[str]:
         """The house-rule sets the draft takes, as the file names them."""
         return self._house_data()["house_rules"]
+
+    @property
+    def house_rule_choices(self) -> dict[str, dict[str, Any]]:
+        """Each house-rule set's ``[house_rule_choices.<set>]`` table as the file writes it (the file's, then the steps')."""
+        return {set_id: table for set_id, table in self._house_data()["house_rule_choices"].items() if table}
+
+    @property
+    def house_answered(self) -> set[str]:
+        """The sides that have answered for their powers' house-rule advantages (a :class:`HouseRuleChoice` ``by`` them)."""
+        return {done.step.by for done in self.done if isinstance(done.step, HouseRuleChoice) and done.step.by is not None}
 
     @property
     def bid_outcome(self) -> Outcome | None:
@@ -231,6 +271,7 @@ class Session:
         Returns what it did on the board (None: a house-rule choice, or a bid waiting for the declarations).
         """
         if isinstance(step, Pick):
+            self._reopen_picks(step)
             outcome = self.run.push(step)
             if note is None and step.side in self.players:
                 note = PICKED_BY + self.players[step.side]
@@ -245,6 +286,16 @@ class Session:
         if isinstance(step, Agreement):
             return self._push_agreement(step)
         return self._push_house(step)
+
+    def _reopen_picks(self, pick: Pick) -> None:
+        """A pick after :meth:`end_picks`: the picks go on if no step has followed them, else it is refused (000 A)."""
+        if not self._picks_ended:
+            return
+        if self.done and not isinstance(self.done[-1].step, Pick):
+            picks = self.run.ruleset.picks
+            why = "the picks were ended and the steps after them begun; pop those steps to go on picking"
+            raise RuleViolation(pick.label, why, rule=picks.alternate_rule, source=picks.source)
+        self._picks_ended = False
 
     def pop(self) -> Step:
         """Take back the last step (of any kind); IndexError if there is none."""
@@ -308,11 +359,11 @@ class Session:
         if not self.picks_done or not pending or pending[0] != step.displaced:
             # 000 A "Order of action" 1: declared after the picks, in the order of the picks that displaced them.
             why = "no declaration of these units is due now: they are declared once the picks are made, in the picks' order"
-            raise RuleViolation(f"{step.displaced.label}: {step.displaced.describe()}", why, rule=step.displaced.rule, source=step.displaced.source)
+            raise RuleViolation(label(step.displaced), why, rule=step.displaced.rule, source=step.displaced.source)
         if step.to is not None:
             problem = declaration_problem(self.state, step.displaced, step.to)
             if problem is not None:
-                raise problem.violation(f"{step.displaced.label}: {step.displaced.describe()}")
+                raise problem.violation(label(step.displaced))
         outcome = self.run.declare_next(step.to)
         if self.bid is not None and not self.run.pending_declarations():
             try:
@@ -327,7 +378,8 @@ class Session:
         rules = self.run.ruleset.bid
         if self.bid is not None or self.proposal is not None:
             raise RuleViolation("bid", "the draft already has its bid", rule=rules.placement_rule, source=rules.source)
-        self.run.check_complete()
+        if not self._picks_ended:
+            self.run.check_complete()
         if step.by is not None:  # proposed: checked as it would apply, counted once the other side agrees
             self._push_bid(Bid(step.spec))
             self.pop()
@@ -566,12 +618,5 @@ def open_session(
     draft = read_draft(path) if data is None else draft_from_dict(data, str(path))
     if draft.ruleset is None:  # the terminal draft and the draft room are for picks; house rules alone need none
         raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
-    try:
-        return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile)
-    except RuleViolation as error:
-        if draft.bid is None:
-            raise
-        # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
-        session = Session.from_draft(attrs.evolve(draft, bid=None), maps_dir=maps_dir, players=players, profile=profile)
-        session.bid_dropped = error
-        return session
+    # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
+    return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=True)

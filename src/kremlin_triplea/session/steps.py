@@ -52,15 +52,18 @@ class HouseRuleChoice:
     """A house-rule set taken into the draft, with its ``[house_rule_choices.<set>]`` table (switches, advantages, seed).
 
     The table is kept as the draft file writes it (a tuple of (key, value) pairs, frozen); the set's own reader
-    checks it when the step is pushed.
+    checks it when the step is pushed. ``by``: the side that answered for its powers (the draft room asks each side
+    to choose its powers' advantages, 003/004; "none" leaves the table as it was, so the step is the answer's only
+    trace); None for the draft file's own table.
     """
 
     set_id: str
     table: tuple[tuple[str, Any], ...] = ()
+    by: str | None = None
 
     @classmethod
-    def of(cls, set_id: str, table: dict[str, Any] | None = None) -> HouseRuleChoice:
-        return cls(set_id, _frozen(table).items if table else ())
+    def of(cls, set_id: str, table: dict[str, Any] | None = None, by: str | None = None) -> HouseRuleChoice:
+        return cls(set_id, _frozen(table).items if table else (), by)
 
     def as_table(self) -> dict[str, Any]:
         return _thawed(dict(self.table))

@@ -13,7 +13,7 @@ For each ruleset and game, from the initial board and for each side:
 4. each house-rule set on the games of its maps (defaults; every switch flipped).
 
 The matrix plays what ``apply`` plays: each game is read with the profile apply
-finds, the ruleset fitted by apply's own ``DraftRun``, the ruleset's game rules
+finds, the ruleset fitted by apply's own ``Session``, the ruleset's game rules
 (section D) written after every pick, bid and draft, and a game apply refuses is
 not applicable, in apply's words.
 
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import destinations, with_declarations
+from kremlin_triplea.draft.declare import with_declarations
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.draft.kinds import KINDS, Pick
 from kremlin_triplea.draft.kinds.bid import apply_bid, bid_placement_problem, bid_receivers, removable_units
@@ -270,13 +270,16 @@ def _run_one(
         return
     ruleset, profile = setup.ruleset, setup.profile
     blocked = blocked_options(ruleset, profile)
+    # The single rows and the bid rows drive no draft: each legal first pick (each bid) is tried on its own on the
+    # board of a draft at its start, then undone (_apply_in_memory). That board, fitted as apply fits it, is a
+    # new session's; its steps stay empty.
     for side in ruleset.sides:
         game.reset()
-        run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": side}), game, ruleset=ruleset, profile=profile)
+        run = _draft_start(ruleset, profile, game, side)
         for option in ruleset.options:
             _option_rows(report, run, option, side, blocked, label, single, list_only)
     game.reset()
-    run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=profile)
+    run = _draft_start(ruleset, profile, game, ruleset.sides[0])
     for row, description, bid in () if list_only else bid_targets(run):
         cell = report.cell(ruleset.id, row, label)
         item = _apply_in_memory(cell, f"bid: {description}", run, lambda b=bid: apply_bid(run.state, b).changes)
@@ -313,7 +316,7 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
     if why is None:
         game.reset()
         try:
-            setup = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": ruleset.sides[0]}), game, ruleset=ruleset, profile=spec.profile)
+            setup = _draft_start(ruleset, spec.profile, game, ruleset.sides[0])
             unwritten = game_rules_applied(setup).warnings()  # what apply warns of every draft on this game
         except KremlinError as error:
             # Without a profile, or with one not written for this ruleset, the map is not (yet) made for it; a
@@ -328,6 +331,12 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
     for row in rows:
         report.cell(ruleset.id, row, label).reasons.append(why)
     return None
+
+
+def _draft_start(ruleset: Ruleset, profile: Profile | None, game: Game, first: str) -> DraftRun:
+    """The board, ruleset and profile of a draft at its start (``first`` to pick), fitted as apply fits them: a new
+    session's, whose draft the matrix only looks at (its first picks tried one by one, never pushed)."""
+    return Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile).run
 
 
 def blocked_options(ruleset: Ruleset, profile: Profile) -> dict[int, str]:
@@ -590,11 +599,11 @@ def random_draft_data(
         description, pick = chosen
         session.push(pick)
         made.append(f"{side} option {pick.option.number}: {description}")
-    # Where each displaced group goes: its side's choice among the nearest places, written into its pick (000 A).
-    for displaced in list(run.pending_declarations()):
-        found = destinations(run.state, displaced)
-        to = rng.choice(found.matches) if found.tied else None
-        session.push(Declaration(displaced, to, written=to is not None))
+    # Where each displaced group goes, asked as the players are asked (000 A): the session places each group with one
+    # nearest place; a group with several waits for its side's choice, drawn here and written into its pick.
+    while (waiting := session.open_declaration()) is not None:
+        displaced, found, _ = waiting
+        session.declare(Declaration(displaced, rng.choice(found.matches)))
     bid = _random_bid(run, rng)
     if bid is not None:
         session.push(Bid(bid))

@@ -9,6 +9,17 @@ the house-rule choices are steps pushed onto it (checked as they are pushed),
 undo pops them, and the draft file is written from the steps atomically after
 every accepted action.
 
+What the draft file cannot hold is kept in the room file (``NAME.room.toml``) as a plain save of the session's
+own steps: the bid one side proposed (its :class:`~kremlin_triplea.session.Bid` ``by`` that side, until the other's
+:class:`~kremlin_triplea.session.Agreement`) and which sides have answered the house rules (their
+:class:`~kremlin_triplea.session.HouseRuleChoice` ``by`` them: a "none" leaves the draft file as it was), both
+pushed again when the room opens. An undo asked of the other side is not a step: it is the room's question
+about taking steps back, and whether it needs asking at all depends on what the other side's pages have shown
+(a room fact, like who has seen what), not on the draft. It changes neither the board nor the draft file, no
+rule checks it, and a step in the session would make every push and pop first ask whether a question waits;
+so the room holds it (and its file keeps it across a restart), and the agreed undo is the session's ``undo``
+(or ``withdraw_bid``), which pops.
+
 The links' secrets live beside the draft (``NAME.room.toml``, created 0600), never in
 the draft file, which stays exactly what ``apply`` reads.
 
@@ -36,7 +47,7 @@ from kremlin_triplea.draft.kinds import KINDS, Displaced
 from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
-from kremlin_triplea.gamefile.safe import BINARY, check_output, read_bytes, write_atomically
+from kremlin_triplea.gamefile.safe import BINARY, read_bytes, write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import install_name
@@ -47,8 +58,7 @@ from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
-
-SPECTATOR = "spectator"
+from kremlin_triplea.web.room_file import SPECTATOR, read_or_make_keys, room_file, save_room_state, write_private
 
 
 class Forbidden(Exception):
@@ -67,73 +77,8 @@ class NotSaved(Exception):
     """A file holding the action could not be written (503): the room kept nothing of it."""
 
 
-def room_file(draft_path: Path) -> Path:
-    return draft_path.with_name(draft_path.stem + ".room.toml")
-
-
 #: The comment the draft file starts with while the room writes it.
 DRAFT_HEADER = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"
-
-ROOM_HEADER = "# The draft room's links (kremlin-triplea serve): keep private; delete to make new links.\n"
-
-
-def write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` atomically to a file only its owner may read, at every moment (the room file holds the links' secrets).
-
-    The atomic writer gives the new file the mode of the file it replaces, so the file is made 0600 (empty)
-    before the first write and set to 0600 before any later one: no copy of the secrets is ever readable by others.
-    """
-    target = check_output(path, overwrite=True)
-    created = False
-    if target.exists():
-        target.chmod(0o600)
-    else:
-        try:
-            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        except OSError as error:
-            raise InputError(f"cannot write: {error.strerror or error}", where=str(path)) from None
-        created = True
-    try:
-        write_atomically(path, data, overwrite=True)
-    except BaseException:
-        if created:
-            target.unlink(missing_ok=True)  # not an empty room file that a restart would take for one without links
-        raise
-
-
-def read_or_make_keys(draft_path: Path, sides: tuple[str, ...], players: dict[str, str] | None = None) -> tuple[dict[str, str], dict[str, str]]:
-    """Role -> secret (each side, and the spectators), and side -> player's name, kept beside the draft so a restart keeps them."""
-    import tomli_w
-
-    path = room_file(draft_path)
-    keys: dict[str, str] = {}
-    names: dict[str, str] = {}
-    if path.exists():
-        data = read_toml(path)
-        stored = data.get("keys", {})
-        if not isinstance(stored, dict) or not all(isinstance(v, str) and len(v) >= 20 for v in stored.values()):
-            raise InputError(f"{path}: [keys] must map each side and 'spectator' to a secret of at least 20 characters")
-        keys = dict(stored)
-        names = data.get("players", {})
-        if not isinstance(names, dict) or not all(side in sides and isinstance(v, str) for side, v in names.items()):
-            raise InputError(f"{path}: [players] must map sides ({', '.join(sides)}) to the players' names")
-    missing = [role for role in (*sides, SPECTATOR) if role not in keys]
-    new_names = {side: name for side, name in (players or {}).items() if names.get(side) != name}
-    if missing or new_names:
-        for role in missing:
-            keys[role] = secrets.token_urlsafe(24)
-        names = {**names, **new_names}
-        write_private(path, (ROOM_HEADER + tomli_w.dumps({"keys": keys, "players": names})).encode("utf-8"))
-    return keys, dict(names)
-
-
-def save_room_state(draft_path: Path, **state: Any) -> None:
-    """Write ``state`` into the room file beside the draft (keys and players kept), atomically."""
-    import tomli_w
-
-    path = room_file(draft_path)
-    data = {key: value for key, value in {**read_toml(path), **state}.items() if value is not None}  # None: the key goes
-    write_private(path, (ROOM_HEADER + tomli_w.dumps(data)).encode("utf-8"))
 
 
 def lock_file(draft_path: Path) -> Path:
@@ -332,9 +277,33 @@ class Room:
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
-        # The sides that have chosen their powers' house-rule advantages (kept in the room file: a "none" leaves no trace in the draft).
-        self.house_answered: set[str] = set(waiting.get("house_answered", []))
+        self._push_house_answers(waiting.get("house_answered"))
         self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
+
+    def _push_house_answers(self, answered: Any) -> None:
+        """The sides the room file says have chosen their powers' house-rule advantages, pushed again as their steps.
+
+        The draft file holds the advantages chosen, not who answered (a "none" leaves no trace in it): the room
+        file keeps the sides, and each answer is the side's :class:`HouseRuleChoice` on the draft's tables again.
+        """
+        if not isinstance(answered, list) or not (self.picks_done and self.session.bid is not None) or self.declaration() is not None:
+            return  # nothing answered, or a room file from before the draft came this far (the file edited since)
+        session = self.session
+        for side in [side for side in self.sides if side in answered and side not in session.house_answered]:
+            for set_id in self.house_choices_open().get(side, {}):
+                try:
+                    session.push(HouseRuleChoice.of(set_id, session.house_rule_choices.get(set_id), by=side))
+                except KremlinError:
+                    pass  # a table the draft no longer takes (the file edited since): the side chooses again
+
+    @property
+    def house_answered(self) -> set[str]:
+        """The sides that have chosen their powers' house-rule advantages: their steps on the session."""
+        return self.session.house_answered
+
+    def _keep_house_answers(self) -> None:
+        """Write who has answered the house rules into the room file: a restarted server pushes their answers again."""
+        save_room_state(self.path, house_answered=sorted(self.house_answered) or None)
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
@@ -492,12 +461,11 @@ class Room:
         ``seed``, the power not in ``advantages``) is chosen here, by the side
         the power belongs to ("each power gains an advantage": 003; 004).
         """
-        data = self.session.to_toml()
         names = self.session.run.names
         side_of = self.session.state.side_of
-        tables = data.get("house_rule_choices", {})
+        tables = self.session.house_rule_choices
         found: dict[str, dict[str, list[Advantage]]] = {}
-        for set_id in data.get("house_rules", []):
+        for set_id in self.session.house_rules:
             house = load_named_house_set(set_id)
             table = tables.get(set_id, {})
             if not house.advantages or "seed" in table:
@@ -527,7 +495,7 @@ class Room:
             if role not in self.house_pending():
                 raise Conflict(f"the {role} have no advantages to choose")
             session = self.session
-            tables = {k: dict(v) for k, v in session.to_toml().get("house_rule_choices", {}).items()}
+            tables = session.house_rule_choices
             chosen_lines = []
             for set_id, offered in open_sets.items():
                 table = tables.setdefault(set_id, {})
@@ -551,16 +519,15 @@ class Room:
             pushed = 0
             try:
                 # Each set's choices pushed onto the finished draft, checked as apply writes them: refused here, nothing is written.
-                for set_id in open_sets:
-                    session.push(HouseRuleChoice.of(set_id, tables[set_id]))
+                for set_id in open_sets:  # the side's answer, "none" too: a step by it
+                    session.push(HouseRuleChoice.of(set_id, tables[set_id], by=role))
                     pushed += 1
             except KremlinError as error:
                 for _ in range(pushed):
                     session.pop()
                 raise Refused(str(error)) from None
             session.save()
-            self.house_answered.add(role)
-            save_room_state(self.path, house_answered=sorted(self.house_answered))
+            self._keep_house_answers()
             self._accepted()
             return "advantages chosen: " + ("; ".join(chosen_lines) or "none")
 
@@ -778,8 +745,9 @@ class Room:
         if self.session.bid is not None:
             self.session.withdraw_bid()  # the declarations made since stay
         else:
-            self.session.undo()  # pops the last pick
+            self.session.undo()  # pops the last pick, and the house-rule answers given after it
         self.session.save()
+        self._keep_house_answers()
         self.pick_seq = -1
         self._accepted(answer)
 

@@ -599,6 +599,12 @@ class Placement(OptionKind):
             for word in words:
                 if word not in by_word:
                     by_word[word] = [(c.power, c.unit, place) for c in choices.units if _unit_of(state, word, c.power) == c.unit for place in c.places]
+        # The same targets by place, in the same order: a companion that may stand with the target is found there
+        # without walking every target of the map (on a big map that walk, target by target, was most of the listing).
+        by_word_place: dict[str, dict[str, list[tuple[str, str, str]]]] = {}
+        for word, targets in by_word.items():
+            for target in targets:
+                by_word_place.setdefault(word, {}).setdefault(target[2], []).append(target)
         for written in params.unit_sets:
             words = tuple(Counter(written).elements())  # a unit repeated in a set stands together, as it is counted
             if not all(by_word[w] for w in words):
@@ -609,21 +615,26 @@ class Placement(OptionKind):
                 for power, unit, place in by_word[word]:
                     placements = [UnitPlacement(power, unit, 1, place)]
                     for other in words[:position] + words[position + 1 :]:
-                        # Never beside the target a power at war with its own (Total World War's Germany and Italy are
-                        # both Axis, each its own alliance): a board no game starts from (draft/invariants.py).
-                        fitting = [
+                        # The companion goes where the target goes if it may (one place touched, so more picks share
+                        # a written file), else to a place that varies with the target. Never beside the target a
+                        # power at war with its own (Total World War's Germany and Italy are both Axis, each its own
+                        # alliance): a board no game starts from (draft/invariants.py).
+                        same = [
                             (p, u, at)
-                            for p, u, at in by_word[other]
-                            if ("same_power" not in require or p == power)
-                            and ("same_territory" not in require or at == place)
-                            and (at != place or allied(p, power))
+                            for p, u, at in by_word_place.get(other, {}).get(place, ())
+                            if ("same_power" not in require or p == power) and allied(p, power)
                         ]
-                        if not fitting:
-                            break
-                        # The companion goes where the target goes if it may (one place touched, so
-                        # more picks share a written file), else to a place that varies with the target.
-                        same = [f for f in fitting if f[2] == place]
-                        companion = same[0] if same else fitting[zlib.crc32(f"{power} {place}".encode()) % len(fitting)]
+                        if same:
+                            companion = same[0]
+                        else:
+                            fitting = [
+                                (p, u, at)
+                                for p, u, at in by_word[other]
+                                if ("same_power" not in require or p == power) and ("same_territory" not in require or at == place) and at != place
+                            ]
+                            if not fitting:
+                                break
+                            companion = fitting[zlib.crc32(f"{power} {place}".encode()) % len(fitting)]
                         placements.append(UnitPlacement(companion[0], companion[1], 1, companion[2]))
                     else:
                         shown = " + ".join(_unit_of(state, w, power) or w for w in words)
