@@ -225,7 +225,7 @@ def _engine_verdict(reading, board, *, refused: bool, triplea2: bool) -> str:
 def test_validate_agrees_with_both_engines_on_every_game_and_mutation(cases: list[Case]) -> None:
     paths = [case.path for case in cases]
     readings_27 = read_with_triplea2(paths, triplea=TRIPLEA_27)
-    readings_19 = read_with_engine(paths)
+    readings_19 = read_with_engine(paths, rules=False)  # what 1.9 reads, not its rules report
     table: collections.Counter[tuple[str, str, str, str]] = collections.Counter()
     wrong = []
     for case, new, old in zip(cases, readings_27, readings_19):

@@ -124,7 +124,8 @@ def read_with_engine_of_record(paths: Iterable[str | os.PathLike[str]]) -> list[
     given = [Path(p) for p in paths]
     installation = find_any_engine()
     if (installation.major or 0) < 2:
-        return read_with_engine(given)
+        # Judging a game needs what the engine reads, not its rules report (1.9's costly canal crossings).
+        return read_with_engine(given, rules=False)
     from kremlin_triplea.engine import triplea2_bridge
 
     requests = [{"read": str(file)} for file in absolute_paths(given)]
@@ -159,8 +160,10 @@ def _triplea2_reading(path: Path, answer: Mapping[str, Any], engine: str) -> Eng
     )
 
 
-def read_with_engine(paths: Iterable[str | os.PathLike[str]], *, triplea: Path | str | None = None) -> list[EngineReading]:
-    """Read every file in one JVM of TripleA 1.9, with its rules report; the readings come back in the order of ``paths``.
+def read_with_engine(paths: Iterable[str | os.PathLike[str]], *, triplea: Path | str | None = None, rules: bool = True) -> list[EngineReading]:
+    """Read every file in one JVM of TripleA 1.9, with its rules report unless ``rules`` is false (``rules`` is then
+    empty: the report asks the engine's move validator about every canal, power and ship type, a minute on a map with
+    many canals); the readings come back in the order of ``paths``.
 
     What judges a game is :func:`read_with_engine_of_record` (the player's 2.x when there is one)."""
     given = [Path(p) for p in paths]
@@ -174,7 +177,7 @@ def read_with_engine(paths: Iterable[str | os.PathLike[str]], *, triplea: Path |
         "kremlin_triplea.engine.triplea19_bridge",
         libjvm=libjvm,
         classpath=[installation.jar],
-        requests=[{"read": str(file), "timeout": FILE_TIMEOUT_SECONDS} for file in files],
+        requests=[{"read": str(file), "timeout": FILE_TIMEOUT_SECONDS, "rules": rules} for file in files],
         timeout=JVM_START_SECONDS + FILE_TIMEOUT_SECONDS * len(files),
         doing=f"reading {len(files)} file(s)",
         describe=installation.describe(),

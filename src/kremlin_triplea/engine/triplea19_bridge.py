@@ -7,7 +7,10 @@ run as the child process ``python -m kremlin_triplea.engine.triplea19_bridge`` i
 engine made of the file, in the keys :func:`kremlin_triplea.engine.read_with_engine` takes: ``file``, ``ok``,
 ``error`` (the root cause, ``SimpleName: first line``), ``game_name``, ``dtd_errors`` (the parser only prints
 them and still accepts the file), ``territories``, ``pus``, ``properties`` and ``rules`` (canals, crossings
-asked of the engine's own move validator, and each power's techs, prices, units, conditions and triggers).
+asked of the engine's own move validator, and each power's techs, prices, units, conditions and triggers), unless
+the request says ``"rules": false``: asking the move validator about every canal, power and ship type costs more
+than the reading itself on a map with many canals (dragon_war.xml's 142 bridges: about a minute), and a caller
+judging whether the engine reads a game as written does not look at them.
 """
 
 from __future__ import annotations
@@ -217,8 +220,9 @@ def _player(player, data) -> dict[str, Any]:
     return fields
 
 
-def read(file: str) -> dict[str, Any]:
-    """What the 1.9 engine made of ``file`` (the keys of the old EngineHarness's JSON lines)."""
+def read(file: str, *, with_rules: bool = True) -> dict[str, Any]:
+    """What the 1.9 engine made of ``file`` (the keys of the old EngineHarness's JSON lines); its rules report only
+    ``with_rules`` (``rules`` is None otherwise)."""
     from jpype import JException
 
     reading = _failed(file, None)
@@ -233,7 +237,7 @@ def read(file: str) -> dict[str, Any]:
         reading["pus"] = pus_of(data)
         reading["properties"] = _properties(data)
         try:
-            reading["rules"] = rules(data)
+            reading["rules"] = rules(data) if with_rules else None
         except JException as e:
             # The file was read; only the rules report failed. Say so rather than report no rules.
             reading["rules"] = {"error": root_message(e)}
@@ -260,7 +264,7 @@ def _answer(request: Mapping[str, Any]) -> dict[str, Any]:
 
     def work() -> None:
         try:
-            done.append(read(file))
+            done.append(read(file, with_rules=bool(request.get("rules", True))))
         except BaseException as e:  # read() catches what the engine throws; this is the adapter's own failure
             done.append(_failed(file, f"kremlin harness: {root_message(e)}"))
 
