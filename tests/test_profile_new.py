@@ -533,7 +533,9 @@ def test_profile_new_on_every_corpus_game_passes_the_check_unchanged(tmp_path: P
 # The matrix applies every legal pick: on all 73 readable games, 124 s on one core (scripts/corpus_matrix.py prints
 # the figures per game; the largest, G40CanadianMod, 17 s).
 @pytest.mark.slow
-@pytest.mark.parametrize("path", READABLE, ids=lambda p: p.name)
+# The largest games first: pytest-xdist hands tests out in this order, and a minute-long game left for the end would
+# keep one worker busy while the other waits.
+@pytest.mark.parametrize("path", sorted(READABLE, key=lambda p: (-p.stat().st_size, p.name)), ids=lambda p: p.name)
 def test_matrix_passes_on_a_corpus_game_with_its_new_profile(tmp_path: Path, path: Path) -> None:
     out = tmp_path / "profile.toml"
     made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", str(path), "-o", str(out)])
