@@ -9,10 +9,10 @@ import gzip
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.engine.savegame import bot_accepts, play_round, write_savegame
+from kremlin_triplea.engine.savegame import RoundPlayed, bot_accepts, play_round, write_savegame
 from support.paths import EXAMPLES_DIR, MAPS_DIR, SHARED
 
 TRIPLEA_27 = SHARED / "triplea-engine-2.7"
@@ -21,13 +21,34 @@ EXAMPLES = sorted(EXAMPLES_DIR.glob("*.toml"))
 pytestmark = pytest.mark.engine
 
 
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, tuple[Result, Path, Path]]:
+    """Each example applied with ``--savegame`` by the command, as a user would: its result, game and save."""
+    done = {}
+    for example in EXAMPLES:
+        folder = tmp_path_factory.mktemp(example.stem)
+        game, save = folder / "game.xml", folder / "game.tsvg"
+        result = CliRunner().invoke(
+            main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(game), "--savegame", str(save), "--triplea", str(TRIPLEA_27)]
+        )
+        done[example] = (result, game, save)
+    return done
+
+
+@pytest.fixture(scope="module")
+def rounds_played(saved: dict[Path, tuple[Result, Path, Path]]) -> dict[Path, RoundPlayed]:
+    """Every save written, loaded and played a round in one JVM: a fresh JVM a save would cost its start and its
+    engine's warming up again (six 2.7 JVMs playing AA50-sized rounds)."""
+    saves = [save for _, _, save in saved.values() if save.is_file()]
+    return dict(zip(saves, play_round(saves, triplea=TRIPLEA_27)))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
-def test_every_example_saves_with_triplea_27_and_loads_back_as_written(example: Path, tmp_path: Path) -> None:
-    game, save = tmp_path / "game.xml", tmp_path / "game.tsvg"
-    result = CliRunner().invoke(
-        main, ["--maps-dir", str(MAPS_DIR), "apply", str(example), "-o", str(game), "--savegame", str(save), "--triplea", str(TRIPLEA_27)]
-    )
+def test_every_example_saves_with_triplea_27_and_loads_back_as_written(
+    example: Path, saved: dict[Path, tuple[Result, Path, Path]], rounds_played: dict[Path, RoundPlayed], tmp_path: Path
+) -> None:
+    result, game, save = saved[example]
     assert result.exit_code == 0, result.output
     assert f"wrote {save} with TripleA 2.7.15472" in result.output and "it loads back as the game was written" in result.output
     with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization
@@ -36,7 +57,8 @@ def test_every_example_saves_with_triplea_27_and_loads_back_as_written(example: 
     report = write_savegame(game, tmp_path / "again.tsvg", triplea=TRIPLEA_27)
     assert report.ok and report.validation == () and report.disagreements == ()
     # And the loaded save plays: every power a Fast AI, round 1 to its end, no engine exception.
-    (played,) = play_round([save], triplea=TRIPLEA_27)
+    played = rounds_played[save]
+    assert played.save == save
     assert played.ok, (played.error, played.steps[-3:])
     assert played.steps[-1] == "endRoundStep" and any(step.endswith("CombatMove") for step in played.steps)
 
