@@ -188,18 +188,20 @@ class Session:
     @property
     def bid(self) -> BidSpec | None:
         """The bid both sides agree to (entered together, or proposed and agreed), or None."""
-        bid = next((done.step for done in self.done if isinstance(done.step, Bid)), None)
-        if bid is None or (bid.by is not None and not any(isinstance(done.step, Agreement) for done in self.done)):
-            return None
-        return bid.spec
+        bid, agreed = self._bid_step()
+        return bid.spec if bid is not None and agreed else None
 
     @property
     def proposal(self) -> Bid | None:
         """The bid one side proposed that the other has not agreed to yet, or None."""
+        bid, agreed = self._bid_step()
+        return bid if bid is not None and not agreed else None
+
+    def _bid_step(self) -> tuple[Bid | None, bool]:
+        """The bid step pushed (None: none), and whether it counts: entered by both sides, or the other's :class:`Agreement` pushed."""
         bid = next((done.step for done in self.done if isinstance(done.step, Bid)), None)
-        if bid is None or bid.by is None or any(isinstance(done.step, Agreement) for done in self.done):
-            return None
-        return bid
+        agreed = bid is not None and (bid.by is None or any(isinstance(done.step, Agreement) for done in self.done))
+        return bid, agreed
 
     @property
     def picks_done(self) -> bool:
