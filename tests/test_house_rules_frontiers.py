@@ -27,6 +27,7 @@ from kremlin_triplea.game import load
 from kremlin_triplea.gamefile.installation import find_installation
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
+from support.engine import asked_once
 from support.house import TARGETS
 from support.paths import SHARED
 
@@ -120,7 +121,8 @@ def prices_after_technologies(request, tmp_path_factory) -> dict[tuple[str, str,
                     commands = (("grant", player, tech), ("frontier", player), *(("unit", player, u) for u in _units(game)))
                     positions.append(Position(written[(set_id, game.name, which)], commands, label=f"{game.name} {rule or 'set'} {tech}"))
                     keys.append((set_id, game.name, rule, tech, which))
-    answers = run(positions)
+    # The prices without the rule are asked again for each rule of a power: each different position is asked once.
+    answers = asked_once(run, positions)
     found: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
     for (set_id, game, rule, tech, which), got in zip(keys, answers):
         found.setdefault((set_id, game, rule), {}).setdefault(tech, {})[which or "without"] = got

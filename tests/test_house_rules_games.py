@@ -34,6 +34,7 @@ from kremlin_triplea.rules.game_rules import GameRule, is_chosen
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set, neutral_table
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import profile_for_game
+from support.engine import asked_once
 from support.house import TARGETS
 from support.paths import SHARED
 
@@ -352,7 +353,8 @@ def answers(request, written: dict[str, Expectations]) -> tuple[str, dict[str, l
                 base_asked = [q for q in asked if q[0] == "frontier"][:1] or [("pus", game.first)]
             positions.append(Position(game.written, tuple(asked), label=f"{label} (written, granted)"))
             positions.append(Position(game.base, tuple(base_asked), label=f"{label} (base)"))
-    got = iter(_asked_once(ENGINES[engine], positions))
+    # The unmodified games' questions repeat across the six games written from each: 502 positions, 283 different.
+    got = iter(asked_once(ENGINES[engine], positions))
     failed: dict[str, list[str]] = {}
     for label, expected in written.items():
         mine, base = next(got), next(got)
@@ -363,15 +365,6 @@ def answers(request, written: dict[str, Expectations]) -> tuple[str, dict[str, l
             problems += _run(check, next(got), next(got))
         failed[label] = problems
     return engine, failed
-
-
-def _asked_once(engine: Callable[[list[Position]], list[list[dict[str, Any]]]], positions: list[Position]) -> list[list[dict[str, Any]]]:
-    """The engine's answers to ``positions``, each different position asked once: every position starts from its
-    game's file, so the same game and commands are the same question (the unmodified games' questions repeat across
-    the six games written from each: 502 positions, 283 different)."""
-    different = {(p.game, p.commands): p for p in positions}
-    answers = dict(zip(different, engine(list(different.values()))))
-    return [answers[(p.game, p.commands)] for p in positions]
 
 
 def _run(check: Callable, got: Any, base: Any) -> list[str]:

@@ -6,19 +6,32 @@ import contextlib
 import hashlib
 import os
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 from filelock import FileLock
 
 from kremlin_triplea.engine import EngineReading, find_engine, read_with_engine
 from kremlin_triplea.engine.compare import disagreements
+from kremlin_triplea.engine.positions import Position
+
+#: run_positions, or run_positions27 for one installation: the engine's answers to every command of every position.
+PositionsEngine = Callable[[list[Position]], list[list[dict[str, Any]]]]
 
 
 def position_disagreements(board, reading) -> dict:
     """Places where the engine's reading and our board differ in owner or units: (ours, engine's)."""
     return {d.key[1]: (d.ours, d.theirs) for d in disagreements(board, reading, properties=False) if d.key[0] == "place"}
+
+
+def asked_once(engine: PositionsEngine, positions: Sequence[Position]) -> list[list[dict[str, Any]]]:
+    """``engine``'s answers to ``positions``, each different position asked once, in one batch: every position starts
+    from its game's file as it is, so the same file and commands are the same question."""
+    different = {(p.game, p.commands): p for p in positions}
+    answers = dict(zip(different, engine(list(different.values()))))
+    return [answers[(p.game, p.commands)] for p in positions]
 
 
 class SharedReadings:
