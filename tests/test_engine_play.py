@@ -35,9 +35,9 @@ BASE_GAMES = [
 
 @pytest.fixture(scope="module")
 def changed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """WW2v3 1941 with three more German infantry in Finland, written by us."""
-    game = load(AA50_1941)
-    game.board.push(PlaceUnits("Finland", "Germans", "infantry", 3))
+    """Classic with three more German infantry in Finland Norway, written by us (Classic's round costs half of AA50's)."""
+    game = load(CLASSIC)
+    game.board.push(PlaceUnits("Finland Norway", "Germans", "infantry", 3))
     return game.save(tmp_path_factory.mktemp("changed") / "x.xml")
 
 
@@ -192,11 +192,12 @@ def test_a_game_past_its_timeout_fails_and_the_rest_still_play(tmp_path: Path) -
 
 def test_changed_game_reads_as_written_and_plays(changed: Path, base_reports: dict[Path, PlayReport], engine_readings) -> None:
     readings = readings_before_play(engine_readings, changed)
-    original, reading = readings[BASE_GAMES.index(AA50_1941)], readings[-1]
+    original, reading = readings[BASE_GAMES.index(CLASSIC)], readings[-1]
     assert reading.ok, reading.error
-    assert original.territories["Finland"].units[("Germans", "infantry")] == 2
-    assert reading.territories["Finland"].units[("Germans", "infantry")] == 5
-    assert {n: t for n, t in reading.territories.items() if n != "Finland"} == {n: t for n, t in original.territories.items() if n != "Finland"}
+    assert original.territories["Finland Norway"].units[("Germans", "infantry")] == 3  # classic.xml's unitPlacement
+    assert reading.territories["Finland Norway"].units[("Germans", "infantry")] == 6
+    elsewhere = {n: t for n, t in reading.territories.items() if n != "Finland Norway"}
+    assert elsewhere == {n: t for n, t in original.territories.items() if n != "Finland Norway"}
 
     report = base_reports[changed]
     assert report.file == changed
