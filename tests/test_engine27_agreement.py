@@ -34,11 +34,17 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return paths
 
 
-def test_both_engines_read_every_pinned_game_and_every_output_as_we_do(written: list[Path], engine_readings) -> None:
+@pytest.fixture(scope="module")
+def readings_27(written: list[Path]) -> dict[Path, object]:
+    """TripleA 2.7's readings of every pinned game and every example's output, in one JVM."""
     games = [*PINNED_GAMES, *written]
-    readings_27 = read_with_triplea2(games, triplea=TRIPLEA_27)
+    return dict(zip(games, read_with_triplea2(games, triplea=TRIPLEA_27)))
+
+
+def test_both_engines_read_every_pinned_game_and_every_output_as_we_do(readings_27: dict[Path, object], engine_readings) -> None:
+    games = list(readings_27)
     readings_19 = engine_readings.read(games)
-    for path, new, old in zip(games, readings_27, readings_19):
+    for path, new, old in zip(games, readings_27.values(), readings_19):
         board = load(path).board
         assert new.error is None, (path.name, new.error)
         assert old.ok, (path.name, old.error)
@@ -49,8 +55,9 @@ def test_both_engines_read_every_pinned_game_and_every_output_as_we_do(written: 
         assert new.round == 1
 
 
-def test_the_2x_game_selector_accepts_every_game_we_write(written: list[Path]) -> None:
-    for path, reading in zip(written, read_with_triplea2(written, triplea=TRIPLEA_27)):
+def test_the_2x_game_selector_accepts_every_game_we_write(written: list[Path], readings_27: dict[Path, object]) -> None:
+    for path in written:
+        reading = readings_27[path]
         assert reading.error is None and reading.validation == (), (path.name, reading.validation)
 
 
