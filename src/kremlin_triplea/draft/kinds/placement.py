@@ -544,13 +544,17 @@ class Placement(OptionKind):
         places = list(state.board.nodes)
         by_unit: dict[tuple[str, str], tuple[str, ...]] = {}
         nodes = state.board.nodes
+        # fits reads of a unit type only whether it is a ship, flies and needs carrier room: units alike there share the
+        # places it takes (a power's infantry, artillery and armour), asked once.
+        fitting: dict[tuple, list[str]] = {}
         for power in powers:
             own = {_unit_of(state, w, power) for words in params.unit_sets for w in words}
             for unit in sorted(u for u in own if u is not None):
                 kind = state.board.catalog.unit_type(unit)
-                by_unit[(unit, power)] = tuple(
-                    p for p in places if fits(params, facts, p, nodes[p], kind, power) and placement_problem(state, facts, option, side, power, unit, p) is None
-                )
+                alike = (power, kind.is_ship, kind.domain == "air", kind.carrier_cost)
+                if alike not in fitting:
+                    fitting[alike] = [p for p in places if fits(params, facts, p, nodes[p], kind, power)]
+                by_unit[(unit, power)] = tuple(p for p in fitting[alike] if placement_problem(state, facts, option, side, power, unit, p) is None)
         units = tuple(UnitChoice(u, p, by_unit[(u, p)]) for (u, p) in by_unit if by_unit[(u, p)])
         sets: list[SetChoice] = []
         joint = "same_territory" in params.require and "same_power" in params.require
