@@ -362,8 +362,7 @@ class TerritoryTakeover(OptionKind):
                 if takeover_problem(state, option, side, territory, power) is not None:
                     continue
                 retreats = tuple(
-                    RetreatChoice(owner, unit, count, retreats_of(territory, owner, unit))
-                    for owner, unit, count in retreating_groups(state, territory, power)
+                    RetreatChoice(owner, unit, count, retreats_of(territory, owner, unit)) for owner, unit, count in retreating_groups(state, territory, power)
                 )
                 choices.append(TakeoverChoice(territory, power, retreats))
         unavailable = None if choices else f"no enemy territory may be taken over by the {side}" + (f": {'; '.join(dict.fromkeys(lacking))}" if lacking else "")
