@@ -66,8 +66,9 @@ class SharedReadings:
                     if stored.exists():
                         self._kept[key] = pickle.loads(stored.read_bytes())
                         del missing[key]
-                for key, reading in zip(missing, read_with_engine(list(missing.values()), rules=rules)):
-                    self._store(key, reading)
+                if missing:  # what no worker has read yet
+                    for key, reading in zip(missing, read_with_engine(list(missing.values()), rules=rules)):
+                        self._store(key, reading)
         return [attrs.evolve(self._kept[key], file=path) for key, path in zip(keys, given)]
 
     def _key(self, path: Path, rules: bool) -> str:
