@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -508,3 +509,20 @@ def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, mon
     }
     assert blocked and report.cells[("kremlin-aa50", "random drafts", "ww2v2.xml")].applied == 2
     assert len(drafts) == 2 and all(pick["option"] not in blocked for draft in drafts for pick in draft["pick"])
+
+
+def test_the_matrix_collects_garbage_rarely_while_it_runs_and_as_before_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collections at least a hundred times rarer than Python's default (every 700 new objects) during the matrix;
+    the collector's thresholds are the caller's again after it, also when it fails."""
+    before = gc.get_threshold()
+    during: list[int] = []
+    report = run_matrix(
+        [aa50_with(1)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False, progress=lambda *_: during.append(gc.get_threshold()[0])
+    )
+    assert report.failed == []
+    assert during and all(threshold >= 100 * 700 for threshold in during)
+    assert gc.get_threshold() == before
+    monkeypatch.setattr(matrix, "_run_one", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        run_matrix([aa50_with(1)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    assert gc.get_threshold() == before
