@@ -45,6 +45,19 @@ def maps_dir() -> Path:
     return MAPS_DIR
 
 
+@pytest.fixture(scope="session")
+def engine_readings(tmp_path_factory: pytest.TempPathFactory):
+    """TripleA 1.9's readings, one per file, its bytes and the options for the whole run, whichever worker asks.
+
+    pytest-xdist's workers each have their own session and temporary folder; the readings are kept in the folder
+    beside them (the pytest-xdist documentation's recipe for session fixtures shared between workers). Imported
+    here, not above: the quick subset never starts an engine."""
+    from support.engine import SharedReadings
+
+    base = tmp_path_factory.getbasetemp()
+    return SharedReadings((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "engine-readings")
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (its own collection_modifyitems)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _keep_tests_sharing_a_fixture_on_one_worker(items)

@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.engine.compare import disagreements
 from kremlin_triplea.engine.savegame import read_with_triplea2
 from kremlin_triplea.game import load
@@ -35,10 +34,10 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return paths
 
 
-def test_both_engines_read_every_pinned_game_and_every_output_as_we_do(written: list[Path]) -> None:
+def test_both_engines_read_every_pinned_game_and_every_output_as_we_do(written: list[Path], engine_readings) -> None:
     games = [*PINNED_GAMES, *written]
     readings_27 = read_with_triplea2(games, triplea=TRIPLEA_27)
-    readings_19 = read_with_engine(games)
+    readings_19 = engine_readings.read(games)
     for path, new, old in zip(games, readings_27, readings_19):
         board = load(path).board
         assert new.error is None, (path.name, new.error)

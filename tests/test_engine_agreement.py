@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 import kremlin_triplea
-from kremlin_triplea.engine import EngineReading, read_with_engine
+from kremlin_triplea.engine import EngineReading
 from support.paths import PINNED_GAMES, game_id
 
 pytestmark = pytest.mark.engine
 
 
 @pytest.fixture(scope="module")
-def engine_readings() -> dict[Path, EngineReading]:
-    readings = dict(zip(PINNED_GAMES, read_with_engine(PINNED_GAMES)))
+def pinned_readings(engine_readings) -> dict[Path, EngineReading]:
+    readings = dict(zip(PINNED_GAMES, engine_readings.read(PINNED_GAMES)))
     for path, reading in readings.items():
         assert reading.ok, f"{path}: {reading.error}"
     return readings
@@ -31,18 +31,18 @@ def differences(ours: dict, engine: dict) -> dict:
 
 
 @pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
-def test_territories_and_owners_agree(path: Path, engine_readings: dict[Path, EngineReading]) -> None:
+def test_territories_and_owners_agree(path: Path, pinned_readings: dict[Path, EngineReading]) -> None:
     graph = kremlin_triplea.load(path).board.graph
-    engine = engine_readings[path].territories
+    engine = pinned_readings[path].territories
     ours = {name: (bool(data["water"]), data["owner"]) for name, data in graph.nodes(data=True)}
     theirs = {name: (t.water, t.owner) for name, t in engine.items()}
     assert differences(ours, theirs) == {}
 
 
 @pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
-def test_units_agree(path: Path, engine_readings: dict[Path, EngineReading]) -> None:
+def test_units_agree(path: Path, pinned_readings: dict[Path, EngineReading]) -> None:
     graph = kremlin_triplea.load(path).board.graph
-    engine = engine_readings[path].territories
+    engine = pinned_readings[path].territories
     ours = {name: {key: n for key, n in data["units"].items() if n} for name, data in graph.nodes(data=True)}
     theirs = {name: dict(t.units) for name, t in engine.items()}
     assert any(theirs.values()), "the engine reports no units at all"
@@ -50,16 +50,16 @@ def test_units_agree(path: Path, engine_readings: dict[Path, EngineReading]) -> 
 
 
 @pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
-def test_pus_agree(path: Path, engine_readings: dict[Path, EngineReading]) -> None:
+def test_pus_agree(path: Path, pinned_readings: dict[Path, EngineReading]) -> None:
     game = kremlin_triplea.load(path)
     ours = {name: player.pus for name, player in game.players.items()}
-    assert differences(ours, dict(engine_readings[path].pus)) == {}
+    assert differences(ours, dict(pinned_readings[path].pus)) == {}
 
 
 @pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
-def test_properties_and_game_name_agree(path: Path, engine_readings: dict[Path, EngineReading]) -> None:
+def test_properties_and_game_name_agree(path: Path, pinned_readings: dict[Path, EngineReading]) -> None:
     game = kremlin_triplea.load(path)
-    engine = engine_readings[path]
+    engine = pinned_readings[path]
     assert game.name == engine.game_name
     # The engine also knows properties the file does not declare (its defaults); compare what the file says.
     # Colours are read by the engine as numbers and printed as hex, so leave those out.

@@ -12,7 +12,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from kremlin_triplea.engine import EngineReading, read_with_engine
+from kremlin_triplea.engine import EngineReading
 from support.paths import AA50_1941, CORPUS_DIR, CORPUS_GAMES, PINNED_GAMES, game_id
 
 pytestmark = pytest.mark.engine
@@ -26,17 +26,18 @@ UNREADABLE_LIST = Path(__file__).parent / "data" / "engine-1.9-unreadable.toml"
 UNREADABLE: dict[str, str] = tomllib.loads(UNREADABLE_LIST.read_text(encoding="utf-8"))["unreadable"]
 
 
-# One JVM per group of files: starting it and loading the engine costs most of the time.
+# One JVM per group of files: starting it and loading the engine costs most of the time. The readings are the run's
+# (conftest.py's engine_readings): other modules read the same games.
 @pytest.fixture(scope="module")
-def pinned_readings() -> dict[Path, EngineReading]:
-    return dict(zip(PINNED_GAMES, read_with_engine(PINNED_GAMES)))
+def pinned_readings(engine_readings) -> dict[Path, EngineReading]:
+    return dict(zip(PINNED_GAMES, engine_readings.read(PINNED_GAMES)))
 
 
 @pytest.fixture(scope="module")
-def corpus_readings() -> dict[Path, EngineReading]:
+def corpus_readings(engine_readings) -> dict[Path, EngineReading]:
     # Whether the engine reads each game, not its rules report (test_engine_rules_report, the pinned games'): asking
     # the move validator about dragon_war.xml's 142 bridges took longer than a file's time-out on a loaded machine.
-    return dict(zip(CORPUS_GAMES, read_with_engine(CORPUS_GAMES, rules=False)))
+    return dict(zip(CORPUS_GAMES, engine_readings.read(CORPUS_GAMES, rules=False)))
 
 
 @pytest.mark.parametrize("path", PINNED_GAMES, ids=game_id)
@@ -75,11 +76,31 @@ def copy_with(tmp_path: Path, name: str, source: Path, old: str, new: str) -> Pa
     return target
 
 
-def test_harness_reports_dtd_errors_the_engine_ignores(tmp_path: Path) -> None:
-    bad_element = copy_with(tmp_path, "element.xml", AA50_1941, "<map>", "<map>\n    <kremlinBogus/>")
-    germany = '<territory name="Germany"/>'
-    bad_attribute = copy_with(tmp_path, "attribute.xml", AA50_1941, germany, germany.replace("/>", ' kremlinBogus="1"/>'))
-    element, attribute = read_with_engine([bad_element, bad_attribute])
+GERMANY = '<territory name="Germany"/>'
+#: AA50 1941 with a unit placement whose owner is not a player: the owner and whether the DTD notices.
+UNKNOWN_OWNERS = [
+    ("Nobody", True),  # the DTD's IDREF finds no such ID, but the engine only collects that error
+    ("infantry", False),  # a unit type's name is an ID too, so the DTD is satisfied
+]
+
+
+@pytest.fixture(scope="module")
+def altered(tmp_path_factory: pytest.TempPathFactory, engine_readings) -> dict[str, EngineReading]:
+    """AA50 1941 and the copies of it the tests below alter, read in one JVM, not one for each test."""
+    folder = tmp_path_factory.mktemp("altered")
+    games = {
+        "original": AA50_1941,
+        "element": copy_with(folder, "element.xml", AA50_1941, "<map>", "<map>\n    <kremlinBogus/>"),
+        "attribute": copy_with(folder, "attribute.xml", AA50_1941, GERMANY, GERMANY.replace("/>", ' kremlinBogus="1"/>')),
+    }
+    for owner, _ in UNKNOWN_OWNERS:
+        placement = f'<unitPlacement unitType="artillery" territory="Germany" quantity="3" owner="{owner}"/>'
+        games[owner] = copy_with(folder, f"owner-{owner}.xml", AA50_1941, "<unitInitialize>", f"<unitInitialize>\n      {placement}")
+    return dict(zip(games, engine_readings.read(games.values())))
+
+
+def test_harness_reports_dtd_errors_the_engine_ignores(altered: dict[str, EngineReading]) -> None:
+    element, attribute = altered["element"], altered["attribute"]
 
     assert element.ok, element.error  # the engine accepts files that break its own DTD
     assert any("kremlinBogus" in error for error in element.dtd_errors), element.dtd_errors
@@ -87,18 +108,10 @@ def test_harness_reports_dtd_errors_the_engine_ignores(tmp_path: Path) -> None:
     assert any('Attribute "kremlinBogus"' in error for error in attribute.dtd_errors), attribute.dtd_errors
 
 
-@pytest.mark.parametrize(
-    ("owner", "dtd_notices"),
-    [
-        ("Nobody", True),  # the DTD's IDREF finds no such ID, but the engine only collects that error
-        ("infantry", False),  # a unit type's name is an ID too, so the DTD is satisfied
-    ],
-)
-def test_unit_of_unknown_owner_becomes_neutral(tmp_path: Path, owner: str, dtd_notices: bool) -> None:
+@pytest.mark.parametrize(("owner", "dtd_notices"), UNKNOWN_OWNERS)
+def test_unit_of_unknown_owner_becomes_neutral(altered: dict[str, EngineReading], owner: str, dtd_notices: bool) -> None:
     """An engine fact our validator must make up for: TripleA turns an unknown owner into "no owner"."""
-    placement = f'<unitPlacement unitType="artillery" territory="Germany" quantity="3" owner="{owner}"/>'
-    game = copy_with(tmp_path, "owner.xml", AA50_1941, "<unitInitialize>", f"<unitInitialize>\n      {placement}")
-    original, reading = read_with_engine([AA50_1941, game])
+    original, reading = altered["original"], altered[owner]
 
     assert reading.ok, reading.error
     assert original.territories["Germany"].units.get((None, "artillery"), 0) == 0
@@ -107,10 +120,10 @@ def test_unit_of_unknown_owner_becomes_neutral(tmp_path: Path, owner: str, dtd_n
     assert any(owner in error for error in reading.dtd_errors) == dtd_notices, reading.dtd_errors
 
 
-def test_a_reading_without_the_rules_report_reads_the_game_alike(pinned_readings: dict[Path, EngineReading]) -> None:
+def test_a_reading_without_the_rules_report_reads_the_game_alike(pinned_readings: dict[Path, EngineReading], engine_readings) -> None:
     """rules=False (the engine of record's judging, the corpus readings) leaves out the report and nothing else."""
     classic = next(path for path in PINNED_GAMES if path.name == "classic.xml")
-    (reading,) = read_with_engine([classic], rules=False)
+    (reading,) = engine_readings.read([classic], rules=False)
     with_rules = pinned_readings[classic]
     assert with_rules.rules["crossings"] and reading.rules == {}
     assert attrs.evolve(reading, rules=with_rules.rules) == with_rules

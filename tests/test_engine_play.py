@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea import load
-from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.engine.play import PlayReport, play_with_engine
 from kremlin_triplea.model.changes import PlaceUnits
 from support.paths import AA50_1941, AA50_1942, MAPS_DIR, game_id
@@ -50,6 +49,11 @@ def base_reports(changed: Path) -> dict[Path, PlayReport]:
     return dict(zip(games, play_with_engine(games)))
 
 
+def readings_before_play(engine_readings, changed: Path) -> list:
+    """TripleA 1.9's readings of the base games and the changed game, in that order, in one JVM (or read already)."""
+    return engine_readings.read([*BASE_GAMES, changed])
+
+
 @pytest.mark.parametrize("path", BASE_GAMES, ids=game_id)
 def test_base_game_plays_a_round_with_fast_ai(path: Path, base_reports: dict[Path, PlayReport]) -> None:
     report = base_reports[path]
@@ -64,10 +68,10 @@ def test_base_game_plays_a_round_with_fast_ai(path: Path, base_reports: dict[Pat
     assert report.steps[-1] == "endRoundStep"
 
 
-def test_the_ai_really_played(base_reports: dict[Path, PlayReport]) -> None:
+def test_the_ai_really_played(base_reports: dict[Path, PlayReport], engine_readings, changed: Path) -> None:
     """Not a round of passes: units were bought, placed and moved, and territories changed hands."""
     taken = []
-    for path, before in zip(BASE_GAMES, read_with_engine(BASE_GAMES)):
+    for path, before in zip(BASE_GAMES, readings_before_play(engine_readings, changed)):
         final = base_reports[path].final
         assert final is not None
         assert final.territories.keys() == before.territories.keys()
@@ -131,8 +135,8 @@ def special_reports(special: dict[str, Path]) -> dict[str, PlayReport]:
     return dict(zip(special, play_with_engine(special.values())))
 
 
-def test_special_games_read_without_complaint(special: dict[str, Path]) -> None:
-    for reading in read_with_engine(special.values()):
+def test_special_games_read_without_complaint(special: dict[str, Path], engine_readings) -> None:
+    for reading in engine_readings.read(special.values()):
         assert reading.ok, reading.error
         assert reading.dtd_errors == ()
 
@@ -186,8 +190,9 @@ def test_a_game_past_its_timeout_fails_and_the_rest_still_play(tmp_path: Path) -
     assert after.error is not None and after.error.startswith("the engine cannot read the game: FileNotFoundException")
 
 
-def test_changed_game_reads_as_written_and_plays(changed: Path, base_reports: dict[Path, PlayReport]) -> None:
-    original, reading = read_with_engine([AA50_1941, changed])
+def test_changed_game_reads_as_written_and_plays(changed: Path, base_reports: dict[Path, PlayReport], engine_readings) -> None:
+    readings = readings_before_play(engine_readings, changed)
+    original, reading = readings[BASE_GAMES.index(AA50_1941)], readings[-1]
     assert reading.ok, reading.error
     assert original.territories["Finland"].units[("Germans", "infantry")] == 2
     assert reading.territories["Finland"].units[("Germans", "infantry")] == 5

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from kremlin_triplea.engine import read_with_engine
 from support.paths import AA50_1941, MAPS_DIR
 
 pytestmark = pytest.mark.engine
@@ -13,8 +12,8 @@ CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
 
 
 @pytest.fixture(scope="module")
-def readings():
-    classic, aa50 = read_with_engine([CLASSIC, AA50_1941])
+def readings(engine_readings):
+    classic, aa50 = engine_readings.read([CLASSIC, AA50_1941])
     assert classic.ok and aa50.ok
     return classic.rules, aa50.rules
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.installation import _java_value, find_installation, installation_at, maps_folder_override, system_jvm_library
-from support.paths import AA50_1941
+from support.paths import AA50_1941, MAPS_DIR
 from support.triplea27 import JAR_27, system_java_version
 
 
@@ -203,7 +203,8 @@ def test_verify_engine_without_triplea_says_where_it_looked_and_how_to_point_at_
 
 @pytest.mark.engine
 def test_verify_engine_says_which_triplea_it_used(tmp_path: Path) -> None:
-    game = Path(__file__).resolve().parents[2] / "shared" / "triplea-maps" / "downloadedMaps" / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    # Any game the engine reads and plays shows it; Classic's Fast-AI round costs half of AA50's.
+    game = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
     result = CliRunner().invoke(main, ["verify", str(game), "--engine", "--triplea", "/usr/share/games/triplea"])
     assert result.exit_code == 0, result.output
     # Asked for by name, 1.9 is used, and said so with the Java it ran on.

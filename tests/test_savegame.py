@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.engine.savegame import RoundPlayed, bot_accepts, play_round, write_savegame
+from kremlin_triplea.engine.savegame import RoundPlayed, bot_accepts, play_round
 from support.paths import EXAMPLES_DIR, MAPS_DIR, SHARED
 
 TRIPLEA_27 = SHARED / "triplea-engine-2.7"
@@ -46,16 +46,16 @@ def rounds_played(saved: dict[Path, tuple[Result, Path, Path]]) -> dict[Path, Ro
 @pytest.mark.slow
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
 def test_every_example_saves_with_triplea_27_and_loads_back_as_written(
-    example: Path, saved: dict[Path, tuple[Result, Path, Path]], rounds_played: dict[Path, RoundPlayed], tmp_path: Path
+    example: Path, saved: dict[Path, tuple[Result, Path, Path]], rounds_played: dict[Path, RoundPlayed]
 ) -> None:
     result, game, save = saved[example]
     assert result.exit_code == 0, result.output
+    # Said only once TripleA 2.7 loaded the save back with the game's owners, units, PUs, name and round 1, and its
+    # game selector had nothing against the game (savegame.checked_savegame refuses the save otherwise, exit 1).
     assert f"wrote {save} with TripleA 2.7.15472" in result.output and "it loads back as the game was written" in result.output
+    assert game.is_file()
     with gzip.open(save) as data:  # a 2.x savegame: gzipped Java serialization
         assert data.read(2) == b"\xac\xed"
-    # Loading it again gives the same owners, units, PUs, game name and round as the game file.
-    report = write_savegame(game, tmp_path / "again.tsvg", triplea=TRIPLEA_27)
-    assert report.ok and report.validation == () and report.disagreements == ()
     # And the loaded save plays: every power a Fast AI, round 1 to its end, no engine exception.
     played = rounds_played[save]
     assert played.save == save

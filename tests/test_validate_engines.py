@@ -1,5 +1,6 @@
 """validate's verdict is the engine's (issue 33): every real game and a mutation set made from real games,
-validated by the tool and parsed by TripleA 2.7 (one JVM) and 1.9 (one JVM), with zero disagreements.
+validated by the tool and parsed by TripleA 2.7 (one JVM) and 1.9 (one JVM, for the files no other test of the run
+had it read: the readings are shared, tests/support/engine.py), with zero disagreements.
 
 An engine's verdict on a file is "refuses" (it does not parse it, or the 2.x game selector's
 GameParsingValidation objects), "misreads" (it parses it but its board, the owners, units and PUs, differs
@@ -22,7 +23,6 @@ from lxml import etree
 
 from kremlin_triplea.check.game_index import NEUTRAL
 from kremlin_triplea.check.validate import TRIPLEA_2, TRIPLEA_19, validate_tree
-from kremlin_triplea.engine import read_with_engine
 from kremlin_triplea.engine.compare import disagreements
 from kremlin_triplea.engine.savegame import read_with_triplea2
 from kremlin_triplea.errors import InputError
@@ -222,10 +222,10 @@ def _engine_verdict(reading, board, *, refused: bool, triplea2: bool) -> str:
     return "reads"
 
 
-def test_validate_agrees_with_both_engines_on_every_game_and_mutation(cases: list[Case]) -> None:
+def test_validate_agrees_with_both_engines_on_every_game_and_mutation(cases: list[Case], engine_readings) -> None:
     paths = [case.path for case in cases]
     readings_27 = read_with_triplea2(paths, triplea=TRIPLEA_27)
-    readings_19 = read_with_engine(paths, rules=False)  # what 1.9 reads, not its rules report
+    readings_19 = engine_readings.read(paths, rules=False)  # what 1.9 reads, not its rules report
     table: collections.Counter[tuple[str, str, str, str]] = collections.Counter()
     wrong = []
     for case, new, old in zip(cases, readings_27, readings_19):

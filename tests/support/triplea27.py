@@ -8,8 +8,11 @@ so without the headless server's ``org/triplea/game/server/`` classes), or the h
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -60,6 +63,17 @@ def installation_without_compiler(folder: Path, jar_name: str = CLIENT_JAR_NAMES
 
 def client_jar(path: Path) -> Path:
     """The 2.7 engine's jar without the headless server's classes, at ``path``: what a player's client jar holds of it."""
+    shutil.copyfile(_client_jar_once(), path)
+    return path
+
+
+@functools.cache
+def _client_jar_once() -> Path:
+    """The client's jar made once a process: compressing the engine's classes anew takes a second, and a run makes a
+    dozen installations. Each installation has a copy of its own, as a player's would."""
+    folder = Path(tempfile.mkdtemp(prefix="kremlin-triplea-client-jar-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "client.jar"
     with zipfile.ZipFile(JAR_27) as source, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
         for entry in source.infolist():
             if not entry.filename.startswith(HEADLESS_SERVER_PACKAGE):

@@ -86,10 +86,12 @@ def write_apply_outputs(
     :func:`~kremlin_triplea.gamefile.safe.all_or_none`, the install last: if it fails, the files are put back.
     """
     from kremlin_triplea.gamefile.safe import all_or_none, check_output, scratch_folder
+    from kremlin_triplea.report.notes import add_notes
 
     game = result.game
-    written_game(result, output)
+    add_notes(result)  # the game's notes and name first: an install's name replaces that name, and is written too
     name = _name_for_install(result, install_name, maps_dir, force) if install else None
+    data = written_game(result, output)  # what is checked is what is written
     for path in (output, savegame):
         if path is not None:
             check_output(path, overwrite=force, protect=inputs)
@@ -104,7 +106,7 @@ def write_apply_outputs(
     lines = []
     with all_or_none() as outputs:
         if output is not None:
-            lines.append(f"wrote {outputs.write(output, game.to_bytes(), overwrite=force, protect=(game.source, *inputs))}")
+            lines.append(f"wrote {outputs.write(output, data, overwrite=force, protect=(game.source, *inputs))}")
         if savegame is not None:
             written = outputs.write(savegame, save_bytes, overwrite=force, protect=inputs)
             lines.append(f"wrote {written} with {engine}; it loads back as the game was written")

@@ -141,12 +141,55 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         return problem
     kind = board.catalog.unit_type(unit)
     data = board.node(place)
-    shown = state.names.shown(place)
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.placements_only_on_own_territory and (data["water"] or data["owner"] != power):
-        return Problem(restriction.rule, restriction.source, f"{power} {unit} in {shown}: {power} units may only be placed on territory {power} controls")
+        why = f"{power} units may only be placed on territory {power} controls"
+        return Problem(restriction.rule, restriction.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
+    if not fits(params, facts, place, data, kind, power):
+        # Report the reasons that concern this kind of place first (a sea zone's for a sea zone).
+        reasons = _misfits(params, facts, state.names.shown(place), place, data, kind, power, unit)
+        relevant = [r for r in reasons if (r[0] == "own_territory") != data["water"]] or reasons
+        key = relevant[0][0] if relevant else params.at[0]
+        why = "; ".join(dict.fromkeys(r[1] for r in relevant)) or f"{state.names.shown(place)} is not a place for a {unit}"
+        return Problem(option.quote(key), option.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
+    for excluded_power, excluded_unit, excluded_place in params.exclude:
+        names = state.names
+        excluded = names.power(excluded_power)  # its own unit for the word (issue 28), as the pick's entry is read
+        if (excluded, names.place(excluded_place)) == (power, place) and _unit_of(state, excluded_unit, excluded) == unit:
+            return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {names.shown(place)}: excepted by the option")
+    problem = _requirement_problem(state, facts, option, power, unit, place)
+    if problem is not None:
+        return problem
+    return state.lock_problem(side, place)
+
+
+def fits(params: PlacementParams, facts: Facts, place: str, data: dict, kind, power: str) -> bool:  # noqa: ANN001 - model.board's unit type
+    """Whether one of the option's kinds of place (``at``) takes one ``kind`` of unit of ``power`` at ``place``.
+
+    The legal choices ask it of every place before the whole check (:func:`placement_problem`, which asks it too);
+    :func:`_misfits` says why not, alternative by alternative, when it does not.
+    """
+    for alternative in params.at:
+        if alternative == "own_territory":
+            if not data["water"] and not kind.is_ship and data["owner"] == power and not data["impassable"]:
+                return True
+        elif alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
+            if data["water"] and kind.is_ship and (place in facts.owned_sea(power) or place in facts.friendly_ship_zones(power)):
+                return True
+        elif alternative == "friendly_sea_zone":
+            if data["water"] and kind.is_ship and place in facts.friendly_sea(power):
+                return True
+        elif alternative == "friendly_carrier_with_room":
+            if data["water"] and kind.domain == "air" and kind.carrier_cost:
+                capacity, used = facts.carrier_room(place, power)
+                if capacity and capacity - used >= kind.carrier_cost:
+                    return True
+    return False
+
+
+def _misfits(params: PlacementParams, facts: Facts, shown: str, place: str, data: dict, kind, power: str, unit: str) -> list[tuple[str, str]]:  # noqa: ANN001
+    """(alternative, why it does not take the unit) for each of the option's kinds of place that :func:`fits` refused."""
     reasons: list[tuple[str, str]] = []
-    fits = False
     for alternative in params.at:
         if alternative == "own_territory":
             if data["water"] or kind.is_ship:
@@ -156,22 +199,16 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
             elif data["impassable"]:
                 # Saudi Arabia is British in the game files but a neutral in the rules: no unit may be there.
                 reasons.append((alternative, f"{shown} is impassable: a neutral in the rules (option 3 takes neutrals), not {power} territory"))
-            else:
-                fits = True
         elif alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
             if not data["water"] or not kind.is_ship:
                 reasons.append((alternative, f"{shown} is not a sea zone" if not data["water"] else f"a {unit} is not a naval unit"))
             elif place not in facts.owned_sea(power) and place not in facts.friendly_ship_zones(power):
                 reasons.append((alternative, f"{shown} is neither adjacent to a territory {power} owns nor holds friendly naval units"))
-            else:
-                fits = True
         elif alternative == "friendly_sea_zone":
             if not data["water"] or not kind.is_ship:
                 reasons.append((alternative, f"{shown} is not a sea zone" if not data["water"] else f"a {unit} is not a naval unit"))
             elif place not in facts.friendly_sea(power):
                 reasons.append((alternative, f"{shown} is not a friendly sea zone (beside a territory of {power} or an ally, or holding allied naval units)"))
-            else:
-                fits = True
         elif alternative == "friendly_carrier_with_room":
             if not data["water"] or kind.domain != "air" or not kind.carrier_cost:
                 continue
@@ -180,25 +217,7 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
                 reasons.append((alternative, f"{shown} has no friendly carrier"))
             elif capacity - used < kind.carrier_cost:
                 reasons.append((alternative, f"the friendly carriers in {shown} have no room left ({used} of {capacity} taken)"))
-            else:
-                fits = True
-        if fits:
-            break
-    if not fits:
-        # Report the reasons that concern this kind of place first (a sea zone's for a sea zone).
-        relevant = [r for r in reasons if (r[0] == "own_territory") != data["water"]] or reasons
-        key = relevant[0][0] if relevant else params.at[0]
-        why = "; ".join(dict.fromkeys(r[1] for r in relevant)) or f"{shown} is not a place for a {unit}"
-        return Problem(option.quote(key), option.source, f"{power} {unit} in {shown}: {why}")
-    for excluded_power, excluded_unit, excluded_place in params.exclude:
-        names = state.names
-        excluded = names.power(excluded_power)  # its own unit for the word (issue 28), as the pick's entry is read
-        if (excluded, names.place(excluded_place)) == (power, place) and _unit_of(state, excluded_unit, excluded) == unit:
-            return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {shown}: excepted by the option")
-    problem = _requirement_problem(state, facts, option, power, unit, place)
-    if problem is not None:
-        return problem
-    return state.lock_problem(side, place)
+    return reasons
 
 
 def _requirement_problem(state: DraftState, facts: Facts, option: Option, power: str, unit: str, place: str) -> Problem | None:
@@ -225,23 +244,6 @@ def _requirement_problem(state: DraftState, facts: Facts, option: Option, power:
                     option.quote(check), option.source, f"{power} {unit} in {shown}: {shown} already has a factory (the game allows one per territory)"
                 )
     return None
-
-
-def could_fit(params: PlacementParams, data: dict, kind, power: str) -> bool:  # noqa: ANN001 - model.board's unit type
-    """A cheap necessary condition of :func:`placement_problem` finding no problem: the kind of place is one of the option's.
-
-    The legal-choice enumeration asks it first, so the full check (and its message) runs only where a unit might go.
-    """
-    for alternative in params.at:
-        if alternative == "own_territory":
-            if not data["water"] and not kind.is_ship and data["owner"] == power and not data["impassable"]:
-                return True
-        elif alternative == "friendly_carrier_with_room":
-            if data["water"] and kind.domain == "air" and kind.carrier_cost:
-                return True
-        elif data["water"] and kind.is_ship:  # the sea-zone alternatives
-            return True
-    return False
 
 
 def unit_sets(state: DraftState, option: Option, power: str | None = None) -> list[Counter[str]]:
@@ -542,13 +544,17 @@ class Placement(OptionKind):
         places = list(state.board.nodes)
         by_unit: dict[tuple[str, str], tuple[str, ...]] = {}
         nodes = state.board.nodes
+        # fits reads of a unit type only whether it is a ship, flies and needs carrier room: units alike there share the
+        # places it takes (a power's infantry, artillery and armour), asked once.
+        fitting: dict[tuple, list[str]] = {}
         for power in powers:
             own = {_unit_of(state, w, power) for words in params.unit_sets for w in words}
             for unit in sorted(u for u in own if u is not None):
                 kind = state.board.catalog.unit_type(unit)
-                by_unit[(unit, power)] = tuple(
-                    p for p in places if could_fit(params, nodes[p], kind, power) and placement_problem(state, facts, option, side, power, unit, p) is None
-                )
+                alike = (power, kind.is_ship, kind.domain == "air", kind.carrier_cost)
+                if alike not in fitting:
+                    fitting[alike] = [p for p in places if fits(params, facts, p, nodes[p], kind, power)]
+                by_unit[(unit, power)] = tuple(p for p in fitting[alike] if placement_problem(state, facts, option, side, power, unit, p) is None)
         units = tuple(UnitChoice(u, p, by_unit[(u, p)]) for (u, p) in by_unit if by_unit[(u, p)])
         sets: list[SetChoice] = []
         joint = "same_territory" in params.require and "same_power" in params.require

@@ -343,6 +343,16 @@ class TerritoryTakeover(OptionKind):
         params = option.params
         assert isinstance(params, TerritoryTakeoverParams)
         lacking = []  # the powers that cannot take the option's units, and why (the option's line says so when none may take)
+        # Where a group retreats depends on its place, its owner and whether it flies, not on who takes the place nor
+        # on its unit otherwise: one search each, not one per taker and unit (on big maps most of the choices' time).
+        destinations: dict[tuple[str, str, bool], tuple[str, ...]] = {}
+
+        def retreats_of(territory: str, owner: str, unit: str) -> tuple[str, ...]:
+            key = (territory, owner, board.catalog.unit_type(unit).domain == "air")
+            if key not in destinations:
+                destinations[key] = retreat_destinations(state, territory, owner, unit).matches
+            return destinations[key]
+
         for power in powers:
             problem = state.units_problem(option.quote("units"), option.source, power, (word for word, _ in params.units))
             if problem is not None:
@@ -352,8 +362,7 @@ class TerritoryTakeover(OptionKind):
                 if takeover_problem(state, option, side, territory, power) is not None:
                     continue
                 retreats = tuple(
-                    RetreatChoice(owner, unit, count, retreat_destinations(state, territory, owner, unit).matches)
-                    for owner, unit, count in retreating_groups(state, territory, power)
+                    RetreatChoice(owner, unit, count, retreats_of(territory, owner, unit)) for owner, unit, count in retreating_groups(state, territory, power)
                 )
                 choices.append(TakeoverChoice(territory, power, retreats))
         unavailable = None if choices else f"no enemy territory may be taken over by the {side}" + (f": {'; '.join(dict.fromkeys(lacking))}" if lacking else "")
