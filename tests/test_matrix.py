@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
+from kremlin_triplea.check.incremental import Validator
+from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
@@ -20,6 +22,8 @@ from kremlin_triplea.tools.matrix_report import APPLIED, FAILED, NOT_APPLICABLE
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
+KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
+CONGO = "duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone' (first on line"
 
 
 @pytest.fixture(scope="module")
@@ -526,3 +530,25 @@ def test_the_matrix_collects_garbage_rarely_while_it_runs_and_as_before_after(mo
     with pytest.raises(ZeroDivisionError):
         run_matrix([aa50_with(1)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     assert gc.get_threshold() == before
+
+
+def test_every_file_the_matrix_writes_is_judged_as_validate_tree_judges_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The matrix validates the rest of its files once per text of it (check/incremental.py): on every file it
+    writes for a real game's picks, bids and drafts, its verdict is validate_tree's, and the rest was reused.
+    The game has a warning of its rest (a connection given twice, cited with its line) in every verdict."""
+    judged: list[tuple[list, list, int]] = []
+    validate = Validator.validate
+
+    def judged_both_ways(self: Validator, source: bytes, root: etree._Element, file: str) -> list:
+        verdict = validate(self, source, root, file)
+        judged.append((verdict, validate_tree(root, file, dtd=self.dtd), self.reused))
+        return verdict
+
+    monkeypatch.setattr(Validator, "validate", judged_both_ways)
+    report = run_matrix([load_named_ruleset("kremlin-classic")], [KREMLIN], maps_dir=MAPS_DIR, samples=1, include_covered=False)
+    assert report.failed == []
+    assert len(judged) == report.figures["files_written"] > 10
+    for verdict, whole, _ in judged:
+        assert verdict == whole
+        assert any(CONGO in p.message and p.line is not None for p in verdict)
+    assert judged[-1][2] > len(judged) // 2
