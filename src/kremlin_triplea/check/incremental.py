@@ -19,7 +19,6 @@ only the rest: ``DECLARATIONS``, the variables and the attachments) from the cop
 from __future__ import annotations
 
 import copy
-import hashlib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -90,9 +89,9 @@ def _line(where: etree._Element | int | None) -> int | None:
 
 
 def _rest_key(source: bytes, root: etree._Element) -> bytes | None:
-    """A digest of the text of ``root``'s children other than the starting state, with their lines (and of the
-    text before the first child: the declaration, the DOCTYPE and ``<game>``'s own attributes), or None when the
-    lines do not tell the sections apart."""
+    """The text of ``root``'s children other than the starting state, with their lines (and the text before the
+    first child: the declaration, the DOCTYPE and ``<game>``'s own attributes), or None when the lines do not tell
+    the sections apart. Kept whole, not as a digest: two rests are the same only when their bytes are."""
     children = list(root)
     lines = [child.sourceline for child in children]
     if not children or None in lines or any(b < a for a, b in zip(lines, lines[1:])):
@@ -100,13 +99,11 @@ def _rest_key(source: bytes, root: etree._Element) -> bytes | None:
     text = source.split(b"\n")
     if lines[-1] > len(text):
         return None
-    digest = hashlib.sha256()
     ranges = [(1, lines[0])]
     for n, child in enumerate(children):
         if child.tag not in STATE_SECTIONS:
             ranges.append((lines[n - 1] if n else 1, lines[n + 1] if n + 1 < len(children) else len(text)))
+    parts = []
     for first, last in ranges:
-        digest.update(b"%d %d\n" % (first, last))
-        digest.update(b"\n".join(text[first - 1 : last]))
-        digest.update(b"\n")
-    return digest.digest()
+        parts += [b"%d %d\n" % (first, last), *text[first - 1 : last]]
+    return b"\n".join(parts)
