@@ -1139,3 +1139,13 @@ def test_the_matrix_validator_judges_every_version_of_a_game_as_validate_tree_do
             reused.setdefault((old, new), validator.reused > before)
     assert all(reused[edit] for edit in STATE_EDITS.values())
     assert not any(reused[edit] for edit in [*rest_edits, OPTION_IN_INITIALIZE])
+
+
+def test_the_matrix_validator_judges_a_utf16_game_whole(dtd: Path) -> None:
+    """In UTF-16 a byte 10 is not a line break: the lines of the rest cannot be cut from the bytes, so nothing is kept."""
+    data = TEXT.replace("UTF-8", "UTF-16", 1).encode("utf-16")
+    validator = Validator(dtd)
+    for _ in range(2):
+        root = etree.fromstring(data, parser())
+        assert validator.validate(data, root, "WW2v3-1942.xml") == validate_tree(root, "WW2v3-1942.xml", dtd=dtd)
+    assert validator.reused == 0

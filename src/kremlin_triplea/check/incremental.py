@@ -94,7 +94,7 @@ def _rest_key(source: bytes, root: etree._Element) -> bytes | None:
     the sections apart. Kept whole, not as a digest: two rests are the same only when their bytes are."""
     children = list(root)
     lines = [child.sourceline for child in children]
-    if not children or None in lines or any(b < a for a, b in zip(lines, lines[1:])):
+    if not children or None in lines or any(b < a for a, b in zip(lines, lines[1:])) or not _lines_are_bytes(source, root):
         return None
     text = source.split(b"\n")
     if lines[-1] > len(text):
@@ -107,3 +107,13 @@ def _rest_key(source: bytes, root: etree._Element) -> bytes | None:
     for first, last in ranges:
         parts += [b"%d %d\n" % (first, last), *text[first - 1 : last]]
     return b"\n".join(parts)
+
+
+def _lines_are_bytes(source: bytes, root: etree._Element) -> bool:
+    """Whether every line break of ``source`` is a byte b"\\n" and every such byte a line break (UTF-8, Latin-1 and
+    the like), not a UTF-16 file, whose lines the bytes do not show."""
+    try:
+        newline = "\n".encode(root.getroottree().docinfo.encoding or "UTF-8")
+    except LookupError:
+        return False
+    return newline == b"\n" and b"\x00" not in source

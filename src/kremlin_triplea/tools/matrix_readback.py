@@ -180,7 +180,7 @@ class Checker:
         self.files += 1
         again = Game(XmlDocument(written, source=name))
         differences = read_back_differences(board, again.board)
-        problems = self.new_problems(game, self.validator.validate(written, again.document.root, name))
+        problems = self.new_problems(game, self.validator.validate(again.document.original, again.document.root, name))
         return written, None, differences, problems
 
     def check_whole(self, game: Game, board: Board, item: Applied, name: str) -> None:
