@@ -38,31 +38,47 @@ def board_problems(board: Board, factory: str | Collection[str] | None, places: 
     found: set[str] = set()
     nodes = board.nodes
     for place, data in nodes.items() if places is None else ((p, nodes[p]) for p in places):
-        present = {owner for (owner, _), n in data["units"].items() if n and owner is not None}
+        # One pass over the place's units (the legal enumeration asks this twice for every pick it lists).
+        present: set[str] = set()
+        ships: set[str] = set()
+        factory_types: set[str] = set()
+        capacity = planes = room = cargo = factory_count = 0
+        for (owner, unit), n in data["units"].items():
+            if not n:
+                continue
+            kind = catalog.unit_type(unit)
+            if owner is not None:
+                present.add(owner)
+            capacity += kind.carrier_capacity * n
+            room += kind.transport_capacity * n
+            if kind.domain == "air":
+                planes += kind.carrier_cost * n
+            elif kind.domain == "land":
+                cargo += n * max(kind.transport_cost, 1)
+            elif kind.domain == "sea":
+                ships.add(unit)
+            if unit in factories:
+                factory_types.add(unit)
+                factory_count += n
         at_war = sorted({f"{a} and {b}" for a in present for b in present if a < b and not catalog.allied(a, b)})
         if at_war:
             found.add(f"{place} holds units of {at_war[0]}, who are at war")
         if data["water"]:
-            capacity = sum(catalog.unit_type(u).carrier_capacity * n for (_, u), n in data["units"].items() if n)
-            planes = sum(catalog.unit_type(u).carrier_cost * n for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "air")
             if planes > capacity:
                 found.add(f"{place} holds planes needing {planes} carrier spaces; its carriers have {capacity}")
-            room = sum(catalog.unit_type(u).transport_capacity * n for (_, u), n in data["units"].items() if n)
-            cargo = sum(n * max(catalog.unit_type(u).transport_cost, 1) for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "land")
             if cargo > room:
                 found.add(f"{place} holds land units needing {cargo} transport room; its transports have {room}")
         else:
-            ships = sorted({u for (_, u), n in data["units"].items() if n and catalog.unit_type(u).domain == "sea"})
             if ships:
-                found.add(f"{place} is land but holds ships ({', '.join(ships)})")
+                found.add(f"{place} is land but holds ships ({', '.join(sorted(ships))})")
             if data["owner"] is None and present:
                 found.add(f"{place} is neutral but holds units of {', '.join(sorted(present))}")
             if data["owner"] is not None:
                 enemies = sorted(o for o in present if not catalog.allied(o, data["owner"]))
                 if enemies:
                     found.add(f"{place} belongs to {data['owner']} but holds units of {', '.join(enemies)}, at war with them")
-        if factories and data["units"] and sum(n for (_, u), n in data["units"].items() if u in factories) > 1:
-            types = sorted({u for (_, u), n in data["units"].items() if n and u in factories})
+        if factory_count > 1:
+            types = sorted(factory_types)
             found.add(f"{place} holds more than one {types[0]}" if len(types) == 1 else f"{place} holds more than one factory ({', '.join(types)})")
     return found
 
