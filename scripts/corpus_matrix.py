@@ -2,8 +2,8 @@
 """`profile new` then `matrix --only-given` on every corpus game TripleA 1.9 reads, and print the figures (issue 17).
 
 The test suite runs the same on every game (tests/test_profile_new.py); this prints the figures. Per game: the
-profile written, the cells applied / not applicable / failed, the seconds; then the games that failed, with their
-first failures.
+cells applied / not applicable / failed, the files the matrix wrote, the CPU seconds (this process's, which other
+work on the machine does not inflate) and the wall seconds; then the games that failed, with their first failures.
 
 Usage: python3 scripts/corpus_matrix.py [--maps-dir DIR] [--corpus DIR] [--only NAME ...] [--samples N]
 Exit 1 if any game fails, 2 if no game is found.
@@ -48,11 +48,11 @@ def main() -> int:
     house_sets, broken_houses = all_house_sets()
     known = known_places(args.maps_dir)
     failed: dict[str, list[str]] = {}
-    started = time.perf_counter()
-    print(f"{'game':40} {'applied':>7} {'n/a':>5} {'failed':>6} {'seconds':>8}")
+    started, cpu_started = time.perf_counter(), time.process_time()
+    print(f"{'game':40} {'applied':>7} {'n/a':>5} {'failed':>6} {'files':>5} {'cpu s':>7} {'seconds':>8}")
     with tempfile.TemporaryDirectory(prefix="kremlin-corpus-") as folder:
         for path in games:
-            begun = time.perf_counter()
+            begun, cpu_begun = time.perf_counter(), time.process_time()
             try:
                 profile = Path(folder) / f"{path.stem}.toml"
                 profile.write_text(new_profile(load(path), rulesets, known=known, key=str(path)).text, encoding="utf-8")
@@ -68,15 +68,16 @@ def main() -> int:
                 )
             except KremlinError as error:
                 failed[path.name] = [f"(set-up) {error}"]
-                print(f"{path.name:40} {'-':>7} {'-':>5} {'-':>6} {time.perf_counter() - begun:8.1f}  {error}")
+                print(f"{path.name:40} {'-':>7} {'-':>5} {'-':>6} {'-':>5} {time.process_time() - cpu_begun:7.1f} {time.perf_counter() - begun:8.1f}  {error}")
                 continue
             cells = list(report.cells.values())
             applied = sum(c.status == APPLIED for c in cells)
             not_applicable = sum(c.status == NOT_APPLICABLE for c in cells)
             if report.failed:
                 failed[path.name] = [f"{c.ruleset} {c.row}: {c.errors[0]}" for c in report.failed[:3]]
-            print(f"{path.name:40} {applied:7} {not_applicable:5} {len(report.failed):6} {time.perf_counter() - begun:8.1f}")
-    print(f"{len(games)} games, {len(failed)} with failures, {time.perf_counter() - started:.0f} s")
+            files, cpu = report.figures["files_written"], time.process_time() - cpu_begun
+            print(f"{path.name:40} {applied:7} {not_applicable:5} {len(report.failed):6} {files:5} {cpu:7.1f} {time.perf_counter() - begun:8.1f}")
+    print(f"{len(games)} games, {len(failed)} with failures, {time.process_time() - cpu_started:.0f} CPU s, {time.perf_counter() - started:.0f} s")
     for name, errors in failed.items():
         print(f"  {name}:")
         for error in errors:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
+from kremlin_triplea.check.incremental import Validator
+from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
@@ -19,6 +22,8 @@ from kremlin_triplea.tools.matrix_report import APPLIED, FAILED, NOT_APPLICABLE
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR, PINNED_GAMES
 
 CLASSIC = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
+KREMLIN = MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml"
+CONGO = "duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone' (first on line"
 
 
 @pytest.fixture(scope="module")
@@ -508,3 +513,42 @@ def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, mon
     }
     assert blocked and report.cells[("kremlin-aa50", "random drafts", "ww2v2.xml")].applied == 2
     assert len(drafts) == 2 and all(pick["option"] not in blocked for draft in drafts for pick in draft["pick"])
+
+
+def test_the_matrix_collects_garbage_rarely_while_it_runs_and_as_before_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Collections at least a hundred times rarer than Python's default (every 700 new objects) during the matrix;
+    the collector's thresholds are the caller's again after it, also when it fails."""
+    before = gc.get_threshold()
+    during: list[int] = []
+    report = run_matrix(
+        [aa50_with(1)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False, progress=lambda *_: during.append(gc.get_threshold()[0])
+    )
+    assert report.failed == []
+    assert during and all(threshold >= 100 * 700 for threshold in during)
+    assert gc.get_threshold() == before
+    monkeypatch.setattr(matrix, "_run_one", lambda *args: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        run_matrix([aa50_with(1)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    assert gc.get_threshold() == before
+
+
+def test_every_file_the_matrix_writes_is_judged_as_validate_tree_judges_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The matrix validates the rest of its files once per text of it (check/incremental.py): on every file it
+    writes for a real game's picks, bids and drafts, its verdict is validate_tree's, and the rest was reused.
+    The game has a warning of its rest (a connection given twice, cited with its line) in every verdict."""
+    judged: list[tuple[list, list, int]] = []
+    validate = Validator.validate
+
+    def judged_both_ways(self: Validator, source: bytes, root: etree._Element, file: str) -> list:
+        verdict = validate(self, source, root, file)
+        judged.append((verdict, validate_tree(root, file, dtd=self.dtd), self.reused))
+        return verdict
+
+    monkeypatch.setattr(Validator, "validate", judged_both_ways)
+    report = run_matrix([load_named_ruleset("kremlin-classic")], [KREMLIN], maps_dir=MAPS_DIR, samples=1, include_covered=False)
+    assert report.failed == []
+    assert len(judged) == report.figures["files_written"] > 10
+    for verdict, whole, _ in judged:
+        assert verdict == whole
+        assert any(CONGO in p.message and p.line is not None for p in verdict)
+    assert judged[-1][2] > len(judged) // 2

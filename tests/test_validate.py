@@ -20,6 +20,7 @@ from lxml import etree
 from kremlin_triplea.check import dtd as game_dtd
 from kremlin_triplea.check import validate
 from kremlin_triplea.check.dtd import find_dtd
+from kremlin_triplea.check.incremental import Validator
 from kremlin_triplea.check.javaread import java_int
 from kremlin_triplea.check.validate import Problem, validate_tree
 from kremlin_triplea.errors import InputError
@@ -1103,3 +1104,48 @@ def test_the_option_table_of_1_9_knows_every_option_of_the_games_it_reads() -> N
     for path in LOADABLE_GAMES:
         problems = validate_tree(parse(path), path.name, read_dtd=False, engine=validate.TRIPLEA_19)
         assert [p.message for p in problems if "has no option" in p.message] == [], path.name
+
+
+# --------------------------------------------------------------------------
+# The matrix's validator: the rest of a file validated once per text of it
+# --------------------------------------------------------------------------
+
+#: Edits of the starting state (<initialize>, <propertyList>) that keep every line where it was.
+STATE_EDITS = {
+    "owner": ('<territoryOwner territory="Germany" owner="Germans"/>', '<territoryOwner territory="Germany" owner="Russians"/>'),
+    "units": ('<unitPlacement unitType="infantry" territory="Germany" quantity="4"', '<unitPlacement unitType="infantry" territory="Germany" quantity="x"'),
+    "PUs": ('<resourceGiven player="Germans" resource="PUs" quantity="37"/>', '<resourceGiven player="Germans" resource="PUs" quantity="99999999999"/>'),
+}
+
+
+#: An <option> where TripleA never reads one: the checks of options then look at the whole file.
+OPTION_IN_INITIALIZE = (STATE_EDITS["owner"][0], STATE_EDITS["owner"][0] + '<option name="x" value="99999999999"/>')
+
+
+def test_the_matrix_validator_judges_every_version_of_a_game_as_validate_tree_does(dtd: Path) -> None:
+    """One Validator judges the game, then each mutation of the name and duplicate cases and each edit of its
+    starting state, each followed by the game again: a finding kept from an earlier file where the file's own
+    differ would show here. The rest of the file is validated again exactly when it changed."""
+    rest_edits = [(old, new) for old, new, *_ in DUPLICATE_CASES.values()]
+    edits = [(old, new) for old, new, *_ in UNKNOWN_NAME_CASES.values()] + rest_edits + [*STATE_EDITS.values(), OPTION_IN_INITIALIZE]
+    validator = Validator(dtd)
+    reused = {}
+    for old, new in [(TEXT, TEXT)] + edits:
+        for text in (TEXT.replace(old, new, 1), TEXT):
+            data = text.encode("utf-8")
+            root = etree.fromstring(data, parser())
+            before = validator.reused
+            assert validator.validate(data, root, "WW2v3-1942.xml") == validate_tree(root, "WW2v3-1942.xml", dtd=dtd), new
+            reused.setdefault((old, new), validator.reused > before)
+    assert all(reused[edit] for edit in STATE_EDITS.values())
+    assert not any(reused[edit] for edit in [*rest_edits, OPTION_IN_INITIALIZE])
+
+
+def test_the_matrix_validator_judges_a_utf16_game_whole(dtd: Path) -> None:
+    """In UTF-16 a byte 10 is not a line break: the lines of the rest cannot be cut from the bytes, so nothing is kept."""
+    data = TEXT.replace("UTF-8", "UTF-16", 1).encode("utf-16")
+    validator = Validator(dtd)
+    for _ in range(2):
+        root = etree.fromstring(data, parser())
+        assert validator.validate(data, root, "WW2v3-1942.xml") == validate_tree(root, "WW2v3-1942.xml", dtd=dtd)
+    assert validator.reused == 0

@@ -73,7 +73,7 @@ from kremlin_triplea.check.number_checks import (
 )
 
 # The verdict, and the engines and game.dtd a caller asks it for (at home in check/game_index.py and check/dtd.py).
-__all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "errors", "find_dtd", "unlined", "validate_tree"]
+__all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "unlined", "validate_tree"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -114,11 +114,18 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
     game = GameIndex.of(root, engine)
-    problems = [Problem(file, _line(where), message, WARNING if check in WARNING_CHECKS else ERROR) for check in CHECKS for where, message in check(game)]
-    for where, message in triplea19_refusals(root):
-        problems.append(Problem(file, _line(where), message, ERROR if engine == TRIPLEA_19 else NOTE))
-
+    found = {check: [(_line(where), message) for where, message in check(game)] for check in CHECKS}
+    refusals = [(_line(where), message) for where, message in triplea19_refusals(root)]
     dtd = find_dtd(dtd, game_file=source_path(root, file)) if read_dtd else None
+    return assemble(file, found, refusals, engine, root, dtd)
+
+
+def assemble(
+    file: str, found: dict[Callable, list[tuple[int | None, str]]], refusals: list[tuple[int | None, str]], engine: str, root: etree._Element, dtd: Path | None
+) -> list[Problem]:
+    """The problems of each check's findings (by line), TripleA 1.9's refusals and the DTD's notes, by line."""
+    problems = [Problem(file, line, message, WARNING if check in WARNING_CHECKS else ERROR) for check in CHECKS for line, message in found[check]]
+    problems += [Problem(file, line, message, ERROR if engine == TRIPLEA_19 else NOTE) for line, message in refusals]
     if dtd is not None:
         reported = {p.line for p in problems}
         problems += [Problem(file, line, message, NOTE) for line, message in dtd_notes(root, dtd, reported)]
@@ -183,6 +190,25 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     numbers_out_of_range,
     land_units_beyond_transport_capacity,
 ]
+
+
+#: The checks that read the game's starting state (``<initialize>``, ``<propertyList>``), which the option matrix
+#: changes in every file it writes; the others are worked out once per text of the rest (check/incremental.py).
+STATE_CHECKS = {
+    unknown_references,
+    player_named_neutral,
+    bids_for_unknown_players,
+    owned_territories_without_territory_attachment,
+    land_units_at_sea_without_transport,
+    property_numbers_read_as_text,
+    editable_numbers_19,
+    missing_quantities,
+    numbers_the_engine_cannot_read,
+    flags_the_engine_cannot_read,
+    flags_19_reads_as_false,
+    numbers_out_of_range,
+    land_units_beyond_transport_capacity,
+}
 
 
 #: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from kremlin_triplea.check.incremental import Validator
 from kremlin_triplea.check.validate import added_problems, find_dtd, validate_tree
 from kremlin_triplea.engine import compare, read_with_engine_of_record
 from kremlin_triplea.errors import and_more
@@ -154,6 +155,8 @@ class Checker:
     def __init__(self, engine_folder: Path | None) -> None:
 
         self.dtd = find_dtd()
+        # The files of one game differ mostly in their starting state: the rest is validated once per text of it.
+        self.validator = Validator(self.dtd)
         self.engine_folder = engine_folder
         # (file, board written, key -> the items to blame for that place, player or property)
         self.for_engine: list[tuple[Path, Board, Callable[[Key | None], list[Applied]]]] = []
@@ -177,7 +180,7 @@ class Checker:
         self.files += 1
         again = Game(XmlDocument(written, source=name))
         differences = read_back_differences(board, again.board)
-        problems = self.new_problems(game, validate_tree(again.document.root, name, dtd=self.dtd))
+        problems = self.new_problems(game, self.validator.validate(again.document.original, again.document.root, name))
         return written, None, differences, problems
 
     def check_whole(self, game: Game, board: Board, item: Applied, name: str) -> None:
