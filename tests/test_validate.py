@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from kremlin_triplea.check import dtd as game_dtd
@@ -27,6 +29,7 @@ from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
 from support.lines import line_of
 from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, each_game, game_id
+from support.properties import examples
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
 TEXT = AA50_1942.read_text(encoding="utf-8")
@@ -521,6 +524,44 @@ def test_land_units_beyond_a_transports_capacity_are_an_error(tmp_path: Path, pl
 def test_a_second_transport_adds_its_capacity(tmp_path: Path) -> None:
     problems, _ = land_units_in_5(tmp_path, ("transport", 1), ("infantry", 4))
     assert problems == []
+
+
+def test_a_billion_transports_and_infantry_are_loaded_as_counted_not_one_by_one(tmp_path: Path) -> None:
+    """A quantity is a number in the file: the check loads whole transports at a time (a fuzzed file with quantity
+    99999999999 once kept validate, and every command reading the game, busy for ever). 10**9 more transports of 5
+    carry two infantry each (cost 2): 2 * 10**9 + 2 infantry fit with the first, one more does not."""
+    problems, _ = land_units_in_5(tmp_path, ("transport", 10**9), ("infantry", 2 * 10**9 + 2))
+    assert problems == []
+    problems, text = land_units_in_5(tmp_path, ("transport", 10**9), ("infantry", 2 * 10**9 + 2), ("infantry", 1))
+    assert [(p.line, p.severity) for p in problems] == [(line_of(text, TRANSPORT_IN_5) + 3, "error")]
+    assert "do not fit on its transports: 'infantry'" in problems[0].message
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    transports=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 4)), min_size=1, max_size=4),
+    loads=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 9)), max_size=4),
+)
+def test_whole_transports_at_a_time_load_as_the_engine_loads_one_unit_at_a_time(transports, loads) -> None:
+    """InitializationDelegate.initTransportedLandUnits puts each land unit, in turn, on the first transport with
+    room for it: the runs of equal transports the check keeps must end with the same room left, and refuse the same
+    load."""
+    from kremlin_triplea.check.number_checks import _load_first_fit
+
+    one_by_one = [capacity for capacity, count in transports for _ in range(count)]
+    runs = [[capacity, count] for capacity, count in transports if count]
+    for cost, units in loads:
+        fits = True
+        for _ in range(units):
+            spot = next((i for i, left in enumerate(one_by_one) if left >= cost), None)
+            if spot is None:
+                fits = False
+                break
+            one_by_one[spot] -= cost
+        assert _load_first_fit(runs, cost, units) == fits
+        if not fits:
+            break
+        assert [left for left, count in runs for _ in range(count)] == one_by_one
 
 
 def test_a_land_unit_without_transport_cost_at_sea_is_an_error(tmp_path: Path) -> None:

@@ -111,10 +111,12 @@ def land_units_beyond_transport_capacity(game: GameIndex) -> Iterator[Finding]:
         if game.is_water(territory) and game.has("unit type", unit_type):
             zones.setdefault(territory, []).append(element)
     for zone, placements in zones.items():
-        room = [of(e.get("unitType", "")).capacity for e in placements for _ in range(_quantity(e)) if of(e.get("unitType", "")).sea_transport]
+        # The transports in placement order, as runs of [room left, how many transports have it]: a placement's
+        # quantity is a number in the file (a billion transports or infantry must not become a billion list items).
+        room = [[of(e.get("unitType", "")).capacity, _quantity(e)] for e in placements if of(e.get("unitType", "")).sea_transport and _quantity(e)]
         if not room:
             continue
-        total = sum(room)
+        total = sum(left * count for left, count in room)
         for element in placements:
             unit_type = element.get("unitType", "")
             unit = of(unit_type)
@@ -129,12 +131,7 @@ def land_units_beyond_transport_capacity(game: GameIndex) -> Iterator[Finding]:
                     ),
                 )
                 break
-            for _ in range(_quantity(element)):
-                spot = next((index for index, left in enumerate(room) if left >= unit.cost), None)
-                if spot is None:
-                    break
-                room[spot] -= unit.cost
-            else:
+            if _load_first_fit(room, unit.cost, _quantity(element)):
                 continue
             yield (
                 element,
@@ -145,6 +142,34 @@ def land_units_beyond_transport_capacity(game: GameIndex) -> Iterator[Finding]:
                 ),
             )
             break
+
+
+def _load_first_fit(room: list[list[int]], cost: int, units: int) -> bool:
+    """Load ``units`` land units of ``cost`` one by one, each onto the first transport with room for it, as the engine
+    does; ``room`` (runs of [room left, transports]) is updated. False when one finds no room.
+
+    The first transport with room keeps taking units until it has less room than ``cost`` left, then the next: a run
+    of equal transports fills whole transports at a time, and splits where the units run out.
+    """
+    if units and cost <= 0:
+        return any(left >= cost for left, _ in room)  # they all go onto the first transport with room, taking none
+    index = 0
+    while units and index < len(room):
+        left, count = room[index]
+        each = left // cost if left >= cost else 0
+        if each == 0:
+            index += 1
+            continue
+        full = min(count, units // each)  # transports loaded to the last unit they take
+        if full:
+            units -= full * each
+            room[index : index + 1] = [[left - each * cost, full]] + ([[left, count - full]] if count > full else [])
+            index += 1
+            continue
+        # Fewer units left than one transport takes: the first transport of the run takes them all.
+        room[index : index + 1] = [[left - units * cost, 1]] + ([[left, count - 1]] if count > 1 else [])
+        units = 0
+    return units == 0
 
 
 def _quantity(placement: etree._Element) -> int:
