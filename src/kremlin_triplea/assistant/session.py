@@ -688,7 +688,10 @@ class Conversation:
             )
             places = [k[2] for k in open_keys if k[:2] == (power, unit)]
             place = self.choose(f"remove {power} {unit} from> ", self.place_choices(places), list_them=len(places) <= 30, resolve=self.resolve_place)
-            counts = [n for n in range(1, stock[(power, unit, place)] + 1) if cost[(power, unit)] * n <= left and fits(power, unit, place, n)]
+            price, most = cost[(power, unit)], stock[(power, unit, place)]
+            # Only counts the PUs left pay for are asked about (a game's own count may be in the millions).
+            most = min(most, left // price) if price > 0 else most
+            counts = [n for n in range(1, most + 1) if fits(power, unit, place, n)]
             count = counts[0] if len(counts) == 1 else self.choose("how many> ", [Choice(n, (str(n),)) for n in counts])
             stock[(power, unit, place)] -= count
             left -= cost[(power, unit)] * count
