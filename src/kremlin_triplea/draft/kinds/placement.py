@@ -21,8 +21,8 @@ from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
 
-# The places a placement option may name, and the checks it may require; the
-# code for each is in placement_problem below.
+# The places a placement option may name (the code for each: fits and _misfits below), and the checks it may
+# require (placement_problem and _requirement_problem).
 PLACEMENT_PLACES = (
     "own_territory",
     "sea_zone_adjacent_to_own_territory_or_with_friendly_ships",
