@@ -114,3 +114,26 @@ def test_a_game_2_7_does_not_parse_is_refused_with_the_engines_own_reason(tmp_pa
     assert result.exit_code == 2
     assert result.stderr.endswith(f"TripleA does not parse {game}: Could not find player name: Vichy\n"), result.stderr
     assert not (tmp_path / "game.tsvg").exists()
+
+
+def test_a_save_2_7_reads_otherwise_than_the_game_we_wrote_is_refused_and_not_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict "it loads back as the game was written" is TripleA 2.7's reading of its own save compared with our
+    board of the game: where they differ (here our board is made to hold three more German infantry in Finland than
+    the file TripleA saves), the save is refused with the place, exit 1, and nothing is written."""
+    import kremlin_triplea.game as game_module
+    from kremlin_triplea.model.changes import PlaceUnits
+
+    real_load = game_module.load
+
+    def load_with_more_infantry(path, *args, **kwargs):
+        game = real_load(path, *args, **kwargs)
+        game.board.push(PlaceUnits("Finland", "Germans", "infantry", 3))
+        return game
+
+    monkeypatch.setattr(game_module, "load", load_with_more_infantry)
+    game = MAPS_DIR / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    out = tmp_path / "game.tsvg"
+    result = CliRunner().invoke(main, ["save", str(game), "-o", str(out), "--triplea", str(TRIPLEA_27)])
+    assert result.exit_code == 1, result.output
+    assert "the save reads back differently: Finland" in result.stderr and f"{out} not written" in result.stderr, result.stderr
+    assert not out.exists()
