@@ -21,7 +21,7 @@ from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.ruleset import Option, Ruleset
 from kremlin_triplea.rules.tomlfile import Section
 
-# The places a placement option may name (the code for each: fits and _misfits below), and the checks it may
+# The places a placement option may name (the code for each: _refusal below), and the checks it may
 # require (placement_problem and _requirement_problem).
 PLACEMENT_PLACES = (
     "own_territory",
@@ -167,57 +167,67 @@ def fits(params: PlacementParams, facts: Facts, place: str, data: dict, kind, po
     """Whether one of the option's kinds of place (``at``) takes one ``kind`` of unit of ``power`` at ``place``.
 
     The legal choices ask it of every place before the whole check (:func:`placement_problem`, which asks it too);
-    :func:`_misfits` says why not, alternative by alternative, when it does not.
+    :func:`_misfits` says why not when it does not.
     """
-    for alternative in params.at:
-        if alternative == "own_territory":
-            if not data["water"] and not kind.is_ship and data["owner"] == power and not data["impassable"]:
-                return True
-        elif alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
-            if data["water"] and kind.is_ship and (place in facts.owned_sea(power) or place in facts.friendly_ship_zones(power)):
-                return True
-        elif alternative == "friendly_sea_zone":
-            if data["water"] and kind.is_ship and place in facts.friendly_sea(power):
-                return True
-        elif alternative == "friendly_carrier_with_room":
-            if data["water"] and kind.domain == "air" and kind.carrier_cost:
-                capacity, used = facts.carrier_room(place, power)
-                if capacity and capacity - used >= kind.carrier_cost:
-                    return True
+    for alternative in params.at:  # a loop, not any() over a generator: asked of every place on the map
+        if _refusal(alternative, facts, place, data, kind, power) is None:
+            return True
     return False
+
+
+def _refusal(alternative: str, facts: Facts, place: str, data: dict, kind, power: str) -> str | None:  # noqa: ANN001
+    """Why the kind of place ``alternative`` does not take one ``kind`` of unit of ``power`` at ``place``: a key of
+    :func:`_refusal_text` ("" when the alternative is not about such a unit at all), or None when it takes it.
+
+    Only the key is made here: the legal choices ask this of every place, and most places refuse."""
+    if alternative == "own_territory":
+        if data["water"]:
+            return "a sea zone"
+        if kind.is_ship:
+            return "a ship on land"
+        if data["owner"] != power:
+            return "not the power's"
+        return "impassable" if data["impassable"] else None
+    if alternative == "friendly_carrier_with_room":
+        if not data["water"] or kind.domain != "air" or not kind.carrier_cost:
+            return ""
+        capacity, used = facts.carrier_room(place, power)
+        if capacity == 0:
+            return "no carrier"
+        return "no room on the carriers" if capacity - used < kind.carrier_cost else None
+    # The sea-zone alternatives.
+    if not data["water"]:
+        return "not a sea zone"
+    if not kind.is_ship:
+        return "not naval"
+    if alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
+        return None if place in facts.owned_sea(power) or place in facts.friendly_ship_zones(power) else "neither beside the power nor friendly ships"
+    return None if place in facts.friendly_sea(power) else "not friendly"
 
 
 def _misfits(params: PlacementParams, facts: Facts, shown: str, place: str, data: dict, kind, power: str, unit: str) -> list[tuple[str, str]]:  # noqa: ANN001
     """(alternative, why it does not take the unit) for each of the option's kinds of place that :func:`fits` refused."""
-    reasons: list[tuple[str, str]] = []
-    for alternative in params.at:
-        if alternative == "own_territory":
-            if data["water"] or kind.is_ship:
-                reasons.append((alternative, f"{shown} is a sea zone" if data["water"] else f"a {unit} cannot be placed on land"))
-            elif data["owner"] != power:
-                reasons.append((alternative, f"{shown} is owned by {data['owner'] or 'nobody'}, not {power}"))
-            elif data["impassable"]:
-                # Saudi Arabia is British in the game files but a neutral in the rules: no unit may be there.
-                reasons.append((alternative, f"{shown} is impassable: a neutral in the rules (option 3 takes neutrals), not {power} territory"))
-        elif alternative == "sea_zone_adjacent_to_own_territory_or_with_friendly_ships":
-            if not data["water"] or not kind.is_ship:
-                reasons.append((alternative, f"{shown} is not a sea zone" if not data["water"] else f"a {unit} is not a naval unit"))
-            elif place not in facts.owned_sea(power) and place not in facts.friendly_ship_zones(power):
-                reasons.append((alternative, f"{shown} is neither adjacent to a territory {power} owns nor holds friendly naval units"))
-        elif alternative == "friendly_sea_zone":
-            if not data["water"] or not kind.is_ship:
-                reasons.append((alternative, f"{shown} is not a sea zone" if not data["water"] else f"a {unit} is not a naval unit"))
-            elif place not in facts.friendly_sea(power):
-                reasons.append((alternative, f"{shown} is not a friendly sea zone (beside a territory of {power} or an ally, or holding allied naval units)"))
-        elif alternative == "friendly_carrier_with_room":
-            if not data["water"] or kind.domain != "air" or not kind.carrier_cost:
-                continue
-            capacity, used = facts.carrier_room(place, power)
-            if capacity == 0:
-                reasons.append((alternative, f"{shown} has no friendly carrier"))
-            elif capacity - used < kind.carrier_cost:
-                reasons.append((alternative, f"the friendly carriers in {shown} have no room left ({used} of {capacity} taken)"))
-    return reasons
+    refusals = [(alternative, _refusal(alternative, facts, place, data, kind, power)) for alternative in params.at]
+    return [(alternative, _refusal_text(key, facts, shown, place, data, kind, power, unit)) for alternative, key in refusals if key]
+
+
+def _refusal_text(key: str, facts: Facts, shown: str, place: str, data: dict, kind, power: str, unit: str) -> str:  # noqa: ANN001
+    """The words for a :func:`_refusal` key."""
+    if key == "no room on the carriers":
+        capacity, used = facts.carrier_room(place, power)
+        return f"the friendly carriers in {shown} have no room left ({used} of {capacity} taken)"
+    return {
+        "a sea zone": f"{shown} is a sea zone",
+        "a ship on land": f"a {unit} cannot be placed on land",
+        "not the power's": f"{shown} is owned by {data['owner'] or 'nobody'}, not {power}",
+        # Saudi Arabia is British in the game files but a neutral in the rules: no unit may be there.
+        "impassable": f"{shown} is impassable: a neutral in the rules (option 3 takes neutrals), not {power} territory",
+        "no carrier": f"{shown} has no friendly carrier",
+        "not a sea zone": f"{shown} is not a sea zone",
+        "not naval": f"a {unit} is not a naval unit",
+        "neither beside the power nor friendly ships": f"{shown} is neither adjacent to a territory {power} owns nor holds friendly naval units",
+        "not friendly": f"{shown} is not a friendly sea zone (beside a territory of {power} or an ally, or holding allied naval units)",
+    }[key]
 
 
 def _requirement_problem(state: DraftState, facts: Facts, option: Option, power: str, unit: str, place: str) -> Problem | None:
