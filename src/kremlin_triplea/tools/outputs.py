@@ -85,7 +85,7 @@ def write_apply_outputs(
     and the savegame is made and loaded back in a scratch folder first. The files are then written through
     :func:`~kremlin_triplea.gamefile.safe.all_or_none`, the install last: if it fails, the files are put back.
     """
-    from kremlin_triplea.gamefile.safe import all_or_none, check_output, scratch_folder
+    from kremlin_triplea.gamefile.safe import all_or_none, check_output, scratch_folder, write_atomically
     from kremlin_triplea.report.notes import add_notes
 
     game = result.game
@@ -102,7 +102,7 @@ def write_apply_outputs(
         from kremlin_triplea.engine.savegame import checked_savegame
 
         with scratch_folder("apply") as folder:
-            save_bytes, engine = checked_savegame(game.save(folder / "game.xml"), savegame, triplea=triplea)
+            save_bytes, engine = checked_savegame(write_atomically(folder / "game.xml", data), savegame, triplea=triplea)  # the bytes checked
     lines = []
     with all_or_none() as outputs:
         if output is not None:
