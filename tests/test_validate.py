@@ -126,9 +126,15 @@ def test_known_pinned_problems_name_real_games() -> None:
     assert set(KNOWN_PINNED) <= {p.relative_to(MAPS_DIR).as_posix() for p in PINNED_GAMES}
 
 
+@functools.cache
+def _real_game_verdict(path: Path, dtd: Path) -> list[Problem]:
+    """A real game's problems for TripleA 2.x, worked out once: several tests read (never change) the same verdict."""
+    return validate_tree(parse(path), path.name, dtd=dtd)
+
+
 @pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_every_real_game_validates_without_crashing(path: Path, dtd: Path) -> None:
-    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    problems = _real_game_verdict(path, dtd)
     assert isinstance(problems, list)
     assert all(isinstance(p, Problem) for p in problems)
     assert [p.line or 0 for p in problems] == sorted(p.line or 0 for p in problems)
@@ -142,7 +148,7 @@ LOADABLE_GAMES = [p for p in ALL_GAMES if not (p.parent == CORPUS_DIR and p.name
 def test_every_real_game_is_one_triplea_2_loads(path: Path, dtd: Path) -> None:
     # TripleA 2.7 parses every stock and corpus game (test_validate_engines asks it, and checks that what it
     # misreads is exactly what validate calls an error): validate refuses none of them.
-    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    problems = _real_game_verdict(path, dtd)
     assert [p for p in validate.errors(problems) if p.message.endswith(REFUSES)] == []
 
 
@@ -157,7 +163,7 @@ def test_every_game_triplea_19_loads_has_no_19_refusal(path: Path, dtd: Path) ->
 @pytest.mark.parametrize("path", each_game([p for p in ALL_GAMES if p not in LOADABLE_GAMES]))
 def test_a_game_triplea_19_refuses_is_not_a_2x_error_for_being_2x(path: Path, dtd: Path) -> None:
     # What 1.9 lacks is a note under the default judge, never an error.
-    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    problems = _real_game_verdict(path, dtd)
     assert [p for p in validate.errors(problems) if "1.9" in p.message or "game.dtd" in p.message] == []
 
 
