@@ -134,13 +134,12 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     aside), when only one territory of its kind has them. Anything else stays
     unmatched: a wrong match would put units in the wrong place.
     """
-    board = game.board
+    board = _Territories(game.board)
     kinds = place_kinds(rulesets)
     names: list[str] = []
     for ruleset in rulesets:
         names += [n for n in rule_names(ruleset).places if n not in names]
     matches = {}
-    _AROUND.clear()  # ids of boards are reused once a board is gone
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
@@ -300,8 +299,44 @@ def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: d
         matches[rule] = PlaceMatch(rule, zone, f"numbered as in the rule text, and {evidence}")
 
 
-def _of_kind(board, kind: str | None) -> list[str]:
-    return sorted(n for n in board.nodes if kind is None or board.is_water(n) == (kind == "sea"))
+class _Territories:
+    """The game's board as the matching reads it: each territory's kind, words and land neighbours worked out once.
+
+    Every rule-text place is compared with every territory, often several times over (a game has ~100 rule-text
+    places and up to ~700 territories), so what is the same for every comparison is kept here, not redone per
+    place. Read-only: the board does not change while its places are matched. It answers ``nodes``,
+    ``is_water``, ``neighbours``, ``node`` and ``catalog`` as the board does.
+    """
+
+    def __init__(self, board) -> None:
+        self.board = board
+        self.nodes = board.nodes
+        self.catalog = board.catalog
+        self._water = {n: board.is_water(n) for n in board.nodes}
+        everything = sorted(board.nodes)
+        self._of_kind = {None: everything, "sea": [n for n in everything if self._water[n]], "land": [n for n in everything if not self._water[n]]}
+        self.tokens = {n: place_tokens(n) for n in everything}
+        self.token_set = {n: frozenset(words) for n, words in self.tokens.items()}
+        self._around: dict[str, frozenset[str]] = {}
+
+    def is_water(self, name: str) -> bool:
+        return self._water[name] if name in self._water else self.board.is_water(name)
+
+    def neighbours(self, name: str) -> list[str]:
+        return self.board.neighbours(name)
+
+    def node(self, name: str):
+        return self.board.node(name)
+
+    def of_kind(self, kind: str | None) -> list[str]:
+        """The territories of that kind ("sea", "land"; None: all), in name order."""
+        return self._of_kind[kind]
+
+    def land_around(self, name: str) -> frozenset[str]:
+        """The keys (:func:`place_key`) of a territory's land neighbours."""
+        if name not in self._around:
+            self._around[name] = frozenset(place_key(n) for n in self.board.neighbours(name) if not self.is_water(n))
+        return self._around[name]
 
 
 def _closest(word: str, spelt: dict[str, str], cutoff: float) -> list[tuple[float, str]]:
@@ -328,18 +363,8 @@ def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
         return True
     if any(k.conflicts(board, name) is not None for k in land):
         return False
-    around = _land_around(board, name)
+    around = board.land_around(name)
     return any(k.land_neighbours & around for k in land) or not any(k.land_neighbours for k in land)
-
-
-_AROUND: dict[tuple[int, str], frozenset[str]] = {}  # (id of the board, territory) -> its land neighbours' keys, for one match_places
-
-
-def _land_around(board, name: str) -> frozenset[str]:
-    key = (id(board), name)
-    if key not in _AROUND:
-        _AROUND[key] = frozenset(place_key(n) for n in board.neighbours(name) if not board.is_water(n))
-    return _AROUND[key]
 
 
 def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
@@ -389,7 +414,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
     """What the place is said to be ("sea zone"), why (" (reason)" or ""), and the game's territories of that kind."""
     what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
-    return what, f" ({kind.why})" if kind.why else "", _of_kind(board, kind.kind)
+    return what, f" ({kind.why})" if kind.why else "", board.of_kind(kind.kind)
 
 
 def _by_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
@@ -424,13 +449,13 @@ def _off_coast(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) ->
 
 
 def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
-    candidates = _of_kind(board, kind.kind)
+    candidates = board.of_kind(kind.kind)
     # The name a hand-written profile gives it elsewhere, of the same kind here (a sea zone must share a coast).
     for known_place in evidence:
         same = [n for n in candidates if place_key(n) == place_key(known_place.name)]
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
-            shared = known_place.land_neighbours & _land_around(board, same[0])
-            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
+            shared = known_place.land_neighbours & board.land_around(same[0])
+            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | board.land_around(same[0]))):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             if not known_place.water and known_place.conflicts(board, same[0]) is not None:
                 continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
@@ -448,7 +473,7 @@ def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
     best: list[tuple[float, int, str, KnownPlace]] = []
     for known_place in evidence:
         for name in candidates:
-            around = _land_around(board, name)
+            around = board.land_around(name)
             shared = len(known_place.land_neighbours & around)
             if shared >= 2 and (known_place.water or known_place.conflicts(board, name) is None):
                 best.append((shared / len(known_place.land_neighbours | around), shared, name, known_place))
@@ -461,7 +486,7 @@ def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
         return PlaceMatch(
             rule,
             name,
-            f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})",
+            f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & board.land_around(name))[:6])})",
         )
     return None
 
@@ -469,7 +494,9 @@ def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
 def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
     what, because, candidates = _described(board, kind)
     words = place_tokens(rule)
-    pool = candidates if kind.kind is not None else sorted(board.nodes)
+    word_set = frozenset(words)
+    pool = candidates if kind.kind is not None else board.of_kind(None)
+    tokens, token_set = board.tokens, board.token_set
     if numbered_sea_zone(rule):
         # A number is the rule text's map's: this map's sea zone of that number may be anywhere.
         return PlaceMatch(rule, None, "a sea zone numbered as on the rule text's map; no map a profile covers shows it with coasts this game has")
@@ -478,14 +505,14 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
         same = [n for n in pool if place_key(n) == place_key(rule)]
         if len(same) == 1 and _backed(board, same[0], evidence):
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
-        close = _closest(" ".join(words), {n: " ".join(place_tokens(n)) for n in pool if place_tokens(n) and not _opposed(rule, n)}, 0.8)
+        close = _closest(" ".join(words), {n: " ".join(tokens[n]) for n in pool if tokens[n] and not _opposed(rule, n)}, 0.8)
         if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
             return PlaceMatch(
                 rule,
                 close[0][1],
                 f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}",
             )
-        wider = [n for n in pool if set(words) < set(place_tokens(n))]
+        wider = [n for n in pool if word_set < token_set[n]]
         if len(wider) > 1:
             # "Libya" here is Western and Eastern Libya, "South Africa" both South West Africa and the Union of South
             # Africa: the map divides the place, or several places carry its words; which is meant is not for a guess.
@@ -494,26 +521,23 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
         narrowed = [
             n
             for n in pool
-            if place_tokens(n)
-            and set(place_tokens(n)) != set(words)
-            and (set(place_tokens(n)) ^ set(words)) <= _QUALIFIERS
-            and (set(place_tokens(n)) < set(words) or set(words) < set(place_tokens(n)))
+            if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
-            extra = " ".join(sorted(set(place_tokens(narrowed[0])) ^ set(words)))
+            extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
         # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
         for known_place in evidence:
             inside = [
                 n
                 for n in candidates
-                if place_tokens(n)
-                and (set(place_tokens(n)) < set(words) or set(words) < set(place_tokens(n)))
-                and known_place.land_neighbours & _land_around(board, n)
+                if tokens[n]
+                and (token_set[n] < word_set or word_set < token_set[n])
+                and known_place.land_neighbours & board.land_around(n)
                 and (known_place.water or known_place.conflicts(board, n) is None)
             ]
             if len(inside) == 1:
-                shared = known_place.land_neighbours & _land_around(board, inside[0])
+                shared = known_place.land_neighbours & board.land_around(inside[0])
                 return PlaceMatch(
                     rule,
                     inside[0],
