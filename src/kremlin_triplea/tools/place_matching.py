@@ -6,7 +6,6 @@ neighbours), then by its name; numbered sea zones by the units the rule text tak
 
 from __future__ import annotations
 
-import difflib
 import re
 
 import attrs
@@ -18,6 +17,7 @@ from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.place_evidence import KnownPlace
 from kremlin_triplea.tools.place_words import place_key, place_tokens, plain_words
 from kremlin_triplea.tools.rule_names import numbered_sea_zone, rule_names
+from kremlin_triplea.tools.territory_index import DIRECTIONS, TerritoryIndex, closest
 
 # Players' names for the powers rule texts name: a rule text says "UK", the game's player is "British".
 POWER_NAMES: tuple[frozenset[str], ...] = tuple(
@@ -55,13 +55,10 @@ _OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\
 _QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
 
 
-_DIRECTIONS = {"north", "south", "east", "west"}
-
-
-def _opposed(a: str, b: str) -> bool:
-    """Names that point different ways: "East Indies" is not "West Indies", however alike they are spelt."""
-    da, db = set(place_tokens(a)) & _DIRECTIONS, set(place_tokens(b)) & _DIRECTIONS
-    return bool(da and db and da != db)
+def _opposed(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Names whose directions (:data:`DIRECTIONS` among their words) differ: "East Indies" is not "West Indies", however
+    alike they are spelt."""
+    return bool(a and b and a != b)
 
 
 @attrs.frozen
@@ -134,7 +131,7 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     aside), when only one territory of its kind has them. Anything else stays
     unmatched: a wrong match would put units in the wrong place.
     """
-    board = _Territories(game.board)
+    board = TerritoryIndex(game.board)
     kinds = place_kinds(rulesets)
     names: list[str] = []
     for ruleset in rulesets:
@@ -299,57 +296,6 @@ def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: d
         matches[rule] = PlaceMatch(rule, zone, f"numbered as in the rule text, and {evidence}")
 
 
-class _Territories:
-    """The game's board as the matching reads it: each territory's kind, words and land neighbours worked out once.
-
-    Every rule-text place is compared with every territory, often several times over (a game has ~100 rule-text
-    places and up to ~700 territories), so what is the same for every comparison is kept here, not redone per
-    place. Read-only: the board does not change while its places are matched. It answers ``nodes``,
-    ``is_water``, ``neighbours``, ``node`` and ``catalog`` as the board does.
-    """
-
-    def __init__(self, board) -> None:
-        self.board = board
-        self.nodes = board.nodes
-        self.catalog = board.catalog
-        self._water = {n: board.is_water(n) for n in board.nodes}
-        everything = sorted(board.nodes)
-        self._of_kind = {None: everything, "sea": [n for n in everything if self._water[n]], "land": [n for n in everything if not self._water[n]]}
-        self.tokens = {n: place_tokens(n) for n in everything}
-        self.token_set = {n: frozenset(words) for n, words in self.tokens.items()}
-        self._around: dict[str, frozenset[str]] = {}
-
-    def is_water(self, name: str) -> bool:
-        return self._water[name] if name in self._water else self.board.is_water(name)
-
-    def neighbours(self, name: str) -> list[str]:
-        return self.board.neighbours(name)
-
-    def node(self, name: str):
-        return self.board.node(name)
-
-    def of_kind(self, kind: str | None) -> list[str]:
-        """The territories of that kind ("sea", "land"; None: all), in name order."""
-        return self._of_kind[kind]
-
-    def land_around(self, name: str) -> frozenset[str]:
-        """The keys (:func:`place_key`) of a territory's land neighbours."""
-        if name not in self._around:
-            self._around[name] = frozenset(place_key(n) for n in self.board.neighbours(name) if not self.is_water(n))
-        return self._around[name]
-
-
-def _closest(word: str, spelt: dict[str, str], cutoff: float) -> list[tuple[float, str]]:
-    """(similarity, name) of the names whose spelling is at least ``cutoff`` like ``word``, best first."""
-    matcher = difflib.SequenceMatcher(None, b=word)
-    found = []
-    for name, text in spelt.items():
-        matcher.set_seq1(text)
-        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff and (ratio := matcher.ratio()) >= cutoff:
-            found.append((ratio, name))
-    return sorted(found, key=lambda c: (-c[0], c[1]))
-
-
 def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
     """A name-only match is kept unless a map a profile covers says otherwise.
 
@@ -369,7 +315,7 @@ def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
 
 def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
     parts = [p for p in rule.split("/") if p.strip()]
-    apart = [n for p in parts for n in board.nodes if not board.is_water(n) and place_key(n) == place_key(p)] if len(parts) > 1 else []
+    apart = [n for p in parts for n in board.named("key", place_key(p), "land", board_order=True)] if len(parts) > 1 else []
     if apart:
         # "Syria/Iraq" is one territory of the rule text's map; this game has its parts apart, and no one of them,
         # nor a third territory another map calls it by, is the whole of it.
@@ -419,17 +365,17 @@ def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
 
 def _by_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
     what, because, candidates = _described(board, kind)
-    exact = [n for n in candidates if n.lower() == rule.lower()]
+    exact = board.named("lower", rule.lower(), kind.kind)
     if exact:
         return PlaceMatch(rule, exact[0], "the same name", exact=True)
-    other = [n for n in board.nodes if n.lower() == rule.lower()]
+    other = board.named("lower", rule.lower(), board_order=True)
     if other and kind.kind is not None:
         return PlaceMatch(
             rule,
             None,
             f"this game's {other[0]!r} is {'a sea zone' if board.is_water(other[0]) else 'land'}, but the rule text's is {'a sea zone' if kind.kind == 'sea' else 'land'}{because}",
         )
-    plain = [n for n in candidates if plain_words(n) == plain_words(rule)]
+    plain = board.named("plain", plain_words(rule), kind.kind)
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
     return None
@@ -439,7 +385,7 @@ def _off_coast(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) ->
     off = _OFF.match(rule)
     if off and kind.kind != "land":
         # Only the one sea zone beside that land is sure; a coast ("East") is not a thing a map records.
-        shore = [n for n in board.nodes if not board.is_water(n) and plain_words(n) == plain_words(off.group(2))]
+        shore = board.named("plain", plain_words(off.group(2)), "land", board_order=True)
         zones = sorted(z for z in board.neighbours(shore[0]) if board.is_water(z)) if len(shore) == 1 else []
         if len(zones) == 1 and not off.group(1):
             return PlaceMatch(rule, zones[0], f"the only sea zone touching {shore[0]}")
@@ -449,10 +395,9 @@ def _off_coast(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) ->
 
 
 def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
-    candidates = board.of_kind(kind.kind)
     # The name a hand-written profile gives it elsewhere, of the same kind here (a sea zone must share a coast).
     for known_place in evidence:
-        same = [n for n in candidates if place_key(n) == place_key(known_place.name)]
+        same = board.named("key", place_key(known_place.name), kind.kind)
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & board.land_around(same[0])
             if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | board.land_around(same[0]))):
@@ -502,10 +447,11 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
         return PlaceMatch(rule, None, "a sea zone numbered as on the rule text's map; no map a profile covers shows it with coasts this game has")
     if words:
         # The same words, in one territory of its kind only (or of any kind, when only one has them).
-        same = [n for n in pool if place_key(n) == place_key(rule)]
+        same = board.named("key", place_key(rule), kind.kind)
         if len(same) == 1 and _backed(board, same[0], evidence):
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
-        close = _closest(" ".join(words), {n: " ".join(tokens[n]) for n in pool if tokens[n] and not _opposed(rule, n)}, 0.8)
+        pointing = word_set & DIRECTIONS
+        close = closest(" ".join(words), {n: board.token_text[n] for n in pool if tokens[n] and not _opposed(pointing, board.directions[n])}, 0.8)
         if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
             return PlaceMatch(
                 rule,
@@ -550,7 +496,7 @@ def _unmatched(board, rule: str, kind: PlaceKind) -> PlaceMatch:
     what, because, candidates = _described(board, kind)
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
-    near = [n for _, n in _closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
+    near = [n for _, n in closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
     return PlaceMatch(
         rule,
         None,
