@@ -15,7 +15,6 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from click.testing import CliRunner
 
@@ -23,7 +22,7 @@ from kremlin_triplea.cli.main import main
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.room import Room, new_draft
 from support.paths import MAPS_DIR
-from support.web import example, header, live_server
+from support.web import example, header, http_get, live_server
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -291,7 +290,7 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
         axis.fits("the larger map")
         axis.shot("13-larger-map")
         href = axis.driver.find_element(By.ID, "download").get_attribute("href")
-        served = httpx.get(href, timeout=60)
+        served = http_get(href, timeout=60)
         for person in people.values():
             person.driver.get("about:blank")  # close the pages' event streams before the server stops
     assert served.status_code == 200

@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 from html import unescape
 from pathlib import Path
 
-import httpx
 import pytest
 from click.testing import CliRunner
 
@@ -23,7 +22,7 @@ from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.web.app import MAX_BODY, create_app
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
-from support.web import EXAMPLE, bid_form, example, header, live_server, pick_form
+from support.web import EXAMPLE, bid_form, example, header, http_client, live_server, pick_form
 
 
 def no_picture(room: Room) -> str:
@@ -145,7 +144,7 @@ def test_many_simultaneous_submissions_for_one_turn_make_exactly_one_pick(room: 
     with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
 
         def submit(_: int) -> int:
-            with httpx.Client(base_url=base, timeout=60) as http:
+            with http_client(base, timeout=60) as http:
                 return http.post(url, data=form).status_code
 
         with ThreadPoolExecutor(max_workers=16) as pool:
@@ -161,20 +160,20 @@ def test_pages_drawn_while_a_declaration_is_made_all_show_a_whole_state(room: Ro
     once caught a page drawn while the declarations were being made again on the board: IndexError, a 500)."""
     data = example()
     with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
-        with httpx.Client(base_url=base, timeout=60) as http:
+        with http_client(base, timeout=60) as http:
             for entry in data["pick"]:
                 assert http.post(f"/room/{room.keys[entry['side']]}/pick", data=pick_form(entry, room.seq)).status_code == 303
             assert http.post(f"/room/{room.keys['Allies']}/bid", data=bid_form(data["bid"], room.seq)).status_code == 303
             assert http.post(f"/room/{room.keys['Axis']}/bid/answer", data={"seq": str(room.seq), "agree": "yes"}).status_code == 303
 
         def reload(n: int) -> int:
-            with httpx.Client(base_url=base, timeout=60) as http:
+            with http_client(base, timeout=60) as http:
                 return http.get(f"/room/{room.keys[(SPECTATOR, 'Axis', 'Allies')[n % 3]]}").status_code
 
         def declare() -> list[int]:
             stated = {"Archangel": "Russia", "Northern South America": "19 Sea Zone"}
             statuses = []
-            with httpx.Client(base_url=base, timeout=60) as http:
+            with http_client(base, timeout=60) as http:
                 while (step := room.declaration()) is not None:
                     form = {"seq": str(room.seq), "to": stated[step[0].origin]}
                     statuses.append(http.post(f"/room/{room.keys['Allies']}/declare", data=form).status_code)
@@ -245,7 +244,7 @@ def test_a_whole_draft_over_http_writes_the_game_apply_writes(room: Room, client
 
 def test_server_sent_events_announce_each_accepted_action(room: Room) -> None:
     with live_server(lambda stopping: create_app(room, svg_for=no_picture, stopping=stopping)) as base:
-        with httpx.Client(base_url=base, timeout=30) as http:
+        with http_client(base, timeout=30) as http:
             with http.stream("GET", f"/events/{room.keys[SPECTATOR]}") as events:
                 lines = events.iter_lines()
                 assert next(line for line in lines if line.startswith("data:")) == "data: 0"

@@ -16,7 +16,7 @@ import pytest
 
 from kremlin_triplea.draft.run import read_draft
 from support.paths import MAPS_DIR
-from support.web import example, free_port, pick_form
+from support.web import example, free_port, http_client, http_get, pick_form
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -42,7 +42,7 @@ def start_serve(draft: Path, port: int, *extra: str) -> tuple[subprocess.Popen, 
             links[found.group(1)] = found.group(2)
     while True:  # the server listens before it prints, but answers once uvicorn runs
         try:
-            httpx.get(links["spectators"], timeout=5)
+            http_get(links["spectators"], timeout=5)
             break
         except httpx.TransportError:
             if time.monotonic() > deadline:
@@ -62,7 +62,7 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
     )
     try:
         assert all(link.startswith(f"http://localhost:{port}/room/") for link in links.values())
-        with httpx.Client(timeout=60) as http:
+        with http_client(timeout=60) as http:
             for entry in data["pick"][:3]:
                 seq = int(re.search(r"data-seq='(\d+)'", http.get(links[entry["side"]]).text).group(1))
                 response = http.post(f"{links[entry['side']]}/pick", data=pick_form(entry, seq), follow_redirects=False)
@@ -78,7 +78,7 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
     try:
         assert again == links
         assert draft.read_bytes() == saved
-        with httpx.Client(timeout=60) as http:
+        with http_client(timeout=60) as http:
             page = http.get(again["Allies"]).text
             assert "Pick 4 of 10: the Allies choose." in page
             assert "Ann, for the Axis" in http.get(again["Axis"]).text  # the players' names are kept beside the draft too
@@ -93,7 +93,7 @@ def test_serve_starts_a_new_draft_and_after_sigkill_resumes_with_the_same_links_
             assert http.post(f"{again['Allies']}/pick", data=pick_form(entry, seq), follow_redirects=False).status_code == 303
         assert len(read_draft(draft).picks) == 4
         # Ctrl-C with a page open (its event stream): the server stops promptly, without a traceback.
-        with httpx.Client(timeout=30) as http:
+        with http_client(timeout=30) as http:
             with http.stream("GET", again["spectators"].replace("/room/", "/events/")) as events:
                 assert next(line for line in events.iter_lines() if line.startswith("data:"))
                 process.send_signal(signal.SIGINT)
@@ -130,7 +130,7 @@ def test_a_second_serve_on_the_same_draft_is_refused_and_told_where_the_first_ru
         said = second.stdout + second.stderr
         assert f"is already served by process {process.pid} at http://localhost:{port}" in said
         assert all(link not in said for link in links.values()) and "Traceback" not in said
-        assert httpx.get(links["spectators"], timeout=30).status_code == 200  # the first one serves on
+        assert http_get(links["spectators"], timeout=30).status_code == 200  # the first one serves on
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait(10)
@@ -249,10 +249,10 @@ def test_serve_takes_a_map_profile_and_a_new_draft_names_it(tmp_path: Path) -> N
     process, links = start_serve(draft, free_port(), "--ruleset", "kremlin-classic", "--game", game, "--first", "Axis", "--profile", str(profile))
     try:
         assert set(links) == {"Axis", "Allies", "spectators"}
-        page = httpx.get(links["Axis"], timeout=10)
+        page = http_get(links["Axis"], timeout=10)
         assert page.status_code == 200
         # Big World's pictures are not installed here: the room says so where the board goes, and works without them.
-        board = httpx.get(links["Axis"] + "/board", timeout=10)
+        board = http_get(links["Axis"] + "/board", timeout=10)
         assert board.status_code == 200 and "No picture of the board: map 'big_world_variations' is not installed" in html.unescape(board.text)
     finally:
         process.kill()

@@ -563,7 +563,7 @@ class RoomProtocol(H11Protocol):
         """It has owed its request longer than ``request_seconds``, or taken nothing of what it is sent for longer than
         ``stall_seconds``.
 
-        Called by the server every second: that is when what waits to go out is looked at.
+        Called by the server every ``look_seconds`` (a second): that is when what waits to go out is looked at.
         """
         unsent = self.transport.get_write_buffer_size()
         if not unsent:
@@ -582,10 +582,13 @@ class RoomProtocol(H11Protocol):
 
 
 class RoomServer(uvicorn.Server):
-    """uvicorn's server, which every second drops the connections that are overdue (``RoomProtocol.overdue``)."""
+    """uvicorn's server, which every ``look_seconds`` (a second) drops the connections that are overdue
+    (``RoomProtocol.overdue``)."""
+
+    look_seconds = 1.0
 
     async def on_tick(self, counter: int) -> bool:
-        if counter % 10 == 0:  # uvicorn ticks every 0.1 s
+        if counter % max(1, round(self.look_seconds / 0.1)) == 0:  # uvicorn ticks every 0.1 s
             now = asyncio.get_running_loop().time()
             for connection in list(self.server_state.connections):
                 if isinstance(connection, RoomProtocol) and connection.overdue(now):
@@ -594,16 +597,27 @@ class RoomServer(uvicorn.Server):
 
 
 def room_server(
-    app: Starlette, *, request_seconds: float = REQUEST_SECONDS, stall_seconds: float = STALL_SECONDS, max_connections: int = MAX_CONNECTIONS
+    app: Starlette,
+    *,
+    request_seconds: float = REQUEST_SECONDS,
+    stall_seconds: float = STALL_SECONDS,
+    max_connections: int = MAX_CONNECTIONS,
+    look_seconds: float = 1.0,
 ) -> RoomServer:
-    """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for."""
+    """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for.
+
+    ``look_seconds``: how often the connections are looked at for being overdue (at least uvicorn's tick, 0.1 s);
+    a second is precise enough for limits of 20 and 60 s, and a test of short limits looks more often.
+    """
     limit = open_file_limit()
     if limit is not None:
         max_connections = max(1, min(max_connections, limit - RESERVED_FILES))
     limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
     protocol = type("RoomProtocol", (RoomProtocol,), limits)
     config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5)
-    return RoomServer(config)
+    server = RoomServer(config)
+    server.look_seconds = look_seconds
+    return server
 
 
 def open_file_limit() -> int | None:
