@@ -8,12 +8,32 @@ layers themselves are checked by import-linter's contract in pyproject.toml
 
 from __future__ import annotations
 
+import ast
+import functools
+from pathlib import Path
+
 import grimp
 import networkx as nx
 
 
+@functools.cache
+def _import_graph() -> grimp.ImportGraph:
+    """The package's import graph, built once for the tests that only read it."""
+    return grimp.build_graph("kremlin_triplea", cache_dir=None)
+
+
+@functools.cache
+def _syntax(path: Path, text: str) -> ast.Module:
+    """A source file's syntax tree, parsed once per text: three tests walk every module of the package."""
+    return ast.parse(text)
+
+
+def _syntax_of(path: Path) -> ast.Module:
+    return _syntax(path, path.read_text(encoding="utf-8"))
+
+
 def test_no_module_of_the_package_is_part_of_an_import_cycle() -> None:
-    graph = grimp.build_graph("kremlin_triplea", cache_dir=None)
+    graph = _import_graph()
     imports = nx.DiGraph()
     for module in graph.modules:
         for imported in graph.find_modules_directly_imported_by(module):
@@ -23,7 +43,7 @@ def test_no_module_of_the_package_is_part_of_an_import_cycle() -> None:
 
 
 def test_the_draft_and_the_rules_data_never_import_a_report_or_the_command_line() -> None:
-    graph = grimp.build_graph("kremlin_triplea", cache_dir=None)
+    graph = _import_graph()
     for low in ("kremlin_triplea.draft", "kremlin_triplea.gamerules", "kremlin_triplea.rules", "kremlin_triplea.model", "kremlin_triplea.gamefile"):
         for high in ("kremlin_triplea.report", "kremlin_triplea.cli", "kremlin_triplea.tools", "kremlin_triplea.assistant"):
             assert not graph.chain_exists(importer=low, imported=high, as_packages=True), (low, high)
@@ -45,13 +65,11 @@ def test_every_kind_of_option_has_its_schema_and_its_mechanism() -> None:
 
 def test_no_module_imports_another_modules_private_name() -> None:
     """A leading underscore means "this module's own": a name another module needs is made public, with a docstring."""
-    import ast
-    from pathlib import Path
 
     package = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
     crossing = []
     for path in sorted(package.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_syntax_of(path)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kremlin_triplea"):
                 crossing += [f"{path.relative_to(package)}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
     assert crossing == []
@@ -61,7 +79,6 @@ def test_every_scratch_folder_is_made_by_the_one_that_a_later_run_cleans() -> No
     """Issue 27: a kill -9 left the matrix's, profile new's and the engine's temporary folders behind for good. Every
     scratch folder is gamefile.safe.scratch_folder, whose leftovers the next run removes; a fixed name must match it."""
     import re
-    from pathlib import Path
 
     from kremlin_triplea.gamefile import safe
 
@@ -89,8 +106,6 @@ STILL_BEING_SPLIT: dict[str, str] = {}
 
 def _sizes(package=None) -> tuple[dict[str, int], dict[str, int]]:
     """Each module's lines and each function's (``path:name``, nested functions too) in ``package`` (src/kremlin_triplea)."""
-    import ast
-    from pathlib import Path
 
     package = package or Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
     modules: dict[str, int] = {}
@@ -99,7 +114,7 @@ def _sizes(package=None) -> tuple[dict[str, int], dict[str, int]]:
         name = path.relative_to(package).as_posix()
         text = path.read_text(encoding="utf-8")
         modules[name] = len(text.splitlines())
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(_syntax(path, text)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 key = f"{name}:{node.name}"
                 functions[key] = max(functions.get(key, 0), node.end_lineno - node.lineno + 1)
@@ -161,7 +176,6 @@ def test_a_registry_lists_in_the_order_added_refuses_a_name_twice_and_offers_clo
 def test_no_module_carries_a_setting_in_a_context_variable() -> None:
     """Issue 30: ``--profile`` and ``--triplea`` were carried to what needed them in ContextVars, steps nobody saw in
     a call; a setting is now passed as an argument, from the command line down."""
-    from pathlib import Path
 
     package = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
     carried = [str(path.relative_to(package)) for path in sorted(package.rglob("*.py")) if "contextvars" in path.read_text(encoding="utf-8")]
@@ -173,8 +187,6 @@ def test_drafts_are_driven_through_the_session_alone() -> None:
     DraftRun) and session/ (which builds one per Session and pushes the steps onto it), no module constructs a
     DraftRun or calls the DraftRun methods that change a draft: its picks, declarations and bid are a Session's steps.
     The scripts (benchmarks, the unseen maps' survey) and the tests' helpers drive drafts the same way."""
-    import ast
-    from pathlib import Path
 
     from kremlin_triplea.draft.run import DraftRun
 
@@ -189,7 +201,7 @@ def test_drafts_are_driven_through_the_session_alone() -> None:
     for path in sorted(package.rglob("*.py")) + outside:
         if path.is_relative_to(package) and path.relative_to(package).parts[0] in ("draft", "session"):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_syntax_of(path)):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func

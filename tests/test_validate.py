@@ -126,9 +126,15 @@ def test_known_pinned_problems_name_real_games() -> None:
     assert set(KNOWN_PINNED) <= {p.relative_to(MAPS_DIR).as_posix() for p in PINNED_GAMES}
 
 
+@functools.cache
+def _real_game_verdict(path: Path, dtd: Path) -> list[Problem]:
+    """A real game's problems for TripleA 2.x, worked out once: several tests read (never change) the same verdict."""
+    return validate_tree(parse(path), path.name, dtd=dtd)
+
+
 @pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_every_real_game_validates_without_crashing(path: Path, dtd: Path) -> None:
-    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    problems = _real_game_verdict(path, dtd)
     assert isinstance(problems, list)
     assert all(isinstance(p, Problem) for p in problems)
     assert [p.line or 0 for p in problems] == sorted(p.line or 0 for p in problems)
@@ -142,7 +148,7 @@ LOADABLE_GAMES = [p for p in ALL_GAMES if not (p.parent == CORPUS_DIR and p.name
 def test_every_real_game_is_one_triplea_2_loads(path: Path, dtd: Path) -> None:
     # TripleA 2.7 parses every stock and corpus game (test_validate_engines asks it, and checks that what it
     # misreads is exactly what validate calls an error): validate refuses none of them.
-    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    problems = _real_game_verdict(path, dtd)
     assert [p for p in validate.errors(problems) if p.message.endswith(REFUSES)] == []
 
 
@@ -157,7 +163,7 @@ def test_every_game_triplea_19_loads_has_no_19_refusal(path: Path, dtd: Path) ->
 @pytest.mark.parametrize("path", each_game([p for p in ALL_GAMES if p not in LOADABLE_GAMES]))
 def test_a_game_triplea_19_refuses_is_not_a_2x_error_for_being_2x(path: Path, dtd: Path) -> None:
     # What 1.9 lacks is a note under the default judge, never an error.
-    problems = validate_tree(parse(path), path.name, dtd=dtd)
+    problems = _real_game_verdict(path, dtd)
     assert [p for p in validate.errors(problems) if "1.9" in p.message or "game.dtd" in p.message] == []
 
 
@@ -845,31 +851,79 @@ def _findings_on(element: etree._Element, attribute: str) -> list[Problem]:
     return [p for p in problems if p.message.startswith(f"<{element.tag}> {attribute} ")]
 
 
-@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_INT_ATTRIBUTES])
+def _set_apart(attributes: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """``attributes`` in groups that one validate can judge together: a finding names its element's tag and the
+    attribute (``<cost> quantity ...``), so no two attributes of a group share both (a production and a repair
+    rule's ``<cost> quantity`` go to different groups)."""
+    groups: list[list[tuple[str, str]]] = []
+    for path, attribute in attributes:
+        said = (path.rsplit("/", 1)[-1], attribute)
+        group = next((g for g in groups if said not in {(p.rsplit("/", 1)[-1], a) for p, a in g}), None)
+        if group is None:
+            groups.append(group := [])
+        group.append((path, attribute))
+    return groups
+
+
+def _findings_on_each(group: list[tuple[str, str]], value: str) -> dict[tuple[str, str], list[Problem]]:
+    """What validate says of each attribute of ``group``, all set to ``value`` in one copy of WW2v3-1942."""
+    root = copy.deepcopy(_aa50_1942())
+    elements = {}
+    for path, attribute in group:
+        parent = root
+        for tag in path.split("/"):
+            child = parent.find(tag)
+            parent = child if child is not None else etree.SubElement(parent, tag)
+        parent.set(attribute, value)
+        elements[path, attribute] = parent
+    problems = validate_tree(root, "game.xml", read_dtd=False)
+    return {
+        (path, attribute): [p for p in problems if p.message.startswith(f"<{element.tag}> {attribute} ")] for (path, attribute), element in elements.items()
+    }
+
+
+#: Each attribute's refusal is judged on its own; the attributes of a group share one validate of the game.
+INT_GROUPS = _set_apart(ENGINE_INT_ATTRIBUTES)
+BOOLEAN_GROUPS = _set_apart(ENGINE_BOOLEAN_ATTRIBUTES)
+
+
+def _group_id(group: list[tuple[str, str]]) -> str:
+    return "+".join(f"{p.rsplit('/', 1)[-1]}@{a}" for p, a in group)
+
+
+def test_the_groups_hold_every_attribute_once() -> None:
+    for attributes, groups in ((ENGINE_INT_ATTRIBUTES, INT_GROUPS), (ENGINE_BOOLEAN_ATTRIBUTES, BOOLEAN_GROUPS)):
+        assert sorted(a for g in groups for a in g) == sorted(attributes)
+        assert all(len({(p.rsplit("/", 1)[-1], a) for p, a in g}) == len(g) for g in groups)
+
+
+@pytest.mark.parametrize("group", INT_GROUPS, ids=_group_id)
 @pytest.mark.parametrize("text", [t for t, value in PARSE_INT.items() if value is None], ids=repr)
-def test_a_number_integer_parse_int_refuses_is_a_refusal(path: str, attribute: str, text: str) -> None:
-    found = _findings_on(_with_attribute(path, attribute, text), attribute)
+def test_a_number_integer_parse_int_refuses_is_a_refusal(group: list[tuple[str, str]], text: str) -> None:
     shown = text if re.fullmatch(r"[+-]?\d+", text) else repr(text)  # messages quote what is not a number
-    assert [(p.severity, p.message.startswith(f"<{path.rsplit('/', 1)[-1]}> {attribute} {shown} is "), p.message.endswith(REFUSES)) for p in found] == [
-        ("error", True, True)
-    ]
+    for (path, attribute), found in _findings_on_each(group, text).items():
+        assert [(p.severity, p.message.startswith(f"<{path.rsplit('/', 1)[-1]}> {attribute} {shown} is "), p.message.endswith(REFUSES)) for p in found] == [
+            ("error", True, True)
+        ], (path, attribute)
 
 
-@pytest.mark.parametrize(("path", "attribute"), ENGINE_INT_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_INT_ATTRIBUTES])
-def test_a_number_integer_parse_int_reads_is_no_refusal(path: str, attribute: str) -> None:
+@pytest.mark.parametrize("group", INT_GROUPS, ids=_group_id)
+def test_a_number_integer_parse_int_reads_is_no_refusal(group: list[tuple[str, str]]) -> None:
     for text in ("+1", "\u0663", "2147483647"):
         # (The engine may still refuse the number it read, as too many hits: that is not reading it.)
-        found = _findings_on(_with_attribute(path, attribute, text), attribute)
-        assert [p for p in found if any(why in p.message for why in UNREADABLE)] == []
+        for (path, attribute), found in _findings_on_each(group, text).items():
+            assert [p for p in found if any(why in p.message for why in UNREADABLE)] == [], (path, attribute, text)
 
 
-@pytest.mark.parametrize(("path", "attribute"), ENGINE_BOOLEAN_ATTRIBUTES, ids=[f"{p}@{a}" for p, a in ENGINE_BOOLEAN_ATTRIBUTES])
-def test_a_flag_other_than_true_or_false_is_a_refusal(path: str, attribute: str) -> None:
+@pytest.mark.parametrize("group", BOOLEAN_GROUPS, ids=_group_id)
+def test_a_flag_other_than_true_or_false_is_a_refusal(group: list[tuple[str, str]]) -> None:
     for text in ("TRUE", "False", "true"):
-        assert _findings_on(_with_attribute(path, attribute, text), attribute) == []
+        assert all(found == [] for found in _findings_on_each(group, text).values()), text
     for text in ("yes", "1", " true", ""):
-        found = _findings_on(_with_attribute(path, attribute, text), attribute)
-        assert [(p.severity, p.message) for p in found] == [("error", f"<{path.rsplit('/', 1)[-1]}> {attribute} {text!r} is neither true nor false; {REFUSES}")]
+        for (path, attribute), found in _findings_on_each(group, text).items():
+            assert [(p.severity, p.message) for p in found] == [
+                ("error", f"<{path.rsplit('/', 1)[-1]}> {attribute} {text!r} is neither true nor false; {REFUSES}")
+            ]
 
 
 @pytest.mark.parametrize("path", ["initialize/unitInitialize/unitPlacement", "initialize/unitInitialize/heldUnits"])
