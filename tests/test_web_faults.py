@@ -241,7 +241,7 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
     deadline = time.monotonic() + 20
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
+        time.sleep(0.005)  # uvicorn starts in some 10-50 ms
     try:
         yield sock.getsockname()[:2], server
     finally:
