@@ -234,7 +234,7 @@ def test_windows_installs_at_once_keep_every_entry(tmp_path: Path, windows_locks
 @pytest.mark.linux_only
 def test_a_windows_lock_held_too_long_is_one_line_naming_the_lock(tmp_path: Path, windows_locks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     folder = a_map(tmp_path, b"map_name: amap\ngames:\n")
-    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.1)
     holder = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     assert sys.modules["msvcrt"].locking(holder, 2, 1) is None  # another run holds the lock
     try:
