@@ -423,7 +423,7 @@ def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(
 @pytest.mark.slow
 def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
     big = "<svg>" + "<!-- x -->" * 4_000_000 + "</svg>"  # 40 MB: more than the kernel's buffers hold
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0) as (address, server):
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0, look_seconds=0.1) as (address, server):
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(address)
@@ -629,8 +629,9 @@ def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(r
 @pytest.mark.slow
 def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
     """Only a reader that stops is dropped: one taking its page slowly for longer than the limit gets all of it."""
-    big = "<svg>" + "<!-- x -->" * 800_000 + "</svg>"  # 8 MB, sent as is (no compression asked)
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0, send_buffer=64 * 1024) as (address, server):
+    big = "<svg>" + "<!-- x -->" * 400_000 + "</svg>"  # 4 MB, sent as is (no compression asked)
+    limits = {"request_seconds": 1.0, "stall_seconds": 1.0, "look_seconds": 0.1}  # looked at often: a drop would be seen at once
+    with room_served(room, svg_for=lambda room: big, send_buffer=64 * 1024, **limits) as (address, server):
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
         connection.connect(address)
@@ -645,7 +646,7 @@ def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
                 chunk = connection.recv(64 * 1024)
                 assert chunk, f"dropped after {len(received)} bytes"
                 received += chunk
-                time.sleep(0.05)  # about 1 MB a second at most: the page takes several times the limit
+                time.sleep(0.05)  # about 1.3 MB a second at most: the page takes three times the limit
             assert big.encode() in received.partition(b"\r\n\r\n")[2]
         finally:
             connection.close()
