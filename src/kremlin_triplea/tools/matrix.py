@@ -194,10 +194,9 @@ def run_matrix(
     (``--profile FILE``) come before the installed ones for ``extra_games``. ``games_read``: games the caller
     has read already (``profile new`` its game), each used for the file it was read from instead of reading it
     again; the matrix plays on copies of their boards, so the caller's own are left as they are.
-    ``list_only`` finds what is available and why not, applying and writing
-    nothing (one pick per option counts; ``profile new`` uses it). Each of ``house_sets`` is
-    applied (defaults, then every switch flipped; advantages drawn with the seed)
-    to every game of the maps it lists.
+    ``list_only`` finds what is available and why not, applying and writing nothing (one pick per option counts;
+    ``profile new`` uses it). Each of ``house_sets`` is applied (defaults, then every switch flipped; advantages
+    drawn with the seed) to every game of the maps it lists.
     """
     report = Report()
     for error in broken_rulesets:
