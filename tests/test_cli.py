@@ -9,20 +9,22 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.errors import KremlinError
 from support.paths import AA50_1941, MAPS_DIR
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """The installed entry point, as a user runs it (no traceback, real exit codes)."""
-    return subprocess.run(
-        [sys.executable, "-m", "kremlin_triplea", "--maps-dir", str(MAPS_DIR), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def run(*args: str) -> Result:
+    """The command as a user runs it, in this process: its exit status, stdout and stderr apart. An error the command
+    does not turn into its one line escapes ``main`` and is ``result.exception`` (exit status 1), never a 2."""
+    return CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), *args])
+
+
+def python(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a Python of its own: where what the interpreter does is the point (a traceback, a closed pipe)."""
+    return subprocess.run([sys.executable, "-m", "kremlin_triplea", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_show_json_has_the_documented_shape() -> None:
@@ -62,7 +64,7 @@ def test_maps_lists_games() -> None:
 )
 def test_errors_are_one_line_with_exit_status_2(args: list[str], message: str) -> None:
     result = run(*args)
-    assert result.returncode == 2
+    assert result.exit_code == 2
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
@@ -72,34 +74,34 @@ def test_malformed_and_non_game_files(tmp_path: Path) -> None:
     broken = tmp_path / "broken.xml"
     broken.write_text("<game>\n  <map>\n</game>\n")
     result = run("show", str(broken))
-    assert result.returncode == 2 and f"{broken}:3: malformed XML" in result.stderr
+    assert result.exit_code == 2 and f"{broken}:3: malformed XML" in result.stderr
     other = tmp_path / "other.xml"
     other.write_text("<svg/>")
     result = run("show", str(other))
-    assert result.returncode == 2 and "not a TripleA game file: the root element is <svg>" in result.stderr
+    assert result.exit_code == 2 and "not a TripleA game file: the root element is <svg>" in result.stderr
 
 
 def test_debug_shows_the_traceback() -> None:
-    result = run("--debug", "show", "/no/such/game.xml")
+    result = python("--maps-dir", str(MAPS_DIR), "--debug", "show", "/no/such/game.xml")
     assert result.returncode != 0 and "Traceback" in result.stderr
 
 
 def test_validate_shows_warnings_and_passes_unless_strict() -> None:
     # classic.xml connects Congo Sea Zone and South Brazil Sea Zone twice; TripleA keeps a set of neighbours.
     result = run("validate", "world_war_ii_classic/classic.xml")
-    assert result.returncode == 0
+    assert result.exit_code == 0
     assert "warning: duplicate connection 'Congo Sea Zone' - 'South Brazil Sea Zone'" in result.stdout
     assert "valid for TripleA 2.x (1 warning)" in result.stdout
     strict = run("validate", "--strict", "world_war_ii_classic/classic.xml")
-    assert strict.returncode == 1 and "0 errors, 1 warning" in strict.stderr
+    assert strict.exit_code == 1 and "0 errors, 1 warning" in strict.stderr
 
 
 def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
-    assert run("validate", "world_war_ii_v3/WW2v3-1942.xml").returncode == 0
+    assert run("validate", "world_war_ii_v3/WW2v3-1942.xml").exit_code == 0
     broken = tmp_path / "broken.xml"
     broken.write_text(AA50_1941.read_text().replace('owner="Germans"/>', 'owner="Germens"/>', 1))
     result = run("validate", str(broken))
-    assert result.returncode == 1
+    assert result.exit_code == 1
     line = next(n for n, text in enumerate(broken.read_text().splitlines(), 1) if "Germens" in text)
     assert f"{broken}:{line}: " in result.stdout and "Germens" in result.stdout
 
@@ -107,12 +109,12 @@ def test_validate_exit_codes_and_file_line_messages(tmp_path: Path) -> None:
 def test_verify_takes_map_slash_game_and_reports_only_what_a_written_game_adds(tmp_path: Path) -> None:
     # kremlin.xml connects Congo Sea Zone and South Brazil Sea Zone twice (a warning of its own).
     base = run("verify", "classic_variations/kremlin.xml")
-    assert base.returncode == 0 and "duplicate connection 'Congo Sea Zone'" in base.stdout
+    assert base.exit_code == 0 and "duplicate connection 'Congo Sea Zone'" in base.stdout
     written = tmp_path / "kremlin-draft.xml"
     draft = Path(__file__).resolve().parents[1] / "examples" / "kremlin-classic-kremlin.toml"
-    assert run("apply", str(draft), "-o", str(written)).returncode == 0
+    assert run("apply", str(draft), "-o", str(written)).exit_code == 0
     result = run("verify", str(written))
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.exit_code == 0, result.stdout + result.stderr
     assert "duplicate connection" not in result.stdout
     assert "beyond those of its base game" in result.stdout and "kremlin.xml" in result.stdout
     # A fault the written game adds is reported, and fails it.
@@ -120,34 +122,36 @@ def test_verify_takes_map_slash_game_and_reports_only_what_a_written_game_adds(t
     broken = tmp_path / "broken.xml"
     broken.write_text(text.replace('owner="Germans"/>', 'owner="Germens"/>', 1), encoding="utf-8")
     result = run("verify", str(broken))
-    assert result.returncode == 1
+    assert result.exit_code == 1
     assert [line for line in result.stdout.splitlines() if line.startswith(str(broken) + ":")][:-1] != []
     assert all("Germens" in line for line in result.stdout.splitlines()[:-1])
 
 
 def test_maps_dir_and_debug_work_after_the_command_name(tmp_path: Path) -> None:
-    def bare(*args: str) -> subprocess.CompletedProcess[str]:
-        environment = {k: v for k, v in os.environ.items() if k != "KREMLIN_TRIPLEA_MAPS"} | {"HOME": str(tmp_path)}
-        return subprocess.run([sys.executable, "-m", "kremlin_triplea", *args], capture_output=True, text=True, timeout=120, env=environment)
+    def bare(*args: str) -> Result:
+        """No maps folder but the one given: none in the environment, an empty home."""
+        return CliRunner(env={"KREMLIN_TRIPLEA_MAPS": None, "HOME": str(tmp_path)}).invoke(main, list(args))
 
     shown = bare("show", "--maps-dir", str(MAPS_DIR), "world_war_ii_v3/WW2v3-1941.xml")
-    assert shown.returncode == 0 and shown.stdout.startswith("World War II v3 1941")
+    assert shown.exit_code == 0 and shown.stdout.startswith("World War II v3 1941")
     # Given after the command name, it replaces the one given before it.
     checked = bare("--maps-dir", str(tmp_path), "validate", "world_war_ii_v3/WW2v3-1941.xml", "--maps-dir", str(MAPS_DIR))
-    assert checked.returncode == 0, checked.stderr
+    assert checked.exit_code == 0, checked.stderr
+    # --debug after the command name lets the error escape (the interpreter prints its traceback: test_debug_shows_the_traceback).
     failed = bare("show", "/no/such/game.xml", "--debug")
-    assert failed.returncode != 0 and "Traceback" in failed.stderr
-    assert "Traceback" not in bare("show", "/no/such/game.xml").stderr
+    assert isinstance(failed.exception, KremlinError) and failed.stderr == ""
+    quiet = bare("show", "/no/such/game.xml")
+    assert quiet.exit_code == 2 and isinstance(quiet.exception, SystemExit) and quiet.stderr.count("\n") == 1
 
 
 def test_verify_without_its_base_reports_every_finding_with_a_warning(tmp_path: Path) -> None:
     draft = Path(__file__).resolve().parents[1] / "examples" / "kremlin-classic-kremlin.toml"
     written = tmp_path / "kremlin-draft.xml"
-    assert run("apply", str(draft), "-o", str(written)).returncode == 0
+    assert run("apply", str(draft), "-o", str(written)).exit_code == 0
     moved = tmp_path / "moved.xml"
     moved.write_text(written.read_text(encoding="utf-8").replace('"map": "classic_variations"', '"map": "gone"'), encoding="utf-8")
     result = run("verify", str(moved))
-    assert result.returncode == 0  # kremlin.xml's duplicate connection is a warning
+    assert result.exit_code == 0  # kremlin.xml's duplicate connection is a warning
     assert "cannot find the base game gone/kremlin.xml" in result.stderr
     assert "warning: duplicate connection 'Congo Sea Zone'" in result.stdout
 

@@ -14,14 +14,13 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea.draft.invariants import board_problems, new_problems
-from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.session import Declaration, Session
 from support.aa50 import GAMES, fresh_game
 from support.classic import RULESET_GAMES
-from support.drafts import random_bid
+from support.drafts import draw_pick, random_bid
 from support.sessions import bid, session_for
 
 TARGETS = [("kremlin-aa50", GAMES["1941"]), ("kremlin-aa50", GAMES["1942"]), *RULESET_GAMES]
@@ -81,12 +80,9 @@ def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:
     base = board_problems(session.game.board, session.state.factory)
     made = 0
     for _ in range(session.run.total_picks):
-        by_option: dict[int, list[Pick]] = {}
-        for pick in session.legal_picks:
-            by_option.setdefault(pick.option.number, []).append(pick)
-        if not by_option:
+        pick = draw_pick(session, rng.choice)
+        if pick is None:
             break
-        pick = rng.choice(by_option[rng.choice(sorted(by_option))])
         outcome = session.push(pick)  # a listed pick is accepted: the draft refuses what breaks an invariant, and does not list it
         # Every retreat went where the rules allow: into land of the retreating power's side, within a restricted
         # power's movement limits (000 D(5): China only where it may enter).

@@ -30,7 +30,11 @@ def spawn(*args: str, maps_dir: Path = MAPS_DIR) -> pexpect.spawn:
     # (it used to exit at import without one, which broke collection for the whole run under pytest-xdist).
     env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", LINES="50", PYTHONPATH=str(REPO / "src"))
     command = ["-m", "kremlin_triplea", "--maps-dir", str(maps_dir), *args]
-    return pexpect.spawn(sys.executable, command, env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
+    child = pexpect.spawn(sys.executable, command, env=env, encoding="utf-8", timeout=60, dimensions=(50, 160))
+    # pexpect sleeps 50 ms before each send by default, for programs that read the terminal only a moment after
+    # printing their prompt. prompt_toolkit reads it (raw mode) before it draws the prompt each test expects first.
+    child.delaybeforesend = None
+    return child
 
 
 def answer(child: pexpect.spawn, prompt: str, text: str) -> None:

@@ -413,7 +413,7 @@ def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, mo
 
     from kremlin_triplea.gamefile import install
 
-    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.3)
+    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.1)  # the bounded wait, shortened: the message states the bound it waited
     before = snapshot(maps)
     holder = os.open(map_folder(maps) / install.LOCK_NAME, os.O_RDWR | os.O_CREAT)
     fcntl.flock(holder, fcntl.LOCK_EX)  # another install that hangs with the lock
@@ -421,6 +421,6 @@ def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, mo
         message = refused_in_one_line(run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin"))
     finally:
         os.close(holder)
-    assert "another install into this map has held its lock for 0.3 s" in message
+    assert "another install into this map has held its lock for 0.1 s" in message
     before[f"world_war_ii_v3/{install.LOCK_NAME}"] = b""  # the other run's lock file, still its own
     assert snapshot(maps) == before

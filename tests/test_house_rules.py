@@ -157,30 +157,8 @@ def test_the_examples_apply_and_the_engine_reads_them(tmp_path: Path) -> None:
 
 def test_an_advantage_with_no_place_on_the_game_is_refused_clearly(tmp_path) -> None:
     # Classic: Four If By Sea leaves the UK no place for 003's Production Advantage.
-    import subprocess
-    import sys
-
-    from support.paths import MAPS_DIR
-
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "kremlin_triplea",
-            "--maps-dir",
-            str(MAPS_DIR),
-            "house",
-            "classic_variations/four_if_by_sea.xml",
-            "-r",
-            "house-classic",
-            "--advantage",
-            "UK=production",
-            "-o",
-            str(tmp_path / "out.xml"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    arguments = ["house", "classic_variations/four_if_by_sea.xml", "-r", "house-classic", "--advantage", "UK=production"]
+    done = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), *arguments, "-o", str(tmp_path / "out.xml")])
+    assert done.exit_code == 2 and done.stderr.count("\n") == 1, (done.exit_code, done.stderr, done.exception)
+    assert not (tmp_path / "out.xml").exists()
     assert "cannot be given to UK on this game: there is no place for its `at`" in done.stderr

@@ -200,7 +200,7 @@ def test_a_name_too_long_is_one_line(tmp_path: Path) -> None:
 
 
 def _dead_pid() -> int:
-    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process = subprocess.Popen([sys.executable, "-I", "-S", "-c", "pass"])  # no site: a pid, in 20 ms, not 100
     process.wait()
     return process.pid
 

@@ -28,6 +28,7 @@ from kremlin_triplea.session import Session
 from support import sessions
 from support.aa50 import GAMES, delta, fresh_game
 from support.classic import KREMLIN, RULESET_GAMES, SEED_001, SEED_002, game_id
+from support.drafts import draw_pick
 from support.sessions import session_for
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
@@ -369,14 +370,9 @@ def drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     session = Session(draft_from_dict({"ruleset": ruleset, "first": first, "picks_per_side": per_side}), fresh_game(game))
     base = set(start_problems(session.game.board))
     for _ in range(session.run.total_picks):
-        by_option: dict[int, list[Pick]] = {}
-        for pick in session.legal_picks:
-            by_option.setdefault(pick.option.number, []).append(pick)
-        if not by_option:
+        pick = draw_pick(session, choose, prefer=lambda options: [o for o in options if o.kind == "scenario"])
+        if pick is None:
             break
-        scenarios = [n for n, picks in by_option.items() if picks[0].option.kind == "scenario"]
-        number = choose(scenarios) if scenarios and choose([True, False]) else choose(sorted(by_option))
-        pick = choose(by_option[number])
         outcome = session.push(pick)  # listed, so accepted
         assert not any("scenario_decision" in line for line in outcome.lines), pick.label
         assert set(start_problems(session.game.board)) <= base, (pick.label, start_problems(session.game.board))

@@ -196,18 +196,42 @@ def test_a_draft_file_has_one_server_and_a_second_is_told_where_the_first_runs(r
 # -- load: streams, unfinished connections, the number of connections (issue 31, 3) --------------------------
 
 
+class Arrivals:
+    """The room's app, counting the requests that have reached it (their head read): a test waits for the others to
+    have arrived while one is being answered, instead of sleeping long enough for them to."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.app = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            self.count += 1
+        await self.app(scope, receive, send)
+
+    def wait_for(self, count: int, within: float = 20) -> None:
+        """Until ``count`` requests have arrived (called from a worker thread while the loop takes them in)."""
+        deadline = time.monotonic() + within
+        while self.count < count:
+            assert time.monotonic() < deadline, f"{self.count} of {count} requests arrived"
+            time.sleep(0.005)
+
+
 @contextmanager
-def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, **limits):
+def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, arrivals: Arrivals | None = None, **limits):
     """``room`` served as ``serve`` serves it (room_server, a socket bound on 127.0.0.1) in a thread; yields its
     address (host, port) and the server.
 
     ``send_buffer``: the kernel's send buffer of each connection (its listening socket's, inherited), small to
-    keep what a slow reader has not taken in the server's own buffer, as over a real network.
+    keep what a slow reader has not taken in the server's own buffer, as over a real network. ``arrivals``: counts
+    the requests that reach the app.
     """
     from kremlin_triplea.cli.serve import _bound_socket
 
     server = None
     app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit)
+    if arrivals is not None:
+        arrivals.app, app = app, arrivals
     server = room_server(app, **limits)
     sock = _bound_socket("127.0.0.1", 0)
     if send_buffer is not None:
@@ -217,7 +241,7 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
     deadline = time.monotonic() + 20
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
+        time.sleep(0.005)  # uvicorn starts in some 10-50 ms
     try:
         yield sock.getsockname()[:2], server
     finally:
@@ -399,7 +423,7 @@ def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(
 @pytest.mark.slow
 def test_a_client_that_does_not_read_its_page_is_dropped(room: Room) -> None:
     big = "<svg>" + "<!-- x -->" * 4_000_000 + "</svg>"  # 40 MB: more than the kernel's buffers hold
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0) as (address, server):
+    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0, look_seconds=0.1) as (address, server):
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(address)
@@ -442,10 +466,11 @@ def test_spectators_reloading_together_hold_one_worker_and_the_page_is_drawn_onc
 
     drawn, workers = [], []
     real_page, real_pool = web_app.room_page, web_app.run_in_threadpool
+    arrivals, second_half = Arrivals(), threading.Event()
 
     def room_page(*args, **kwargs):
         drawn.append(kwargs.get("note"))
-        time.sleep(0.3)  # a board's page takes a while: the others arrive meanwhile
+        arrivals.wait_for(15)  # half the spectators arrive while the page is drawn
         return real_page(*args, **kwargs)
 
     async def run_in_threadpool(*args, **kwargs):
@@ -455,16 +480,19 @@ def test_spectators_reloading_together_hold_one_worker_and_the_page_is_drawn_onc
     real_compress = web_app.gzip.compress
 
     def compress(*args, **kwargs):
-        time.sleep(0.3)  # so is compressing it: the others arrive meanwhile too
+        second_half.set()
+        arrivals.wait_for(30)  # and the other half while it is compressed
         return real_compress(*args, **kwargs)
 
     monkeypatch.setattr(web_app, "room_page", room_page)
     monkeypatch.setattr(web_app, "run_in_threadpool", run_in_threadpool)
     monkeypatch.setattr(web_app.gzip, "compress", compress)
-    with room_served(room) as (address, server):
+    with room_served(room, arrivals=arrivals) as (address, server):
         url = f"http://{address[0]}:{address[1]}/room/{room.keys[SPECTATOR]}"
 
-        def reload(_: int) -> bytes:
+        def reload(n: int) -> bytes:
+            if n >= 15:
+                assert second_half.wait(20)
             with http_client(timeout=60) as http:
                 return http.get(url).content
 
@@ -601,8 +629,9 @@ def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(r
 @pytest.mark.slow
 def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
     """Only a reader that stops is dropped: one taking its page slowly for longer than the limit gets all of it."""
-    big = "<svg>" + "<!-- x -->" * 800_000 + "</svg>"  # 8 MB, sent as is (no compression asked)
-    with room_served(room, svg_for=lambda room: big, request_seconds=1.0, stall_seconds=1.0, send_buffer=64 * 1024) as (address, server):
+    big = "<svg>" + "<!-- x -->" * 400_000 + "</svg>"  # 4 MB, sent as is (no compression asked)
+    limits = {"request_seconds": 1.0, "stall_seconds": 1.0, "look_seconds": 0.1}  # looked at often: a drop would be seen at once
+    with room_served(room, svg_for=lambda room: big, send_buffer=64 * 1024, **limits) as (address, server):
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
         connection.connect(address)
@@ -617,7 +646,7 @@ def test_a_slow_reader_still_reading_gets_its_whole_page(room: Room) -> None:
                 chunk = connection.recv(64 * 1024)
                 assert chunk, f"dropped after {len(received)} bytes"
                 received += chunk
-                time.sleep(0.05)  # about 1 MB a second at most: the page takes several times the limit
+                time.sleep(0.05)  # about 1.3 MB a second at most: the page takes three times the limit
             assert big.encode() in received.partition(b"\r\n\r\n")[2]
         finally:
             connection.close()
@@ -648,15 +677,24 @@ def test_a_page_is_answered_without_drawing_the_board_and_the_board_is_drawn_onc
     assert client.get("/room/not-a-key/board").status_code == 403
 
 
-def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_once(room: Room) -> None:
-    drawn = []
+def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_once(room: Room, monkeypatch) -> None:
+    from kremlin_triplea.web import app as web_app
+
+    drawn, workers, arrivals = [], [], Arrivals()
+    real_pool = web_app.run_in_threadpool
+
+    async def run_in_threadpool(*args, **kwargs):
+        workers.append(args[0])
+        return await real_pool(*args, **kwargs)
+
+    monkeypatch.setattr(web_app, "run_in_threadpool", run_in_threadpool)
 
     def board(room: Room) -> str:
         drawn.append(room.seq)
-        time.sleep(0.3)  # a board takes a while: the others arrive meanwhile
+        arrivals.wait_for(30)  # a board takes a while: the others arrive meanwhile
         return "<svg>" + "<!-- x -->" * 10_000 + "</svg>"
 
-    with room_served(room, svg_for=board) as (address, server):
+    with room_served(room, svg_for=board, arrivals=arrivals) as (address, server):
         url = f"http://{address[0]}:{address[1]}/room/{room.keys[SPECTATOR]}/board"
 
         def fetch(_: int) -> bytes:
@@ -666,3 +704,4 @@ def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_
         with ThreadPoolExecutor(max_workers=30) as pool:
             boards = list(pool.map(fetch, range(30)))
     assert len(set(boards)) == 1 and boards[0].startswith(b"<svg>") and len(drawn) == 1
+    assert len(workers) == 1, len(workers)  # the others waited on the loop, not each in a worker of its own

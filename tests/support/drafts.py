@@ -12,6 +12,7 @@ from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import Pick
 from kremlin_triplea.draft.run import DraftRun, draft_from_dict
 from kremlin_triplea.game import Game
+from kremlin_triplea.rules.ruleset import Option
 from kremlin_triplea.session import Declaration, Session
 from support.aa50 import fresh_game
 
@@ -19,16 +20,34 @@ T = TypeVar("T")
 Choose = Callable[[Sequence[T]], T]
 
 
+def draw_pick(session: Session, choose: Choose, prefer: Callable[[list[Option]], list[Option]] = lambda options: []) -> Pick | None:
+    """A legal next pick drawn at random: an option among those with a legal pick (by number), then one of its legal
+    picks (in the enumeration's order); None when the picks are done or none is legal.
+
+    The same draw as grouping the whole of ``session.legal_picks`` by option, with the same ``choose`` answers, but
+    only the drawn option's picks are listed: whether an option has one is what ``next_pick`` (``legal``) says, and
+    it stops at the option's first accepted pick (tests/test_legal_equals_accepted.py holds the two equal).
+    ``prefer``: options (of those with a pick) to draw among instead when ``choose([True, False])`` says so.
+    """
+    next_pick = session.next_pick()
+    if next_pick.side is None:
+        return None
+    offering = {c.option.number: c.option for c in next_pick.options if c.available}
+    if not offering:
+        return None
+    preferred = [o.number for o in prefer(list(offering.values()))]  # in the ruleset's order, as the enumeration lists them
+    number = choose(preferred) if preferred and choose([True, False]) else choose(sorted(offering))
+    return choose([pick for _, pick in session.run.option_picks(offering[number], next_pick.side)])
+
+
 def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:
-    """A complete draft (the TOML's data): each pick drawn from ``run.legal_picks`` (an option, then one of its targets), then a bid."""
+    """A complete draft (the TOML's data): each pick drawn from the legal picks (an option, then one of its targets), then a bid."""
     data: dict[str, Any] = {"ruleset": ruleset, "game": str(game), "first": first, "picks_per_side": per_side, "pick": []}
     session = Session(draft_from_dict(dict(data)), fresh_game(game))  # driven as the players drive a draft
     run = session.run
     for _ in range(2 * per_side):
-        by_option: dict[int, list[Pick]] = {}
-        for pick in session.legal_picks:
-            by_option.setdefault(pick.option.number, []).append(pick)
-        chosen = choose(by_option[choose(sorted(by_option))])
+        chosen = draw_pick(session, choose)
+        assert chosen is not None, "every draft of the rulesets has a legal pick until its last"
         session.push(chosen)
         data["pick"].append(chosen.to_toml())
     # After the bid, each displaced group goes where its side says among its nearest places then (000 A): the session

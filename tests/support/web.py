@@ -88,7 +88,7 @@ def live_server(make_app):
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
+        time.sleep(0.005)  # uvicorn starts in some 10-50 ms
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
