@@ -42,14 +42,18 @@ def _run(maps: Path, *args: str):
     return CliRunner().invoke(main, ["--maps-dir", str(maps), *args])
 
 
-def _profiled(tmp_path: Path) -> tuple[Path, Path]:
-    maps, game = _installed(tmp_path)
-    profile = tmp_path / "profiles" / "world_war_ii_v4.toml"  # beside the maps folder: where apply looks first
+@pytest.fixture(scope="module")
+def profiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(maps folder, game, profile): WW2v4 installed and its profile drafted by `profile new` where apply finds it,
+    passing `profile check`; made once for the tests that read them (none writes into that folder)."""
+    folder = tmp_path_factory.mktemp("unseen")
+    maps, game = _installed(folder)
+    profile = folder / "profiles" / "world_war_ii_v4.toml"  # beside the maps folder: where apply looks first
     made = _run(maps, "profile", "new", "world_war_ii_v4/WW2v4.xml", "--ruleset", "kremlin-aa50", "-o", str(profile))
     assert made.exit_code == 0, made.output
     checked = _run(maps, "profile", "check", str(profile))
     assert checked.exit_code == 0, checked.output
-    return maps, game
+    return maps, game, profile
 
 
 def _whole_draft(tmp_path: Path, maps: Path, game: Path, seed: int) -> tuple[Path, object]:
@@ -62,8 +66,8 @@ def _whole_draft(tmp_path: Path, maps: Path, game: Path, seed: int) -> tuple[Pat
     return out, _run(maps, "apply", str(draft), "-o", str(out))
 
 
-def test_a_whole_aa50_draft_applies_on_an_unseen_map_its_missing_straits_left_to_the_players(tmp_path: Path) -> None:
-    maps, game = _profiled(tmp_path)
+def test_a_whole_aa50_draft_applies_on_an_unseen_map_its_missing_straits_left_to_the_players(profiled: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    maps, game, profile = profiled
     for quoted in ("Straight of Gibraltar, Baltic Straight, and the Dardanelles Straight", "China makes a restricted first move"):
         assert quoted in SEED_TEXT
     out, result = _whole_draft(tmp_path, maps, game, seed=1)
@@ -75,7 +79,7 @@ def test_a_whole_aa50_draft_applies_on_an_unseen_map_its_missing_straits_left_to
     counted = int(re.search(r"^(\d+) rules the players keep themselves", result.output, re.M).group(1))
     assert unwritten and counted >= len(own) + len(unwritten), (counted, len(own), sorted(unwritten))
     # D(3)'s straits that `profile new` drafted from the map's geometry are written; the others go to the players.
-    drafted = tomllib.loads((tmp_path / "profiles" / "world_war_ii_v4.toml").read_text(encoding="utf-8")).get("straits", {})
+    drafted = tomllib.loads(profile.read_text(encoding="utf-8")).get("straits", {})
     missing = sorted({"gibraltar", "baltic", "black_sea"} - set(drafted))
     assert missing  # this map has no Gibraltar strait at all
     for strait in missing:
@@ -91,8 +95,8 @@ def test_a_whole_aa50_draft_applies_on_an_unseen_map_its_missing_straits_left_to
     assert ("Straits" in enforced) == bool(drafted)  # the strait the map has is TripleA's to enforce, and only then
 
 
-def test_the_matrix_on_the_unseen_map_applies_whole_drafts_and_fails_nothing(tmp_path: Path) -> None:
-    maps, _ = _profiled(tmp_path)
+def test_the_matrix_on_the_unseen_map_applies_whole_drafts_and_fails_nothing(profiled: tuple[Path, Path, Path]) -> None:
+    maps, _, _ = profiled
     result = _run(maps, "matrix", "--ruleset", "kremlin-aa50", "--game", "world_war_ii_v4/WW2v4.xml", "--samples", "2", "--json", "-")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -106,10 +110,10 @@ def test_the_matrix_on_the_unseen_map_applies_whole_drafts_and_fails_nothing(tmp
 
 @pytest.mark.engine
 @pytest.mark.slow
-def test_a_whole_draft_on_the_unseen_map_is_played_a_round_by_triplea_27(tmp_path: Path) -> None:
+def test_a_whole_draft_on_the_unseen_map_is_played_a_round_by_triplea_27(profiled: tuple[Path, Path, Path], tmp_path: Path) -> None:
     from support.triplea27 import installation_without_compiler
 
-    maps, game = _profiled(tmp_path)
+    maps, game, _ = profiled
     out, result = _whole_draft(tmp_path, maps, game, seed=2)
     assert result.exit_code == 0, result.output
     folder = installation_without_compiler(tmp_path / "triplea")
@@ -137,14 +141,14 @@ def test_every_place_of_a_game_is_read_back_by_its_own_name_whatever_the_profile
     assert {place: names.place(place) for place in game.board.nodes} == {place: place for place in game.board.nodes}
 
 
-def test_a_bid_offers_no_second_factory_where_one_stands(tmp_path: Path) -> None:
+def test_a_bid_offers_no_second_factory_where_one_stands(profiled: tuple[Path, Path, Path]) -> None:
     """On WW2v4 the Germans may buy a factory: the bid listed 'Germans factory in Germany' as legal, and apply refused
     it for the board it leaves (draft/invariants.py: no territory holds more than one factory)."""
     from kremlin_triplea.draft.kinds.bid import bid_placement_problem
     from kremlin_triplea.draft.run import DraftRun, draft_from_dict
     from kremlin_triplea.game import load
 
-    maps, game_path = _profiled(tmp_path)
+    _, game_path, _ = profiled
     game = load(game_path)
     run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), game)
     facts = run.state.facts()
