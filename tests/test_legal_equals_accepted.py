@@ -118,24 +118,27 @@ def check_offered_is_accepted(run: DraftRun, exact_kinds: frozenset[str]) -> set
     before = run.game.board.position
     yielded = list(run.legal_picks)
     assert len(set(yielded)) == len(yielded)
-    refused = [(pick.label, run.violation(pick)) for pick in yielded if not run.is_legal(pick)]
-    assert refused == [], refused[:3]
-    assert run.legal_picks.count() == len(yielded)
     offering = set()
+    accepted_in_order: list[Pick] = []
     for option in run.ruleset.options:
         shown = run.offered_choices(option, side)  # what `legal` prints
-        offered = [pick for _, pick in run.option_picks(option, side)]
-        # An option is available exactly when it has a pick the draft accepts; else it says why not.
-        assert shown.available == bool(offered), (option.label, shown.unavailable)
-        assert shown.available or shown.unavailable
         choices = run.option_choices(option, side)
         candidates = [pick for _, pick in KINDS[option.kind].picks(run.state, choices, side, index)] if choices.available else []
-        accepted = [pick for pick in candidates if run.is_legal(pick)]
-        assert offered == accepted, option.label
+        verdicts = {pick: run.violation(pick) for pick in candidates}  # each candidate judged once, as `apply` judges it
+        accepted = [pick for pick in candidates if verdicts[pick] is None]
+        # An option is available exactly when it has a pick the draft accepts; else it says why not.
+        assert shown.available == bool(accepted), (option.label, shown.unavailable)
+        assert shown.available or shown.unavailable
         if option.kind in exact_kinds:
-            assert len(accepted) == len(candidates), [(p.label, run.violation(p).why) for p in candidates if p not in accepted][:3]
-        if offered:
+            assert len(accepted) == len(candidates), [(p.label, verdicts[p].why) for p in candidates if p not in accepted][:3]
+        # ``in`` is the draft's own verdict: the first accepted target is in the legal picks, the first refused one not.
+        assert all(pick in run.legal_picks for pick in accepted[:1])
+        assert not any(pick in run.legal_picks for pick in candidates if verdicts[pick] is not None)
+        accepted_in_order += accepted
+        if accepted:
             offering.add(option.kind)
+    # What the legal picks list is exactly what the draft accepts: every option's accepted targets, in the kinds' order.
+    assert yielded == accepted_in_order
     assert run.game.board.position == before  # checking a pick leaves the board as it was
     return offering
 

@@ -25,9 +25,11 @@ from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
 from kremlin_triplea.tools.place_evidence import known_places, shipped_known_places, shipped_strait_shapes, strait_shapes
 from kremlin_triplea.tools.place_matching import match_places, match_power, place_kinds
+from kremlin_triplea.tools.place_words import plain_words
 from kremlin_triplea.tools.profile_check import check_profile, review_marks
 from kremlin_triplea.tools.profiles import new_profile
 from kremlin_triplea.tools.rule_names import rule_names, straits_needed
+from kremlin_triplea.tools.territory_index import closest
 from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
 
 REPO = Path(__file__).resolve().parents[1]
@@ -117,6 +119,22 @@ def test_names_pointing_different_ways_are_not_matched_and_sea_zone_labels_are_r
     assert matches["East Indes"].name != "West Indies"
     assert matches["Arabian Sea"].name == "SZ 57 Arabian Sea" and game.board.is_water("SZ 57 Arabian Sea")
     assert matches["Baltic Sea"].name is None  # West and East Baltic Sea: which one is for a person to say
+
+
+def test_names_are_ranked_by_difflibs_similarity_with_none_above_the_cutoff_left_out() -> None:
+    """``closest`` rules names out by difflib's two cheap upper bounds, computed its own way: on every rule-text
+    place of kremlin-aa50 against every territory of AA50 it keeps exactly the names whose SequenceMatcher ratio
+    reaches the cutoff, with that ratio."""
+    import difflib
+
+    territories = {n: plain_words(n) for n in load(AA50_1941).board.nodes}
+    words = sorted({plain_words(n) for n in rule_names(load_named_ruleset("kremlin-aa50")).places}) + ["", "a", "sea zone"]
+    for word in words:
+        ratios = {n: difflib.SequenceMatcher(None, text, word).ratio() for n, text in territories.items()}
+        for cutoff in (0.6, 0.8):
+            expected = sorted(((r, n) for n, r in ratios.items() if r >= cutoff), key=lambda c: (-c[0], c[1]))
+            assert closest(word, territories, cutoff) == expected, word
+    assert closest("east indes", {"East Indies": "east indies"}, 0.8)[0][1] == "East Indies"
 
 
 def test_a_rule_text_place_joining_two_territories_is_not_matched_to_one_of_them() -> None:

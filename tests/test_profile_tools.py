@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -178,8 +179,10 @@ def test_a_corpus_map_without_a_profile_is_refused_by_the_matrix_as_apply_refuse
 TWW = REPO / "tests" / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
 
 
+@functools.cache
 def _tww_facts() -> tuple[dict[str, dict[str, str]], dict[str, set[str]]]:
-    """Each unit type's unitAttachment options, and each player's units: its frontier's and its set-up's."""
+    """Each unit type's unitAttachment options, and each player's units: its frontier's and its set-up's (read once:
+    the tests only read them)."""
     from lxml import etree
 
     root = etree.parse(str(TWW)).getroot()
@@ -189,16 +192,24 @@ def _tww_facts() -> tuple[dict[str, dict[str, str]], dict[str, set[str]]]:
     return options, units_players_can_have(TWW)
 
 
+@pytest.fixture(scope="module")
+def tww_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`profile new` of Total World War for kremlin-aa50, written once for the tests that read it: none changes it
+    (a test's variants of it are files of their own beside it, so the game's key, relative to the folder, holds)."""
+    written = tmp_path_factory.mktemp("tww") / "tww.toml"
+    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert result.exit_code == 0, result.output
+    return written
+
+
 def _true(options: dict[str, str], name: str) -> bool:
     return options.get(name, "").lower() == "true"
 
 
-def test_each_power_gets_a_unit_of_the_words_role_that_it_can_have(tmp_path: Path) -> None:
+def test_each_power_gets_a_unit_of_the_words_role_that_it_can_have(tww_profile: Path) -> None:
     """The issue's case: armor, AA gun, bomber and battleship were another power's for everyone."""
     options, has = _tww_facts()
-    out = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(out)])
-    assert result.exit_code == 0, result.output
+    out = tww_profile
     data = tomllib.loads(out.read_text())
     general, own = data["units"], data["units_by_power"]
     for player in ("Germany", "Russia", "Japan", "Britain", "Italy", "Usa"):
@@ -223,16 +234,14 @@ def test_a_flagpole_nobody_can_buy_or_build_is_not_a_factory() -> None:
     assert match.unit is None and "buy or build" in match.reason
 
 
-def test_names_give_a_power_its_own_unit(tmp_path: Path) -> None:
+def test_names_give_a_power_its_own_unit(tww_profile: Path) -> None:
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import load_profile
 
     options, has = _tww_facts()
     game = load(TWW)
     sides = tuple(game.board.catalog.alliances())
-    written = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
-    assert result.exit_code == 0, result.output
+    written = tww_profile
     names = Names(game.board, load_profile(written), sides)
     for player in ("Germany", "Usa", "Japan"):
         battleship = names.unit("battleship", power=player)
@@ -254,17 +263,15 @@ def test_a_map_without_a_profile_gives_each_power_its_own_units() -> None:
         assert armor in has[player] and _true(options[armor], "canBlitz"), (player, armor)
 
 
-def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_path: Path) -> None:
-    written = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
-    assert result.exit_code == 0, result.output
+def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tww_profile: Path) -> None:
+    written = tww_profile
     assert check_profile(written) == []
     text = written.read_text()
-    single = tmp_path / "single.toml"
+    single = written.with_name("refused-single.toml")
     single.write_text(re.sub(r"\n\[units_by_power\.[^\n]*\n(?:[^\n\[]*\n)*", "\n", text))
     problems = "\n".join(check_profile(single))
     assert "units.battleship" in problems and '[units_by_power."Germany"]' in problems
-    wrong = tmp_path / "wrong.toml"
+    wrong = written.with_name("refused-wrong.toml")
     data = tomllib.loads(text)
     rocket = "germanRocket"  # movement 0, isSuicide: the game's V-weapon
     american = data["units"]["bomber"]  # the bomber for every power: the Americans'
@@ -280,7 +287,7 @@ def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tmp_pa
     assert any(f"units_by_power.Germany.bomber = '{american}': Germany cannot have {american}" in p for p in problems), problems
 
 
-def test_a_rule_placing_units_for_a_power_places_its_own(tmp_path: Path) -> None:
+def test_a_rule_placing_units_for_a_power_places_its_own(tww_profile: Path, tmp_path: Path) -> None:
     """A house rule's place_units (house-classic's "Non-purged Armor": units = { tank = 3 }) on a map whose
     powers have their own types: the Germans get a tank they can have, not the one [units] gives every power."""
     from kremlin_triplea.gamerules.actions import game_rule_changes
@@ -290,9 +297,7 @@ def test_a_rule_placing_units_for_a_power_places_its_own(tmp_path: Path) -> None
     from kremlin_triplea.rules.profile import load_profile
 
     options, has = _tww_facts()
-    written = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
-    assert result.exit_code == 0, result.output
+    written = tww_profile
     rules = tmp_path / "panzers.toml"
     rules.write_text(
         'id = "panzers"\ntitle = "Panzers"\nsource = "a test"\nmaps = ["total_world_war"]\n\n'
@@ -353,7 +358,7 @@ def test_every_flag_the_docs_and_messages_recommend_is_shown_by_help() -> None:
 # -- issue 28 item 5: alliances named otherwise --------------------------------------------
 
 
-def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tmp_path: Path) -> None:
+def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tww_profile: Path) -> None:
     """Total World War's Axis is the alliances Axis-Germany, Axis-Italy and Axis-Japan: no alliance is "Axis"."""
     from lxml import etree
 
@@ -367,9 +372,7 @@ def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tmp_path: Path)
         in_alliance.setdefault(entry.get("alliance"), set()).add(entry.get("player"))
     assert "Axis" not in in_alliance and "Allies" not in in_alliance
     axis = in_alliance["Axis-Germany"] | in_alliance["Axis-Italy"] | in_alliance["Axis-Japan"]
-    written = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
-    assert result.exit_code == 0, result.output
+    written = tww_profile
     profile = load_profile(written)
     assert sorted(profile.sides["Axis"]) == ["Axis-Germany", "Axis-Italy", "Axis-Japan"]
     game = load(TWW)
@@ -378,7 +381,7 @@ def test_a_side_the_game_names_otherwise_is_given_by_the_profile(tmp_path: Path)
     assert set(state.side_powers["Axis"]) == axis
     assert "Germany" in state.side_powers["Axis"] and "Usa" in state.side_powers["Allies"]
     # Without [sides] the check says which side the game does not have.
-    bare = tmp_path / "bare.toml"
+    bare = written.with_name("side-bare.toml")
     bare.write_text(re.sub(r'(?m)^"(Axis|Allies)" = \[.*\n', "", written.read_text()))
     problems = check_profile(bare)
     assert any("names the side 'Axis': the game has no alliance of that name, and [sides] does not say which" in p for p in problems), problems
@@ -482,15 +485,13 @@ def test_a_factory_that_fires_only_at_its_own_bombers_is_not_an_aa_gun() -> None
 
 
 @pytest.mark.slow
-def test_the_matrix_takes_a_side_as_the_profile_s_sides_name_it(tmp_path: Path) -> None:
+def test_the_matrix_takes_a_side_as_the_profile_s_sides_name_it(tww_profile: Path) -> None:
     """Issue 28 item 5: with [sides], Total World War's "Axis-Germany", "Axis-Italy" and "Axis-Japan" are the Axis in
     the matrix as in a draft (the matrix still reported every option n/a: "the game has no alliance Axis")."""
     from kremlin_triplea.rules.profile import load_profile
     from kremlin_triplea.tools.matrix import run_matrix
 
-    written = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
-    assert result.exit_code == 0, result.output
+    written = tww_profile
     report = run_matrix(
         [load_named_ruleset("kremlin-aa50")], [TWW], maps_dir=MAPS_DIR, samples=0, include_covered=False, given_profiles=[load_profile(written)], list_only=True
     )
@@ -520,7 +521,7 @@ def test_the_matrix_takes_the_sides_of_the_profile_apply_finds(tmp_path: Path) -
 
 
 @pytest.mark.slow
-def test_every_placement_a_draft_offers_on_total_world_war_is_a_unit_its_power_can_have(tmp_path: Path) -> None:
+def test_every_placement_a_draft_offers_on_total_world_war_is_a_unit_its_power_can_have(tww_profile: Path) -> None:
     """Issue 28 item 3 for the placement options (000 options 1, 2, 4, 5, 6, 7): each entry of every legal placement
     pick for a power with its own unit types is one it can have (its frontier or its set-up, read from the game
     file), never another power's (a German armor was the shared table's tank)."""
@@ -529,9 +530,7 @@ def test_every_placement_a_draft_offers_on_total_world_war_is_a_unit_its_power_c
     from kremlin_triplea.rules.profile import fit_ruleset, load_profile
 
     _, has = _tww_facts()
-    written = tmp_path / "tww.toml"
-    result = CliRunner().invoke(main, ["profile", "new", str(TWW), "--ruleset", "kremlin-aa50", "-o", str(written)])
-    assert result.exit_code == 0, result.output
+    written = tww_profile
     profile = load_profile(written)
     ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)
     for first in ("Axis", "Allies"):

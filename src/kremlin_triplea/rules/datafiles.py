@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile.locate import native_path
-from kremlin_triplea.rules.tomlfile import DataFileError, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, read_toml, read_toml_text
 
 
 def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
@@ -40,15 +41,22 @@ def data_folders(folder: str) -> list[Path]:
 
 
 #: An ``[[option]]`` table header: every ruleset has one (the bonus options).
-_OPTION_TABLE = re.compile(rb"^[ \t]*\[\[[ \t]*option[ \t]*\]\]", re.MULTILINE)
+_OPTION_TABLE = re.compile(r"^[ \t]*\[\[[ \t]*option[ \t]*\]\]", re.MULTILINE)
 
 
 def rule_file_kind(path: Path | str) -> str:
     """``"ruleset"`` for a Kremlin ruleset (it has bonus options), ``"house"`` for a house-rule set."""
     path = Path(path)
-    if _OPTION_TABLE.search(path.read_bytes()):
+    return _rule_text_kind(str(path), read_toml_text(path))
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_text_kind(path: str, text: str) -> str:
+    """:func:`rule_file_kind` of a file's text, worked out once per text: every command lists the rule files, and a
+    house-rule set (no ``[[option]]``) is told from a ruleset only by parsing it."""
+    if _OPTION_TABLE.search(text):
         return "ruleset"  # found without parsing the whole file: listing the rulesets stays fast
-    return "ruleset" if "option" in read_toml(path) else "house"
+    return "ruleset" if "option" in read_toml(Path(path), text) else "house"
 
 
 def named_rule_files(kind: str) -> dict[str, Path]:

@@ -8,6 +8,7 @@ finds them with a small scanner of its own.
 
 from __future__ import annotations
 
+import bisect
 import re
 import sys
 import threading
@@ -106,6 +107,9 @@ class KeyLines:
         self.text = text
         self.lines: dict[Parts, int] = {}
         self._arrays: dict[Parts, int] = {}  # array of tables -> items seen so far
+        # Where each line ends: a key's line is found by bisection, not by counting the newlines before it again for
+        # every key (a ruleset has thousands of keys; counting made the scan quadratic in the file's length).
+        self._line_ends = [m.start() for m in re.finditer("\n", text)]
         self._scan()
 
     @classmethod
@@ -128,7 +132,7 @@ class KeyLines:
         return tuple(part.strip().strip("\"'") for part in re.findall(r'"[^"]*"|\'[^\']*\'|[^.]+', key))
 
     def _line_at(self, position: int) -> int:
-        return self.text.count("\n", 0, position) + 1
+        return bisect.bisect_left(self._line_ends, position) + 1  # the newlines before ``position``, plus one
 
     def _scan(self) -> None:
         text, position, table = self.text, 0, ()

@@ -185,16 +185,18 @@ def run_matrix(
     house_sets: list[Any] = (),
     given_profiles: list[Profile] = (),
     list_only: bool = False,
+    games_read: Collection[Game] = (),
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
     ``include_covered=False`` runs only ``extra_games``. ``given_profiles``
-    (``--profile FILE``) come before the installed ones for ``extra_games``.
-    ``list_only`` finds what is available and why not, applying and writing
-    nothing (one pick per option counts; ``profile new`` uses it). Each of ``house_sets`` is
-    applied (defaults, then every switch flipped; advantages drawn with the seed)
-    to every game of the maps it lists.
+    (``--profile FILE``) come before the installed ones for ``extra_games``. ``games_read``: games the caller
+    has read already (``profile new`` its game), each used for the file it was read from instead of reading it
+    again; the matrix plays on copies of their boards, so the caller's own are left as they are.
+    ``list_only`` finds what is available and why not, applying and writing nothing (one pick per option counts;
+    ``profile new`` uses it). Each of ``house_sets`` is applied (defaults, then every switch flipped; advantages
+    drawn with the seed) to every game of the maps it lists.
     """
     report = Report()
     for error in broken_rulesets:
@@ -206,11 +208,12 @@ def run_matrix(
     for ruleset in rulesets if include_covered else ():
         for spec in covered_games(ruleset, profiles, maps_dir):
             work.append((ruleset, spec))
-    games: dict[Path, Game] = {}
+    # Only a game read from the very path the matrix would read is the same game (its source is in messages).
+    games: dict[Path, Game] = {Path(g.source): g.copy() for g in games_read if str(Path(g.source).resolve()) == g.source}
     extra_specs = []
     for path in extra_games:
         path = Path(path).resolve()
-        game = games.setdefault(path, load(path))
+        game = games.get(path) or games.setdefault(path, load(path))
         # A profile given for the game (``--profile``), else none: each run looks it up as apply does.
         extra_specs.append(GameSpec(path, game_label(path), profile_for_path(path, game, list(given_profiles))))
     for ruleset in rulesets:

@@ -6,7 +6,6 @@ neighbours), then by its name; numbered sea zones by the units the rule text tak
 
 from __future__ import annotations
 
-import difflib
 import re
 
 import attrs
@@ -18,6 +17,7 @@ from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.place_evidence import KnownPlace
 from kremlin_triplea.tools.place_words import place_key, place_tokens, plain_words
 from kremlin_triplea.tools.rule_names import numbered_sea_zone, rule_names
+from kremlin_triplea.tools.territory_index import DIRECTIONS, TerritoryIndex, closest
 
 # Players' names for the powers rule texts name: a rule text says "UK", the game's player is "British".
 POWER_NAMES: tuple[frozenset[str], ...] = tuple(
@@ -55,13 +55,10 @@ _OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\
 _QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
 
 
-_DIRECTIONS = {"north", "south", "east", "west"}
-
-
-def _opposed(a: str, b: str) -> bool:
-    """Names that point different ways: "East Indies" is not "West Indies", however alike they are spelt."""
-    da, db = set(place_tokens(a)) & _DIRECTIONS, set(place_tokens(b)) & _DIRECTIONS
-    return bool(da and db and da != db)
+def _opposed(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Names whose directions (:data:`DIRECTIONS` among their words) differ: "East Indies" is not "West Indies", however
+    alike they are spelt."""
+    return bool(a and b and a != b)
 
 
 @attrs.frozen
@@ -134,13 +131,12 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     aside), when only one territory of its kind has them. Anything else stays
     unmatched: a wrong match would put units in the wrong place.
     """
-    board = game.board
+    board = TerritoryIndex(game.board)
     kinds = place_kinds(rulesets)
     names: list[str] = []
     for ruleset in rulesets:
         names += [n for n in rule_names(ruleset).places if n not in names]
     matches = {}
-    _AROUND.clear()  # ids of boards are reused once a board is gone
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
@@ -300,21 +296,6 @@ def _match_numbered_by_rule_text(game: Game, rulesets: list[Ruleset], matches: d
         matches[rule] = PlaceMatch(rule, zone, f"numbered as in the rule text, and {evidence}")
 
 
-def _of_kind(board, kind: str | None) -> list[str]:
-    return sorted(n for n in board.nodes if kind is None or board.is_water(n) == (kind == "sea"))
-
-
-def _closest(word: str, spelt: dict[str, str], cutoff: float) -> list[tuple[float, str]]:
-    """(similarity, name) of the names whose spelling is at least ``cutoff`` like ``word``, best first."""
-    matcher = difflib.SequenceMatcher(None, b=word)
-    found = []
-    for name, text in spelt.items():
-        matcher.set_seq1(text)
-        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff and (ratio := matcher.ratio()) >= cutoff:
-            found.append((ratio, name))
-    return sorted(found, key=lambda c: (-c[0], c[1]))
-
-
 def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
     """A name-only match is kept unless a map a profile covers says otherwise.
 
@@ -328,23 +309,13 @@ def _backed(board, name: str, evidence: list[KnownPlace]) -> bool:
         return True
     if any(k.conflicts(board, name) is not None for k in land):
         return False
-    around = _land_around(board, name)
+    around = board.land_around(name)
     return any(k.land_neighbours & around for k in land) or not any(k.land_neighbours for k in land)
-
-
-_AROUND: dict[tuple[int, str], frozenset[str]] = {}  # (id of the board, territory) -> its land neighbours' keys, for one match_places
-
-
-def _land_around(board, name: str) -> frozenset[str]:
-    key = (id(board), name)
-    if key not in _AROUND:
-        _AROUND[key] = frozenset(place_key(n) for n in board.neighbours(name) if not board.is_water(n))
-    return _AROUND[key]
 
 
 def _match_place(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
     parts = [p for p in rule.split("/") if p.strip()]
-    apart = [n for p in parts for n in board.nodes if not board.is_water(n) and place_key(n) == place_key(p)] if len(parts) > 1 else []
+    apart = [n for p in parts for n in board.named("key", place_key(p), "land", board_order=True)] if len(parts) > 1 else []
     if apart:
         # "Syria/Iraq" is one territory of the rule text's map; this game has its parts apart, and no one of them,
         # nor a third territory another map calls it by, is the whole of it.
@@ -389,22 +360,22 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
     """What the place is said to be ("sea zone"), why (" (reason)" or ""), and the game's territories of that kind."""
     what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
-    return what, f" ({kind.why})" if kind.why else "", _of_kind(board, kind.kind)
+    return what, f" ({kind.why})" if kind.why else "", board.of_kind(kind.kind)
 
 
 def _by_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
     what, because, candidates = _described(board, kind)
-    exact = [n for n in candidates if n.lower() == rule.lower()]
+    exact = board.named("lower", rule.lower(), kind.kind)
     if exact:
         return PlaceMatch(rule, exact[0], "the same name", exact=True)
-    other = [n for n in board.nodes if n.lower() == rule.lower()]
+    other = board.named("lower", rule.lower(), board_order=True)
     if other and kind.kind is not None:
         return PlaceMatch(
             rule,
             None,
             f"this game's {other[0]!r} is {'a sea zone' if board.is_water(other[0]) else 'land'}, but the rule text's is {'a sea zone' if kind.kind == 'sea' else 'land'}{because}",
         )
-    plain = [n for n in candidates if plain_words(n) == plain_words(rule)]
+    plain = board.named("plain", plain_words(rule), kind.kind)
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
     return None
@@ -414,7 +385,7 @@ def _off_coast(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) ->
     off = _OFF.match(rule)
     if off and kind.kind != "land":
         # Only the one sea zone beside that land is sure; a coast ("East") is not a thing a map records.
-        shore = [n for n in board.nodes if not board.is_water(n) and plain_words(n) == plain_words(off.group(2))]
+        shore = board.named("plain", plain_words(off.group(2)), "land", board_order=True)
         zones = sorted(z for z in board.neighbours(shore[0]) if board.is_water(z)) if len(shore) == 1 else []
         if len(zones) == 1 and not off.group(1):
             return PlaceMatch(rule, zones[0], f"the only sea zone touching {shore[0]}")
@@ -424,13 +395,12 @@ def _off_coast(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) ->
 
 
 def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
-    candidates = _of_kind(board, kind.kind)
     # The name a hand-written profile gives it elsewhere, of the same kind here (a sea zone must share a coast).
     for known_place in evidence:
-        same = [n for n in candidates if place_key(n) == place_key(known_place.name)]
+        same = board.named("key", place_key(known_place.name), kind.kind)
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
-            shared = known_place.land_neighbours & _land_around(board, same[0])
-            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | _land_around(board, same[0]))):
+            shared = known_place.land_neighbours & board.land_around(same[0])
+            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | board.land_around(same[0]))):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             if not known_place.water and known_place.conflicts(board, same[0]) is not None:
                 continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
@@ -448,7 +418,7 @@ def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
     best: list[tuple[float, int, str, KnownPlace]] = []
     for known_place in evidence:
         for name in candidates:
-            around = _land_around(board, name)
+            around = board.land_around(name)
             shared = len(known_place.land_neighbours & around)
             if shared >= 2 and (known_place.water or known_place.conflicts(board, name) is None):
                 best.append((shared / len(known_place.land_neighbours | around), shared, name, known_place))
@@ -461,7 +431,7 @@ def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
         return PlaceMatch(
             rule,
             name,
-            f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & _land_around(board, name))[:6])})",
+            f"on {known_place.map} it is {known_place.name!r}; {name} is the {what} sharing most of its land neighbours ({shared} of {len(known_place.land_neighbours)}: {', '.join(sorted(known_place.land_neighbours & board.land_around(name))[:6])})",
         )
     return None
 
@@ -469,23 +439,26 @@ def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
 def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
     what, because, candidates = _described(board, kind)
     words = place_tokens(rule)
-    pool = candidates if kind.kind is not None else sorted(board.nodes)
+    word_set = frozenset(words)
+    pool = candidates if kind.kind is not None else board.of_kind(None)
+    tokens, token_set = board.tokens, board.token_set
     if numbered_sea_zone(rule):
         # A number is the rule text's map's: this map's sea zone of that number may be anywhere.
         return PlaceMatch(rule, None, "a sea zone numbered as on the rule text's map; no map a profile covers shows it with coasts this game has")
     if words:
         # The same words, in one territory of its kind only (or of any kind, when only one has them).
-        same = [n for n in pool if place_key(n) == place_key(rule)]
+        same = board.named("key", place_key(rule), kind.kind)
         if len(same) == 1 and _backed(board, same[0], evidence):
             return PlaceMatch(rule, same[0], f"the same words ({' '.join(words)}); the only {what} so named{because}")
-        close = _closest(" ".join(words), {n: " ".join(place_tokens(n)) for n in pool if place_tokens(n) and not _opposed(rule, n)}, 0.8)
+        pointing = word_set & DIRECTIONS
+        close = closest(" ".join(words), {n: board.token_text[n] for n in pool if tokens[n] and not _opposed(pointing, board.directions[n])}, 0.8)
         if close and close[0][0] >= 0.85 and (len(close) == 1 or close[1][0] < close[0][0] - 0.05) and _backed(board, close[0][1], evidence):
             return PlaceMatch(
                 rule,
                 close[0][1],
                 f"spelt almost the same ({close[0][0]:.2f}; next {close[1][0] if len(close) > 1 else 0:.2f}); the only {what} so close{because}",
             )
-        wider = [n for n in pool if set(words) < set(place_tokens(n))]
+        wider = [n for n in pool if word_set < token_set[n]]
         if len(wider) > 1:
             # "Libya" here is Western and Eastern Libya, "South Africa" both South West Africa and the Union of South
             # Africa: the map divides the place, or several places carry its words; which is meant is not for a guess.
@@ -494,26 +467,23 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
         narrowed = [
             n
             for n in pool
-            if place_tokens(n)
-            and set(place_tokens(n)) != set(words)
-            and (set(place_tokens(n)) ^ set(words)) <= _QUALIFIERS
-            and (set(place_tokens(n)) < set(words) or set(words) < set(place_tokens(n)))
+            if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
-            extra = " ".join(sorted(set(place_tokens(narrowed[0])) ^ set(words)))
+            extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
         # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
         for known_place in evidence:
             inside = [
                 n
                 for n in candidates
-                if place_tokens(n)
-                and (set(place_tokens(n)) < set(words) or set(words) < set(place_tokens(n)))
-                and known_place.land_neighbours & _land_around(board, n)
+                if tokens[n]
+                and (token_set[n] < word_set or word_set < token_set[n])
+                and known_place.land_neighbours & board.land_around(n)
                 and (known_place.water or known_place.conflicts(board, n) is None)
             ]
             if len(inside) == 1:
-                shared = known_place.land_neighbours & _land_around(board, inside[0])
+                shared = known_place.land_neighbours & board.land_around(inside[0])
                 return PlaceMatch(
                     rule,
                     inside[0],
@@ -526,7 +496,7 @@ def _unmatched(board, rule: str, kind: PlaceKind) -> PlaceMatch:
     what, because, candidates = _described(board, kind)
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
-    near = [n for _, n in _closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
+    near = [n for _, n in closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
     return PlaceMatch(
         rule,
         None,
