@@ -68,6 +68,20 @@ def test_a_base_game_triplea_refuses_is_refused_in_validates_words(tmp_path: Pat
     assert (tmp_path / "base.xml").read_text(encoding="utf-8") == base
 
 
+@pytest.mark.parametrize("command", ["apply", "house"])
+def test_a_base_game_edited_between_two_runs_is_judged_as_it_is_now(tmp_path: Path, command: str) -> None:
+    """A base game's verdict is kept for its bytes (the room and the matrix apply many drafts on one game): the same
+    file, broken after a run that took it, is refused on the next run, and mended, taken again."""
+    old, new, said = BROKEN_BASES["a duplicate territory"]
+    for base, status in ((TEXT, 0), (TEXT.replace(old, new, 1), 2), (TEXT, 0)):
+        out = tmp_path / "out.xml"
+        out.unlink(missing_ok=True)
+        result = _run(command, tmp_path, base, out)
+        assert result.exit_code == status, result.output
+        refused = f"the base game is not one TripleA loads: {said}"
+        assert (refused in result.output) == (status == 2) and out.is_file() == (status == 0)
+
+
 def test_a_base_game_with_only_warnings_is_applied(tmp_path: Path) -> None:
     # A connection given twice: both engines keep a set of neighbours (a warning, not an error).
     out = tmp_path / "out.xml"

@@ -8,12 +8,14 @@ would refuse is ever kept.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from lxml import etree
 
 from kremlin_triplea.check.validate import Problem, errors, validate_tree
 from kremlin_triplea.errors import InputError, and_more
+from kremlin_triplea.gamefile.document import XmlDocument
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
@@ -25,9 +27,31 @@ def _refuse(problems: list[Problem], what: str, hint: str) -> None:
         raise InputError(f"{what} is not one TripleA loads: {first.message}{and_more([str(p) for p in problems], hint)}", where=where)
 
 
-def check_base_game(root: etree._Element, file: Path | str) -> None:
+def check_base_game(game: XmlDocument) -> None:
     """Refuse (``InputError``) a base game with a validate error; its first error, where validate shows it."""
-    _refuse(errors(validate_tree(root, str(file), read_dtd=False)), "the base game", f"`kremlin-triplea validate {file}` lists them")
+    _refuse(list(_base_game_errors(game)), "the base game", f"`kremlin-triplea validate {game.source}` lists them")
+
+
+#: The errors of the base games judged lately, by their bytes and name: the draft room opens every draft, and the
+#: matrix and the tests apply many, on the same few base games, and validate's verdict depends on nothing else.
+_BASE_GAME_ERRORS: dict[tuple[bytes, str], tuple[Problem, ...]] = {}
+_KEPT_VERDICTS = 8
+_VERDICTS_LOCK = threading.Lock()  # the room's requests run in several threads
+
+
+def _base_game_errors(game: XmlDocument) -> tuple[Problem, ...]:
+    if game.modified:  # not the file's bytes any longer: judged as it is now
+        return tuple(errors(validate_tree(game.root, game.source, read_dtd=False)))
+    key = (game.original, game.source)
+    with _VERDICTS_LOCK:
+        found = _BASE_GAME_ERRORS.pop(key, None)  # popped and put back: the most recent last
+    if found is None:
+        found = tuple(errors(validate_tree(game.root, game.source, read_dtd=False)))
+    with _VERDICTS_LOCK:
+        _BASE_GAME_ERRORS[key] = found
+        while len(_BASE_GAME_ERRORS) > _KEPT_VERDICTS:
+            del _BASE_GAME_ERRORS[next(iter(_BASE_GAME_ERRORS))]
+    return found
 
 
 def check_written_game(data: bytes, file: Path | str) -> None:

@@ -138,7 +138,7 @@ def house_command(
     houses = [load_named_house_set(set_id) for set_id in sets]
     # As apply does (issue 33): a base game TripleA refuses is refused first, the game made is checked before it is kept.
     base = XmlDocument.read(resolve_game(game, _maps_dir(ctx)))
-    check_base_game(base.root, base.source)
+    check_base_game(base)
     loaded = Game(base)
     if profile is None:
         profile = profile_for_game(loaded)

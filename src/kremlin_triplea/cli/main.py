@@ -295,7 +295,7 @@ def apply_command(
             check_output(path, overwrite=force, protect=(draft,))  # before the work, and again before writing
     # A base game TripleA refuses or misreads is refused before any work, in validate's words.
     base = XmlDocument.read(game_path(parsed, game_spec, _maps_dir(ctx)))
-    check_base_game(base.root, base.source)
+    check_base_game(base)
     result = apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx), profile=profile)  # the writer below adds the notes
     for warning in result.warnings:
         warn(warning)
