@@ -32,8 +32,9 @@ def check_base_game(game: XmlDocument) -> None:
     _refuse(list(_base_game_errors(game)), "the base game", f"`kremlin-triplea validate {game.source}` lists them")
 
 
-#: The errors of the base games judged lately, by their bytes and name: the draft room opens every draft, and the
-#: matrix and the tests apply many, on the same few base games, and validate's verdict depends on nothing else.
+#: The errors of the base games judged lately, by their bytes and name (validate's verdict depends on nothing else):
+#: a process that applies many drafts on one base game (a host's script or bot calling the commands, the tests)
+#: validates it once.
 _BASE_GAME_ERRORS: dict[tuple[bytes, str], tuple[Problem, ...]] = {}
 _KEPT_VERDICTS = 8
 _VERDICTS_LOCK = threading.Lock()  # the room's requests run in several threads
