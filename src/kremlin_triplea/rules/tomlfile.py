@@ -9,6 +9,7 @@ finds them with a small scanner of its own.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import sys
 import threading
@@ -230,8 +231,15 @@ class _KeyLinesOfFile(KeyLines):
                 text = self.path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):  # already read as TOML: the lines are a nicety
                 text = ""
-            super().__init__(text)
+            self.text, self.lines = text, _lines_of_text(text)
         return super().line(parts)
+
+
+@functools.lru_cache(maxsize=32)
+def _lines_of_text(text: str) -> dict[Parts, int]:
+    """The key lines of a text, scanned once: each command that meets a mistake in the same file (``options`` and
+    then ``apply`` on a user's ruleset, every request of the room) would scan it again. Read, never changed."""
+    return KeyLines(text).lines
 
 
 class Section:
