@@ -228,8 +228,11 @@ def pinned_boards(maps_dir: Path | str | None) -> dict[str, frozenset[str]]:
     boards = {}
     for profile in installed_profiles():
         for base in profile.games:
+            key = f"{profile.map}/{base.file}"
+            if key in boards:
+                continue  # the first profile's reading stands: the game is not read again
             try:
-                boards.setdefault(f"{profile.map}/{base.file}", frozenset(load(profile.game_key(base), maps_dir=maps_dir).board.nodes))
+                boards[key] = frozenset(load(profile.game_key(base), maps_dir=maps_dir).board.nodes)
             except KremlinError:
                 continue
     return boards
