@@ -7,6 +7,7 @@ and :func:`game_rule_changes` collects every set's actions, refusing conflicts.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -35,7 +36,7 @@ from kremlin_triplea.rules.tomlfile import DataFileError, Section
 if TYPE_CHECKING:
     from kremlin_triplea.model.board import Board
     from kremlin_triplea.rules.names import Names
-    from kremlin_triplea.rules.profile import Profile
+    from kremlin_triplea.rules.profile import Profile, Strait
 
 
 @attrs.frozen
@@ -207,7 +208,7 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
     sides = f"; its sides: {strait.land_reason}" if not change.has("land") and strait.land_reason else ""
     if not land_names:
         raise ctx.cannot(f"which land territories control the strait {key!r}: give `land` in the rule or in the profile's [straits.{key}]")
-    land = [ctx.names.territory(n, where=ctx.where) for n in land_names]
+    land = tuple(ctx.names.territory(n, where=ctx.where) for n in land_names)
     ships = change.choice("ships", ("all", "surface"), '"all" or "surface"', "all")
     control = change.choice("control", ("all_of", "any_of"), '"all_of" or "any_of"', "all_of")
     catalog = ctx.board.catalog
@@ -215,7 +216,17 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
     if ships == "surface":
         # "Submarines" in the rule text: the map's unit for that word (profile [units]).
         passing.append(ctx.unit("submarine"))
-    groups = [land] if control == "all_of" else [[t] for t in land]
+    for pair in strait.sea_zone_pairs:
+        for zone in pair:
+            ctx.board.node(zone)  # each a place of this game
+    return [_canal_planned(key, strait, land, ships, control, tuple(passing), sides)]
+
+
+@functools.lru_cache(maxsize=64)
+def _canal_planned(key: str, strait: Strait, land: tuple[str, ...], ships: str, control: str, passing: tuple[str, ...], sides: str) -> Planned:
+    """The canal attachments of a strait, from values alone: worked out once for the same strait, land and units
+    passing (the matrix plans a ruleset's rules again after every pick it tries, and a strait's XML never changes)."""
+    groups = [list(land)] if control == "all_of" else [[t] for t in land]
     changes: list[Change] = []
     number = 0
     for a, b in strait.sea_zone_pairs:
@@ -223,11 +234,10 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
             number += 1
             canal_name = f"Kremlin {strait.name} {number}"
             for zone in (a, b):
-                ctx.board.node(zone)
                 changes.append(
                     AddXml(
                         "attachmentList",
-                        _canal_xml(f"canalAttachmentKremlin{_camel(strait.name)}{number}", zone, canal_name, group, passing),
+                        _canal_xml(f"canalAttachmentKremlin{_camel(strait.name)}{number}", zone, canal_name, group, list(passing)),
                         description=f"canal {canal_name!r} on {zone}: ships pass {a}<->{b} only if allied with the owner of {' and '.join(group)}",
                     )
                 )
@@ -235,7 +245,7 @@ def _canal(ctx: ActionContext, change: Section) -> list[Planned]:
     pairs = ", ".join(f"{a}<->{b}" for a, b in strait.sea_zone_pairs)
     passes = "air units" + (" and submarines" if ships == "surface" else "")
     line = f"canal {strait.name} ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
-    return [Planned(("canal", key), (tuple(land), ships, control), tuple(changes), line)]
+    return Planned(("canal", key), (land, ships, control), tuple(changes), line)
 
 
 def _canal_xml(name: str, zone: str, canal_name: str, land: list[str], passing: list[str]) -> str:
