@@ -7,6 +7,7 @@ Expectations come from the rule texts (../shared/seeds), the names reference
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -23,7 +24,7 @@ from kremlin_triplea.model.changes import RemoveUnits
 from kremlin_triplea.rules.profile import NoProfileError, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import data_folders
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
-from kremlin_triplea.tools.place_evidence import known_places, shipped_known_places, shipped_strait_shapes, strait_shapes
+from kremlin_triplea.tools.place_evidence import KnownPlace, known_places, shipped_known_places, shipped_strait_shapes, strait_shapes
 from kremlin_triplea.tools.place_matching import match_places, match_power, place_kinds
 from kremlin_triplea.tools.place_words import plain_words
 from kremlin_triplea.tools.profile_check import check_profile, review_marks
@@ -31,6 +32,14 @@ from kremlin_triplea.tools.profiles import new_profile
 from kremlin_triplea.tools.rule_names import rule_names, straits_needed
 from kremlin_triplea.tools.territory_index import closest
 from support.paths import AA50_1941, AA50_1942, CORPUS_DIR, MAPS_DIR
+
+
+@functools.cache
+def _known(skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:
+    """What the pinned games say of each rule-text place (``known_places``), read once per left-out board for the
+    tests that only read it (each call reads every pinned game again)."""
+    return known_places(MAPS_DIR, skip_board=skip_board)
+
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = sorted({p.stem: p for folder in reversed(data_folders("maps")) for p in folder.glob("*.toml")}.values())
@@ -94,7 +103,7 @@ def test_places_are_matched_only_to_their_own_kind_and_the_issues_traps_are_avoi
     """On AA50 with only the other boards' profiles as evidence (its own left out)."""
     game = load(AA50_1941)
     rulesets = all_rulesets()[0]
-    known = known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes))
+    known = _known(frozenset(game.board.nodes))
     matches = match_places(game, rulesets, known)
     kinds = place_kinds(rulesets)
     for rule, match in matches.items():
@@ -115,7 +124,7 @@ def test_places_are_matched_only_to_their_own_kind_and_the_issues_traps_are_avoi
 def test_names_pointing_different_ways_are_not_matched_and_sea_zone_labels_are_read_by_their_words() -> None:
     # Big World's sea zones are "SZ 57 Arabian Sea"; its "West Indies" is the Caribbean, not 001's "East Indes".
     game = load(CORPUS_DIR / "Smalls_1939.xml")
-    matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))
+    matches = match_places(game, [load_named_ruleset("kremlin-classic")], _known())
     assert matches["East Indes"].name != "West Indies"
     assert matches["Arabian Sea"].name == "SZ 57 Arabian Sea" and game.board.is_water("SZ 57 Arabian Sea")
     assert matches["Baltic Sea"].name is None  # West and East Baltic Sea: which one is for a person to say
@@ -140,7 +149,7 @@ def test_names_are_ranked_by_difflibs_similarity_with_none_above_the_cutoff_left
 def test_a_rule_text_place_joining_two_territories_is_not_matched_to_one_of_them() -> None:
     # kremlin-classic's 'Finland/Norway' is classic's one territory; AA50 has Finland and Norway apart.
     game = load(AA50_1941)
-    matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes)))
+    matches = match_places(game, [load_named_ruleset("kremlin-classic")], _known(frozenset(game.board.nodes)))
     assert matches["Finland/Norway"].name is None and "Finland, Norway apart" in matches["Finland/Norway"].evidence
 
 
@@ -149,7 +158,7 @@ def test_a_joined_place_is_not_matched_to_a_third_territory_where_the_game_has_i
     # Ultimate World has Syria, Iraq and Trans Jordan apart: the AA50 name must not carry over to the third of them.
     game = load(CORPUS_DIR / "Ultimate_World_-_Revised.xml")
     assert {"Syria", "Iraq", "Trans Jordan"} <= set(game.board.nodes)
-    matches = match_places(game, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))
+    matches = match_places(game, [load_named_ruleset("kremlin-aa50")], _known())
     assert matches["Syria/Iraq"].name is None and "Iraq, Syria apart" in matches["Syria/Iraq"].evidence
 
 
@@ -158,7 +167,7 @@ def test_a_sea_zone_a_scenario_empties_is_found_by_the_units_it_holds() -> None:
     # India; maps/world_war_ii_classic.toml: "'Indian Ocean Sea Zone' is the only sea zone touching India and holds
     # the UK transport the scenario destroys". Found without the classic profiles as evidence.
     game = load(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml")
-    matches = match_places(game, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes)))
+    matches = match_places(game, [load_named_ruleset("kremlin-classic")], _known(frozenset(game.board.nodes)))
     assert matches["Bay of Bengal"].name == "Indian Ocean Sea Zone"
 
 
@@ -168,11 +177,11 @@ def test_a_place_whose_words_several_territories_carry_is_left_to_a_person() -> 
     # place) and the Union of South Africa. Neither is matched by its words to one of them.
     world = load(CORPUS_DIR / "Ultimate_World_-_Revised.xml")
     assert {"Western Libya", "Eastern Libya"} <= set(world.board.nodes)
-    libya = match_places(world, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))["Libya"]
+    libya = match_places(world, [load_named_ruleset("kremlin-aa50")], _known())["Libya"]
     assert libya.name is None and "Eastern Libya, Western Libya all carry its words" in libya.evidence
     global40 = load(CORPUS_DIR / "G40CanadianMod.xml")
     assert {"South West Africa", "Union of South Africa"} <= set(global40.board.nodes)
-    assert match_places(global40, [load_named_ruleset("kremlin-classic")], known_places(MAPS_DIR))["South Africa"].name != "South West Africa"
+    assert match_places(global40, [load_named_ruleset("kremlin-classic")], _known())["South Africa"].name != "South West Africa"
 
 
 def test_a_name_another_map_gives_a_neutral_is_not_taken_for_a_players_territory() -> None:
@@ -191,7 +200,7 @@ def test_a_land_guess_shows_what_the_territory_is_worth_here_and_on_the_profiled
     world = load(CORPUS_DIR / "Ultimate_World_-_Revised.xml")
     here = world.board.node("Kazakh")["production"]
     there = load(AA50_1941).board.node("Kazakh S.S.R.")["production"]
-    match = match_places(world, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))["Kazakh S.S.R."]
+    match = match_places(world, [load_named_ruleset("kremlin-aa50")], _known())["Kazakh S.S.R."]
     assert match.name == "Kazakh"
     assert match.evidence.endswith(f"; worth {here} here, {there} on the profiled maps")
 
@@ -202,7 +211,7 @@ def test_a_numbered_sea_zone_is_taken_only_where_the_units_the_rule_text_takes_f
     # AA50 profile as evidence, the number is taken where the game's sea zone of that number holds the submarine.
     game = load(AA50_1941)
     rulesets = [load_named_ruleset("kremlin-aa50")]
-    known = known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes))
+    known = _known(frozenset(game.board.nodes))
     matches = match_places(game, rulesets, known)
     assert (matches["Seazone 5"].name, matches["Seazone 7"].name) == ("5 Sea Zone", "7 Sea Zone")
     assert "holds the units" in matches["Seazone 7"].evidence
@@ -219,7 +228,7 @@ def test_a_numbered_sea_zone_is_not_taken_on_a_map_numbered_otherwise() -> None:
     # (maps/world_war_ii_v3.toml); its 'Sea Zone 7' holds none, so the Enigma scenario does not confirm the numbers.
     game = load(CORPUS_DIR / "Steampunk_1915.xml")
     assert game.board.node("Sea Zone 5 Arctic Ocean")["units"].get(("Germany", "submarine"), 0) >= 1
-    matches = match_places(game, [load_named_ruleset("kremlin-aa50")], known_places(MAPS_DIR))
+    matches = match_places(game, [load_named_ruleset("kremlin-aa50")], _known())
     assert matches["Seazone 5"].name is None
 
 
@@ -246,7 +255,7 @@ def test_a_pinned_map_gets_no_wrong_match_without_its_own_profile() -> None:
         profile = load_profile(path)
         for base in profile.games:
             game = load(base.key, maps_dir=MAPS_DIR)
-            drafted = new_profile(game, rulesets, known=known_places(MAPS_DIR, skip_board=frozenset(game.board.nodes)))
+            drafted = new_profile(game, rulesets, known=_known(frozenset(game.board.nodes)))
             written = {k.lower(): v for k, v in profile.places.items()}
             nodes = {n.lower(): n for n in game.board.nodes}
             for rule, match in drafted.places.items():
@@ -261,7 +270,7 @@ def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failin
     game = load(REVISED)
     ruleset = load_named_ruleset("kremlin-aa50")
     out = tmp_path / "revised.toml"
-    out.write_text(new_profile(game, [ruleset], known=known_places(MAPS_DIR), key=str(REVISED)).text)
+    out.write_text(new_profile(game, [ruleset], known=_known(), key=str(REVISED)).text)
     report = run_matrix([ruleset], [REVISED], maps_dir=MAPS_DIR, samples=0, include_covered=False, given_profiles=[load_profile(out)])
     assert report.failed == []
     cells = {row: cell for (_, row, _), cell in report.cells.items()}
@@ -534,7 +543,7 @@ def test_apply_takes_profile_on_the_command_line(tmp_path: Path) -> None:
 def test_profile_new_on_every_corpus_game_passes_the_check_unchanged(tmp_path: Path) -> None:
     """Every corpus game TripleA 1.9 reads (tests/data/engine-1.9-unreadable.toml lists the others): about 40 s."""
     rulesets = all_rulesets()[0]
-    known = known_places(MAPS_DIR)
+    known = _known()
     assert len(READABLE) >= 70
     for path in READABLE:
         game = load(path)
