@@ -342,6 +342,9 @@ def test_a_random_draft_of_the_matrix_is_checked_as_the_file_apply_writes_for_it
         original_check(self, game, board, item, name)
 
     monkeypatch.setattr(matrix.Checker, "check_whole", check_whole)
+    # Only the random drafts are looked at here: each option's own rows (every legal first pick, the other tests'
+    # business) are left out. The drafts do not depend on them: the same seed draws the same drafts.
+    monkeypatch.setattr(matrix, "_option_rows", lambda *args: None)
     report = run_matrix([load_named_ruleset(ruleset)], [game], maps_dir=MAPS_DIR, samples=2, seed=3, include_covered=False)
     assert report.failed == [] and len(drafts) == len(checked) == 2
     for number, (data, written) in enumerate(zip(drafts, checked)):
