@@ -28,7 +28,7 @@ from kremlin_triplea.check.validate import Problem, validate_tree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
 from support.lines import line_of
-from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, each_game, game_id
+from support.paths import AA50_1942, ALL_GAMES, CORPUS_DIR, MAPS_DIR, PINNED_GAMES, QUICK_CORPUS, each_game, game_id
 from support.properties import examples
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
@@ -1184,7 +1184,11 @@ ENGINE_1_9_MESSAGES = tomllib.loads((Path(__file__).parent / "data" / "engine-1.
 LACKING_AN_OPTION = {name: message.rsplit("Setter: ", 1)[1] for name, message in ENGINE_1_9_MESSAGES.items() if "Setter: " in message}
 
 
-@pytest.mark.parametrize(("name", "option"), LACKING_AN_OPTION.items(), ids=LACKING_AN_OPTION.keys())
+@pytest.mark.parametrize(
+    ("name", "option"),
+    # As every test over the corpus (support.paths.each_game): the quick subset reads its games, the full suite all.
+    [pytest.param(name, option, id=name, marks=() if CORPUS_DIR / name in QUICK_CORPUS else pytest.mark.slow) for name, option in LACKING_AN_OPTION.items()],
+)
 def test_an_option_1_9_lacks_is_its_refusal_and_a_note_for_2x(name: str, option: str) -> None:
     # The option 1.9 named when it refused the game (tests/data/engine-1.9-unreadable.toml, Debian's 1.9's own words).
     root = parse(CORPUS_DIR / name)
