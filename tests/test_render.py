@@ -8,16 +8,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.diff import PlaceDifference
-from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, color_distance, label_lines, read_map_art, render_svg
+from kremlin_triplea.report.render import MIN_NEUTRAL_DISTANCE, PALETTE, MapArt, color_distance, label_lines, read_map_art, render_svg
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import apply_draft, open_session
 from support.paths import AA50_1941, MAPS_DIR
+from support.properties import examples
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -407,3 +410,36 @@ def test_each_territory_is_drawn_along_the_points_polygons_txt_gives_it(example_
             expected[name.strip()] = [shape for shape in shapes if len(shape) >= 3]
     drawn = {name: shapes_of(path) for name, path in paths(example_svg, "territories").items()}
     assert len(drawn) > 100 and all(drawn[name] == expected[name] for name in drawn)
+
+
+def _cells_by_scanning_every_row(shape: list[tuple[int, int]], cell: int, width: int, height: int) -> list[tuple[int, int, int]]:
+    """The grid cells a shape covers found the plain way, as labels were placed before: along each grid row, the
+    row's centre line crossed with every edge of the shape (even-odd), widened by a cell on either side."""
+    columns, rows = width // cell + 1, height // cell + 1
+    ys = [y for _, y in shape]
+    found = []
+    for row in range(max(min(ys) // cell, 0), min(max(ys) // cell + 1, rows)):
+        y = row * cell + cell / 2
+        crossings = sorted(x1 + (y - y1) * (x2 - x1) / (y2 - y1) for (x1, y1), (x2, y2) in zip(shape, [*shape[1:], shape[0]]) if (y1 <= y) != (y2 <= y))
+        for start, end in zip(crossings[::2], crossings[1::2]):
+            first, last = max(int(start // cell), 0), min(int(end // cell), columns - 1)
+            if max(first - 1, 0) < min(last + 2, columns):
+                found.append((row, max(first - 1, 0), min(last + 2, columns)))
+    return found
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.lists(st.tuples(st.integers(-30, 130), st.integers(-30, 130)), min_size=3, max_size=12), st.integers(1, 16))
+def test_the_cells_a_place_covers_are_those_each_rows_centre_line_crosses(points: list[tuple[int, int]], cell: int) -> None:
+    """The labels keep off the cells a place covers (MapArt.spans): the same cells as scanning every row against
+    every edge, for any polygon (concave, crossing itself, beyond the map's edges) and any cell size."""
+    art = MapArt(Path("."), {"P": (tuple(points),)}, {}, {}, 100, 100)
+    assert list(art.spans("P", cell)) == _cells_by_scanning_every_row(points, cell, 100, 100)
+
+
+def test_the_cells_each_place_of_the_map_covers_are_those_each_rows_centre_line_crosses() -> None:
+    art = read_map_art(MAP_FOLDER)
+    for place, shapes in art.polygons.items():
+        for cell in (7, 12):
+            expected = [span for shape in shapes for span in _cells_by_scanning_every_row(list(shape), cell, art.width, art.height)]
+            assert list(art.spans(place, cell)) == expected, (place, cell)

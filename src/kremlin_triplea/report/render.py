@@ -451,10 +451,18 @@ def _covered_cells(shape: Sequence[tuple[int, int]], cell: int, width: int, heig
     widened by one cell on either side (``Occupancy.of`` adds the rows above and below)."""
     columns, rows = width // cell + 1, height // cell + 1
     ys = [y for _, y in shape]
+    top, bottom = max(min(ys) // cell, 0), min(max(ys) // cell + 1, rows)
+    # Each edge adds its crossing to the rows whose centre line y = row*cell + cell/2 it crosses (low <= y < high),
+    # found by integer arithmetic: a shape's edges are walked once, not once per row.
+    crossings_of: dict[int, list[float]] = {}
+    for (x1, y1), (x2, y2) in zip(shape, [*shape[1:], shape[0]]):
+        low, high = (y1, y2) if y1 < y2 else (y2, y1)
+        for row in range(max(-((cell - 2 * low) // (2 * cell)), top), min(-((cell - 2 * high) // (2 * cell)), bottom)):
+            y = row * cell + cell / 2
+            crossings_of.setdefault(row, []).append(x1 + (y - y1) * (x2 - x1) / (y2 - y1))
     found = []
-    for row in range(max(min(ys) // cell, 0), min(max(ys) // cell + 1, rows)):
-        y = row * cell + cell / 2
-        crossings = sorted(x1 + (y - y1) * (x2 - x1) / (y2 - y1) for (x1, y1), (x2, y2) in zip(shape, [*shape[1:], shape[0]]) if (y1 <= y) != (y2 <= y))
+    for row in sorted(crossings_of):
+        crossings = sorted(crossings_of[row])
         for start, end in zip(crossings[::2], crossings[1::2]):
             first, last = max(int(start // cell), 0), min(int(end // cell), columns - 1)
             if max(first - 1, 0) < min(last + 2, columns):
