@@ -20,6 +20,7 @@ from kremlin_triplea.gamefile.install import INSTALL_MARK
 from kremlin_triplea.session import Session, open_session
 from kremlin_triplea.tools.outputs import finish_draft
 from support.paths import MAPS_DIR
+from support.properties import examples
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "kremlin-aa50-1941.toml"
@@ -198,7 +199,7 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize("seed", range(int(os.environ.get("DRAFT_SEEDS", "10"))))
+@pytest.mark.parametrize("seed", range(int(os.environ.get("DRAFT_SEEDS", examples(10)))))  # every ruleset and game at least once
 def test_random_legal_answers_always_make_a_draft_apply_accepts(tmp_path: Path, seed: int) -> None:
     ruleset, game = GAMES[seed % len(GAMES)]
     draft = tmp_path / "draft.toml"

@@ -29,6 +29,7 @@ from support import sessions
 from support.aa50 import GAMES, delta, fresh_game
 from support.classic import KREMLIN, RULESET_GAMES, SEED_001, SEED_002, game_id
 from support.drafts import draw_pick
+from support.properties import examples
 from support.sessions import session_for
 
 G, J, B, R, A = "Germans", "Japanese", "British", "Russians", "Americans"
@@ -456,7 +457,7 @@ def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     return session
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_ships_placed_and_scenarios_moving_units_at_sea_keep_the_invariants(data: st.DataObject) -> None:
     sea_drawn_draft(_chooser(data), "kremlin-classic", KREMLIN, per_side=3)
