@@ -424,6 +424,9 @@ def test_profile_new_answers_the_same_whichever_maps_are_installed(tmp_path: Pat
         assert result.exit_code == 0, result.output
         answers.append(result.output)
     assert answers[0] == answers[1]
+    # Nor where the tool is: its scenarios' refusals name kremlin-aa50.toml, not the folder it is installed in.
+    assert "kremlin-aa50.toml: scenario" in answers[0]
+    assert not any(str(folder) in answers[0] for folder in data_folders("rulesets"))
     places = tomllib.loads(answers[0])["places"]
     # The game's Austria is in Europe, beside Germany; the rule text's Australia is the ANZAC homeland.
     assert places.get("Australia") != "Austria"

@@ -186,6 +186,11 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path, game) -> str
     # same game gives the same bytes, wherever and whenever it is drafted).
     for name in {str(drafted.resolve()), str(drafted)}:
         lacking = lacking.replace(f"the map profile {name}", "this profile").replace(name, "this profile")
+    # So is where the rulesets are installed: a refusal names its ruleset by its file's name, not by the folder the
+    # tool happens to be in on the machine that drafted the profile (the profile is shared with other hosts).
+    for ruleset in rulesets:
+        for name in sorted({ruleset.path, str(Path(ruleset.path).resolve())}, key=len, reverse=True):
+            lacking = lacking.replace(name, Path(ruleset.path).name)
     return lacking
 
 
