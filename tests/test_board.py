@@ -212,3 +212,23 @@ def test_an_edit_to_a_repeated_attachment_keeps_the_copies_alike() -> None:
     dtd = find_dtd()
     base = validate_tree(game.document.root, "Global_War.xml", dtd=dtd)
     assert added_problems(base, validate_tree(again.document.root, "written.xml", dtd=dtd)) == []
+
+
+def test_each_load_of_a_file_is_a_game_of_its_own_and_an_edited_file_is_read_as_it_is_now(tmp_path) -> None:
+    """load keeps the games it read lately (the room, the matrix and the tests read the same file again and again):
+    each load is still a position of its own, at the file's, and a file edited since is read as it is now."""
+    path = tmp_path / "game.xml"
+    text = AA50_1941.read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    first, second = load(path), load(path)
+    first.board.push(PlaceUnits("Finland", "Germans", "infantry", 1))
+    first.board.push(SetOwner("Karelia S.S.R.", "Germans"))
+    for game in (second, load(path)):
+        assert game.board.units("Finland")[("Germans", "infantry")] == 2 and game.board.owner("Karelia S.S.R.") == "Russians"
+        assert not game.board.changes and game.to_bytes() == path.read_bytes()
+    assert first.board.units("Finland")[("Germans", "infantry")] == 3
+    assert b'territory="Finland" quantity="3"' in first.to_bytes()
+    placement = '<unitPlacement unitType="infantry" territory="Finland" quantity="2" owner="Germans"/>'
+    path.write_text(text.replace(placement, placement.replace('"2"', '"5"'), 1), encoding="utf-8")
+    assert load(path).board.units("Finland")[("Germans", "infantry")] == 5
+    assert second.board.units("Finland")[("Germans", "infantry")] == 2  # a game read before keeps its position

@@ -7,6 +7,7 @@ many changes produced it, and the same position always gives the same bytes.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from kremlin_triplea.errors import InputError, and_more
@@ -14,7 +15,7 @@ from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.install import InstalledGame, install_game, map_folder_for, unique_game_name
 from kremlin_triplea.gamefile.locate import MapFolder, resolve_game
 from kremlin_triplea.gamefile.provenance import base_record
-from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
 from kremlin_triplea.gamefile.tripleaxml import GameXml
 from kremlin_triplea.model.board import Board, Catalog
 from kremlin_triplea.model.changes import SetGameName, SetProperty
@@ -146,4 +147,27 @@ class PlayerView:
 
 def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
     """Read a game from a path, or from ``<map>/<game>`` in the TripleA maps folder."""
-    return Game(XmlDocument.read(resolve_game(game, maps_dir)))
+    return read_game(resolve_game(game, maps_dir))
+
+
+#: The games read lately, by path and bytes. A game is read again and again in one process (the draft room at
+#: each draft, the matrix for each ruleset, the tests): its file is read each time, so an edited file is parsed
+#: anew, but the same bytes are parsed once. Each caller gets its own copy of the position (:meth:`Game.copy`;
+#: the XML is shared, and never edited in place: writing works on a fork of it).
+_GAMES_READ: dict[tuple[str, bytes], Game] = {}
+_KEPT_GAMES = 4  # a big game's parsed tree is tens of megabytes
+_GAMES_LOCK = threading.Lock()  # the room's requests run in several threads
+
+
+def read_game(path: Path | str) -> Game:
+    """The game in the file at ``path``: its own position, at the file's."""
+    key = (str(path), read_bytes(Path(path)))
+    with _GAMES_LOCK:
+        read = _GAMES_READ.pop(key, None)  # popped and put back: the most recent last
+    if read is None:
+        read = Game(XmlDocument(key[1], source=key[0]))
+    with _GAMES_LOCK:
+        _GAMES_READ[key] = read
+        while len(_GAMES_READ) > _KEPT_GAMES:
+            del _GAMES_READ[next(iter(_GAMES_READ))]
+    return read.copy()
