@@ -7,12 +7,12 @@ many changes produced it, and the same position always gives the same bytes.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from kremlin_triplea.errors import InputError, and_more
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.install import InstalledGame, install_game, map_folder_for, unique_game_name
+from kremlin_triplea.gamefile.kept import Kept
 from kremlin_triplea.gamefile.locate import MapFolder, resolve_game
 from kremlin_triplea.gamefile.provenance import base_record
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
@@ -154,20 +154,10 @@ def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
 #: each draft, the matrix for each ruleset, the tests): its file is read each time, so an edited file is parsed
 #: anew, but the same bytes are parsed once. Each caller gets its own copy of the position (:meth:`Game.copy`;
 #: the XML is shared, and never edited in place: writing works on a fork of it).
-_GAMES_READ: dict[tuple[str, bytes], Game] = {}
-_KEPT_GAMES = 4  # a big game's parsed tree is tens of megabytes
-_GAMES_LOCK = threading.Lock()  # the room's requests run in several threads
+_GAMES_READ: Kept[Game] = Kept(4)  # a big game's parsed tree is tens of megabytes
 
 
 def read_game(path: Path | str) -> Game:
     """The game in the file at ``path``: its own position, at the file's."""
-    key = (str(path), read_bytes(Path(path)))
-    with _GAMES_LOCK:
-        read = _GAMES_READ.pop(key, None)  # popped and put back: the most recent last
-    if read is None:
-        read = Game(XmlDocument(key[1], source=key[0]))
-    with _GAMES_LOCK:
-        _GAMES_READ[key] = read
-        while len(_GAMES_READ) > _KEPT_GAMES:
-            del _GAMES_READ[next(iter(_GAMES_READ))]
-    return read.copy()
+    source, data = str(path), read_bytes(Path(path))
+    return _GAMES_READ.get((source, data), lambda: Game(XmlDocument(data, source=source))).copy()

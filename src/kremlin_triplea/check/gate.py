@@ -8,7 +8,6 @@ would refuse is ever kept.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 from lxml import etree
@@ -16,6 +15,7 @@ from lxml import etree
 from kremlin_triplea.check.validate import Problem, errors, validate_tree
 from kremlin_triplea.errors import InputError, and_more
 from kremlin_triplea.gamefile.document import XmlDocument
+from kremlin_triplea.gamefile.kept import Kept
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
 
@@ -35,24 +35,17 @@ def check_base_game(game: XmlDocument) -> None:
 #: The errors of the base games judged lately, by their bytes and name (validate's verdict depends on nothing else):
 #: a process that applies many drafts on one base game (a host's script or bot calling the commands, the tests)
 #: validates it once.
-_BASE_GAME_ERRORS: dict[tuple[bytes, str], tuple[Problem, ...]] = {}
-_KEPT_VERDICTS = 8
-_VERDICTS_LOCK = threading.Lock()  # the room's requests run in several threads
+_BASE_GAME_ERRORS: Kept[tuple[Problem, ...]] = Kept(8)
 
 
 def _base_game_errors(game: XmlDocument) -> tuple[Problem, ...]:
     if game.modified:  # not the file's bytes any longer: judged as it is now
-        return tuple(errors(validate_tree(game.root, game.source, read_dtd=False)))
-    key = (game.original, game.source)
-    with _VERDICTS_LOCK:
-        found = _BASE_GAME_ERRORS.pop(key, None)  # popped and put back: the most recent last
-    if found is None:
-        found = tuple(errors(validate_tree(game.root, game.source, read_dtd=False)))
-    with _VERDICTS_LOCK:
-        _BASE_GAME_ERRORS[key] = found
-        while len(_BASE_GAME_ERRORS) > _KEPT_VERDICTS:
-            del _BASE_GAME_ERRORS[next(iter(_BASE_GAME_ERRORS))]
-    return found
+        return _errors_now(game)
+    return _BASE_GAME_ERRORS.get((game.original, game.source), lambda: _errors_now(game))
+
+
+def _errors_now(game: XmlDocument) -> tuple[Problem, ...]:
+    return tuple(errors(validate_tree(game.root, game.source, read_dtd=False)))
 
 
 def check_written_game(data: bytes, file: Path | str) -> None:

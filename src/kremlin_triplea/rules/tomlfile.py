@@ -12,12 +12,12 @@ import bisect
 import functools
 import re
 import sys
-import threading
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.gamefile.kept import Kept
 from kremlin_triplea.gamefile.safe import read_text
 
 if sys.version_info >= (3, 11):
@@ -68,23 +68,12 @@ class ReadOnce(Generic[T]):
     def __init__(self, read: Callable[..., T], also: Callable[[Path, str], tuple[str, ...]] = lambda path, text: (), size: int = 64) -> None:
         self._read = read
         self._also = also
-        self._size = size
-        self._values: dict[tuple[Any, ...], T] = {}
-        self._lock = threading.Lock()  # the draft room's requests read rulesets from several threads
+        self._values: Kept[T] = Kept(size)
 
     def __call__(self, path: Path | str, *extra: Hashable) -> T:
         path = Path(path)
         text = read_toml_text(path)
-        key = (str(path), text, self._also(path, text), extra)
-        with self._lock:
-            value = self._values.pop(key, None)  # popped and put back: the dict keeps the most recent last
-        if value is None:
-            value = self._read(path, text, *extra)  # outside the lock: a bad file's error is raised, nothing kept
-        with self._lock:
-            self._values[key] = value
-            while len(self._values) > self._size:
-                del self._values[next(iter(self._values))]
-        return value
+        return self._values.get((str(path), text, self._also(path, text), extra), lambda: self._read(path, text, *extra))
 
 
 _BARE_VALUE = re.compile(r"[^,\]}\n#]*")
