@@ -288,10 +288,8 @@ def _path(shapes: Sequence[Sequence[tuple[int, int]]]) -> str:
     board: 585 KB, 187 KB compressed; now 293 KB, 61 KB): the draft room sends it to every spectator at every step."""
     out = []
     for shape in shapes:
-        (x0, y0), steps = shape[0], []
-        for (px, py), (x, y) in zip(shape, shape[1:]):
-            steps.append(f"{x - px},{y - py}")
-        out.append(f"M{x0},{y0}l" + " ".join(steps) + "z")
+        x0, y0 = shape[0]
+        out.append(f"M{x0},{y0}l" + " ".join([f"{x - px},{y - py}" for (px, py), (x, y) in zip(shape, shape[1:])]) + "z")
     return " ".join(out)
 
 
