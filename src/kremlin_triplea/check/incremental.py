@@ -28,7 +28,7 @@ from lxml import etree
 from kremlin_triplea.check.dtd import find_dtd, source_path
 from kremlin_triplea.check.game_index import TRIPLEA_2, GameIndex
 from kremlin_triplea.check.number_checks import triplea19_refusals
-from kremlin_triplea.check.validate import CHECKS, STATE_CHECKS, Problem, assemble, validate_tree
+from kremlin_triplea.check.validate import CHECKS, STATE_CHECKS, Problem, assemble, lined, validate_tree
 
 #: The sections of ``<game>`` that hold the starting state, which the matrix changes in every file.
 STATE_SECTIONS = frozenset({"initialize", "propertyList"})
@@ -70,7 +70,7 @@ class Validator:
                 self._rest.popitem(last=False)
         index, rest, refusals = self._rest[key]
         game = attrs.evolve(index, root=root)
-        found = {check: rest[check] if check in rest else [(_line(where), message) for where, message in check(game)] for check in CHECKS}
+        found = {check: rest[check] if check in rest else lined(check(game)) for check in CHECKS}
         dtd = find_dtd(self.dtd, game_file=source_path(root, file))
         return assemble(file, found, refusals, self.engine, root, dtd)
 
@@ -80,12 +80,8 @@ class Validator:
             if isinstance(section.tag, str) and section.tag not in STATE_SECTIONS:
                 rest.append(copy.deepcopy(section))  # lxml keeps each element's sourceline in the copy
         index = GameIndex.of(rest, self.engine)
-        found = {check: [(_line(where), message) for where, message in check(index)] for check in REST_CHECKS}
-        return index, found, [(_line(where), message) for where, message in triplea19_refusals(rest)]
-
-
-def _line(where: etree._Element | int | None) -> int | None:
-    return where.sourceline if isinstance(where, etree._Element) else where
+        found = {check: lined(check(index)) for check in REST_CHECKS}
+        return index, found, lined(triplea19_refusals(rest))
 
 
 def _rest_key(source: bytes, root: etree._Element) -> bytes | None:

@@ -73,7 +73,7 @@ from kremlin_triplea.check.number_checks import (
 )
 
 # The verdict, and the engines and game.dtd a caller asks it for (at home in check/game_index.py and check/dtd.py).
-__all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "unlined", "validate_tree"]
+__all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "lined", "unlined", "validate_tree"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -114,8 +114,8 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
     game = GameIndex.of(root, engine)
-    found = {check: [(_line(where), message) for where, message in check(game)] for check in CHECKS}
-    refusals = [(_line(where), message) for where, message in triplea19_refusals(root)]
+    found = {check: lined(check(game)) for check in CHECKS}
+    refusals = lined(triplea19_refusals(root))
     dtd = find_dtd(dtd, game_file=source_path(root, file)) if read_dtd else None
     return assemble(file, found, refusals, engine, root, dtd)
 
@@ -159,8 +159,9 @@ def added_problems(base: Iterable[Problem], problems: Iterable[Problem]) -> list
     return fresh
 
 
-def _line(where: etree._Element | int | None) -> int | None:
-    return where.sourceline if isinstance(where, etree._Element) else where
+def lined(findings: Iterable[Finding]) -> list[tuple[int | None, str]]:
+    """A check's findings with each one's place as its line (an element's is where its start tag ends)."""
+    return [(where.sourceline if isinstance(where, etree._Element) else where, message) for where, message in findings]
 
 
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
