@@ -528,32 +528,21 @@ def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, mon
     assert len(drafts) == 2 and all(pick["option"] not in blocked for draft in drafts for pick in draft["pick"])
 
 
-def test_a_game_the_caller_has_read_is_not_read_again_and_is_left_as_the_caller_had_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`profile new` hands the matrix the game it has read (run_matrix's games_read): the matrix plays that game
-    instead of reading its file again, finds what it finds on a fresh read, and leaves the caller's position alone.
-    A game read from another spelling of the path (relative) is read again: its source is in the messages."""
-    import os
+def test_profile_new_parses_its_game_once_though_its_matrix_reads_it_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`profile new` reads its game, and its matrix of what the map lacks reads it again: `load` keeps the games it
+    read by path and bytes, so the file is parsed once (a copy here, a path no other test loads)."""
+    import shutil
 
-    from kremlin_triplea.game import load
+    import kremlin_triplea.game as game_module
 
-    reads: list[Path] = []
-    original = matrix.load
-    monkeypatch.setattr(matrix, "load", lambda path, *a, **k: reads.append(Path(path)) or original(path, *a, **k))
-
-    def statuses(report: matrix.Report) -> dict:
-        return {key: (c.status, c.applied, c.reasons, c.errors) for key, c in report.cells.items()}
-
-    fresh = run_matrix([aa50_with(1, 10)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False, list_only=True)
-    assert reads == [AA50_1941.resolve()]
-    read = load(AA50_1941.resolve())
-    read.board.push(PlaceUnits("Germany", "Germans", "infantry", 5))  # the caller's own position
-    reads.clear()
-    given = run_matrix([aa50_with(1, 10)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False, list_only=True, games_read=[read])
-    assert reads == [] and statuses(given) == statuses(fresh)
-    assert read.board.units("Germany")[("Germans", "infantry")] == read.initial.units("Germany")[("Germans", "infantry")] + 5
-    relative = load(os.path.relpath(AA50_1941))
-    run_matrix([aa50_with(1)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False, list_only=True, games_read=[relative])
-    assert reads == [AA50_1941.resolve()]
+    game = tmp_path / "aa50.xml"
+    shutil.copy(AA50_1941, game)
+    parsed: list[str] = []
+    original = game_module.XmlDocument
+    monkeypatch.setattr(game_module, "XmlDocument", lambda data, *, source: parsed.append(source) or original(data, source=source))
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", str(game.resolve()), "--ruleset", "kremlin-aa50"])
+    assert result.exit_code == 0, result.output
+    assert "What the map lacks" in result.output and parsed == [str(game.resolve())]
 
 
 def test_the_matrix_collects_garbage_rarely_while_it_runs_and_as_before_after(monkeypatch: pytest.MonkeyPatch) -> None:

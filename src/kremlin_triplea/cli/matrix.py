@@ -140,7 +140,7 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
     key = _game_key(game.replace("\\", "/"), path, output, maps_dir)  # MAP\GAME as on Windows is recorded as MAP/GAME
     text = new_profile_text(loaded, rulesets, key=key, known=shipped_known_places())
-    text += _lacking(text, path, rulesets, maps_dir, loaded)
+    text += _lacking(text, path, rulesets, maps_dir)
     if output is None:
         click.echo(text, nl=False)
     else:
@@ -168,9 +168,9 @@ def _game_key(game: str, path: Path, output: Path | None, maps_dir: Path) -> str
     return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
 
 
-def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path, game) -> str:
-    """What the map lacks per ruleset, from a matrix run of the game (read already from ``path``) with the drafted
-    profile (no random drafts)."""
+def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
+    """What the map lacks per ruleset, from a matrix run of the game with the drafted profile (no random drafts;
+    the game is not parsed again: ``load`` keeps the games it read)."""
     from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.rules.profile import load_profile
     from kremlin_triplea.tools.matrix import game_label, run_matrix
@@ -180,7 +180,7 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path, game) -> str
         drafted = Path(folder) / "drafted.toml"
         drafted.write_text(text, encoding="utf-8")
         profile = load_profile(drafted)
-        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True, games_read=[game])
+        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
         lacking = lacking_text(profile, report, rulesets, game_label(path.resolve()))
     # The draft is read from a scratch file whose name changes from run to run: the profile says "this profile" (the
     # same game gives the same bytes, wherever and whenever it is drafted).

@@ -185,16 +185,12 @@ def run_matrix(
     house_sets: list[Any] = (),
     given_profiles: list[Profile] = (),
     list_only: bool = False,
-    games_read: Collection[Game] = (),
 ) -> Report:
     """Every option of every ruleset on the games its profiles cover, plus ``extra_games``.
 
     ``broken_rulesets`` are the errors of rulesets that did not load: each fails the matrix.
     ``include_covered=False`` runs only ``extra_games``. ``given_profiles``
-    (``--profile FILE``) come before the installed ones for ``extra_games``. ``games_read``: games the caller
-    has read already (``profile new`` its game), each used for the file it was read from instead of reading it
-    again; the matrix plays on copies of their boards, so the caller's own are left as they are.
-    ``list_only`` finds what is available and why not, applying and writing nothing (one pick per option counts;
+    (``--profile FILE``) come before the installed ones for ``extra_games``. ``list_only`` finds what is available and why not, applying and writing nothing (one pick per option counts;
     ``profile new`` uses it). Each of ``house_sets`` is applied (defaults, then every switch flipped; advantages
     drawn with the seed) to every game of the maps it lists.
     """
@@ -208,8 +204,7 @@ def run_matrix(
     for ruleset in rulesets if include_covered else ():
         for spec in covered_games(ruleset, profiles, maps_dir):
             work.append((ruleset, spec))
-    # Only a game read from the very path the matrix would read is the same game (its source is in messages).
-    games: dict[Path, Game] = {Path(g.source): g.copy() for g in games_read if str(Path(g.source).resolve()) == g.source}
+    games: dict[Path, Game] = {}
     extra_specs = []
     for path in extra_games:
         path = Path(path).resolve()
