@@ -3,7 +3,9 @@
 A process reads the same files again and again (the draft room at every request, the matrix for every ruleset and
 game, a host's script or bot, the tests). Keyed by the contents themselves (a file's bytes or text, with whatever
 else the value depends on), a kept value can never belong to another version of the file: an edited file is worked
-out anew. The callers keep values nobody changes (frozen), or hand out copies of them.
+out anew. The callers keep values nobody changes (frozen), or hand out copies of them. Where the value is a
+function of its (hashable) key alone, ``functools.lru_cache`` does the same (a data file's kind and key lines, a
+strait's canals); ``Kept`` is for a value made from more than its key (the parsed tree beside the file's bytes).
 """
 
 from __future__ import annotations
