@@ -452,11 +452,7 @@ class DraftRun:
     def violation(self, pick: Pick) -> RuleViolation | None:
         """Why ``pick`` may not be the next pick (the rule, its source and the reason), or None."""
         try:
-            if pick.index != len(self.applied) + 1:
-                raise RuleViolation(
-                    pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=self.ruleset.picks.alternate_rule, source=self.ruleset.picks.source
-                )
-            self.turn_problem(pick.index, pick.side, pick.option)
+            self._check_turn(pick)
             outcome = KINDS[pick.option.kind].apply(self.state, pick)
             self._push_keeping_invariants(pick.label, pick.option.rule, pick.option.source, outcome)
             for _ in outcome.changes:
@@ -469,9 +465,19 @@ class DraftRun:
         return self.violation(pick) is None
 
     def push(self, pick: Pick) -> Outcome:
-        """Make ``pick`` the next pick (checked as a whole: turn, option, target)."""
-        self.turn_problem(pick.index, pick.side, pick.option)
+        """Make ``pick`` the next pick (checked as a whole: turn, option, target): refused exactly when
+        :meth:`is_legal` is false, since both ask :meth:`_check_turn` and the kind's ``apply`` on this board."""
+        self._check_turn(pick)
         return self.apply_pick(pick)
+
+    def _check_turn(self, pick: Pick) -> None:
+        """Raise ``RuleViolation`` unless ``pick`` is numbered as the next pick and its side may make it with its option.
+
+        A pick numbered otherwise would be labelled, and its locks recorded, under a pick that is not the next one."""
+        if pick.index != len(self.applied) + 1:
+            picks = self.ruleset.picks
+            raise RuleViolation(pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=picks.alternate_rule, source=picks.source)
+        self.turn_problem(pick.index, pick.side, pick.option)
 
     def pop(self) -> AppliedPick:
         """Take back the last pick: its changes, its locks and its option units (and every declaration, made after it)."""

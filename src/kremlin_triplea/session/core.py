@@ -223,7 +223,8 @@ class Session:
         return self.run.legal_picks
 
     def is_legal(self, pick: Pick) -> bool:
-        return self.run.is_legal(pick)
+        """Whether :meth:`push` would take ``pick``: it refuses exactly the picks this says are not legal."""
+        return self._picks_closed(pick) is None and self.run.is_legal(pick)
 
     def next_pick(self) -> NextPick:
         return legal_choices(self.run)
@@ -291,13 +292,17 @@ class Session:
 
     def _reopen_picks(self, pick: Pick) -> None:
         """A pick after :meth:`end_picks`: the picks go on if no step has followed them, else it is refused (000 A)."""
-        if not self._picks_ended:
-            return
-        if self.done and not isinstance(self.done[-1].step, Pick):
+        if (closed := self._picks_closed(pick)) is not None:
+            raise closed
+        self._picks_ended = False
+
+    def _picks_closed(self, pick: Pick) -> RuleViolation | None:
+        """Why no pick may be pushed now (the picks were ended and a later step begun), or None."""
+        if self._picks_ended and self.done and not isinstance(self.done[-1].step, Pick):
             picks = self.run.ruleset.picks
             why = "the picks were ended and the steps after them begun; pop those steps to go on picking"
-            raise RuleViolation(pick.label, why, rule=picks.alternate_rule, source=picks.source)
-        self._picks_ended = False
+            return RuleViolation(pick.label, why, rule=picks.alternate_rule, source=picks.source)
+        return None
 
     def pop(self) -> Step:
         """Take back the last step (of any kind); IndexError if there is none."""
