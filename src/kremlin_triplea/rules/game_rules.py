@@ -61,7 +61,7 @@ import attrs
 
 from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, find_data_file, rule_file_kind
 from kremlin_triplea.rules.registry import Registry
-from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
 ENFORCED_BY = ("tool", "game", "players")
 RULE_KEYS = (
@@ -208,12 +208,13 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
 def load_rule_set(path: Path | str) -> RuleSet:
     """A house-rules file: its ``[[rule]]`` entries (a Kremlin ruleset's own rules are ``Ruleset.rule_set``)."""
     path = Path(path)
-    data = read_toml(path)
+    text = read_toml_text(path)
+    data = read_toml(path, text)
     if data_file_kind(data) in ("profile", "draft"):
         check_file_kind(data, path, "house")
     if rule_file_kind(path) != "house":
         raise DataFileError(f"{path} is a Kremlin ruleset (it has bonus options), not a house-rule set", where=None)
-    root = Section(data, str(path), lines=KeyLines.of_file(path))
+    root = Section(data, str(path), lines=KeyLines.of_text(text))
     # National advantages and neutral tables of house sets are read by their own mechanism (house rules, issue 6).
     root.only("id", "title", "source", "maps", "rule", "choices", "advantages", "advantage", "neutral")
     set_id = root.text("id")

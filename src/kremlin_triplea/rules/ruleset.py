@@ -19,7 +19,7 @@ from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, dat
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
 from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
-from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
 
 @attrs.frozen
@@ -151,6 +151,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
     layer does not know them (see :mod:`kremlin_triplea.rules.options`).
     """
     path = Path(path)
+    text = read_toml_text(path) if text is None else text
     data = read_toml(path, text)
     if data_file_kind(data) in ("profile", "draft"):
         check_file_kind(data, path, "ruleset")
@@ -160,7 +161,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             f"or write it into a game with `kremlin-triplea house GAME -r {path.stem}`",
             where=str(path),
         )
-    root = Section(data, str(path), lines=KeyLines.of_file(path))
+    root = Section(data, str(path), lines=KeyLines.of_text(text))
     root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule")
     sides = root.texts("sides")
     if len(sides) != 2:
