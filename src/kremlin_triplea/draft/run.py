@@ -48,7 +48,7 @@ import attrs
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.declare import declare, label
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick, displacing_kind
 from kremlin_triplea.draft.kinds.bid import apply_bid
 from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_named_ruleset
@@ -218,7 +218,9 @@ class DraftResult:
             lines.append(applied.pick.label + ":")
             lines += [f"  {line}" for line in applied.outcome.lines]
         if self.declarations:
-            lines.append("declared after the bid (retreats and navies, in the picks' order):")
+            # Each group named as its own kind names it ("retreat", "navy"), not by the two kinds of 000.
+            groups = dict.fromkeys(displacing_kind(displaced).displaced_words(displaced).name for displaced, _ in self.declarations)
+            lines.append(f"declared after the bid ({', '.join(groups)}; in the picks' order):")
             lines += [f"  {line}" for line in self.declaration_lines()]
         if self.bid is not None:
             lines.append("bid:")

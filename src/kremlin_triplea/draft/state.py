@@ -33,7 +33,7 @@ class Displaced:
 
     pick: int  # the pick that displaced them (declarations follow the picks' order)
     label: str  # that pick's label, for messages
-    kind: str  # "retreat" | "navy"
+    kind: str  # the name its kind displaces units as (``OptionKind.displaces``: "retreat", "navy", a new kind's own)
     origin: str  # the territory they left
     owner: str
     unit: str

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.errors import UnknownNameError, close_matches
 from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, data_folders, find_data_file
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
-from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
+from kremlin_triplea.rules.options import COMMON_QUOTES, OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
@@ -333,7 +333,7 @@ def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) 
     params_class = params_by_kind[kind]
     section.only(*OPTION_KEYS, *params_class.KEYS)
     params = params_class.from_toml(section)
-    quotes = section.table("quotes", None)
+    quotes = _quotes(section, params_class)
     number = section.integer("number")
     if number < 1:
         raise section.fail("number", "a positive whole number", number)
@@ -345,8 +345,27 @@ def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) 
         source=section.text("source"),
         rule=section.text("rule"),
         params=params,
-        quotes={k: v for k, v in quotes.data.items() if isinstance(v, str)} if quotes is not None else {},
+        quotes=quotes,
     )
+
+
+def _quotes(section: Section, params_class: type[OptionParams]) -> dict[str, str]:
+    """The option's ``[option.quotes]``: each key a check its kind quotes, each value the rule's words for it.
+
+    A key that names no check (``own_teritory``) would never be asked, so its refusals quoted the whole rule."""
+    table = section.table("quotes", None)
+    if table is None:
+        return {}
+    checks = sorted(params_class.QUOTES | COMMON_QUOTES)
+    for key in table.data:
+        if key not in checks:
+            close = close_matches(key, checks)
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise DataFileError(
+                f"quotes.{key}: not a check a {params_class.KIND} option quotes; {hint}its checks: {', '.join(checks)}", where=table.where_of(key)
+            )
+        table.text(key)  # the words, a string
+    return dict(table.data)
 
 
 __all__ = ["DataFileError", "Neutral", "Option", "Ruleset", "data_folders", "find_data_file", "read_ruleset"]

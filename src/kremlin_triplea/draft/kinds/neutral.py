@@ -30,6 +30,9 @@ class NeutralTakeoverParams(OptionParams):
 
     KIND: ClassVar[str] = "neutral_takeover"
     KEYS: ClassVar[tuple[str, ...]] = ("count", "max_total_ipc", "navy_to", "navy_reason", "per_group", "production", "production_reason", "production_source")
+    # "income": the rule that production = "table_value" carries out (a neutral's table value becomes its
+    # production); kept with the option's other words, though no refusal quotes it.
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"neutral", "per_group", "max_total_ipc", "navy", "count", "income"})
 
     count: int  # neutrals per pick: the sum of per_group when that is given
     max_total_ipc: int | None  # None: no limit on the table's IPC values

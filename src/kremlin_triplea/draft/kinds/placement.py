@@ -44,6 +44,9 @@ class PlacementParams(OptionParams):
 
     KIND: ClassVar[str] = "placement"
     KEYS: ClassVar[tuple[str, ...]] = ("unit_sets", "at", "require", "exclude")
+    # Each place and check quotes its own words (placement_problem, _requirement_problem), as do the unit sets
+    # and the exceptions.
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"unit_sets", "exclude", *PLACEMENT_PLACES, *PLACEMENT_CHECKS})
 
     unit_sets: tuple[tuple[str, ...], ...]  # choose exactly one; rule-text unit names
     at: tuple[str, ...]  # a unit may go to any one of these kinds of place

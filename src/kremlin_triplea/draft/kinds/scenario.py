@@ -29,6 +29,7 @@ class ScenarioParams(OptionParams):
 
     KIND: ClassVar[str] = "scenario"
     KEYS: ClassVar[tuple[str, ...]] = ()
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"lock"})  # a scenario refused by another's lock (scenario.py)
 
     @classmethod
     def from_toml(cls, section: Section) -> ScenarioParams:
