@@ -577,12 +577,38 @@ class Session:
 
     # -- the end --------------------------------------------------------------------------
 
+    def copy(self) -> Session:
+        """A session of its own in the same position (python-chess's ``Board.copy``): the same draft, and the same
+        steps pushed in the same order on a copy of the file's board, so each is checked again as it was."""
+        run = self.run
+        game = self.game.copy()
+        game.reset()
+        twin = Session(self._draft_at_start(), game, ruleset=run.ruleset, profile=run.profile, players=self.players, maps_dir=self.maps_dir)
+        twin.header, twin.file_header = dict(self.header), self.file_header
+        for done in self.done:
+            if self._picks_ended and not isinstance(done.step, Pick) and not twin._picks_ended:
+                twin.end_picks()
+            twin.push(done.step, note=done.note)
+        if self._picks_ended and not twin._picks_ended:
+            twin.end_picks()
+        twin.undone, twin.undone_bid, twin.bid_dropped = list(self.undone), self.undone_bid, self.bid_dropped
+        return twin
+
+    def _draft_at_start(self) -> Draft:
+        """The draft as it was before the first house-rule choice was pushed (each such step records the one before it)."""
+        first = next((done.draft_before for done in self.done if done.draft_before is not None), None)
+        return first if first is not None else self.draft
+
     def result(self) -> DraftResult:
         """The draft finished as ``apply`` finishes it: every pick made, every group declared, the house rules written.
 
-        Raises the rule the draft breaks (too few picks, a group whose side has not said where it goes). The
-        session is done with afterwards: the rule sets' changes are on its board.
+        Raises the rule the draft breaks (too few picks, a group whose side has not said where it goes). Pure: the
+        finishing is done on a :meth:`copy`, so this session stays as it was (the room keeps drafting, or asks again).
         """
+        return self.copy()._finish()
+
+    def _finish(self) -> DraftResult:
+        """:meth:`result`, done on this session itself (the declarations pushed, the rule sets' changes on its board)."""
         run = self.run
         run.check_complete()
         self.declare_all()
