@@ -421,3 +421,15 @@ def test_a_copy_is_the_same_position_and_goes_its_own_way(data: st.DataObject) -
     assert len(twin.picks) == len(session.picks) + 1
     session.push(legal[0])  # and a step pushed on the original leaves the copy as it was
     assert twin.steps[:-1] == session.steps[:-1] and len(twin.picks) == len(session.picks)
+
+
+def test_turn_and_ply_say_whose_pick_is_next_as_000_a_alternates_them() -> None:
+    """000 A: "Picks alternate", the first side starting; callers ask the session, not ``side_to_pick(len(...) + 1)``."""
+    session = new_session("1941", "Allies", 4)
+    seen = []
+    while session.ply is not None:
+        seen.append((session.ply, session.turn))
+        assert session.next_pick().index == session.ply and session.next_pick().side == session.turn
+        session.push(next(iter(session.legal_picks)))
+    assert seen == [(n, "Allies" if n % 2 else "Axis") for n in range(1, 9)]
+    assert session.turn is None

@@ -204,6 +204,18 @@ class Session:
         return bid, agreed
 
     @property
+    def ply(self) -> int | None:
+        """The number of the next pick, as players number them (1 first), or None once every pick is made."""
+        number = len(self.run.applied) + 1
+        return number if number <= self.run.total_picks and not self._picks_ended else None
+
+    @property
+    def turn(self) -> str | None:
+        """The side making the next pick, or None once every pick is made (whose turn it is, asked once, here)."""
+        number = self.ply
+        return self.run.side_to_pick(number) if number is not None else None
+
+    @property
     def picks_done(self) -> bool:
         """Whether the steps after the picks (the declarations, the bid) are due: every pick made, or :meth:`end_picks`."""
         return self._picks_ended or len(self.run.applied) >= self.run.total_picks
