@@ -59,7 +59,7 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, rule_file_kind
 from kremlin_triplea.rules.registry import Registry
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
@@ -219,10 +219,6 @@ def load_rule_set(path: Path | str) -> RuleSet:
     root.only("id", "title", "source", "maps", "rule", "choices", "advantages", "advantage", "neutral")
     set_id = root.text("id")
     return RuleSet(set_id, root.text("title"), root.text("source"), str(path), read_game_rules(root, "rule", set_id), tuple(root.texts("maps", [])))
-
-
-def load_named_rule_set(name: str) -> RuleSet:
-    return load_rule_set(find_data_file("rulesets", name))
 
 
 def is_chosen(when: str | None, unless: str | None, choices: frozenset[str]) -> bool:
