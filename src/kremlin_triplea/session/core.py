@@ -45,6 +45,7 @@ from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.rules.tomlfile import Section
+from kremlin_triplea.session.asking import Asking
 from kremlin_triplea.session.steps import Agreement, Bid, Declaration, HouseRuleChoice, Step
 
 #: The draft file's keys the steps write; every other top-level key is the draft's header, kept as written.
@@ -61,7 +62,7 @@ class _Done:
     draft_before: Draft | None = None
 
 
-class Session:
+class Session(Asking):
     """A Kremlin draft being made: a :class:`DraftRun` and the steps pushed onto it."""
 
     def __init__(
