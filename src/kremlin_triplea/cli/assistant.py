@@ -184,7 +184,7 @@ def draft_command(
             session = open_session(resume, None, maps_dir, profile=profile)  # its steps pushed, with the file's own error messages
             # A saved bid stays in the file: it is offered as the default when the bid is asked.
             had_bid = session.bid is not None or session.bid_dropped is not None
-            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if had_bid else "."))
+            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
             data, players = ask_setup(conversation, maps_dir)
             session = open_session(path, data, maps_dir, players, profile)
@@ -250,6 +250,6 @@ def _board_picture(session: Session) -> str:
 
     game = session.game
     values = value_session(session)
-    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
+    legend = Legend(f"{game.board.game_name}: {session.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))

@@ -359,7 +359,7 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profil
     # The draft's steps pushed onto a session as apply pushes them; the next pick is asked about, so a bid that
     # cannot be taken yet (or no longer) is set aside, not the answer.
     session = Session.open(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile, set_bid_aside=True)
-    for warning in session.run.warnings:
+    for warning in session.warnings:
         warn(warning)
     for line in describe(session.next_pick()):
         click.echo(line)
