@@ -1,0 +1,137 @@
+"""House rules keep the board (issue 41): every rule written after a draft passes the board invariants the draft's picks pass.
+
+``house`` on a game ``apply`` wrote, and a draft's own house sets, once produced boards no game can start from. Each case
+here is one the issue found, from the seeds' texts: 003 Far Eastern Advantage ("one additional infantry on Kazakh ..."),
+003 Dominion Advantage ("placed on the Dominion territories ... and the adjacent sea zones"), 003 Allied Neutral
+Advantage ("an allied neutral country"), 004 House Rule 3's set-up move ("UK may move one infantry from England to
+Gibraltar during Setup") after 000's Operation Felix ("Gibraltar captured by German forces").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kremlin_triplea.draft.invariants import board_problems
+from kremlin_triplea.draft.run import draft_from_dict
+from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.game import Game, load
+from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.rules.house_rules import HouseChoices
+from kremlin_triplea.rules.tomlfile import DataFileError
+from kremlin_triplea.session import apply_draft
+from support.aa50 import fresh_game
+from support.house import KREMLIN_PICKS
+from support.paths import AA50_1941, MAPS_DIR
+
+CLASSIC_3RD = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml"
+FACTORIES = frozenset({"factory"})
+
+# 001 option 8 "Takeover of enemy held territory": Japan takes Kazakh; 001 Japanese scenario 3 "China joins Japan!!!".
+KAZAKH_JAPANESE = {
+    "ruleset": "kremlin-classic",
+    "first": "Axis",
+    "picks_per_side": 2,
+    "pick": [
+        {"side": "Axis", "option": 8, "takeover": {"territory": "Kazakh S.S.R.", "by": "Japan"}},
+        {"side": "Allies", "option": 1, "place": [{"power": "UK", "unit": "infantry", "count": 3, "at": "East Canada"}]},
+        {"side": "Axis", "option": 9, "scenario": "China joins Japan!!!"},
+        {"side": "Allies", "option": 4, "place": [{"power": "UK", "unit": "fighter", "at": "United Kingdom"}]},
+    ],
+    "bid": {"axis": 0},
+}
+
+# 001 Japanese scenario 2 "Japan takes Australia ... add a carrier and fighter off the East coast of Australia".
+AUSTRALIA_JAPANESE = {
+    **KAZAKH_JAPANESE,
+    "pick": [
+        {"side": "Axis", "option": 9, "scenario": "Japanese expansion into the SW Pacific goes better than expected"},
+        KAZAKH_JAPANESE["pick"][1],
+        KAZAKH_JAPANESE["pick"][0],
+        KAZAKH_JAPANESE["pick"][3],
+    ],
+}
+
+# 000 option 11, Axis scenario 1 "Operation Felix": Gibraltar German.
+FELIX = {
+    "ruleset": "kremlin-aa50",
+    "first": "Axis",
+    "picks_per_side": 4,
+    "pick": [{"side": "Axis", "option": 11, "scenario": "Operation Felix"}, *KREMLIN_PICKS[1:]],
+    "bid": {"axis": 0},
+}
+
+
+def _written(draft: dict, game: Path, tmp_path: Path) -> Game:
+    """The game ``apply`` writes for ``draft``, read back as ``house`` reads it (its changes are the file's now)."""
+    result = apply_draft(draft_from_dict({**draft, "game": str(game)}), fresh_game(game))
+    path = tmp_path / "written.xml"
+    path.write_bytes(result.game.to_bytes())
+    return load(path)
+
+
+def test_far_eastern_advantage_is_refused_where_a_pick_made_kazakh_japanese(tmp_path: Path) -> None:
+    game = _written(KAZAKH_JAPANESE, CLASSIC_3RD, tmp_path)
+    assert game.board.owner("Kazakh S.S.R.") == "Japanese"
+    with pytest.raises(DataFileError) as refused:
+        apply_house_rules(game, [HouseChoices("house-classic", advantages={"USSR": "far-eastern"})])
+    # The rule, and what the game holds that blocks it.
+    assert "Far Eastern Advantage" in str(refused.value) and "Kazakh S.S.R. belongs to Japanese" in str(refused.value)
+    assert not game.board.changes
+
+
+def test_a_drawn_advantage_is_one_the_board_can_take(tmp_path: Path) -> None:
+    game = _written(KAZAKH_JAPANESE, CLASSIC_3RD, tmp_path)
+    for seed in range(12):
+        twin = game.copy()
+        result = apply_house_rules(twin, [HouseChoices("house-classic", seed=seed)])
+        ussr = next(c for c in result.selections[0].advantages if c.advantage.power == "USSR")
+        assert ussr.advantage.id != "far-eastern"
+        assert board_problems(twin.board, FACTORIES) == board_problems(game.board, FACTORIES)
+
+
+def test_dominion_advantage_places_only_on_dominions_the_uk_holds_and_seas_without_its_enemies(tmp_path: Path) -> None:
+    game = _written(AUSTRALIA_JAPANESE, CLASSIC_3RD, tmp_path)
+    carrier = next(z for z in game.board.neighbours("Australia") if game.board.units(z)[("Japanese", "carrier")])
+    with pytest.raises(DataFileError, match=r"at = 'Australia' is not allowed .*Australia belongs to Japanese in this game, at war with British"):
+        apply_house_rules(
+            game.copy(), [HouseChoices("house-classic", advantages={"UK": "dominion"}, values={"at": "Australia", "sea_at": "Indian Ocean Sea Zone"})]
+        )
+    with pytest.raises(DataFileError, match=rf"sea_at = '{carrier}' is not allowed .*holds units of Japanese, at war with British"):
+        apply_house_rules(game.copy(), [HouseChoices("house-classic", advantages={"UK": "dominion"}, values={"at": "India", "sea_at": carrier})])
+    for seed in range(8):  # drawn: only where the text and the board allow
+        twin = game.copy()
+        result = apply_house_rules(twin, [HouseChoices("house-classic", advantages={"UK": "dominion"}, seed=seed)])
+        uk = next(c for c in result.selections[0].advantages if c.advantage.power == "UK")
+        assert uk.values["at"][0] != "Australia" and uk.values["sea_at"][0] != carrier
+        assert board_problems(twin.board, FACTORIES) == board_problems(game.board, FACTORIES)
+
+
+def test_allied_neutral_is_refused_once_a_pick_made_the_neutral_someones(tmp_path: Path) -> None:
+    game = load(CLASSIC_3RD)
+    from kremlin_triplea.model.changes import PlaceUnits, SetOwner
+
+    game.board.push_all([SetOwner("Sweden", "British", captured=False), PlaceUnits("Sweden", "British", "infantry", 2)])  # 001 option 2
+    with pytest.raises(DataFileError, match=r"Sweden is not neutral in this game: it belongs to British"):
+        apply_house_rules(game.copy(), [HouseChoices("house-classic", advantages={"Germany": "allied-neutral"}, values={"neutral": "Sweden"})])
+    drawn = game.copy()
+    result = apply_house_rules(
+        drawn, [HouseChoices("house-classic", advantages={"Germany": "allied-neutral"}, seed=1, switches={"neutral_territories": False})]
+    )
+    germany = next(c for c in result.selections[0].advantages if c.advantage.power == "Germany")
+    assert germany.values["neutral"][0] != "Sweden"
+
+
+def test_hr3_set_up_move_is_refused_after_operation_felix_naming_the_rule_what_blocks_it_and_the_switch(tmp_path: Path) -> None:
+    game = _written(FELIX, AA50_1941, tmp_path)
+    with pytest.raises(RuleViolation) as refused:
+        apply_house_rules(game, [HouseChoices("house-revised")])
+    words = str(refused.value)
+    assert "House Rule 3 Gibraltar: the UK's set-up move" in words
+    assert "Gibraltar belongs to Germans but holds units of British" in words
+    assert "blocked by the game given: Gibraltar belongs to Germans (originally British)" in words
+    assert "--switch uk_infantry_to_gibraltar=off" in words
+    assert not game.board.changes  # nothing of the refused set is left on the board
+    apply_house_rules(game, [HouseChoices("house-revised", switches={"uk_infantry_to_gibraltar": False})])
+    assert board_problems(game.board, FACTORIES) == set()
