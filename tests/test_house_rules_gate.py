@@ -123,6 +123,28 @@ def test_allied_neutral_is_refused_once_a_pick_made_the_neutral_someones(tmp_pat
     assert germany.values["neutral"][0] != "Sweden"
 
 
+SWEDEN_BRITISH = {
+    **KAZAKH_JAPANESE,
+    "first": "Allies",
+    "pick": [
+        {"side": "Allies", "option": 2, "take": [{"neutral": "Sweden", "by": "UK"}, {"neutral": "Eire", "by": "UK"}]},
+        {"side": "Axis", "option": 1, "place": [{"power": "Germany", "unit": "infantry", "count": 3, "at": "Germany"}]},
+        {"side": "Allies", "option": 4, "place": [{"power": "UK", "unit": "fighter", "at": "United Kingdom"}]},
+        {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "fighter", "at": "Germany"}]},
+    ],
+}
+
+
+def test_neutral_territories_leave_alone_a_neutral_a_pick_took(tmp_path: Path) -> None:
+    # 003 NEUTRAL TERRITORIES arms the neutrals; 001 option 2 made Sweden British with its army: nothing to arm there.
+    game = _written(SWEDEN_BRITISH, CLASSIC_3RD, tmp_path)
+    army = dict(game.board.units("Sweden"))
+    result = apply_house_rules(game, [HouseChoices("house-classic")])
+    assert game.board.owner("Sweden") == "British" and dict(game.board.units("Sweden")) == army
+    assert any("Sweden: not neutral" in line and "belongs to British" in line for line in result.rules.game_lines)
+    assert board_problems(game.board, FACTORIES) == set()
+
+
 def test_hr3_set_up_move_is_refused_after_operation_felix_naming_the_rule_what_blocks_it_and_the_switch(tmp_path: Path) -> None:
     game = _written(FELIX, AA50_1941, tmp_path)
     with pytest.raises(RuleViolation) as refused:
@@ -135,3 +157,36 @@ def test_hr3_set_up_move_is_refused_after_operation_felix_naming_the_rule_what_b
     assert not game.board.changes  # nothing of the refused set is left on the board
     apply_house_rules(game, [HouseChoices("house-revised", switches={"uk_infantry_to_gibraltar": False})])
     assert board_problems(game.board, FACTORIES) == set()
+
+
+# -- composition: 003 Winning beside 001 header 4 / 002 I. "Both IPC Victory on" --------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KREMLIN_EXAMPLES = {
+    "kremlin-classic": (EXAMPLES / "kremlin-classic-3rd-edition.toml", CLASSIC_3RD),
+    "kremlin-daak": (EXAMPLES / "kremlin-daak-classic.toml", MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"),
+}
+
+
+def _with_house_classic(ruleset: str, **extra) -> tuple:
+    import tomllib
+
+    path, game = KREMLIN_EXAMPLES[ruleset]
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    draft = draft_from_dict({**data, "game": str(game), "house_rules": ["house-classic"], **extra}, str(path))
+    return draft, fresh_game(game)
+
+
+@pytest.mark.parametrize("ruleset", sorted(KREMLIN_EXAMPLES))
+def test_house_classic_joins_a_kremlin_draft_through_the_victory_choice_its_conflict_names(ruleset: str) -> None:
+    with pytest.raises(DataFileError) as refused:
+        apply_draft(*_with_house_classic(ruleset))
+    words = str(refused.value)
+    # Both ways out, each a choice that exists: the set's switch and the draft's choice.
+    assert "--switch winning=off" in words and "list `house_victory` in the draft's `choices`" in words
+    # 003 Winning: "attain 84 IPC income (100 if Neutral Territories used)"; the Allies' economic victory out of reach.
+    house = apply_draft(*_with_house_classic(ruleset, choices=["house_victory"])).game.board.properties
+    assert (house["Axis Economic Victory"], house["Allies Economic Victory"]) == ("100", "1000")
+    # 001 header 4 / 002 I.: "M84 for Axis and M110 for Allies".
+    kremlin = apply_draft(*_with_house_classic(ruleset, house_rule_choices={"house-classic": {"winning": False}})).game.board.properties
+    assert (kremlin["Axis Economic Victory"], kremlin["Allies Economic Victory"]) == ("84", "110")

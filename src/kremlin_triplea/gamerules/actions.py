@@ -164,7 +164,15 @@ def _conflict(item: Planned, first: GameRule, first_line: str, second: GameRule)
     )
     thing = what.format(*item.key[1:]) if what.count("{}") + what.count("{!r}") == len(item.key) - 1 else f"{item.key[0]} {' '.join(map(str, item.key[1:]))}"
     switches = [
-        f"`{r.when} = false` under `[house_rule_choices.{r.set_id}]` (command line: --switch {r.when}=off)" for r in (second, first) if _house_switch(r)
+        f"`{r.when} = false` under `[house_rule_choices.{r.set_id}]` (command line: --switch {r.when}=off) to keep {o.title} ({o.set_id})"
+        for r, o in ((second, first), (first, second))
+        if _house_switch(r)
+    ]
+    # A Kremlin ruleset's rule that gives way to a house set's when the draft says so (its `unless`).
+    switches += [
+        f"list `{r.unless}` in the draft's `choices` to keep {o.title} ({o.set_id})"
+        for r, o in ((first, second), (second, first))
+        if r.unless and " " not in r.unless and not _house_switch(r)
     ]
     settle = ("to keep only one, set " + ", or ".join(switches)) if switches else "drop one of the two rule sets"
     return (

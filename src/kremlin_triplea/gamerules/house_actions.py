@@ -544,7 +544,11 @@ def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
         territory = ctx.names.territory(neutral["name"], where=ctx.where)
         node = ctx.board.node(territory)
         if node["owner"] is not None:
-            raise ctx.fail(f"{neutral['name']} ({territory}) is not neutral in {ctx.board.game_name}: owner {node['owner']}")
+            # Not neutral any more (a Kremlin pick took it, 001 option 2, with its own army): the rule is for
+            # "neutral territories", so it has nothing to place there; the notes say so.
+            line = f"{territory}: not neutral in {ctx.board.game_name} (it belongs to {node['owner']}): no neutral army or production written there"
+            planned.append(_planned(("neutral", territory), None, [], line))
+            continue
         made: list[Change] = [SetTerritory(territory, "production", neutral["ipc"])]
         placed = []
         for unit_name, count in neutral["army"].items():
