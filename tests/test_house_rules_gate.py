@@ -22,7 +22,7 @@ from kremlin_triplea.rules.house_rules import HouseChoices
 from kremlin_triplea.rules.tomlfile import DataFileError
 from kremlin_triplea.session import apply_draft
 from support.aa50 import fresh_game
-from support.house import KREMLIN_PICKS
+from support.house import duplicates
 from support.paths import AA50_1941, MAPS_DIR
 
 CLASSIC_3RD = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic_3rd_edition.xml"
@@ -51,15 +51,6 @@ AUSTRALIA_JAPANESE = {
         KAZAKH_JAPANESE["pick"][0],
         KAZAKH_JAPANESE["pick"][3],
     ],
-}
-
-# 000 option 11, Axis scenario 1 "Operation Felix": Gibraltar German.
-FELIX = {
-    "ruleset": "kremlin-aa50",
-    "first": "Axis",
-    "picks_per_side": 4,
-    "pick": [{"side": "Axis", "option": 11, "scenario": "Operation Felix"}, *KREMLIN_PICKS[1:]],
-    "bid": {"axis": 0},
 }
 
 
@@ -145,16 +136,23 @@ def test_neutral_territories_leave_alone_a_neutral_a_pick_took(tmp_path: Path) -
     assert board_problems(game.board, FACTORIES) == set()
 
 
-def test_hr3_set_up_move_is_refused_after_operation_felix_naming_the_rule_what_blocks_it_and_the_switch(tmp_path: Path) -> None:
-    game = _written(FELIX, AA50_1941, tmp_path)
+def test_hr3_set_up_move_is_refused_where_gibraltar_is_german_naming_the_rule_what_blocks_it_and_the_switch(tmp_path: Path) -> None:
+    # Written with 000 D(3), a Kremlin AA50 game refuses HR3 for its strait first (test below): Gibraltar is made German
+    # here as Operation Felix makes it ("Gibraltar captured by German forces...Place two German infantry on Gibraltar").
+    from kremlin_triplea.model.changes import PlaceUnits, RemoveUnits, SetOwner
+
+    game = load(AA50_1941)
+    british = [RemoveUnits("Gibraltar", o, u, n) for (o, u), n in game.board.units("Gibraltar").items() if n]
+    felix = [*british, SetOwner("Gibraltar", "Germans", captured=True), PlaceUnits("Gibraltar", "Germans", "infantry", 2)]
+    game.board.push_all(felix)
     with pytest.raises(RuleViolation) as refused:
         apply_house_rules(game, [HouseChoices("house-revised")])
     words = str(refused.value)
     assert "House Rule 3 Gibraltar: the UK's set-up move" in words
     assert "Gibraltar belongs to Germans but holds units of British" in words
-    assert "blocked by the game given: Gibraltar belongs to Germans (originally British)" in words
+    assert "blocked by an earlier change: " in words and "Germans" in words
     assert "--switch uk_infantry_to_gibraltar=off" in words
-    assert not game.board.changes  # nothing of the refused set is left on the board
+    assert game.board.changes == felix  # nothing of the refused set is left on the board
     apply_house_rules(game, [HouseChoices("house-revised", switches={"uk_infantry_to_gibraltar": False})])
     assert board_problems(game.board, FACTORIES) == set()
 
@@ -190,3 +188,24 @@ def test_house_classic_joins_a_kremlin_draft_through_the_victory_choice_its_conf
     # 001 header 4 / 002 I.: "M84 for Axis and M110 for Allies".
     kremlin = apply_draft(*_with_house_classic(ruleset, house_rule_choices={"house-classic": {"winning": False}})).game.board.properties
     assert (kremlin["Axis Economic Victory"], kremlin["Allies Economic Victory"]) == ("84", "110")
+
+
+# -- written once: 004 HR1-HR3 beside 000 D(3)'s straits ---------------------------------------------------------------
+
+
+def test_house_on_a_written_kremlin_game_writes_each_strait_once_or_refuses_naming_the_switch(tmp_path: Path) -> None:
+    import tomllib
+
+    data = tomllib.loads((EXAMPLES / "kremlin-aa50-1941.toml").read_text(encoding="utf-8"))
+    game = _written(data, AA50_1941, tmp_path)  # 000 D(3): canals at Gibraltar, the Baltic and the Black Sea
+    assert duplicates(game.to_bytes()) == []
+    # HR2 writes the Baltic canal for surface ships only, D(3) for every ship: one name, two meanings.
+    with pytest.raises(
+        DataFileError, match=r"House Rule 2 Baltic Sea .*canalAttachmentKremlinBaltic1.*already holds with other options.*--switch hr2_baltic=off"
+    ):
+        apply_house_rules(game.copy(), [HouseChoices("house-revised")])
+    # HR1's Black Sea canal is D(3)'s own (Turkey, every ship): in the game once, and said so.
+    twin = game.copy()
+    result = apply_house_rules(twin, [HouseChoices("house-revised", switches={"hr2_baltic": False, "hr3_gibraltar": False})])
+    assert duplicates(twin.to_bytes()) == []
+    assert any(line.startswith("House Rule 1 Black Sea: already in the game as written") for line in result.rules.game_lines)

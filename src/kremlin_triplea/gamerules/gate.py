@@ -13,12 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import attrs
+from lxml import etree
+
 from kremlin_triplea.errors import RuleViolation
+from kremlin_triplea.model.changes import AddXml
 from kremlin_triplea.model.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
 
 if TYPE_CHECKING:
+    from kremlin_triplea.gamefile.tripleaxml import GameXml
     from kremlin_triplea.gamerules.actions import AppliedRules
     from kremlin_triplea.model.board import Board
     from kremlin_triplea.model.changes import Change
@@ -120,3 +125,69 @@ def _house_set(rule: GameRule):  # noqa: ANN202 - a HouseSet or None
         return load_named_house_set(rule.file or rule.set_id)
     except DataFileError:
         return None  # a Kremlin ruleset's own game rule
+
+
+def written_once(applied: AppliedRules, game: GameXml) -> AppliedRules:
+    """``applied`` without what the game already holds as written (an attachment, a technology, a step of the same
+    name and the same options: 000 D(3)'s Black Sea canal that 004 HR1 writes again), refusing what it holds
+    otherwise (D(3)'s Baltic canal, which HR2 would rewrite for surface ships only): TripleA keeps only the last
+    of two attachments of one name, so writing it again silently replaces the first (issue 41).
+
+    The game may be one ``apply`` wrote, whose Kremlin ruleset's rules are its own now; in a draft, the base game."""
+    steps = []
+    dropped = False
+    for rule, change, made in applied.steps:
+        kept = []
+        for one in made:
+            if isinstance(one, AddXml) and _already(one, game, rule, change):
+                dropped = True
+                continue
+            kept.append(one)
+        steps.append((rule, change, tuple(kept)))
+    if not dropped:
+        return applied
+    changes = tuple(one for _, _, made in steps for one in made)
+    lines = applied.game_lines + tuple(f"{rule.title}: {why}" for rule, why in _kept_lines(applied, steps))
+    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=lines)
+
+
+def _kept_lines(applied: AppliedRules, steps: list) -> list[tuple[GameRule, str]]:
+    said = []
+    for (rule, _, before), (_, _, after) in zip(applied.steps, steps):
+        for one in before:
+            if one not in after and isinstance(one, AddXml):
+                said.append((rule, f"already in the game as written: {one.description or one.section}"))
+    return said
+
+
+def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> bool:
+    """Whether the game holds ``change``'s element already, the same; refused when it holds one of that name otherwise."""
+    element = etree.fromstring(change.xml)
+    if change.section == "attachmentList":
+        found = list(game.attachments(kind=element.get("type"), attach_to=element.get("attachTo"), name=element.get("name")))
+        what = f"attachment {element.get('name')!r} on {element.get('attachTo')}"
+    elif change.section == "technologies":
+        found = [
+            e
+            for e in (game.root.find("technology/technologies") if game.root.find("technology/technologies") is not None else ())
+            if e.get("name") == element.get("name")
+        ]
+        what = f"technology {element.get('name')!r}"
+    elif change.section == "sequence":
+        found = [e for e in game.steps() if e.get("name") == element.get("name")]
+        what = f"turn step {element.get('name')!r}"
+    else:
+        return False
+    if not found:
+        return False
+    if all(_same(element, e) for e in found):
+        return True
+    raise DataFileError(
+        f"{rule.title} ({rule.label}) writes the {what}, which the game already holds with other options (written before it, by a "
+        f"Kremlin ruleset's rule or another set); TripleA would keep only the last one: {_settles(rule, table)}",
+        where=None,
+    )
+
+
+def _same(one: etree._Element, other: etree._Element) -> bool:
+    return dict(one.attrib) == dict(other.attrib) and [(c.tag, dict(c.attrib)) for c in one] == [(c.tag, dict(c.attrib)) for c in other]

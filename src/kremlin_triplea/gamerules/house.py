@@ -13,7 +13,7 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
-from kremlin_triplea.gamerules.gate import push_rules
+from kremlin_triplea.gamerules.gate import push_rules, written_once
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
 from kremlin_triplea.rules.house_rules import (
     Advantage,
@@ -302,5 +302,6 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
         profile.check_fits(game)
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
+    applied = written_once(applied, game.xml)
     push_rules(game.board, applied, names)
     return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)) + applied.warnings())

@@ -39,7 +39,7 @@ from kremlin_triplea.draft.run import (
 from kremlin_triplea.errors import InputError, RuleViolation
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.safe import write_atomically
-from kremlin_triplea.gamerules.gate import Earlier, check_rules, push_rules
+from kremlin_triplea.gamerules.gate import Earlier, check_rules, push_rules, written_once
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.rules.house_rules import read_choices
@@ -460,7 +460,9 @@ class Session:
         run = self.run
         chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
         applied, _ = house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
-        check_rules(self.game.board, applied, run.names, self._earlier())  # as apply writes it: on this board, through the same gate
+        check_rules(
+            self.game.board, written_once(applied, self.game.xml), run.names, self._earlier()
+        )  # as apply writes it: on this board, through the same gate
         run.draft = attrs.evolve(before, house_rules=draft.house_rules, house_rule_choices=draft.house_rule_choices)
         self.done.append(_Done(step, draft_before=before))
         return None
@@ -595,6 +597,7 @@ class Session:
         draft = self.draft
         chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
         rules, selections = house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
+        rules = written_once(rules, self.game.xml)
         push_rules(self.game.board, rules, run.names, self._earlier())
         return DraftResult(
             self.game,
