@@ -209,3 +209,22 @@ def test_house_on_a_written_kremlin_game_writes_each_strait_once_or_refuses_nami
     result = apply_house_rules(twin, [HouseChoices("house-revised", switches={"hr2_baltic": False, "hr3_gibraltar": False})])
     assert duplicates(twin.to_bytes()) == []
     assert any(line.startswith("House Rule 1 Black Sea: already in the game as written") for line in result.rules.game_lines)
+
+
+# -- each written rule changes only what its text says -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [MAPS_DIR / "world_war_ii_revised" / "map" / "games" / "ww2v2.xml", AA50_1941], ids=lambda p: p.name)
+def test_uk_radar_gives_the_aa_guns_their_bonus_and_not_the_built_in_radar_hr5_makes_a_fighters_bonus(game: Path) -> None:
+    # 004 UK 1: "UK owned antiaircraft guns in tan territories hit air units on a roll of 1 or 2"; HR5: "* If the
+    # defender have the Radar Research breakthrough their fighters fire with +1". The advantage is not the breakthrough.
+    from lxml import etree
+
+    written = load(game)
+    apply_house_rules(written, [HouseChoices("house-revised", advantages={"UK": "radar"}, switches={"uk_infantry_to_gibraltar": False})])
+    root = etree.fromstring(written.to_bytes())
+    # What the British own from the start, by the game's techAttachment or by a trigger's `tech`.
+    granted = [o.get("value") for a in root.iterfind("attachmentList/attachment[@attachTo='British']") for o in a.iterfind("option[@name='tech']")]
+    assert "aARadar" not in written.board.techs["British"] and granted == ["ukRadar"]
+    (own,) = [a for a in root.iterfind("attachmentList/attachment[@name='techAbilityAttachment']") if a.get("attachTo") == "ukRadar"]
+    assert [(o.get("name"), o.get("value")) for o in own.iterfind("option")] == [("radarBonus", "1:aaGun")]

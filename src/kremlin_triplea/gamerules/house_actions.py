@@ -367,13 +367,17 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
     options: list[tuple[str, str]] = []
-    for key, option in (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus")):
+    # radarBonus: what an AA gun adds to its roll against planes (TechTracker.getRadarBonus, a sum over the power's
+    # technologies in 1.9 and 2.7), without the built-in Radar's other effects (004 HR5 gives a defender with Radar
+    # fighters at +1).
+    bonuses = (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus"), ("radar_bonus", "radarBonus"))
+    for key, option in bonuses:
         for unit, bonus in change.counts(key, {}).items():
             options.append((option, f"{bonus}:{ctx.unit(unit)}"))
     for unit, ability in change.get("abilities", "a table of unit = ability", lambda v: isinstance(v, dict), {}).items():
         options.append(("unitAbilitiesGained", f"{ctx.unit(unit)}:{ability}"))
     if not options:
-        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus or abilities")
+        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus, radar_bonus or abilities")
     held, round_one = _round_one(ctx, power)
     what = ", ".join(f"{k} {v}" for k, v in options)
     # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
