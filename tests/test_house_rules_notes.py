@@ -224,3 +224,14 @@ def test_every_rule_the_players_keep_is_quoted_whole(set_id: str, game: Path, nu
         elif wholes[0] is not named(seed, source):
             wrong.append(f"{title}: quotes {wholes[0].head!r}, its source names {named(seed, source).head!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_players_keep_line_of_003_winning_states_every_way_the_rule_ends_the_game() -> None:
+    # 003 Winning: "The game is over if the Axis player can capture the Russian and British capitols or the American
+    # capitol ... The Allies win if they capture both Axis capitols or if the Axis surrenders." TripleA ends it on its
+    # own terms only in part, so the players' line says the rule's every way, Moscow and London together included.
+    notes, applied = _notes(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml", HouseChoices("house-classic"))
+    (winning,) = [rule for rule in applied if rule.id == "winning"]
+    for words in ("Moscow and London", "Washington", "Berlin and Tokyo", "surrender"):
+        assert words in winning.players_keep, words
+    assert "Moscow and London" in unescape(notes)

@@ -13,6 +13,7 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
+from kremlin_triplea.gamerules.gate import push_rules, written_once
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
 from kremlin_triplea.rules.house_rules import (
     Advantage,
@@ -60,9 +61,18 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
         if power in choices.advantages:
             advantage, how = _named_advantage(house, power, choices.advantages[power], offered, choices.where), "chosen"
         elif rng is not None:
-            advantage, how = rng.choice(offered), f"drawn with seed {choices.seed}"
+            # Drawn among those this board can take (an earlier pick may have made a place the advantage names an
+            # enemy's); a chosen one that cannot be taken is refused below, saying why.
+            placeable = [a for a in offered if _blocked(a, board, names) is None] or offered
+            advantage, how = rng.choice(placeable), f"drawn with seed {choices.seed}"
         else:
             continue  # no advantages: the rule is optional
+        blocked = _blocked(advantage, board, names)
+        if blocked is not None:
+            raise DataFileError(
+                f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to {power} on this game: {blocked}; choose another advantage",
+                where=None,
+            )
         values: dict[str, tuple[str, str]] = {}
         for name in advantage.choices:
             candidates = advantage_places(advantage, name, board, names)
@@ -77,9 +87,10 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
             if given is not None:
                 value = given
                 if _resolve(value, names) not in {_resolve(c, names) for c in candidates}:
+                    why = _place_blocked(advantage, name, _resolve(value, names), board, names)
                     raise DataFileError(
                         f"{choices.where}: {house.id} {advantage.rule.title}: {name} = {value!r} is not allowed "
-                        f"({advantage.rule.source}: {advantage.rule.rule}); choose one of {', '.join(candidates)}",
+                        f"({advantage.rule.source}: {advantage.rule.rule}){f': {why}' if why else ''}; choose one of {', '.join(candidates)}",
                         where=None,
                     )
                 values[name] = (_resolve(value, names), "chosen")
@@ -126,15 +137,58 @@ def _resolve(name: str, names: Names) -> str:
 
 
 def advantage_places(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
-    """What the advantage's ``choice`` may be: the rule's own list, or the places the board allows."""
+    """What the advantage's ``choice`` may be on this board: the rule's own list, or the places the board allows,
+    less those an earlier change took from it (a neutral no longer neutral, a Dominion an enemy holds, a sea
+    zone with an enemy's ships: the text's "Dominion territories", "U.K. territory", "neutral")."""
+    return [p for p in _advantage_candidates(advantage, choice, board, names) if _place_blocked(advantage, choice, _resolve(p, names), board, names) is None]
+
+
+def _place_blocked(advantage: Advantage, choice: str, place: str, board: Board, names: Names) -> str | None:
+    """Why the advantage's ``choice`` may not be ``place`` on this board as it is, or None."""
+    power = names.power(advantage.power)
+    if place not in board.nodes:
+        return None  # not a place: the list of candidates says what is allowed
+    data = board.node(place)
+    if choice == "neutral":
+        return None if data["owner"] is None else f"{place} is not neutral in this game: it belongs to {data['owner']}"
+    if not data["water"] and not board.catalog.allied(data["owner"], power):
+        return f"{place} belongs to {data['owner'] or 'no power'} in this game, at war with {power}" if data["owner"] else f"{place} is neutral in this game"
+    enemies = sorted({o for (o, _), n in data["units"].items() if n and o is not None and not board.catalog.allied(o, power)})
+    if enemies:
+        return f"{place} holds units of {', '.join(enemies)}, at war with {power}"
+    return None
+
+
+def _blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
+    """Why the advantage's own places (not left to choose) cannot take its units on this board, or None:
+    003's Far Eastern Advantage once a pick made Kazakh Japanese."""
+    for change in advantage.rule.changes:
+        if change.data.get("kind") not in ("place_units", "move_units"):
+            continue
+        for key in ("at", "to"):
+            place = change.data.get(key)
+            if isinstance(place, str) and "{" not in place:
+                why = _place_blocked(advantage, key, _resolve(place, names), board, names)
+                if why is not None:
+                    return why
+    for choice in advantage.choices:
+        if not advantage_places(advantage, choice, board, names):
+            return f"there is no place for its `{choice}`"
+    return None
+
+
+def _advantage_candidates(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
     if choice == "neutral":
         return list(advantage.neutrals)
     marker = "{" + choice + "}"
     power = names.power(advantage.power)
     units = [u for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {})]
     if units and all(board.catalog.unit_type(names.unit(u)).domain == "sea" for u in units):
-        # A new ship: a sea zone beside the rule's places, else beside one of the power's territories.
-        shores = [names.place(p) for p in advantage.places] or [t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
+        # A new ship: a sea zone beside the rule's places (those the power still holds), else beside one of the power's territories.
+        if advantage.places:
+            shores = [t for t in (names.place(p) for p in advantage.places) if board.node(t)["owner"] == power]
+        else:
+            shores = [t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
         return sorted({z for t in shores for z in board.neighbours(t) if board.is_water(z)})
     if advantage.places:
         return list(advantage.places)
@@ -248,5 +302,6 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
         profile.check_fits(game)
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
-    game.board.push_all(list(applied.changes))
+    applied = written_once(applied, game.xml)
+    push_rules(game.board, applied, names)
     return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)) + applied.warnings())

@@ -367,13 +367,17 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
     options: list[tuple[str, str]] = []
-    for key, option in (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus")):
+    # radarBonus: what an AA gun adds to its roll against planes (TechTracker.getRadarBonus, a sum over the power's
+    # technologies in 1.9 and 2.7), without the built-in Radar's other effects (004 HR5 gives a defender with Radar
+    # fighters at +1).
+    bonuses = (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus"), ("radar_bonus", "radarBonus"))
+    for key, option in bonuses:
         for unit, bonus in change.counts(key, {}).items():
             options.append((option, f"{bonus}:{ctx.unit(unit)}"))
     for unit, ability in change.get("abilities", "a table of unit = ability", lambda v: isinstance(v, dict), {}).items():
         options.append(("unitAbilitiesGained", f"{ctx.unit(unit)}:{ability}"))
     if not options:
-        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus or abilities")
+        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus, radar_bonus or abilities")
     held, round_one = _round_one(ctx, power)
     what = ", ".join(f"{k} {v}" for k, v in options)
     # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
@@ -544,7 +548,11 @@ def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
         territory = ctx.names.territory(neutral["name"], where=ctx.where)
         node = ctx.board.node(territory)
         if node["owner"] is not None:
-            raise ctx.fail(f"{neutral['name']} ({territory}) is not neutral in {ctx.board.game_name}: owner {node['owner']}")
+            # Not neutral any more (a Kremlin pick took it, 001 option 2, with its own army): the rule is for
+            # "neutral territories", so it has nothing to place there; the notes say so.
+            line = f"{territory}: not neutral in {ctx.board.game_name} (it belongs to {node['owner']}): no neutral army or production written there"
+            planned.append(_planned(("neutral", territory), None, [], line))
+            continue
         made: list[Change] = [SetTerritory(territory, "production", neutral["ipc"])]
         placed = []
         for unit_name, count in neutral["army"].items():

@@ -39,6 +39,7 @@ from kremlin_triplea.draft.run import (
 from kremlin_triplea.errors import InputError, RuleViolation
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamerules.gate import Earlier, check_rules, push_rules, written_once
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.rules.house_rules import read_choices
@@ -476,10 +477,22 @@ class Session(Asking):
         )
         run = self.run
         chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
-        house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
+        applied, _ = house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
+        check_rules(
+            self.game.board, written_once(applied, self.game.xml), run.names, self._earlier()
+        )  # as apply writes it: on this board, through the same gate
         run.draft = attrs.evolve(before, house_rules=draft.house_rules, house_rule_choices=draft.house_rule_choices)
         self.done.append(_Done(step, draft_before=before))
         return None
+
+    def _earlier(self) -> Earlier:
+        """The draft's step that made a change, as the players number it: for a rule the board's invariants refuse."""
+        steps = [(applied.pick.label, applied.outcome) for applied in self.run.applied]
+        steps += [(f"pick {displaced.pick}: {label(displaced)}", outcome) for displaced, outcome in self.run.declared]
+        if self._bid_outcome is not None:
+            steps.append(("the bid", self._bid_outcome))
+        made = {id(change): name for name, outcome in steps for change in outcome.changes}
+        return lambda place, change: made.get(id(change))
 
     def _house_data(self) -> dict[str, Any]:
         """The draft's house sets and their tables, as the file writes them (the header's, then the steps')."""
@@ -628,7 +641,8 @@ class Session(Asking):
         draft = self.draft
         chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
         rules, selections = house_rule_changes(self.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
-        self.game.board.push_all(list(rules.changes))
+        rules = written_once(rules, self.game.xml)
+        push_rules(self.game.board, rules, run.names, self._earlier())
         return DraftResult(
             self.game,
             run.ruleset,
