@@ -47,3 +47,16 @@ def test_nothing_above_the_draft_reaches_past_the_session_but_what_is_still_bein
     assert new == {}, "reach the draft through Session (its properties, pick_form, pick_from_answers, copy)"
     done = sorted(set(STILL_REACHING) - set(found))
     assert done == [], f"no longer reaching past the session: take {done} out of STILL_REACHING"
+
+
+def test_the_session_never_pops_the_board_itself() -> None:
+    """Issue 45, "four stacks pop the same board": the session's steps are undone by the draft (DraftRun.pop,
+    pop_declaration, take_back_bid), which keeps its own records with the board; a board change popped by the
+    session beside them would leave the draft's records and the board apart."""
+    popping = [
+        f"{path.name}:{number}"
+        for path in sorted((PACKAGE / "session").glob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "board.pop(" in line.split("#", 1)[0]
+    ]
+    assert popping == []

@@ -127,9 +127,7 @@ class Bidding:
                     stated = found.matches[0] if found.tied else None
                 run.declare_next(stated)
                 placed += 1
-            outcome = run.apply_bid(spec)
-            for _ in outcome.changes:
-                self.game.board.pop()
+            run.take_back_bid(run.apply_bid(spec))
         finally:
             for _ in range(placed):
                 run.pop_declaration()
@@ -142,8 +140,7 @@ class Bidding:
 
     def _take_bid_off(self) -> None:
         if self._bid_outcome is not None:
-            for _ in self._bid_outcome.changes:
-                self.game.board.pop()
+            self.run.take_back_bid(self._bid_outcome)
             self._bid_outcome = None
 
     def _push_written_bid(self, section: Section, *, set_aside: bool) -> None:
