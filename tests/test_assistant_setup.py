@@ -17,6 +17,7 @@ from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.rules.profile import load_profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import apply_draft
 from support.drafting import Script, draft, placement_picks
@@ -149,3 +150,53 @@ def test_undo_then_quit_says_which_pick_left_the_draft_file(tmp_path: Path) -> N
     assert result.exit_code == 130, result.output
     assert f"pick 1 (the Axis' option 1) was undone: {session.path} no longer has it" in result.output
     assert read_draft(session.path).picks == ()
+
+
+# The games each ruleset was written for (../shared/seeds/README.md): 000 the AA50 games, 001 "Classic: Kremlin"
+# or classic_3rd_edition.xml, 002 classic.xml (2nd edition); its own first game is the draft's default.
+OWN_GAME = {
+    "kremlin-aa50": "world_war_ii_v3/WW2v3-1941.xml",
+    "kremlin-classic": "classic_variations/kremlin.xml",
+    "kremlin-daak": "world_war_ii_classic/classic.xml",
+}
+
+
+def listed_games(script: Script) -> list[str]:
+    start = next(i for i, line in enumerate(script.said) if line.startswith("Games "))
+    end = next(i for i, line in enumerate(script.said) if line.startswith("Sides:"))
+    return [line.split()[0] for line in script.said[start + 1 : end] if line.startswith("  ") and not line.startswith("  warning")]
+
+
+@pytest.mark.parametrize("ruleset", sorted(OWN_GAME))
+def test_each_ruleset_offers_only_the_games_its_map_profiles_pin_and_defaults_to_its_own(ruleset: str) -> None:
+    script = Script(ruleset, "", "Axis", "", "", "")
+    data, _ = ask_setup(Conversation(None, script), MAPS_DIR)
+    assert data["game"] == OWN_GAME[ruleset]
+    pinned = {
+        base.key for path in sorted((REPO / "maps").glob("*.toml")) for profile in [load_profile(path)] if ruleset in profile.rulesets for base in profile.games
+    }
+    assert set(listed_games(script)) == pinned and OWN_GAME[ruleset] in pinned
+
+
+def test_a_game_of_another_ruleset_is_refused_at_the_game_question_before_any_other() -> None:
+    # Kremlin Classic (001) on the AA50 game: its map profile is written for kremlin-aa50 only; it was
+    # refused only once the draft was opened, after every set-up question.
+    script = Script("kremlin-classic", "world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_classic/classic_3rd_edition.xml", "Axis", "", "", "")
+    data, _ = ask_setup(Conversation(None, script), MAPS_DIR)
+    assert script.asked[:3] == ["ruleset> ", "game> ", "game> "]
+    assert "  world_war_ii_v3/WW2v3-1941.xml is not a game for kremlin-classic: its map profile world_war_ii_v3.toml is written for kremlin-aa50" in script.said
+    assert data["game"] == "world_war_ii_classic/classic_3rd_edition.xml"
+
+
+def test_a_ruleset_whose_maps_are_not_installed_says_which_map_to_download(tmp_path: Path) -> None:
+    maps = tmp_path / "downloadedMaps"
+    maps.mkdir()
+    (maps / "world_war_ii_v3").symlink_to(MAPS_DIR / "world_war_ii_v3", target_is_directory=True)
+    script = Script("kremlin-daak", "kremlin-aa50", "", "Axis", "", "", "")
+    data, _ = ask_setup(Conversation(None, script), maps)
+    assert (
+        f"  no game kremlin-daak was written for is installed in {maps}: download the map world_war_ii_classic in TripleA (Download Maps); or choose another ruleset"
+        in script.said
+    )
+    assert script.asked[:3] == ["ruleset> ", "ruleset> ", "game> "]
+    assert data["ruleset"] == "kremlin-aa50"

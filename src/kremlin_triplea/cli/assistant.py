@@ -186,7 +186,7 @@ def draft_command(
             had_bid = session.bid is not None or session.bid_dropped is not None
             terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
-            data, players = ask_setup(conversation, maps_dir)
+            data, players = ask_setup(conversation, maps_dir, profile)
             session = open_session(path, data, maps_dir, players, profile)
         session.file_header = DRAFT_FILE_HEADER
         session.save()
