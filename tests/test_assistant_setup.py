@@ -38,23 +38,86 @@ def test_the_ruleset_question_offers_kremlin_rulesets_and_refuses_a_house_rule_s
 def test_house_rules_are_chosen_in_their_own_questions_and_written_as_apply_writes_them(tmp_path: Path) -> None:
     house = load_named_house_set("house-revised")
     session = draft(tmp_path, [])
-    # 004's house rules 1-3 close the straits the Kremlin ruleset's D(3) already closes, differently: apply refuses
-    # the two together, and so does the question, naming both; turning 004's three off, the set is taken.
-    straits = ("hr1_black_sea", "hr2_baltic", "hr3_gibraltar")
-    script = Script("house-revised", "", "", "change", *straits, "", "choose", *(["1"] * len(house.powers)))
+    # 004's house rules 2 and 3 close the Baltic and Gibraltar, which the Kremlin ruleset's D(3) already closes,
+    # differently: apply refuses the two together; the terminal presets those two switches off, saying why.
+    script = Script("house-revised", "", "choose", *(["1"] * len(house.powers)))
     Conversation(session, script).ask_house_rules()
-    assert any("conflicting rules: Straits (kremlin-aa50 rule 'd3-straits'" in line for line in script.said)
+    for switch, title in (("hr2_baltic", "House Rule 2 Baltic Sea"), ("hr3_gibraltar", "House Rule 3 Gibraltar")):
+        (line,) = [line for line in script.said if line.startswith(f"  {switch} (")]
+        assert "is preset off: conflicting rules: Straits (kremlin-aa50 rule 'd3-straits'" in line and title in line
+        assert "house_rule_choices" not in line and "--switch" not in line  # the fix for the file is not the terminal's
     written = read_toml(session.path)
     assert written["house_rules"] == ["house-revised"]
     chosen = written["house_rule_choices"]["house-revised"]
-    assert all(chosen[switch] is False for switch in straits)
+    assert {k: v for k, v in chosen.items() if k != "advantages"} == {"hr2_baltic": False, "hr3_gibraltar": False}
     assert chosen["advantages"] == {power: house.advantages_of(power)[0].id for power in house.powers}
     placement_picks(session, 8)
     Conversation(session, Script("0")).run()
     result = add_notes(apply_draft(read_draft(session.path), maps_dir=MAPS_DIR))
     (selection,) = result.house
-    assert selection.switches == {k for k, on in house.choices.items() if on} - set(straits)
+    assert selection.switches == {k for k, on in house.choices.items() if on} - {"hr2_baltic", "hr3_gibraltar"}
     assert [a.advantage.power for a in selection.advantages] == list(house.powers)
+
+
+def test_a_switch_that_conflicts_is_said_at_once_and_its_fix_offered_as_a_question(tmp_path: Path) -> None:
+    session = draft(tmp_path, [])
+    fix = "turn hr2_baltic (House Rule 2 Baltic Sea) off? (yes, no)> "
+    script = Script("house-revised", "hr2_baltic", "yes", "", "none")
+    Conversation(session, script).ask_house_rules()
+    assert script.asked[:4] == [
+        "house rules> ",
+        "house-revised: a switch to turn on or off (Enter: done)> ",
+        fix,
+        "house-revised: a switch to turn on or off (Enter: done)> ",
+    ]
+    said = script.said.index("  hr2_baltic: on")
+    assert script.said[said + 1].startswith("  conflicting rules: Straits (kremlin-aa50 rule 'd3-straits'") and script.said[said + 2] == "  hr2_baltic: off"
+    assert read_toml(session.path)["house_rule_choices"]["house-revised"] == {"hr2_baltic": False, "hr3_gibraltar": False}
+
+
+def test_change_starts_from_the_answers_given(tmp_path: Path) -> None:
+    session = draft(tmp_path, [])
+    # The fix declined, the set is refused when its answers are done; `change` keeps hr4's flip and the advantages' answer.
+    script = Script("house-revised", "hr4_heavy_bombers", "hr2_baltic", "no", "", "none", "change", "hr2_baltic", "", "")
+    Conversation(session, script).ask_house_rules()
+    assert script.asked.count("house-revised> ") == 1
+    second = script.said[script.said.index("  house-revised switches (9):", script.said.index("  house-revised switches (9):") + 1) :]
+    assert "    hr4_heavy_bombers (off): House Rule 4 Heavy Bombers" in second and "    hr2_baltic (on): House Rule 2 Baltic Sea" in second
+    written = read_toml(session.path)["house_rule_choices"]["house-revised"]
+    assert written == {"hr2_baltic": False, "hr3_gibraltar": False, "hr4_heavy_bombers": False}
+
+
+def test_help_at_a_house_rule_question_shows_the_switch_or_the_powers_advantage(tmp_path: Path) -> None:
+    house = load_named_house_set("house-revised")
+    heavy = next(r for r in house.rules.rules if r.when == "hr4_heavy_bombers")
+    first, power = house.advantages_of(house.powers[0])[0], house.powers[0]
+    session = draft(tmp_path, [])
+    script = Script("house-revised", "help hr4_heavy_bombers", "", "choose", "help 1")
+    with pytest.raises(EOFError):
+        Conversation(session, script).ask_house_rules()
+    text = script.text
+    assert heavy.rule[:60] in " ".join(text.split()) and f"{heavy.title} ({heavy.source}" in text
+    assert first.number == 1 and first.power == power
+    assert f"{first.rule.title} ({first.rule.source}" in text  # the USSR's advantage 1, not Kremlin option 1
+    option = session.run.ruleset.option(1)
+    assert option.title not in text
+
+
+def test_advantages_drawn_with_a_seed_are_shown_when_drawn(tmp_path: Path) -> None:
+    from kremlin_triplea.gamerules.house import select
+    from kremlin_triplea.rules.house_rules import read_choices
+    from kremlin_triplea.rules.tomlfile import Section
+
+    house = load_named_house_set("house-revised")
+    session = draft(tmp_path, [])
+    script = Script("house-revised", "", "seed", "7", "")
+    Conversation(session, script).ask_house_rules()
+    table = read_toml(session.path)["house_rule_choices"]["house-revised"]
+    assert table["seed"] == 7
+    drawn = select(house, read_choices(house.id, Section(table, "draft", "t")), session.game.board, session.run.names).advantages
+    assert len(drawn) == len(house.powers)
+    for chosen in drawn:
+        assert any(line.startswith(f"  {chosen.advantage.power}: {chosen.advantage.title}") and line.endswith("drawn with seed 7") for line in script.said)
 
 
 def test_an_advantage_that_leaves_a_place_to_choose_offers_only_the_rules_places(tmp_path: Path) -> None:
@@ -131,17 +194,16 @@ def test_the_game_is_written_only_when_the_host_agrees_and_never_over_an_existin
 
 def test_back_and_undo_in_the_house_rule_questions(tmp_path: Path) -> None:
     session = draft(tmp_path, [])
-    # 004's switch hr2_baltic flipped, then `back`: the flip is forgotten and the switch question asked again
-    # (then 004's three strait rules are turned off: 000 D(3) closes the straits itself). `undo` at the first
+    # 004's switch hr1_black_sea flipped, then `back`: the flip is forgotten and the switch question asked again
+    # (004's hr2 and hr3 are preset off: 000 D(3) closes the straits itself). `undo` at the first
     # question has no pick to take back.
-    straits = ("hr1_black_sea", "hr2_baltic", "hr3_gibraltar")
-    script = Script("undo", "house-revised", "hr2_baltic", "back", *straits, "", "none")
+    script = Script("undo", "house-revised", "hr1_black_sea", "back", "hr1_black_sea", "", "none")
     Conversation(session, script).ask_house_rules()
     assert "  no pick is made yet: nothing to undo" in script.said and "  back one question" in script.said
-    assert script.asked.count("house-revised: a switch to turn on or off (Enter: done)> ") == 6  # 1, back, 3 flips, done
+    assert script.asked.count("house-revised: a switch to turn on or off (Enter: done)> ") == 4  # flip, back, flip, done
     written = read_toml(session.path)
     assert written["house_rules"] == ["house-revised"]
-    assert written["house_rule_choices"] == {"house-revised": dict.fromkeys(straits, False)}  # no advantages chosen
+    assert written["house_rule_choices"] == {"house-revised": {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}}  # no advantages chosen
 
 
 def test_undo_then_quit_says_which_pick_left_the_draft_file(tmp_path: Path) -> None:
