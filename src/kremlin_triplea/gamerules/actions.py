@@ -244,7 +244,7 @@ def _canal_planned(key: str, strait: Strait, land: tuple[str, ...], ships: str, 
     who = " and ".join(land) if control == "all_of" else " or ".join(land)
     pairs = ", ".join(f"{a}<->{b}" for a, b in strait.sea_zone_pairs)
     passes = "air units" + (" and submarines" if ships == "surface" else "")
-    line = f"canal {strait.name} ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
+    line = f"the {strait.name.replace('_', ' ')} strait ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
     return Planned(("canal", key), (land, ships, control), tuple(changes), line)
 
 

@@ -50,6 +50,17 @@ class Neutral:
     note: str = ""
     group: str | None = None  # e.g. "major" / "minor" (001, 002)
 
+    @property
+    def value_words(self) -> str:
+        return neutral_value_words(self.ipc, self.group)
+
+
+def neutral_value_words(ipc: int | None, group: str | None) -> str:
+    """What the rule text makes a neutral worth, as a player reads it: its IPCs, else its group (001/002 give no IPCs)."""
+    if ipc is not None:
+        return f"{ipc} IPC"
+    return f"{group} neutral" if group else "no IPC value in the rule text"
+
 
 @attrs.frozen
 class PowerRestriction:
