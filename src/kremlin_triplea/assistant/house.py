@@ -89,6 +89,11 @@ class HouseQuestions:
                     return switch
         return None
 
+    def same_without_advantages(self, house: HouseSet, switches: dict[str, bool], problem: KremlinError) -> bool:
+        """Whether ``problem`` is the set's own, there without any advantage (no advantage settles it)."""
+        without = self.problem(house.id, table_of(house, switches, {}))
+        return without is not None and str(without) == str(problem)
+
     def help_lines(self, name: str) -> list[str] | None:
         """``help NAME`` while a set is asked about: a switch's rules, or an advantage (by number, the power's being asked)."""
         house = self.house
@@ -219,11 +224,11 @@ class HouseQuestions:
                 house, read_choices(house.id, Section(table, str(session.path), f"house_rule_choices.{house.id}")), session.game.board, session.run.names
             )
             for chosen in selection.advantages:
-                values = ", ".join(f"{name} {value}" for name, (value, _) in chosen.values.items())
+                values = ", ".join(f"{name.replace('_', ' ')} {value}" for name, (value, _) in chosen.values.items())
                 self.say(f"  {chosen.advantage.power}: {chosen.advantage.title}" + (f" ({values})" if values else "") + f", {chosen.how}")
             problem = self.problem(house.id, table)
-            if problem is None:
-                return extra
+            if problem is None or self.same_without_advantages(house, switches, problem):
+                return extra  # a conflict of the set's own rules no draw settles: said when the set's answers are done
             self.say(f"  {conflict_words(problem)}; another seed draws otherwise")
             default = None
 
@@ -244,13 +249,13 @@ class HouseQuestions:
                         continue
                     values = {
                         f"{power}.{name}": self.conversation.choose(
-                            f"{power} {advantage.title}: {name}> ", [Choice(c, (c,)) for c in candidates], list_them=len(candidates) <= 30
+                            f"{power} {advantage.title}: {name.replace('_', ' ')}> ", [Choice(c, (c,)) for c in candidates], list_them=len(candidates) <= 30
                         )
                         for name, candidates in places.items()
                     }
                     trial = {**extra, "advantages": {**extra["advantages"], power: advantage.id}, **values}
                     problem = self.problem(house.id, table_of(house, switches, trial))
-                    if problem is None:
+                    if problem is None or self.same_without_advantages(house, switches, problem):
                         extra = trial
                         break
                     self.say(f"  {conflict_words(problem)}; choose another")
