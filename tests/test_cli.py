@@ -190,3 +190,23 @@ def test_every_example_in_house_help_is_accepted_by_the_set_it_names(tmp_path: P
         for args in variants:
             result = run("house", HOUSE_GAMES[set_id], "-r", set_id, *args, "-o", str(tmp_path / "game.xml"), "--force")
             assert result.exit_code == 0, (set_id, args, result.output)
+
+
+def test_a_bare_game_file_name_is_found_in_the_maps_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no such file here
+    found = run("show", "WW2v3-1941.xml", "--json")
+    assert found.exit_code == 0, found.output
+    assert json.loads(found.stdout) == json.loads(run("show", "world_war_ii_v3/WW2v3-1941.xml", "--json").stdout)
+    missing = run("show", "no-such-game.xml")
+    assert missing.exit_code == 2
+    assert missing.stderr == f"kremlin-triplea: error: no-such-game.xml: no such file here, nor a game of that file name in the maps folder {MAPS_DIR}\n"
+
+
+def test_a_map_not_installed_says_where_to_get_it(tmp_path: Path) -> None:
+    maps = tmp_path / "downloadedMaps"
+    maps.mkdir()
+    (maps / "world_war_ii_v3").symlink_to(MAPS_DIR / "world_war_ii_v3", target_is_directory=True)
+    result = CliRunner().invoke(main, ["--maps-dir", str(maps), "show", "world_war_ii_revised/ww2v2.xml"])
+    assert result.exit_code == 2
+    assert "did you mean" not in result.stderr  # world_war_ii_v3 is not world_war_ii_revised misspelt
+    assert f"unknown map 'world_war_ii_revised': not installed in {maps}; download it in TripleA (Download Maps) (installed: world_war_ii_v3)" in result.stderr
