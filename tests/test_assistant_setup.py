@@ -262,3 +262,36 @@ def test_a_ruleset_whose_maps_are_not_installed_says_which_map_to_download(tmp_p
     )
     assert script.asked[:3] == ["ruleset> ", "ruleset> ", "game> "]
     assert data["ruleset"] == "kremlin-aa50"
+
+
+def test_a_long_list_of_choices_left_to_completion_says_how_many_and_how_to_see_them(tmp_path: Path) -> None:
+    from kremlin_triplea.assistant.asking import Choice
+
+    session = draft(tmp_path, [])
+    zones = sorted(p for p in session.game.board.nodes if session.game.board.node(p).get("water"))
+    assert len(zones) > 30
+    script = Script("help", zones[3])
+    chosen = Conversation(session, script).choose("where> ", [Choice(z, (z,)) for z in zones], list_them=False)
+    assert chosen == zones[3]
+    assert script.said[0] == f"  {len(zones)} choices, not listed here: 'help' lists them, Tab completes a name"
+    assert all(zone in script.said[1] for zone in zones)  # help lists every one
+
+
+def test_resume_goes_up_to_the_first_pick_the_rules_refuse_and_asks_it_again(tmp_path: Path) -> None:
+    # A hand-edited draft: pick 3 places German infantry in Russia, which the Germans do not own (000 option 1).
+    text = (REPO / "examples" / "kremlin-aa50-1941.toml").read_text(encoding="utf-8")
+    edited = text.replace(
+        'place = [{ power = "Germans", unit = "infantry", count = 3, at = "France" }]',
+        'place = [{ power = "Germans", unit = "infantry", count = 3, at = "Russia" }]',
+        1,
+    )
+    assert edited != text
+    path = tmp_path / "draft.toml"
+    path.write_text(edited, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "draft", "--resume", str(path)], input="quit\n")
+    assert result.exit_code == 130, result.output
+    picks = len(read_toml(path)["pick"])
+    assert f"{path}: pick 3 (Axis, option 1 Infantry Placement): Germans infantry in Russia: Russia is owned by Russians" in result.output
+    assert f"Resuming {path} up to pick 3, asked again; picks 3 to {picks} and the bid leave the file when it is made." in result.output
+    assert "Pick 3 of 10: the Axis choose." in result.output
+    assert path.read_text(encoding="utf-8") == edited  # nothing is dropped until pick 3 is made again

@@ -177,6 +177,7 @@ class HouseQuestions:
                 [done, *(Choice(k, (k, switch_title(house, k)), f"{k} ({'on' if v else 'off'})") for k, v in switches.items())],
                 default=done,
                 list_them=False,
+                counted=False,  # listed with their titles above
             )
             if switch is None:
                 return switches

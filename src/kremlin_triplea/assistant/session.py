@@ -97,6 +97,7 @@ class Conversation:
         default: Choice | None = None,
         *,
         list_them: bool = True,
+        counted: bool = True,
         resolve: Callable[[str], Any] | None = None,
         refuse: Callable[[str], str | None] | None = None,
     ) -> Any:
@@ -110,6 +111,8 @@ class Conversation:
         if list_them:
             for choice in choices:
                 say(f"  {choice.shown}")
+        elif counted and len(choices) > 3:  # a long list left to completion: never hidden without a word
+            say(f"  {len(choices)} choices, not listed here: 'help' lists them, Tab completes a name")
         words = [n for c in choices for n in c.names[:2]] + list(COMMANDS)
         while True:
             answer = self.terminal.ask(question, words, default.names[0] if default is not None else None)
@@ -513,7 +516,7 @@ class Conversation:
                 + (f"{player}, for the {displaced.side}, choose" if player else f"the {displaced.side} choose")
             )
             what = f"{question(displaced)}> "
-            to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
+            to = self.choose(what, self.place_choices(found.matches), list_them=False, counted=False, resolve=self.resolve_place)  # listed above
             session.declare(Declaration(displaced, to))
             session.save()
             del self.answers[answered:]
