@@ -295,3 +295,25 @@ def test_resume_goes_up_to_the_first_pick_the_rules_refuse_and_asks_it_again(tmp
     assert f"Resuming {path} up to pick 3, asked again; picks 3 to {picks} and the bid leave the file when it is made." in result.output
     assert "Pick 3 of 10: the Axis choose." in result.output
     assert path.read_text(encoding="utf-8") == edited  # nothing is dropped until pick 3 is made again
+
+
+def test_a_profile_of_the_hosts_own_is_offered_and_a_pair_that_does_not_open_is_refused_at_the_game_question(tmp_path: Path) -> None:
+    # The host's profiles/<map>.toml beside the maps folder is found first, as apply finds it. This one claims
+    # kremlin-classic for the AA50 map; 001's neutrals (Rio de Oro...) are not on it, so the pair is refused as
+    # the draft would be opened, at the game question, and another game is asked for.
+    maps = tmp_path / "downloadedMaps"
+    maps.mkdir()
+    for name in ("world_war_ii_v3", "world_war_ii_classic"):
+        (maps / name).symlink_to(MAPS_DIR / name, target_is_directory=True)
+    (tmp_path / "profiles").mkdir()
+    text = (REPO / "maps" / "world_war_ii_v3.toml").read_text(encoding="utf-8")
+    claimed = text.replace('rulesets = ["kremlin-aa50"]', 'rulesets = ["kremlin-aa50", "kremlin-classic"]', 1)
+    assert claimed != text
+    (tmp_path / "profiles" / "world_war_ii_v3.toml").write_text(claimed, encoding="utf-8")
+    script = Script("kremlin-classic", "world_war_ii_v3/WW2v3-1941.xml", "", "Axis", "", "", "")
+    data, _ = ask_setup(Conversation(None, script), maps)
+    assert "world_war_ii_v3/WW2v3-1941.xml" in listed_games(script)
+    (refusal,) = [line for line in script.said if line.startswith("  refused: ")]
+    assert "Rio de Oro" in refusal
+    assert script.asked[:4] == ["ruleset> ", "game> ", "game> ", "the first pick is for which side> "]
+    assert data["game"] == "world_war_ii_classic/classic_3rd_edition.xml"  # 001's own game of those installed
