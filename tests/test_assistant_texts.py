@@ -1,6 +1,6 @@
 """What a host reads (issue 42): every prompt, summary, note and value line of a terminal draft of every ruleset on
 every pinned game it fits, and every option's and scenario's help, read as a host reads them: no ``None``, no
-Python repr, no snake_case names (file names, map folders and the switches a host types aside)."""
+Python repr, no snake_case names (file names, map folders and the switches a host types aside), no "Germans's"."""
 
 from __future__ import annotations
 
@@ -31,18 +31,19 @@ TYPED = {switch for path in named_rule_files("house").values() for switch in loa
 
 NONE = re.compile(r"\bNone\b")
 REPR = re.compile(r"object at 0x|Counter\(|frozenset\(|\{'[^']*': |\['[^']*'[],]|\('[^']*', ")
+POSSESSIVE = re.compile(r"\b\w+s's\b")  # "Germans's submarine"
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 # File names and paths, and a data file's table named in brackets ("map profile [factory_output]"): the host opens them.
 FILES = re.compile(r"\S*[/\\]\S*|\S+\.(?:xml|toml|txt|svg|tsvg|html)\b|\[[\w.-]+\]")
 
 
 def unreadable(lines: list[str]) -> list[str]:
-    """The lines a host should not have to read: a None, a repr, a snake_case name."""
+    """The lines a host should not have to read: a None, a repr, a snake_case name, "Germans's"."""
     found = []
     for line in lines:
         text = FILES.sub("", line)
         snakes = [w for w in SNAKE.findall(text) if w not in TYPED]
-        if NONE.search(line) or REPR.search(text) or snakes:
+        if NONE.search(line) or REPR.search(text) or POSSESSIVE.search(line) or snakes:
             found.append(line)
     return found
 
@@ -117,3 +118,19 @@ def test_every_change_to_a_territory_reads_as_words() -> None:
     lines = [str(SetTerritory("Mongolia", field, value)) for field in TERRITORY_FIELDS for value in (None, False, True, 0, 2, "Russians")]
     assert unreadable(lines) == [], lines
     assert str(SetTerritory("Mongolia", "capital", None)) == "Mongolia is no longer a capital"
+
+
+def test_a_possessive_is_written_as_english_writes_it_everywhere() -> None:
+    from kremlin_triplea.errors import possessive
+
+    assert (possessive("Germans"), possessive("UK"), possessive("Sweden")) == ("Germans'", "UK's", "Sweden's")
+    # The class: no message writes "{name}'s" itself ("Germans's submarine"); errors.possessive writes it.
+    source = Path(__file__).resolve().parents[1] / "src" / "kremlin_triplea"
+    written = [
+        f"{p.relative_to(source)}:{n}"
+        for p in sorted(source.rglob("*.py"))
+        if p.name != "errors.py"  # possessive itself
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"(?<!!r)\}'s\b|\{\}'s\b", line)
+    ]
+    assert written == []

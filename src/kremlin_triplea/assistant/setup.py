@@ -10,7 +10,7 @@ import attrs
 
 from kremlin_triplea.assistant.asking import Choice
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.gamefile.locate import MapFolder, default_maps_dir, installed_maps
 from kremlin_triplea.rules.datafiles import data_folders, named_rule_files
 from kremlin_triplea.rules.profile import PROFILE_IN_MAP, PROFILES_FOLDER, Profile, load_profile
@@ -134,7 +134,9 @@ def ask_setup(conversation: Conversation, maps_dir: Path | None, profile: Profil
         )
         preferred = ruleset_id
     if offers.own is None and ruleset.games:
-        say(f"  {ruleset.id}'s own game{'s' if len(ruleset.games) > 1 else ''} ({', '.join(ruleset.games)}) not installed: {download_line(ruleset.games)}")
+        say(
+            f"  {possessive(ruleset.id)} own game{'s' if len(ruleset.games) > 1 else ''} ({', '.join(ruleset.games)}) not installed: {download_line(ruleset.games)}"
+        )
     choices = [Choice(o.key, (o.key, o.name), f"{o.key}  ({o.name})") for o in offers.games]
     say(f"Games {ruleset.id} fits (Tab completes):")
     while True:

@@ -255,7 +255,11 @@ def _count(number: int, noun: str) -> str:
 @click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game (a file name; never one of the inputs).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists, and with --install a game of the same name that this tool installed.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
-@click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<base game> Kremlin - <player> v <player> <date>", the sides for players the draft does not name).')
+@click.option(
+    "--name",
+    "install_name",
+    help='With --install: the name TripleA lists (default: "<base game> Kremlin - <player> v <player> <date>", the sides for players the draft does not name).',
+)
 @click.option("--savegame", type=OUTPUT_PATH, help="Also write a savegame (.tsvg) with TripleA 2.x, loaded back to check it (see `save`).")
 @click.option("--triplea", type=NativePath(path_type=Path), help="With --savegame: the TripleA 2.x installation (folder or jar) that writes it.")
 @click.option(
