@@ -19,7 +19,7 @@ def test_python_example_runs(tmp_path: Path, monkeypatch) -> None:
     with contextlib.redirect_stdout(printed):
         exec(compile(code, "README.md", "exec"), {})
     lines = printed.getvalue().splitlines()
-    assert lines[1:] == ["31", "True", "('15 Sea Zone', '16 Sea Zone')"]
+    assert lines[1:] == ["31", "['Finland']", "('15 Sea Zone', '16 Sea Zone')"]
     assert (tmp_path / "example.xml").is_file()
     assert os.path.getsize(tmp_path / "example.xml") > 100_000
 
