@@ -62,8 +62,10 @@ class Host(Script):
         offered = [w for w in words if w not in COMMANDS]
         if not offered:  # a number: the bid, a count, a seed
             return "" if default is not None and question.startswith(("how many", "PUs")) else str(self.random.randint(-12, 12) if "bid" in question else 7)
-        if question.startswith("house rules") and len(self.asked) > 2:
-            return "done"  # one set is enough to read its questions; two sets are the checks' business
+        if question.startswith("house rules"):
+            # The first set offered, then done: one set is enough to read its questions; two are the checks' business.
+            sets = [w for w in offered if w.startswith("house-")]
+            return sets[0] if sets and self.asked.count(question) == 1 else "done"
         return self.random.choice(offered)
 
 
