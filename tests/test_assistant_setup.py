@@ -317,3 +317,25 @@ def test_a_profile_of_the_hosts_own_is_offered_and_a_pair_that_does_not_open_is_
     assert "Rio de Oro" in refusal
     assert script.asked[:4] == ["ruleset> ", "game> ", "game> ", "the first pick is for which side> "]
     assert data["game"] == "world_war_ii_classic/classic_3rd_edition.xml"  # 001's own game of those installed
+
+
+@pytest.mark.parametrize("set_id", ["house-classic", "house-revised"])
+def test_every_switch_and_every_advantage_has_help(tmp_path: Path, set_id: str) -> None:
+    from kremlin_triplea.assistant.house import HouseQuestions
+
+    house = load_named_house_set(set_id)
+    session = draft(
+        tmp_path, [], **({"ruleset": "kremlin-classic", "game": "world_war_ii_classic/classic.xml", "per_side": 2} if set_id == "house-classic" else {})
+    )
+    questions = HouseQuestions(Conversation(session, Script()))
+    questions.house = house
+    for switch in house.choices:
+        lines = questions.help_lines(switch)
+        assert lines and lines[0].startswith(f"{set_id} switch {switch} (default ")
+        for rule in (r for r in house.rules.rules if r.when == switch):
+            assert " ".join(rule.rule.split())[:50] in " ".join(" ".join(lines).split())
+    for power in house.powers:
+        questions.power = power
+        for advantage in house.advantages_of(power):
+            lines = questions.help_lines(str(advantage.number))
+            assert lines[0].startswith(advantage.rule.title) and " ".join(advantage.rule.rule.split())[:50] in " ".join(" ".join(lines).split())
