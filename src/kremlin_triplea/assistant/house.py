@@ -25,12 +25,13 @@ from kremlin_triplea.session import HouseRuleChoice
 _FILE_FIXES = (". To keep only one, set ", ". Drop one of the two rule sets")
 
 
-def conflict_words(problem: KremlinError) -> str:
-    """A conflict as the terminal says it: what conflicts, without the fix for the file and the command line."""
+def conflict_words(problem: KremlinError, *, short: bool = False) -> str:
+    """A conflict as the terminal says it: what conflicts, without the fix for the file and the command line;
+    ``short``, only which rules write what (not how each writes it)."""
     text = str(problem)
     for fix in _FILE_FIXES:
         text = text.split(fix)[0]
-    return text
+    return text.split(", differently: ")[0] + " differently" if short and ", differently: " in text else text
 
 
 def switch_title(house: HouseSet, switch: str) -> str:
@@ -160,7 +161,7 @@ class HouseQuestions:
             if switch is None:
                 break
             switches[switch] = False
-            self.say(f"  {switch} ({switch_title(house, switch)}) is preset off: {conflict_words(problem)}")
+            self.say(f"  {switch} ({switch_title(house, switch)}) is preset off: {conflict_words(problem, short=True)}")
         return switches
 
     def ask_switches(self, house: HouseSet, switches: dict[str, bool]) -> dict[str, bool]:
