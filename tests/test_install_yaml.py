@@ -205,7 +205,7 @@ def test_the_default_name_is_the_game_the_sides_and_the_date(tmp_path: Path) -> 
     assert result.exit_code == 0, result.stderr
     (game,) = installed_games(tmp_path)
     # issue 14: "the ruleset, the players' names and the date"; the draft names sides, not players.
-    assert game.game_name == f"World War II v3 1941 Kremlin — Axis v Allies {datetime.date.today().isoformat()}"
+    assert game.game_name == f"World War II v3 1941 Kremlin - Axis v Allies {datetime.date.today().isoformat()}"
 
 
 # -- concurrent installs ----------------------------------------------------------

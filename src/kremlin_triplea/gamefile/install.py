@@ -72,10 +72,12 @@ class InstalledGame:
 
 
 def default_game_name(title: str, players: tuple[str, ...] | list[str], day: datetime.date | None = None) -> str:
-    """The name a game is installed under unless ``--name`` says otherwise: "<ruleset> — <player> v <player> <date>" (issue 14)."""
+    """The name a game is installed under unless ``--name`` says otherwise: "<title> - <player> v <player> <date>" (issue 14).
+
+    ASCII only (issue 42): a host types it to uninstall the game or to find it in TripleA's list."""
     day = day or datetime.date.today()
     who = " v ".join(p for p in players if p)
-    return f"{title} — {who} {day.isoformat()}" if who else f"{title} {day.isoformat()}"
+    return f"{title} - {who} {day.isoformat()}" if who else f"{title} {day.isoformat()}"
 
 
 def unique_game_name(folder: MapFolder, wanted: str) -> str:

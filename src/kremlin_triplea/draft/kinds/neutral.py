@@ -15,12 +15,12 @@ from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered,
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
-from kremlin_triplea.errors import and_more
+from kremlin_triplea.errors import and_more, possessive
 from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
-from kremlin_triplea.rules.ruleset import Option, Ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset, neutral_value_words
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 
@@ -66,8 +66,7 @@ class NeutralTakeoverParams(OptionParams):
             lines = [f"take {self.count} neutrals worth at most {self.max_total_ipc} IPCs together:"]
         for neutral in ruleset.neutrals.values():
             army = ", ".join(f"{n} {u}" for u, n in neutral.army)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else str(neutral.group)
-            lines.append(f"  {neutral.name}: {value}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
+            lines.append(f"  {neutral.name}: {neutral.value_words}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
         if self.production == "unchanged":
             lines.append(f"production of a taken neutral: unchanged ({self.production_reason})")
         return lines
@@ -139,6 +138,10 @@ class NeutralChoice:
     takers: tuple[tuple[str, tuple[str, ...]], ...]  # (power, sea zones its navy may go to; () if no navy)
     group: str | None = None  # "major" / "minor" where the option counts groups
 
+    @property
+    def value_words(self) -> str:
+        return neutral_value_words(self.ipc, self.group)
+
 
 @attrs.frozen
 class NeutralChoices(OptionChoices):
@@ -171,7 +174,7 @@ def army_problem(state: DraftState, option: Option, territory: str, power: str) 
     type, so a power the map gives none of one of them may not take it (WW2v6 1941 has no artillery)."""
     neutral = state.neutrals[territory]
     problem = state.units_problem(option.quote("neutral"), option.source, power, (word for word, _ in neutral.army))
-    return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}") if problem is not None else None
+    return Problem(problem.rule, problem.source, f"{possessive(neutral.name)} army cannot join {power}: {problem.why}") if problem is not None else None
 
 
 def neutral_set_problem(state: DraftState, option: Option, territories: list[str]) -> Problem | None:
@@ -303,7 +306,7 @@ def neutral_form(state: DraftState, choices: NeutralChoices, side: str) -> Form:
     def shown(territory: str) -> Answer:
         neutral = by_territory[territory]
         names = (neutral.name, territory) if neutral.name != territory else (territory,)
-        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.ipc} IPC")
+        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.value_words}")
 
     def neutral_asked(answers: Answers, n: int) -> Field:
         taken = tuple(answers[f"neutral.{k}"] for k in range(n))
@@ -400,8 +403,7 @@ class NeutralTakeover(OptionKind):
         lines = []
         for neutral in choices.neutrals:
             takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
-            lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
+            lines.append(f"  {neutral.name} [{neutral.territory}] {neutral.value_words}, by {takers}")
         if choices.neutral_pairs:
             lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
         return lines

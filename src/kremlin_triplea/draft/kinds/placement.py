@@ -78,7 +78,9 @@ class PlacementParams(OptionParams):
 
     def describe(self, ruleset: Any) -> list[str]:
         sets = " | ".join(" + ".join(s) for s in self.unit_sets)
-        lines = [f"units: {sets}; where: {' or '.join(self.at)}" + (f"; checks: {', '.join(self.require)}" if self.require else "")]
+        # The kinds of place and the checks in words (the ruleset file's own names are own_territory, same_power...).
+        at, checks = (" or ".join(a.replace("_", " ") for a in self.at), ", ".join(r.replace("_", " ") for r in self.require))
+        lines = [f"units: {sets}; where: {at}" + (f"; checks: {checks}" if checks else "")]
         return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
 
     def without_names(self, missing: set[str]) -> tuple[PlacementParams, str]:
