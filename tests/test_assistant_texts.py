@@ -26,8 +26,14 @@ from support.paths import MAPS_DIR
 
 DRAFTS = [(ruleset, offer.key) for ruleset in installed_rulesets() for offer in game_offers(load_named_ruleset(ruleset), MAPS_DIR).games]
 
-#: Words a host types as they are, so they are shown as they are: the house sets' switches, the maps' folders.
-TYPED = {switch for path in named_rule_files("house").values() for switch in load_house_set(path).choices} | {m.name for m in installed_maps(MAPS_DIR)}
+#: Words a host types as they are, so they are shown as they are: the house sets' switches and the choices their
+#: advantages leave (``UK.sea_at = ...`` in a draft, ``--choose UK.sea_at=...``), the maps' folders.
+_HOUSE_SETS = [load_house_set(path) for path in named_rule_files("house").values()]
+TYPED = (
+    {switch for house in _HOUSE_SETS for switch in house.choices}
+    | {choice for house in _HOUSE_SETS for advantage in house.advantages for choice in advantage.choices}
+    | {m.name for m in installed_maps(MAPS_DIR)}
+)
 
 NONE = re.compile(r"\bNone\b")
 REPR = re.compile(r"object at 0x|Counter\(|frozenset\(|\{'[^']*': |\['[^']*'[],]|\('[^']*', ")

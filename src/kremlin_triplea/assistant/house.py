@@ -117,7 +117,7 @@ class HouseQuestions:
     def ask_sets(self) -> None:
         session = self.session
         sets = {name: load_house_set(path) for name, path in named_rule_files("house").items()}
-        offered = {name: house for name, house in sets.items() if not house.rules.maps or session.run.profile.map in house.rules.maps}
+        offered = {name: house for name, house in sets.items() if not house.rules.maps or session.profile.map in house.rules.maps}
         if not offered:
             return
         self.say("House-rule sets for this map (added to the game after the picks and the bid; 'help NAME' shows a switch's or an advantage's rule):")
@@ -223,7 +223,7 @@ class HouseQuestions:
             extra = {"seed": seed}
             table = table_of(house, switches, extra)
             selection = select(
-                house, read_choices(house.id, Section(table, str(session.path), f"house_rule_choices.{house.id}")), session.game.board, session.run.names
+                house, read_choices(house.id, Section(table, str(session.path), f"house_rule_choices.{house.id}")), session.game.board, session.names
             )
             for chosen in selection.advantages:
                 values = ", ".join(f"{name.replace('_', ' ')} {value}" for name, (value, _) in chosen.values.items())
@@ -236,7 +236,7 @@ class HouseQuestions:
 
     def ask_chosen(self, house: HouseSet, switches: dict[str, bool], before: dict[str, str]) -> dict[str, Any]:
         session = self.session
-        board, names = session.game.board, session.run.names
+        board, names = session.game.board, session.names
         extra: dict[str, Any] = {"advantages": {}}
         try:
             for power in house.powers:

@@ -147,7 +147,7 @@ def ask_setup(conversation: Conversation, maps_dir: Path | None, profile: Profil
             say(f"  refused: {error}")
             continue
         break
-    for warning in trial.run.warnings:
+    for warning in trial.warnings:
         say(f"  warning: {warning}")
     say(f"Sides: {' and '.join(ruleset.sides)}.")
     if ruleset.picks.first_rule:
