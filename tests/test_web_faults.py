@@ -27,7 +27,8 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
-from kremlin_triplea.web.app import STREAMS_PER_ADDRESS, client_address, create_app, room_server
+from kremlin_triplea.web.admission import STREAMS_PER_ADDRESS, STREAMS_PER_NETWORK, STREAMS_PER_SIDE, SpectatorStreams, client_address, client_groups
+from kremlin_triplea.web.app import create_app, room_server
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file, save_room_state
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, http_client, pick_form
@@ -229,7 +230,8 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
     from kremlin_triplea.cli.serve import _bound_socket
 
     server = None
-    app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit)
+    ceiling = {"max_connections": limits["max_connections"]} if "max_connections" in limits else {}
+    app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit, **ceiling)
     if arrivals is not None:
         arrivals.app, app = app, arrivals
     server = room_server(app, **limits)
@@ -361,15 +363,94 @@ def test_one_address_holds_at_most_its_share_of_event_streams_and_others_are_not
                 connection.close()
 
 
-def test_an_ipv6_client_is_counted_by_its_64_and_a_mapped_ipv4_as_its_ipv4() -> None:
-    """A machine on IPv6 is given a whole /64 and may send from any address in it: they count as one."""
+def groups_of(host: str) -> tuple[str, ...]:
+    return client_groups(Request({"type": "http", "client": (host, 5000), "headers": []}))
+
+
+def test_an_ipv6_client_is_counted_by_its_64_and_its_48_and_a_mapped_ipv4_as_its_ipv4() -> None:
+    """A machine on IPv6 is given a whole /64 and may send from any address in it: they count as one; a home line
+    is given a /48 (or a /56) and holds many /64s: they count together too (issue 40)."""
 
     def address_of(host: str) -> str:
         return client_address(Request({"type": "http", "client": (host, 5000), "headers": []}))
 
     assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::9")
     assert address_of("2001:db8:1:2::1") != address_of("2001:db8:1:3::1")
+    assert groups_of("2001:db8:1:2::1")[1] == groups_of("2001:db8:1:ff00::1")[1] != groups_of("2001:db8:2:2::1")[1]
     assert address_of("::ffff:192.0.2.7") == address_of("192.0.2.7") != address_of("192.0.2.8")
+    assert groups_of("::ffff:192.0.2.7") == ("192.0.2.7",)
+
+
+def test_one_ipv6_home_line_holds_its_networks_share_of_spectators_streams_from_however_many_64s() -> None:
+    pool = SpectatorStreams(total=10_000)
+    line = [groups_of(f"2001:db8:7:{n:x}::1") for n in range(STREAMS_PER_NETWORK + 1)]  # a /64 each, one /48
+    assert [pool.take(groups) for groups in line[:-1]] == [None] * STREAMS_PER_NETWORK
+    refused = pool.take(line[-1])
+    assert refused is not None and "2001:db8:7::/48" in refused and "\n" not in refused
+    assert pool.take(groups_of("2001:db8:8::1")) is None  # another line is not refused
+    pool.give_back(line[0])
+    assert pool.take(line[-1]) is None  # a stream closed makes room on that line again
+
+
+def test_the_spectators_streams_are_bounded_in_all_and_leave_the_rest_of_the_connections_to_the_players(room: Room) -> None:
+    """Issue 40: 32 streams from each of 63 addresses filled the server's 2,000 connections and the players' pages
+    were reset. The spectators' pool in all is three quarters of the connections (here 6 of 8)."""
+    with room_served(room, max_connections=8) as (address, server):
+        held = [raw(address, stream_request(room), source=f"127.0.3.{n + 1}") for n in range(6)]
+        try:
+            for connection in held:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            refused = raw(address, stream_request(room), source="127.0.3.99")
+            answer = stream_answer(refused)
+            while len(answer.partition(b"\r\n\r\n")[2]) < length(answer):
+                answer += refused.recv(4096)
+            refused.close()
+            assert answer.startswith(b"HTTP/1.1 429") and b"spectators' event streams open, the most it serves" in answer, answer
+            player = raw(address, stream_request(room, "Axis"), source="127.0.3.1")
+            assert stream_answer(player).startswith(b"HTTP/1.1 200")
+            player.close()
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Allies']}").status_code == 200
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_a_players_streams_are_never_counted_with_the_spectators_of_their_address(room: Room) -> None:
+    """Issue 40: 32 spectators' streams from a player's address cut that player off from updates (429)."""
+    with room_served(room) as (address, server):
+        spectators = [raw(address, stream_request(room), source="127.0.4.1") for _ in range(STREAMS_PER_ADDRESS)]
+        players: list[socket.socket] = []
+        try:
+            for connection in spectators:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            for role in ("Axis", "Allies"):
+                players.append(raw(address, stream_request(room, role), source="127.0.4.1"))
+                assert stream_answer(players[-1]).startswith(b"HTTP/1.1 200")
+            # The side's own budget: a side opening more ends its oldest stream, never refuses the new one.
+            for _ in range(STREAMS_PER_SIDE):
+                players.append(raw(address, stream_request(room, "Axis"), source="127.0.4.1"))
+                assert stream_answer(players[-1]).startswith(b"HTTP/1.1 200")
+            oldest = players[0]
+            oldest.settimeout(10)
+            heard = b""
+            while not heard.endswith(b"0\r\n\r\n"):  # the stream's last chunk: it ended
+                chunk = oldest.recv(4096)
+                assert chunk, heard
+                heard += chunk
+            first = example()["pick"][0]
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+            for stream in (players[1], players[-1]):  # the Allies' one, and the Axis' newest, hear of the pick
+                stream.settimeout(10)
+                heard = b""
+                while f"data: {room.seq}".encode() not in heard:
+                    chunk = stream.recv(4096)
+                    assert chunk, "the server closed the stream"
+                    heard += chunk
+        finally:
+            for connection in spectators + players:
+                connection.close()
 
 
 def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room: Room) -> None:

@@ -136,7 +136,7 @@ def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
 
     import uvicorn
 
-    from kremlin_triplea.web.app import create_app, room_server
+    from kremlin_triplea.web.app import connection_ceiling, create_app, room_server
     from kremlin_triplea.web.room import SPECTATOR
 
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -162,8 +162,9 @@ def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
         )
     click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
     server: uvicorn.Server | None = None
-    app = create_app(room, stopping=lambda: server is not None and server.should_exit)
-    server = room_server(app)
+    ceiling = connection_ceiling()  # the spectators' event streams may hold only their share of it
+    app = create_app(room, stopping=lambda: server is not None and server.should_exit, max_connections=ceiling)
+    server = room_server(app, max_connections=ceiling)
     try:
         server.run(sockets=[socket])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on

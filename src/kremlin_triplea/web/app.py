@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import ipaddress
 import sys
 import threading
 from collections.abc import Callable
@@ -37,6 +36,7 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, spectator_share
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
 from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
@@ -45,10 +45,6 @@ MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
 #: An event stream says it is still there this often when nothing happens (proxies close silent connections).
 HEARTBEAT_SECONDS = 15
-#: The most event streams one address may hold open at once (one per open page): a browser opens at most six
-#: connections to a site, so this leaves room for a few devices behind one router, while one machine cannot
-#: take the room's 2,000 connections for itself (``MAX_CONNECTIONS``).
-STREAMS_PER_ADDRESS = 32
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -161,51 +157,23 @@ class Changes:
         if event is not None:
             event.set()
 
-    async def wait(self, seq: int, timeout: float) -> int:
-        """The room's step once it differs from ``seq`` or the server stops, or after ``timeout`` seconds."""
+    async def wait(self, seq: int, timeout: float, ended: asyncio.Event | None = None) -> int:
+        """The room's step once it differs from ``seq`` or the server stops (or ``ended`` is set), or after ``timeout`` seconds."""
         event = self._event
         if self.room.seq == seq and not self.stopped and event is not None:
-            try:
-                await asyncio.wait_for(event.wait(), timeout)
-            except asyncio.TimeoutError:
-                pass
+            if ended is None:
+                try:
+                    await asyncio.wait_for(event.wait(), timeout)
+                except asyncio.TimeoutError:
+                    pass
+            else:  # a player's stream: also until the side's newer streams end it (admission.PlayerStreams)
+                waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(ended.wait())]
+                try:
+                    await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for waiting in waits:
+                        waiting.cancel()
         return self.room.seq
-
-
-def client_address(request: Request) -> str:
-    """Whom an event stream is counted against: the client's IPv4 address, or its IPv6 address's /64 (one machine
-    is given a whole /64 and may send from any address in it)."""
-    host = request.client.host if request.client is not None else ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an IP address (a test client's name, a Unix socket): counted as it is named
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
-class StreamCount:
-    """The event streams open per address (``client_address``), at most ``most`` each; touched only on the event loop."""
-
-    def __init__(self, most: int) -> None:
-        self.most = most
-        self.open: dict[str, int] = {}
-
-    def take(self, address: str) -> bool:
-        if self.open.get(address, 0) >= self.most:
-            return False
-        self.open[address] = self.open.get(address, 0) + 1
-        return True
-
-    def give_back(self, address: str) -> None:
-        left = self.open.get(address, 0) - 1
-        if left > 0:
-            self.open[address] = left
-        else:
-            self.open.pop(address, None)
 
 
 class CountedStream(StreamingResponse):
@@ -333,14 +301,17 @@ class RoomPages:
         return page
 
 
-def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette:
+def create_app(room: Room, *, svg_for=None, stopping=lambda: False, max_connections: int | None = None) -> Starlette:
     """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default).
 
     ``stopping()`` says the server is shutting down: the event streams then end, so open pages do not hold it up.
+    ``max_connections``: the server's (``room_server``; ``MAX_CONNECTIONS`` by default), of which the spectators'
+    event streams may hold only their share (``admission.spectator_share``).
     """
     from kremlin_triplea.web.picture import board_svg
 
-    endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping))
+    spectators = SpectatorStreams(spectator_share(MAX_CONNECTIONS if max_connections is None else max_connections))
+    endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping), spectators)
     # AA50's board is about 290 KB; compressed (once per step, in a worker: see Page) 60 KB. A page without it is about 22 KB, 6 KB compressed.
     return Starlette(routes=endpoints.routes())
 
@@ -348,11 +319,12 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette
 class RoomEndpoints:
     """The room's endpoints: each finds the role from the key in the address, then answers for that role."""
 
-    def __init__(self, room: Room, pages: RoomPages, changes: Changes, streams: StreamCount | None = None) -> None:
+    def __init__(self, room: Room, pages: RoomPages, changes: Changes, spectators: SpectatorStreams) -> None:
         self.room = room
         self.pages = pages
         self.changes = changes
-        self.streams = streams or StreamCount(STREAMS_PER_ADDRESS)
+        self.spectators = spectators
+        self.players = PlayerStreams()
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
@@ -484,14 +456,20 @@ class RoomEndpoints:
     async def events(self, request: Request) -> Response:
         room, changes = self.room, self.changes
         try:
-            room.role(request.path_params["key"])
+            role = room.role(request.path_params["key"])
         except Forbidden as error:
             return self.forbidden(error)
 
-        address = client_address(request)
-        if not self.streams.take(address):
-            reason = f"this address has {self.streams.most} event streams open already, the most one address may hold: close a page of the room first"
-            return Response(reason + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
+        ended: asyncio.Event | None = None
+        if role == SPECTATOR:  # the spectators' pool, bounded per address, per network and in all
+            groups = client_groups(request)
+            refused = self.spectators.take(groups)
+            if refused is not None:
+                return Response(refused + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
+            closed = lambda: self.spectators.give_back(groups)  # noqa: E731
+        else:  # a player's own budget: never refused, never counted with the spectators
+            ended = self.players.take(role)
+            closed = lambda: self.players.give_back(role, ended)  # noqa: E731
         changes.attach()
 
         async def stream():
@@ -500,8 +478,8 @@ class RoomEndpoints:
             seq = room.seq
             yield f"retry: 1000\ndata: {seq}\n\n"
             while True:
-                now = await changes.wait(seq, HEARTBEAT_SECONDS)
-                if changes.stopped:  # the server is stopping: open pages do not hold it up
+                now = await changes.wait(seq, HEARTBEAT_SECONDS, ended)
+                if changes.stopped or (ended is not None and ended.is_set()):  # the server is stopping, or the side's newer pages have the news
                     return
                 if now != seq:
                     seq = now
@@ -509,7 +487,7 @@ class RoomEndpoints:
                 else:
                     yield ": still here\n\n"
 
-        return CountedStream(stream(), lambda: self.streams.give_back(address), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return CountedStream(stream(), closed, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def index(self, request: Request) -> Response:
         return self.forbidden("open the link the host gave you")
@@ -609,15 +587,21 @@ def room_server(
     ``look_seconds``: how often the connections are looked at for being overdue (at least uvicorn's tick, 0.1 s);
     a second is precise enough for limits of 20 and 60 s, and a test of short limits looks more often.
     """
-    limit = open_file_limit()
-    if limit is not None:
-        max_connections = max(1, min(max_connections, limit - RESERVED_FILES))
+    max_connections = connection_ceiling(max_connections)
     limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
     protocol = type("RoomProtocol", (RoomProtocol,), limits)
     config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5)
     server = RoomServer(config)
     server.look_seconds = look_seconds
     return server
+
+
+def connection_ceiling(max_connections: int = MAX_CONNECTIONS) -> int:
+    """``max_connections``, or fewer: as many as the open-file limit (raised first) leaves room for."""
+    limit = open_file_limit()
+    if limit is not None:
+        max_connections = max(1, min(max_connections, limit - RESERVED_FILES))
+    return max_connections
 
 
 def open_file_limit() -> int | None:
