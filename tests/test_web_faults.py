@@ -786,3 +786,37 @@ def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_
             boards = list(pool.map(fetch, range(30)))
     assert len(set(boards)) == 1 and boards[0].startswith(b"<svg>") and len(drawn) == 1
     assert len(workers) == 1, len(workers)  # the others waited on the loop, not each in a worker of its own
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},  # a sandboxed page, a data: URL
+        {"Origin": "http://testserver.evil.example"},
+        {"Referer": "http://evil.example/page.html"},
+        {"Origin": "https://evil.example", "Referer": "http://testserver/room/x"},  # Origin is what the browser says
+    ],
+)
+def test_every_state_changing_request_from_another_sites_page_is_refused_in_one_line_and_changes_nothing(room: Room, headers: dict[str, str]) -> None:
+    """Issue 40: no Origin/Referer check on state-changing POSTs. Every POST route of the room, each with the form
+    it takes from the side it takes it from, is refused (403) when a page of another site sent it."""
+    client = TestClient(create_app(room, svg_for=no_picture))
+    first = example()["pick"][0]
+    posts = [r for r in create_app(room, svg_for=no_picture).routes if "POST" in (r.methods or ())]
+    assert len(posts) >= 8
+    before = (room.path.read_bytes(), room_file(room.path).read_bytes(), room.seq)
+    for route in posts:
+        what = route.path.removeprefix("/room/{key}/")
+        response = client.post(f"/room/{room.keys[first['side']]}/{what}", data=pick_form(first, room.seq), headers=headers, follow_redirects=False)
+        assert response.status_code == 403, (what, response.status_code)
+        assert response.text.count("\n") == 1 and "another site" in response.text, response.text
+    assert (room.path.read_bytes(), room_file(room.path).read_bytes(), room.seq) == before
+    # The room's own page (the Origin a browser sends from it) is taken, and so is a request naming no page at all.
+    own = {"Origin": "http://testserver"} if "Origin" in headers else {"Referer": f"http://testserver/room/{room.keys[first['side']]}"}
+    assert post_with(client, room, first, own).status_code == 303
+    assert len(room.session.picks) == 1
+
+
+def post_with(client: TestClient, room: Room, entry: dict, headers: dict[str, str]):
+    return client.post(f"/room/{room.keys[entry['side']]}/pick", data=pick_form(entry, room.seq), headers=headers, follow_redirects=False)

@@ -36,7 +36,7 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, spectator_share
+from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
 from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
@@ -382,6 +382,9 @@ class RoomEndpoints:
         """The endpoint that reads the form and runs ``method(role, form)`` in a worker, then redirects to the room."""
 
         async def endpoint(request: Request) -> Response:
+            refused = cross_origin(request)
+            if refused is not None:  # a form another site's page sent in the visitor's name (cross-site request forgery)
+                return Response(refused + "\n", status_code=403, media_type="text/plain")
             key = request.path_params["key"]
             try:
                 role = self.room.role(key)
