@@ -820,3 +820,53 @@ def test_every_state_changing_request_from_another_sites_page_is_refused_in_one_
 
 def post_with(client: TestClient, room: Room, entry: dict, headers: dict[str, str]):
     return client.post(f"/room/{room.keys[entry['side']]}/pick", data=pick_form(entry, room.seq), headers=headers, follow_redirects=False)
+
+
+def forwarded_stream(room: Room, forwarded_for: str) -> bytes:
+    return f"GET /events/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: {forwarded_for}\r\n\r\n".encode()
+
+
+@pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
+def test_x_forwarded_for_names_the_client_only_from_a_proxy_the_host_trusts(room: Room, trusted: str | None) -> None:
+    """Issue 40: X-Forwarded-For from 127.0.0.1 was trusted (uvicorn's default), so behind an ``ssh -R`` tunnel a
+    visitor chose the address the room counts them by. By default no proxy is trusted."""
+    limits = {"forwarded_allow_ips": trusted} if trusted else {}
+    with room_served(room, **limits) as (address, server):
+        held = [raw(address, forwarded_stream(room, f"198.51.100.{n + 1}")) for n in range(STREAMS_PER_ADDRESS + 1)]
+        try:
+            answers = [stream_answer(connection)[:12] for connection in held]
+        finally:
+            for connection in held:
+                connection.close()
+    if trusted:  # each counted by the address its proxy names
+        assert answers == [b"HTTP/1.1 200"] * (STREAMS_PER_ADDRESS + 1)
+    else:  # all counted as 127.0.0.1, whatever they claim
+        assert answers == [b"HTTP/1.1 200"] * STREAMS_PER_ADDRESS + [b"HTTP/1.1 429"]
+
+
+def test_serve_trusts_the_proxies_it_is_told_and_none_by_default(room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from kremlin_triplea.web import app as web_app
+
+    configs = []
+    real = web_app.room_server
+
+    def room_server(app, **kwargs):
+        server = real(app, **kwargs)
+        configs.append(server.config)
+        server.run = lambda sockets: None  # not served: the test asks only how it would be
+        return server
+
+    monkeypatch.setattr(web_app, "room_server", room_server)
+    for extra in ([], ["--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8"]):
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(room.path), "--port", "0", *extra])
+        assert result.exit_code == 0, result.output
+    configs[0].load()
+    configs[1].load()
+    assert configs[0].proxy_headers is False and type(configs[0].loaded_app).__name__ != "ProxyHeadersMiddleware"
+    assert configs[1].proxy_headers is True and configs[1].forwarded_allow_ips == "127.0.0.1,10.0.0.0/8"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(room.path), "--port", "0", "--forwarded-allow-ips", "proxy.lan"])
+    assert result.exit_code == 2 and "--forwarded-allow-ips proxy.lan: 'proxy.lan' is not an address" in result.output
+    assert result.output.count("\n") == 1 and room.keys[SPECTATOR] not in result.output

@@ -32,6 +32,12 @@ from kremlin_triplea.cli.common import NativePath
     type=NativePath(path_type=Path, dir_okay=False, exists=True),
     help="Read the game with this map profile; a new draft names it (relative to the draft), so that it is served again with it.",
 )
+@click.option(
+    "--forwarded-allow-ips",
+    metavar="ADDRESSES",
+    help="Trust X-Forwarded-For from these proxies (comma-separated addresses or networks), e.g. 127.0.0.1 behind a local "
+    "reverse proxy that sets it. Default: none (behind ssh -R every visitor would name its own address).",
+)
 @click.pass_context
 def serve_command(
     ctx: click.Context,
@@ -46,14 +52,16 @@ def serve_command(
     house_sets: tuple[str, ...],
     switches: tuple[str, ...],
     profile_path: Path | None,
+    forwarded_allow_ips: str | None,
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     from kremlin_triplea.web.room import ServeLock
 
+    proxies = _proxies(forwarded_allow_ips)
     # One server per draft file, held from before a new draft is written until the server stops.
     with ServeLock(draft) as lock:
         room = _open_room(ctx, draft, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
-        _run_server(room, draft, host, port, lock)
+        _run_server(room, draft, host, port, lock, proxies)
 
 
 def _open_room(
@@ -130,7 +138,7 @@ def _open_room(
     return Room(draft, maps_dir, names, profile=load_profile(profile_path) if profile_path is not None else None)
 
 
-def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
+def _run_server(room, draft: Path, host: str, port: int, lock, proxies: str | None = None) -> None:
     """Listen, print the links, serve until Ctrl-C."""
     import os
 
@@ -164,12 +172,31 @@ def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
     server: uvicorn.Server | None = None
     ceiling = connection_ceiling()  # the spectators' event streams may hold only their share of it
     app = create_app(room, stopping=lambda: server is not None and server.should_exit, max_connections=ceiling)
-    server = room_server(app, max_connections=ceiling)
+    server = room_server(app, max_connections=ceiling, forwarded_allow_ips=proxies)
     try:
         server.run(sockets=[socket])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
         pass
     click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+
+
+def _proxies(given: str | None) -> str | None:
+    """``--forwarded-allow-ips`` checked: each an address or a network (``*``: any, for a proxy that is the only way in)."""
+    import ipaddress
+
+    from kremlin_triplea.errors import InputError
+
+    if given is None:
+        return None
+    parts = [part.strip() for part in given.split(",") if part.strip()]
+    for part in parts:
+        if part == "*":
+            continue
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise InputError(f"--forwarded-allow-ips {given}: {part!r} is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+    return ",".join(parts) or None
 
 
 def _house_switches(sets: tuple[str, ...], switches: tuple[str, ...]) -> dict[str, dict[str, bool]]:

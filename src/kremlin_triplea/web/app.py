@@ -584,8 +584,13 @@ def room_server(
     stall_seconds: float = STALL_SECONDS,
     max_connections: int = MAX_CONNECTIONS,
     look_seconds: float = 1.0,
+    forwarded_allow_ips: str | None = None,
 ) -> RoomServer:
     """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for.
+
+    ``forwarded_allow_ips``: the proxies (addresses, networks, comma-separated) whose ``X-Forwarded-For`` names the
+    client; by default none, not uvicorn's 127.0.0.1: behind an ``ssh -R`` tunnel or a local proxy every visitor
+    comes from 127.0.0.1, and would choose the address the room counts them by (issue 40).
 
     ``look_seconds``: how often the connections are looked at for being overdue (at least uvicorn's tick, 0.1 s);
     a second is precise enough for limits of 20 and 60 s, and a test of short limits looks more often.
@@ -593,7 +598,8 @@ def room_server(
     max_connections = connection_ceiling(max_connections)
     limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
     protocol = type("RoomProtocol", (RoomProtocol,), limits)
-    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5)
+    forwarded = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {"proxy_headers": False}
+    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, **forwarded)
     server = RoomServer(config)
     server.look_seconds = look_seconds
     return server
