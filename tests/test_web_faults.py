@@ -688,12 +688,12 @@ class FakeMsvcrt:
 def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(room: Room, monkeypatch) -> None:
     import sys
 
-    from kremlin_triplea.web import room as web_room
+    from kremlin_triplea.web import lock as web_lock
     from kremlin_triplea.web.room import ServeLock, lock_file
 
     fake = FakeMsvcrt()
     monkeypatch.setitem(sys.modules, "msvcrt", fake)
-    monkeypatch.setattr(web_room, "_windows", lambda: True)
+    monkeypatch.setattr(web_lock, "_windows", lambda: True)
     first = ServeLock(room.path).acquire()
     first.say("process 4242 at http://localhost:8050")
     with pytest.raises(KremlinError) as refused:

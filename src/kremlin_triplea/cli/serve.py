@@ -60,8 +60,26 @@ def serve_command(
     proxies = _proxies(forwarded_allow_ips)
     # One server per draft file, held from before a new draft is written until the server stops.
     with ServeLock(draft) as lock:
+        if draft.exists():  # the file itself, whatever name reaches it (a link): before its room file is touched
+            lock.hold_draft()
         room = _open_room(ctx, draft, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
+        lock.hold_draft()
+        room.written.append(lambda: _hold_quietly(lock))
         _run_server(room, draft, host, port, lock, proxies)
+    if room.halted is not None:
+        from kremlin_triplea.errors import InputError
+
+        raise InputError(room.halted)
+
+
+def _hold_quietly(lock) -> None:
+    """The draft file as the room has just written it, locked (a failure keeps the lock on the file as it was)."""
+    from kremlin_triplea.errors import KremlinError
+
+    try:
+        lock.hold_draft()
+    except KremlinError:
+        pass
 
 
 def _open_room(
@@ -79,7 +97,7 @@ def _open_room(
     """The room for ``draft``: the draft opened, or first made from the options."""
 
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
-    from kremlin_triplea.web.room import Room, new_draft
+    from kremlin_triplea.web.room import Room, checked_draft
 
     maps_dir = ctx.obj.get("maps_dir")
     names = {}
@@ -120,7 +138,7 @@ def _open_room(
         elif switches:
             raise InputError("--switch: for a set given with --house-rules")
         try:
-            new_draft(draft, data, maps_dir)
+            session = checked_draft(draft, data, maps_dir)
         except KremlinError as error:
             # The draft is made from the options: a wrong value is the option's, not a line of a file not yet written.
             for key, option in (("game", "--game"), ("first", "--first"), ("picks_per_side", "--picks-per-side"), ("house_rules", "--house-rules")):
@@ -129,6 +147,7 @@ def _open_room(
             if error.where == str(draft):  # a rule about the draft as a whole: its message names the option's key
                 error.where = None
             raise
+        session.save(overwrite=False)  # a write that fails names the file (not taken for a rule about the options)
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
@@ -172,12 +191,13 @@ def _run_server(room, draft: Path, host: str, port: int, lock, proxies: str | No
     server: uvicorn.Server | None = None
     ceiling = connection_ceiling()  # the spectators' event streams may hold only their share of it
     app = create_app(room, stopping=lambda: server is not None and server.should_exit, max_connections=ceiling)
-    server = room_server(app, max_connections=ceiling, forwarded_allow_ips=proxies)
+    server = room_server(app, max_connections=ceiling, forwarded_allow_ips=proxies, watch=room.watch)
     try:
         server.run(sockets=[socket])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
         pass
-    click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+    if room.halted is None:
+        click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
 
 
 def _proxies(given: str | None) -> str | None:

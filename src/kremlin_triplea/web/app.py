@@ -24,7 +24,7 @@ import gzip
 import sys
 import threading
 from collections.abc import Callable
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 import h11
 import uvicorn
@@ -39,7 +39,7 @@ from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
-from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
+from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, Halted, NotSaved, Refused, Room
 
 MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
@@ -87,6 +87,14 @@ def accepts_gzip(request: Request) -> bool:
         if coding.strip().lower() in ("gzip", "*"):
             return params.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
     return False
+
+
+def attachment(name: str) -> str:
+    """The Content-Disposition of a download named ``name``, whatever its characters: the name itself in RFC 5987's
+    ``filename*`` (UTF-8, percent-encoded; every browser reads it), and a printable ASCII stand-in in ``filename``
+    for a client that does not (a header is Latin-1: a Cyrillic draft name there failed the download with a 500)."""
+    plain = "".join(c if " " <= c <= "~" and c not in '"\\' else "_" for c in name)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 
 class Page:
@@ -357,11 +365,11 @@ class RoomEndpoints:
         query: dict[str, str] | None = None,
         error: str | None = None,
     ) -> Response:
-        return self.pages.draw(role, key, option=option, query=query, error=error).response(request, status)
+        shown = None if error is None else self.room.for_players(error)  # a remote player never sees the host's folders
+        return self.pages.draw(role, key, option=option, query=query, error=shown).response(request, status)
 
-    @staticmethod
-    def forbidden(error: Exception | str) -> HTMLResponse:
-        return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+    def forbidden(self, error: Exception | str) -> HTMLResponse:
+        return HTMLResponse(message_page("403 Forbidden", self.room.for_players(str(error))), status_code=403)
 
     async def view(self, request: Request) -> Response:
         key = request.path_params["key"]
@@ -412,10 +420,13 @@ class RoomEndpoints:
             return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
         except Refused as error:
             return show(request, role, key, status=422, error=str(error), option=form.get("option"), query=form)
+        except Halted as error:  # the draft file was changed outside the room: nothing is written over it
+            return show(request, role, key, status=503, error=str(error))
         except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
+            print(f"kremlin-triplea: {role}'s action {error}", file=sys.stderr, flush=True)  # the host's window: with the files' paths
             return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
         if done:
-            self.pages.notes[role] = done
+            self.pages.notes[role] = self.room.for_players(done)
         # Post/redirect/get: a reload does not submit again.
         return Response(status_code=303, headers={"Location": f"/room/{key}"})
 
@@ -448,9 +459,11 @@ class RoomEndpoints:
             return self.forbidden("the game file is for the players")
         if not room.complete:
             return HTMLResponse(message_page("409 Conflict", "the draft is not complete"), status_code=409)
-        data = await run_in_threadpool(room.game_bytes)
-        name = room.path.with_suffix(".xml").name
-        headers = {"Content-Disposition": f'attachment; filename="{name}"', "Vary": "Accept-Encoding"}
+        try:
+            data = await run_in_threadpool(room.game_bytes)
+        except Halted as error:
+            return HTMLResponse(message_page("503 Service Unavailable", str(error)), status_code=503)
+        headers = {"Content-Disposition": attachment(room.path.with_suffix(".xml").name), "Vary": "Accept-Encoding"}
         if accepts_gzip(request):  # compressed in a worker: the loop keeps answering meanwhile
             data = await run_in_threadpool(gzip.compress, data, 6, mtime=0)
             headers["Content-Encoding"] = "gzip"
@@ -567,6 +580,10 @@ class RoomServer(uvicorn.Server):
     (``RoomProtocol.overdue``)."""
 
     look_seconds = 1.0
+    #: Called as often: why the server must stop (the room's draft file changed outside it), or None.
+    watch: Callable[[], str | None] | None = None
+    #: Why it stopped, if ``watch`` stopped it.
+    halted: str | None = None
 
     async def on_tick(self, counter: int) -> bool:
         if counter % max(1, round(self.look_seconds / 0.1)) == 0:  # uvicorn ticks every 0.1 s
@@ -574,6 +591,10 @@ class RoomServer(uvicorn.Server):
             for connection in list(self.server_state.connections):
                 if isinstance(connection, RoomProtocol) and connection.overdue(now):
                     connection.drop()
+            if self.watch is not None and self.halted is None:
+                self.halted = self.watch()
+                if self.halted is not None:
+                    self.should_exit = True
         return await super().on_tick(counter)
 
 
@@ -585,6 +606,7 @@ def room_server(
     max_connections: int = MAX_CONNECTIONS,
     look_seconds: float = 1.0,
     forwarded_allow_ips: str | None = None,
+    watch: Callable[[], str | None] | None = None,
 ) -> RoomServer:
     """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for.
 
@@ -602,6 +624,7 @@ def room_server(
     config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, **forwarded)
     server = RoomServer(config)
     server.look_seconds = look_seconds
+    server.watch = watch  # the room's own look at its files (Room.watch): a hand-edited draft stops the server
     return server
 
 
