@@ -11,12 +11,16 @@ import os
 import shutil
 import stat
 import time
+import warnings
 from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
-from starlette.testclient import TestClient  # noqa: I001  (after test_web_faults, which quiets its warning)
+
+with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import KremlinError
@@ -222,3 +226,38 @@ def test_serve_on_a_full_disk_names_the_file_in_one_line(tmp_path: Path, monkeyp
     assert result.exit_code == 2, result.output
     (line,) = [line for line in result.output.splitlines() if line.startswith("kremlin-triplea:")]  # one line, after "started the draft" at most
     assert "Traceback" not in result.output and str(target) in line and "No space left on device" in line, result.output
+
+
+# -- installs from the room --------------------------------------------------------------------------------
+
+
+def test_each_side_installs_once_per_draft_and_a_restart_gives_no_second_install(tmp_path: Path) -> None:
+    """Issue 40: either player could install into the host's TripleA as often as they liked (30 installs in 19 s)."""
+    import yaml
+
+    maps = tmp_path / "maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    path = tmp_path / "draft.toml"
+    shutil.copyfile(EXAMPLE, path)  # a finished draft
+    room = Room(path, maps)
+    client = TestClient(create_app(room, svg_for=no_picture))
+
+    def listed() -> list[str]:
+        return [g["game_name"] for g in yaml.safe_load((maps / "world_war_ii_v3" / "map.yml").read_text(encoding="utf-8"))["games"]]
+
+    assert post(client, room, "Axis", "install", {"seq": str(room.seq), "name": "Ann v Bob"}).status_code == 303
+    before = listed()
+    second = post(client, room, "Axis", "install", {"seq": str(room.seq), "name": "Ann v Bob 2"})
+    assert second.status_code == 422 and "one install per side" in html.unescape(second.text) and "'Ann v Bob'" in html.unescape(second.text)
+    assert listed() == before
+    # The other side's page says it is installed, and by whom; the Allies have their own one install.
+    assert "The Axis installed it on the host's TripleA as <b>Ann v Bob</b>" in html.unescape(client.get(f"/room/{room.keys['Allies']}").text)
+    assert post(client, room, "Allies", "install", {"seq": str(room.seq), "name": "Bob v Ann"}).status_code == 303
+    assert listed() == [*before, "Bob v Ann"]
+    restarted = Room(path, maps)
+    assert restarted.installed == {"Axis": "Ann v Bob", "Allies": "Bob v Ann"}
+    client = TestClient(create_app(restarted, svg_for=no_picture))
+    for side in ("Axis", "Allies"):
+        assert post(client, restarted, side, "install", {"seq": str(restarted.seq), "name": f"{side} again"}).status_code == 422
+        assert "id='install'" not in client.get(f"/room/{restarted.keys[side]}").text  # no form offered
+    assert listed() == [*before, "Bob v Ann"]

@@ -440,7 +440,7 @@ class RoomEndpoints:
         if not room.complete:
             raise Conflict("the draft is not complete")
         try:
-            return room.install(form.get("name"))
+            return room.install(role, form.get("name"))
         except Refused:
             raise
         except KremlinError as error:

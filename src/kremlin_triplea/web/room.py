@@ -204,6 +204,11 @@ class Room:
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
         self._push_house_answers(waiting.get("house_answered"))
+        installed = waiting.get("installed")
+        # Side -> the name its one install from the room used (kept across a restart: a restart is no second allowance).
+        self.installed: dict[str, str] = (
+            {side: name for side, name in installed.items() if side in self.sides and isinstance(name, str)} if isinstance(installed, dict) else {}
+        )
         self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
 
     def _push_house_answers(self, answered: Any) -> None:
@@ -522,17 +527,32 @@ class Room:
             self._stop_if_edited()  # the game sent is the room's draft, not a file changed since
             return written_game(self.result(), self.path.with_suffix(".xml"))
 
-    def install(self, name: str | None = None) -> str:
+    def install(self, side: str, name: str | None = None) -> str:
         """Install the finished game into TripleA's folder on the host's machine, as ``apply --install`` does, under
         ``name`` (default: apply's). The answer goes to a remote player: it names the game, never the host's paths or
-        command-line flags; a name already taken is refused with what to do from the room."""
+        command-line flags; a name already taken is refused with what to do from the room.
+
+        Once per side per draft (issue 40: either player could install into the host's TripleA as often as they
+        liked, 30 installs in 19 s): a second is refused, saying the first; the other side's install under the same
+        name is told it is there already, not refused as a bare clash. The host installs more with ``apply --install``.
+        """
         from kremlin_triplea.gamefile.install import check_install
 
         with self.lock:
             self._stop_if_edited()  # the game installed is the room's draft, not a file changed since
+            if side in self.installed:
+                raise Refused(
+                    f"the {side} installed this draft's game on the host's TripleA already, as {self.installed[side]!r}: one install per side; "
+                    "choose it under that name in Select Game (the host may install more)"
+                )
             # A fresh application: installing names the game, which the kept result (the download) must not take.
             result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
             chosen = (name or "").strip() or install_name(result)
+            for other, named in self.installed.items():
+                if named == chosen:
+                    raise Refused(
+                        f"the {other} installed this draft's game on the host's TripleA already, as {chosen!r}: choose it under that name in Select Game"
+                    )
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
                 check_install(result.game.map_folder(maps_dir), chosen, force=False)
@@ -549,6 +569,9 @@ class Room:
                 triplea=None,
                 inputs=(self.path,),
             )
+            self.installed[side] = chosen
+            save_room_state(self.path, installed=dict(self.installed))
+            self._moved_on()  # the other side's pages say so, and offer no second install of the same name
             return f"installed {chosen!r} on the host's TripleA: choose it under that name in Select Game"
 
     # -- acting -----------------------------------------------------------------
