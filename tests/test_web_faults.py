@@ -219,7 +219,7 @@ class Arrivals:
 
 
 @contextmanager
-def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, arrivals: Arrivals | None = None, **limits):
+def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, arrivals: Arrivals | None = None, share_of: int | None = None, **limits):
     """``room`` served as ``serve`` serves it (room_server, a socket bound on 127.0.0.1) in a thread; yields its
     address (host, port) and the server.
 
@@ -231,6 +231,8 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
 
     server = None
     ceiling = {"max_connections": limits["max_connections"]} if "max_connections" in limits else {}
+    if share_of is not None:  # the spectators' streams may hold their share of this many, whatever the server's ceiling
+        ceiling = {"max_connections": share_of}
     app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit, **ceiling)
     if arrivals is not None:
         arrivals.app, app = app, arrivals
@@ -498,6 +500,30 @@ def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(
             assert still_open == idle[-len(still_open) :]  # the oldest gave way first
         finally:
             for connection in idle:
+                connection.close()
+
+
+def test_a_full_server_lets_a_spectators_stream_give_way_to_a_new_connection_never_a_player(room: Room) -> None:
+    """Issue 40: once spectators' streams held every connection, a player's new connection was the one dropped.
+    Here the streams may take all 8 (their share is of 2,000): the next connection displaces the oldest of them."""
+    with room_served(room, max_connections=8, share_of=2000) as (address, server):
+        held = [raw(address, stream_request(room), source=f"127.0.5.{n + 1}") for n in range(8)]
+        try:
+            for connection in held:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Axis']}").status_code == 200
+            assert closed_by_server(held[0], within=5)  # the oldest gave way
+            assert not any(closed_by_server(connection, within=0.01) for connection in held[2:])
+            # Players' streams hold the rest: a new spectator's connection gives way to none of them but a spectator's.
+            players = [raw(address, stream_request(room, "Allies"), source="127.0.5.99") for _ in range(3)]  # sent at once
+            for connection in players:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")  # none was displaced while sending its request
+            assert not any(closed_by_server(connection, within=0.2) for connection in players)
+            for connection in players:
+                connection.close()
+        finally:
+            for connection in held:
                 connection.close()
 
 

@@ -45,6 +45,8 @@ MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
 #: An event stream says it is still there this often when nothing happens (proxies close silent connections).
 HEARTBEAT_SECONDS = 15
+#: Marks a request's scope as a spectator's event stream: its connection is the first to give way to a new one.
+SPECTATOR_STREAM = "kremlin.spectator_stream"
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -478,6 +480,7 @@ class RoomEndpoints:
 
         ended: asyncio.Event | None = None
         if role == SPECTATOR:  # the spectators' pool, bounded per address, per network and in all
+            request.scope[SPECTATOR_STREAM] = True  # the connection gives way first when the server is full (RoomProtocol)
             groups = client_groups(request)
             refused = self.spectators.take(groups)
             if refused is not None:
@@ -529,6 +532,8 @@ class RoomProtocol(H11Protocol):
 
     request_seconds = REQUEST_SECONDS
     stall_seconds = STALL_SECONDS
+    #: A new connection owing its request for less than this is sending it: the last to give way among those owing.
+    sending_seconds = 1.0
     max_connections = MAX_CONNECTIONS
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
@@ -539,9 +544,28 @@ class RoomProtocol(H11Protocol):
         # One dropped a moment ago stays in the set until its loss is handled: it is neither counted nor dropped again.
         live = [c for c in self.connections if c.transport is not None and not c.transport.is_closing()]
         if len(live) > self.max_connections:
-            owing = [c for c in live if c is not self and isinstance(c, RoomProtocol) and c.owes_request]
-            # An idle or unfinished connection gives way; if every one is being answered (a page, a stream), the new one does.
-            (min(owing, key=lambda c: c.owed_since) if owing else self).drop()
+            others = [c for c in live if c is not self and isinstance(c, RoomProtocol)]
+            now = self.loop.time()
+            owing = [c for c in others if c.owes_request]
+            # An idle or unfinished connection gives way (one that has owed its request a while first: a browser's new
+            # connection sends it at once); else a spectator's event stream (the oldest: its page opens it again), so
+            # spectators never keep a player out; if every one is a player's, the new one does.
+            for candidates in (
+                [c for c in owing if now - c.owed_since >= self.sending_seconds],
+                [c for c in others if c.spectator_stream],
+                owing,
+            ):
+                if candidates:
+                    min(candidates, key=lambda c: c.owed_since).drop()
+                    break
+            else:
+                self.drop()
+
+    @property
+    def spectator_stream(self) -> bool:
+        """It is serving a spectator's event stream (``RoomEndpoints.events`` marks the request)."""
+        scope = self.scope
+        return scope is not None and scope.get(SPECTATOR_STREAM, False) and not self.owes_request
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
