@@ -27,7 +27,15 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
-from kremlin_triplea.web.admission import STREAMS_PER_ADDRESS, STREAMS_PER_NETWORK, STREAMS_PER_SIDE, SpectatorStreams, client_address, client_groups
+from kremlin_triplea.web.admission import (
+    STREAMS_PER_ADDRESS,
+    STREAMS_PER_NETWORK,
+    STREAMS_PER_SIDE,
+    SpectatorStreams,
+    client_address,
+    client_groups,
+    spectator_share,
+)
 from kremlin_triplea.web.app import create_app, room_server
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file, save_room_state
 from support.paths import MAPS_DIR
@@ -396,9 +404,10 @@ def test_one_ipv6_home_line_holds_its_networks_share_of_spectators_streams_from_
 
 def test_the_spectators_streams_are_bounded_in_all_and_leave_the_rest_of_the_connections_to_the_players(room: Room) -> None:
     """Issue 40: 32 streams from each of 63 addresses filled the server's 2,000 connections and the players' pages
-    were reset. The spectators' pool in all is three quarters of the connections (here 6 of 8)."""
+    were reset. The spectators' pool in all is half the connections (here 4 of 8)."""
+    assert spectator_share(8) == 4
     with room_served(room, max_connections=8) as (address, server):
-        held = [raw(address, stream_request(room), source=f"127.0.3.{n + 1}") for n in range(6)]
+        held = [raw(address, stream_request(room), source=f"127.0.3.{n + 1}") for n in range(4)]
         try:
             for connection in held:
                 assert stream_answer(connection).startswith(b"HTTP/1.1 200")
@@ -524,6 +533,39 @@ def test_a_full_server_lets_a_spectators_stream_give_way_to_a_new_connection_nev
                 connection.close()
         finally:
             for connection in held:
+                connection.close()
+
+
+def whole_answer(connection: socket.socket) -> bytes:
+    answer = stream_answer(connection)
+    while len(answer.partition(b"\r\n\r\n")[2]) < length(answer):
+        chunk = connection.recv(65536)
+        assert chunk, answer[:200]
+        answer += chunk
+    return answer
+
+
+def test_a_players_kept_alive_connection_gives_way_after_every_spectators(room: Room) -> None:
+    """Between two requests a player's connection owes its next one, as an idle spectator's does: on a full server
+    the spectators' give way first (the bench's player was reset as 2,000 spectators reloaded at once)."""
+    page = "GET /room/{} HTTP/1.1\r\nHost: h\r\nAccept-Encoding: identity\r\n\r\n"
+    with room_served(room, max_connections=8) as (address, server):
+        player = raw(address, page.format(room.keys["Axis"]).encode(), source="127.0.6.1")
+        spectators: list[socket.socket] = []
+        try:
+            assert whole_answer(player).startswith(b"HTTP/1.1 200")
+            for n in range(7):
+                spectators.append(raw(address, page.format(room.keys[SPECTATOR]).encode(), source=f"127.0.6.{n + 2}"))
+                assert whole_answer(spectators[-1]).startswith(b"HTTP/1.1 200")
+            time.sleep(1.2)  # all have owed their next request a while, the player's longest
+            newcomer = raw(address, page.format(room.keys[SPECTATOR]).encode(), source="127.0.6.99")
+            assert whole_answer(newcomer).startswith(b"HTTP/1.1 200")
+            newcomer.close()
+            assert closed_by_server(spectators[0], within=5)  # the oldest spectator's gave way
+            player.sendall(page.format(room.keys["Axis"]).encode())  # the player's next request, on the same connection
+            assert whole_answer(player).startswith(b"HTTP/1.1 200")
+        finally:
+            for connection in [player, *spectators]:
                 connection.close()
 
 

@@ -28,9 +28,10 @@ STREAMS_PER_SIDE = 16
 
 
 def spectator_share(max_connections: int) -> int:
-    """The spectators' streams at most, of the server's ``max_connections``: three quarters, so that a quarter is
-    always there for the players' pages, actions and streams (and a spectator's page between streams)."""
-    return max(1, max_connections * 3 // 4)
+    """The spectators' streams at most, of the server's ``max_connections``: half, so that the other half is there
+    for the players' pages, actions and streams, and for the spectators' pages (a browser fetches its page again on
+    another connection than its stream's, all at once when the room moves on)."""
+    return max(1, max_connections // 2)
 
 
 def client_groups(request: Request) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ import h11
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -47,6 +48,8 @@ MAX_FIELDS = 8 * MAX_ROWS
 HEARTBEAT_SECONDS = 15
 #: Marks a request's scope as a spectator's event stream: its connection is the first to give way to a new one.
 SPECTATOR_STREAM = "kremlin.spectator_stream"
+#: Marks a request's scope as a player's: its connection is the last to give way.
+PLAYER_REQUEST = "kremlin.player"
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -323,7 +326,23 @@ def create_app(room: Room, *, svg_for=None, stopping=lambda: False, max_connecti
     spectators = SpectatorStreams(spectator_share(MAX_CONNECTIONS if max_connections is None else max_connections))
     endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping), spectators)
     # AA50's board is about 290 KB; compressed (once per step, in a worker: see Page) 60 KB. A page without it is about 22 KB, 6 KB compressed.
-    return Starlette(routes=endpoints.routes())
+    return Starlette(routes=endpoints.routes(), middleware=[Middleware(MarkPlayers, room=room)])
+
+
+class MarkPlayers:
+    """Marks a request made with a player's link (``PLAYER_REQUEST`` in its scope): its connection, kept alive for
+    the player's next request, is the last to give way when the server is full (``RoomProtocol``)."""
+
+    def __init__(self, app, room: Room) -> None:
+        self.app = app
+        self.room = room
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            parts = scope.get("path", "").split("/")
+            if len(parts) > 2 and parts[1] in ("room", "events") and self.room.roles.get(parts[2], SPECTATOR) != SPECTATOR:
+                scope[PLAYER_REQUEST] = True
+        await self.app(scope, receive, send)
 
 
 class RoomEndpoints:
@@ -519,8 +538,9 @@ REQUEST_SECONDS = 20.0
 #: A connection that takes nothing of what it is sent for this long is dropped: longer than for a request, since a
 #: reader on a poor line (or a busy machine) may pause; nginx's send_timeout is the same.
 STALL_SECONDS = 60.0
-#: The most connections served at once (each is a file descriptor: see ``room_server``).
-MAX_CONNECTIONS = 2000
+#: The most connections served at once (each is a file descriptor: see ``room_server``): 2,000 spectators' event
+#: streams (half: ``admission.spectator_share``) and as many connections again for their pages and the players'.
+MAX_CONNECTIONS = 4000
 #: File descriptors kept for everything but connections (the draft and room files, the maps, the listening socket).
 RESERVED_FILES = 100
 
@@ -546,20 +566,27 @@ class RoomProtocol(H11Protocol):
         if len(live) > self.max_connections:
             others = [c for c in live if c is not self and isinstance(c, RoomProtocol)]
             now = self.loop.time()
-            owing = [c for c in others if c.owes_request]
+            owing = [c for c in others if c.owes_request and not c.players]
             # An idle or unfinished connection gives way (one that has owed its request a while first: a browser's new
             # connection sends it at once); else a spectator's event stream (the oldest: its page opens it again), so
-            # spectators never keep a player out; if every one is a player's, the new one does.
+            # spectators never keep a player out; then a player's idle one; if every one is serving a player, the new one.
             for candidates in (
                 [c for c in owing if now - c.owed_since >= self.sending_seconds],
                 [c for c in others if c.spectator_stream],
                 owing,
+                [c for c in others if c.owes_request],
             ):
                 if candidates:
                     min(candidates, key=lambda c: c.owed_since).drop()
                     break
             else:
                 self.drop()
+
+    @property
+    def players(self) -> bool:
+        """Its last request was a player's (``MarkPlayers``): kept alive for their next one."""
+        scope = self.scope
+        return scope is not None and scope.get(PLAYER_REQUEST, False)
 
     @property
     def spectator_stream(self) -> bool:
