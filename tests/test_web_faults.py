@@ -536,6 +536,41 @@ def test_a_full_server_lets_a_spectators_stream_give_way_to_a_new_connection_nev
                 connection.close()
 
 
+def heard_at(connection: socket.socket, step: int, within: float = 10) -> float:
+    """When ``connection``'s stream told of ``step``."""
+    connection.settimeout(within)
+    heard = b""
+    while f"data: {step}".encode() not in heard:
+        chunk = connection.recv(4096)
+        assert chunk, "the server closed the stream"
+        heard += chunk
+    return time.monotonic()
+
+
+def test_the_players_hear_of_a_change_at_once_and_the_spectators_each_in_their_turn(room: Room, monkeypatch) -> None:
+    """Every spectator's page reloads when told of a change: 2,000 at once kept a player's page waiting seconds
+    (scripts/bench_room.py). The spectators are told in turns (here half a second apart), the players at once."""
+    from kremlin_triplea.web import admission
+
+    monkeypatch.setattr(admission, "SPECTATOR_SPACING_SECONDS", 0.5)
+    with room_served(room) as (address, server):
+        spectators = [raw(address, stream_request(room), source=f"127.0.7.{n + 1}") for n in range(3)]
+        player = raw(address, stream_request(room, "Allies"), source="127.0.7.1")
+        try:
+            for connection in [*spectators, player]:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            first = example()["pick"][0]
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                began = time.monotonic()
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+            heard = [heard_at(connection, room.seq) - began for connection in [player, *spectators]]
+            assert heard[0] < 0.5 and heard[1] < 0.5, heard  # the player, and the first spectator's turn
+            assert 0.9 < heard[3] < 5, heard  # the third spectator's turn: two turns later
+        finally:
+            for connection in [*spectators, player]:
+                connection.close()
+
+
 def whole_answer(connection: socket.socket) -> bytes:
     answer = stream_answer(connection)
     while len(answer.partition(b"\r\n\r\n")[2]) < length(answer):

@@ -25,6 +25,11 @@ STREAMS_PER_NETWORK = 64
 NETWORK_PREFIX = 48
 #: The most event streams one side's players may hold open at once; beyond it their oldest is ended.
 STREAMS_PER_SIDE = 16
+#: The spectators' streams are told of a change each in its turn, this many seconds apart (the players' at once):
+#: every spectator's page reloads its page and board then, and 2,000 of them at once kept a player's page waiting
+#: seconds on the server's one event loop (scripts/bench_room.py); a spectator's request costs it 1-2 ms, so 2,000
+#: spectators are told within 12 s and keep it under half busy.
+SPECTATOR_SPACING_SECONDS = 0.006
 
 
 def spectator_share(max_connections: int) -> int:
@@ -64,10 +69,17 @@ class SpectatorStreams:
         self.per_network = per_network
         self.open: dict[str, int] = {}
         self.count = 0
+        self.opened = 0  # streams opened so far: each new one takes the next turn
 
     @property
     def most(self) -> int:
         return self.per_address
+
+    def delay(self) -> float:
+        """How long a new stream waits, after each change, before it is told: the spectators open take turns
+        ``SPECTATOR_SPACING_SECONDS`` apart (looked up at call time: a test may space them wider)."""
+        self.opened += 1
+        return SPECTATOR_SPACING_SECONDS * ((self.opened - 1) % max(1, self.count))
 
     def refusal(self, groups: Sequence[str]) -> str | None:
         """Why one more stream from ``groups`` is refused (one line), or None: it may open."""

@@ -498,6 +498,7 @@ class RoomEndpoints:
             return self.forbidden(error)
 
         ended: asyncio.Event | None = None
+        delay = 0.0
         if role == SPECTATOR:  # the spectators' pool, bounded per address, per network and in all
             request.scope[SPECTATOR_STREAM] = True  # the connection gives way first when the server is full (RoomProtocol)
             groups = client_groups(request)
@@ -505,6 +506,7 @@ class RoomEndpoints:
             if refused is not None:
                 return Response(refused + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
             closed = lambda: self.spectators.give_back(groups)  # noqa: E731
+            delay = self.spectators.delay()
         else:  # a player's own budget: never refused, never counted with the spectators
             ended = self.players.take(role)
             closed = lambda: self.players.give_back(role, ended)  # noqa: E731
@@ -520,7 +522,11 @@ class RoomEndpoints:
                 if changes.stopped or (ended is not None and ended.is_set()):  # the server is stopping, or the side's newer pages have the news
                     return
                 if now != seq:
-                    seq = now
+                    if delay:  # a spectator: told in its turn, so that the spectators' reloads come spread out, not at once
+                        await asyncio.sleep(delay)
+                        if changes.stopped:
+                            return
+                    seq = room.seq
                     yield f"data: {seq}\n\n"
                 else:
                     yield ": still here\n\n"
