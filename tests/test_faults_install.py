@@ -176,7 +176,7 @@ def test_an_entry_the_user_renamed_is_found_by_its_file_and_removed(maps: Path) 
     original = map_yml.read_bytes()
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
     (game,) = installed_games(maps)
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     assert [g["game_name"] for g in yaml.safe_load(map_yml.read_text())["games"]][-1] == "Friday night"
     gone = run(maps, "uninstall", "Kremlin")
     assert gone.exit_code == 0, gone.stderr
@@ -226,7 +226,7 @@ def test_an_entry_the_user_renamed_is_uninstalled_by_either_name(maps: Path) -> 
     map_yml = map_folder(maps) / "map.yml"
     original = map_yml.read_bytes()
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     listed = run(maps, "installed")
     assert listed.exit_code == 0 and "[listed as 'Friday night']" in listed.stdout
     gone = run(maps, "uninstall", "friday night")
@@ -238,7 +238,7 @@ def test_installing_the_old_name_of_a_renamed_game_keeps_both(maps: Path) -> Non
     map_yml = map_folder(maps) / "map.yml"
     original = map_yml.read_bytes()
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
     assert sorted(g.game_name for g in installed_games(maps)) == ["Friday night", "Kremlin"]
     assert run(maps, "uninstall", "Kremlin").exit_code == 0
@@ -324,7 +324,7 @@ def test_a_renamed_game_is_replaced_with_force_under_its_new_name(maps: Path) ->
     map_yml = map_folder(maps) / "map.yml"
     original = snapshot(maps)
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     renamed = map_yml.read_bytes()
     replaced = run(maps, "apply", str(EXAMPLE), "--install", "--name", "Friday night", "--force")
     assert replaced.exit_code == 0 and "replaced 'Friday night'" in replaced.stdout, replaced.stderr

@@ -93,7 +93,7 @@ def test_a_crlf_map_yml_is_kept_byte_for_byte_through_install_and_uninstall(tmp_
     folder = a_map(tmp_path, original)
     installed = install_game(read_map_folder(folder), "Kremlin", b"<game/>\r\n")
     after = (folder / "map.yml").read_bytes()
-    entry = b"  - {game_name: Kremlin, file_name: Kremlin.xml}\r\n"
+    entry = b'  - {game_name: "Kremlin", file_name: "Kremlin.xml"}\r\n'
     assert after == original.replace(b"# CRLF", entry + b"# CRLF"), "one CRLF line added after the list, no other byte changed"
     assert installed.game_file.read_bytes().startswith(b"<game/>\r\n")
     uninstall_game(tmp_path, "Kremlin")
