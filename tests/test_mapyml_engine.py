@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile.install import check_game_name, install_game
+from kremlin_triplea.gamefile.install import host_game_name, install_game
 from kremlin_triplea.gamefile.locate import map_folder_without_yml, read_map_folder
 from kremlin_triplea.gamefile.mapyml import game_entry, yaml_scalar
 from support.mapyml27 import TripleaMapYml
@@ -46,11 +46,11 @@ def visible(text: str) -> bool:
 
 
 def installable(text: str) -> bool:
+    """A name the host's rules take as it is (plain, in its normal form)."""
     try:
-        check_game_name(text)
+        return host_game_name(text) == text and visible(text)
     except InputError:
         return False
-    return visible(text)
 
 
 any_text = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(visible)

@@ -34,13 +34,14 @@ import re
 import stat
 import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile import gamenames
 from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, map_folder_without_yml, maps_without_yml, read_map_folder
 from kremlin_triplea.gamefile.safe import BINARY, all_or_none, check_output, read_bytes, read_text, remove, write_atomically
 
@@ -106,11 +107,23 @@ def file_stem_for(game_name: str) -> str:
 
 
 def check_game_name(game_name: str) -> None:
-    """A name TripleA lists in its game chooser: one line of visible text (map.yml and the chooser show it as written)."""
-    if not game_name.strip():
-        raise InputError("a game's name cannot be empty or blank", where="--name")
-    if any(unicodedata.category(c).startswith("C") for c in game_name):
-        raise InputError(f"a game's name is one line of visible text, without control characters: {game_name!r}", where="--name")
+    """A name TripleA lists in its game chooser: a plain name (:func:`~kremlin_triplea.gamefile.gamenames.plain_name_problem`)."""
+    problem = gamenames.plain_name_problem(game_name)
+    if problem is not None:
+        raise InputError(problem, where="--name")
+
+
+def host_game_name(wanted: str, listed: Iterable[str] = ()) -> str:
+    """The name ``wanted`` is installed under by the host's rules: NFKC-normalised (the form :func:`install_game` takes),
+    a plain name, and no look-alike of a game ``listed`` (the map's games: a name that merely looks like a stock game's
+    would be picked in TripleA's chooser in its place). The same name as a listed one is not a look-alike: whether it
+    may be replaced is :func:`check_install`'s business. The room names games by this rule too."""
+    name = gamenames.normalised(wanted)
+    check_game_name(name)
+    for other in listed:
+        if gamenames.looks_like(name, other):
+            raise InputError(f"{name!r} looks like {other!r}, a game TripleA lists for this map; choose a name that does not", where="--name")
+    return name
 
 
 #: How long an install waits for another one into the same map before giving up, rather than hang behind a
@@ -370,14 +383,14 @@ def _read_folder(folder: Path) -> MapFolder:
     return read_map_folder(folder)
 
 
-def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> None:
-    """Refuse now what :func:`install_game` would refuse, before anything is written."""
+def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> str:
+    """Refuse now what :func:`install_game` would refuse, before anything is written; the name to install under
+    (:func:`host_game_name`: the game must take that name before it is installed)."""
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
-
-    check_game_name(game_name)
 
     map_yml = folder.folder / "map.yml"
     fresh = _read_folder(folder.folder)
+    game_name = host_game_name(game_name, (g.game_name for g in fresh.games))
     text = _map_yml_text(map_yml, fresh)
     record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
@@ -390,6 +403,7 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
         while not existing_folder.exists():
             existing_folder = existing_folder.parent
         check_output(existing_folder / file_stem_for(game_name), overwrite=True)  # probes the games folder (or the one it will be made in)
+    return game_name
 
 
 def _check_replace(folder: MapFolder, game_name: str, existing: GameEntry, *, force: bool, record: list[dict]) -> dict:
@@ -433,6 +447,8 @@ def install_game(
     """
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
 
+    if gamenames.normalised(game_name) != game_name:  # the game's own <info name> was set from it: the caller normalises
+        raise InputError(f"{game_name!r} is not in its normal form (NFKC): install it as {gamenames.normalised(game_name)!r}", where="--name")
     check_game_name(game_name)
     day = day or datetime.date.today()
     map_yml = folder.folder / "map.yml"
@@ -441,6 +457,7 @@ def install_game(
     with map_lock(folder.folder):
         fresh = _read_folder(folder.folder)  # read under the lock: another install may just have added a game
         record = read_record(folder.folder)
+        host_game_name(game_name, (g.game_name for g in fresh.games))
         existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
         if existing is not None:
             entry = _check_replace(fresh, game_name, existing, force=force, record=record)
