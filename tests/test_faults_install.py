@@ -411,9 +411,9 @@ def test_a_replace_failing_half_way_leaves_the_old_game_its_notes_and_record(map
 def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import fcntl
 
-    from kremlin_triplea.gamefile import install
+    from kremlin_triplea.gamefile import install, maplock
 
-    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.1)  # the bounded wait, shortened: the message states the bound it waited
+    monkeypatch.setattr(maplock, "LOCK_WAIT_SECONDS", 0.1)  # the bounded wait, shortened: the message states the bound it waited
     before = snapshot(maps)
     holder = os.open(map_folder(maps) / install.LOCK_NAME, os.O_RDWR | os.O_CREAT)
     fcntl.flock(holder, fcntl.LOCK_EX)  # another install that hangs with the lock
