@@ -29,6 +29,7 @@ from kremlin_triplea.check.dtd import find_dtd, source_path
 from kremlin_triplea.check.game_index import TRIPLEA_2, GameIndex
 from kremlin_triplea.check.number_checks import triplea19_refusals
 from kremlin_triplea.check.validate import CHECKS, STATE_CHECKS, Problem, assemble, lined, validate_tree
+from kremlin_triplea.gamefile.document import attributes_of
 
 #: The sections of ``<game>`` that hold the starting state, which the matrix changes in every file.
 STATE_SECTIONS = frozenset({"initialize", "propertyList"})
@@ -75,7 +76,7 @@ class Validator:
         return assemble(file, found, refusals, self.engine, root, dtd)
 
     def _validate_rest(self, root: etree._Element) -> tuple[GameIndex, dict, Lined]:
-        rest = etree.Element(root.tag, dict(root.attrib))
+        rest = etree.Element(root.tag, attributes_of(root))
         for section in root:
             if isinstance(section.tag, str) and section.tag not in STATE_SECTIONS:
                 rest.append(copy.deepcopy(section))  # lxml keeps each element's sourceline in the copy

@@ -10,6 +10,7 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.check.game_index import DECLARATIONS, KEEPS_LAST, NEUTRAL, REFUSES, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, attachment_key, unknown
+from kremlin_triplea.gamefile.document import attributes_of
 
 
 def duplicate_territories(game: GameIndex) -> Iterator[Finding]:
@@ -36,7 +37,9 @@ def _duplicates(game: GameIndex, kind: str) -> Iterator[tuple[etree._Element, et
 
 def _same(one: etree._Element, other: etree._Element) -> bool:
     """The same attributes and the same children (compared as written, without the text around them)."""
-    return dict(one.attrib) == dict(other.attrib) and [etree.tostring(c, with_tail=False) for c in one] == [etree.tostring(c, with_tail=False) for c in other]
+    return attributes_of(one) == attributes_of(other) and [etree.tostring(c, with_tail=False) for c in one] == [
+        etree.tostring(c, with_tail=False) for c in other
+    ]
 
 
 def duplicate_attachments(game: GameIndex) -> Iterator[Finding]:

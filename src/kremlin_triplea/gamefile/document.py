@@ -319,6 +319,16 @@ def _as_utf8(data: bytes, encoding: str, *, where: str) -> bytes:
     return text.encode("utf-8")
 
 
+_ALL_ATTRIBUTES = etree.XPath("@*")
+
+
+def attributes_of(element: etree._Element) -> dict[str, str]:
+    """The element's attributes, in time linear in their number: ``dict(element.attrib)`` and ``element.items()`` look
+    each value up by its name again (libxml2 walks the attribute list for each), which took 56 s for an element
+    with 32,000 attributes."""
+    return {attribute.attrname: str(attribute) for attribute in _ALL_ATTRIBUTES(element)}
+
+
 def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
     node: etree._Element | None = element
     while node is not None:

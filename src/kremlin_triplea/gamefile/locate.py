@@ -183,19 +183,39 @@ def _xml_files(folder: Path, depth: int) -> Iterator[Path]:
 
 
 def _info_name(path: Path) -> str | None:
-    """The game's name, ``<info name="...">``, from the head of the file (the element comes first in a game)."""
-    from xml.sax.saxutils import unescape
+    """The game's name, ``<info name="...">`` of the root element, as TripleA's XML mapper reads it when it writes a map's
+    map.yml (MapDescriptionYamlGenerator.readGameNameFromXml): decoded in the file's own declared encoding, its
+    character references and entities resolved, its white space normalised as XML attributes are, not trimmed. None
+    if the file is not such a game or the name is blank (TripleA lists no such game)."""
+    from xml.parsers import expat
 
+    found: list[str] = []
+    depth = [0]
+
+    class Found(Exception):
+        pass
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        depth[0] += 1
+        if depth[0] == 2 and tag == "info":
+            found.append(attributes.get("name", ""))
+            raise Found
+
+    def end(tag: str) -> None:
+        depth[0] -= 1
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler, parser.EndElementHandler = start, end
     try:
         with open(path, "rb") as stream:
-            head = stream.read(64 * 1024).decode("utf-8", errors="replace")
-    except OSError:
+            while chunk := stream.read(64 * 1024):  # the info element comes first: one chunk, as a rule
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+    except Found:
+        pass
+    except (OSError, expat.ExpatError, LookupError, ValueError):
         return None
-    found = re.search(r"<info\s[^>]*?\bname\s*=\s*(\"([^\"]*)\"|'([^']*)')", head)
-    if found is None:
-        return None
-    name = unescape(found.group(2) if found.group(2) is not None else found.group(3), {"&quot;": '"', "&apos;": "'"}).strip()
-    return name or None
+    return found[0] if found and found[0].strip() else None
 
 
 def installed_maps(maps_dir: Path) -> list[MapFolder]:
