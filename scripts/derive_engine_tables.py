@@ -1,0 +1,277 @@
+"""Write the tables validate judges a game by, read from a TripleA 2.x jar (issue 44: derive, do not transcribe).
+
+    python3 scripts/derive_engine_tables.py [JAR] [--out FILE] [--check]
+
+JAR is a TripleA 2.x jar (default: ../shared/triplea-engine-2.7's headless jar); the tables are written to
+src/kremlin_triplea/check/tables/triplea2.json (sorted keys, one format: the same jar gives the same bytes).
+``--check`` writes nothing and exits 1 when the file differs from what the jar gives.
+
+What is read, and how (all from the engine's own classes, in its own JVM through JPype):
+
+- ``xml``: the XML mapping 2.x reads a game with (``org.triplea.generic.xml.reader.XmlMapper`` over the
+  ``org.triplea.map.data.elements`` classes): from ``Game``, every class's ``@Attribute`` fields (the names the
+  annotation gives, else the field's; its Java type; its default) and its ``@Tag``/``@TagList`` children (the
+  names the annotation gives, else the child class's simple name) and ``@BodyText``. Tag names are matched
+  ignoring case (``XmlParser`` upper-cases both); attribute names exactly (``getAttributeValue(null, name)``).
+- ``delegates`` / ``attachments``: the names ``XmlGameElementMapper`` makes a delegate or an attachment of (its
+  two private factory maps, read by reflection).
+- ``properties``: for every attachment class, each option name its ``getPropertyOrEmpty`` answers (every name
+  in the class files of the class and its superclasses is asked: the names are a ``switch`` in 2.7, not a map),
+  with its kind found by setting values on a fresh attachment of an empty game as the parser does
+  (``MutableProperty.setValue``): ``int`` (a number taken, a word refused: ``Integer.parseInt``), ``boolean``
+  (``true``/``false`` in any case taken, anything else refused: ``getBool``), ``text`` (anything taken), or
+  ``checked`` (read by its own parser, which refuses what names nothing in an empty game); and the Java type of
+  the field of that name, where there is one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import struct
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
+
+DEFAULT_JAR = ROOT.parent / "shared" / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
+TABLES = ROOT / "src" / "kremlin_triplea" / "check" / "tables" / "triplea2.json"
+
+ELEMENTS = "org.triplea.map.data.elements."
+ANNOTATIONS = "org.triplea.generic.xml.reader.annotations."
+ATTACHMENTS = "games.strategy.triplea.attachments."
+
+#: Values set on a fresh attachment to tell a property's kind (see the module's docstring).
+PROBES = ("1", "-7", "word", "true", "FALSE")
+_IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*")
+
+
+def class_file_names(jar: Path, class_name: str) -> set[str]:
+    """Every identifier-like UTF-8 constant of ``class_name``'s class file in ``jar`` (names, strings, descriptors' parts)."""
+    return {name for text in class_file_texts(jar, class_name) for name in _IDENTIFIER.findall(text)}
+
+
+def class_file_texts(jar: Path, class_name: str) -> set[str]:
+    """Every UTF-8 constant of ``class_name``'s class file in ``jar`` (its strings, names and descriptors)."""
+    with zipfile.ZipFile(jar) as archive:
+        data = archive.read(class_name.replace(".", "/") + ".class")
+    count = struct.unpack_from(">H", data, 8)[0]
+    offset, index, found = 10, 1, set()
+    sizes = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4, 15: 3, 16: 2, 17: 4, 18: 4, 19: 2, 20: 2}
+    while index < count:
+        tag = data[offset]
+        if tag == 1:
+            length = struct.unpack_from(">H", data, offset + 1)[0]
+            found.add(data[offset + 3 : offset + 3 + length].decode("utf-8", "replace"))
+            offset += 3 + length
+        else:
+            offset += 1 + sizes[tag]
+        index += 2 if tag in (5, 6) else 1
+    return found
+
+
+def start_jvm(jar: Path) -> None:
+    import jpype
+
+    if not jpype.isJVMStarted():
+        jpype.startJVM(
+            jpype.getDefaultJVMPath(),
+            "-Djava.awt.headless=true",
+            "-Dtriplea.headless=true",
+            classpath=[str(p) for p in triplea2_classpath(jar)],
+            convertStrings=False,
+        )
+        logger = jpype.JClass("org.slf4j.LoggerFactory").getLogger("ROOT")
+        logger.setLevel(jpype.JClass("ch.qos.logback.classic.Level").OFF)  # the probes' refusals are expected
+
+
+def xml_mapping() -> dict[str, dict]:
+    """Every element class of the 2.x mapping reachable from ``Game``, by its simple (nested: dotted) class name."""
+    from jpype import JClass
+
+    annotation = {kind: JClass(ANNOTATIONS + kind) for kind in ("Attribute", "Tag", "TagList", "BodyText")}
+    found: dict[str, dict] = {}
+
+    def names(given, default: str) -> list[str]:
+        given = [str(n) for n in given]
+        return [default] if given == [""] else given
+
+    def walk(cls) -> str:
+        key = str(cls.getName()).removeprefix(ELEMENTS).replace("$", ".")
+        if key in found:
+            return key
+        entry: dict = {"attributes": {}, "children": {}, "body_text": False}
+        found[key] = entry
+        for field in cls.getDeclaredFields():
+            if (a := field.getAnnotation(annotation["Attribute"])) is not None:
+                for name in names(a.names(), str(field.getName())):
+                    entry["attributes"][name] = {
+                        "field": str(field.getName()),
+                        "type": str(field.getType().getSimpleName()),
+                        "default": str(a.defaultValue()) or None,
+                    }
+            elif (t := field.getAnnotation(annotation["Tag"])) is not None:
+                child = field.getType()
+                for name in names(t.names(), str(child.getSimpleName())):
+                    entry["children"][name] = {"class": walk(child), "list": False}
+            elif (t := field.getAnnotation(annotation["TagList"])) is not None:
+                child = field.getGenericType().getActualTypeArguments()[0]
+                for name in names(t.names(), str(child.getSimpleName())):
+                    entry["children"][name] = {"class": walk(child), "list": True}
+            elif field.getAnnotation(annotation["BodyText"]) is not None:
+                entry["body_text"] = True
+        return key
+
+    walk(JClass(ELEMENTS + "Game").class_)
+    return found
+
+
+def factory_names() -> tuple[list[str], list[str]]:
+    """The delegate and attachment names ``XmlGameElementMapper`` knows (its private factory maps)."""
+    from jpype import JClass
+
+    mapper_class = JClass("games.strategy.engine.data.gameparser.XmlGameElementMapper")
+    mapper = mapper_class()
+    found = []
+    for field_name in ("delegateFactoriesByTypeName", "attachmentFactoriesByTypeName"):
+        field = mapper_class.class_.getDeclaredField(field_name)
+        field.setAccessible(True)
+        found.append(sorted(str(k) for k in field.get(mapper).keySet()))
+    return found[0], found[1]
+
+
+def _superclasses(cls):
+    while cls is not None and str(cls.getName()) != "java.lang.Object":
+        yield cls
+        cls = cls.getSuperclass()
+
+
+def _field_types(cls) -> dict[str, str]:
+    types: dict[str, str] = {}
+    for owner in _superclasses(cls):
+        for field in owner.getDeclaredFields():
+            types.setdefault(str(field.getName()), re.sub(r"\b[a-z][\w.]*\.(?=[A-Z])", "", str(field.getGenericType().getTypeName())))
+    return types
+
+
+def _kind(make, name: str) -> str:
+    taken = {}
+    for value in PROBES:
+        try:
+            make().getPropertyOrEmpty(name).get().setValue(value)
+            taken[value] = True
+        except Exception:  # noqa: BLE001 - a refusal is the answer sought
+            taken[value] = False
+    if taken["1"] and taken["-7"] and not taken["word"] and not taken["true"]:
+        return "int"
+    if taken["true"] and taken["FALSE"] and not taken["word"] and not taken["1"]:
+        return "boolean"
+    if all(taken.values()):
+        return "text"
+    return "checked"
+
+
+def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:
+    """Each attachment class's options (see the module's docstring), by the name ``javaClass`` gives it."""
+    from jpype import JClass
+
+    game_data = JClass("games.strategy.engine.data.GameData")
+    mapper = JClass("games.strategy.engine.data.gameparser.XmlGameElementMapper")()
+    found: dict[str, dict] = {}
+    for java_class in attachment_names:
+        data = game_data()
+
+        def make(java_class=java_class, data=data):
+            return mapper.newAttachment(java_class, "probe", None, data).get()
+
+        cls = make().getClass()
+        candidates = set()
+        for owner in _superclasses(cls):
+            candidates |= class_file_names(jar, str(owner.getName()))
+        field_types = _field_types(cls)
+        properties = {}
+        for name in sorted(candidates):
+            if not make().getPropertyOrEmpty(name).isPresent():
+                continue
+            properties[name] = {"kind": _kind(make, name), "java_type": field_types.get(name)}
+        superclass = cls.getSuperclass()
+        found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
+    return found
+
+
+def game_property_types(jar: Path) -> dict[str, str]:
+    """Each game property the engine reads through ``games.strategy.triplea.Properties``, by name: the type it reads
+    it as (``boolean``, ``int`` or ``String``).
+
+    Each one-argument getter is called on properties holding one text value under one name at a time (every string
+    constant of ``Properties`` and ``Constants``): an ``int`` or ``boolean`` getter that reads that name fails to cast
+    the text (``GameProperties.get(key, default)``), a ``String`` getter gives the text back."""
+    from jpype import JClass, JException
+
+    properties_class = JClass("games.strategy.triplea.Properties")
+    game_properties = JClass("games.strategy.engine.data.properties.GameProperties")
+    game_data = JClass("games.strategy.engine.data.GameData")
+    names = sorted(class_file_texts(jar, "games.strategy.triplea.Properties") | class_file_texts(jar, "games.strategy.triplea.Constants"))
+    getters = [
+        m
+        for m in properties_class.class_.getDeclaredMethods()
+        if len(m.getParameterTypes()) == 1 and str(m.getParameterTypes()[0].getName()) == "games.strategy.engine.data.properties.GameProperties"
+    ]
+    found: dict[str, str] = {}
+    for name in names:
+        holding = game_properties(game_data())
+        holding.set(name, JClass("java.lang.String")("\u0000probe"))
+        for getter in getters:
+            kind = str(getter.getReturnType().getSimpleName())
+            try:
+                value = getter.invoke(None, holding)
+            except JException:  # InvocationTargetException of a ClassCastException: this getter reads ``name``
+                found[name] = kind
+                continue
+            if kind == "String" and value is not None and str(value) == "\u0000probe":
+                found[name] = kind
+    return found
+
+
+def derive(jar: Path) -> dict:
+    start_jvm(jar)
+    delegates, attachments = factory_names()
+    return {
+        "engine": jar.name,
+        "xml": xml_mapping(),
+        "delegates": delegates,
+        "game_properties": game_property_types(jar),
+        "attachments": attachment_properties(jar, attachments),
+    }
+
+
+def text_of(tables: dict) -> str:
+    return json.dumps(tables, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("jar", nargs="?", type=Path, default=DEFAULT_JAR)
+    parser.add_argument("--out", type=Path, default=TABLES)
+    parser.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the jar gives; write nothing")
+    args = parser.parse_args()
+    text = text_of(derive(args.jar))
+    if args.check:
+        same = args.out.is_file() and args.out.read_text(encoding="utf-8") == text
+        print(f"{args.out}: {'as' if same else 'NOT as'} {args.jar.name} gives")
+        return 0 if same else 1
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    partial = args.out.with_suffix(".json.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(args.out)
+    print(f"{args.out}: {len(text):,} bytes from {args.jar.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
