@@ -18,8 +18,10 @@ What is read, and how (all from the engine's own classes, in its own JVM through
 - ``properties``: for every attachment class, each option name its ``getPropertyOrEmpty`` answers (every name
   in the class files of the class and its superclasses is asked: the names are a ``switch`` in 2.7, not a map),
   with its kind found by setting values on a fresh attachment of an empty game as the parser does
-  (``MutableProperty.setValue``): ``int`` (a number taken, a word refused: ``Integer.parseInt``), ``boolean``
-  (``true``/``false`` in any case taken, anything else refused: ``getBool``), ``text`` (anything taken), or
+  (``MutableProperty.setValue``): ``int`` (``1`` taken and read back as the Integer 1, a word and ``true`` refused:
+  ``Integer.parseInt``), ``boolean`` (``true`` and ``FALSE`` taken, ``true`` read back as the Boolean true, a word
+  and ``1`` refused: ``getBool``),
+  ``text`` (anything taken), or
   ``checked`` (read by its own parser, which refuses what names nothing in an empty game); and the Java type of
   the field of that name, where there is one.
 """
@@ -160,20 +162,31 @@ def _field_types(cls) -> dict[str, str]:
 
 
 def _kind(make, name: str) -> str:
-    taken = {}
+    taken, read = {}, {}
     for value in PROBES:
         try:
-            make().getPropertyOrEmpty(name).get().setValue(value)
+            prop = make().getPropertyOrEmpty(name).get()
+            prop.setValue(value)
             taken[value] = True
+            read[value] = prop.getValue()
         except Exception:  # noqa: BLE001 - a refusal is the answer sought
             taken[value] = False
-    if taken["1"] and taken["-7"] and not taken["word"] and not taken["true"]:
+    if taken["1"] and not (taken["word"] or taken["true"] or taken["FALSE"]) and _is(read["1"], "java.lang.Integer", 1):
         return "int"
-    if taken["true"] and taken["FALSE"] and not taken["word"] and not taken["1"]:
+    if taken["true"] and taken["FALSE"] and not (taken["word"] or taken["1"]) and _is(read["true"], "java.lang.Boolean", True):
         return "boolean"
     if all(taken.values()):
         return "text"
     return "checked"
+
+
+def _is(value, java_type: str, expected) -> bool:
+    """Whether ``value`` (what a property's getter gave) is the Java ``java_type`` holding ``expected``."""
+    return (
+        value is not None
+        and str(value.getClass().getName()) == java_type
+        and (value.intValue() if java_type.endswith("Integer") else bool(value.booleanValue())) == expected
+    )
 
 
 def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:

@@ -218,7 +218,10 @@ def _decapitalized(name: str) -> str:
 
 
 def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
-    """Options TripleA reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses."""
+    """Judged for 1.9: options 2.7 reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses
+    (2.x's are ``options_the_engine_cannot_set``'s, check/option_checks.py)."""
+    if game.engine == TRIPLEA_2:
+        return
     for attachment in game.attachments:
         java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
         ints = int_options(java_class)

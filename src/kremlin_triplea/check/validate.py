@@ -71,6 +71,7 @@ from kremlin_triplea.check.number_checks import (
     property_numbers_read_as_text,
     triplea19_refusals,
 )
+from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
 
 # The verdict, and the engines and game.dtd a caller asks it for (at home in check/game_index.py and check/dtd.py).
 __all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "lined", "unlined", "validate_tree"]
@@ -175,6 +176,9 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     player_named_neutral,
     steps_without_player_19,
     unknown_attachment_targets,
+    attachments_the_engine_cannot_make,
+    options_the_engine_cannot_set,
+    delegates_the_engine_cannot_make,
     unknown_names_in_options,
     bids_for_unknown_players,
     unit_types_without_unit_attachment,
