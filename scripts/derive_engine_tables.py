@@ -8,6 +8,7 @@ src/kremlin_triplea/check/tables/triplea2.json (sorted keys, one format: the sam
 
 What is read, and how (all from the engine's own classes, in its own JVM through JPype):
 
+- ``technologies``: the technologies 2.x has built in, name by property (``TechAdvance``).
 - ``xml``: the XML mapping 2.x reads a game with (``org.triplea.generic.xml.reader.XmlMapper`` over the
   ``org.triplea.map.data.elements`` classes): from ``Game``, every class's ``@Attribute`` fields (the names the
   annotation gives, else the field's; its Java type; its default) and its ``@Tag``/``@TagList`` children (the
@@ -22,8 +23,11 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   ``Integer.parseInt``), ``boolean`` (``true`` and ``FALSE`` taken, ``true`` read back as the Boolean true, a word
   and ``1`` refused: ``getBool``),
   ``text`` (anything taken), or
-  ``checked`` (read by its own parser, which refuses what names nothing in an empty game); and the Java type of
-  the field of that name, where there is one.
+  ``checked`` (read by its own parser, which refuses what names nothing in an empty game); the Java type of the
+  field of that name, where there is one; the value a fresh attachment holds (an int, boolean or text); and, for a
+  ``checked`` option whose value is only ``:``-separated names of one kind (unit types, territories, players or
+  resources, found by setting names on an attachment of a game declaring one of each), that kind (``names``) and
+  whether a whole number may come first (``count_first``).
 """
 
 from __future__ import annotations
@@ -180,6 +184,27 @@ def _kind(make, name: str) -> str:
     return "checked"
 
 
+def _default(make, name: str) -> int | bool | str | None:
+    """The value a fresh attachment holds for a property (an Integer, Boolean or String; None for anything else): its
+    field's of that name where there is one (a getter may give a value worked out from others), else its getter's."""
+    attachment = make()
+    try:
+        field = next((f for owner in _superclasses(attachment.getClass()) for f in owner.getDeclaredFields() if str(f.getName()) == name), None)
+        if field is not None:
+            field.setAccessible(True)
+            value = field.get(attachment)
+        else:
+            value = attachment.getPropertyOrEmpty(name).get().getValue()
+    except Exception:  # noqa: BLE001 - a property whose getter needs a game: no default to tell
+        return None
+    kind = "" if value is None else str(value.getClass().getName())
+    if kind == "java.lang.Integer":
+        return int(value.intValue())
+    if kind == "java.lang.Boolean":
+        return bool(value.booleanValue())
+    return str(value) if kind == "java.lang.String" else None
+
+
 def _is(value, java_type: str, expected) -> bool:
     """Whether ``value`` (what a property's getter gave) is the Java ``java_type`` holding ``expected``."""
     return (
@@ -187,6 +212,43 @@ def _is(value, java_type: str, expected) -> bool:
         and str(value.getClass().getName()) == java_type
         and (value.intValue() if java_type.endswith("Integer") else bool(value.booleanValue())) == expected
     )
+
+
+#: The one name of each kind the game of the reference probes declares (see ``_names_of``).
+NAMED = {"unit type": "ProbeUnit", "territory": "ProbeLand", "player": "ProbePlayer", "resource": "ProbeResource"}
+
+
+def _game_with_one_of_each():
+    """A game declaring one unit type, territory, player and resource (``NAMED``), nothing else."""
+    from jpype import JClass
+
+    data = JClass("games.strategy.engine.data.GameData")()
+    data.getUnitTypeList().addUnitType(JClass("games.strategy.engine.data.UnitType")(NAMED["unit type"], data))
+    data.getMap().addTerritory(JClass("games.strategy.engine.data.Territory")(NAMED["territory"], data))
+    data.getPlayerList().addPlayerId(JClass("games.strategy.engine.data.GamePlayer")(NAMED["player"], data))
+    data.getResourceList().addResource(JClass("games.strategy.engine.data.Resource")(NAMED["resource"], data))
+    return data
+
+
+def _names_of(mapper, java_class: str, name: str) -> tuple[str, bool] | None:
+    """The kind of thing a ``checked`` option's value names, when it is only ``:``-separated names of one kind: each
+    kind's name is taken alone and twice (``A:A``), and an unknown name refused, alone and after a known one."""
+    from jpype import JClass
+
+    def taken(value: str) -> bool:
+        data = _game_with_one_of_each()
+        try:
+            mapper.newAttachment(java_class, "probe", None, data).get().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
+        except Exception:  # noqa: BLE001 - a refusal is the answer sought
+            return False
+        return True
+
+    if taken("ProbeNothing"):
+        return None
+    kinds = [kind for kind, known in NAMED.items() if taken(known) and taken(f"{known}:{known}") and not taken(f"{known}:ProbeNothing")]
+    if len(kinds) != 1:
+        return None
+    return kinds[0], taken(f"1:{NAMED[kinds[0]]}")
 
 
 def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:
@@ -211,7 +273,10 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
         for name in sorted(candidates):
             if not make().getPropertyOrEmpty(name).isPresent():
                 continue
-            properties[name] = {"kind": _kind(make, name), "java_type": field_types.get(name)}
+            kind = _kind(make, name)
+            properties[name] = {"kind": kind, "java_type": field_types.get(name), "default": _default(make, name)}
+            if kind == "checked" and (names := _names_of(mapper, java_class, name)):
+                properties[name]["names"], properties[name]["count_first"] = names
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found
@@ -251,6 +316,22 @@ def game_property_types(jar: Path) -> dict[str, str]:
     return found
 
 
+def predefined_technologies() -> dict[str, str]:
+    """The technologies 2.x has built in, by the property a game's ``techname`` may name one by: its name
+    (``TechAdvance``'s private map of them, each made as ``findDefinedAdvanceAndCreateAdvance`` makes it)."""
+    from jpype import JClass
+
+    advance = JClass("games.strategy.triplea.delegate.TechAdvance")
+    field = advance.class_.getDeclaredField("ALL_PREDEFINED_TECHNOLOGIES")
+    field.setAccessible(True)
+    data = JClass("games.strategy.engine.data.GameData")()
+    found = {}
+    for key in field.get(None).keySet():
+        made = advance.findDefinedAdvanceAndCreateAdvance(key, data)
+        found[str(made.getProperty())] = str(made.getName())
+    return found
+
+
 def derive(jar: Path) -> dict:
     start_jvm(jar)
     delegates, attachments = factory_names()
@@ -259,6 +340,7 @@ def derive(jar: Path) -> dict:
         "xml": xml_mapping(),
         "delegates": delegates,
         "game_properties": game_property_types(jar),
+        "technologies": predefined_technologies(),
         "attachments": attachment_properties(jar, attachments),
     }
 

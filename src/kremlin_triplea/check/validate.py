@@ -72,6 +72,15 @@ from kremlin_triplea.check.number_checks import (
     triplea19_refusals,
 )
 from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
+from kremlin_triplea.check.structure_checks import (
+    canals_the_engine_refuses,
+    nameless_declarations,
+    properties_the_engine_cannot_cast,
+    rules_without_cost_or_result,
+    sections_the_engine_requires,
+    unit_attachments_the_engine_refuses,
+    unknown_references_27,
+)
 
 # The verdict, and the engines and game.dtd a caller asks it for (at home in check/game_index.py and check/dtd.py).
 __all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "lined", "unlined", "validate_tree"]
@@ -166,6 +175,7 @@ def lined(findings: Iterable[Finding]) -> list[tuple[int | None, str]]:
 
 
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
+    sections_the_engine_requires,
     minimum_version,
     foreach_refusals,
     duplicate_territories,
@@ -179,6 +189,12 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     attachments_the_engine_cannot_make,
     options_the_engine_cannot_set,
     delegates_the_engine_cannot_make,
+    rules_without_cost_or_result,
+    nameless_declarations,
+    unknown_references_27,
+    unit_attachments_the_engine_refuses,
+    canals_the_engine_refuses,
+    properties_the_engine_cannot_cast,
     unknown_names_in_options,
     bids_for_unknown_players,
     unit_types_without_unit_attachment,
@@ -201,6 +217,8 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
 #: changes in every file it writes; the others are worked out once per text of the rest (check/incremental.py).
 STATE_CHECKS = {
     unknown_references,
+    unknown_references_27,
+    properties_the_engine_cannot_cast,
     player_named_neutral,
     bids_for_unknown_players,
     owned_territories_without_territory_attachment,

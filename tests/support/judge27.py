@@ -1,0 +1,24 @@
+"""TripleA 2.7's verdict on game files (scripts/judge_with_triplea27.py: refuses, misreads or reads), one JVM a call."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SCRIPT = ROOT / "scripts" / "judge_with_triplea27.py"
+ANSWER = "verdict: "
+
+
+def judged_by_27(paths: Sequence[Path], *, timeout: float = 1800) -> list[dict[str, str]]:
+    """2.7's answer for each of ``paths``, in order: ``verdict`` and ``why``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    given = "".join(f"{Path(p).resolve()}\n" for p in paths)
+    done = subprocess.run([sys.executable, str(SCRIPT)], input=given, capture_output=True, text=True, env=env, timeout=timeout, check=True)
+    answers = [json.loads(line[len(ANSWER) :]) for line in done.stdout.splitlines() if line.startswith(ANSWER)]
+    assert len(answers) == len(paths), done.stderr[-2000:]
+    return answers
