@@ -11,8 +11,9 @@ What is read, and how (all from the engine's own classes, in its own JVM through
 - ``technologies``: the technologies 2.x has built in, name by property (``TechAdvance``).
 - ``xml``: the XML mapping 2.x reads a game with (``org.triplea.generic.xml.reader.XmlMapper`` over the
   ``org.triplea.map.data.elements`` classes): from ``Game``, every class's ``@Attribute`` fields (the names the
-  annotation gives, else the field's; its Java type; its default) and its ``@Tag``/``@TagList`` children (the
-  names the annotation gives, else the child class's simple name) and ``@BodyText``. Tag names are matched
+  annotation gives, else the field's, each with its rank in the annotation: the first found is read; its field, Java
+  type and default) and its ``@Tag``/``@TagList`` children (the names the annotation gives, else the child class's
+  simple name; its field, and whether a list) and ``@BodyText``. Tag names are matched
   ignoring case (``XmlParser`` upper-cases both); attribute names exactly (``getAttributeValue(null, name)``).
 - ``delegates`` / ``attachments``: the names ``XmlGameElementMapper`` makes a delegate or an attachment of (its
   two private factory maps, read by reflection).
@@ -115,20 +116,21 @@ def xml_mapping() -> dict[str, dict]:
         found[key] = entry
         for field in cls.getDeclaredFields():
             if (a := field.getAnnotation(annotation["Attribute"])) is not None:
-                for name in names(a.names(), str(field.getName())):
+                for rank, name in enumerate(names(a.names(), str(field.getName()))):
                     entry["attributes"][name] = {
                         "field": str(field.getName()),
+                        "rank": rank,
                         "type": str(field.getType().getSimpleName()),
                         "default": str(a.defaultValue()) or None,
                     }
             elif (t := field.getAnnotation(annotation["Tag"])) is not None:
                 child = field.getType()
-                for name in names(t.names(), str(child.getSimpleName())):
-                    entry["children"][name] = {"class": walk(child), "list": False}
+                for rank, name in enumerate(names(t.names(), str(child.getSimpleName()))):
+                    entry["children"][name] = {"class": walk(child), "list": False, "field": str(field.getName()), "rank": rank}
             elif (t := field.getAnnotation(annotation["TagList"])) is not None:
                 child = field.getGenericType().getActualTypeArguments()[0]
-                for name in names(t.names(), str(child.getSimpleName())):
-                    entry["children"][name] = {"class": walk(child), "list": True}
+                for rank, name in enumerate(names(t.names(), str(child.getSimpleName()))):
+                    entry["children"][name] = {"class": walk(child), "list": True, "field": str(field.getName()), "rank": rank}
             elif field.getAnnotation(annotation["BodyText"]) is not None:
                 entry["body_text"] = True
         return key

@@ -30,6 +30,7 @@ UNIT_CLASS = 'javaClass="games.strategy.triplea.attachments.UnitAttachment" type
 SUEZ = 'attachTo="15 Sea Zone" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">\n      <option name="canalName" value="Suez Canal"/>'
 INFANTRY_RULE = '<cost resource="PUs" quantity="3"/>\n      <result resourceOrUnit="infantry" quantity="1"/>'
 LOW_LUCK = '<property name="Low Luck" value="false" editable="true">'
+OWNER = '<territoryOwner territory="Germany" owner="Germans"/>'
 MAX_FACTORIES = '<property name="maxFactoriesPerTerritory" value="1"/>'
 
 
@@ -162,6 +163,50 @@ CASES = [
     Case("2.7 validation", "a land unit with carrierCapacity", AA50_1942, _unit("infantry", '<option name="carrierCapacity" value="1"/>'), "refuses"),
     Case("2.7 validation", "a unit of no hit points", AA50_1942, _unit("infantry", '<option name="hitPoints" value="0"/>'), "refuses"),
     Case("2.7 validation", "a canal of one sea zone", AA50_1942, _sub(SUEZ, SUEZ.replace("Suez Canal", "Lonely Canal")), "refuses"),
+    # 2.7's XML mapping (XmlMapper, XmlParser): tags in any case and by local name, anywhere below their parent, a
+    # parent ending at the first end tag of its name, the last section of two, legacy spellings, empty as absent
+    Case("XML mapping", "<OPTION> with a bad flag", AA50_1942, _sub(CAN_BLITZ, '<OPTION name="canBlitz" value="sure"/>'), "refuses"),
+    Case("XML mapping", "an option in an unknown wrapper", AA50_1942, _sub(CAN_BLITZ, '<wrap><option name="canBlitz" value="sure"/></wrap>'), "refuses"),
+    Case(
+        "XML mapping",
+        "<gamePlay> in an unknown wrapper",
+        AA50_1942,
+        lambda t: t.replace("<gamePlay>", "<w><gamePlay>", 1).replace("</gamePlay>", "</gamePlay></w>", 1),
+        "reads",
+    ),
+    Case("XML mapping", "<GAMEPLAY>", AA50_1942, lambda t: t.replace("<gamePlay>", "<GAMEPLAY>", 1).replace("</gamePlay>", "</GAMEPLAY>", 1), "reads"),
+    Case(
+        "XML mapping",
+        "attatchTo",
+        AA50_1942,
+        _sub('attachment name="unitAttachment" attachTo="fighter"', 'attachment name="unitAttachment" attatchTo="fighter"'),
+        "reads",
+    ),
+    Case(
+        "XML mapping",
+        "<attatchment>",
+        AA50_1942,
+        _re(r'(?s)<attachment (name="unitAttachment" attachTo="fighter"[^>]*>.*?)</attachment>', r"<attatchment \1</attatchment>"),
+        "reads",
+    ),
+    Case("XML mapping", "a second, empty <map>", AA50_1942, lambda t: t.replace("</map>", "</map><map></map>", 1), "refuses"),
+    Case("XML mapping", "a second, empty <initialize>", AA50_1942, lambda t: t.replace("</initialize>", "</initialize><initialize></initialize>", 1), "reads"),
+    Case("XML mapping", "an empty owner", AA50_1942, _sub(OWNER, OWNER.replace('owner="Germans"', 'owner=""')), "refuses"),
+    Case(
+        "XML mapping",
+        "<map/> inside a territory ends the map",
+        AA50_1942,
+        _sub('<territory name="Germany"/>', '<territory name="Germany"><map/></territory>'),
+        "refuses",
+    ),
+    Case(
+        "XML mapping",
+        "an option of another namespace",
+        AA50_1942,
+        lambda t: t.replace("<game>", '<game xmlns:x="urn:x">', 1).replace(CAN_BLITZ, '<x:option name="canBlitz" value="sure"/>', 1),
+        "refuses",
+    ),
+    Case("XML mapping", "a territory in an unknown wrapper", AA50_1942, _sub("</map>", '<extra><territory name="Atlantis"/></extra></map>'), "reads"),
     # property values of the wrong type (PropertyValueTypeInference, then Properties' casts)
     Case("property types", "Low Luck 'yes'", AA50_1942, _sub(LOW_LUCK, '<property name="Low Luck" value="yes" editable="true">'), "misreads"),
     Case("property types", "Low Luck 'yes', not editable", AA50_1942, _sub(LOW_LUCK, '<property name="Low Luck" value="yes" editable="false">'), "misreads"),

@@ -72,6 +72,7 @@ from kremlin_triplea.check.number_checks import (
     triplea19_refusals,
 )
 from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
+from kremlin_triplea.check.reading27 import read_as_27
 from kremlin_triplea.check.structure_checks import (
     canals_the_engine_refuses,
     nameless_declarations,
@@ -123,7 +124,8 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     """
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
-    game = GameIndex.of(root, engine)
+    # 2.x judges what its XML mapping reads (check/reading27.py), 1.9 the file's tree as it is.
+    game = GameIndex.of(read_as_27(root) if engine == TRIPLEA_2 else root, engine)
     found = {check: lined(check(game)) for check in CHECKS}
     refusals = lined(triplea19_refusals(root))
     dtd = find_dtd(dtd, game_file=source_path(root, file)) if read_dtd else None
