@@ -19,10 +19,11 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   two private factory maps, read by reflection).
 - ``properties``: for every attachment class, each option name its ``getPropertyOrEmpty`` answers (every name
   in the class files of the class and its superclasses is asked: the names are a ``switch`` in 2.7, not a map),
-  with its kind found by setting values on a fresh attachment of an empty game as the parser does
+  with its kind found by setting values on a fresh attachment (of a game declaring one unit type, territory, player
+  and resource, attached to the unit type) as the parser does
   (``MutableProperty.setValue``): ``int`` (``1`` taken and read back as the Integer 1, a word and ``true`` refused:
-  ``Integer.parseInt``), ``boolean`` (``true`` and ``FALSE`` taken, ``true`` read back as the Boolean true, a word
-  and ``1`` refused: ``getBool``),
+  ``Integer.parseInt``), ``boolean`` (``true``, ``FALSE`` and ``tRuE`` taken; numbers, words, empty and spaced
+  ``true`` refused: ``getBool``),
   ``text`` (anything taken), or
   ``checked`` (read by its own parser, which refuses what names nothing in an empty game); the Java type of the
   field of that name, where there is one; the value a fresh attachment holds (an int, boolean or text); and, for a
@@ -54,7 +55,7 @@ ANNOTATIONS = "org.triplea.generic.xml.reader.annotations."
 ATTACHMENTS = "games.strategy.triplea.attachments."
 
 #: Values set on a fresh attachment to tell a property's kind (see the module's docstring).
-PROBES = ("1", "-7", "word", "true", "FALSE")
+PROBES = ("1", "-7", "0", "word", "yes", "", " true", "true", "FALSE", "tRuE", "ProbeUnit", "ProbeLand", "ProbePlayer", "ProbeResource")
 _IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*")
 
 
@@ -170,16 +171,20 @@ def _field_types(cls) -> dict[str, str]:
 def _kind(make, name: str) -> str:
     taken, read = {}, {}
     for value in PROBES:
+        prop = make().getPropertyOrEmpty(name).get()
         try:
-            prop = make().getPropertyOrEmpty(name).get()
             prop.setValue(value)
             taken[value] = True
-            read[value] = prop.getValue()
         except Exception:  # noqa: BLE001 - a refusal is the answer sought
             taken[value] = False
+            continue
+        try:
+            read[value] = prop.getValue()
+        except Exception:  # noqa: BLE001 - a write-only property: nothing to read back
+            read[value] = None
     if taken["1"] and not (taken["word"] or taken["true"] or taken["FALSE"]) and _is(read["1"], "java.lang.Integer", 1):
         return "int"
-    if taken["true"] and taken["FALSE"] and not (taken["word"] or taken["1"]) and _is(read["true"], "java.lang.Boolean", True):
+    if taken["true"] and taken["FALSE"] and taken["tRuE"] and not any(taken[v] for v in PROBES[:7] + PROBES[10:]):
         return "boolean"
     if all(taken.values()):
         return "text"
@@ -257,14 +262,14 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
     """Each attachment class's options (see the module's docstring), by the name ``javaClass`` gives it."""
     from jpype import JClass
 
-    game_data = JClass("games.strategy.engine.data.GameData")
     mapper = JClass("games.strategy.engine.data.gameparser.XmlGameElementMapper")()
     found: dict[str, dict] = {}
     for java_class in attachment_names:
-        data = game_data()
+        data = _game_with_one_of_each()
+        unit_type = data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
 
-        def make(java_class=java_class, data=data):
-            return mapper.newAttachment(java_class, "probe", None, data).get()
+        def make(java_class=java_class, data=data, unit_type=unit_type):
+            return mapper.newAttachment(java_class, "probe", unit_type, data).get()
 
         cls = make().getClass()
         candidates = set()

@@ -18,7 +18,8 @@ from lxml import etree
 
 from kremlin_triplea.check.validate import validate_tree
 from support.judge27 import judged_by_27
-from support.paths import AA50_1942, CORPUS_DIR
+from support.mutate_games import mutated
+from support.paths import AA50_1942, CORPUS_DIR, PINNED_GAMES
 
 DRAGON_WAR = CORPUS_DIR / "dragon_war.xml"  # relationships, technologies, support attachments, requiresUnits
 INVASION_USA = CORPUS_DIR / "Invasion_USA.xml"
@@ -56,6 +57,17 @@ def _re(pattern: str, new: str) -> Callable[[str], str]:
     return edit
 
 
+@attrs.frozen
+class MutatedBy:
+    """The edit the generative differential made of a case's game with ``seed`` (tests/support/mutate_games.py)."""
+
+    seed: int
+
+
+def mutated_by(seed: int) -> MutatedBy:
+    return MutatedBy(seed)
+
+
 def _without(section: str) -> Callable[[str], str]:
     return lambda text: text[: text.index(f"<{section}>")] + text[text.index(f"</{section}>") + len(section) + 3 :]
 
@@ -69,7 +81,7 @@ class Case:
     kind: str  # the class of issue 44
     name: str
     base: Path
-    edit: Callable[[str], str] | str  # the edit, or the whole file
+    edit: Callable[[str], str] | str | MutatedBy  # the edit, the whole file, or a generated edit
     verdict: str  # 2.7's: refuses, misreads or reads
 
 
@@ -225,8 +237,23 @@ CASES = [
 ]
 
 
+#: Disagreements the generative differential found (scripts/validate_differential.py, tests/test_validate_generative.py),
+#: each kept as the game and seed that made it: (kind, what, game, seed, 2.7's verdict).
+FOUND = [
+    ("option values", "isFactory '1_000' (a write-only flag)", "omaha.xml", 202004839, "refuses"),
+    ("option names", "OriginalOwner '1' (a reference looked up decapitalized)", "iron_blitz_Cold_War.xml", 2538594012, "refuses"),
+    ("numbers", "maxRunCount of a digit outside the BMP", "sword.xml", 258651995, "refuses"),
+    ("references", "an attachment without attachTo", "anzio.xml", 4011827363, "refuses"),
+    ("structure", "a frontier naming a rule twice", "omaha.xml", 1890252069, "refuses"),
+]
+CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
+
+
 def written(case: Case, folder: Path, index: int) -> Path:
     path = folder / f"{index:03d}-{case.base.stem}.xml"
+    if isinstance(case.edit, MutatedBy):
+        path.write_bytes(mutated(case.base, case.edit.seed).data)
+        return path
     text = case.edit if isinstance(case.edit, str) else case.edit(case.base.read_text(encoding="utf-8"))
     path.write_text(text, encoding="utf-8")
     return path

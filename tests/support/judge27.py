@@ -22,3 +22,33 @@ def judged_by_27(paths: Sequence[Path], *, timeout: float = 1800) -> list[dict[s
     answers = [json.loads(line[len(ANSWER) :]) for line in done.stdout.splitlines() if line.startswith(ANSWER)]
     assert len(answers) == len(paths), done.stderr[-2000:]
     return answers
+
+
+class Judge27:
+    """One 2.7 JVM answering file after file (scripts/judge_with_triplea27.py kept running): ``judge(path)``."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        self._process = subprocess.Popen(
+            [sys.executable, str(SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env
+        )
+
+    def judge(self, path: Path) -> dict[str, str]:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(f"{Path(path).resolve()}\n")
+        self._process.stdin.flush()
+        for line in self._process.stdout:
+            if line.startswith(ANSWER):
+                return json.loads(line[len(ANSWER) :])
+        raise RuntimeError(f"the 2.7 judge ended (exit {self._process.wait()})")
+
+    def close(self) -> None:
+        if self._process.stdin is not None:
+            self._process.stdin.close()
+        self._process.wait(timeout=60)
+
+    def __enter__(self) -> Judge27:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.close()

@@ -41,6 +41,17 @@ def rules_without_cost_or_result(game: GameIndex) -> Iterator[Finding]:
                     yield rule, f"<{kind}> {rule.get('name')!r} has no <{part}>; {REFUSES}"
 
 
+def rules_in_a_frontier_twice(game: GameIndex) -> Iterator[Finding]:
+    """A production or repair frontier naming one rule twice (ProductionFrontier.addRule: "Rule already added")."""
+    for frontier, rules in (("productionFrontier", "frontierRules"), ("repairFrontier", "repairRules")):
+        for element in game.root.iterfind(f"production/{frontier}"):
+            seen: set[str | None] = set()
+            for rule in element.iterfind(rules):
+                if rule.get("name") in seen:
+                    yield rule, f"<{frontier}> {element.get('name')!r} names rule {rule.get('name')!r} twice; {REFUSES}"
+                seen.add(rule.get("name"))
+
+
 #: The declarations 2.7 makes a named thing of, which cannot be nameless (an empty name is read as none, and the
 #: thing's constructor refuses none: "Could not parse: null").
 NAMED_DECLARATIONS = {
@@ -130,7 +141,7 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
             name = option_name(written)
             found = properties.get(name, {})
             kind = found.get("names")
-            if kind is None or found.get("count_first") or (java_class, written) in OPTION_REFERENCES:  # those: unknown_names_in_options
+            if kind is None or found.get("count_first") or (java_class, name) in OPTION_REFERENCES:  # those: unknown_names_in_options
                 continue
             if name == "giveUnitControl" and value in ("true", "false"):
                 continue  # skipped by 2.7 (LegacyPropertyMapper.ignoreOptionName)
