@@ -28,8 +28,10 @@ from kremlin_triplea.gamefile.install import default_game_name
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import HouseResult, selection_lines
 from kremlin_triplea.model.changes import SetGameName, SetProperty
+from kremlin_triplea.report.claims import checked_rules
 from kremlin_triplea.report.value import value_result
 from kremlin_triplea.rules.game_rules import GameRule
+from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import restrictions_kept_in_part
 
 #: An outcome line a pick leaves for the players to keep.
@@ -45,6 +47,10 @@ def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
     board = result.game.board
     if any(isinstance(change, SetGameName) for change in board.changes):
         return result
+    if result.rules is not None:
+        # What the notes say TripleA enforces is checked against the game as written, not the ruleset's targets.
+        names = result.state.names if isinstance(result, DraftResult) else Names(board, result.profile, ())
+        result = attrs.evolve(result, rules=checked_rules(result.rules, result.game.to_bytes(), names))
     if isinstance(result, HouseResult):
         html = house_notes_html(result)
     else:
