@@ -190,3 +190,44 @@ def test_the_claims_the_issue_found_false_are_the_players(tmp_path: Path) -> Non
     assert not any(line.startswith("Standard Third Edition rules") for line in _enforced(notes))
     yours = unescape(notes[notes.index("<h3>You enforce</h3>") : notes.index("<hr/>")])
     assert "Standard Third Edition rules (not in this game: this game's property 'Attacker Retreat Planes' is 'false', not True" in yours
+
+
+DATA = Path(__file__).resolve().parent / "data"
+# Maps the tool has never seen (tests/data/PROVENANCE.md), read with the profile a host drafts (``profile new``).
+DRAFTED = [DATA / "world_war_ii_v4" / "WW2v4.xml", DATA / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", DRAFTED, ids=[p.parent.name for p in DRAFTED])
+@pytest.mark.parametrize("rule_set", KREMLIN_RULESETS)
+def test_on_a_map_never_seen_every_claim_holds_in_the_written_game(tmp_path: Path, path: Path, rule_set: str) -> None:
+    """The issue's cases: "Restricted Russia" where no player has a movement list (World War II v4), "2-hit
+    battleships" where no unit type is named exactly 'battleship' (Total World War's per-power types)."""
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from kremlin_triplea.rules.profile import load_profile
+
+    written = tmp_path / f"{path.stem}.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(path), "--ruleset", rule_set, "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    profile = load_profile(written)
+    game = load(path)
+    names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
+    try:
+        applied = game_rule_changes(game.board, [load_named_ruleset(rule_set).rule_set], profile, names)
+    except KremlinError as error:
+        pytest.fail(f"{rule_set} could not be written into {path.name}: {error}")
+    game.board.push_all(list(applied.changes))
+    result = HouseResult(game, profile, applied, ())
+    notes = add_notes(result).game.board.properties["notes"]
+    root = etree.fromstring(result.game.to_bytes(), etree.XMLParser(huge_tree=True))
+    listed = _enforced(notes)
+    wrong = []
+    for rule in applied.game:
+        if not any(line == rule.title or line.startswith((f"{rule.title}:", f"{rule.title} In TripleA")) for line in listed):
+            continue
+        if rule.built_in and not rule.changes and not BUILT_IN[rule.id](root, profile):
+            wrong.append(f"{rule.id}: claimed 'already in the game', the game does not have it")
+        wrong += [f"{rule.id}: {why}" for why in _property_effects(rule, root, profile)]
+    assert wrong == [], wrong
