@@ -59,7 +59,8 @@ def test_roles_on_a_map_whose_unit_names_differ() -> None:
     game = load(NAPOLEONIC)
     facts = unit_facts(game)
     assert match_unit_word("infantry", game, facts).unit == "Fusiliers"  # the cheapest line infantry that moves
-    assert match_unit_word("tank", game, facts).unit == "Hussars"  # canBlitz, not artillery, cheapest
+    # canBlitz, not artillery, nearest the rule text's tank (moves 2, attacks 3): not the Hussars (attack 1) nor a general
+    assert match_unit_word("tank", game, facts).unit == "Cuirassiers"
     assert match_unit_word("sub", game, facts).unit == "Corvette"  # isSub
     assert match_unit_word("battleship", game, facts).unit == "Battleship"  # two hits
     assert match_unit_word("fighter", game, facts).unit is None
