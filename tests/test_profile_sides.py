@@ -44,3 +44,31 @@ def test_a_player_of_neither_side_is_not_enemy_held_for_a_takeover(tmp_path: Pat
         taker = next(p for p in run.state.side_powers[side] if run.state.power_problem(option, side, p) is None)
         problem = takeover_problem(run.state, option, side, territory, taker)
         assert problem is not None and "a power of neither the Axis nor the Allies" in problem.why, problem
+
+
+def test_a_neutral_player_s_country_is_a_neutral_to_take_and_its_garrison_joins_the_taker(tmp_path: Path) -> None:
+    """000 option 3: "Take over two neutral powers ... you take over their armies as well." Oztea 1939 Global's Spain,
+    Sweden, Turkey... are held by its Neutral_True player, with its infantry: they were "already taken over" (held by
+    a player), so option 3 offered nothing; and a neutral taken over kept the map's garrison as neutral units inside
+    the taker's territory. Now a player of neither side holds an untaken neutral, and after every legal takeover no
+    unit of a player of neither side is left there: the taker holds the army of the ruleset's neutral table."""
+    path = CORPUS_DIR / "Oztea_1939_Global.xml"
+    written = tmp_path / "oztea.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(path), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=load_profile(written))
+    board, sides = run.game.board, run.state.side_of
+    garrisoned = {t for t in run.state.neutrals if any(n and o not in sides for (o, _), n in board.units(t).items())}
+    assert garrisoned and all(board.node(t)["owner"] == "Neutral_True" for t in garrisoned)
+    tried = 0
+    for _, pick in run.option_picks(run.ruleset.option(3), "Axis"):
+        run.push(pick)
+        for take in pick.target.takes:  # type: ignore[attr-defined]
+            units = {key: n for key, n in board.units(take.territory).items() if n}
+            assert not [key for key in units if key[0] not in sides], (take.territory, units)
+            army = run.state.own_units(run.state.neutrals[take.territory].army, take.by)
+            on_land = [(u, n) for u, n in army if not board.catalog.unit_type(u).is_ship]
+            assert all(units.get((take.by, u), 0) >= n for u, n in on_land), (take.territory, units, on_land)
+            tried += take.territory in garrisoned
+        run.pop()
+    assert tried
