@@ -36,7 +36,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
@@ -444,7 +444,7 @@ class RoomEndpoints:
         except Halted as error:  # the draft file was changed outside the room: nothing is written over it
             return show(request, role, key, status=503, error=str(error))
         except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
-            print(f"kremlin-triplea: {role}'s action {error}", file=sys.stderr, flush=True)  # the host's window: with the files' paths
+            print(f"kremlin-triplea: {possessive(role)} action {error}", file=sys.stderr, flush=True)  # the host's window: with the files' paths
             return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
         if done:
             self.pages.notes[role] = self.room.for_players(done)
