@@ -77,3 +77,21 @@ def test_a_problem_is_laid_at_the_picks_whose_place_holds_it_only(monkeypatch: p
     taken = {e.split(" take ", 1)[1].split(":", 1)[0] for e in takeovers.errors}
     assert "Archangel" in taken and taken <= near, taken
     assert all("unknown player 'Nobody'" in e or "reads back differently: Archangel" in e for e in takeovers.errors + placements.errors)
+
+
+def test_a_game_dtd_note_fails_no_pick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A note is what TripleA 1.9 prints and loads anyway, or what only the other engine cannot read
+    (check/validate.py): the docs say it never fails a game, and the matrix failed every pick for one."""
+    original = game_module.write_board
+
+    def undeclared_attribute(xml, before, after):
+        original(xml, before, after)
+        for territory in board_difference(before, after).places:
+            for owner in xml.territory_owners():
+                if owner.get("territory") == territory:
+                    xml.document.set_attribute(owner, "since", "1941")
+
+    monkeypatch.setattr(game_module, "write_board", undeclared_attribute)
+    report = run_matrix([aa50_with(10)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
+    assert report.failed == []
+    assert report.cells[("kremlin-aa50", "10 Takeover of enemy held territory", GAME)].status == APPLIED
