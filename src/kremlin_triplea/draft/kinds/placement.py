@@ -279,6 +279,26 @@ def _unit_of(state: DraftState, word: str, power: str) -> str | None:
         return None
 
 
+def _why_unavailable(state: DraftState, params: PlacementParams, side: str, powers: list[str]) -> str:
+    """Why no unit set of the option can be placed: a unit every set needs that no power of the side has on this map
+    (its reason, e.g. the map profile leaves it unmatched), else that no place takes them."""
+    lacking: list[str] = []
+    for words in params.unit_sets:
+        gone = [w for w in dict.fromkeys(words) if all(_unit_of(state, w, p) is None for p in powers)]
+        if not gone:
+            return f"no power of the {side} has a legal place for these units"
+        lacking += [w for w in gone if w not in lacking]
+    why = next((reason for p in powers for w in lacking if (reason := _no_unit_reason(state, w, p)) is not None), None)
+    return f"no power of the {side} has a {' or '.join(lacking)} on this map" + (f" ({why})" if why else "")
+
+
+def _no_unit_reason(state: DraftState, word: str, power: str) -> str | None:
+    try:
+        return state.names.why_no_unit(word, power)
+    except UnknownNameError:
+        return None
+
+
 def _matches_a_set(state: DraftState, option: Option, entries: tuple[UnitPlacement, ...]) -> bool:
     """Whether the units placed are exactly one of the option's sets, each entry read as its own power's unit."""
     params = option.params
@@ -587,7 +607,7 @@ class Placement(OptionKind):
                         possible = True
             elif all(any(by_unit.get((_unit_of(state, w, p), p)) for p in powers) for w in params.unit_sets[number]):
                 possible = True
-        unavailable = None if possible else f"no power of the {side} has a legal place for these units"
+        unavailable = None if possible else _why_unavailable(state, params, side, powers)
         return PlacementChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
