@@ -137,13 +137,41 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     for ruleset in rulesets:
         names += [n for n in rule_names(ruleset).places if n not in names]
     matches = {}
+    same = _same_board(game, known)
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
+        there = next((k for k in evidence if (k.map, k.game_file) == same), None) if same else None
+        if there is not None:
+            matches[rule] = PlaceMatch(
+                rule,
+                there.name,
+                f"this board is that of {there.map} ({there.game_file}): the same territories, and the same connections around every place "
+                f"its hand-written profile names; that profile calls it {there.name!r}",
+                exact=there.name == rule,
+            )
+            continue
         matches[rule] = _match_place(board, rule, kind, evidence)
     _match_by_removed_units(game, rulesets, matches)
     _match_numbered_by_rule_text(game, rulesets, matches)
     return matches
+
+
+def _same_board(game: Game, known: dict[str, list[KnownPlace]]) -> tuple[str, str] | None:
+    """The pinned game (map, file) whose board this one is: the same territories (by their words), and each place
+    its hand-written profile names here by the same name, of the same kind, with the same neighbours. Its
+    profile's places are then this board's too; found by the evidence, it says nothing of the game's set-up."""
+    keys = frozenset(place_key(n) for n in game.board.nodes)
+    boards: dict[tuple[str, str], list[KnownPlace]] = {}
+    for places in known.values():
+        for place in places:
+            if place.board == keys:
+                boards.setdefault((place.map, place.game_file), []).append(place)
+    board = game.board
+    for pinned, places in sorted(boards.items()):
+        if all(p.name in board.nodes and board.is_water(p.name) == p.water and frozenset(board.neighbours(p.name)) == p.neighbours for p in places):
+            return pinned
+    return None
 
 
 def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:

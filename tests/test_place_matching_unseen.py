@@ -1,0 +1,51 @@
+"""Profile new's place matching on maps it has never seen (issue 46 item 6). Expectations come from the
+hand-written profiles (maps/*.toml) and the game files, never from profile new's output."""
+
+from __future__ import annotations
+
+import pytest
+
+from kremlin_triplea.game import load
+from kremlin_triplea.rules.profile import load_profile
+from kremlin_triplea.tools.matrix import all_rulesets
+from kremlin_triplea.tools.place_evidence import installed_profiles, shipped_known_places
+from kremlin_triplea.tools.place_matching import match_places
+from support.paths import MAPS_DIR
+
+
+def _pinned_games() -> list:
+    found = []
+    for profile in installed_profiles():
+        for base in profile.games:
+            found.append(pytest.param(profile.path, base.key, id=f"{profile.map}/{base.file}"))
+    return found
+
+
+@pytest.mark.parametrize(("profile_path", "key"), _pinned_games())
+def test_a_board_identical_to_a_profiled_one_takes_that_profile_s_places(profile_path, key) -> None:
+    """A board whose territories and connections are a pinned game's (another scenario or set-up of that map, say)
+    gets every place its hand-written profile gives: the classic board lost Bering Sea, Drake Passage, Java Sea,
+    the Southern and West Indian Oceans and the sea off eastern Australia, so the scenarios that need them."""
+    profile = load_profile(profile_path)
+    game = load(key, maps_dir=MAPS_DIR)
+    matches = match_places(game, all_rulesets()[0], shipped_known_places())
+    for rule, name in profile.places.items():
+        if rule in matches and name in game.board.nodes:
+            assert matches[rule].name == name, (rule, matches[rule])
+
+
+def test_a_board_with_one_connection_otherwise_is_not_taken_for_the_profiled_one(tmp_path) -> None:
+    """The classic board with Drake Passage's sea zone cut from one neighbour is another board: its places are
+    matched on their own evidence (Drake Passage, which classic's profile calls South Argentina Sea Zone, is not
+    taken from that profile)."""
+    from lxml import etree
+
+    classic = MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml"
+    tree = etree.parse(str(classic))
+    cut = next(c for c in tree.iter("connection") if "South Argentina Sea Zone" in (c.get("t1"), c.get("t2")))
+    cut.getparent().remove(cut)
+    other = tmp_path / "classic-cut.xml"
+    tree.write(str(other), xml_declaration=True, encoding="UTF-8")
+    matches = match_places(load(other), all_rulesets()[0], shipped_known_places())
+    assert matches["Drake Passage"].name is None
+    assert "this board is that of" not in matches["Western USA"].evidence
