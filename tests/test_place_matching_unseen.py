@@ -49,3 +49,19 @@ def test_a_board_with_one_connection_otherwise_is_not_taken_for_the_profiled_one
     matches = match_places(load(other), all_rulesets()[0], shipped_known_places())
     assert matches["Drake Passage"].name is None
     assert "this board is that of" not in matches["Western USA"].evidence
+
+
+def test_a_sea_zone_is_not_matched_by_one_shared_word_and_one_shared_coast() -> None:
+    """The profiled maps' Central Mediterranean (and the German Mediterranean fleet's) touches Southern Europe and
+    Libya; middle_east.xml's "Mediterranean sz 2" touches Libya and Alexandria: one word and one coast of three in
+    common, which made it both (a sea zone of the same name elsewhere needs most of its coasts, two at least)."""
+    from support.paths import CORPUS_DIR
+
+    game = load(CORPUS_DIR / "middle_east.xml")
+    known = shipped_known_places()
+    coasts = {frozenset(k.land_neighbours) for k in known["central mediterranean"] + known["german mediterranean fleet"]}
+    assert coasts == {frozenset({"europe south", "libya"})}  # as the profiled maps have it
+    matches = match_places(game, all_rulesets()[0], known)
+    for rule in ("Central Mediterranean", "German Mediterranean fleet"):
+        assert matches[rule].name is None, matches[rule]
+        assert "Mediterranean sz 2" not in matches[rule].evidence.split(";")[0]

@@ -428,7 +428,7 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
         same = board.named("key", place_key(known_place.name), kind.kind)
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & board.land_around(same[0])
-            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | board.land_around(same[0]))):
+            if known_place.water and not _coasts_agree(known_place, board, same[0]):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             if not known_place.water and known_place.conflicts(board, same[0]) is not None:
                 continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
@@ -438,6 +438,12 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
                 f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there",
             )
     return None
+
+
+def _coasts_agree(known_place: KnownPlace, board, name: str) -> bool:
+    """Whether sea zone ``name`` here has most of the coasts ``known_place`` has on its map, two at least."""
+    shared = known_place.land_neighbours & board.land_around(name)
+    return len(shared) >= 2 and len(shared) * 2 >= len(known_place.land_neighbours | board.land_around(name))
 
 
 def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
@@ -500,7 +506,9 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
-        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
+        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers; a sea
+        # zone by most of its coasts, two at least, as for a name a profile gives it (one shared word and one shared
+        # coast, Libya, made middle_east.xml's "Mediterranean sz 2" both the Central Mediterranean and the German fleet's).
         for known_place in evidence:
             inside = [
                 n
@@ -508,7 +516,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
                 if tokens[n]
                 and (token_set[n] < word_set or word_set < token_set[n])
                 and known_place.land_neighbours & board.land_around(n)
-                and (known_place.water or known_place.conflicts(board, n) is None)
+                and (_coasts_agree(known_place, board, n) if known_place.water else known_place.conflicts(board, n) is None)
             ]
             if len(inside) == 1:
                 shared = known_place.land_neighbours & board.land_around(inside[0])
