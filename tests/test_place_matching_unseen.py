@@ -65,3 +65,25 @@ def test_a_sea_zone_is_not_matched_by_one_shared_word_and_one_shared_coast() -> 
     for rule in ("Central Mediterranean", "German Mediterranean fleet"):
         assert matches[rule].name is None, matches[rule]
         assert "Mediterranean sz 2" not in matches[rule].evidence.split(";")[0]
+
+
+@pytest.mark.parametrize(
+    ("game_file", "rule", "territory"),
+    [("Global_War.xml", "French Madagascar", "Madagascar"), ("G40CanadianMod.xml", "South Eire", "Eire"), ("Civil_War.xml", "Venezuela", "Columbia")],
+)
+def test_an_unmatched_place_names_the_territory_refused_and_its_starting_owner(game_file: str, rule: str, territory: str) -> None:
+    """A territory here has the place's words or the name a profiled map gives it, and is refused for its starting
+    owner (owned where the place is a neutral there, or the other side's): the reason said no territory had its name."""
+    from support.paths import CORPUS_DIR
+
+    game = load(CORPUS_DIR / game_file)
+    known = shipped_known_places()
+    there = [k for k in known[rule.lower()] if k.name.lower() == territory.lower() or territory.lower() in k.name.lower()]
+    owner_here = game.board.node(territory)["owner"]
+    # The game file and the profiled map disagree on who holds it at the start (neutral there, or the other side).
+    assert there and any((owner_here is None) != (k.owner_alliances is None) or owner_here is not None for k in there)
+    match = match_places(game, all_rulesets()[0], known)[rule]
+    assert match.name is None
+    assert "no land territory has its name" not in match.evidence, match.evidence
+    assert match.evidence.startswith(f"{territory} ") and "not taken" in match.evidence
+    assert ("owned here" in match.evidence) or ("held by another alliance" in match.evidence), match.evidence

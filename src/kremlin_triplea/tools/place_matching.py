@@ -382,7 +382,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         found = step(board, rule, kind, evidence)
         if found is not None:
             return found
-    return _unmatched(board, rule, kind)
+    return _unmatched(board, rule, kind, evidence)
 
 
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
@@ -528,8 +528,12 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
     return None
 
 
-def _unmatched(board, rule: str, kind: PlaceKind) -> PlaceMatch:
+def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
     what, because, candidates = _described(board, kind)
+    refused = _refused(board, rule, kind, evidence)
+    if refused:
+        # A territory has its words or the name a profile gives it, and was refused: say for what, not that none has.
+        return PlaceMatch(rule, None, f"{'; '.join(refused)}; a {what}{because}")
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
     near = [n for _, n in closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
@@ -538,6 +542,29 @@ def _unmatched(board, rule: str, kind: PlaceKind) -> PlaceMatch:
         None,
         f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}",
     )
+
+
+def _refused(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> list[str]:
+    """Why each territory of its kind here that has the rule-text place's words, or the name a hand-written profile
+    gives it, was not taken: its starting owner (unowned where the place is a neutral, the other side's) or, for a
+    sea zone, its coasts."""
+    named = dict.fromkeys(board.named("key", place_key(rule), kind.kind, board_order=True))
+    for known_place in evidence:
+        named.update(dict.fromkeys(board.named("key", place_key(known_place.name), kind.kind, board_order=True)))
+    refused = []
+    for name in named:
+        for known_place in evidence:
+            if known_place.water != board.is_water(name):
+                continue
+            if known_place.water:
+                why = None if _coasts_agree(known_place, board, name) else f"its coasts are not those it has on {known_place.map}"
+            else:
+                why = known_place.conflicts(board, name)
+            if why is not None:
+                called = "has its words" if place_key(name) == place_key(rule) else f"is the name {known_place.map} gives it"
+                refused.append(f"{name} {called} but is not taken: {why}")
+                break
+    return refused
 
 
 def match_power(word: str, players: list[str], known: dict[str, str]) -> tuple[str | None, str]:
