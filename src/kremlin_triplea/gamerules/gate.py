@@ -129,39 +129,53 @@ def _house_set(rule: GameRule):  # noqa: ANN202 - a HouseSet or None
 
 def written_once(applied: AppliedRules, game: GameXml) -> AppliedRules:
     """``applied`` without what the game already holds as written (an attachment, a technology, a step of the same
-    name and the same options: 000 D(3)'s Black Sea canal that 004 HR1 writes again), refusing what it holds
-    otherwise (D(3)'s Baltic canal, which HR2 would rewrite for surface ships only): TripleA keeps only the last
-    of two attachments of one name, so writing it again silently replaces the first (issue 41).
+    name and the same options: 000 D(3)'s Black Sea canal that 004 HR1 writes again); TripleA keeps only the last
+    of two attachments of one name, so writing it again would silently replace the first (issue 41).
 
-    The game may be one ``apply`` wrote, whose Kremlin ruleset's rules are its own now; in a draft, the base game."""
+    One of the tool's own written otherwise (D(3)'s Baltic canal, which HR2 would rewrite for surface ships only) is
+    refused, naming the choice that leaves the rule out. One of the map's own (WW2v6's Jet Power attachment, which
+    004 HR5 would rewrite with its air bonuses) is kept, and the rule's step goes to the players with a warning,
+    as what a map lacks does. The game may be one ``apply`` wrote, whose Kremlin ruleset's rules are its own now."""
     steps = []
-    dropped = False
+    unwritten = list(applied.unwritten)
+    changed = False
     for rule, change, made in applied.steps:
         kept = []
+        mapped: str | None = None
         for one in made:
-            if isinstance(one, AddXml) and _already(one, game, rule, change):
-                dropped = True
+            found = _already(one, game, rule, change) if isinstance(one, AddXml) else None
+            if found is True:
+                changed = True
                 continue
+            if isinstance(found, str):
+                mapped = found
             kept.append(one)
+        if mapped is not None:
+            changed = True
+            unwritten.append((rule, f"{rule.label}: {mapped}"))
+            continue
         steps.append((rule, change, tuple(kept)))
-    if not dropped:
+    if not changed:
         return applied
     changes = tuple(one for _, _, made in steps for one in made)
     lines = applied.game_lines + tuple(f"{rule.title}: {why}" for rule, why in _kept_lines(applied, steps))
-    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=lines)
+    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=lines, unwritten=tuple(unwritten))
 
 
 def _kept_lines(applied: AppliedRules, steps: list) -> list[tuple[GameRule, str]]:
+    kept = {id(one) for _, _, made in steps for one in made}
+    left = {id(rule) for rule, _ in applied.unwritten}
     said = []
-    for (rule, _, before), (_, _, after) in zip(applied.steps, steps):
+    for rule, _, before in applied.steps:
         for one in before:
-            if one not in after and isinstance(one, AddXml):
+            if id(one) not in kept and isinstance(one, AddXml) and id(rule) not in left:
                 said.append((rule, f"already in the game as written: {one.description or one.section}"))
     return said
 
 
-def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> bool:
-    """Whether the game holds ``change``'s element already, the same; refused when it holds one of that name otherwise."""
+def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> bool | str:
+    """True when the game holds ``change``'s element already, the same; False when it holds none of its name; why
+    not, when the map holds one of its own otherwise; refused when the tool wrote one otherwise (its names start Kremlin)."""
     element = etree.fromstring(change.xml)
     if change.section == "attachmentList":
         found = list(game.attachments(kind=element.get("type"), attach_to=element.get("attachTo"), name=element.get("name")))
@@ -182,6 +196,8 @@ def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> b
         return False
     if all(_same(element, e) for e in found):
         return True
+    if "Kremlin" not in (element.get("name") or "") and not (element.get("name") or "").startswith("kremlin"):
+        return f"the game has its own {what}, other than the rule's; it is kept, and the players keep the rule"
     raise DataFileError(
         f"{rule.title} ({rule.label}) writes the {what}, which the game already holds with other options (written before it, by a "
         f"Kremlin ruleset's rule or another set); TripleA would keep only the last one: {_settles(rule, table)}",
