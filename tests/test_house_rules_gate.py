@@ -228,3 +228,59 @@ def test_uk_radar_gives_the_aa_guns_their_bonus_and_not_the_built_in_radar_hr5_m
     assert "aARadar" not in written.board.techs["British"] and granted == ["ukRadar"]
     (own,) = [a for a in root.iterfind("attachmentList/attachment[@name='techAbilityAttachment']") if a.get("attachTo") == "ukRadar"]
     assert [(o.get("name"), o.get("value")) for o in own.iterfind("option")] == [("radarBonus", "1:aaGun")]
+
+
+def test_in_a_draft_the_refusal_names_the_pick_that_blocks_the_rule() -> None:
+    # 001 option 6 puts a Japanese factory in Manchuria; 003 Japan 1 "starts the game with a production centre on any
+    # Japanese territory on mainland Asia" chosen there would make two ("can't have more than one"): the draft's own
+    # step that put the first one there is named, as the players number it.
+    picks = [
+        {
+            "side": "Axis",
+            "option": 6,
+            "place": [{"power": "Japan", "unit": "factory", "at": "Manchuria"}, {"power": "Japan", "unit": "aa gun", "at": "Manchuria"}],
+        },
+        KAZAKH_JAPANESE["pick"][1],
+        {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "fighter", "at": "Germany"}]},
+        KAZAKH_JAPANESE["pick"][3],
+    ]
+    draft = draft_from_dict(
+        {
+            **KAZAKH_JAPANESE,
+            "game": str(CLASSIC_3RD),
+            "pick": picks,
+            "house_rules": ["house-classic"],
+            "house_rule_choices": {"house-classic": {"winning": False, "advantages": {"Japan": "production"}, "at": "Manchuria"}},
+        }
+    )
+    with pytest.raises(RuleViolation) as refused:
+        apply_draft(draft, fresh_game(CLASSIC_3RD))
+    words = str(refused.value)
+    assert "Japan advantage 1: Production Advantage" in words and "Manchuria holds more than one factory" in words
+    assert "blocked by pick 1 (Axis, option 6" in words and "--advantage Japan=" in words
+
+
+def test_a_drawn_factory_advantage_goes_where_there_is_no_factory_yet(tmp_path: Path) -> None:
+    game = _written(
+        {
+            **KAZAKH_JAPANESE,
+            "pick": [
+                {
+                    "side": "Axis",
+                    "option": 6,
+                    "place": [{"power": "Japan", "unit": "factory", "at": "Manchuria"}, {"power": "Japan", "unit": "aa gun", "at": "Manchuria"}],
+                },
+                *KAZAKH_JAPANESE["pick"][1:2],
+                {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "fighter", "at": "Germany"}]},
+                KAZAKH_JAPANESE["pick"][3],
+            ],
+        },
+        CLASSIC_3RD,
+        tmp_path,
+    )
+    for seed in range(8):
+        twin = game.copy()
+        result = apply_house_rules(twin, [HouseChoices("house-classic", advantages={"Japan": "production"}, seed=seed)])
+        japan = next(c for c in result.selections[0].advantages if c.advantage.power == "Japan")
+        assert japan.values["at"][0] != "Manchuria"
+        assert board_problems(twin.board, FACTORIES) == board_problems(game.board, FACTORIES)

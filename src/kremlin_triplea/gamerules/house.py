@@ -100,7 +100,10 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                     )
                 values[name] = (_resolve(value, names), "chosen")
             elif rng is not None:
-                values[name] = (rng.choice(candidates), f"drawn with seed {choices.seed}")
+                # Not where a factory it would add makes two ("can't have more than one industrial complex in a
+                # territory"): a chosen one is refused by the board's invariants, naming what put the first there.
+                free = [c for c in candidates if not _second_factory(advantage, name, _resolve(c, names), board, names)] or candidates
+                values[name] = (rng.choice(free), f"drawn with seed {choices.seed}")
             else:
                 raise DataFileError(
                     f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` (one of {', '.join(candidates)}), or a `seed` to draw it", where=None
@@ -162,6 +165,13 @@ def _place_blocked(advantage: Advantage, choice: str, place: str, board: Board, 
     if enemies:
         return f"{place} holds units of {', '.join(enemies)}, at war with {power}"
     return None
+
+
+def _second_factory(advantage: Advantage, choice: str, place: str, board: Board, names: Names) -> bool:
+    marker = "{" + choice + "}"
+    factories = names.units_of_any_power("factory")
+    adds = any(names.unit(u) in factories for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {}))
+    return adds and place in board.nodes and any(n and unit in factories for (_, unit), n in board.units(place).items())
 
 
 def _blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
