@@ -6,6 +6,7 @@ map can take. Each real map of tests/data, its profile drafted by `profile new` 
 
 from __future__ import annotations
 
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def test_a_house_set_applies_on_a_map_whose_profile_lists_it_what_it_lacks_left_
         result = add_notes(apply_house_rules(written, [HouseChoices("house-revised", seed=seed)], profile=profile))
         assert board_problems(written.board, factories) <= before
         assert duplicates(written.to_bytes()) == duplicates(game.read_bytes())  # Total World War has two of its own
-        notes = written.board.properties["notes"]
+        notes = unescape(written.board.properties["notes"])
         # Every rule this map cannot express is warned of and quoted for the players.
         assert result.rules.unwritten and len(result.warnings) >= len(result.rules.unwritten)
         for rule, _ in result.rules.unwritten:
