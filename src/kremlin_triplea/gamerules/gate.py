@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from kremlin_triplea.model.board import Board
     from kremlin_triplea.model.changes import Change
     from kremlin_triplea.rules.game_rules import GameRule
+    from kremlin_triplea.rules.house_rules import HouseSet
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.tomlfile import Section
 
@@ -120,7 +121,7 @@ def _settles(rule: GameRule, change: Section) -> str:
     return f"drop {rule.set_id}, or the earlier change"
 
 
-def _house_set(rule: GameRule):  # noqa: ANN202 - a HouseSet or None
+def _house_set(rule: GameRule) -> HouseSet | None:
     try:
         return load_named_house_set(rule.file or rule.set_id)
     except DataFileError:
@@ -138,39 +139,30 @@ def written_once(applied: AppliedRules, game: GameXml) -> AppliedRules:
     as what a map lacks does. The game may be one ``apply`` wrote, whose Kremlin ruleset's rules are its own now."""
     steps = []
     unwritten = list(applied.unwritten)
+    said: list[str] = []  # what the game holds already, the same
     changed = False
     for rule, change, made in applied.steps:
-        kept = []
+        kept: list[Change] = []
+        same: list[str] = []
         mapped: str | None = None
         for one in made:
-            found = _already(one, game, rule, change) if isinstance(one, AddXml) else None
+            found = _already(one, game, rule, change) if isinstance(one, AddXml) else False
             if found is True:
-                changed = True
-                continue
-            if isinstance(found, str):
+                same.append(f"{rule.title}: already in the game as written: {one.description or one.section}")
+            elif isinstance(found, str):
                 mapped = found
-            kept.append(one)
-        if mapped is not None:
-            changed = True
+            else:
+                kept.append(one)
+        changed |= len(kept) != len(made)
+        if mapped is not None:  # the whole step is the players'
             unwritten.append((rule, f"{rule.label}: {mapped}"))
             continue
+        said += same
         steps.append((rule, change, tuple(kept)))
     if not changed:
         return applied
     changes = tuple(one for _, _, made in steps for one in made)
-    lines = applied.game_lines + tuple(f"{rule.title}: {why}" for rule, why in _kept_lines(applied, steps))
-    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=lines, unwritten=tuple(unwritten))
-
-
-def _kept_lines(applied: AppliedRules, steps: list) -> list[tuple[GameRule, str]]:
-    kept = {id(one) for _, _, made in steps for one in made}
-    left = {id(rule) for rule, _ in applied.unwritten}
-    said = []
-    for rule, _, before in applied.steps:
-        for one in before:
-            if id(one) not in kept and isinstance(one, AddXml) and id(rule) not in left:
-                said.append((rule, f"already in the game as written: {one.description or one.section}"))
-    return said
+    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=applied.game_lines + tuple(said), unwritten=tuple(unwritten))
 
 
 def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> bool | str:
@@ -181,11 +173,8 @@ def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> b
         found = list(game.attachments(kind=element.get("type"), attach_to=element.get("attachTo"), name=element.get("name")))
         what = f"attachment {element.get('name')!r} on {element.get('attachTo')}"
     elif change.section == "technologies":
-        found = [
-            e
-            for e in (game.root.find("technology/technologies") if game.root.find("technology/technologies") is not None else ())
-            if e.get("name") == element.get("name")
-        ]
+        listed = game.root.find("technology/technologies")
+        found = [e for e in (listed if listed is not None else ()) if e.get("name") == element.get("name")]
         what = f"technology {element.get('name')!r}"
     elif change.section == "sequence":
         found = [e for e in game.steps() if e.get("name") == element.get("name")]
