@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from kremlin_triplea.draft.invariants import board_problems
 from kremlin_triplea.draft.run import draft_from_dict
@@ -167,8 +168,6 @@ KREMLIN_EXAMPLES = {
 
 
 def _with_house_classic(ruleset: str, **extra) -> tuple:
-    import tomllib
-
     path, game = KREMLIN_EXAMPLES[ruleset]
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     draft = draft_from_dict({**data, "game": str(game), "house_rules": ["house-classic"], **extra}, str(path))
@@ -194,8 +193,6 @@ def test_house_classic_joins_a_kremlin_draft_through_the_victory_choice_its_conf
 
 
 def test_house_on_a_written_kremlin_game_writes_each_strait_once_or_refuses_naming_the_switch(tmp_path: Path) -> None:
-    import tomllib
-
     data = tomllib.loads((EXAMPLES / "kremlin-aa50-1941.toml").read_text(encoding="utf-8"))
     game = _written(data, AA50_1941, tmp_path)  # 000 D(3): canals at Gibraltar, the Baltic and the Black Sea
     assert duplicates(game.to_bytes()) == []
@@ -284,3 +281,24 @@ def test_a_drawn_factory_advantage_goes_where_there_is_no_factory_yet(tmp_path: 
         japan = next(c for c in result.selections[0].advantages if c.advantage.power == "Japan")
         assert japan.values["at"][0] != "Manchuria"
         assert board_problems(twin.board, FACTORIES) == board_problems(game.board, FACTORIES)
+
+
+def test_house_victory_without_house_classic_changes_nothing_and_a_choice_no_rule_names_is_refused() -> None:
+    from kremlin_triplea.errors import UnknownNameError
+
+    path, game = KREMLIN_EXAMPLES["kremlin-classic"]
+    data = {**tomllib.loads(path.read_text(encoding="utf-8")), "game": str(game)}
+    # Without 003 Winning to hold instead, 001 header 4 "Both IPC Victory on" holds whatever the draft chooses.
+    kept = apply_draft(draft_from_dict({**data, "choices": ["house_victory"]}, str(path)), fresh_game(game)).game.board.properties
+    assert (kept["Axis Economic Victory"], kept["Allies Economic Victory"]) == ("84", "110")
+    with pytest.raises(UnknownNameError, match=r"unknown choice 'house_victroy'.*did you mean 'house_victory'"):
+        apply_draft(draft_from_dict({**data, "choices": ["house_victroy"]}, str(path)), fresh_game(game))
+
+
+def test_a_house_sets_switch_is_no_choice_of_a_draft_without_the_set() -> None:
+    # "winning" is house-classic's: as a draft choice beside "house_victory" it would leave 001 header 4 out with no 003
+    # Winning to hold instead, and the game with no victory of either.
+    path, game = KREMLIN_EXAMPLES["kremlin-classic"]
+    data = {**tomllib.loads(path.read_text(encoding="utf-8")), "game": str(game), "choices": ["house_victory", "winning"]}
+    with pytest.raises(DataFileError, match=r"'winning' is a switch of house-classic: list house-classic in `house_rules`"):
+        apply_draft(draft_from_dict(data, str(path)), fresh_game(game))

@@ -14,6 +14,7 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
 from kremlin_triplea.gamerules.gate import push_rules, written_once
+from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
 from kremlin_triplea.rules.house_rules import (
     Advantage,
@@ -248,9 +249,39 @@ def house_rule_changes(
                 f"list it in the map profile's `rulesets` ({profile.path}), map the names it uses there and run `kremlin-triplea profile check`",
                 where=None,
             )
+    sets = [*before, *(s.rules for s in selections)]
+    _check_choices(flags, sets, selections)
     switches = frozenset(flags).union(*(s.switches for s in selections))
-    applied = game_rule_changes(board, [*before, *(s.rules for s in selections)], profile, names, switches)
+    applied = game_rule_changes(board, sets, profile, names, switches)
     return applied, selections
+
+
+def _check_choices(flags: tuple[str, ...], sets: list[RuleSet], selections: tuple[HouseSelection, ...]) -> None:
+    """Every choice of the draft is one a rule of its sets turns on or off (a choice no rule names changes nothing,
+    and was a mistake the written game kept silent about)."""
+    named = {s for selection in selections for s in selection.house.choices}
+    for rule_set in sets:
+        for rule in rule_set.rules:
+            conditions = [rule.when, rule.unless, *(c.data.get(k) for c in rule.changes for k in ("when", "unless"))]
+            named |= {term.strip().removeprefix("not ").strip() for condition in conditions if isinstance(condition, str) for term in condition.split(" and ")}
+    listed = {selection.house.id for selection in selections}
+    for flag in flags:
+        # A house set's switch is that set's, set under its own table: as a draft choice it would turn on what names
+        # it in a ruleset's rules (001 header 4 gives way to 003 Winning) with no house set to hold instead.
+        owner = next((set_id for set_id, switches in house_switches().items() if flag in switches and set_id not in listed), None)
+        if owner is not None:
+            raise DataFileError(
+                f"choices: {flag!r} is a switch of {owner}: list {owner} in `house_rules` and set it under `[house_rule_choices.{owner}]`", where=None
+            )
+        if flag not in named:
+            raise UnknownNameError(
+                "choice", flag, sorted(n for n in named if "=" not in n), where="choices", within=", ".join(s.id for s in sets), show_all=True
+            )
+
+
+def house_switches() -> dict[str, frozenset[str]]:
+    """Every installed house set's switches, by set: what a draft sets per set, never among its own ``choices``."""
+    return {name: frozenset(load_named_house_set(name).choices) for name in named_rule_files("house")}
 
 
 def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
