@@ -302,3 +302,16 @@ def test_a_house_sets_switch_is_no_choice_of_a_draft_without_the_set() -> None:
     data = {**tomllib.loads(path.read_text(encoding="utf-8")), "game": str(game), "choices": ["house_victory", "winning"]}
     with pytest.raises(DataFileError, match=r"'winning' is a switch of house-classic: list house-classic in `house_rules`"):
         apply_draft(draft_from_dict(data, str(path)), fresh_game(game))
+
+
+def test_a_set_written_into_a_game_again_is_refused_not_written_twice(tmp_path: Path) -> None:
+    # 004 HR8-HR10 amend AA50's objectives by copies of their own names: a second `house` on the written game copied
+    # them again (three duplicate attachments validate warns of) and would pay every PU of the set twice.
+    once = load(AA50_1941)
+    apply_house_rules(once, [HouseChoices("house-revised")])
+    path = tmp_path / "once.xml"
+    path.write_bytes(once.to_bytes())
+    again = load(path)
+    with pytest.raises(DataFileError, match=r"is in this game already .*the game was written with house-revised before"):
+        apply_house_rules(again, [HouseChoices("house-revised")])
+    assert not again.board.changes

@@ -17,7 +17,8 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.model.changes import AddXml
+from kremlin_triplea.gamerules.house_actions import rule_tag
+from kremlin_triplea.model.changes import AddXml, CopyAttachment
 from kremlin_triplea.model.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
@@ -146,6 +147,8 @@ def written_once(applied: AppliedRules, game: GameXml) -> AppliedRules:
         same: list[str] = []
         mapped: str | None = None
         for one in made:
+            if isinstance(one, CopyAttachment) and list(game.attachments(attach_to=one.attach_to, name=one.name)):
+                raise _twice(rule, f"attachment {one.name!r} on {one.attach_to}")
             found = _already(one, game, rule, change) if isinstance(one, AddXml) else False
             if found is True:
                 same.append(f"{rule.title}: already in the game as written: {one.description or one.section}")
@@ -183,6 +186,8 @@ def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> b
         return False
     if not found:
         return False
+    if rule_tag(rule) in (element.get("name") or ""):
+        raise _twice(rule, what)
     if all(_same(element, e) for e in found):
         return True
     if "Kremlin" not in (element.get("name") or "") and not (element.get("name") or "").startswith("kremlin"):
@@ -190,6 +195,15 @@ def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> b
     raise DataFileError(
         f"{rule.title} ({rule.label}) writes the {what}, which the game already holds with other options (written before it, by a "
         f"Kremlin ruleset's rule or another set); TripleA would keep only the last one: {_settles(rule, table)}",
+        where=None,
+    )
+
+
+def _twice(rule: GameRule, what: str) -> DataFileError:
+    """The game holds what only this rule writes: the set was written into it before (its PUs would be paid twice)."""
+    return DataFileError(
+        f"{rule.title} ({rule.label}) is in this game already (its {what}): the game was written with {rule.set_id} before; "
+        f"write {rule.set_id} into the game it was made from instead",
         where=None,
     )
 
