@@ -10,6 +10,9 @@
 4. Import time of the package (target <= 150 ms), beside `python -c pass`.
 5. How the matrix time grows with the number of territories: the generic
    options (no map profile) of kremlin-aa50 on corpus maps of different sizes.
+6. Per game, kremlin-aa50's matrix as it is and with every written file failing validation (a warning added to
+   each): seconds, files written and peak memory, each in its own process (issue 46: the read-back must stay
+   linear in the cells whatever fails).
 
 Usage: python scripts/bench_matrix.py [--engine] [--skip-scaling] [--maps-dir DIR]
 """
@@ -164,12 +167,47 @@ def scaling(maps_dir: Path) -> None:
             )
 
 
+def one_game(maps_dir: Path, game: str, fail_all: bool) -> None:
+    """kremlin-aa50's matrix on one game (every file failing with ``fail_all``): one line of figures (run in a child)."""
+    import resource
+
+    from kremlin_triplea.check.validate import WARNING, Problem
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
+    from kremlin_triplea.tools import matrix_readback
+
+    if fail_all:
+        matrix_readback.Checker.new_problems = lambda self, g, problems: [Problem(g.source, 1, "every file fails (bench)", WARNING)]
+    start, cpu = time.perf_counter(), time.process_time()
+    report = run_matrix([load_named_ruleset("kremlin-aa50")], [maps_dir / game], maps_dir=maps_dir, samples=2, include_covered=False)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cells = sum(1 for c in report.cells.values() if c.applied)
+    print(
+        f"  {game}{' (every file failing)' if fail_all else ''}: {seconds:.1f} s ({cpu:.1f} s CPU), {report.figures['files_written']:.0f} files "
+        f"for {cells} cells, {len(report.failed)} failed, peak {peak:.0f} MB"
+    )
+
+
+def per_game(maps_dir: Path) -> None:
+    print("kremlin-aa50's matrix per game, as it is and with every written file failing validation:")
+    for game in ("world_war_ii_v3/map/games/WW2v3-1941.xml", "world_war_ii_v3/map/games/WW2v3-1942.xml"):
+        for fail_all in (False, True):
+            command = [sys.executable, __file__, "--maps-dir", str(maps_dir), "--one", game] + (["--fail-all"] if fail_all else [])
+            subprocess.run(command, check=True, cwd=REPO, env=CHILD_ENV)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--one", help="(internal) one game's figures, in a child process")
+    parser.add_argument("--fail-all", action="store_true", help="(internal) with --one: every written file fails")
     parser.add_argument("--maps-dir", type=Path, default=SHARED / "triplea-maps" / "downloadedMaps")
     parser.add_argument("--engine", action="store_true", help="also run the matrix with the engine batched")
     parser.add_argument("--skip-scaling", action="store_true")
     args = parser.parse_args()
+    if args.one:
+        one_game(args.maps_dir, args.one, args.fail_all)
+        return
+    per_game(args.maps_dir)
     import_time()
     single_pick(args.maps_dir)
     apply_against_engine(args.maps_dir)

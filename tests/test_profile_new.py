@@ -275,7 +275,7 @@ def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failin
     assert report.failed == []
     cells = {row: cell for (_, row, _), cell in report.cells.items()}
     assert cells["5 Destroyer/Cruiser Placement"].status == "not applicable"
-    assert "needs the unit 'cruiser'" in " ".join(cells["5 Destroyer/Cruiser Placement"].reasons)
+    assert "has a cruiser on this map (the map has no cruiser" in " ".join(cells["5 Destroyer/Cruiser Placement"].reasons)
     syria = cells['11 Special "What-if" Scenarios: Germany launches Paratrooper Assault on Syria/Iraq']
     assert syria.status == "not applicable" and "unknown power 'Italy'" in " ".join(syria.reasons)
     assert cells["1 Infantry Placement"].status == "applied"

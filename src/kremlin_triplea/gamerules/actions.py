@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.errors import KremlinError, UnknownNameError, possessive
 from kremlin_triplea.gamerules.context import CHANGE_ACTIONS, ActionContext, CannotWrite, Planned
 from kremlin_triplea.gamerules.house_actions import listed_technology, priced
 from kremlin_triplea.gamerules.triggers import xml_attr
@@ -159,10 +159,11 @@ def _cannot_reason(error: KremlinError, rule: GameRule) -> str:
 
 def _conflict(item: Planned, first: GameRule, first_line: str, second: GameRule) -> str:
     """Two rules that write the same thing differently, in the players' words, and the switch that settles it."""
-    what = {"canal": "the {} strait", "property": "the game option {!r}", "tech": "{}'s technology {}", "cost": "{}'s price of {}"}.get(
+    what = {"canal": "the {} strait", "property": "the game option {!r}", "tech": "{} technology {}", "cost": "{} price of {}"}.get(
         item.key[0], item.key[0] + " {}"
     )
-    thing = what.format(*item.key[1:]) if what.count("{}") + what.count("{!r}") == len(item.key) - 1 else f"{item.key[0]} {' '.join(map(str, item.key[1:]))}"
+    args = [possessive(str(a)) if n == 0 and item.key[0] in ("tech", "cost") else a for n, a in enumerate(item.key[1:])]  # the Germans' technology
+    thing = what.format(*args) if what.count("{}") + what.count("{!r}") == len(item.key) - 1 else f"{item.key[0]} {' '.join(map(str, item.key[1:]))}"
     switches = [
         f"`{r.when} = false` under `[house_rule_choices.{r.set_id}]` (command line: --switch {r.when}=off) to keep {o.title} ({o.set_id})"
         for r, o in ((second, first), (first, second))
@@ -268,7 +269,7 @@ def _canal_planned(key: str, strait: Strait, land: tuple[str, ...], ships: str, 
     who = " and ".join(land) if control == "all_of" else " or ".join(land)
     pairs = ", ".join(f"{a}<->{b}" for a, b in strait.sea_zone_pairs)
     passes = "air units" + (" and submarines" if ships == "surface" else "")
-    line = f"canal {strait.name} ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
+    line = f"the {strait.name.replace('_', ' ')} strait ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
     return Planned(("canal", key), (land, ships, control), tuple(changes), line)
 
 

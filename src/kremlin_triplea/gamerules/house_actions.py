@@ -48,6 +48,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kremlin_triplea.errors import possessive
 from kremlin_triplea.gamerules.context import CHANGE_ACTIONS, ActionContext, Planned
 from kremlin_triplea.gamerules.triggers import RULES_CLASS, USE_TRIGGERS, attachment_xml, condition, round_one_condition, trigger, xml_attr
 from kremlin_triplea.model.changes import (
@@ -198,7 +199,7 @@ def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
     tag = _tag(ctx)
     # alliedOwnershipTerritories on the power: the territory is held by it or an ally ("the Allies control").
     held = f"conditionAttachment{tag}{power}"
-    controls = condition(held, power, [("players", power), ("alliedOwnershipTerritories", at)], f"condition: {power}'s side controls {at}")
+    controls = condition(held, power, [("players", power), ("alliedOwnershipTerritories", at)], f"condition: {possessive(power)} side controls {at}")
     what = ", ".join(f"{n} {u}" for u, n in units)
     line = (
         f"{power} receive {what} in {ctx.names.shown(at)} for free, as {step} starts, the first time their side "
@@ -341,7 +342,9 @@ def _technology_section(ctx: ActionContext) -> Planned:
         body = "".join(f'<category name="{xml_attr(c)}">' + "".join(f'<tech name="{t}"/>' for t in names) + "</category>" for c, names in categories.items())
         changes.append(
             AddXml(
-                "technology", f'<playerTech player="{xml_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own"
+                "technology",
+                f'<playerTech player="{xml_attr(player)}">{body}</playerTech>',
+                description=f"{possessive(player)} research categories, as TripleA's own",
             )
         )
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
@@ -475,7 +478,7 @@ def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
         ("bonusType", _tag(ctx)),
         ("players", power),
     ]
-    line = f"{power}'s {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
+    line = f"{possessive(power)} {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
     xml = attachment_xml(name, giver, "games.strategy.triplea.attachments.UnitSupportAttachment", "unitType", options)
     return [_planned(("support", name), tuple(options), [AddXml("attachmentList", xml, description=line)], line)]
 

@@ -520,7 +520,11 @@ def write_picture(svg: str, path: Path, *, overwrite: bool = False, scale: float
         try:
             import cairosvg
         except (ImportError, OSError) as error:
-            raise InputError(f"PNG needs cairosvg and the cairo library ({error}); write .svg instead", where=str(path)) from None
+            raise InputError(
+                f"PNG needs cairosvg and the cairo library ({error}): install the tool with its png extra, python3 -m pip install '.[png]'"
+                ' (Windows: py -m pip install ".[png]"), or write .svg instead',
+                where=str(path),
+            ) from None
         data = _palette_png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
     else:
         raise InputError("the picture's name must end in .svg or .png", where=str(path))
