@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from kremlin_triplea.draft.invariants import board_problems
 from kremlin_triplea.draft.run import draft_from_dict
@@ -167,8 +168,6 @@ KREMLIN_EXAMPLES = {
 
 
 def _with_house_classic(ruleset: str, **extra) -> tuple:
-    import tomllib
-
     path, game = KREMLIN_EXAMPLES[ruleset]
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     draft = draft_from_dict({**data, "game": str(game), "house_rules": ["house-classic"], **extra}, str(path))
@@ -194,8 +193,6 @@ def test_house_classic_joins_a_kremlin_draft_through_the_victory_choice_its_conf
 
 
 def test_house_on_a_written_kremlin_game_writes_each_strait_once_or_refuses_naming_the_switch(tmp_path: Path) -> None:
-    import tomllib
-
     data = tomllib.loads((EXAMPLES / "kremlin-aa50-1941.toml").read_text(encoding="utf-8"))
     game = _written(data, AA50_1941, tmp_path)  # 000 D(3): canals at Gibraltar, the Baltic and the Black Sea
     assert duplicates(game.to_bytes()) == []
@@ -228,3 +225,93 @@ def test_uk_radar_gives_the_aa_guns_their_bonus_and_not_the_built_in_radar_hr5_m
     assert "aARadar" not in written.board.techs["British"] and granted == ["ukRadar"]
     (own,) = [a for a in root.iterfind("attachmentList/attachment[@name='techAbilityAttachment']") if a.get("attachTo") == "ukRadar"]
     assert [(o.get("name"), o.get("value")) for o in own.iterfind("option")] == [("radarBonus", "1:aaGun")]
+
+
+def test_in_a_draft_the_refusal_names_the_pick_that_blocks_the_rule() -> None:
+    # 001 option 6 puts a Japanese factory in Manchuria; 003 Japan 1 "starts the game with a production centre on any
+    # Japanese territory on mainland Asia" chosen there would make two ("can't have more than one"): the draft's own
+    # step that put the first one there is named, as the players number it.
+    picks = [
+        {
+            "side": "Axis",
+            "option": 6,
+            "place": [{"power": "Japan", "unit": "factory", "at": "Manchuria"}, {"power": "Japan", "unit": "aa gun", "at": "Manchuria"}],
+        },
+        KAZAKH_JAPANESE["pick"][1],
+        {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "fighter", "at": "Germany"}]},
+        KAZAKH_JAPANESE["pick"][3],
+    ]
+    draft = draft_from_dict(
+        {
+            **KAZAKH_JAPANESE,
+            "game": str(CLASSIC_3RD),
+            "pick": picks,
+            "house_rules": ["house-classic"],
+            "house_rule_choices": {"house-classic": {"winning": False, "advantages": {"Japan": "production"}, "at": "Manchuria"}},
+        }
+    )
+    with pytest.raises(RuleViolation) as refused:
+        apply_draft(draft, fresh_game(CLASSIC_3RD))
+    words = str(refused.value)
+    assert "Japan advantage 1: Production Advantage" in words and "Manchuria holds more than one factory" in words
+    assert "blocked by pick 1 (Axis, option 6" in words and "--advantage Japan=" in words
+
+
+def test_a_drawn_factory_advantage_goes_where_there_is_no_factory_yet(tmp_path: Path) -> None:
+    game = _written(
+        {
+            **KAZAKH_JAPANESE,
+            "pick": [
+                {
+                    "side": "Axis",
+                    "option": 6,
+                    "place": [{"power": "Japan", "unit": "factory", "at": "Manchuria"}, {"power": "Japan", "unit": "aa gun", "at": "Manchuria"}],
+                },
+                *KAZAKH_JAPANESE["pick"][1:2],
+                {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "fighter", "at": "Germany"}]},
+                KAZAKH_JAPANESE["pick"][3],
+            ],
+        },
+        CLASSIC_3RD,
+        tmp_path,
+    )
+    for seed in range(8):
+        twin = game.copy()
+        result = apply_house_rules(twin, [HouseChoices("house-classic", advantages={"Japan": "production"}, seed=seed)])
+        japan = next(c for c in result.selections[0].advantages if c.advantage.power == "Japan")
+        assert japan.values["at"][0] != "Manchuria"
+        assert board_problems(twin.board, FACTORIES) == board_problems(game.board, FACTORIES)
+
+
+def test_house_victory_without_house_classic_changes_nothing_and_a_choice_no_rule_names_is_refused() -> None:
+    from kremlin_triplea.errors import UnknownNameError
+
+    path, game = KREMLIN_EXAMPLES["kremlin-classic"]
+    data = {**tomllib.loads(path.read_text(encoding="utf-8")), "game": str(game)}
+    # Without 003 Winning to hold instead, 001 header 4 "Both IPC Victory on" holds whatever the draft chooses.
+    kept = apply_draft(draft_from_dict({**data, "choices": ["house_victory"]}, str(path)), fresh_game(game)).game.board.properties
+    assert (kept["Axis Economic Victory"], kept["Allies Economic Victory"]) == ("84", "110")
+    with pytest.raises(UnknownNameError, match=r"unknown choice 'house_victroy'.*did you mean 'house_victory'"):
+        apply_draft(draft_from_dict({**data, "choices": ["house_victroy"]}, str(path)), fresh_game(game))
+
+
+def test_a_house_sets_switch_is_no_choice_of_a_draft_without_the_set() -> None:
+    # "winning" is house-classic's: as a draft choice beside "house_victory" it would leave 001 header 4 out with no 003
+    # Winning to hold instead, and the game with no victory of either.
+    path, game = KREMLIN_EXAMPLES["kremlin-classic"]
+    data = {**tomllib.loads(path.read_text(encoding="utf-8")), "game": str(game), "choices": ["house_victory", "winning"]}
+    with pytest.raises(DataFileError, match=r"'winning' is a switch of house-classic: list house-classic in `house_rules`"):
+        apply_draft(draft_from_dict(data, str(path)), fresh_game(game))
+
+
+def test_a_set_written_into_a_game_again_is_refused_not_written_twice(tmp_path: Path) -> None:
+    # 004 HR8-HR10 amend AA50's objectives by copies of their own names: a second `house` on the written game copied
+    # them again (three duplicate attachments validate warns of) and would pay every PU of the set twice.
+    once = load(AA50_1941)
+    apply_house_rules(once, [HouseChoices("house-revised")])
+    path = tmp_path / "once.xml"
+    path.write_bytes(once.to_bytes())
+    again = load(path)
+    with pytest.raises(DataFileError, match=r"is in this game already .*the game was written with house-revised before"):
+        apply_house_rules(again, [HouseChoices("house-revised")])
+    assert not again.board.changes

@@ -235,3 +235,11 @@ def test_the_players_keep_line_of_003_winning_states_every_way_the_rule_ends_the
     for words in ("Moscow and London", "Washington", "Berlin and Tokyo", "surrender"):
         assert words in winning.players_keep, words
     assert "Moscow and London" in unescape(notes)
+
+
+def test_the_notes_say_a_neutral_transport_blocks_ships_where_the_rule_text_does_not() -> None:
+    # 003 NEUTRAL TERRITORIES: transports "placed anyway (they were there all along but were neutral and so not
+    # important)". TripleA's null player is everyone's enemy: its transport blocks every ship's path (issue 41's engine
+    # probe: an American battleship's non-combat move past Argentina's transport, "Enemy units on path"). The players read it.
+    notes, _ = _notes(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml", HouseChoices("house-classic"))
+    assert "no ship may pass through or end a non-combat move in its sea zone until it is sunk" in unescape(notes)

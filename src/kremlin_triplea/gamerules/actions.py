@@ -171,15 +171,25 @@ def _conflict(item: Planned, first: GameRule, first_line: str, second: GameRule)
     ]
     # A Kremlin ruleset's rule that gives way to a house set's when the draft says so (its `unless`).
     switches += [
-        f"list `{r.unless}` in the draft's `choices` to keep {o.title} ({o.set_id})"
+        f"list `{choice}` in the draft's `choices` to keep {o.title} ({o.set_id})"
         for r, o in ((first, second), (second, first))
-        if r.unless and " " not in r.unless and not _house_switch(r)
+        if r.unless and not _house_switch(r)
+        for choice in _draft_choices(r.unless, o)
     ]
     settle = ("to keep only one, set " + ", or ".join(switches)) if switches else "drop one of the two rule sets"
     return (
         f"conflicting rules: {first.title} ({first.label}) and {second.title} ({second.label}) both write {thing}, differently: "
         f"{first_line or first.title}; but {item.line or second.title}. {settle[:1].upper()}{settle[1:]}"
     )
+
+
+def _draft_choices(condition: str, other: GameRule) -> list[str]:
+    """The draft's choices a ruleset rule's ``unless`` names, leaving out the other set's own switches (``winning``)."""
+    try:
+        switches = set(load_named_house_set(other.file or other.set_id).choices)
+    except DataFileError:
+        switches = set()
+    return [term for term in (t.strip() for t in condition.split(" and ")) if not term.startswith("not ") and term not in switches]
 
 
 def _house_switch(rule: GameRule) -> bool:

@@ -17,7 +17,8 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.errors import RuleViolation
-from kremlin_triplea.model.changes import AddXml
+from kremlin_triplea.gamerules.house_actions import rule_tag
+from kremlin_triplea.model.changes import AddXml, CopyAttachment
 from kremlin_triplea.model.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from kremlin_triplea.model.board import Board
     from kremlin_triplea.model.changes import Change
     from kremlin_triplea.rules.game_rules import GameRule
+    from kremlin_triplea.rules.house_rules import HouseSet
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.tomlfile import Section
 
@@ -120,7 +122,7 @@ def _settles(rule: GameRule, change: Section) -> str:
     return f"drop {rule.set_id}, or the earlier change"
 
 
-def _house_set(rule: GameRule):  # noqa: ANN202 - a HouseSet or None
+def _house_set(rule: GameRule) -> HouseSet | None:
     try:
         return load_named_house_set(rule.file or rule.set_id)
     except DataFileError:
@@ -129,49 +131,53 @@ def _house_set(rule: GameRule):  # noqa: ANN202 - a HouseSet or None
 
 def written_once(applied: AppliedRules, game: GameXml) -> AppliedRules:
     """``applied`` without what the game already holds as written (an attachment, a technology, a step of the same
-    name and the same options: 000 D(3)'s Black Sea canal that 004 HR1 writes again), refusing what it holds
-    otherwise (D(3)'s Baltic canal, which HR2 would rewrite for surface ships only): TripleA keeps only the last
-    of two attachments of one name, so writing it again silently replaces the first (issue 41).
+    name and the same options: 000 D(3)'s Black Sea canal that 004 HR1 writes again); TripleA keeps only the last
+    of two attachments of one name, so writing it again would silently replace the first (issue 41).
 
-    The game may be one ``apply`` wrote, whose Kremlin ruleset's rules are its own now; in a draft, the base game."""
+    One of the tool's own written otherwise (D(3)'s Baltic canal, which HR2 would rewrite for surface ships only) is
+    refused, naming the choice that leaves the rule out. One of the map's own (WW2v6's Jet Power attachment, which
+    004 HR5 would rewrite with its air bonuses) is kept, and the rule's step goes to the players with a warning,
+    as what a map lacks does. The game may be one ``apply`` wrote, whose Kremlin ruleset's rules are its own now."""
     steps = []
-    dropped = False
+    unwritten = list(applied.unwritten)
+    said: list[str] = []  # what the game holds already, the same
+    changed = False
     for rule, change, made in applied.steps:
-        kept = []
+        kept: list[Change] = []
+        same: list[str] = []
+        mapped: str | None = None
         for one in made:
-            if isinstance(one, AddXml) and _already(one, game, rule, change):
-                dropped = True
-                continue
-            kept.append(one)
+            if isinstance(one, CopyAttachment) and list(game.attachments(attach_to=one.attach_to, name=one.name)):
+                raise _twice(rule, f"attachment {one.name!r} on {one.attach_to}")
+            found = _already(one, game, rule, change) if isinstance(one, AddXml) else False
+            if found is True:
+                same.append(f"{rule.title}: already in the game as written: {one.description or one.section}")
+            elif isinstance(found, str):
+                mapped = found
+            else:
+                kept.append(one)
+        changed |= len(kept) != len(made)
+        if mapped is not None:  # the whole step is the players'
+            unwritten.append((rule, f"{rule.label}: {mapped}"))
+            continue
+        said += same
         steps.append((rule, change, tuple(kept)))
-    if not dropped:
+    if not changed:
         return applied
     changes = tuple(one for _, _, made in steps for one in made)
-    lines = applied.game_lines + tuple(f"{rule.title}: {why}" for rule, why in _kept_lines(applied, steps))
-    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=lines)
+    return attrs.evolve(applied, changes=changes, steps=tuple(steps), game_lines=applied.game_lines + tuple(said), unwritten=tuple(unwritten))
 
 
-def _kept_lines(applied: AppliedRules, steps: list) -> list[tuple[GameRule, str]]:
-    said = []
-    for (rule, _, before), (_, _, after) in zip(applied.steps, steps):
-        for one in before:
-            if one not in after and isinstance(one, AddXml):
-                said.append((rule, f"already in the game as written: {one.description or one.section}"))
-    return said
-
-
-def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> bool:
-    """Whether the game holds ``change``'s element already, the same; refused when it holds one of that name otherwise."""
+def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> bool | str:
+    """True when the game holds ``change``'s element already, the same; False when it holds none of its name; why
+    not, when the map holds one of its own otherwise; refused when the tool wrote one otherwise (its names start Kremlin)."""
     element = etree.fromstring(change.xml)
     if change.section == "attachmentList":
         found = list(game.attachments(kind=element.get("type"), attach_to=element.get("attachTo"), name=element.get("name")))
         what = f"attachment {element.get('name')!r} on {element.get('attachTo')}"
     elif change.section == "technologies":
-        found = [
-            e
-            for e in (game.root.find("technology/technologies") if game.root.find("technology/technologies") is not None else ())
-            if e.get("name") == element.get("name")
-        ]
+        listed = game.root.find("technology/technologies")
+        found = [e for e in (listed if listed is not None else ()) if e.get("name") == element.get("name")]
         what = f"technology {element.get('name')!r}"
     elif change.section == "sequence":
         found = [e for e in game.steps() if e.get("name") == element.get("name")]
@@ -180,11 +186,24 @@ def _already(change: AddXml, game: GameXml, rule: GameRule, table: Section) -> b
         return False
     if not found:
         return False
+    if rule_tag(rule) in (element.get("name") or ""):
+        raise _twice(rule, what)
     if all(_same(element, e) for e in found):
         return True
+    if "Kremlin" not in (element.get("name") or "") and not (element.get("name") or "").startswith("kremlin"):
+        return f"the game has its own {what}, other than the rule's; it is kept, and the players keep the rule"
     raise DataFileError(
         f"{rule.title} ({rule.label}) writes the {what}, which the game already holds with other options (written before it, by a "
         f"Kremlin ruleset's rule or another set); TripleA would keep only the last one: {_settles(rule, table)}",
+        where=None,
+    )
+
+
+def _twice(rule: GameRule, what: str) -> DataFileError:
+    """The game holds what only this rule writes: the set was written into it before (its PUs would be paid twice)."""
+    return DataFileError(
+        f"{rule.title} ({rule.label}) is in this game already (its {what}): the game was written with {rule.set_id} before; "
+        f"write {rule.set_id} into the game it was made from instead",
         where=None,
     )
 

@@ -14,6 +14,7 @@ import attrs
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
 from kremlin_triplea.gamerules.gate import push_rules, written_once
+from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
 from kremlin_triplea.rules.house_rules import (
     Advantage,
@@ -47,12 +48,14 @@ class HouseSelection:
     advantages: tuple[ChosenAdvantage, ...]
     seed: int | None
     map: str = ""  # the map profile of the game it is applied to
+    unplaced: tuple[str, ...] = ()  # the powers whose advantage was to be drawn but that none fits on this game, and why
 
 
 def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -> HouseSelection:
     """The set's rules with the advantages chosen or drawn; every choice checked."""
     rng = random.Random(choices.seed) if choices.seed is not None else None
     chosen: list[ChosenAdvantage] = []
+    unplaced: list[str] = []
     unknown = sorted(set(choices.advantages) - set(house.powers))
     if unknown:
         raise DataFileError(f"{choices.where}: {house.id} gives advantages to {', '.join(house.powers)}, not to {', '.join(unknown)}", where=None)
@@ -63,7 +66,10 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
         elif rng is not None:
             # Drawn among those this board can take (an earlier pick may have made a place the advantage names an
             # enemy's); a chosen one that cannot be taken is refused below, saying why.
-            placeable = [a for a in offered if _blocked(a, board, names) is None] or offered
+            placeable = [a for a in offered if _blocked(a, board, names) is None]
+            if not placeable:  # none this game can take (a map the set was not written for): the notes say so
+                unplaced.append(f"{power}: no advantage of {house.id} can be given on this game ({_blocked(offered[0], board, names)}, and so for each)")
+                continue
             advantage, how = rng.choice(placeable), f"drawn with seed {choices.seed}"
         else:
             continue  # no advantages: the rule is optional
@@ -95,7 +101,10 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                     )
                 values[name] = (_resolve(value, names), "chosen")
             elif rng is not None:
-                values[name] = (rng.choice(candidates), f"drawn with seed {choices.seed}")
+                # Not where a factory it would add makes two ("can't have more than one industrial complex in a
+                # territory"): a chosen one is refused by the board's invariants, naming what put the first there.
+                free = [c for c in candidates if not _second_factory(advantage, name, _resolve(c, names), board, names)] or candidates
+                values[name] = (rng.choice(free), f"drawn with seed {choices.seed}")
             else:
                 raise DataFileError(
                     f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` (one of {', '.join(candidates)}), or a `seed` to draw it", where=None
@@ -106,7 +115,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
     # (003's W. Europe-Sweden strait closes only when Sweden is Germany's allied neutral).
     switches |= {f"{name}={value}" for c in chosen for name, (value, _) in c.values.items()}
     rules = house.rules.rules + tuple(_filled(c) for c in chosen)
-    return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed)
+    return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed, unplaced=tuple(unplaced))
 
 
 def _named_advantage(house: HouseSet, power: str, wanted: str | int, offered: list[Advantage], where: str) -> Advantage:
@@ -159,9 +168,23 @@ def _place_blocked(advantage: Advantage, choice: str, place: str, board: Board, 
     return None
 
 
+def _second_factory(advantage: Advantage, choice: str, place: str, board: Board, names: Names) -> bool:
+    marker = "{" + choice + "}"
+    factories = names.units_of_any_power("factory")
+    adds = any(names.unit(u) in factories for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {}))
+    return adds and place in board.nodes and any(n and unit in factories for (_, unit), n in board.units(place).items())
+
+
 def _blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
     """Why the advantage's own places (not left to choose) cannot take its units on this board, or None:
-    003's Far Eastern Advantage once a pick made Kazakh Japanese."""
+    003's Far Eastern Advantage once a pick made Kazakh Japanese; or a name the map profile does not map."""
+    try:
+        return _places_blocked(advantage, board, names)
+    except UnknownNameError as error:
+        return f"the map profile maps no {error}".replace("no unknown ", "no ")
+
+
+def _places_blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
     for change in advantage.rule.changes:
         if change.data.get("kind") not in ("place_units", "move_units"):
             continue
@@ -218,11 +241,47 @@ def house_rule_changes(
     """
     selections = tuple(attrs.evolve(select(load_named_house_set(c.set_file), c, board, names), map=profile.map) for c in chosen)
     for selection in selections:
-        if profile.map not in selection.house.rules.maps:
-            raise DataFileError(f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}", where=None)
+        # A map the set was not written for takes it as a Kremlin ruleset's: through a profile that lists it in
+        # `rulesets` and maps its names ("profile check" reads the same list); what the map lacks goes to the notes.
+        if profile.map not in selection.house.rules.maps and selection.house.id not in profile.rulesets:
+            raise DataFileError(
+                f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}: "
+                f"list it in the map profile's `rulesets` ({profile.path}), map the names it uses there and run `kremlin-triplea profile check`",
+                where=None,
+            )
+    sets = [*before, *(s.rules for s in selections)]
+    _check_choices(flags, sets, selections)
     switches = frozenset(flags).union(*(s.switches for s in selections))
-    applied = game_rule_changes(board, [*before, *(s.rules for s in selections)], profile, names, switches)
+    applied = game_rule_changes(board, sets, profile, names, switches)
     return applied, selections
+
+
+def _check_choices(flags: tuple[str, ...], sets: list[RuleSet], selections: tuple[HouseSelection, ...]) -> None:
+    """Every choice of the draft is one a rule of its sets turns on or off (a choice no rule names changes nothing,
+    and was a mistake the written game kept silent about)."""
+    named = {s for selection in selections for s in selection.house.choices}
+    for rule_set in sets:
+        for rule in rule_set.rules:
+            conditions = [rule.when, rule.unless, *(c.data.get(k) for c in rule.changes for k in ("when", "unless"))]
+            named |= {term.strip().removeprefix("not ").strip() for condition in conditions if isinstance(condition, str) for term in condition.split(" and ")}
+    listed = {selection.house.id for selection in selections}
+    for flag in flags:
+        # A house set's switch is that set's, set under its own table: as a draft choice it would turn on what names
+        # it in a ruleset's rules (001 header 4 gives way to 003 Winning) with no house set to hold instead.
+        owner = next((set_id for set_id, switches in house_switches().items() if flag in switches and set_id not in listed), None)
+        if owner is not None:
+            raise DataFileError(
+                f"choices: {flag!r} is a switch of {owner}: list {owner} in `house_rules` and set it under `[house_rule_choices.{owner}]`", where=None
+            )
+        if flag not in named:
+            raise UnknownNameError(
+                "choice", flag, sorted(n for n in named if "=" not in n), where="choices", within=", ".join(s.id for s in sets), show_all=True
+            )
+
+
+def house_switches() -> dict[str, frozenset[str]]:
+    """Every installed house set's switches, by set: what a draft sets per set, never among its own ``choices``."""
+    return {name: frozenset(load_named_house_set(name).choices) for name in named_rule_files("house")}
 
 
 def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
@@ -234,8 +293,9 @@ def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
         # this game does not get says so, and why.
         switches = ", ".join(_switch_state(selection, k) for k in house.choices)
         lines.append(f"{house.id}: {switches or 'no switches'}" + (f"; random draws with seed {selection.seed}" if selection.seed is not None else ""))
-        if not selection.advantages and house.advantages:
+        if not selection.advantages and house.advantages and not selection.unplaced:
             lines.append(f"{house.id}: no player advantages (optional: {house.advantages_source})")
+        lines += [f"{house.id}: {why}" for why in selection.unplaced]
         for chosen in selection.advantages:
             rule = chosen.advantage.rule
             where = "written into the game" if rule.enforced_by == "game" else "kept by the players"

@@ -68,6 +68,7 @@ from kremlin_triplea.rules.house_rules import neutral_table
 
 if TYPE_CHECKING:
     from kremlin_triplea.model.board import Board
+    from kremlin_triplea.rules.game_rules import GameRule
     from kremlin_triplea.rules.tomlfile import Section
 
 # The RulesAttachment options an objective's condition may use (RulesAttachment.java, TripleA 1.9).
@@ -89,8 +90,12 @@ def _planned(key: tuple[str, ...], value: object, changes: list[Change] | tuple[
 
 
 def _tag(ctx: ActionContext) -> str:
-    """A name part unique to the rule: attachments the tool adds say which rule made them."""
-    return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", ctx.rule.id) if p)
+    return rule_tag(ctx.rule)
+
+
+def rule_tag(rule: GameRule) -> str:
+    """A name part unique to the rule: attachments the tool adds say which rule made them (``KremlinHr8SovietObjective``)."""
+    return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", rule.id) if p)
 
 
 def _use_triggers(ctx: ActionContext) -> Planned:
