@@ -574,6 +574,31 @@ def test_the_players_hear_of_a_change_at_once_and_the_spectators_each_in_their_t
                 connection.close()
 
 
+def test_the_new_steps_board_is_drawn_before_anyone_asks_for_it(room: Room) -> None:
+    """Every open page fetches the board of each step; the players' first: it is drawn as the room moves on."""
+    drawn: list[int] = []
+
+    def board(room: Room) -> str:
+        drawn.append(room.seq)
+        return f"<svg data-step='{room.seq}'></svg>"
+
+    with room_served(room, svg_for=board) as (address, server):
+        stream = raw(address, stream_request(room, "Allies"))
+        try:
+            assert stream_answer(stream).startswith(b"HTTP/1.1 200")
+            first = example()["pick"][0]
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+                deadline = time.monotonic() + 10
+                while room.seq not in drawn:
+                    assert time.monotonic() < deadline, drawn
+                    time.sleep(0.01)
+                assert http.get(f"/room/{room.keys['Allies']}/board").text == f"<svg data-step='{room.seq}'></svg>"
+            assert drawn == [room.seq]  # once
+        finally:
+            stream.close()
+
+
 def test_the_spectators_next_turn_waits_while_the_event_loop_lags(room: Room, monkeypatch) -> None:
     """The spectators' turns are paced by the loop: while it lags (the server busy), the next spectators wait."""
     import asyncio

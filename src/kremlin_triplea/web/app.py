@@ -150,6 +150,7 @@ class Changes:
         self._due: dict[int, list[asyncio.Event]] = {}  # turn -> the changes its spectators are yet to be told of
         self._releasing: asyncio.Task | None = None
         self._watcher: asyncio.Task | None = None
+        self.moved_on: list[Callable[[], None]] = []  # called on the loop at each change, after the players' streams are woken
         room.watchers.append(self.notify)
 
     def attach(self) -> None:
@@ -179,6 +180,9 @@ class Changes:
         turns, self._turns = self._turns, {}
         if event is not None:
             event.set()
+        if not self.stopped:
+            for moved_on in self.moved_on:
+                moved_on()
         for turn, waiting in turns.items():
             self._due.setdefault(turn, []).append(waiting)
         if self.stopped:  # every stream ends now
@@ -387,6 +391,13 @@ class RoomEndpoints:
         self.changes = changes
         self.spectators = spectators
         self.players = PlayerStreams()
+        changes.moved_on.append(self.draw_ahead)
+
+    def draw_ahead(self) -> None:
+        """On the loop, as the room moves on: the new step's board is drawn in a worker before anyone asks (every open
+        page asks for it: the players' first, within their head start)."""
+        task = asyncio.get_running_loop().create_task(self.pages.once(("board", self.room.seq), self.pages.draw_board))
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())  # a failure is drawn again on asking
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
