@@ -19,6 +19,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from starlette.requests import Request
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
     warnings.simplefilter("ignore")
@@ -1030,8 +1031,30 @@ def test_serve_trusts_the_proxies_it_is_told_and_none_by_default(room: Room, mon
         assert result.exit_code == 0, result.output
     configs[0].load()
     configs[1].load()
-    assert configs[0].proxy_headers is False and type(configs[0].loaded_app).__name__ != "ProxyHeadersMiddleware"
-    assert configs[1].proxy_headers is True and configs[1].forwarded_allow_ips == "127.0.0.1,10.0.0.0/8"
+    assert configs[0].proxy_headers is False and not isinstance(configs[0].loaded_app, ProxyHeadersMiddleware)
+    assert isinstance(configs[1].loaded_app, ProxyHeadersMiddleware)
+    assert "10.1.2.3" in configs[1].loaded_app.trusted_hosts and "192.168.1.1" not in configs[1].loaded_app.trusted_hosts
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(room.path), "--port", "0", "--forwarded-allow-ips", "proxy.lan"])
     assert result.exit_code == 2 and "--forwarded-allow-ips proxy.lan: 'proxy.lan' is not an address" in result.output
     assert result.output.count("\n") == 1 and room.keys[SPECTATOR] not in result.output
+
+
+@pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
+def test_behind_a_trusted_proxy_a_form_from_the_address_the_browser_asked_for_is_taken(room: Room, trusted: str | None) -> None:
+    """A reverse proxy may pass the room its own address as Host (nginx's default): the browser's Origin is the
+    proxy's public name, named in X-Forwarded-Host. Believed only from a proxy the host trusts."""
+    first = example()["pick"][0]
+    form = "&".join(f"{k}={v}" for k, v in pick_form(first, room.seq).items()).replace(" ", "+")
+    request = (
+        f"POST /room/{room.keys[first['side']]}/pick HTTP/1.1\r\nHost: 127.0.0.1:8050\r\nOrigin: https://draft.example.org\r\n"
+        f"X-Forwarded-Host: draft.example.org\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\n\r\n{form}"
+    )
+    limits = {"forwarded_allow_ips": trusted} if trusted else {}
+    with room_served(room, **limits) as (address, server):
+        connection = raw(address, request.encode())
+        try:
+            answer = stream_answer(connection)
+        finally:
+            connection.close()
+    assert answer.startswith(b"HTTP/1.1 303" if trusted else b"HTTP/1.1 403"), answer[:200]
+    assert len(room.session.picks) == (1 if trusted else 0)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 #: The most event streams one address (an IPv4 address, an IPv6 /64) may hold open at once (one per open page): a
 #: browser opens at most six connections to a site, so this leaves room for a few devices behind one router.
@@ -143,14 +144,33 @@ class PlayerStreams:
             streams.remove(ended)
 
 
+#: A request's scope holds here the host a trusted proxy says the browser asked for (``X-Forwarded-Host``).
+FORWARDED_HOST = "kremlin.forwarded_host"
+
+
+class ForwardedHeaders(ProxyHeadersMiddleware):
+    """uvicorn's proxy headers (the client from ``X-Forwarded-For``, the scheme from ``X-Forwarded-Proto``) from the
+    proxies trusted, and the host the browser asked for from their ``X-Forwarded-Host``: a reverse proxy may pass
+    the room its own address as ``Host`` (nginx does by default), and the Origin check compares with this one."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        client = scope.get("client")
+        if scope["type"] == "http" and client and client[0] in self.trusted_hosts:
+            for name, value in scope["headers"]:
+                if name == b"x-forwarded-host":
+                    scope[FORWARDED_HOST] = value.decode("latin-1").split(",")[0].strip().lower()
+        await super().__call__(scope, receive, send)
+
+
 def cross_origin(request: Request) -> str | None:
     """Why a state-changing request is refused as sent from another site's page (one line), or None.
 
     A browser names the page a form was sent from in ``Origin`` (every POST), or failing that in ``Referer``; it
-    must be this room's own address (the ``Host`` the request came to). A request naming neither was not sent by
-    a page in a browser (which is what a forged form needs) and is taken.
+    must be this room's own address (the ``Host`` the request came to, or the one a trusted proxy says the browser
+    asked for: ``ForwardedHeaders``). A request naming neither was not sent by a page in a browser (which is what
+    a forged form needs) and is taken.
     """
-    host = request.headers.get("host", "").strip().lower()
+    hosts = {request.headers.get("host", "").strip().lower(), request.scope.get(FORWARDED_HOST, "")} - {""}
     origin = request.headers.get("origin")
     named = origin if origin is not None else request.headers.get("referer")
     if named is None:
@@ -158,7 +178,7 @@ def cross_origin(request: Request) -> str | None:
     where = named.strip()
     try:
         parts = urlsplit(where)
-        same = parts.scheme in ("http", "https") and bool(host) and (parts.netloc.lower() == host)
+        same = parts.scheme in ("http", "https") and parts.netloc.lower() in hosts
     except ValueError:
         same = False
     if same:

@@ -718,8 +718,9 @@ def room_server(
     max_connections = connection_ceiling(max_connections)
     limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
     protocol = type("RoomProtocol", (RoomProtocol,), limits)
-    forwarded = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {"proxy_headers": False}
-    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, **forwarded)
+    if forwarded_allow_ips:  # uvicorn's own, and the host the browser asked for (admission.ForwardedHeaders)
+        app = admission.ForwardedHeaders(app, trusted_hosts=forwarded_allow_ips)
+    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, proxy_headers=False)
     server = RoomServer(config)
     server.look_seconds = look_seconds
     server.watch = watch  # the room's own look at its files (Room.watch): a hand-edited draft stops the server
