@@ -52,14 +52,27 @@ def user_folder(home: Path | None = None) -> Path:
     return documents if documents.is_dir() else home / "triplea"
 
 
+def expanded(path: Path | str, where: str) -> Path:
+    """``path`` with a leading ``~`` or ``~user`` made the home folder; one line naming ``where`` (the option or
+    variable that gave it) when there is no such home folder (``~unknownuser/maps``, or no $HOME and no user entry)."""
+    try:
+        return Path(path).expanduser()
+    except RuntimeError:  # pathlib's "Could not determine home directory."
+        user = str(path).replace("\\", "/").split("/", 1)[0]
+        raise InputError(
+            f"{str(path)!r} starts with {user}, but there is no home folder for {'user ' + user[1:] if user[1:] else 'this user'}", where=where
+        ) from None
+
+
 def default_maps_dir(explicit: Path | str | None = None) -> Path:
     """``explicit`` (``--maps-dir``), else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own: the maps folder chosen in
     TripleA 2.x's settings, else ``downloadedMaps`` in its user folder (as ClientFileSystemHelper.getUserMapsFolder)."""
-    if explicit:
-        return Path(explicit).expanduser()
     from_environment = os.environ.get(MAPS_DIR_VARIABLE)
+    if explicit:
+        came_from = f"${MAPS_DIR_VARIABLE}" if from_environment and str(explicit) == from_environment else "--maps-dir"
+        return expanded(explicit, came_from)
     if from_environment:
-        return Path(from_environment).expanduser()
+        return expanded(from_environment, f"${MAPS_DIR_VARIABLE}")
     from kremlin_triplea.gamefile.installation import maps_folder_override  # reads Java's preferences: only when needed
 
     return maps_folder_override() or user_folder() / "downloadedMaps"
@@ -269,7 +282,7 @@ def native_path(text: str, beside: Path | str | None = None) -> str:
 
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
-    path = Path(spec).expanduser()
+    path = expanded(spec, str(spec))
     if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
         return path  # a FIFO, device or broken link is refused by the reader, naming what it is
     given = str(spec)
@@ -277,7 +290,7 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     # name games so). A drive letter or a \\server share is a Windows path, which names nothing elsewhere.
     text = given.replace("\\", "/")
     if text != given:
-        path = Path(text).expanduser()
+        path = expanded(text, given)
         if os.name != "nt" and (_WINDOWS_ABSOLUTE.match(given) or given.startswith("\\\\")):
             raise InputError("no such file (a Windows path: name the file as this system does)", where=given)
         if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
