@@ -106,7 +106,7 @@ def candidate_folders(
     home = Path.home() if home is None else home
     platform = sys.platform if platform is None else platform
     found: list[tuple[str, Path]] = []
-    from kremlin_triplea.gamefile.locate import expanded
+    from kremlin_triplea.gamefile.userpath import expanded
 
     for variable in (INSTALL_VARIABLE, JAR_VARIABLE):
         if environ.get(variable, "").strip():
@@ -148,7 +148,7 @@ def find_installation(
     """The installation the user names (``explicit``: ``--triplea``, else ``$KREMLIN_TRIPLEA``), else the newest
     TripleA 2.x among :func:`candidate_folders` (what players run and what judges a game), else the first other one
     (Debian's 1.9), whose ``found_by`` then says that no 2.x was found."""
-    from kremlin_triplea.gamefile.locate import expanded
+    from kremlin_triplea.gamefile.userpath import expanded
 
     tried: list[str] = []
     candidates = ([("--triplea", expanded(explicit, "--triplea"))] if explicit else []) + candidate_folders(

@@ -18,6 +18,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError, and_more
 from kremlin_triplea.gamefile.safe import read_text
+from kremlin_triplea.gamefile.userpath import expanded
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
@@ -50,18 +51,6 @@ def user_folder(home: Path | None = None) -> Path:
     home = home or Path.home()
     documents = home / "Documents" / "triplea"
     return documents if documents.is_dir() else home / "triplea"
-
-
-def expanded(path: Path | str, where: str) -> Path:
-    """``path`` with a leading ``~`` or ``~user`` made the home folder; one line naming ``where`` (the option or
-    variable that gave it) when there is no such home folder (``~unknownuser/maps``, or no $HOME and no user entry)."""
-    try:
-        return Path(path).expanduser()
-    except RuntimeError:  # pathlib's "Could not determine home directory."
-        user = str(path).replace("\\", "/").split("/", 1)[0]
-        raise InputError(
-            f"{str(path)!r} starts with {user}, but there is no home folder for {'user ' + user[1:] if user[1:] else 'this user'}", where=where
-        ) from None
 
 
 def default_maps_dir(explicit: Path | str | None = None) -> Path:
