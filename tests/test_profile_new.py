@@ -572,3 +572,28 @@ def test_matrix_passes_on_a_corpus_game_with_its_new_profile(tmp_path: Path, pat
     assert made.exit_code == 0, made.output
     matrix = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--only-given", "--game", str(path), "--profile", str(out), "--samples", "1"])
     assert matrix.exit_code == 0, matrix.output[-3000:]
+
+
+@pytest.mark.parametrize(
+    ("game", "rule", "was"),
+    [
+        ("the_grand_war.xml", "Bering Sea", "SZ Bering Strait"),  # shares Alaska only with the Bering Sea elsewhere
+        ("UW_1.7.xml", "West Indian Ocean", "SZ 158 Indian"),  # one of many Indian Ocean zones; Madagascar alone
+        ("middle_east.xml", "Central Mediterranean", "Mediterranean sz 2"),  # sz 1, 2 and 3; Libya alone
+    ],
+)
+def test_a_sea_zone_is_never_matched_by_one_word_and_one_coast(game: str, rule: str, was: str) -> None:
+    """Issue 46: a sea zone matched across oceans by one shared word and one shared coast. Judged by hand: each of these
+    maps has several seas carrying the word, and the one taken shared a single coast with the rule text's sea on the
+    profiled maps; left unmatched, for a person."""
+    rulesets = [load_named_ruleset(n) for n in ("kremlin-aa50", "kremlin-classic", "kremlin-daak")]
+    match = match_places(load(CORPUS_DIR / game), rulesets, _known())[rule]
+    assert match.name is None and was in load(CORPUS_DIR / game).board.nodes, match
+
+
+def test_an_unmatched_place_says_it_was_refused_for_its_owner() -> None:
+    """Issue 46: an unmatched name never said it was refused for its owner. pacific.xml's Wake is held by the other
+    alliance than classic_variations' Wake Island: the reason says so, not 'no territory has its name'."""
+    rulesets = [load_named_ruleset(n) for n in ("kremlin-aa50", "kremlin-classic", "kremlin-daak")]
+    match = match_places(load(CORPUS_DIR / "pacific.xml"), rulesets, _known())["Wake Island"]
+    assert match.name is None and match.evidence.startswith("Wake has its words, but not taken: Wake is held by another alliance here"), match

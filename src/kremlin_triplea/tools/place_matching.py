@@ -350,11 +350,38 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         # The rule text does not say, but every map a profile covers has it of one kind.
         water = evidence[0].water
         kind = PlaceKind("sea" if water else "land", f"a {'sea zone' if water else 'land territory'} on {evidence[0].map}")
-    for step in (_by_neighbours, _by_words):
-        found = step(board, rule, kind, evidence)
-        if found is not None:
-            return found
-    return _unmatched(board, rule, kind)
+    found = _by_neighbours(board, rule, kind, evidence)
+    if found is not None:
+        # A name standing whole in one territory's name here beats neighbours on another map (issue 46: a victory
+        # city moved to the neighbour-evidence territory though the map names the one holding it).
+        verbatim = _verbatim(board, rule, kind)
+        if len(verbatim) == 1 and verbatim[0] != found.name and _backed(board, verbatim[0], evidence):
+            return PlaceMatch(
+                rule,
+                verbatim[0],
+                f"its name stands whole in {verbatim[0]!r}, the only such {_described(board, kind)[0]}; surer than neighbours elsewhere ({found.evidence})",
+            )
+        return found
+    found = _by_words(board, rule, kind, evidence)
+    if found is not None:
+        return found
+    return _unmatched(board, rule, kind, evidence)
+
+
+def _verbatim(board, rule: str, kind: PlaceKind) -> list[str]:
+    """The territories of the place's kind whose name holds the rule text's whole name, as words in that order."""
+    phrase = plain_words(rule)
+    if not phrase:
+        return []
+    pattern = re.compile(rf"(^| ){re.escape(phrase)}( |$)")
+    return [n for n in board.of_kind(kind.kind) if pattern.search(plain_words(n))]
+
+
+def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
+    """Whether a name that lacks the rule text's words ``dropped`` may still be the place: not when one of them is a
+    nation's ("Italian East Africa" is not the British "East Africa", issue 46). Who holds it proves nothing either
+    way (Italian East Africa is British-held in AA50's 1941): such a place is for a person to match."""
+    return not any(word in group for word in dropped for group in POWER_NAMES)
 
 
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
@@ -400,7 +427,7 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
         same = board.named("key", place_key(known_place.name), kind.kind)
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & board.land_around(same[0])
-            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | board.land_around(same[0]))):
+            if known_place.water and not _coasts_agree(known_place, board.land_around(same[0])):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             if not known_place.water and known_place.conflicts(board, same[0]) is not None:
                 continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
@@ -410,6 +437,13 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
                 f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there",
             )
     return None
+
+
+def _coasts_agree(known_place: KnownPlace, around: set[str] | frozenset[str]) -> bool:
+    """A sea zone here is one known elsewhere only if most of their coasts, two at least, are the same: one shared
+    word and one shared coast match seas across oceans (issue 46)."""
+    shared = known_place.land_neighbours & around
+    return len(shared) >= 2 and len(shared) * 2 >= len(known_place.land_neighbours | around)
 
 
 def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
@@ -469,6 +503,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
             for n in pool
             if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
+        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n])]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
@@ -480,7 +515,9 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
                 if tokens[n]
                 and (token_set[n] < word_set or word_set < token_set[n])
                 and known_place.land_neighbours & board.land_around(n)
-                and (known_place.water or known_place.conflicts(board, n) is None)
+                and (known_place.water or (known_place.conflicts(board, n) is None and _nation_kept(board, n, word_set - token_set[n])))
+                # a sea zone by one word and one coast matched seas across oceans (issue 46): two coasts at least
+                and (not known_place.water or len(known_place.land_neighbours & board.land_around(n)) >= 2)
             ]
             if len(inside) == 1:
                 shared = known_place.land_neighbours & board.land_around(inside[0])
@@ -492,10 +529,15 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
     return None
 
 
-def _unmatched(board, rule: str, kind: PlaceKind) -> PlaceMatch:
+def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace] = ()) -> PlaceMatch:
     what, because, candidates = _described(board, kind)
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
+    # A territory with its words refused for what the profiled maps show (its owner, another territory there): say so.
+    for name in board.named("key", place_key(rule), kind.kind):
+        refused = next((why for k in evidence if not k.water and (why := k.conflicts(board, name)) is not None), None)
+        if refused is not None:
+            return PlaceMatch(rule, None, f"{name} has its words, but not taken: {refused}")
     near = [n for _, n in closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
     return PlaceMatch(
         rule,
