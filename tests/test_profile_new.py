@@ -597,3 +597,16 @@ def test_an_unmatched_place_says_it_was_refused_for_its_owner() -> None:
     rulesets = [load_named_ruleset(n) for n in ("kremlin-aa50", "kremlin-classic", "kremlin-daak")]
     match = match_places(load(CORPUS_DIR / "pacific.xml"), rulesets, _known())["Wake Island"]
     assert match.name is None and match.evidence.startswith("Wake has its words, but not taken: Wake is held by another alliance here"), match
+
+
+def test_a_victory_city_the_map_names_verbatim_is_not_moved_to_a_neighbour(tmp_path: Path) -> None:
+    """Issue 46: a city name present verbatim in the map lost to the victory city beside it. WW2v3 1941 with its
+    Eastern Canada named "Ottawa", no victory city, and Western Canada one: 000 D) (4)'s Ottawa is this map's Ottawa,
+    which holds no victory city to move; it is not Western Canada."""
+    moved = _v3_with_ottawa_moved(tmp_path, True)
+    moved.write_text(moved.read_text(encoding="utf-8").replace('"Eastern Canada"', '"Ottawa"'), encoding="utf-8")
+    game = load(moved)
+    assert "Ottawa" in game.board.nodes and not game.board.node("Ottawa")["victory_city"] and game.board.node("Western Canada")["victory_city"]
+    data = tomllib.loads(new_profile(game, [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+    assert "Ottawa" not in data["places"]
+    assert "this game's Ottawa (its very name) is not one" in data["unmatched"]["Ottawa"]
