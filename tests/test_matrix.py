@@ -394,7 +394,7 @@ def test_every_single_pick_is_checked_with_the_ruleset_s_game_rules_written_as_a
 
     def recording(self, game, board, name):
         found = original(self, game, board, name)
-        written.append(found[0])
+        written.append(found.written)
         return found
 
     monkeypatch.setattr(matrix.Checker, "write_and_read", recording)
