@@ -19,7 +19,7 @@ from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.profile import load_profile
 from kremlin_triplea.rules.tomlfile import read_toml
-from kremlin_triplea.session import apply_draft
+from kremlin_triplea.session import Session, apply_draft
 from support.drafting import Script, draft, placement_picks
 from support.paths import MAPS_DIR
 
@@ -126,7 +126,7 @@ def test_an_advantage_that_leaves_a_place_to_choose_offers_only_the_rules_places
     infantry = next(a for a in house.advantages if a.id == "non-purged-infantry")
     assert house.powers[0] == infantry.power  # asked first
     session = draft(tmp_path, [], ruleset="kremlin-classic", game="world_war_ii_classic/classic.xml", per_side=4)
-    script = Script("house-classic", "", "choose", str(infantry.number), "no such place")
+    script = Script("house-classic", "2", "", "choose", str(infantry.number), "no such place")  # 2: the ruleset's victory holds
     with pytest.raises(EOFError):
         Conversation(session, script).ask_house_rules()
     question = f"{infantry.power} {infantry.title}: at> "
@@ -339,3 +339,23 @@ def test_every_switch_and_every_advantage_has_help(tmp_path: Path, set_id: str) 
         for advantage in house.advantages_of(power):
             lines = questions.help_lines(str(advantage.number))
             assert lines[0].startswith(advantage.rule.title) and " ".join(advantage.rule.rule.split())[:50] in " ".join(" ".join(lines).split())
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "game"), [("kremlin-classic", "world_war_ii_classic/classic_3rd_edition.xml"), ("kremlin-daak", "world_war_ii_classic/classic.xml")]
+)
+@pytest.mark.parametrize("keep", ["1", "2"])
+def test_house_classic_joins_a_kremlin_classic_draft_by_the_victory_conditions_the_host_keeps(tmp_path: Path, ruleset: str, game: str, keep: str) -> None:
+    """003 Winning and 001 header 4 / 002 I. "Both IPC Victory" write the same game options differently (issue 42
+    item 3): the terminal asks which holds when the set is taken, and the draft says it (003's: `choices =
+    ["house_victory"]`; the ruleset's: the set's switch `winning` off). Either way the draft is one apply writes."""
+    session = draft(tmp_path, [], ruleset=ruleset, game=game, per_side=4)
+    script = Script("house-classic", keep, "", "", "")  # the set; which holds; the switches, the advantages, no other set as they are
+    Conversation(session, script).ask_house_rules()
+    assert "house-classic: which holds? (1, 2)> " in script.asked, script.asked
+    data = read_toml(session.path)
+    if keep == "1":
+        assert data.get("choices") == ["house_victory"] and data.get("house_rule_choices", {}).get("house-classic", {}).get("winning", True)
+    else:
+        assert "house_victory" not in data.get("choices", []) and data["house_rule_choices"]["house-classic"]["winning"] is False
+    assert Session.open(session.path, maps_dir=MAPS_DIR).house_rules == ["house-classic"]  # taken again from the file, checked as apply writes it

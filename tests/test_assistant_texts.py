@@ -13,7 +13,7 @@ import pytest
 from kremlin_triplea.assistant.asking import COMMANDS
 from kremlin_triplea.assistant.session import Conversation
 from kremlin_triplea.assistant.setup import game_offers, installed_rulesets
-from kremlin_triplea.draft.rulesets import load_named_ruleset
+from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.gamefile.locate import installed_maps
 from kremlin_triplea.report.notes import add_notes
@@ -33,6 +33,13 @@ TYPED = (
     {switch for house in _HOUSE_SETS for switch in house.choices}
     | {choice for house in _HOUSE_SETS for advantage in house.advantages for choice in advantage.choices}
     | {m.name for m in installed_maps(MAPS_DIR)}
+    # the draft's choices the rulesets' rules name (``choices = ["house_victory"]`` in a draft)
+    | {
+        word
+        for path in named_rule_files("ruleset").values()
+        for rule in load_ruleset(path).rule_set.rules
+        for word in f"{rule.when or ''} {rule.unless or ''}".split()
+    }
 )
 
 NONE = re.compile(r"\bNone\b")
@@ -83,8 +90,8 @@ def test_every_line_a_host_reads_in_a_draft_reads_as_words(tmp_path: Path, rules
     session.save()
     host = Host(sum(map(ord, ruleset + game)))
     conversation = Conversation(session, host)
-    conversation.ask_house_rules()
     conversation.run()
+    conversation.ask_house_rules()  # after the picks and the bid, as `draft` asks them
     for command in ("values", "locks"):
         conversation.command(command, ())
     for option in rules.options:

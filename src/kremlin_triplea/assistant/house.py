@@ -14,7 +14,7 @@ from typing import Any
 
 from kremlin_triplea.assistant.asking import Choice
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes, select
+from kremlin_triplea.gamerules.house import advantage_places, select
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import Advantage, HouseSet, load_house_set, read_choices
 from kremlin_triplea.rules.tomlfile import Section
@@ -69,21 +69,43 @@ class HouseQuestions:
 
     # -- checks, as apply makes them ---------------------------------------------
 
-    def problem(self, set_id: str, table: dict[str, Any]) -> KremlinError | None:
-        """Why the sets taken and ``set_id`` with ``table`` would not apply after the ruleset's own rules; None if they would."""
-        session = self.session
-        run = session.run
-        chosen = {**self.chosen, set_id: table}
-        try:
-            choices = [read_choices(n, Section(t, str(session.path), f"house_rule_choices.{n}")) for n, t in chosen.items()]
-            house_rule_changes(session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=session.draft.choices)
-        except KremlinError as error:
-            return error
+    def problem(self, set_id: str, table: dict[str, Any], also: tuple[str, ...] = ()) -> KremlinError | None:
+        """Why the sets taken and ``set_id`` with ``table`` (with the draft's choices ``also`` besides its own) would be
+        refused when pushed, as apply writes them; None if they would not."""
+        return self.session.house_problem({**self.chosen, set_id: table}, also)
+
+    def settling_choice(self, house: HouseSet, switches: dict[str, bool], problem: KremlinError) -> str | None:
+        """A choice of the draft that settles ``problem`` the other way from a switch: a rule of the Kremlin ruleset
+        that gives way when the draft chooses it (its ``unless``: 001/002's economic victory and ``house_victory``)."""
+        taken = set(self.session.draft.choices)
+        for rule in self.session.ruleset.rule_set.rules:
+            # ``unless`` names choices joined by " and ", any prefixed "not " ("house_victory and winning": the
+            # draft's choice, and the set's switch left on); the draft's own are those no switch of the set is.
+            named = [word for word in (rule.unless or "").split() if word not in ("and", "not")]
+            for choice in named:
+                if choice in taken or choice in house.choices:
+                    continue
+                if self.problem(house.id, table_of(house, switches, {}), (choice,)) is None:
+                    return choice
         return None
 
+    def keep_which(self, house: HouseSet, switches: dict[str, bool], switch: str, choice: str, problem: KremlinError) -> bool:
+        """Ask which of two conflicting rules holds: the set's (the draft takes ``choice``) or the ruleset's (``switch``
+        off). True: the set's."""
+        ruleset = self.session.ruleset
+        giving_way = next(r for r in ruleset.rule_set.rules if choice in (r.unless or "").split())
+        self.say(f"  {conflict_words(problem, short=True)}: one of the two holds.")
+        theirs = Choice(True, ("house", house.id, "1"), f"1  {switch_title(house, switch)} ({house.id}; the draft chooses {choice})")
+        ours = Choice(False, ("ruleset", ruleset.id, "2"), f"2  {giving_way.title} ({ruleset.id}; {switch} off)")
+        return bool(self.conversation.choose(f"{house.id}: which holds? (1, 2)> ", [theirs, ours], default=ours))
+
     def settling_switch(self, house: HouseSet, switches: dict[str, bool], extra: dict[str, Any], problem: KremlinError) -> str | None:
-        """The first switch that is on whose turning off settles ``problem`` (found by trying, as apply would judge it)."""
-        for switch, on in switches.items():
+        """The first switch that is on whose turning off settles ``problem`` (found by trying, as apply would judge it),
+        a switch of a rule the conflict names first (turning another off may only change the conflict's words: 003
+        Winning's threshold is 100 with Neutral Territories, 84 without)."""
+        named = str(problem)
+        cited = [k for k in switches if any(f"'{r.id}'" in named for r in house.rules.rules if r.when == k)]
+        for switch, on in sorted(switches.items(), key=lambda item: item[0] not in cited):
             if on:
                 other = self.problem(house.id, table_of(house, {**switches, switch: False}, extra))
                 if other is None or str(other) != str(problem):
@@ -160,6 +182,11 @@ class HouseQuestions:
             switch = self.settling_switch(house, switches, {}, problem) if problem is not None else None
             if switch is None:
                 break
+            choice = self.settling_choice(house, switches, problem)
+            if choice is not None and self.keep_which(house, switches, switch, choice, problem):
+                self.session.add_choice(choice)
+                self.say(f"  {switch_title(house, switch)} holds: the draft chooses {choice}")
+                continue
             switches[switch] = False
             self.say(f"  {switch} ({switch_title(house, switch)}) is preset off: {conflict_words(problem, short=True)}")
         return switches

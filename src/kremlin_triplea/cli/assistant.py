@@ -192,9 +192,11 @@ def draft_command(
         if resume is None or whole:  # a draft resumed short of its picks is left as it is until a pick is made again
             session.save()
         conversation.session = session
-        if resume is None:
-            conversation.ask_house_rules()
         conversation.run()
+        if resume is None:
+            # After the picks and the bid, as the room asks them and apply writes them: a house advantage is then
+            # judged on the board it is written on (taken first, a later pick could make its place the enemy's).
+            conversation.ask_house_rules()
     except (KeyboardInterrupt, EOFError, QuitRequested):
         _stopped(conversation, path)
         ctx.exit(130)

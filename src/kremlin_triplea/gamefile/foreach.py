@@ -15,7 +15,7 @@ import copy
 
 from lxml import etree
 
-from kremlin_triplea.errors import InputError
+from kremlin_triplea.errors import InputError, possessive
 from kremlin_triplea.gamefile.document import XmlDocument
 
 
@@ -89,7 +89,7 @@ def template_for(root: etree._Element, templates: list[etree._Element], territor
                 if _replaced(template.get("attachTo", ""), combination) == territory:
                     if len(groups) > 1:
                         raise InputError(
-                            f"cannot write {territory}'s territoryAttachment: it is made by foreach={template.get('foreach')!r} (line "
+                            f"cannot write {possessive(territory)} territoryAttachment: it is made by foreach={template.get('foreach')!r} (line "
                             f"{template.sourceline}) over two groups of variables, which the writer does not split",
                         )
                     found = (template, group, n)

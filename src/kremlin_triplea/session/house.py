@@ -11,6 +11,7 @@ import attrs
 from kremlin_triplea.draft.declare import label
 from kremlin_triplea.draft.kinds import Outcome
 from kremlin_triplea.draft.run import Draft, DraftRun, draft_from_dict
+from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.gate import Earlier, check_rules, written_once
@@ -46,21 +47,45 @@ class HouseChoosing:
     def _push_house(self, step: HouseRuleChoice) -> None:
         """The set taken (with its table), checked as ``apply`` writes it: after the ruleset's own rules, on this board."""
         before = self.run.draft
-        data = self._house_data()
-        if step.set_id not in data["house_rules"]:
-            data["house_rules"].append(step.set_id)
-        tables = data["house_rule_choices"]
-        tables[step.set_id] = step.as_table()
-        draft = draft_from_dict(
-            {**self.header, "house_rules": data["house_rules"], "house_rule_choices": {k: v for k, v in tables.items() if v}},
-            str(self.path),
-        )
-        run = self.run
-        applied, _ = self.rules_to_write(draft)
-        check_rules(self.game.board, applied, run.names, self._earlier())  # as apply writes it: on this board, through the same gate
-        run.draft = attrs.evolve(before, house_rules=draft.house_rules, house_rule_choices=draft.house_rule_choices)
+        draft = self._checked_with({step.set_id: step.as_table()})
+        self.run.draft = attrs.evolve(before, house_rules=draft.house_rules, house_rule_choices=draft.house_rule_choices)
         self.done.append(Done(step, draft_before=before))
         return None
+
+    def house_problem(self, tables: dict[str, dict[str, Any]], choices: tuple[str, ...] = ()) -> KremlinError | None:
+        """Why the draft could not take the house-rule sets ``tables`` (set id -> its ``[house_rule_choices]`` table,
+        besides those taken) with the draft's ``choices`` besides its own, as pushing them would refuse it; None if it
+        could. The terminal and the room ask it as each answer is given."""
+        try:
+            self._checked_with(tables, choices)
+        except KremlinError as error:
+            return error
+        return None
+
+    def _checked_with(self, tables: dict[str, dict[str, Any]], choices: tuple[str, ...] = ()) -> Draft:
+        """The draft with ``tables`` and ``choices`` too, its rules checked as ``apply`` writes them (raises what breaks)."""
+        data = self._house_data()
+        for set_id, table in tables.items():
+            if set_id not in data["house_rules"]:
+                data["house_rules"].append(set_id)
+            data["house_rule_choices"][set_id] = table
+        header = {**self.header, "choices": [*self.header.get("choices", []), *(c for c in choices if c not in self.header.get("choices", []))]}
+        if not header["choices"]:
+            del header["choices"]
+        written = {k: v for k, v in data["house_rule_choices"].items() if v}
+        draft = draft_from_dict({**header, "house_rules": data["house_rules"], "house_rule_choices": written}, str(self.path))
+        applied, _ = self.rules_to_write(draft)
+        check_rules(self.game.board, applied, self.run.names, self._earlier())  # as apply writes it: on this board, through the same gate
+        return draft
+
+    def add_choice(self, choice: str) -> None:
+        """Take the draft's choice ``choice`` (its ``choices``: what rules' ``when``/``unless`` name), as the draft file
+        will say it: 001/002's economic victory gives way to 003's Winning when the draft chooses ``house_victory``.
+        Asked before the house-rule sets are pushed, so each is checked with it."""
+        listed = list(self.header.get("choices", []))
+        if choice not in listed:
+            self.header["choices"] = [*listed, choice]
+            self.run.draft = attrs.evolve(self.run.draft, choices=(*self.run.draft.choices, choice))
 
     def rules_to_write(self, draft: Draft | None = None) -> tuple[AppliedRules, tuple[HouseSelection, ...]]:
         """The rules written after the draft's steps, planned on this board as ``apply`` writes them and not pushed:
