@@ -28,8 +28,9 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   ``checked`` (read by its own parser, which refuses what names nothing in an empty game); the Java type of the
   field of that name, where there is one; the value a fresh attachment holds (an int, boolean or text); and, for a
   ``checked`` option whose value is only ``:``-separated names of one kind (unit types, territories, players or
-  resources, found by setting names on an attachment of a game declaring one of each), that kind (``names``) and
-  whether a whole number may come first (``count_first``).
+  resources, found by setting names on an attachment of a game declaring one of each), that kind (``names``), how
+  many names it takes (``parts``: None for any number), whether a whole number may come first (``count_first``) and
+  the words it takes alone instead (``words``).
 """
 
 from __future__ import annotations
@@ -221,6 +222,9 @@ def _is(value, java_type: str, expected) -> bool:
     )
 
 
+#: Words an option of names may take instead of a name (each tried: those it takes are kept in ``words``).
+WORDS = ("true", "false", "TRUE", "FALSE", "all", "ALL", "none", "NONE", "each", "controlled", "original", "map", "enemy")
+
 #: The one name of each kind the game of the reference probes declares (see ``_names_of``).
 NAMED = {"unit type": "ProbeUnit", "territory": "ProbeLand", "player": "ProbePlayer", "resource": "ProbeResource"}
 
@@ -237,9 +241,10 @@ def _game_with_one_of_each():
     return data
 
 
-def _names_of(mapper, java_class: str, name: str) -> tuple[str, bool] | None:
-    """The kind of thing a ``checked`` option's value names, when it is only ``:``-separated names of one kind: each
-    kind's name is taken alone and twice (``A:A``), and an unknown name refused, alone and after a known one."""
+def _names_of(mapper, java_class: str, name: str) -> dict | None:
+    """What a ``checked`` option's value names, when it is only ``:``-separated names of one kind: the kind, how
+    many names it takes (1 to 3 tried; None when any of them) and whether a whole number may come first. Each kind's
+    name is set alone, twice and three times (``A:A``), and an unknown name in each of those places refused."""
     from jpype import JClass
 
     def taken(value: str) -> bool:
@@ -252,10 +257,13 @@ def _names_of(mapper, java_class: str, name: str) -> tuple[str, bool] | None:
 
     if taken("ProbeNothing"):
         return None
-    kinds = [kind for kind, known in NAMED.items() if taken(known) and taken(f"{known}:{known}") and not taken(f"{known}:ProbeNothing")]
-    if len(kinds) != 1:
-        return None
-    return kinds[0], taken(f"1:{NAMED[kinds[0]]}")
+    found = []
+    for kind, known in NAMED.items():
+        parts = [n for n in (1, 2, 3) if taken(":".join([known] * n))]
+        if parts and not any(taken(":".join([known] * (n - 1) + ["ProbeNothing"])) for n in parts):
+            words = sorted(word for word in WORDS if taken(word))
+            found.append({"names": kind, "parts": None if parts == [1, 2, 3] else parts, "count_first": taken(f"1:{known}"), "words": words})
+    return found[0] if len(found) == 1 else None
 
 
 def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:
@@ -283,7 +291,7 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
             kind = _kind(make, name)
             properties[name] = {"kind": kind, "java_type": field_types.get(name), "default": _default(make, name)}
             if kind == "checked" and (names := _names_of(mapper, java_class, name)):
-                properties[name]["names"], properties[name]["count_first"] = names
+                properties[name].update(names)
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found

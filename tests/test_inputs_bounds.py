@@ -124,7 +124,7 @@ def test_sigterm_stops_a_run_on_a_huge_element_at_once_with_one_line(tmp_path: P
     ]
     process = subprocess.Popen(command, env={**os.environ, "PYTHONPATH": str(REPO / "src")}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(1.0)
+        _wait_for_sigterm_handler(process.pid)
         signalled = time.monotonic()
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
@@ -134,3 +134,21 @@ def test_sigterm_stops_a_run_on_a_huge_element_at_once_with_one_line(tmp_path: P
     assert process.returncode in (2, 128 + signal.SIGTERM), err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert not (tmp_path / "out.xml").exists()
+
+
+def _wait_for_sigterm_handler(pid: int, limit: float = 60.0) -> None:
+    """Until the command has set its SIGTERM handler (Linux: SigCgt in /proc/PID/status), so that the signal meets the
+    command at work, not Python starting up (on a loaded machine a fixed second was not enough); elsewhere a second."""
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        time.sleep(1.0)
+        return
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            caught = next(line for line in status.read_text().splitlines() if line.startswith("SigCgt:"))
+        except (OSError, StopIteration):
+            return  # the command has ended already: the assertions say how
+        if int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.01)

@@ -116,3 +116,18 @@ def test_apply_install_refuses_a_lookalike_in_one_line_and_installs_the_nfkc_for
     assert done.exit_code == 0, done.stderr
     assert listed(folder)[-1] == "Kremlin"
     assert b'<info name="Kremlin"' in next((folder / "map" / "games").glob("Kremlin*.xml")).read_bytes()
+
+
+def test_a_game_of_another_map_or_its_lookalike_is_refused(folder: Path) -> None:
+    """TripleA's chooser lists every map's games in one list, and a bot finds a game by its name in any map."""
+    maps = folder.parent
+    shutil.copytree(MAPS_DIR / "classic_variations", maps / "classic_variations")
+    other = yaml.safe_load((maps / "classic_variations" / "map.yml").read_text(encoding="utf-8"))["games"][0]["game_name"]
+    assert other == "Classic: Anzio"
+    for name in (other, other.upper(), "Classic: Anzi0", "Classic: \u0410nzio"):  # itself, in capitals, a zero for O, a Cyrillic A
+        with pytest.raises(InputError, match="classic_variations|mixes"):
+            check_install(read_map_folder(folder), name, maps_dir=maps)
+    with pytest.raises(InputError, match="which TripleA lists for map"):
+        install_game(read_map_folder(folder), other, GAME, maps_dir=maps)
+    refused = CliRunner().invoke(main, ["--maps-dir", str(maps), "apply", str(EXAMPLES_DIR / "kremlin-aa50-1941.toml"), "--install", "--name", other])
+    assert refused.exit_code == 2 and "which TripleA lists for map" in refused.stderr, refused.stderr

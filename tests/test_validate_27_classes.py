@@ -245,6 +245,11 @@ FOUND = [
     ("numbers", "maxRunCount of a digit outside the BMP", "sword.xml", 258651995, "refuses"),
     ("references", "an attachment without attachTo", "anzio.xml", 4011827363, "refuses"),
     ("structure", "a frontier naming a rule twice", "omaha.xml", 1890252069, "refuses"),
+    ("references", "whenCapturedByGoesTo of one player (2.7 takes two)", "iron_blitz_2nd_Edition.xml", 2657114688, "refuses"),
+    ("references", "whenCapturedByGoesTo 'sure'", "classic_3rd_edition.xml", 2540246339, "refuses"),
+    ("structure", "an alliance without its name", "ww2v2.xml", 2532813204, "refuses"),
+    ("2.7 validation", "a canal whose landTerritories option lost its name", "kremlin.xml", 2945781980, "refuses"),
+    ("2.7 validation", "a canal whose landTerritories option has no name", "lhtr.xml", 3425118162, "refuses"),
 ]
 CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
 

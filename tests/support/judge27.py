@@ -34,9 +34,18 @@ class Judge27:
         )
 
     def judge(self, path: Path) -> dict[str, str]:
-        assert self._process.stdin is not None and self._process.stdout is not None
+        self.send(path)
+        return self.receive()
+
+    def send(self, path: Path) -> None:
+        """Ask for ``path``'s verdict; the JVM starts on it while the caller goes on (:meth:`receive` gives it)."""
+        assert self._process.stdin is not None
         self._process.stdin.write(f"{Path(path).resolve()}\n")
         self._process.stdin.flush()
+
+    def receive(self) -> dict[str, str]:
+        """The verdict on the earliest path sent and not yet received."""
+        assert self._process.stdout is not None
         for line in self._process.stdout:
             if line.startswith(ANSWER):
                 return json.loads(line[len(ANSWER) :])

@@ -32,6 +32,20 @@ def sections_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
             yield game.root, f"the game has no <{path.replace('/', '> <')}>; {REFUSES}"
 
 
+#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attribute.
+REQUIRED_ATTRIBUTES = {"playerList/alliance": "alliance"}
+
+
+def attributes_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
+    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name."""
+    if game.engine != TRIPLEA_2:
+        return
+    for path, attribute in REQUIRED_ATTRIBUTES.items():
+        for element in game.root.iterfind(path):
+            if not element.get(attribute):
+                yield element, f"<{element.tag}> has no {attribute}; {REFUSES}"
+
+
 def rules_without_cost_or_result(game: GameIndex) -> Iterator[Finding]:
     """A production or repair rule without a ``<cost>`` ("No costs for production rule") or ``<result>``."""
     for kind in ("productionRule", "repairRule"):
@@ -145,7 +159,13 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
                 continue
             if name == "giveUnitControl" and value in ("true", "false"):
                 continue  # skipped by 2.7 (LegacyPropertyMapper.ignoreOptionName)
-            for each in value.split(":"):
+            if value in found.get("words", ()):
+                continue  # a word 2.7 takes instead of names (as the probes found)
+            listed = value.split(":")
+            if found.get("parts") and len(listed) not in found["parts"]:
+                yield option, f"{java_class} option {written}: {len(listed)} names where 2.7 takes {' or '.join(map(str, found['parts']))}; {REFUSES}"
+                continue
+            for each in listed:
                 if not game.has(kind, each):
                     yield option, f"{java_class} option {written}: {unknown(kind, each, game.declared[kind])}; {REFUSES}"
                     break
@@ -216,18 +236,27 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
 
 
 def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
-    """Canals 2.x's game selector refuses (CanalAttachment.validate): a canal name on other than two sea zones."""
+    """Canals 2.x's game selector refuses (CanalAttachment.validate): one without a canalName or landTerritories,
+    or named other than ``canalAttachment...``; a canal name on other than two sea zones."""
     if game.engine != TRIPLEA_2:
         return
     zones: dict[str, set[str]] = {}
     first: dict[str, etree._Element] = {}
     for attachment in game.attachments:
-        if attachment_class(attachment.get("javaClass")) != "CanalAttachment" or attachment.get("type") != "territory":
+        if attachment_class(attachment.get("javaClass")) != "CanalAttachment":
             continue
-        names = [o.get("value") for o in attachment.iterfind("option") if o.get("value") and option_name(o.get("name") or "") == "canalName"]
-        if names:
-            zones.setdefault(names[-1], set()).add(attachment.get("attachTo", ""))
-            first.setdefault(names[-1], attachment)
+        set_to = {option_name(o.get("name") or ""): o.get("value") for o in attachment.iterfind("option") if o.get("name") and o.get("value")}
+        name = set_to.get("canalName")
+        if not name:
+            yield attachment, f"canal attachment {attachment.get('name')!r} has no canalName; {REFUSES}"
+            continue
+        if not (attachment.get("name") or "").startswith("canalAttachment"):
+            yield attachment, f"canal attachment {attachment.get('name')!r}: its name must start with 'canalAttachment'; {REFUSES}"
+        if not set_to.get("landTerritories"):
+            yield attachment, f"canal {name!r} has no landTerritories; {REFUSES}"
+        if attachment.get("type") == "territory":
+            zones.setdefault(name, set()).add(attachment.get("attachTo", ""))
+            first.setdefault(name, attachment)
     for name, territories in zones.items():
         if len(territories) != 2:
             yield first[name], f"canal {name!r} is on {len(territories)} sea zone{'s' if len(territories) != 1 else ''}, not exactly 2; {REFUSES}"

@@ -74,6 +74,7 @@ from kremlin_triplea.check.number_checks import (
 from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
 from kremlin_triplea.check.reading27 import read_as_27
 from kremlin_triplea.check.structure_checks import (
+    attributes_the_engine_requires,
     canals_the_engine_refuses,
     nameless_declarations,
     properties_the_engine_cannot_cast,
@@ -194,6 +195,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     delegates_the_engine_cannot_make,
     rules_without_cost_or_result,
     rules_in_a_frontier_twice,
+    attributes_the_engine_requires,
     nameless_declarations,
     unknown_references_27,
     unit_attachments_the_engine_refuses,

@@ -25,7 +25,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from kremlin_triplea.cli.common import NativePath, one_line, profile_option, warn
+from kremlin_triplea.cli.common import EnvironmentOption, NativePath, one_line, profile_option, warn
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
@@ -152,6 +152,7 @@ def _terminate_like_interrupt() -> None:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--maps-dir",
+    cls=EnvironmentOption,
     type=NativePath(path_type=Path, file_okay=False),
     envvar=MAPS_DIR_VARIABLE,
     help=f"TripleA's downloadedMaps folder (default: ${MAPS_DIR_VARIABLE}, else ~/Documents/triplea or ~/triplea).",

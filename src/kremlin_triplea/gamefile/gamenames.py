@@ -14,7 +14,10 @@ import functools
 import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from importlib import resources
+
+from kremlin_triplea.errors import InputError
 
 #: TripleA's own bound on a name in map.yml (MapDescriptionYaml.MAX_GAME_NAME_LENGTH, MAX_MAP_NAME_LENGTH).
 MAX_NAME_LENGTH = 70
@@ -53,6 +56,30 @@ def plain_name_problem(name: str) -> str | None:
     if len(scripts) > 1:
         return f"a game's name is written in one of Latin, Greek and Cyrillic: {name!r} mixes {' and '.join(s.title() for s in scripts)} letters"
     return None
+
+
+def check_game_name(game_name: str) -> None:
+    """A name TripleA lists in its game chooser: a plain name (:func:`plain_name_problem`)."""
+    problem = plain_name_problem(game_name)
+    if problem is not None:
+        raise InputError(problem, where="--name")
+
+
+def host_game_name(wanted: str, listed: Iterable[str] = (), elsewhere: Iterable[tuple[str, str]] = ()) -> str:
+    """The name ``wanted`` is installed under by the host's rules: NFKC-normalised (the form an install takes), a plain
+    name, no look-alike of a game ``listed`` (the map's games: a name that merely looks like a stock game's would be
+    picked in TripleA's chooser in its place), and neither the name nor a look-alike of a game of another map
+    (``elsewhere``: (map, game)), which TripleA lists beside it. The same name as one of the map's own is not a
+    look-alike: whether it may be replaced is the install's business. The room names games by this rule too."""
+    name = normalised(wanted)
+    check_game_name(name)
+    for other in listed:
+        if looks_like(name, other):
+            raise InputError(f"{name!r} looks like {other!r}, a game TripleA lists for this map; choose a name that does not", where="--name")
+    for map_name, other in elsewhere:
+        if looks_like(name, other) or name.casefold() == normalised(other).casefold():
+            raise InputError(f"{name!r} is, or looks like, {other!r}, which TripleA lists for map {map_name!r}; choose another name", where="--name")
+    return name
 
 
 def _described(character: str) -> str:

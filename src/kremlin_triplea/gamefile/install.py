@@ -33,13 +33,14 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
 from kremlin_triplea.gamefile import gamenames
+from kremlin_triplea.gamefile.gamenames import check_game_name, host_game_name
 from kremlin_triplea.gamefile.journal import (
     journal_path,
     keep_backup,
@@ -119,24 +120,14 @@ def file_stem_for(game_name: str) -> str:
     return stem[:120] or "kremlin_game"
 
 
-def check_game_name(game_name: str) -> None:
-    """A name TripleA lists in its game chooser: a plain name (:func:`~kremlin_triplea.gamefile.gamenames.plain_name_problem`)."""
-    problem = gamenames.plain_name_problem(game_name)
-    if problem is not None:
-        raise InputError(problem, where="--name")
-
-
-def host_game_name(wanted: str, listed: Iterable[str] = ()) -> str:
-    """The name ``wanted`` is installed under by the host's rules: NFKC-normalised (the form :func:`install_game` takes),
-    a plain name, and no look-alike of a game ``listed`` (the map's games: a name that merely looks like a stock game's
-    would be picked in TripleA's chooser in its place). The same name as a listed one is not a look-alike: whether it
-    may be replaced is :func:`check_install`'s business. The room names games by this rule too."""
-    name = gamenames.normalised(wanted)
-    check_game_name(name)
-    for other in listed:
-        if gamenames.looks_like(name, other):
-            raise InputError(f"{name!r} looks like {other!r}, a game TripleA lists for this map; choose a name that does not", where="--name")
-    return name
+def games_elsewhere(folder: MapFolder, maps_dir: Path | str | None) -> list[tuple[str, str]]:
+    """(map, game) for every game TripleA lists from the other maps of ``maps_dir``: its chooser shows all maps' games
+    in one list, and a bot finds a game by its name in any map (InstalledMapsListing.findGameXmlPathByGameName)."""
+    if maps_dir is None or not Path(maps_dir).is_dir():
+        return []
+    here = os.path.normcase(os.path.realpath(folder.folder))
+    maps = [*installed_maps(Path(maps_dir)), *maps_without_yml(Path(maps_dir))]
+    return [(m.name, g.game_name) for m in maps if os.path.normcase(os.path.realpath(m.folder)) != here for g in m.games]
 
 
 # -- the record of what this program installed ---------------------------------
@@ -295,7 +286,7 @@ def _read_folder(folder: Path) -> MapFolder:
     return read_map_folder(folder)
 
 
-def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> str:
+def check_install(folder: MapFolder, game_name: str, *, force: bool = False, maps_dir: Path | str | None = None) -> str:
     """Refuse now what :func:`install_game` would refuse, before anything is written; the name to install under
     (:func:`host_game_name`: the game must take that name before it is installed)."""
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
@@ -305,7 +296,7 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
         with map_lock(folder.folder):
             recover(folder.folder)  # what a run killed in this map left: else its record would refuse what it finishes
     fresh = _read_folder(folder.folder)
-    game_name = host_game_name(game_name, (g.game_name for g in fresh.games))
+    game_name = host_game_name(game_name, (g.game_name for g in fresh.games), games_elsewhere(folder, maps_dir))
     text = _map_yml_text(map_yml, fresh)
     record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
@@ -351,6 +342,7 @@ def install_game(
     force: bool = False,
     day: datetime.date | None = None,
     protect: tuple[Path, ...] = (),
+    maps_dir: Path | str | None = None,
 ) -> InstalledGame:
     """Write the game into ``folder`` and list it in ``map.yml`` under ``game_name``.
 
@@ -373,7 +365,7 @@ def install_game(
         recover(folder.folder)  # what a run killed in this map left
         fresh = _read_folder(folder.folder)  # read under the lock: another install may just have added a game
         record = read_record(folder.folder)
-        host_game_name(game_name, (g.game_name for g in fresh.games))
+        host_game_name(game_name, (g.game_name for g in fresh.games), games_elsewhere(fresh, maps_dir))
         existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
         if existing is not None:
             entry = _check_replace(fresh, game_name, existing, force=force, record=record)

@@ -20,6 +20,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError, and_more
 from kremlin_triplea.gamefile.safe import read_text
+from kremlin_triplea.gamefile.userpath import expanded
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
@@ -57,11 +58,12 @@ def user_folder(home: Path | None = None) -> Path:
 def default_maps_dir(explicit: Path | str | None = None) -> Path:
     """``explicit`` (``--maps-dir``), else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own: the maps folder chosen in
     TripleA 2.x's settings, else ``downloadedMaps`` in its user folder (as ClientFileSystemHelper.getUserMapsFolder)."""
-    if explicit:
-        return Path(explicit).expanduser()
     from_environment = os.environ.get(MAPS_DIR_VARIABLE)
+    if explicit:
+        came_from = f"${MAPS_DIR_VARIABLE}" if from_environment and str(explicit) == from_environment else "--maps-dir"
+        return expanded(explicit, came_from)
     if from_environment:
-        return Path(from_environment).expanduser()
+        return expanded(from_environment, f"${MAPS_DIR_VARIABLE}")
     from kremlin_triplea.gamefile.installation import maps_folder_override  # reads Java's preferences: only when needed
 
     return maps_folder_override() or user_folder() / "downloadedMaps"
@@ -298,7 +300,7 @@ def _game_by_file_name(name: str, maps_dir: Path, given: str) -> Path:
 
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
-    path = Path(spec).expanduser()
+    path = expanded(spec, str(spec))
     if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
         return path  # a FIFO, device or broken link is refused by the reader, naming what it is
     given = str(spec)
@@ -306,7 +308,7 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     # name games so). A drive letter or a \\server share is a Windows path, which names nothing elsewhere.
     text = given.replace("\\", "/")
     if text != given:
-        path = Path(text).expanduser()
+        path = expanded(text, given)
         if os.name != "nt" and (_WINDOWS_ABSOLUTE.match(given) or given.startswith("\\\\")):
             raise InputError("no such file (a Windows path: name the file as this system does)", where=given)
         if path.is_file() or (os.path.lexists(path) and not path.is_dir()):

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from lxml import etree
 
 from kremlin_triplea.errors import InputError, possessive
+from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.document import XmlDocument
 
 TERRITORY_ATTACHMENT = "games.strategy.triplea.attachments.TerritoryAttachment"
@@ -85,6 +86,7 @@ class GameXml:
         # method that adds or removes an attachment (all of them are here): a big map's writer asks for a territory's
         # attachment thousands of times, and each walk of the attachment list is thousands of elements.
         self._attachments_by_key: dict[tuple[str | None, str | None, str | None], list[etree._Element]] | None = None
+        self._templates: list[etree._Element] | None = None  # the foreach territoryAttachments, found on the first write
         if self.map is None:
             raise InputError("not a TripleA game file: it has no <map>", where=document.source)
 
@@ -260,6 +262,12 @@ class GameXml:
         ``default`` is the option's default written out: used instead of removing the attachment's only option, so
         the territory keeps its territoryAttachment."""
         attachments = list(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
+        made = self._made_by_foreach(territory)
+        if made is not None and (not attachments or self.attachment_list.index(made[0]) > self.attachment_list.index(attachments[-1])):
+            # TripleA keeps the last territoryAttachment: the template's for this territory is it. Written out as the
+            # territory's own, edited below; another one would replace the template's options whole.
+            self._attachments_by_key = None
+            attachments = [foreach.split_off(self.document, self.root, *made)]
         if not attachments:
             if value is None:
                 return
@@ -269,6 +277,12 @@ class GameXml:
         # Corsica) gets the same edit, so the file keeps saying one thing rather than two different things.
         for attachment in [*(a for a in attachments[:-1] if _options(a) == _options(last)), last]:
             self._set_option(attachment, option, value, default=default)
+
+    def _made_by_foreach(self, territory: str) -> tuple[etree._Element, list[str], int] | None:
+        """The last ``foreach`` territoryAttachment that makes one on ``territory``, with its group and index."""
+        if self._templates is None:
+            self._templates = [a for a in self.attachments(kind="territory", name="territoryAttachment") if a.get("foreach", "").strip()]
+        return foreach.template_for(self.root, self._templates, territory) if self._templates else None
 
     def set_tech(self, player: str, tech: str, owned: bool) -> None:
         attachment = self.tech_attachment(player)

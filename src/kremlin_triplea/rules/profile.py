@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -457,7 +458,7 @@ def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
     if explicit is not None:
         return load_profile(explicit)
     for path in profile_places(game):
-        if path.is_file():
+        if os.path.lexists(path):  # a FIFO or a broken link there is refused by name, not passed over for another profile
             return load_profile(path)
     names = _map_names(game)
     for name in names:

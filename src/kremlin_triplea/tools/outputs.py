@@ -135,7 +135,7 @@ def _name_for_install(result: DraftResult | HouseResult, wanted: str | None, map
     from kremlin_triplea.report.notes import install_name as default_install_name
 
     name = wanted if wanted is not None else default_install_name(result)
-    name = check_install(result.game.map_folder(maps_dir), name, force=force)
+    name = check_install(result.game.map_folder(maps_dir), name, force=force, maps_dir=maps_dir)
     if name != result.game.board.game_name:
         result.game.board.push(SetGameName(name))
     return name

@@ -263,6 +263,13 @@ def _victory_cities(game: Game, rulesets: list[Ruleset], places: dict[str, Place
                 match = places.get(name) if isinstance(name, str) else None
                 if match is None or match.name is None or board.node(match.name)["victory_city"]:
                     continue
+                if match.exact:
+                    # The map's own territory of that very name is not a victory city: a neighbour that is one is
+                    # not the rule's city (issue 46: the victory city moved to the wrong territory).
+                    places[name] = PlaceMatch(
+                        name, None, f"game rule {rule.id!r} moves the victory city of {name}, and this game's {match.name} (its very name) is not one"
+                    )
+                    continue
                 owner = board.node(match.name)["owner"]
                 beside = [
                     n for n in board.neighbours(match.name) if not board.is_water(n) and board.node(n)["victory_city"] and board.node(n)["owner"] == owner

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 #: The most event streams one address (an IPv4 address, an IPv6 /64) may hold open at once (one per open page): a
 #: browser opens at most six connections to a site, so this leaves room for a few devices behind one router.
@@ -25,11 +26,18 @@ STREAMS_PER_NETWORK = 64
 NETWORK_PREFIX = 48
 #: The most event streams one side's players may hold open at once; beyond it their oldest is ended.
 STREAMS_PER_SIDE = 16
-#: The spectators' streams are told of a change each in its turn, this many seconds apart (the players' at once):
-#: every spectator's page reloads its page and board then, and 2,000 of them at once kept a player's page waiting
-#: seconds on the server's one event loop (scripts/bench_room.py); a spectator's request costs it 1-2 ms, so 2,000
-#: spectators are told within 12 s and keep it under half busy.
-SPECTATOR_SPACING_SECONDS = 0.006
+#: The spectators' streams are told of a change after the players', in turns: every spectator's page reloads its
+#: page and board when told, and 2,000 at once kept a player's page waiting seconds on the server's one event loop
+#: (scripts/bench_room.py). The first turn comes this long after the change: the players' pages, the acting one's
+#: and the other's, are drawn and answered before any spectator asks (the page and board after a pick: 50-100 ms).
+SPECTATOR_HEAD_START_SECONDS = 0.5
+#: How many spectators' streams are told together, and how long at least before the next ones are (2,000 within
+#: 10 s on an idle server).
+SPECTATORS_PER_TURN = 10
+TURN_SECONDS = 0.05
+#: The next spectators are told only once the event loop answers within this much of its turn (the spectators told
+#: so far have been answered): a loop that lags, the server's processor busy, keeps them waiting, not the players.
+LOOP_LAG_SECONDS = 0.02
 
 
 def spectator_share(max_connections: int) -> int:
@@ -75,11 +83,11 @@ class SpectatorStreams:
     def most(self) -> int:
         return self.per_address
 
-    def delay(self) -> float:
-        """How long a new stream waits, after each change, before it is told: the spectators open take turns
-        ``SPECTATOR_SPACING_SECONDS`` apart (looked up at call time: a test may space them wider)."""
+    def turn(self) -> int:
+        """The turn of a new stream among those open (``SPECTATORS_PER_TURN`` share one): they are told of each
+        change in turns (``app.Changes``), whichever joined when."""
         self.opened += 1
-        return SPECTATOR_SPACING_SECONDS * ((self.opened - 1) % max(1, self.count))
+        return ((self.opened - 1) % max(1, self.count)) // SPECTATORS_PER_TURN
 
     def refusal(self, groups: Sequence[str]) -> str | None:
         """Why one more stream from ``groups`` is refused (one line), or None: it may open."""
@@ -136,14 +144,33 @@ class PlayerStreams:
             streams.remove(ended)
 
 
+#: A request's scope holds here the host a trusted proxy says the browser asked for (``X-Forwarded-Host``).
+FORWARDED_HOST = "kremlin.forwarded_host"
+
+
+class ForwardedHeaders(ProxyHeadersMiddleware):
+    """uvicorn's proxy headers (the client from ``X-Forwarded-For``, the scheme from ``X-Forwarded-Proto``) from the
+    proxies trusted, and the host the browser asked for from their ``X-Forwarded-Host``: a reverse proxy may pass
+    the room its own address as ``Host`` (nginx does by default), and the Origin check compares with this one."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        client = scope.get("client")
+        if scope["type"] == "http" and client and client[0] in self.trusted_hosts:
+            for name, value in scope["headers"]:
+                if name == b"x-forwarded-host":
+                    scope[FORWARDED_HOST] = value.decode("latin-1").split(",")[0].strip().lower()
+        await super().__call__(scope, receive, send)
+
+
 def cross_origin(request: Request) -> str | None:
     """Why a state-changing request is refused as sent from another site's page (one line), or None.
 
     A browser names the page a form was sent from in ``Origin`` (every POST), or failing that in ``Referer``; it
-    must be this room's own address (the ``Host`` the request came to). A request naming neither was not sent by
-    a page in a browser (which is what a forged form needs) and is taken.
+    must be this room's own address (the ``Host`` the request came to, or the one a trusted proxy says the browser
+    asked for: ``ForwardedHeaders``). A request naming neither was not sent by a page in a browser (which is what
+    a forged form needs) and is taken.
     """
-    host = request.headers.get("host", "").strip().lower()
+    hosts = {request.headers.get("host", "").strip().lower(), request.scope.get(FORWARDED_HOST, "")} - {""}
     origin = request.headers.get("origin")
     named = origin if origin is not None else request.headers.get("referer")
     if named is None:
@@ -151,7 +178,7 @@ def cross_origin(request: Request) -> str | None:
     where = named.strip()
     try:
         parts = urlsplit(where)
-        same = parts.scheme in ("http", "https") and bool(host) and (parts.netloc.lower() == host)
+        same = parts.scheme in ("http", "https") and parts.netloc.lower() in hosts
     except ValueError:
         same = False
     if same:

@@ -37,6 +37,7 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError, possessive
+from kremlin_triplea.web import admission
 from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
@@ -132,7 +133,12 @@ class Page:
 
 class Changes:
     """Wakes the event streams, on the server's event loop, when the room accepts an action (in a worker thread),
-    and once when the server is stopping (``stopping()``, looked at each second by one task, not by every stream)."""
+    and once when the server is stopping (``stopping()``, looked at each second by one task, not by every stream).
+
+    The players' streams are woken at once; the spectators' in turns (``wait``'s ``turn``), after the players' head
+    start and paced by the loop itself (``release``): 2,000 streams woken together held the loop before the
+    player's own answer went out, and their reloads all came at once and kept it busy for seconds (issue 40).
+    """
 
     def __init__(self, room: Room, stopping) -> None:
         self.room = room
@@ -140,14 +146,18 @@ class Changes:
         self.stopped = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
+        self._turns: dict[int, asyncio.Event] = {}  # turn -> what the spectators of that turn wait on, for the next change
+        self._due: dict[int, list[asyncio.Event]] = {}  # turn -> the changes its spectators are yet to be told of
+        self._releasing: asyncio.Task | None = None
         self._watcher: asyncio.Task | None = None
+        self.moved_on: list[Callable[[], None]] = []  # called on the loop at each change, after the players' streams are woken
         room.watchers.append(self.notify)
 
     def attach(self) -> None:
         """Called on the loop by each stream: the loop the streams wait on (a test client may run one per request)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._event = loop, asyncio.Event()
+            self._loop, self._event, self._turns, self._due = loop, asyncio.Event(), {}, {}
             self._watcher = loop.create_task(self._watch_stopping())
 
     async def _watch_stopping(self) -> None:
@@ -167,12 +177,39 @@ class Changes:
 
     def _wake(self) -> None:
         event, self._event = self._event, asyncio.Event()
+        turns, self._turns = self._turns, {}
         if event is not None:
             event.set()
+        if not self.stopped:
+            for moved_on in self.moved_on:
+                moved_on()
+        for turn, waiting in turns.items():
+            self._due.setdefault(turn, []).append(waiting)
+        if self.stopped:  # every stream ends now
+            for waiting in (w for due in self._due.values() for w in due):
+                waiting.set()
+            self._due.clear()
+        elif self._due and (self._releasing is None or self._releasing.done()) and self._loop is not None:
+            self._releasing = self._loop.create_task(self.release())
 
-    async def wait(self, seq: int, timeout: float, ended: asyncio.Event | None = None) -> int:
-        """The room's step once it differs from ``seq`` or the server stops (or ``ended`` is set), or after ``timeout`` seconds."""
-        event = self._event
+    async def release(self) -> None:
+        """Tell the spectators of each change in their turns: the first after the players' head start, each next
+        one ``TURN_SECONDS`` later, and later still while the loop lags behind (busy answering)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(admission.SPECTATOR_HEAD_START_SECONDS)
+        while self._due:
+            for waiting in self._due.pop(min(self._due)):
+                waiting.set()
+            while True:
+                began = loop.time()
+                await asyncio.sleep(admission.TURN_SECONDS)
+                if self.stopped or loop.time() - began - admission.TURN_SECONDS < admission.LOOP_LAG_SECONDS:
+                    break
+
+    async def wait(self, seq: int, timeout: float, ended: asyncio.Event | None = None, turn: int | None = None) -> int:
+        """The room's step once it differs from ``seq`` (a spectator: at its ``turn``, ``release``) or the server stops
+        (or ``ended`` is set), or after ``timeout`` seconds."""
+        event = self._event if turn is None else self._turns.setdefault(turn, asyncio.Event())
         if self.room.seq == seq and not self.stopped and event is not None:
             if ended is None:
                 try:
@@ -354,6 +391,13 @@ class RoomEndpoints:
         self.changes = changes
         self.spectators = spectators
         self.players = PlayerStreams()
+        changes.moved_on.append(self.draw_ahead)
+
+    def draw_ahead(self) -> None:
+        """On the loop, as the room moves on: the new step's board is drawn in a worker before anyone asks (every open
+        page asks for it: the players' first, within their head start)."""
+        task = asyncio.get_running_loop().create_task(self.pages.once(("board", self.room.seq), self.pages.draw_board))
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())  # a failure is drawn again on asking
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
@@ -498,7 +542,7 @@ class RoomEndpoints:
             return self.forbidden(error)
 
         ended: asyncio.Event | None = None
-        delay = 0.0
+        turn: int | None = None
         if role == SPECTATOR:  # the spectators' pool, bounded per address, per network and in all
             request.scope[SPECTATOR_STREAM] = True  # the connection gives way first when the server is full (RoomProtocol)
             groups = client_groups(request)
@@ -506,7 +550,7 @@ class RoomEndpoints:
             if refused is not None:
                 return Response(refused + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
             closed = lambda: self.spectators.give_back(groups)  # noqa: E731
-            delay = self.spectators.delay()
+            turn = self.spectators.turn()
         else:  # a player's own budget: never refused, never counted with the spectators
             ended = self.players.take(role)
             closed = lambda: self.players.give_back(role, ended)  # noqa: E731
@@ -518,15 +562,12 @@ class RoomEndpoints:
             seq = room.seq
             yield f"retry: 1000\ndata: {seq}\n\n"
             while True:
-                now = await changes.wait(seq, HEARTBEAT_SECONDS, ended)
+                # A spectator is told in its turn, so that the spectators' reloads come after the players' and spread out.
+                now = await changes.wait(seq, HEARTBEAT_SECONDS, ended, turn)
                 if changes.stopped or (ended is not None and ended.is_set()):  # the server is stopping, or the side's newer pages have the news
                     return
                 if now != seq:
-                    if delay:  # a spectator: told in its turn, so that the spectators' reloads come spread out, not at once
-                        await asyncio.sleep(delay)
-                        if changes.stopped:
-                            return
-                    seq = room.seq
+                    seq = now
                     yield f"data: {seq}\n\n"
                 else:
                     yield ": still here\n\n"
@@ -677,8 +718,9 @@ def room_server(
     max_connections = connection_ceiling(max_connections)
     limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
     protocol = type("RoomProtocol", (RoomProtocol,), limits)
-    forwarded = {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {"proxy_headers": False}
-    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, **forwarded)
+    if forwarded_allow_ips:  # uvicorn's own, and the host the browser asked for (admission.ForwardedHeaders)
+        app = admission.ForwardedHeaders(app, trusted_hosts=forwarded_allow_ips)
+    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, proxy_headers=False)
     server = RoomServer(config)
     server.look_seconds = look_seconds
     server.watch = watch  # the room's own look at its files (Room.watch): a hand-edited draft stops the server
