@@ -112,7 +112,7 @@ def house_command(
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.gamerules.house import apply_house_rules
+    from kremlin_triplea.gamerules.house import apply_house_rules, written_from
     from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import profile_for_game
@@ -153,7 +153,8 @@ def house_command(
         wanted = {k: v for k, v in picked.items() if k in house.powers}
         choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line", file=house.rules.path))
 
-    result = apply_house_rules(loaded, choices, profile=profile)
+    # A game this tool wrote: its base tells which game options its draft wrote, which no set may silently replace.
+    result = apply_house_rules(loaded, choices, profile=profile, base=written_from(loaded, _maps_dir(ctx)))
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs

@@ -10,7 +10,7 @@ the rule, what it would break, the earlier change that blocks it, and the choice
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -18,7 +18,7 @@ from lxml import etree
 
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.gamerules.house_actions import rule_tag
-from kremlin_triplea.model.changes import AddXml, CopyAttachment
+from kremlin_triplea.model.changes import AddXml, CopyAttachment, SetProperty
 from kremlin_triplea.model.invariants import board_problems, new_problems, touched_places
 from kremlin_triplea.rules.house_rules import load_named_house_set
 from kremlin_triplea.rules.tomlfile import DataFileError
@@ -210,3 +210,20 @@ def _twice(rule: GameRule, what: str) -> DataFileError:
 
 def _same(one: etree._Element, other: etree._Element) -> bool:
     return dict(one.attrib) == dict(other.attrib) and [(c.tag, dict(c.attrib)) for c in one] == [(c.tag, dict(c.attrib)) for c in other]
+
+
+def options_kept(applied: AppliedRules, written: Mapping[str, object], base: Mapping[str, object]) -> None:
+    """Refuse a game option a rule would write over the one a Kremlin draft wrote into the game (001 header 4's
+    'Allies Economic Victory' = 110, where 003 Winning writes 1000): an option the written game holds otherwise than
+    its base game was the draft's, and the set's rule would silently replace it."""
+    for rule, change, made in applied.steps:
+        for one in made:
+            if not isinstance(one, SetProperty):
+                continue
+            was, original = written.get(one.name), base.get(one.name)
+            if was is not None and was != original and was != one.value:
+                raise DataFileError(
+                    f"{rule.title} ({rule.label}) would write the game option {one.name!r} = {one.value}, which the game's draft wrote as "
+                    f"{was} (its base game has {original}); {_settles(rule, change)}, or write both in one draft",
+                    where=None,
+                )

@@ -7,13 +7,16 @@ read by :mod:`kremlin_triplea.rules.house_rules`.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.game import load
+from kremlin_triplea.gamefile.provenance import find_recorded_base, recorded_base
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
-from kremlin_triplea.gamerules.gate import push_rules, written_once
+from kremlin_triplea.gamerules.gate import options_kept, push_rules, written_once
 from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
 from kremlin_triplea.rules.house_rules import (
@@ -349,10 +352,13 @@ class HouseResult:
         return lines
 
 
-def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = (), profile: Profile | None = None) -> HouseResult:
+def apply_house_rules(
+    game: Game, chosen: list[HouseChoices], flags: tuple[str, ...] = (), profile: Profile | None = None, base: Game | None = None
+) -> HouseResult:
     """Write the house sets into ``game`` (its board changes); the writer (:mod:`kremlin_triplea.tools.outputs`) adds notes and name.
 
-    ``profile`` (``--profile``) reads the game with that map profile, else the lookup's (``profile_for_game``)."""
+    ``profile`` (``--profile``) reads the game with that map profile, else the lookup's (``profile_for_game``).
+    ``base``: the game ``game`` was written from (:func:`written_from`), whose game options tell what its draft wrote."""
     if not chosen:
         raise DataFileError("no house-rule set to apply", where=None)
     game.check_rules_can_apply()
@@ -363,5 +369,22 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
     applied = written_once(applied, game.xml)
+    if base is not None:
+        options_kept(applied, game.board.properties, base.board.properties)
     push_rules(game.board, applied, names)
     return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)) + applied.warnings())
+
+
+def written_from(game: Game, maps_dir: Path | str | None) -> Game | None:
+    """The base game a game this tool wrote was made from (its notes record it), or None for a game it did not write."""
+    record = recorded_base(str(game.board.properties.get("notes", "")))
+    if record is None:
+        return None
+    try:
+        return load(find_recorded_base(record, Path(game.source), maps_dir))
+    except InputError:
+        raise InputError(
+            f"its notes record the base game {record.spec}, which is not in the maps folder or beside it: the house sets are checked "
+            "against the game options its draft wrote there; install that map, or give the maps folder (--maps-dir)",
+            where=str(game.source),
+        ) from None
