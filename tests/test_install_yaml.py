@@ -351,3 +351,14 @@ def test_installs_from_separate_processes_at_once_each_get_their_entry(tmp_path:
         assert process.wait(60) == 0, process.stderr.read()
     names = [g["game_name"] for g in games_of((folder / "map.yml").read_text())]
     assert names[:2] == ["A", "B"] and sorted(names[2:]) == sorted(f"Kremlin {n}" for n in range(6))
+
+
+def test_a_map_yml_triplea_cannot_read_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    """``game_name: 1e3`` unquoted (as earlier versions wrote it): TripleA's SnakeYAML reads a number and drops the whole
+    map.yml, so a game added to it would not be listed either (tests/test_mapyml_engine.py asks TripleA's reader)."""
+    text = "map_name: amap\ngames:\n- {game_name: Stock, file_name: stock.xml}\n- {game_name: 1e3, file_name: 1e3.xml}\n"
+    folder = a_map(tmp_path, text)
+    with pytest.raises(InputError, match=r"map.yml:4: game_name 1e3 is read by TripleA as a number.*write it in quotes \(game_name: \"1e3\"\)"):
+        install_game(read_map_folder(folder), "Kremlin", GAME)
+    assert (folder / "map.yml").read_text() == text
+    assert list((folder / "map" / "games").iterdir()) == []

@@ -15,13 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.install import host_game_name, install_game
 from kremlin_triplea.gamefile.locate import map_folder_without_yml, read_map_folder
-from kremlin_triplea.gamefile.mapyml import game_entry, yaml_scalar
+from kremlin_triplea.gamefile.mapyml import add_game, game_entry, not_text_to_triplea, yaml_scalar
 from support.mapyml27 import TripleaMapYml
 from support.properties import examples
 
@@ -111,3 +112,50 @@ def test_a_map_without_map_yml_is_listed_as_triplea_lists_it(triplea: TripleaMap
     assert listed is not None and listed["map_name"] == expected["map_name"]
     assert sorted(listed["games"]) == sorted([*expected["games"], ["Kremlin 1e3", installed.game_file.name]])
     shutil.rmtree(theirs)
+
+
+def plain_scalar(text: str) -> bool:
+    """Whether ``game_name: TEXT`` is one plain scalar reading back TEXT to a YAML parser (PyYAML's composer)."""
+    try:
+        node = yaml.compose(f"game_name: {text}\n")
+    except yaml.YAMLError:
+        return False
+    value = node.value[0][1] if isinstance(node, yaml.MappingNode) and len(node.value) == 1 else None
+    try:
+        yaml.safe_load(f"game_name: {text}\n")  # '=' is text to SnakeYAML, a tag PyYAML has no constructor for
+    except yaml.YAMLError:
+        return False
+    return isinstance(value, yaml.ScalarNode) and value.style is None and value.value == text
+
+
+yamlish = st.text(st.sampled_from("0123456789.+-_eExXoObB:~nulNUtrTRfFaAsSyYOo<= "), min_size=1, max_size=8).filter(
+    lambda t: t.strip() == t and plain_scalar(t)
+)
+
+
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=yamlish)
+@example(value="1e3")
+@example(value="0o17")
+@example(value="12:30")
+@example(value="Yes")
+def test_a_plain_name_triplea_does_not_read_as_text_is_found_before_an_install(triplea: TripleaMapYml, value: str) -> None:
+    """A map.yml written by hand (or by an earlier version of this tool) with ``game_name: 1e3``: TripleA lists none of the
+    map's games. The install says so instead of adding a game to a map TripleA does not list."""
+    with tempfile.TemporaryDirectory() as temporary:
+        map_yml = Path(temporary) / "map.yml"
+        text = f"map_name: m\ngames:\n- game_name: {value}\n  file_name: a.xml\n"
+        map_yml.write_text(text, encoding="utf-8")
+        read = triplea.read(map_yml)
+    if read is not None:
+        assert read["games"] == [[value, "a.xml"]]
+        assert not_text_to_triplea(value, yaml_1_1_only=True) is None, "the engine's SnakeYAML reads it as text"
+    else:
+        assert not_text_to_triplea(value, yaml_1_1_only=True) is not None, "the engine's SnakeYAML does not read it as text"
+    refused = not_text_to_triplea(value) is not None
+    try:
+        add_game(text, "Kremlin", "Kremlin.xml")
+    except InputError as error:
+        assert refused and f"game_name {value} is read by TripleA as" in error.message
+    else:
+        assert not refused

@@ -661,9 +661,11 @@ def _journals(maps_dir: Path) -> list[Path]:
         return []
     found = []
     for child in children:
-        for folder in (child, *sorted(p for p in child.iterdir() if p.is_dir())):
-            if os.path.lexists(journal_path(folder)):
-                found.append(journal_path(folder))
+        try:
+            below = sorted(p for p in child.iterdir() if p.is_dir())
+        except OSError:  # unreadable: no install went there either
+            below = []
+        found += [journal_path(folder) for folder in (child, *below) if os.path.lexists(journal_path(folder))]
     return found
 
 
