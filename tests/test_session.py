@@ -383,3 +383,53 @@ def test_a_refused_declaration_names_its_group_alike_whichever_check_refuses_it(
     assert [r.pick for r in refusals] == [f"{displaced.label}, retreat of {displaced.describe()}"] * 3
     whys = [r.why for r in refusals]
     assert "once the picks are made" in whys[0] and "cannot go to Germany" in whys[1] and "must say which" in whys[2]
+
+
+def _position(session: Session) -> tuple[bytes, dict, list]:
+    return session.game.to_bytes(), session.to_toml(), session.steps
+
+
+def test_result_leaves_the_session_as_it_was_and_gives_the_same_game_each_time() -> None:
+    """Issue 45: ``result()`` changed the board (the declarations and the house rules pushed onto the session's own),
+    so the room applied the draft again from disk to download it, and a third time to install it."""
+    session = Session.open(EXAMPLE, maps_dir=MAPS_DIR)
+    before = _position(session)
+    first = session.result()
+    assert _position(session) == before
+    second = session.result()
+    assert first.game.to_bytes() == second.game.to_bytes() == apply_draft(read_draft(EXAMPLE), maps_dir=MAPS_DIR).game.to_bytes()
+    assert first.game.board is not session.game.board
+    session.pop()  # the session goes on as before: its last step taken back
+    assert len(session.steps) == len(before[2]) - 1
+
+
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_a_copy_is_the_same_position_and_goes_its_own_way(data: st.DataObject) -> None:
+    """python-chess's ``Board.copy``: the copy has the same board, draft file and steps; a step pushed on either
+    leaves the other as it was."""
+    year = data.draw(st.sampled_from(sorted(GAMES)))
+    session = new_session(year, data.draw(st.sampled_from(["Axis", "Allies"])), 4)
+    for _ in range(data.draw(st.integers(min_value=0, max_value=5))):
+        session.push(data.draw(st.sampled_from(list(session.legal_picks))))
+    twin = session.copy()
+    assert _position(twin) == _position(session)
+    before = _position(session)
+    legal = list(twin.legal_picks)
+    twin.push(data.draw(st.sampled_from(legal)))
+    assert _position(session) == before
+    assert len(twin.picks) == len(session.picks) + 1
+    session.push(legal[0])  # and a step pushed on the original leaves the copy as it was
+    assert twin.steps[:-1] == session.steps[:-1] and len(twin.picks) == len(session.picks)
+
+
+def test_turn_and_ply_say_whose_pick_is_next_as_000_a_alternates_them() -> None:
+    """000 A: "Picks alternate", the first side starting; callers ask the session, not ``side_to_pick(len(...) + 1)``."""
+    session = new_session("1941", "Allies", 4)
+    seen = []
+    while session.ply is not None:
+        seen.append((session.ply, session.turn))
+        assert session.next_pick().index == session.ply and session.next_pick().side == session.turn
+        session.push(next(iter(session.legal_picks)))
+    assert seen == [(n, "Allies" if n % 2 else "Axis") for n in range(1, 9)]
+    assert session.turn is None

@@ -81,6 +81,11 @@ class UnknownNameError(KremlinError):
         return sorted(set(self._known))
 
 
+def possessive(name: str) -> str:
+    """``name``'s, as English writes it for a player or a place: the Germans' submarine, the UK's fleet, Sweden's army."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def and_more(found: Sequence[str], hint: str | None = None) -> str:
     """What follows the first of ``found`` in a one-line message: " (and 3 more; HINT)", or nothing for one."""
     if len(found) <= 1:

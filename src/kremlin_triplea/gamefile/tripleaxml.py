@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from kremlin_triplea.errors import InputError
+from kremlin_triplea.errors import InputError, possessive
 from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.document import XmlDocument
 
@@ -293,7 +293,7 @@ class GameXml:
         self._set_option(attachment, tech, "true" if owned else "false")
 
     def set_resource(self, player: str, resource: str, quantity: int) -> None:
-        java_int(quantity, f"{player}'s {resource}", where=self.document.source)
+        java_int(quantity, f"{possessive(player)} {resource}", where=self.document.source)
         for given in self.resources_given():
             if given.get("player") == player and given.get("resource") == resource:
                 self.document.set_attribute(given, "quantity", str(quantity))
@@ -375,10 +375,10 @@ class GameXml:
         twin for each suffix, copied from the twin of the frontier it had, selling the unit at that
         price (None: the twin does not sell it, and is only copied).
         """
-        java_int(cost, f"{player}'s cost of {unit_type}", where=self.document.source)
+        java_int(cost, f"{possessive(player)} cost of {unit_type}", where=self.document.source)
         for suffix, twin_cost in (twin_costs or {}).items():
             if twin_cost is not None:
-                java_int(twin_cost, f"{player}'s cost of {unit_type} in its {suffix} frontier", where=self.document.source)
+                java_int(twin_cost, f"{possessive(player)} cost of {unit_type} in its {suffix} frontier", where=self.document.source)
         frontier_before = self._frontier_of(player)
         self._set_rule_cost(player, unit_type, cost, suffix="")
         own = self._frontier_of(player)
@@ -388,7 +388,7 @@ class GameXml:
             if twin_name not in frontiers:
                 source = frontiers.get(f"{frontier_before}{suffix}")
                 if source is None:
-                    raise InputError(f"{player}'s frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
+                    raise InputError(f"{possessive(player)} frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
                 copy = etree.fromstring(etree.tostring(source))
                 copy.tail = None
                 copy.set("name", twin_name)
@@ -465,7 +465,7 @@ class GameXml:
         listed = [e for e in frontier.iterchildren("frontierRules")] if frontier is not None else []
         old = next((e for e in listed if any(r.get("resourceOrUnit") == unit_type for r in rules.get(e.get("name"), etree.Element("x")).iter("result"))), None)
         if frontier is None or old is None:
-            raise InputError(f"{player}'s frontier has no rule buying {unit_type}", where=self.document.source)
+            raise InputError(f"{possessive(player)} frontier has no rule buying {unit_type}", where=self.document.source)
         rule = rules[old.get("name")]
         new_rule = etree.fromstring(etree.tostring(rule))
         new_rule.tail = None

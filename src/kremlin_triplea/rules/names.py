@@ -16,6 +16,7 @@ from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import PlaceUnits, RemoveUnits
 from kremlin_triplea.rules.profile import Profile
+from kremlin_triplea.rules.roles import ROLE_OF_WORD
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
 NUMBERED_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
@@ -64,9 +65,15 @@ class Names:
         ``profile check`` says where a power is given a unit it cannot have.
         """
         if power is not None and isinstance(name, str):
-            own = self._power_units.get(self.power(power, where=where), {}).get(name.strip().lower())
-            if own is not None:
-                return own
+            own_table = self._power_units.get(self.power(power, where=where), {})
+            # The word itself, else another word of its role the profile names ("tank", "armour" for "armor").
+            for word in _same_role(name):
+                if word in own_table:
+                    return own_table[word]
+        if isinstance(name, str) and name.strip().lower() not in self._units:
+            shared = next((self._units[word] for word in _same_role(name) if word in self._units), None)
+            if shared is not None:
+                return shared
         return self._resolve("unit", name, self._units, where)
 
     def own_unit(self, name: str, power: str) -> str | None:
@@ -187,6 +194,14 @@ class Names:
             # Accepted and listed, a rule-text alias is never offered as "did you mean": the game's own name is.
             offered = game_names if suggest is None else suggest
             raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None, suggest=offered) from None
+
+
+def _same_role(name: str) -> list[str]:
+    """``name`` (lower case) and the other rule-text words of its role, ``name`` first ("tank": "tank", "tanks",
+    "armor", "armour")."""
+    word = name.strip().lower()
+    role = ROLE_OF_WORD.get(word)
+    return [word] + [w for w, r in ROLE_OF_WORD.items() if role is not None and r == role and w != word]
 
 
 def _index(game_names, rule_names: dict[str, str], known=None) -> dict[str, str]:

@@ -385,6 +385,13 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
     return _unmatched(board, rule, kind, evidence)
 
 
+def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
+    """Whether a name that lacks the rule text's words ``dropped`` may still be the place: not when one of them is a
+    nation's ("Italian East Africa" is not the British "East Africa", issue 46). Who holds it proves nothing either
+    way (Italian East Africa is British-held in AA50's 1941): such a place is for a person to match."""
+    return not any(word in group for word in dropped for group in POWER_NAMES)
+
+
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
     """What the place is said to be ("sea zone"), why (" (reason)" or ""), and the game's territories of that kind."""
     what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
@@ -503,6 +510,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
             for n in pool
             if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
+        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n])]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
@@ -536,6 +544,11 @@ def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) ->
         return PlaceMatch(rule, None, f"{'; '.join(refused)}; a {what}{because}")
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
+    # A territory with its words refused for what the profiled maps show (its owner, another territory there): say so.
+    for name in board.named("key", place_key(rule), kind.kind):
+        refused = next((why for k in evidence if not k.water and (why := k.conflicts(board, name)) is not None), None)
+        if refused is not None:
+            return PlaceMatch(rule, None, f"{name} has its words, but not taken: {refused}")
     near = [n for _, n in closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
     return PlaceMatch(
         rule,
