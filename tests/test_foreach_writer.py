@@ -105,3 +105,17 @@ def test_a_technology_given_to_a_player_whose_tech_attachment_a_template_makes_k
     assert after[player][-1] == {**before[player][-1], "jetPower": "true"}
     assert all(after[p] == before[p] for p in before if p != player)
     assert written.board.techs[player] == board.techs[player]
+
+
+def test_an_attachment_a_template_makes_can_be_copied_and_set() -> None:
+    """A game rule copying or setting an option of an attachment a foreach template makes finds it (it was refused:
+    'no attachment ... to copy')."""
+    from kremlin_triplea.gamefile.tripleaxml import GameXml
+
+    game = load(CORPUS_DIR / "Invasion_USA.xml")
+    xml = GameXml(game.document.fork())
+    xml.copy_attachment("techAttachment", "Western", "techAttachmentCopy")
+    xml.set_attachment_option("techAttachment", "Southern", "jetPower", "true")
+    made = {(a.get("name"), a.get("attachTo")): {o.get("name"): o.get("value") for o in a.iterfind("option")} for a in expand(xml.root).attachments}
+    assert made[("techAttachmentCopy", "Western")] == made[("techAttachment", "Western")] == {"techCost": "999", "mechanizedInfantry": "true"}
+    assert made[("techAttachment", "Southern")] == {"techCost": "999", "mechanizedInfantry": "true", "jetPower": "true"}

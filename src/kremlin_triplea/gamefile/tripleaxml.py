@@ -368,7 +368,7 @@ class GameXml:
 
     def copy_attachment(self, name: str, attach_to: str, new_name: str, without: tuple[str, ...] = ()) -> None:
         """Copy the attachment ``name`` of ``attach_to`` right after it as ``new_name``, minus the ``without`` options."""
-        attachment = _last(self.attachments(attach_to=attach_to, name=name))
+        attachment = _last(self.attachments(attach_to=attach_to, name=name)) or _last(iter(self._attachments_kept(None, name, attach_to)))
         if attachment is None:
             raise InputError(f"no attachment {name!r} on {attach_to!r} to copy", where=self.document.source)
         copy = etree.fromstring(etree.tostring(attachment))
