@@ -176,7 +176,7 @@ def per_game(maps_dir: Path) -> None:
     print(f"the matrix per game ({' + '.join(PER_GAME_RULESETS)}, samples 1; each in a fresh process):")
     print(f"  {'game':<52} {'cells':>5} {'failed':>6} {'files':>6} {'wall s':>7} {'CPU s':>7} {'peak MB':>8}")
     pinned = maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
-    for path, all_fail in ((pinned, False), (HELD_OUT, False), (pinned, True)):
+    for path, all_fail in ((pinned, False), (HELD_OUT, False), (pinned, True), (HELD_OUT, True)):
         command = [sys.executable, __file__, "--maps-dir", str(maps_dir), "--one-game", str(path), *(["--all-fail"] if all_fail else [])]
         result = subprocess.run(command, check=True, capture_output=True, text=True, cwd=REPO, env=CHILD_ENV)
         print("  " + result.stdout.strip().splitlines()[-1])

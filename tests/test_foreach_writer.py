@@ -74,3 +74,48 @@ def test_a_new_owner_on_a_templated_territory_keeps_one_territory_attachment_wit
         assert written.board.node(territory)["original_owner"] == board.node(territory)["original_owner"]
     new = added_problems(validate_tree(game.document.root, path.name), validate_tree(written.document.root, path.name))
     assert new == []
+
+
+def test_a_technology_given_to_a_player_whose_tech_attachment_a_template_makes_keeps_one_tech_attachment() -> None:
+    """Invasion_USA.xml gives every player its techAttachment by foreach over $AllPlayers$ (mechanizedInfantry,
+    techCost 999): read as TripleA makes it, and a technology given to one player is written into that player's
+    own, the template's options kept (a second techAttachment replaced the template's whole)."""
+    from collections import Counter
+
+    path = CORPUS_DIR / "Invasion_USA.xml"
+    game = load(path)
+
+    def tech_attachments(root) -> dict[str, list[dict[str, str]]]:
+        found: dict[str, list] = {}
+        for a in expand(root).attachments:
+            if a.get("type") == "player" and a.get("name") == "techAttachment":
+                found.setdefault(a.get("attachTo"), []).append({o.get("name"): o.get("value") for o in a.iterfind("option")})
+        return found
+
+    before = tech_attachments(game.document.root)
+    for player, attachments in before.items():  # the board read as the engine makes the attachment
+        owned = {name for name, value in attachments[-1].items() if value.lower() == "true"}
+        assert game.board.techs.get(player, frozenset()) == owned, player
+    player = next(p for p in game.catalog.players if p in before)
+    board = game.board.copy()
+    board.techs[player] = board.techs.get(player, frozenset()) | {"jetPower"}
+    written = Game(XmlDocument(game.to_bytes(board), source=path.name))
+    after = tech_attachments(written.document.root)
+    assert Counter({p: len(a) for p, a in after.items()}) == Counter({p: len(a) for p, a in before.items()})
+    assert after[player][-1] == {**before[player][-1], "jetPower": "true"}
+    assert all(after[p] == before[p] for p in before if p != player)
+    assert written.board.techs[player] == board.techs[player]
+
+
+def test_an_attachment_a_template_makes_can_be_copied_and_set() -> None:
+    """A game rule copying or setting an option of an attachment a foreach template makes finds it (it was refused:
+    'no attachment ... to copy')."""
+    from kremlin_triplea.gamefile.tripleaxml import GameXml
+
+    game = load(CORPUS_DIR / "Invasion_USA.xml")
+    xml = GameXml(game.document.fork())
+    xml.copy_attachment("techAttachment", "Western", "techAttachmentCopy")
+    xml.set_attachment_option("techAttachment", "Southern", "jetPower", "true")
+    made = {(a.get("name"), a.get("attachTo")): {o.get("name"): o.get("value") for o in a.iterfind("option")} for a in expand(xml.root).attachments}
+    assert made[("techAttachmentCopy", "Western")] == made[("techAttachment", "Western")] == {"techCost": "999", "mechanizedInfantry": "true"}
+    assert made[("techAttachment", "Southern")] == {"techCost": "999", "mechanizedInfantry": "true", "jetPower": "true"}
