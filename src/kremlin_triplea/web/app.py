@@ -51,6 +51,8 @@ HEARTBEAT_SECONDS = 15
 SPECTATOR_STREAM = "kremlin.spectator_stream"
 #: Marks a request's scope as a player's: its connection is the last to give way.
 PLAYER_REQUEST = "kremlin.player"
+#: The board of a new step is drawn ahead once the acting player's page is, or after this long.
+DRAW_AHEAD_WAIT_SECONDS = 0.3
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -396,8 +398,18 @@ class RoomEndpoints:
     def draw_ahead(self) -> None:
         """On the loop, as the room moves on: the new step's board is drawn in a worker before anyone asks (every open
         page asks for it: the players' first, within their head start)."""
-        task = asyncio.get_running_loop().create_task(self.pages.once(("board", self.room.seq), self.pages.draw_board))
+        task = asyncio.get_running_loop().create_task(self._draw_board_ahead(self.room.seq))
         task.add_done_callback(lambda done: done.cancelled() or done.exception())  # a failure is drawn again on asking
+
+    async def _draw_board_ahead(self, seq: int) -> None:
+        # After the acting player's own page (its note, drawn once: RoomPages.draw): the board holds the room's lock
+        # while it is drawn, and that page is the first thing the player waits for.
+        waited = 0.0  # the note is set as the action's worker returns, a moment after the room wakes the streams
+        while (waited < 0.05 or self.pages.notes) and waited < DRAW_AHEAD_WAIT_SECONDS:
+            await asyncio.sleep(0.01)
+            waited += 0.01
+        if self.room.seq == seq:
+            await self.pages.once(("board", seq), self.pages.draw_board)
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
