@@ -287,3 +287,40 @@ def test_the_other_sides_answer_to_a_bid_is_on_the_proposers_pages_until_the_nex
     assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert answer_shown(client, room, "Axis") == "The other side agreed to your bid."
     assert answer_shown(client, room, "Allies") is None
+
+
+def note_shown(html: str) -> str | None:
+    found = lxml.html.fromstring(html).xpath("//*[@id='note']")
+    return found[0].text_content() if found else None
+
+
+def test_an_action_is_confirmed_on_the_page_its_redirect_names_not_on_the_first_page_drawn_for_that_side(room: Room, client: TestClient) -> None:
+    """Issue 43: the sending page's own live refresh, or another tab, took the confirmation (6 of 18 actions)."""
+    sent = post(client, room, "Axis", "pick", {**pick_form(example()["pick"][0], room.seq), "action_key": "tab-one-0001"})
+    assert sent.status_code == 303
+    # Before the browser follows the redirect, the same side's other tab (or this page's live refresh) draws the room.
+    assert note_shown(get(client, room, "Axis")) is None
+    confirmed = client.get(sent.headers["location"])
+    assert confirmed.status_code == 200
+    said = note_shown(confirmed.text)
+    assert said is not None and "Archangel" in said  # pick 1 of the example: the Germans take over Archangel
+    assert note_shown(client.get(sent.headers["location"]).text) == said  # a reload of it says it again
+    # Another side's key names nothing on this side's page.
+    assert note_shown(client.get(f"/room/{room.keys['Allies']}?done=tab-one-0001").text) is None
+
+
+def test_an_action_sent_again_with_its_key_is_applied_once_and_confirmed_again(room: Room, client: TestClient) -> None:
+    """Issue 43: a retry after an outage never loses an answer nor makes it twice (an idempotency key per action)."""
+    picks = example()["pick"]
+    form = {**pick_form(picks[0], room.seq), "action_key": "retry-key-0001"}
+    first = post(client, room, "Axis", "pick", form)
+    again = post(client, room, "Axis", "pick", form)  # the answer to the first was lost: the page sends it again
+    assert first.status_code == again.status_code == 303
+    assert again.headers["location"] == first.headers["location"]
+    assert len(room.session.picks) == 1
+    # The same answer under a new key is a new action: stale now, refused, nothing changed.
+    assert post(client, room, "Axis", "pick", {**form, "action_key": "retry-key-0002"}).status_code == 409
+    # Without a key (a page without its script), a form is confirmed on the side's next page as before.
+    undo = post(client, room, "Axis", "undo", {"seq": str(room.seq)})
+    assert undo.headers["location"] == f"/room/{room.keys['Axis']}"
+    assert len(room.session.picks) == 0

@@ -37,6 +37,7 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.web.actions import DONE_PARAMETER, Actions
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
 from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
@@ -242,6 +243,7 @@ class RoomPages:
         self.notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
         self.kept: dict[PageKey, Page] = {}  # the pages last drawn without a note or an error; only the current step's are used
         self.drawing: dict[tuple[object, int], asyncio.Future] = {}  # (page or "board", step) -> what a request is drawing now
+        self.actions = Actions()  # what each action sent with a key said: confirmed on the page its redirect names
 
     @staticmethod
     def key(role: str, option: str | None, query: dict[str, str] | None) -> PageKey:
@@ -253,10 +255,11 @@ class RoomPages:
         page = self.kept.get(self.key(role, option, query))
         return page if page is not None and page.seq == self.room.seq and role not in self.notes else None
 
-    def draw(self, role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None) -> Page:
+    def draw(self, role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None, note: str | None = None) -> Page:
         room = self.room
         with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
-            note = self.notes.pop(role, None)
+            if note is None:
+                note = self.notes.pop(role, None)
             plain = note is None and error is None
             page = self.kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
             if page is None:
@@ -284,6 +287,9 @@ class RoomPages:
 
     async def view(self, request: Request, role: str, key: str, query: dict[str, str]) -> Response:
         option = query.get("option")
+        done = self.actions.done(query.pop(DONE_PARAMETER, None), role)
+        if done is not None:  # the page an action's redirect names: it says what that action did (drawn for it alone)
+            return await run_in_threadpool(lambda: self.draw(role, key, option=option, query=query, error=None, note=done).response(request))
         page = self.kept_page(role, option, query)
         if (page is None or not page.compressed) and role not in self.notes:
             # Or joins the request drawing or compressing it.
@@ -426,12 +432,17 @@ class RoomEndpoints:
         return endpoint
 
     def run_action(self, method, request: Request, role: str, key: str, form: dict[str, str]) -> Response:
-        show = self.show
+        show, actions = self.show, self.pages.actions
+        action = actions.key_of(form)
+        if actions.done(action, role) is not None:  # sent again (a retry): applied once, confirmed again
+            return self.confirmed(key, action)
         try:
             done = method(role, form)
         except Forbidden as error:
             return self.forbidden(error)
         except Conflict as error:
+            if actions.done(action, role) is not None:  # the same action sent twice at once: the other one applied it
+                return self.confirmed(key, action)
             return show(request, role, key, status=409, error=str(error))
         except FormError as error:
             return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
@@ -439,10 +450,18 @@ class RoomEndpoints:
             return show(request, role, key, status=422, error=str(error), option=form.get("option"), query=form)
         except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
             return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
+        if action is not None:
+            actions.record(action, role, done or "Done.")
+            return self.confirmed(key, action)
         if done:
             self.pages.notes[role] = done
         # Post/redirect/get: a reload does not submit again.
         return Response(status_code=303, headers={"Location": f"/room/{key}"})
+
+    @staticmethod
+    def confirmed(key: str, action: str) -> Response:
+        """The redirect after an action sent with a key: to the page that says what it did."""
+        return Response(status_code=303, headers={"Location": f"/room/{key}?{DONE_PARAMETER}={action}"})
 
     def pick(self, role: str, form: dict[str, str]) -> str:
         return "; ".join(self.room.pick(role, form))
