@@ -86,6 +86,32 @@ class Player:
 
         return WebDriverWait(self.driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css)))
 
+    def tap_place(self, place: str) -> None:
+        """A tap on ``place`` on the board (where the board shows it: zoomed and panned there first if need be)."""
+        self.wait_for(f"#board #territories path[data-name='{place}']")  # the board comes apart from the page
+        self.driver.execute_script(
+            "document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', {bubbles: true}))", f"#board #territories path[data-name='{place}']"
+        )
+        self.wait_text("#place-panel h3", place)
+
+    def use_place(self, field: str) -> None:
+        """The panel's offer to fill the field whose spoken name holds ``field``: tapped."""
+        from selenium.webdriver.common.by import By
+
+        offers = [b for b in self.driver.find_elements(By.CSS_SELECTOR, "#place-panel .use-place") if field in b.text]
+        assert offers, f"the panel offers no field named {field}: {[b.text for b in self.driver.find_elements(By.CSS_SELECTOR, '#place-panel .use-place')]}"
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", offers[0])
+        offers[0].click()
+
+    def wait_text(self, css: str, text: str) -> str:
+        """The element's text once it holds ``text`` (it may be drawn again meanwhile: a live update)."""
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        WebDriverWait(self.driver, WAIT).until(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+        return self.driver.find_element(By.CSS_SELECTOR, css).text
+
     def field(self, name: str):
         from selenium.webdriver.common.by import By
 
@@ -107,18 +133,13 @@ class Player:
 
     def choose_option(self, option: int) -> None:
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.support import expected_conditions
-        from selenium.webdriver.support.ui import WebDriverWait
 
         self.wait_for("#choose-option")
         self.select("option", str(option))
-        # A page that refused a pick still shows its form: wait until the click has replaced it,
-        # or the fields below would be typed into the old page while the new one loads.
-        shown = self.driver.find_elements(By.ID, "pick-form")
         self.driver.find_element(By.CSS_SELECTOR, "#choose-option button").click()
-        if shown:
-            WebDriverWait(self.driver, WAIT).until(expected_conditions.staleness_of(shown[0]))
-        self.wait_for("#pick-form")
+        # The page lays the option's form over the one shown (a refused pick's, say): wait until it is this option's,
+        # or the fields below would be typed into the old form.
+        self.wait_for(f"#pick-form input[name='option'][value='{option}']")
 
     def fill_pick(self, entry: dict) -> None:
         names = self.names
@@ -209,13 +230,14 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
                 assert len(room.session.picks) == 1
             person.fill_pick(entry)
             if number == 3:
-                # A click on the board fills the focused target: France, where the three infantry go.
+                # A tap on the board shows the place and offers the fields it may fill: France, where the three infantry go.
                 person.field("at.2").clear()
-                person.field("at.2").click()
-                person.wait_for("#board path[data-name='France']")  # the board comes apart from the page
-                person.driver.execute_script(
-                    "document.querySelector(\"#board path[data-name='France']\").dispatchEvent(new MouseEvent('click', {bubbles: true}))"
-                )
+                person.tap_place("France")
+                assert person.field("at.2").get_attribute("value") == ""  # looking is not choosing (issue 43)
+                france = room.session.state.board.nodes["France"]  # as the game file has it now
+                shown = person.driver.find_element(By.ID, "place-panel").text
+                assert f"Owner: {france['owner']}; worth {france['production']} IPCs" in shown and "Not locked" in shown
+                person.use_place("unit 3 at")
                 assert person.field("at.2").get_attribute("value") == "France"
             person.fits(f"pick {number}")
             person.shot(f"{number:02d}-pick-{number}-{person.side}")
@@ -282,10 +304,12 @@ def test_two_browsers_draft_a_whole_aa50_game_and_the_host_gets_applys_game(tmp_
             person.wait_for("#summary")
             person.fits("the finished draft")
             person.shot(f"13-complete-{person.side}")
-        # The map's labels, drawn for the full-size picture, read at the page's size once the map is made larger.
+        # The map's labels, drawn for the full-size picture, read at the page's size once the map is zoomed in.
         label = "return document.querySelector('#unit-changes text').getBoundingClientRect().height"
+        axis.submit("zoom-fit")
         assert axis.driver.execute_script(label) < 8
-        axis.submit("zoom")
+        axis.driver.find_element(By.CSS_SELECTOR, "[data-zoom='in']").click()
+        axis.driver.find_element(By.CSS_SELECTOR, "[data-zoom='in']").click()
         assert axis.driver.execute_script(label) >= 11
         axis.fits("the larger map")
         axis.shot("13-larger-map")
@@ -360,3 +384,71 @@ def test_every_page_fits_phones_laptops_and_a_desktop_without_horizontal_scrolli
                 driver.get("about:blank")  # close the page's event stream before the server stops
     finally:
         driver.quit()
+
+
+def room_after_first_pick(tmp_path: Path) -> Room:
+    """A new room whose first pick (the example's: the Axis take over Archangel) is made: the Allies pick next."""
+    data = example()
+    draft = tmp_path / "draft.toml"
+    new_draft(draft, {**header(data), "pick": data["pick"][:1]}, MAPS_DIR)
+    return Room(draft, MAPS_DIR)
+
+
+def offline(driver, off: bool) -> None:
+    """The browser's network cut (or back), as a phone losing its line or the server being down looks to the page."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+@pytest.mark.slow
+def test_a_half_filled_form_keeps_its_text_and_focus_through_the_other_sides_undo_and_an_outage_loses_no_answer(
+    tmp_path: Path, players: dict, screenshots: Path
+) -> None:
+    """Issue 43: "any change in the room (the opponent asking an undo) replaces the form and drops focus"; "an answer
+    tapped during an outage lands on a browser error page"; a player's own action is confirmed on the page that made it."""
+    from selenium.webdriver.common.by import By
+
+    room = room_after_first_pick(tmp_path)
+    with live_server(lambda stopping: create_app(room, stopping=stopping)) as base:
+        allies = Player("Allies", players["Allies"], f"{base}/room/{room.keys['Allies']}", room, screenshots)
+        emulate(allies.driver, *WIDTHS["phone-360"])
+        allies.driver.get(allies.link + "?option=3")  # 000 A option 3: neutrals, their places typed or tapped
+        allies.wait_for("#pick-form")
+        allies.wait_for("#board .map svg")
+        typed = allies.field("neutral.0")
+        allies.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", typed)
+        typed.click()
+        typed.send_keys("Mong")
+        where = "return document.getElementsByName('neutral.0')[0].getBoundingClientRect().top"
+        seen_at = allies.driver.execute_script(where)  # where the field is in the window
+        step = room.seq
+        # The Axis take back their pick (the Allies have seen it: the Allies must answer).
+        assert room.ask_undo("Axis", {"seq": str(room.seq)})
+        allies.wait_for(f"#room[data-seq='{step + 1}'] #undo-answer")
+        assert allies.field("neutral.0").get_attribute("value") == "Mong"
+        assert allies.driver.execute_script("return document.activeElement.name") == "neutral.0"
+        assert allies.driver.find_element(By.ID, "submit-pick").get_attribute("disabled") is not None  # it waits for the answer
+        assert abs(allies.driver.execute_script(where) - seen_at) < 60  # still in sight where it was (the page kept its scroll)
+        assert "The Axis ask to take back pick 1" in allies.driver.find_element(By.ID, "latest").text
+        allies.shot("live-01-undo-asked-form-kept")
+        # The line drops: the page says so, and the answer tapped meanwhile is sent once the line is back, applied once.
+        offline(allies.driver, True)
+        allies.submit("undo-refuse")
+        assert "cannot be reached" in allies.wait_for("#connection:not([hidden])").text
+        allies.shot("live-02-outage")
+        assert room.undo_request is not None  # not sent yet
+        offline(allies.driver, False)
+        allies.wait_for("#connection[hidden]")
+        allies.wait_text("#note", "the undo was refused")  # confirmed on the page that sent it
+        assert room.undo_request is None and len(room.session.picks) == 1 and room.answer is not None and not room.answer.agreed
+        # The form, as typed, is sendable again; the pick is confirmed here too.
+        assert allies.field("neutral.0").get_attribute("value") == "Mong"
+        allies.field("neutral.0").send_keys("olia")
+        allies.select("by.0", "Chinese")
+        allies.type("neutral.1", "Venezuela")  # the option takes two (000 A option 3)
+        allies.select("by.1", "Americans")
+        allies.submit("submit-pick")
+        allies.wait_text("#note", "Mongolia")
+        assert len(room.session.picks) == 2
+        allies.shot("live-03-pick-confirmed")
+        allies.driver.get("about:blank")

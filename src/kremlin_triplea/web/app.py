@@ -435,14 +435,14 @@ class RoomEndpoints:
         show, actions = self.show, self.pages.actions
         action = actions.key_of(form)
         if actions.done(action, role) is not None:  # sent again (a retry): applied once, confirmed again
-            return self.confirmed(key, action)
+            return self.confirmed(request, key, action)
         try:
             done = method(role, form)
         except Forbidden as error:
             return self.forbidden(error)
         except Conflict as error:
             if actions.done(action, role) is not None:  # the same action sent twice at once: the other one applied it
-                return self.confirmed(key, action)
+                return self.confirmed(request, key, action)
             return show(request, role, key, status=409, error=str(error))
         except FormError as error:
             return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
@@ -452,16 +452,19 @@ class RoomEndpoints:
             return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
         if action is not None:
             actions.record(action, role, done or "Done.")
-            return self.confirmed(key, action)
+            return self.confirmed(request, key, action)
         if done:
             self.pages.notes[role] = done
         # Post/redirect/get: a reload does not submit again.
         return Response(status_code=303, headers={"Location": f"/room/{key}"})
 
     @staticmethod
-    def confirmed(key: str, action: str) -> Response:
-        """The redirect after an action sent with a key: to the page that says what it did."""
-        return Response(status_code=303, headers={"Location": f"/room/{key}?{DONE_PARAMETER}={action}"})
+    def confirmed(request: Request, key: str, action: str) -> Response:
+        """The redirect after an action sent with a key: to the page that says what it did (with the option the page
+        had in hand: an undo answered while a pick form is half filled comes back to that form)."""
+        option = request.query_params.get("option", "")
+        kept = f"&option={option}" if option.isdecimal() and len(option) < 4 else ""
+        return Response(status_code=303, headers={"Location": f"/room/{key}?{DONE_PARAMETER}={action}{kept}"})
 
     def pick(self, role: str, form: dict[str, str]) -> str:
         return "; ".join(self.room.pick(role, form))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
@@ -19,6 +20,9 @@ from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.web.actions import ACTION_FIELD
+from kremlin_triplea.web.board_view import board_block, places_info
+from kremlin_triplea.web.events import bid_text, events_block
 from kremlin_triplea.web.forms import MAX_ROWS
 from kremlin_triplea.web.room import SPECTATOR
 
@@ -27,166 +31,10 @@ if TYPE_CHECKING:
     from kremlin_triplea.model.queries import Nearest
     from kremlin_triplea.web.room import Room
 
-SCRIPT = """
-(function () {
-  var active = null;  // the target field a map click fills
-  document.addEventListener('focusin', function (e) { if (e.target.classList && e.target.classList.contains('target')) active = e.target; });
-  document.addEventListener('click', function (e) {
-    var path = e.target.closest && e.target.closest('#board path[data-name]');
-    if (!path) return;
-    var field = active || document.querySelector('input.target');
-    if (field) { field.value = path.getAttribute('data-name'); field.dispatchEvent(new Event('change')); }
-  });
-  document.addEventListener('mouseover', function (e) {
-    var path = e.target.closest && e.target.closest('#board path[data-name]');
-    var tip = document.getElementById('tip');
-    if (!path || !tip) return;
-    var info = JSON.parse(document.getElementById('places').textContent)[path.getAttribute('data-name')];
-    tip.textContent = path.getAttribute('data-name') + (info ? ': ' + info : '');
-  });
-  // A second click while the first submission is on its way sends nothing (the server refuses it anyway).
-  document.addEventListener('submit', function (e) {
-    var button = e.submitter;
-    if (button) setTimeout(function () { button.disabled = true; }, 0);
-  });
-  // The bid's running budget: the rows with a place, as the server counts them, against the amount.
-  function budget() {
-    var form = document.getElementById('bid-form');
-    if (!form) return;
-    var costs = JSON.parse(form.getAttribute('data-costs') || '{}'), spent = 0;
-    form.querySelectorAll('#bid-rows tbody tr').forEach(function (row) {
-      var power = row.querySelector('select[name^="power."]').value, unit = row.querySelector('select[name^="unit."]').value;
-      var count = parseInt(row.querySelector('input[name^="count."]').value || '1', 10) || 0;
-      var placed = row.querySelector('input[name^="at."]').value.trim() !== '';
-      var cost = ((costs[power] || {})[unit] || 0) * count;
-      row.querySelector('.row-cost').textContent = placed ? String(cost) : '';
-      if (placed) spent += cost;
-    });
-    var amount = parseInt(form.querySelector('[name=amount]').value || '0', 10) || 0;
-    var shown = document.getElementById('budget');
-    shown.textContent = spent + ' of ' + Math.abs(amount) + ' PUs ' + (amount < 0 ? 'removed' : 'spent') + '.';
-    shown.classList.toggle('over', spent > Math.abs(amount));
-  }
-  document.addEventListener('input', budget);
-  document.addEventListener('change', budget);
-  // The map at a size where its labels read as the page's text does (they are drawn for the full-size picture).
-  function zoom() {
-    var svg = document.querySelector('#board svg');
-    var on = document.documentElement.classList.contains('map-zoom');
-    if (svg) svg.style.width = on ? Math.round(svg.viewBox.baseVal.width * 0.6) + 'px' : '';
-    var button = document.getElementById('zoom');
-    if (button) { button.textContent = on ? 'Fit the map' : 'Larger map (readable labels)'; button.setAttribute('aria-pressed', on); }
-  }
-  document.addEventListener('click', function (e) {
-    if (e.target.id !== 'zoom') return;
-    document.documentElement.classList.toggle('map-zoom');
-    zoom();
-  });
-  // The board comes apart from the page (drawn once a step for everyone): the page does not wait for it. The board
-  // shown so far (kept) stays until the new one is in.
-  function board(kept) {
-    var map = document.querySelector('#board .map');
-    if (!map) return;
-    if (kept) { map.replaceChildren(kept); zoom(); }
-    fetch(map.getAttribute('data-board'), {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (drawn) {
-      if (!map.isConnected) return;  // a newer page is in: its own board is on its way
-      map.innerHTML = drawn;
-      zoom();
-    });
-  }
-  budget();
-  zoom();
-  board(null);
-  var room = document.getElementById('room');
-  if (!room) return;
-  // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
-  // fetch when the room changes, and the one a reload asks for (not the form sent again).
-  var here = room.getAttribute('data-page');
-  if (location.pathname !== here) history.replaceState(null, '', here);
-  if (!window.EventSource) return;
-  var source = new EventSource(room.getAttribute('data-events'));
-  source.onmessage = function (e) {
-    if (e.data === room.getAttribute('data-seq')) return;
-    fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
-      var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
-      if (!fresh) return;
-      var kept = room.querySelector('#board .map svg');
-      room.innerHTML = fresh.innerHTML;
-      for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
-      budget();
-      board(kept);
-    });
-  };
-})();
-"""
-
-STYLE = """
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color: #1d1d1d; background: #f7f6f2; }
-/* One column on a phone (the forms, then the map), two from a laptop's width up: never wider than the window. */
-#room { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.25em; padding: 0 .75em 1em; }
-#controls, #board { min-width: 0; }
-@media (min-width: 900px) {
-  #room { grid-template-columns: minmax(21em, 1fr) minmax(0, 1fr); }
-  #bar { grid-column: 1 / -1; }
-  #board { position: sticky; top: 5.5em; align-self: start; }
-}
-/* Whose turn it is and what is pending stay in sight while the page scrolls. */
-#bar { position: sticky; top: 0; z-index: 2; margin: 0 -.75em .5em; padding: .45em .75em; background: #24364b; color: #fff; }
-#bar h1 { font-size: 95%; font-weight: normal; margin: 0; opacity: .85; }
-#bar #status { font-size: 110%; margin: .15em 0 0; }
-#bar #pending { margin: .1em 0 0; font-size: 90%; }
-#bar #pending:empty { display: none; }
-h2 { font-size: 120%; } h3 { font-size: 110%; margin: 1em 0 .4em; } h4 { margin: .8em 0 .3em; }
-p, li, legend, label, summary { overflow-wrap: anywhere; }
-td, th { overflow-wrap: break-word; }
-input, select, button { font: inherit; max-width: 100%; }
-input:not([type]), input[type=text], input[type=number] { padding: .25em .35em; }
-select { min-width: 0; padding: .2em; }
-button { padding: .35em .9em; min-height: 2.3em; cursor: pointer; }
-fieldset { min-width: 0; margin: .5em 0; border: 1px solid #bbb; border-radius: 4px; }
-.row { display: flex; flex-wrap: wrap; gap: .35em .5em; align-items: center; }
-.row input.target, #install-name { flex: 1 1 9em; min-width: 0; }
-.refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
-.note { background: #e6ecf7; border: 1px solid #9ab; padding: .5em; }
-.at-fault { outline: 2px solid #b00; background: #fff3f3; }
-.rule-text { margin: .5em 0; background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
-.rule-text footer { color: #555; font-size: 90%; }
-.columns { display: flex; gap: 0 2em; flex-wrap: wrap; }
-.columns > section { flex: 1 1 14em; min-width: 0; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .2em .4em; border-bottom: 1px solid #ddd; vertical-align: top; }
-td.number, th.number { text-align: right; white-space: nowrap; }
-input[type=number] { width: 6em; }
-#bid-rows { table-layout: fixed; }
-#bid-rows select, #bid-rows input { width: 100%; }
-#bid-rows th:nth-child(1), #bid-rows th:nth-child(2) { width: 24%; }
-#bid-rows th:nth-child(3) { width: 4.5em; } #bid-rows th:nth-child(5) { width: 3em; }
-#bid-rows td { vertical-align: middle; }
-caption { text-align: left; font-weight: bold; padding: .3em 0; }
-@media (min-width: 1280px) { #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); } }
-#board .map { overflow: auto; max-height: 88vh; background: #fff; border: 1px solid #ccc; }
-#board svg { display: block; width: 100%; height: auto; }
-.map-zoom #board svg { max-width: none; }
-#budget.over { color: #b00; }
-@media (max-width: 600px) {
-  #bar h1 { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 80%; }
-}
-/* The bid's table, in a narrow column (a phone's), as one card per row: power and unit, count and cost, then the place. */
-#controls { container-type: inline-size; }
-@container (max-width: 30em) {
-  #bid-rows thead { display: none; }
-  #bid-rows tr { display: grid; grid-template-columns: 1fr 1fr; gap: .3em; padding: .4em 0; border-bottom: 1px solid #ccc; }
-  #bid-rows td { border: 0; padding: 0; }
-  #bid-rows td[data-label='At'] { grid-column: 1 / -1; order: 1; }
-  #bid-rows td select, #bid-rows td input { width: 100%; }
-  #bid-rows td.row-cost { align-self: center; }
-  #bid-rows td.row-cost:not(:empty)::before { content: 'PUs: '; }
-  #bid-rows td[data-label='Count'] { display: flex; align-items: center; gap: .4em; }
-  #bid-rows td[data-label='Count']::before { content: 'Count'; }
-}
-"""
+STATIC = Path(__file__).parent / "static"
+#: The page's script and style, put in every page (one request per page: a phone on a poor line waits for no other).
+SCRIPT = (STATIC / "room.js").read_text(encoding="utf-8")
+STYLE = (STATIC / "room.css").read_text(encoding="utf-8")
 
 
 def page(title: str, body: str) -> str:
@@ -261,12 +109,17 @@ def room_page(
     session = room.session
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
+    pending = pending_line(room, role)
+    mine = pending.startswith("Your move")
     bar = (
         f"<header id='bar'><h1>Kremlin draft: {escape(session.run.ruleset.title)} · {escape(session.game.board.game_name)} · "
         f"you are <b id='role'>{escape(who)}</b></h1>"
-        f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending_line(room, role))}</p></header>"
+        f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending)}</p>"
+        "<p id='connection' role='status' aria-live='assertive' hidden></p>"
+        + ("" if role == SPECTATOR else "<button type='button' id='notify' hidden>Tell me when it is my move</button>")
+        + "</header>"
     )
-    out = [answer_notice(room, role), f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
+    out = [events_block(room), answer_notice(room, role), f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
     if error:
         out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
@@ -282,14 +135,12 @@ def room_page(
     if room.complete:
         out.append(complete_block(room, role, key))
     out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
-    out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}'>{bar}<div id='controls'>"
-        + "".join(out)
-        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map' data-board='{escape(board)}'><p><a href='{escape(board)}'>The board</a> (the page puts it here)</p></div></div></div>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' data-your-move='{'yes' if mine else 'no'}'>"
+        f"{bar}<div id='controls'>" + "".join(out) + "</div>" + board_block(board) + "</div>"
     )
-    return page(f"Kremlin draft — {who}", body)
+    return page(f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body)
 
 
 def answer_notice(room: Room, role: str) -> str:
@@ -306,9 +157,21 @@ def answer_notice(room: Room, role: str) -> str:
 
 
 def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
-    """The form this side fills in now, or what it waits for."""
-    if role == SPECTATOR or room.undo_request is not None or room.complete:
+    """The form this side fills in now, or what it waits for. While an undo waits for its answer the form stays as it
+    was (what the player typed in it too: issue 43), only it cannot be sent until the undo is answered."""
+    if role == SPECTATOR or room.complete:
         return ""
+    if room.undo_request is not None:
+        block = form_block(room, role, key, option, filled)
+        if "<form method='post'" not in block:
+            return block
+        first = "Answer the undo first" if role != room.undo_request.side else "Your undo waits for its answer"
+        held = block.replace("<button type='submit'", "<button type='submit' disabled")
+        return f"<p class='note' id='held-note'>{first}: this form waits, as you filled it.</p>{held}"  # no wrapper: the page keeps the form
+    return form_block(room, role, key, option, filled)
+
+
+def form_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
     turn = room.turn()
     declaration = room.declaration()
     if turn == role:
@@ -322,15 +185,6 @@ def action_block(room: Room, role: str, key: str, option: str | None, filled: Fi
     if turn is None:
         return bid_block(room, key, filled)
     return f"<p id='waiting'>Waiting for the {escape(turn)}.</p>"
-
-
-def places_info(room: Room) -> dict[str, str]:
-    """Each territory's owner, value and units: the tip shown when the pointer is over it."""
-    return {
-        place: f"{data['owner'] or 'neutral'}; {data['production']} IPC; "
-        + (", ".join(f"{n} {o} {u}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0]), i[0][1])) if n) or "no units")
-        for place, data in room.session.state.board.nodes.items()
-    }
 
 
 def undo_target(room: Room) -> str:
@@ -389,7 +243,8 @@ def fault_fields(error: str | None, values: dict[str, str], typed: set[str]) -> 
 
 
 def _seq(room: Room) -> str:
-    return f"<input type='hidden' name='seq' value='{room.seq}'>"
+    """The step the form was drawn at, and the action's key (filled by the page's script when it sends the form)."""
+    return f"<input type='hidden' name='seq' value='{room.seq}'><input type='hidden' name='{ACTION_FIELD}' value=''>"
 
 
 def _options(values, selected: str | None = None) -> str:
@@ -559,18 +414,6 @@ def bid_block(room: Room, key: str, filled: Filled) -> str:
         )
     out.append("<p><button type='submit' id='submit-bid'>Propose the bid</button></p></form></section>")
     return "".join(out)
-
-
-def bid_text(bid: dict) -> str:
-    """A bid in one line of words: "Axis 12 PUs: 1 Germans infantry at Poland, ..."."""
-    sides = [f"{side.capitalize()} {amount:+d} PUs" for side, amount in bid.items() if isinstance(amount, int)]
-    rows = [
-        f"{'remove ' if kind == 'remove' else ''}{r.get('count', 1)} {r['power']} {r['unit']} at {r['at']}"
-        for kind in ("place", "remove")
-        for r in bid.get(kind, [])
-    ]
-    shares = [f"{power} receives {share}" for power, share in bid.get("allocate", {}).items()]
-    return ", ".join(sides) + (": " + ", ".join(rows + shares) if rows or shares else "")
 
 
 def bid_html(bid: dict, ident: str) -> str:
