@@ -148,7 +148,7 @@ def test_a_placement_of_two_different_units_defaults_to_them_and_is_accepted_as_
 def test_the_options_rule_text_is_beside_its_form(room: Room, client: TestClient) -> None:
     html = get(client, room, "Axis", "?option=3")
     rule = lxml.html.fromstring(html).get_element_by_id("rule-text").text_content()
-    assert "whose IPC values add up to no more than four" in rule and "000_bc04a4edf7f7d2ab.txt, option 3" in rule
+    assert "whose IPC values add up to no more than four" in rule and "rule text 000, option 3" in rule  # the seed 000_bc04a4edf7f7d2ab.txt, by its number
 
 
 def test_a_refused_bid_keeps_its_rows_and_the_budget_counts_them(tmp_path: Path) -> None:
@@ -324,3 +324,38 @@ def test_an_action_sent_again_with_its_key_is_applied_once_and_confirmed_again(r
     undo = post(client, room, "Axis", "undo", {"seq": str(room.seq)})
     assert undo.headers["location"] == f"/room/{room.keys['Axis']}"
     assert len(room.session.picks) == 0
+
+
+def latest(client: TestClient, room: Room, role: str) -> str:
+    return lxml.html.fromstring(get(client, room, role)).get_element_by_id("latest").text_content()
+
+
+def test_every_page_spectators_too_marks_the_latest_change_proposals_undo_requests_and_answers(tmp_path: Path) -> None:
+    """Issue 43: "Spectators miss a proposed bid and any undo request"; an event log with the last change marked."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    roles = ("Axis", "Allies", SPECTATOR)
+    assert all(latest(client, room, role).startswith("Latest: Pick 10 (Allies, option 11") for role in roles)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert all("The Axis propose a bid: Axis +11 PUs: 1 Germans artillery at Morocco Algeria" in latest(client, room, role) for role in roles)
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert all(latest(client, room, role) == "Latest: The Allies refused the Axis' bid." for role in roles)
+    get(client, room, "Axis")  # seen: the undo of pick 10 needs the Axis' word
+    assert post(client, room, "Allies", "undo", {"seq": str(room.seq)}).status_code == 303
+    assert all(latest(client, room, role).startswith("Latest: The Allies ask to take back pick 10 (Allies, option 11") for role in roles)
+    assert post(client, room, "Axis", "undo/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert all(latest(client, room, role).startswith("Latest: The Axis refused to undo pick 10 (Allies, option 11") for role in roles)
+    history = lxml.html.fromstring(get(client, room, SPECTATOR)).get_element_by_id("history")
+    told = [li.text_content() for li in history.xpath(".//li")]
+    assert len(told) == 10 and told[0].startswith("Pick 10 (Allies") and told[-1].startswith("Pick 1 (Axis, option 10")  # newest first
+
+
+def test_the_tab_title_says_your_move_to_the_side_whose_move_it_is_only(room: Room, client: TestClient) -> None:
+    """Issue 43: no "your turn" signal outside the page (the tab title)."""
+
+    def title(role: str) -> str:
+        return lxml.html.fromstring(get(client, room, role)).findtext(".//title")
+
+    assert title("Axis").startswith("Your move · ") and not title("Allies").startswith("Your move") and not title(SPECTATOR).startswith("Your move")
+    assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], room.seq)).status_code == 303
+    assert title("Allies").startswith("Your move · ") and not title("Axis").startswith("Your move")

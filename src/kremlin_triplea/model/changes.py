@@ -60,7 +60,13 @@ class SetTerritory:
     value: object
 
     def __str__(self) -> str:
-        return f"set {self.field} of {self.territory} to {self.value}"
+        # In players' words (issue 43: "set capital of Mongolia to None" reached the room's pages).
+        field = self.field.replace("_", " ")
+        if self.value is None:
+            return f"{self.territory} has no {field} any more"
+        if isinstance(self.value, bool):
+            return f"{self.territory} is {'' if self.value else 'no longer '}{'a ' + field if field == 'victory city' else field}"
+        return f"set the {field} of {self.territory} to {self.value}"
 
 
 @attrs.frozen

@@ -7,39 +7,23 @@ the offers the panel makes: the fields of the form in hand whose legal choices h
 
 from __future__ import annotations
 
-import re
 from html import escape
 from typing import TYPE_CHECKING
 
+from kremlin_triplea.web.words import unit_words
+
 if TYPE_CHECKING:
-    from kremlin_triplea.rules.names import Names
     from kremlin_triplea.web.room import Room
-
-ACRONYMS = {"aa"}  # written in capitals: "AA gun"
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-
-
-def unit_words(names: Names, unit: str) -> str:
-    """A unit type as players read it: the rule text's name where the profile gives one ("aaGun": the rule text's
-    "AA gun"), else the game's name cut into words ("fighter", "heavyBomber": "heavy bomber", "aaGun": "AA gun")."""
-    for rule, game in names.profile.units.items():
-        if game == unit and rule != unit and not _CAMEL.search(rule) and "_" not in rule:
-            return rule
-    words = _CAMEL.sub(" ", unit).replace("_", " ").split()
-    return " ".join(w.upper() if w.lower() in ACRONYMS else w.lower() for w in words)
 
 
 def places_info(room: Room) -> dict[str, dict[str, list[str]]]:
     """Each place's lines for the panel a tap on it opens: owner and value, units, lock."""
     state = room.session.state
-    names = state.names
     info = {}
     for place, data in state.board.nodes.items():
         owner = data["owner"] or ("nobody (sea zone)" if data["water"] else "neutral")
         lines = [f"Owner: {owner}" + ("" if data["water"] else f"; worth {data['production']} IPCs")]
-        units = [
-            f"{n} {o} {unit_words(names, u)}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0] or ""), i[0][1])) if n and o is not None
-        ]
+        units = [f"{n} {o} {unit_words(u)}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0] or ""), i[0][1])) if n and o is not None]
         lines.append("Units: " + (", ".join(units) if units else "none"))
         locked = state.locks.get(place)
         lines.append(f"Locked by the {locked[0]}' pick {locked[1]}" if locked else "Not locked")

@@ -25,6 +25,7 @@ from kremlin_triplea.web.board_view import board_block, places_info
 from kremlin_triplea.web.events import bid_text, events_block
 from kremlin_triplea.web.forms import MAX_ROWS
 from kremlin_triplea.web.room import SPECTATOR
+from kremlin_triplea.web.words import Words
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.kinds import Displaced
@@ -37,7 +38,9 @@ SCRIPT = (STATIC / "room.js").read_text(encoding="utf-8")
 STYLE = (STATIC / "room.css").read_text(encoding="utf-8")
 
 
-def page(title: str, body: str) -> str:
+def page(title: str, body: str, words: Words | None = None) -> str:
+    """A whole page; its text in players' words (``words``: the game's unit types; rule files by number always)."""
+    body = (words or Words()).page(body)
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -140,7 +143,7 @@ def room_page(
         f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' data-your-move='{'yes' if mine else 'no'}'>"
         f"{bar}<div id='controls'>" + "".join(out) + "</div>" + board_block(board) + "</div>"
     )
-    return page(f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body)
+    return page(f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body, Words(session.state.board.catalog.unit_types))
 
 
 def answer_notice(room: Room, role: str) -> str:
