@@ -452,3 +452,55 @@ def test_a_half_filled_form_keeps_its_text_and_focus_through_the_other_sides_und
         assert len(room.session.picks) == 2
         allies.shot("live-03-pick-confirmed")
         allies.driver.get("about:blank")
+
+
+# Every control a finger taps, as laid out: at least 44 by 44 px (WCAG 2.5.5) and none within 8 px of another.
+TAP_TARGETS = """
+var min = arguments[0], gap = arguments[1], out = [];
+var shown = Array.from(document.querySelectorAll('#room button, #room select, #room input:not([type=hidden]), #room summary, #room a[href]'))
+  .filter(function (e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; });
+var rects = shown.map(function (e) { return e.getBoundingClientRect(); });
+function name(e) { return e.tagName + (e.id ? '#' + e.id : '') + (e.name ? '[' + e.name + ']' : '') + ' ' + (e.textContent || '').trim().slice(0, 20); }
+shown.forEach(function (e, i) {
+  var r = rects[i];
+  if (r.height < min - 0.5 || r.width < min - 0.5) out.push(name(e) + ': ' + Math.round(r.width) + 'x' + Math.round(r.height));
+  for (var j = i + 1; j < shown.length; j++) {
+    var s = rects[j];
+    if (e.contains(shown[j]) || shown[j].contains(e)) continue;
+    var dx = Math.max(s.left - r.right, r.left - s.right), dy = Math.max(s.top - r.bottom, r.top - s.bottom);
+    if (Math.max(dx, dy) < gap) out.push(name(e) + ' and ' + name(shown[j]) + ': ' + Math.round(Math.max(dx, dy)) + ' px apart');
+  }
+});
+return out;
+"""
+
+
+@pytest.mark.slow
+def test_every_control_of_the_rooms_pages_is_a_44_px_tap_target_apart_from_the_others_on_a_phone(tmp_path: Path, screenshots: Path) -> None:
+    """Issue 43: "selects 29 px, buttons 38 px, the download link 19 px; Agree and Refuse 5 px apart"."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = browser(tmp_path / "profile")
+    found: list[str] = []
+    try:
+        emulate(driver, *WIDTHS["phone-360"])
+        for state in ("start", "bid", "complete"):
+            room = drafts_at(tmp_path, state)
+            with live_server(lambda stopping, room=room: create_app(room, stopping=stopping)) as base:
+                views = {"start": [("Axis", "?option=1"), ("Axis", "?option=3"), ("Axis", "?option=11")], "bid": [("Axis", "")], "complete": [("Axis", "")]}[
+                    state
+                ]
+                if state == "bid":
+                    room.bid("Axis", {"seq": str(room.seq), "amount": "3", "power.0": "Germans", "unit.0": "infantry", "at.0": "Germany"})
+                    views = [("Allies", ""), ("Axis", "")]
+                for role, query in views:
+                    driver.get(f"{base}/room/{room.keys[role]}{query}")
+                    WebDriverWait(driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board .map svg")))
+                    found += [f"{state} {role}{query}: {problem}" for problem in driver.execute_script(TAP_TARGETS, 44, 8)]
+                    driver.save_screenshot(str(screenshots / f"taps-{state}-{role}{query.replace('?option=', '-option-')}.png"))
+                driver.get("about:blank")
+    finally:
+        driver.quit()
+    assert not found, "\n".join(found)

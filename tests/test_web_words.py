@@ -106,3 +106,28 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
             assert stale.status_code == 409
             found += [f"{draft} a stale form: {raw}" for raw in raw_in(shown(stale.text))]
     assert not found, "\n".join(dict.fromkeys(found))
+
+
+def unnamed_fields(html: str) -> list[str]:
+    """The fields and buttons a screen reader could not name: no label around or for them, no aria-label, no text."""
+    tree = lxml.html.fromstring(html)
+    labelled = {label.get("for") for label in tree.xpath("//label[@for]")}
+    out = []
+    for field in tree.xpath("//input[not(@type='hidden')]|//select|//textarea|//button"):
+        if field.get("aria-label") or field.get("id") in labelled or field.xpath("ancestor::label"):
+            continue
+        if field.tag == "button" and field.text_content().strip():
+            continue
+        out.append(lxml.html.tostring(field, encoding="unicode")[:120])
+    return out
+
+
+@pytest.mark.parametrize("draft", DRAFTS)
+def test_every_field_and_button_of_every_page_has_a_name_a_screen_reader_says(draft: str, tmp_path: Path) -> None:
+    """Issue 43: "placement and bid selects have no accessible names"."""
+    found: list[str] = []
+    for when, room in scripted(draft, tmp_path):
+        client = TestClient(create_app(room, svg_for=lambda room: "<svg></svg>"))
+        for page_of, html in pages(room, client):
+            found += [f"{draft} {when}, {page_of}: {field}" for field in unnamed_fields(html)]
+    assert not found, "\n".join(dict.fromkeys(found))

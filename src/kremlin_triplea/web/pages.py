@@ -118,11 +118,12 @@ def room_page(
         f"<header id='bar'><h1>Kremlin draft: {escape(session.run.ruleset.title)} · {escape(session.game.board.game_name)} · "
         f"you are <b id='role'>{escape(who)}</b></h1>"
         f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending)}</p>"
-        "<p id='connection' role='status' aria-live='assertive' hidden></p>"
-        + ("" if role == SPECTATOR else "<button type='button' id='notify' hidden>Tell me when it is my move</button>")
-        + "</header>"
+        "<p id='connection' role='status' aria-live='assertive' hidden></p></header>"
     )
-    out = [events_block(room), answer_notice(room, role), f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
+    out = [events_block(room), answer_notice(room, role)]
+    if role != SPECTATOR:  # shown by the script where the browser can notify and has not been asked yet
+        out.append("<p><button type='button' id='notify' hidden>Tell me when it is my move</button></p>")
+    out.append(f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>")
     if error:
         out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
@@ -227,8 +228,9 @@ class Filled:
     def text_input(self, name: str, *classes: str, default: str = "", extra: str = "") -> str:
         return f"<input {self.field(name, *classes)} value='{escape(self.get(name, default))}'{extra}>"
 
-    def select(self, name: str, values, default: str | None = None) -> str:
-        return f"<select {self.field(name)}>{_options(values, selected=self.get(name) or default)}</select>"
+    def select(self, name: str, values, default: str | None = None, spoken: str = "") -> str:
+        named = f" aria-label='{escape(spoken)}'" if spoken else ""
+        return f"<select {self.field(name)}{named}>{_options(values, selected=self.get(name) or default)}</select>"
 
 
 def fault_fields(error: str | None, values: dict[str, str], typed: set[str]) -> set[str]:
@@ -327,14 +329,16 @@ def form_fields(form: Form, filled: Filled) -> str:
 
 def field_html(field: Field, filled: Filled, lists: dict[tuple[str, ...], str]) -> str:
     label = escape(field.label)
+    spoken = escape(" ".join(w for w in (field.group, field.label) if w).lower() or field.key)
     if field.place:
         values = tuple(a.value for a in field.choices)
         ident = lists.setdefault(values, f"choices-{len(lists) + 1}")
-        spoken = escape(" ".join(w for w in (field.group, field.label) if w).lower() or field.key)
         typed = filled.text_input(field.key, "target", default=field.default or "", extra=f" list='{ident}' autocomplete='off' aria-label='{spoken}'")
         return f"{label} {typed}" if label else typed
-    select = filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default)
-    return f"<label>{label} {select}</label>" if label else select
+    if label:
+        return f"<label>{label} {filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default)}</label>"
+    # A field without a label of its own (a placement's power and unit) is named by its group for a screen reader.
+    return filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default, spoken=f"{spoken} {field.key.partition('.')[0]}")
 
 
 BID_ROWS = 6  # rows of the bid's units shown at first (a refused bid with more keeps all of its rows)
@@ -363,7 +367,8 @@ def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
     return f"{spent} of {abs(amount)} PUs {verb}."
 
 
-AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or click the map'"
+AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or tap the map' aria-label='row {row} at'"
+COUNT_FIELD = " type=number min=1 step=1 inputmode=numeric aria-label='row {row} count'"
 
 
 def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> str:
@@ -374,10 +379,10 @@ def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> st
     rows = []
     for n in range(min(shown, MAX_ROWS)):
         rows.append(
-            f"<tr><td data-label='Power'>{filled.select(f'power.{n}', ((p, p) for p in powers))}</td>"
-            f"<td data-label='Unit'>{filled.select(f'unit.{n}', ((u, u) for u in units), default=default_unit)}</td>"
-            f"<td data-label='Count'>{filled.text_input(f'count.{n}', default='1', extra=' type=number min=1 step=1 inputmode=numeric')}</td>"
-            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=AT_FIELD)}</td>"
+            f"<tr><td data-label='Power'>{filled.select(f'power.{n}', ((p, p) for p in powers), spoken=f'row {n + 1} power')}</td>"
+            f"<td data-label='Unit'>{filled.select(f'unit.{n}', ((u, u) for u in units), default=default_unit, spoken=f'row {n + 1} unit')}</td>"
+            f"<td data-label='Count'>{filled.text_input(f'count.{n}', default='1', extra=COUNT_FIELD.format(row=n + 1))}</td>"
+            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=AT_FIELD.format(row=n + 1))}</td>"
             "<td class='number row-cost' data-label='PUs'></td></tr>"
         )
     return (
