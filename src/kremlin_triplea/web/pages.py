@@ -15,15 +15,14 @@ from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, Form
 from kremlin_triplea.draft.kinds import KINDS
-from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
-from kremlin_triplea.web.actions import ACTION_FIELD
+from kremlin_triplea.web.bid_view import bid_answer_block, bid_block, bid_html
 from kremlin_triplea.web.board_view import board_block, places_info
 from kremlin_triplea.web.events import bid_text, events_block
-from kremlin_triplea.web.forms import MAX_ROWS
+from kremlin_triplea.web.filled import Filled, datalist, options, seq_fields
 from kremlin_triplea.web.room import SPECTATOR
 from kremlin_triplea.web.words import Words
 
@@ -199,74 +198,13 @@ def undo_target(room: Room) -> str:
     return room.last_action()
 
 
-# Fields whose typed text a refusal may quote (a place): the field whose text it quotes is marked. A pick form
-# adds its kind's place fields (a neutral, a territory taken over).
-TYPED_FIELDS = ("at", "to")
-
-
-class Filled:
-    """A form as its player last sent it: kept when the server refuses it, with the fields the refusal names marked."""
-
-    def __init__(self, values: dict[str, str] | None = None, error: str | None = None) -> None:
-        self.values = values or {}
-        self.error = error
-        self.typed = set(TYPED_FIELDS)  # the names (before any ".N") of fields typed as text
-
-    @property
-    def faults(self) -> set[str]:
-        return fault_fields(self.error, self.values, self.typed)
-
-    def get(self, name: str, default: str = "") -> str:
-        return self.values.get(name, default)
-
-    def field(self, name: str, *classes: str) -> str:
-        """The name (and classes) of an input or select; a field at fault is marked for the eye and for screen readers."""
-        wrong = name in self.faults
-        names = " ".join((*classes, "at-fault") if wrong else classes)
-        return f"name='{escape(name)}'" + (f" class='{names}'" if names else "") + (" aria-invalid='true'" if wrong else "")
-
-    def text_input(self, name: str, *classes: str, default: str = "", extra: str = "") -> str:
-        return f"<input {self.field(name, *classes)} value='{escape(self.get(name, default))}'{extra}>"
-
-    def select(self, name: str, values, default: str | None = None, spoken: str = "") -> str:
-        named = f" aria-label='{escape(spoken)}'" if spoken else ""
-        return f"<select {self.field(name)}{named}>{_options(values, selected=self.get(name) or default)}</select>"
-
-
-def fault_fields(error: str | None, values: dict[str, str], typed: set[str]) -> set[str]:
-    """The fields a refusal is about: the one a malformed-form message starts with (``count.2: ...``), and the typed
-    places whose text it quotes ("Sweden", "Mongolia": the neutrals worth more than four)."""
-    if not error:
-        return set()
-    found = {error.split(":", 1)[0]} & set(values)
-    told = error.lower()
-    for name, value in values.items():
-        text = value.strip().lower()
-        if name.partition(".")[0] in typed and len(text) > 2 and text in told:
-            found.add(name)
-    return found
-
-
-def _seq(room: Room) -> str:
-    """The step the form was drawn at, and the action's key (filled by the page's script when it sends the form)."""
-    return f"<input type='hidden' name='seq' value='{room.seq}'><input type='hidden' name='{ACTION_FIELD}' value=''>"
-
-
-def _options(values, selected: str | None = None) -> str:
-    return "".join(f"<option value='{escape(v)}'{' selected' if v == selected else ''}>{escape(label)}</option>" for v, label in values)
-
-
-def _datalist(ident: str, places) -> str:
-    return f"<datalist id='{ident}'>" + "".join(f"<option value='{escape(p)}'>" for p in places) + "</datalist>"
-
-
 def pick_block(room: Room, key: str, option: str | None, filled: Filled) -> str:
     next_pick: NextPick = room.next_pick()
     available = [c for c in next_pick.options if c.available]
     out = ["<section id='pick'><h3>Your pick</h3>"]
     out.append(
         f"<form method='get' action='/room/{escape(key)}' id='choose-option' class='row'><label for='option-select'>Option</label>"
-        f"<select name='option' id='option-select'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select>"
+        f"<select name='option' id='option-select'>{options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select>"
         "<button type='submit'>Choose</button></form>"
     )
     unavailable = [c for c in next_pick.options if not c.available]
@@ -289,7 +227,7 @@ def option_form(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> 
     form = room.pick_form(chosen, room.turn() or "")
     filled.typed.update(field.key.partition(".")[0] for field in form.fields if field.place)
     out = [
-        f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
+        f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{seq_fields(room)}",
         f"<input type='hidden' name='option' value='{option.number}'>",
         f"<h4>Option {option.number}: {escape(option.title)}</h4>",
         f"<blockquote class='rule-text' id='rule-text'>{escape(option.rule)}<footer>{escape(option.source)}</footer></blockquote>",
@@ -324,7 +262,7 @@ def form_fields(form: Form, filled: Filled) -> str:
     for group, fields in groups:
         inner = " ".join(field_html(field, filled, lists) for field in fields)
         out.append(f"<fieldset><legend>{escape(group)}</legend><div class='row'>{inner}</div></fieldset>" if group else f"<p>{inner}</p>")
-    return "".join(_datalist(ident, values) for values, ident in lists.items()) + "".join(out)
+    return "".join(datalist(ident, values) for values, ident in lists.items()) + "".join(out)
 
 
 def field_html(field: Field, filled: Filled, lists: dict[tuple[str, ...], str]) -> str:
@@ -341,114 +279,6 @@ def field_html(field: Field, filled: Filled, lists: dict[tuple[str, ...], str]) 
     return filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default, spoken=f"{spoken} {field.key.partition('.')[0]}")
 
 
-BID_ROWS = 6  # rows of the bid's units shown at first (a refused bid with more keeps all of its rows)
-
-
-def bid_costs(room: Room) -> dict[str, dict[str, int]]:
-    """Power -> unit -> what it costs in a bid (the ruleset's bid costs on this board)."""
-    return {power: dict(costs) for power, costs in bid_choices(room.session.state).costs}
-
-
-def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
-    """ "29 of 30 PUs spent": the rows with a place, as the server counts them (a row without one is left out)."""
-    try:
-        amount = int(filled.get("amount", "0") or "0")
-    except ValueError:
-        return "The amount is not a whole number."
-    spent = 0
-    for n in range(MAX_ROWS):
-        if filled.get(f"at.{n}").strip():
-            try:
-                count = int(filled.get(f"count.{n}", "1") or "1")
-            except ValueError:
-                continue
-            spent += costs.get(filled.get(f"power.{n}"), {}).get(filled.get(f"unit.{n}"), 0) * count
-    verb = "removed" if amount < 0 else "spent"
-    return f"{spent} of {abs(amount)} PUs {verb}."
-
-
-AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or tap the map' aria-label='row {row} at'"
-COUNT_FIELD = " type=number min=1 step=1 inputmode=numeric aria-label='row {row} count'"
-
-
-def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> str:
-    powers = list(costs)
-    units = sorted({u for unit_costs in costs.values() for u in unit_costs})
-    default_unit = room.session.state.names.unit("infantry") if room.session.state.names.has_unit("infantry") else None
-    shown = max([BID_ROWS, *(int(k.partition(".")[2]) + 1 for k in filled.values if k.startswith("at.") and k.partition(".")[2].isdigit())])
-    rows = []
-    for n in range(min(shown, MAX_ROWS)):
-        rows.append(
-            f"<tr><td data-label='Power'>{filled.select(f'power.{n}', ((p, p) for p in powers), spoken=f'row {n + 1} power')}</td>"
-            f"<td data-label='Unit'>{filled.select(f'unit.{n}', ((u, u) for u in units), default=default_unit, spoken=f'row {n + 1} unit')}</td>"
-            f"<td data-label='Count'>{filled.text_input(f'count.{n}', default='1', extra=COUNT_FIELD.format(row=n + 1))}</td>"
-            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=AT_FIELD.format(row=n + 1))}</td>"
-            "<td class='number row-cost' data-label='PUs'></td></tr>"
-        )
-    return (
-        "<table id='bid-rows'><thead><tr><th>Power</th><th>Unit</th><th>Count</th><th>At</th><th class='number'>PUs</th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
-    )
-
-
-def bid_block(room: Room, key: str, filled: Filled) -> str:
-    state = room.session.state
-    rules = state.ruleset.bid
-    choices = bid_choices(state)
-    costs = bid_costs(room)
-    totals = DraftValue(tuple(state.side_powers), tuple(room.pick_values), None).totals()
-    out = [
-        "<section id='bid'><h3>The bid</h3>",
-        f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
-        f"negative: the {escape(rules.receiving_side)} receive the PUs"
-        + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "")
-        + ".</p>",
-        f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form' data-costs='{escape(json.dumps(costs))}'>{_seq(room)}"
-        f"<p class='row'><label>Amount {filled.text_input('amount', default='0', extra=' type=number step=1 inputmode=numeric size=6')}</label>"
-        f"<b id='budget' aria-live='polite'>{escape(budget_text(filled, costs))}</b></p>",
-    ]
-    out.append(_datalist("bid-places", sorted({p for _, places in choices.places for p in places})))
-    out.append("<p>Units placed (positive bid) or removed (negative bid that removes units); a row without a place is left out:</p>")
-    out.append(bid_rows(room, filled, costs))
-    if rules.negative != "remove_units":
-        out.append(
-            "<p>Allocation of a negative bid:</p><p class='row'>"
-            + "".join(
-                f"<label>{escape(p)} {filled.text_input(f'allocate.{p}', default='0', extra=' type=number min=0 step=1 inputmode=numeric size=4')}</label> "
-                for p in state.side_powers[rules.receiving_side]
-            )
-            + "</p>"
-        )
-    out.append("<p><button type='submit' id='submit-bid'>Propose the bid</button></p></form></section>")
-    return "".join(out)
-
-
-def bid_html(bid: dict, ident: str) -> str:
-    """A bid as a sentence for its amount and a table of its units (placed or removed) or of its allocation."""
-    amounts = ", ".join(f"the {side.capitalize()} {amount:+d} PUs" for side, amount in bid.items() if isinstance(amount, int))
-    out = [f"<div id='{ident}' class='bid-shown'><p>Bid: {escape(amounts)}</p>"]
-    for kind, verb in (("place", "placed"), ("remove", "removed")):
-        rows = bid.get(kind, [])
-        if rows:
-            out.append(
-                f"<table><caption>Units {verb}</caption><tr><th>Power</th><th>Unit</th><th class='number'>Count</th><th>At</th></tr>"
-                + "".join(
-                    f"<tr><td>{escape(r['power'])}</td><td>{escape(r['unit'])}</td><td class='number'>{int(r.get('count', 1))}</td><td>{escape(r['at'])}</td></tr>"
-                    for r in rows
-                )
-                + "</table>"
-            )
-    if bid.get("allocate"):
-        out.append(
-            "<table><caption>PUs received</caption><tr><th>Power</th><th class='number'>PUs</th></tr>"
-            + "".join(f"<tr><td>{escape(power)}</td><td class='number'>{int(share)}</td></tr>" for power, share in bid["allocate"].items())
-            + "</table>"
-        )
-    out.append("</div>")
-    return "".join(out)
-
-
 def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displaced, Nearest, str | None], filled: Filled) -> str:
     """Where one displaced group goes: its side chooses among its nearest places; the other side waits."""
     displaced, found, stale = declaration
@@ -461,10 +291,10 @@ def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displa
         return "".join(out)
     what = question(displaced)
     out.append(
-        f"<form method='post' action='/room/{escape(key)}/declare'>{_seq(room)}"
+        f"<form method='post' action='/room/{escape(key)}/declare'>{seq_fields(room)}"
         f"<p>{escape(displaced.describe())} (pick {displaced.pick}): {what} one of {escape(', '.join(found.matches))} "
         f"<span class='rule'>({escape(displaced.source)}: {escape(displaced.rule)})</span></p>"
-        + _datalist("declare-places", found.matches)
+        + datalist("declare-places", found.matches)
         + "<p class='row'>"
         + filled.text_input("to", "target", extra=" list='declare-places' autocomplete='off' aria-label='to'")
         + "<button type='submit' id='declare-submit'>Declare</button></p></form></section>"
@@ -480,7 +310,7 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
     session = room.session
     board, names = session.game.board, session.run.names
     out = [
-        f"<section id='house'><h3>House rules: your powers' advantages</h3><form method='post' action='/room/{escape(key)}/house' id='house-form'>{_seq(room)}"
+        f"<section id='house'><h3>House rules: your powers' advantages</h3><form method='post' action='/room/{escape(key)}/house' id='house-form'>{seq_fields(room)}"
     ]
     for set_id, offered in room.house_choices_open()[role].items():
         house = load_named_house_set(set_id)
@@ -506,20 +336,6 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
     return "".join(out)
 
 
-def bid_answer_block(room: Room, role: str, key: str) -> str:
-    """The bid one side entered: the other side agrees (the draft is complete) or refuses it."""
-    proposal = room.bid_proposal
-    assert proposal is not None
-    shown = bid_html(proposal.bid, "bid-proposed")
-    if role == proposal.side:
-        return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}</section>"
-    return (
-        f"<section id='bid'><h3>The bid</h3><p>The {escape(proposal.side)} propose this bid:</p>{shown}"
-        f"<form method='post' action='/room/{escape(key)}/bid/answer' id='bid-answer'>{_seq(room)}"
-        "<button name='agree' value='yes' id='bid-agree'>Agree</button> <button name='agree' value='no' id='bid-refuse'>Refuse</button></form></section>"
-    )
-
-
 def undo_block(room: Room, role: str, key: str) -> str:
     """Ask to take back the last action, naming it; or, once asked, the other side's answer (or the wait for it)."""
     request = room.undo_request
@@ -528,7 +344,7 @@ def undo_block(room: Room, role: str, key: str) -> str:
         if role == request.side or role == SPECTATOR:
             return f"<p class='note' id='undo-waiting'>The {escape(request.side)} asked to take back {what}; waiting for the other side.</p>"
         return (
-            f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{_seq(room)}"
+            f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{seq_fields(room)}"
             f"<p class='note'>The {escape(request.side)} ask to take back {what}.</p>"
             "<button name='agree' value='yes' id='undo-agree'>Agree</button> <button name='agree' value='no' id='undo-refuse'>Refuse</button></form>"
         )
@@ -537,7 +353,7 @@ def undo_block(room: Room, role: str, key: str) -> str:
     if room.session.bid is None and room.session.picks[-1].side != role:
         return ""
     return (
-        f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
+        f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{seq_fields(room)}"
         f"<p>Last action: {escape(undo_target(room))}.</p><p class='row'><button type='submit' id='undo-button'>Undo it</button> "
         "<small>(once the other side has seen it, they must agree)</small></p></form>"
     )
@@ -599,7 +415,7 @@ def complete_block(room: Room, role: str, key: str) -> str:
             f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>"
         )
         out.append(
-            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}"
+            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{seq_fields(room)}"
             f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
             "<button type='submit'>Install into TripleA on the serving machine</button></form>"
         )
