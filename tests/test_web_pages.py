@@ -359,3 +359,33 @@ def test_the_tab_title_says_your_move_to_the_side_whose_move_it_is_only(room: Ro
     assert title("Axis").startswith("Your move · ") and not title("Allies").startswith("Your move") and not title(SPECTATOR).startswith("Your move")
     assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], room.seq)).status_code == 303
     assert title("Allies").startswith("Your move · ") and not title("Axis").startswith("Your move")
+
+
+def test_the_bid_is_a_conversation_messages_a_refused_bid_given_back_as_sent_and_a_counter_proposal(tmp_path: Path) -> None:
+    """Issue 43: "no way to discuss the bid, no counter-offer"; "a refused bid is not pre-filled for its proposer"."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    sent = bid_form(example()["bid"], room.seq)
+    assert post(client, room, "Axis", "bid", {**sent, "message": "Eleven, as  last game"}).status_code == 303
+    asked = lxml.html.fromstring(get(client, room, "Allies"))
+    assert asked.get_element_by_id("bid-message").text_content() == "The Axis said: Eleven, as last game"
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no", "message": "Too much for Italy"}).status_code == 303
+    again = get(client, room, "Axis")
+    given_back = fields(again, "bid-form")
+    assert {k: given_back[k] for k in sent if k != "seq"} == {k: v for k, v in sent.items() if k != "seq"}  # as the Axis sent it
+    assert lxml.html.fromstring(again).get_element_by_id("bid-said").text_content() == "The Allies said: Too much for Italy"
+    # The Axis propose it again; the Allies refuse it and propose their own in one step, starting from the Axis' rows.
+    assert post(client, room, "Axis", "bid", {**sent, "seq": str(room.seq)}).status_code == 303
+    counter = fields(get(client, room, "Allies"), "counter-form")
+    assert counter["amount"] == sent["amount"] and counter["at.0"] == sent["at.0"]
+    counter |= {"amount": "7", "count.1": "1", "message": "Seven, one Italian infantry fewer"}
+    assert post(client, room, "Allies", "bid/counter", counter).status_code == 303
+    assert room.bid_proposal is not None and room.bid_proposal.side == "Allies" and room.bid_proposal.bid["axis"] == 7
+    answering = lxml.html.fromstring(get(client, room, "Axis"))
+    assert answering.get_element_by_id("bid-message").text_content() == "The Allies said: Seven, one Italian infantry fewer"
+    assert answering.get_element_by_id("bid-agree") is not None
+    # A counter-proposal the rules refuse leaves the refusal sent and the counter-proposal in its form, to mend.
+    refused = post(client, room, "Axis", "bid/counter", {**counter, "seq": str(room.seq), "amount": "1"})
+    assert refused.status_code == 422 and "their bid is refused; yours was not proposed" in refused.text
+    assert room.bid_proposal is None and room.answer is not None and room.answer.by == "Axis" and not room.answer.agreed
+    assert fields(refused.text, "bid-form")["amount"] == "1"

@@ -38,6 +38,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.web.actions import DONE_PARAMETER, Actions
+from kremlin_triplea.web.bid_talk import BidTalk, message_of
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
 from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
@@ -244,6 +245,7 @@ class RoomPages:
         self.kept: dict[PageKey, Page] = {}  # the pages last drawn without a note or an error; only the current step's are used
         self.drawing: dict[tuple[object, int], asyncio.Future] = {}  # (page or "board", step) -> what a request is drawing now
         self.actions = Actions()  # what each action sent with a key said: confirmed on the page its redirect names
+        self.talk = BidTalk()  # the bid's messages, and each side's last proposal as sent (web/bid_talk.py)
 
     @staticmethod
     def key(role: str, option: str | None, query: dict[str, str] | None) -> PageKey:
@@ -264,7 +266,7 @@ class RoomPages:
             page = self.kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
             if page is None:
                 board = f"/room/{key}/board?step={room.seq}"
-                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board))
+                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board, talk=self.talk))
                 if plain:
                     if len(self.kept) >= KEPT_PAGES:
                         self.kept.clear()
@@ -366,10 +368,9 @@ class RoomEndpoints:
             Route("/", self.index),
             Route("/room/{key}", self.view),
             Route("/room/{key}/pick", action(self.pick), methods=["POST"]),
-            Route(
-                "/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the other side agrees or refuses"), methods=["POST"]
-            ),
-            Route("/room/{key}/bid/answer", action(room.answer_bid), methods=["POST"]),
+            Route("/room/{key}/bid", action(self.propose_bid), methods=["POST"]),
+            Route("/room/{key}/bid/answer", action(self.answer_bid), methods=["POST"]),
+            Route("/room/{key}/bid/counter", action(self.counter_bid), methods=["POST"]),
             Route("/room/{key}/declare", action(room.declare), methods=["POST"]),
             Route("/room/{key}/house", action(room.choose_house), methods=["POST"]),
             Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
@@ -468,6 +469,31 @@ class RoomEndpoints:
 
     def pick(self, role: str, form: dict[str, str]) -> str:
         return "; ".join(self.room.pick(role, form))
+
+    def propose_bid(self, role: str, form: dict[str, str]) -> str:
+        message = message_of(form)
+        sent = dict(form)
+        self.room.bid(role, form)
+        self.pages.talk.proposed(role, sent, message)
+        return "the bid is entered: the other side agrees or refuses"
+
+    def answer_bid(self, role: str, form: dict[str, str]) -> str:
+        message = message_of(form)
+        proposal = self.room.bid_proposal
+        said = self.room.answer_bid(role, form)
+        if proposal is not None:
+            self.pages.talk.answered(role, proposal.side, form.get("agree") == "yes", message)
+        return said
+
+    def counter_bid(self, role: str, form: dict[str, str]) -> str:
+        """The other side's bid refused and this one proposed, in one step (issue 43: a counter-offer)."""
+        message = message_of(form)
+        self.answer_bid(role, {"seq": form.get("seq", ""), "agree": "no", "message": message})
+        try:
+            self.propose_bid(role, {**form, "seq": str(self.room.seq), "message": message})
+        except Refused as error:
+            raise Refused(f"their bid is refused; yours was not proposed: {error}") from None
+        return "their bid is refused and yours proposed: the other side agrees or refuses"
 
     def install(self, role: str, form: dict[str, str]) -> str:
         room = self.room

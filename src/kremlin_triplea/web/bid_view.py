@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.report.value import DraftValue
+from kremlin_triplea.web.bid_talk import MAX_MESSAGE, MESSAGE_FIELD, BidTalk
 from kremlin_triplea.web.filled import Filled, datalist, seq_fields
 from kremlin_triplea.web.forms import MAX_ROWS
 
@@ -47,7 +48,7 @@ AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or tap the 
 COUNT_FIELD = " type=number min=1 step=1 inputmode=numeric aria-label='row {row} count'"
 
 
-def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> str:
+def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]], ident: str = "bid") -> str:
     powers = list(costs)
     units = sorted({u for unit_costs in costs.values() for u in unit_costs})
     default_unit = room.session.state.names.unit("infantry") if room.session.state.names.has_unit("infantry") else None
@@ -62,17 +63,16 @@ def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> st
             "<td class='number row-cost' data-label='PUs'></td></tr>"
         )
     return (
-        "<table id='bid-rows'><thead><tr><th>Power</th><th>Unit</th><th>Count</th><th>At</th><th class='number'>PUs</th></tr></thead><tbody>"
+        f"<table id='{ident}-rows' class='bid-rows'><thead><tr><th>Power</th><th>Unit</th><th>Count</th><th>At</th><th class='number'>PUs</th></tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table>"
     )
 
 
-def bid_block(room: Room, key: str, filled: Filled) -> str:
+def bid_block(room: Room, role: str, key: str, filled: Filled, talk: BidTalk) -> str:
+    """The form that proposes a bid; a proposal of this side the other refused comes back in it as it was sent."""
     state = room.session.state
     rules = state.ruleset.bid
-    choices = bid_choices(state)
-    costs = bid_costs(room)
     totals = DraftValue(tuple(state.side_powers), tuple(room.pick_values), None).totals()
     out = [
         "<section id='bid'><h3>The bid</h3>",
@@ -80,13 +80,32 @@ def bid_block(room: Room, key: str, filled: Filled) -> str:
         f"negative: the {escape(rules.receiving_side)} receive the PUs"
         + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "")
         + ".</p>",
-        f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form' data-costs='{escape(json.dumps(costs))}'>{seq_fields(room)}"
-        f"<p class='row'><label>Amount {filled.text_input('amount', default='0', extra=' type=number step=1 inputmode=numeric size=6')}</label>"
-        f"<b id='budget' aria-live='polite'>{escape(budget_text(filled, costs))}</b></p>",
     ]
-    out.append(datalist("bid-places", sorted({p for _, places in choices.places for p in places})))
-    out.append("<p>Units placed (positive bid) or removed (negative bid that removes units); a row without a place is left out:</p>")
-    out.append(bid_rows(room, filled, costs))
+    refused = talk.form_for(role)
+    if refused is not None and not filled.values:
+        filled = Filled(refused)
+        out.append("<p class='note' id='bid-again'>The other side refused this bid: here it is as you sent it, to change and propose again.</p>")
+    answer = room.answer
+    if answer is not None and answer.to == "bid" and not answer.agreed and talk.said.get(answer.by):
+        out.append(f"<p id='bid-said'>The {escape(answer.by)} said: <q>{escape(talk.said[answer.by])}</q></p>")
+    out.append(bid_form(room, key, filled, path="bid", ident="bid", button="Propose the bid"))
+    out.append("</section>")
+    return "".join(out)
+
+
+def bid_form(room: Room, key: str, filled: Filled, *, path: str, ident: str, button: str) -> str:
+    """A bid's form (``ident``: its fields' prefix: the bid, or a counter-proposal), with its message to the other side."""
+    state = room.session.state
+    rules = state.ruleset.bid
+    costs = bid_costs(room)
+    out = [
+        f"<form method='post' action='/room/{escape(key)}/{path}' id='{ident}-form' data-costs='{escape(json.dumps(costs))}'>{seq_fields(room)}"
+        f"<p class='row'><label>Amount {filled.text_input('amount', default='0', extra=' type=number step=1 inputmode=numeric size=6')}</label>"
+        f"<b id='{'budget' if ident == 'bid' else ident + '-budget'}' class='budget' aria-live='polite'>{escape(budget_text(filled, costs))}</b></p>",
+        datalist("bid-places", sorted({p for _, places in bid_choices(state).places for p in places})),
+        "<p>Units placed (positive bid) or removed (negative bid that removes units); a row without a place is left out:</p>",
+        bid_rows(room, filled, costs, ident),
+    ]
     if rules.negative != "remove_units":
         out.append(
             "<p>Allocation of a negative bid:</p><p class='row'>"
@@ -96,8 +115,13 @@ def bid_block(room: Room, key: str, filled: Filled) -> str:
             )
             + "</p>"
         )
-    out.append("<p><button type='submit' id='submit-bid'>Propose the bid</button></p></form></section>")
+    out.append(f"<p class='row'><label>Message to the other side (optional) {message_input(filled)}</label></p>")
+    out.append(f"<p><button type='submit' id='submit-{ident}'>{escape(button)}</button></p></form>")
     return "".join(out)
+
+
+def message_input(filled: Filled) -> str:
+    return filled.text_input(MESSAGE_FIELD, "message", extra=f" maxlength={MAX_MESSAGE} autocomplete='off'")
 
 
 def bid_html(bid: dict, ident: str) -> str:
@@ -125,15 +149,24 @@ def bid_html(bid: dict, ident: str) -> str:
     return "".join(out)
 
 
-def bid_answer_block(room: Room, role: str, key: str) -> str:
-    """The bid one side entered: the other side agrees (the draft is complete) or refuses it."""
+def bid_answer_block(room: Room, role: str, key: str, talk: BidTalk) -> str:
+    """The bid one side entered, with its message: the other side agrees (the draft is complete), refuses it (with a
+    message) or refuses it and proposes another in one step (the counter-proposal starts from the proposal)."""
     proposal = room.bid_proposal
     assert proposal is not None
     shown = bid_html(proposal.bid, "bid-proposed")
+    said = talk.said.get(proposal.side) if talk.sent_by(proposal.side) is not None else None
+    quoted = f"<p id='bid-message'>The {escape(proposal.side)} said: <q>{escape(said)}</q></p>" if said else ""
     if role == proposal.side:
-        return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}</section>"
+        return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}{quoted}</section>"
+    counter = Filled(talk.sent_by(proposal.side) or {})
+    counter.values = {k: v for k, v in counter.values.items() if k != MESSAGE_FIELD}
     return (
-        f"<section id='bid'><h3>The bid</h3><p>The {escape(proposal.side)} propose this bid:</p>{shown}"
+        f"<section id='bid'><h3>The bid</h3><p>The {escape(proposal.side)} propose this bid:</p>{shown}{quoted}"
         f"<form method='post' action='/room/{escape(key)}/bid/answer' id='bid-answer'>{seq_fields(room)}"
-        "<button name='agree' value='yes' id='bid-agree'>Agree</button> <button name='agree' value='no' id='bid-refuse'>Refuse</button></form></section>"
+        f"<p class='row'><label>Your answer's message (optional) {message_input(Filled())}</label></p>"
+        "<p class='row'><button name='agree' value='yes' id='bid-agree'>Agree</button><button name='agree' value='no' id='bid-refuse'>Refuse</button></p></form>"
+        "<details id='counter'><summary>Refuse it and propose another bid</summary>"
+        + bid_form(room, key, counter, path="bid/counter", ident="counter", button="Refuse theirs and propose this one")
+        + "</details></section>"
     )

@@ -19,6 +19,7 @@ from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.web.bid_talk import BidTalk
 from kremlin_triplea.web.bid_view import bid_answer_block, bid_block, bid_html
 from kremlin_triplea.web.board_view import board_block, places_info
 from kremlin_triplea.web.events import bid_text, events_block
@@ -106,6 +107,7 @@ def room_page(
     error: str | None = None,
     note: str | None = None,
     board: str = "",
+    talk: BidTalk | None = None,
 ) -> str:
     """``role``'s page of the room; ``board``: the address the page's script fetches the board from."""
     session = room.session
@@ -134,7 +136,7 @@ def room_page(
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     out.append(undo_block(room, role, key))
-    out.append(action_block(room, role, key, option, Filled(query, error)))
+    out.append(action_block(room, role, key, option, Filled(query, error), talk or BidTalk()))
     if room.complete:
         out.append(complete_block(room, role, key))
     out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
@@ -159,22 +161,22 @@ def answer_notice(room: Room, role: str) -> str:
     return f"<p class='note' id='answer' role='status'>{escape(said)}</p>"
 
 
-def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
+def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled, talk: BidTalk) -> str:
     """The form this side fills in now, or what it waits for. While an undo waits for its answer the form stays as it
     was (what the player typed in it too: issue 43), only it cannot be sent until the undo is answered."""
     if role == SPECTATOR or room.complete:
         return ""
     if room.undo_request is not None:
-        block = form_block(room, role, key, option, filled)
+        block = form_block(room, role, key, option, filled, talk)
         if "<form method='post'" not in block:
             return block
         first = "Answer the undo first" if role != room.undo_request.side else "Your undo waits for its answer"
         held = block.replace("<button type='submit'", "<button type='submit' disabled")
         return f"<p class='note' id='held-note'>{first}: this form waits, as you filled it.</p>{held}"  # no wrapper: the page keeps the form
-    return form_block(room, role, key, option, filled)
+    return form_block(room, role, key, option, filled, talk)
 
 
-def form_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
+def form_block(room: Room, role: str, key: str, option: str | None, filled: Filled, talk: BidTalk) -> str:
     turn = room.turn()
     declaration = room.declaration()
     if turn == role:
@@ -184,9 +186,9 @@ def form_block(room: Room, role: str, key: str, option: str | None, filled: Fill
     if turn is None and room.session.bid is not None:
         return house_block(room, role, key, filled)
     if turn is None and room.bid_proposal is not None:
-        return bid_answer_block(room, role, key)
+        return bid_answer_block(room, role, key, talk)
     if turn is None:
-        return bid_block(room, key, filled)
+        return bid_block(room, role, key, filled, talk)
     return f"<p id='waiting'>Waiting for the {escape(turn)}.</p>"
 
 

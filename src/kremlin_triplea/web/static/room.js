@@ -170,21 +170,21 @@
 
   // ---- The bid's running budget: the rows with a place, as the server counts them, against the amount.
   function budget() {
-    var form = document.getElementById('bid-form');
-    if (!form) return;
-    var costs = JSON.parse(form.getAttribute('data-costs') || '{}'), spent = 0;
-    form.querySelectorAll('#bid-rows tbody tr').forEach(function (row) {
-      var power = row.querySelector('select[name^="power."]').value, unit = row.querySelector('select[name^="unit."]').value;
-      var count = parseInt(row.querySelector('input[name^="count."]').value || '1', 10) || 0;
-      var placed = row.querySelector('input[name^="at."]').value.trim() !== '';
-      var cost = ((costs[power] || {})[unit] || 0) * count;
-      row.querySelector('.row-cost').textContent = placed ? String(cost) : '';
-      if (placed) spent += cost;
+    document.querySelectorAll('form[data-costs]').forEach(function (form) {
+      var costs = JSON.parse(form.getAttribute('data-costs') || '{}'), spent = 0;
+      form.querySelectorAll('.bid-rows tbody tr').forEach(function (row) {
+        var power = row.querySelector('select[name^="power."]').value, unit = row.querySelector('select[name^="unit."]').value;
+        var count = parseInt(row.querySelector('input[name^="count."]').value || '1', 10) || 0;
+        var placed = row.querySelector('input[name^="at."]').value.trim() !== '';
+        var cost = ((costs[power] || {})[unit] || 0) * count;
+        row.querySelector('.row-cost').textContent = placed ? String(cost) : '';
+        if (placed) spent += cost;
+      });
+      var amount = parseInt(form.querySelector('[name=amount]').value || '0', 10) || 0;
+      var shown = form.querySelector('.budget');
+      shown.textContent = spent + ' of ' + Math.abs(amount) + ' PUs ' + (amount < 0 ? 'removed' : 'spent') + '.';
+      shown.classList.toggle('over', spent > Math.abs(amount));
     });
-    var amount = parseInt(form.querySelector('[name=amount]').value || '0', 10) || 0;
-    var shown = document.getElementById('budget');
-    shown.textContent = spent + ' of ' + Math.abs(amount) + ' PUs ' + (amount < 0 ? 'removed' : 'spent') + '.';
-    shown.classList.toggle('over', spent > Math.abs(amount));
   }
   document.addEventListener('input', budget);
   document.addEventListener('change', budget);
