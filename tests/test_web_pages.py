@@ -389,3 +389,20 @@ def test_the_bid_is_a_conversation_messages_a_refused_bid_given_back_as_sent_and
     assert refused.status_code == 422 and "their bid is refused; yours was not proposed" in refused.text
     assert room.bid_proposal is None and room.answer is not None and room.answer.by == "Axis" and not room.answer.agreed
     assert fields(refused.text, "bid-form")["amount"] == "1"
+
+
+def test_each_scenario_shows_what_it_would_do_on_this_board_as_the_pick_then_does_it(room: Room, client: TestClient) -> None:
+    """Issue 43: "Scenario choices show titles only: no effects". The preview is the pick's own outcome (the same
+    lines the room confirms when the pick is made), worked out on a copy: the room's draft is left as it was."""
+    before = room.session.to_toml()
+    html = get(client, room, "Axis", "?option=11")
+    assert room.session.to_toml() == before
+    effects = lxml.html.fromstring(html).get_element_by_id("effects")
+    told = {li.findtext("b"): [item.text_content() for item in li.xpath("./ul/li")] for li in effects.xpath("./ul/li")}
+    scenarios = lxml.html.fromstring(html).xpath("//select[@name='scenario']/option")
+    assert scenarios and sorted(told) == sorted(o.text_content() for o in scenarios)  # every choice, no other
+    felix = next(o for o in scenarios if o.text_content() == "Operation Felix")
+    assert any("Germans capture Gibraltar" in line for line in told["Operation Felix"])
+    sent = post(client, room, "Axis", "pick", {"seq": str(room.seq), "option": "11", "scenario": felix.get("value"), "action_key": "felix-00001"})
+    confirmed = lxml.html.fromstring(client.get(sent.headers["location"]).text).get_element_by_id("note").text_content()
+    assert confirmed == "; ".join(told["Operation Felix"])  # what the page said it would do is what it did

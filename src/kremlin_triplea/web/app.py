@@ -3,7 +3,9 @@
 Routes (KEY is a player's or the spectators' secret):
   GET  /room/KEY               the room (?option=N: that option's form)
   POST /room/KEY/pick          a pick          POST /room/KEY/bid      the bid
-  POST /room/KEY/bid/answer    agree to the other side's bid, or refuse it
+  POST /room/KEY/bid/answer    agree to the other side's bid, or refuse it (each with a message)
+  POST /room/KEY/bid/counter   refuse the other side's bid and propose this one, in one step
+  (an action's form carries action_key: its redirect is to /room/KEY?done=ACTION, which confirms it; sent again, it is not applied again)
   POST /room/KEY/house         the side's powers' house-rule advantages (after the bid)
   POST /room/KEY/undo          ask an undo     POST /room/KEY/undo/answer
   GET  /room/KEY/board         the board of the picks so far (the page's script puts it in the page)
