@@ -19,10 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.room import Room, new_draft
 from support.paths import MAPS_DIR
-from support.web import example, header, http_get, live_server
+from support.web import REPO, example, header, http_get, live_server
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -504,3 +505,133 @@ def test_every_control_of_the_rooms_pages_is_a_44_px_tap_target_apart_from_the_o
     finally:
         driver.quit()
     assert not found, "\n".join(found)
+
+
+# One scripted draft per Kremlin ruleset (the examples): each played whole in the room by tapping the board.
+RULESET_DRAFTS = ("kremlin-aa50-1941.toml", "kremlin-classic-3rd-edition.toml", "kremlin-daak-classic.toml")
+
+
+class Tapper(Player):
+    """A player who fills every place by tapping it on the board and taking the panel's offer for the field."""
+
+    def tap_into(self, field: str, place: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        game_name = self.names.place(place)
+        self.tap_place(game_name)
+        offers = self.driver.find_elements(By.CSS_SELECTOR, f"#place-panel .use-place[data-field='{field}']")
+        assert offers, f"tapping {game_name} offers no {field}: {self.driver.find_element(By.ID, 'place-panel').text}"
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", offers[0])
+        offers[0].click()
+        assert self.field(field).get_attribute("value") == game_name
+
+    def tap_pick(self, entry: dict) -> None:
+        names = self.names
+        self.choose_option(self.room.session.run.ruleset.option(entry["option"]).number)
+        row = 0
+        for place in entry.get("place", []):
+            for _ in range(place.get("count", 1)):  # one row per unit
+                self.select(f"power.{row}", names.power(place["power"]))
+                self.select(f"unit.{row}", names.unit(place["unit"], power=names.power(place["power"])))
+                self.tap_into(f"at.{row}", place["at"])
+                row += 1
+        for n, take in enumerate(entry.get("take", [])):
+            self.tap_into(f"neutral.{n}", take["neutral"])
+            self.select(f"by.{n}", names.power(take["by"]))
+        if "takeover" in entry:
+            self.tap_into("territory", entry["takeover"]["territory"])
+            self.select("by", names.power(entry["takeover"]["by"]))
+        if "scenario" in entry:
+            from selenium.webdriver.support.ui import Select
+
+            Select(self.field("scenario")).select_by_visible_text(entry["scenario"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("draft_file", RULESET_DRAFTS)
+def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone_and_a_desktop(
+    draft_file: str, tmp_path: Path, players: dict, screenshots: Path
+) -> None:
+    """Issue 43, done when: "browser tests (Chromium, phone and desktop sizes) play a whole draft of each ruleset by
+    tapping the board"; every action confirmed on the page that made it; a screenshot of each step at 360 px."""
+    from selenium.webdriver.common.by import By
+
+    data = read_toml(REPO / "examples" / draft_file)
+    draft = tmp_path / "draft.toml"
+    new_draft(draft, header(data), MAPS_DIR)
+    room = Room(draft, MAPS_DIR)
+    stem = draft_file.removesuffix(".toml")
+    with live_server(lambda stopping: create_app(room, stopping=stopping)) as base:
+        people = {side: Tapper(side, players[side], f"{base}/room/{room.keys[side]}", room, screenshots) for side in ("Axis", "Allies")}
+        emulate(players["Axis"], *WIDTHS["phone-360"])  # the Axis on a phone: its pages are the docs' screenshots
+        emulate(players["Allies"], *WIDTHS["desktop-1440"])
+        for person in people.values():
+            person.driver.get(person.link)
+        axis = people["Axis"]
+        step = 0
+
+        def shot(what: str) -> None:
+            nonlocal step
+            step += 1
+            axis.shot(f"{stem}-{step:02d}-{what}")
+
+        def confirmed(person: Tapper, seq: int) -> None:
+            """The action went in, and the page that sent it says what it did."""
+            person.wait_for(f"#room[data-seq='{seq + 1}'] #note")
+            assert person.driver.find_element(By.ID, "note").text.strip()
+
+        for number, entry in enumerate(data["pick"], start=1):
+            person = people[entry["side"]]
+            person.wait_for("#pick")
+            person.tap_pick(entry)
+            if person is axis:
+                shot(f"pick-{number}-filled")
+            seq = room.seq
+            person.submit("submit-pick")
+            confirmed(person, seq)
+            assert len(room.session.picks) == number
+            shot(f"pick-{number}-done")
+        bid = data.get("bid", {})
+        axis.wait_for("#bid-form")
+        axis.type("amount", str(bid.get("axis", 0)))
+        row = 0
+        for place in bid.get("place", []):
+            axis.select(f"power.{row}", axis.names.power(place["power"]))
+            axis.select(f"unit.{row}", axis.names.unit(place["unit"]))
+            axis.type(f"count.{row}", str(place.get("count", 1)))
+            axis.tap_into(f"at.{row}", place["at"])
+            row += 1
+        shot("bid-filled")
+        seq = room.seq
+        axis.submit("submit-bid")
+        confirmed(axis, seq)
+        allies = people["Allies"]
+        allies.wait_for("#bid-agree")
+        seq = room.seq
+        allies.submit("bid-agree")
+        confirmed(allies, seq)
+        shot("bid-agreed")
+        while not room.complete:  # the declarations (then any house rules), each by its side, tapped on the board
+            declaration = room.declaration()
+            if declaration is not None:
+                person = people[declaration[0].side]
+                person.wait_for("#declare form")
+                person.tap_into("to", declaration[1].matches[0])
+                seq = room.seq
+                person.submit("declare-submit")
+            else:
+                person = people[room.house_pending()[0]]
+                person.wait_for("#house-form")
+                seq = room.seq
+                person.submit("submit-house")
+            confirmed(person, seq)
+            shot("declared" if declaration is not None else "house-rules")
+        for person in people.values():
+            person.wait_for("#summary")
+            person.fits("the finished draft")
+        shot("complete")
+        for person in people.values():
+            person.driver.get("about:blank")
+    written = tmp_path / "applied.xml"
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(written)])
+    assert result.exit_code == 0, result.output

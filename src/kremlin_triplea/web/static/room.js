@@ -308,6 +308,7 @@
         var b = document.createElement('button');
         b.type = 'button';
         b.className = 'use-place';
+        b.setAttribute('data-field', field.name);
         b.textContent = spoken(field) + (field.value ? ' (now ' + field.value + ')' : '');
         b.addEventListener('click', function () {
           field.value = place;
