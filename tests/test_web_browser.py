@@ -586,6 +586,9 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
             person.tap_pick(entry)
             if person is axis:
                 shot(f"pick-{number}-filled")
+                if entry.get("place") or entry.get("take") or entry.get("takeover"):  # the board, the place tapped and its panel
+                    axis.driver.execute_script("document.getElementById('place-panel').scrollIntoView({block: 'start'}); window.scrollBy(0, -90)")
+                    shot(f"pick-{number}-tapped")
             seq = room.seq
             person.submit("submit-pick")
             confirmed(person, seq)
