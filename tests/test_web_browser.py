@@ -452,7 +452,9 @@ def test_a_half_filled_form_keeps_its_text_and_focus_through_the_other_sides_und
         allies.wait_text("#note", "Mongolia")
         assert len(room.session.picks) == 2
         allies.shot("live-03-pick-confirmed")
-        allies.driver.get("about:blank")
+    # The server stops with the page open: the page says its live connection dropped (and keeps trying).
+    assert "Reconnecting" in allies.wait_text("#connection", "Reconnecting")
+    allies.driver.get("about:blank")
 
 
 # Every control a finger taps, as laid out: at least 44 by 44 px (WCAG 2.5.5) and none within 8 px of another.

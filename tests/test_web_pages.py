@@ -20,6 +20,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.pages import message_page
+from kremlin_triplea.web.presence import AWAY_SECONDS, Presence
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, pick_form
@@ -406,3 +407,23 @@ def test_each_scenario_shows_what_it_would_do_on_this_board_as_the_pick_then_doe
     sent = post(client, room, "Axis", "pick", {"seq": str(room.seq), "option": "11", "scenario": felix.get("value"), "action_key": "felix-00001"})
     confirmed = lxml.html.fromstring(client.get(sent.headers["location"]).text).get_element_by_id("note").text_content()
     assert confirmed == "; ".join(told["Operation Felix"])  # what the page said it would do is what it did
+
+
+def test_each_side_is_told_whether_the_other_has_the_room_open(room: Room, client: TestClient) -> None:
+    """Issue 43: "no sign whether the opponent is online". A page says it is there (its script asks every 15 s)."""
+
+    def told(role: str) -> str:
+        response = client.get(f"/room/{room.keys[role]}/presence")
+        assert response.status_code == 200
+        return response.text
+
+    assert told("Allies") == "The Axis have not opened the room since the server started."
+    assert told(SPECTATOR).startswith("The Axis have not opened the room") and "The Allies have the room open." in told(SPECTATOR)
+    assert told("Axis") == "The Allies have the room open."  # the spectator's asking counted for nobody
+    assert told("Allies") == "The Axis have the room open."
+    assert client.get("/room/wrong-key/presence").status_code == 403
+    clock = [0.0]
+    here = Presence(("Axis", "Allies"), clock=lambda: clock[0])
+    here.touch("Axis")
+    clock[0] = AWAY_SECONDS + 5 * 60
+    assert here.line("Allies") == "The Axis are away (last seen 5 min ago)."

@@ -8,6 +8,7 @@ Routes (KEY is a player's or the spectators' secret):
   (an action's form carries action_key: its redirect is to /room/KEY?done=ACTION, which confirms it; sent again, it is not applied again)
   POST /room/KEY/house         the side's powers' house-rule advantages (after the bid)
   POST /room/KEY/undo          ask an undo     POST /room/KEY/undo/answer
+  GET  /room/KEY/presence      this page's side is here; the answer says whether the other side is
   GET  /room/KEY/board         the board of the picks so far (the page's script puts it in the page)
   GET  /room/KEY/game.xml      the game (players, once complete)
   POST /room/KEY/install       install it into TripleA's folder (players)
@@ -43,6 +44,7 @@ from kremlin_triplea.web.actions import DONE_PARAMETER, Actions
 from kremlin_triplea.web.bid_talk import BidTalk, message_of
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
+from kremlin_triplea.web.presence import Presence
 from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
 
 MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
@@ -363,6 +365,7 @@ class RoomEndpoints:
         self.pages = pages
         self.changes = changes
         self.streams = streams or StreamCount(STREAMS_PER_ADDRESS)
+        self.here = Presence(room.sides)
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
@@ -379,6 +382,7 @@ class RoomEndpoints:
             Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
             Route("/room/{key}/install", action(self.install), methods=["POST"]),
             Route("/room/{key}/board", self.board),
+            Route("/room/{key}/presence", self.presence),
             Route("/room/{key}/game.xml", self.game_xml),
             Route("/events/{key}", self.events),
         ]
@@ -407,6 +411,16 @@ class RoomEndpoints:
         except Forbidden as error:
             return self.forbidden(error)
         return await self.pages.view(request, role, key, {k: v[:200] for k, v in request.query_params.items()})
+
+    async def presence(self, request: Request) -> Response:
+        """This page's side is here (its script asks every ``POLL_SECONDS``); the answer: whether the others are."""
+        try:
+            role = self.room.role(request.path_params["key"])
+        except Forbidden as error:
+            return self.forbidden(error)
+        if role != SPECTATOR:
+            self.here.touch(role)
+        return Response(self.here.line(role), media_type="text/plain", headers={"Cache-Control": "no-store"})
 
     async def board(self, request: Request) -> Response:
         try:

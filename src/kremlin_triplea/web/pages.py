@@ -120,7 +120,8 @@ def room_page(
         f"<header id='bar'><h1>Kremlin draft: {escape(session.run.ruleset.title)} · {escape(session.game.board.game_name)} · "
         f"you are <b id='role'>{escape(who)}</b></h1>"
         f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending)}</p>"
-        "<p id='connection' role='status' aria-live='assertive' hidden></p></header>"
+        "<p id='connection' role='status' aria-live='assertive' hidden></p>"
+        f"<p id='presence' data-keep data-presence='/room/{escape(key)}/presence'></p></header>"
     )
     out = [events_block(room), answer_notice(room, role)]
     if role != SPECTATOR:  # shown by the script where the browser can notify and has not been asked yet

@@ -353,10 +353,21 @@
   }
   window.addEventListener('resize', function () { if (view) setView(view); });
 
+  // ---- Whether the other side has the room open: this page says it is here, and is told of the others.
+  function presence() {
+    var shown = document.getElementById('presence');
+    if (!shown || document.hidden) return;
+    fetch(shown.getAttribute('data-presence'), {cache: 'no-store'}).then(function (r) { return r.ok ? r.text() : ''; })
+      .then(function (text) { shown.textContent = text; }).catch(function () {});
+  }
+
   budget();
   board();
   afterUpdate();
   if (!room) return;
+  presence();
+  setInterval(presence, 15000);
+  document.addEventListener('visibilitychange', presence);
   history.replaceState(null, '', address(location.href));
   if (!window.EventSource) return;
   var source = new EventSource(room.getAttribute('data-events'));
