@@ -427,3 +427,19 @@ def test_each_side_is_told_whether_the_other_has_the_room_open(room: Room, clien
     here.touch("Axis")
     clock[0] = AWAY_SECONDS + 5 * 60
     assert here.line("Allies") == "The Axis are away (last seen 5 min ago)."
+
+
+def test_on_the_finished_drafts_page_the_game_comes_first_and_taking_back_the_bid_is_folded_below_it(tmp_path: Path) -> None:
+    """Issue 43: ""Undo it" of the bid stays on the finished page above download and install"."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    while room.declaration() is not None:  # any group the draft file leaves open, to the first of its nearest places
+        displaced, found, _ = room.declaration()
+        assert post(client, room, displaced.side, "declare", {"seq": str(room.seq), "to": found.matches[0]}).status_code == 303
+    assert room.complete
+    html = get(client, room, "Allies")  # the Allies agreed last: they may ask to take it back
+    tree = lxml.html.fromstring(html)
+    assert html.index("id='download'") < html.index("id='undo-button'")
+    assert tree.get_element_by_id("undo-button").xpath("ancestor::details[@id='undo-details']")

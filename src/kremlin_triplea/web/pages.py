@@ -137,10 +137,14 @@ def room_page(
             + escape(", ".join(session.house_rules))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
-    out.append(undo_block(room, role, key))
-    out.append(action_block(room, role, key, option, Filled(query, error), talk or BidTalk()))
-    if room.complete:
+    undo = undo_block(room, role, key)
+    if room.complete:  # the game first; taking back the bid is the exception, below it (issue 43)
         out.append(complete_block(room, role, key))
+        if undo:
+            out.append(f"<details id='undo-details'><summary>Take back the bid</summary>{undo}</details>")
+    else:
+        out.append(undo)
+        out.append(action_block(room, role, key, option, Filled(query, error), talk or BidTalk()))
     out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
