@@ -570,6 +570,12 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
         for person in people.values():
             person.driver.get(person.link)
         axis = people["Axis"]
+        axis.wait_for("#board .map svg")
+        # On the phone the map opens where the places' names read (issue 43: "labels about 3 px, no names").
+        names = axis.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#board #names text')).map(function (t) { return t.getBoundingClientRect().height; })"
+        )
+        assert names and min(names) >= 11, f"the places' names are {min(names or [0]):.1f} px high on a 360 px phone"
         step = 0
 
         def shot(what: str) -> None:
