@@ -316,7 +316,7 @@
           field.dispatchEvent(new Event('change', {bubbles: true}));
           panel.querySelector('.done') || panel.appendChild(Object.assign(document.createElement('p'), {className: 'done'}));
           panel.querySelector('.done').textContent = spoken(field) + ': ' + place + '.';
-          field.scrollIntoView({block: 'center'});
+          b.textContent = spoken(field) + ' (now ' + place + ')';  // the board stays in sight for the next tap
         });
         panel.appendChild(b);
       });
