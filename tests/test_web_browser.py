@@ -646,3 +646,25 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
     written = tmp_path / "applied.xml"
     result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(draft), "-o", str(written)])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.slow
+def test_a_house_rule_advantages_place_is_chosen_by_tapping_the_board(tmp_path: Path, players: dict, screenshots: Path) -> None:
+    """Issue 43: "every place field can be filled from the board or a searchable list": 004's UK Colonial Garrison."""
+    from selenium.webdriver.common.by import By
+
+    from test_web_words import room_at_house_rules
+
+    room = room_at_house_rules(tmp_path)
+    field = "value.house-revised.UK.colonial_garrison_at"
+    with live_server(lambda stopping: create_app(room, stopping=stopping)) as base:
+        allies = Tapper("Allies", players["Allies"], f"{base}/room/{room.keys['Allies']}", room, screenshots)
+        emulate(allies.driver, *WIDTHS["phone-360"])
+        allies.driver.get(allies.link)
+        allies.wait_for("#house-form")
+        offered = [o.get_attribute("value") for o in allies.driver.find_elements(By.CSS_SELECTOR, f"select[name='{field}'] option")]
+        place = offered[-1]  # not the one the list starts at
+        assert allies.field(field).get_attribute("value") != place
+        allies.tap_into(field, place)
+        allies.shot("house-rule-place-tapped")
+        allies.driver.get("about:blank")

@@ -131,3 +131,34 @@ def test_every_field_and_button_of_every_page_has_a_name_a_screen_reader_says(dr
         for page_of, html in pages(room, client):
             found += [f"{draft} {when}, {page_of}: {field}" for field in unnamed_fields(html)]
     assert not found, "\n".join(dict.fromkeys(found))
+
+
+def room_at_house_rules(tmp_path: Path) -> Room:
+    """The AA50 example with 004's house rules (house-revised) left to choose: its picks made, its bid agreed, its
+    groups declared; each side now chooses its powers' advantages (004's straits off: 000 D(3) closes them)."""
+    from support.web import bid_form, example, pick_form
+
+    data = example()
+    straits = {"hr1_black_sea": False, "hr2_baltic": False, "hr3_gibraltar": False}
+    new_draft(tmp_path / "draft.toml", {**header(data), "house_rules": ["house-revised"], "house_rule_choices": {"house-revised": straits}}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    for entry in data["pick"]:
+        room.pick(entry["side"], pick_form(entry, room.seq))
+    room.bid("Axis", bid_form(data["bid"], room.seq))
+    room.answer_bid("Allies", {"seq": str(room.seq), "agree": "yes"})
+    while room.declaration() is not None:
+        displaced, found, _ = room.declaration()
+        room.declare(displaced.side, {"seq": str(room.seq), "to": found.matches[0]})
+    assert set(room.house_pending()) == {"Axis", "Allies"}
+    return room
+
+
+def test_the_house_rule_pages_show_no_raw_id_and_name_every_field(tmp_path: Path) -> None:
+    """Issue 43: ``colonial_garrison_at`` reached the page (004's UK Colonial Garrison)."""
+    room = room_at_house_rules(tmp_path)
+    client = TestClient(create_app(room, svg_for=lambda room: "<svg></svg>"))
+    for role in ("Axis", "Allies", SPECTATOR):
+        html = client.get(f"/room/{room.keys[role]}").text
+        assert not raw_in(shown(html)), raw_in(shown(html))
+        assert not unnamed_fields(html)
+    assert "Colonial Garrison: colonial garrison at" in shown(client.get(f"/room/{room.keys['Allies']}").text)

@@ -39,9 +39,10 @@ class Filled:
     def text_input(self, name: str, *classes: str, default: str = "", extra: str = "") -> str:
         return f"<input {self.field(name, *classes)} value='{escape(self.get(name, default))}'{extra}>"
 
-    def select(self, name: str, values, default: str | None = None, spoken: str = "") -> str:
+    def select(self, name: str, values, default: str | None = None, spoken: str = "", *classes: str) -> str:
+        """A list to choose from; ``classes`` 'target': its values are places, which a tap on the board may choose."""
         named = f" aria-label='{escape(spoken)}'" if spoken else ""
-        return f"<select {self.field(name)}{named}>{options(values, selected=self.get(name) or default)}</select>"
+        return f"<select {self.field(name, *classes)}{named}>{options(values, selected=self.get(name) or default)}</select>"
 
 
 def fault_fields(error: str | None, values: dict[str, str], typed: set[str]) -> set[str]:

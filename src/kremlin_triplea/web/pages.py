@@ -332,8 +332,8 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
                 for name in advantage.choices:
                     places = advantage_places(advantage, name, board, names)
                     out.append(
-                        f" <label>{escape(advantage.title)}: {escape(name)} "
-                        + filled.select(f"value.{set_id}.{power}.{name}", ((p, p) for p in places))
+                        f" <label>{escape(advantage.title)}: {escape(name.replace('_', ' '))} "
+                        + filled.select(f"value.{set_id}.{power}.{name}", ((p, p) for p in places), None, "", "target")
                         + "</label>"
                     )
             out.append(

@@ -279,8 +279,8 @@
   }
   function offers(place) {
     var out = [];
-    document.querySelectorAll('#controls input.target[list]').forEach(function (field) {
-      var list = document.getElementById(field.getAttribute('list'));
+    document.querySelectorAll('#controls input.target[list], #controls select.target').forEach(function (field) {
+      var list = field.tagName === 'SELECT' ? field : document.getElementById(field.getAttribute('list'));
       if (!list) return;
       var legal = Array.prototype.some.call(list.options, function (o) { return o.value === place; });
       if (legal) out.push(field);
