@@ -413,6 +413,8 @@ def test_a_half_filled_form_keeps_its_text_and_focus_through_the_other_sides_und
     with live_server(lambda stopping: create_app(room, stopping=stopping)) as base:
         allies = Player("Allies", players["Allies"], f"{base}/room/{room.keys['Allies']}", room, screenshots)
         emulate(allies.driver, *WIDTHS["phone-360"])
+        other_device = Player("Allies", players["Axis"], allies.link, room, screenshots)  # the Allies' second device
+        other_device.driver.get(other_device.link)
         allies.driver.get(allies.link + "?option=3")  # 000 A option 3: neutrals, their places typed or tapped
         allies.wait_for("#pick-form")
         allies.wait_for("#board .map svg")
@@ -451,10 +453,15 @@ def test_a_half_filled_form_keeps_its_text_and_focus_through_the_other_sides_und
         allies.submit("submit-pick")
         allies.wait_text("#note", "Mongolia")
         assert len(room.session.picks) == 2
+        # The other device followed the room, and did not take the confirmation.
+        other_device.wait_for(f"#room[data-seq='{room.seq}']")
+        assert not other_device.driver.find_elements(By.ID, "note")
+        assert allies.driver.find_element(By.ID, "note").is_displayed()
         allies.shot("live-03-pick-confirmed")
     # The server stops with the page open: the page says its live connection dropped (and keeps trying).
     assert "Reconnecting" in allies.wait_text("#connection", "Reconnecting")
     allies.driver.get("about:blank")
+    other_device.driver.get("about:blank")
 
 
 # Every control a finger taps, as laid out: at least 44 by 44 px (WCAG 2.5.5) and none within 8 px of another.
