@@ -443,3 +443,22 @@ def test_on_the_finished_drafts_page_the_game_comes_first_and_taking_back_the_bi
     tree = lxml.html.fromstring(html)
     assert html.index("id='download'") < html.index("id='undo-button'")
     assert tree.get_element_by_id("undo-button").xpath("ancestor::details[@id='undo-details']")
+
+
+def test_a_filled_pick_form_shows_what_the_pick_would_do_before_it_is_made_and_then_does_exactly_that(room: Room, client: TestClient) -> None:
+    """Issue 43, choices explained: the pick as filled, pushed on a copy of the room's session; a refused one says why."""
+    entry = example()["pick"][0]  # the Axis take over Archangel (000 A option 10)
+    form = {k: v for k, v in pick_form(entry, room.seq).items() if k != "seq"}
+    before = room.session.to_toml()
+    html = client.get(f"/room/{room.keys['Axis']}", params={**form, "preview": "1"}).text
+    shown = [li.text_content() for li in lxml.html.fromstring(html).get_element_by_id("preview").xpath(".//li")]
+    assert room.session.to_toml() == before and any("Archangel" in line for line in shown)
+    sent = post(client, room, "Axis", "pick", {**form, "seq": str(room.seq), "action_key": "preview-pick-1"})
+    assert lxml.html.fromstring(client.get(sent.headers["location"]).text).get_element_by_id("note").text_content() == "; ".join(shown)
+    # The Allies' neutrals worth more than four: the rules refuse it, and say why, before anything is sent.
+    refused = client.get(
+        f"/room/{room.keys['Allies']}",
+        params={"option": "3", "neutral.0": "Sweden", "by.0": "Russians", "neutral.1": "Mongolia", "by.1": "Chinese", "preview": "1"},
+    )
+    said = lxml.html.fromstring(refused.text).get_element_by_id("preview").text_content()
+    assert "The rules refuse it" in said and "more than 4" in said and len(room.session.picks) == 1

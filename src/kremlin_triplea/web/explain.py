@@ -54,3 +54,38 @@ def effects_html(effects: list[tuple[str, list[str], str | None]]) -> str:
         )
         items.append(f"<li><b>{escape(label)}</b>{said}</li>")
     return f"<details id='effects' open><summary>What each choice would do on this board</summary><ul class='effects'>{''.join(items)}</ul></details>"
+
+
+#: The query flag of a pick form sent to be shown what it would do (not made).
+PREVIEW_FIELD = "preview"
+
+
+def pick_preview(room: Room, chosen: OptionChoices, side: str, form: Form, values: dict[str, str]) -> tuple[list[str], str | None]:
+    """What the pick filled in as ``values`` would do on this board (its outcome's lines), or why the rules refuse it:
+    pushed on a copy of the room's session, as the room would push it."""
+    known = {field.key for field in form.fields}
+    sent = {k: v for k, v in values.items() if k in known} | {"option": str(chosen.option.number)}
+    try:
+        entry = pick_entry(sent, side, KINDS[chosen.option.kind].target_key, form)
+        twin = room.session.copy()
+        outcome = twin.push(twin.pick_from_toml(entry))
+    except (KremlinError, FormError) as error:
+        return [], str(error)
+    return [line.strip() for line in (outcome.lines if outcome is not None else [])], None
+
+
+def preview_html(key: str, shown: tuple[list[str], str | None] | None) -> str:
+    """The button that asks what the pick as filled would do, and, once asked, the answer (before it is made)."""
+    button = (
+        f"<p><button type='submit' formmethod='get' formaction='/room/{escape(key)}' name='{PREVIEW_FIELD}' value='1' id='preview-pick'>"
+        "What would this pick do?</button></p>"
+    )
+    if shown is None:
+        return button
+    lines, refused = shown
+    told = (
+        f"<p class='refused'>The rules refuse it: {escape(refused)}</p>"
+        if refused
+        else "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
+    )
+    return button + f"<section id='preview' aria-live='polite'><h4>This pick would</h4>{told}<p>Nothing is made until you press Pick.</p></section>"

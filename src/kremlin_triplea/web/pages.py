@@ -23,7 +23,7 @@ from kremlin_triplea.web.bid_talk import BidTalk
 from kremlin_triplea.web.bid_view import bid_answer_block, bid_block, bid_html
 from kremlin_triplea.web.board_view import board_block, places_info
 from kremlin_triplea.web.events import bid_text, events_block
-from kremlin_triplea.web.explain import choice_effects, effects_html
+from kremlin_triplea.web.explain import PREVIEW_FIELD, choice_effects, effects_html, pick_preview, preview_html
 from kremlin_triplea.web.filled import Filled, datalist, options, seq_fields
 from kremlin_triplea.web.room import SPECTATOR
 from kremlin_triplea.web.words import Words
@@ -242,7 +242,11 @@ def option_form(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> 
     ]
     out += [f"<p>{escape(note)}</p>" for note in form.notes]
     out.append(form_fields(form, filled))
-    out.append(effects_html(choice_effects(room, chosen, room.turn() or "", form)))
+    effects = choice_effects(room, chosen, room.turn() or "", form)
+    out.append(effects_html(effects))
+    if not effects:  # a pick whose effect depends on what is filled in: asked for, worked out on a copy
+        asked = filled.get(PREVIEW_FIELD) == "1" and filled.error is None
+        out.append(preview_html(key, pick_preview(room, chosen, room.turn() or "", form, filled.values) if asked else None))
     if form.preview is not None:
         out.append(f"<p><button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-then'>{escape(form.preview)}</button></p>")
     for field in form.fields:
