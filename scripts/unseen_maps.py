@@ -84,7 +84,7 @@ def draft_step(maps_dir: Path, spec: str, ruleset: str, work: Path, seed: int, t
     from kremlin_triplea.game import load
     from kremlin_triplea.gamefile.locate import resolve_game
     from kremlin_triplea.session import Session
-    from kremlin_triplea.tools.matrix import blocked_options, random_draft_data
+    from kremlin_triplea.tools.matrix import random_draft_data
 
     game = load(resolve_game(spec, maps_dir))
     rules = load_named_ruleset(ruleset)
@@ -97,9 +97,8 @@ def draft_step(maps_dir: Path, spec: str, ruleset: str, work: Path, seed: int, t
     if absent:
         return f"no draft: the game has no alliance {' or '.join(absent)}, nor [sides] naming one (its alliances: {', '.join(alliances)})", "-"
     made: list[str] = []
-    blocked = blocked_options(setup.ruleset, setup.profile)
     try:
-        data = random_draft_data(game, setup.ruleset, setup.profile, random.Random(seed), made, blocked)
+        data = random_draft_data(game, setup.ruleset, setup.profile, random.Random(seed), made)
     except KremlinError as error:
         return f"a legal pick was refused after {len(made)} picks: {str(error)[:160]}", "-"
     if data is None:
@@ -114,8 +113,7 @@ def draft_step(maps_dir: Path, spec: str, ruleset: str, work: Path, seed: int, t
     warned = sum("not written into the game" in line for line in applied.stderr.splitlines())
     verified = cli("--maps-dir", str(maps_dir), "verify", str(out), "--engine", "--triplea", str(triplea))
     played = next((line.strip() for line in verified.stdout.splitlines() if "Fast AI played" in line), last_line(verified.stdout + verified.stderr))
-    left_out = f" (options {', '.join(map(str, sorted(blocked)))} left out: a unit the map lacks)" if blocked else ""
-    return f"{len(made)} picks applied{left_out}; {warned} game-rule changes left to the players", f"exit {verified.returncode}: {played[:160]}"
+    return f"{len(made)} picks applied; {warned} game-rule changes left to the players", f"exit {verified.returncode}: {played[:160]}"
 
 
 def main() -> int:

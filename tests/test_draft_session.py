@@ -54,8 +54,7 @@ def test_a_new_draft_with_completion_a_misspelt_name_undo_and_ctrl_c(tmp_path: P
     answer(child, r"name of the player picking for the Axis \(Enter: none\)>", "Ann")
     answer(child, r"name of the player picking for the Allies \(Enter: none\)>", "Bob")
     answer(child, r"picks per side \(4\.\.11\) \[4\]>", "4")
-    answer(child, r"house rules \[none\]>", "")  # 004's house-rule set is offered for AA50; none taken
-    child.expect("Pick 1 of 8: Ann, for the Axis.")
+    child.expect("Pick 1 of 8: Ann, for the Axis.")  # the house rules are asked after the picks and the bid
     answer(child, "Axis, option>", "10")
     child.expect("take over>")
     child.send("Archan\t")  # Tab completes the territory's name

@@ -7,6 +7,8 @@ matches, exit 2, and nothing is written.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -17,6 +19,8 @@ from kremlin_triplea.rules.tomlfile import DataFileError
 from kremlin_triplea.session import apply_draft
 from support.house import kremlin_draft
 from support.paths import AA50_1941, MAPS_DIR
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def house(tmp_path, *args: str):
@@ -132,3 +136,19 @@ def test_a_set_given_by_path_plays_as_the_same_set_given_by_name(tmp_path, set_i
         outputs[given] = out.read_text(encoding="utf-8")
     assert own_id in outputs[str(copy)]
     assert outputs[str(copy)].replace(own_id, set_id) == outputs[set_id]
+
+
+def test_house_on_a_written_kremlin_game_keeps_the_game_options_its_draft_wrote(tmp_path: Path) -> None:
+    # 001 header 4 "Both IPC Victory on - M84 for Axis and M110 for Allies" is in the game apply wrote; 003 Winning
+    # would put the Allies' at 1000 over it, silently. Refused naming the switch; with it off, the draft's 110 stays.
+    written = tmp_path / "kremlin.xml"
+    made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "apply", str(EXAMPLES / "kremlin-classic-3rd-edition.toml"), "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    refused = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "house", str(written), "-r", "house-classic", "-o", str(tmp_path / "h.xml")])
+    assert refused.exit_code == 2 and "'Allies Economic Victory' = 1000, which the game's draft wrote as 110" in refused.output
+    assert "--switch winning=off" in refused.output and not (tmp_path / "h.xml").exists()
+    kept = CliRunner().invoke(
+        main, ["--maps-dir", str(MAPS_DIR), "house", str(written), "-r", "house-classic", "--switch", "winning=off", "-o", str(tmp_path / "h.xml")]
+    )
+    assert kept.exit_code == 0, kept.output
+    assert load(tmp_path / "h.xml").board.properties["Allies Economic Victory"] == "110"

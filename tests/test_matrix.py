@@ -394,7 +394,7 @@ def test_every_single_pick_is_checked_with_the_ruleset_s_game_rules_written_as_a
 
     def recording(self, game, board, name):
         found = original(self, game, board, name)
-        written.append(found[0])
+        written.append(found.written)
         return found
 
     monkeypatch.setattr(matrix.Checker, "write_and_read", recording)
@@ -521,10 +521,13 @@ def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, mon
     blocked = {
         number
         for (_, row, _), c in report.cells.items()
-        if c.status == NOT_APPLICABLE and "needs the unit 'cruiser'" in " ".join(c.reasons)
+        if c.status == NOT_APPLICABLE and "has a cruiser on this map (the map has no cruiser" in " ".join(c.reasons)
         for number in [int(row.split()[0])]
     }
-    assert blocked and report.cells[("kremlin-aa50", "random drafts", "ww2v2.xml")].applied == 2
+    # 000 option 5 is "one destroyer and one cruiser"; option 9 "a Carrier OR a Battleship" needs no cruiser (issue 46:
+    # the matrix called an option with an alternative the map has n/a, where legal offers it).
+    assert blocked == {5} and report.cells[("kremlin-aa50", "9 Carrier OR Battleship Placement", "ww2v2.xml")].status == APPLIED
+    assert report.cells[("kremlin-aa50", "random drafts", "ww2v2.xml")].applied == 2
     assert len(drafts) == 2 and all(pick["option"] not in blocked for draft in drafts for pick in draft["pick"])
 
 
@@ -582,3 +585,39 @@ def test_every_file_the_matrix_writes_is_judged_as_validate_tree_judges_it(monke
         assert verdict == whole
         assert any(CONGO in p.message and p.line is not None for p in verdict)
     assert judged[-1][2] > len(judged) // 2
+
+
+def _unit_words(ruleset) -> list[str]:
+    return sorted({name for option in ruleset.options for table, name in option.params.rule_names(ruleset) if table == "units"})
+
+
+@pytest.mark.parametrize("ruleset_id", ["kremlin-aa50", "kremlin-classic", "kremlin-daak"])
+def test_with_each_unit_unmatched_in_turn_the_matrix_says_what_legal_says(ruleset_id: str) -> None:
+    """Issue 46: "two transports, two submarines, or a submarine and a transport" (001/002 option 3) is available on a
+    map without transports, as legal offers it; the matrix called it n/a. Each unit word of the ruleset's options is
+    left unmatched in turn, and every option row is applicable exactly when a side has a legal pick of it."""
+    import attrs
+
+    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.rules.profile import profile_for_game
+    from support.classic import CLASSIC_2ND, KREMLIN
+    from support.games import fresh_game
+
+    game_path = {"kremlin-aa50": AA50_1941, "kremlin-classic": KREMLIN, "kremlin-daak": CLASSIC_2ND}[ruleset_id]
+    ruleset = load_named_ruleset(ruleset_id)
+    full = profile_for_game(fresh_game(game_path))
+    for word in _unit_words(ruleset):
+        unit = {k.lower(): v for k, v in full.units.items()}.get(word.lower(), word)
+        units = {k: v for k, v in full.units.items() if v != unit}
+        gone = {word, *(k for k in full.units if k not in units)}  # the word and its aliases ("tank", "armor")
+        profile = attrs.evolve(full, units=units, unmatched={**full.unmatched, **{w: f"unit: no unit type is a {w} (a test)" for w in gone}})
+        report = run_matrix([ruleset], [game_path], maps_dir=MAPS_DIR, include_covered=False, given_profiles=[profile], list_only=True)
+        for option in ruleset.options:
+            if option.kind == "scenario":
+                continue
+            offered = False
+            for side in ruleset.sides:
+                run = DraftRun(draft_from_dict({"ruleset": ruleset_id, "first": side}), fresh_game(game_path), profile=profile)
+                offered = offered or any(True for _ in run.option_picks(run.ruleset.option(option.number), side))
+            cell = next(c for (r, row, _), c in report.cells.items() if r == ruleset_id and row.startswith(f"{option.number} "))
+            assert (cell.status == APPLIED) == offered, (word, option.number, cell.status, cell.reasons[:2])

@@ -254,8 +254,10 @@ def test_the_draft_room_offers_its_legal_picks(war_chest, ruleset_file: Path, tm
     assert "war_chest" in KINDS
 
 
-def test_a_placement_exception_at_a_place_the_map_lacks_excepts_nothing_there_and_says_so() -> None:
-    """001, 2. option 3: "Exception- Germany may not place a transport in the Baltic Sea." A map without it drops only the exception."""
+def test_a_placement_exception_at_a_place_the_map_lacks_is_kept_and_says_how_it_holds() -> None:
+    """001, 2. option 3: "Exception- Germany may not place a transport in the Baltic Sea." A map profile that leaves
+    the Baltic Sea unmatched keeps the exception (issue 46: dropping it offered German transports in the Baltic):
+    it holds wherever the Baltic may be, and the fitting says so."""
     from kremlin_triplea.draft.kinds.placement import PlacementParams
     from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.rules.profile import fit_ruleset, load_named_profile
@@ -265,8 +267,10 @@ def test_a_placement_exception_at_a_place_the_map_lacks_excepts_nothing_there_an
     profile = attrs.evolve(load_named_profile("world_war_ii_classic"), unmatched={"Baltic Sea": "not on this map (a test's profile)"})
     fitted, notes = fit_ruleset(ruleset, profile)
     params = fitted.option(3).params
-    assert isinstance(params, PlacementParams) and params.exclude == () and params.unit_sets == ruleset.option(3).params.unit_sets
-    assert "option 3: the exclusions at Baltic Sea do not apply: not on this map" in notes
+    assert isinstance(params, PlacementParams) and params.exclude == ruleset.option(3).params.exclude
+    assert any(n.startswith("option 3 (Transport/Submarine Placement), its exception kept in part") and "this map names no Baltic Sea" in n for n in notes), (
+        notes
+    )
 
 
 def test_a_kind_is_registered_once_with_its_own_parameters_and_its_own_draft_key() -> None:

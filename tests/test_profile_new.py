@@ -275,7 +275,7 @@ def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failin
     assert report.failed == []
     cells = {row: cell for (_, row, _), cell in report.cells.items()}
     assert cells["5 Destroyer/Cruiser Placement"].status == "not applicable"
-    assert "needs the unit 'cruiser'" in " ".join(cells["5 Destroyer/Cruiser Placement"].reasons)
+    assert "has a cruiser on this map (the map has no cruiser" in " ".join(cells["5 Destroyer/Cruiser Placement"].reasons)
     syria = cells['11 Special "What-if" Scenarios: Germany launches Paratrooper Assault on Syria/Iraq']
     assert syria.status == "not applicable" and "unknown power 'Italy'" in " ".join(syria.reasons)
     assert cells["1 Infantry Placement"].status == "applied"
@@ -572,3 +572,41 @@ def test_matrix_passes_on_a_corpus_game_with_its_new_profile(tmp_path: Path, pat
     assert made.exit_code == 0, made.output
     matrix = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--only-given", "--game", str(path), "--profile", str(out), "--samples", "1"])
     assert matrix.exit_code == 0, matrix.output[-3000:]
+
+
+@pytest.mark.parametrize(
+    ("game", "rule", "was"),
+    [
+        ("the_grand_war.xml", "Bering Sea", "SZ Bering Strait"),  # shares Alaska only with the Bering Sea elsewhere
+        ("UW_1.7.xml", "West Indian Ocean", "SZ 158 Indian"),  # one of many Indian Ocean zones; Madagascar alone
+        ("middle_east.xml", "Central Mediterranean", "Mediterranean sz 2"),  # sz 1, 2 and 3; Libya alone
+    ],
+)
+def test_a_sea_zone_is_never_matched_by_one_word_and_one_coast(game: str, rule: str, was: str) -> None:
+    """Issue 46: a sea zone matched across oceans by one shared word and one shared coast. Judged by hand: each of these
+    maps has several seas carrying the word, and the one taken shared a single coast with the rule text's sea on the
+    profiled maps; left unmatched, for a person."""
+    rulesets = [load_named_ruleset(n) for n in ("kremlin-aa50", "kremlin-classic", "kremlin-daak")]
+    match = match_places(load(CORPUS_DIR / game), rulesets, _known())[rule]
+    assert match.name is None and was in load(CORPUS_DIR / game).board.nodes, match
+
+
+def test_an_unmatched_place_says_it_was_refused_for_its_owner() -> None:
+    """Issue 46: an unmatched name never said it was refused for its owner. pacific.xml's Wake is held by the other
+    alliance than classic_variations' Wake Island: the reason says so, not 'no territory has its name'."""
+    rulesets = [load_named_ruleset(n) for n in ("kremlin-aa50", "kremlin-classic", "kremlin-daak")]
+    match = match_places(load(CORPUS_DIR / "pacific.xml"), rulesets, _known())["Wake Island"]
+    assert match.name is None and match.evidence.startswith("Wake has its words but is not taken: Wake is held by another alliance here"), match
+
+
+def test_a_victory_city_the_map_names_verbatim_is_not_moved_to_a_neighbour(tmp_path: Path) -> None:
+    """Issue 46: a city name present verbatim in the map lost to the victory city beside it. WW2v3 1941 with its
+    Eastern Canada named "Ottawa", no victory city, and Western Canada one: 000 D) (4)'s Ottawa is this map's Ottawa,
+    which holds no victory city to move; it is not Western Canada."""
+    moved = _v3_with_ottawa_moved(tmp_path, True)
+    moved.write_text(moved.read_text(encoding="utf-8").replace('"Eastern Canada"', '"Ottawa"'), encoding="utf-8")
+    game = load(moved)
+    assert "Ottawa" in game.board.nodes and not game.board.node("Ottawa")["victory_city"] and game.board.node("Western Canada")["victory_city"]
+    data = tomllib.loads(new_profile(game, [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
+    assert "Ottawa" not in data["places"]
+    assert "this game's Ottawa (its very name) is not one" in data["unmatched"]["Ottawa"]

@@ -59,7 +59,8 @@ def test_roles_on_a_map_whose_unit_names_differ() -> None:
     game = load(NAPOLEONIC)
     facts = unit_facts(game)
     assert match_unit_word("infantry", game, facts).unit == "Fusiliers"  # the cheapest line infantry that moves
-    assert match_unit_word("tank", game, facts).unit == "Hussars"  # canBlitz, not artillery, cheapest
+    # canBlitz, not artillery, nearest the rule text's tank (moves 2, attacks 3): not the Hussars (attack 1) nor a general
+    assert match_unit_word("tank", game, facts).unit == "Cuirassiers"
     assert match_unit_word("sub", game, facts).unit == "Corvette"  # isSub
     assert match_unit_word("battleship", game, facts).unit == "Battleship"  # two hits
     assert match_unit_word("fighter", game, facts).unit is None
@@ -83,7 +84,8 @@ def test_a_derived_setup_matches_units_by_role_and_names_what_is_missing() -> No
     assert setup.profile.units.get("aa gun") == "aaGun"
     assert "cruiser" in setup.missing_units
     assert set(setup.ruleset.neutrals) == set(map_neutrals(load(CLASSIC)))
-    assert "Chinese" not in setup.ruleset.restrictions and "China" not in setup.ruleset.restrictions
+    # Classic has no China: 000 D(5) is kept, its power unmatched, never dropped (issue 46).
+    assert setup.ruleset.restrictions == load_named_ruleset("kremlin-aa50").restrictions and "China" in setup.profile.unmatched
 
 
 def test_profile_new_fills_best_matches_marked_for_review(tmp_path: Path) -> None:

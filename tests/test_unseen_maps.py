@@ -157,3 +157,28 @@ def test_a_bid_offers_no_second_factory_where_one_stands(profiled: tuple[Path, P
     assert problem is not None and "already has a factory" in problem.why
     free = next(t for t, d in game.board.nodes.items() if d["owner"] == "Germans" and not d["water"] and not game.board.units(t)[("Germans", "factory")])
     assert bid_placement_problem(run.state, facts, "Germans", "factory", free) is None
+
+
+def test_a_draft_naming_the_rule_text_s_unit_word_places_the_picking_power_s_own_unit(tmp_path: Path) -> None:
+    """Issue 46: on Total World War (each power its own types) a draft's "Germany tank" was read through the table
+    for every power, as the shared Tank nobody can buy, and refused. The rule text's words ("tank", "armour", "sub")
+    are read through the picking power's own table: germanTank, germanSubmarine."""
+    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.profile import load_profile
+
+    game = Path(__file__).resolve().parent / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
+    written = tmp_path / "tww.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(written)])
+    assert made.exit_code == 0, made.output
+    data = tomllib.loads(written.read_text(encoding="utf-8"))
+    data["units_by_power"]["Germany"]["artillery"] = "germanArtillery"  # a host's review: Germany's own artillery
+    written.write_text(tomli_w.dumps(data), encoding="utf-8")
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(game), profile=load_profile(written))
+    legal = next(pick for _, pick in run.option_picks(run.ruleset.option(2), "Axis") if {"germanTank"} & {u.unit for u in pick.target.units})  # type: ignore[attr-defined]
+    for word in ("tank", "armour", "armor"):
+        data = legal.to_toml()
+        data["place"] = [{**entry, "unit": word if entry["unit"] == "germanTank" else entry["unit"]} for entry in data["place"]]
+        parsed = run.pick_from_toml(data)
+        assert parsed.target == legal.target and run.is_legal(parsed), word
+    assert run.names.unit("sub", power="Germany") == "germanSubmarine"

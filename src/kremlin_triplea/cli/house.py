@@ -76,16 +76,16 @@ def _choice_name(given: str, houses: list, names) -> str:
     "advantages",
     multiple=True,
     metavar="POWER=ADVANTAGE",
-    help="Choose a power's advantage by id or number; the power as the rule text or TripleA names it, e.g. UK=colonial-garrison or British=6.",
+    help="Choose a power's advantage by id or number; the power as the rule text or TripleA names it, e.g. UK=colonial-garrison (house-revised) or British=1 (house-classic).",
 )
 @click.option(
     "--choose",
     "values",
     multiple=True,
     metavar="NAME=VALUE",
-    help="What an advantage leaves to choose, e.g. colonial_garrison_at=India, or for one power UK.at=India (British.at=India).",
+    help="What an advantage leaves to choose, e.g. colonial_garrison_at=India (house-revised), or for one power UK.at=India (house-classic; also British.at=India).",
 )
-@click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off.")
+@click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off (house-classic).")
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context
@@ -112,7 +112,7 @@ def house_command(
     from kremlin_triplea.game import Game
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.gamerules.house import apply_house_rules
+    from kremlin_triplea.gamerules.house import apply_house_rules, written_from
     from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
     from kremlin_triplea.rules.names import Names
     from kremlin_triplea.rules.profile import profile_for_game
@@ -153,7 +153,8 @@ def house_command(
         wanted = {k: v for k, v in picked.items() if k in house.powers}
         choices.append(HouseChoices(house.id, mine, wanted, given, seed, "command line", file=house.rules.path))
 
-    result = apply_house_rules(loaded, choices, profile=profile)
+    # A game this tool wrote: its base tells which game options its draft wrote, which no set may silently replace.
+    result = apply_house_rules(loaded, choices, profile=profile, base=written_from(loaded, _maps_dir(ctx)))
     for warning in result.warnings:
         warn(warning)
     from kremlin_triplea.tools.outputs import write_apply_outputs

@@ -55,9 +55,10 @@ class UnitPlacement:
             count = entry.integer("count", 1)
             if count < 1:
                 raise entry.fail("count", "a positive whole number", count)
-            placements.append(
-                cls(names.power(entry.text("power"), where=at), names.unit(entry.text("unit"), where=at), count, names.place(entry.text("at"), where=at))
-            )
+            power = names.power(entry.text("power"), where=at)
+            # The rule text's word ("tank") is the placing power's own unit where the profile gives it one
+            # ([units_by_power]: Total World War's germanTank), as every option reads it (Names.own_unit).
+            placements.append(cls(power, names.unit(entry.text("unit"), where=at, power=power), count, names.place(entry.text("at"), where=at)))
         return tuple(placements)
 
     def to_toml(self) -> dict[str, Any]:

@@ -566,6 +566,11 @@ class DraftRun:
         self._push_keeping_invariants(f"bid ({rules.placing_side} {bid.amount})", rules.placement_rule, rules.source, outcome)
         return outcome
 
+    def take_back_bid(self, outcome: Outcome) -> None:
+        """Take the bid's changes (what :meth:`apply_bid` returned, the last pushed) off the board."""
+        for _ in outcome.changes:
+            self.game.board.pop()
+
     def _push_keeping_invariants(self, label: str, rule: str, source: str, outcome: Outcome) -> None:
         """Push ``outcome``'s changes, or refuse them (changing nothing) if they leave a board no game starts from."""
         board = self.game.board

@@ -8,7 +8,8 @@ its source and why).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -19,6 +20,8 @@ from kremlin_triplea.model.queries import owned_sea_zones
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Option, PowerRestriction, Ruleset
+
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -98,9 +101,14 @@ class DraftState:
         self.option_units = Counter[tuple[str, str | None, str]]()  # (place, owner, unit) -> units the options put there
         self.used: dict[str, list[int]] = {side: [] for side in ruleset.sides}
         self.displaced: list[Displaced] = []  # off the board until declared after the bid, in the picks' order
-        self.restrictions: dict[str, PowerRestriction] = {
-            _named(names.power, p, ruleset, profile, f"the {p} restriction ({r.source})"): r for p, r in ruleset.restrictions.items()
-        }
+        self._unmatched = {key.lower() for key in profile.unmatched}
+        self._standing_for: dict[tuple[str, str], frozenset[str]] = {}
+        # A restriction binds the player its power names; one whose power the profile leaves [unmatched] binds every
+        # player no rule-text power names (it may be any of them): a restriction is never dropped (issue 46).
+        self.restrictions: dict[str, PowerRestriction] = {}
+        for p, r in ruleset.restrictions.items():
+            for player in sorted(self.players_for(p, f"the {p} restriction ({r.source})")):
+                self.restrictions.setdefault(player, r)
         self.neutrals = {_named(names.territory, n.name, ruleset, profile, f"the neutral {n.name}"): n for n in ruleset.neutrals.values()}
         # A map without a factory unit (the matrix runs rulesets on any map) still has options needing none.
         self.factory: str | None = names.unit("factory") if names.has_unit("factory") else None
@@ -112,9 +120,60 @@ class DraftState:
         self.edition: str | None = base.edition if base is not None else None
         self.may_enter: dict[str, frozenset[str]] = {}
         self._facts: tuple[tuple[int, object], Facts] | None = None
+        self._remembered: tuple[tuple[int, object], dict[Hashable, Any]] | None = None
         for power, restriction in self.restrictions.items():
             listed = self.profile.powers_may_enter.get(power, ())
-            self.may_enter[power] = frozenset(names.territory(t) for t in (*listed, *restriction.may_also_enter))
+            # A place the rule lets the power enter that the map profile leaves [unmatched] is not entered: the rest holds.
+            also = [t for t in restriction.may_also_enter if not self._territory_lacking(t)]
+            self.may_enter[power] = frozenset(names.territory(t) for t in (*listed, *also))
+
+    def _territory_lacking(self, name: str) -> bool:
+        """Whether the map profile leaves the rule-text territory ``name`` [unmatched] and the game has none of that name."""
+        if name.strip().lower() not in self._unmatched:
+            return False
+        try:
+            self.names.territory(name)
+        except UnknownNameError:
+            return True
+        return False
+
+    def players_for(self, name: str, rule: str) -> frozenset[str]:
+        """The players a rule-text power ``name`` of a restriction may be: its own, or, where the map profile leaves it
+        [unmatched], every player no rule-text power names (restricting them all rather than none fails closed)."""
+        return self._standing_for_name("powers", name, rule)
+
+    def places_for(self, name: str, rule: str) -> frozenset[str]:
+        """The places a rule-text place of a restriction may be: its own, or, where the map profile leaves it
+        [unmatched], every place the profile gives no rule-text name."""
+        return self._standing_for_name("places", name, rule)
+
+    def _standing_for_name(self, table: str, name: str, rule: str) -> frozenset[str]:
+        key = (table, name)
+        if key not in self._standing_for:
+            look_up = self.names.power if table == "powers" else self.names.place
+            try:
+                found = frozenset({look_up(name)})
+            except UnknownNameError:
+                if name.strip().lower() not in self._unmatched:
+                    _named(look_up, name, self.ruleset, self.profile, rule)  # raises, naming the rule and the profile
+                found = self._unclaimed_players() if table == "powers" else self._unclaimed_places()
+            self._standing_for[key] = found
+        return self._standing_for[key]
+
+    def _unclaimed_players(self) -> frozenset[str]:
+        ruleset = self.ruleset
+        words = {*self.profile.powers, *ruleset.restrictions, *(s.power for s in ruleset.scenarios if s.power)}
+        words |= {name for option in ruleset.options for table, name in option.params.rule_names(ruleset) if table == "powers"}
+        claimed = set()
+        for word in words:
+            try:
+                claimed.add(self.names.power(word))
+            except UnknownNameError:
+                continue
+        return frozenset(self.board.catalog.players) - claimed
+
+    def _unclaimed_places(self) -> frozenset[str]:
+        return frozenset(self.board.nodes) - set(self.profile.places.values())
 
     def facts(self) -> Facts:
         """Facts about the board as it is now, reused until a change is pushed or popped."""
@@ -123,6 +182,17 @@ class DraftState:
         if cached is None or cached[0][0] != position[0] or cached[0][1] is not position[1]:
             self._facts = cached = (position, Facts(self.board))
         return cached[1]
+
+    def at_position(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, worked out once for ``key`` in the board's present position (a value read from the board
+        alone: where a displaced group may go is asked when it is offered, checked and placed)."""
+        position = self.board.position
+        kept = self._remembered
+        if kept is None or kept[0][0] != position[0] or kept[0][1] is not position[1]:
+            self._remembered = kept = (position, {})
+        if key not in kept[1]:
+            kept[1][key] = make()
+        return kept[1][key]
 
     def lock_problem(self, side: str, place: str) -> Problem | None:
         holder = self.locks.get(place)

@@ -15,6 +15,7 @@ documents) is refused with one line, and nothing is changed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import attrs
@@ -22,8 +23,72 @@ import yaml
 
 from kremlin_triplea.errors import InputError
 
-_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.() -]*")
 _BOM = "\ufeff"
+
+#: The plain scalars TripleA's YAML readers do not read as text, by what they read instead. YAML 1.1: the implicit
+#: resolvers of SnakeYAML 1.x (org.yaml.snakeyaml.resolver.Resolver, as Debian's snakeyaml 1.33 holds them, which the
+#: engine's jar reads map.yml with). YAML 1.2: the core schema (the YAML 1.2 spec, 10.3.2; snakeyaml-engine, which
+#: official 2.x builds read map.yml with). A game_name that is not text makes TripleA drop the whole map.yml
+#: (MapDescriptionYamlReader: a ClassCastException), stock games and all. (SnakeYAML's "=" resolver gives a tag its
+#: safe constructor reads as the text "=": tests/test_mapyml_engine.py asks the engine's reader.)
+_NOT_TEXT = (
+    ("a true/false value", r"(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)"),
+    (
+        "a number",
+        r"(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)|[-+]?\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))",
+    ),
+    (
+        "a number",
+        r"(?:[-+]?0b_*[0-1][0-1_]*|[-+]?0_*[0-7][0-7_]*|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x_*[0-9a-fA-F][0-9a-fA-F_]*|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)",
+    ),
+    ("a merge key", r"<<"),
+    ("nothing (null)", r"(?:~|null|Null|NULL| )"),
+    (
+        "a date",
+        r"(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9]"
+        r"(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)",
+    ),
+    # YAML 1.2 core schema: what 1.1 above reads as text.
+    ("a number", r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))"),
+)
+_NOT_TEXT_PATTERNS = tuple((kind, re.compile(pattern)) for kind, pattern in _NOT_TEXT)
+
+
+def not_text_to_triplea(value: str, *, yaml_1_1_only: bool = False) -> str | None:
+    """What TripleA's YAML readers read the plain scalar ``value`` as, if not as text (None: text); with
+    ``yaml_1_1_only``, what SnakeYAML 1.x reads it as (the engine's jar), leaving the YAML 1.2 core schema out."""
+    if value == "":
+        return "nothing (null)"
+    patterns = _NOT_TEXT_PATTERNS[:-1] if yaml_1_1_only else _NOT_TEXT_PATTERNS
+    return next((kind for kind, pattern in patterns if pattern.fullmatch(value)), None)
+
+
+def _check_triplea_reads(root: yaml.Node | None, where: str) -> None:
+    """Refuse a map.yml whose map_name, game_name or file_name TripleA does not read as text: it lists none of the
+    map's games then, so a game added to it would not be listed either."""
+    if not isinstance(root, yaml.MappingNode):
+        return
+    named = [(k, v) for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "map_name"]
+    games = next((v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "games"), None)
+    for item in games.value if isinstance(games, yaml.SequenceNode) else []:
+        if isinstance(item, yaml.MappingNode):
+            named += [(k, v) for k, v in item.value if isinstance(k, yaml.ScalarNode) and k.value in ("game_name", "file_name")]
+    for key, value in named:
+        if not isinstance(value, yaml.ScalarNode):
+            raise _refuse(
+                f"{key.value} is not text but a {'list' if isinstance(value, yaml.SequenceNode) else 'mapping'}, and TripleA then lists none of this map's games; fix it by hand",
+                where,
+                value.start_mark.line + 1,
+            )
+        kind = not_text_to_triplea(value.value) if value.style is None else None
+        if kind is not None:
+            raise _refuse(
+                f"{key.value} {value.value} is read by TripleA as {kind}, not as a name, and TripleA then lists none of this map's games; "
+                f'write it in quotes ({key.value}: "{value.value}") and try again',
+                where,
+                value.start_mark.line + 1,
+            )
 
 
 @attrs.frozen
@@ -36,10 +101,26 @@ class Insertion:
 
 
 def yaml_scalar(text: str) -> str:
-    """``text`` as a YAML scalar: plain when that reads back the same, else single-quoted."""
-    if _PLAIN.fullmatch(text) and not text.endswith(" ") and yaml.safe_load(text) == text:
-        return text
-    return "'" + text.replace("'", "''") + "'"
+    """``text`` as a double-quoted YAML scalar that every YAML reader reads back as exactly ``text``.
+
+    Always quoted: whether a plain scalar is a string depends on the reader's schema (``1e3`` is a string to
+    PyYAML and a float to the SnakeYAML TripleA reads map.yml with, which then drops the whole map), so no plain
+    form is safe. Inside the quotes, a character YAML would fold (line breaks, NEL, U+2028/9), refuse (control and
+    unassigned characters, surrogates) or read as syntax (``"``, ``\\``) is escaped; every other one stays as it is.
+    """
+    return '"' + "".join(_ESCAPES.get(c) or (_escape(c) if _needs_escape(c) else c) for c in text) + '"'
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _needs_escape(character: str) -> bool:
+    return unicodedata.category(character) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code:02X}" if code <= 0xFF else f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def game_entry(game_name: str, file_name: str) -> str:
@@ -137,6 +218,7 @@ def add_game(text: str, game_name: str, file_name: str, *, where: str = "map.yml
     body = text[len(bom) :]
     entry = game_entry(game_name, file_name)
     root, key, value = _compose(body, where)
+    _check_triplea_reads(root, where)
     created_key = added_newline = False
     if key is None:
         if root is not None and root.flow_style:

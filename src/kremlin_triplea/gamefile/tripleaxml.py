@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from kremlin_triplea.errors import InputError
+from kremlin_triplea.errors import InputError, possessive
+from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.document import XmlDocument
 
 TERRITORY_ATTACHMENT = "games.strategy.triplea.attachments.TerritoryAttachment"
@@ -85,6 +86,8 @@ class GameXml:
         # method that adds or removes an attachment (all of them are here): a big map's writer asks for a territory's
         # attachment thousands of times, and each walk of the attachment list is thousands of elements.
         self._attachments_by_key: dict[tuple[str | None, str | None, str | None], list[etree._Element]] | None = None
+        # (type, name) -> the foreach attachments of that name, found on the first write that asks
+        self._templates: dict[tuple[str | None, str], list[etree._Element]] = {}
         if self.map is None:
             raise InputError("not a TripleA game file: it has no <map>", where=document.source)
 
@@ -170,7 +173,13 @@ class GameXml:
         return _last(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
 
     def tech_attachment(self, player: str) -> etree._Element | None:
-        return _last(self.attachments(kind="player", attach_to=player, name="techAttachment"))
+        """The player's techAttachment as TripleA makes it: the last, a foreach template's included."""
+        concrete = list(self.attachments(kind="player", attach_to=player, name="techAttachment"))
+        templates = self._foreach_templates("player", "techAttachment")
+        if not templates:
+            return _last(iter(concrete))
+        ordered = sorted([*concrete, *templates], key=self.attachment_list.index)
+        return _last(a for a in foreach.made(self.root, ordered) if a.get("attachTo") == player)
 
     def territory_owners(self) -> Iterator[etree._Element]:
         return _elements(self._initialize_section("ownerInitialize"), "territoryOwner")
@@ -259,7 +268,7 @@ class GameXml:
 
         ``default`` is the option's default written out: used instead of removing the attachment's only option, so
         the territory keeps its territoryAttachment."""
-        attachments = list(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
+        attachments = self._attachments_kept("territory", "territoryAttachment", territory)
         if not attachments:
             if value is None:
                 return
@@ -270,8 +279,27 @@ class GameXml:
         for attachment in [*(a for a in attachments[:-1] if _options(a) == _options(last)), last]:
             self._set_option(attachment, option, value, default=default)
 
+    def _attachments_kept(self, kind: str | None, name: str, target: str) -> list[etree._Element]:
+        """The attachments ``name`` of ``target`` in the file, the last the one TripleA keeps; when a ``foreach``
+        template makes the one kept, it is first written out as ``target``'s own (and ``target`` taken out of the
+        template), so an edit changes it and no second attachment replaces the template's whole (issue 46)."""
+        attachments = list(self.attachments(kind=kind, attach_to=target, name=name))
+        templates = self._foreach_templates(kind, name)
+        made = foreach.template_for(self.root, templates, target) if templates else None
+        if made is not None and (not attachments or self.attachment_list.index(made[0]) > self.attachment_list.index(attachments[-1])):
+            self._attachments_by_key = None
+            attachments = [foreach.split_off(self.document, self.root, *made)]
+        return attachments
+
+    def _foreach_templates(self, kind: str | None, name: str) -> list[etree._Element]:
+        """The ``foreach`` attachments named ``name`` (of type ``kind``; None: any), found once."""
+        if (kind, name) not in self._templates:
+            self._templates[(kind, name)] = [a for a in self.attachments(kind=kind, name=name) if a.get("foreach", "").strip()]
+        return self._templates[(kind, name)]
+
     def set_tech(self, player: str, tech: str, owned: bool) -> None:
-        attachment = self.tech_attachment(player)
+        kept = self._attachments_kept("player", "techAttachment", player)
+        attachment = kept[-1] if kept else None
         if attachment is None:
             if not owned:
                 return
@@ -279,7 +307,7 @@ class GameXml:
         self._set_option(attachment, tech, "true" if owned else "false")
 
     def set_resource(self, player: str, resource: str, quantity: int) -> None:
-        java_int(quantity, f"{player}'s {resource}", where=self.document.source)
+        java_int(quantity, f"{possessive(player)} {resource}", where=self.document.source)
         for given in self.resources_given():
             if given.get("player") == player and given.get("resource") == resource:
                 self.document.set_attribute(given, "quantity", str(quantity))
@@ -328,6 +356,8 @@ class GameXml:
     def set_attachment_option(self, name: str, attach_to: str, option: str, value: object) -> None:
         """Set, extend (``("+", names)``: appended to its ``:`` list) or remove (None) an existing attachment's option."""
         attachment = next(self.attachments(attach_to=attach_to, name=name), None)
+        if attachment is None:  # one a foreach template makes, written out as its own
+            attachment = next(iter(self._attachments_kept(None, name, attach_to)), None)
         if attachment is None:
             raise InputError(f"no attachment {name!r} on {attach_to!r} to set {option} in", where=self.document.source)
         if isinstance(value, tuple) and value and value[0] == "+":
@@ -338,7 +368,7 @@ class GameXml:
 
     def copy_attachment(self, name: str, attach_to: str, new_name: str, without: tuple[str, ...] = ()) -> None:
         """Copy the attachment ``name`` of ``attach_to`` right after it as ``new_name``, minus the ``without`` options."""
-        attachment = _last(self.attachments(attach_to=attach_to, name=name))
+        attachment = _last(self.attachments(attach_to=attach_to, name=name)) or _last(iter(self._attachments_kept(None, name, attach_to)))
         if attachment is None:
             raise InputError(f"no attachment {name!r} on {attach_to!r} to copy", where=self.document.source)
         copy = etree.fromstring(etree.tostring(attachment))
@@ -361,10 +391,10 @@ class GameXml:
         twin for each suffix, copied from the twin of the frontier it had, selling the unit at that
         price (None: the twin does not sell it, and is only copied).
         """
-        java_int(cost, f"{player}'s cost of {unit_type}", where=self.document.source)
+        java_int(cost, f"{possessive(player)} cost of {unit_type}", where=self.document.source)
         for suffix, twin_cost in (twin_costs or {}).items():
             if twin_cost is not None:
-                java_int(twin_cost, f"{player}'s cost of {unit_type} in its {suffix} frontier", where=self.document.source)
+                java_int(twin_cost, f"{possessive(player)} cost of {unit_type} in its {suffix} frontier", where=self.document.source)
         frontier_before = self._frontier_of(player)
         self._set_rule_cost(player, unit_type, cost, suffix="")
         own = self._frontier_of(player)
@@ -374,7 +404,7 @@ class GameXml:
             if twin_name not in frontiers:
                 source = frontiers.get(f"{frontier_before}{suffix}")
                 if source is None:
-                    raise InputError(f"{player}'s frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
+                    raise InputError(f"{possessive(player)} frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
                 copy = etree.fromstring(etree.tostring(source))
                 copy.tail = None
                 copy.set("name", twin_name)
@@ -451,7 +481,7 @@ class GameXml:
         listed = [e for e in frontier.iterchildren("frontierRules")] if frontier is not None else []
         old = next((e for e in listed if any(r.get("resourceOrUnit") == unit_type for r in rules.get(e.get("name"), etree.Element("x")).iter("result"))), None)
         if frontier is None or old is None:
-            raise InputError(f"{player}'s frontier has no rule buying {unit_type}", where=self.document.source)
+            raise InputError(f"{possessive(player)} frontier has no rule buying {unit_type}", where=self.document.source)
         rule = rules[old.get("name")]
         new_rule = etree.fromstring(etree.tostring(rule))
         new_rule.tail = None

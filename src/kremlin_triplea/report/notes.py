@@ -28,8 +28,11 @@ from kremlin_triplea.gamefile.install import default_game_name
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.gamerules.house import HouseResult, selection_lines
 from kremlin_triplea.model.changes import SetGameName, SetProperty
+from kremlin_triplea.report.claims import checked_rules
 from kremlin_triplea.report.value import value_result
 from kremlin_triplea.rules.game_rules import GameRule
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import restrictions_kept_in_part
 
 #: An outcome line a pick leaves for the players to keep.
 PLAYERS_ENFORCE = "players enforce: "
@@ -44,6 +47,10 @@ def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
     board = result.game.board
     if any(isinstance(change, SetGameName) for change in board.changes):
         return result
+    if result.rules is not None:
+        # What the notes say TripleA enforces is checked against the game as written, not the ruleset's targets.
+        names = result.state.names if isinstance(result, DraftResult) else Names(board, result.profile, ())
+        result = attrs.evolve(result, rules=checked_rules(result.rules, result.game.to_bytes(), names))
     if isinstance(result, HouseResult):
         html = house_notes_html(result)
     else:
@@ -55,7 +62,7 @@ def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
 
 
 def install_name(result: DraftResult | HouseResult) -> str:
-    """The name a game is installed under unless the host names it (issue 14): "<base game> Kremlin — Ann v Bob 2026-11-22"."""
+    """The name a game is installed under unless the host names it (issue 14): "<base game> Kremlin - Ann v Bob 2026-11-22"."""
     if isinstance(result, HouseResult):
         return default_game_name(result.game.board.game_name, ())
     sides = result.ruleset.sides
@@ -128,6 +135,11 @@ def you_enforce(result: DraftResult | object, *, before_play: bool = False) -> l
         found += [(f"{rule.title} (not in this game: {'; '.join(whys)})", rule.rule, rule.source) for rule, whys in unwritten.items()]
     if before_play:
         return found
+    # A restriction the map profile could not place whole holds for what matched (issue 46): the players read the
+    # rule whole and how it holds here, since the map's names no longer show it.
+    ruleset, profile = getattr(result, "ruleset", None), getattr(result, "profile", None)
+    if ruleset is not None and profile is not None:
+        found += [(f"{title}: {how}", rule, source) for title, how, rule, source in restrictions_kept_in_part(ruleset, profile)]
     for applied in getattr(result, "picks", ()):
         pick = applied.pick
         for line in applied.outcome.lines:

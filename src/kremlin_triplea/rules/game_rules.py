@@ -50,7 +50,11 @@ move_units         ``power``, ``units``, ``from``, ``to``
 
 A ``change`` or a rule may carry ``when``/``unless`` (a choice the draft
 makes, e.g. "neutral_territories") and a rule ``maps`` (the map names it is
-for). The API for other rule sets: :func:`game_rule_changes`.
+for). A rule the game enforces may say what the game at hand must have for
+that to be true (``[[holds_if]]``, :data:`HOLDS_IF_KINDS`): the written game
+is checked before the notes say "TripleA enforces" it (report/claims.py), and
+a rule whose check fails is the players'. The API for other rule sets:
+:func:`game_rule_changes`.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, rule_file_kind
 from kremlin_triplea.rules.registry import Registry
 from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
@@ -83,7 +87,17 @@ RULE_KEYS = (
     "note",
     "players_keep",
     "before_play",
+    "holds_if",
 )
+
+#: What a rule TripleA enforces needs of the game at hand (``[[game_rule.holds_if]]``), each kind with its keys:
+#: the claim is checked against the game written (report/claims.py), and a rule whose check fails is the players'.
+HOLDS_IF_KINDS = {
+    "property": ("name", "value"),  # the game's property has this value
+    "attachment_option": ("attachment", "power", "option", "value"),  # a power's attachment has the option (this value)
+    "technology": ("name",),  # the game's technologies include it (TripleA's name, e.g. "superSub")
+    "profile": ("table",),  # the map profile says the game does it: "factory_output" (enforced_by_game), "bid_phase"
+}
 
 #: Each change kind a game rule may write, with the keys its ``[[change]]`` table takes; the action that carries it
 #: out is registered under the same name in gamerules (``CHANGE_ACTIONS``: a test keeps the two in step).
@@ -104,7 +118,7 @@ CHANGE_KINDS.add("technology_prices", ("tech", "percent", "round"))
 CHANGE_KINDS.add("set_pus", ("power", "change"))
 CHANGE_KINDS.add("trigger_pus", ("power", "amount", "after_step"))
 CHANGE_KINDS.add("trigger_units", ("power", "units", "at", "before_step", "uses"))
-CHANGE_KINDS.add("power_tech", ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"))
+CHANGE_KINDS.add("power_tech", ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "radar_bonus", "abilities"))
 CHANGE_KINDS.add("tech_ability", ("tech", "air_attack_bonus", "air_defense_bonus"))
 CHANGE_KINDS.add("unit_support", ("power", "attach_to", "units", "side", "bonus", "number"))
 CHANGE_KINDS.add("objective", ("power", "amends", "value", "condition"))
@@ -133,6 +147,8 @@ class GameRule:
     players_keep: str = ""
     #: The players' part is done before play starts (a purchase, who goes first), not during it.
     before_play: bool = False
+    #: What the game at hand must have for TripleA to enforce the rule (HOLDS_IF_KINDS): a claim is checked, never assumed.
+    holds_if: tuple[Section, ...] = attrs.field(eq=False, default=())
     #: The data file the rule was read from: its set is read again from there (a set given by path has no
     #: file under rulesets/ named by its id).
     file: str = attrs.field(default="", eq=False)
@@ -163,6 +179,12 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
         section.only(*RULE_KEYS)
         enforced_by = section.choice("enforced_by", ENFORCED_BY)
         changes = tuple(section.tables("change", []))
+        holds_if = tuple(section.tables("holds_if", []))
+        for check in holds_if:
+            kind = check.choice("kind", tuple(HOLDS_IF_KINDS))
+            check.only("kind", *HOLDS_IF_KINDS[kind])
+        if holds_if and enforced_by != "game":
+            raise section.fail("holds_if", "what the game needs for a rule TripleA enforces (a rule the players keep needs nothing of it)")
         for change in changes:
             kind = change.choice("kind", CHANGE_KINDS)
             change.only("kind", "when", "unless", *CHANGE_KINDS[kind])
@@ -195,6 +217,7 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
                 unless=section.text("unless", None),
                 players_keep=section.text("players_keep", ""),
                 before_play=section.boolean("before_play", False),
+                holds_if=holds_if,
                 file=root.file,
             )
         )
@@ -219,10 +242,6 @@ def load_rule_set(path: Path | str) -> RuleSet:
     root.only("id", "title", "source", "maps", "rule", "choices", "advantages", "advantage", "neutral")
     set_id = root.text("id")
     return RuleSet(set_id, root.text("title"), root.text("source"), str(path), read_game_rules(root, "rule", set_id), tuple(root.texts("maps", [])))
-
-
-def load_named_rule_set(name: str) -> RuleSet:
-    return load_rule_set(find_data_file("rulesets", name))
 
 
 def is_chosen(when: str | None, unless: str | None, choices: frozenset[str]) -> bool:

@@ -16,6 +16,7 @@ from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import PlaceUnits, RemoveUnits
 from kremlin_triplea.rules.profile import Profile
+from kremlin_triplea.rules.roles import ROLE_OF_WORD
 
 # "Seazone 12", "Sea Zone 12", "SZ 12", "sz12", "Seazone 35(Bay of Bengal)"
 NUMBERED_SEA_ZONE = re.compile(r"^\s*(?:sea\s*zone|sz)\s*(\d+)\b.*$", re.IGNORECASE)
@@ -64,9 +65,15 @@ class Names:
         ``profile check`` says where a power is given a unit it cannot have.
         """
         if power is not None and isinstance(name, str):
-            own = self._power_units.get(self.power(power, where=where), {}).get(name.strip().lower())
-            if own is not None:
-                return own
+            own_table = self._power_units.get(self.power(power, where=where), {})
+            # The word itself, else another word of its role the profile names ("tank", "armour" for "armor").
+            for word in _same_role(name):
+                if word in own_table:
+                    return own_table[word]
+        if isinstance(name, str) and name.strip().lower() not in self._units:
+            shared = next((self._units[word] for word in _same_role(name) if word in self._units), None)
+            if shared is not None:
+                return shared
         return self._resolve("unit", name, self._units, where)
 
     def own_unit(self, name: str, power: str) -> str | None:
@@ -151,6 +158,10 @@ class Names:
         match = NUMBERED_SEA_ZONE.match(name)
         if match:
             name = self.profile.sea_zone_name.format(n=match.group(1))
+            # The number is the rule text's map's: no numbered sea zone here is offered for it by its spelling (one
+            # of the same number, or one digit apart, is another sea).
+            unnumbered = [zone for zone in set(self._sea.values()) if not re.search(r"\d", zone)]
+            return self._resolve("sea zone", name, self._sea, where, suggest=unnumbered)
         return self._resolve("sea zone", name, self._sea, where)
 
     def place(self, name: str, *, where: str | None = None) -> str:
@@ -172,7 +183,7 @@ class Names:
         rule = self._rule_name.get(game_name)
         return f"{game_name} ({rule})" if rule else game_name
 
-    def _resolve(self, kind: str, name: object, index: dict[str, str], where: str | None) -> str:
+    def _resolve(self, kind: str, name: object, index: dict[str, str], where: str | None, suggest: list[str] | None = None) -> str:
         if not isinstance(name, str):
             raise UnknownNameError(kind, str(name), set(index.values()), where=where)
         try:
@@ -180,7 +191,17 @@ class Names:
         except KeyError:
             game_names = set(index.values())
             accepted = game_names | {rule for rule in self._rule_names if rule.lower() in index and rule not in game_names}
-            raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None) from None
+            # Accepted and listed, a rule-text alias is never offered as "did you mean": the game's own name is.
+            offered = game_names if suggest is None else suggest
+            raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None, suggest=offered) from None
+
+
+def _same_role(name: str) -> list[str]:
+    """``name`` (lower case) and the other rule-text words of its role, ``name`` first ("tank": "tank", "tanks",
+    "armor", "armour")."""
+    word = name.strip().lower()
+    role = ROLE_OF_WORD.get(word)
+    return [word] + [w for w, r in ROLE_OF_WORD.items() if role is not None and r == role and w != word]
 
 
 def _index(game_names, rule_names: dict[str, str], known=None) -> dict[str, str]:

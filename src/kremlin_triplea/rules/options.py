@@ -55,8 +55,9 @@ class OptionParams:
         """These parameters on a map that lacks the rule-text names ``missing`` (lower case), and what that leaves out.
 
         Most kinds keep their parameters (an option that needs a missing name
-        fails with it by name); a kind whose parameters only narrow what is
-        allowed drops the parts that name nothing here (placement's exceptions).
+        fails with it by name). A kind whose parameters narrow what is allowed
+        never drops a part (issue 46: that allows what the rule forbids): it
+        keeps it and says how it holds here (placement's exceptions).
         """
         return self, ""
 

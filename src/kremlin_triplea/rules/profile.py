@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -457,7 +458,7 @@ def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
     if explicit is not None:
         return load_profile(explicit)
     for path in profile_places(game):
-        if path.is_file():
+        if os.path.lexists(path):  # a FIFO or a broken link there is refused by name, not passed over for another profile
             return load_profile(path)
     names = _map_names(game)
     for name in names:
@@ -469,12 +470,13 @@ def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
 
 
 def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
-    """The ruleset as far as it applies on a map whose profile leaves names ``[unmatched]``, and what was left out.
+    """The ruleset as far as it applies on a map whose profile leaves names ``[unmatched]``, and what that changes.
 
-    A neutral the map does not have is not in its table; a power's restriction
-    does not apply when the power or a place it may enter is missing; an
-    exclusion at a missing place has nothing to exclude. Options and scenarios
-    that need a missing name otherwise fail with it by name.
+    A neutral the map does not have is not in its table (it cannot be taken). A restriction is never dropped
+    (issue 46: dropping 000 D(5) offered Chinese battleships and takeovers of Denmark): it holds for what the map
+    has (:func:`restrictions_kept_in_part` says how), and the draft's state reads its unmatched names so that
+    they allow nothing the whole rule forbids. Options and scenarios that need a missing name otherwise fail with
+    it by name.
     """
     import attrs as _attrs
 
@@ -486,21 +488,39 @@ def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
     if len(neutrals) != len(ruleset.neutrals):
         gone = sorted(n.name for n in ruleset.neutrals.values() if n.name.lower() in missing)
         notes.append(f"the neutrals {', '.join(gone)} are not on this map (map profile [unmatched]): they cannot be taken")
-    restrictions = {}
-    for power, restriction in ruleset.restrictions.items():
-        lacking = [n for n in (power, *restriction.may_also_enter) if n.lower() in missing]
-        if lacking:
-            notes.append(f"the {power} restriction does not apply: the map profile leaves {', '.join(lacking)} unmatched")
-        else:
-            restrictions[power] = restriction
+    notes += [f"{title}: {how}" for title, how, _, _ in restrictions_kept_in_part(ruleset, profile)]
     options = []
     for option in ruleset.options:
         params, why = option.params.without_names(missing)
         if why:
-            notes.append(f"option {option.number}: {why}")
             option = _attrs.evolve(option, params=params)
         options.append(option)
-    return _attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions, options=tuple(options)), tuple(notes)
+    return _attrs.evolve(ruleset, neutrals=neutrals, options=tuple(options)), tuple(notes)
+
+
+def restrictions_kept_in_part(ruleset, profile: Profile) -> list[tuple[str, str, str, str]]:
+    """(title, how it holds here, the rule, its source) of each restriction a name the map profile leaves
+    ``[unmatched]`` keeps from holding as written: the players read it whole in the game's notes, and how it holds.
+
+    Who may pick (a power's restriction) and what may not be placed (a placement option's exception) hold for
+    every player, unit or place an unmatched name may be; where a power may go holds for the places that matched.
+    """
+    missing = {k.lower() for k in profile.unmatched}
+    found = []
+    for power, restriction in ruleset.restrictions.items():
+        hows = []
+        if power.lower() in missing:
+            hows.append(f"no player of this map is named {power}: the restriction binds every player the rules do not name")
+        lacking = [n for n in restriction.may_also_enter if n.lower() in missing]
+        if lacking:
+            hows.append(f"this map has no place named {' or '.join(lacking)}: {power} may not enter or take {'it' if len(lacking) == 1 else 'them'}")
+        if hows:
+            found.append((f"The {power} restriction, kept in part on this map", "; ".join(hows), restriction.rule, restriction.source))
+    for option in ruleset.options:
+        _, why = option.params.without_names(missing)
+        if why:
+            found.append((f"{option.label}, its exception kept in part on this map", why, option.rule, option.source))
+    return found
 
 
 _read_profile = ReadOnce(_load_profile, also=_base_text)

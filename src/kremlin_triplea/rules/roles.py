@@ -51,6 +51,7 @@ class UnitFacts:
     name: str
     options: dict[str, str] = attrs.field(eq=False)
     cost: int | None
+    bought: bool = False  # a player's production frontier sells it
 
     def flag(self, option: str) -> bool:
         return self.options.get(option, "").lower() == "true"
@@ -90,6 +91,16 @@ class UnitFacts:
         return self.factory or self.aa or self.flag("isInfrastructure")
 
     @property
+    def moves(self) -> bool:
+        """It moves (movement > 0): a trench, a fortification or a placeholder that never moves plays no unit's role."""
+        return self.number("movement") > 0
+
+    @property
+    def fights(self) -> bool:
+        """It attacks or defends (attack or defense > 0)."""
+        return self.number("attack") > 0 or self.number("defense") > 0
+
+    @property
     def sort_cost(self) -> int:
         return self.cost if self.cost is not None else 10**6
 
@@ -108,29 +119,35 @@ ROLES = {
     for role in (
         Role(
             "infantry",
-            lambda u: u.land and not u.infrastructure and not u.flag("canBlitz") and not u.flag("artillery"),
-            "a land unit that is not artillery, cannot blitz and is not infrastructure",
-            lambda u: (not u.flag("isInfantry"), u.number("movement") == 0, u.sort_cost),
-            "isInfantry first, then one that moves, then the cheapest",
+            lambda u: (
+                u.land and u.moves and u.fights and not u.infrastructure and not u.flag("isConstruction") and not u.flag("canBlitz") and not u.flag("artillery")
+            ),
+            "a land unit that moves and fights, is not artillery, cannot blitz and is not infrastructure",
+            lambda u: (not u.flag("isInfantry"), u.sort_cost),
+            "isInfantry first, then the cheapest",
         ),
         Role(
             "artillery",
-            lambda u: u.land and u.flag("artillery") and not u.infrastructure,
-            "a land unit with artillery=true",
+            lambda u: u.land and u.moves and u.flag("artillery") and not u.infrastructure,
+            "a land unit that moves, with artillery=true",
             lambda u: (u.flag("canBlitz"), u.sort_cost),
             "one that cannot blitz, then the cheapest",
         ),
         Role(
             "armour",
-            lambda u: u.land and u.flag("canBlitz") and not u.infrastructure,
-            "a land unit with canBlitz=true",
-            lambda u: (u.flag("artillery"), u.sort_cost),
-            "one that is not artillery, then the cheapest",
+            # The rule text's tank blitzes two territories and attacks at 3: a blitzer that moves one, or attacks at 1
+            # (a cavalry, a commando, a tank hunter), is not one.
+            lambda u: u.land and u.flag("canBlitz") and u.number("movement") >= 2 and u.number("attack") >= 2 and not u.infrastructure,
+            "a land unit with canBlitz=true that moves 2 or more and attacks at 2 or more",
+            # Nearest the rule text's tank (000's AA50 armour: moves 2, attacks 3), not the strongest: a map's unique
+            # generals also blitz, and attack harder.
+            lambda u: (u.flag("artillery"), abs(u.number("movement") - 2) + abs(u.number("attack") - 3), u.sort_cost),
+            "one that is not artillery, then the nearest to moving 2 and attacking 3, then the cheapest",
         ),
         Role(
             "fighter",
-            lambda u: u.air and not u.flag("isStrategicBomber"),
-            "an air unit that is not a strategic bomber",
+            lambda u: u.air and u.moves and u.fights and not u.flag("isStrategicBomber") and not u.flag("isSuicide") and not u.flag("isKamikaze"),
+            "an air unit that flies and fights, is not a strategic bomber and is not spent attacking (isSuicide, isKamikaze)",
             lambda u: (u.number("carrierCost") == 0, u.sort_cost),
             "one that lands on carriers, then the cheapest",
         ),
@@ -145,24 +162,24 @@ ROLES = {
         ),
         Role(
             "transport",
-            lambda u: u.sea and u.number("transportCapacity") > 0 and u.number("carrierCapacity") == 0 and not u.flag("isSub"),
-            "a sea unit with transportCapacity and no carrier capacity",
+            lambda u: u.sea and u.moves and u.number("transportCapacity") > 0 and u.number("carrierCapacity") == 0 and not u.flag("isSub"),
+            "a sea unit that moves, with transportCapacity and no carrier capacity",
             lambda u: (u.flag("isCombatTransport") or u.flag("canBombard"), u.sort_cost),
             "a pure transport, then the cheapest",
         ),
-        Role("submarine", lambda u: u.sea and (u.flag("isSub") or u.flag("isSubmarine")), "a sea unit with isSub=true"),
-        Role("destroyer", lambda u: u.sea and u.flag("isDestroyer"), "a sea unit with isDestroyer=true"),
+        Role("submarine", lambda u: u.sea and u.moves and (u.flag("isSub") or u.flag("isSubmarine")), "a sea unit that moves, with isSub=true"),
+        Role("destroyer", lambda u: u.sea and u.moves and u.flag("isDestroyer"), "a sea unit that moves, with isDestroyer=true"),
         Role(
             "cruiser",
-            lambda u: u.sea and u.flag("canBombard") and not u.two_hit and not u.flag("isDestroyer") and u.number("carrierCapacity") == 0,
-            "a one-hit sea unit that can bombard, is not a destroyer or carrier, and is not the battleship",
+            lambda u: u.sea and u.moves and u.flag("canBombard") and not u.two_hit and not u.flag("isDestroyer") and u.number("carrierCapacity") == 0,
+            "a one-hit sea unit that moves and can bombard, is not a destroyer or carrier, and is not the battleship",
         ),
-        Role("carrier", lambda u: u.sea and u.number("carrierCapacity") > 0, "a sea unit with carrierCapacity"),
+        Role("carrier", lambda u: u.sea and u.moves and u.number("carrierCapacity") > 0, "a sea unit that moves, with carrierCapacity"),
         # Classic maps' battleship takes one hit: then it is the dearest ship that bombards.
         Role(
             "battleship",
-            lambda u: u.sea and (u.two_hit or u.flag("canBombard")) and u.number("carrierCapacity") == 0,
-            "a two-hit sea unit, or a sea unit that can bombard, and not a carrier",
+            lambda u: u.sea and u.moves and (u.two_hit or u.flag("canBombard")) and u.number("carrierCapacity") == 0,
+            "a two-hit sea unit, or a sea unit that can bombard, that moves and is not a carrier",
             lambda u: (not u.two_hit, -u.sort_cost if u.cost is not None else 0),
             "two-hit first, then the most expensive",
         ),
@@ -175,11 +192,14 @@ ROLES = {
             "an immobile one, then the cheapest",
         ),
         # A structure that fires only at the bombers attacking it (a factory's, an airfield's isAAforBombingThisUnitOnly)
-        # is not an AA gun: one fires in combat or at aircraft flying over.
+        # is not an AA gun: one fires in combat or at aircraft flying over. The rule text's AA gun is a land unit a
+        # player buys or moves: a placeholder nobody buys and nothing moves (a damaged factory's) is not one.
         Role(
             "aa",
-            lambda u: not u.factory and any(u.flag(f) for f in ("isAA", "isAAforCombatOnly", "isAAforFlyOverOnly", "isRocket")),
-            "a unit that is not a factory with isAA, isAAforCombatOnly, isAAforFlyOverOnly or isRocket",
+            lambda u: (
+                u.land and not u.factory and (u.moves or u.bought) and any(u.flag(f) for f in ("isAA", "isAAforCombatOnly", "isAAforFlyOverOnly", "isRocket"))
+            ),
+            "a land unit that is not a factory, that moves or is bought, with isAA, isAAforCombatOnly, isAAforFlyOverOnly or isRocket",
         ),
     )
 }
@@ -199,7 +219,8 @@ def unit_facts(game: Game) -> list[UnitFacts]:
         for a in game.xml.attachments(kind="unitType", name="unitAttachment")
     }
     catalog = game.catalog
-    return [UnitFacts(name, options.get(name, {}), catalog.unit_types[name].cost) for name in catalog.unit_types]
+    bought = {unit for _, unit in catalog.costs}
+    return [UnitFacts(name, options.get(name, {}), catalog.unit_types[name].cost, name in bought) for name in catalog.unit_types]
 
 
 def match_role(role_name: str, units: list[UnitFacts], among: frozenset[str] | None = None, whose: str = "") -> RoleMatch:

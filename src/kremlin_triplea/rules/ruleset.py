@@ -50,6 +50,17 @@ class Neutral:
     note: str = ""
     group: str | None = None  # e.g. "major" / "minor" (001, 002)
 
+    @property
+    def value_words(self) -> str:
+        return neutral_value_words(self.ipc, self.group)
+
+
+def neutral_value_words(ipc: int | None, group: str | None) -> str:
+    """What the rule text makes a neutral worth, as a player reads it: its IPCs, else its group (001/002 give no IPCs)."""
+    if ipc is not None:
+        return f"{ipc} IPC"
+    return f"{group} neutral" if group else "no IPC value in the rule text"
+
 
 @attrs.frozen
 class PowerRestriction:
@@ -125,6 +136,8 @@ class Ruleset:
     bid: BidRules
     scenarios: tuple[Scenario, ...] = ()
     game_rules: tuple[GameRule, ...] = ()  # [[game_rule]]: rules that are not options (rules/game_rules.py)
+    # The games the rule text was written for, as MAP/GAME, its own first: a draft's default game.
+    games: tuple[str, ...] = ()
 
     def option(self, key: int | str, *, where: str | None = None) -> Option:
         """An option by its number in the rule text or by its id, e.g. 1 or "infantry"; ``where`` locates the key asking."""
@@ -162,7 +175,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             where=str(path),
         )
     root = Section(data, str(path), lines=KeyLines.of_text(text))
-    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule")
+    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule", "games")
     sides = root.texts("sides")
     if len(sides) != 2:
         raise root.fail("sides", "two side names (the first places the bid)", sides)
@@ -212,6 +225,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
         bid=_bid_rules(bid),
         scenarios=read_scenarios(root, (sides[0], sides[1])),
         game_rules=read_game_rules(root, "game_rule", root.text("id")),
+        games=tuple(root.texts("games", [])),
     )
     for option, section in zip(options, root.tables("option")):
         option.params.check_in(ruleset, root, section)

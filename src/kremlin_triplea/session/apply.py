@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kremlin_triplea.draft.run import Draft, DraftResult, open_game
 from kremlin_triplea.game import Game
-from kremlin_triplea.gamerules.house import HouseResult, apply_house_rules
+from kremlin_triplea.gamerules.house import HouseResult, apply_house_rules, written_from
 from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Ruleset
@@ -34,6 +34,8 @@ def apply_draft(
     """
     if draft.ruleset is None:
         game = game or open_game(draft, game_spec, maps_dir)
-        return apply_house_rules(game, [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules], draft.choices)
+        chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
+        # A game this tool wrote keeps the game options its draft wrote (as `house` keeps them).
+        return apply_house_rules(game, chosen, draft.choices, base=written_from(game, maps_dir))
     session = Session.from_draft(draft, game, game_spec=game_spec, maps_dir=maps_dir, ruleset=ruleset, profile=profile)
     return session._finish()  # the session is this call's own: finished in place, not on a copy (result() would replay it)

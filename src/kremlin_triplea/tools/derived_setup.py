@@ -108,16 +108,19 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
     notes = []
     players = {p.lower() for p in game.catalog.players}
     base_powers = {k.lower(): v for k, v in (base.powers if base else {}).items()}
-    restrictions = {}
-    land = {t.lower() for t, d in game.board.nodes.items() if not d["water"]}
+    # A restriction is kept whatever the map lacks (issue 46): its names the map has not are [unmatched], which the
+    # draft reads so that they allow nothing the whole rule forbids.
+    restrictions = dict(ruleset.restrictions)
+    unmatched: dict[str, str] = {}
+    land = {t.lower() for t, d in game.board.nodes.items() if not d["water"]} | {k.lower() for k in (base.places if base else {})}
     for power, restriction in ruleset.restrictions.items():
-        unknown = [t for t in restriction.may_also_enter if t.lower() not in land]
         if power.lower() not in players and power.lower() not in base_powers:
-            notes.append(f"the {power} restriction does not apply: the map has no power {power} (a profile's [powers] can name it)")
-        elif unknown:
-            notes.append(f"the {power} restriction does not apply: the map has no {', '.join(unknown)} (a profile's [places] can name them)")
-        else:
-            restrictions[power] = restriction
+            unmatched[power] = f"power: the map has no power {power} (a profile's [powers] can name it)"
+            notes.append(f"the {power} restriction binds every player the rules do not name: the map has no power {power} (a profile's [powers] can name it)")
+        unknown = [t for t in restriction.may_also_enter if t.lower() not in land]
+        if unknown:
+            unmatched.update({t: f"place: the map has no {t} (a profile's [places] can name it)" for t in unknown})
+            notes.append(f"the {power} restriction holds without {', '.join(unknown)}: the map has none (a profile's [places] can name them)")
     neutrals = map_neutrals(game)
     notes.append(f"{len(neutrals)} neutrals found on the map (unowned land with production 0, or impassable land)")
     derived_ruleset = attrs.evolve(ruleset, neutrals=neutrals, restrictions=restrictions)
@@ -131,6 +134,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
             neutral_coasts={},
             capital_marker=None,
             powers_may_enter={k: v for k, v in base.powers_may_enter.items() if k in {base.powers.get(p, p) for p in restrictions}},
+            unmatched={**base.unmatched, **unmatched},
         )
     else:
         profile = Profile(
@@ -150,6 +154,7 @@ def derived_setup(game: Game, ruleset: Ruleset, base: Profile | None = None) -> 
             factory_output_reason="no map profile: nobody has checked how this game limits a new factory's output",
             special_reasons={},
             units_by_power=own,
+            unmatched=unmatched,
         )
     return DerivedSetup(derived_ruleset, profile, tuple(notes), missing)
 

@@ -50,7 +50,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import resolve_game
 from kremlin_triplea.gamefile.safe import scratch_folder
 from kremlin_triplea.gamerules.actions import AppliedRules
-from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes
+from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes, house_switches
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.datafiles import named_rule_files
@@ -60,7 +60,6 @@ from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
 from kremlin_triplea.session import Bid, Declaration, Session, apply_draft
 from kremlin_triplea.tools.matrix_readback import Applied, Checker, snapshot, states_now
 from kremlin_triplea.tools.matrix_report import Cell, GameSpec, Report
-from kremlin_triplea.tools.rule_names import rule_names
 
 # -- what to run -----------------------------------------------------------------------
 
@@ -287,15 +286,16 @@ def _run_one(
     if setup is None:
         return
     ruleset, profile = setup.ruleset, setup.profile
-    blocked = blocked_options(ruleset, profile)
-    # The single rows and the bid rows drive no draft: each legal first pick (each bid) is tried on its own on the
+    # An option is judged by its legal picks alone, as `legal` judges it (issue 46: one offering "two transports, two
+    # submarines, or a submarine and a transport" is available on a map without transports); one whose every pick
+    # needs a unit the map lacks says so in its own choices. The single rows and the bid rows drive no draft: each legal first pick (each bid) is tried on its own on the
     # board of a draft at its start, then undone (_apply_in_memory). That board, fitted as apply fits it, is a
     # new session's; its steps stay empty.
     for side in ruleset.sides:
         game.reset()
         run = _draft_start(ruleset, profile, game, side)
         for option in ruleset.options:
-            _option_rows(report, run, option, side, blocked, label, single, list_only)
+            _option_rows(report, run, option, side, label, single, list_only)
     game.reset()
     run = _draft_start(ruleset, profile, game, ruleset.sides[0])
     for row, description, bid in () if list_only else bid_targets(run):
@@ -310,8 +310,8 @@ def _run_one(
     cell = report.cell(ruleset.id, "random drafts", label)
     rng = random.Random(seed * 1_000_003 + zlib.crc32(f"{ruleset.id} {label}".encode()))
     for number in range(samples):
-        # A host drafts from the options this map has: those needing a unit it lacks are left out.
-        _sample_draft(checker, cell, game, ruleset, profile, rng, number, label, blocked)
+        # A host drafts from the options this map has: those with no legal pick are left out.
+        _sample_draft(checker, cell, game, ruleset, profile, rng, number, label)
     game.reset()
 
 
@@ -357,27 +357,11 @@ def _draft_start(ruleset: Ruleset, profile: Profile | None, game: Game, first: s
     return Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile).run
 
 
-def blocked_options(ruleset: Ruleset, profile: Profile) -> dict[int, str]:
-    """The options that place a unit the profile leaves unmatched, and why."""
-    missing_units = {word: why.split("; needed by")[0] for word, why in profile.unmatched.items() if "unit: " in why}
-    needs = rule_names(ruleset).units
-    blocked: dict[int, str] = {}
-    for word, why in missing_units.items():
-        for by in needs.get(word, ()):
-            if by.startswith("option "):
-                blocked[int(by.split()[1])] = f"needs the unit {word!r}: {why}; the map profile's [units] must name it"
-    return blocked
-
-
-def _option_rows(report: Report, run: DraftRun, option: Option, side: str, blocked: dict[int, str], label: str, single: list[Applied], list_only: bool) -> None:
+def _option_rows(report: Report, run: DraftRun, option: Option, side: str, label: str, single: list[Applied], list_only: bool) -> None:
     """Every legal pick of one option for one side, applied in memory (its items go to ``single``), or why none."""
     ruleset, profile, game = run.ruleset, run.profile, run.game
     # A scenario option has a row per scenario; its own row only shows errors.
     cell = report.cell(ruleset.id, _row(option), label) if option.kind != "scenario" else Cell(ruleset.id, _row(option), label)
-    if option.number in blocked:
-        if blocked[option.number] not in cell.reasons:
-            cell.reasons.append(blocked[option.number])
-        return
     try:
         choices = run.option_choices(option, side)
     except KremlinError as error:
@@ -558,13 +542,11 @@ def game_rules_applied(run: DraftRun) -> AppliedRules:
     return rules
 
 
-def _sample_draft(
-    checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str, blocked: Collection[int] = ()
-) -> None:
+def _sample_draft(checker: Checker, cell: Cell, game: Game, ruleset: Ruleset, profile: Profile, rng: random.Random, number: int, label: str) -> None:
     """One whole draft drawn from the legal picks, written as a draft file's data and applied by ``apply_draft``."""
     made: list[str] = []
     try:
-        data = random_draft_data(game, ruleset, profile, rng, made, blocked)
+        data = random_draft_data(game, ruleset, profile, rng, made)
     except KremlinError as error:
         cell.errors.append(f"draft {number + 1} ({'; '.join(made)}): a legal pick was refused: {error}")
         return
@@ -640,7 +622,9 @@ def rule_switches(ruleset: Ruleset) -> list[str]:
             for term in (condition or "").split(" and "):
                 if term.strip():
                     found.setdefault(term.strip().removeprefix("not ").strip())
-    return list(found)
+    # A house set's switch a ruleset's rule names (001 header 4 gives way to 003 Winning) is that set's, not the draft's.
+    own = set().union(*house_switches().values())
+    return [name for name in found if name not in own]
 
 
 def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:

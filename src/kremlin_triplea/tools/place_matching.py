@@ -137,13 +137,41 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     for ruleset in rulesets:
         names += [n for n in rule_names(ruleset).places if n not in names]
     matches = {}
+    same = _same_board(game, known)
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
+        there = next((k for k in evidence if (k.map, k.game_file) == same), None) if same else None
+        if there is not None:
+            matches[rule] = PlaceMatch(
+                rule,
+                there.name,
+                f"this board is that of {there.map} ({there.game_file}): the same territories, and the same connections around every place "
+                f"its hand-written profile names; that profile calls it {there.name!r}",
+                exact=there.name == rule,
+            )
+            continue
         matches[rule] = _match_place(board, rule, kind, evidence)
     _match_by_removed_units(game, rulesets, matches)
     _match_numbered_by_rule_text(game, rulesets, matches)
     return matches
+
+
+def _same_board(game: Game, known: dict[str, list[KnownPlace]]) -> tuple[str, str] | None:
+    """The pinned game (map, file) whose board this one is: the same territories (by their words), and each place
+    its hand-written profile names here by the same name, of the same kind, with the same neighbours. Its
+    profile's places are then this board's too; found by the evidence, it says nothing of the game's set-up."""
+    keys = frozenset(place_key(n) for n in game.board.nodes)
+    boards: dict[tuple[str, str], list[KnownPlace]] = {}
+    for places in known.values():
+        for place in places:
+            if place.board == keys:
+                boards.setdefault((place.map, place.game_file), []).append(place)
+    board = game.board
+    for pinned, places in sorted(boards.items()):
+        if all(p.name in board.nodes and board.is_water(p.name) == p.water and frozenset(board.neighbours(p.name)) == p.neighbours for p in places):
+            return pinned
+    return None
 
 
 def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:
@@ -354,7 +382,14 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         found = step(board, rule, kind, evidence)
         if found is not None:
             return found
-    return _unmatched(board, rule, kind)
+    return _unmatched(board, rule, kind, evidence)
+
+
+def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
+    """Whether a name that lacks the rule text's words ``dropped`` may still be the place: not when one of them is a
+    nation's ("Italian East Africa" is not the British "East Africa", issue 46). Who holds it proves nothing either
+    way (Italian East Africa is British-held in AA50's 1941): such a place is for a person to match."""
+    return not any(word in group for word in dropped for group in POWER_NAMES)
 
 
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
@@ -400,7 +435,7 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
         same = board.named("key", place_key(known_place.name), kind.kind)
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & board.land_around(same[0])
-            if known_place.water and (len(shared) < 2 or len(shared) * 2 < len(known_place.land_neighbours | board.land_around(same[0]))):
+            if known_place.water and not _coasts_agree(known_place, board, same[0]):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             if not known_place.water and known_place.conflicts(board, same[0]) is not None:
                 continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
@@ -410,6 +445,12 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
                 f"{known_place.map} ({known_place.game_file}) calls it {known_place.name!r}; this game has a {'sea zone' if known_place.water else 'land territory'} of that name, with {len(shared)} of its {len(known_place.land_neighbours)} land neighbours there",
             )
     return None
+
+
+def _coasts_agree(known_place: KnownPlace, board, name: str) -> bool:
+    """Whether sea zone ``name`` here has most of the coasts ``known_place`` has on its map, two at least."""
+    shared = known_place.land_neighbours & board.land_around(name)
+    return len(shared) >= 2 and len(shared) * 2 >= len(known_place.land_neighbours | board.land_around(name))
 
 
 def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
@@ -469,10 +510,13 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
             for n in pool
             if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
+        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n])]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
-        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
+        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers; a sea
+        # zone by most of its coasts, two at least, as for a name a profile gives it (one shared word and one shared
+        # coast, Libya, made middle_east.xml's "Mediterranean sz 2" both the Central Mediterranean and the German fleet's).
         for known_place in evidence:
             inside = [
                 n
@@ -480,7 +524,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
                 if tokens[n]
                 and (token_set[n] < word_set or word_set < token_set[n])
                 and known_place.land_neighbours & board.land_around(n)
-                and (known_place.water or known_place.conflicts(board, n) is None)
+                and (_coasts_agree(known_place, board, n) if known_place.water else known_place.conflicts(board, n) is None)
             ]
             if len(inside) == 1:
                 shared = known_place.land_neighbours & board.land_around(inside[0])
@@ -492,16 +536,48 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
     return None
 
 
-def _unmatched(board, rule: str, kind: PlaceKind) -> PlaceMatch:
+def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
     what, because, candidates = _described(board, kind)
+    refused = _refused(board, rule, kind, evidence)
+    if refused:
+        # A territory has its words or the name a profile gives it, and was refused: say for what, not that none has.
+        return PlaceMatch(rule, None, f"{'; '.join(refused)}; a {what}{because}")
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
+    # A territory with its words refused for what the profiled maps show (its owner, another territory there): say so.
+    for name in board.named("key", place_key(rule), kind.kind):
+        refused = next((why for k in evidence if not k.water and (why := k.conflicts(board, name)) is not None), None)
+        if refused is not None:
+            return PlaceMatch(rule, None, f"{name} has its words, but not taken: {refused}")
     near = [n for _, n in closest(plain_words(rule), {n: plain_words(n) for n in candidates}, 0.6)[:3]] or ["none"]
     return PlaceMatch(
         rule,
         None,
         f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}",
     )
+
+
+def _refused(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> list[str]:
+    """Why each territory of its kind here that has the rule-text place's words, or the name a hand-written profile
+    gives it, was not taken: its starting owner (unowned where the place is a neutral, the other side's) or, for a
+    sea zone, its coasts."""
+    named = dict.fromkeys(board.named("key", place_key(rule), kind.kind, board_order=True))
+    for known_place in evidence:
+        named.update(dict.fromkeys(board.named("key", place_key(known_place.name), kind.kind, board_order=True)))
+    refused = []
+    for name in named:
+        for known_place in evidence:
+            if known_place.water != board.is_water(name):
+                continue
+            if known_place.water:
+                why = None if _coasts_agree(known_place, board, name) else f"its coasts are not those it has on {known_place.map}"
+            else:
+                why = known_place.conflicts(board, name)
+            if why is not None:
+                called = "has its words" if place_key(name) == place_key(rule) else f"is the name {known_place.map} gives it"
+                refused.append(f"{name} {called} but is not taken: {why}")
+                break
+    return refused
 
 
 def match_power(word: str, players: list[str], known: dict[str, str]) -> tuple[str | None, str]:

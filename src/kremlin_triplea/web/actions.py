@@ -54,3 +54,10 @@ class Actions:
         with self._lock:
             found = self._done.get(key)
         return found[1] if found is not None and found[0] == role else None
+
+
+def confirmation(key: str, action: str, option: str = "") -> str:
+    """Where an action sent with a key redirects: the page that says what it did (with the option the page had in
+    hand: an undo answered while a pick form is half filled comes back to that form)."""
+    kept = f"&option={option}" if option.isdecimal() and len(option) < 4 else ""
+    return f"/room/{key}?{DONE_PARAMETER}={action}{kept}"

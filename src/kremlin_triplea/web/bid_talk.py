@@ -8,6 +8,12 @@ itself, so a restart loses only the messages and the refused bid's form, never a
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
+
+from kremlin_triplea.web.room import Refused
+
+if TYPE_CHECKING:
+    from kremlin_triplea.web.room import Room
 
 #: The form field of the message sent with a bid or an answer, and its longest length (a sentence, not a letter).
 MESSAGE_FIELD = "message"
@@ -46,3 +52,37 @@ class BidTalk:
 
     def sent_by(self, side: str) -> dict[str, str] | None:
         return self.sent.get(side)
+
+
+class BidActions:
+    """The room's bid actions with their messages: each reads its message out of the form, has the room do the
+    action, then records what was sent and said (an action the room refuses records nothing)."""
+
+    def __init__(self, room: Room, talk: BidTalk) -> None:
+        self.room = room
+        self.talk = talk
+
+    def propose(self, role: str, form: dict[str, str]) -> str:
+        message = message_of(form)
+        sent = dict(form)
+        self.room.bid(role, form)
+        self.talk.proposed(role, sent, message)
+        return "the bid is entered: the other side agrees or refuses"
+
+    def answer(self, role: str, form: dict[str, str]) -> str:
+        message = message_of(form)
+        proposal = self.room.bid_proposal
+        said = self.room.answer_bid(role, form)
+        if proposal is not None:
+            self.talk.answered(role, proposal.side, form.get("agree") == "yes", message)
+        return said
+
+    def counter(self, role: str, form: dict[str, str]) -> str:
+        """The other side's bid refused and this one proposed, in one step (issue 43: a counter-offer)."""
+        message = message_of(form)
+        self.answer(role, {"seq": form.get("seq", ""), "agree": "no", "message": message})
+        try:
+            self.propose(role, {**form, "seq": str(self.room.seq), "message": message})
+        except Refused as error:
+            raise Refused(f"their bid is refused; yours was not proposed: {error}") from None
+        return "their bid is refused and yours proposed: the other side agrees or refuses"

@@ -15,12 +15,13 @@ from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered,
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
-from kremlin_triplea.errors import and_more
-from kremlin_triplea.model.changes import Change, PlaceUnits, SetOwner, SetTerritory
+from kremlin_triplea.errors import and_more, possessive
+from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
-from kremlin_triplea.rules.ruleset import Option, Ruleset
+from kremlin_triplea.rules.roles import units_of_power
+from kremlin_triplea.rules.ruleset import Option, Ruleset, neutral_value_words
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 
@@ -66,8 +67,7 @@ class NeutralTakeoverParams(OptionParams):
             lines = [f"take {self.count} neutrals worth at most {self.max_total_ipc} IPCs together:"]
         for neutral in ruleset.neutrals.values():
             army = ", ".join(f"{n} {u}" for u, n in neutral.army)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else str(neutral.group)
-            lines.append(f"  {neutral.name}: {value}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
+            lines.append(f"  {neutral.name}: {neutral.value_words}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
         if self.production == "unchanged":
             lines.append(f"production of a taken neutral: unchanged ({self.production_reason})")
         return lines
@@ -139,6 +139,10 @@ class NeutralChoice:
     takers: tuple[tuple[str, tuple[str, ...]], ...]  # (power, sea zones its navy may go to; () if no navy)
     group: str | None = None  # "major" / "minor" where the option counts groups
 
+    @property
+    def value_words(self) -> str:
+        return neutral_value_words(self.ipc, self.group)
+
 
 @attrs.frozen
 class NeutralChoices(OptionChoices):
@@ -157,8 +161,9 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
         known = ", ".join(n.name for n in state.neutrals.values())
         return Problem(option.quote("neutral"), option.source, f"{shown} is not a neutral of the table ({known})")
     data = state.board.node(territory)
-    # Untaken: impassable (AA50's neutrals, even British-held Saudi Arabia) or unowned (classic maps' passable neutrals).
-    if not data["impassable"] and data["owner"] is not None:
+    # Untaken: impassable (AA50's neutrals, even British-held Saudi Arabia), unowned (classic maps' passable neutrals)
+    # or held by a player of neither side (a map's neutral player: Oztea 1939 Global's Neutral_True, issue 46).
+    if not data["impassable"] and data["owner"] is not None and state.side_of.get(data["owner"]) is not None:
         return Problem(option.quote("neutral"), option.source, f"{shown} has already been taken over (owner {data['owner']})")
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
@@ -166,12 +171,27 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
     return army_problem(state, option, territory, power) or state.lock_problem(side, territory)
 
 
+def neutral_garrison(state: DraftState, territory: str) -> list[tuple[str | None, str, int]]:
+    """(owner, unit, count) of the units the map puts in a neutral: owned by nobody or by a player of neither side."""
+    units = state.board.units(territory)
+    return [(owner, unit, n) for (owner, unit), n in sorted(units.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])) if n and state.side_of.get(owner) is None]
+
+
 def army_problem(state: DraftState, option: Option, territory: str, power: str) -> Problem | None:
     """Why the neutral's army cannot join ``power``: it joins as ``power``'s own units (issue 28), never another power's
-    type, so a power the map gives none of one of them may not take it (WW2v6 1941 has no artillery)."""
+    type, so a power the map gives none of one of them may not take it (WW2v6 1941 has no artillery). A neutral with no
+    army in the table brings the map's garrison as it is: only to a power that can have those units."""
     neutral = state.neutrals[territory]
+    if not neutral.army:
+        can_have = units_of_power(state.board, power)
+        foreign = sorted({unit for _, unit, _ in neutral_garrison(state, territory) if unit not in can_have})
+        if foreign:
+            return Problem(
+                option.quote("neutral"), option.source, f"{possessive(neutral.name)} garrison cannot join {power}: {power} cannot have {', '.join(foreign)}"
+            )
+        return None
     problem = state.units_problem(option.quote("neutral"), option.source, power, (word for word, _ in neutral.army))
-    return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}") if problem is not None else None
+    return Problem(problem.rule, problem.source, f"{possessive(neutral.name)} army cannot join {power}: {problem.why}") if problem is not None else None
 
 
 def neutral_set_problem(state: DraftState, option: Option, territories: list[str]) -> Problem | None:
@@ -255,6 +275,16 @@ def apply_neutral_takeover(state: DraftState, pick: Pick) -> Outcome:
             facts.append("no longer impassable")
         affected.add(territory)
         army = neutral_army(state, territory, take.by)
+        # "you take over their armies as well" (000 option 3): the garrison the map puts there (neutral-owned units)
+        # is no longer the neutral's. The army of the ruleset's neutral table stands for it where the table gives
+        # one; a neutral found on the map (no table army) brings its garrison as it is (issue 46: the garrison stayed
+        # neutral-owned inside the taker's territory).
+        garrison = neutral_garrison(state, territory)
+        changes += [RemoveUnits(territory, owner, unit, n) for owner, unit, n in garrison]
+        if not neutral.army:
+            army = [(unit, n) for _, unit, n in garrison]
+        elif garrison:
+            facts.append(f"its garrison on the map ({', '.join(f'{n} {u}' for _, u, n in garrison)}) gives way to the rule's army")
         on_land = [(u, n) for u, n in army if not state.board.catalog.unit_type(u).is_ship]
         at_sea = [(u, n) for u, n in army if state.board.catalog.unit_type(u).is_ship]
         changes += [PlaceUnits(territory, take.by, u, n) for u, n in on_land]
@@ -303,7 +333,7 @@ def neutral_form(state: DraftState, choices: NeutralChoices, side: str) -> Form:
     def shown(territory: str) -> Answer:
         neutral = by_territory[territory]
         names = (neutral.name, territory) if neutral.name != territory else (territory,)
-        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.ipc} IPC")
+        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.value_words}")
 
     def neutral_asked(answers: Answers, n: int) -> Field:
         taken = tuple(answers[f"neutral.{k}"] for k in range(n))
@@ -400,8 +430,7 @@ class NeutralTakeover(OptionKind):
         lines = []
         for neutral in choices.neutrals:
             takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
-            lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
+            lines.append(f"  {neutral.name} [{neutral.territory}] {neutral.value_words}, by {takers}")
         if choices.neutral_pairs:
             lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
         return lines

@@ -14,7 +14,7 @@ from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered,
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.errors import KremlinError, UnknownNameError, possessive
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
@@ -78,15 +78,21 @@ class PlacementParams(OptionParams):
 
     def describe(self, ruleset: Any) -> list[str]:
         sets = " | ".join(" + ".join(s) for s in self.unit_sets)
-        lines = [f"units: {sets}; where: {' or '.join(self.at)}" + (f"; checks: {', '.join(self.require)}" if self.require else "")]
+        # The kinds of place and the checks in words (the ruleset file's own names are own_territory, same_power...).
+        at, checks = (" or ".join(a.replace("_", " ") for a in self.at), ", ".join(r.replace("_", " ") for r in self.require))
+        lines = [f"units: {sets}; where: {at}" + (f"; checks: {checks}" if checks else "")]
         return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
 
     def without_names(self, missing: set[str]) -> tuple[PlacementParams, str]:
-        kept = tuple(e for e in self.exclude if not any(n.lower() in missing for n in e))
-        if kept == self.exclude:
-            return self, ""
-        gone = ", ".join(e[2] for e in self.exclude if e not in kept)
-        return attrs.evolve(self, exclude=kept), f"the exclusions at {gone} do not apply: not on this map"
+        # An exception only narrows what is allowed: it is kept whole, an unmatched name standing for every name of
+        # its kind the profile gives no rule-text name (placement_problem), so a missing name never allows more.
+        widened = [
+            f"no {power} {unit} in {place}: this map names no {' or '.join(n for n in (power, unit, place) if n.lower() in missing)}, "
+            "so the exception holds for every player, unit or place the rules do not name"
+            for power, unit, place in self.exclude
+            if any(n.lower() in missing for n in (power, unit, place))
+        ]
+        return self, "; ".join(widened)
 
     def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
         for unit_set in self.unit_sets:
@@ -156,10 +162,15 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         why = "; ".join(dict.fromkeys(r[1] for r in relevant)) or f"{state.names.shown(place)} is not a place for a {unit}"
         return Problem(option.quote(key), option.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
     for excluded_power, excluded_unit, excluded_place in params.exclude:
-        names = state.names
-        excluded = names.power(excluded_power)  # its own unit for the word (issue 28), as the pick's entry is read
-        if (excluded, names.place(excluded_place)) == (power, place) and _unit_of(state, excluded_unit, excluded) == unit:
-            return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {names.shown(place)}: excepted by the option")
+        # A name of the exception the map profile leaves [unmatched] may be any the profile gives no rule-text name:
+        # the exception holds for all of them rather than for none (issue 46).
+        rule = f"{possessive(option.label)} exception"
+        if power not in state.players_for(excluded_power, rule) or place not in state.places_for(excluded_place, rule):
+            continue
+        # its own unit for the word (issue 28), as the pick's entry is read; any unit where the map has none for it
+        excluded_unit_here = _unit_of(state, excluded_unit, power)
+        if excluded_unit_here == unit or (excluded_unit_here is None and excluded_unit.strip().lower() in {k.lower() for k in state.profile.unmatched}):
+            return Problem(option.quote("exclude"), option.source, f"{power} {unit} in {state.names.shown(place)}: excepted by the option")
     problem = _requirement_problem(state, facts, option, power, unit, place)
     if problem is not None:
         return problem
@@ -275,6 +286,26 @@ def _unit_of(state: DraftState, word: str, power: str) -> str | None:
     """``power``'s unit for a rule-text word, or None where the map has none it can place (Names.own_unit)."""
     try:
         return state.names.own_unit(word, power)
+    except UnknownNameError:
+        return None
+
+
+def _why_unavailable(state: DraftState, params: PlacementParams, side: str, powers: list[str]) -> str:
+    """Why no unit set of the option can be placed: a unit every set needs that no power of the side has on this map
+    (its reason, e.g. the map profile leaves it unmatched), else that no place takes them."""
+    lacking: list[str] = []
+    for words in params.unit_sets:
+        gone = [w for w in dict.fromkeys(words) if all(_unit_of(state, w, p) is None for p in powers)]
+        if not gone:
+            return f"no power of the {side} has a legal place for these units"
+        lacking += [w for w in gone if w not in lacking]
+    why = next((reason for p in powers for w in lacking if (reason := _no_unit_reason(state, w, p)) is not None), None)
+    return f"no power of the {side} has a {' or '.join(lacking)} on this map" + (f" ({why})" if why else "")
+
+
+def _no_unit_reason(state: DraftState, word: str, power: str) -> str | None:
+    try:
+        return state.names.why_no_unit(word, power)
     except UnknownNameError:
         return None
 
@@ -587,7 +618,7 @@ class Placement(OptionKind):
                         possible = True
             elif all(any(by_unit.get((_unit_of(state, w, p), p)) for p in powers) for w in params.unit_sets[number]):
                 possible = True
-        unavailable = None if possible else f"no power of the {side} has a legal place for these units"
+        unavailable = None if possible else _why_unavailable(state, params, side, powers)
         return PlacementChoices(option, unavailable=unavailable, units=units, sets=tuple(sets))
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:

@@ -146,6 +146,13 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
         return Problem(option.quote("enemy_held"), option.source, f"{shown} is impassable: a neutral (option 3) or terrain, not enemy held")
     if owner is None or board.catalog.allied(power, owner):
         return Problem(option.quote("enemy_held"), option.source, f"{shown} is held by {owner or 'nobody'}, not by an enemy of {power}")
+    # "Enemy held" is held by the other side: a player of neither side (a map's neutral player, of alliance None or
+    # its own, at war with nobody) is not an enemy whatever its alliance (issue 46: its 79 territories, capitals
+    # included, were offered).
+    owner_side = state.side_of.get(owner)
+    if owner_side is None or owner_side == side:
+        sides = " nor the ".join(state.side_powers)
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is held by {owner}, a power of neither the {sides}: not enemy held")
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.takeover_only_where_may_enter and territory not in state.may_enter.get(power, frozenset()):
         return Problem(
