@@ -156,6 +156,7 @@
   var wasMine = null;
   function afterUpdate() {
     budget();
+    presence();  // the room moved: whoever moved it is here
     var mine = !!(room && room.getAttribute('data-your-move') === 'yes');
     if (mine && wasMine === false && document.hidden && window.Notification && Notification.permission === 'granted') {
       new Notification(document.title);
