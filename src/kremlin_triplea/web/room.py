@@ -584,7 +584,7 @@ class Room:
         except ValueError:
             raise FormError("seq: missing or not a number") from None
         if seq != self.seq:
-            raise Conflict(f"the draft moved on since this page was drawn (step {seq}, now {self.seq}): nothing was changed")
+            raise Conflict("the draft moved on since this page was drawn: nothing was changed (the page now shows the room as it is)")
 
     def _accepted(self, answer: Answer | None = None) -> None:
         """An action is accepted: the answer it gave (to a bid or an undo) replaces the one shown until now."""
