@@ -11,9 +11,9 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING
 
-from kremlin_triplea.draft.kinds import KINDS
+from kremlin_triplea.draft.form import Unanswered
 from kremlin_triplea.errors import KremlinError
-from kremlin_triplea.web.forms import FormError, pick_entry
+from kremlin_triplea.web.forms import FormError, pick_answers
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.choices import OptionChoices
@@ -32,9 +32,8 @@ def choice_effects(room: Room, chosen: OptionChoices, side: str, form: Form) -> 
     told = []
     for answer in field.choices:
         try:
-            entry = pick_entry({"option": str(option.number), field.key: answer.value}, side, KINDS[option.kind].target_key, form)
-            outcome = twin.push(twin.pick_from_toml(entry))
-        except (KremlinError, FormError) as error:
+            outcome = twin.push(twin.pick_from_answers(option, {field.key: answer.value}, side=side, form=form))
+        except (KremlinError, FormError, Unanswered) as error:
             told.append((answer.label, [], str(error)))
             continue
         told.append((answer.label, [line.strip() for line in (outcome.lines if outcome is not None else [])], None))
@@ -66,10 +65,10 @@ def pick_preview(room: Room, chosen: OptionChoices, side: str, form: Form, value
     known = {field.key for field in form.fields}
     sent = {k: v for k, v in values.items() if k in known} | {"option": str(chosen.option.number)}
     try:
-        entry = pick_entry(sent, side, KINDS[chosen.option.kind].target_key, form)
+        answers = pick_answers(sent, form)
         twin = room.session.copy()
-        outcome = twin.push(twin.pick_from_toml(entry))
-    except (KremlinError, FormError) as error:
+        outcome = twin.push(twin.pick_from_answers(chosen.option, answers, side=side, form=form))
+    except (KremlinError, FormError, Unanswered) as error:
         return [], str(error)
     return [line.strip() for line in (outcome.lines if outcome is not None else [])], None
 
