@@ -60,9 +60,7 @@ class Judge:
         self.error = JClass("ch.qos.logback.classic.Level").ERROR
         properties = JClass("games.strategy.triplea.Properties").class_
         self.getters = [
-            m
-            for m in properties.getDeclaredMethods()
-            if len(m.getParameterTypes()) == 1 and str(m.getParameterTypes()[0].getSimpleName()) == "GameProperties"
+            m for m in properties.getDeclaredMethods() if len(m.getParameterTypes()) == 1 and str(m.getParameterTypes()[0].getSimpleName()) == "GameProperties"
         ]
 
     def judge(self, path: str) -> dict[str, str]:

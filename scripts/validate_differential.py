@@ -50,7 +50,9 @@ def main() -> int:
             tool_time += time.perf_counter() - start
             table[answer["verdict"], tool] += 1
             if compared(answer["verdict"], tool) == DISAGREE:
-                wrong.append(f"{mutation.base.name} seed {mutation.seed}: {mutation.what}: 2.7 {answer['verdict']} [{answer['why'][:160]}], validate {tool} {errors[:1]}")
+                wrong.append(
+                    f"{mutation.base.name} seed {mutation.seed}: {mutation.what}: 2.7 {answer['verdict']} [{answer['why'][:160]}], validate {tool} {errors[:1]}"
+                )
                 print(wrong[-1], flush=True)
     print(f"\n{args.count:,} edits of {len(games)} games: 2.7 {engine_time:.0f} s, validate {tool_time:.0f} s")
     print("2.7's verdict | validate's | count")

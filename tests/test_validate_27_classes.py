@@ -250,6 +250,7 @@ FOUND = [
     ("structure", "an alliance without its name", "ww2v2.xml", 2532813204, "refuses"),
     ("2.7 validation", "a canal whose landTerritories option lost its name", "kremlin.xml", 2945781980, "refuses"),
     ("2.7 validation", "a canal whose landTerritories option has no name", "lhtr.xml", 3425118162, "refuses"),
+    ("references", "resources '0' (a count without the resource)", "ww2v2.xml", 531, "refuses"),
 ]
 CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
 

@@ -154,6 +154,9 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
                 continue
             name = option_name(written)
             found = properties.get(name, {})
+            if found.get("counted"):
+                yield from _counted_name(game, java_class, written, value, found["counted"], option)
+                continue
             kind = found.get("names")
             if kind is None or found.get("count_first") or (java_class, name) in OPTION_REFERENCES:  # those: unknown_names_in_options
                 continue
@@ -162,6 +165,8 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
             if value in found.get("words", ()):
                 continue  # a word 2.7 takes instead of names (as the probes found)
             listed = value.split(":")
+            if len(listed) > 1 and listed[0] in found.get("prefixes", ()):
+                listed = listed[1:]  # a word 2.7 takes before the names (``BY:``, as the probes found)
             if found.get("parts") and len(listed) not in found["parts"]:
                 yield option, f"{java_class} option {written}: {len(listed)} names where 2.7 takes {' or '.join(map(str, found['parts']))}; {REFUSES}"
                 continue
@@ -169,6 +174,16 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
                 if not game.has(kind, each):
                     yield option, f"{java_class} option {written}: {unknown(kind, each, game.declared[kind])}; {REFUSES}"
                     break
+
+
+def _counted_name(game: GameIndex, java_class: str, written: str, value: str, kind: str, option: etree._Element) -> Iterator[Finding]:
+    """An option whose value is a count then a name (``1:Gold``, as the tables say): both there, the count a Java
+    int, the name declared."""
+    parts = value.split(":")
+    if len(parts) < 2 or java_int(parts[0]) is None:
+        yield option, f"{java_class} option {written}: {value!r} is not a whole number then a {kind}; {REFUSES}"
+    elif not game.has(kind, parts[1]):
+        yield option, f"{java_class} option {written}: {unknown(kind, parts[1], game.declared[kind])}; {REFUSES}"
 
 
 def _option_value(attachment: etree._Element, java_class: str, name: str):
