@@ -21,8 +21,8 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   in the class files of the class and its superclasses is asked: the names are a ``switch`` in 2.7, not a map),
   with its kind found by setting values on a fresh attachment (of a game declaring one unit type, territory, player
   and resource, attached to the unit type) as the parser does
-  (``MutableProperty.setValue``): ``int`` (``1`` taken and read back as the Integer 1, a word and ``true`` refused:
-  ``Integer.parseInt``), ``boolean`` (``true``, ``FALSE`` and ``tRuE`` taken; numbers, words, empty and spaced
+  (``MutableProperty.setValue``): ``int`` (``1`` taken and read back as the Integer 1 unless the
+  property is write-only; words, flags, names, empty refused: ``Integer.parseInt``), ``boolean`` (``true``, ``FALSE`` and ``tRuE`` taken; numbers, words, empty and spaced
   ``true`` refused: ``getBool``),
   ``text`` (anything taken), or
   ``checked`` (read by its own parser, which refuses what names nothing in an empty game); the Java type of the
@@ -186,7 +186,8 @@ def _kind(make, name: str) -> str:
             read[value] = prop.getValue()
         except Exception:  # noqa: BLE001 - a write-only property: nothing to read back
             read[value] = None
-    if taken["1"] and not (taken["word"] or taken["true"] or taken["FALSE"]) and _is(read["1"], "java.lang.Integer", 1):
+    numbers_only = taken["1"] and not any(taken[v] for v in PROBES[3:])  # a range may refuse -7 or 0: still read as an int
+    if numbers_only and (read["1"] is None or _is(read["1"], "java.lang.Integer", 1)):  # None: a write-only property
         return "int"
     if taken["true"] and taken["FALSE"] and taken["tRuE"] and not any(taken[v] for v in PROBES[:7] + PROBES[10:]):
         return "boolean"
