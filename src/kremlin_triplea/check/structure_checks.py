@@ -14,7 +14,7 @@ from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, game_property_type, triplea2
 from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
-from kremlin_triplea.check.javaread import java_boolean, java_int
+from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_boolean, java_int
 from kremlin_triplea.check.name_checks import OPTION_REFERENCES
 from kremlin_triplea.check.option_checks import option_name
 
@@ -275,6 +275,27 @@ def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
     for name, territories in zones.items():
         if len(territories) != 2:
             yield first[name], f"canal {name!r} is on {len(territories)} sea zone{'s' if len(territories) != 1 else ''}, not exactly 2; {REFUSES}"
+
+
+def editable_numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
+    """An editable number property whose value lies outside its min and max, or whose max is below its min
+    (NumberProperty: "Default 2147483647 value out of range, 0 - 1000")."""
+    if game.engine != TRIPLEA_2:
+        return
+    for prop in game.root.iterfind("propertyList/property"):
+        value = _property_value(prop)
+        if java_boolean(prop.get("editable") or "") is not True or _inferred_type(value) != "int":
+            continue
+        number = prop.find("number")
+        bounds = []
+        for bound, unset in (("min", JAVA_INT_MIN), ("max", JAVA_INT_MAX)):
+            text = prop.get(bound) if prop.get(bound) is not None else (number.get(bound) if number is not None else None)
+            bounds.append(unset if text is None else java_int(text))
+        low, high = bounds
+        if low is None or high is None:
+            continue  # a bound 2.7 cannot read: numbers_the_engine_cannot_read's
+        if high < low or not low <= int(value) <= high:
+            yield prop, f"editable property {prop.get('name')!r} value {value} is outside its range {low} - {high}; {REFUSES}"
 
 
 def _property_value(prop: etree._Element) -> str | None:
