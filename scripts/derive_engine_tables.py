@@ -21,8 +21,8 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   in the class files of the class and its superclasses is asked: the names are a ``switch`` in 2.7, not a map),
   with its kind found by setting values on a fresh attachment (of a game declaring one unit type, territory, player
   and resource, attached to the unit type) as the parser does
-  (``MutableProperty.setValue``): ``int`` (``1`` taken and read back as the Integer 1, a word and ``true`` refused:
-  ``Integer.parseInt``), ``boolean`` (``true``, ``FALSE`` and ``tRuE`` taken; numbers, words, empty and spaced
+  (``MutableProperty.setValue``): ``int`` (``1`` taken and read back as the Integer 1 unless the
+  property is write-only; words, flags, names, empty refused: ``Integer.parseInt``), ``boolean`` (``true``, ``FALSE`` and ``tRuE`` taken; numbers, words, empty and spaced
   ``true`` refused: ``getBool``),
   ``text`` (anything taken), or
   ``checked`` (read by its own parser, which refuses what names nothing in an empty game); the Java type of the
@@ -30,7 +30,8 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   ``checked`` option whose value is only ``:``-separated names of one kind (unit types, territories, players or
   resources, found by setting names on an attachment of a game declaring one of each), that kind (``names``), how
   many names it takes (``parts``: None for any number), whether a whole number may come first (``count_first``) and
-  the words it takes alone instead (``words``).
+  the strings of the class's files it takes alone instead (``words``) or before the names (``prefixes``); for one
+  whose value is a count then a name (``1:Gold``), the name's kind (``counted``).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ ATTACHMENTS = "games.strategy.triplea.attachments."
 #: Values set on a fresh attachment to tell a property's kind (see the module's docstring).
 PROBES = ("1", "-7", "0", "word", "yes", "", " true", "true", "FALSE", "tRuE", "ProbeUnit", "ProbeLand", "ProbePlayer", "ProbeResource")
 _IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*")
+#: A string of a class file that may be a word an option takes (``BY``, ``controlled``): letters, at most 20.
+_WORD = re.compile(r"[A-Za-z]{1,20}")
 
 
 def class_file_names(jar: Path, class_name: str) -> set[str]:
@@ -183,7 +186,8 @@ def _kind(make, name: str) -> str:
             read[value] = prop.getValue()
         except Exception:  # noqa: BLE001 - a write-only property: nothing to read back
             read[value] = None
-    if taken["1"] and not (taken["word"] or taken["true"] or taken["FALSE"]) and _is(read["1"], "java.lang.Integer", 1):
+    numbers_only = taken["1"] and not any(taken[v] for v in PROBES[3:])  # a range may refuse -7 or 0: still read as an int
+    if numbers_only and (read["1"] is None or _is(read["1"], "java.lang.Integer", 1)):  # None: a write-only property
         return "int"
     if taken["true"] and taken["FALSE"] and taken["tRuE"] and not any(taken[v] for v in PROBES[:7] + PROBES[10:]):
         return "boolean"
@@ -222,29 +226,29 @@ def _is(value, java_type: str, expected) -> bool:
     )
 
 
-#: Words an option of names may take instead of a name (each tried: those it takes are kept in ``words``).
-WORDS = ("true", "false", "TRUE", "FALSE", "all", "ALL", "none", "NONE", "each", "controlled", "original", "map", "enemy")
-
 #: The one name of each kind the game of the reference probes declares (see ``_names_of``).
 NAMED = {"unit type": "ProbeUnit", "territory": "ProbeLand", "player": "ProbePlayer", "resource": "ProbeResource"}
 
 
 def _game_with_one_of_each():
-    """A game declaring one unit type, territory, player and resource (``NAMED``), nothing else."""
+    """A game declaring one unit type, territory, player and resource (``NAMED``), and the unit type ``infantry``."""
     from jpype import JClass
 
     data = JClass("games.strategy.engine.data.GameData")()
     data.getUnitTypeList().addUnitType(JClass("games.strategy.engine.data.UnitType")(NAMED["unit type"], data))
+    # and the unit type an option may default to (productionPerXTerritories' "2" is "2:infantry"), so such a value is taken
+    data.getUnitTypeList().addUnitType(JClass("games.strategy.engine.data.UnitType")(JClass("games.strategy.triplea.Constants").UNIT_TYPE_INFANTRY, data))
     data.getMap().addTerritory(JClass("games.strategy.engine.data.Territory")(NAMED["territory"], data))
     data.getPlayerList().addPlayerId(JClass("games.strategy.engine.data.GamePlayer")(NAMED["player"], data))
     data.getResourceList().addResource(JClass("games.strategy.engine.data.Resource")(NAMED["resource"], data))
     return data
 
 
-def _names_of(mapper, java_class: str, name: str) -> dict | None:
+def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | None:
     """What a ``checked`` option's value names, when it is only ``:``-separated names of one kind: the kind, how
-    many names it takes (1 to 3 tried; None when any of them) and whether a whole number may come first. Each kind's
-    name is set alone, twice and three times (``A:A``), and an unknown name in each of those places refused."""
+    many names it takes (1 to 3 tried; None when any of them), whether a whole number may come first, and which of
+    ``words`` (the strings of the class's files) it takes alone, or before the names (``BY:``). Each kind's name is
+    set alone, twice and three times (``A:A``), and an unknown name in each of those places refused."""
     from jpype import JClass
 
     def taken(value: str) -> bool:
@@ -261,9 +265,37 @@ def _names_of(mapper, java_class: str, name: str) -> dict | None:
     for kind, known in NAMED.items():
         parts = [n for n in (1, 2, 3) if taken(":".join([known] * n))]
         if parts and not any(taken(":".join([known] * (n - 1) + ["ProbeNothing"])) for n in parts):
-            words = sorted(word for word in WORDS if taken(word))
-            found.append({"names": kind, "parts": None if parts == [1, 2, 3] else parts, "count_first": taken(f"1:{known}"), "words": words})
+            found.append(
+                {
+                    "names": kind,
+                    "parts": None if parts == [1, 2, 3] else parts,
+                    "count_first": taken(f"1:{known}"),
+                    "words": sorted(word for word in words if taken(word)),
+                    "prefixes": sorted(word for word in words if taken(f"{word}:{known}")),
+                }
+            )
     return found[0] if len(found) == 1 else None
+
+
+def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
+    """The kind of thing a ``checked`` option's value names after a count (``1:Gold``): a count then a known name
+    taken; the name alone, the count alone, two names, an unknown name and a count that is no number refused."""
+    from jpype import JClass
+
+    def taken(value: str) -> bool:
+        data = _game_with_one_of_each()
+        try:
+            mapper.newAttachment(java_class, "probe", None, data).get().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
+        except Exception:  # noqa: BLE001 - a refusal is the answer sought
+            return False
+        return True
+
+    if taken("1:ProbeNothing") or taken("ProbeNothing") or taken("1"):
+        return None
+    if any(taken(f"{one}:{other}") for one in NAMED.values() for other in NAMED.values()):
+        return None  # the count may be left out (``Land:Unit``): not a count then a name
+    kinds = [kind for kind, known in NAMED.items() if taken(f"1:{known}") and not taken(known) and not taken(f"x:{known}")]
+    return kinds[0] if len(kinds) == 1 else None
 
 
 def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:
@@ -284,14 +316,19 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
         for owner in _superclasses(cls):
             candidates |= class_file_names(jar, str(owner.getName()))
         field_types = _field_types(cls)
+        words = sorted(
+            {text for owner in _superclasses(cls) for text in class_file_texts(jar, str(owner.getName())) if _WORD.fullmatch(text)} - set(NAMED.values())
+        )
         properties = {}
         for name in sorted(candidates):
             if not make().getPropertyOrEmpty(name).isPresent():
                 continue
             kind = _kind(make, name)
             properties[name] = {"kind": kind, "java_type": field_types.get(name), "default": _default(make, name)}
-            if kind == "checked" and (names := _names_of(mapper, java_class, name)):
+            if kind == "checked" and (names := _names_of(mapper, java_class, name, words)):
                 properties[name].update(names)
+            elif kind == "checked" and (counted := _counted_name_of(mapper, java_class, name)):
+                properties[name]["counted"] = counted
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found

@@ -49,7 +49,7 @@ def main() -> int:
             tool, errors = tool_verdict(path)
             tool_time += time.perf_counter() - start
             table[answer["verdict"], tool] += 1
-            if compared(answer["verdict"], tool) == DISAGREE:
+            if compared(answer["verdict"], tool, answer["why"], errors) == DISAGREE:
                 wrong.append(
                     f"{mutation.base.name} seed {mutation.seed}: {mutation.what}: 2.7 {answer['verdict']} [{answer['why'][:160]}], validate {tool} {errors[:1]}"
                 )

@@ -250,6 +250,13 @@ FOUND = [
     ("structure", "an alliance without its name", "ww2v2.xml", 2532813204, "refuses"),
     ("2.7 validation", "a canal whose landTerritories option lost its name", "kremlin.xml", 2945781980, "refuses"),
     ("2.7 validation", "a canal whose landTerritories option has no name", "lhtr.xml", 3425118162, "refuses"),
+    ("references", "resources '0' (a count without the resource)", "ww2v2.xml", 531, "refuses"),
+    ("option values", "ProductionOnly 'maybe' (a write-only int)", "iron_blitz_2nd_Edition.xml", 930000278, "refuses"),
+    ("property types", "Heavy Bomber Dice Rolls '3x' (cast while 2.7 loads the game)", "iron_blitz_1945B.xml", 2876751893, "refuses"),
+    ("2.7 validation", "a canal whose landTerritories option moved away", "iron_blitz_1942A.xml", 2397719522, "refuses"),
+    ("numbers", "an editable number beyond its max", "iron_blitz.xml", 3063718025, "refuses"),
+    ("option names", "a capital option without value (left out)", "gold.xml", 614994636, "reads"),
+    ("option names", "a capital option whose value is spelt Value (left out)", "lhtr.xml", 1296264468, "reads"),
 ]
 CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
 

@@ -129,7 +129,7 @@ def test_validate_agrees_with_27_on_random_edits(batch: list[Mutation], judge: J
     wrong = []
     for mutation, (tool, errors) in zip(batch, tools):
         answer = judge.receive()
-        if compared(answer["verdict"], tool) not in (AGREE, UNCHECKED):
+        if compared(answer["verdict"], tool, answer["why"], errors) not in (AGREE, UNCHECKED):
             wrong.append(
                 f"{mutation.base.name} seed {mutation.seed}: {mutation.what}: 2.7 {answer['verdict']} [{answer['why'][:200]}], validate {tool} {errors[:1]}"
             )

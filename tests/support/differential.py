@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from lxml import etree
@@ -28,9 +29,13 @@ def tool_verdict(path: Path) -> tuple[str, list[str]]:
     return ("misreads" if errors else "reads"), errors
 
 
-def compared(engine: str, tool: str) -> str:
+def compared(engine: str, tool: str, why: str = "", errors: Sequence[str] = ()) -> str:
     """Whether the verdicts agree. The judge sees refusals and property casts only: where validate says 2.7 reads
-    a game otherwise than it says (units it makes none of, ...) and the judge sees it read, that is unchecked."""
+    a game otherwise than it says (units it makes none of, ...) and the judge sees it read, that is unchecked. A
+    property 2.7 cannot cast is one verdict whether 2.7 meets it loading the game (some properties are read then:
+    a refusal) or in play (a misreading)."""
+    if engine == "refuses" and tool == "misreads" and "ClassCastException" in why and any("ClassCastException" in e for e in errors):
+        return AGREE
     if engine == "refuses":
         return AGREE if tool == "refuses" else DISAGREE
     if engine == "misreads":

@@ -31,7 +31,7 @@ class Mutation:
     base: Path
     seed: int
     what: str  # the edit, in words
-    data: bytes
+    data: bytes = attrs.field(repr=False)
 
 
 @functools.cache

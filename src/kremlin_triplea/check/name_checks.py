@@ -307,6 +307,8 @@ def unknown_names_in_options(game: GameIndex) -> Iterator[Finding]:
             continue  # none of its options names anything (a game has thousands of unit attachments)
         for option in attachment.iterfind("option"):
             written = option.get("name", "")
+            if game.engine == TRIPLEA_2 and not (written and option.get("value")):
+                continue  # 2.x leaves out an option without name or value (GameParser.setOptions; empty is none)
             # 2.x looks an option up decapitalized and by its legacy name's new one (check/option_checks.py)
             reference = OPTION_REFERENCES.get((java_class, option_name(written) if game.engine == TRIPLEA_2 else written))
             if reference is None:

@@ -14,7 +14,7 @@ from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, game_property_type, triplea2
 from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
-from kremlin_triplea.check.javaread import java_boolean, java_int
+from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_boolean, java_int
 from kremlin_triplea.check.name_checks import OPTION_REFERENCES
 from kremlin_triplea.check.option_checks import option_name
 
@@ -154,6 +154,9 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
                 continue
             name = option_name(written)
             found = properties.get(name, {})
+            if found.get("counted"):
+                yield from _counted_name(game, java_class, written, value, found["counted"], option)
+                continue
             kind = found.get("names")
             if kind is None or found.get("count_first") or (java_class, name) in OPTION_REFERENCES:  # those: unknown_names_in_options
                 continue
@@ -162,6 +165,8 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
             if value in found.get("words", ()):
                 continue  # a word 2.7 takes instead of names (as the probes found)
             listed = value.split(":")
+            if len(listed) > 1 and listed[0] in found.get("prefixes", ()):
+                listed = listed[1:]  # a word 2.7 takes before the names (``BY:``, as the probes found)
             if found.get("parts") and len(listed) not in found["parts"]:
                 yield option, f"{java_class} option {written}: {len(listed)} names where 2.7 takes {' or '.join(map(str, found['parts']))}; {REFUSES}"
                 continue
@@ -169,6 +174,16 @@ def _option_names(game: GameIndex) -> Iterator[Finding]:
                 if not game.has(kind, each):
                     yield option, f"{java_class} option {written}: {unknown(kind, each, game.declared[kind])}; {REFUSES}"
                     break
+
+
+def _counted_name(game: GameIndex, java_class: str, written: str, value: str, kind: str, option: etree._Element) -> Iterator[Finding]:
+    """An option whose value is a count then a name (``1:Gold``, as the tables say): both there, the count a Java
+    int, the name declared."""
+    parts = value.split(":")
+    if len(parts) < 2 or java_int(parts[0]) is None:
+        yield option, f"{java_class} option {written}: {value!r} is not a whole number then a {kind}; {REFUSES}"
+    elif not game.has(kind, parts[1]):
+        yield option, f"{java_class} option {written}: {unknown(kind, parts[1], game.declared[kind])}; {REFUSES}"
 
 
 def _option_value(attachment: etree._Element, java_class: str, name: str):
@@ -260,6 +275,27 @@ def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
     for name, territories in zones.items():
         if len(territories) != 2:
             yield first[name], f"canal {name!r} is on {len(territories)} sea zone{'s' if len(territories) != 1 else ''}, not exactly 2; {REFUSES}"
+
+
+def editable_numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
+    """An editable number property whose value lies outside its min and max, or whose max is below its min
+    (NumberProperty: "Default 2147483647 value out of range, 0 - 1000")."""
+    if game.engine != TRIPLEA_2:
+        return
+    for prop in game.root.iterfind("propertyList/property"):
+        value = _property_value(prop)
+        if java_boolean(prop.get("editable") or "") is not True or _inferred_type(value) != "int":
+            continue
+        number = prop.find("number")
+        bounds = []
+        for bound, unset in (("min", JAVA_INT_MIN), ("max", JAVA_INT_MAX)):
+            text = prop.get(bound) if prop.get(bound) is not None else (number.get(bound) if number is not None else None)
+            bounds.append(unset if text is None else java_int(text))
+        low, high = bounds
+        if low is None or high is None:
+            continue  # a bound 2.7 cannot read: numbers_the_engine_cannot_read's
+        if high < low or not low <= int(value) <= high:
+            yield prop, f"editable property {prop.get('name')!r} value {value} is outside its range {low} - {high}; {REFUSES}"
 
 
 def _property_value(prop: etree._Element) -> str | None:

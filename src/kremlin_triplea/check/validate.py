@@ -76,6 +76,7 @@ from kremlin_triplea.check.reading27 import read_as_27
 from kremlin_triplea.check.structure_checks import (
     attributes_the_engine_requires,
     canals_the_engine_refuses,
+    editable_numbers_out_of_range,
     nameless_declarations,
     properties_the_engine_cannot_cast,
     rules_in_a_frontier_twice,
@@ -201,6 +202,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     unit_attachments_the_engine_refuses,
     canals_the_engine_refuses,
     properties_the_engine_cannot_cast,
+    editable_numbers_out_of_range,
     unknown_names_in_options,
     bids_for_unknown_players,
     unit_types_without_unit_attachment,
@@ -225,6 +227,7 @@ STATE_CHECKS = {
     unknown_references,
     unknown_references_27,
     properties_the_engine_cannot_cast,
+    editable_numbers_out_of_range,
     player_named_neutral,
     bids_for_unknown_players,
     owned_territories_without_territory_attachment,
