@@ -10,11 +10,12 @@
 4. Import time of the package (target <= 150 ms), beside `python -c pass`.
 5. How the matrix time grows with the number of territories: the generic
    options (no map profile) of kremlin-aa50 on corpus maps of different sizes.
-6. Per game, kremlin-aa50's matrix as it is and with every written file failing validation (a warning added to
-   each): seconds, files written and peak memory, each in its own process (issue 46: the read-back must stay
-   linear in the cells whatever fails).
+6. The matrix per game, each in a process of its own: wall and CPU time and peak resident memory, for a pinned game,
+   a held-out game (tests/data) with the profile `profile new` drafts, and the pinned game again with every written
+   file invalid in every place it changes (every cell fails): the read-back must stay linear in cells whatever fails
+   (issue 46).
 
-Usage: python scripts/bench_matrix.py [--engine] [--skip-scaling] [--maps-dir DIR]
+Usage: python scripts/bench_matrix.py [--engine] [--skip-scaling] [--maps-dir DIR] [--only-per-game]
 """
 
 from __future__ import annotations
@@ -167,47 +168,82 @@ def scaling(maps_dir: Path) -> None:
             )
 
 
-def one_game(maps_dir: Path, game: str, fail_all: bool) -> None:
-    """kremlin-aa50's matrix on one game (every file failing with ``fail_all``): one line of figures (run in a child)."""
-    import resource
-
-    from kremlin_triplea.check.validate import WARNING, Problem
-    from kremlin_triplea.draft.rulesets import load_named_ruleset
-    from kremlin_triplea.tools import matrix_readback
-
-    if fail_all:
-        matrix_readback.Checker.new_problems = lambda self, g, problems: [Problem(g.source, 1, "every file fails (bench)", WARNING)]
-    start, cpu = time.perf_counter(), time.process_time()
-    report = run_matrix([load_named_ruleset("kremlin-aa50")], [maps_dir / game], maps_dir=maps_dir, samples=2, include_covered=False)
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    cells = sum(1 for c in report.cells.values() if c.applied)
-    print(
-        f"  {game}{' (every file failing)' if fail_all else ''}: {seconds:.1f} s ({cpu:.1f} s CPU), {report.figures['files_written']:.0f} files "
-        f"for {cells} cells, {len(report.failed)} failed, peak {peak:.0f} MB"
-    )
+PER_GAME_RULESETS = ("kremlin-aa50", "kremlin-classic")
+HELD_OUT = REPO / "tests" / "data" / "world_war_ii_v4" / "WW2v4.xml"
 
 
 def per_game(maps_dir: Path) -> None:
-    print("kremlin-aa50's matrix per game, as it is and with every written file failing validation:")
-    for game in ("world_war_ii_v3/map/games/WW2v3-1941.xml", "world_war_ii_v3/map/games/WW2v3-1942.xml"):
-        for fail_all in (False, True):
-            command = [sys.executable, __file__, "--maps-dir", str(maps_dir), "--one", game] + (["--fail-all"] if fail_all else [])
-            subprocess.run(command, check=True, cwd=REPO, env=CHILD_ENV)
+    print(f"the matrix per game ({' + '.join(PER_GAME_RULESETS)}, samples 1; each in a fresh process):")
+    print(f"  {'game':<52} {'cells':>5} {'failed':>6} {'files':>6} {'wall s':>7} {'CPU s':>7} {'peak MB':>8}")
+    pinned = maps_dir / "world_war_ii_v3" / "map" / "games" / "WW2v3-1941.xml"
+    for path, all_fail in ((pinned, False), (HELD_OUT, False), (pinned, True)):
+        command = [sys.executable, __file__, "--maps-dir", str(maps_dir), "--one-game", str(path), *(["--all-fail"] if all_fail else [])]
+        result = subprocess.run(command, check=True, capture_output=True, text=True, cwd=REPO, env=CHILD_ENV)
+        print("  " + result.stdout.strip().splitlines()[-1])
+
+
+def one_game(maps_dir: Path, path: Path, all_fail: bool) -> None:
+    """The matrix on one game in this process (``per_game`` runs it in a child), and one line of figures."""
+    import resource
+
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
+    from kremlin_triplea.game import load
+    from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.tools.place_evidence import known_places
+    from kremlin_triplea.tools.profiles import new_profile
+
+    rulesets = [load_named_ruleset(name) for name in PER_GAME_RULESETS]
+    if all_fail:
+        every_written_place_invalid()
+    with tempfile.TemporaryDirectory(prefix="kremlin-bench-") as name:
+        profiles = []
+        if not path.is_relative_to(maps_dir):
+            drafted = Path(name) / f"{path.stem}.toml"
+            drafted.write_text(new_profile(load(path), rulesets, known=known_places(maps_dir), key=str(path)).text, encoding="utf-8")
+            profiles.append(load_profile(drafted))
+        start, cpu = time.perf_counter(), time.process_time()
+        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=1, include_covered=False, given_profiles=profiles)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    label = f"{path.parents[2 if path.is_relative_to(maps_dir) else 0].name}/{path.name}" + (" (every file invalid)" if all_fail else "")
+    print(f"{label:<52} {len(report.cells):>5} {len(report.failed):>6} {report.figures['files_written']:>6.0f} {seconds:>7.1f} {cpu:>7.1f} {peak:>8.0f}")
+
+
+def every_written_place_invalid() -> None:
+    """Make the writer also place a unit of a player the game lacks in every place it changes (an error of
+    validation at that place's line, and a place that reads back differently): every cell fails."""
+    from lxml import etree
+
+    import kremlin_triplea.game as game_module
+    from kremlin_triplea.model.diff import board_difference
+
+    original = game_module.write_board
+
+    def also_unknown_owner(xml, before, after):  # noqa: ANN001, ANN202 - write_board's own arguments
+        original(xml, before, after)
+        unit_type = next(iter(after.catalog.unit_types))
+        for territory in board_difference(before, after).places:
+            unit = etree.Element("unitPlacement", unitType=unit_type, territory=territory, quantity="1", owner="Nobody")
+            xml.document.append(xml.initialize.find("unitInitialize"), unit)
+
+    game_module.write_board = also_unknown_owner
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--one", help="(internal) one game's figures, in a child process")
-    parser.add_argument("--fail-all", action="store_true", help="(internal) with --one: every written file fails")
     parser.add_argument("--maps-dir", type=Path, default=SHARED / "triplea-maps" / "downloadedMaps")
     parser.add_argument("--engine", action="store_true", help="also run the matrix with the engine batched")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--only-per-game", action="store_true", help="only the matrix per game (6.)")
+    parser.add_argument("--one-game", type=Path, help=argparse.SUPPRESS)  # per_game's child
+    parser.add_argument("--all-fail", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.one:
-        one_game(args.maps_dir, args.one, args.fail_all)
+    if args.one_game is not None:
+        one_game(args.maps_dir, args.one_game.resolve(), args.all_fail)
         return
-    per_game(args.maps_dir)
+    if args.only_per_game:
+        per_game(args.maps_dir)
+        return
     import_time()
     single_pick(args.maps_dir)
     apply_against_engine(args.maps_dir)
@@ -216,6 +252,7 @@ def main() -> None:
         whole_matrix(args.maps_dir, engine=True)
     if not args.skip_scaling:
         scaling(args.maps_dir)
+    per_game(args.maps_dir)
 
 
 if __name__ == "__main__":

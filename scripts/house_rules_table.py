@@ -43,7 +43,7 @@ def how(change):
     if k == "power_tech":
         bonus = "; ".join(
             f"{key.replace('_', ' ')} {', '.join(f'{u} {v:+d}' if isinstance(v, int) else f'{u} {v}' for u, v in change[key].items())}"
-            for key in ("movement_bonus", "attack_bonus", "defense_bonus", "abilities")
+            for key in ("movement_bonus", "attack_bonus", "defense_bonus", "radar_bonus", "abilities")
             if key in change
         )
         return f"technology of {change['power']} only ({bonus}), granted by a trigger as the game's first step starts"

@@ -166,3 +166,47 @@ def test_a_reader_that_stops_early_ends_the_command_quietly() -> None:
         )
     assert done.returncode == 128 + 13  # SIGPIPE's number on Linux
     assert done.stderr == ""
+
+
+# The game each house-rule set is written for (../shared/seeds/README.md: 003 the classic games, 004 Revised/AA50).
+HOUSE_GAMES = {"house-classic": "world_war_ii_classic/classic.xml", "house-revised": "world_war_ii_v3/WW2v3-1941.xml"}
+
+
+def test_every_example_in_house_help_is_accepted_by_the_set_it_names(tmp_path: Path) -> None:
+    import re
+
+    text = " ".join(run("house", "--help").output.split())
+    # "--choose NAME=VALUE ... e.g. colonial_garrison_at=India (house-revised), or for one power UK.at=India (house-classic; also British.at=India)"
+    examples: dict[str, list[tuple[str, str, str]]] = {}
+    for option in ("--advantage", "--choose", "--switch"):
+        described = text.split(f"{option} ")[1].split(" --")[0]
+        for value, set_id, also in re.findall(r"(\S+=[\w.-]+) \((house-[\w-]+)(?:; also (\S+=[\w.-]+))?\)", described):
+            examples.setdefault(set_id, []).append((option, value, also))
+    assert {option for found in examples.values() for option, _, _ in found} == {"--advantage", "--choose", "--switch"}
+    for set_id, found in examples.items():
+        # The set's examples together (what an advantage leaves to choose goes with that advantage), then each "also" in its example's place.
+        variants = [[a for o, v, _ in found for a in (o, v)]]
+        variants += [[a for o, v, _ in found for a in (o, also if (o, v) == (option, value) else v)] for option, value, also in found if also]
+        for args in variants:
+            result = run("house", HOUSE_GAMES[set_id], "-r", set_id, *args, "-o", str(tmp_path / "game.xml"), "--force")
+            assert result.exit_code == 0, (set_id, args, result.output)
+
+
+def test_a_bare_game_file_name_is_found_in_the_maps_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # no such file here
+    found = run("show", "WW2v3-1941.xml", "--json")
+    assert found.exit_code == 0, found.output
+    assert json.loads(found.stdout) == json.loads(run("show", "world_war_ii_v3/WW2v3-1941.xml", "--json").stdout)
+    missing = run("show", "no-such-game.xml")
+    assert missing.exit_code == 2
+    assert missing.stderr == f"kremlin-triplea: error: no-such-game.xml: no such file here, nor a game of that file name in the maps folder {MAPS_DIR}\n"
+
+
+def test_a_map_not_installed_says_where_to_get_it(tmp_path: Path) -> None:
+    maps = tmp_path / "downloadedMaps"
+    maps.mkdir()
+    (maps / "world_war_ii_v3").symlink_to(MAPS_DIR / "world_war_ii_v3", target_is_directory=True)
+    result = CliRunner().invoke(main, ["--maps-dir", str(maps), "show", "world_war_ii_revised/ww2v2.xml"])
+    assert result.exit_code == 2
+    assert "did you mean" not in result.stderr  # world_war_ii_v3 is not world_war_ii_revised misspelt
+    assert f"unknown map 'world_war_ii_revised': not installed in {maps}; download it in TripleA (Download Maps) (installed: world_war_ii_v3)" in result.stderr

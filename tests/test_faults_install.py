@@ -176,7 +176,7 @@ def test_an_entry_the_user_renamed_is_found_by_its_file_and_removed(maps: Path) 
     original = map_yml.read_bytes()
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
     (game,) = installed_games(maps)
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     assert [g["game_name"] for g in yaml.safe_load(map_yml.read_text())["games"]][-1] == "Friday night"
     gone = run(maps, "uninstall", "Kremlin")
     assert gone.exit_code == 0, gone.stderr
@@ -226,7 +226,7 @@ def test_an_entry_the_user_renamed_is_uninstalled_by_either_name(maps: Path) -> 
     map_yml = map_folder(maps) / "map.yml"
     original = map_yml.read_bytes()
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     listed = run(maps, "installed")
     assert listed.exit_code == 0 and "[listed as 'Friday night']" in listed.stdout
     gone = run(maps, "uninstall", "friday night")
@@ -238,7 +238,7 @@ def test_installing_the_old_name_of_a_renamed_game_keeps_both(maps: Path) -> Non
     map_yml = map_folder(maps) / "map.yml"
     original = map_yml.read_bytes()
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
     assert sorted(g.game_name for g in installed_games(maps)) == ["Friday night", "Kremlin"]
     assert run(maps, "uninstall", "Kremlin").exit_code == 0
@@ -324,7 +324,7 @@ def test_a_renamed_game_is_replaced_with_force_under_its_new_name(maps: Path) ->
     map_yml = map_folder(maps) / "map.yml"
     original = snapshot(maps)
     assert run(maps, "apply", str(EXAMPLE), "--install", "--name", "Kremlin").exit_code == 0
-    map_yml.write_bytes(map_yml.read_bytes().replace(b"game_name: Kremlin,", b"game_name: Friday night,"))
+    map_yml.write_bytes(map_yml.read_bytes().replace(b'game_name: "Kremlin",', b"game_name: Friday night,"))
     renamed = map_yml.read_bytes()
     replaced = run(maps, "apply", str(EXAMPLE), "--install", "--name", "Friday night", "--force")
     assert replaced.exit_code == 0 and "replaced 'Friday night'" in replaced.stdout, replaced.stderr
@@ -348,6 +348,12 @@ def test_a_game_file_that_cannot_be_removed_is_one_line_and_uninstall_can_finish
     monkeypatch.setattr(os, "unlink", held_open)
     message = refused_in_one_line(run(maps, "uninstall", "Kremlin"))
     assert "cannot remove" in message and str(game.game_file) in message
+    # Not as if nothing changed: what is done and what is left.
+    assert (
+        f"the uninstall of 'Kremlin' is not finished: removed its entry from {map_folder(maps) / 'map.yml'}, and Kremlin.xml, Kremlin.notes.html are left"
+        in message
+    )
+    assert "`kremlin-triplea uninstall Kremlin` finishes it" in message
     assert game.game_file.is_file() and installed_games(maps)[0].listed_as == "", "TripleA no longer lists it; the record still does"
     monkeypatch.setattr(os, "unlink", real_unlink)
     finished = run(maps, "uninstall", "Kremlin")
@@ -411,9 +417,9 @@ def test_a_replace_failing_half_way_leaves_the_old_game_its_notes_and_record(map
 def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import fcntl
 
-    from kremlin_triplea.gamefile import install
+    from kremlin_triplea.gamefile import install, maplock
 
-    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.1)  # the bounded wait, shortened: the message states the bound it waited
+    monkeypatch.setattr(maplock, "LOCK_WAIT_SECONDS", 0.1)  # the bounded wait, shortened: the message states the bound it waited
     before = snapshot(maps)
     holder = os.open(map_folder(maps) / install.LOCK_NAME, os.O_RDWR | os.O_CREAT)
     fcntl.flock(holder, fcntl.LOCK_EX)  # another install that hangs with the lock
@@ -424,3 +430,31 @@ def test_an_install_waits_for_another_a_bounded_time_then_says_so(maps: Path, mo
     assert "another install into this map has held its lock for 0.1 s" in message
     before[f"world_war_ii_v3/{install.LOCK_NAME}"] = b""  # the other run's lock file, still its own
     assert snapshot(maps) == before
+
+
+@pytest.mark.parametrize("had_map_yml", [False, True], ids=["map without map.yml", "map.yml edited"])
+def test_a_map_yml_another_program_writes_during_an_install_is_kept_and_our_entry_added_to_it(
+    maps: Path, monkeypatch: pytest.MonkeyPatch, had_map_yml: bool
+) -> None:
+    """TripleA writes the map.yml of a map that has none when it lists it (MapDescriptionYamlGenerator), without our
+    lock; a host may edit map.yml. The install adds its entry to what is there when it writes (compare-and-swap)."""
+    from kremlin_triplea.gamefile import install
+    from kremlin_triplea.gamefile.install import install_game
+    from kremlin_triplea.gamefile.locate import map_folder_without_yml, read_map_folder
+
+    map_yml = map_folder(maps) / "map.yml"
+    theirs = "# written meanwhile\nmap_name: world_war_ii_v3\ngames:\n- game_name: World War II v3 1941\n  file_name: WW2v3-1941.xml\n"
+    if not had_map_yml:
+        map_yml.unlink()
+    folder = read_map_folder(map_folder(maps)) if had_map_yml else map_folder_without_yml(map_folder(maps))
+    real_step = install._record_after_rename  # a step between reading map.yml and writing it
+
+    def written_meanwhile(*args):
+        map_yml.write_text(theirs, encoding="utf-8")
+        return real_step(*args)
+
+    monkeypatch.setattr(install, "_record_after_rename", written_meanwhile)
+    installed = install_game(folder, "Kremlin", b"<game/>")
+    after = map_yml.read_text(encoding="utf-8")
+    assert after.startswith(theirs), "the other program's map.yml is kept"
+    assert after[len(theirs) :] == f'- {{game_name: "Kremlin", file_name: "{installed.game_file.name}"}}\n'

@@ -8,6 +8,7 @@ so an option added later is covered too); a folder where a game file belongs.
 from __future__ import annotations
 
 import math
+import os
 import shutil
 from pathlib import Path
 
@@ -415,3 +416,85 @@ def test_a_folder_given_as_ruleset_is_called_a_folder(tmp_path: Path) -> None:
     (tmp_path / "r.toml").mkdir()
     message = assert_one_line(run("options", "--ruleset", str(tmp_path / "r.toml")))
     assert message == f"kremlin-triplea: error: --ruleset: {tmp_path / 'r.toml'}: a folder, not a rule file\n"
+
+
+# -- the host's files and paths (issue 40) ------------------------------------------------------------------------
+
+
+def test_a_home_folder_of_no_user_is_one_line_naming_where_it_came_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``~unknownuser/...``: pathlib raised RuntimeError ("Could not determine home directory.") as a traceback."""
+    unknown = "~kremlin-no-such-user-40"
+    monkeypatch.setenv("KREMLIN_TRIPLEA_MAPS", f"{unknown}/maps")
+    message = assert_one_line(CliRunner().invoke(main, ["maps"]))
+    assert message.startswith("kremlin-triplea: error: $KREMLIN_TRIPLEA_MAPS: ") and "no home folder for user kremlin-no-such-user-40" in message
+    monkeypatch.delenv("KREMLIN_TRIPLEA_MAPS")
+    message = assert_one_line(CliRunner().invoke(main, ["--maps-dir", f"{unknown}/maps", "maps"]))
+    assert message.startswith("kremlin-triplea: error: --maps-dir: ")
+    for command in ("show", "validate"):
+        message = assert_one_line(run(command, f"{unknown}/game.xml"))
+        assert f"{unknown}/game.xml: " in message and "no home folder" in message
+
+
+def test_a_bad_maps_folder_from_the_environment_is_named_as_the_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x")
+    monkeypatch.setenv("KREMLIN_TRIPLEA_MAPS", str(a_file))
+    message = assert_one_line(CliRunner().invoke(main, ["maps"]))
+    assert "$KREMLIN_TRIPLEA_MAPS" in message and "--maps-dir" not in message, message
+    message = assert_one_line(CliRunner().invoke(main, ["--maps-dir", str(a_file), "maps"]))
+    assert "'--maps-dir'" in message  # given on the command line, it is the option's
+
+
+def test_a_huge_map_width_is_one_line_not_all_the_memory(tmp_path: Path) -> None:
+    folder = tmp_path / "map"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3" / "map", folder)
+    properties = folder / "map.properties"
+    properties.chmod(0o644)
+    properties.write_text(properties.read_text().replace("map.width=", "map.width=1000000000000\n#map.width="), encoding="utf-8")
+    message = assert_one_line(run("render", str(AA50_1941), "--no-base", "--map-dir", str(folder), "-o", str(tmp_path / "map.svg")))
+    assert f"{properties}: map.width is 1,000,000,000,000 pixels" in message
+    assert not (tmp_path / "map.svg").exists()
+
+
+def test_validate_with_an_unwritable_cache_folder_still_validates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only home (here a file where the cache folder goes): the cache is optional."""
+    blocker = tmp_path / "home-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # TMPDIR read again
+    result = run("validate", str(AA50_1941))
+    assert result.exit_code == 0, result.stderr
+    assert "valid for TripleA 2.x" in result.stdout
+
+
+def test_a_profile_given_as_a_path_to_a_regular_file_is_read_and_a_fifo_is_named_a_fifo(tmp_path: Path) -> None:
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.rules.datafiles import find_data_file
+
+    regular = tmp_path / "my-profile.txt"
+    regular.write_text("x")
+    assert find_data_file("maps", str(regular)) == regular, "a regular file named by its path is the file (was 'not a regular file')"
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    found = find_data_file("maps", str(fifo))
+    with pytest.raises(InputError, match="is a FIFO"):
+        from kremlin_triplea.rules.profile import load_profile
+
+        load_profile(found)
+
+
+@pytest.mark.linux_only
+def test_a_fifo_where_a_profile_is_looked_for_is_named_not_passed_over(tmp_path: Path) -> None:
+    maps = tmp_path / "maps"
+    shutil.copytree(MAPS_DIR / "world_war_ii_v3", maps / "world_war_ii_v3")
+    (tmp_path / "profiles").mkdir()
+    fifo = tmp_path / "profiles" / "world_war_ii_v3.toml"
+    os.mkfifo(fifo)
+    example = Path(__file__).resolve().parents[1] / "examples" / "kremlin-aa50-1941.toml"
+    message = assert_one_line(CliRunner().invoke(main, ["--maps-dir", str(maps), "apply", str(example), "-o", str(tmp_path / "out.xml")]))
+    assert f"{fifo}: is a FIFO (named pipe)" in message
+    assert not (tmp_path / "out.xml").exists()

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea.errors import InputError
-from kremlin_triplea.gamefile import install, safe
+from kremlin_triplea.gamefile import maplock, safe
 from kremlin_triplea.gamefile.install import LOCK_NAME, install_game, map_lock, uninstall_game
 from kremlin_triplea.gamefile.locate import read_map_folder
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
@@ -64,7 +64,7 @@ def windows_text_mode(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(os, "O_BINARY", FAKE_O_BINARY, raising=False)
     monkeypatch.setattr(safe, "BINARY", FAKE_O_BINARY)
-    monkeypatch.setattr(install, "BINARY", FAKE_O_BINARY)
+    monkeypatch.setattr(maplock, "BINARY", FAKE_O_BINARY)
     monkeypatch.setattr(os, "open", fake_open)
     monkeypatch.setattr(os, "read", fake_read)
     monkeypatch.setattr(os, "close", fake_close)
@@ -93,7 +93,7 @@ def test_a_crlf_map_yml_is_kept_byte_for_byte_through_install_and_uninstall(tmp_
     folder = a_map(tmp_path, original)
     installed = install_game(read_map_folder(folder), "Kremlin", b"<game/>\r\n")
     after = (folder / "map.yml").read_bytes()
-    entry = b"  - {game_name: Kremlin, file_name: Kremlin.xml}\r\n"
+    entry = b'  - {game_name: "Kremlin", file_name: "Kremlin.xml"}\r\n'
     assert after == original.replace(b"# CRLF", entry + b"# CRLF"), "one CRLF line added after the list, no other byte changed"
     assert installed.game_file.read_bytes().startswith(b"<game/>\r\n")
     uninstall_game(tmp_path, "Kremlin")
@@ -234,7 +234,7 @@ def test_windows_installs_at_once_keep_every_entry(tmp_path: Path, windows_locks
 @pytest.mark.linux_only
 def test_a_windows_lock_held_too_long_is_one_line_naming_the_lock(tmp_path: Path, windows_locks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     folder = a_map(tmp_path, b"map_name: amap\ngames:\n")
-    monkeypatch.setattr(install, "LOCK_WAIT_SECONDS", 0.1)
+    monkeypatch.setattr(maplock, "LOCK_WAIT_SECONDS", 0.1)
     holder = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     assert sys.modules["msvcrt"].locking(holder, 2, 1) is None  # another run holds the lock
     try:

@@ -224,3 +224,22 @@ def test_every_rule_the_players_keep_is_quoted_whole(set_id: str, game: Path, nu
         elif wholes[0] is not named(seed, source):
             wrong.append(f"{title}: quotes {wholes[0].head!r}, its source names {named(seed, source).head!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_players_keep_line_of_003_winning_states_every_way_the_rule_ends_the_game() -> None:
+    # 003 Winning: "The game is over if the Axis player can capture the Russian and British capitols or the American
+    # capitol ... The Allies win if they capture both Axis capitols or if the Axis surrenders." TripleA ends it on its
+    # own terms only in part, so the players' line says the rule's every way, Moscow and London together included.
+    notes, applied = _notes(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml", HouseChoices("house-classic"))
+    (winning,) = [rule for rule in applied if rule.id == "winning"]
+    for words in ("Moscow and London", "Washington", "Berlin and Tokyo", "surrender"):
+        assert words in winning.players_keep, words
+    assert "Moscow and London" in unescape(notes)
+
+
+def test_the_notes_say_a_neutral_transport_blocks_ships_where_the_rule_text_does_not() -> None:
+    # 003 NEUTRAL TERRITORIES: transports "placed anyway (they were there all along but were neutral and so not
+    # important)". TripleA's null player is everyone's enemy: its transport blocks every ship's path (issue 41's engine
+    # probe: an American battleship's non-combat move past Argentina's transport, "Enemy units on path"). The players read it.
+    notes, _ = _notes(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml", HouseChoices("house-classic"))
+    assert "no ship may pass through or end a non-combat move in its sea zone until it is sunk" in unescape(notes)

@@ -304,8 +304,9 @@ def _(ask: Ask):
             for fighter in (german, british):
                 assert fighter["can_escort"] and fighter["can_intercept"], (game, fighter)
                 assert fighter["air_attack"] == 1, (game, fighter)
-            # The UK's Radar advantage on "revised": its interceptors fire with +1.
-            assert (german["air_defense"], british["air_defense"]) == (1, 2 if game == "revised" else 1), game
+            # The UK's Radar advantage on "revised" gives its AA guns +1 and nothing else: its interceptors fire at 1
+            # ("UK owned antiaircraft guns ... hit air units on a roll of 1 or 2"; HR5's +1 is for the Radar breakthrough).
+            assert (german["air_defense"], british["air_defense"]) == (1, 1), game
         for game, (fighter, bomber) in plain.items():
             assert (fighter["air_attack"], fighter["air_defense"], bomber["air_attack"]) == (1, 1, 0), game
         for (game, tech), answers in granted.items():
@@ -529,8 +530,8 @@ def _(ask: Ask):
 
 @check(HR, "uk-radar")
 def _(ask: Ask):
-    # "UK owned antiaircraft guns ... hit air units on a roll of 1 or 2": the UK owns Radar from the start.
-    # On Revised, whose WW2V2 technology list has no Radar, and on AA50.
+    # "UK owned antiaircraft guns ... hit air units on a roll of 1 or 2": the UK owns a technology of its own from
+    # the start whose one effect is that, not the built-in Radar (which HR5 makes a fighters' bonus too).
     got = {
         game: ask.at(game, ("step", "gameInitDelegate"), ("techs", "British"), ("techs", "Germans"), ("unit", "British", "aaGun"), ("unit", "Germans", "aaGun"))
         for game in ("revised", "revised-radar")
@@ -538,7 +539,7 @@ def _(ask: Ask):
 
     def verify() -> None:
         for game, (_, british, german, british_aa, german_aa) in got.items():
-            assert "aARadar" in british["techs"] and "aARadar" not in german["techs"], game
+            assert "ukRadar" in british["techs"] and "aARadar" not in british["techs"] and "ukRadar" not in german["techs"], game
             assert (british_aa["aa_attack"], german_aa["aa_attack"]) == (2, 1), game
 
     return verify

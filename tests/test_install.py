@@ -27,7 +27,7 @@ def test_install_adds_one_line_to_map_yml_and_the_files_beside_the_others(maps: 
     before = (folder.folder / "map.yml").read_text()
     installed = install_game(folder, "Kremlin: AA50 1941", AA50_1941.read_bytes(), "<p>notes</p>")
     after = (folder.folder / "map.yml").read_text()
-    assert after == before + "- {game_name: 'Kremlin: AA50 1941', file_name: Kremlin_AA50_1941.xml}\n"
+    assert after == before + '- {game_name: "Kremlin: AA50 1941", file_name: "Kremlin_AA50_1941.xml"}\n'
     assert installed.game_file == folder.games_folder / "Kremlin_AA50_1941.xml"
     # The game's own bytes, then the install mark on a line of its own: an XML comment after the root
     # element (XML 1.0 production [1] allows Misc there), by which uninstall knows its own files.

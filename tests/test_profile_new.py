@@ -596,7 +596,7 @@ def test_an_unmatched_place_says_it_was_refused_for_its_owner() -> None:
     alliance than classic_variations' Wake Island: the reason says so, not 'no territory has its name'."""
     rulesets = [load_named_ruleset(n) for n in ("kremlin-aa50", "kremlin-classic", "kremlin-daak")]
     match = match_places(load(CORPUS_DIR / "pacific.xml"), rulesets, _known())["Wake Island"]
-    assert match.name is None and match.evidence.startswith("Wake has its words, but not taken: Wake is held by another alliance here"), match
+    assert match.name is None and match.evidence.startswith("Wake has its words but is not taken: Wake is held by another alliance here"), match
 
 
 def test_a_victory_city_the_map_names_verbatim_is_not_moved_to_a_neighbour(tmp_path: Path) -> None:

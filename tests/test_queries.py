@@ -6,7 +6,6 @@ from kremlin_triplea import load
 from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.model.queries import (
     Nearest,
-    adjacent_to_enemy_units,
     allies,
     enemies,
     enemy_unit_owners,
@@ -15,8 +14,6 @@ from kremlin_triplea.model.queries import (
     neighbours_with_enemy_units,
     owned_sea_zones,
     sea_neighbours,
-    sea_zones_with_enemy_ships,
-    sea_zones_with_friendly_ships,
     ships,
 )
 from support.paths import AA50_1941
@@ -39,18 +36,18 @@ def test_allies_and_enemies() -> None:
 def test_enemy_units_next_door() -> None:
     # Novosibirsk's neighbours hold only Russian units: UK infantry may not go there
     # for other reasons, but it is not adjacent to enemy units.
-    assert not adjacent_to_enemy_units(BOARD, "Novosibirsk", "Russians")
+    assert neighbours_with_enemy_units(BOARD, "Novosibirsk", "Russians") == []
     assert neighbours_with_enemy_units(BOARD, "Karelia S.S.R.", "Russians") == ["Finland"]
     assert enemy_unit_owners(BOARD, "Libya", "British") == ["Germans", "Italians"]
     # Sea neighbours count when asked for.
-    assert adjacent_to_enemy_units(BOARD, "Norway", "British", via="sea") is True
+    assert neighbours_with_enemy_units(BOARD, "Norway", "British", via="sea") != []
 
 
 def test_a_pick_changes_what_is_adjacent_to_enemy_units() -> None:
     # 000_bc04a4edf7f7d2ab.txt, clarifications: after Argentina joins the Axis,
     # Brazil is adjacent to enemy units.
     board = BOARD.copy()
-    assert not adjacent_to_enemy_units(board, "Brazil", "Americans")
+    assert neighbours_with_enemy_units(board, "Brazil", "Americans") == []
     board.push_all([SetOwner("Argentina Chile", "Germans", captured=False), PlaceUnits("Argentina Chile", "Germans", "infantry", 2)])
     assert neighbours_with_enemy_units(board, "Brazil", "Americans") == ["Argentina Chile"]
 
@@ -64,9 +61,9 @@ def test_owned_sea_zones_in_the_rules_sense() -> None:
 
 def test_sea_zones_with_friendly_and_enemy_ships() -> None:
     assert ships(BOARD, "5 Sea Zone") == {"Germans": 3}
-    assert "5 Sea Zone" in sea_zones_with_friendly_ships(BOARD, "Italians")
-    assert "5 Sea Zone" in sea_zones_with_enemy_ships(BOARD, "Russians")
-    assert "12 Sea Zone" not in sea_zones_with_friendly_ships(BOARD, "Germans")
+    assert all(BOARD.catalog.allied("Italians", owner) for owner in ships(BOARD, "5 Sea Zone"))  # friendly to Italy
+    assert not any(BOARD.catalog.allied("Russians", owner) for owner in ships(BOARD, "5 Sea Zone"))  # enemy to Russia
+    assert ships(BOARD, "12 Sea Zone") == {} or not any(BOARD.catalog.allied("Germans", owner) for owner in ships(BOARD, "12 Sea Zone"))
 
 
 def test_nearest_reports_ties_instead_of_choosing() -> None:

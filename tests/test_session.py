@@ -10,11 +10,12 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kremlin_triplea.draft.kinds import Pick
+from kremlin_triplea.draft.kinds import KINDS, Pick
 from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game
@@ -23,6 +24,7 @@ from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice
 from support import drafts
 from support.aa50 import GAMES, fresh_game
 from support.paths import EXAMPLES_DIR, MAPS_DIR
+from support.properties import examples
 
 EXAMPLE = EXAMPLES_DIR / "kremlin-aa50-1941.toml"
 # Shrinking a whole random draft takes longer than the draft: a failure is reported as drawn.
@@ -73,6 +75,62 @@ def test_a_refused_pick_changes_neither_the_board_nor_the_draft_file() -> None:
         session.push(repeat)
     assert session.game.to_bytes() == board
     assert session.to_toml() == toml
+
+
+def test_a_pick_numbered_other_than_the_next_is_refused_by_push_as_by_is_legal() -> None:
+    """000 A: picks alternate and are numbered as made. A legal first pick renumbered 3 is not pick 3 (the next is
+    pick 1): ``push`` took it, labelled it "pick 3" and recorded its locks under pick 3 (issue 45)."""
+    session = new_session("1941", "Axis", 4)
+    pick = next(iter(session.legal_picks))
+    board, toml = session.game.to_bytes(), session.to_toml()
+    renumbered = attrs.evolve(pick, index=3)
+    assert not session.is_legal(renumbered)
+    with pytest.raises(RuleViolation, match="the next pick is pick 1"):
+        session.push(renumbered)
+    assert session.game.to_bytes() == board
+    assert session.to_toml() == toml
+    assert session.next_pick().index == 1
+
+
+def _candidate_picks(session: Session, draw: st.DataObject) -> list[Pick]:
+    """Picks a caller might push next: legal ones, the same renumbered or given to the other side, and the other
+    side's pseudo-legal picks of a drawn option (its kind's targets, judged for nothing)."""
+    run = session.run
+    legal = list(session.legal_picks)
+    side = session.next_pick().side
+    other = run.second if side == run.first else run.first
+    candidates = [draw.draw(st.sampled_from(legal))] if legal else []
+    if candidates:
+        shifted = draw.draw(st.sampled_from([-1, 1, 2]))
+        candidates += [attrs.evolve(candidates[0], index=candidates[0].index + shifted), attrs.evolve(candidates[0], side=other)]
+    option = draw.draw(st.sampled_from(run.ruleset.options))
+    choices = run.option_choices(option, other)
+    if choices.available:
+        offered = [pick for _, pick in KINDS[option.kind].picks(run.state, choices, other, len(run.applied) + 1)]
+        candidates += [draw.draw(st.sampled_from(offered))] if offered else []
+    return candidates
+
+
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_push_takes_a_pick_exactly_when_is_legal_says_it_is_legal(data: st.DataObject) -> None:
+    """Like python-chess's ``Board.push`` after ``is_legal``: over random drafts and random candidate picks, ``push``
+    succeeds iff ``is_legal`` (issue 45), and a refused push leaves the board and the draft file as they were."""
+    year = data.draw(st.sampled_from(sorted(GAMES)))
+    session = new_session(year, data.draw(st.sampled_from(["Axis", "Allies"])), 4)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=6))):
+        candidates = _candidate_picks(session, data)
+        legal = [pick for pick in candidates if session.is_legal(pick)]
+        for pick in candidates:
+            if pick in legal:
+                continue
+            board, toml = session.game.to_bytes(), session.to_toml()
+            with pytest.raises(RuleViolation):
+                session.push(pick)
+            assert (session.game.to_bytes(), session.to_toml()) == (board, toml)
+        if not legal:
+            break
+        session.push(data.draw(st.sampled_from(legal)))
 
 
 def test_a_draft_file_opened_and_written_from_its_steps_is_the_same_draft(tmp_path: Path) -> None:
@@ -325,3 +383,53 @@ def test_a_refused_declaration_names_its_group_alike_whichever_check_refuses_it(
     assert [r.pick for r in refusals] == [f"{displaced.label}, retreat of {displaced.describe()}"] * 3
     whys = [r.why for r in refusals]
     assert "once the picks are made" in whys[0] and "cannot go to Germany" in whys[1] and "must say which" in whys[2]
+
+
+def _position(session: Session) -> tuple[bytes, dict, list]:
+    return session.game.to_bytes(), session.to_toml(), session.steps
+
+
+def test_result_leaves_the_session_as_it_was_and_gives_the_same_game_each_time() -> None:
+    """Issue 45: ``result()`` changed the board (the declarations and the house rules pushed onto the session's own),
+    so the room applied the draft again from disk to download it, and a third time to install it."""
+    session = Session.open(EXAMPLE, maps_dir=MAPS_DIR)
+    before = _position(session)
+    first = session.result()
+    assert _position(session) == before
+    second = session.result()
+    assert first.game.to_bytes() == second.game.to_bytes() == apply_draft(read_draft(EXAMPLE), maps_dir=MAPS_DIR).game.to_bytes()
+    assert first.game.board is not session.game.board
+    session.pop()  # the session goes on as before: its last step taken back
+    assert len(session.steps) == len(before[2]) - 1
+
+
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_a_copy_is_the_same_position_and_goes_its_own_way(data: st.DataObject) -> None:
+    """python-chess's ``Board.copy``: the copy has the same board, draft file and steps; a step pushed on either
+    leaves the other as it was."""
+    year = data.draw(st.sampled_from(sorted(GAMES)))
+    session = new_session(year, data.draw(st.sampled_from(["Axis", "Allies"])), 4)
+    for _ in range(data.draw(st.integers(min_value=0, max_value=5))):
+        session.push(data.draw(st.sampled_from(list(session.legal_picks))))
+    twin = session.copy()
+    assert _position(twin) == _position(session)
+    before = _position(session)
+    legal = list(twin.legal_picks)
+    twin.push(data.draw(st.sampled_from(legal)))
+    assert _position(session) == before
+    assert len(twin.picks) == len(session.picks) + 1
+    session.push(legal[0])  # and a step pushed on the original leaves the copy as it was
+    assert twin.steps[:-1] == session.steps[:-1] and len(twin.picks) == len(session.picks)
+
+
+def test_turn_and_ply_say_whose_pick_is_next_as_000_a_alternates_them() -> None:
+    """000 A: "Picks alternate", the first side starting; callers ask the session, not ``side_to_pick(len(...) + 1)``."""
+    session = new_session("1941", "Allies", 4)
+    seen = []
+    while session.ply is not None:
+        seen.append((session.ply, session.turn))
+        assert session.next_pick().index == session.ply and session.next_pick().side == session.turn
+        session.push(next(iter(session.legal_picks)))
+    assert seen == [(n, "Allies" if n % 2 else "Axis") for n in range(1, 9)]
+    assert session.turn is None

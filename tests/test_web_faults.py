@@ -19,6 +19,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from starlette.requests import Request
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 with warnings.catch_warnings():  # starlette's TestClient warns that it will move to httpx2; it works with httpx
     warnings.simplefilter("ignore")
@@ -27,7 +28,16 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.gamefile import safe
-from kremlin_triplea.web.app import STREAMS_PER_ADDRESS, client_address, create_app, room_server
+from kremlin_triplea.web.admission import (
+    STREAMS_PER_ADDRESS,
+    STREAMS_PER_NETWORK,
+    STREAMS_PER_SIDE,
+    SpectatorStreams,
+    client_address,
+    client_groups,
+    spectator_share,
+)
+from kremlin_triplea.web.app import create_app, room_server
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file, save_room_state
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, http_client, pick_form
@@ -218,7 +228,7 @@ class Arrivals:
 
 
 @contextmanager
-def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, arrivals: Arrivals | None = None, **limits):
+def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, arrivals: Arrivals | None = None, share_of: int | None = None, **limits):
     """``room`` served as ``serve`` serves it (room_server, a socket bound on 127.0.0.1) in a thread; yields its
     address (host, port) and the server.
 
@@ -229,7 +239,10 @@ def room_served(room: Room, svg_for=no_picture, send_buffer: int | None = None, 
     from kremlin_triplea.cli.serve import _bound_socket
 
     server = None
-    app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit)
+    ceiling = {"max_connections": limits["max_connections"]} if "max_connections" in limits else {}
+    if share_of is not None:  # the spectators' streams may hold their share of this many, whatever the server's ceiling
+        ceiling = {"max_connections": share_of}
+    app = create_app(room, svg_for=svg_for, stopping=lambda: server is not None and server.should_exit, **ceiling)
     if arrivals is not None:
         arrivals.app, app = app, arrivals
     server = room_server(app, **limits)
@@ -361,15 +374,95 @@ def test_one_address_holds_at_most_its_share_of_event_streams_and_others_are_not
                 connection.close()
 
 
-def test_an_ipv6_client_is_counted_by_its_64_and_a_mapped_ipv4_as_its_ipv4() -> None:
-    """A machine on IPv6 is given a whole /64 and may send from any address in it: they count as one."""
+def groups_of(host: str) -> tuple[str, ...]:
+    return client_groups(Request({"type": "http", "client": (host, 5000), "headers": []}))
+
+
+def test_an_ipv6_client_is_counted_by_its_64_and_its_48_and_a_mapped_ipv4_as_its_ipv4() -> None:
+    """A machine on IPv6 is given a whole /64 and may send from any address in it: they count as one; a home line
+    is given a /48 (or a /56) and holds many /64s: they count together too (issue 40)."""
 
     def address_of(host: str) -> str:
         return client_address(Request({"type": "http", "client": (host, 5000), "headers": []}))
 
     assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::9")
     assert address_of("2001:db8:1:2::1") != address_of("2001:db8:1:3::1")
+    assert groups_of("2001:db8:1:2::1")[1] == groups_of("2001:db8:1:ff00::1")[1] != groups_of("2001:db8:2:2::1")[1]
     assert address_of("::ffff:192.0.2.7") == address_of("192.0.2.7") != address_of("192.0.2.8")
+    assert groups_of("::ffff:192.0.2.7") == ("192.0.2.7",)
+
+
+def test_one_ipv6_home_line_holds_its_networks_share_of_spectators_streams_from_however_many_64s() -> None:
+    pool = SpectatorStreams(total=10_000)
+    line = [groups_of(f"2001:db8:7:{n:x}::1") for n in range(STREAMS_PER_NETWORK + 1)]  # a /64 each, one /48
+    assert [pool.take(groups) for groups in line[:-1]] == [None] * STREAMS_PER_NETWORK
+    refused = pool.take(line[-1])
+    assert refused is not None and "2001:db8:7::/48" in refused and "\n" not in refused
+    assert pool.take(groups_of("2001:db8:8::1")) is None  # another line is not refused
+    pool.give_back(line[0])
+    assert pool.take(line[-1]) is None  # a stream closed makes room on that line again
+
+
+def test_the_spectators_streams_are_bounded_in_all_and_leave_the_rest_of_the_connections_to_the_players(room: Room) -> None:
+    """Issue 40: 32 streams from each of 63 addresses filled the server's 2,000 connections and the players' pages
+    were reset. The spectators' pool in all is half the connections (here 4 of 8)."""
+    assert spectator_share(8) == 4
+    with room_served(room, max_connections=8) as (address, server):
+        held = [raw(address, stream_request(room), source=f"127.0.3.{n + 1}") for n in range(4)]
+        try:
+            for connection in held:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            refused = raw(address, stream_request(room), source="127.0.3.99")
+            answer = stream_answer(refused)
+            while len(answer.partition(b"\r\n\r\n")[2]) < length(answer):
+                answer += refused.recv(4096)
+            refused.close()
+            assert answer.startswith(b"HTTP/1.1 429") and b"spectators' event streams open, the most it serves" in answer, answer
+            player = raw(address, stream_request(room, "Axis"), source="127.0.3.1")
+            assert stream_answer(player).startswith(b"HTTP/1.1 200")
+            player.close()
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Allies']}").status_code == 200
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_a_players_streams_are_never_counted_with_the_spectators_of_their_address(room: Room) -> None:
+    """Issue 40: 32 spectators' streams from a player's address cut that player off from updates (429)."""
+    with room_served(room) as (address, server):
+        spectators = [raw(address, stream_request(room), source="127.0.4.1") for _ in range(STREAMS_PER_ADDRESS)]
+        players: list[socket.socket] = []
+        try:
+            for connection in spectators:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            for role in ("Axis", "Allies"):
+                players.append(raw(address, stream_request(room, role), source="127.0.4.1"))
+                assert stream_answer(players[-1]).startswith(b"HTTP/1.1 200")
+            # The side's own budget: a side opening more ends its oldest stream, never refuses the new one.
+            for _ in range(STREAMS_PER_SIDE):
+                players.append(raw(address, stream_request(room, "Axis"), source="127.0.4.1"))
+                assert stream_answer(players[-1]).startswith(b"HTTP/1.1 200")
+            oldest = players[0]
+            oldest.settimeout(10)
+            heard = b""
+            while not heard.endswith(b"0\r\n\r\n"):  # the stream's last chunk: it ended
+                chunk = oldest.recv(4096)
+                assert chunk, heard
+                heard += chunk
+            first = example()["pick"][0]
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+            for stream in (players[1], players[-1]):  # the Allies' one, and the Axis' newest, hear of the pick
+                stream.settimeout(10)
+                heard = b""
+                while f"data: {room.seq}".encode() not in heard:
+                    chunk = stream.recv(4096)
+                    assert chunk, "the server closed the stream"
+                    heard += chunk
+        finally:
+            for connection in spectators + players:
+                connection.close()
 
 
 def test_a_connection_that_owes_its_request_is_dropped_and_a_stream_is_not(room: Room) -> None:
@@ -417,6 +510,160 @@ def test_the_connections_at_once_are_bounded_and_idle_ones_give_way_to_a_player(
             assert still_open == idle[-len(still_open) :]  # the oldest gave way first
         finally:
             for connection in idle:
+                connection.close()
+
+
+def test_a_full_server_lets_a_spectators_stream_give_way_to_a_new_connection_never_a_player(room: Room) -> None:
+    """Issue 40: once spectators' streams held every connection, a player's new connection was the one dropped.
+    Here the streams may take all 8 (their share is of 2,000): the next connection displaces the oldest of them."""
+    with room_served(room, max_connections=8, share_of=2000) as (address, server):
+        held = [raw(address, stream_request(room), source=f"127.0.5.{n + 1}") for n in range(8)]
+        try:
+            for connection in held:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=30) as http:
+                assert http.get(f"/room/{room.keys['Axis']}").status_code == 200
+            assert closed_by_server(held[0], within=5)  # the oldest gave way
+            assert not any(closed_by_server(connection, within=0.01) for connection in held[2:])
+            # Players' streams hold the rest: a new spectator's connection gives way to none of them but a spectator's.
+            players = [raw(address, stream_request(room, "Allies"), source="127.0.5.99") for _ in range(3)]  # sent at once
+            for connection in players:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")  # none was displaced while sending its request
+            assert not any(closed_by_server(connection, within=0.2) for connection in players)
+            for connection in players:
+                connection.close()
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def heard_at(connection: socket.socket, step: int, within: float = 10) -> float:
+    """When ``connection``'s stream told of ``step``."""
+    connection.settimeout(within)
+    heard = b""
+    while f"data: {step}".encode() not in heard:
+        chunk = connection.recv(4096)
+        assert chunk, "the server closed the stream"
+        heard += chunk
+    return time.monotonic()
+
+
+def test_the_players_hear_of_a_change_at_once_and_the_spectators_each_in_their_turn(room: Room, monkeypatch) -> None:
+    """Every spectator's page reloads when told of a change: 2,000 at once kept a player's page waiting seconds
+    (scripts/bench_room.py). The players are told at once; the spectators after them, in turns (here 0.4 s, then
+    half a second apart)."""
+    from kremlin_triplea.web import admission
+
+    monkeypatch.setattr(admission, "SPECTATORS_PER_TURN", 1)
+    monkeypatch.setattr(admission, "TURN_SECONDS", 0.5)
+    monkeypatch.setattr(admission, "SPECTATOR_HEAD_START_SECONDS", 0.4)
+    with room_served(room) as (address, server):
+        spectators = [raw(address, stream_request(room), source=f"127.0.7.{n + 1}") for n in range(3)]
+        player = raw(address, stream_request(room, "Allies"), source="127.0.7.1")
+        try:
+            for connection in [*spectators, player]:
+                assert stream_answer(connection).startswith(b"HTTP/1.1 200")
+            first = example()["pick"][0]
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                began = time.monotonic()
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+            heard = [heard_at(connection, room.seq) - began for connection in [player, *spectators]]
+            assert heard[0] < 0.4 <= heard[1] < 0.9, heard  # the player at once, the first spectator after the players' head start
+            assert 1.4 <= heard[3] < 5, heard  # the third spectator's turn: two turns later
+        finally:
+            for connection in [*spectators, player]:
+                connection.close()
+
+
+def test_the_new_steps_board_is_drawn_before_anyone_asks_for_it(room: Room) -> None:
+    """Every open page fetches the board of each step; the players' first: it is drawn as the room moves on."""
+    drawn: list[int] = []
+
+    def board(room: Room) -> str:
+        drawn.append(room.seq)
+        return f"<svg data-step='{room.seq}'></svg>"
+
+    with room_served(room, svg_for=board) as (address, server):
+        stream = raw(address, stream_request(room, "Allies"))
+        try:
+            assert stream_answer(stream).startswith(b"HTTP/1.1 200")
+            first = example()["pick"][0]
+            with http_client(f"http://{address[0]}:{address[1]}", timeout=60) as http:
+                assert http.post(f"/room/{room.keys[first['side']]}/pick", data=pick_form(first, room.seq), follow_redirects=False).status_code == 303
+                deadline = time.monotonic() + 10
+                while room.seq not in drawn:
+                    assert time.monotonic() < deadline, drawn
+                    time.sleep(0.01)
+                assert http.get(f"/room/{room.keys['Allies']}/board").text == f"<svg data-step='{room.seq}'></svg>"
+            assert drawn == [room.seq]  # once
+        finally:
+            stream.close()
+
+
+def test_the_spectators_next_turn_waits_while_the_event_loop_lags(room: Room, monkeypatch) -> None:
+    """The spectators' turns are paced by the loop: while it lags (the server busy), the next spectators wait."""
+    import asyncio
+
+    from kremlin_triplea.web import admission
+    from kremlin_triplea.web.app import Changes
+
+    monkeypatch.setattr(admission, "SPECTATOR_HEAD_START_SECONDS", 0.0)
+    monkeypatch.setattr(admission, "TURN_SECONDS", 0.1)
+
+    async def run() -> list[float]:
+        changes = Changes(room, stopping=lambda: False)
+        changes.attach()
+        loop = asyncio.get_running_loop()
+        told: list[float] = []
+
+        async def spectator(turn: int) -> None:
+            await changes.wait(room.seq, 30, turn=turn)
+            told.append(loop.time())
+            if turn == 0:
+                time.sleep(0.3)  # the first turn's answers hold the loop: a lag far over LOOP_LAG_SECONDS
+
+        waiting = [asyncio.ensure_future(spectator(turn)) for turn in range(2)]
+        await asyncio.sleep(0)
+        room.seq += 1
+        changes.notify()
+        await asyncio.wait_for(asyncio.gather(*waiting), 10)
+        changes._watcher.cancel()
+        return told
+
+    told = asyncio.run(run())
+    assert told[1] - told[0] >= 0.3 + 0.09, told  # the second turn came once the loop had caught up, a turn later (not at once: 0.3 s)
+
+
+def whole_answer(connection: socket.socket) -> bytes:
+    answer = stream_answer(connection)
+    while len(answer.partition(b"\r\n\r\n")[2]) < length(answer):
+        chunk = connection.recv(65536)
+        assert chunk, answer[:200]
+        answer += chunk
+    return answer
+
+
+def test_a_players_kept_alive_connection_gives_way_after_every_spectators(room: Room) -> None:
+    """Between two requests a player's connection owes its next one, as an idle spectator's does: on a full server
+    the spectators' give way first (the bench's player was reset as 2,000 spectators reloaded at once)."""
+    page = "GET /room/{} HTTP/1.1\r\nHost: h\r\nAccept-Encoding: identity\r\n\r\n"
+    with room_served(room, max_connections=8) as (address, server):
+        player = raw(address, page.format(room.keys["Axis"]).encode(), source="127.0.6.1")
+        spectators: list[socket.socket] = []
+        try:
+            assert whole_answer(player).startswith(b"HTTP/1.1 200")
+            for n in range(7):
+                spectators.append(raw(address, page.format(room.keys[SPECTATOR]).encode(), source=f"127.0.6.{n + 2}"))
+                assert whole_answer(spectators[-1]).startswith(b"HTTP/1.1 200")
+            time.sleep(1.2)  # all have owed their next request a while, the player's longest
+            newcomer = raw(address, page.format(room.keys[SPECTATOR]).encode(), source="127.0.6.99")
+            assert whole_answer(newcomer).startswith(b"HTTP/1.1 200")
+            newcomer.close()
+            assert closed_by_server(spectators[0], within=5)  # the oldest spectator's gave way
+            player.sendall(page.format(room.keys["Axis"]).encode())  # the player's next request, on the same connection
+            assert whole_answer(player).startswith(b"HTTP/1.1 200")
+        finally:
+            for connection in [player, *spectators]:
                 connection.close()
 
 
@@ -607,12 +854,12 @@ class FakeMsvcrt:
 def test_on_windows_a_second_server_is_refused_and_can_read_who_holds_the_lock(room: Room, monkeypatch) -> None:
     import sys
 
-    from kremlin_triplea.web import room as web_room
+    from kremlin_triplea.web import lock as web_lock
     from kremlin_triplea.web.room import ServeLock, lock_file
 
     fake = FakeMsvcrt()
     monkeypatch.setitem(sys.modules, "msvcrt", fake)
-    monkeypatch.setattr(web_room, "_windows", lambda: True)
+    monkeypatch.setattr(web_lock, "_windows", lambda: True)
     first = ServeLock(room.path).acquire()
     first.say("process 4242 at http://localhost:8050")
     with pytest.raises(KremlinError) as refused:
@@ -705,3 +952,109 @@ def test_spectators_fetching_the_board_together_hold_one_worker_and_it_is_drawn_
             boards = list(pool.map(fetch, range(30)))
     assert len(set(boards)) == 1 and boards[0].startswith(b"<svg>") and len(drawn) == 1
     assert len(workers) == 1, len(workers)  # the others waited on the loop, not each in a worker of its own
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},  # a sandboxed page, a data: URL
+        {"Origin": "http://testserver.evil.example"},
+        {"Referer": "http://evil.example/page.html"},
+        {"Origin": "https://evil.example", "Referer": "http://testserver/room/x"},  # Origin is what the browser says
+    ],
+)
+def test_every_state_changing_request_from_another_sites_page_is_refused_in_one_line_and_changes_nothing(room: Room, headers: dict[str, str]) -> None:
+    """Issue 40: no Origin/Referer check on state-changing POSTs. Every POST route of the room, each with the form
+    it takes from the side it takes it from, is refused (403) when a page of another site sent it."""
+    client = TestClient(create_app(room, svg_for=no_picture))
+    first = example()["pick"][0]
+    posts = [r for r in create_app(room, svg_for=no_picture).routes if "POST" in (r.methods or ())]
+    assert len(posts) >= 8
+    before = (room.path.read_bytes(), room_file(room.path).read_bytes(), room.seq)
+    for route in posts:
+        what = route.path.removeprefix("/room/{key}/")
+        response = client.post(f"/room/{room.keys[first['side']]}/{what}", data=pick_form(first, room.seq), headers=headers, follow_redirects=False)
+        assert response.status_code == 403, (what, response.status_code)
+        assert response.text.count("\n") == 1 and "another site" in response.text, response.text
+    assert (room.path.read_bytes(), room_file(room.path).read_bytes(), room.seq) == before
+    # The room's own page (the Origin a browser sends from it) is taken, and so is a request naming no page at all.
+    own = {"Origin": "http://testserver"} if "Origin" in headers else {"Referer": f"http://testserver/room/{room.keys[first['side']]}"}
+    assert post_with(client, room, first, own).status_code == 303
+    assert len(room.session.picks) == 1
+
+
+def post_with(client: TestClient, room: Room, entry: dict, headers: dict[str, str]):
+    return client.post(f"/room/{room.keys[entry['side']]}/pick", data=pick_form(entry, room.seq), headers=headers, follow_redirects=False)
+
+
+def forwarded_stream(room: Room, forwarded_for: str) -> bytes:
+    return f"GET /events/{room.keys[SPECTATOR]} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: {forwarded_for}\r\n\r\n".encode()
+
+
+@pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
+def test_x_forwarded_for_names_the_client_only_from_a_proxy_the_host_trusts(room: Room, trusted: str | None) -> None:
+    """Issue 40: X-Forwarded-For from 127.0.0.1 was trusted (uvicorn's default), so behind an ``ssh -R`` tunnel a
+    visitor chose the address the room counts them by. By default no proxy is trusted."""
+    limits = {"forwarded_allow_ips": trusted} if trusted else {}
+    with room_served(room, **limits) as (address, server):
+        held = [raw(address, forwarded_stream(room, f"198.51.100.{n + 1}")) for n in range(STREAMS_PER_ADDRESS + 1)]
+        try:
+            answers = [stream_answer(connection)[:12] for connection in held]
+        finally:
+            for connection in held:
+                connection.close()
+    if trusted:  # each counted by the address its proxy names
+        assert answers == [b"HTTP/1.1 200"] * (STREAMS_PER_ADDRESS + 1)
+    else:  # all counted as 127.0.0.1, whatever they claim
+        assert answers == [b"HTTP/1.1 200"] * STREAMS_PER_ADDRESS + [b"HTTP/1.1 429"]
+
+
+def test_serve_trusts_the_proxies_it_is_told_and_none_by_default(room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from kremlin_triplea.cli.main import main
+    from kremlin_triplea.web import app as web_app
+
+    configs = []
+    real = web_app.room_server
+
+    def room_server(app, **kwargs):
+        server = real(app, **kwargs)
+        configs.append(server.config)
+        server.run = lambda sockets: None  # not served: the test asks only how it would be
+        return server
+
+    monkeypatch.setattr(web_app, "room_server", room_server)
+    for extra in ([], ["--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8"]):
+        result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(room.path), "--port", "0", *extra])
+        assert result.exit_code == 0, result.output
+    configs[0].load()
+    configs[1].load()
+    assert configs[0].proxy_headers is False and not isinstance(configs[0].loaded_app, ProxyHeadersMiddleware)
+    assert isinstance(configs[1].loaded_app, ProxyHeadersMiddleware)
+    assert "10.1.2.3" in configs[1].loaded_app.trusted_hosts and "192.168.1.1" not in configs[1].loaded_app.trusted_hosts
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "serve", str(room.path), "--port", "0", "--forwarded-allow-ips", "proxy.lan"])
+    assert result.exit_code == 2 and "--forwarded-allow-ips proxy.lan: 'proxy.lan' is not an address" in result.output
+    assert result.output.count("\n") == 1 and room.keys[SPECTATOR] not in result.output
+
+
+@pytest.mark.parametrize("trusted", [None, "127.0.0.1"])
+def test_behind_a_trusted_proxy_a_form_from_the_address_the_browser_asked_for_is_taken(room: Room, trusted: str | None) -> None:
+    """A reverse proxy may pass the room its own address as Host (nginx's default): the browser's Origin is the
+    proxy's public name, named in X-Forwarded-Host. Believed only from a proxy the host trusts."""
+    first = example()["pick"][0]
+    form = "&".join(f"{k}={v}" for k, v in pick_form(first, room.seq).items()).replace(" ", "+")
+    request = (
+        f"POST /room/{room.keys[first['side']]}/pick HTTP/1.1\r\nHost: 127.0.0.1:8050\r\nOrigin: https://draft.example.org\r\n"
+        f"X-Forwarded-Host: draft.example.org\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(form)}\r\n\r\n{form}"
+    )
+    limits = {"forwarded_allow_ips": trusted} if trusted else {}
+    with room_served(room, **limits) as (address, server):
+        connection = raw(address, request.encode())
+        try:
+            answer = stream_answer(connection)
+        finally:
+            connection.close()
+    assert answer.startswith(b"HTTP/1.1 303" if trusted else b"HTTP/1.1 403"), answer[:200]
+    assert len(room.session.picks) == (1 if trusted else 0)

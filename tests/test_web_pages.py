@@ -216,8 +216,8 @@ def test_the_install_form_offers_the_name_apply_gives_and_no_page_shows_the_host
     room = Room(tmp_path / "draft.toml", MAPS_DIR)
     client = TestClient(create_app(room, svg_for=no_picture))
     html = get(client, room, "Allies")
-    # Issue 14: "<base game> Kremlin — <player> v <player> <date>"; this draft names no players, so its sides.
-    assert fields(html, "install")["name"] == f"World War II v3 1941 Kremlin — Axis v Allies {date.today().isoformat()}"
+    # Issue 14: "<base game> Kremlin - <player> v <player> <date>"; this draft names no players, so its sides.
+    assert fields(html, "install")["name"] == f"World War II v3 1941 Kremlin - Axis v Allies {date.today().isoformat()}"
     for role in ("Axis", "Allies", SPECTATOR):
         shown = get(client, room, role)
         assert str(tmp_path) not in shown and str(MAPS_DIR) not in shown and "--force" not in shown and "--name" not in shown

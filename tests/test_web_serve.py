@@ -354,3 +354,23 @@ def test_a_file_the_draft_names_on_another_drive_is_named_by_its_absolute_path(t
     assert result.exit_code == 2 and "cannot listen there" in result.output, result.output
     assert "Traceback" not in result.output
     assert read_draft(draft).ruleset == mine.resolve().as_posix()
+
+
+def test_serve_stops_when_the_draft_file_is_edited_while_it_runs_and_says_why_in_one_line(tmp_path: Path) -> None:
+    """Issue 40: a hand edit of the draft file while the room ran was written over at the next action. serve stops
+    within seconds, writes nothing over it, and says which file and why in one line, exit 2."""
+    draft = tmp_path / "draft.toml"
+    data = example()
+    process, links = start_serve(draft, free_port(), "--ruleset", "kremlin-aa50", "--game", data["game"], "--first", "Axis", "--picks-per-side", "5")
+    try:
+        edited = draft.read_bytes() + b"# the host's own note\n"
+        draft.write_bytes(edited)
+        output, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    assert process.returncode == 2, output
+    (line,) = [line for line in output.splitlines() if line.startswith("kremlin-triplea:")]
+    assert str(draft) in line and "changed by another program while the room served it" in line, output
+    assert "Traceback" not in output and draft.read_bytes() == edited

@@ -47,19 +47,23 @@ class UnknownNameError(KremlinError):
         where: str | None = None,
         within: str | None = None,
         show_all: bool = False,
+        suggest: Iterable[str] | None = None,
     ) -> None:
         Exception.__init__(self, kind, name)
         self.where = where
         self.kind = kind
         self.name = name
         self._known = tuple(known)  # as they are now: the caller may change its collection afterwards
+        # The names "did you mean" may offer (default: every known one): a caller that accepts more names than it
+        # would suggest (a draft's rule-text aliases) gives the ones a player should write.
+        self._suggest = None if suggest is None else tuple(suggest)
         self._within = within
         self._show_all = show_all
 
     @functools.cached_property
     def close(self) -> list[str]:
         """The known names that look like :attr:`name`."""
-        return close_matches(self.name, self._sorted_known)
+        return close_matches(self.name, self._sorted_known if self._suggest is None else sorted(set(self._suggest)))
 
     @functools.cached_property
     def message(self) -> str:
@@ -75,6 +79,11 @@ class UnknownNameError(KremlinError):
     @functools.cached_property
     def _sorted_known(self) -> list[str]:
         return sorted(set(self._known))
+
+
+def possessive(name: str) -> str:
+    """``name``'s, as English writes it for a player or a place: the Germans' submarine, the UK's fleet, Sweden's army."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def and_more(found: Sequence[str], hint: str | None = None) -> str:

@@ -111,7 +111,7 @@ class Game:
         name = name or unique_game_name(folder, self.board.game_name)
         if name != self.board.game_name:
             self.board.push(SetGameName(name))
-        return install_game(folder, name, self.to_bytes(), self.board.properties.get("notes"), force=force, protect=protect)
+        return install_game(folder, name, self.to_bytes(), self.board.properties.get("notes"), force=force, protect=protect, maps_dir=maps_dir)
 
     def save(self, path: Path | str, *, overwrite: bool = False, protect: tuple[Path | str, ...] = ()) -> Path:
         """Write the game to ``path``; never over its own source file nor any of ``protect`` (the command's other inputs)."""

@@ -46,3 +46,21 @@ KREMLIN_PICKS = [
 def kremlin_draft(**extra) -> dict:
     """An AA50 1941 draft of 8 placements and no bid, with ``extra`` keys (``house``, ``game`` ...)."""
     return {"ruleset": "kremlin-aa50", "first": "Axis", "picks_per_side": 4, "pick": KREMLIN_PICKS, "bid": {"axis": 0}, **extra}
+
+
+def duplicates(game_bytes: bytes) -> list[str]:
+    """What a written game declares twice that TripleA keeps one of (validate's warnings): attachments of one name on one
+    thing, game options (properties) of one name."""
+    import re
+
+    from lxml import etree
+
+    from kremlin_triplea.check.game_index import TRIPLEA_2, GameIndex
+    from kremlin_triplea.check.name_checks import duplicate_attachments
+
+    root = etree.fromstring(game_bytes)
+    # Without the line of the first one: a game written from another holds its own duplicates at other lines.
+    found = [re.sub(r" \(first on line \d+\)", "", message) for _, message in duplicate_attachments(GameIndex.of(root, TRIPLEA_2))]
+    names = [p.get("name") for p in root.iterfind("propertyList/property")]
+    found += [f"game option {name!r} declared {names.count(name)} times" for name in sorted(set(names)) if names.count(name) > 1]
+    return found

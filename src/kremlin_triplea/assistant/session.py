@@ -31,6 +31,7 @@ from kremlin_triplea.assistant.asking import (
     match_choice,
     resolved_choice,
 )
+from kremlin_triplea.assistant.house import HouseQuestions
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, place_answers
@@ -39,13 +40,11 @@ from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
-from kremlin_triplea.gamerules.house import advantage_places, house_rule_changes
 from kremlin_triplea.report.value import describe_pick, value_session
 from kremlin_triplea.rules.datafiles import named_rule_files
-from kremlin_triplea.rules.house_rules import HouseSet, load_house_set, read_choices
-from kremlin_triplea.rules.ruleset import Option, Ruleset
-from kremlin_triplea.rules.tomlfile import Section
-from kremlin_triplea.session import Bid, Declaration, HouseRuleChoice, Session
+from kremlin_triplea.rules.house_rules import load_house_set
+from kremlin_triplea.rules.ruleset import BidRules, Option, Ruleset
+from kremlin_triplea.session import Bid, Declaration, Session
 
 
 class Conversation:
@@ -58,6 +57,7 @@ class Conversation:
         self.answers: list[str] = []  # this pick's (or the bid's) answers so far, for ``back``
         self.option: Option | None = None  # the option being asked about, for ``?``
         self.side: str | None = None  # the side picking now
+        self.house_questions: HouseQuestions | None = None  # while house rules are asked: what ``help`` names first
 
     # -- asking ------------------------------------------------------------
 
@@ -97,6 +97,7 @@ class Conversation:
         default: Choice | None = None,
         *,
         list_them: bool = True,
+        counted: bool = True,
         resolve: Callable[[str], Any] | None = None,
         refuse: Callable[[str], str | None] | None = None,
     ) -> Any:
@@ -110,6 +111,8 @@ class Conversation:
         if list_them:
             for choice in choices:
                 say(f"  {choice.shown}")
+        elif counted and len(choices) > 3:  # a long list left to completion: never hidden without a word
+            say(f"  {len(choices)} choices, not listed here: 'help' lists them, Tab completes a name")
         words = [n for c in choices for n in c.names[:2]] + list(COMMANDS)
         while True:
             answer = self.terminal.ask(question, words, default.names[0] if default is not None else None)
@@ -207,6 +210,9 @@ class Conversation:
         """An option's rule text with its source (and its scenarios), or a scenario's rule and effects."""
         if self.session is None:
             return ["the rules are shown once the ruleset is chosen"]
+        house_lines = self.house_questions.help_lines(name) if self.house_questions is not None else None
+        if house_lines is not None:
+            return house_lines
         ruleset = self.session.run.ruleset
         wrap = textwrap.TextWrapper(width=100, subsequent_indent="  ")
         option = _find_option(ruleset, name)
@@ -338,101 +344,18 @@ class Conversation:
                 self.say("  no pick is made yet: nothing to undo")
 
     def ask_house_sets(self) -> None:
-        """House-rule sets for this map, in their own questions: each set's switches, then its advantages chosen per power or drawn with a seed.
+        """House-rule sets for this map, in their own questions (assistant/house.py): each set's switches, then its
+        advantages chosen per power or drawn with a seed, every answer checked as it is given.
 
         The sets are written into the game after the picks and the bid, as
         ``apply`` does with the draft's ``house_rules``.
         """
-        session = self.session
-        sets = {name: load_house_set(path) for name, path in named_rule_files("house").items()}
-        offered = {name: house for name, house in sets.items() if not house.rules.maps or session.run.profile.map in house.rules.maps}
-        if not offered:
-            return
-        self.say("House-rule sets for this map (added to the game after the picks and the bid):")
-        chosen: dict[str, dict[str, Any]] = {}
-        while True:
-            done = Choice(None, ("none", "done", "no"), "none" if not chosen else "done")
-            left = [Choice(n, (n, h.rules.title), f"{n}  {h.rules.title} ({h.rules.source})") for n, h in offered.items() if n not in chosen]
-            if not left:
-                break
-            set_id = self.choose("house rules> ", [done, *left], default=done)
-            if set_id is None:
-                break
-            house = offered[set_id]
-            while True:
-                table = self.ask_house_choices(house)
-                problem = self.house_rules_problem({**chosen, set_id: table})
-                if problem is None:
-                    chosen[set_id] = table
-                    break
-                self.say(f"  {problem}")
-                change = Choice(True, ("change",), "change (its switches and advantages)")
-                if not self.choose(f"{set_id}> ", [change, Choice(False, ("drop",), "drop (no house rules from it)")], default=change):
-                    break
-        if chosen:
-            for set_id, table in chosen.items():
-                session.push(HouseRuleChoice.of(set_id, table))
-            session.save()
-
-    def house_rules_problem(self, chosen: dict[str, dict[str, Any]]) -> KremlinError | None:
-        """Why these sets and choices would not apply to this game after the ruleset's own rules, as ``apply`` checks them; None if they do."""
-        session = self.session
-        run = session.run
+        questions = HouseQuestions(self)
+        self.house_questions = questions
         try:
-            choices = [read_choices(n, Section(t, str(session.path), f"house_rule_choices.{n}")) for n, t in chosen.items()]
-            house_rule_changes(session.game.board, run.profile, run.names, choices, before=(run.ruleset.rule_set,), flags=session.draft.choices)
-        except KremlinError as error:
-            return error
-        return None
-
-    def ask_house_choices(self, house: HouseSet) -> dict[str, Any]:
-        """One set's ``[house_rule_choices.<set>]`` table: switches changed from their defaults, advantages or a seed."""
-        session = self.session
-        board, names = session.game.board, session.run.names
-        table: dict[str, Any] = {}
-        if house.choices:
-            current = dict(house.choices)
-            self.say(f"  {house.id} switches: " + ", ".join(f"{k} ({'on' if v else 'off'})" for k, v in current.items()))
-            while True:
-                done = Choice(None, ("done",), "done")
-                switch = self.choose(
-                    f"{house.id}: a switch to turn on or off (Enter: done)> ",
-                    [done, *(Choice(k, (k,), f"{k} ({'on' if v else 'off'})") for k, v in current.items())],
-                    default=done,
-                    list_them=False,
-                )
-                if switch is None:
-                    break
-                current[switch] = not current[switch]
-                self.say(f"  {switch}: {'on' if current[switch] else 'off'}")
-            table.update({k: v for k, v in current.items() if v != house.choices[k]})
-        if house.advantages:
-            self.say(f"  {house.id} gives each of {', '.join(house.powers)} one advantage ({house.advantages_source})")
-            none = Choice("none", ("none",), "none (the advantages are optional)")
-            how = self.choose(
-                f"{house.id} advantages> ",
-                [none, Choice("choose", ("choose",), "choose one per power"), Choice("seed", ("seed", "draw"), "seed (drawn at random with a seed)")],
-                default=none,
-            )
-            if how == "seed":
-                table["seed"] = self.number("seed> ", 0, None)
-            elif how == "choose":
-                advantages: dict[str, str] = {}
-                for power in house.powers:
-                    while True:
-                        advantage = self.choose(
-                            f"{power} advantage ('help NAME' shows its rule)> ",
-                            [Choice(a, (str(a.number), a.id, a.title), f"{a.number}  {a.title}") for a in house.advantages_of(power)],
-                        )
-                        values = {name: advantage_places(advantage, name, board, names) for name in advantage.choices}
-                        if all(values.values()):
-                            break
-                        self.say(f"  {advantage.title} cannot be given to {power} on this game: no place for it; choose another")
-                    advantages[power] = advantage.id
-                    for name, candidates in values.items():
-                        table[f"{power}.{name}"] = self.choose(f"{power} {advantage.title}: {name}> ", [Choice(c, (c,)) for c in candidates])
-                table["advantages"] = advantages
-        return table
+            questions.ask_sets()
+        finally:
+            self.house_questions = None
 
     # -- the end -------------------------------------------------------------
 
@@ -546,7 +469,7 @@ class Conversation:
         elif session.bid_dropped is not None:
             say(f"The saved bid no longer applies ({session.bid_dropped}); a new bid is asked.")
             session.bid_dropped = None
-        say(f"The bid: positive, the {bid_rules.placing_side} place units worth it; negative, the {bid_rules.receiving_side} receive the PUs.")
+        say(f"The bid ({bid_rules.source}): positive, the {bid_rules.placing_side} place units worth it; negative, {_negative_bid_words(bid_rules)}.")
         phase_powers = self.bid_phase_powers()
         if phase_powers:
             say(f"  a positive bid may also be left to TripleA's own bid phase ({bid_rules.source}): the {bid_rules.placing_side} buy and place it in the game")
@@ -593,7 +516,7 @@ class Conversation:
                 + (f"{player}, for the {displaced.side}, choose" if player else f"the {displaced.side} choose")
             )
             what = f"{question(displaced)}> "
-            to = self.choose(what, self.place_choices(found.matches), list_them=False, resolve=self.resolve_place)
+            to = self.choose(what, self.place_choices(found.matches), list_them=False, counted=False, resolve=self.resolve_place)  # listed above
             session.declare(Declaration(displaced, to))
             session.save()
             del self.answers[answered:]
@@ -733,6 +656,13 @@ def _reachable(value: int, items: list[tuple[int, int]]) -> bool:
 def _find_option(ruleset: Ruleset, name: str) -> Option | None:
     key = name.strip().casefold()
     return next((o for o in ruleset.options if key in (str(o.number), o.id.casefold(), o.title.casefold())), None)
+
+
+def _negative_bid_words(rules: BidRules) -> str:
+    """What a negative bid does under this ruleset, in its own words (000 gives the PUs to the Allies; 001 and 002 remove Axis units)."""
+    if rules.negative == "remove_units":
+        return f'the {rules.placing_side} remove {" or ".join(rules.removable_units)} worth it from the board ("{rules.removable_rule or rules.negative_rule}")'
+    return f'the {rules.receiving_side} receive the PUs ("{rules.negative_rule}")'
 
 
 def _bid_words(bid: dict[str, Any]) -> str:

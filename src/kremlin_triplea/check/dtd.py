@@ -10,6 +10,7 @@ import hashlib
 import os
 import re
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from lxml import etree
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.installation import find_installation
-from kremlin_triplea.gamefile.safe import write_atomically
+from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
 
 #: Environment variable naming TripleA's game.dtd (or a TripleA jar holding it).
 DTD_VARIABLE = "KREMLIN_TRIPLEA_DTD"
@@ -156,11 +157,24 @@ def _dtd_from_jar(jar: Path, *, required: bool = True) -> Path | None:
         if required:
             raise
         return None
-    target = cache_folder() / f"game-{hashlib.sha256(data).hexdigest()[:16]}.dtd"
-    if not target.is_file():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, data, overwrite=True)
-    return target
+    name = f"game-{hashlib.sha256(data).hexdigest()[:16]}.dtd"
+    # The cache is only a convenience: a folder that cannot be written (a read-only home, a file where the folder
+    # goes) gives way to the system's temporary folder, then to none (the DTD is then not read from the jar).
+    for folder in (cache_folder(), Path(tempfile.gettempdir()) / f"kremlin-triplea-{os.getuid() if hasattr(os, 'getuid') else 'user'}"):
+        target = folder / name
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if hasattr(os, "getuid") and os.stat(folder).st_uid != os.getuid():
+                continue  # another user's folder (the temporary folder is shared): nothing of it is used
+            if target.is_file() and read_bytes(target, what="DTD") == data:
+                return target
+            write_atomically(target, data, overwrite=True)
+            return target
+        except (OSError, InputError):
+            continue
+    if required:
+        raise InputError(f"cannot keep its game.dtd in {cache_folder()} nor in the system's temporary folder", where=str(jar))
+    return None
 
 
 @functools.lru_cache(maxsize=8)

@@ -1,128 +1,24 @@
-"""Which attachment options TripleA 2.7 reads as Java ints, by attachment class.
+"""Which attachment options TripleA 2.7 reads as Java ints, by attachment class: from the tables derived from the
+engine (check/engine_tables.py), where each option's kind was found by setting values as the parser does.
 
-Each is an option whose setter is ``x = getInt(value)`` (or whose property is
-mapped with ``DefaultAttachment::getInt``) in 2.7.15472's
-``games.strategy.triplea.attachments`` classes: ``Integer.parseInt`` refuses
-anything else ("Attachments: two is not a valid int value") and the engine
-refuses the game. Options that parse more than one number, or parse later, are
-not listed. An attachment class has its own options and its parents'
-(``PARENTS``).
+An ``int`` option's setter is ``x = getInt(value)``: ``Integer.parseInt`` refuses anything else ("Attachments: two
+is not a valid int value") and the engine refuses the game. An attachment class's options include its parents'.
 """
 
 from __future__ import annotations
 
 import functools
 
-INT_OPTIONS: dict[str, frozenset[str]] = {
-    "AbstractConditionsAttachment": frozenset(
-        {
-            "chanceDecrementOnSuccess",
-            "chanceIncrementOnFailure",
-        }
-    ),
-    "AbstractPlayerRulesAttachment": frozenset(
-        {
-            "maxPlacePerTerritory",
-            "placementPerTerritory",
-        }
-    ),
-    "AbstractRulesAttachment": frozenset(
-        {
-            "objectiveValue",
-            "uses",
-        }
-    ),
-    "AbstractTriggerAttachment": frozenset(
-        {
-            "uses",
-        }
-    ),
-    "AbstractUserActionAttachment": frozenset(
-        {
-            "attemptsPerTurn",
-        }
-    ),
-    "PlayerAttachment": frozenset(
-        {
-            "captureVps",
-            "retainCapitalNumber",
-            "retainCapitalProduceNumber",
-            "vps",
-        }
-    ),
-    "TechAttachment": frozenset(
-        {
-            "techCost",
-        }
-    ),
-    "TerritoryAttachment": frozenset(
-        {
-            "production",
-            "productionOnly",
-            "unitProduction",
-            "victoryCity",
-        }
-    ),
-    "TriggerAttachment": frozenset(
-        {
-            "resourceCount",
-        }
-    ),
-    "UnitAttachment": frozenset(
-        {
-            "airAttack",
-            "airDefense",
-            "attack",
-            "attackAA",
-            "attackAAmaxDieSides",
-            "attackRolls",
-            "blockade",
-            "bombard",
-            "bombingBonus",
-            "bombingMaxDieSides",
-            "canOnlyBePlacedInTerritoryValuedAtX",
-            "canProduceXUnits",
-            "carrierCapacity",
-            "carrierCost",
-            "constructionsPerTerrPerTypePerTurn",
-            "defense",
-            "defenseRolls",
-            "hitPoints",
-            "maxBuiltPerPlayer",
-            "maxConstructionsPerTypePerTerr",
-            "maxDamage",
-            "maxInterceptCount",
-            "maxOperationalDamage",
-            "maxScrambleCount",
-            "maxScrambleDistance",
-            "movement",
-            "offensiveAttackAA",
-            "offensiveAttackAAmaxDieSides",
-            "transportCapacity",
-            "transportCost",
-            "unitSupportCount",
-            "whenCapturedSustainsDamage",
-        }
-    ),
-}
-
-#: Each attachment class's parent class, where the parent has options of its own above.
-PARENTS = {
-    "RulesAttachment": "AbstractPlayerRulesAttachment",
-    "AbstractPlayerRulesAttachment": "AbstractRulesAttachment",
-    "AbstractRulesAttachment": "AbstractConditionsAttachment",
-    "TriggerAttachment": "AbstractTriggerAttachment",
-    "AbstractTriggerAttachment": "AbstractConditionsAttachment",
-    "UserActionAttachment": "AbstractUserActionAttachment",
-    "PoliticalActionAttachment": "AbstractUserActionAttachment",
-    "AbstractUserActionAttachment": "AbstractConditionsAttachment",
-}
+from kremlin_triplea.check.engine_tables import attachment_class, triplea2
 
 
 @functools.cache  # asked once per option element of a game; the tables never change
 def int_options(java_class: str) -> frozenset[str]:
     """The options an attachment of ``java_class`` (its simple name) reads as Java ints."""
-    return inherited(java_class, INT_OPTIONS, PARENTS)
+    name = attachment_class(java_class)
+    if name is None:
+        return frozenset()
+    return frozenset(option for option, found in triplea2()["attachments"][name]["properties"].items() if found["kind"] == "int")
 
 
 def inherited(java_class: str, own: dict[str, frozenset[str]], parents: dict[str, str]) -> frozenset[str]:

@@ -28,7 +28,9 @@ from lxml import etree
 from kremlin_triplea.check.dtd import find_dtd, source_path
 from kremlin_triplea.check.game_index import TRIPLEA_2, GameIndex
 from kremlin_triplea.check.number_checks import triplea19_refusals
+from kremlin_triplea.check.reading27 import read_as_27
 from kremlin_triplea.check.validate import CHECKS, STATE_CHECKS, Problem, assemble, lined, validate_tree
+from kremlin_triplea.gamefile.document import attributes_of
 
 #: The sections of ``<game>`` that hold the starting state, which the matrix changes in every file.
 STATE_SECTIONS = frozenset({"initialize", "propertyList"})
@@ -59,7 +61,8 @@ class Validator:
     def validate(self, source: bytes, root: etree._Element, file: str) -> list[Problem]:
         """``validate_tree(root, file, dtd=self.dtd, engine=self.engine)``; ``root`` is ``source`` parsed."""
         key = _rest_key(source, root)
-        if key is None or any(True for s in root if s.tag in STATE_SECTIONS for _ in s.iter("option")):
+        as_read = self.engine != TRIPLEA_2 or read_as_27(root) is root  # else 2.x reads another tree: judged whole
+        if key is None or not as_read or any(True for s in root if s.tag in STATE_SECTIONS for _ in s.iter("option")):
             return validate_tree(root, file, dtd=self.dtd, engine=self.engine)
         if key in self._rest:
             self.reused += 1
@@ -75,7 +78,7 @@ class Validator:
         return assemble(file, found, refusals, self.engine, root, dtd)
 
     def _validate_rest(self, root: etree._Element) -> tuple[GameIndex, dict, Lined]:
-        rest = etree.Element(root.tag, dict(root.attrib))
+        rest = etree.Element(root.tag, attributes_of(root))
         for section in root:
             if isinstance(section.tag, str) and section.tag not in STATE_SECTIONS:
                 rest.append(copy.deepcopy(section))  # lxml keeps each element's sourceline in the copy

@@ -22,8 +22,8 @@ _JAVA_INT = re.compile(r"[+-]?\d+")
 
 def java_int(text: str | None) -> int | None:
     """``text`` as Java's ``Integer.parseInt`` reads it, or None where it throws."""
-    if text is None or not _JAVA_INT.fullmatch(text):
-        return None
+    if text is None or not _JAVA_INT.fullmatch(text) or not all(ord(c) <= 0xFFFF for c in text):
+        return None  # Java reads UTF-16 units: a digit outside the BMP is two units, neither a digit
     value = int(text)
     return value if JAVA_INT_MIN <= value <= JAVA_INT_MAX else None
 

@@ -9,7 +9,21 @@ from collections.abc import Callable, Iterator
 import attrs
 from lxml import etree
 
-from kremlin_triplea.check.game_index import DECLARATIONS, KEEPS_LAST, NEUTRAL, REFUSES, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, attachment_key, unknown
+from kremlin_triplea.check.game_index import (
+    DECLARATIONS,
+    KEEPS_LAST,
+    NEUTRAL,
+    REFUSES,
+    TRIPLEA_2,
+    TRIPLEA_19,
+    WHOLE_NUMBER,
+    Finding,
+    GameIndex,
+    attachment_key,
+    unknown,
+)
+from kremlin_triplea.check.option_checks import option_name
+from kremlin_triplea.gamefile.document import attributes_of
 
 
 def duplicate_territories(game: GameIndex) -> Iterator[Finding]:
@@ -36,7 +50,9 @@ def _duplicates(game: GameIndex, kind: str) -> Iterator[tuple[etree._Element, et
 
 def _same(one: etree._Element, other: etree._Element) -> bool:
     """The same attributes and the same children (compared as written, without the text around them)."""
-    return dict(one.attrib) == dict(other.attrib) and [etree.tostring(c, with_tail=False) for c in one] == [etree.tostring(c, with_tail=False) for c in other]
+    return attributes_of(one) == attributes_of(other) and [etree.tostring(c, with_tail=False) for c in one] == [
+        etree.tostring(c, with_tail=False) for c in other
+    ]
 
 
 def duplicate_attachments(game: GameIndex) -> Iterator[Finding]:
@@ -193,6 +209,9 @@ def unknown_attachment_targets(game: GameIndex) -> Iterator[Finding]:
     for element in game.attachments:
         kind = ATTACHMENT_TYPES.get(element.get("type", "unitType"))
         attach_to = element.get("attachTo")
+        if kind is not None and attach_to is None and game.engine == TRIPLEA_2:
+            yield element, f"attachment {element.get('name')!r} has no attachTo; {REFUSES}"  # 2.7: "Could not find territory: null"
+            continue
         if kind is None or attach_to is None or game.has(kind, attach_to):
             continue
         message = unknown(kind, attach_to, game.declared[kind])
@@ -287,7 +306,9 @@ def unknown_names_in_options(game: GameIndex) -> Iterator[Finding]:
         if java_class not in _CLASSES_WITH_REFERENCES:
             continue  # none of its options names anything (a game has thousands of unit attachments)
         for option in attachment.iterfind("option"):
-            reference = OPTION_REFERENCES.get((java_class, option.get("name", "")))
+            written = option.get("name", "")
+            # 2.x looks an option up decapitalized and by its legacy name's new one (check/option_checks.py)
+            reference = OPTION_REFERENCES.get((java_class, option_name(written) if game.engine == TRIPLEA_2 else written))
             if reference is None:
                 continue
             kind, names_in = reference

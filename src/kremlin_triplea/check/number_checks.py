@@ -13,6 +13,7 @@ from lxml import etree
 
 from kremlin_triplea.check.engine19_options import setters_19
 from kremlin_triplea.check.engine_options import int_options
+from kremlin_triplea.check.engine_tables import game_property_type
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, option_values
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, outside_java_int
@@ -218,7 +219,10 @@ def _decapitalized(name: str) -> str:
 
 
 def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
-    """Options TripleA reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses."""
+    """Judged for 1.9: options 2.7 reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses
+    (2.x's are ``options_the_engine_cannot_set``'s, check/option_checks.py)."""
+    if game.engine == TRIPLEA_2:
+        return
     for attachment in game.attachments:
         java_class = attachment.get("javaClass", "").rsplit(".", 1)[-1]
         ints = int_options(java_class)
@@ -241,10 +245,13 @@ def property_numbers_read_as_text(game: GameIndex) -> Iterator[Finding]:
 
     2.7 tries Guava's Ints.tryParse and keeps the text when it fails; 1.9 does
     so too for a property that is not an editable number
-    (``editable_numbers_19`` has those).
+    (``editable_numbers_19`` has those). A property 2.x reads as a number is
+    ``properties_the_engine_cannot_cast``'s (check/structure_checks.py) for 2.x.
     """
     for prop in game.root.iterfind("propertyList/property"):
         value = prop.get("value", "")
+        if game.engine == TRIPLEA_2 and game_property_type(prop.get("name", "")) is not None:
+            continue
         if outside_java_int(value) and not (game.engine == TRIPLEA_19 and _editable_number(prop)):
             yield prop, f"property {prop.get('name')!r} value {value.strip()} is beyond a Java int; TripleA reads it as text, not a number"
 

@@ -71,6 +71,19 @@ from kremlin_triplea.check.number_checks import (
     property_numbers_read_as_text,
     triplea19_refusals,
 )
+from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
+from kremlin_triplea.check.reading27 import read_as_27
+from kremlin_triplea.check.structure_checks import (
+    attributes_the_engine_requires,
+    canals_the_engine_refuses,
+    nameless_declarations,
+    properties_the_engine_cannot_cast,
+    rules_in_a_frontier_twice,
+    rules_without_cost_or_result,
+    sections_the_engine_requires,
+    unit_attachments_the_engine_refuses,
+    unknown_references_27,
+)
 
 # The verdict, and the engines and game.dtd a caller asks it for (at home in check/game_index.py and check/dtd.py).
 __all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "lined", "unlined", "validate_tree"]
@@ -113,7 +126,8 @@ def validate_tree(root: etree._Element, file: str, *, dtd: Path | None = None, e
     """
     if engine not in ENGINES:
         raise ValueError(f"engine {engine!r} is not one of {ENGINES}")
-    game = GameIndex.of(root, engine)
+    # 2.x judges what its XML mapping reads (check/reading27.py), 1.9 the file's tree as it is.
+    game = GameIndex.of(read_as_27(root) if engine == TRIPLEA_2 else root, engine)
     found = {check: lined(check(game)) for check in CHECKS}
     refusals = lined(triplea19_refusals(root))
     dtd = find_dtd(dtd, game_file=source_path(root, file)) if read_dtd else None
@@ -165,6 +179,7 @@ def lined(findings: Iterable[Finding]) -> list[tuple[int | None, str]]:
 
 
 CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
+    sections_the_engine_requires,
     minimum_version,
     foreach_refusals,
     duplicate_territories,
@@ -175,6 +190,17 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     player_named_neutral,
     steps_without_player_19,
     unknown_attachment_targets,
+    attachments_the_engine_cannot_make,
+    options_the_engine_cannot_set,
+    delegates_the_engine_cannot_make,
+    rules_without_cost_or_result,
+    rules_in_a_frontier_twice,
+    attributes_the_engine_requires,
+    nameless_declarations,
+    unknown_references_27,
+    unit_attachments_the_engine_refuses,
+    canals_the_engine_refuses,
+    properties_the_engine_cannot_cast,
     unknown_names_in_options,
     bids_for_unknown_players,
     unit_types_without_unit_attachment,
@@ -197,6 +223,8 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
 #: changes in every file it writes; the others are worked out once per text of the rest (check/incremental.py).
 STATE_CHECKS = {
     unknown_references,
+    unknown_references_27,
+    properties_the_engine_cannot_cast,
     player_named_neutral,
     bids_for_unknown_players,
     owned_territories_without_territory_attachment,

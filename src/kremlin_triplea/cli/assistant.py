@@ -181,15 +181,16 @@ def draft_command(
         raise InputError("already exists; continue it with --resume, or replace it with --force", where=str(path))
     try:
         if resume is not None:
-            session = open_session(resume, None, maps_dir, profile=profile)  # its steps pushed, with the file's own error messages
+            session, whole = _resumed(resume, maps_dir, profile, terminal)  # its steps pushed, with the file's own error messages
             # A saved bid stays in the file: it is offered as the default when the bid is asked.
             had_bid = session.bid is not None or session.bid_dropped is not None
-            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.run.total_picks} picks made" + (", and a bid." if had_bid else "."))
+            terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
-            data, players = ask_setup(conversation, maps_dir)
+            data, players = ask_setup(conversation, maps_dir, profile)
             session = open_session(path, data, maps_dir, players, profile)
         session.file_header = DRAFT_FILE_HEADER
-        session.save()
+        if resume is None or whole:  # a draft resumed short of its picks is left as it is until a pick is made again
+            session.save()
         conversation.session = session
         if resume is None:
             conversation.ask_house_rules()
@@ -214,6 +215,39 @@ def draft_command(
     for line in lines[len(result.summary()) :]:  # the summary was shown with the preview
         click.echo(line)
     click.echo(f"wrote the draft {path} and the game {agreed_output[0]}")
+
+
+def _resumed(path: Path, maps_dir: Path, profile, terminal):  # noqa: ANN001, ANN202 - Profile, Terminal, Session (imported lazily)
+    """The draft at ``path`` resumed, and whether with all of its picks; if the rules refuse one of its picks (a hand-edited file), resumed up to the
+    first refused pick, which is asked again: the refusal is said, and the picks from it on leave the file when the
+    first pick is made again."""
+    from kremlin_triplea.errors import KremlinError
+    from kremlin_triplea.rules.tomlfile import read_toml
+    from kremlin_triplea.session import open_session
+
+    try:
+        return open_session(path, None, maps_dir, profile=profile), True
+    except KremlinError as refused:
+        data = read_toml(path)  # a file that does not parse is refused by its own error, as before
+        picks = data.get("pick")
+        if not isinstance(picks, list) or not picks:
+            raise
+        header = {k: v for k, v in data.items() if k not in ("pick", "bid")}
+        try:
+            session = open_session(path, {**header, "pick": []}, maps_dir, profile=profile)
+        except KremlinError:
+            raise refused from None  # not a pick's fault: the file's header
+        for count in range(1, len(picks) + 1):  # the first pick the rules refuse, counting as the players do
+            try:
+                session = open_session(path, {**header, "pick": picks[:count]}, maps_dir, profile=profile)
+            except KremlinError as error:
+                terminal.say(str(error))
+                later = f"picks {count} to {len(picks)}" if count < len(picks) else f"pick {count}"
+                terminal.say(
+                    f"Resuming {path} up to pick {count}, asked again; {later}" + (" and the bid" if "bid" in data else "") + " leave the file when it is made."
+                )
+                return session, False
+        raise
 
 
 #: The comment the terminal draft's file starts with.
@@ -250,6 +284,6 @@ def _board_picture(session: Session) -> str:
 
     game = session.game
     values = value_session(session)
-    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
+    legend = Legend(f"{game.board.game_name}: {session.ruleset.title} ({session.path.name})", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     art = read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
     return str(write_picture(render_svg(game.board, art, game.initial, legend), session.path.with_suffix(".svg"), overwrite=True))

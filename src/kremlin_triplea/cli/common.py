@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
@@ -39,7 +40,28 @@ class NativePath(click.Path):
     def convert(self, value, param, ctx):
         from kremlin_triplea.gamefile.locate import native_path
 
-        return super().convert(native_path(value) if isinstance(value, str) else value, param, ctx)
+        try:
+            return super().convert(native_path(value) if isinstance(value, str) else value, param, ctx)
+        except click.BadParameter as error:
+            # A value from the environment is the variable's: say so, not the option's name (`--maps-dir`).
+            variable = getattr(param, "envvar", None)
+            if ctx is not None and param is not None and isinstance(variable, str) and ctx.meta.get(_source_key(param)) == ParameterSource.ENVIRONMENT:
+                error.param_hint = f"${variable}"
+            raise
+
+
+class EnvironmentOption(click.Option):
+    """An option that may come from an environment variable, remembering where its value came from while it is
+    converted (click says so only after): an error in a value from the environment then names the variable."""
+
+    def consume_value(self, ctx, opts):
+        value, source = super().consume_value(ctx, opts)
+        ctx.meta[_source_key(self)] = source
+        return value, source
+
+
+def _source_key(param: click.Parameter) -> str:
+    return f"kremlin_triplea.source.{param.name}"
 
 
 def maps_dir(ctx: click.Context) -> Path:

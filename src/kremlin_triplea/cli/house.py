@@ -76,16 +76,16 @@ def _choice_name(given: str, houses: list, names) -> str:
     "advantages",
     multiple=True,
     metavar="POWER=ADVANTAGE",
-    help="Choose a power's advantage by id or number; the power as the rule text or TripleA names it, e.g. UK=colonial-garrison or British=6.",
+    help="Choose a power's advantage by id or number; the power as the rule text or TripleA names it, e.g. UK=colonial-garrison (house-revised) or British=1 (house-classic).",
 )
 @click.option(
     "--choose",
     "values",
     multiple=True,
     metavar="NAME=VALUE",
-    help="What an advantage leaves to choose, e.g. colonial_garrison_at=India, or for one power UK.at=India (British.at=India).",
+    help="What an advantage leaves to choose, e.g. colonial_garrison_at=India (house-revised), or for one power UK.at=India (house-classic; also British.at=India).",
 )
-@click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off.")
+@click.option("--switch", "switches", multiple=True, metavar="NAME=on|off", help="A set's switch, e.g. neutral_territories=off (house-classic).")
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, help="Where to write the game.")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists.")
 @click.pass_context

@@ -25,7 +25,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from kremlin_triplea.cli.common import NativePath, one_line, profile_option, warn
+from kremlin_triplea.cli.common import EnvironmentOption, NativePath, one_line, profile_option, warn
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 from kremlin_triplea.errors import KremlinError
@@ -152,6 +152,7 @@ def _terminate_like_interrupt() -> None:
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--maps-dir",
+    cls=EnvironmentOption,
     type=NativePath(path_type=Path, file_okay=False),
     envvar=MAPS_DIR_VARIABLE,
     help=f"TripleA's downloadedMaps folder (default: ${MAPS_DIR_VARIABLE}, else ~/Documents/triplea or ~/triplea).",
@@ -255,9 +256,18 @@ def _count(number: int, noun: str) -> str:
 @click.option("-o", "--output", type=OUTPUT_PATH, help="Where to write the game (a file name; never one of the inputs).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT if it exists, and with --install a game of the same name that this tool installed.")
 @click.option("--install", is_flag=True, help="Also install the game into its map in the TripleA maps folder (map.yml entry, .notes.html beside it).")
-@click.option("--name", "install_name", help='With --install: the name TripleA lists (default: "<ruleset> — <player> v <player> <date>").')
+@click.option(
+    "--name",
+    "install_name",
+    help='With --install: the name TripleA lists (default: "<base game> Kremlin - <player> v <player> <date>", the sides for players the draft does not name).',
+)
 @click.option("--savegame", type=OUTPUT_PATH, help="Also write a savegame (.tsvg) with TripleA 2.x, loaded back to check it (see `save`).")
 @click.option("--triplea", type=NativePath(path_type=Path), help="With --savegame: the TripleA 2.x installation (folder or jar) that writes it.")
+@click.option(
+    "--base-name",
+    is_flag=True,
+    help="With --savegame: name the save as its base game, so a lobby bot with that map installed lists it (see `save --base-name`).",
+)
 @click.pass_context
 @profile_option
 def apply_command(
@@ -270,6 +280,7 @@ def apply_command(
     install_name: str | None,
     savegame: Path | None,
     triplea: Path | None,
+    base_name: bool,
     profile,
 ) -> None:
     """Check DRAFT pick by pick and write the game with all of it applied.
@@ -289,6 +300,8 @@ def apply_command(
         raise InputError("say where the game goes: -o FILE, --install, --savegame FILE, or several")
     if install_name is not None and not install:
         raise InputError("--name names the installed game: use it with --install")
+    if base_name and savegame is None:
+        raise InputError("--base-name names the savegame: use it with --savegame")
     parsed = read_draft(draft)
     for path in (output, savegame):
         if path is not None:
@@ -299,8 +312,11 @@ def apply_command(
     result = apply_draft(parsed, Game(base), maps_dir=_maps_dir(ctx), profile=profile)  # the writer below adds the notes
     for warning in result.warnings:
         warn(warning)
+    from kremlin_triplea.cli.save import lobby_warning, recorded_base_game
+    from kremlin_triplea.report.notes import add_notes
     from kremlin_triplea.tools.outputs import write_apply_outputs
 
+    save_name = recorded_base_game(add_notes(result).game.board, draft).game if base_name else None
     written = write_apply_outputs(
         result,
         maps_dir=_maps_dir(ctx),
@@ -311,11 +327,16 @@ def apply_command(
         force=force,
         triplea=triplea,
         inputs=_inputs_of(draft, result),
+        save_name=save_name,
     )
     for line in result.summary():
         click.echo(line)
     for line in written:
         click.echo(line)
+    if savegame is not None:
+        warning = lobby_warning(save_name or result.game.board.game_name, _maps_dir(ctx))
+        if warning:
+            warn(warning)
 
 
 def _inputs_of(draft: Path, result: Any) -> tuple[Path, ...]:
@@ -359,7 +380,7 @@ def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profil
     # The draft's steps pushed onto a session as apply pushes them; the next pick is asked about, so a bid that
     # cannot be taken yet (or no longer) is set aside, not the answer.
     session = Session.open(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile, set_bid_aside=True)
-    for warning in session.run.warnings:
+    for warning in session.warnings:
         warn(warning)
     for line in describe(session.next_pick()):
         click.echo(line)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kremlin_triplea.cli.common import NativePath
+from kremlin_triplea.cli.common import NativePath, warn
 from kremlin_triplea.cli.common import maps_dir as _maps_dir
 from kremlin_triplea.cli.output import OUTPUT_PATH
 
@@ -32,18 +32,19 @@ def save_command(ctx: click.Context, game_spec: str, output: Path, triplea: Path
 
     game = resolve_game(game_spec, _maps_dir(ctx))
     if not base_name:
+        from kremlin_triplea.game import load
+
         write_checked_savegame(game, output, triplea, force)
+        warning = lobby_warning(load(game).board.game_name, _maps_dir(ctx))
+        if warning:
+            warn(warning)
         return
-    from kremlin_triplea.errors import InputError
     from kremlin_triplea.game import load
-    from kremlin_triplea.gamefile.provenance import recorded_base
     from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.model.changes import SetGameName
 
     loaded = load(game)
-    base = recorded_base(loaded.board.properties.get("notes", ""))
-    if base is None or not base.game:
-        raise InputError("--base-name: the game does not record its base game (only games this tool wrote do)", where=str(game))
+    base = recorded_base_game(loaded.board, game)
     # A 2.7 bot accepts an uploaded save only if its game name is listed in an installed map.yml
     # (InstalledMapsListing.hasGame): the base game's name is, the Kremlin game's own name is not.
     loaded.board.push(SetGameName(base.game))
@@ -73,3 +74,37 @@ def write_checked_savegame(game: Path, savegame: Path, triplea: Path | None, for
     if not report.ok:
         raise report.refusal(savegame)
     click.echo(f"wrote {report.save} with {report.engine}; it loads back as the game was written")
+
+
+def recorded_base_game(board, where: Path | str):  # noqa: ANN001, ANN201 - model.board.Board, gamefile.provenance.BaseRecord
+    """The base game a written game's notes record (``--base-name``); refused for a game this tool did not write."""
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.gamefile.provenance import recorded_base
+
+    base = recorded_base(board.properties.get("notes", ""))
+    if base is None or not base.game:
+        raise InputError("--base-name: the game does not record its base game (only games this tool wrote do)", where=str(where))
+    return base
+
+
+def lobby_warning(game_name: str, maps_dir: Path) -> str | None:
+    """One line when a lobby bot would not list a save of ``game_name``, with the fix; None when it would.
+
+    A 2.7 bot accepts an uploaded save only if its game name is listed in one of its maps' map.yml
+    (InstalledMapsListing.hasGame, ../shared/triplea-engine-2.7/README.md). A bot has the maps as TripleA publishes
+    them: a name only the host's map.yml lists (a game this tool installed there) is not among them.
+    """
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.gamefile.install import installed_games
+    from kremlin_triplea.gamefile.locate import installed_maps
+
+    try:
+        ours = {g.game_name for g in installed_games(maps_dir, broken=[])}
+        published = {entry.game_name for folder in installed_maps(maps_dir) for entry in folder.games} - ours
+    except InputError:  # no maps folder: no game name is known to be published
+        published = set()
+    if game_name in published:
+        return None
+    return (
+        f"a lobby bot will not list this save: its game name {game_name!r} is none of a published map's games; to upload it to a bot, write it with --base-name"
+    )

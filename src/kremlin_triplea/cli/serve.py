@@ -32,6 +32,12 @@ from kremlin_triplea.cli.common import NativePath
     type=NativePath(path_type=Path, dir_okay=False, exists=True),
     help="Read the game with this map profile; a new draft names it (relative to the draft), so that it is served again with it.",
 )
+@click.option(
+    "--forwarded-allow-ips",
+    metavar="ADDRESSES",
+    help="Trust X-Forwarded-For from these proxies (comma-separated addresses or networks), e.g. 127.0.0.1 behind a local "
+    "reverse proxy that sets it. Default: none (behind ssh -R every visitor would name its own address).",
+)
 @click.pass_context
 def serve_command(
     ctx: click.Context,
@@ -46,14 +52,34 @@ def serve_command(
     house_sets: tuple[str, ...],
     switches: tuple[str, ...],
     profile_path: Path | None,
+    forwarded_allow_ips: str | None,
 ) -> None:
     """Serve the draft room for DRAFT (a new or unfinished draft): one link per player, one for spectators."""
     from kremlin_triplea.web.room import ServeLock
 
+    proxies = _proxies(forwarded_allow_ips)
     # One server per draft file, held from before a new draft is written until the server stops.
     with ServeLock(draft) as lock:
+        if draft.exists():  # the file itself, whatever name reaches it (a link): before its room file is touched
+            lock.hold_draft()
         room = _open_room(ctx, draft, ruleset, game_spec, first, picks_per_side, players, house_sets, switches, profile_path)
-        _run_server(room, draft, host, port, lock)
+        lock.hold_draft()
+        room.written.append(lambda: _hold_quietly(lock))
+        _run_server(room, draft, host, port, lock, proxies)
+    if room.halted is not None:
+        from kremlin_triplea.errors import InputError
+
+        raise InputError(room.halted)
+
+
+def _hold_quietly(lock) -> None:
+    """The draft file as the room has just written it, locked (a failure keeps the lock on the file as it was)."""
+    from kremlin_triplea.errors import KremlinError
+
+    try:
+        lock.hold_draft()
+    except KremlinError:
+        pass
 
 
 def _open_room(
@@ -71,7 +97,7 @@ def _open_room(
     """The room for ``draft``: the draft opened, or first made from the options."""
 
     from kremlin_triplea.errors import InputError, KremlinError, UnknownNameError
-    from kremlin_triplea.web.room import Room, new_draft
+    from kremlin_triplea.web.room import Room, checked_draft
 
     maps_dir = ctx.obj.get("maps_dir")
     names = {}
@@ -112,7 +138,7 @@ def _open_room(
         elif switches:
             raise InputError("--switch: for a set given with --house-rules")
         try:
-            new_draft(draft, data, maps_dir)
+            session = checked_draft(draft, data, maps_dir)
         except KremlinError as error:
             # The draft is made from the options: a wrong value is the option's, not a line of a file not yet written.
             for key, option in (("game", "--game"), ("first", "--first"), ("picks_per_side", "--picks-per-side"), ("house_rules", "--house-rules")):
@@ -121,6 +147,7 @@ def _open_room(
             if error.where == str(draft):  # a rule about the draft as a whole: its message names the option's key
                 error.where = None
             raise
+        session.save(overwrite=False)  # a write that fails names the file (not taken for a rule about the options)
         click.echo(f"started the draft {draft}")
     elif ruleset or game_spec or first or picks_per_side is not None or house_sets or switches:
         raise InputError(f"{draft}: the draft exists; --ruleset/--game/--first/--picks-per-side/--house-rules/--switch only start a new one")
@@ -130,13 +157,13 @@ def _open_room(
     return Room(draft, maps_dir, names, profile=load_profile(profile_path) if profile_path is not None else None)
 
 
-def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
+def _run_server(room, draft: Path, host: str, port: int, lock, proxies: str | None = None) -> None:
     """Listen, print the links, serve until Ctrl-C."""
     import os
 
     import uvicorn
 
-    from kremlin_triplea.web.app import create_app, room_server
+    from kremlin_triplea.web.app import connection_ceiling, create_app, room_server
     from kremlin_triplea.web.room import SPECTATOR
 
     local = host in ("127.0.0.1", "localhost", "::1")
@@ -162,13 +189,34 @@ def _run_server(room, draft: Path, host: str, port: int, lock) -> None:
         )
     click.echo(f"The draft file {draft} is saved after every accepted action; stop with Ctrl-C and serve it again to resume.", nl=True)
     server: uvicorn.Server | None = None
-    app = create_app(room, stopping=lambda: server is not None and server.should_exit)
-    server = room_server(app)
+    ceiling = connection_ceiling()  # the spectators' event streams may hold only their share of it
+    app = create_app(room, stopping=lambda: server is not None and server.should_exit, max_connections=ceiling)
+    server = room_server(app, max_connections=ceiling, forwarded_allow_ips=proxies, watch=room.watch)
     try:
         server.run(sockets=[socket])
     except KeyboardInterrupt:  # uvicorn stops gracefully, then passes Ctrl-C on
         pass
-    click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+    if room.halted is None:
+        click.echo(f"stopped; {draft} holds every accepted action: serve it again to resume.")
+
+
+def _proxies(given: str | None) -> str | None:
+    """``--forwarded-allow-ips`` checked: each an address or a network (``*``: any, for a proxy that is the only way in)."""
+    import ipaddress
+
+    from kremlin_triplea.errors import InputError
+
+    if given is None:
+        return None
+    parts = [part.strip() for part in given.split(",") if part.strip()]
+    for part in parts:
+        if part == "*":
+            continue
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise InputError(f"--forwarded-allow-ips {given}: {part!r} is not an address or a network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+    return ",".join(parts) or None
 
 
 def _house_switches(sets: tuple[str, ...], switches: tuple[str, ...]) -> dict[str, dict[str, bool]]:

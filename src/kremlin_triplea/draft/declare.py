@@ -23,8 +23,9 @@ from kremlin_triplea.rules.names import Names
 
 
 def destinations(state: DraftState, displaced: Displaced) -> Nearest:
-    """The places ``displaced`` may go now (several: the declaring side chooses; none: they are lost)."""
-    return displacing_kind(displaced).destinations(state, displaced)
+    """The places ``displaced`` may go now (several: the declaring side chooses; none: they are lost), worked out
+    once per board position (a group's places are asked when it is offered, checked and placed)."""
+    return state.at_position(("destinations", displaced), lambda: displacing_kind(displaced).destinations(state, displaced))
 
 
 def declared_in(pick: Pick, displaced: Displaced) -> str | None:

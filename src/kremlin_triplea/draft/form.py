@@ -28,6 +28,10 @@ from kremlin_triplea.draft.state import DraftState, Problem
 
 Answers = Mapping[str, str]
 
+# The names every pick's answers travel with besides its kind's fields (the room's page version and the option):
+# a kind's field may not be called so, or its answer would be read as one of these.
+PICK_FIELDS = ("seq", "option")
+
 
 @attrs.frozen
 class Answer:
@@ -104,7 +108,7 @@ class Field:
 class Form:
     """The fields of one option's pick for one side on this board, and how the answers read into its target."""
 
-    fields: tuple[Field, ...]
+    fields: tuple[Field, ...] = attrs.field(validator=lambda _, __, fields: _check_field_keys(fields))
     # The answers (the room's fields as typed, the terminal's as chosen) as the draft file's value of the kind's
     # target key; raises Unanswered when they lack what the pick needs. Names are the draft engine's to resolve.
     read: Callable[[Answers], Any]
@@ -113,6 +117,14 @@ class Form:
 
     def field(self, key: str) -> Field | None:
         return next((f for f in self.fields if f.key == key), None)
+
+
+def _check_field_keys(fields: Sequence[Field]) -> None:
+    """A kind's form whose fields share a key, or take one of :data:`PICK_FIELDS`, is a mistake in the kind."""
+    keys = [field.key for field in fields]
+    clashing = sorted({key for key in keys if key in PICK_FIELDS or keys.count(key) > 1})
+    if clashing:
+        raise ValueError(f"form fields {', '.join(clashing)}: each field needs a key of its own, none of {', '.join(PICK_FIELDS)}")
 
 
 def listed_form(listed: Sequence[tuple[str, Any]], label: str) -> Form:

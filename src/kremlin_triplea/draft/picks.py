@@ -56,7 +56,8 @@ class UnitPlacement:
             if count < 1:
                 raise entry.fail("count", "a positive whole number", count)
             power = names.power(entry.text("power"), where=at)
-            # The rule text's word ("tank") is the picking power's own unit where the map gives it one (issue 46).
+            # The rule text's word ("tank") is the placing power's own unit where the profile gives it one
+            # ([units_by_power]: Total World War's germanTank), as every option reads it (Names.own_unit).
             placements.append(cls(power, names.unit(entry.text("unit"), where=at, power=power), count, names.place(entry.text("at"), where=at)))
         return tuple(placements)
 

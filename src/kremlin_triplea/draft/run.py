@@ -48,7 +48,7 @@ import attrs
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.declare import declare, label
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds import KINDS, Displaced, DraftState, Outcome, Pick, displacing_kind
 from kremlin_triplea.draft.kinds.bid import apply_bid
 from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_named_ruleset
@@ -218,7 +218,9 @@ class DraftResult:
             lines.append(applied.pick.label + ":")
             lines += [f"  {line}" for line in applied.outcome.lines]
         if self.declarations:
-            lines.append("declared after the bid (retreats and navies, in the picks' order):")
+            # Each group named as its own kind names it ("retreat", "navy"), not by the two kinds of 000.
+            groups = dict.fromkeys(displacing_kind(displaced).displaced_words(displaced).name for displaced, _ in self.declarations)
+            lines.append(f"declared after the bid ({', '.join(groups)}; in the picks' order):")
             lines += [f"  {line}" for line in self.declaration_lines()]
         if self.bid is not None:
             lines.append("bid:")
@@ -452,11 +454,7 @@ class DraftRun:
     def violation(self, pick: Pick) -> RuleViolation | None:
         """Why ``pick`` may not be the next pick (the rule, its source and the reason), or None."""
         try:
-            if pick.index != len(self.applied) + 1:
-                raise RuleViolation(
-                    pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=self.ruleset.picks.alternate_rule, source=self.ruleset.picks.source
-                )
-            self.turn_problem(pick.index, pick.side, pick.option)
+            self._check_turn(pick)
             outcome = KINDS[pick.option.kind].apply(self.state, pick)
             self._push_keeping_invariants(pick.label, pick.option.rule, pick.option.source, outcome)
             for _ in outcome.changes:
@@ -469,9 +467,19 @@ class DraftRun:
         return self.violation(pick) is None
 
     def push(self, pick: Pick) -> Outcome:
-        """Make ``pick`` the next pick (checked as a whole: turn, option, target)."""
-        self.turn_problem(pick.index, pick.side, pick.option)
+        """Make ``pick`` the next pick (checked as a whole: turn, option, target): refused exactly when
+        :meth:`is_legal` is false, since both ask :meth:`_check_turn` and the kind's ``apply`` on this board."""
+        self._check_turn(pick)
         return self.apply_pick(pick)
+
+    def _check_turn(self, pick: Pick) -> None:
+        """Raise ``RuleViolation`` unless ``pick`` is numbered as the next pick and its side may make it with its option.
+
+        A pick numbered otherwise would be labelled, and its locks recorded, under a pick that is not the next one."""
+        if pick.index != len(self.applied) + 1:
+            picks = self.ruleset.picks
+            raise RuleViolation(pick.label, f"the next pick is pick {len(self.applied) + 1}", rule=picks.alternate_rule, source=picks.source)
+        self.turn_problem(pick.index, pick.side, pick.option)
 
     def pop(self) -> AppliedPick:
         """Take back the last pick: its changes, its locks and its option units (and every declaration, made after it)."""
@@ -557,6 +565,11 @@ class DraftRun:
         rules = self.ruleset.bid
         self._push_keeping_invariants(f"bid ({rules.placing_side} {bid.amount})", rules.placement_rule, rules.source, outcome)
         return outcome
+
+    def take_back_bid(self, outcome: Outcome) -> None:
+        """Take the bid's changes (what :meth:`apply_bid` returned, the last pushed) off the board."""
+        for _ in outcome.changes:
+            self.game.board.pop()
 
     def _push_keeping_invariants(self, label: str, rule: str, source: str, outcome: Outcome) -> None:
         """Push ``outcome``'s changes, or refuse them (changing nothing) if they leave a board no game starts from."""

@@ -8,7 +8,8 @@ its source and why).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -19,6 +20,8 @@ from kremlin_triplea.model.queries import owned_sea_zones
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Option, PowerRestriction, Ruleset
+
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -33,7 +36,7 @@ class Displaced:
 
     pick: int  # the pick that displaced them (declarations follow the picks' order)
     label: str  # that pick's label, for messages
-    kind: str  # "retreat" | "navy"
+    kind: str  # the name its kind displaces units as (``OptionKind.displaces``: "retreat", "navy", a new kind's own)
     origin: str  # the territory they left
     owner: str
     unit: str
@@ -117,6 +120,7 @@ class DraftState:
         self.edition: str | None = base.edition if base is not None else None
         self.may_enter: dict[str, frozenset[str]] = {}
         self._facts: tuple[tuple[int, object], Facts] | None = None
+        self._remembered: tuple[tuple[int, object], dict[Hashable, Any]] | None = None
         for power, restriction in self.restrictions.items():
             listed = self.profile.powers_may_enter.get(power, ())
             # A place the rule lets the power enter that the map profile leaves [unmatched] is not entered: the rest holds.
@@ -178,6 +182,17 @@ class DraftState:
         if cached is None or cached[0][0] != position[0] or cached[0][1] is not position[1]:
             self._facts = cached = (position, Facts(self.board))
         return cached[1]
+
+    def at_position(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, worked out once for ``key`` in the board's present position (a value read from the board
+        alone: where a displaced group may go is asked when it is offered, checked and placed)."""
+        position = self.board.position
+        kept = self._remembered
+        if kept is None or kept[0][0] != position[0] or kept[0][1] is not position[1]:
+            self._remembered = kept = (position, {})
+        if key not in kept[1]:
+            kept[1][key] = make()
+        return kept[1][key]
 
     def lock_problem(self, side: str, place: str) -> Problem | None:
         holder = self.locks.get(place)

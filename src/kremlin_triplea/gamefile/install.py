@@ -17,7 +17,7 @@ written. A stock game never carries the mark, so a record naming one, or a
 path outside the folder, cannot make ``uninstall`` or ``--force`` touch it.
 
 Installs into one map are serialised by an exclusive lock on a file beside
-``map.yml``; ``map.yml`` is read again under the lock, so two installs at
+``map.yml`` (:mod:`~kremlin_triplea.gamefile.maplock`); ``map.yml`` is read again under the lock, so two installs at
 once neither lose an entry nor take the same name. Files are written before
 the ``map.yml`` entry that lists them, so an interrupted install never lists
 a game whose file is missing.
@@ -32,20 +32,33 @@ import json
 import os
 import re
 import stat
-import time
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError
+from kremlin_triplea.gamefile import gamenames
+from kremlin_triplea.gamefile.gamenames import check_game_name, host_game_name
+from kremlin_triplea.gamefile.journal import (
+    journal_path,
+    keep_backup,
+    place_new,
+    put_over,
+    read_journal,
+    remove_journal,
+    sha256_of,
+    side_name,
+    write_journal,
+    write_staged,
+)
 from kremlin_triplea.gamefile.locate import GameEntry, MapFolder, installed_maps, map_folder_without_yml, maps_without_yml, read_map_folder
-from kremlin_triplea.gamefile.safe import BINARY, all_or_none, check_output, read_bytes, read_text, remove, write_atomically
+from kremlin_triplea.gamefile.maplock import LOCK_NAME as LOCK_NAME  # the lock file's name, where the install's files are named
+from kremlin_triplea.gamefile.maplock import map_lock
+from kremlin_triplea.gamefile.safe import check_output, read_bytes, read_text, remove, remove_stale_temporaries, write_atomically
 
 RECORD_NAME = "kremlin-triplea-installed.json"
-LOCK_NAME = ".map.yml.kremlin-triplea.lock"
 
 #: Ends every game and notes file this program installs (a comment in XML and in HTML alike): a game the
 #: map shipped with never has it, so no record, however it was written, makes us delete or replace one.
@@ -72,10 +85,12 @@ class InstalledGame:
 
 
 def default_game_name(title: str, players: tuple[str, ...] | list[str], day: datetime.date | None = None) -> str:
-    """The name a game is installed under unless ``--name`` says otherwise: "<ruleset> — <player> v <player> <date>" (issue 14)."""
+    """The name a game is installed under unless ``--name`` says otherwise: "<title> - <player> v <player> <date>" (issue 14).
+
+    ASCII only (issue 42): a host types it to uninstall the game or to find it in TripleA's list."""
     day = day or datetime.date.today()
     who = " v ".join(p for p in players if p)
-    return f"{title} — {who} {day.isoformat()}" if who else f"{title} {day.isoformat()}"
+    return f"{title} - {who} {day.isoformat()}" if who else f"{title} {day.isoformat()}"
 
 
 def unique_game_name(folder: MapFolder, wanted: str) -> str:
@@ -105,113 +120,14 @@ def file_stem_for(game_name: str) -> str:
     return stem[:120] or "kremlin_game"
 
 
-def check_game_name(game_name: str) -> None:
-    """A name TripleA lists in its game chooser: one line of visible text (map.yml and the chooser show it as written)."""
-    if not game_name.strip():
-        raise InputError("a game's name cannot be empty or blank", where="--name")
-    if any(unicodedata.category(c).startswith("C") for c in game_name):
-        raise InputError(f"a game's name is one line of visible text, without control characters: {game_name!r}", where="--name")
-
-
-#: How long an install waits for another one into the same map before giving up, rather than hang behind a
-#: run that hangs itself (a stalled network share, a stopped process).
-LOCK_WAIT_SECONDS = 120
-
-
-@contextlib.contextmanager
-def map_lock(folder: Path) -> Iterator[None]:
-    """Hold the map's install lock (a file beside map.yml) for the duration; the file goes when the lock does."""
-    path = folder / LOCK_NAME
-    lock, unlock = _lock_calls()
-    descriptor = _lock_file(path, lock)
-    try:
-        yield
-    finally:
-        # Removed while still held: a waiter that gets the lock next finds its file gone and opens a new one
-        # (_lock_file), so no two runs ever hold locks on two different files at once. Windows refuses to
-        # remove a file that is open: there it goes after closing, unless another run has opened it meanwhile.
-        try:
-            os.unlink(path)
-            removed = True
-        except OSError:
-            removed = False
-        unlock(descriptor)
-        os.close(descriptor)
-        if not removed:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-
-
-def _lock_calls() -> tuple[Callable[[int], None], Callable[[int], None]]:
-    """Take and release an exclusive lock on a whole open file: flock, or msvcrt.locking on Windows."""
-    try:
-        import fcntl
-    except ImportError:
-        import msvcrt
-
-        return (lambda descriptor: _lock_windows(msvcrt, descriptor)), (lambda descriptor: _unlock_windows(msvcrt, descriptor))
-    return (lambda descriptor: _lock_posix(fcntl, descriptor)), (lambda descriptor: None)  # closing releases it
-
-
-def _lock_posix(fcntl: Any, descriptor: int) -> None:
-    """flock, waiting up to LOCK_WAIT_SECONDS; a file system without locks raises its own OSError at once."""
-    deadline = time.monotonic() + LOCK_WAIT_SECONDS
-    while True:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                raise TimeoutError from None
-            time.sleep(0.02)
-
-
-def _lock_windows(msvcrt: Any, descriptor: int) -> None:
-    """msvcrt's blocking lock gives up after 10 s: wait here instead, up to LOCK_WAIT_SECONDS."""
-    deadline = time.monotonic() + LOCK_WAIT_SECONDS
-    while True:
-        os.lseek(descriptor, 0, os.SEEK_SET)  # the lock covers the first byte; it may lie past the end
-        try:
-            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
-            return
-        except OSError:  # held by another run (msvcrt says EDEADLOCK or EACCES)
-            if time.monotonic() > deadline:
-                raise TimeoutError from None
-            time.sleep(0.05)
-
-
-def _unlock_windows(msvcrt: Any, descriptor: int) -> None:
-    os.lseek(descriptor, 0, os.SEEK_SET)
-    with contextlib.suppress(OSError):
-        msvcrt.locking(descriptor, msvcrt.LK_UNLCK, 1)
-
-
-def _lock_file(path: Path, lock: Callable[[int], None]) -> int:
-    """A descriptor holding the exclusive lock on the file now at ``path``."""
-    while True:
-        try:
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | BINARY | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        except OSError as error:
-            raise InputError(f"cannot lock the map for installing: {error.strerror}", where=str(path)) from None
-        try:
-            lock(descriptor)
-            current = os.stat(path, follow_symlinks=False)
-        except FileNotFoundError:
-            current = None
-        except TimeoutError:
-            os.close(descriptor)
-            raise InputError(f"another install into this map has held its lock for {LOCK_WAIT_SECONDS} s; try again when it is done", where=str(path)) from None
-        except OSError as error:  # a file system without locks (some network shares): nobody holds this file
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-            os.close(descriptor)
-            raise InputError(f"cannot lock the map for installing: {error.strerror or error}", where=str(path)) from None
-        except BaseException:
-            os.close(descriptor)
-            raise
-        if current is not None and os.path.samestat(os.fstat(descriptor), current):
-            return descriptor
-        os.close(descriptor)  # the holder before us removed this file: lock the one at the path now
+def games_elsewhere(folder: MapFolder, maps_dir: Path | str | None) -> list[tuple[str, str]]:
+    """(map, game) for every game TripleA lists from the other maps of ``maps_dir``: its chooser shows all maps' games
+    in one list, and a bot finds a game by its name in any map (InstalledMapsListing.findGameXmlPathByGameName)."""
+    if maps_dir is None or not Path(maps_dir).is_dir():
+        return []
+    here = os.path.normcase(os.path.realpath(folder.folder))
+    maps = [*installed_maps(Path(maps_dir)), *maps_without_yml(Path(maps_dir))]
+    return [(m.name, g.game_name) for m in maps if os.path.normcase(os.path.realpath(m.folder)) != here for g in m.games]
 
 
 # -- the record of what this program installed ---------------------------------
@@ -370,14 +286,17 @@ def _read_folder(folder: Path) -> MapFolder:
     return read_map_folder(folder)
 
 
-def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> None:
-    """Refuse now what :func:`install_game` would refuse, before anything is written."""
+def check_install(folder: MapFolder, game_name: str, *, force: bool = False, maps_dir: Path | str | None = None) -> str:
+    """Refuse now what :func:`install_game` would refuse, before anything is written; the name to install under
+    (:func:`host_game_name`: the game must take that name before it is installed)."""
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
 
-    check_game_name(game_name)
-
     map_yml = folder.folder / "map.yml"
+    if os.path.lexists(journal_path(folder.folder)):
+        with map_lock(folder.folder):
+            recover(folder.folder)  # what a run killed in this map left: else its record would refuse what it finishes
     fresh = _read_folder(folder.folder)
+    game_name = host_game_name(game_name, (g.game_name for g in fresh.games), games_elsewhere(folder, maps_dir))
     text = _map_yml_text(map_yml, fresh)
     record = read_record(folder.folder)  # a record that cannot be trusted stops the install before any work
     existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
@@ -390,6 +309,7 @@ def check_install(folder: MapFolder, game_name: str, *, force: bool = False) -> 
         while not existing_folder.exists():
             existing_folder = existing_folder.parent
         check_output(existing_folder / file_stem_for(game_name), overwrite=True)  # probes the games folder (or the one it will be made in)
+    return game_name
 
 
 def _check_replace(folder: MapFolder, game_name: str, existing: GameEntry, *, force: bool, record: list[dict]) -> dict:
@@ -422,6 +342,7 @@ def install_game(
     force: bool = False,
     day: datetime.date | None = None,
     protect: tuple[Path, ...] = (),
+    maps_dir: Path | str | None = None,
 ) -> InstalledGame:
     """Write the game into ``folder`` and list it in ``map.yml`` under ``game_name``.
 
@@ -433,14 +354,18 @@ def install_game(
     """
     from kremlin_triplea.gamefile import mapyml  # editing map.yml needs yaml (17 ms to import): only when installing
 
+    if gamenames.normalised(game_name) != game_name:  # the game's own <info name> was set from it: the caller normalises
+        raise InputError(f"{game_name!r} is not in its normal form (NFKC): install it as {gamenames.normalised(game_name)!r}", where="--name")
     check_game_name(game_name)
     day = day or datetime.date.today()
     map_yml = folder.folder / "map.yml"
     game_bytes = _marked(xml)
     notes_bytes = _marked(notes_html.encode("utf-8")) if notes_html is not None else None
     with map_lock(folder.folder):
+        recover(folder.folder)  # what a run killed in this map left
         fresh = _read_folder(folder.folder)  # read under the lock: another install may just have added a game
         record = read_record(folder.folder)
+        host_game_name(game_name, (g.game_name for g in fresh.games), games_elsewhere(fresh, maps_dir))
         existing = next((g for g in fresh.games if g.game_name.lower() == game_name.lower()), None)
         if existing is not None:
             entry = _check_replace(fresh, game_name, existing, force=force, record=record)
@@ -465,23 +390,26 @@ def install_game(
             "created_games_key": insertion.created_key,
             "added_line_break": insertion.added_newline,
         }
-        # The files and the record come before the map.yml entry that lists the game: an interrupted
-        # install never lists a missing game, and what it wrote is known to `installed` and `uninstall`.
-        kept = _record_after_rename(fresh, record, game_name)
-        written: list[Path] = []
-        try:
-            written.append(write_atomically(game_file, game_bytes))
-            if notes_file is not None:
-                written.append(write_atomically(notes_file, notes_bytes))
+        files = [(game_file, game_bytes)] + ([(notes_file, notes_bytes)] if notes_file is not None else [])
+        base = _current_bytes(map_yml)
+        journal = {"operation": "install", "entry": entry, "files": [_journal_file(path, data, backup=False) for path, data in files]}
+        # The journal comes before any game file, the files and the record before the map.yml entry that lists the
+        # game: a kill anywhere leaves nothing the next run does not finish (map.yml lists the game) or take back.
+        with _undone_unless_finished(fresh.folder):
+            write_journal(fresh.folder, journal)
+            for path, _ in files:
+                check_output(path, protect=protect)  # probes the folder with a file of its own: after the journal
+            for (_, data), file in zip(files, journal["files"], strict=True):
+                write_staged(games / file["staged"], data)
+            for path, file in zip((p for p, _ in files), journal["files"], strict=True):
+                place_new(games / file["staged"], path)
+            kept = _record_after_rename(fresh, record, game_name)
             _write_record(fresh.folder, [*kept, entry])
-            write_atomically(map_yml, insertion.text.encode("utf-8"), overwrite=True)
-        except BaseException:
-            for path in written:
-                with contextlib.suppress(InputError):
-                    remove(path)
-            with contextlib.suppress(OSError, InputError):
-                _write_record(fresh.folder, record)
-            raise
+            written = _list_in_map_yml(fresh, base, game_name, file_name)
+            if (written.created_key, written.added_newline) != (insertion.created_key, insertion.added_newline):  # map.yml changed meanwhile
+                entry = {**entry, "created_games_key": written.created_key, "added_line_break": written.added_newline}
+                _write_record(fresh.folder, [*kept, entry])
+            remove_journal(fresh.folder)
     return InstalledGame(game_name, game_file, notes_file, map_yml, fresh.name, day.isoformat())
 
 
@@ -532,14 +460,93 @@ def _replace_installed(
     new_entry = {**entry, "sha256": _sha256(game_bytes), "date": day.isoformat(), "game_name": existing.game_name}
     if notes_file is not None:
         new_entry.update(notes_file=notes_file.name, notes_sha256=_sha256(notes_bytes))
-    # The files and their record change together (all or none): a record whose hashes are not the files'
-    # would make uninstall and the next --force refuse the game as changed by someone else.
-    with all_or_none() as outputs:
-        outputs.write(game_file, game_bytes, overwrite=True, protect=protect)  # checked ours under the lock
-        if notes_file is not None:
-            outputs.write(notes_file, notes_bytes, overwrite=True, protect=protect)
+    files = [(game_file, game_bytes)] + ([(notes_file, notes_bytes)] if notes_file is not None else [])
+    journal = {"operation": "replace", "entry": new_entry, "files": [_journal_file(path, data, backup=True) for path, data in files]}
+    games = game_file.parent
+    # The files and their record change together: the old files are kept until the record has the new hashes (a
+    # record whose hashes are not the files' would make uninstall and the next --force refuse the game for ever).
+    with _undone_unless_finished(folder.folder):
+        write_journal(folder.folder, journal)
+        for path, _ in files:
+            check_output(path, overwrite=True, protect=protect)  # checked ours under the lock; its probe after the journal
+        for (_, data), file in zip(files, journal["files"], strict=True):
+            write_staged(games / file["staged"], data)
+        for path, file in zip((p for p, _ in files), journal["files"], strict=True):
+            if file["backup"] is not None:
+                keep_backup(path, games / file["backup"])
+        for path, file in zip((p for p, _ in files), journal["files"], strict=True):
+            put_over(games / file["staged"], path)
         _write_record(folder.folder, [new_entry if g is entry else g for g in record])
+        _discard_sides(games, journal)
+        remove_journal(folder.folder)
     return InstalledGame(existing.game_name, game_file, notes_file, folder.folder / "map.yml", folder.name, day.isoformat(), replaced=True)
+
+
+def _journal_file(path: Path, data: bytes, *, backup: bool) -> dict:
+    """The journal's line for one file written: its staged copy, the backup of the file it replaces, its new hash."""
+    kept = side_name(path.name, "backup") if backup and os.path.lexists(path) else None
+    return {"name": path.name, "staged": side_name(path.name, "staged"), "backup": kept, "sha256": _sha256(data)}
+
+
+def _discard_sides(games: Path, journal: dict) -> None:
+    for file in journal["files"]:
+        for kind in ("staged", "backup"):
+            if file.get(kind):
+                remove(games / file[kind])
+
+
+@contextlib.contextmanager
+def _undone_unless_finished(folder: Path) -> Iterator[None]:
+    """Run a journalled operation; if it fails here (an error, a full disk, SIGTERM), :func:`recover` at once, as the
+    next run would after a kill: it is finished if it got as far as its commit, else taken back."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):  # the journal stays for the next run; the first error is the one to say
+            recover(folder)
+        raise
+
+
+def _current_bytes(path: Path) -> bytes | None:
+    return read_bytes(path, what="map.yml") if os.path.lexists(path) else None
+
+
+def _list_in_map_yml(folder: MapFolder, base: bytes | None, game_name: str, file_name: str):
+    """Add the game's entry to map.yml as it is now, compare-and-swap: if another program (TripleA writing the map.yml
+    of a map that had none, a host's editor) wrote it since it was read, the entry is added to that file instead."""
+    from kremlin_triplea.gamefile import mapyml
+
+    map_yml = folder.folder / "map.yml"
+    for _ in range(5):
+        text = _map_yml_text(map_yml, folder) if base is None else _decoded(map_yml, base)
+        insertion = mapyml.add_game(text, game_name, file_name, where=str(map_yml))
+        if _swap(map_yml, base, insertion.text.encode("utf-8")):
+            return insertion
+        base = _current_bytes(map_yml)
+    raise InputError("kept changing while the game was being listed in it; try again", where=str(map_yml))
+
+
+def _decoded(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text; save it as UTF-8", where=str(path)) from None
+
+
+def _swap(path: Path, expected: bytes | None, new: bytes) -> bool:
+    """Write ``new`` to ``path`` if it still holds ``expected`` (None: it does not exist); whether it was written."""
+    if expected is None:
+        try:
+            write_atomically(path, new)  # a hard link: fails if the file appeared meanwhile
+        except InputError:
+            if os.path.lexists(path):
+                return False
+            raise
+        return True
+    if _current_bytes(path) != expected:
+        return False
+    write_atomically(path, new, overwrite=True)
+    return True
 
 
 def map_folder_for(source: Path | str, map_name: str | None, maps_dir: Path) -> MapFolder:
@@ -560,12 +567,24 @@ def map_folder_for(source: Path | str, map_name: str | None, maps_dir: Path) -> 
 # -- installed, uninstall ------------------------------------------------------
 
 
-def installed_games(maps_dir: Path, broken: list[InputError] | None = None) -> list[InstalledGame]:
+def installed_games(maps_dir: Path, broken: list[InputError] | None = None, finished: list[InstalledGame] | None = None) -> list[InstalledGame]:
     """The games this program installed in the maps folder, map by map, in the order they were installed.
 
-    A record that cannot be trusted is refused (:func:`read_record`); with ``broken`` given, its map is left
-    out and the error added there instead, so one map's bad record does not hide the others.
+    What a run killed during an install, replace or uninstall left is recovered first (:func:`recover`); the
+    uninstalls that finishes are added to ``finished``. A record that cannot be trusted is refused
+    (:func:`read_record`); with ``broken`` given, its map is left out and the error added there instead, so one
+    map's bad record does not hide the others. A journal that cannot be recovered now is said there too.
     """
+    for journal in _journals(Path(maps_dir)):
+        try:
+            with map_lock(journal.parent):
+                done = recover(journal.parent)
+        except InputError as error:  # not recovered now: the record still names what is left, and so the list does
+            if broken is not None:
+                broken.append(error)
+            continue
+        if done is not None and finished is not None:
+            finished.append(done)
     found = []
     for folder in installed_maps(Path(maps_dir)):
         try:
@@ -600,7 +619,8 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
     one that lists the game's file, whatever the user renamed it to.
     """
     broken: list[InputError] = []
-    games = installed_games(maps_dir, broken)
+    finished: list[InstalledGame] = []
+    games = installed_games(maps_dir, broken, finished)
     # MAP/NAME, or MAP\\NAME as on Windows; a name that holds the separator itself is still found whole below.
     separator = "/" if "/" in name else "\\" if "\\" in name else None
     wanted_map, _, wanted_name = name.rpartition(separator) if separator else ("", "", name)
@@ -608,6 +628,9 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
     if not matches and wanted_map:
         matches = [g for g in games if _named(g, name)]
     if not matches:
+        done = [g for g in finished if _named(g, wanted_name) or _named(g, name)]
+        if done:  # an uninstall a run could not finish (a file it could not remove), finished now
+            return done[0]
         if broken:  # the game may be one that a record refused here lists: say why that record is not read
             raise broken[0]
         raise UnknownNameError("installed game", name, [g.game_name for g in games], where=str(maps_dir))
@@ -617,17 +640,111 @@ def uninstall_game(maps_dir: Path, name: str) -> InstalledGame:
     game = matches[0]
     folder = game.map_yml.parent
     with map_lock(folder):
+        recover(folder)
         record = read_record(folder)
         entry = next((g for g in record if g["game_name"] == game.game_name), None)
         if entry is None:
             raise InputError(f"{game.game_name!r} was uninstalled meanwhile", where=str(game.map_yml))
         _check_ours(folder, entry, "removes")
-        # map.yml first: if a file then cannot be removed, TripleA lists no missing game, and the record
-        # still names the files, so uninstalling again finishes the work.
-        listing = _remove_entry(folder, entry)
-        removed = [path for path in (game.game_file, game.notes_file) if path is not None and remove(path)]
-        _write_record(folder, [g for g in record if g is not entry])
-    return attrs.evolve(game, entry=listing, removed=tuple(removed))
+        names = [entry["file_name"], *([entry["notes_file"]] if entry.get("notes_file") else [])]
+        journal = {"operation": "uninstall", "entry": entry, "files": [{"name": n, "staged": None, "backup": None, "sha256": None} for n in names]}
+        write_journal(folder, journal)
+        done = _finish_uninstall(folder, journal, game.map_name)
+    return attrs.evolve(game, entry=done.entry, removed=done.removed)
+
+
+def _journals(maps_dir: Path) -> list[Path]:
+    """The journals left in the maps of ``maps_dir`` (a map's folder, or one folder down as older installs have it)."""
+    try:
+        children = sorted(p for p in maps_dir.iterdir() if p.is_dir())
+    except OSError:
+        return []
+    found = []
+    for child in children:
+        for folder in (child, *sorted(p for p in child.iterdir() if p.is_dir())):
+            if os.path.lexists(journal_path(folder)):
+                found.append(journal_path(folder))
+    return found
+
+
+def recover(folder: Path) -> InstalledGame | None:
+    """Finish or take back the operation whose journal a run stopped in ``folder`` left (the caller holds the map's
+    lock): an install is finished if map.yml lists its game, else taken back; a replace is finished if the record
+    has its new hashes, else the old files are put back; an uninstall is always finished (map.yml's entry went
+    first), and the game it removed is returned. Afterwards the record's hashes are those of the files."""
+    journal = read_journal(folder, _entry_problem)
+    if journal is None:
+        return None
+    games = MapFolder(folder.name, folder, ()).games_folder
+    remove_stale_temporaries(games)  # a probe of the folder, made after the journal
+    entry, operation = journal["entry"], journal["operation"]
+    if operation == "uninstall":
+        map_name = read_map_folder(folder).name if os.path.lexists(folder / "map.yml") else folder.name
+        return _finish_uninstall(folder, journal, map_name)
+    record = read_record(folder)
+    if operation == "install" and _lists(folder, entry["file_name"]):
+        if not any(g["file_name"] == entry["file_name"] for g in record):
+            _write_record(folder, [*record, entry])
+    elif not (operation == "replace" and any(_same_files(g, entry) for g in record)):
+        for file in journal["files"]:
+            target, backup = games / file["name"], file.get("backup")
+            if backup is not None and os.path.lexists(games / backup):
+                put_over(games / backup, target)
+            elif backup is None and sha256_of(target) == file["sha256"]:
+                remove(target)
+        kept = [g for g in record if operation != "install" or g["file_name"] != entry["file_name"]]
+        if kept != record:
+            _write_record(folder, kept)
+    _discard_sides(games, journal)
+    remove_journal(folder)
+    return None
+
+
+def _lists(folder: Path, file_name: str) -> bool:
+    return os.path.lexists(folder / "map.yml") and any(g.path.name == file_name for g in read_map_folder(folder).games)
+
+
+def _same_files(recorded: dict, entry: dict) -> bool:
+    keys = ("file_name", "sha256", "notes_file", "notes_sha256")
+    return all(recorded.get(key) == entry.get(key) for key in keys)
+
+
+def _finish_uninstall(folder: Path, journal: dict, map_name: str) -> InstalledGame:
+    """Take the game's entry out of map.yml, then its files (each only if it is the file recorded), then its record
+    entry; a file that cannot be removed stops it with one line saying what is done and what is left."""
+    entry = journal["entry"]
+    games = MapFolder(folder.name, folder, ()).games_folder
+    listing = _remove_entry(folder, entry) if os.path.lexists(folder / "map.yml") else f"map.yml did not list {entry['file_name']}"
+    recorded = {entry["file_name"]: entry.get("sha256"), entry.get("notes_file"): entry.get("notes_sha256")}
+    removed = []
+    for file in journal["files"]:
+        path = games / file["name"]
+        current = sha256_of(path)
+        if current is None or current != recorded.get(file["name"]):
+            continue  # gone already, or changed since: never removed
+        try:
+            remove(path)
+        except InputError as error:
+            left = ", ".join(f["name"] for f in journal["files"] if os.path.lexists(games / f["name"]))
+            raise InputError(
+                f"{error.message}; the uninstall of {entry['game_name']!r} is not finished: {listing}, and {left} "
+                f"{'is' if ',' not in left else 'are'} left; `kremlin-triplea uninstall {entry['game_name']}` finishes it",
+                where=error.where,
+            ) from None
+        removed.append(path)
+    _write_record(folder, [g for g in read_record(folder) if g["file_name"] != entry["file_name"]])
+    remove_journal(folder)
+    notes = entry.get("notes_file")
+    return InstalledGame(
+        entry["game_name"],
+        games / entry["file_name"],
+        games / notes if notes else None,
+        folder / "map.yml",
+        map_name,
+        str(entry.get("date", "")),
+        entry=listing,
+        removed=tuple(removed),
+    )
 
 
 def _named(game: InstalledGame, name: str) -> bool:

@@ -106,9 +106,11 @@ def candidate_folders(
     home = Path.home() if home is None else home
     platform = sys.platform if platform is None else platform
     found: list[tuple[str, Path]] = []
+    from kremlin_triplea.gamefile.userpath import expanded
+
     for variable in (INSTALL_VARIABLE, JAR_VARIABLE):
         if environ.get(variable, "").strip():
-            found.append((f"${variable}", Path(environ[variable].strip()).expanduser()))
+            found.append((f"${variable}", expanded(environ[variable].strip(), f"${variable}")))
     if platform.startswith("win"):
         bases = [(f"%{v}%", Path(environ[v])) for v in ("ProgramFiles", "ProgramFiles(x86)") if environ.get(v)]
         if environ.get("LOCALAPPDATA"):
@@ -146,8 +148,10 @@ def find_installation(
     """The installation the user names (``explicit``: ``--triplea``, else ``$KREMLIN_TRIPLEA``), else the newest
     TripleA 2.x among :func:`candidate_folders` (what players run and what judges a game), else the first other one
     (Debian's 1.9), whose ``found_by`` then says that no 2.x was found."""
+    from kremlin_triplea.gamefile.userpath import expanded
+
     tried: list[str] = []
-    candidates = ([("--triplea", Path(explicit).expanduser())] if explicit else []) + candidate_folders(
+    candidates = ([("--triplea", expanded(explicit, "--triplea"))] if explicit else []) + candidate_folders(
         home=home, environ=environ, platform=platform, debian=debian, root=root
     )
     found: list[Installation] = []

@@ -9,6 +9,8 @@ installs may sit one folder deeper (``<map>/<map>-master/map.yml``).
 
 from __future__ import annotations
 
+import difflib
+import functools
 import os
 import re
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ import attrs
 
 from kremlin_triplea.errors import InputError, UnknownNameError, and_more
 from kremlin_triplea.gamefile.safe import read_text
+from kremlin_triplea.gamefile.userpath import expanded
 
 MAPS_DIR_VARIABLE = "KREMLIN_TRIPLEA_MAPS"
 _WINDOWS_ABSOLUTE = re.compile(r"^[A-Za-z]:[\\/]")
@@ -55,11 +58,12 @@ def user_folder(home: Path | None = None) -> Path:
 def default_maps_dir(explicit: Path | str | None = None) -> Path:
     """``explicit`` (``--maps-dir``), else ``$KREMLIN_TRIPLEA_MAPS``, else TripleA's own: the maps folder chosen in
     TripleA 2.x's settings, else ``downloadedMaps`` in its user folder (as ClientFileSystemHelper.getUserMapsFolder)."""
-    if explicit:
-        return Path(explicit).expanduser()
     from_environment = os.environ.get(MAPS_DIR_VARIABLE)
+    if explicit:
+        came_from = f"${MAPS_DIR_VARIABLE}" if from_environment and str(explicit) == from_environment else "--maps-dir"
+        return expanded(explicit, came_from)
     if from_environment:
-        return Path(from_environment).expanduser()
+        return expanded(from_environment, f"${MAPS_DIR_VARIABLE}")
     from kremlin_triplea.gamefile.installation import maps_folder_override  # reads Java's preferences: only when needed
 
     return maps_folder_override() or user_folder() / "downloadedMaps"
@@ -181,19 +185,39 @@ def _xml_files(folder: Path, depth: int) -> Iterator[Path]:
 
 
 def _info_name(path: Path) -> str | None:
-    """The game's name, ``<info name="...">``, from the head of the file (the element comes first in a game)."""
-    from xml.sax.saxutils import unescape
+    """The game's name, ``<info name="...">`` of the root element, as TripleA's XML mapper reads it when it writes a map's
+    map.yml (MapDescriptionYamlGenerator.readGameNameFromXml): decoded in the file's own declared encoding, its
+    character references and entities resolved, its white space normalised as XML attributes are, not trimmed. None
+    if the file is not such a game or the name is blank (TripleA lists no such game)."""
+    from xml.parsers import expat
 
+    found: list[str] = []
+    depth = [0]
+
+    class Found(Exception):
+        pass
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        depth[0] += 1
+        if depth[0] == 2 and tag == "info":
+            found.append(attributes.get("name", ""))
+            raise Found
+
+    def end(tag: str) -> None:
+        depth[0] -= 1
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler, parser.EndElementHandler = start, end
     try:
         with open(path, "rb") as stream:
-            head = stream.read(64 * 1024).decode("utf-8", errors="replace")
-    except OSError:
+            while chunk := stream.read(64 * 1024):  # the info element comes first: one chunk, as a rule
+                parser.Parse(chunk, False)
+            parser.Parse(b"", True)
+    except Found:
+        pass
+    except (OSError, expat.ExpatError, LookupError, ValueError):
         return None
-    found = re.search(r"<info\s[^>]*?\bname\s*=\s*(\"([^\"]*)\"|'([^']*)')", head)
-    if found is None:
-        return None
-    name = unescape(found.group(2) if found.group(2) is not None else found.group(3), {"&quot;": '"', "&apos;": "'"}).strip()
-    return name or None
+    return found[0] if found and found[0].strip() else None
 
 
 def installed_maps(maps_dir: Path) -> list[MapFolder]:
@@ -247,9 +271,36 @@ def native_path(text: str, beside: Path | str | None = None) -> str:
     return text
 
 
+class MapNotInstalled(UnknownNameError):
+    """A map the maps folder does not have: a typing slip of an installed map's name, or a map to download."""
+
+    def __init__(self, name: str, installed: list[str], maps_dir: Path, where: str) -> None:
+        super().__init__("map", name, installed, where=where)
+        self.maps_dir = maps_dir
+
+    @functools.cached_property
+    def message(self) -> str:
+        # Only a near-spelling is a slip ("wold_war_ii_v3"); world_war_ii_revised is not world_war_ii_v3 misspelt.
+        slips = [c for c in self.close if difflib.SequenceMatcher(None, c.casefold(), self.name.casefold()).ratio() >= 0.9]
+        if slips:
+            return f"unknown map {self.name!r}; did you mean {' or '.join(repr(c) for c in slips)}?"
+        installed = ", ".join(sorted(set(self._known))) or "none"
+        return f"unknown map {self.name!r}: not installed in {self.maps_dir}; download it in TripleA (Download Maps) (installed: {installed})"
+
+
+def _game_by_file_name(name: str, maps_dir: Path, given: str) -> Path:
+    """A game named by its file name alone (``WW2v3-1941.xml``), found in the maps folder when no such file is here."""
+    found = [entry for folder in installed_maps(maps_dir) for entry in folder.games if entry.path.name.casefold() == name.casefold() and entry.path.is_file()]
+    if len(found) == 1:
+        return found[0].path
+    if found:
+        raise InputError(f"no such file here, and several maps have a game {name}: name one as MAP/GAME: {', '.join(e.key for e in found)}", where=given)
+    raise InputError(f"no such file here, nor a game of that file name in the maps folder {maps_dir}", where=given)
+
+
 def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     """A game file from a path, or from ``<map>/<file or game name>`` in the maps folder."""
-    path = Path(spec).expanduser()
+    path = expanded(spec, str(spec))
     if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
         return path  # a FIFO, device or broken link is refused by the reader, naming what it is
     given = str(spec)
@@ -257,7 +308,7 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
     # name games so). A drive letter or a \\server share is a Windows path, which names nothing elsewhere.
     text = given.replace("\\", "/")
     if text != given:
-        path = Path(text).expanduser()
+        path = expanded(text, given)
         if os.name != "nt" and (_WINDOWS_ABSOLUTE.match(given) or given.startswith("\\\\")):
             raise InputError("no such file (a Windows path: name the file as this system does)", where=given)
         if path.is_file() or (os.path.lexists(path) and not path.is_dir()):
@@ -266,8 +317,10 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
         raise InputError("no such file (a Windows path: name the file as this system does)", where=given)
     if path.is_dir():
         raise InputError(_folder_given(path), where=given)
-    if path.suffix.lower() == ".xml" and ("/" not in text or text.startswith((".", "/", "~"))):
+    if path.suffix.lower() == ".xml" and text.startswith((".", "/", "~")):
         raise InputError("no such file", where=given)
+    if path.suffix.lower() == ".xml" and "/" not in text:
+        return _game_by_file_name(text, default_maps_dir(maps_dir), given)
     map_name, _, game = text.partition("/")
     folder_path = default_maps_dir(maps_dir) / map_name
     if game and "/" not in game and folder_path.is_dir() and (folder_path / "map.yml").is_file():
@@ -282,7 +335,7 @@ def resolve_game(spec: str | Path, maps_dir: Path | str | None = None) -> Path:
                 raise error
         without_yml = {m.name: m for m in maps_without_yml(default_maps_dir(maps_dir))}
         if map_name not in without_yml:
-            raise UnknownNameError("map", map_name, [*maps, *without_yml], where=given)
+            raise MapNotInstalled(map_name, [*maps, *without_yml], default_maps_dir(maps_dir), given)
         maps[map_name] = without_yml[map_name]
     folder = maps[map_name]
     if not game:

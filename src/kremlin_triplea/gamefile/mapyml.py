@@ -15,6 +15,7 @@ documents) is refused with one line, and nothing is changed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import attrs
@@ -22,7 +23,6 @@ import yaml
 
 from kremlin_triplea.errors import InputError
 
-_PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.() -]*")
 _BOM = "\ufeff"
 
 
@@ -36,10 +36,26 @@ class Insertion:
 
 
 def yaml_scalar(text: str) -> str:
-    """``text`` as a YAML scalar: plain when that reads back the same, else single-quoted."""
-    if _PLAIN.fullmatch(text) and not text.endswith(" ") and yaml.safe_load(text) == text:
-        return text
-    return "'" + text.replace("'", "''") + "'"
+    """``text`` as a double-quoted YAML scalar that every YAML reader reads back as exactly ``text``.
+
+    Always quoted: whether a plain scalar is a string depends on the reader's schema (``1e3`` is a string to
+    PyYAML and a float to the SnakeYAML TripleA reads map.yml with, which then drops the whole map), so no plain
+    form is safe. Inside the quotes, a character YAML would fold (line breaks, NEL, U+2028/9), refuse (control and
+    unassigned characters, surrogates) or read as syntax (``"``, ``\\``) is escaped; every other one stays as it is.
+    """
+    return '"' + "".join(_ESCAPES.get(c) or (_escape(c) if _needs_escape(c) else c) for c in text) + '"'
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _needs_escape(character: str) -> bool:
+    return unicodedata.category(character) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+def _escape(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code:02X}" if code <= 0xFF else f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def game_entry(game_name: str, file_name: str) -> str:

@@ -21,6 +21,7 @@ without ``O_BINARY`` turns CRLF into LF and ends the file at a Ctrl-Z byte.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import errno
 import os
@@ -135,6 +136,10 @@ def _parser() -> etree.XMLParser:
 
 def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
     """Parse ``data`` safely; ``where`` names the source in error messages."""
+    beyond = _beyond_parser_limits(data)  # before the parse: what TripleA refuses costs no more than a glance
+    if beyond is not None:
+        message, line = beyond
+        raise InputError(message, where=f"{where}:{line}")
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as error:
@@ -163,6 +168,43 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
     return tree
 
 
+#: The limits TripleA's XML parser (the JDK's StAX parser, with its secure-processing defaults) puts on a game:
+#: more attributes in one element (jdk.xml.elementAttributeLimit) or a longer element or attribute name
+#: (jdk.xml.maxXMLNameLimit) and TripleA 2.7 refuses the file ("JAXP00010002: Element "info" has more than "10,000"
+#: attributes"; "JAXP00010005: The length of entity "[xml]" is "1,001""), so it is refused here before any work.
+MAX_ATTRIBUTES = 10_000
+MAX_NAME_LENGTH = 1_000
+#: A start tag that breaks a limit is longer than a name can be: it shows as a '<' followed by that many bytes
+#: without another '<' (which no tag holds), so only such places are looked at, each once.
+_LONG_RUN = re.compile(rb"<[^<]{%d}" % (MAX_NAME_LENGTH + 1))
+_START_TAG = re.compile(rb"""<([^\s/>!?][^\s/>]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*/?>""")
+_ATTRIBUTE_NAME = re.compile(rb"""\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
+def _beyond_parser_limits(data: bytes) -> tuple[str, int] | None:
+    """What in a parsed file TripleA's parser refuses (:data:`MAX_ATTRIBUTES`, :data:`MAX_NAME_LENGTH`), and its line;
+    in time linear in the file."""
+    for run in _LONG_RUN.finditer(data):
+        tag = _START_TAG.match(data, run.start())
+        if tag is None:  # a comment, CDATA, an end tag or text after a short tag
+            continue
+        line = data.count(b"\n", 0, run.start()) + 1
+        name = tag.group(1).decode("utf-8", "replace")
+        names = _ATTRIBUTE_NAME.findall(tag.group(2))
+        shown = name if len(name) <= 40 else f"{name[:40]}..."
+        if len(name) > MAX_NAME_LENGTH:
+            return f"an element's name is {len(name):,} characters ({shown}); TripleA's XML parser refuses names longer than {MAX_NAME_LENGTH:,}", line
+        if len(names) > MAX_ATTRIBUTES:
+            return f"<{shown}> has {len(names):,} attributes; TripleA's XML parser refuses more than {MAX_ATTRIBUTES:,} in one element", line
+        longest = max((n.decode("utf-8", "replace") for n in names), key=len, default="")
+        if len(longest) > MAX_NAME_LENGTH:
+            return (
+                f"<{shown}> has an attribute name of {len(longest):,} characters ({longest[:40]}...); TripleA's XML parser refuses names longer than {MAX_NAME_LENGTH:,}",
+                line,
+            )
+    return None
+
+
 _PREDEFINED_ENTITIES = {b"amp", b"lt", b"gt", b"quot", b"apos"}
 _ENTITY_REFERENCE = re.compile(rb"&([A-Za-z_:][A-Za-z0-9_.:-]*);")
 _NOT_MARKUP = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.DOTALL)
@@ -172,13 +214,16 @@ def _undeclared_entity(data: bytes) -> tuple[str, int] | None:
     """The first reference to an entity other than XML's five (none is declared: see parse_xml), and its line."""
     if b"&" not in data:
         return None
-    skipped: list[tuple[int, int]] | None = None
+    starts: list[int] | None = None
+    ends: list[int] = []
     for match in _ENTITY_REFERENCE.finditer(data):
         if match.group(1) in _PREDEFINED_ENTITIES:
             continue
-        if skipped is None:
-            skipped = [c.span() for c in _NOT_MARKUP.finditer(data)]
-        if not any(start < match.start() < end for start, end in skipped):
+        if starts is None:  # the comments and CDATA sections, in order and apart: one is found by bisection
+            spans = [c.span() for c in _NOT_MARKUP.finditer(data)]
+            starts, ends = [start for start, _ in spans], [end for _, end in spans]
+        before = bisect.bisect_left(starts, match.start()) - 1
+        if before < 0 or match.start() >= ends[before]:
             return match.group(1).decode("ascii", "replace"), data.count(b"\n", 0, match.start()) + 1
     return None
 

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from kremlin_triplea.errors import InputError
+from kremlin_triplea.errors import InputError, possessive
+from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.document import XmlDocument
 
 TERRITORY_ATTACHMENT = "games.strategy.triplea.attachments.TerritoryAttachment"
@@ -85,6 +86,7 @@ class GameXml:
         # method that adds or removes an attachment (all of them are here): a big map's writer asks for a territory's
         # attachment thousands of times, and each walk of the attachment list is thousands of elements.
         self._attachments_by_key: dict[tuple[str | None, str | None, str | None], list[etree._Element]] | None = None
+        self._templates: list[etree._Element] | None = None  # the foreach territoryAttachments, found on the first write
         if self.map is None:
             raise InputError("not a TripleA game file: it has no <map>", where=document.source)
 
@@ -260,6 +262,12 @@ class GameXml:
         ``default`` is the option's default written out: used instead of removing the attachment's only option, so
         the territory keeps its territoryAttachment."""
         attachments = list(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
+        made = self._made_by_foreach(territory)
+        if made is not None and (not attachments or self.attachment_list.index(made[0]) > self.attachment_list.index(attachments[-1])):
+            # TripleA keeps the last territoryAttachment: the template's for this territory is it. Written out as the
+            # territory's own, edited below; another one would replace the template's options whole.
+            self._attachments_by_key = None
+            attachments = [foreach.split_off(self.document, self.root, *made)]
         if not attachments:
             if value is None:
                 return
@@ -270,6 +278,12 @@ class GameXml:
         for attachment in [*(a for a in attachments[:-1] if _options(a) == _options(last)), last]:
             self._set_option(attachment, option, value, default=default)
 
+    def _made_by_foreach(self, territory: str) -> tuple[etree._Element, list[str], int] | None:
+        """The last ``foreach`` territoryAttachment that makes one on ``territory``, with its group and index."""
+        if self._templates is None:
+            self._templates = [a for a in self.attachments(kind="territory", name="territoryAttachment") if a.get("foreach", "").strip()]
+        return foreach.template_for(self.root, self._templates, territory) if self._templates else None
+
     def set_tech(self, player: str, tech: str, owned: bool) -> None:
         attachment = self.tech_attachment(player)
         if attachment is None:
@@ -279,7 +293,7 @@ class GameXml:
         self._set_option(attachment, tech, "true" if owned else "false")
 
     def set_resource(self, player: str, resource: str, quantity: int) -> None:
-        java_int(quantity, f"{player}'s {resource}", where=self.document.source)
+        java_int(quantity, f"{possessive(player)} {resource}", where=self.document.source)
         for given in self.resources_given():
             if given.get("player") == player and given.get("resource") == resource:
                 self.document.set_attribute(given, "quantity", str(quantity))
@@ -361,10 +375,10 @@ class GameXml:
         twin for each suffix, copied from the twin of the frontier it had, selling the unit at that
         price (None: the twin does not sell it, and is only copied).
         """
-        java_int(cost, f"{player}'s cost of {unit_type}", where=self.document.source)
+        java_int(cost, f"{possessive(player)} cost of {unit_type}", where=self.document.source)
         for suffix, twin_cost in (twin_costs or {}).items():
             if twin_cost is not None:
-                java_int(twin_cost, f"{player}'s cost of {unit_type} in its {suffix} frontier", where=self.document.source)
+                java_int(twin_cost, f"{possessive(player)} cost of {unit_type} in its {suffix} frontier", where=self.document.source)
         frontier_before = self._frontier_of(player)
         self._set_rule_cost(player, unit_type, cost, suffix="")
         own = self._frontier_of(player)
@@ -374,7 +388,7 @@ class GameXml:
             if twin_name not in frontiers:
                 source = frontiers.get(f"{frontier_before}{suffix}")
                 if source is None:
-                    raise InputError(f"{player}'s frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
+                    raise InputError(f"{possessive(player)} frontier {frontier_before!r} has no {suffix} twin to copy", where=self.document.source)
                 copy = etree.fromstring(etree.tostring(source))
                 copy.tail = None
                 copy.set("name", twin_name)
@@ -451,7 +465,7 @@ class GameXml:
         listed = [e for e in frontier.iterchildren("frontierRules")] if frontier is not None else []
         old = next((e for e in listed if any(r.get("resourceOrUnit") == unit_type for r in rules.get(e.get("name"), etree.Element("x")).iter("result"))), None)
         if frontier is None or old is None:
-            raise InputError(f"{player}'s frontier has no rule buying {unit_type}", where=self.document.source)
+            raise InputError(f"{possessive(player)} frontier has no rule buying {unit_type}", where=self.document.source)
         rule = rules[old.get("name")]
         new_rule = etree.fromstring(etree.tostring(rule))
         new_rule.tail = None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.errors import KremlinError, UnknownNameError, possessive
 from kremlin_triplea.gamerules.context import CHANGE_ACTIONS, ActionContext, CannotWrite, Planned
 from kremlin_triplea.gamerules.house_actions import listed_technology, priced
 from kremlin_triplea.gamerules.triggers import xml_attr
@@ -52,6 +52,9 @@ class AppliedRules:
     skipped: tuple[str, ...]  # rules that do not apply to this map or these choices, and why
     # Rules enforced by the game of which a change cannot be written into this game, and why: the players enforce them.
     unwritten: tuple[tuple[GameRule, str], ...] = ()
+    # ``changes`` as written, step by step: the rule and its [[change]] table that planned each group of them,
+    # so that the board's invariants are checked rule by rule and a refusal names the rule (gamerules/gate.py).
+    steps: tuple[tuple[GameRule, Section, tuple[Change, ...]], ...] = ()
 
     def warnings(self) -> tuple[str, ...]:
         """One warning per change this game cannot express (``apply`` prints them; the notes list the rules for the players)."""
@@ -82,13 +85,13 @@ def game_rule_changes(
     """
     chosen = frozenset(choices)
     claimed: dict[tuple[str, ...], tuple[object, GameRule, str]] = {}
-    changes: list[Change] = []
     lines: list[str] = []
     players: list[GameRule] = []
     tool: list[GameRule] = []
     game: list[GameRule] = []
     skipped: list[str] = []
     unwritten: list[tuple[GameRule, str]] = []
+    steps: list[tuple[GameRule, Section, tuple[Change, ...]]] = []
     for rule_set in rule_sets:
         for rule in rule_set.rules:
             if not rule.applies(profile.map, chosen):
@@ -101,21 +104,24 @@ def game_rule_changes(
             if rule.built_in and not rule.changes:
                 lines.append(f"{rule.title}: already in the game ({rule.built_in})")
             before = len(unwritten)
-            tried = _plan_changes(context, chosen, claimed, changes, lines, unwritten)
+            tried = _plan_changes(context, chosen, claimed, steps, lines, unwritten)
             if tried and len(unwritten) - before == tried:
                 game.pop()  # nothing of it is in the game: the players enforce it all
-    return AppliedRules(tuple(rule_sets), tuple(changes), tuple(lines), tuple(players), tuple(tool), tuple(game), tuple(skipped), tuple(unwritten))
+    changes = [change for _, _, made in steps for change in made]
+    return AppliedRules(
+        tuple(rule_sets), tuple(changes), tuple(lines), tuple(players), tuple(tool), tuple(game), tuple(skipped), tuple(unwritten), tuple(steps)
+    )
 
 
 def _plan_changes(
     context: ActionContext,
     chosen: frozenset[str],
     claimed: dict[tuple[str, ...], tuple[object, GameRule, str]],
-    changes: list[Change],
+    steps: list[tuple[GameRule, Section, tuple[Change, ...]]],
     lines: list[str],
     unwritten: list[tuple[GameRule, str]],
 ) -> int:
-    """Plan one rule's chosen changes into ``changes`` and ``lines``, or into ``unwritten``; how many were chosen."""
+    """Plan one rule's chosen changes into ``steps`` and ``lines``, or into ``unwritten``; how many were chosen."""
     rule = context.rule
     tried = 0
     for change in rule.changes:
@@ -139,7 +145,7 @@ def _plan_changes(
                 # section that each of HR5's technologies needs): written once.
                 continue
             claimed.setdefault(item.key, (item.value, rule, item.line))
-            changes.extend(item.changes)
+            steps.append((rule, change, item.changes))
             if item.line:
                 lines.append(f"{rule.title}: {item.line}")
     return tried
@@ -153,18 +159,37 @@ def _cannot_reason(error: KremlinError, rule: GameRule) -> str:
 
 def _conflict(item: Planned, first: GameRule, first_line: str, second: GameRule) -> str:
     """Two rules that write the same thing differently, in the players' words, and the switch that settles it."""
-    what = {"canal": "the {} strait", "property": "the game option {!r}", "tech": "{}'s technology {}", "cost": "{}'s price of {}"}.get(
+    what = {"canal": "the {} strait", "property": "the game option {!r}", "tech": "{} technology {}", "cost": "{} price of {}"}.get(
         item.key[0], item.key[0] + " {}"
     )
-    thing = what.format(*item.key[1:]) if what.count("{}") + what.count("{!r}") == len(item.key) - 1 else f"{item.key[0]} {' '.join(map(str, item.key[1:]))}"
+    args = [possessive(str(a)) if n == 0 and item.key[0] in ("tech", "cost") else a for n, a in enumerate(item.key[1:])]  # the Germans' technology
+    thing = what.format(*args) if what.count("{}") + what.count("{!r}") == len(item.key) - 1 else f"{item.key[0]} {' '.join(map(str, item.key[1:]))}"
     switches = [
-        f"`{r.when} = false` under `[house_rule_choices.{r.set_id}]` (command line: --switch {r.when}=off)" for r in (second, first) if _house_switch(r)
+        f"`{r.when} = false` under `[house_rule_choices.{r.set_id}]` (command line: --switch {r.when}=off) to keep {o.title} ({o.set_id})"
+        for r, o in ((second, first), (first, second))
+        if _house_switch(r)
+    ]
+    # A Kremlin ruleset's rule that gives way to a house set's when the draft says so (its `unless`).
+    switches += [
+        f"list `{choice}` in the draft's `choices` to keep {o.title} ({o.set_id})"
+        for r, o in ((first, second), (second, first))
+        if r.unless and not _house_switch(r)
+        for choice in _draft_choices(r.unless, o)
     ]
     settle = ("to keep only one, set " + ", or ".join(switches)) if switches else "drop one of the two rule sets"
     return (
         f"conflicting rules: {first.title} ({first.label}) and {second.title} ({second.label}) both write {thing}, differently: "
         f"{first_line or first.title}; but {item.line or second.title}. {settle[:1].upper()}{settle[1:]}"
     )
+
+
+def _draft_choices(condition: str, other: GameRule) -> list[str]:
+    """The draft's choices a ruleset rule's ``unless`` names, leaving out the other set's own switches (``winning``)."""
+    try:
+        switches = set(load_named_house_set(other.file or other.set_id).choices)
+    except DataFileError:
+        switches = set()
+    return [term for term in (t.strip() for t in condition.split(" and ")) if not term.startswith("not ") and term not in switches]
 
 
 def _house_switch(rule: GameRule) -> bool:
@@ -244,7 +269,7 @@ def _canal_planned(key: str, strait: Strait, land: tuple[str, ...], ships: str, 
     who = " and ".join(land) if control == "all_of" else " or ".join(land)
     pairs = ", ".join(f"{a}<->{b}" for a, b in strait.sea_zone_pairs)
     passes = "air units" + (" and submarines" if ships == "surface" else "")
-    line = f"canal {strait.name} ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
+    line = f"the {strait.name.replace('_', ' ')} strait ({pairs}): ships pass only for the side that owns {who}; {passes} pass freely (profile: {strait.reason}{sides})"
     return Planned(("canal", key), (land, ships, control), tuple(changes), line)
 
 

@@ -13,6 +13,8 @@ import attrs
 
 from kremlin_triplea.errors import UnknownNameError
 from kremlin_triplea.gamerules.actions import AppliedRules, game_rule_changes
+from kremlin_triplea.gamerules.gate import push_rules, written_once
+from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet
 from kremlin_triplea.rules.house_rules import (
     Advantage,
@@ -46,12 +48,14 @@ class HouseSelection:
     advantages: tuple[ChosenAdvantage, ...]
     seed: int | None
     map: str = ""  # the map profile of the game it is applied to
+    unplaced: tuple[str, ...] = ()  # the powers whose advantage was to be drawn but that none fits on this game, and why
 
 
 def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -> HouseSelection:
     """The set's rules with the advantages chosen or drawn; every choice checked."""
     rng = random.Random(choices.seed) if choices.seed is not None else None
     chosen: list[ChosenAdvantage] = []
+    unplaced: list[str] = []
     unknown = sorted(set(choices.advantages) - set(house.powers))
     if unknown:
         raise DataFileError(f"{choices.where}: {house.id} gives advantages to {', '.join(house.powers)}, not to {', '.join(unknown)}", where=None)
@@ -60,9 +64,21 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
         if power in choices.advantages:
             advantage, how = _named_advantage(house, power, choices.advantages[power], offered, choices.where), "chosen"
         elif rng is not None:
-            advantage, how = rng.choice(offered), f"drawn with seed {choices.seed}"
+            # Drawn among those this board can take (an earlier pick may have made a place the advantage names an
+            # enemy's); a chosen one that cannot be taken is refused below, saying why.
+            placeable = [a for a in offered if _blocked(a, board, names) is None]
+            if not placeable:  # none this game can take (a map the set was not written for): the notes say so
+                unplaced.append(f"{power}: no advantage of {house.id} can be given on this game ({_blocked(offered[0], board, names)}, and so for each)")
+                continue
+            advantage, how = rng.choice(placeable), f"drawn with seed {choices.seed}"
         else:
             continue  # no advantages: the rule is optional
+        blocked = _blocked(advantage, board, names)
+        if blocked is not None:
+            raise DataFileError(
+                f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to {power} on this game: {blocked}; choose another advantage",
+                where=None,
+            )
         values: dict[str, tuple[str, str]] = {}
         for name in advantage.choices:
             candidates = advantage_places(advantage, name, board, names)
@@ -77,14 +93,18 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
             if given is not None:
                 value = given
                 if _resolve(value, names) not in {_resolve(c, names) for c in candidates}:
+                    why = _place_blocked(advantage, name, _resolve(value, names), board, names)
                     raise DataFileError(
                         f"{choices.where}: {house.id} {advantage.rule.title}: {name} = {value!r} is not allowed "
-                        f"({advantage.rule.source}: {advantage.rule.rule}); choose one of {', '.join(candidates)}",
+                        f"({advantage.rule.source}: {advantage.rule.rule}){f': {why}' if why else ''}; choose one of {', '.join(candidates)}",
                         where=None,
                     )
                 values[name] = (_resolve(value, names), "chosen")
             elif rng is not None:
-                values[name] = (rng.choice(candidates), f"drawn with seed {choices.seed}")
+                # Not where a factory it would add makes two ("can't have more than one industrial complex in a
+                # territory"): a chosen one is refused by the board's invariants, naming what put the first there.
+                free = [c for c in candidates if not _second_factory(advantage, name, _resolve(c, names), board, names)] or candidates
+                values[name] = (rng.choice(free), f"drawn with seed {choices.seed}")
             else:
                 raise DataFileError(
                     f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` (one of {', '.join(candidates)}), or a `seed` to draw it", where=None
@@ -95,7 +115,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
     # (003's W. Europe-Sweden strait closes only when Sweden is Germany's allied neutral).
     switches |= {f"{name}={value}" for c in chosen for name, (value, _) in c.values.items()}
     rules = house.rules.rules + tuple(_filled(c) for c in chosen)
-    return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed)
+    return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed, unplaced=tuple(unplaced))
 
 
 def _named_advantage(house: HouseSet, power: str, wanted: str | int, offered: list[Advantage], where: str) -> Advantage:
@@ -126,15 +146,72 @@ def _resolve(name: str, names: Names) -> str:
 
 
 def advantage_places(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
-    """What the advantage's ``choice`` may be: the rule's own list, or the places the board allows."""
+    """What the advantage's ``choice`` may be on this board: the rule's own list, or the places the board allows,
+    less those an earlier change took from it (a neutral no longer neutral, a Dominion an enemy holds, a sea
+    zone with an enemy's ships: the text's "Dominion territories", "U.K. territory", "neutral")."""
+    return [p for p in _advantage_candidates(advantage, choice, board, names) if _place_blocked(advantage, choice, _resolve(p, names), board, names) is None]
+
+
+def _place_blocked(advantage: Advantage, choice: str, place: str, board: Board, names: Names) -> str | None:
+    """Why the advantage's ``choice`` may not be ``place`` on this board as it is, or None."""
+    power = names.power(advantage.power)
+    if place not in board.nodes:
+        return None  # not a place: the list of candidates says what is allowed
+    data = board.node(place)
+    if choice == "neutral":
+        return None if data["owner"] is None else f"{place} is not neutral in this game: it belongs to {data['owner']}"
+    if not data["water"] and not board.catalog.allied(data["owner"], power):
+        return f"{place} belongs to {data['owner'] or 'no power'} in this game, at war with {power}" if data["owner"] else f"{place} is neutral in this game"
+    enemies = sorted({o for (o, _), n in data["units"].items() if n and o is not None and not board.catalog.allied(o, power)})
+    if enemies:
+        return f"{place} holds units of {', '.join(enemies)}, at war with {power}"
+    return None
+
+
+def _second_factory(advantage: Advantage, choice: str, place: str, board: Board, names: Names) -> bool:
+    marker = "{" + choice + "}"
+    factories = names.units_of_any_power("factory")
+    adds = any(names.unit(u) in factories for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {}))
+    return adds and place in board.nodes and any(n and unit in factories for (_, unit), n in board.units(place).items())
+
+
+def _blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
+    """Why the advantage's own places (not left to choose) cannot take its units on this board, or None:
+    003's Far Eastern Advantage once a pick made Kazakh Japanese; or a name the map profile does not map."""
+    try:
+        return _places_blocked(advantage, board, names)
+    except UnknownNameError as error:
+        return f"the map profile maps no {error}".replace("no unknown ", "no ")
+
+
+def _places_blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
+    for change in advantage.rule.changes:
+        if change.data.get("kind") not in ("place_units", "move_units"):
+            continue
+        for key in ("at", "to"):
+            place = change.data.get(key)
+            if isinstance(place, str) and "{" not in place:
+                why = _place_blocked(advantage, key, _resolve(place, names), board, names)
+                if why is not None:
+                    return why
+    for choice in advantage.choices:
+        if not advantage_places(advantage, choice, board, names):
+            return f"there is no place for its `{choice}`"
+    return None
+
+
+def _advantage_candidates(advantage: Advantage, choice: str, board: Board, names: Names) -> list[str]:
     if choice == "neutral":
         return list(advantage.neutrals)
     marker = "{" + choice + "}"
     power = names.power(advantage.power)
     units = [u for c in advantage.rule.changes if marker in c.data.values() for u in c.data.get("units", {})]
     if units and all(board.catalog.unit_type(names.unit(u)).domain == "sea" for u in units):
-        # A new ship: a sea zone beside the rule's places, else beside one of the power's territories.
-        shores = [names.place(p) for p in advantage.places] or [t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
+        # A new ship: a sea zone beside the rule's places (those the power still holds), else beside one of the power's territories.
+        if advantage.places:
+            shores = [t for t in (names.place(p) for p in advantage.places) if board.node(t)["owner"] == power]
+        else:
+            shores = [t for t, d in board.nodes.items() if not d["water"] and d["owner"] == power]
         return sorted({z for t in shores for z in board.neighbours(t) if board.is_water(z)})
     if advantage.places:
         return list(advantage.places)
@@ -164,11 +241,47 @@ def house_rule_changes(
     """
     selections = tuple(attrs.evolve(select(load_named_house_set(c.set_file), c, board, names), map=profile.map) for c in chosen)
     for selection in selections:
-        if profile.map not in selection.house.rules.maps:
-            raise DataFileError(f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}", where=None)
+        # A map the set was not written for takes it as a Kremlin ruleset's: through a profile that lists it in
+        # `rulesets` and maps its names ("profile check" reads the same list); what the map lacks goes to the notes.
+        if profile.map not in selection.house.rules.maps and selection.house.id not in profile.rulesets:
+            raise DataFileError(
+                f"{selection.house.id} is written for the maps {', '.join(selection.house.rules.maps)}, not {profile.map}: "
+                f"list it in the map profile's `rulesets` ({profile.path}), map the names it uses there and run `kremlin-triplea profile check`",
+                where=None,
+            )
+    sets = [*before, *(s.rules for s in selections)]
+    _check_choices(flags, sets, selections)
     switches = frozenset(flags).union(*(s.switches for s in selections))
-    applied = game_rule_changes(board, [*before, *(s.rules for s in selections)], profile, names, switches)
+    applied = game_rule_changes(board, sets, profile, names, switches)
     return applied, selections
+
+
+def _check_choices(flags: tuple[str, ...], sets: list[RuleSet], selections: tuple[HouseSelection, ...]) -> None:
+    """Every choice of the draft is one a rule of its sets turns on or off (a choice no rule names changes nothing,
+    and was a mistake the written game kept silent about)."""
+    named = {s for selection in selections for s in selection.house.choices}
+    for rule_set in sets:
+        for rule in rule_set.rules:
+            conditions = [rule.when, rule.unless, *(c.data.get(k) for c in rule.changes for k in ("when", "unless"))]
+            named |= {term.strip().removeprefix("not ").strip() for condition in conditions if isinstance(condition, str) for term in condition.split(" and ")}
+    listed = {selection.house.id for selection in selections}
+    for flag in flags:
+        # A house set's switch is that set's, set under its own table: as a draft choice it would turn on what names
+        # it in a ruleset's rules (001 header 4 gives way to 003 Winning) with no house set to hold instead.
+        owner = next((set_id for set_id, switches in house_switches().items() if flag in switches and set_id not in listed), None)
+        if owner is not None:
+            raise DataFileError(
+                f"choices: {flag!r} is a switch of {owner}: list {owner} in `house_rules` and set it under `[house_rule_choices.{owner}]`", where=None
+            )
+        if flag not in named:
+            raise UnknownNameError(
+                "choice", flag, sorted(n for n in named if "=" not in n), where="choices", within=", ".join(s.id for s in sets), show_all=True
+            )
+
+
+def house_switches() -> dict[str, frozenset[str]]:
+    """Every installed house set's switches, by set: what a draft sets per set, never among its own ``choices``."""
+    return {name: frozenset(load_named_house_set(name).choices) for name in named_rule_files("house")}
 
 
 def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
@@ -180,8 +293,9 @@ def selection_lines(selections: tuple[HouseSelection, ...]) -> list[str]:
         # this game does not get says so, and why.
         switches = ", ".join(_switch_state(selection, k) for k in house.choices)
         lines.append(f"{house.id}: {switches or 'no switches'}" + (f"; random draws with seed {selection.seed}" if selection.seed is not None else ""))
-        if not selection.advantages and house.advantages:
+        if not selection.advantages and house.advantages and not selection.unplaced:
             lines.append(f"{house.id}: no player advantages (optional: {house.advantages_source})")
+        lines += [f"{house.id}: {why}" for why in selection.unplaced]
         for chosen in selection.advantages:
             rule = chosen.advantage.rule
             where = "written into the game" if rule.enforced_by == "game" else "kept by the players"
@@ -248,5 +362,6 @@ def apply_house_rules(game: Game, chosen: list[HouseChoices], flags: tuple[str, 
         profile.check_fits(game)
     names = Names(game.board, profile, tuple(game.board.catalog.alliances()))
     applied, selections = house_rule_changes(game.board, profile, names, chosen, flags=flags)
-    game.board.push_all(list(applied.changes))
+    applied = written_once(applied, game.xml)
+    push_rules(game.board, applied, names)
     return HouseResult(game, profile, applied, selections, tuple(profile.check_base_file(game)) + applied.warnings())

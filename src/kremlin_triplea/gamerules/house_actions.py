@@ -48,6 +48,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kremlin_triplea.errors import possessive
 from kremlin_triplea.gamerules.context import CHANGE_ACTIONS, ActionContext, Planned
 from kremlin_triplea.gamerules.triggers import RULES_CLASS, USE_TRIGGERS, attachment_xml, condition, round_one_condition, trigger, xml_attr
 from kremlin_triplea.model.changes import (
@@ -67,6 +68,7 @@ from kremlin_triplea.rules.house_rules import neutral_table
 
 if TYPE_CHECKING:
     from kremlin_triplea.model.board import Board
+    from kremlin_triplea.rules.game_rules import GameRule
     from kremlin_triplea.rules.tomlfile import Section
 
 # The RulesAttachment options an objective's condition may use (RulesAttachment.java, TripleA 1.9).
@@ -88,8 +90,12 @@ def _planned(key: tuple[str, ...], value: object, changes: list[Change] | tuple[
 
 
 def _tag(ctx: ActionContext) -> str:
-    """A name part unique to the rule: attachments the tool adds say which rule made them."""
-    return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", ctx.rule.id) if p)
+    return rule_tag(ctx.rule)
+
+
+def rule_tag(rule: GameRule) -> str:
+    """A name part unique to the rule: attachments the tool adds say which rule made them (``KremlinHr8SovietObjective``)."""
+    return "Kremlin" + "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", rule.id) if p)
 
 
 def _use_triggers(ctx: ActionContext) -> Planned:
@@ -193,7 +199,7 @@ def trigger_units(ctx: ActionContext, change: Section) -> list[Planned]:
     tag = _tag(ctx)
     # alliedOwnershipTerritories on the power: the territory is held by it or an ally ("the Allies control").
     held = f"conditionAttachment{tag}{power}"
-    controls = condition(held, power, [("players", power), ("alliedOwnershipTerritories", at)], f"condition: {power}'s side controls {at}")
+    controls = condition(held, power, [("players", power), ("alliedOwnershipTerritories", at)], f"condition: {possessive(power)} side controls {at}")
     what = ", ".join(f"{n} {u}" for u, n in units)
     line = (
         f"{power} receive {what} in {ctx.names.shown(at)} for free, as {step} starts, the first time their side "
@@ -336,7 +342,9 @@ def _technology_section(ctx: ActionContext) -> Planned:
         body = "".join(f'<category name="{xml_attr(c)}">' + "".join(f'<tech name="{t}"/>' for t in names) + "</category>" for c, names in categories.items())
         changes.append(
             AddXml(
-                "technology", f'<playerTech player="{xml_attr(player)}">{body}</playerTech>', description=f"{player}'s research categories, as TripleA's own"
+                "technology",
+                f'<playerTech player="{xml_attr(player)}">{body}</playerTech>',
+                description=f"{possessive(player)} research categories, as TripleA's own",
             )
         )
     return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
@@ -367,13 +375,17 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
     power = ctx.power(change.text("power"))
     name = change.text("name")
     options: list[tuple[str, str]] = []
-    for key, option in (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus")):
+    # radarBonus: what an AA gun adds to its roll against planes (TechTracker.getRadarBonus, a sum over the power's
+    # technologies in 1.9 and 2.7), without the built-in Radar's other effects (004 HR5 gives a defender with Radar
+    # fighters at +1).
+    bonuses = (("movement_bonus", "movementBonus"), ("attack_bonus", "attackBonus"), ("defense_bonus", "defenseBonus"), ("radar_bonus", "radarBonus"))
+    for key, option in bonuses:
         for unit, bonus in change.counts(key, {}).items():
             options.append((option, f"{bonus}:{ctx.unit(unit)}"))
     for unit, ability in change.get("abilities", "a table of unit = ability", lambda v: isinstance(v, dict), {}).items():
         options.append(("unitAbilitiesGained", f"{ctx.unit(unit)}:{ability}"))
     if not options:
-        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus or abilities")
+        raise ctx.fail("a power technology changes something: give movement_bonus, attack_bonus, defense_bonus, radar_bonus or abilities")
     held, round_one = _round_one(ctx, power)
     what = ", ".join(f"{k} {v}" for k, v in options)
     # game.dtd makes a techname an XML ID: no spaces. "Fast Carriers" -> "fastCarriers".
@@ -466,7 +478,7 @@ def unit_support(ctx: ActionContext, change: Section) -> list[Planned]:
         ("bonusType", _tag(ctx)),
         ("players", power),
     ]
-    line = f"{power}'s {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
+    line = f"{possessive(power)} {giver} each give {bonus:+d} to {number} of its {', '.join(units)} on {side} (a TripleA support rule)"
     xml = attachment_xml(name, giver, "games.strategy.triplea.attachments.UnitSupportAttachment", "unitType", options)
     return [_planned(("support", name), tuple(options), [AddXml("attachmentList", xml, description=line)], line)]
 
@@ -544,7 +556,11 @@ def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
         territory = ctx.names.territory(neutral["name"], where=ctx.where)
         node = ctx.board.node(territory)
         if node["owner"] is not None:
-            raise ctx.fail(f"{neutral['name']} ({territory}) is not neutral in {ctx.board.game_name}: owner {node['owner']}")
+            # Not neutral any more (a Kremlin pick took it, 001 option 2, with its own army): the rule is for
+            # "neutral territories", so it has nothing to place there; the notes say so.
+            line = f"{territory}: not neutral in {ctx.board.game_name} (it belongs to {node['owner']}): no neutral army or production written there"
+            planned.append(_planned(("neutral", territory), None, [], line))
+            continue
         made: list[Change] = [SetTerritory(territory, "production", neutral["ipc"])]
         placed = []
         for unit_name, count in neutral["army"].items():

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import attrs
 
+from kremlin_triplea.errors import possessive
+
 
 @attrs.frozen
 class PlaceUnits:
@@ -60,7 +62,18 @@ class SetTerritory:
     value: object
 
     def __str__(self) -> str:
-        return f"set {self.field} of {self.territory} to {self.value}"
+        # Words a player reads (the value notes and summaries print them): never a field's id nor None.
+        place, value = self.territory, self.value
+        if self.field == "capital":
+            return f"make {place} the capital of {value}" if value else f"{place} is no longer a capital"
+        if self.field == "impassable":
+            return f"make {place} {'impassable' if value else 'passable'}"
+        if self.field == "victory_city":
+            if not value:
+                return f"{place} is no longer a victory city"
+            return f"make {place} a victory city" + (f" counting {value}" if not isinstance(value, bool) and value != 1 else "")
+        words = self.field.replace("_", " ")
+        return f"set the {words} of {place} to {value if value is not None else 'nothing'}"
 
 
 @attrs.frozen
@@ -69,7 +82,7 @@ class SetPUs:
     amount: int
 
     def __str__(self) -> str:
-        return f"set {self.player}' starting PUs to {self.amount}"
+        return f"set {possessive(self.player)} starting PUs to {self.amount}"
 
 
 @attrs.frozen
@@ -80,7 +93,7 @@ class AddPUs:
     amount: int
 
     def __str__(self) -> str:
-        return f"{'add' if self.amount >= 0 else 'take'} {abs(self.amount)} PUs {'to' if self.amount >= 0 else 'from'} {self.player}' starting PUs"
+        return f"{'add' if self.amount >= 0 else 'take'} {abs(self.amount)} PUs {'to' if self.amount >= 0 else 'from'} {possessive(self.player)} starting PUs"
 
 
 @attrs.frozen
@@ -138,7 +151,7 @@ class SetAttachmentOption:
     value: object
 
     def __str__(self) -> str:
-        return f"set option {self.option} of {self.attachment} on {self.attach_to} to {self.value!r}"
+        return f"set option {self.option} of {self.attachment} on {self.attach_to} to {_option_value(self.value)}"
 
 
 @attrs.frozen
@@ -219,3 +232,14 @@ Change = (
 )
 
 TERRITORY_FIELDS = ("production", "impassable", "capital", "victory_city", "original_owner")
+
+
+def _option_value(value: object) -> str:
+    """A game option's value as TripleA's settings show it: true/false, a number, a text in quotes; none when removed."""
+    if value is None:
+        return "none (removed)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "+":
+        return "its list and " + ", ".join(str(v) for v in value[1])
+    return str(value) if isinstance(value, int | float) else f'"{value}"'

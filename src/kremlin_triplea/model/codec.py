@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, placement_owner, territory_owner
 from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
 from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetFrontierPrice, SetProductionCost
@@ -146,7 +147,9 @@ class _Reader:
                 nodes[territory]["owner"] = territory_owner(entry)
         explicit_original: dict[str, str | None] = {}
         # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
-        last_attachment = {a.get("attachTo", ""): a for a in self.game.attachments(kind="territory", name="territoryAttachment")}
+        # A foreach template's are made as the engine makes them (variables put in): Invasion_USA.xml's capitals.
+        made = foreach.made(self.game.root, list(self.game.attachments(kind="territory", name="territoryAttachment")))
+        last_attachment = {a.get("attachTo", ""): a for a in made}
         for territory, attachment in last_attachment.items():
             if territory not in nodes:
                 continue

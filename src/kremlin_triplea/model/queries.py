@@ -49,10 +49,6 @@ def neighbours_with_enemy_units(board: Board, territory: str, power: str, *, via
     return [n for n in _neighbours(board, territory, via) if has_enemy_units(board, n, power)]
 
 
-def adjacent_to_enemy_units(board: Board, territory: str, power: str, *, via: Via = "land") -> bool:
-    return bool(neighbours_with_enemy_units(board, territory, power, via=via))
-
-
 def owned_sea_zones(board: Board, power: str) -> list[str]:
     """Sea zones the power owns in the rules' sense: adjacent to a territory it owns."""
     owned = {
@@ -72,18 +68,6 @@ def ships(board: Board, territory: str) -> dict[str | None, int]:
         if count and board.catalog.unit_type(unit_type).is_ship:
             counts[owner] = counts.get(owner, 0) + count
     return counts
-
-
-def sea_zones_with_friendly_ships(board: Board, power: str) -> list[str]:
-    return _sea_zones_where(board, lambda owner: owner is not None and board.catalog.allied(power, owner))
-
-
-def sea_zones_with_enemy_ships(board: Board, power: str) -> list[str]:
-    return _sea_zones_where(board, lambda owner: owner is not None and not board.catalog.allied(power, owner))
-
-
-def _sea_zones_where(board: Board, owner_matches: Callable[[str | None], bool]) -> list[str]:
-    return sorted(zone for zone, data in board.nodes.items() if data["water"] and any(owner_matches(owner) for owner in ships(board, zone)))
 
 
 @attrs.frozen

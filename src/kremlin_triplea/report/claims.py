@@ -15,7 +15,7 @@ from collections.abc import Callable
 import attrs
 from lxml import etree
 
-from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.errors import UnknownNameError, possessive
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.rules.game_rules import GameRule
 from kremlin_triplea.rules.names import Names
@@ -101,9 +101,9 @@ def _check(root: etree._Element, names: Names, check: Section) -> str | None:
         return f"this game has no player {data['power']}"
     options = _options(root, data["attachment"], player)
     if data["option"] not in options:
-        return f"{player}'s {data['attachment']} has no {data['option']}"
+        return f"{possessive(player)} {data['attachment']} has no {data['option']}"
     if "value" in data and not _same(options[data["option"]], data["value"]):
-        return f"{player}'s {data['attachment']} has {data['option']} = {options[data['option']]!r}, not {data['value']!r}"
+        return f"{possessive(player)} {data['attachment']} has {data['option']} = {options[data['option']]!r}, not {data['value']!r}"
     return None
 
 

@@ -62,7 +62,7 @@ def add_notes(result: DraftResult | HouseResult) -> DraftResult | HouseResult:
 
 
 def install_name(result: DraftResult | HouseResult) -> str:
-    """The name a game is installed under unless the host names it (issue 14): "<base game> Kremlin — Ann v Bob 2026-11-22"."""
+    """The name a game is installed under unless the host names it (issue 14): "<base game> Kremlin - Ann v Bob 2026-11-22"."""
     if isinstance(result, HouseResult):
         return default_game_name(result.game.board.game_name, ())
     sides = result.ruleset.sides

@@ -128,16 +128,24 @@ def read_map_art(folder: Path) -> MapArt:
     }
     xs = [x for shapes in polygons.values() for shape in shapes for x, _ in shape] or [0]
     ys = [y for shapes in polygons.values() for shape in shapes for _, y in shape] or [0]
-    width = _int_property(properties, "map.width", max(xs) + 1)
-    height = _int_property(properties, "map.height", max(ys) + 1)
+    width = _int_property(properties, "map.width", max(xs) + 1, properties_file)
+    height = _int_property(properties, "map.height", max(ys) + 1, properties_file)
     return MapArt(folder, polygons, centers, colors, width, height)
 
 
-def _int_property(properties: dict[str, str], key: str, default: int) -> int:
+#: The widest and highest map drawn, in pixels: the labels' grid takes memory in proportion to the map's area, and
+#: TripleA's maps are a few thousand pixels a side (3,773 x 2,000 for AA50's); a side of 10^12 exhausted memory.
+MAX_MAP_SIDE = 16_384
+
+
+def _int_property(properties: dict[str, str], key: str, default: int, where: Path) -> int:
     try:
-        return int(properties[key])
+        value = int(properties[key])
     except (KeyError, ValueError):
         return default
+    if not 0 < value <= MAX_MAP_SIDE:
+        raise InputError(f"{key} is {value:,} pixels; a map is drawn from 1 to {MAX_MAP_SIDE:,} pixels a side", where=str(where))
+    return value
 
 
 def find_map_folder(board: Board, game_path: Path | str | None = None, maps_dir: Path | str | None = None, *, base_path: Path | str | None = None) -> Path:
@@ -520,7 +528,11 @@ def write_picture(svg: str, path: Path, *, overwrite: bool = False, scale: float
         try:
             import cairosvg
         except (ImportError, OSError) as error:
-            raise InputError(f"PNG needs cairosvg and the cairo library ({error}); write .svg instead", where=str(path)) from None
+            raise InputError(
+                f"PNG needs cairosvg and the cairo library ({error}): install the tool with its png extra, python3 -m pip install '.[png]'"
+                ' (Windows: py -m pip install ".[png]"), or write .svg instead',
+                where=str(path),
+            ) from None
         data = _palette_png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
     else:
         raise InputError("the picture's name must end in .svg or .png", where=str(path))

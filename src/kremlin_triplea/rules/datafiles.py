@@ -22,9 +22,11 @@ def find_data_file(folder: str, name: str, *, where: str | None = None) -> Path:
     candidate = Path(native_path(name))
     if candidate.suffix == ".toml" and candidate.is_file():
         return candidate
-    if candidate.suffix == ".toml" or "/" in name or "\\" in name or os.sep in name:  # a path, not an id: say the file is missing
+    if candidate.suffix == ".toml" or "/" in name or "\\" in name or os.sep in name:  # a path, not an id
+        if os.path.lexists(candidate) and not candidate.is_dir():
+            return candidate  # the file named, whatever it is: its reader refuses what is not a regular file, saying what it is
         kind = {"maps": "map profile", "rulesets": "rule file"}.get(folder, folder)
-        why = "no such file" if not os.path.lexists(candidate) else f"a folder, not a {kind}" if candidate.is_dir() else "not a regular file"
+        why = "no such file" if not os.path.lexists(candidate) else f"a folder, not a {kind}"
         raise InputError(why, where=f"{where}: {name}" if where else name)
     for base in data_folders(folder):
         path = base / f"{name}.toml"

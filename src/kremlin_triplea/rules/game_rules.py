@@ -63,9 +63,9 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, find_data_file, rule_file_kind
+from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, rule_file_kind
 from kremlin_triplea.rules.registry import Registry
-from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
 ENFORCED_BY = ("tool", "game", "players")
 RULE_KEYS = (
@@ -118,7 +118,7 @@ CHANGE_KINDS.add("technology_prices", ("tech", "percent", "round"))
 CHANGE_KINDS.add("set_pus", ("power", "change"))
 CHANGE_KINDS.add("trigger_pus", ("power", "amount", "after_step"))
 CHANGE_KINDS.add("trigger_units", ("power", "units", "at", "before_step", "uses"))
-CHANGE_KINDS.add("power_tech", ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "abilities"))
+CHANGE_KINDS.add("power_tech", ("power", "name", "movement_bonus", "attack_bonus", "defense_bonus", "radar_bonus", "abilities"))
 CHANGE_KINDS.add("tech_ability", ("tech", "air_attack_bonus", "air_defense_bonus"))
 CHANGE_KINDS.add("unit_support", ("power", "attach_to", "units", "side", "bonus", "number"))
 CHANGE_KINDS.add("objective", ("power", "amends", "value", "condition"))
@@ -231,20 +231,17 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
 def load_rule_set(path: Path | str) -> RuleSet:
     """A house-rules file: its ``[[rule]]`` entries (a Kremlin ruleset's own rules are ``Ruleset.rule_set``)."""
     path = Path(path)
-    data = read_toml(path)
+    text = read_toml_text(path)
+    data = read_toml(path, text)
     if data_file_kind(data) in ("profile", "draft"):
         check_file_kind(data, path, "house")
     if rule_file_kind(path) != "house":
         raise DataFileError(f"{path} is a Kremlin ruleset (it has bonus options), not a house-rule set", where=None)
-    root = Section(data, str(path), lines=KeyLines.of_file(path))
+    root = Section(data, str(path), lines=KeyLines.of_text(text))
     # National advantages and neutral tables of house sets are read by their own mechanism (house rules, issue 6).
     root.only("id", "title", "source", "maps", "rule", "choices", "advantages", "advantage", "neutral")
     set_id = root.text("id")
     return RuleSet(set_id, root.text("title"), root.text("source"), str(path), read_game_rules(root, "rule", set_id), tuple(root.texts("maps", [])))
-
-
-def load_named_rule_set(name: str) -> RuleSet:
-    return load_rule_set(find_data_file("rulesets", name))
 
 
 def is_chosen(when: str | None, unless: str | None, choices: frozenset[str]) -> bool:

@@ -28,7 +28,7 @@ import attrs
 
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, load_rule_set, read_game_rules
 from kremlin_triplea.rules.ruleset import find_data_file
-from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
 
 @attrs.frozen
@@ -64,7 +64,8 @@ class HouseSet:
 def load_house_set(path: Path | str) -> HouseSet:
     path = Path(path)
     rules = load_rule_set(path)
-    root = Section(read_toml(path), str(path), lines=KeyLines.of_file(path))
+    text = read_toml_text(path)
+    root = Section(read_toml(path, text), str(path), lines=KeyLines.of_text(text))
     choices = root.get("choices", "a table of switch = true/false", lambda v: isinstance(v, dict) and all(isinstance(x, bool) for x in v.values()), {})
     advantages: list[Advantage] = []
     powers: tuple[str, ...] = ()

@@ -158,6 +158,10 @@ class Names:
         match = NUMBERED_SEA_ZONE.match(name)
         if match:
             name = self.profile.sea_zone_name.format(n=match.group(1))
+            # The number is the rule text's map's: no numbered sea zone here is offered for it by its spelling (one
+            # of the same number, or one digit apart, is another sea).
+            unnumbered = [zone for zone in set(self._sea.values()) if not re.search(r"\d", zone)]
+            return self._resolve("sea zone", name, self._sea, where, suggest=unnumbered)
         return self._resolve("sea zone", name, self._sea, where)
 
     def place(self, name: str, *, where: str | None = None) -> str:
@@ -179,7 +183,7 @@ class Names:
         rule = self._rule_name.get(game_name)
         return f"{game_name} ({rule})" if rule else game_name
 
-    def _resolve(self, kind: str, name: object, index: dict[str, str], where: str | None) -> str:
+    def _resolve(self, kind: str, name: object, index: dict[str, str], where: str | None, suggest: list[str] | None = None) -> str:
         if not isinstance(name, str):
             raise UnknownNameError(kind, str(name), set(index.values()), where=where)
         try:
@@ -187,7 +191,9 @@ class Names:
         except KeyError:
             game_names = set(index.values())
             accepted = game_names | {rule for rule in self._rule_names if rule.lower() in index and rule not in game_names}
-            raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None) from None
+            # Accepted and listed, a rule-text alias is never offered as "did you mean": the game's own name is.
+            offered = game_names if suggest is None else suggest
+            raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None, suggest=offered) from None
 
 
 def _same_role(name: str) -> list[str]:

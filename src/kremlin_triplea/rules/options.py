@@ -20,6 +20,9 @@ from kremlin_triplea.rules.tomlfile import Section
 # Keys every [[option]] has, whatever its kind.
 OPTION_KEYS = ("number", "id", "title", "kind", "source", "rule", "quotes")
 
+# Quotes every option may give, whatever its kind: the no-repeat rule as the option words it (draft/run.py).
+COMMON_QUOTES = frozenset({"one_per_side"})
+
 # The tables of rule-text names a ruleset uses (a map profile translates each); see :meth:`OptionParams.rule_names`.
 NAME_TABLES = ("powers", "units", "places")
 
@@ -29,6 +32,9 @@ class OptionParams:
 
     KIND: ClassVar[str]  # the ruleset's ``kind = "..."``
     KEYS: ClassVar[tuple[str, ...]]  # the keys of the option's table this kind reads, besides OPTION_KEYS
+    # The checks of this kind whose words an option may quote in ``[option.quotes]`` (``option.quote(check)``); a
+    # key outside these and COMMON_QUOTES is refused when the ruleset is read: misspelt, it quoted the whole rule.
+    QUOTES: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def from_toml(cls, section: Section) -> OptionParams:

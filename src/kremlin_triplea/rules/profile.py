@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -211,12 +212,12 @@ def load_profile(path: Path | str) -> Profile:
 
 
 def _base_text(path: Path, text: str) -> tuple[str, ...]:
-    """The text of the profile ``text`` extends (none: ``()``), so that an edited base is read again."""
+    """The name and text of the profile ``text`` extends (none: ``()``), so that an edited base is read again."""
     found = _EXTENDS.search(text)
     if found is None:
         return ()
     try:
-        return (read_toml_text(find_data_file("maps", found.group(1))),)
+        return (found.group(1), read_toml_text(find_data_file("maps", found.group(1))))
     except KremlinError:
         return ()  # reading the profile says what is wrong with its base
 
@@ -224,11 +225,12 @@ def _base_text(path: Path, text: str) -> tuple[str, ...]:
 _EXTENDS = re.compile(r'^\s*extends\s*=\s*["\']([^"\'\n]+)["\']', re.MULTILINE)
 
 
-def _load_profile(path: Path, text: str) -> Profile:
+def _load_profile(path: Path, text: str, also: tuple[str, ...] = ()) -> Profile:
+    """The profile in ``text``; ``also``: the name and text of the profile it extends, as :func:`_base_text` read them."""
     data = read_toml(path, text)
     check_file_kind(data, path, "profile")
     # A profile that extends another mixes the base's entries in: their lines are not this file's to give.
-    root = Section(_with_base(data, path), str(path), lines=None if "extends" in data else KeyLines.of_file(path))
+    root = Section(_with_base(data, path, also), str(path), lines=None if "extends" in data else KeyLines.of_text(text))
     root.only(
         "map",
         "rulesets",
@@ -301,7 +303,7 @@ def _load_profile(path: Path, text: str) -> Profile:
     )
 
 
-def _with_base(data: dict, path: Path) -> dict:
+def _with_base(data: dict, path: Path, base_read: tuple[str, ...] = ()) -> dict:
     """A profile that ``extends`` another (maps with the same board): the base's tables, then this file's.
 
     Name tables (``[powers]``, ``[places]``...) are merged, this file's entries
@@ -311,7 +313,10 @@ def _with_base(data: dict, path: Path) -> dict:
     base_name = data.pop("extends", None)
     if base_name is None:
         return data
-    base = dict(read_toml(find_data_file("maps", str(base_name))))
+    base_path = find_data_file("maps", str(base_name))
+    # The base's text as the cache key read it, if that was this base (else it is read here).
+    base_text = base_read[1] if base_read[:1] == (base_name,) else None
+    base = dict(read_toml(base_path, base_text))
     if "extends" in base:
         raise DataFileError(f"extends: {base_name} extends another profile; extend that one directly", where=str(path))
     for key in ("game", "map", "rulesets"):
@@ -453,7 +458,7 @@ def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
     if explicit is not None:
         return load_profile(explicit)
     for path in profile_places(game):
-        if path.is_file():
+        if os.path.lexists(path):  # a FIFO or a broken link there is refused by name, not passed over for another profile
             return load_profile(path)
     names = _map_names(game)
     for name in names:

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import attrs
 
-from kremlin_triplea.errors import UnknownNameError
+from kremlin_triplea.errors import UnknownNameError, close_matches
 from kremlin_triplea.rules.datafiles import check_file_kind, data_file_kind, data_folders, find_data_file
 from kremlin_triplea.rules.game_rules import GameRule, RuleSet, read_game_rules
-from kremlin_triplea.rules.options import OPTION_KEYS, OptionParams
+from kremlin_triplea.rules.options import COMMON_QUOTES, OPTION_KEYS, OptionParams
 from kremlin_triplea.rules.scenarios import Scenario, find_scenario, read_scenarios
-from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml
+from kremlin_triplea.rules.tomlfile import DataFileError, KeyLines, Section, read_toml, read_toml_text
 
 
 @attrs.frozen
@@ -49,6 +49,17 @@ class Neutral:
     army: tuple[tuple[str, int], ...]
     note: str = ""
     group: str | None = None  # e.g. "major" / "minor" (001, 002)
+
+    @property
+    def value_words(self) -> str:
+        return neutral_value_words(self.ipc, self.group)
+
+
+def neutral_value_words(ipc: int | None, group: str | None) -> str:
+    """What the rule text makes a neutral worth, as a player reads it: its IPCs, else its group (001/002 give no IPCs)."""
+    if ipc is not None:
+        return f"{ipc} IPC"
+    return f"{group} neutral" if group else "no IPC value in the rule text"
 
 
 @attrs.frozen
@@ -125,6 +136,8 @@ class Ruleset:
     bid: BidRules
     scenarios: tuple[Scenario, ...] = ()
     game_rules: tuple[GameRule, ...] = ()  # [[game_rule]]: rules that are not options (rules/game_rules.py)
+    # The games the rule text was written for, as MAP/GAME, its own first: a draft's default game.
+    games: tuple[str, ...] = ()
 
     def option(self, key: int | str, *, where: str | None = None) -> Option:
         """An option by its number in the rule text or by its id, e.g. 1 or "infantry"; ``where`` locates the key asking."""
@@ -151,6 +164,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
     layer does not know them (see :mod:`kremlin_triplea.rules.options`).
     """
     path = Path(path)
+    text = read_toml_text(path) if text is None else text
     data = read_toml(path, text)
     if data_file_kind(data) in ("profile", "draft"):
         check_file_kind(data, path, "ruleset")
@@ -160,8 +174,8 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
             f"or write it into a game with `kremlin-triplea house GAME -r {path.stem}`",
             where=str(path),
         )
-    root = Section(data, str(path), lines=KeyLines.of_file(path))
-    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule")
+    root = Section(data, str(path), lines=KeyLines.of_text(text))
+    root.only("id", "title", "source", "sides", "picks", "locks", "option", "neutral", "restriction", "bid", "scenario", "game_rule", "games")
     sides = root.texts("sides")
     if len(sides) != 2:
         raise root.fail("sides", "two side names (the first places the bid)", sides)
@@ -211,6 +225,7 @@ def read_ruleset(path: Path | str, params_by_kind: Mapping[str, type[OptionParam
         bid=_bid_rules(bid),
         scenarios=read_scenarios(root, (sides[0], sides[1])),
         game_rules=read_game_rules(root, "game_rule", root.text("id")),
+        games=tuple(root.texts("games", [])),
     )
     for option, section in zip(options, root.tables("option")):
         option.params.check_in(ruleset, root, section)
@@ -332,7 +347,7 @@ def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) 
     params_class = params_by_kind[kind]
     section.only(*OPTION_KEYS, *params_class.KEYS)
     params = params_class.from_toml(section)
-    quotes = section.table("quotes", None)
+    quotes = _quotes(section, params_class)
     number = section.integer("number")
     if number < 1:
         raise section.fail("number", "a positive whole number", number)
@@ -344,8 +359,27 @@ def _option(section: Section, params_by_kind: Mapping[str, type[OptionParams]]) 
         source=section.text("source"),
         rule=section.text("rule"),
         params=params,
-        quotes={k: v for k, v in quotes.data.items() if isinstance(v, str)} if quotes is not None else {},
+        quotes=quotes,
     )
+
+
+def _quotes(section: Section, params_class: type[OptionParams]) -> dict[str, str]:
+    """The option's ``[option.quotes]``: each key a check its kind quotes, each value the rule's words for it.
+
+    A key that names no check (``own_teritory``) would never be asked, so its refusals quoted the whole rule."""
+    table = section.table("quotes", None)
+    if table is None:
+        return {}
+    checks = sorted(params_class.QUOTES | COMMON_QUOTES)
+    for key in table.data:
+        if key not in checks:
+            close = close_matches(key, checks)
+            hint = f"did you mean {' or '.join(close)}? " if close else ""
+            raise DataFileError(
+                f"quotes.{key}: not a check a {params_class.KIND} option quotes; {hint}its checks: {', '.join(checks)}", where=table.where_of(key)
+            )
+        table.text(key)  # the words, a string
+    return dict(table.data)
 
 
 __all__ = ["DataFileError", "Neutral", "Option", "Ruleset", "data_folders", "find_data_file", "read_ruleset"]

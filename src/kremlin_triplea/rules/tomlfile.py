@@ -73,7 +73,10 @@ class ReadOnce(Generic[T]):
     def __call__(self, path: Path | str, *extra: Hashable) -> T:
         path = Path(path)
         text = read_toml_text(path)
-        return self._values.get((str(path), text, self._also(path, text), extra), lambda: self._read(path, text, *extra))
+        also = self._also(path, text)
+        # The texts ``also`` read are handed on (``also=``, when there are any), not read a second time.
+        more = {"also": also} if also else {}
+        return self._values.get((str(path), text, also, extra), lambda: self._read(path, text, *extra, **more))
 
 
 _BARE_VALUE = re.compile(r"[^,\]}\n#]*")
@@ -103,12 +106,13 @@ class KeyLines:
         self._scan()
 
     @classmethod
-    def of_file(cls, path: Path | str) -> KeyLines:
-        """The lines of the file at ``path``, scanned only when an error first asks for one.
+    def of_text(cls, text: str) -> KeyLines:
+        """The lines of ``text`` (a file's, as it was read and parsed), scanned only when an error first asks for one.
 
-        Rulesets and profiles are read by every command, and their lines matter only for a mistake in them.
+        Rulesets and profiles are read by every command, and their lines matter only for a mistake in them. The
+        text is the one parsed, never the file read again: one read, and the lines of what was read.
         """
-        return _KeyLinesOfFile(Path(path))
+        return _KeyLinesOfText(text)
 
     def line(self, parts: Parts) -> int | None:
         """The line of ``parts``, else of the nearest enclosing key recorded, else None."""
@@ -208,19 +212,15 @@ class KeyLines:
         return backslashes % 2 == 1
 
 
-class _KeyLinesOfFile(KeyLines):
-    def __init__(self, path: Path) -> None:  # scanned on first use: see line()
-        self.path = path
+class _KeyLinesOfText(KeyLines):
+    def __init__(self, text: str) -> None:  # scanned on first use: see line()
+        self.text = text
         self.scanned = False
 
     def line(self, parts: Parts) -> int | None:
         if not self.scanned:
             self.scanned = True
-            try:
-                text = self.path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):  # already read as TOML: the lines are a nicety
-                text = ""
-            self.text, self.lines = text, _lines_of_text(text)
+            self.lines = _lines_of_text(self.text)
         return super().line(parts)
 
 
@@ -251,7 +251,8 @@ class Section:
     @classmethod
     def read(cls, path: Path, *, counted: bool = False) -> Section:
         """The file's top table, with each key's line known for error messages."""
-        return cls(read_toml(path), str(path), counted=counted, lines=KeyLines.of_file(path))
+        text = read_toml_text(path)
+        return cls(read_toml(path, text), str(path), counted=counted, lines=KeyLines.of_text(text))
 
     @property
     def where(self) -> str:

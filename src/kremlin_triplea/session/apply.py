@@ -35,4 +35,5 @@ def apply_draft(
     if draft.ruleset is None:
         game = game or open_game(draft, game_spec, maps_dir)
         return apply_house_rules(game, [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules], draft.choices)
-    return Session.from_draft(draft, game, game_spec=game_spec, maps_dir=maps_dir, ruleset=ruleset, profile=profile).result()
+    session = Session.from_draft(draft, game, game_spec=game_spec, maps_dir=maps_dir, ruleset=ruleset, profile=profile)
+    return session._finish()  # the session is this call's own: finished in place, not on a copy (result() would replay it)

@@ -11,8 +11,9 @@ from typing import Any
 
 import attrs
 
-from kremlin_triplea.draft.kinds import Displaced
+from kremlin_triplea.draft.kinds import Displaced, Outcome
 from kremlin_triplea.draft.picks import BidSpec, Pick
+from kremlin_triplea.draft.run import Draft
 
 
 @attrs.frozen
@@ -97,3 +98,14 @@ class _Table:
 
     def __iter__(self):  # noqa: ANN204 - dict(...) of a frozen table
         return iter(self.items)
+
+
+@attrs.define
+class Done:
+    """A step pushed, with what it did: its outcome, a pick's note, the draft a house-rule choice replaced (the
+    session's record of its steps, which its parts share)."""
+
+    step: Step
+    outcome: Outcome | None = None
+    note: str | None = None
+    draft_before: Draft | None = None

@@ -50,7 +50,7 @@ from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import resolve_game
 from kremlin_triplea.gamefile.safe import scratch_folder
 from kremlin_triplea.gamerules.actions import AppliedRules
-from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes
+from kremlin_triplea.gamerules.house import apply_house_rules, house_rule_changes, house_switches
 from kremlin_triplea.model.changes import Change
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.datafiles import named_rule_files
@@ -622,7 +622,9 @@ def rule_switches(ruleset: Ruleset) -> list[str]:
             for term in (condition or "").split(" and "):
                 if term.strip():
                     found.setdefault(term.strip().removeprefix("not ").strip())
-    return list(found)
+    # A house set's switch a ruleset's rule names (001 header 4 gives way to 003 Winning) is that set's, not the draft's.
+    own = set().union(*house_switches().values())
+    return [name for name in found if name not in own]
 
 
 def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:

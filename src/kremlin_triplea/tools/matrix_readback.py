@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from lxml import etree
 
 from kremlin_triplea.check.incremental import Validator
-from kremlin_triplea.check.validate import added_problems, errors, find_dtd, validate_tree
+from kremlin_triplea.check.validate import NOTE, added_problems, find_dtd, validate_tree
 from kremlin_triplea.engine import compare, read_with_engine_of_record
 from kremlin_triplea.errors import and_more
 from kremlin_triplea.game import Game
@@ -149,6 +150,80 @@ def _place_view(board: Board, name: str) -> dict[str, Any]:
     return {**data, "units": {k: n for k, n in data["units"].items() if n}}
 
 
+@attrs.frozen
+class Written:
+    """A board written out and read back: its bytes (None when writing failed, and why), what reads back
+    differently, the new problems validation found, and the file's tree when there are any (to tell their places)."""
+
+    written: bytes | None
+    failed: str | None
+    differences: dict[Key, str] = attrs.field(factory=dict)
+    problems: list = attrs.field(factory=list)
+    root: etree._Element | None = None
+
+
+@attrs.define
+class _Group:
+    """The picks of one ruleset's game rules on one game: the base their files are written on."""
+
+    game: Game
+    base: Board
+    name: str
+    rules_problems: list | None = None
+
+
+def _invalid(problems: list) -> str:
+    return f"does not validate: {problems[0]}{and_more(problems)}"
+
+
+#: Which starting state an element of the written game is part of, by its section: the writer
+#: (model.codec.write_board) writes a place's state into the elements naming that territory, a player's PUs into its
+#: resourceGiven, its technologies into its techAttachment, a property into its <property>.
+def _element_key(element: etree._Element, section: str) -> Key | None:
+    if section == "initialize":
+        if element.get("territory") is not None:
+            return ("place", element.get("territory"))
+        if element.tag == "resourceGiven" and element.get("player") is not None:
+            return ("pus", element.get("player"))
+        return None
+    if section == "attachmentList":
+        if element.get("type") == "territory" and element.get("name") == "territoryAttachment":
+            return ("place", element.get("attachTo", ""))
+        if element.get("type") == "player" and element.get("name") == "techAttachment":
+            return ("techs", element.get("attachTo", ""))
+        return None
+    if section == "propertyList" and element.tag == "property":
+        return ("property", element.get("name", ""))
+    if section == "info":
+        return ("name", "")
+    return None
+
+
+def _lay_problems(root: etree._Element | None, problems: list, blame: dict[Key, Any]) -> dict[Key | None, list]:
+    """Each problem under the state (of ``blame``'s) whose XML holds its line; under None when none does, or the
+    line holds XML of no state or of more than one."""
+    lines = {p.line for p in problems if p.line is not None}
+    keys: dict[int, set[Key | None]] = {}
+    for section in root if root is not None and lines else ():
+        if not isinstance(section.tag, str):
+            continue
+        if section.tag == "info" and section.sourceline in lines:
+            keys.setdefault(section.sourceline, set()).add(("name", ""))
+        for top in section:
+            if not isinstance(top.tag, str):
+                continue
+            for element in top.iter():
+                if element.sourceline in lines:
+                    key = _element_key(element, section.tag) or _element_key(top, section.tag)
+                    keys.setdefault(element.sourceline, set()).add(key)
+    laid: dict[Key | None, list] = {}
+    for problem in problems:
+        found = keys.get(problem.line, set())
+        key = next(iter(found)) if len(found) == 1 else None
+        laid.setdefault(key if key in blame else None, []).append(problem)
+    return laid
+
+
 class Checker:
     """Writes boards out, reads them back and validates them; keeps the files for the engine."""
 
@@ -164,39 +239,38 @@ class Checker:
         self._base_problems: dict[str, list] = {}
 
     def new_problems(self, game: Game, problems: list) -> list:
-        """The problems the base game does not have already (by message: edits move line numbers)."""
+        """The problems the base game does not have already (by message: edits move line numbers), notes left out:
+        a note is what another engine than the judge cannot read, or a game.dtd remark, and never fails a game."""
 
         if game.source not in self._base_problems:
             self._base_problems[game.source] = validate_tree(game.document.root, game.source, dtd=self.dtd)
-        return added_problems(self._base_problems[game.source], problems)
+        return [p for p in added_problems(self._base_problems[game.source], problems) if p.severity != NOTE]
 
-    def write_and_read(self, game: Game, board: Board, name: str) -> tuple[bytes | None, str | None, dict[Key, str], list]:
-        """(bytes written, why writing failed, what reads back differently, new validation problems)."""
+    def write_and_read(self, game: Game, board: Board, name: str) -> Written:
+        """Write ``board``, read it back and validate it."""
 
         try:
             written = game.to_bytes(board)
         except Exception as error:  # noqa: BLE001 - a change the writer cannot express is this pick's failure
-            return None, f"writing failed: {type(error).__name__}: {error}", {}, []
+            return Written(None, f"writing failed: {type(error).__name__}: {error}")
         self.files += 1
         again = Game(XmlDocument(written, source=name))
         differences = read_back_differences(board, again.board)
-        # An error or a warning a written game adds fails its picks; a note (what the other engine cannot read, what
-        # game.dtd says) never does (issue 46: a game.dtd note failed cells).
-        problems = errors(self.new_problems(game, self.validator.validate(again.document.original, again.document.root, name)), strict=True)
-        return written, None, differences, problems
+        problems = self.new_problems(game, self.validator.validate(again.document.original, again.document.root, name))
+        return Written(written, None, differences, problems, again.document.root if problems else None)
 
     def check_whole(self, game: Game, board: Board, item: Applied, name: str) -> None:
         """One board written as it is (a whole draft): every difference and problem is the item's."""
-        written, failed, differences, problems = self.write_and_read(game, board, name)
-        if failed:
-            item.fail(failed)
+        found = self.write_and_read(game, board, name)
+        if found.failed:
+            item.fail(found.failed)
             return
-        for text in differences.values():
+        for text in found.differences.values():
             item.fail(f"reads back differently: {text}")
-        if problems:
-            item.fail(f"does not validate: {problems[0]}{and_more(problems)}")
-        elif not differences:
-            self._keep(written, board, lambda key: [item])
+        if found.problems:
+            item.fail(_invalid(found.problems))
+        elif not found.differences:
+            self._keep(found.written, board, lambda key: [item])
 
     def check_states(self, game: Game, items: list[Applied], name: str) -> None:
         """Check the single picks place state by place state, in as few files as the states allow.
@@ -236,44 +310,59 @@ class Checker:
                     break
             else:
                 files.append({key: ident})
+        group = _Group(game, base, name)
         for chosen in files:
-            self._check_file(game, base, [states[i] for i in chosen.values()], {k: users[i] for k, i in chosen.items()}, name)
+            self._check_file(group, [states[i] for i in chosen.values()], {k: users[i] for k, i in chosen.items()})
 
-    def _check_file(self, game: Game, base: Board, states: list[State], blame: dict[Key, list[Applied]], name: str, *, split: bool = True) -> None:
-        board = board_with_states(base, states)
-        written, failed, differences, problems = self.write_and_read(game, board, name)
-        if (failed or problems) and split:
-            # The states the writer or the validator objects to are found cell by cell: one file per cell of this one,
-            # holding the states of that cell's picks and blaming those picks only (a state shared with another cell
-            # goes into both files), never halved down to single states (issue 46: on a game whose every cell fails,
-            # halving validated the whole game twice per state, more than 8 CPU-minutes and 1 GB for one game). A
-            # failing file costs one more file per cell in it, at most.
-            by_cell: dict[int, tuple[list[State], dict[Key, list[Applied]]]] = {}
+    def _check_file(self, group: _Group, states: list[State], blame: dict[Key, list[Applied]], *, alone: bool = False) -> None:
+        """Write one file holding ``states`` and judge each state's picks by what is wrong in that state's XML.
+
+        Each problem is laid at the state whose XML holds its line, so a file costs one validation however many of
+        its states fail. A problem of the game rules the states share (the group's base has it too) is every
+        pick's. Only what no line tells apart (a writer's failure, a problem without a line or in XML no state of
+        the file writes) has each state written alone, once; never more files than states."""
+        board = board_with_states(group.base, states)
+        found = self.write_and_read(group.game, board, group.name)
+        culprits = list({id(i): i for items in blame.values() for i in items}.values())
+        laid = _lay_problems(found.root, found.problems, blame) if found.problems else {}
+        elsewhere = laid.pop(None, [])
+        # What no state of the file holds is the game rules' (their file alone has it too), or no line tells whose.
+        unplaced = added_problems(self._rules_problems(group), elsewhere) if elsewhere else []
+        if (found.failed or unplaced) and not alone and len(states) > 1:
             for state in states:
-                for user in blame.get(state[0], []):
-                    part, part_blame = by_cell.setdefault(id(user.cell), ([], {}))
-                    if state[0] not in part_blame:
-                        part.append(state)
-                        part_blame[state[0]] = []
-                    part_blame[state[0]].append(user)
-            if len(by_cell) > 1:
-                for part, part_blame in by_cell.values():
-                    self._check_file(game, base, part, part_blame, name, split=False)
-                return
-        culprits = {id(i): i for items in blame.values() for i in items}.values()
-        if failed:
-            for item in culprits:
-                item.fail(failed)
+                self._check_file(group, [state], {state[0]: blame[state[0]]}, alone=True)
             return
-        if problems:
+        if found.failed:
             for item in culprits:
-                item.fail(f"does not validate: {problems[0]}{and_more(problems)}")
+                item.fail(found.failed)
             return
-        for key, text in differences.items():
-            for item in blame.get(key, list(culprits)):
+        shared = elsewhere  # the rules' own problems, or (a state alone) no line's: every pick's in the file
+        failing: dict[int, list] = {}
+        for key, where in laid.items():
+            for item in blame[key]:
+                failing.setdefault(id(item), []).extend(where)
+        for item in culprits:
+            if shared or id(item) in failing:
+                item.fail(_invalid(shared + failing.get(id(item), [])))
+        for key, text in found.differences.items():
+            for item in blame.get(key, culprits):
                 item.fail(f"reads back differently: {text}")
-        if not differences:
-            self._keep(written, board, lambda key: blame.get(key, []) if key is not None else list(culprits))
+        if found.differences:
+            return
+        if not found.problems:
+            self._keep(found.written, board, lambda key: blame.get(key, []) if key is not None else culprits)
+        elif not shared and self.engine_folder is not None and not alone:
+            # The engine reads the states no problem was laid at, in one more file.
+            clean = [s for s in states if s[0] not in laid]
+            if clean:
+                self._check_file(group, clean, {s[0]: blame[s[0]] for s in clean}, alone=True)
+
+    def _rules_problems(self, group: _Group) -> list:
+        """The new problems of the group's base alone (its game rules written, no pick's state): worked out once."""
+        if group.rules_problems is None:
+            found = self.write_and_read(group.game, group.base, group.name)
+            group.rules_problems = found.problems
+        return group.rules_problems
 
     def _keep(self, written: bytes | None, board: Board, blame: Callable[[Key | None], list[Applied]]) -> None:
         if self.engine_folder is not None and written is not None:

@@ -13,7 +13,7 @@ import attrs
 from kremlin_triplea.rules.profile import Profile
 
 APPLIED, NOT_APPLICABLE, FAILED = "applied", "not applicable", "failed"
-FILE_LIMIT = 400  # place states per written file: a file that fails validation is written again once per cell in it
+FILE_LIMIT = 400  # place states per written file: a failing file's problems are laid at the states whose XML holds them
 
 
 @attrs.define

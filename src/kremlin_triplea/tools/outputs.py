@@ -77,9 +77,11 @@ def write_apply_outputs(
     force: bool,
     triplea: Path | None,
     inputs: tuple[Path, ...],
+    save_name: str | None = None,
 ) -> list[str]:
     """Write the game to ``output``, its savegame to ``savegame`` and, with ``install``, install it (under
-    ``install_name``, else the default name), all or none; what was written, one line each.
+    ``install_name``, else the default name), all or none; what was written, one line each. ``save_name`` names
+    the savegame's game otherwise than the game (``--base-name``: the base game's name, which a lobby bot lists).
 
     Everything that can be refused is refused before a file is written: the outputs and the install are checked
     and the savegame is made and loaded back in a scratch folder first. The files are then written through
@@ -102,14 +104,23 @@ def write_apply_outputs(
         from kremlin_triplea.engine.savegame import checked_savegame
 
         with scratch_folder("apply") as folder:
-            save_bytes, engine = checked_savegame(write_atomically(folder / "game.xml", data), savegame, triplea=triplea)  # the bytes checked
+            game_xml = write_atomically(folder / "game.xml", data)
+            if save_name is not None:
+                from kremlin_triplea.game import load
+                from kremlin_triplea.model.changes import SetGameName
+
+                renamed = load(game_xml)
+                renamed.board.push(SetGameName(save_name))
+                game_xml = renamed.save(folder / "renamed.xml")
+            save_bytes, engine = checked_savegame(game_xml, savegame, triplea=triplea)  # the bytes checked
     lines = []
     with all_or_none() as outputs:
         if output is not None:
             lines.append(f"wrote {outputs.write(output, data, overwrite=force, protect=(game.source, *inputs))}")
         if savegame is not None:
             written = outputs.write(savegame, save_bytes, overwrite=force, protect=inputs)
-            lines.append(f"wrote {written} with {engine}; it loads back as the game was written")
+            named = f", named {save_name!r} as its base game" if save_name is not None else ""
+            lines.append(f"wrote {written} with {engine}{named}; it loads back as the game was written")
         if name is not None:
             installed = game.install(maps_dir, name=name, force=force, protect=inputs)
             verb = "replaced" if installed.replaced else "installed"
@@ -124,7 +135,7 @@ def _name_for_install(result: DraftResult | HouseResult, wanted: str | None, map
     from kremlin_triplea.report.notes import install_name as default_install_name
 
     name = wanted if wanted is not None else default_install_name(result)
-    check_install(result.game.map_folder(maps_dir), name, force=force)
+    name = check_install(result.game.map_folder(maps_dir), name, force=force, maps_dir=maps_dir)
     if name != result.game.board.game_name:
         result.game.board.push(SetGameName(name))
     return name

@@ -137,13 +137,41 @@ def match_places(game: Game, rulesets: list[Ruleset], known: dict[str, list[Know
     for ruleset in rulesets:
         names += [n for n in rule_names(ruleset).places if n not in names]
     matches = {}
+    same = _same_board(game, known)
     for rule in names:
         evidence = known.get(rule.lower(), [])
         kind = kinds.get(rule, PlaceKind(None, ""))
+        there = next((k for k in evidence if (k.map, k.game_file) == same), None) if same else None
+        if there is not None:
+            matches[rule] = PlaceMatch(
+                rule,
+                there.name,
+                f"this board is that of {there.map} ({there.game_file}): the same territories, and the same connections around every place "
+                f"its hand-written profile names; that profile calls it {there.name!r}",
+                exact=there.name == rule,
+            )
+            continue
         matches[rule] = _match_place(board, rule, kind, evidence)
     _match_by_removed_units(game, rulesets, matches)
     _match_numbered_by_rule_text(game, rulesets, matches)
     return matches
+
+
+def _same_board(game: Game, known: dict[str, list[KnownPlace]]) -> tuple[str, str] | None:
+    """The pinned game (map, file) whose board this one is: the same territories (by their words), and each place
+    its hand-written profile names here by the same name, of the same kind, with the same neighbours. Its
+    profile's places are then this board's too; found by the evidence, it says nothing of the game's set-up."""
+    keys = frozenset(place_key(n) for n in game.board.nodes)
+    boards: dict[tuple[str, str], list[KnownPlace]] = {}
+    for places in known.values():
+        for place in places:
+            if place.board == keys:
+                boards.setdefault((place.map, place.game_file), []).append(place)
+    board = game.board
+    for pinned, places in sorted(boards.items()):
+        if all(p.name in board.nodes and board.is_water(p.name) == p.water and frozenset(board.neighbours(p.name)) == p.neighbours for p in places):
+            return pinned
+    return None
 
 
 def _match_by_removed_units(game: Game, rulesets: list[Ruleset], matches: dict[str, PlaceMatch]) -> None:
@@ -350,31 +378,11 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
         # The rule text does not say, but every map a profile covers has it of one kind.
         water = evidence[0].water
         kind = PlaceKind("sea" if water else "land", f"a {'sea zone' if water else 'land territory'} on {evidence[0].map}")
-    found = _by_neighbours(board, rule, kind, evidence)
-    if found is not None:
-        # A name standing whole in one territory's name here beats neighbours on another map (issue 46: a victory
-        # city moved to the neighbour-evidence territory though the map names the one holding it).
-        verbatim = _verbatim(board, rule, kind)
-        if len(verbatim) == 1 and verbatim[0] != found.name and _backed(board, verbatim[0], evidence):
-            return PlaceMatch(
-                rule,
-                verbatim[0],
-                f"its name stands whole in {verbatim[0]!r}, the only such {_described(board, kind)[0]}; surer than neighbours elsewhere ({found.evidence})",
-            )
-        return found
-    found = _by_words(board, rule, kind, evidence)
-    if found is not None:
-        return found
+    for step in (_by_neighbours, _by_words):
+        found = step(board, rule, kind, evidence)
+        if found is not None:
+            return found
     return _unmatched(board, rule, kind, evidence)
-
-
-def _verbatim(board, rule: str, kind: PlaceKind) -> list[str]:
-    """The territories of the place's kind whose name holds the rule text's whole name, as words in that order."""
-    phrase = plain_words(rule)
-    if not phrase:
-        return []
-    pattern = re.compile(rf"(^| ){re.escape(phrase)}( |$)")
-    return [n for n in board.of_kind(kind.kind) if pattern.search(plain_words(n))]
 
 
 def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
@@ -442,7 +450,7 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
         same = board.named("key", place_key(known_place.name), kind.kind)
         if len(same) == 1 and (kind.kind is not None or board.is_water(same[0]) == known_place.water):
             shared = known_place.land_neighbours & board.land_around(same[0])
-            if known_place.water and not _coasts_agree(known_place, board.land_around(same[0])):
+            if known_place.water and not _coasts_agree(known_place, board, same[0]):
                 continue  # a sea zone of the same name elsewhere is this one only if most of its coasts, two at least, agree
             if not known_place.water and known_place.conflicts(board, same[0]) is not None:
                 continue  # classic's neutral Columbia (Venezuela) is not the Confederates' Columbia of a Civil War map
@@ -454,11 +462,10 @@ def _by_known_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]
     return None
 
 
-def _coasts_agree(known_place: KnownPlace, around: set[str] | frozenset[str]) -> bool:
-    """A sea zone here is one known elsewhere only if most of their coasts, two at least, are the same: one shared
-    word and one shared coast match seas across oceans (issue 46)."""
-    shared = known_place.land_neighbours & around
-    return len(shared) >= 2 and len(shared) * 2 >= len(known_place.land_neighbours | around)
+def _coasts_agree(known_place: KnownPlace, board, name: str) -> bool:
+    """Whether sea zone ``name`` here has most of the coasts ``known_place`` has on its map, two at least."""
+    shared = known_place.land_neighbours & board.land_around(name)
+    return len(shared) >= 2 and len(shared) * 2 >= len(known_place.land_neighbours | board.land_around(name))
 
 
 def _by_neighbours(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
@@ -522,7 +529,9 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
-        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers.
+        # One name's words inside the other's, backed by a shared land neighbour on a map a profile covers; a sea
+        # zone by most of its coasts, two at least, as for a name a profile gives it (one shared word and one shared
+        # coast, Libya, made middle_east.xml's "Mediterranean sz 2" both the Central Mediterranean and the German fleet's).
         for known_place in evidence:
             inside = [
                 n
@@ -530,9 +539,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
                 if tokens[n]
                 and (token_set[n] < word_set or word_set < token_set[n])
                 and known_place.land_neighbours & board.land_around(n)
-                and (known_place.water or (known_place.conflicts(board, n) is None and _nation_kept(board, n, word_set - token_set[n])))
-                # a sea zone by one word and one coast matched seas across oceans (issue 46): two coasts at least
-                and (not known_place.water or len(known_place.land_neighbours & board.land_around(n)) >= 2)
+                and (_coasts_agree(known_place, board, n) if known_place.water else known_place.conflicts(board, n) is None)
             ]
             if len(inside) == 1:
                 shared = known_place.land_neighbours & board.land_around(inside[0])
@@ -544,8 +551,12 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
     return None
 
 
-def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace] = ()) -> PlaceMatch:
+def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch:
     what, because, candidates = _described(board, kind)
+    refused = _refused(board, rule, kind, evidence)
+    if refused:
+        # A territory has its words or the name a profile gives it, and was refused: say for what, not that none has.
+        return PlaceMatch(rule, None, f"{'; '.join(refused)}; a {what}{because}")
     if kind.kind is None:
         return PlaceMatch(rule, None, "the rule text does not say whether it is land or sea, and no territory has its name")
     # A territory with its words refused for what the profiled maps show (its owner, another territory there): say so.
@@ -559,6 +570,29 @@ def _unmatched(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace] = (
         None,
         f"no {what} has its name, or a name or neighbours a hand-written profile gives it{because}; closest by spelling, not taken: {', '.join(near)}",
     )
+
+
+def _refused(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> list[str]:
+    """Why each territory of its kind here that has the rule-text place's words, or the name a hand-written profile
+    gives it, was not taken: its starting owner (unowned where the place is a neutral, the other side's) or, for a
+    sea zone, its coasts."""
+    named = dict.fromkeys(board.named("key", place_key(rule), kind.kind, board_order=True))
+    for known_place in evidence:
+        named.update(dict.fromkeys(board.named("key", place_key(known_place.name), kind.kind, board_order=True)))
+    refused = []
+    for name in named:
+        for known_place in evidence:
+            if known_place.water != board.is_water(name):
+                continue
+            if known_place.water:
+                why = None if _coasts_agree(known_place, board, name) else f"its coasts are not those it has on {known_place.map}"
+            else:
+                why = known_place.conflicts(board, name)
+            if why is not None:
+                called = "has its words" if place_key(name) == place_key(rule) else f"is the name {known_place.map} gives it"
+                refused.append(f"{name} {called} but is not taken: {why}")
+                break
+    return refused
 
 
 def match_power(word: str, players: list[str], known: dict[str, str]) -> tuple[str | None, str]:

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from kremlin_triplea.draft.rulesets import load_ruleset
-from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.rules.house_rules import load_house_set
 from kremlin_triplea.rules.profile import Profile, load_profile
@@ -157,7 +157,7 @@ def _others_units(profile: Profile, game: Game, rulesets: list, facts: list[Unit
         player = players.get(power.lower()) or players.get(mapped_powers.get(power.lower(), "").lower())
         own.setdefault(player, set()).update(w.lower() for w in table)
     return [
-        f"units.{found.word} = {general[found.word]!r}: {found.reason}; name {found.power}'s own in [units_by_power.{quoted(found.power)}]"
+        f"units.{found.word} = {general[found.word]!r}: {found.reason}; name {possessive(found.power)} own in [units_by_power.{quoted(found.power)}]"
         for found in units_per_power(game, general, list(dict.fromkeys(named)), facts)
         if found.unit is not None and found.word.lower() not in own.get(found.power, set())
     ]
@@ -206,7 +206,7 @@ def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> lis
         needed = rule_names(ruleset)
         for key, rule in straits_needed(ruleset).items():
             if key not in profile.straits and f"straits.{key}" not in profile.unmatched:
-                problems.append(f"ruleset {ruleset.id}'s game rule {rule} closes the strait {key!r}: neither [straits.{key}] nor [unmatched] has it")
+                problems.append(f"ruleset {possessive(ruleset.id)} game rule {rule} closes the strait {key!r}: neither [straits.{key}] nor [unmatched] has it")
         alliances = set(game.catalog.alliances())
         for side in ruleset.sides:
             if side not in alliances and side not in profile.sides and side.lower() not in unmatched:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import attrs
 
+from kremlin_triplea.errors import possessive
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, UnitFacts, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import Ruleset
@@ -238,7 +239,7 @@ def _units_by_power_lines(game: Game, unit_matches: dict[str, str | None], playe
     for own in units_per_power(game, unit_matches, players, facts):
         by_player.setdefault(own.power, []).append(own)
     for player, owns in by_player.items():
-        lines += ["", f"[units_by_power.{quoted(player)}]   # {player}'s own unit types: it cannot have the unit [units] gives every power"]
+        lines += ["", f"[units_by_power.{quoted(player)}]   # {possessive(player)} own unit types: it cannot have the unit [units] gives every power"]
         for own in owns:
             if own.unit is None:
                 lines.append(f"# {quoted(own.word)}: none; {own.reason} (a rule giving {player} one gives it the unit for every power)")
@@ -277,7 +278,7 @@ def _victory_cities(game: Game, rulesets: list[Ruleset], places: dict[str, Place
                     why = f"{match.name} ({match.evidence}) is not a victory city here; {beside[0]}, beside it and held by {owner}, is the one"
                     places[name] = PlaceMatch(name, beside[0], f"game rule {rule.id!r} moves the victory city of {name}: {why}")
                 else:
-                    held = f"{len(beside)} of {owner}'s victory cities border it" if beside else f"no victory city of {owner} borders it"
+                    held = f"{len(beside)} of {possessive(owner)} victory cities border it" if beside else f"no victory city of {owner} borders it"
                     places[name] = PlaceMatch(
                         name, None, f"game rule {rule.id!r} moves the victory city of {name}, and {match.name} ({match.evidence}) is not one here; {held}"
                     )
@@ -373,7 +374,7 @@ def _strait_here(game: Game, key: str, places: dict[str, PlaceMatch]) -> tuple[t
                 same = [t for t in board.nodes if not board.is_water(t) and place_key(t) == place_key(side)]
                 here = same[0] if len(same) == 1 else None
             if here is None or board.is_water(here):
-                tried.append(f"{shape.map}'s side {side} has no match here")
+                tried.append(f"{possessive(shape.map)} side {side} has no match here")
                 break
             land.append(here)
         else:

@@ -21,34 +21,36 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import ipaddress
 import sys
 import threading
 from collections.abc import Callable
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, quote
 
 import h11
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from kremlin_triplea.errors import KremlinError
+from kremlin_triplea.errors import KremlinError, possessive
+from kremlin_triplea.web import admission
+from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
-from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, NotSaved, Refused, Room
+from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, Halted, NotSaved, Refused, Room
 
 MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
 MAX_FIELDS = 8 * MAX_ROWS
 #: An event stream says it is still there this often when nothing happens (proxies close silent connections).
 HEARTBEAT_SECONDS = 15
-#: The most event streams one address may hold open at once (one per open page): a browser opens at most six
-#: connections to a site, so this leaves room for a few devices behind one router, while one machine cannot
-#: take the room's 2,000 connections for itself (``MAX_CONNECTIONS``).
-STREAMS_PER_ADDRESS = 32
+#: Marks a request's scope as a spectator's event stream: its connection is the first to give way to a new one.
+SPECTATOR_STREAM = "kremlin.spectator_stream"
+#: Marks a request's scope as a player's: its connection is the last to give way.
+PLAYER_REQUEST = "kremlin.player"
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -93,6 +95,14 @@ def accepts_gzip(request: Request) -> bool:
     return False
 
 
+def attachment(name: str) -> str:
+    """The Content-Disposition of a download named ``name``, whatever its characters: the name itself in RFC 5987's
+    ``filename*`` (UTF-8, percent-encoded; every browser reads it), and a printable ASCII stand-in in ``filename``
+    for a client that does not (a header is Latin-1: a Cyrillic draft name there failed the download with a 500)."""
+    plain = "".join(c if " " <= c <= "~" and c not in '"\\' else "_" for c in name)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
 class Page:
     """A page (or the board the page's script puts in it) as sent, drawn at step ``seq``; compressed once, by the first
     request that takes it compressed."""
@@ -123,7 +133,12 @@ class Page:
 
 class Changes:
     """Wakes the event streams, on the server's event loop, when the room accepts an action (in a worker thread),
-    and once when the server is stopping (``stopping()``, looked at each second by one task, not by every stream)."""
+    and once when the server is stopping (``stopping()``, looked at each second by one task, not by every stream).
+
+    The players' streams are woken at once; the spectators' in turns (``wait``'s ``turn``), after the players' head
+    start and paced by the loop itself (``release``): 2,000 streams woken together held the loop before the
+    player's own answer went out, and their reloads all came at once and kept it busy for seconds (issue 40).
+    """
 
     def __init__(self, room: Room, stopping) -> None:
         self.room = room
@@ -131,14 +146,18 @@ class Changes:
         self.stopped = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
+        self._turns: dict[int, asyncio.Event] = {}  # turn -> what the spectators of that turn wait on, for the next change
+        self._due: dict[int, list[asyncio.Event]] = {}  # turn -> the changes its spectators are yet to be told of
+        self._releasing: asyncio.Task | None = None
         self._watcher: asyncio.Task | None = None
+        self.moved_on: list[Callable[[], None]] = []  # called on the loop at each change, after the players' streams are woken
         room.watchers.append(self.notify)
 
     def attach(self) -> None:
         """Called on the loop by each stream: the loop the streams wait on (a test client may run one per request)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:
-            self._loop, self._event = loop, asyncio.Event()
+            self._loop, self._event, self._turns, self._due = loop, asyncio.Event(), {}, {}
             self._watcher = loop.create_task(self._watch_stopping())
 
     async def _watch_stopping(self) -> None:
@@ -158,54 +177,53 @@ class Changes:
 
     def _wake(self) -> None:
         event, self._event = self._event, asyncio.Event()
+        turns, self._turns = self._turns, {}
         if event is not None:
             event.set()
+        if not self.stopped:
+            for moved_on in self.moved_on:
+                moved_on()
+        for turn, waiting in turns.items():
+            self._due.setdefault(turn, []).append(waiting)
+        if self.stopped:  # every stream ends now
+            for waiting in (w for due in self._due.values() for w in due):
+                waiting.set()
+            self._due.clear()
+        elif self._due and (self._releasing is None or self._releasing.done()) and self._loop is not None:
+            self._releasing = self._loop.create_task(self.release())
 
-    async def wait(self, seq: int, timeout: float) -> int:
-        """The room's step once it differs from ``seq`` or the server stops, or after ``timeout`` seconds."""
-        event = self._event
+    async def release(self) -> None:
+        """Tell the spectators of each change in their turns: the first after the players' head start, each next
+        one ``TURN_SECONDS`` later, and later still while the loop lags behind (busy answering)."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(admission.SPECTATOR_HEAD_START_SECONDS)
+        while self._due:
+            for waiting in self._due.pop(min(self._due)):
+                waiting.set()
+            while True:
+                began = loop.time()
+                await asyncio.sleep(admission.TURN_SECONDS)
+                if self.stopped or loop.time() - began - admission.TURN_SECONDS < admission.LOOP_LAG_SECONDS:
+                    break
+
+    async def wait(self, seq: int, timeout: float, ended: asyncio.Event | None = None, turn: int | None = None) -> int:
+        """The room's step once it differs from ``seq`` (a spectator: at its ``turn``, ``release``) or the server stops
+        (or ``ended`` is set), or after ``timeout`` seconds."""
+        event = self._event if turn is None else self._turns.setdefault(turn, asyncio.Event())
         if self.room.seq == seq and not self.stopped and event is not None:
-            try:
-                await asyncio.wait_for(event.wait(), timeout)
-            except asyncio.TimeoutError:
-                pass
+            if ended is None:
+                try:
+                    await asyncio.wait_for(event.wait(), timeout)
+                except asyncio.TimeoutError:
+                    pass
+            else:  # a player's stream: also until the side's newer streams end it (admission.PlayerStreams)
+                waits = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(ended.wait())]
+                try:
+                    await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for waiting in waits:
+                        waiting.cancel()
         return self.room.seq
-
-
-def client_address(request: Request) -> str:
-    """Whom an event stream is counted against: the client's IPv4 address, or its IPv6 address's /64 (one machine
-    is given a whole /64 and may send from any address in it)."""
-    host = request.client.host if request.client is not None else ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an IP address (a test client's name, a Unix socket): counted as it is named
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
-class StreamCount:
-    """The event streams open per address (``client_address``), at most ``most`` each; touched only on the event loop."""
-
-    def __init__(self, most: int) -> None:
-        self.most = most
-        self.open: dict[str, int] = {}
-
-    def take(self, address: str) -> bool:
-        if self.open.get(address, 0) >= self.most:
-            return False
-        self.open[address] = self.open.get(address, 0) + 1
-        return True
-
-    def give_back(self, address: str) -> None:
-        left = self.open.get(address, 0) - 1
-        if left > 0:
-            self.open[address] = left
-        else:
-            self.open.pop(address, None)
 
 
 class CountedStream(StreamingResponse):
@@ -333,26 +351,53 @@ class RoomPages:
         return page
 
 
-def create_app(room: Room, *, svg_for=None, stopping=lambda: False) -> Starlette:
+def create_app(room: Room, *, svg_for=None, stopping=lambda: False, max_connections: int | None = None) -> Starlette:
     """The app serving ``room``; ``svg_for(room)`` draws the board (the render module's picture by default).
 
     ``stopping()`` says the server is shutting down: the event streams then end, so open pages do not hold it up.
+    ``max_connections``: the server's (``room_server``; ``MAX_CONNECTIONS`` by default), of which the spectators'
+    event streams may hold only their share (``admission.spectator_share``).
     """
     from kremlin_triplea.web.picture import board_svg
 
-    endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping))
+    spectators = SpectatorStreams(spectator_share(MAX_CONNECTIONS if max_connections is None else max_connections))
+    endpoints = RoomEndpoints(room, RoomPages(room, svg_for or board_svg), Changes(room, stopping), spectators)
     # AA50's board is about 290 KB; compressed (once per step, in a worker: see Page) 60 KB. A page without it is about 22 KB, 6 KB compressed.
-    return Starlette(routes=endpoints.routes())
+    return Starlette(routes=endpoints.routes(), middleware=[Middleware(MarkPlayers, room=room)])
+
+
+class MarkPlayers:
+    """Marks a request made with a player's link (``PLAYER_REQUEST`` in its scope): its connection, kept alive for
+    the player's next request, is the last to give way when the server is full (``RoomProtocol``)."""
+
+    def __init__(self, app, room: Room) -> None:
+        self.app = app
+        self.room = room
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            parts = scope.get("path", "").split("/")
+            if len(parts) > 2 and parts[1] in ("room", "events") and self.room.roles.get(parts[2], SPECTATOR) != SPECTATOR:
+                scope[PLAYER_REQUEST] = True
+        await self.app(scope, receive, send)
 
 
 class RoomEndpoints:
     """The room's endpoints: each finds the role from the key in the address, then answers for that role."""
 
-    def __init__(self, room: Room, pages: RoomPages, changes: Changes, streams: StreamCount | None = None) -> None:
+    def __init__(self, room: Room, pages: RoomPages, changes: Changes, spectators: SpectatorStreams) -> None:
         self.room = room
         self.pages = pages
         self.changes = changes
-        self.streams = streams or StreamCount(STREAMS_PER_ADDRESS)
+        self.spectators = spectators
+        self.players = PlayerStreams()
+        changes.moved_on.append(self.draw_ahead)
+
+    def draw_ahead(self) -> None:
+        """On the loop, as the room moves on: the new step's board is drawn in a worker before anyone asks (every open
+        page asks for it: the players' first, within their head start)."""
+        task = asyncio.get_running_loop().create_task(self.pages.once(("board", self.room.seq), self.pages.draw_board))
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())  # a failure is drawn again on asking
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
@@ -385,11 +430,11 @@ class RoomEndpoints:
         query: dict[str, str] | None = None,
         error: str | None = None,
     ) -> Response:
-        return self.pages.draw(role, key, option=option, query=query, error=error).response(request, status)
+        shown = None if error is None else self.room.for_players(error)  # a remote player never sees the host's folders
+        return self.pages.draw(role, key, option=option, query=query, error=shown).response(request, status)
 
-    @staticmethod
-    def forbidden(error: Exception | str) -> HTMLResponse:
-        return HTMLResponse(message_page("403 Forbidden", str(error)), status_code=403)
+    def forbidden(self, error: Exception | str) -> HTMLResponse:
+        return HTMLResponse(message_page("403 Forbidden", self.room.for_players(str(error))), status_code=403)
 
     async def view(self, request: Request) -> Response:
         key = request.path_params["key"]
@@ -410,6 +455,9 @@ class RoomEndpoints:
         """The endpoint that reads the form and runs ``method(role, form)`` in a worker, then redirects to the room."""
 
         async def endpoint(request: Request) -> Response:
+            refused = cross_origin(request)
+            if refused is not None:  # a form another site's page sent in the visitor's name (cross-site request forgery)
+                return Response(refused + "\n", status_code=403, media_type="text/plain")
             key = request.path_params["key"]
             try:
                 role = self.room.role(key)
@@ -437,10 +485,13 @@ class RoomEndpoints:
             return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
         except Refused as error:
             return show(request, role, key, status=422, error=str(error), option=form.get("option"), query=form)
+        except Halted as error:  # the draft file was changed outside the room: nothing is written over it
+            return show(request, role, key, status=503, error=str(error))
         except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
+            print(f"kremlin-triplea: {possessive(role)} action {error}", file=sys.stderr, flush=True)  # the host's window: with the files' paths
             return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
         if done:
-            self.pages.notes[role] = done
+            self.pages.notes[role] = self.room.for_players(done)
         # Post/redirect/get: a reload does not submit again.
         return Response(status_code=303, headers={"Location": f"/room/{key}"})
 
@@ -454,7 +505,7 @@ class RoomEndpoints:
         if not room.complete:
             raise Conflict("the draft is not complete")
         try:
-            return room.install(form.get("name"))
+            return room.install(role, form.get("name"))
         except Refused:
             raise
         except KremlinError as error:
@@ -473,9 +524,11 @@ class RoomEndpoints:
             return self.forbidden("the game file is for the players")
         if not room.complete:
             return HTMLResponse(message_page("409 Conflict", "the draft is not complete"), status_code=409)
-        data = await run_in_threadpool(room.game_bytes)
-        name = room.path.with_suffix(".xml").name
-        headers = {"Content-Disposition": f'attachment; filename="{name}"', "Vary": "Accept-Encoding"}
+        try:
+            data = await run_in_threadpool(room.game_bytes)
+        except Halted as error:
+            return HTMLResponse(message_page("503 Service Unavailable", str(error)), status_code=503)
+        headers = {"Content-Disposition": attachment(room.path.with_suffix(".xml").name), "Vary": "Accept-Encoding"}
         if accepts_gzip(request):  # compressed in a worker: the loop keeps answering meanwhile
             data = await run_in_threadpool(gzip.compress, data, 6, mtime=0)
             headers["Content-Encoding"] = "gzip"
@@ -484,14 +537,23 @@ class RoomEndpoints:
     async def events(self, request: Request) -> Response:
         room, changes = self.room, self.changes
         try:
-            room.role(request.path_params["key"])
+            role = room.role(request.path_params["key"])
         except Forbidden as error:
             return self.forbidden(error)
 
-        address = client_address(request)
-        if not self.streams.take(address):
-            reason = f"this address has {self.streams.most} event streams open already, the most one address may hold: close a page of the room first"
-            return Response(reason + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
+        ended: asyncio.Event | None = None
+        turn: int | None = None
+        if role == SPECTATOR:  # the spectators' pool, bounded per address, per network and in all
+            request.scope[SPECTATOR_STREAM] = True  # the connection gives way first when the server is full (RoomProtocol)
+            groups = client_groups(request)
+            refused = self.spectators.take(groups)
+            if refused is not None:
+                return Response(refused + "\n", status_code=429, media_type="text/plain", headers={"Retry-After": "60"})
+            closed = lambda: self.spectators.give_back(groups)  # noqa: E731
+            turn = self.spectators.turn()
+        else:  # a player's own budget: never refused, never counted with the spectators
+            ended = self.players.take(role)
+            closed = lambda: self.players.give_back(role, ended)  # noqa: E731
         changes.attach()
 
         async def stream():
@@ -500,8 +562,9 @@ class RoomEndpoints:
             seq = room.seq
             yield f"retry: 1000\ndata: {seq}\n\n"
             while True:
-                now = await changes.wait(seq, HEARTBEAT_SECONDS)
-                if changes.stopped:  # the server is stopping: open pages do not hold it up
+                # A spectator is told in its turn, so that the spectators' reloads come after the players' and spread out.
+                now = await changes.wait(seq, HEARTBEAT_SECONDS, ended, turn)
+                if changes.stopped or (ended is not None and ended.is_set()):  # the server is stopping, or the side's newer pages have the news
                     return
                 if now != seq:
                     seq = now
@@ -509,7 +572,7 @@ class RoomEndpoints:
                 else:
                     yield ": still here\n\n"
 
-        return CountedStream(stream(), lambda: self.streams.give_back(address), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return CountedStream(stream(), closed, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def index(self, request: Request) -> Response:
         return self.forbidden("open the link the host gave you")
@@ -522,8 +585,9 @@ REQUEST_SECONDS = 20.0
 #: A connection that takes nothing of what it is sent for this long is dropped: longer than for a request, since a
 #: reader on a poor line (or a busy machine) may pause; nginx's send_timeout is the same.
 STALL_SECONDS = 60.0
-#: The most connections served at once (each is a file descriptor: see ``room_server``).
-MAX_CONNECTIONS = 2000
+#: The most connections served at once (each is a file descriptor: see ``room_server``): 2,000 spectators' event
+#: streams (half: ``admission.spectator_share``) and as many connections again for their pages and the players'.
+MAX_CONNECTIONS = 4000
 #: File descriptors kept for everything but connections (the draft and room files, the maps, the listening socket).
 RESERVED_FILES = 100
 
@@ -535,6 +599,8 @@ class RoomProtocol(H11Protocol):
 
     request_seconds = REQUEST_SECONDS
     stall_seconds = STALL_SECONDS
+    #: A new connection owing its request for less than this is sending it: the last to give way among those owing.
+    sending_seconds = 1.0
     max_connections = MAX_CONNECTIONS
 
     def connection_made(self, transport) -> None:  # type: ignore[override]
@@ -545,9 +611,35 @@ class RoomProtocol(H11Protocol):
         # One dropped a moment ago stays in the set until its loss is handled: it is neither counted nor dropped again.
         live = [c for c in self.connections if c.transport is not None and not c.transport.is_closing()]
         if len(live) > self.max_connections:
-            owing = [c for c in live if c is not self and isinstance(c, RoomProtocol) and c.owes_request]
-            # An idle or unfinished connection gives way; if every one is being answered (a page, a stream), the new one does.
-            (min(owing, key=lambda c: c.owed_since) if owing else self).drop()
+            others = [c for c in live if c is not self and isinstance(c, RoomProtocol)]
+            now = self.loop.time()
+            owing = [c for c in others if c.owes_request and not c.players]
+            # An idle or unfinished connection gives way (one that has owed its request a while first: a browser's new
+            # connection sends it at once); else a spectator's event stream (the oldest: its page opens it again), so
+            # spectators never keep a player out; then a player's idle one; if every one is serving a player, the new one.
+            for candidates in (
+                [c for c in owing if now - c.owed_since >= self.sending_seconds],
+                [c for c in others if c.spectator_stream],
+                owing,
+                [c for c in others if c.owes_request],
+            ):
+                if candidates:
+                    min(candidates, key=lambda c: c.owed_since).drop()
+                    break
+            else:
+                self.drop()
+
+    @property
+    def players(self) -> bool:
+        """Its last request was a player's (``MarkPlayers``): kept alive for their next one."""
+        scope = self.scope
+        return scope is not None and scope.get(PLAYER_REQUEST, False)
+
+    @property
+    def spectator_stream(self) -> bool:
+        """It is serving a spectator's event stream (``RoomEndpoints.events`` marks the request)."""
+        scope = self.scope
+        return scope is not None and scope.get(SPECTATOR_STREAM, False) and not self.owes_request
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -586,6 +678,10 @@ class RoomServer(uvicorn.Server):
     (``RoomProtocol.overdue``)."""
 
     look_seconds = 1.0
+    #: Called as often: why the server must stop (the room's draft file changed outside it), or None.
+    watch: Callable[[], str | None] | None = None
+    #: Why it stopped, if ``watch`` stopped it.
+    halted: str | None = None
 
     async def on_tick(self, counter: int) -> bool:
         if counter % max(1, round(self.look_seconds / 0.1)) == 0:  # uvicorn ticks every 0.1 s
@@ -593,6 +689,10 @@ class RoomServer(uvicorn.Server):
             for connection in list(self.server_state.connections):
                 if isinstance(connection, RoomProtocol) and connection.overdue(now):
                     connection.drop()
+            if self.watch is not None and self.halted is None:
+                self.halted = self.watch()
+                if self.halted is not None:
+                    self.should_exit = True
         return await super().on_tick(counter)
 
 
@@ -603,21 +703,36 @@ def room_server(
     stall_seconds: float = STALL_SECONDS,
     max_connections: int = MAX_CONNECTIONS,
     look_seconds: float = 1.0,
+    forwarded_allow_ips: str | None = None,
+    watch: Callable[[], str | None] | None = None,
 ) -> RoomServer:
     """The server for the room's ``app``: bounded connections, at most as many as the open-file limit leaves room for.
+
+    ``forwarded_allow_ips``: the proxies (addresses, networks, comma-separated) whose ``X-Forwarded-For`` names the
+    client; by default none, not uvicorn's 127.0.0.1: behind an ``ssh -R`` tunnel or a local proxy every visitor
+    comes from 127.0.0.1, and would choose the address the room counts them by (issue 40).
 
     ``look_seconds``: how often the connections are looked at for being overdue (at least uvicorn's tick, 0.1 s);
     a second is precise enough for limits of 20 and 60 s, and a test of short limits looks more often.
     """
+    max_connections = connection_ceiling(max_connections)
+    limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
+    protocol = type("RoomProtocol", (RoomProtocol,), limits)
+    if forwarded_allow_ips:  # uvicorn's own, and the host the browser asked for (admission.ForwardedHeaders)
+        app = admission.ForwardedHeaders(app, trusted_hosts=forwarded_allow_ips)
+    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5, proxy_headers=False)
+    server = RoomServer(config)
+    server.look_seconds = look_seconds
+    server.watch = watch  # the room's own look at its files (Room.watch): a hand-edited draft stops the server
+    return server
+
+
+def connection_ceiling(max_connections: int = MAX_CONNECTIONS) -> int:
+    """``max_connections``, or fewer: as many as the open-file limit (raised first) leaves room for."""
     limit = open_file_limit()
     if limit is not None:
         max_connections = max(1, min(max_connections, limit - RESERVED_FILES))
-    limits = {"request_seconds": request_seconds, "stall_seconds": stall_seconds, "max_connections": max_connections}
-    protocol = type("RoomProtocol", (RoomProtocol,), limits)
-    config = uvicorn.Config(app, http=protocol, log_level="warning", timeout_graceful_shutdown=5)
-    server = RoomServer(config)
-    server.look_seconds = look_seconds
-    return server
+    return max_connections
 
 
 def open_file_limit() -> int | None:

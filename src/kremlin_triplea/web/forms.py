@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from kremlin_triplea.draft.form import Form, Unanswered
+from kremlin_triplea.draft.form import PICK_FIELDS, Form, Unanswered
 
 MAX_ROWS = 40  # rows of one kind in one form: more is a malformed request
 MAX_FIELD = 200  # characters in one field
@@ -73,10 +73,6 @@ def unit_rows(form: Mapping[str, str], high: int) -> list[dict[str, Any]]:
 def option_of(form: Mapping[str, str]) -> str | int:
     raw = text(form, "option")
     return int(raw) if raw.isdecimal() else raw
-
-
-# Fields every pick form sends besides its kind's: the page's version and the option.
-PICK_FIELDS = ("seq", "option")
 
 
 def pick_entry(form: Mapping[str, str], side: str, target_key: str, pick_form: Form) -> dict[str, Any]:

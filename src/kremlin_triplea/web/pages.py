@@ -747,10 +747,13 @@ def complete_block(room: Room, role: str, key: str) -> str:
         out.append(
             f"<p><a id='download' href='/room/{escape(key)}/game.xml'>Download the game XML</a> (what <code>apply</code> writes for this draft file)</p>"
         )
-        out.append(
-            f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}"
-            f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
-            "<button type='submit'>Install into TripleA on the serving machine</button></form>"
-        )
+        for side, name in room.installed.items():
+            out.append(f"<p class='installed'>The {escape(side)} installed it on the host's TripleA as <b>{escape(name)}</b>.</p>")
+        if role not in room.installed:  # one install per side (Room.install)
+            out.append(
+                f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}"
+                f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
+                "<button type='submit'>Install into TripleA on the serving machine</button></form>"
+            )
     out.append("<h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div></section>")
     return "".join(out)

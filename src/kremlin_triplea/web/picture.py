@@ -24,7 +24,7 @@ def board_svg(room: Room) -> str:
     session = room.session
     game = session.game
     values = DraftValue(tuple(session.state.side_powers), room.pick_values, None)
-    legend = Legend(f"{game.board.game_name}: {session.run.ruleset.title}", tuple((s, tuple(lines)) for s, lines in values.by_side()))
+    legend = Legend(f"{game.board.game_name}: {session.ruleset.title}", tuple((s, tuple(lines)) for s, lines in values.by_side()))
     try:
         art = room.map_art or read_map_art(find_map_folder(game.board, game.source, session.maps_dir))
     except KremlinError as error:

@@ -30,9 +30,9 @@ the files it wrote, takes the room back to what the files hold, and says so.
 
 from __future__ import annotations
 
-import os
+import re
 import secrets
-import stat
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,7 +47,7 @@ from kremlin_triplea.draft.kinds import KINDS, Displaced
 from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
-from kremlin_triplea.gamefile.safe import BINARY, read_bytes, write_atomically
+from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
 from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import install_name
@@ -58,7 +58,9 @@ from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
-from kremlin_triplea.web.room_file import SPECTATOR, read_or_make_keys, room_file, save_room_state, write_private
+from kremlin_triplea.web.guard import DraftWatch
+from kremlin_triplea.web.lock import ServeLock, lock_file  # noqa: F401  (the room's one-server lock, named here too)
+from kremlin_triplea.web.room_file import SPECTATOR, keep_private, read_or_make_keys, room_file, save_room_state, write_private
 
 
 class Forbidden(Exception):
@@ -77,112 +79,16 @@ class NotSaved(Exception):
     """A file holding the action could not be written (503): the room kept nothing of it."""
 
 
+class Halted(Exception):
+    """The draft file was changed outside the room while it served (503): the room stops and writes nothing."""
+
+
+#: What the players are told once the draft file has been changed outside the room.
+HALTED = "the host's draft file was changed outside the room: the room has stopped and changed nothing; the host serves it again to go on"
+
+
 #: The comment the draft file starts with while the room writes it.
 DRAFT_HEADER = "# Written by `kremlin-triplea serve` after every accepted action; `apply` reads it.\n"
-
-
-def lock_file(draft_path: Path) -> Path:
-    return draft_path.with_name(draft_path.stem + ".room.lock")
-
-
-#: Where the lock is taken on Windows: a byte far past the text, so that a second server can still read who holds it.
-_WINDOWS_LOCK_OFFSET = 1 << 30
-
-
-def _windows() -> bool:
-    return os.name == "nt"
-
-
-class ServeLock:
-    """Held by the one server serving a draft file: a second ``serve`` on it is refused and told where the first one runs.
-
-    Two servers on one draft would both accept picks, each on its own board, and write over each other. The lock is
-    the operating system's (flock; a byte-range lock on Windows), so a server killed outright leaves no lock behind;
-    the lock file (``NAME.room.lock``) says which process holds it and at which address.
-    """
-
-    def __init__(self, draft_path: Path) -> None:
-        self.draft = Path(draft_path)
-        self.path = lock_file(self.draft)
-        self._descriptor: int | None = None
-
-    def acquire(self) -> ServeLock:
-        if not self.path.parent.is_dir():
-            raise InputError(f"no such draft: the folder {self.path.parent} does not exist", where=str(self.draft))
-        while True:
-            try:
-                descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | BINARY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
-            except OSError as error:
-                raise InputError(f"cannot make the lock that keeps a second server off this draft: {error.strerror or error}", where=str(self.path)) from None
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                os.close(descriptor)
-                raise InputError("is not a regular file: it is where serve keeps the lock for the draft beside it; move it away", where=str(self.path))
-            if not _try_lock(descriptor):
-                os.close(descriptor)
-                raise InputError(f"is already served by {self._holder()}; stop that server first, or use its links", where=str(self.draft))
-            if _windows() or _same_file(descriptor, self.path):
-                break
-            os.close(descriptor)  # the server that held it removed the file as it stopped: lock the one now there
-        self._descriptor = descriptor
-        self.say(f"process {os.getpid()}, starting")
-        return self
-
-    def say(self, where: str) -> None:
-        """Write who holds the lock (``where``: the process and its address) for a second server to report."""
-        assert self._descriptor is not None
-        text = f"{where}\n".encode()
-        os.lseek(self._descriptor, 0, os.SEEK_SET)
-        os.write(self._descriptor, text)
-        os.ftruncate(self._descriptor, len(text))
-
-    def _holder(self) -> str:
-        try:
-            text = read_bytes(self.path, max_bytes=4096, what="lock file").decode("utf-8", "replace").strip()
-        except KremlinError:
-            text = ""
-        return text or "another process"
-
-    def release(self) -> None:
-        if self._descriptor is None:
-            return
-        if not _windows():
-            self.path.unlink(missing_ok=True)  # while still locked: a server starting now locks a new file
-        os.close(self._descriptor)
-        self._descriptor = None
-        if _windows():  # an open file cannot be removed there: once closed
-            try:
-                self.path.unlink()
-            except OSError:
-                pass  # another server opened it meanwhile
-
-    def __enter__(self) -> ServeLock:
-        return self.acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
-
-
-def _try_lock(descriptor: int) -> bool:
-    try:
-        if _windows():
-            import msvcrt
-
-            os.lseek(descriptor, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
-            msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)
-        else:
-            import fcntl
-
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def _same_file(descriptor: int, path: Path) -> bool:
-    try:
-        return os.path.samestat(os.fstat(descriptor), os.stat(path))
-    except OSError:
-        return False
 
 
 @attrs.define
@@ -257,6 +163,26 @@ class Room:
         self._values: tuple[int, tuple[PickValue, ...]] | None = None  # (seq, the picks' values) for the pages
         self._next: tuple[int, NextPick] | None = None  # (seq, the legal choices of the side to pick) for the pages
         self.map_art = None  # the map's art, read once for the pictures
+        self.draft_watch = DraftWatch(self.path)  # the draft file as the room read it: a hand edit stops the room
+        self.halted: str | None = None  # why the room stopped (the draft file changed outside it), for the host
+        self.written: list[Callable[[], None]] = []  # called after each action, holding the lock (serve: lock the file as now written)
+
+    def for_players(self, text: str) -> str:
+        """``text`` as a remote player may read it: without the host's folders (the draft's, the maps', the home and
+        working folders; a file in them is named by its name alone). Every message the room sends passes here."""
+        folders: set[str] = set()
+        for folder in (self.path.parent, self.session.maps_dir, Path.home(), Path.cwd()):
+            if folder is None:
+                continue
+            for form in (Path(folder).absolute(), Path(folder).resolve()):
+                if len(form.parts) > 1:  # not a bare root: "/" would take every slash
+                    folders.add(str(form))
+        for folder in sorted(folders, key=len, reverse=True):
+            # The folder and the folders under it before a file's name; the folder alone (at a word's end) is named so.
+            inside = re.escape(folder) + r"[\\/](?:[^\\/\s:'\"]+[\\/])*"
+            text = re.sub(inside, "", text)
+            text = re.sub(re.escape(folder) + r"(?![^\s:'\",;)])", "the host's folder", text)
+        return text
 
     def _read_waiting(self) -> None:
         """What waits for an answer, as the room file holds it.
@@ -278,6 +204,11 @@ class Room:
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
         self._push_house_answers(waiting.get("house_answered"))
+        installed = waiting.get("installed")
+        # Side -> the name its one install from the room used (kept across a restart: a restart is no second allowance).
+        self.installed: dict[str, str] = (
+            {side: name for side, name in installed.items() if side in self.sides and isinstance(name, str)} if isinstance(installed, dict) else {}
+        )
         self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
 
     def _push_house_answers(self, answered: Any) -> None:
@@ -318,6 +249,7 @@ class Room:
         back the files the action wrote, makes the room what the files hold, and is reported as ``NotSaved``.
         """
         with self.lock:
+            self._stop_if_edited()
             before = self._state()
             files = self._file_bytes()
             try:
@@ -331,6 +263,36 @@ class Room:
                     self._reload()
                 why = str(error) if isinstance(error, (KremlinError, Refused)) else f"{type(error).__name__}: {error}"
                 raise NotSaved(f"not saved ({why}); nothing of it was kept: try again") from error
+            finally:
+                self.draft_watch.remember()  # what the action wrote (or put back) is the room's own
+                for written in self.written:
+                    written()
+
+    def _stop_if_edited(self) -> None:
+        """Refuse every action from the moment the draft file is found changed by someone else (held: the lock)."""
+        if self.halted is None and self.draft_watch.edited():
+            self.halted = (
+                f"{self.path}: changed by another program while the room served it (not what the room last wrote): "
+                "the room stopped rather than write over it; serve it again to go on from the file as it is now"
+            )
+        if self.halted is not None:
+            raise Halted(HALTED)
+
+    def watch(self) -> str | None:
+        """Looked at by the server every second: whether the draft file was changed outside the room (then why the
+        room stops), and the room file kept 0600. Skipped while an action holds the room (it looks when done)."""
+        if not self.lock.acquire(blocking=False):
+            return self.halted
+        try:
+            try:
+                self._stop_if_edited()
+            except Halted:
+                pass
+            if keep_private(room_file(self.path)):
+                print(f"kremlin-triplea: {room_file(self.path)} had become readable by others: set back to 0600", file=sys.stderr, flush=True)
+        finally:
+            self.lock.release()
+        return self.halted
 
     def _file_bytes(self) -> dict[Path, bytes | None]:
         """The draft file's and the room file's bytes (None: no such file)."""
@@ -562,18 +524,35 @@ class Room:
 
     def game_bytes(self) -> bytes:
         with self.lock:
+            self._stop_if_edited()  # the game sent is the room's draft, not a file changed since
             return written_game(self.result(), self.path.with_suffix(".xml"))
 
-    def install(self, name: str | None = None) -> str:
+    def install(self, side: str, name: str | None = None) -> str:
         """Install the finished game into TripleA's folder on the host's machine, as ``apply --install`` does, under
         ``name`` (default: apply's). The answer goes to a remote player: it names the game, never the host's paths or
-        command-line flags; a name already taken is refused with what to do from the room."""
+        command-line flags; a name already taken is refused with what to do from the room.
+
+        Once per side per draft (issue 40: either player could install into the host's TripleA as often as they
+        liked, 30 installs in 19 s): a second is refused, saying the first; the other side's install under the same
+        name is told it is there already, not refused as a bare clash. The host installs more with ``apply --install``.
+        """
         from kremlin_triplea.gamefile.install import check_install
 
         with self.lock:
+            self._stop_if_edited()  # the game installed is the room's draft, not a file changed since
+            if side in self.installed:
+                raise Refused(
+                    f"the {side} installed this draft's game on the host's TripleA already, as {self.installed[side]!r}: one install per side; "
+                    "choose it under that name in Select Game (the host may install more)"
+                )
             # A fresh application: installing names the game, which the kept result (the download) must not take.
             result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
             chosen = (name or "").strip() or install_name(result)
+            for other, named in self.installed.items():
+                if named == chosen:
+                    raise Refused(
+                        f"the {other} installed this draft's game on the host's TripleA already, as {chosen!r}: choose it under that name in Select Game"
+                    )
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
                 check_install(result.game.map_folder(maps_dir), chosen, force=False)
@@ -590,6 +569,9 @@ class Room:
                 triplea=None,
                 inputs=(self.path,),
             )
+            self.installed[side] = chosen
+            save_room_state(self.path, installed=dict(self.installed))
+            self._moved_on()  # the other side's pages say so, and offer no second install of the same name
             return f"installed {chosen!r} on the host's TripleA: choose it under that name in Select Game"
 
     # -- acting -----------------------------------------------------------------
@@ -755,10 +737,15 @@ class Room:
 def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> None:
     """Write a new draft file that ``serve`` then opens, from a session of its header (and any picks it has): the
     game, the sides, the number of picks and every pick are checked as ``apply`` checks them before anything is written."""
+    checked_draft(path, data, maps_dir).save(overwrite=False)
+
+
+def checked_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> Session:
+    """The session of a new draft file, checked (``new_draft``) and not yet written."""
     session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir)
     draft, run = session.draft, session.run
     # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
     chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
     house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
     session.file_header = DRAFT_HEADER
-    session.save(overwrite=False)
+    return session

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +80,16 @@ def save_room_state(draft_path: Path, **state: Any) -> None:
     path = room_file(draft_path)
     data = {key: value for key, value in {**read_toml(path), **state}.items() if value is not None}  # None: the key goes
     write_private(path, (ROOM_HEADER + tomli_w.dumps(data)).encode("utf-8"))
+
+
+def keep_private(path: Path) -> bool:
+    """Set ``path`` back to 0600 if it has become readable or writable by others (a copy, a chmod, a restore from a
+    backup): the room looks while it serves, not only when it next writes. True: it had to."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        if mode & 0o077:
+            os.chmod(path, 0o600)
+            return True
+    except OSError:
+        pass  # gone, or not ours to change: the next write makes it 0600 or says why it cannot
+    return False

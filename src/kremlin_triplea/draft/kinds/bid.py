@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from kremlin_triplea.draft.picks import BidSpec
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem
+from kremlin_triplea.errors import possessive
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetProperty, SetPUs
 
@@ -198,9 +199,9 @@ def _bid_phase(state: DraftState, bid_spec: BidSpec, left: int, label: str) -> t
             raise Problem(bid.placement_rule, bid.source, f"{power} is not a power of the {bid.placing_side}, who place the bid").violation(label)
         name = pattern.format(power=power)
         if name not in state.board.properties:
-            raise Problem(bid.positive_rule, bid.source, f"the game has no property {name!r} for {power}'s bid").violation(label)
+            raise Problem(bid.positive_rule, bid.source, f"the game has no property {name!r} for {possessive(power)} bid").violation(label)
         if amount < 0:
-            raise Problem(bid.amount_rule, bid.source, f"{power}'s bid phase gets {amount} PUs; amounts must not be negative").violation(label)
+            raise Problem(bid.amount_rule, bid.source, f"{possessive(power)} bid phase gets {amount} PUs; amounts must not be negative").violation(label)
         if amount:
             changes.append(SetProperty(name, str(amount)))
             lines.append(f"{power} spend {amount} PUs in TripleA's bid phase (game option {name!r})")

@@ -15,13 +15,13 @@ from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered,
 from kremlin_triplea.draft.kinds.base import DisplacedWords, OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, refuse_repeats
 from kremlin_triplea.draft.state import Displaced, DraftState, Outcome, Problem, describe_pairs
-from kremlin_triplea.errors import and_more
+from kremlin_triplea.errors import and_more, possessive
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
 from kremlin_triplea.model.queries import Nearest, nearest
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
 from kremlin_triplea.rules.roles import units_of_power
-from kremlin_triplea.rules.ruleset import Option, Ruleset
+from kremlin_triplea.rules.ruleset import Option, Ruleset, neutral_value_words
 from kremlin_triplea.rules.tomlfile import DataFileError, Section
 
 
@@ -31,6 +31,9 @@ class NeutralTakeoverParams(OptionParams):
 
     KIND: ClassVar[str] = "neutral_takeover"
     KEYS: ClassVar[tuple[str, ...]] = ("count", "max_total_ipc", "navy_to", "navy_reason", "per_group", "production", "production_reason", "production_source")
+    # "income": the rule that production = "table_value" carries out (a neutral's table value becomes its
+    # production); kept with the option's other words, though no refusal quotes it.
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"neutral", "per_group", "max_total_ipc", "navy", "count", "income"})
 
     count: int  # neutrals per pick: the sum of per_group when that is given
     max_total_ipc: int | None  # None: no limit on the table's IPC values
@@ -64,8 +67,7 @@ class NeutralTakeoverParams(OptionParams):
             lines = [f"take {self.count} neutrals worth at most {self.max_total_ipc} IPCs together:"]
         for neutral in ruleset.neutrals.values():
             army = ", ".join(f"{n} {u}" for u, n in neutral.army)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else str(neutral.group)
-            lines.append(f"  {neutral.name}: {value}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
+            lines.append(f"  {neutral.name}: {neutral.value_words}, {army}" + (f" ({neutral.note})" if neutral.note else ""))
         if self.production == "unchanged":
             lines.append(f"production of a taken neutral: unchanged ({self.production_reason})")
         return lines
@@ -137,6 +139,10 @@ class NeutralChoice:
     takers: tuple[tuple[str, tuple[str, ...]], ...]  # (power, sea zones its navy may go to; () if no navy)
     group: str | None = None  # "major" / "minor" where the option counts groups
 
+    @property
+    def value_words(self) -> str:
+        return neutral_value_words(self.ipc, self.group)
+
 
 @attrs.frozen
 class NeutralChoices(OptionChoices):
@@ -180,10 +186,12 @@ def army_problem(state: DraftState, option: Option, territory: str, power: str) 
         can_have = units_of_power(state.board, power)
         foreign = sorted({unit for _, unit, _ in neutral_garrison(state, territory) if unit not in can_have})
         if foreign:
-            return Problem(option.quote("neutral"), option.source, f"{neutral.name}'s garrison cannot join {power}: {power} cannot have {', '.join(foreign)}")
+            return Problem(
+                option.quote("neutral"), option.source, f"{possessive(neutral.name)} garrison cannot join {power}: {power} cannot have {', '.join(foreign)}"
+            )
         return None
     problem = state.units_problem(option.quote("neutral"), option.source, power, (word for word, _ in neutral.army))
-    return Problem(problem.rule, problem.source, f"{neutral.name}'s army cannot join {power}: {problem.why}") if problem is not None else None
+    return Problem(problem.rule, problem.source, f"{possessive(neutral.name)} army cannot join {power}: {problem.why}") if problem is not None else None
 
 
 def neutral_set_problem(state: DraftState, option: Option, territories: list[str]) -> Problem | None:
@@ -325,7 +333,7 @@ def neutral_form(state: DraftState, choices: NeutralChoices, side: str) -> Form:
     def shown(territory: str) -> Answer:
         neutral = by_territory[territory]
         names = (neutral.name, territory) if neutral.name != territory else (territory,)
-        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.ipc} IPC")
+        return Answer(territory, names, neutral.name + (f" [{territory}]" if territory != neutral.name else "") + f" {neutral.value_words}")
 
     def neutral_asked(answers: Answers, n: int) -> Field:
         taken = tuple(answers[f"neutral.{k}"] for k in range(n))
@@ -422,8 +430,7 @@ class NeutralTakeover(OptionKind):
         lines = []
         for neutral in choices.neutrals:
             takers = "; ".join(f"{p}" + (f" (navy, declared after the bid; now {' or '.join(z)})" if z else "") for p, z in neutral.takers)
-            value = f"{neutral.ipc} IPC" if neutral.ipc is not None else f"{neutral.group} neutral"
-            lines.append(f"  {neutral.name} [{neutral.territory}] {value}, by {takers}")
+            lines.append(f"  {neutral.name} [{neutral.territory}] {neutral.value_words}, by {takers}")
         if choices.neutral_pairs:
             lines.append(f"  {len(choices.neutral_pairs)} legal pairs")
         return lines

@@ -14,7 +14,7 @@ from kremlin_triplea.draft.form import Answer, Answers, Field, Form, Unanswered,
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget, UnitPlacement
 from kremlin_triplea.draft.state import DraftState, Facts, Outcome, Problem, describe_units
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.errors import KremlinError, UnknownNameError, possessive
 from kremlin_triplea.model.changes import PlaceUnits
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
@@ -44,6 +44,9 @@ class PlacementParams(OptionParams):
 
     KIND: ClassVar[str] = "placement"
     KEYS: ClassVar[tuple[str, ...]] = ("unit_sets", "at", "require", "exclude")
+    # Each place and check quotes its own words (placement_problem, _requirement_problem), as do the unit sets
+    # and the exceptions.
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"unit_sets", "exclude", *PLACEMENT_PLACES, *PLACEMENT_CHECKS})
 
     unit_sets: tuple[tuple[str, ...], ...]  # choose exactly one; rule-text unit names
     at: tuple[str, ...]  # a unit may go to any one of these kinds of place
@@ -75,7 +78,9 @@ class PlacementParams(OptionParams):
 
     def describe(self, ruleset: Any) -> list[str]:
         sets = " | ".join(" + ".join(s) for s in self.unit_sets)
-        lines = [f"units: {sets}; where: {' or '.join(self.at)}" + (f"; checks: {', '.join(self.require)}" if self.require else "")]
+        # The kinds of place and the checks in words (the ruleset file's own names are own_territory, same_power...).
+        at, checks = (" or ".join(a.replace("_", " ") for a in self.at), ", ".join(r.replace("_", " ") for r in self.require))
+        lines = [f"units: {sets}; where: {at}" + (f"; checks: {checks}" if checks else "")]
         return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
 
     def without_names(self, missing: set[str]) -> tuple[PlacementParams, str]:
@@ -159,7 +164,7 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
     for excluded_power, excluded_unit, excluded_place in params.exclude:
         # A name of the exception the map profile leaves [unmatched] may be any the profile gives no rule-text name:
         # the exception holds for all of them rather than for none (issue 46).
-        rule = f"{option.label}'s exception"
+        rule = f"{possessive(option.label)} exception"
         if power not in state.players_for(excluded_power, rule) or place not in state.places_for(excluded_place, rule):
             continue
         # its own unit for the word (issue 28), as the pick's entry is read; any unit where the map has none for it

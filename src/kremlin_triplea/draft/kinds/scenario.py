@@ -14,7 +14,7 @@ from kremlin_triplea.draft.invariants import board_problems, new_problems, touch
 from kremlin_triplea.draft.kinds.base import OptionKind, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
-from kremlin_triplea.errors import RuleViolation, UnknownNameError, and_more
+from kremlin_triplea.errors import RuleViolation, UnknownNameError, and_more, possessive
 from kremlin_triplea.model.changes import Change, PlaceUnits, RemoveUnits, SetOwner, SetTerritory
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.options import OptionParams
@@ -29,6 +29,7 @@ class ScenarioParams(OptionParams):
 
     KIND: ClassVar[str] = "scenario"
     KEYS: ClassVar[tuple[str, ...]] = ()
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"lock"})  # a scenario refused by another's lock (scenario.py)
 
     @classmethod
     def from_toml(cls, section: Section) -> ScenarioParams:
@@ -362,7 +363,7 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
         raise Problem(scenario.rule, scenario.source, f"{shown} and its army belong to {data['owner']}, an enemy of {taker}").violation(pick.label)
     problem = state.units_problem(scenario.rule, scenario.source, taker, (word for word, _ in neutral.army))
     if problem is not None:
-        raise Problem(problem.rule, problem.source, f"{shown}'s army cannot join {taker}: {problem.why}").violation(pick.label)
+        raise Problem(problem.rule, problem.source, f"{possessive(shown)} army cannot join {taker}: {problem.why}").violation(pick.label)
     army = state.own_units(neutral.army, taker)  # the taker's own types (issue 28)
     on_land = [(u, n) for u, n in army if not board.catalog.unit_type(u).is_ship]
     at_sea = [(u, n) for u, n in army if board.catalog.unit_type(u).is_ship]
@@ -374,7 +375,9 @@ def _take_army(state: DraftState, scenario: Scenario, step: Step, taker: str, at
     if at_sea:
         zone = _destination(scenario, step, place, pick) if step.to is not None else None
         if zone is None:
-            raise Problem(scenario.rule, scenario.source, f"{shown}'s army has ships and the scenario names no sea zone for them").violation(pick.label)
+            raise Problem(scenario.rule, scenario.source, f"{possessive(shown)} army has ships and the scenario names no sea zone for them").violation(
+                pick.label
+            )
         _refuse_enemies_at_sea(state, scenario, "places", taker, at_sea, zone, pick)
         changes += [PlaceUnits(zone, taker, u, n) for u, n in at_sea]
         line += f"; its ships {', '.join(f'{n} {u}' for u, n in at_sea)} in {names.shown(zone)}"
@@ -398,9 +401,9 @@ def step_words(step: Step) -> str:
     if step.kind == "place":
         return f"{step.power} place {units} in {step.at}"
     if step.kind == "remove":
-        return f"{step.power}'s {units} removed from {step.at}"
+        return f"{possessive(step.power)} {units} removed from {step.at}"
     if step.kind == "move":
-        return f"{step.power}'s {units} move from {step.at} to {step.to}"
+        return f"{possessive(step.power)} {units} move from {step.at} to {step.to}"
     if step.kind == "capture":
         return f"{step.at} captured by {step.power}"
     return f"every unit of {step.power or step.side} in {step.at} destroyed"

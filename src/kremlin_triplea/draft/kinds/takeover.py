@@ -28,6 +28,7 @@ class TerritoryTakeoverParams(OptionParams):
 
     KIND: ClassVar[str] = "territory_takeover"
     KEYS: ClassVar[tuple[str, ...]] = ("units", "forbidden_units")
+    QUOTES: ClassVar[frozenset[str]] = frozenset({"enemy_held", "units", "forbidden_units", "retreat"})
 
     units: tuple[tuple[str, int], ...]  # placed for the taking power
     forbidden_units: tuple[str, ...]  # a territory holding one of these may not be taken

@@ -1,0 +1,120 @@
+"""What TripleA 2.x cannot make of a game's attachments and delegates, judged by the tables derived from it.
+
+2.7's ``GameParser.parseAttachment`` makes each attachment of the class its ``javaClass`` names (the name after the
+last dot, one of ``XmlGameElementMapper``'s: check/engine_tables.py) on the thing its ``type`` names, then sets each
+option as ``setOptions`` does: a ``name`` or ``value`` absent or empty leaves the option out; the name is
+decapitalized (``TransportCapacity`` is ``transportCapacity``, ``CANBLITZ`` is ``cANBLITZ``) and legacy names are
+renamed; the class must have a property of that name ("Missing property definition for option"), and the property
+refuses a value it cannot read (an ``int`` one what ``Integer.parseInt`` refuses, a ``boolean`` one anything but
+``true``/``false`` in any case). A delegate's ``javaClass`` must name one of the delegates 2.7 makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lxml import etree
+
+from kremlin_triplea.check.engine_tables import attachment_class, is_delegate, option_kind, options_of, triplea2
+from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
+from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
+
+#: What an attachment's ``type`` may be, ``unitType`` when it has none (GameParser.findAttachment's switch, matched
+#: exactly: ``Territory`` is refused as "Type not found to attach to").
+ATTACHABLE_TYPES = ("unitType", "territory", "resource", "territoryEffect", "player", "relationship", "technology")
+
+#: Option names 2.7 renames before looking them up, matched ignoring case (LegacyPropertyMapper.mapLegacyOptionName).
+LEGACY_OPTION_NAMES = {
+    "isparatroop": "isAirTransportable",
+    "isinfantry": "isLandTransportable",
+    "ismechanized": "isLandTransportable",
+    "occupiedterrof": "originalOwner",
+    "isimpassible": "isImpassable",
+    "turns": "rounds",
+}
+
+
+def decapitalized(name: str) -> str:
+    """An option name as 2.7 looks it up (GameParser.decapitalize: its first letter in lower case)."""
+    return name[:1].lower() + name[1:]
+
+
+def option_name(name: str) -> str:
+    """The property an option of ``name`` sets in 2.7: decapitalized, then a legacy name renamed."""
+    name = decapitalized(name)
+    return LEGACY_OPTION_NAMES.get(name.lower(), name)
+
+
+def _ignored(name: str, value: str) -> bool:
+    """Options 2.7 skips (LegacyPropertyMapper.ignoreOptionName)."""
+    return name.lower() == "takeunitcontrol" or (name.lower() == "giveunitcontrol" and value in ("true", "false"))
+
+
+def _legacy_value(name: str, value: str) -> str:
+    """A legacy option value as 2.7 reads it (LegacyPropertyMapper.mapLegacyOptionValue)."""
+    if name.lower() == "victorycity" and value.lower() in ("true", "false"):
+        return "1" if value.lower() == "true" else "0"
+    if name.lower() == "conditiontype" and value.lower() == "xor":
+        return "1"
+    return value
+
+
+def attachments_the_engine_cannot_make(game: GameIndex) -> Iterator[Finding]:
+    """Attachments of a ``javaClass`` 2.x has no attachment for, or of a ``type`` it attaches nothing to."""
+    if game.engine != TRIPLEA_2:
+        return
+    known = sorted(triplea2()["attachments"])
+    for element in game.attachments:
+        java_class = element.get("javaClass")
+        if java_class is None:
+            yield element, f"attachment {element.get('name')!r} has no javaClass; {REFUSES}"
+        elif attachment_class(java_class) is None:
+            yield element, f"attachment {element.get('name')!r} javaClass: {unknown('attachment class', java_class.rsplit('.', 1)[-1], known)}; {REFUSES}"
+        type_ = element.get("type") or "unitType"
+        if type_ not in ATTACHABLE_TYPES:
+            yield element, f"attachment {element.get('name')!r} type: {unknown('attachment type', type_, ATTACHABLE_TYPES)}; {REFUSES}"
+
+
+def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
+    """Options an attachment's class has no property for, or whose value its ``int`` or ``boolean`` property refuses."""
+    if game.engine != TRIPLEA_2:
+        return
+    for attachment in game.attachments:
+        java_class = attachment_class(attachment.get("javaClass"))
+        if java_class is None:
+            continue  # attachments_the_engine_cannot_make
+        for option in attachment.iterfind("option"):
+            found = _option_refusal(java_class, option)
+            if found:
+                yield option, f"{java_class} option {option.get('name')}: {found}; {REFUSES}"
+
+
+def _option_refusal(java_class: str, option: etree._Element) -> str | None:
+    written, value = option.get("name"), option.get("value")
+    if not written or not value:
+        return None  # left out (an empty attribute is read as none)
+    name = option_name(written)
+    if _ignored(name, value):
+        return None
+    kind = option_kind(java_class, name)
+    if kind is None:
+        return f"{java_class} has no such option ({unknown('option', name, options_of(java_class))})"
+    count = option.get("count")
+    value = _legacy_value(name, f"{count}:{value}" if count else value)
+    if kind == "int" and java_int(value) is None:
+        return f"{shown(value)} is {why_not_java_int(value)}"
+    if kind == "boolean" and java_boolean(value) is None:
+        return f"{value!r} is neither true nor false"
+    return None
+
+
+def delegates_the_engine_cannot_make(game: GameIndex) -> Iterator[Finding]:
+    """Delegates whose ``javaClass`` names no delegate 2.x makes."""
+    if game.engine != TRIPLEA_2:
+        return
+    for element in game.root.iterfind("gamePlay/delegate"):
+        java_class = element.get("javaClass")
+        if java_class is None:
+            yield element, f"delegate {element.get('name')!r} has no javaClass; {REFUSES}"
+        elif not is_delegate(java_class):
+            yield element, f"delegate {element.get('name')!r} javaClass: {unknown('delegate class', java_class, triplea2()['delegates'])}; {REFUSES}"

@@ -1,0 +1,304 @@
+"""What TripleA 2.x refuses in a game's structure, and its own validation of what it read (issue 44).
+
+Each check says what 2.7.15472 does, read from its ``GameParser``, ``GameParsingValidation`` and attachment
+classes; tests/test_validate_27_classes.py holds, for each, a game 2.7 refuses (or misreads) and one it reads,
+judged by 2.7 itself. Where a check needs the engine's names (an option's kind, a game property's type, a fresh
+attachment's values) it reads them from the tables derived from the engine (check/engine_tables.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lxml import etree
+
+from kremlin_triplea.check.engine_tables import attachment_class, game_property_type, triplea2
+from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
+from kremlin_triplea.check.javaread import java_boolean, java_int
+from kremlin_triplea.check.name_checks import OPTION_REFERENCES
+from kremlin_triplea.check.option_checks import option_name
+
+#: The sections 2.7's GameParser reads without asking whether the file has them (a NullPointerException when not):
+#: each path from ``<game>``.
+REQUIRED_SECTIONS = ("playerList", "map", "gamePlay", "gamePlay/sequence", "attachmentList")
+
+
+def sections_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
+    """A game without a section 2.7 reads unasked (a picture, ``<game/>``, a game missing its ``<gamePlay>``)."""
+    if game.engine != TRIPLEA_2:
+        return
+    for path in REQUIRED_SECTIONS:
+        if game.root.find(path) is None:
+            yield game.root, f"the game has no <{path.replace('/', '> <')}>; {REFUSES}"
+
+
+#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attribute.
+REQUIRED_ATTRIBUTES = {"playerList/alliance": "alliance"}
+
+
+def attributes_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
+    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name."""
+    if game.engine != TRIPLEA_2:
+        return
+    for path, attribute in REQUIRED_ATTRIBUTES.items():
+        for element in game.root.iterfind(path):
+            if not element.get(attribute):
+                yield element, f"<{element.tag}> has no {attribute}; {REFUSES}"
+
+
+def rules_without_cost_or_result(game: GameIndex) -> Iterator[Finding]:
+    """A production or repair rule without a ``<cost>`` ("No costs for production rule") or ``<result>``."""
+    for kind in ("productionRule", "repairRule"):
+        for rule in game.root.iterfind(f"production/{kind}"):
+            for part in ("cost", "result"):
+                if rule.find(part) is None:
+                    yield rule, f"<{kind}> {rule.get('name')!r} has no <{part}>; {REFUSES}"
+
+
+def rules_in_a_frontier_twice(game: GameIndex) -> Iterator[Finding]:
+    """A production or repair frontier naming one rule twice (ProductionFrontier.addRule: "Rule already added")."""
+    for frontier, rules in (("productionFrontier", "frontierRules"), ("repairFrontier", "repairRules")):
+        for element in game.root.iterfind(f"production/{frontier}"):
+            seen: set[str | None] = set()
+            for rule in element.iterfind(rules):
+                if rule.get("name") in seen:
+                    yield rule, f"<{frontier}> {element.get('name')!r} names rule {rule.get('name')!r} twice; {REFUSES}"
+                seen.add(rule.get("name"))
+
+
+#: The declarations 2.7 makes a named thing of, which cannot be nameless (an empty name is read as none, and the
+#: thing's constructor refuses none: "Could not parse: null").
+NAMED_DECLARATIONS = {
+    "territory": "map/territory",
+    "player": "playerList/player",
+    "unit type": "unitList/unit",
+    "resource": "resourceList/resource",
+    "production rule": "production/productionRule",
+    "production frontier": "production/productionFrontier",
+    "repair rule": "production/repairRule",
+    "territory effect": "territoryEffectList/territoryEffect",
+    "relationship type": "relationshipTypes/relationshipType",
+    "technology": "technology/technologies/techname",
+    "attachment": "attachmentList/attachment",
+}
+
+
+def nameless_declarations(game: GameIndex) -> Iterator[Finding]:
+    """A territory, player, unit type, rule, ... or attachment without a name, or with an empty one."""
+    if game.engine != TRIPLEA_2:
+        return
+    for kind, path in NAMED_DECLARATIONS.items():
+        for element in game.root.iterfind(path):
+            if not element.get("name"):
+                yield element, f"a {kind} without a name; {REFUSES}"
+
+
+#: The relationship types every 2.x game has without declaring them (RelationshipTypeList's own).
+BUILT_IN_RELATIONSHIP_TYPES = ("self_relation", "null_relation")
+
+
+def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
+    """Names 2.7 looks up that the game does not declare: a relationship's ``type``, a resource's ``isDisplayedFor``
+    players (``NONE`` in any case is none), and option values that are only names of one kind (as the tables say)."""
+    if game.engine != TRIPLEA_2:
+        return
+    types = [e.get("name", "") for e in game.root.iterfind("relationshipTypes/relationshipType")] + list(BUILT_IN_RELATIONSHIP_TYPES)
+    for element in game.root.iterfind("initialize/relationshipInitialize/relationship"):
+        if element.get("type") not in types:
+            yield element, f"relationship type: {unknown('relationship type', element.get('type') or '', types)}; {REFUSES}"
+    for element in game.root.iterfind("resourceList/resource"):
+        shown_for = element.get("isDisplayedFor")
+        if not shown_for or shown_for.upper() == "NONE":
+            continue
+        for name in shown_for.split(":"):
+            if name not in game.declared["player"] and name != NEUTRAL:
+                yield element, f"resource {element.get('name')!r} isDisplayedFor: {unknown('player', name, game.declared['player'])}; {REFUSES}"
+    yield from _player_techs(game)
+    yield from _option_names(game)
+
+
+def technologies(game: GameIndex) -> set[str]:
+    """The names and properties 2.7 finds a technology by (TechnologyFrontier.getAdvanceByName/ByProperty): each
+    ``techname``'s name; a built-in one's name and property when a ``techname`` names it (by its property, or in
+    ``tech``); every built-in one when the game has no ``<technology>`` (TechAdvance.createDefaultTechAdvances)."""
+    built_in = triplea2()["technologies"]
+    if game.root.find("technology") is None:
+        return set(built_in) | set(built_in.values())
+    found = set()
+    for techname in game.root.iterfind("technology/technologies/techname"):
+        name, tech = techname.get("name") or "", techname.get("tech") or ""
+        found.add(name)
+        if tech.strip():
+            found.add(tech)  # a generic advance's property is its built-in one's
+        elif name in built_in:
+            found |= {name, built_in[name]}
+    return found
+
+
+def _player_techs(game: GameIndex) -> Iterator[Finding]:
+    known = technologies(game)
+    for tech in game.root.iterfind("technology/playerTech/category/tech"):
+        if tech.get("name") not in known:
+            yield tech, f"playerTech tech: {unknown('technology', tech.get('name') or '', known)}; {REFUSES}"
+
+
+def _option_names(game: GameIndex) -> Iterator[Finding]:
+    for attachment in game.attachments:
+        java_class = attachment_class(attachment.get("javaClass"))
+        if java_class is None:
+            continue
+        properties = triplea2()["attachments"][java_class]["properties"]
+        for option in attachment.iterfind("option"):
+            written, value = option.get("name"), option.get("value")
+            if not written or not value or option.get("count"):
+                continue
+            name = option_name(written)
+            found = properties.get(name, {})
+            kind = found.get("names")
+            if kind is None or found.get("count_first") or (java_class, name) in OPTION_REFERENCES:  # those: unknown_names_in_options
+                continue
+            if name == "giveUnitControl" and value in ("true", "false"):
+                continue  # skipped by 2.7 (LegacyPropertyMapper.ignoreOptionName)
+            if value in found.get("words", ()):
+                continue  # a word 2.7 takes instead of names (as the probes found)
+            listed = value.split(":")
+            if found.get("parts") and len(listed) not in found["parts"]:
+                yield option, f"{java_class} option {written}: {len(listed)} names where 2.7 takes {' or '.join(map(str, found['parts']))}; {REFUSES}"
+                continue
+            for each in listed:
+                if not game.has(kind, each):
+                    yield option, f"{java_class} option {written}: {unknown(kind, each, game.declared[kind])}; {REFUSES}"
+                    break
+
+
+def _option_value(attachment: etree._Element, java_class: str, name: str):
+    """The value 2.7 gives ``name`` on ``attachment``: its last option's, read by the property's kind, else the
+    derived default (None when neither says: the check then leaves the attachment alone)."""
+    found = triplea2()["attachments"][java_class]["properties"].get(name, {})
+    value = found.get("default")
+    kind = found.get("kind")
+    for option in attachment.iterfind("option"):
+        if option.get("name") and option.get("value") and option_name(option.get("name")) == name:
+            text = option.get("value")
+            value = java_int(text) if kind == "int" else java_boolean(text) if kind == "boolean" else None
+    return value
+
+
+#: UnitAttachment.validate: what an air, sea or land unit may not have (each: a property and the value that is
+#: "not set"; any other value is refused: "air units cannot have certain properties").
+UNIT_KINDS_MAY_NOT_HAVE = {
+    "air": {
+        "isSea": False,
+        "transportCost": -1,
+        "carrierCapacity": -1,
+        "canBlitz": False,
+        "canBombard": False,
+        "isLandTransportable": False,
+        "isLandTransport": False,
+        "isAirTransportable": False,
+        "isCombatTransport": False,
+    },
+    "sea": {
+        "canBlitz": False,
+        "isStrategicBomber": False,
+        "carrierCost": -1,
+        "transportCost": -1,
+        "isLandTransportable": False,
+        "isLandTransport": False,
+        "isAirTransportable": False,
+        "isAirTransport": False,
+        "isKamikaze": False,
+    },
+    "land": {"canBombard": False, "carrierCapacity": -1, "bombard": -1, "isAirTransport": False, "isCombatTransport": False, "isKamikaze": False},
+}
+
+
+def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
+    """Unit attachments 2.x's game selector refuses (UnitAttachment.validate, run by GameParsingValidation): an air,
+    sea or land unit with a property its kind may not have, or fewer than one hit point."""
+    if game.engine != TRIPLEA_2:
+        return
+    for attachment in game.attachments:
+        if attachment_class(attachment.get("javaClass")) != "UnitAttachment":
+            continue
+        kind = "air" if _option_value(attachment, "UnitAttachment", "isAir") else "sea" if _option_value(attachment, "UnitAttachment", "isSea") else "land"
+        wrong = sorted(name for name, unset in UNIT_KINDS_MAY_NOT_HAVE[kind].items() if _option_value(attachment, "UnitAttachment", name) not in (unset, None))
+        if wrong:
+            yield attachment, f"{attachment.get('attachTo')!r}: {kind} units cannot have {', '.join(wrong)}; {REFUSES}"
+        hit_points = _option_value(attachment, "UnitAttachment", "hitPoints")
+        if hit_points is not None and hit_points < 1:
+            yield attachment, f"{attachment.get('attachTo')!r}: hitPoints cannot be zero or negative; {REFUSES}"
+        for option in attachment.iterfind("option"):  # validate() looks up every unit of each requiresUnits
+            if option.get("name") and option.get("value") and option_name(option.get("name")) == "requiresUnits":
+                missing = next((n for n in option.get("value").split(":") if not game.has("unit type", n)), None)
+                if missing is not None:
+                    yield option, f"UnitAttachment option requiresUnits: {unknown('unit type', missing, game.declared['unit type'])}; {REFUSES}"
+
+
+def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
+    """Canals 2.x's game selector refuses (CanalAttachment.validate): one without a canalName or landTerritories,
+    or named other than ``canalAttachment...``; a canal name on other than two sea zones."""
+    if game.engine != TRIPLEA_2:
+        return
+    zones: dict[str, set[str]] = {}
+    first: dict[str, etree._Element] = {}
+    for attachment in game.attachments:
+        if attachment_class(attachment.get("javaClass")) != "CanalAttachment":
+            continue
+        set_to = {option_name(o.get("name") or ""): o.get("value") for o in attachment.iterfind("option") if o.get("name") and o.get("value")}
+        name = set_to.get("canalName")
+        if not name:
+            yield attachment, f"canal attachment {attachment.get('name')!r} has no canalName; {REFUSES}"
+            continue
+        if not (attachment.get("name") or "").startswith("canalAttachment"):
+            yield attachment, f"canal attachment {attachment.get('name')!r}: its name must start with 'canalAttachment'; {REFUSES}"
+        if not set_to.get("landTerritories"):
+            yield attachment, f"canal {name!r} has no landTerritories; {REFUSES}"
+        if attachment.get("type") == "territory":
+            zones.setdefault(name, set()).add(attachment.get("attachTo", ""))
+            first.setdefault(name, attachment)
+    for name, territories in zones.items():
+        if len(territories) != 2:
+            yield first[name], f"canal {name!r} is on {len(territories)} sea zone{'s' if len(territories) != 1 else ''}, not exactly 2; {REFUSES}"
+
+
+def _property_value(prop: etree._Element) -> str | None:
+    """A property's value as 2.7 reads it: a ``<value>`` child's text (trimmed) before the ``value`` attribute."""
+    child = prop.find("value")
+    if child is not None:
+        return (child.text or "").strip()
+    return prop.get("value") or None
+
+
+def _inferred_type(value: str | None) -> str:
+    """PropertyValueTypeInference.inferType: ``boolean`` for true/false in any case, ``int`` for what Guava's
+    Ints.tryParse reads (ASCII digits, an optional minus, within a Java int), else ``String``."""
+    if value is None:
+        return "String"
+    if java_boolean(value) is not None:
+        return "boolean"
+    digits = value[1:] if value.startswith("-") else value
+    if digits.isascii() and digits.isdigit() and java_int(value) is not None:
+        return "int"
+    return "String"
+
+
+def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
+    """A game property 2.x reads as a flag or a number whose value it keeps as something else (``Low Luck="yes"``):
+    the game loads, and fails when the engine asks for it (a ClassCastException, in an AI's turn)."""
+    if game.engine != TRIPLEA_2:
+        return
+    for prop in game.root.iterfind("propertyList/property"):
+        name = prop.get("name")
+        wanted = game_property_type(name) if name else None
+        value = _property_value(prop)
+        if wanted is None or value is None:
+            continue
+        found = _inferred_type(value)
+        if found != wanted:
+            what = {"boolean": "a flag (true or false)", "int": "a whole number"}[wanted]
+            yield (
+                prop,
+                f"property {name!r} value {value!r} is read by TripleA 2.x as {'text' if found == 'String' else found}, "
+                f"where it reads {what}: the game fails when it asks (ClassCastException)",
+            )

@@ -1,0 +1,70 @@
+"""House sets on maps they were not written for (issue 41): a map profile that lists the set in `rulesets` and maps its
+names opens it to the map, as a Kremlin ruleset's profile does; `profile check` reads the same list. What the map lacks
+(a strait, a unit name, a power) is written nowhere and left to the players in the notes; a drawn advantage is one the
+map can take. Each real map of tests/data, its profile drafted by `profile new` as a host drafts one.
+"""
+
+from __future__ import annotations
+
+from html import unescape
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.invariants import board_problems
+from kremlin_triplea.game import load
+from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.report.notes import add_notes
+from kremlin_triplea.rules.house_rules import HouseChoices
+from kremlin_triplea.rules.names import Names
+from kremlin_triplea.rules.profile import load_profile
+from kremlin_triplea.rules.tomlfile import DataFileError
+from support.house import duplicates
+
+DATA = Path(__file__).resolve().parent / "data"
+UNSEEN = [
+    DATA / "world_war_ii_v4" / "WW2v4.xml",
+    pytest.param(DATA / "world_war_ii_v5_1942" / "WW2v5_1942_2nd.xml", marks=pytest.mark.slow),
+    pytest.param(DATA / "world_war_ii_v6_1941" / "WW2v6_1941.xml", marks=pytest.mark.slow),
+    pytest.param(DATA / "total_world_war" / "Total_World_War_Dec1941_3.0.xml", marks=pytest.mark.slow),  # each power its own unit types
+]
+
+
+def _profile(game: Path, folder: Path, *house: str) -> Path:
+    """The profile `profile new` drafts for kremlin-aa50 on ``game``, listing the house sets too (a line the host adds)."""
+    profile = folder / f"{game.stem}.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(profile)])
+    assert made.exit_code == 0, made.output
+    if house:
+        text = profile.read_text(encoding="utf-8").replace('rulesets = ["kremlin-aa50"]', f"rulesets = {['kremlin-aa50', *house]!r}".replace("'", '"'))
+        profile.write_text(text, encoding="utf-8")
+        checked = CliRunner().invoke(main, ["profile", "check", str(profile)])
+        assert checked.exit_code == 0, checked.output  # `profile check` takes the house set in `rulesets`
+    return profile
+
+
+@pytest.mark.parametrize("game", UNSEEN, ids=lambda p: p.name)
+def test_a_house_set_applies_on_a_map_whose_profile_lists_it_what_it_lacks_left_to_the_players(game: Path, tmp_path: Path) -> None:
+    profile = load_profile(_profile(game, tmp_path, "house-revised"))
+    for seed in range(3):
+        written = load(game)
+        names = Names(written.board, profile, tuple(written.board.catalog.alliances()))
+        factories = names.units_of_any_power("factory")
+        before = board_problems(written.board, factories)
+        result = add_notes(apply_house_rules(written, [HouseChoices("house-revised", seed=seed)], profile=profile))
+        assert board_problems(written.board, factories) <= before
+        assert duplicates(written.to_bytes()) == duplicates(game.read_bytes())  # Total World War has two of its own
+        notes = unescape(written.board.properties["notes"])
+        # Every rule this map cannot express is warned of and quoted for the players.
+        assert result.rules.unwritten and len(result.warnings) >= len(result.rules.unwritten)
+        for rule, _ in result.rules.unwritten:
+            assert rule.title in notes
+
+
+def test_a_profile_that_does_not_list_the_set_is_refused_saying_what_opens_it(tmp_path: Path) -> None:
+    game = UNSEEN[0]
+    profile = load_profile(_profile(game, tmp_path))
+    with pytest.raises(DataFileError, match=r"house-revised is written for the maps .*list it in the map profile's `rulesets`"):
+        apply_house_rules(load(game), [HouseChoices("house-revised", seed=1)], profile=profile)

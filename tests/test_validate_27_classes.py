@@ -1,0 +1,290 @@
+"""validate agrees with TripleA 2.7 on each class of issue 44, and 2.7's verdicts are 2.7's.
+
+Each case is one edit of a real game and the verdict TripleA 2.7.15472 gives the edited file (scripts/
+judge_with_triplea27.py: ``refuses``, ``misreads`` or ``reads``). The quick test holds validate to those verdicts
+(an error for ``refuses`` and ``misreads``, none for ``reads``); the engine test asks 2.7 again and fails when the
+recorded verdict is not the engine's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+import pytest
+from lxml import etree
+
+from kremlin_triplea.check.validate import validate_tree
+from support.judge27 import judged_by_27
+from support.mutate_games import mutated
+from support.paths import AA50_1942, CORPUS_DIR, PINNED_GAMES
+
+DRAGON_WAR = CORPUS_DIR / "dragon_war.xml"  # relationships, technologies, support attachments, requiresUnits
+INVASION_USA = CORPUS_DIR / "Invasion_USA.xml"
+GAME_270BC = CORPUS_DIR / "270BC.xml"  # an int game property: maxFactoriesPerTerritory
+
+CAN_BLITZ = '<option name="canBlitz" value="true"/>'
+CAPACITY = '<option name="transportCapacity" value="2"/>'
+UNIT_CLASS = 'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n      <option name="movement" value="2"/>'
+SUEZ = 'attachTo="15 Sea Zone" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">\n      <option name="canalName" value="Suez Canal"/>'
+INFANTRY_RULE = '<cost resource="PUs" quantity="3"/>\n      <result resourceOrUnit="infantry" quantity="1"/>'
+LOW_LUCK = '<property name="Low Luck" value="false" editable="true">'
+OWNER = '<territoryOwner territory="Germany" owner="Germans"/>'
+MAX_FACTORIES = '<property name="maxFactoriesPerTerritory" value="1"/>'
+
+
+def _unit(name: str, option: str) -> Callable[[str], str]:
+    start = f'<attachment name="unitAttachment" attachTo="{name}" javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">'
+    return _sub(start, f"{start}\n      {option}")
+
+
+def _sub(old: str, new: str) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, 1)
+
+    return edit
+
+
+def _re(pattern: str, new: str) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        edited, count = re.subn(pattern, new, text, count=1)
+        assert count == 1, pattern
+        return edited
+
+    return edit
+
+
+@attrs.frozen
+class MutatedBy:
+    """The edit the generative differential made of a case's game with ``seed`` (tests/support/mutate_games.py)."""
+
+    seed: int
+
+
+def mutated_by(seed: int) -> MutatedBy:
+    return MutatedBy(seed)
+
+
+def _without(section: str) -> Callable[[str], str]:
+    return lambda text: text[: text.index(f"<{section}>")] + text[text.index(f"</{section}>") + len(section) + 3 :]
+
+
+def _empty_name(tag: str) -> Callable[[str], str]:
+    return _re(rf'<{tag}\s+name="[^"]*"', f'<{tag} name=""')
+
+
+@attrs.frozen
+class Case:
+    kind: str  # the class of issue 44
+    name: str
+    base: Path
+    edit: Callable[[str], str] | str | MutatedBy  # the edit, the whole file, or a generated edit
+    verdict: str  # 2.7's: refuses, misreads or reads
+
+
+CASES = [
+    # option flags and numbers in attachment options (DefaultAttachment.getBool / getInt)
+    Case("option values", "canBlitz 'sure'", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlitz" value="sure"/>'), "refuses"),
+    Case("option values", "canBlitz 'yes'", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlitz" value="yes"/>'), "refuses"),
+    Case("option values", "canBlitz 'TRUE'", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlitz" value="TRUE"/>'), "reads"),
+    Case("option values", "transportCapacity with a count", AA50_1942, _sub(CAPACITY, '<option name="transportCapacity" value="2" count="1"/>'), "refuses"),
+    Case("option values", "isMarine 'true' (a legacy flag of a number)", AA50_1942, _unit("infantry", '<option name="isMarine" value="true"/>'), "reads"),
+    # option names: decapitalized, legacy names, case
+    Case("option names", "TransportCapacity", AA50_1942, _sub(CAPACITY, '<option name="TransportCapacity" value="2"/>'), "reads"),
+    Case("option names", "CanBlitz", AA50_1942, _sub(CAN_BLITZ, '<option name="CanBlitz" value="true"/>'), "reads"),
+    Case("option names", "CANBLITZ", AA50_1942, _sub(CAN_BLITZ, '<option name="CANBLITZ" value="true"/>'), "refuses"),
+    Case("option names", "canblitz", AA50_1942, _sub(CAN_BLITZ, '<option name="canblitz" value="true"/>'), "refuses"),
+    Case("option names", "a misspelt option", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlits" value="true"/>'), "refuses"),
+    Case("option names", "an option without value", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlits"/>'), "reads"),
+    Case("option names", "an option of an empty name", AA50_1942, _sub(CAN_BLITZ, '<option name="" value="true"/>'), "reads"),
+    Case("option names", "isParatroop (legacy)", AA50_1942, _sub(CAN_BLITZ, '<option name="isParatroop" value="true"/>'), "reads"),
+    Case("option names", "takeUnitControl (ignored)", AA50_1942, _sub(CAN_BLITZ, '<option name="takeUnitControl" value="whatever"/>'), "reads"),
+    # javaClass of attachments and delegates, attachment type
+    Case("javaClass", "a misspelt attachment class", AA50_1942, _sub(UNIT_CLASS, UNIT_CLASS.replace("UnitAttachment", "UnitAtachment")), "refuses"),
+    Case(
+        "javaClass", "an attachment class without package", AA50_1942, _sub(UNIT_CLASS, UNIT_CLASS.replace("games.strategy.triplea.attachments.", "")), "reads"
+    ),
+    Case(
+        "javaClass",
+        "an attachment class in another package",
+        AA50_1942,
+        _sub(UNIT_CLASS, UNIT_CLASS.replace("games.strategy.triplea.attachments.", "foo.")),
+        "reads",
+    ),
+    Case(
+        "javaClass",
+        "a misspelt delegate class",
+        AA50_1942,
+        _sub("games.strategy.triplea.delegate.BattleDelegate", "games.strategy.triplea.delegate.BatleDelegate"),
+        "refuses",
+    ),
+    Case("javaClass", "a delegate class without package", AA50_1942, _sub("games.strategy.triplea.delegate.BattleDelegate", "BattleDelegate"), "reads"),
+    Case(
+        "javaClass", "a delegate class in another package", AA50_1942, _sub("games.strategy.triplea.delegate.BattleDelegate", "foo.BattleDelegate"), "refuses"
+    ),
+    Case("attachment type", "type 'teritory'", AA50_1942, _sub(SUEZ, SUEZ.replace('type="territory"', 'type="teritory"')), "refuses"),
+    Case("attachment type", "type 'Territory'", AA50_1942, _sub(SUEZ, SUEZ.replace('type="territory"', 'type="Territory"')), "refuses"),
+    # references looked up
+    Case("references", "a relationship of an unknown type", DRAGON_WAR, _re(r'(<relationship [^>]*type=")[^"]*"', r'\1Frenemy"'), "refuses"),
+    Case("references", "isDisplayedFor an unknown player", DRAGON_WAR, _re(r'(<resource name="[^"]*")', r'\1 isDisplayedFor="Nobody"'), "refuses"),
+    Case("references", "isDisplayedFor 'none'", DRAGON_WAR, _re(r'(<resource name="[^"]*")', r'\1 isDisplayedFor="none"'), "reads"),
+    Case("references", "a playerTech tech unknown", DRAGON_WAR, _re(r'<tech name="[^"]*"', '<tech name="warpDrive"'), "refuses"),
+    Case(
+        "references",
+        "a support attachment's unknown unitType",
+        DRAGON_WAR,
+        _re(r'(UnitSupportAttachment"[^>]*>\s*(?:<option[^>]*/>\s*)*?<option name="unitType" value=")[^"]*"', r'\1dragonfly"'),
+        "refuses",
+    ),
+    Case("references", "requiresUnits of an unknown unit", DRAGON_WAR, _re(r'(<option name="requiresUnits" value=")[^"]*"', r'\1dragonfly"'), "refuses"),
+    # rules, sections, names
+    Case("structure", "a production rule without cost", AA50_1942, _sub(INFANTRY_RULE, '<result resourceOrUnit="infantry" quantity="1"/>'), "refuses"),
+    Case("structure", "a production rule without result", AA50_1942, _sub(INFANTRY_RULE, '<cost resource="PUs" quantity="3"/>'), "refuses"),
+    Case("structure", "no gamePlay", AA50_1942, _without("gamePlay"), "refuses"),
+    Case("structure", "no playerList", AA50_1942, _without("playerList"), "refuses"),
+    Case("structure", "no attachmentList", AA50_1942, _without("attachmentList"), "refuses"),
+    Case(
+        "structure",
+        "an SVG picture",
+        AA50_1942,
+        '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5"/></svg>',
+        "refuses",
+    ),
+    Case("structure", "<game/>", AA50_1942, '<?xml version="1.0"?><game/>', "refuses"),
+    *(
+        Case("empty names", f"an empty {tag} name", DRAGON_WAR, _empty_name(tag), verdict)
+        for tag, verdict in (
+            ("territory", "refuses"),
+            ("unit", "refuses"),
+            ("attachment", "refuses"),
+            ("relationshipType", "refuses"),
+            ("techname", "refuses"),
+            ("step", "reads"),
+            ("category", "reads"),
+            ("property", "reads"),
+        )
+    ),
+    Case("empty names", "an empty productionRule name", INVASION_USA, _empty_name("productionRule"), "refuses"),
+    Case("empty names", "an attachment without name", DRAGON_WAR, _re(r'<attachment name="[^"]*"', "<attachment"), "refuses"),
+    # 2.7's own validation (GameParsingValidation: each attachment's validate())
+    Case("2.7 validation", "an air unit with canBlitz", AA50_1942, _unit("fighter", CAN_BLITZ), "refuses"),
+    Case("2.7 validation", "a sea unit with transportCost", AA50_1942, _unit("destroyer", '<option name="transportCost" value="2"/>'), "refuses"),
+    Case("2.7 validation", "a land unit with carrierCapacity", AA50_1942, _unit("infantry", '<option name="carrierCapacity" value="1"/>'), "refuses"),
+    Case("2.7 validation", "a unit of no hit points", AA50_1942, _unit("infantry", '<option name="hitPoints" value="0"/>'), "refuses"),
+    Case("2.7 validation", "a canal of one sea zone", AA50_1942, _sub(SUEZ, SUEZ.replace("Suez Canal", "Lonely Canal")), "refuses"),
+    # 2.7's XML mapping (XmlMapper, XmlParser): tags in any case and by local name, anywhere below their parent, a
+    # parent ending at the first end tag of its name, the last section of two, legacy spellings, empty as absent
+    Case("XML mapping", "<OPTION> with a bad flag", AA50_1942, _sub(CAN_BLITZ, '<OPTION name="canBlitz" value="sure"/>'), "refuses"),
+    Case("XML mapping", "an option in an unknown wrapper", AA50_1942, _sub(CAN_BLITZ, '<wrap><option name="canBlitz" value="sure"/></wrap>'), "refuses"),
+    Case(
+        "XML mapping",
+        "<gamePlay> in an unknown wrapper",
+        AA50_1942,
+        lambda t: t.replace("<gamePlay>", "<w><gamePlay>", 1).replace("</gamePlay>", "</gamePlay></w>", 1),
+        "reads",
+    ),
+    Case("XML mapping", "<GAMEPLAY>", AA50_1942, lambda t: t.replace("<gamePlay>", "<GAMEPLAY>", 1).replace("</gamePlay>", "</GAMEPLAY>", 1), "reads"),
+    Case(
+        "XML mapping",
+        "attatchTo",
+        AA50_1942,
+        _sub('attachment name="unitAttachment" attachTo="fighter"', 'attachment name="unitAttachment" attatchTo="fighter"'),
+        "reads",
+    ),
+    Case(
+        "XML mapping",
+        "<attatchment>",
+        AA50_1942,
+        _re(r'(?s)<attachment (name="unitAttachment" attachTo="fighter"[^>]*>.*?)</attachment>', r"<attatchment \1</attatchment>"),
+        "reads",
+    ),
+    Case("XML mapping", "a second, empty <map>", AA50_1942, lambda t: t.replace("</map>", "</map><map></map>", 1), "refuses"),
+    Case("XML mapping", "a second, empty <initialize>", AA50_1942, lambda t: t.replace("</initialize>", "</initialize><initialize></initialize>", 1), "reads"),
+    Case("XML mapping", "an empty owner", AA50_1942, _sub(OWNER, OWNER.replace('owner="Germans"', 'owner=""')), "refuses"),
+    Case(
+        "XML mapping",
+        "<map/> inside a territory ends the map",
+        AA50_1942,
+        _sub('<territory name="Germany"/>', '<territory name="Germany"><map/></territory>'),
+        "refuses",
+    ),
+    Case(
+        "XML mapping",
+        "an option of another namespace",
+        AA50_1942,
+        lambda t: t.replace("<game>", '<game xmlns:x="urn:x">', 1).replace(CAN_BLITZ, '<x:option name="canBlitz" value="sure"/>', 1),
+        "refuses",
+    ),
+    Case("XML mapping", "a territory in an unknown wrapper", AA50_1942, _sub("</map>", '<extra><territory name="Atlantis"/></extra></map>'), "reads"),
+    # property values of the wrong type (PropertyValueTypeInference, then Properties' casts)
+    Case("property types", "Low Luck 'yes'", AA50_1942, _sub(LOW_LUCK, '<property name="Low Luck" value="yes" editable="true">'), "misreads"),
+    Case("property types", "Low Luck 'yes', not editable", AA50_1942, _sub(LOW_LUCK, '<property name="Low Luck" value="yes" editable="false">'), "misreads"),
+    Case("property types", "Low Luck 'TRUE'", AA50_1942, _sub(LOW_LUCK, '<property name="Low Luck" value="TRUE" editable="true">'), "reads"),
+    Case(
+        "property types", "maxFactoriesPerTerritory '+1'", GAME_270BC, _sub(MAX_FACTORIES, '<property name="maxFactoriesPerTerritory" value="+1"/>'), "misreads"
+    ),
+    Case(
+        "property types",
+        "maxFactoriesPerTerritory 'true'",
+        GAME_270BC,
+        _sub(MAX_FACTORIES, '<property name="maxFactoriesPerTerritory" value="true"/>'),
+        "misreads",
+    ),
+    Case("property types", "maxFactoriesPerTerritory '-3'", GAME_270BC, _sub(MAX_FACTORIES, '<property name="maxFactoriesPerTerritory" value="-3"/>'), "reads"),
+]
+
+
+#: Disagreements the generative differential found (scripts/validate_differential.py, tests/test_validate_generative.py),
+#: each kept as the game and seed that made it: (kind, what, game, seed, 2.7's verdict).
+FOUND = [
+    ("option values", "isFactory '1_000' (a write-only flag)", "omaha.xml", 202004839, "refuses"),
+    ("option names", "OriginalOwner '1' (a reference looked up decapitalized)", "iron_blitz_Cold_War.xml", 2538594012, "refuses"),
+    ("numbers", "maxRunCount of a digit outside the BMP", "sword.xml", 258651995, "refuses"),
+    ("references", "an attachment without attachTo", "anzio.xml", 4011827363, "refuses"),
+    ("structure", "a frontier naming a rule twice", "omaha.xml", 1890252069, "refuses"),
+    ("references", "whenCapturedByGoesTo of one player (2.7 takes two)", "iron_blitz_2nd_Edition.xml", 2657114688, "refuses"),
+    ("references", "whenCapturedByGoesTo 'sure'", "classic_3rd_edition.xml", 2540246339, "refuses"),
+    ("structure", "an alliance without its name", "ww2v2.xml", 2532813204, "refuses"),
+    ("2.7 validation", "a canal whose landTerritories option lost its name", "kremlin.xml", 2945781980, "refuses"),
+    ("2.7 validation", "a canal whose landTerritories option has no name", "lhtr.xml", 3425118162, "refuses"),
+]
+CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
+
+
+def written(case: Case, folder: Path, index: int) -> Path:
+    path = folder / f"{index:03d}-{case.base.stem}.xml"
+    if isinstance(case.edit, MutatedBy):
+        path.write_bytes(mutated(case.base, case.edit.seed).data)
+        return path
+    text = case.edit if isinstance(case.edit, str) else case.edit(case.base.read_text(encoding="utf-8"))
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def validate_errors(path: Path) -> list[str]:
+    root = etree.parse(str(path), etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)).getroot()
+    return [p.message for p in validate_tree(root, path.name, read_dtd=False) if p.is_error]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("classes")
+    return [written(case, folder, index) for index, case in enumerate(CASES)]
+
+
+def test_validate_gives_27s_verdict_on_every_class(files: list[Path]) -> None:
+    wrong = []
+    for case, path in zip(CASES, files):
+        errors = validate_errors(path)
+        if bool(errors) != (case.verdict != "reads"):
+            wrong.append(f"{case.kind}: {case.name}: 2.7 {case.verdict}, validate {errors[:1] or 'valid'}")
+    assert wrong == []
+
+
+@pytest.mark.engine
+def test_the_recorded_verdicts_are_27s(files: list[Path]) -> None:
+    answers = judged_by_27(files)
+    assert [(case.name, a["verdict"]) for case, a in zip(CASES, answers)] == [(case.name, case.verdict) for case in CASES]
