@@ -610,24 +610,3 @@ def test_a_victory_city_the_map_names_verbatim_is_not_moved_to_a_neighbour(tmp_p
     data = tomllib.loads(new_profile(game, [load_named_ruleset("kremlin-aa50")], known=shipped_known_places()).text)
     assert "Ottawa" not in data["places"]
     assert "this game's Ottawa (its very name) is not one" in data["unmatched"]["Ottawa"]
-
-
-def test_a_board_identical_to_a_profiled_map_gets_that_profile_s_places(tmp_path: Path) -> None:
-    """Issue 46: a game on the very board of a profiled map (WW2v3 1941's territories and connections, under another
-    name) lost the places the hand-written profile gives, the open-sea zones of its scenarios first (their coasts
-    prove nothing). Every rule-text place of kremlin-aa50 that maps/world_war_ii_v3.toml translates is drafted the same."""
-    copy = tmp_path / "v3-copy.xml"
-    copy.write_text(re.sub(r'<info name="[^"]*"', '<info name="A copy of the 1941 board"', AA50_1941.read_text(encoding="utf-8"), count=1), encoding="utf-8")
-    game = load(copy)
-    ruleset = load_named_ruleset("kremlin-aa50")
-    hand = load_profile(REPO / "maps" / "world_war_ii_v3.toml")
-    data = tomllib.loads(new_profile(game, [ruleset], known=_known(), key=str(copy)).text)
-    expected = {}
-    for rule in rule_names(ruleset).places:
-        name = {k.lower(): v for k, v in hand.places.items()}.get(rule.lower())
-        numbered = re.match(r"Seazone (\d+)$", rule)
-        name = name or (hand.sea_zone_name.format(n=numbered.group(1)) if numbered else rule if rule in game.board.nodes else None)
-        if name is not None and name in game.board.nodes:
-            expected[rule] = name
-    drafted = {rule: data["places"].get(rule, rule if rule in game.board.nodes else None) for rule in expected}
-    assert drafted == expected, {r: (drafted[r], expected[r], data["unmatched"].get(r)) for r in expected if drafted[r] != expected[r]}

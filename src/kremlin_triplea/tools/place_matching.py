@@ -370,7 +370,7 @@ def _first_match(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) 
     """The game's territory for a rule-text place, by the surest evidence first: its own name, the one sea zone off a
     named coast, the name a hand-written profile gives it elsewhere, the land neighbours it has elsewhere, its words.
     Each step returns its match (or why there is none) when it decides, else None for the next step."""
-    for step in (_on_the_same_board, _by_name, _off_coast, _by_known_name):
+    for step in (_by_name, _off_coast, _by_known_name):
         found = step(board, rule, kind, evidence)
         if found is not None:
             return found
@@ -390,21 +390,6 @@ def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
     nation's ("Italian East Africa" is not the British "East Africa", issue 46). Who holds it proves nothing either
     way (Italian East Africa is British-held in AA50's 1941): such a place is for a person to match."""
     return not any(word in group for word in dropped for group in POWER_NAMES)
-
-
-def _on_the_same_board(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> PlaceMatch | None:
-    """On a board whose territories are a profiled map's, and the place with the same neighbours there: that profile's
-    place (issue 46: a copy of the pinned classic or v3 board lost the open-sea zones its scenarios name, whose coasts
-    prove nothing, though the hand-written profile names them)."""
-    here = board.plain_board
-    for known_place in evidence:
-        name = known_place.name
-        if known_place.board == here and name in board.nodes and frozenset(board.neighbours(name)) == known_place.neighbours:
-            if kind.kind is None or board.is_water(name) == (kind.kind == "sea"):
-                return PlaceMatch(
-                    rule, name, f"this board is {known_place.map}'s ({known_place.game_file}): the same territories, and {name} with the same neighbours"
-                )
-    return None
 
 
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:

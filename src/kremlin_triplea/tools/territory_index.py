@@ -36,7 +36,6 @@ class TerritoryIndex:
         self.token_set = {n: frozenset(words) for n, words in self.tokens.items()}
         self.token_text = {n: " ".join(words) for n, words in self.tokens.items()}
         self.directions = {n: words & DIRECTIONS for n, words in self.token_set.items()}
-        self.plain_board = frozenset(place_key(n) for n in everything)  # as KnownPlace.board: the same territories
         # Territories by their name in lower case, in plain words and by key, in the board's order.
         self._by: dict[str, dict[str, list[str]]] = {"lower": {}, "plain": {}, "key": {}}
         for name in board.nodes:
