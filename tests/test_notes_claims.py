@@ -249,3 +249,14 @@ def test_two_hit_battleships_are_the_players_where_no_unit_type_is_named_battles
     assert not any(line.startswith("2-hit battleships") for line in _enforced(notes))
     yours = unescape(notes[notes.index("<h3>You enforce</h3>") : notes.index("<hr/>")])
     assert "2-hit battleships (not in this game: TripleA gives two hits only to a unit type named exactly 'battleship'" in yours
+
+
+def test_a_claim_the_game_does_not_hold_is_not_said_to_the_host_either() -> None:
+    """The checked rules (what add_notes returns) no longer tell the host "Standard Third Edition rules: already in the
+    game" on classic.xml, a 2nd-edition game; the warnings say the players keep it."""
+    classic = next(p for p in ALL_GAMES if p.parts[-4:] == ("world_war_ii_classic", "map", "games", "classic.xml"))
+    result = _written(load(classic), "kremlin-classic")
+    assert result is not None and any(line.startswith("Standard Third Edition rules: already in the game") for line in result.rules.game_lines)
+    checked = add_notes(result).rules
+    assert not any(line.startswith("Standard Third Edition rules: already in the game") for line in checked.game_lines)
+    assert any("'Standard Third Edition rules'" in line and "the players enforce" in line for line in checked.warnings())
