@@ -231,3 +231,32 @@ def test_on_a_map_never_seen_every_claim_holds_in_the_written_game(tmp_path: Pat
             wrong.append(f"{rule.id}: claimed 'already in the game', the game does not have it")
         wrong += [f"{rule.id}: {why}" for why in _property_effects(rule, root, profile)]
     assert wrong == [], wrong
+
+
+def test_two_hit_battleships_are_the_players_where_no_unit_type_is_named_battleship(tmp_path: Path) -> None:
+    """001 header 3, "2-hit battleships", sets TripleA's "Two hit battleship", which gives two hits only to the unit type
+    named exactly "battleship" (InitializationDelegate.initTwoHitBattleship, 2.7). On classic.xml with its battleship
+    named "Battleship" (hitPoints 1) the notes do not say TripleA enforces it; the players keep it, told why."""
+    classic = next(p for p in ALL_GAMES if p.parts[-4:] == ("world_war_ii_classic", "map", "games", "classic.xml"))
+    renamed = tmp_path / "classic-renamed.xml"
+    text = re.sub(r'"battleship"', '"Battleship"', classic.read_text(encoding="utf-8"))
+    renamed.write_text(re.sub(r'<info name="[^"]*"', '<info name="Classic, its battleship renamed"', text, count=1), encoding="utf-8")
+    root = etree.parse(str(renamed)).getroot()
+    assert "battleship" not in {u.get("name") for u in root.iter("unit")} and "Battleship" in {u.get("name") for u in root.iter("unit")}
+    result = _written(load(renamed), "kremlin-classic")
+    assert result is not None and any(r.id == "h3-two-hit-battleships" for r in result.rules.game)
+    notes = add_notes(result).game.board.properties["notes"]
+    assert not any(line.startswith("2-hit battleships") for line in _enforced(notes))
+    yours = unescape(notes[notes.index("<h3>You enforce</h3>") : notes.index("<hr/>")])
+    assert "2-hit battleships (not in this game: TripleA gives two hits only to a unit type named exactly 'battleship'" in yours
+
+
+def test_a_claim_the_game_does_not_hold_is_not_said_to_the_host_either() -> None:
+    """The checked rules (what add_notes returns) no longer tell the host "Standard Third Edition rules: already in the
+    game" on classic.xml, a 2nd-edition game; the warnings say the players keep it."""
+    classic = next(p for p in ALL_GAMES if p.parts[-4:] == ("world_war_ii_classic", "map", "games", "classic.xml"))
+    result = _written(load(classic), "kremlin-classic")
+    assert result is not None and any(line.startswith("Standard Third Edition rules: already in the game") for line in result.rules.game_lines)
+    checked = add_notes(result).rules
+    assert not any(line.startswith("Standard Third Edition rules: already in the game") for line in checked.game_lines)
+    assert any("'Standard Third Edition rules'" in line and "the players enforce" in line for line in checked.warnings())

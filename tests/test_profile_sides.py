@@ -72,3 +72,40 @@ def test_a_neutral_player_s_country_is_a_neutral_to_take_and_its_garrison_joins_
             tried += take.territory in garrisoned
         run.pop()
     assert tried
+
+
+def test_an_enemy_capital_is_never_a_takeover_target() -> None:
+    """A capital in its enemy's hands is a board no game starts from (model/invariants.py), so option 10 never lists
+    one (World_At_War's Dutch capital Suriname, without a factory, was listed and then refused by apply). On AA50 1941
+    with Russia's factory taken away, Russia is still no German takeover."""
+    from kremlin_triplea.model.changes import RemoveUnits
+    from support.games import fresh_game
+    from support.paths import AA50_1941
+
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), fresh_game(AA50_1941))
+    board = run.game.board
+    assert board.node("Russia")["capital"] == "Russians"
+    for (owner, unit), n in list(board.units("Russia").items()):
+        if n and unit == "factory":
+            board.push(RemoveUnits("Russia", owner, unit, n))
+    problem = takeover_problem(run.state, run.ruleset.option(10), "Axis", "Russia", "Germans")
+    assert problem is not None and "Russia is the capital of Russians" in problem.why, problem
+
+
+def test_a_neutral_holding_an_enemy_capital_is_taken_only_with_a_refuge_for_it() -> None:
+    """AA50 parks the Chinese capital in neutral Mongolia; maps/world_war_ii_v3.toml's [capital_marker] sends it to its
+    refuge when an Axis power takes Mongolia. A profile without that marker (one a host drafts) left the capital in
+    the Axis taker's hands, a board no game starts from: such a takeover is not offered, saying why."""
+    import attrs
+
+    from kremlin_triplea.draft.kinds.neutral import neutral_problem
+    from kremlin_triplea.rules.profile import profile_for_game
+    from support.games import fresh_game
+    from support.paths import AA50_1941
+
+    full = profile_for_game(fresh_game(AA50_1941))
+    assert full.capital_marker is not None and full.capital_marker.at == "Mongolia"
+    for profile, refused in ((full, False), (attrs.evolve(full, capital_marker=None), True)):
+        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), fresh_game(AA50_1941), profile=profile)
+        problem = neutral_problem(run.state, run.ruleset.option(3), "Axis", "Mongolia", "Japanese")
+        assert (problem is not None and "Mongolia holds the capital of Chinese" in problem.why) == refused, problem

@@ -126,4 +126,6 @@ def checked_rules(rules: AppliedRules, written: bytes, names: Names) -> AppliedR
     if not failing:
         return rules
     gone = {id(rule) for rule, _ in failing}
-    return attrs.evolve(rules, game=tuple(r for r in rules.game if id(r) not in gone), unwritten=(*rules.unwritten, *failing))
+    # The host's lines say it too: not "already in the game" for a rule the game does not hold.
+    said = tuple(line for line in rules.game_lines if not any(line.startswith(f"{rule.title}: already in the game") for rule, _ in failing))
+    return attrs.evolve(rules, game=tuple(r for r in rules.game if id(r) not in gone), unwritten=(*rules.unwritten, *failing), game_lines=said)

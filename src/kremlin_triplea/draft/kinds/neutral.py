@@ -165,6 +165,16 @@ def neutral_problem(state: DraftState, option: Option, side: str, territory: str
     # or held by a player of neither side (a map's neutral player: Oztea 1939 Global's Neutral_True, issue 46).
     if not data["impassable"] and data["owner"] is not None and state.side_of.get(data["owner"]) is not None:
         return Problem(option.quote("neutral"), option.source, f"{shown} has already been taken over (owner {data['owner']})")
+    # A capital parked on a neutral (AA50's Chinese one in Mongolia) goes to its refuge only by the profile's
+    # [capital_marker]; otherwise an enemy taker would hold it, a board no game starts from (model/invariants.py).
+    capital, marker = data["capital"], state.profile.capital_marker
+    moved = marker is not None and marker.at == territory and marker.power == capital
+    if capital is not None and not moved and not state.board.catalog.allied(capital, power):
+        return Problem(
+            option.quote("neutral"),
+            option.source,
+            f"{shown} holds the capital of {capital}: no game starts with a capital in its enemy's hands (a map profile's [capital_marker] gives it a refuge)",
+        )
     restriction = state.restrictions.get(power)
     if restriction is not None and restriction.neutrals and neutral.name not in restriction.neutrals:
         return Problem(restriction.rule, restriction.source, f"{power} may take over only {', '.join(restriction.neutrals)}, not {neutral.name}")

@@ -166,6 +166,11 @@ def takeover_problem(state: DraftState, option: Option, side: str, territory: st
     present = sorted({u for (_, u), n in data["units"].items() if n and u in forbidden})
     if present:
         return Problem(option.quote("forbidden_units"), option.source, f"{shown} contains a {', '.join(present)}")
+    # A capital in its enemy's hands is a board no game starts from (model/invariants.py): the kind's own targets
+    # never list one (World_At_War's Suriname, the Dutch capital, was listed and then refused).
+    capital = data["capital"]
+    if capital is not None and not board.catalog.allied(capital, power):
+        return Problem(option.quote("enemy_held"), option.source, f"{shown} is the capital of {capital}: no game starts with a capital in its enemy's hands")
     return state.lock_problem(side, territory)
 
 
