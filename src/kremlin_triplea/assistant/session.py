@@ -35,7 +35,7 @@ from kremlin_triplea.assistant.house import HouseQuestions
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, place_answers
-from kremlin_triplea.draft.kinds import KINDS, Pick, Problem
+from kremlin_triplea.draft.kinds import Pick, Problem
 from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices
@@ -213,14 +213,14 @@ class Conversation:
         house_lines = self.house_questions.help_lines(name) if self.house_questions is not None else None
         if house_lines is not None:
             return house_lines
-        ruleset = self.session.run.ruleset
+        ruleset = self.session.ruleset
         wrap = textwrap.TextWrapper(width=100, subsequent_indent="  ")
         option = _find_option(ruleset, name)
         if option is not None:
             lines = [f"option {option.number}. {option.title} ({option.source})"]
             lines += wrap.wrap(f'"{option.rule}"')
             lines += option.params.describe(ruleset)
-            return lines + KINDS[option.kind].help_lines(self.session.state, option, self.side)
+            return lines + self.session.option_help(option, self.side)
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
             return scenario_lines(scenario, self.session.state.edition)
@@ -301,24 +301,22 @@ class Conversation:
         option_choices = [Choice(c, (str(c.option.number), c.option.id, c.option.title), f"{c.option.number}  {c.option.title}") for c in available]
 
         def refuse_option(answer: str) -> str | None:
-            option = _find_option(self.session.run.ruleset, answer)
+            option = _find_option(self.session.ruleset, answer)
             if option is None or option.number not in unavailable:
                 return None
             return f"option {option.number} ({option.title}) is not available to the {side}: {unavailable[option.number].unavailable}"
 
         chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices, refuse=refuse_option)
         self.option = chosen.option
-        kind = KINDS[chosen.option.kind]
-        form = kind.form(self.session.state, chosen, side, next_pick.index)
+        session = self.session
+        form = session.pick_form(chosen, side)
         answers: dict[str, str] = {}
         for field in form.fields:
             asked = field.narrowed(answers) if field.narrowed is not None else field
             if field.terminal and asked is not None:
                 answers[field.key] = self.ask_field(asked, answers)
-        entry: dict[str, Any] = {"side": side, "option": chosen.option.number, kind.target_key: form.read(answers)}
-        session = self.session
         try:
-            outcome = session.push(session.pick_from_toml(entry))
+            outcome = session.push(session.pick_from_answers(chosen.option, answers, side, form=form))
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
             say(f"  this pick was refused: {error}")
             return
@@ -409,7 +407,7 @@ class Conversation:
         if problem is None:
             return None
         shown = f"{guessed}refused: " if guessed else "refused: "
-        return shown + str(problem.violation(label or f"pick {len(self.session.run.applied) + 1}"))
+        return shown + str(problem.violation(label or f"pick {self.session.ply}"))
 
     def ask_field(self, field: Field, answers: Mapping[str, str]) -> str:
         """One field of an option's form (its kind's), asked with completion, help and close matches; its value."""
@@ -452,7 +450,7 @@ class Conversation:
         bid_rules = state.ruleset.bid
         say("")
         say(
-            f"All {session.run.total_picks} picks are made. "
+            f"All {session.total_picks} picks are made. "
             + ", ".join(f"{s} {sum(v.value for v in value_session(session).picks if v.side == s):+d}" for s in state.side_powers)
             + " IPCs by the valuation ('values' details it)."
         )
