@@ -20,6 +20,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns that it will mov
 
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.pages import message_page
+from kremlin_triplea.web.presence import AWAY_SECONDS, Presence
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
 from support.paths import MAPS_DIR
 from support.web import bid_form, example, header, pick_form
@@ -148,7 +149,7 @@ def test_a_placement_of_two_different_units_defaults_to_them_and_is_accepted_as_
 def test_the_options_rule_text_is_beside_its_form(room: Room, client: TestClient) -> None:
     html = get(client, room, "Axis", "?option=3")
     rule = lxml.html.fromstring(html).get_element_by_id("rule-text").text_content()
-    assert "whose IPC values add up to no more than four" in rule and "000_bc04a4edf7f7d2ab.txt, option 3" in rule
+    assert "whose IPC values add up to no more than four" in rule and "rule text 000, option 3" in rule  # the seed 000_bc04a4edf7f7d2ab.txt, by its number
 
 
 def test_a_refused_bid_keeps_its_rows_and_the_budget_counts_them(tmp_path: Path) -> None:
@@ -287,3 +288,177 @@ def test_the_other_sides_answer_to_a_bid_is_on_the_proposers_pages_until_the_nex
     assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert answer_shown(client, room, "Axis") == "The other side agreed to your bid."
     assert answer_shown(client, room, "Allies") is None
+
+
+def note_shown(html: str) -> str | None:
+    found = lxml.html.fromstring(html).xpath("//*[@id='note']")
+    return found[0].text_content() if found else None
+
+
+def test_an_action_is_confirmed_on_the_page_its_redirect_names_not_on_the_first_page_drawn_for_that_side(room: Room, client: TestClient) -> None:
+    """Issue 43: the sending page's own live refresh, or another tab, took the confirmation (6 of 18 actions)."""
+    sent = post(client, room, "Axis", "pick", {**pick_form(example()["pick"][0], room.seq), "action_key": "tab-one-0001"})
+    assert sent.status_code == 303
+    # Before the browser follows the redirect, the same side's other tab (or this page's live refresh) draws the room.
+    assert note_shown(get(client, room, "Axis")) is None
+    confirmed = client.get(sent.headers["location"])
+    assert confirmed.status_code == 200
+    said = note_shown(confirmed.text)
+    assert said is not None and "Archangel" in said  # pick 1 of the example: the Germans take over Archangel
+    assert note_shown(client.get(sent.headers["location"]).text) == said  # a reload of it says it again
+    # Another side's key names nothing on this side's page.
+    assert note_shown(client.get(f"/room/{room.keys['Allies']}?done=tab-one-0001").text) is None
+
+
+def test_an_action_sent_again_with_its_key_is_applied_once_and_confirmed_again(room: Room, client: TestClient) -> None:
+    """Issue 43: a retry after an outage never loses an answer nor makes it twice (an idempotency key per action)."""
+    picks = example()["pick"]
+    form = {**pick_form(picks[0], room.seq), "action_key": "retry-key-0001"}
+    first = post(client, room, "Axis", "pick", form)
+    again = post(client, room, "Axis", "pick", form)  # the answer to the first was lost: the page sends it again
+    assert first.status_code == again.status_code == 303
+    assert again.headers["location"] == first.headers["location"]
+    assert len(room.session.picks) == 1
+    # The same answer under a new key is a new action: stale now, refused, nothing changed.
+    assert post(client, room, "Axis", "pick", {**form, "action_key": "retry-key-0002"}).status_code == 409
+    # Without a key (a page without its script), a form is confirmed on the side's next page as before.
+    undo = post(client, room, "Axis", "undo", {"seq": str(room.seq)})
+    assert undo.headers["location"] == f"/room/{room.keys['Axis']}"
+    assert len(room.session.picks) == 0
+
+
+def latest(client: TestClient, room: Room, role: str) -> str:
+    return lxml.html.fromstring(get(client, room, role)).get_element_by_id("latest").text_content()
+
+
+def test_every_page_spectators_too_marks_the_latest_change_proposals_undo_requests_and_answers(tmp_path: Path) -> None:
+    """Issue 43: "Spectators miss a proposed bid and any undo request"; an event log with the last change marked."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    roles = ("Axis", "Allies", SPECTATOR)
+    assert all(latest(client, room, role).startswith("Latest: Pick 10 (Allies, option 11") for role in roles)
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert all("The Axis propose a bid: Axis +11 PUs: 1 Germans artillery at Morocco Algeria" in latest(client, room, role) for role in roles)
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert all(latest(client, room, role) == "Latest: The Allies refused the Axis' bid." for role in roles)
+    get(client, room, "Axis")  # seen: the undo of pick 10 needs the Axis' word
+    assert post(client, room, "Allies", "undo", {"seq": str(room.seq)}).status_code == 303
+    assert all(latest(client, room, role).startswith("Latest: The Allies ask to take back pick 10 (Allies, option 11") for role in roles)
+    assert post(client, room, "Axis", "undo/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    assert all(latest(client, room, role).startswith("Latest: The Axis refused to undo pick 10 (Allies, option 11") for role in roles)
+    history = lxml.html.fromstring(get(client, room, SPECTATOR)).get_element_by_id("history")
+    told = [li.text_content() for li in history.xpath(".//li")]
+    assert len(told) == 10 and told[0].startswith("Pick 10 (Allies") and told[-1].startswith("Pick 1 (Axis, option 10")  # newest first
+
+
+def test_the_tab_title_says_your_move_to_the_side_whose_move_it_is_only(room: Room, client: TestClient) -> None:
+    """Issue 43: no "your turn" signal outside the page (the tab title)."""
+
+    def title(role: str) -> str:
+        return lxml.html.fromstring(get(client, room, role)).findtext(".//title")
+
+    assert title("Axis").startswith("Your move · ") and not title("Allies").startswith("Your move") and not title(SPECTATOR).startswith("Your move")
+    assert post(client, room, "Axis", "pick", pick_form(example()["pick"][0], room.seq)).status_code == 303
+    assert title("Allies").startswith("Your move · ") and not title("Axis").startswith("Your move")
+
+
+def test_the_bid_is_a_conversation_messages_a_refused_bid_given_back_as_sent_and_a_counter_proposal(tmp_path: Path) -> None:
+    """Issue 43: "no way to discuss the bid, no counter-offer"; "a refused bid is not pre-filled for its proposer"."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    sent = bid_form(example()["bid"], room.seq)
+    assert post(client, room, "Axis", "bid", {**sent, "message": "Eleven, as  last game"}).status_code == 303
+    asked = lxml.html.fromstring(get(client, room, "Allies"))
+    assert asked.get_element_by_id("bid-message").text_content() == "The Axis said: Eleven, as last game"
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no", "message": "Too much for Italy"}).status_code == 303
+    again = get(client, room, "Axis")
+    given_back = fields(again, "bid-form")
+    assert {k: given_back[k] for k in sent if k != "seq"} == {k: v for k, v in sent.items() if k != "seq"}  # as the Axis sent it
+    assert lxml.html.fromstring(again).get_element_by_id("bid-said").text_content() == "The Allies said: Too much for Italy"
+    # The Axis propose it again; the Allies refuse it and propose their own in one step, starting from the Axis' rows.
+    assert post(client, room, "Axis", "bid", {**sent, "seq": str(room.seq)}).status_code == 303
+    counter = fields(get(client, room, "Allies"), "counter-form")
+    assert counter["amount"] == sent["amount"] and counter["at.0"] == sent["at.0"]
+    counter |= {"amount": "7", "count.1": "1", "message": "Seven, one Italian infantry fewer"}
+    assert post(client, room, "Allies", "bid/counter", counter).status_code == 303
+    assert room.bid_proposal is not None and room.bid_proposal.side == "Allies" and room.bid_proposal.bid["axis"] == 7
+    answering = lxml.html.fromstring(get(client, room, "Axis"))
+    assert answering.get_element_by_id("bid-message").text_content() == "The Allies said: Seven, one Italian infantry fewer"
+    assert answering.get_element_by_id("bid-agree") is not None
+    # A counter-proposal the rules refuse leaves the refusal sent and the counter-proposal in its form, to mend.
+    refused = post(client, room, "Axis", "bid/counter", {**counter, "seq": str(room.seq), "amount": "1"})
+    assert refused.status_code == 422 and "their bid is refused; yours was not proposed" in refused.text
+    assert room.bid_proposal is None and room.answer is not None and room.answer.by == "Axis" and not room.answer.agreed
+    assert fields(refused.text, "bid-form")["amount"] == "1"
+
+
+def test_each_scenario_shows_what_it_would_do_on_this_board_as_the_pick_then_does_it(room: Room, client: TestClient) -> None:
+    """Issue 43: "Scenario choices show titles only: no effects". The preview is the pick's own outcome (the same
+    lines the room confirms when the pick is made), worked out on a copy: the room's draft is left as it was."""
+    before = room.session.to_toml()
+    html = get(client, room, "Axis", "?option=11")
+    assert room.session.to_toml() == before
+    effects = lxml.html.fromstring(html).get_element_by_id("effects")
+    told = {li.findtext("b"): [item.text_content() for item in li.xpath("./ul/li")] for li in effects.xpath("./ul/li")}
+    scenarios = lxml.html.fromstring(html).xpath("//select[@name='scenario']/option")
+    assert scenarios and sorted(told) == sorted(o.text_content() for o in scenarios)  # every choice, no other
+    felix = next(o for o in scenarios if o.text_content() == "Operation Felix")
+    assert any("Germans capture Gibraltar" in line for line in told["Operation Felix"])
+    sent = post(client, room, "Axis", "pick", {"seq": str(room.seq), "option": "11", "scenario": felix.get("value"), "action_key": "felix-00001"})
+    confirmed = lxml.html.fromstring(client.get(sent.headers["location"]).text).get_element_by_id("note").text_content()
+    assert confirmed == "; ".join(told["Operation Felix"])  # what the page said it would do is what it did
+
+
+def test_each_side_is_told_whether_the_other_has_the_room_open(room: Room, client: TestClient) -> None:
+    """Issue 43: "no sign whether the opponent is online". A page says it is there (its script asks every 15 s)."""
+
+    def told(role: str) -> str:
+        response = client.get(f"/room/{room.keys[role]}/presence")
+        assert response.status_code == 200
+        return response.text
+
+    assert told("Allies") == "The Axis have not opened the room since the server started."
+    assert told(SPECTATOR).startswith("The Axis have not opened the room") and "The Allies have the room open." in told(SPECTATOR)
+    assert told("Axis") == "The Allies have the room open."  # the spectator's asking counted for nobody
+    assert told("Allies") == "The Axis have the room open."
+    assert client.get("/room/wrong-key/presence").status_code == 403
+    clock = [0.0]
+    here = Presence(("Axis", "Allies"), clock=lambda: clock[0])
+    here.touch("Axis")
+    clock[0] = AWAY_SECONDS + 5 * 60
+    assert here.line("Allies") == "The Axis are away (last seen 5 min ago)."
+
+
+def test_on_the_finished_drafts_page_the_game_comes_first_and_taking_back_the_bid_is_folded_below_it(tmp_path: Path) -> None:
+    """Issue 43: ""Undo it" of the bid stays on the finished page above download and install"."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    assert post(client, room, "Axis", "bid", bid_form(example()["bid"], room.seq)).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    while room.declaration() is not None:  # any group the draft file leaves open, to the first of its nearest places
+        displaced, found, _ = room.declaration()
+        assert post(client, room, displaced.side, "declare", {"seq": str(room.seq), "to": found.matches[0]}).status_code == 303
+    assert room.complete
+    html = get(client, room, "Allies")  # the Allies agreed last: they may ask to take it back
+    tree = lxml.html.fromstring(html)
+    assert html.index("id='download'") < html.index("id='undo-button'")
+    assert tree.get_element_by_id("undo-button").xpath("ancestor::details[@id='undo-details']")
+
+
+def test_a_filled_pick_form_shows_what_the_pick_would_do_before_it_is_made_and_then_does_exactly_that(room: Room, client: TestClient) -> None:
+    """Issue 43, choices explained: the pick as filled, pushed on a copy of the room's session; a refused one says why."""
+    entry = example()["pick"][0]  # the Axis take over Archangel (000 A option 10)
+    form = {k: v for k, v in pick_form(entry, room.seq).items() if k != "seq"}
+    before = room.session.to_toml()
+    html = client.get(f"/room/{room.keys['Axis']}", params={**form, "preview": "1"}).text
+    shown = [li.text_content() for li in lxml.html.fromstring(html).get_element_by_id("preview").xpath(".//li")]
+    assert room.session.to_toml() == before and any("Archangel" in line for line in shown)
+    sent = post(client, room, "Axis", "pick", {**form, "seq": str(room.seq), "action_key": "preview-pick-1"})
+    assert lxml.html.fromstring(client.get(sent.headers["location"]).text).get_element_by_id("note").text_content() == "; ".join(shown)
+    # The Allies' neutrals worth more than four: the rules refuse it, and say why, before anything is sent.
+    refused = client.get(
+        f"/room/{room.keys['Allies']}",
+        params={"option": "3", "neutral.0": "Sweden", "by.0": "Russians", "neutral.1": "Mongolia", "by.1": "Chinese", "preview": "1"},
+    )
+    said = lxml.html.fromstring(refused.text).get_element_by_id("preview").text_content()
+    assert "The rules refuse it" in said and "more than 4" in said and len(room.session.picks) == 1

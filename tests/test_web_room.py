@@ -94,7 +94,9 @@ def test_a_refused_choice_says_the_rule_and_why_and_changes_nothing(room: Room, 
     )
     assert response.status_code == 422
     reason = refused(response)
-    assert "Sweden" in reason and "more than 4" in reason and "no more than four" in reason and "000_bc04a4edf7f7d2ab.txt" in reason
+    assert (
+        "Sweden" in reason and "more than 4" in reason and "no more than four" in reason and "(rule text 000, option 3)" in reason
+    )  # seed 000_bc04a4edf7f7d2ab.txt, by its number
     assert room.path.read_bytes() == before and len(room.session.run.applied) == 1
 
 
@@ -479,11 +481,14 @@ def test_a_rematch_is_installed_under_the_name_the_players_type_and_nothing_of_t
     stock = listed[0]
     taken = post(client, room, "Allies", "install", {"seq": str(room.seq), "name": stock})
     assert taken.status_code == 422 and "choose another name" in taken.text
+    # A look-alike of it (a Cyrillic a) is refused by the host's rules for a name, saying why (issue 40).
+    lookalike = post(client, room, "Allies", "install", {"seq": str(room.seq), "name": stock.replace("a", "\u0430", 1)})
+    assert lookalike.status_code == 422 and "mixes Cyrillic and Latin letters" in unescape(lookalike.text)
     # The other side's install under the same name is told it is there, by whom, not refused as a bare clash.
     again = post(client, room, "Allies", "install", {"seq": str(room.seq), "name": "Ann v Bob, rematch"})
     shown = unescape(again.text)  # the page the refusal is shown on
     assert again.status_code == 422 and "the Axis installed this draft's game on the host's TripleA already, as 'Ann v Bob, rematch'" in shown
-    for response in (taken, again):
+    for response in (taken, lookalike, again):
         for secret in (str(maps), str(tmp_path), "--force", "--name", "map.yml"):
             assert secret not in response.text, secret
 

@@ -3,9 +3,12 @@
 Routes (KEY is a player's or the spectators' secret):
   GET  /room/KEY               the room (?option=N: that option's form)
   POST /room/KEY/pick          a pick          POST /room/KEY/bid      the bid
-  POST /room/KEY/bid/answer    agree to the other side's bid, or refuse it
+  POST /room/KEY/bid/answer    agree to the other side's bid, or refuse it (each with a message)
+  POST /room/KEY/bid/counter   refuse the other side's bid and propose this one, in one step
+  (an action's form carries action_key: its redirect is to /room/KEY?done=ACTION, which confirms it; sent again, it is not applied again)
   POST /room/KEY/house         the side's powers' house-rule advantages (after the bid)
   POST /room/KEY/undo          ask an undo     POST /room/KEY/undo/answer
+  GET  /room/KEY/presence      this page's side is here; the answer says whether the other side is
   GET  /room/KEY/board         the board of the picks so far (the page's script puts it in the page)
   GET  /room/KEY/game.xml      the game (players, once complete)
   POST /room/KEY/install       install it into TripleA's folder (players)
@@ -38,9 +41,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.web import admission
+from kremlin_triplea.web.actions import DONE_PARAMETER, Actions, confirmation
 from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
+from kremlin_triplea.web.bid_talk import BidActions, BidTalk
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
+from kremlin_triplea.web.presence import Presence
 from kremlin_triplea.web.room import SPECTATOR, Conflict, Forbidden, Halted, NotSaved, Refused, Room
 
 MAX_BODY = 16 * 1024  # bytes: a pick or a bid form is far smaller
@@ -51,6 +57,8 @@ HEARTBEAT_SECONDS = 15
 SPECTATOR_STREAM = "kremlin.spectator_stream"
 #: Marks a request's scope as a player's: its connection is the last to give way.
 PLAYER_REQUEST = "kremlin.player"
+#: The board of a new step is drawn ahead once the acting player's page is, or after this long.
+DRAW_AHEAD_WAIT_SECONDS = 0.3
 #: Pages kept at once (per role, option and query; all of the current step): a query cannot fill the memory.
 KEPT_PAGES = 64
 
@@ -260,6 +268,8 @@ class RoomPages:
         self.notes: dict[str, str] = {}  # role -> what its last action did, shown once on the page the redirect draws
         self.kept: dict[PageKey, Page] = {}  # the pages last drawn without a note or an error; only the current step's are used
         self.drawing: dict[tuple[object, int], asyncio.Future] = {}  # (page or "board", step) -> what a request is drawing now
+        self.actions = Actions()  # what each action sent with a key said: confirmed on the page its redirect names
+        self.talk = BidTalk()  # the bid's messages, and each side's last proposal as sent (web/bid_talk.py)
 
     @staticmethod
     def key(role: str, option: str | None, query: dict[str, str] | None) -> PageKey:
@@ -271,15 +281,16 @@ class RoomPages:
         page = self.kept.get(self.key(role, option, query))
         return page if page is not None and page.seq == self.room.seq and role not in self.notes else None
 
-    def draw(self, role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None) -> Page:
+    def draw(self, role: str, key: str, *, option: str | None, query: dict[str, str] | None, error: str | None, note: str | None = None) -> Page:
         room = self.room
         with room.lock:  # the page shows one state of the room, not one an action is halfway through changing
-            note = self.notes.pop(role, None)
+            if note is None:
+                note = self.notes.pop(role, None)
             plain = note is None and error is None
             page = self.kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
             if page is None:
                 board = f"/room/{key}/board?step={room.seq}"
-                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board))
+                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board, talk=self.talk))
                 if plain:
                     if len(self.kept) >= KEPT_PAGES:
                         self.kept.clear()
@@ -302,6 +313,9 @@ class RoomPages:
 
     async def view(self, request: Request, role: str, key: str, query: dict[str, str]) -> Response:
         option = query.get("option")
+        done = self.actions.done(query.pop(DONE_PARAMETER, None), role)
+        if done is not None:  # the page an action's redirect names: it says what that action did (drawn for it alone)
+            return await run_in_threadpool(lambda: self.draw(role, key, option=option, query=query, error=None, note=done).response(request))
         page = self.kept_page(role, option, query)
         if (page is None or not page.compressed) and role not in self.notes:
             # Or joins the request drawing or compressing it.
@@ -391,30 +405,42 @@ class RoomEndpoints:
         self.changes = changes
         self.spectators = spectators
         self.players = PlayerStreams()
+        self.here = Presence(room.sides)
         changes.moved_on.append(self.draw_ahead)
 
     def draw_ahead(self) -> None:
         """On the loop, as the room moves on: the new step's board is drawn in a worker before anyone asks (every open
         page asks for it: the players' first, within their head start)."""
-        task = asyncio.get_running_loop().create_task(self.pages.once(("board", self.room.seq), self.pages.draw_board))
+        task = asyncio.get_running_loop().create_task(self._draw_board_ahead(self.room.seq))
         task.add_done_callback(lambda done: done.cancelled() or done.exception())  # a failure is drawn again on asking
+
+    async def _draw_board_ahead(self, seq: int) -> None:
+        # After the acting player's own page (its note, drawn once: RoomPages.draw): the board holds the room's lock
+        # while it is drawn, and that page is the first thing the player waits for.
+        waited = 0.0  # the note is set as the action's worker returns, a moment after the room wakes the streams
+        while (waited < 0.05 or self.pages.notes) and waited < DRAW_AHEAD_WAIT_SECONDS:
+            await asyncio.sleep(0.01)
+            waited += 0.01
+        if self.room.seq == seq:
+            await self.pages.once(("board", seq), self.pages.draw_board)
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
+        bids = BidActions(room, self.pages.talk)
         return [
             Route("/", self.index),
             Route("/room/{key}", self.view),
             Route("/room/{key}/pick", action(self.pick), methods=["POST"]),
-            Route(
-                "/room/{key}/bid", action(lambda role, form: room.bid(role, form) or "the bid is entered: the other side agrees or refuses"), methods=["POST"]
-            ),
-            Route("/room/{key}/bid/answer", action(room.answer_bid), methods=["POST"]),
+            Route("/room/{key}/bid", action(bids.propose), methods=["POST"]),
+            Route("/room/{key}/bid/answer", action(bids.answer), methods=["POST"]),
+            Route("/room/{key}/bid/counter", action(bids.counter), methods=["POST"]),
             Route("/room/{key}/declare", action(room.declare), methods=["POST"]),
             Route("/room/{key}/house", action(room.choose_house), methods=["POST"]),
             Route("/room/{key}/undo", action(room.ask_undo), methods=["POST"]),
             Route("/room/{key}/undo/answer", action(room.answer_undo), methods=["POST"]),
             Route("/room/{key}/install", action(self.install), methods=["POST"]),
             Route("/room/{key}/board", self.board),
+            Route("/room/{key}/presence", self.presence),
             Route("/room/{key}/game.xml", self.game_xml),
             Route("/events/{key}", self.events),
         ]
@@ -443,6 +469,16 @@ class RoomEndpoints:
         except Forbidden as error:
             return self.forbidden(error)
         return await self.pages.view(request, role, key, {k: v[:200] for k, v in request.query_params.items()})
+
+    async def presence(self, request: Request) -> Response:
+        """This page's side is here (its script asks every ``POLL_SECONDS``); the answer: whether the others are."""
+        try:
+            role = self.room.role(request.path_params["key"])
+        except Forbidden as error:
+            return self.forbidden(error)
+        if role != SPECTATOR:
+            self.here.touch(role)
+        return Response(self.here.line(role), media_type="text/plain", headers={"Cache-Control": "no-store"})
 
     async def board(self, request: Request) -> Response:
         try:
@@ -474,12 +510,17 @@ class RoomEndpoints:
         return endpoint
 
     def run_action(self, method, request: Request, role: str, key: str, form: dict[str, str]) -> Response:
-        show = self.show
+        show, actions = self.show, self.pages.actions
+        action = actions.key_of(form)
+        if actions.done(action, role) is not None:  # sent again (a retry): applied once, confirmed again
+            return self.confirmed(request, key, action)
         try:
             done = method(role, form)
         except Forbidden as error:
             return self.forbidden(error)
         except Conflict as error:
+            if actions.done(action, role) is not None:  # the same action sent twice at once: the other one applied it
+                return self.confirmed(request, key, action)
             return show(request, role, key, status=409, error=str(error))
         except FormError as error:
             return show(request, role, key, status=400, error=str(error), option=form.get("option"), query=form)
@@ -490,10 +531,17 @@ class RoomEndpoints:
         except NotSaved as error:  # the room kept nothing: the form is shown again as it was filled in
             print(f"kremlin-triplea: {possessive(role)} action {error}", file=sys.stderr, flush=True)  # the host's window: with the files' paths
             return show(request, role, key, status=503, error=str(error), option=form.get("option"), query=form)
+        if action is not None:
+            actions.record(action, role, self.room.for_players(done) if done else "Done.")
+            return self.confirmed(request, key, action)
         if done:
             self.pages.notes[role] = self.room.for_players(done)
         # Post/redirect/get: a reload does not submit again.
         return Response(status_code=303, headers={"Location": f"/room/{key}"})
+
+    @staticmethod
+    def confirmed(request: Request, key: str, action: str) -> Response:
+        return Response(status_code=303, headers={"Location": confirmation(key, action, request.query_params.get("option", ""))})
 
     def pick(self, role: str, form: dict[str, str]) -> str:
         return "; ".join(self.room.pick(role, form))

@@ -77,6 +77,17 @@ def option_of(form: Mapping[str, str]) -> str | int:
 
 def pick_entry(form: Mapping[str, str], side: str, target_key: str, pick_form: Form) -> dict[str, Any]:
     """The ``[[pick]]`` table a submitted pick form makes: its kind's fields read by the kind (``pick_form.read``)."""
+    answers = pick_answers(form, pick_form)
+    try:
+        target = pick_form.read(answers)
+    except Unanswered as error:
+        raise FormError(str(error)) from None
+    return {"side": side, "option": option_of(form), target_key: target}
+
+
+def pick_answers(form: Mapping[str, str], pick_form: Form) -> dict[str, str]:
+    """A submitted pick form's answers to its kind's fields (numbers checked; a field left empty is no answer), as
+    ``Session.pick_from_answers`` takes them; a field the form has not is refused."""
     known = {field.key: field for field in pick_form.fields}
     for key in form:
         if key not in known and key not in PICK_FIELDS:
@@ -90,11 +101,7 @@ def pick_entry(form: Mapping[str, str], side: str, target_key: str, pick_form: F
             value = text(form, field.key, required=False)
         if value:
             answers[field.key] = value
-    try:
-        target = pick_form.read(answers)
-    except Unanswered as error:
-        raise FormError(str(error)) from None
-    return {"side": side, "option": option_of(form), target_key: target}
+    return answers
 
 
 def bid_entry(form: Mapping[str, str], placing_side: str, negative: str) -> dict[str, Any]:

@@ -34,6 +34,12 @@ class DraftWatch:
     def edited(self) -> bool:
         """The file is no longer what the room last wrote: replaced, rewritten, removed. The same contents written
         again (a ``touch``, an editor saving without a change) is no edit, and is remembered as it is now."""
+        try:
+            size = os.stat(self.path).st_size
+        except OSError:
+            return self.seen is not None  # removed, or no longer readable
+        if self.seen is None or size != self.seen[2]:
+            return True  # it appeared, or another size: edited, without reading what may be a file of any size (looked at every second)
         now = self.now()
         if now == self.seen:
             return False

@@ -8,188 +8,40 @@ from __future__ import annotations
 
 import json
 from html import escape
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, Form
 from kremlin_triplea.draft.kinds import KINDS
-from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
 from kremlin_triplea.rules.house_rules import load_named_house_set
-from kremlin_triplea.web.forms import MAX_ROWS
+from kremlin_triplea.web.bid_talk import BidTalk
+from kremlin_triplea.web.bid_view import bid_answer_block, bid_block, bid_html
+from kremlin_triplea.web.board_view import board_block, places_info
+from kremlin_triplea.web.events import bid_text, events_block
+from kremlin_triplea.web.explain import PREVIEW_FIELD, choice_effects, effects_html, pick_preview, preview_html
+from kremlin_triplea.web.filled import Filled, datalist, options, seq_fields
 from kremlin_triplea.web.room import SPECTATOR
+from kremlin_triplea.web.words import Words
 
 if TYPE_CHECKING:
     from kremlin_triplea.draft.kinds import Displaced
     from kremlin_triplea.model.queries import Nearest
     from kremlin_triplea.web.room import Room
 
-SCRIPT = """
-(function () {
-  var active = null;  // the target field a map click fills
-  document.addEventListener('focusin', function (e) { if (e.target.classList && e.target.classList.contains('target')) active = e.target; });
-  document.addEventListener('click', function (e) {
-    var path = e.target.closest && e.target.closest('#board path[data-name]');
-    if (!path) return;
-    var field = active || document.querySelector('input.target');
-    if (field) { field.value = path.getAttribute('data-name'); field.dispatchEvent(new Event('change')); }
-  });
-  document.addEventListener('mouseover', function (e) {
-    var path = e.target.closest && e.target.closest('#board path[data-name]');
-    var tip = document.getElementById('tip');
-    if (!path || !tip) return;
-    var info = JSON.parse(document.getElementById('places').textContent)[path.getAttribute('data-name')];
-    tip.textContent = path.getAttribute('data-name') + (info ? ': ' + info : '');
-  });
-  // A second click while the first submission is on its way sends nothing (the server refuses it anyway).
-  document.addEventListener('submit', function (e) {
-    var button = e.submitter;
-    if (button) setTimeout(function () { button.disabled = true; }, 0);
-  });
-  // The bid's running budget: the rows with a place, as the server counts them, against the amount.
-  function budget() {
-    var form = document.getElementById('bid-form');
-    if (!form) return;
-    var costs = JSON.parse(form.getAttribute('data-costs') || '{}'), spent = 0;
-    form.querySelectorAll('#bid-rows tbody tr').forEach(function (row) {
-      var power = row.querySelector('select[name^="power."]').value, unit = row.querySelector('select[name^="unit."]').value;
-      var count = parseInt(row.querySelector('input[name^="count."]').value || '1', 10) || 0;
-      var placed = row.querySelector('input[name^="at."]').value.trim() !== '';
-      var cost = ((costs[power] || {})[unit] || 0) * count;
-      row.querySelector('.row-cost').textContent = placed ? String(cost) : '';
-      if (placed) spent += cost;
-    });
-    var amount = parseInt(form.querySelector('[name=amount]').value || '0', 10) || 0;
-    var shown = document.getElementById('budget');
-    shown.textContent = spent + ' of ' + Math.abs(amount) + ' PUs ' + (amount < 0 ? 'removed' : 'spent') + '.';
-    shown.classList.toggle('over', spent > Math.abs(amount));
-  }
-  document.addEventListener('input', budget);
-  document.addEventListener('change', budget);
-  // The map at a size where its labels read as the page's text does (they are drawn for the full-size picture).
-  function zoom() {
-    var svg = document.querySelector('#board svg');
-    var on = document.documentElement.classList.contains('map-zoom');
-    if (svg) svg.style.width = on ? Math.round(svg.viewBox.baseVal.width * 0.6) + 'px' : '';
-    var button = document.getElementById('zoom');
-    if (button) { button.textContent = on ? 'Fit the map' : 'Larger map (readable labels)'; button.setAttribute('aria-pressed', on); }
-  }
-  document.addEventListener('click', function (e) {
-    if (e.target.id !== 'zoom') return;
-    document.documentElement.classList.toggle('map-zoom');
-    zoom();
-  });
-  // The board comes apart from the page (drawn once a step for everyone): the page does not wait for it. The board
-  // shown so far (kept) stays until the new one is in.
-  function board(kept) {
-    var map = document.querySelector('#board .map');
-    if (!map) return;
-    if (kept) { map.replaceChildren(kept); zoom(); }
-    fetch(map.getAttribute('data-board'), {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (drawn) {
-      if (!map.isConnected) return;  // a newer page is in: its own board is on its way
-      map.innerHTML = drawn;
-      zoom();
-    });
-  }
-  budget();
-  zoom();
-  board(null);
-  var room = document.getElementById('room');
-  if (!room) return;
-  // A refused form is drawn as the answer to its POST (/room/KEY/pick): the room's own address is the one to
-  // fetch when the room changes, and the one a reload asks for (not the form sent again).
-  var here = room.getAttribute('data-page');
-  if (location.pathname !== here) history.replaceState(null, '', here);
-  if (!window.EventSource) return;
-  var source = new EventSource(room.getAttribute('data-events'));
-  source.onmessage = function (e) {
-    if (e.data === room.getAttribute('data-seq')) return;
-    fetch(here, {cache: 'no-store'}).then(function (r) { return r.text(); }).then(function (html) {
-      var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('room');
-      if (!fresh) return;
-      var kept = room.querySelector('#board .map svg');
-      room.innerHTML = fresh.innerHTML;
-      for (var i = 0; i < fresh.attributes.length; i++) room.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
-      budget();
-      board(kept);
-    });
-  };
-})();
-"""
-
-STYLE = """
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { font-family: DejaVu Sans, sans-serif; margin: 0; line-height: 1.4; color: #1d1d1d; background: #f7f6f2; }
-/* One column on a phone (the forms, then the map), two from a laptop's width up: never wider than the window. */
-#room { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1.25em; padding: 0 .75em 1em; }
-#controls, #board { min-width: 0; }
-@media (min-width: 900px) {
-  #room { grid-template-columns: minmax(21em, 1fr) minmax(0, 1fr); }
-  #bar { grid-column: 1 / -1; }
-  #board { position: sticky; top: 5.5em; align-self: start; }
-}
-/* Whose turn it is and what is pending stay in sight while the page scrolls. */
-#bar { position: sticky; top: 0; z-index: 2; margin: 0 -.75em .5em; padding: .45em .75em; background: #24364b; color: #fff; }
-#bar h1 { font-size: 95%; font-weight: normal; margin: 0; opacity: .85; }
-#bar #status { font-size: 110%; margin: .15em 0 0; }
-#bar #pending { margin: .1em 0 0; font-size: 90%; }
-#bar #pending:empty { display: none; }
-h2 { font-size: 120%; } h3 { font-size: 110%; margin: 1em 0 .4em; } h4 { margin: .8em 0 .3em; }
-p, li, legend, label, summary { overflow-wrap: anywhere; }
-td, th { overflow-wrap: break-word; }
-input, select, button { font: inherit; max-width: 100%; }
-input:not([type]), input[type=text], input[type=number] { padding: .25em .35em; }
-select { min-width: 0; padding: .2em; }
-button { padding: .35em .9em; min-height: 2.3em; cursor: pointer; }
-fieldset { min-width: 0; margin: .5em 0; border: 1px solid #bbb; border-radius: 4px; }
-.row { display: flex; flex-wrap: wrap; gap: .35em .5em; align-items: center; }
-.row input.target, #install-name { flex: 1 1 9em; min-width: 0; }
-.refused { background: #fdd; border: 1px solid #b00; padding: .5em; }
-.note { background: #e6ecf7; border: 1px solid #9ab; padding: .5em; }
-.at-fault { outline: 2px solid #b00; background: #fff3f3; }
-.rule-text { margin: .5em 0; background: #fff; border-left: 3px solid #8a6d3b; padding: .3em .6em; font-size: 92%; }
-.rule-text footer { color: #555; font-size: 90%; }
-.columns { display: flex; gap: 0 2em; flex-wrap: wrap; }
-.columns > section { flex: 1 1 14em; min-width: 0; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .2em .4em; border-bottom: 1px solid #ddd; vertical-align: top; }
-td.number, th.number { text-align: right; white-space: nowrap; }
-input[type=number] { width: 6em; }
-#bid-rows { table-layout: fixed; }
-#bid-rows select, #bid-rows input { width: 100%; }
-#bid-rows th:nth-child(1), #bid-rows th:nth-child(2) { width: 24%; }
-#bid-rows th:nth-child(3) { width: 4.5em; } #bid-rows th:nth-child(5) { width: 3em; }
-#bid-rows td { vertical-align: middle; }
-caption { text-align: left; font-weight: bold; padding: .3em 0; }
-@media (min-width: 1280px) { #room { grid-template-columns: minmax(21em, 2fr) minmax(0, 3fr); } }
-#board .map { overflow: auto; max-height: 88vh; background: #fff; border: 1px solid #ccc; }
-#board svg { display: block; width: 100%; height: auto; }
-.map-zoom #board svg { max-width: none; }
-#budget.over { color: #b00; }
-@media (max-width: 600px) {
-  #bar h1 { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 80%; }
-}
-/* The bid's table, in a narrow column (a phone's), as one card per row: power and unit, count and cost, then the place. */
-#controls { container-type: inline-size; }
-@container (max-width: 30em) {
-  #bid-rows thead { display: none; }
-  #bid-rows tr { display: grid; grid-template-columns: 1fr 1fr; gap: .3em; padding: .4em 0; border-bottom: 1px solid #ccc; }
-  #bid-rows td { border: 0; padding: 0; }
-  #bid-rows td[data-label='At'] { grid-column: 1 / -1; order: 1; }
-  #bid-rows td select, #bid-rows td input { width: 100%; }
-  #bid-rows td.row-cost { align-self: center; }
-  #bid-rows td.row-cost:not(:empty)::before { content: 'PUs: '; }
-  #bid-rows td[data-label='Count'] { display: flex; align-items: center; gap: .4em; }
-  #bid-rows td[data-label='Count']::before { content: 'Count'; }
-}
-"""
+STATIC = Path(__file__).parent / "static"
+#: The page's script and style, put in every page (one request per page: a phone on a poor line waits for no other).
+SCRIPT = (STATIC / "room.js").read_text(encoding="utf-8")
+STYLE = (STATIC / "room.css").read_text(encoding="utf-8")
 
 
-def page(title: str, body: str) -> str:
+def page(title: str, body: str, words: Words | None = None) -> str:
+    """A whole page; its text in players' words (``words``: the game's unit types; rule files by number always)."""
+    body = (words or Words()).page(body)
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
@@ -256,17 +108,25 @@ def room_page(
     error: str | None = None,
     note: str | None = None,
     board: str = "",
+    talk: BidTalk | None = None,
 ) -> str:
     """``role``'s page of the room; ``board``: the address the page's script fetches the board from."""
     session = room.session
     player = session.players.get(role)
     who = "spectator (read-only)" if role == SPECTATOR else f"{player}, for the {role}" if player else f"the {role}"
+    pending = pending_line(room, role)
+    mine = pending.startswith("Your move")
     bar = (
         f"<header id='bar'><h1>Kremlin draft: {escape(session.run.ruleset.title)} · {escape(session.game.board.game_name)} · "
         f"you are <b id='role'>{escape(who)}</b></h1>"
-        f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending_line(room, role))}</p></header>"
+        f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending)}</p>"
+        "<p id='connection' role='status' aria-live='assertive' hidden></p>"
+        f"<p id='presence' data-keep data-presence='/room/{escape(key)}/presence'></p></header>"
     )
-    out = [answer_notice(room, role), f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>"]
+    out = [events_block(room), answer_notice(room, role)]
+    if role != SPECTATOR:  # shown by the script where the browser can notify and has not been asked yet
+        out.append("<p><button type='button' id='notify' hidden>Tell me when it is my move</button></p>")
+    out.append(f"<p class='draft-file'>Draft file {escape(room.path.name)}</p>")
     if error:
         out.append(f"<p class='refused' role='alert' id='refused'>Refused: {escape(error)}</p>")
     if note:
@@ -277,19 +137,21 @@ def room_page(
             + escape(", ".join(session.house_rules))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
-    out.append(undo_block(room, role, key))
-    out.append(action_block(room, role, key, option, Filled(query, error)))
-    if room.complete:
+    undo = undo_block(room, role, key)
+    if room.complete:  # the game first; taking back the bid is the exception, below it (issue 43)
         out.append(complete_block(room, role, key))
+        if undo:
+            out.append(f"<details id='undo-details'><summary>Take back the bid</summary>{undo}</details>")
+    else:
+        out.append(undo)
+        out.append(action_block(room, role, key, option, Filled(query, error), talk or BidTalk()))
     out.append("<div class='columns'>" + picks_block(room) + locks_block(room) + "</div>")
-    out.append("<p id='tip'>Hover a territory for its owner, value and units; click it to fill the focused target.</p>")
     out.append(f"<script type='application/json' id='places'>{escape(json.dumps(places_info(room)), quote=False)}</script>")
     body = (
-        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}'>{bar}<div id='controls'>"
-        + "".join(out)
-        + f"</div><div id='board'><p><button type='button' id='zoom' aria-pressed='false'>Larger map (readable labels)</button></p><div class='map' data-board='{escape(board)}'><p><a href='{escape(board)}'>The board</a> (the page puts it here)</p></div></div></div>"
+        f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' data-your-move='{'yes' if mine else 'no'}'>"
+        f"{bar}<div id='controls'>" + "".join(out) + "</div>" + board_block(board) + "</div>"
     )
-    return page(f"Kremlin draft — {who}", body)
+    return page(f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body, Words(session.state.board.catalog.unit_types))
 
 
 def answer_notice(room: Room, role: str) -> str:
@@ -305,10 +167,22 @@ def answer_notice(room: Room, role: str) -> str:
     return f"<p class='note' id='answer' role='status'>{escape(said)}</p>"
 
 
-def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled) -> str:
-    """The form this side fills in now, or what it waits for."""
-    if role == SPECTATOR or room.undo_request is not None or room.complete:
+def action_block(room: Room, role: str, key: str, option: str | None, filled: Filled, talk: BidTalk) -> str:
+    """The form this side fills in now, or what it waits for. While an undo waits for its answer the form stays as it
+    was (what the player typed in it too: issue 43), only it cannot be sent until the undo is answered."""
+    if role == SPECTATOR or room.complete:
         return ""
+    if room.undo_request is not None:
+        block = form_block(room, role, key, option, filled, talk)
+        if "<form method='post'" not in block:
+            return block
+        first = "Answer the undo first" if role != room.undo_request.side else "Your undo waits for its answer"
+        held = block.replace("<button type='submit'", "<button type='submit' disabled")
+        return f"<p class='note' id='held-note'>{first}: this form waits, as you filled it.</p>{held}"  # no wrapper: the page keeps the form
+    return form_block(room, role, key, option, filled, talk)
+
+
+def form_block(room: Room, role: str, key: str, option: str | None, filled: Filled, talk: BidTalk) -> str:
     turn = room.turn()
     declaration = room.declaration()
     if turn == role:
@@ -318,19 +192,10 @@ def action_block(room: Room, role: str, key: str, option: str | None, filled: Fi
     if turn is None and room.session.bid is not None:
         return house_block(room, role, key, filled)
     if turn is None and room.bid_proposal is not None:
-        return bid_answer_block(room, role, key)
+        return bid_answer_block(room, role, key, talk)
     if turn is None:
-        return bid_block(room, key, filled)
+        return bid_block(room, role, key, filled, talk)
     return f"<p id='waiting'>Waiting for the {escape(turn)}.</p>"
-
-
-def places_info(room: Room) -> dict[str, str]:
-    """Each territory's owner, value and units: the tip shown when the pointer is over it."""
-    return {
-        place: f"{data['owner'] or 'neutral'}; {data['production']} IPC; "
-        + (", ".join(f"{n} {o} {u}" for (o, u), n in sorted(data["units"].items(), key=lambda i: (str(i[0][0]), i[0][1])) if n) or "no units")
-        for place, data in room.session.state.board.nodes.items()
-    }
 
 
 def undo_target(room: Room) -> str:
@@ -341,72 +206,13 @@ def undo_target(room: Room) -> str:
     return room.last_action()
 
 
-# Fields whose typed text a refusal may quote (a place): the field whose text it quotes is marked. A pick form
-# adds its kind's place fields (a neutral, a territory taken over).
-TYPED_FIELDS = ("at", "to")
-
-
-class Filled:
-    """A form as its player last sent it: kept when the server refuses it, with the fields the refusal names marked."""
-
-    def __init__(self, values: dict[str, str] | None = None, error: str | None = None) -> None:
-        self.values = values or {}
-        self.error = error
-        self.typed = set(TYPED_FIELDS)  # the names (before any ".N") of fields typed as text
-
-    @property
-    def faults(self) -> set[str]:
-        return fault_fields(self.error, self.values, self.typed)
-
-    def get(self, name: str, default: str = "") -> str:
-        return self.values.get(name, default)
-
-    def field(self, name: str, *classes: str) -> str:
-        """The name (and classes) of an input or select; a field at fault is marked for the eye and for screen readers."""
-        wrong = name in self.faults
-        names = " ".join((*classes, "at-fault") if wrong else classes)
-        return f"name='{escape(name)}'" + (f" class='{names}'" if names else "") + (" aria-invalid='true'" if wrong else "")
-
-    def text_input(self, name: str, *classes: str, default: str = "", extra: str = "") -> str:
-        return f"<input {self.field(name, *classes)} value='{escape(self.get(name, default))}'{extra}>"
-
-    def select(self, name: str, values, default: str | None = None) -> str:
-        return f"<select {self.field(name)}>{_options(values, selected=self.get(name) or default)}</select>"
-
-
-def fault_fields(error: str | None, values: dict[str, str], typed: set[str]) -> set[str]:
-    """The fields a refusal is about: the one a malformed-form message starts with (``count.2: ...``), and the typed
-    places whose text it quotes ("Sweden", "Mongolia": the neutrals worth more than four)."""
-    if not error:
-        return set()
-    found = {error.split(":", 1)[0]} & set(values)
-    told = error.lower()
-    for name, value in values.items():
-        text = value.strip().lower()
-        if name.partition(".")[0] in typed and len(text) > 2 and text in told:
-            found.add(name)
-    return found
-
-
-def _seq(room: Room) -> str:
-    return f"<input type='hidden' name='seq' value='{room.seq}'>"
-
-
-def _options(values, selected: str | None = None) -> str:
-    return "".join(f"<option value='{escape(v)}'{' selected' if v == selected else ''}>{escape(label)}</option>" for v, label in values)
-
-
-def _datalist(ident: str, places) -> str:
-    return f"<datalist id='{ident}'>" + "".join(f"<option value='{escape(p)}'>" for p in places) + "</datalist>"
-
-
 def pick_block(room: Room, key: str, option: str | None, filled: Filled) -> str:
     next_pick: NextPick = room.next_pick()
     available = [c for c in next_pick.options if c.available]
     out = ["<section id='pick'><h3>Your pick</h3>"]
     out.append(
         f"<form method='get' action='/room/{escape(key)}' id='choose-option' class='row'><label for='option-select'>Option</label>"
-        f"<select name='option' id='option-select'>{_options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select>"
+        f"<select name='option' id='option-select'>{options(((str(c.option.number), f'{c.option.number} {c.option.title}') for c in available), selected=option)}</select>"
         "<button type='submit'>Choose</button></form>"
     )
     unavailable = [c for c in next_pick.options if not c.available]
@@ -429,13 +235,18 @@ def option_form(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> 
     form = room.pick_form(chosen, room.turn() or "")
     filled.typed.update(field.key.partition(".")[0] for field in form.fields if field.place)
     out = [
-        f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{_seq(room)}",
+        f"<form method='post' action='/room/{escape(key)}/pick' id='pick-form'>{seq_fields(room)}",
         f"<input type='hidden' name='option' value='{option.number}'>",
         f"<h4>Option {option.number}: {escape(option.title)}</h4>",
         f"<blockquote class='rule-text' id='rule-text'>{escape(option.rule)}<footer>{escape(option.source)}</footer></blockquote>",
     ]
     out += [f"<p>{escape(note)}</p>" for note in form.notes]
     out.append(form_fields(form, filled))
+    effects = choice_effects(room, chosen, room.turn() or "", form)
+    out.append(effects_html(effects))
+    if not effects:  # a pick whose effect depends on what is filled in: asked for, worked out on a copy
+        asked = filled.get(PREVIEW_FIELD) == "1" and filled.error is None
+        out.append(preview_html(key, pick_preview(room, chosen, room.turn() or "", form, filled.values) if asked else None))
     if form.preview is not None:
         out.append(f"<p><button type='submit' formmethod='get' formaction='/room/{escape(key)}' id='show-then'>{escape(form.preview)}</button></p>")
     for field in form.fields:
@@ -464,138 +275,21 @@ def form_fields(form: Form, filled: Filled) -> str:
     for group, fields in groups:
         inner = " ".join(field_html(field, filled, lists) for field in fields)
         out.append(f"<fieldset><legend>{escape(group)}</legend><div class='row'>{inner}</div></fieldset>" if group else f"<p>{inner}</p>")
-    return "".join(_datalist(ident, values) for values, ident in lists.items()) + "".join(out)
+    return "".join(datalist(ident, values) for values, ident in lists.items()) + "".join(out)
 
 
 def field_html(field: Field, filled: Filled, lists: dict[tuple[str, ...], str]) -> str:
     label = escape(field.label)
+    spoken = escape(" ".join(w for w in (field.group, field.label) if w).lower() or field.key)
     if field.place:
         values = tuple(a.value for a in field.choices)
         ident = lists.setdefault(values, f"choices-{len(lists) + 1}")
-        spoken = escape(" ".join(w for w in (field.group, field.label) if w).lower() or field.key)
         typed = filled.text_input(field.key, "target", default=field.default or "", extra=f" list='{ident}' autocomplete='off' aria-label='{spoken}'")
         return f"{label} {typed}" if label else typed
-    select = filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default)
-    return f"<label>{label} {select}</label>" if label else select
-
-
-BID_ROWS = 6  # rows of the bid's units shown at first (a refused bid with more keeps all of its rows)
-
-
-def bid_costs(room: Room) -> dict[str, dict[str, int]]:
-    """Power -> unit -> what it costs in a bid (the ruleset's bid costs on this board)."""
-    return {power: dict(costs) for power, costs in bid_choices(room.session.state).costs}
-
-
-def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
-    """ "29 of 30 PUs spent": the rows with a place, as the server counts them (a row without one is left out)."""
-    try:
-        amount = int(filled.get("amount", "0") or "0")
-    except ValueError:
-        return "The amount is not a whole number."
-    spent = 0
-    for n in range(MAX_ROWS):
-        if filled.get(f"at.{n}").strip():
-            try:
-                count = int(filled.get(f"count.{n}", "1") or "1")
-            except ValueError:
-                continue
-            spent += costs.get(filled.get(f"power.{n}"), {}).get(filled.get(f"unit.{n}"), 0) * count
-    verb = "removed" if amount < 0 else "spent"
-    return f"{spent} of {abs(amount)} PUs {verb}."
-
-
-AT_FIELD = " list='bid-places' autocomplete='off' placeholder='type, or click the map'"
-
-
-def bid_rows(room: Room, filled: Filled, costs: dict[str, dict[str, int]]) -> str:
-    powers = list(costs)
-    units = sorted({u for unit_costs in costs.values() for u in unit_costs})
-    default_unit = room.session.state.names.unit("infantry") if room.session.state.names.has_unit("infantry") else None
-    shown = max([BID_ROWS, *(int(k.partition(".")[2]) + 1 for k in filled.values if k.startswith("at.") and k.partition(".")[2].isdigit())])
-    rows = []
-    for n in range(min(shown, MAX_ROWS)):
-        rows.append(
-            f"<tr><td data-label='Power'>{filled.select(f'power.{n}', ((p, p) for p in powers))}</td>"
-            f"<td data-label='Unit'>{filled.select(f'unit.{n}', ((u, u) for u in units), default=default_unit)}</td>"
-            f"<td data-label='Count'>{filled.text_input(f'count.{n}', default='1', extra=' type=number min=1 step=1 inputmode=numeric')}</td>"
-            f"<td data-label='At'>{filled.text_input(f'at.{n}', 'target', extra=AT_FIELD)}</td>"
-            "<td class='number row-cost' data-label='PUs'></td></tr>"
-        )
-    return (
-        "<table id='bid-rows'><thead><tr><th>Power</th><th>Unit</th><th>Count</th><th>At</th><th class='number'>PUs</th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
-    )
-
-
-def bid_block(room: Room, key: str, filled: Filled) -> str:
-    state = room.session.state
-    rules = state.ruleset.bid
-    choices = bid_choices(state)
-    costs = bid_costs(room)
-    totals = DraftValue(tuple(state.side_powers), tuple(room.pick_values), None).totals()
-    out = [
-        "<section id='bid'><h3>The bid</h3>",
-        f"<p>Picks so far: {escape(', '.join(f'{s} {v:+d}' for s, v in totals.items()))} IPCs. Positive: the {escape(rules.placing_side)} place units worth it; "
-        f"negative: the {escape(rules.receiving_side)} receive the PUs"
-        + (" (the Axis remove units worth it)" if rules.negative == "remove_units" else "")
-        + ".</p>",
-        f"<form method='post' action='/room/{escape(key)}/bid' id='bid-form' data-costs='{escape(json.dumps(costs))}'>{_seq(room)}"
-        f"<p class='row'><label>Amount {filled.text_input('amount', default='0', extra=' type=number step=1 inputmode=numeric size=6')}</label>"
-        f"<b id='budget' aria-live='polite'>{escape(budget_text(filled, costs))}</b></p>",
-    ]
-    out.append(_datalist("bid-places", sorted({p for _, places in choices.places for p in places})))
-    out.append("<p>Units placed (positive bid) or removed (negative bid that removes units); a row without a place is left out:</p>")
-    out.append(bid_rows(room, filled, costs))
-    if rules.negative != "remove_units":
-        out.append(
-            "<p>Allocation of a negative bid:</p><p class='row'>"
-            + "".join(
-                f"<label>{escape(p)} {filled.text_input(f'allocate.{p}', default='0', extra=' type=number min=0 step=1 inputmode=numeric size=4')}</label> "
-                for p in state.side_powers[rules.receiving_side]
-            )
-            + "</p>"
-        )
-    out.append("<p><button type='submit' id='submit-bid'>Propose the bid</button></p></form></section>")
-    return "".join(out)
-
-
-def bid_text(bid: dict) -> str:
-    """A bid in one line of words: "Axis 12 PUs: 1 Germans infantry at Poland, ..."."""
-    sides = [f"{side.capitalize()} {amount:+d} PUs" for side, amount in bid.items() if isinstance(amount, int)]
-    rows = [
-        f"{'remove ' if kind == 'remove' else ''}{r.get('count', 1)} {r['power']} {r['unit']} at {r['at']}"
-        for kind in ("place", "remove")
-        for r in bid.get(kind, [])
-    ]
-    shares = [f"{power} receives {share}" for power, share in bid.get("allocate", {}).items()]
-    return ", ".join(sides) + (": " + ", ".join(rows + shares) if rows or shares else "")
-
-
-def bid_html(bid: dict, ident: str) -> str:
-    """A bid as a sentence for its amount and a table of its units (placed or removed) or of its allocation."""
-    amounts = ", ".join(f"the {side.capitalize()} {amount:+d} PUs" for side, amount in bid.items() if isinstance(amount, int))
-    out = [f"<div id='{ident}' class='bid-shown'><p>Bid: {escape(amounts)}</p>"]
-    for kind, verb in (("place", "placed"), ("remove", "removed")):
-        rows = bid.get(kind, [])
-        if rows:
-            out.append(
-                f"<table><caption>Units {verb}</caption><tr><th>Power</th><th>Unit</th><th class='number'>Count</th><th>At</th></tr>"
-                + "".join(
-                    f"<tr><td>{escape(r['power'])}</td><td>{escape(r['unit'])}</td><td class='number'>{int(r.get('count', 1))}</td><td>{escape(r['at'])}</td></tr>"
-                    for r in rows
-                )
-                + "</table>"
-            )
-    if bid.get("allocate"):
-        out.append(
-            "<table><caption>PUs received</caption><tr><th>Power</th><th class='number'>PUs</th></tr>"
-            + "".join(f"<tr><td>{escape(power)}</td><td class='number'>{int(share)}</td></tr>" for power, share in bid["allocate"].items())
-            + "</table>"
-        )
-    out.append("</div>")
-    return "".join(out)
+    if label:
+        return f"<label>{label} {filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default)}</label>"
+    # A field without a label of its own (a placement's power and unit) is named by its group for a screen reader.
+    return filled.select(field.key, ((a.value, a.label) for a in field.choices), default=field.default, spoken=f"{spoken} {field.key.partition('.')[0]}")
 
 
 def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displaced, Nearest, str | None], filled: Filled) -> str:
@@ -610,10 +304,10 @@ def declaration_block(room: Room, role: str, key: str, declaration: tuple[Displa
         return "".join(out)
     what = question(displaced)
     out.append(
-        f"<form method='post' action='/room/{escape(key)}/declare'>{_seq(room)}"
+        f"<form method='post' action='/room/{escape(key)}/declare'>{seq_fields(room)}"
         f"<p>{escape(displaced.describe())} (pick {displaced.pick}): {what} one of {escape(', '.join(found.matches))} "
         f"<span class='rule'>({escape(displaced.source)}: {escape(displaced.rule)})</span></p>"
-        + _datalist("declare-places", found.matches)
+        + datalist("declare-places", found.matches)
         + "<p class='row'>"
         + filled.text_input("to", "target", extra=" list='declare-places' autocomplete='off' aria-label='to'")
         + "<button type='submit' id='declare-submit'>Declare</button></p></form></section>"
@@ -629,7 +323,7 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
     session = room.session
     board, names = session.game.board, session.run.names
     out = [
-        f"<section id='house'><h3>House rules: your powers' advantages</h3><form method='post' action='/room/{escape(key)}/house' id='house-form'>{_seq(room)}"
+        f"<section id='house'><h3>House rules: your powers' advantages</h3><form method='post' action='/room/{escape(key)}/house' id='house-form'>{seq_fields(room)}"
     ]
     for set_id, offered in room.house_choices_open()[role].items():
         house = load_named_house_set(set_id)
@@ -642,8 +336,8 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
                 for name in advantage.choices:
                     places = advantage_places(advantage, name, board, names)
                     out.append(
-                        f" <label>{escape(advantage.title)}: {escape(name)} "
-                        + filled.select(f"value.{set_id}.{power}.{name}", ((p, p) for p in places))
+                        f" <label>{escape(advantage.title)}: {escape(name.replace('_', ' '))} "
+                        + filled.select(f"value.{set_id}.{power}.{name}", ((p, p) for p in places), None, "", "target")
                         + "</label>"
                     )
             out.append(
@@ -655,20 +349,6 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
     return "".join(out)
 
 
-def bid_answer_block(room: Room, role: str, key: str) -> str:
-    """The bid one side entered: the other side agrees (the draft is complete) or refuses it."""
-    proposal = room.bid_proposal
-    assert proposal is not None
-    shown = bid_html(proposal.bid, "bid-proposed")
-    if role == proposal.side:
-        return f"<section id='bid'><h3>The bid</h3><p id='bid-waiting'>Your bid waits for the other side to agree:</p>{shown}</section>"
-    return (
-        f"<section id='bid'><h3>The bid</h3><p>The {escape(proposal.side)} propose this bid:</p>{shown}"
-        f"<form method='post' action='/room/{escape(key)}/bid/answer' id='bid-answer'>{_seq(room)}"
-        "<button name='agree' value='yes' id='bid-agree'>Agree</button> <button name='agree' value='no' id='bid-refuse'>Refuse</button></form></section>"
-    )
-
-
 def undo_block(room: Room, role: str, key: str) -> str:
     """Ask to take back the last action, naming it; or, once asked, the other side's answer (or the wait for it)."""
     request = room.undo_request
@@ -677,7 +357,7 @@ def undo_block(room: Room, role: str, key: str) -> str:
         if role == request.side or role == SPECTATOR:
             return f"<p class='note' id='undo-waiting'>The {escape(request.side)} asked to take back {what}; waiting for the other side.</p>"
         return (
-            f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{_seq(room)}"
+            f"<form method='post' action='/room/{escape(key)}/undo/answer' id='undo-answer'>{seq_fields(room)}"
             f"<p class='note'>The {escape(request.side)} ask to take back {what}.</p>"
             "<button name='agree' value='yes' id='undo-agree'>Agree</button> <button name='agree' value='no' id='undo-refuse'>Refuse</button></form>"
         )
@@ -686,7 +366,7 @@ def undo_block(room: Room, role: str, key: str) -> str:
     if room.session.bid is None and room.session.picks[-1].side != role:
         return ""
     return (
-        f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{_seq(room)}"
+        f"<form method='post' action='/room/{escape(key)}/undo' id='undo'>{seq_fields(room)}"
         f"<p>Last action: {escape(undo_target(room))}.</p><p class='row'><button type='submit' id='undo-button'>Undo it</button> "
         "<small>(once the other side has seen it, they must agree)</small></p></form>"
     )
@@ -751,7 +431,7 @@ def complete_block(room: Room, role: str, key: str) -> str:
             out.append(f"<p class='installed'>The {escape(side)} installed it on the host's TripleA as <b>{escape(name)}</b>.</p>")
         if role not in room.installed:  # one install per side (Room.install)
             out.append(
-                f"<form method='post' action='/room/{escape(key)}/install' id='install'>{_seq(room)}"
+                f"<form method='post' action='/room/{escape(key)}/install' id='install'>{seq_fields(room)}"
                 f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
                 "<button type='submit'>Install into TripleA on the serving machine</button></form>"
             )

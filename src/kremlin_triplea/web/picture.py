@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.report.render import (
     Legend,
+    MapArt,
     find_map_folder,
     read_map_art,
     render_svg,
@@ -31,4 +32,21 @@ def board_svg(room: Room) -> str:
         return f"<p class='no-picture'>No picture of the board: {escape(error.message)}. The draft goes on without it.</p>"
     room.map_art = art
     svg = render_svg(game.board, art, game.initial, legend)
-    return svg.split("?>", 1)[1] if svg.startswith("<?xml") else svg  # inline: no XML declaration
+    svg = svg.split("?>", 1)[1] if svg.startswith("<?xml") else svg  # inline: no XML declaration
+    return svg.replace('<g id="legend"', names_layer(art, session.state.board.nodes) + '<g id="legend"', 1)
+
+
+#: The places' names, in the map's units: 11 px and more on the screen once the map is shown at 0.55 of its size and
+#: up (the page's script shows the layer from there; a phone starts there, issue 43: "labels about 3 px, no names").
+NAME_FONT = 20
+
+
+def names_layer(art: MapArt, places) -> str:
+    """Each place's name at its centre (the map's centers.txt), outlined so it reads on any owner's colour."""
+    out = [f'<g id="names" font-size="{NAME_FONT}" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="4" paint-order="stroke">']
+    for place in sorted(places):
+        if place in art.centers:
+            x, y = art.centers[place]
+            out.append(f'<text x="{x}" y="{y + NAME_FONT // 3}">{escape(place)}</text>')
+    out.append("</g>")
+    return "".join(out)

@@ -555,8 +555,12 @@ class Room:
                     )
             maps_dir = default_maps_dir(self.session.maps_dir)
             try:
-                check_install(result.game.map_folder(maps_dir), chosen, force=False)
-            except KremlinError:
+                # By the host's rules for a name (gamefile/gamenames.py): NFKC, plain, no look-alike of a game TripleA
+                # lists for this map or any other; the name checked is the one installed.
+                chosen = check_install(result.game.map_folder(maps_dir), chosen, force=False, maps_dir=maps_dir)
+            except KremlinError as error:
+                if error.where == "--name":  # the name's own fault, said without the command line's words
+                    raise Refused(self.for_players(error.message)) from None
                 raise Refused(f"TripleA already lists a game named {chosen!r} for this map, or cannot take that name: choose another name") from None
             write_apply_outputs(
                 result,
@@ -584,7 +588,7 @@ class Room:
         except ValueError:
             raise FormError("seq: missing or not a number") from None
         if seq != self.seq:
-            raise Conflict(f"the draft moved on since this page was drawn (step {seq}, now {self.seq}): nothing was changed")
+            raise Conflict("the draft moved on since this page was drawn: nothing was changed (the page now shows the room as it is)")
 
     def _accepted(self, answer: Answer | None = None) -> None:
         """An action is accepted: the answer it gave (to a bid or an undo) replaces the one shown until now."""
