@@ -21,8 +21,6 @@ INSIDE = ("draft", "session")
 REACHING = re.compile(r"\.run\.|\bKINDS\[|\bDraftRun\(")
 
 STILL_REACHING: dict[str, str] = {
-    "assistant/session.py": "the terminal's pick questions are moved onto Session.pick_form/pick_from_answers after issue 42's changes land",
-    "tools/matrix.py": "the matrix's single-pick rows are still its own pick engine (issue 45 item 1: pushes on a Session.copy())",
     "web/pages.py": "the room's pages read the ruleset and kinds through the run (Session.ruleset, describe_choices now say them)",
     "web/room.py": "the room builds pick entries by kind; moved onto Session.pick_from_answers after issue 40's changes land",
 }

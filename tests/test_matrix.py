@@ -13,7 +13,7 @@ from lxml import etree
 from kremlin_triplea.check.incremental import Validator
 from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.kinds import KINDS, Outcome
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.model.changes import PlaceUnits, SetOwner
 from kremlin_triplea.tools import matrix
@@ -112,7 +112,7 @@ def aa50_with(*numbers: int):
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
     """Option 1 also gives 1 Sea Zone an owner: a sea zone without a territory attachment, which TripleA misreads and
     only validation catches (the invariants of draft/invariants.py look at units)."""
-    original = matrix.KINDS["placement"].apply
+    original = KINDS["placement"].apply
 
     def broken(state, pick):
         outcome = original(state, pick)
@@ -121,7 +121,7 @@ def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
         extra = SetOwner("1 Sea Zone", "Germans")
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
-    monkeypatch.setattr(matrix.KINDS["placement"], "apply", broken)
+    monkeypatch.setattr(KINDS["placement"], "apply", broken)
 
 
 def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,14 +140,14 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
 def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     from kremlin_triplea.errors import RuleViolation
 
-    original = matrix.KINDS["territory_takeover"].apply
+    original = KINDS["territory_takeover"].apply
 
     def refuses_archangel(state, pick):
         if pick.target.territory == "Archangel":
             raise RuleViolation(pick.label, "Archangel refused on purpose", rule="a test's rule", source="the test")
         return original(state, pick)
 
-    monkeypatch.setattr(matrix.KINDS["territory_takeover"], "apply", refuses_archangel)
+    monkeypatch.setattr(KINDS["territory_takeover"], "apply", refuses_archangel)
     report = run_matrix([aa50_with(10)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     cell = report.cells[("kremlin-aa50", "10 Takeover of enemy held territory", "world_war_ii_v3/WW2v3-1941.xml")]
     assert cell.status == FAILED
@@ -454,7 +454,7 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
 
 def _option_1_also_places(monkeypatch: pytest.MonkeyPatch, extra: PlaceUnits) -> None:
     """Make option 1's placement kind also place ``extra`` (a second factory): a pick apply refuses for its board."""
-    original = matrix.KINDS["placement"].apply
+    original = KINDS["placement"].apply
 
     def also(state, pick):
         outcome = original(state, pick)
@@ -462,7 +462,7 @@ def _option_1_also_places(monkeypatch: pytest.MonkeyPatch, extra: PlaceUnits) ->
             return outcome
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
-    monkeypatch.setattr(matrix.KINDS["placement"], "apply", also)
+    monkeypatch.setattr(KINDS["placement"], "apply", also)
 
 
 def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:

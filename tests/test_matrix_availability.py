@@ -29,20 +29,20 @@ def known() -> dict:
 
 def legal_availability(game, ruleset, profile) -> dict[int, bool] | None:
     """Option number -> whether `legal` offers a pick of it as the first pick of either side (its choices, each
-    judged whole by the draft: DraftRun.offered_choices, as draft/legal.py lists them); None when a side of the
+    judged whole by the draft: Session.option_choices, as draft/legal.py lists them); None when a side of the
     ruleset has no player in the game."""
     found: dict[int, bool] = {}
     for side in ruleset.sides:
         game.reset()
-        run = _draft_start(ruleset, profile, game, side)
-        if not all(run.state.side_powers.values()):
+        session = _draft_start(ruleset, profile, game, side)
+        if not all(session.state.side_powers.values()):
             game.reset()
             return None
-        for option in run.ruleset.options:
+        for option in session.ruleset.options:
             if option.kind == "scenario":  # a row per scenario: the scenario rows' own business
                 continue
             try:
-                offered = run.offered_choices(option, side).available
+                offered = session.option_choices(option, side).available
             except KremlinError:  # a name the map lacks: nothing offered (the matrix says why)
                 offered = False
             found[option.number] = found.get(option.number, False) or offered

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kremlin_triplea.draft.kinds import KINDS, Pick
+from kremlin_triplea.draft.kinds import Pick
 from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.game import Game
@@ -95,18 +95,17 @@ def test_a_pick_numbered_other_than_the_next_is_refused_by_push_as_by_is_legal()
 def _candidate_picks(session: Session, draw: st.DataObject) -> list[Pick]:
     """Picks a caller might push next: legal ones, the same renumbered or given to the other side, and the other
     side's pseudo-legal picks of a drawn option (its kind's targets, judged for nothing)."""
-    run = session.run
     legal = list(session.legal_picks)
-    side = session.next_pick().side
-    other = run.second if side == run.first else run.first
+    side = session.turn
+    other = next(s for s in session.ruleset.sides if s != side)
     candidates = [draw.draw(st.sampled_from(legal))] if legal else []
     if candidates:
         shifted = draw.draw(st.sampled_from([-1, 1, 2]))
         candidates += [attrs.evolve(candidates[0], index=candidates[0].index + shifted), attrs.evolve(candidates[0], side=other)]
-    option = draw.draw(st.sampled_from(run.ruleset.options))
-    choices = run.option_choices(option, other)
+    option = draw.draw(st.sampled_from(session.ruleset.options))
+    choices = session.listed_choices(option, other)
     if choices.available:
-        offered = [pick for _, pick in KINDS[option.kind].picks(run.state, choices, other, len(run.applied) + 1)]
+        offered = [pick for _, pick in session.candidate_picks(choices, other)]
         candidates += [draw.draw(st.sampled_from(offered))] if offered else []
     return candidates
 

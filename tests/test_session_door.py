@@ -67,3 +67,33 @@ def test_a_whole_draft_made_through_the_sessions_questions_is_one_apply_accepts(
         displaced, found, _ = waiting
         session.declare(Declaration(displaced, rng.choice(found.matches)))
     assert session.result().game.to_bytes()  # the picks made through the door: a draft whose picks apply accepts
+
+
+def test_a_step_tried_on_its_own_is_taken_back_with_the_end_of_the_picks() -> None:
+    """The matrix tries each first pick on its own, its displaced units declared (the picks ended there), then goes on
+    from the same draft at its start: ``trying`` takes back every step and the end, the board as it was."""
+    game = fresh_game(AA50_1941)
+    session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "game": str(AA50_1941), "first": "Axis"}, "draft.toml"), game)
+    before = list(game.board.changes)
+    # Option 10, a takeover (000 B 10): the enemy's units there are displaced and declared once the picks end.
+    description, pick = next(iter(session.option_picks(10)))
+    with session.trying():
+        session.push(pick)
+        session.end_picks()
+        while (waiting := session.open_declaration()) is not None:
+            session.declare(Declaration(waiting[0], waiting[1].matches[0]))
+        assert session.ply is None and session.picks_done and len(game.board.changes) > len(before)
+    assert session.steps == [] and game.board.changes == before
+    assert (session.ply, session.turn, session.picks_done) == (1, "Axis", False)
+    assert session.push(pick) is not None  # the same first pick, pushed again on the board it was tried on
+
+
+def test_the_picks_a_kind_lists_and_those_the_draft_takes_whole() -> None:
+    """``candidate_picks`` lists every target of the kind's choices (the matrix judges that listing); ``option_picks``
+    is those the draft takes whole, each one ``is_legal`` says is (000 B 10, a takeover, for the Allies first)."""
+    session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "game": str(AA50_1941), "first": "Allies"}, "draft.toml"), fresh_game(AA50_1941))
+    listed = [pick for _, pick in session.candidate_picks(session.listed_choices(10))]
+    legal = [pick for _, pick in session.option_picks(10)]
+    assert legal and legal == [pick for pick in listed if session.is_legal(pick)]
+    assert all(pick.index == session.ply == 1 and pick.side == session.turn == "Allies" for pick in listed)
+    assert session.picks_per_side * 2 == session.total_picks

@@ -35,10 +35,11 @@ from kremlin_triplea.assistant.house import HouseQuestions
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, place_answers
-from kremlin_triplea.draft.kinds import KINDS, Pick, Problem
+from kremlin_triplea.draft.kinds import Pick, Problem
 from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.kinds.scenario import scenario_lines
 from kremlin_triplea.draft.legal import bid_choices
+from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.errors import KremlinError, UnknownNameError, close_matches
 from kremlin_triplea.report.value import describe_pick, value_session
 from kremlin_triplea.rules.datafiles import named_rule_files
@@ -213,14 +214,14 @@ class Conversation:
         house_lines = self.house_questions.help_lines(name) if self.house_questions is not None else None
         if house_lines is not None:
             return house_lines
-        ruleset = self.session.run.ruleset
+        ruleset = self.session.ruleset
         wrap = textwrap.TextWrapper(width=100, subsequent_indent="  ")
         option = _find_option(ruleset, name)
         if option is not None:
             lines = [f"option {option.number}. {option.title} ({option.source})"]
             lines += wrap.wrap(f'"{option.rule}"')
             lines += option.params.describe(ruleset)
-            return lines + KINDS[option.kind].help_lines(self.session.state, option, self.side)
+            return lines + self.session.option_help(option, self.side)
         scenario = next((s for s in ruleset.scenarios if name.casefold() in (s.id.casefold(), s.title.casefold())), None)
         if scenario is not None:
             return scenario_lines(scenario, self.session.state.edition)
@@ -301,24 +302,22 @@ class Conversation:
         option_choices = [Choice(c, (str(c.option.number), c.option.id, c.option.title), f"{c.option.number}  {c.option.title}") for c in available]
 
         def refuse_option(answer: str) -> str | None:
-            option = _find_option(self.session.run.ruleset, answer)
+            option = _find_option(self.session.ruleset, answer)
             if option is None or option.number not in unavailable:
                 return None
             return f"option {option.number} ({option.title}) is not available to the {side}: {unavailable[option.number].unavailable}"
 
         chosen: OptionChoices = self.choose(f"{side}, option> ", option_choices, refuse=refuse_option)
         self.option = chosen.option
-        kind = KINDS[chosen.option.kind]
-        form = kind.form(self.session.state, chosen, side, next_pick.index)
+        session = self.session
+        form = session.pick_form(chosen, side)
         answers: dict[str, str] = {}
         for field in form.fields:
             asked = field.narrowed(answers) if field.narrowed is not None else field
             if field.terminal and asked is not None:
                 answers[field.key] = self.ask_field(asked, answers)
-        entry: dict[str, Any] = {"side": side, "option": chosen.option.number, kind.target_key: form.read(answers)}
-        session = self.session
         try:
-            outcome = session.push(session.pick_from_toml(entry))
+            outcome = session.push(session.pick_from_answers(chosen.option, answers, side, form=form))
         except KremlinError as error:  # would be a bug in the enumeration: say so, ask again
             say(f"  this pick was refused: {error}")
             return
@@ -409,7 +408,7 @@ class Conversation:
         if problem is None:
             return None
         shown = f"{guessed}refused: " if guessed else "refused: "
-        return shown + str(problem.violation(label or f"pick {len(self.session.run.applied) + 1}"))
+        return shown + str(problem.violation(label or f"pick {self.session.ply}"))
 
     def ask_field(self, field: Field, answers: Mapping[str, str]) -> str:
         """One field of an option's form (its kind's), asked with completion, help and close matches; its value."""
@@ -452,7 +451,7 @@ class Conversation:
         bid_rules = state.ruleset.bid
         say("")
         say(
-            f"All {session.run.total_picks} picks are made. "
+            f"All {session.total_picks} picks are made. "
             + ", ".join(f"{s} {sum(v.value for v in value_session(session).picks if v.side == s):+d}" for s in state.side_powers)
             + " IPCs by the valuation ('values' details it)."
         )
@@ -474,26 +473,26 @@ class Conversation:
         if phase_powers:
             say(f"  a positive bid may also be left to TripleA's own bid phase ({bid_rules.source}): the {bid_rules.placing_side} buy and place it in the game")
         amount = self.number("bid> ", -10_000, 10_000, 0)
-        bid: dict[str, Any] = {bid_rules.placing_side.lower(): amount}
+        # The answers make the bid itself (the game's names, as chosen), not a draft file's [bid] table to read again.
+        placements: tuple[UnitPlacement, ...] = ()
+        removals: tuple[UnitPlacement, ...] = ()
+        allocate: dict[str, int] = {}
+        phase_shares: dict[str, int] = {}
         # The bid is made: the units the picks displaced are placed before the bid's units (000 A "Order of action").
         self.ask_declarations()
         if amount > 0:
             placements, left = self.ask_bid_placements(amount)
-            if placements:
-                bid["place"] = placements
             if left and phase_powers:
                 phase = Choice(True, ("phase", "bid phase"), f"phase (TripleA's bid phase: the {bid_rules.placing_side} spend them in the game)")
                 unspent = Choice(False, ("unspent",), "unspent")
                 if self.choose(f"the {left} PUs left> ", [phase, unspent], default=phase):
-                    bid["phase"] = self.ask_shares(left, phase_powers, "for TripleA's bid phase")
+                    phase_shares = self.ask_shares(left, phase_powers, "for TripleA's bid phase")
         elif amount < 0:
             if bid_rules.negative == "remove_units":
                 removals = self.ask_removals(-amount)
-                if removals:
-                    bid["remove"] = removals
             else:
-                bid["allocate"] = self.ask_allocation(-amount)
-        session.push(session.bid_from_toml(bid))
+                allocate = self.ask_allocation(-amount)
+        session.push(Bid(BidSpec(amount, placements, tuple(allocate.items()), removals, tuple(phase_shares.items()))))
         session.save()
 
     def ask_declarations(self) -> None:
@@ -535,7 +534,7 @@ class Conversation:
             return []
         return [p for p in state.side_powers[rules.placing_side] if pattern.format(power=p) in state.board.properties]
 
-    def ask_bid_placements(self, amount: int) -> tuple[list[dict[str, Any]], int]:
+    def ask_bid_placements(self, amount: int) -> tuple[tuple[UnitPlacement, ...], int]:
         """The units the bid places, and the PUs left."""
         say = self.say
         choices = bid_choices(self.session.state)
@@ -574,9 +573,9 @@ class Conversation:
             count = self.number(f"how many (up to {left // cost})> ", 1, left // cost, 1)
             placed.append((power, unit, place, count))
             left -= cost * count
-        return [{"power": p, "unit": u, "count": n, "at": at} for p, u, at, n in placed], left
+        return tuple(UnitPlacement(p, u, n, at) for p, u, at, n in placed), left
 
-    def ask_removals(self, amount: int) -> list[dict[str, Any]]:
+    def ask_removals(self, amount: int) -> tuple[UnitPlacement, ...]:
         """A negative bid that removes the placing side's units: exactly the value the rules set, never a dead end."""
         say = self.terminal.say
         state = self.session.state
@@ -589,7 +588,7 @@ class Conversation:
         # (power, unit, place) -> units that may go
         stock: Counter[tuple[str, str, str]] = Counter({k: n for k, n in removable_units(state).items() if k[:2] in cost})
         say(f"  a bid of -{amount} removes {rules.placing_side} units ({', '.join(removable)}) worth exactly {target} PUs")
-        removed: list[dict[str, Any]] = []
+        removed: list[UnitPlacement] = []
         left = target
         while left > 0:
 
@@ -618,8 +617,8 @@ class Conversation:
             count = counts[0] if len(counts) == 1 else self.choose("how many> ", [Choice(n, (str(n),)) for n in counts])
             stock[(power, unit, place)] -= count
             left -= cost[(power, unit)] * count
-            removed.append({"power": power, "unit": unit, "count": count, "at": place})
-        return removed
+            removed.append(UnitPlacement(power, unit, count, place))
+        return tuple(removed)
 
     def ask_allocation(self, total: int) -> dict[str, int]:
         return self.ask_shares(total, bid_receivers(self.session.state), "")

@@ -8,6 +8,7 @@ answers into its target and checks the pick as ``apply`` does (issue 45, "the Se
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.choices import OptionChoices
@@ -49,6 +50,10 @@ class Asking:
         return self.run.total_picks
 
     @property
+    def picks_per_side(self) -> int:
+        return self.run.picks_per_side
+
+    @property
     def warnings(self) -> tuple[str, ...]:
         """What the ruleset cannot do on this map as written (unmatched names), for the host."""
         return tuple(self.run.warnings)
@@ -60,9 +65,26 @@ class Asking:
         unavailable with why when the draft would accept none of them as the next pick."""
         return self.run.offered_choices(self._option(option), self._side(side))
 
+    def listed_choices(self, option: Option | int | str, side: str | None = None) -> OptionChoices:
+        """Every target of ``option`` its kind lists for ``side`` (default: whose turn it is) now, before the draft checks
+        any of them whole (:meth:`option_choices` says which it takes). For tools that judge the kind's listing (the
+        matrix): a target listed that :meth:`push` refuses is a fault of the kind."""
+        return self.run.option_choices(self._option(option), self._side(side))
+
     def pick_form(self, choices: OptionChoices, side: str | None = None) -> Form:
         """What to ask for a pick of ``choices``' option, field by field (its kind's form on this board)."""
         return KINDS[choices.option.kind].form(self.run.state, choices, self._side(side), self._ply())
+
+    def option_picks(self, option: Option | int | str, side: str | None = None) -> Iterator[tuple[str, Pick]]:
+        """(description, pick) for every legal next pick of ``option`` by ``side`` (default: whose turn it is): the
+        targets its kind lists that :meth:`push` takes whole (python-chess's legal moves of one piece)."""
+        return self.run.option_picks(self._option(option), self._side(side))
+
+    def candidate_picks(self, choices: OptionChoices, side: str | None = None) -> Iterator[tuple[str, Pick]]:
+        """(description, pick) for every target ``choices`` list, as the next pick, before the draft checks it whole
+        (its kind's own checks only: python-chess's pseudo-legal moves). For tools that judge the listing itself
+        (the matrix): :meth:`push` should take each; one it refuses is a fault of the kind's listing."""
+        return KINDS[choices.option.kind].picks(self.run.state, choices, self._side(side), self._ply())
 
     def describe_choices(self, choices: OptionChoices) -> list[str]:
         """The legal targets of ``choices``, one line each (as ``legal`` lists them)."""

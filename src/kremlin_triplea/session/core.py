@@ -14,6 +14,8 @@ group is declared. A bid one side proposes counts once the other side's :class:`
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +269,19 @@ class Session(Asking, Bidding, Declaring, HouseChoosing, DraftFile):
         if any(isinstance(step, Bid) for step in taken):
             self.undone_bid = number  # the bid was made on the board the pick left
         return taken
+
+    @contextlib.contextmanager
+    def trying(self) -> Iterator[Session]:
+        """Every step pushed inside is taken back on leaving, and the end of the picks with them (python-chess's
+        push then pop): for tools that examine one step on its own on this board (the matrix's single picks, each
+        with its displaced groups declared, and its bids on the board of a draft at its start)."""
+        mark, ended, dropped = len(self.done), self._picks_ended, self.bid_dropped
+        try:
+            yield self
+        finally:
+            while len(self.done) > mark:
+                self.pop()
+            self._picks_ended, self.bid_dropped = ended, dropped
 
     # -- the end --------------------------------------------------------------------------
 

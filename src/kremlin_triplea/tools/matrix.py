@@ -36,16 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.draft.choices import OptionChoices
-from kremlin_triplea.draft.declare import with_declarations
-from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds import KINDS, Pick
-from kremlin_triplea.draft.kinds.bid import apply_bid, bid_placement_problem, bid_receivers, removable_units
-from kremlin_triplea.draft.kinds.scenario import ScenarioTarget, apply_scenario
+from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.rulesets import load_ruleset
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.draft.run import draft_from_dict
+from kremlin_triplea.errors import KremlinError, RuleViolation, UnknownNameError
 from kremlin_triplea.game import Game, load
 from kremlin_triplea.gamefile.locate import resolve_game
 from kremlin_triplea.gamefile.safe import scratch_folder
@@ -57,7 +53,7 @@ from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
-from kremlin_triplea.session import Bid, Declaration, Session, apply_draft
+from kremlin_triplea.session import Bid, Declaration, Session, Step, apply_draft
 from kremlin_triplea.tools.matrix_readback import Applied, Checker, snapshot, states_now
 from kremlin_triplea.tools.matrix_report import Cell, GameSpec, Report
 
@@ -137,11 +133,11 @@ def profile_for_path(path: Path, game: Game, profiles: list[Profile]) -> Profile
 # -- targets: one pick per legal choice ------------------------------------------------
 
 
-def bid_targets(run: DraftRun, *, positive: bool = True) -> Iterator[tuple[str, str, BidSpec]]:
+def bid_targets(session: Session, *, positive: bool = True) -> Iterator[tuple[str, str, BidSpec]]:
     """(row, description, bid): each placing power's units and places; each negative bid's receiver or removable unit."""
-    state = run.state
+    state = session.state
     bid = state.ruleset.bid
-    catalog = run.game.board.catalog
+    catalog = session.game.board.catalog
     facts = state.facts()
     choices = bid_choices(state) if positive else None
     for power, places in choices.places if choices is not None else ():
@@ -288,19 +284,19 @@ def _run_one(
     ruleset, profile = setup.ruleset, setup.profile
     # An option is judged by its legal picks alone, as `legal` judges it (issue 46: one offering "two transports, two
     # submarines, or a submarine and a transport" is available on a map without transports); one whose every pick
-    # needs a unit the map lacks says so in its own choices. The single rows and the bid rows drive no draft: each legal first pick (each bid) is tried on its own on the
-    # board of a draft at its start, then undone (_apply_in_memory). That board, fitted as apply fits it, is a
-    # new session's; its steps stay empty.
+    # needs a unit the map lacks says so in its own choices. Each first pick the option's kind lists (each bid) is
+    # pushed on its own onto a new session, a draft at its start fitted as apply fits it, and taken back
+    # (_push_in_memory): the session checks it as it checks the players' picks.
     for side in ruleset.sides:
         game.reset()
-        run = _draft_start(ruleset, profile, game, side)
+        session = _draft_start(ruleset, profile, game, side)
         for option in ruleset.options:
-            _option_rows(report, run, option, side, label, single, list_only)
+            _option_rows(report, session, option, side, label, single, list_only)
     game.reset()
-    run = _draft_start(ruleset, profile, game, ruleset.sides[0])
-    for row, description, bid in () if list_only else bid_targets(run):
+    session = _draft_start(ruleset, profile, game, ruleset.sides[0])
+    for row, description, bid in () if list_only else bid_targets(session):
         cell = report.cell(ruleset.id, row, label)
-        item = _apply_in_memory(cell, f"bid: {description}", run, lambda b=bid: apply_bid(run.state, b).changes)
+        item = _push_in_memory(cell, f"bid: {description}", session, Bid(bid))
         if item is not None:
             single.append(item)
     for row in () if list_only else ("bid (units)", "bid (negative)"):
@@ -315,7 +311,7 @@ def _run_one(
     game.reset()
 
 
-def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> DraftRun | None:
+def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Session | None:
     """The ruleset fitted to the game exactly as apply fits it (the profile apply finds, the names it leaves out),
     or None with every row not applicable when the game lacks the ruleset's sides or apply refuses it."""
     label = spec.label
@@ -351,19 +347,19 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Dra
     return None
 
 
-def _draft_start(ruleset: Ruleset, profile: Profile | None, game: Game, first: str) -> DraftRun:
-    """The board, ruleset and profile of a draft at its start (``first`` to pick), fitted as apply fits them: a new
-    session's, whose draft the matrix only looks at (its first picks tried one by one, never pushed)."""
-    return Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile).run
+def _draft_start(ruleset: Ruleset, profile: Profile | None, game: Game, first: str) -> Session:
+    """A draft at its start (``first`` to pick), its board, ruleset and profile fitted as apply fits them: each of its
+    first picks (and bids) is pushed on its own and taken back (:meth:`Session.trying`)."""
+    return Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
 
 
-def _option_rows(report: Report, run: DraftRun, option: Option, side: str, label: str, single: list[Applied], list_only: bool) -> None:
-    """Every legal pick of one option for one side, applied in memory (its items go to ``single``), or why none."""
-    ruleset, profile, game = run.ruleset, run.profile, run.game
+def _option_rows(report: Report, session: Session, option: Option, side: str, label: str, single: list[Applied], list_only: bool) -> None:
+    """Every pick of one option the session lists for one side, pushed in memory (its items go to ``single``), or why none."""
+    ruleset, profile, game = session.ruleset, session.profile, session.game
     # A scenario option has a row per scenario; its own row only shows errors.
     cell = report.cell(ruleset.id, _row(option), label) if option.kind != "scenario" else Cell(ruleset.id, _row(option), label)
     try:
-        choices = run.option_choices(option, side)
+        choices = session.listed_choices(option, side)
     except KremlinError as error:
         why = missing_name_reason(error, ruleset, profile, game)
         if why is not None:
@@ -375,7 +371,7 @@ def _option_rows(report: Report, run: DraftRun, option: Option, side: str, label
             report.rows.append((ruleset.id, cell.row))
         return
     if option.kind == "scenario":
-        single += _scenario_items(report, ruleset, option, choices, run, side, label, list_only)
+        single += _scenario_items(report, session, option, choices, side, label, list_only)
         return
     if not choices.available:
         cell.reasons.append(f"{side}: {choices.unavailable}")
@@ -384,13 +380,8 @@ def _option_rows(report: Report, run: DraftRun, option: Option, side: str, label
         cell.applied += 1
         return
     count = 0
-    for description, pick in KINDS[choices.option.kind].picks(run.state, choices, side, 1):
-        item = _apply_in_memory(
-            cell,
-            f"{side} option {option.number}: {description}",
-            run,
-            lambda p=pick: with_declarations(run.state, KINDS[p.option.kind].apply(run.state, p)),
-        )
+    for description, pick in session.candidate_picks(choices, side):
+        item = _push_in_memory(cell, f"{side} option {option.number}: {description}", session, pick)
         if item is not None:
             single.append(item)
             count += 1
@@ -455,90 +446,98 @@ def missing_name_reason(error: KremlinError, ruleset: Ruleset, profile: Profile,
     return None
 
 
-def _scenario_items(
-    report: Report, ruleset: Ruleset, option: Option, choices: OptionChoices, run: DraftRun, side: str, label: str, list_only: bool = False
-) -> list[Applied]:
-    """Each scenario of the side on its own row: applied, or why it cannot be."""
+def _scenario_items(report: Report, session: Session, option: Option, choices: OptionChoices, side: str, label: str, list_only: bool = False) -> list[Applied]:
+    """Each scenario of the side on its own row: pushed, or why it cannot be."""
 
     items = []
-    for scenario in ruleset.scenarios:
+    form = session.pick_form(choices, side)
+    for scenario in session.ruleset.scenarios:
         if scenario.side != side:
             continue
-        cell = report.cell(ruleset.id, f"{_row(option)}: {scenario.title}", label)
-        pick = Pick(1, side, option, ScenarioTarget(scenario))
+        cell = report.cell(session.ruleset.id, f"{_row(option)}: {scenario.title}", label)
+        # The scenario as the players name it, offered or not (its form has the one field, the scenario's title).
+        pick = session.pick_from_answers(option, {form.fields[0].key: scenario.title}, side, form=form)
         if scenario.title not in choices.scenarios:
             # Not offered: the draft must refuse it too (its rule, or a board no game can start from).
-            try:
-                outcome = apply_scenario(run.state, pick)
-            except KremlinError as error:
-                cell.reasons.append(f"{side}: {error}")
-                continue
-            places = touched_places(outcome.changes)
-            before = board_problems(run.game.board, run.state.factories, places)
-            run.game.board.push_all(list(outcome.changes))
-            broken = new_problems(before, run.game.board, run.state.factories, places)
-            for _ in outcome.changes:
-                run.game.board.pop()
-            if broken:
-                cell.reasons.append(f"{side}: it would leave a board no game can start from: {'; '.join(broken)}")
-            else:
-                cell.errors.append(f"{side}: not listed as legal, yet it applies")
+            with session.trying():
+                try:
+                    session.push(pick)
+                except RuleViolation as error:
+                    cell.reasons.append(f"{side}: {error.why if error.why.startswith(_NO_GAME_STARTS) else error}")
+                    continue
+                except KremlinError as error:
+                    cell.reasons.append(f"{side}: {error}")
+                    continue
+            cell.errors.append(f"{side}: not listed as legal, yet it applies")
             continue
         if list_only:
             cell.applied += 1
             continue
-        item = _apply_in_memory(cell, f"{side} scenario {scenario.title}", run, lambda p=pick: KINDS[p.option.kind].apply(run.state, p).changes)
+        item = _push_in_memory(cell, f"{side} scenario {scenario.title}", session, pick, declared=False)
         if item is not None:
             items.append(item)
     return items
 
 
-def _apply_in_memory(cell: Cell, label: str, run: DraftRun, outcome_changes: Callable[[], tuple[Change, ...]]) -> Applied | None:
-    """Apply one pick's changes and then the ruleset's game rules (as apply writes them after the picks), note the
-    states they leave, and undo them; a legal choice the kind refuses, or game rules apply refuses after it, fail."""
-    board = run.game.board
+#: The session's words for a step refused by the board invariants (DraftRun._push_keeping_invariants).
+_NO_GAME_STARTS = "it would leave a board no game can start from"
+
+
+def _push_in_memory(cell: Cell, label: str, session: Session, step: Step, *, declared: bool = True) -> Applied | None:
+    """Push one step (a first pick, its displaced groups then declared at their first nearest place; or a bid) on
+    ``session`` and then the ruleset's game rules (as apply writes them after the picks), note the states they
+    leave, and take all back; a listed step the session refuses, or game rules apply refuses after it, fail."""
+    board = session.game.board
     before = snapshot(board)
-    try:
-        changes = tuple(outcome_changes())
-        places = touched_places(changes)
-        problems = board_problems(board, run.state.factories, places)
-        board.push_all(list(changes))
-    except KremlinError as error:
-        cell.errors.append(f"{label}: listed as legal but refused: {error}")
-        return None
-    except Exception as error:  # noqa: BLE001 - any crash is this pick's failure, reported in the matrix
-        cell.errors.append(f"{label}: crashed: {type(error).__name__}: {error}")
-        return None
-    broken = new_problems(problems, board, run.state.factories, places)
-    if broken:  # apply refuses it so (DraftRun._push_keeping_invariants): listed as legal, it is a failure
-        for _ in changes:
+    mark = len(board.changes)
+    with session.trying():
+        try:
+            if isinstance(step, Bid):  # a bid on the board of a draft at its start: the picks end there
+                session.end_picks()
+            session.push(step)
+            if declared:
+                _declare_at_first_place(session)
+        except RuleViolation as error:
+            refused = f"apply refuses it: {error.why}" if error.why.startswith(_NO_GAME_STARTS) else f"refused: {error}"
+            cell.errors.append(f"{label}: listed as legal but {refused}")
+            return None
+        except KremlinError as error:
+            cell.errors.append(f"{label}: listed as legal but refused: {error}")
+            return None
+        except Exception as error:  # noqa: BLE001 - any crash is this pick's failure, reported in the matrix
+            cell.errors.append(f"{label}: crashed: {type(error).__name__}: {error}")
+            return None
+        try:
+            rules = game_rules_now(session)
+            board.push_all(list(rules))
+        except Exception as error:  # noqa: BLE001 - apply would refuse (or crash on) the rules after this pick
+            cell.errors.append(f"{label}: the ruleset's game rules cannot be written after it: {type(error).__name__}: {error}")
+            return None
+        changes = tuple(board.changes[mark:])
+        states = states_now(board, changes, before)
+        for _ in rules:  # the game rules are written on the board, not a step of the session's
             board.pop()
-        cell.errors.append(f"{label}: listed as legal but apply refuses it: it would leave a board no game can start from: {'; '.join(broken)}")
-        return None
-    try:
-        rules = game_rules_now(run)
-        board.push_all(list(rules))
-    except Exception as error:  # noqa: BLE001 - apply would refuse (or crash on) the rules after this pick
-        for _ in changes:
-            board.pop()
-        cell.errors.append(f"{label}: the ruleset's game rules cannot be written after it: {type(error).__name__}: {error}")
-        return None
-    changes += rules
-    states = states_now(board, changes, before)
-    for _ in changes:
-        board.pop()
     cell.applied += 1
     return Applied(cell, label, changes, states, rules)
 
 
-def game_rules_now(run: DraftRun) -> tuple[Change, ...]:
+def _declare_at_first_place(session: Session) -> None:
+    """The picks ended here and each displaced group declared: at its one nearest place, or the first where several tie
+    (the board the pick leaves once its units have somewhere to be)."""
+    session.end_picks()
+    while (waiting := session.open_declaration()) is not None:
+        displaced, found, _ = waiting
+        session.declare(Declaration(displaced, found.matches[0]))
+
+
+def game_rules_now(session: Session) -> tuple[Change, ...]:
     """The changes of the ruleset's own game rules (section D) on the board as it stands, as ``apply_draft`` makes them."""
-    return game_rules_applied(run).changes
+    return game_rules_applied(session).changes
 
 
-def game_rules_applied(run: DraftRun) -> AppliedRules:
+def game_rules_applied(session: Session) -> AppliedRules:
     """The ruleset's own game rules on the board as it stands: what is written, what is left to the players and why."""
-    rules, _ = house_rule_changes(run.game.board, run.profile, run.names, [], before=(run.ruleset.rule_set,))
+    rules, _ = house_rule_changes(session.game.board, session.profile, session.names, [], before=(session.ruleset.rule_set,))
     return rules
 
 
@@ -577,20 +576,17 @@ def random_draft_data(
     first = rng.choice(ruleset.sides)
     # Drawn on a session, as the players make a draft: each step pushed (and checked) as it is drawn, the file written from them.
     session = Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), game, ruleset=ruleset, profile=profile)
-    run = session.run
-    for index in range(1, run.total_picks + 1):
-        side = run.side_to_pick(index)
+    while (side := session.turn) is not None:
         chosen = None
         # Options in random order, each enumerated only until one has a legal pick.
-        options = [o for o in run.ruleset.options if o.number not in blocked]
+        options = [o for o in session.ruleset.options if o.number not in blocked]
         for option in rng.sample(options, len(options)):
             try:
-                choices = run.option_choices(option, side)
+                picks = list(session.option_picks(option, side))
             except KremlinError as error:
                 if missing_name_reason(error, ruleset, profile, game) is not None:
                     continue  # not applicable on this game: the option rows say why
                 raise
-            picks = list(KINDS[choices.option.kind].picks(run.state, choices, side, index)) if choices.available else []
             if picks:
                 chosen = rng.choice(picks)
                 break
@@ -604,12 +600,12 @@ def random_draft_data(
     while (waiting := session.open_declaration()) is not None:
         displaced, found, _ = waiting
         session.declare(Declaration(displaced, rng.choice(found.matches)))
-    bid = _random_bid(run, rng)
+    bid = _random_bid(session, rng)
     if bid is not None:
         session.push(Bid(bid))
-    data = {**session.to_toml(), "picks_per_side": run.picks_per_side}
+    data = {**session.to_toml(), "picks_per_side": session.picks_per_side}
     # The draft's choices that turn the ruleset's game rules on or off (unrestricted_russia, low_luck...), each by chance.
-    data["choices"] = [name for name in rule_switches(run.ruleset) if rng.random() < 0.5]
+    data["choices"] = [name for name in rule_switches(session.ruleset) if rng.random() < 0.5]
     return data
 
 
@@ -627,16 +623,16 @@ def rule_switches(ruleset: Ruleset) -> list[str]:
     return [name for name in found if name not in own]
 
 
-def _random_bid(run: DraftRun, rng: random.Random) -> BidSpec | None:
+def _random_bid(session: Session, rng: random.Random) -> BidSpec | None:
     """One legal bid drawn at random: a unit on a legal place, or a negative bid."""
-    state = run.state
-    catalog = run.game.board.catalog
+    state = session.state
+    catalog = session.game.board.catalog
     if rng.random() < 0.5:
-        negatives = [spec for row, _, spec in bid_targets(run, positive=False)]
+        negatives = [spec for row, _, spec in bid_targets(session, positive=False)]
         if negatives:
             return rng.choice(negatives)
     facts = state.facts()
-    places = list(run.game.board.nodes)
+    places = list(session.game.board.nodes)
     for power in rng.sample(list(state.side_powers[state.ruleset.bid.placing_side]), len(state.side_powers[state.ruleset.bid.placing_side])):
         buyable = [u for u in catalog.unit_types if catalog.cost(u, power) is not None]
         for unit in rng.sample(buyable, len(buyable)):
