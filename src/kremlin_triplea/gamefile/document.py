@@ -160,7 +160,7 @@ class XmlDocument:
         touched = self._touched.get(element)
         if touched is None:
             self.spans()  # located while the tree still matches the original bytes
-            touched = _Touched([c for c in element if _is_element(c)])
+            touched = _Touched(list(element.iterchildren(etree.Element)))
             self._touched[element] = touched
         return touched
 
@@ -218,7 +218,7 @@ class XmlDocument:
             out += _serialize_content(element, self.encoding)
             out += f"</{element.tag}>".encode(self.encoding)
             return
-        current = [c for c in element if _is_element(c)]
+        current = list(element.iterchildren(etree.Element))
         if span.self_closing:
             if not current:
                 out += start_tag
@@ -334,10 +334,6 @@ def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
     while node is not None:
         yield node
         node = node.getparent()
-
-
-def _is_element(node: object) -> bool:
-    return isinstance(node, etree._Element) and isinstance(node.tag, str)
 
 
 def _locate_elements(data: bytes, elements: Iterator[etree._Element]) -> dict[etree._Element, Span]:
