@@ -59,7 +59,9 @@ class Game:
     def copy(self) -> Game:
         """The same file with a copy of the current position (the XML is shared: it is never edited in place)."""
         twin = Game.__new__(Game)
-        twin.xml, twin._initial, twin._board = self.xml, self._initial, self.board.copy()
+        # A position nobody has asked for is the file's: the twin makes its own copy when first asked, so reading a
+        # game (a copy of the one kept, load()) copies no board it does not use.
+        twin.xml, twin._initial, twin._board = self.xml, self._initial, None if self._board is None else self._board.copy()
         return twin
 
     @property

@@ -14,6 +14,7 @@ them, and a document with no edits is written back byte for byte.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import copy
 import itertools
@@ -89,7 +90,7 @@ class XmlDocument:
         self.encoding = encoding
         self._touched: dict[etree._Element, _Touched] = {}
         self._dirty_paths: set[etree._Element] = set()
-        self._spans: dict[etree._Element, Span] | None = None
+        self._spans: _Spans | None = None
         self._spans_in_order: list[Span] | None = None
         self._fork_of: XmlDocument | None = None
 
@@ -159,8 +160,9 @@ class XmlDocument:
     def _touch(self, element: etree._Element) -> _Touched:
         touched = self._touched.get(element)
         if touched is None:
-            self.spans()  # located while the tree still matches the original bytes
-            touched = _Touched([c for c in element if _is_element(c)])
+            # Located while the tree still matches the original bytes, and so the places of this element's children.
+            self.spans().number_children(element)
+            touched = _Touched(list(element.iterchildren(etree.Element)))
             self._touched[element] = touched
         return touched
 
@@ -177,32 +179,31 @@ class XmlDocument:
         out += self.original[root_span.end :]
         return bytes(out)
 
-    def spans(self) -> dict[etree._Element, Span]:
+    def spans(self) -> _Spans:
         """Where each original element stands in the original bytes."""
         if self._spans is None:
             if self._touched:
                 raise RuntimeError("spans must be located before the first edit")
+            self._spans = _Spans(self.root, self.spans_in_order())
+        return self._spans
+
+    def spans_in_order(self) -> list[Span]:
+        """The spans of the original elements in document order; a fork's elements stand in the same order as its
+        original's, so it borrows them."""
+        if self._spans_in_order is None:
             if self._fork_of is not None:
-                # A fork's elements stand in the same order as its original's: their spans, paired in C.
-                self._spans = dict(zip(self.root.iter(etree.Element), self._fork_of.spans_in_order()))
+                self._spans_in_order = self._fork_of.spans_in_order()
             else:
                 try:
-                    self._spans = _locate_elements(self.original, self.root.iter(etree.Element))
-                except (ValueError, IndexError, StopIteration):
+                    self._spans_in_order = _locate_elements(self.original, self.root)
+                except (ValueError, IndexError):
                     raise InputError(
                         "could not match the file's tags to its elements, so it cannot be edited in place; save it again from TripleA or an XML editor",
                         where=self.source,
                     ) from None
-        return self._spans
-
-    def spans_in_order(self) -> list[Span]:
-        """The spans of the original elements in document order (what a fork pairs with its own elements)."""
-        if self._spans_in_order is None:
-            spans = self.spans()
-            self._spans_in_order = [spans[element] for element in self.root.iter(etree.Element)]
         return self._spans_in_order
 
-    def _emit(self, element: etree._Element, spans: dict[etree._Element, Span], out: bytearray) -> None:
+    def _emit(self, element: etree._Element, spans: _Spans, out: bytearray) -> None:
         span = spans[element]
         touched = self._touched.get(element)
         if element not in self._dirty_paths:
@@ -218,7 +219,7 @@ class XmlDocument:
             out += _serialize_content(element, self.encoding)
             out += f"</{element.tag}>".encode(self.encoding)
             return
-        current = [c for c in element if _is_element(c)]
+        current = list(element.iterchildren(etree.Element))
         if span.self_closing:
             if not current:
                 out += start_tag
@@ -238,7 +239,7 @@ class XmlDocument:
         element: etree._Element,
         touched: _Touched | None,
         current: list[etree._Element],
-        spans: dict[etree._Element, Span],
+        spans: _Spans,
         out: bytearray,
     ) -> None:
         span = spans[element]
@@ -320,6 +321,7 @@ def _as_utf8(data: bytes, encoding: str, *, where: str) -> bytes:
 
 
 _ALL_ATTRIBUTES = etree.XPath("@*")
+_COUNT_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
 
 
 def attributes_of(element: etree._Element) -> dict[str, str]:
@@ -336,16 +338,11 @@ def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
         node = node.getparent()
 
 
-def _is_element(node: object) -> bool:
-    return isinstance(node, etree._Element) and isinstance(node.tag, str)
-
-
-def _locate_elements(data: bytes, elements: Iterator[etree._Element]) -> dict[etree._Element, Span]:
-    """Pair each element, in document order, with its tags in ``data``.
+def _locate_elements(data: bytes, root: etree._Element) -> list[Span]:
+    """The tags of each element under ``root`` (itself included) in ``data``, in document order.
 
     One pass over the markup, linear in the file: tag offsets are collected
-    first (comments, CDATA, PIs and the DOCTYPE skipped) and paired with the
-    elements afterwards.
+    (comments, CDATA, PIs and the DOCTYPE skipped) and start and end tags paired.
     """
     starts: list[int] = []  # per element, in document order: start, start-tag end, end-tag start, end
     start_tag_ends: list[int] = []
@@ -371,11 +368,58 @@ def _locate_elements(data: bytes, elements: Iterator[etree._Element]) -> dict[et
             open_tags.append(len(ends))
             end_tag_starts.append(-1)
             ends.append(-1)
-    ordered = list(elements)
-    if open_tags or len(ordered) != len(starts):
+    if open_tags or int(_COUNT_ELEMENTS(root)) != len(starts):
         raise ValueError("could not match the document's tags to its elements")
     # tuple.__new__ builds the Spans without a Python-level call each: a third faster on 100,000 elements.
-    return dict(zip(ordered, map(tuple.__new__, itertools.repeat(Span), zip(starts, start_tag_ends, end_tag_starts, ends))))
+    return list(map(tuple.__new__, itertools.repeat(Span), zip(starts, start_tag_ends, end_tag_starts, ends)))
+
+
+class _Spans:
+    """Each original element's :class:`Span`: its place in document order, found when first asked for.
+
+    Only the elements on the paths to the edits, and their children, are asked for: numbering every element of
+    every document (and of each fork) took as long as lxml's whole parse of WW2v3-1942 (issue 45 item 6). A
+    parent's children are numbered once, before the first edit in it (:meth:`XmlDocument._touch` asks), from the
+    sizes of their subtrees, which no edit has changed yet: an edit elsewhere is in a subtree of its own."""
+
+    def __init__(self, root: etree._Element, in_order: list[Span]) -> None:
+        self._in_order = in_order
+        self._starts = [span.start for span in in_order]
+        self._place: dict[etree._Element, int] = {root: 0}
+        self._numbered: set[etree._Element] = set()
+
+    def number_children(self, parent: etree._Element) -> None:
+        if parent in self._numbered:
+            return
+        place = self._place_of(parent)
+        if place is None:
+            return  # an element added since: nothing in it is original
+        self._numbered.add(parent)
+        places, in_order, starts = self._place, self._in_order, self._starts
+        place += 1
+        for child in parent.iterchildren(etree.Element):
+            places[child] = place
+            # The next sibling is the first element that starts after this one ends.
+            place = bisect.bisect_left(starts, in_order[place].end, place + 1)
+
+    def _place_of(self, element: etree._Element) -> int | None:
+        place = self._place.get(element)
+        if place is None:
+            parent = element.getparent()
+            if parent is None or parent in self._numbered:
+                return None  # not an original element
+            self.number_children(parent)
+            place = self._place.get(element)
+        return place
+
+    def __getitem__(self, element: etree._Element) -> Span:
+        place = self._place_of(element)
+        if place is None:
+            raise KeyError(element)
+        return self._in_order[place]
+
+    def __contains__(self, element: object) -> bool:
+        return isinstance(element, etree._Element) and self._place_of(element) is not None
 
 
 def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:
@@ -450,7 +494,7 @@ def _indent_unit(data: bytes) -> bytes:
     return match.group(1) if match else b"  "
 
 
-def _child_indent(data: bytes, span: Span, original: list[etree._Element], spans: dict[etree._Element, Span]) -> bytes:
+def _child_indent(data: bytes, span: Span, original: list[etree._Element], spans: _Spans) -> bytes:
     for child in original:
         found = _indent_before(data, spans[child].start)
         if found:
