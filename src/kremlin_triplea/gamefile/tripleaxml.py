@@ -372,7 +372,9 @@ class GameXml:
 
     def copy_attachment(self, name: str, attach_to: str, new_name: str, without: tuple[str, ...] = ()) -> None:
         """Copy the attachment ``name`` of ``attach_to`` right after it as ``new_name``, minus the ``without`` options."""
-        attachment = _last(self.attachments(attach_to=attach_to, name=name)) or _last(iter(self._attachments_kept(None, name, attach_to)))
+        attachment = _last(self.attachments(attach_to=attach_to, name=name))
+        if attachment is None:  # an element is falsy when it has no children: asked by identity, not truth
+            attachment = _last(iter(self._attachments_kept(None, name, attach_to)))
         if attachment is None:
             raise InputError(f"no attachment {name!r} on {attach_to!r} to copy", where=self.document.source)
         copy = etree.fromstring(etree.tostring(attachment))
