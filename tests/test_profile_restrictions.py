@@ -125,3 +125,18 @@ def test_a_restriction_kept_in_part_is_in_the_players_notes_quoted_whole() -> No
     assert "The China restriction, kept in part on this map: this map has no place named French Indo-China: China may not enter or take it" in yours
     assert html.escape(restriction.rule) in yours and html.escape(restriction.source) in yours
     assert "profile" not in ours  # the players' words, not the host's machinery
+
+
+@pytest.mark.parametrize(("ruleset", "game"), [("kremlin-classic", "iron_blitz_1945A.xml"), ("kremlin-daak", "iron_blitz_1945A.xml")])
+def test_a_restriction_on_a_power_the_game_does_not_have_binds_nobody_and_lists_the_options_choices(ruleset: str, game: str) -> None:
+    """001/002 option 3: "Germany may not place a transport in the Baltic". Classic: Iron Blitz 1945A has no Germans
+    (the map's other games do, so its profile names them): no German can pick, so the exception restricts nobody, and
+    the option's choices are listed (they were refused whole: "unknown power 'Germany'", every draft on the game)."""
+    from support.paths import MAPS_DIR
+
+    path = MAPS_DIR / "classic_variations" / "map" / "games" / game
+    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": "Axis"}), fresh_game(path))
+    assert "Germans" not in run.game.board.catalog.players
+    option = next(o for o in run.ruleset.options if o.number == 3)
+    picks = [pick for _, pick in run.option_picks(option, "Axis")]
+    assert picks and all(pick.side == "Axis" for pick in picks)

@@ -151,12 +151,18 @@ class DraftState:
         key = (table, name)
         if key not in self._standing_for:
             look_up = self.names.power if table == "powers" else self.names.place
+            translated = getattr(self.profile, table)
             try:
                 found = frozenset({look_up(name)})
             except UnknownNameError:
-                if name.strip().lower() not in self._unmatched:
+                if any(word.strip().lower() == name.strip().lower() for word in translated):
+                    # The profile names it, but not in this game (Iron Blitz 1945A has no Germans; the map's other
+                    # games do): no player of it can pick, no place of it can be picked; nothing to restrict.
+                    found = frozenset()
+                elif name.strip().lower() not in self._unmatched:
                     _named(look_up, name, self.ruleset, self.profile, rule)  # raises, naming the rule and the profile
-                found = self._unclaimed_players() if table == "powers" else self._unclaimed_places()
+                else:
+                    found = self._unclaimed_players() if table == "powers" else self._unclaimed_places()
             self._standing_for[key] = found
         return self._standing_for[key]
 
