@@ -240,6 +240,7 @@ CASES = [
 #: Disagreements the generative differential found (scripts/validate_differential.py, tests/test_validate_generative.py),
 #: each kept as the game and seed that made it: (kind, what, game, seed, 2.7's verdict).
 FOUND = [
+    ("option values", "attackingLimit 'Neutral' (parseStackingLimit: a count and owned, allied or total)", "WW2v3-1941.xml", 9544, "refuses"),
     ("option values", "isFactory '1_000' (a write-only flag)", "omaha.xml", 202004839, "refuses"),
     ("option names", "OriginalOwner '1' (a reference looked up decapitalized)", "iron_blitz_Cold_War.xml", 2538594012, "refuses"),
     ("numbers", "maxRunCount of a digit outside the BMP", "sword.xml", 258651995, "refuses"),

@@ -105,6 +105,29 @@ def _option_refusal(java_class: str, option: etree._Element) -> str | None:
         return f"{shown(value)} is {why_not_java_int(value)}"
     if kind == "boolean" and java_boolean(value) is None:
         return f"{value!r} is neither true nor false"
+    if java_class == "UnitAttachment" and name in _STACKING_LIMITS:
+        return _stacking_limit_refusal(name, value)
+    return None
+
+
+#: UnitAttachment's stacking limits, each read by its ``parseStackingLimit`` (TripleA 2.7's UnitAttachment.java): a
+#: ``checked`` option whose grammar the derived tables do not hold (found by the generative differential:
+#: attackingLimit='Neutral' is refused by 2.7, was read by validate).
+_STACKING_LIMITS = ("attackingLimit", "movementLimit", "placementLimit")
+
+
+def _stacking_limit_refusal(name: str, value: str) -> str | None:
+    """parseStackingLimit: "count:owned|allied|total", the count a Java int of at least 0."""
+    fields = value.split(":")
+    if len(fields) != 2:
+        return f"{shown(value)} is not two fields, a count and owned, allied or total"
+    count = java_int(fields[0])
+    if count is None:
+        return f"{shown(fields[0])} is {why_not_java_int(fields[0])}"
+    if count < 0:
+        return f"the count {count} is negative"
+    if fields[1] not in ("owned", "allied", "total"):
+        return f"{fields[1]!r} is none of owned, allied and total"
     return None
 
 

@@ -183,6 +183,13 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
         for check in holds_if:
             kind = check.choice("kind", tuple(HOLDS_IF_KINDS))
             check.only("kind", *HOLDS_IF_KINDS[kind])
+            for key in HOLDS_IF_KINDS[kind]:
+                if key != "value":  # each where it stands (a missing key was a KeyError when the notes were written)
+                    check.text(key)
+                elif kind == "property" or "value" in check.data:  # an attachment option may be asked for alone
+                    check.get("value", "a text, true/false or a whole number", lambda v: isinstance(v, (str, bool, int)))
+            if kind == "profile":
+                check.choice("table", ("factory_output", "bid_phase"))
         if holds_if and enforced_by != "game":
             raise section.fail("holds_if", "what the game needs for a rule TripleA enforces (a rule the players keep needs nothing of it)")
         for change in changes:
