@@ -119,7 +119,6 @@ class DraftState:
         self.base_file: str | None = base.file if base is not None else None
         self.edition: str | None = base.edition if base is not None else None
         self.may_enter: dict[str, frozenset[str]] = {}
-        self._facts: tuple[tuple[int, object], Facts] | None = None
         self._remembered: tuple[tuple[int, object], dict[Hashable, Any]] | None = None
         for power, restriction in self.restrictions.items():
             listed = self.profile.powers_may_enter.get(power, ())
@@ -183,11 +182,7 @@ class DraftState:
 
     def facts(self) -> Facts:
         """Facts about the board as it is now, reused until a change is pushed or popped."""
-        position = self.board.position
-        cached = self._facts
-        if cached is None or cached[0][0] != position[0] or cached[0][1] is not position[1]:
-            self._facts = cached = (position, Facts(self.board))
-        return cached[1]
+        return self.at_position("facts", lambda: Facts(self.board))
 
     def at_position(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()``, worked out once for ``key`` in the board's present position (a value read from the board
