@@ -20,10 +20,14 @@ if TYPE_CHECKING:
 
 
 def apply_file(path: Path, *, maps_dir: Path | str | None = None, profile: Profile | None = None) -> DraftResult:
-    """A Kremlin draft file applied as ``apply`` applies it (read back from disk: what the players' session saved)."""
-    from kremlin_triplea.session import Session
+    """A Kremlin draft file applied as ``apply`` applies it (read back from disk: what the players' session saved).
 
-    return Session.open(path, maps_dir=maps_dir, profile=profile).result()
+    Through ``apply_draft``, which finishes its own session in place: ``Session.result`` would replay the steps on a
+    copy first, for a session nobody keeps."""
+    from kremlin_triplea.draft.run import read_draft
+    from kremlin_triplea.session import apply_draft
+
+    return apply_draft(read_draft(path), maps_dir=maps_dir, profile=profile)
 
 
 def finish_draft(

@@ -56,7 +56,7 @@ from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, r
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
-from kremlin_triplea.tools.outputs import apply_file, write_apply_outputs, written_game
+from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
 from kremlin_triplea.web.guard import DraftWatch
 from kremlin_triplea.web.lock import ServeLock, lock_file  # noqa: F401  (the room's one-server lock, named here too)
@@ -513,10 +513,11 @@ class Room:
                 self.seen[role] = max(self.seen[role], self.seq if seq is None else seq)
 
     def result(self) -> DraftResult:
-        """The finished draft applied as ``apply`` applies the draft file (read back from disk)."""
+        """The finished draft as ``apply`` finishes the draft file: the room's session finished on a copy
+        (``Session.result`` is pure), not the file applied again from disk."""
 
         if self._result is None:
-            result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
+            result = self.session.result()
             # As apply: the game is written with its notes, and checked before a copy of it leaves the room (download or install).
             written_game(result, self.path.with_suffix(".xml"))
             self._result = result
@@ -545,8 +546,8 @@ class Room:
                     f"the {side} installed this draft's game on the host's TripleA already, as {self.installed[side]!r}: one install per side; "
                     "choose it under that name in Select Game (the host may install more)"
                 )
-            # A fresh application: installing names the game, which the kept result (the download) must not take.
-            result = apply_file(self.path, maps_dir=self.session.maps_dir, profile=self.profile)
+            # A result of its own: installing names the game, which the kept result (the download) must not take.
+            result = self.session.result()
             chosen = (name or "").strip() or install_name(result)
             for other, named in self.installed.items():
                 if named == chosen:
