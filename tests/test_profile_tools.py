@@ -15,7 +15,6 @@ from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, ROLES, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import find_data_file
-from kremlin_triplea.tools.derived_setup import derived_setup, map_neutrals
 from kremlin_triplea.tools.profile_check import check_profile, review_marks
 from kremlin_triplea.tools.rule_names import rule_names
 from support.paths import AA50_1941, CORPUS_DIR, MAPS_DIR
@@ -66,26 +65,6 @@ def test_roles_on_a_map_whose_unit_names_differ() -> None:
     assert match_unit_word("fighter", game, facts).unit is None
     assert match_unit_word("industrial complex", game, facts).unit == "Encampment"  # an immobile factory, not the General
     assert set(ROLE_OF_WORD.values()) == set(ROLES)
-
-
-def test_neutrals_found_on_a_map_are_unowned_production_0_or_impassable_land() -> None:
-    game = load(CLASSIC)
-    found = map_neutrals(game)
-    assert {"Sweden", "Turkey", "Spain", "Switzerland"} <= set(found)
-    for name in found:
-        data = game.board.node(name)
-        assert not data["water"] and ((data["owner"] is None and not data["production"]) or data["impassable"])
-    assert "Germany" not in found
-
-
-def test_a_derived_setup_matches_units_by_role_and_names_what_is_missing() -> None:
-    setup = derived_setup(load(CLASSIC), load_named_ruleset("kremlin-aa50"))
-    assert setup.profile.units.get("tank") == "armour"
-    assert setup.profile.units.get("aa gun") == "aaGun"
-    assert "cruiser" in setup.missing_units
-    assert set(setup.ruleset.neutrals) == set(map_neutrals(load(CLASSIC)))
-    # Classic has no China: 000 D(5) is kept, its power unmatched, never dropped (issue 46).
-    assert setup.ruleset.restrictions == load_named_ruleset("kremlin-aa50").restrictions and "China" in setup.profile.unmatched
 
 
 def test_profile_new_fills_best_matches_marked_for_review(tmp_path: Path) -> None:
@@ -250,19 +229,6 @@ def test_names_give_a_power_its_own_unit(tww_profile: Path) -> None:
         assert battleship in has[player] and int(options[battleship].get("hitPoints", "1")) >= 2
     assert names.unit("battleship", power="Germany") != names.unit("battleship", power="Usa")
     assert names.unit("battleship") == tomllib.loads(written.read_text())["units"]["battleship"]  # no power: as before
-
-
-def test_a_map_without_a_profile_gives_each_power_its_own_units() -> None:
-    """The matrix's derived setup (no profile): the same per-power matching as `profile new`."""
-    from kremlin_triplea.rules.names import Names
-
-    options, has = _tww_facts()
-    game = load(TWW)
-    setup = derived_setup(game, load_named_ruleset("kremlin-aa50"))
-    names = Names(game.board, setup.profile, tuple(game.board.catalog.alliances()))
-    for player in ("Germany", "Britain", "Russia"):
-        armor = names.unit("armor", power=player)
-        assert armor in has[player] and _true(options[armor], "canBlitz"), (player, armor)
 
 
 def test_profile_check_refuses_a_unit_of_the_wrong_role_or_another_powers(tww_profile: Path) -> None:

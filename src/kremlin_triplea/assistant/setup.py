@@ -30,13 +30,6 @@ def installed_rulesets() -> list[str]:
     return sorted(named_rule_files("ruleset"))
 
 
-def load_ruleset_or_none(name: str) -> Ruleset | None:
-    try:
-        return load_named_ruleset(name)
-    except KremlinError:
-        return None
-
-
 @attrs.frozen
 class GameOffer:
     """A game a ruleset may be drafted on: one its map profile was written for (the profile's ``rulesets`` and ``[[game]]``)."""
