@@ -11,7 +11,8 @@ from pathlib import Path
 from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.game import Game, load
-from kremlin_triplea.rules.house_rules import load_house_set
+from kremlin_triplea.gamerules.house import apply_house_rules
+from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLES, UnitFacts, plays_role, role_of, unit_facts, units_of_power
 from kremlin_triplea.rules.ruleset import Ruleset, find_data_file
@@ -98,6 +99,22 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
             problems.append(f"{where}: game {base.key}: sha256 is {digest}, the profile pins {base.sha256}")
         problems += [f"{where}: game {base.key}: {p}" for p in _missing_names(profile, game, rulesets)]
         problems += [f"{where}: game {base.key}: {p}" for p in unit_problems(profile, game, rulesets)]
+        problems += [f"{where}: game {base.key}: {p}" for p in house_problems(profile, game, rulesets)]
+    return problems
+
+
+def house_problems(profile: Profile, game: Game, rulesets: list) -> list[str]:
+    """Why ``house`` would refuse each house set the profile lists on ``game`` (its own switches, no advantages):
+    the very function ``house`` runs, on a copy, so that the two agree (issue 41). A set ``house`` writes with the
+    profile passes; what the map lacks that the set leaves to the players is no problem."""
+    problems = []
+    for house in rulesets:
+        if isinstance(house, Ruleset):
+            continue
+        try:
+            apply_house_rules(game.copy(), [HouseChoices(house.id, file=house.rules.path)], profile=profile)
+        except KremlinError as error:
+            problems.append(f"house-rule set {house.id}: `kremlin-triplea house` refuses it on this game: {error}")
     return problems
 
 
