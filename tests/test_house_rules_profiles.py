@@ -9,12 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.rules.datafiles import data_folders, named_rule_files
-from kremlin_triplea.rules.house_rules import HouseChoices
+from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import load_profile
 from kremlin_triplea.tools.profile_check import check_profile
 from support.paths import MAPS_DIR
@@ -53,3 +55,44 @@ def test_profile_check_accepts_a_listed_house_set_exactly_where_house_applies_it
         else:
             assert found, (base.key, refused)
             assert any(refused in p for p in found), (base.key, refused, found)
+
+
+DATA = Path(__file__).resolve().parent / "data"
+UNSEEN = [
+    DATA / "world_war_ii_v4" / "WW2v4.xml",
+    pytest.param(DATA / "world_war_ii_v5_1942" / "WW2v5_1942_2nd.xml", marks=pytest.mark.slow),
+    pytest.param(DATA / "world_war_ii_v6_1941" / "WW2v6_1941.xml", marks=pytest.mark.slow),
+    pytest.param(DATA / "total_world_war" / "Total_World_War_Dec1941_3.0.xml", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("house", HOUSE_SETS)
+@pytest.mark.parametrize("game", UNSEEN, ids=lambda p: p.parent.name)
+def test_profile_new_drafts_a_house_set_and_check_accepts_it_exactly_where_house_writes_it(game: Path, house: str, tmp_path: Path) -> None:
+    drafted = tmp_path / f"{game.stem}.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", house, "-o", str(drafted)])
+    assert made.exit_code == 0, made.output
+    profile = load_profile(drafted)
+    assert profile.rulesets == (house,)
+    # Every power the set gives an advantage to is the game's, mapped, or said to be missing.
+    players = {p.lower() for p in load(game).catalog.players}
+    for power in load_house_set(named_rule_files("house")[house]).powers:
+        assert power.lower() in players or power in profile.powers or power in profile.unmatched, power
+    checked = CliRunner().invoke(main, ["profile", "check", str(drafted)])
+    written = CliRunner().invoke(main, ["house", str(game), "-r", house, "--profile", str(drafted), "-o", str(tmp_path / "out.xml")])
+    assert written.exit_code in (0, 1, 2) and checked.exit_code in (0, 1), (written.output, checked.output)
+    assert (checked.exit_code == 0) == (written.exit_code == 0), (checked.output, written.output)
+    if written.exit_code != 0:  # the check names the refusal `house` gives
+        refusal = written.output.strip().splitlines()[-1].removeprefix("kremlin-triplea: error: ")
+        assert refusal[:80] in checked.output, (refusal, checked.output)
+
+
+def test_a_house_set_name_nobody_installed_is_refused_by_profile_new_and_profile_check(tmp_path: Path) -> None:
+    game = DATA / "world_war_ii_v4" / "WW2v4.xml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "house-revisd"])
+    assert made.exit_code == 2 and "did you mean 'house-revised'" in made.output and "Traceback" not in made.output
+    drafted = tmp_path / "v4.toml"
+    assert CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "house-revised", "-o", str(drafted)]).exit_code == 0
+    drafted.write_text(drafted.read_text(encoding="utf-8").replace('rulesets = ["house-revised"]', 'rulesets = ["house-revisd"]'), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["profile", "check", str(drafted)])
+    assert checked.exit_code == 1 and "did you mean 'house-revised'" in checked.output
