@@ -96,3 +96,17 @@ def test_a_house_set_name_nobody_installed_is_refused_by_profile_new_and_profile
     drafted.write_text(drafted.read_text(encoding="utf-8").replace('rulesets = ["house-revised"]', 'rulesets = ["house-revisd"]'), encoding="utf-8")
     checked = CliRunner().invoke(main, ["profile", "check", str(drafted)])
     assert checked.exit_code == 1 and "did you mean 'house-revised'" in checked.output
+
+
+def test_profile_new_for_a_kremlin_ruleset_and_a_house_set_says_what_house_leaves_to_the_players(tmp_path: Path) -> None:
+    game = DATA / "world_war_ii_v4" / "WW2v4.xml"
+    drafted = tmp_path / "v4.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "--ruleset", "house-classic", "-o", str(drafted)])
+    assert made.exit_code == 0, made.output
+    text = drafted.read_text(encoding="utf-8")
+    said = text[text.index("# house-classic:") :]
+    result = apply_house_rules(load(game), [HouseChoices("house-classic")], profile=load_profile(drafted))
+    assert result.rules.unwritten  # 003's Industrial Technology: WW2v4 has Improved Shipyards instead
+    for rule, _ in result.rules.unwritten:
+        assert f"#   {rule.title} ({rule.source}): not written into the game, the players keep it" in said, rule.id
+    assert CliRunner().invoke(main, ["profile", "check", str(drafted)]).exit_code == 0

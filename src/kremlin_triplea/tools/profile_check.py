@@ -21,12 +21,12 @@ from kremlin_triplea.tools.profiles import REVIEW, quoted
 from kremlin_triplea.tools.rule_names import load_rules, neutral_armies, numbered_in_game, rule_names, straits_needed
 
 
-def lacking_text(profile: Profile, report, rulesets: list[Ruleset | HouseSet], label: str, game: Game | None = None) -> str:
+def lacking_text(profile: Profile, report, rulesets: list[Ruleset | HouseSet], label: str, loaded: Game | None = None) -> str:
     """Comment lines: per ruleset, what the map lacks and what is therefore not available, in the matrix's own words.
 
     ``report`` is a matrix report of the game with the profile (``run_matrix``):
     its not-applicable cells, its failures and its notes are copied as they are. A house set is written into
-    ``game`` as ``house`` writes it: what it leaves to the players, or why it is refused.
+    ``loaded`` (the game read) as ``house`` writes it: what it leaves to the players, or why it is refused.
     """
     lines = [
         "",
@@ -55,8 +55,8 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset | HouseSet], l
             if ruleset_id == ruleset.id and game == label and cell.status != "applied" and (cell.errors or cell.reasons):
                 why = "; ".join(cell.errors or cell.reasons)
                 lines.append(f"#   {row}: {'FAILS' if cell.errors else 'not available'}: {why}")
-        if isinstance(ruleset, HouseSet) and game is not None:
-            lines += house_lacking_lines(profile, game, ruleset)
+        if isinstance(ruleset, HouseSet) and loaded is not None:
+            lines += house_lacking_lines(profile, loaded, ruleset)
     return "\n".join(lines) + "\n"
 
 
