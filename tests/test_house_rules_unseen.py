@@ -24,12 +24,9 @@ from kremlin_triplea.rules.tomlfile import DataFileError
 from support.house import duplicates
 
 DATA = Path(__file__).resolve().parent / "data"
-UNSEEN = [
-    DATA / "world_war_ii_v4" / "WW2v4.xml",
-    pytest.param(DATA / "world_war_ii_v5_1942" / "WW2v5_1942_2nd.xml", marks=pytest.mark.slow),
-    pytest.param(DATA / "world_war_ii_v6_1941" / "WW2v6_1941.xml", marks=pytest.mark.slow),
-    pytest.param(DATA / "total_world_war" / "Total_World_War_Dec1941_3.0.xml", marks=pytest.mark.slow),  # each power its own unit types
-]
+# Every real map of tests/data (tests/data/PROVENANCE.md): WW2v4 in the quick subset, the others slow.
+QUICK = DATA / "world_war_ii_v4" / "WW2v4.xml"
+UNSEEN = [QUICK] + [pytest.param(game, marks=pytest.mark.slow) for game in sorted(DATA.glob("*/*.xml")) if game != QUICK]
 
 
 def _profile(game: Path, folder: Path, *house: str) -> Path:
@@ -69,7 +66,7 @@ def test_a_house_set_applies_on_a_map_whose_profile_lists_it_what_it_lacks_left_
 
 
 def test_a_profile_that_does_not_list_the_set_is_refused_saying_what_opens_it(tmp_path: Path) -> None:
-    game = UNSEEN[0]
+    game = QUICK
     profile = load_profile(_profile(game, tmp_path))
     with pytest.raises(DataFileError, match=r"house-revised is written for the maps .*list it in the map profile's `rulesets`"):
         apply_house_rules(load(game), [HouseChoices("house-revised", seed=1)], profile=profile)
