@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import KremlinError, RuleViolation
 from kremlin_triplea.session import Session, apply_draft
@@ -83,3 +85,24 @@ def _last_picks() -> list[dict]:
         {"side": "Axis", "option": 4, "place": [{"power": "Germany", "unit": "fighter", "at": "Germany"}]},
         {"side": "Allies", "option": 4, "place": [{"power": "UK", "unit": "fighter", "at": "United Kingdom"}]},
     ]
+
+
+BRITISH_IN_GERMANY = (
+    KAZAKH_INFANTRY.replace("house-kazakh", "house-germany")
+    .replace("Kazakh garrison", "British raid")
+    .replace("The Soviets start with one additional infantry on Kazakh.", "The British start with one infantry in Germany.")
+    .replace('power = "USSR"', 'power = "UK"')
+    .replace('at = "Kazakh S.S.R."', 'at = "Germany"')
+)
+
+
+def test_serve_refuses_to_start_a_draft_whose_house_set_breaks_the_board(tmp_path: Path) -> None:
+    # A host's set giving the British an infantry in Germany at set-up: no pick needed, the game given blocks it. (Before,
+    # the room started the draft and only apply refused it, after every pick.)
+    (tmp_path / "house-germany.toml").write_text(BRITISH_IN_GERMANY, encoding="utf-8")
+    draft = tmp_path / "new.toml"
+    args = ["--maps-dir", str(MAPS_DIR), "serve", str(draft), "--ruleset", "kremlin-classic", "--game", str(CLASSIC_3RD), "--first", "Axis"]
+    result = CliRunner().invoke(main, [*args, "--house-rules", str(tmp_path / "house-germany.toml")])
+    assert result.exit_code == 1, result.output
+    assert "British raid" in result.output and "Germany belongs to Germans but holds units of British" in result.output
+    assert "Traceback" not in result.output and not draft.exists()
