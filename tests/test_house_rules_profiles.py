@@ -107,3 +107,38 @@ def test_profile_new_for_a_kremlin_ruleset_and_a_house_set_says_what_house_leave
     for rule, _ in result.rules.unwritten:
         assert f"#   {rule.title} ({rule.source}): not written into the game, the players keep it" in said, rule.id
     assert CliRunner().invoke(main, ["profile", "check", str(drafted)]).exit_code == 0
+
+
+@pytest.mark.parametrize("house", HOUSE_SETS)
+def test_every_rule_text_name_a_house_set_asks_a_profile_for_is_one_profile_new_drafts(house: str, monkeypatch) -> None:
+    """The names `house` resolves through the profile on the set's own games (every advantage, drawn places), less the
+    games' own names, are all among those `profile new` drafts for the set: a map that names them otherwise is asked."""
+    from kremlin_triplea.rules.names import Names
+    from kremlin_triplea.tools.rule_names import rule_names
+    from support.house import TARGETS
+
+    asked: dict[str, set[str]] = {"powers": set(), "places": set(), "units": set()}
+    for method, table in (("power", "powers"), ("place", "places"), ("territory", "places"), ("unit", "units")):
+        original = getattr(Names, method)
+
+        def spy(self, name, *args, _original=original, _table=table, **kwargs):
+            asked[_table].add(name)
+            return _original(self, name, *args, **kwargs)
+
+        monkeypatch.setattr(Names, method, spy)
+    rule_set = load_house_set(named_rule_files("house")[house])
+    own: set[str] = set()
+    for game in TARGETS[house]:
+        loaded = load(game)
+        own |= set(loaded.catalog.players) | set(loaded.board.nodes) | set(loaded.catalog.unit_types)
+        for n in range(max(len(rule_set.advantages_of(p)) for p in rule_set.powers)):
+            chosen = {p: rule_set.advantages_of(p)[n % len(rule_set.advantages_of(p))].id for p in rule_set.powers}
+            try:
+                apply_house_rules(load(game), [HouseChoices(house, advantages=chosen, seed=n)])
+            except KremlinError:
+                continue  # an advantage this game refuses: its names were asked all the same
+    drafted = rule_names(rule_set)
+    for table, names in (("powers", drafted.powers), ("places", drafted.places), ("units", drafted.units)):
+        missing = sorted(name for name in asked[table] - own - set(names) if not name.startswith("{"))
+        assert not missing, (table, missing)
+    assert asked["units"] and asked["powers"]

@@ -147,7 +147,17 @@ def game_rule_names(rule) -> list[tuple[str, str]]:
             names = list(value) if isinstance(value, (list, dict)) else [value] if isinstance(value, str) else []
             # "{at}": a place the advantage leaves to choose (its own list, or the board's), not a name.
             found += [(table, n) for n in names if isinstance(n, str) and not n.startswith("{")]
+        # A technology's or a power's bonuses and abilities by unit ("air_attack_bonus = { fighter = 1 }"), and an
+        # objective's conditions on powers ("players = [...]"): rule-text names too.
+        for key, value in data.items():
+            if (key.endswith("_bonus") or key == "abilities") and isinstance(value, dict):
+                found += [("units", n) for n in value if isinstance(n, str)]
+        for condition in data.get("condition", []) if isinstance(data.get("condition"), list) else []:
+            if isinstance(condition, dict) and isinstance(condition.get("players"), list):
+                found += [("powers", n) for n in condition["players"] if isinstance(n, str)]
         if kind == "attachment_option":
+            if data.get("attachment") == "unitAttachment" and isinstance(data.get("attach_to"), str):
+                found.append(("units", data["attach_to"]))  # a unit type's own option (003's two-hit carrier)
             if data.get("attachment") in _POWER_ATTACHMENTS and isinstance(data.get("attach_to"), str):
                 found.append(("powers", data["attach_to"]))
             if str(data.get("option", "")).endswith("Territories") and isinstance(data.get("add"), list):
