@@ -100,10 +100,11 @@ def _at_peace(written: Path, folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def probes(tmp_path_factory) -> list[tuple[str, str, list[dict], list[dict]]]:
-    """Per engine and sea zone with a neutral's ships: the answers in the game as written and in the game at peace."""
+def probes(tmp_path_factory) -> list[tuple[str, list[tuple[str, list[dict], list[dict]]], list[tuple[tuple[str, str, str], list[dict]]]]]:
+    """Per engine: per sea zone with a neutral's ships, the answers in the game as written and in the game at peace; per
+    power whose ships share such a zone, its battle step run in the game as written."""
     folder = tmp_path_factory.mktemp("neutral-ships")
-    positions, asked = [], []
+    positions, asked, fights = [], [], []
     for base_path in TARGETS["house-classic"]:
         written = load(base_path)
         apply_house_rules(written, [HouseChoices("house-classic")])
@@ -113,11 +114,21 @@ def probes(tmp_path_factory) -> list[tuple[str, str, list[dict], list[dict]]]:
             commands = _past(written, zone)
             positions += [Position(path, commands, label=f"{path.name} {zone}"), Position(peace, commands, label=f"{peace.name} {zone}")]
             asked.append(f"{base_path.name}: {zone}")
+            # "must stay and fight": each power whose ships share the zone, at its combat.
+            for power in sorted({owner for (owner, _), n in written.board.units(zone).items() if owner is not None and n}):
+                battle = next(s.get("name") for s in written.xml.steps() if s.get("delegate") == "battle" and s.get("player") == power)
+                fights.append((f"{base_path.name}: {zone}", power, zone))
+                positions.append(Position(path, (("step", battle),), label=f"{path.name} {power} fights in {zone}"))
     assert asked, "house-classic writes a neutral's ships into its games (NEUTRAL TERRITORIES' transports)"
     found = find_installation(SHARED / "triplea-engine-2.7").found
     assert found is not None and found.major == 2, "the pinned TripleA 2.7 engine is missing from ../shared"
     answers = {"1.9": run_positions(positions, strict=False), "2.7": run_positions27(found, positions)}
-    return [(engine, where, got[2 * i], got[2 * i + 1]) for engine, got in answers.items() for i, where in enumerate(asked)]
+    found_answers = []
+    for engine, got in answers.items():
+        moves = [answer for answer, position in zip(got, positions) if " fights in " not in position.label]
+        battles = [answer for answer, position in zip(got, positions) if " fights in " in position.label]
+        found_answers.append((engine, [(where, moves[2 * i], moves[2 * i + 1]) for i, where in enumerate(asked)], list(zip(fights, battles))))
+    return found_answers
 
 
 def _moves(answers: list[dict]) -> tuple[dict, list[dict]]:
@@ -128,17 +139,29 @@ def _moves(answers: list[dict]) -> tuple[dict, list[dict]]:
 
 def test_every_neutral_ship_the_set_writes_stops_a_ship_sailing_past_in_both_engines(probes) -> None:
     # What the notes say TripleA does with a neutral's transport: every power's enemy, as the rule's note makes it.
-    for engine, where, written, _ in probes:
-        units, (into, *through) = _moves(written)
-        assert units["units"] and all(key.startswith("|") for key in units["units"]), (engine, where, units)  # unowned, alone
-        assert into["valid"] is False, (engine, where, into)  # ending a non-combat move there would be a battle
-        assert all(t == {"valid": False, "why": "Enemy units on path"} for t in through), (engine, where, through)
+    for engine, moves, _ in probes:
+        for where, written, _ in moves:
+            units, (into, *through) = _moves(written)
+            assert units["units"] and all(key.startswith("|") for key in units["units"]), (engine, where, units)  # unowned, alone
+            assert into["valid"] is False, (engine, where, into)  # ending a non-combat move there would be a battle
+            assert all(t == {"valid": False, "why": "Enemy units on path"} for t in through), (engine, where, through)
 
 
 def test_ships_of_a_hidden_player_at_peace_with_every_power_stop_nobody_in_both_engines(probes) -> None:
     # How a neutral's ships that block nobody would be written: not 003's (they fight), so no set writes this yet.
-    for engine, where, _, peace in probes:
-        units, moves = _moves(peace)
-        assert units["units"] and all(key.startswith(f"{AT_PEACE}|") for key in units["units"]), (engine, where, units)
-        assert all(m == {"valid": True, "why": None} for m in moves), (engine, where, moves)
-    assert any(len(_moves(peace)[1]) == 2 for _, _, _, peace in probes)  # sailed through a zone, not only into one
+    for engine, moves, _ in probes:
+        for where, _, peace in moves:
+            units, answers = _moves(peace)
+            assert units["units"] and all(key.startswith(f"{AT_PEACE}|") for key in units["units"]), (engine, where, units)
+            assert all(m == {"valid": True, "why": None} for m in answers), (engine, where, answers)
+        assert any(len(_moves(peace)[1]) == 2 for _, _, peace in moves)  # sailed through a zone, not only into one
+
+
+def test_a_neutral_transport_beside_enemy_ships_stays_and_fights_them_at_their_combat_in_both_engines(probes) -> None:
+    # "If a transport must be placed in a sea zone with an enemy ship it must stay and fight or withdraw only 1 space":
+    # TripleA plays the staying and the fight (the notes' players-keep line leaves the withdrawal to the players).
+    for engine, _, battles in probes:
+        assert battles, engine  # Sweden's transport goes to the Baltic, where the Germans have ships
+        for (where, power, zone), (answer,) in battles:
+            assert f"{power} creates battle in territory {zone}" in answer["history"], (engine, where, answer)
+            assert any(line.startswith("Neutral defend with") for line in answer["history"]), (engine, where, answer)
