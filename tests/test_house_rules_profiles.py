@@ -142,3 +142,20 @@ def test_every_rule_text_name_a_house_set_asks_a_profile_for_is_one_profile_new_
         missing = sorted(name for name in asked[table] - own - set(names) if not name.startswith("{"))
         assert not missing, (table, missing)
     assert asked["units"] and asked["powers"]
+
+
+def test_the_matrix_applies_a_house_set_on_a_game_whose_given_profile_lists_it(tmp_path: Path) -> None:
+    from kremlin_triplea.draft.rulesets import load_named_ruleset
+    from kremlin_triplea.tools.matrix import game_label, run_matrix
+
+    game = QUICK
+    drafted = tmp_path / "v4.toml"
+    made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "--ruleset", "house-classic", "-o", str(drafted)])
+    assert made.exit_code == 0, made.output
+    house = load_house_set(named_rule_files("house")["house-classic"])
+    report = run_matrix(
+        [load_named_ruleset("kremlin-aa50")], [game], samples=0, include_covered=False, house_sets=[house], given_profiles=[load_profile(drafted)]
+    )
+    cells = {row: cell for (set_id, row, label), cell in report.cells.items() if set_id == "house-classic" and label == game_label(game.resolve())}
+    assert set(cells) == {"house rules (defaults)", "house rules (every switch flipped)"}
+    assert all(cell.applied == 1 and not cell.errors for cell in cells.values()), {row: cell.errors for row, cell in cells.items()}
