@@ -144,6 +144,7 @@ def test_every_rule_text_name_a_house_set_asks_a_profile_for_is_one_profile_new_
     assert asked["units"] and asked["powers"]
 
 
+@pytest.mark.slow  # a matrix walk of the game (8 s on an idle machine)
 def test_the_matrix_applies_a_house_set_on_a_game_whose_given_profile_lists_it(tmp_path: Path) -> None:
     from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.tools.matrix import game_label, run_matrix
