@@ -315,3 +315,13 @@ def test_a_set_written_into_a_game_again_is_refused_not_written_twice(tmp_path: 
     with pytest.raises(DataFileError, match=r"is in this game already .*the game was written with house-revised before"):
         apply_house_rules(again, [HouseChoices("house-revised")])
     assert not again.board.changes
+
+
+def test_a_refused_advantage_given_with_no_place_of_choice_starts_with_the_set() -> None:
+    # Through the library (no draft file, no command line), the refusal names no empty place: it starts with the set.
+    from kremlin_triplea.rules.house_rules import load_named_house_set
+
+    house = load_named_house_set("house-classic")
+    with pytest.raises(DataFileError) as refused:
+        apply_house_rules(load(CLASSIC_3RD), [HouseChoices("house-classic", advantages={"Italy": 1})])
+    assert str(refused.value).startswith(f"house-classic gives advantages to {', '.join(house.powers)}, not to Italy"), str(refused.value)

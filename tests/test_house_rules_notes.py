@@ -24,6 +24,7 @@ from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.house import apply_house_rules
 from kremlin_triplea.report.notes import add_notes
 from kremlin_triplea.rules.house_rules import HouseChoices, load_named_house_set
+from support.house import TARGETS
 from support.paths import AA50_1941, MAPS_DIR, SHARED
 
 SEEDS = SHARED / "seeds"
@@ -237,9 +238,30 @@ def test_the_players_keep_line_of_003_winning_states_every_way_the_rule_ends_the
     assert "Moscow and London" in unescape(notes)
 
 
-def test_the_notes_say_a_neutral_transport_blocks_ships_where_the_rule_text_does_not() -> None:
-    # 003 NEUTRAL TERRITORIES: transports "placed anyway (they were there all along but were neutral and so not
-    # important)". TripleA's null player is everyone's enemy: its transport blocks every ship's path (issue 41's engine
-    # probe: an American battleship's non-combat move past Argentina's transport, "Enemy units on path"). The players read it.
-    notes, _ = _notes(MAPS_DIR / "world_war_ii_classic" / "map" / "games" / "classic.xml", HouseChoices("house-classic"))
-    assert "no ship may pass through or end a non-combat move in its sea zone until it is sunk" in unescape(notes)
+def test_every_neutral_ship_a_set_writes_is_said_to_be_every_powers_enemy_and_its_note_quoted_whole() -> None:
+    # 003 NEUTRAL TERRITORIES, Note: the transports are "placed anyway (they were there all along but were neutral and
+    # so not important). Thus any amphibious assault on a neutral must eliminate the transport first. If a transport
+    # must be placed in a sea zone with an enemy ship it must stay and fight ...": every power's enemy, as TripleA makes
+    # an unowned unit (it stops ships sailing past: test_house_rules_neutral_ships.py, 1.9 and 2.7). The class: every
+    # game a set writes an unowned ship into says so in its notes, with the rule quoted whole and what the players keep.
+    found = []
+    for set_id, games in TARGETS.items():
+        for path in games:
+            base = load(path)
+            result = apply_house_rules(load(path), [HouseChoices(set_id)])
+            board = result.game.board
+            neutral_ships = [
+                zone
+                for zone, data in board.nodes.items()
+                if data["water"] and any(owner is None and n > base.board.units(zone)[(owner, unit)] for (owner, unit), n in data["units"].items())
+            ]
+            if not neutral_ships:
+                continue
+            found.append((set_id, path.name))
+            notes = unescape(add_notes(result).game.board.properties["notes"])
+            said = [r for r in result.rules.game if "every power's enemy" in r.differs and "sail through" in r.differs and r.players_keep]
+            assert said, (set_id, path.name, neutral_ships)
+            for rule in said:
+                assert f"In TripleA: {rule.differs}" in notes and f"{rule.title}: {rule.players_keep}" in notes, (set_id, path.name)
+                assert "Thus any amphibious assault on a neutral must eliminate the transport first" in rule.rule and rule.rule in notes
+    assert found  # house-classic's neutral transports

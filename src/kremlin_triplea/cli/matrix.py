@@ -128,19 +128,20 @@ def profile_group() -> None:
 @click.pass_context
 def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     """Start a map profile for GAME: every rule-text name the rulesets use, best matches marked REVIEW."""
-    from kremlin_triplea.draft.rulesets import load_named_ruleset
     from kremlin_triplea.game import load
     from kremlin_triplea.tools.matrix import all_rulesets
     from kremlin_triplea.tools.place_evidence import shipped_known_places
     from kremlin_triplea.tools.profiles import new_profile_text
+    from kremlin_triplea.tools.rule_names import load_rules
 
     maps_dir = _maps_dir(ctx)
     path = resolve_game(game, maps_dir)
     loaded = load(path)
-    rulesets = [load_named_ruleset(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
+    # A Kremlin ruleset or a house-rule set, as the profile's `rulesets` lists either (an unknown name is refused).
+    rulesets = [load_rules(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
     key = _game_key(game.replace("\\", "/"), path, output, maps_dir)  # MAP\GAME as on Windows is recorded as MAP/GAME
     text = new_profile_text(loaded, rulesets, key=key, known=shipped_known_places())
-    text += _lacking(text, path, rulesets, maps_dir)
+    text += _lacking(text, loaded, path, rulesets, maps_dir)
     if output is None:
         click.echo(text, nl=False)
     else:
@@ -168,20 +169,22 @@ def _game_key(game: str, path: Path, output: Path | None, maps_dir: Path) -> str
     return Path(os.path.relpath(path.resolve(), base.resolve())).as_posix()
 
 
-def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
+def _lacking(text: str, game, path: Path, rulesets: list, maps_dir: Path) -> str:
     """What the map lacks per ruleset, from a matrix run of the game with the drafted profile (no random drafts;
-    the game is not parsed again: ``load`` keeps the games it read)."""
+    the game is not parsed again: ``load`` keeps the games it read); per house set, from ``house`` on the game."""
     from kremlin_triplea.gamefile.safe import scratch_folder
     from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.rules.ruleset import Ruleset
     from kremlin_triplea.tools.matrix import game_label, run_matrix
     from kremlin_triplea.tools.profile_check import lacking_text
 
+    kremlin = [r for r in rulesets if isinstance(r, Ruleset)]
     with scratch_folder("profile") as folder:
         drafted = Path(folder) / "drafted.toml"
         drafted.write_text(text, encoding="utf-8")
         profile = load_profile(drafted)
-        report = run_matrix(rulesets, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
-        lacking = lacking_text(profile, report, rulesets, game_label(path.resolve()))
+        report = run_matrix(kremlin, [path], maps_dir=maps_dir, samples=0, include_covered=False, given_profiles=[profile], list_only=True)
+        lacking = lacking_text(profile, report, rulesets, game_label(path.resolve()), game)
     # The draft is read from a scratch file whose name changes from run to run: the profile says "this profile" (the
     # same game gives the same bytes, wherever and whenever it is drafted).
     for name in {str(drafted.resolve()), str(drafted)}:
@@ -189,8 +192,9 @@ def _lacking(text: str, path: Path, rulesets: list, maps_dir: Path) -> str:
     # So is where the rulesets are installed: a refusal names its ruleset by its file's name, not by the folder the
     # tool happens to be in on the machine that drafted the profile (the profile is shared with other hosts).
     for ruleset in rulesets:
-        for name in sorted({ruleset.path, str(Path(ruleset.path).resolve())}, key=len, reverse=True):
-            lacking = lacking.replace(name, Path(ruleset.path).name)
+        file = getattr(ruleset, "path", None) or ruleset.rules.path
+        for name in sorted({file, str(Path(file).resolve())}, key=len, reverse=True):
+            lacking = lacking.replace(name, Path(file).name)
     return lacking
 
 

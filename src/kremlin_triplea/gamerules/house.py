@@ -61,7 +61,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
     unplaced: list[str] = []
     unknown = sorted(set(choices.advantages) - set(house.powers))
     if unknown:
-        raise DataFileError(f"{choices.where}: {house.id} gives advantages to {', '.join(house.powers)}, not to {', '.join(unknown)}", where=None)
+        raise DataFileError(f"{_at(choices)}{house.id} gives advantages to {', '.join(house.powers)}, not to {', '.join(unknown)}", where=None)
     for power in house.powers:
         offered = house.advantages_of(power)
         if power in choices.advantages:
@@ -79,7 +79,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
         blocked = _blocked(advantage, board, names)
         if blocked is not None:
             raise DataFileError(
-                f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to {power} on this game: {blocked}; choose another advantage",
+                f"{_at(choices)}{house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to {power} on this game: {blocked}; choose another advantage",
                 where=None,
             )
         values: dict[str, tuple[str, str]] = {}
@@ -87,7 +87,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
             candidates = advantage_places(advantage, name, board, names)
             if not candidates:
                 raise DataFileError(
-                    f"{choices.where}: {house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to "
+                    f"{_at(choices)}{house.id} {advantage.rule.title} ({advantage.rule.source}) cannot be given to "
                     f"{power} on this game: there is no place for its `{name}`; choose another advantage",
                     where=None,
                 )
@@ -98,7 +98,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                 if _resolve(value, names) not in {_resolve(c, names) for c in candidates}:
                     why = _place_blocked(advantage, name, _resolve(value, names), board, names)
                     raise DataFileError(
-                        f"{choices.where}: {house.id} {advantage.rule.title}: {name} = {value!r} is not allowed "
+                        f"{_at(choices)}{house.id} {advantage.rule.title}: {name} = {value!r} is not allowed "
                         f"({advantage.rule.source}: {advantage.rule.rule}){f': {why}' if why else ''}; choose one of {', '.join(candidates)}",
                         where=None,
                     )
@@ -110,7 +110,7 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
                 values[name] = (rng.choice(free), f"drawn with seed {choices.seed}")
             else:
                 raise DataFileError(
-                    f"{choices.where}: {house.id} {advantage.rule.title} needs `{name}` (one of {', '.join(candidates)}), or a `seed` to draw it", where=None
+                    f"{_at(choices)}{house.id} {advantage.rule.title} needs `{name}` (one of {', '.join(candidates)}), or a `seed` to draw it", where=None
                 )
         chosen.append(ChosenAdvantage(advantage, how, values))
     switches = frozenset(k for k, v in {**house.choices, **choices.switches}.items() if v)
@@ -119,6 +119,11 @@ def select(house: HouseSet, choices: HouseChoices, board: Board, names: Names) -
     switches |= {f"{name}={value}" for c in chosen for name, (value, _) in c.values.items()}
     rules = house.rules.rules + tuple(_filled(c) for c in chosen)
     return HouseSelection(house, attrs.evolve(house.rules, rules=rules), switches, tuple(chosen), choices.seed, unplaced=tuple(unplaced))
+
+
+def _at(choices: HouseChoices) -> str:
+    """Where the choices were made, leading a refusal ("draft.toml: house_rule_choices.house-classic: "), if known."""
+    return f"{choices.where}: " if choices.where else ""
 
 
 def _named_advantage(house: HouseSet, power: str, wanted: str | int, offered: list[Advantage], where: str) -> Advantage:

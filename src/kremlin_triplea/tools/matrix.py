@@ -10,7 +10,7 @@ For each ruleset and game, from the initial board and for each side:
 3. a seeded random sample of whole drafts (picks drawn from the legal
    enumeration, the declarations, a bid), written as a draft file's data and
    applied by ``apply_draft`` itself, notes included;
-4. each house-rule set on the games of its maps (defaults; every switch flipped).
+4. each house-rule set on the games of its maps, and of maps whose profile lists it (defaults; every switch flipped).
 
 The matrix plays what ``apply`` plays: each game is read with the profile apply
 finds, the ruleset fitted by apply's own ``Session``, the ruleset's game rules
@@ -390,11 +390,12 @@ def _option_rows(report: Report, session: Session, option: Option, side: str, la
 
 
 def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec, game: Game, seed: int) -> None:
-    """A house-rule set on a game of one of its maps: with its defaults, then with every switch flipped."""
+    """A house-rule set on a game of one of its maps, or of a map whose profile lists it in `rulesets` (as ``house``
+    takes it there): with its defaults, then with every switch flipped."""
 
     profile = spec.profile or played_profile(game)
     map_name = profile.map if profile is not None else game.board.properties.get("mapName")
-    if map_name not in house.rules.maps:
+    if map_name not in house.rules.maps and (profile is None or house.id not in profile.rulesets):
         return
     # A set giving advantages to powers the game lacks (a variant without the Americans) is not for it.
     powers = {k.lower(): v for k, v in (profile.powers if profile is not None else {}).items()}
@@ -409,7 +410,7 @@ def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec,
             continue
         game.reset()
         try:
-            add_notes(apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)]))
+            add_notes(apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)], profile=profile))
         except KremlinError as error:
             cell.errors.append(f"{house.id} ({what}) cannot be applied: {error}")
             continue

@@ -16,7 +16,7 @@ from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.place_evidence import KnownPlace
 from kremlin_triplea.tools.place_words import place_key, place_tokens, plain_words
-from kremlin_triplea.tools.rule_names import numbered_sea_zone, rule_names
+from kremlin_triplea.tools.rule_names import neutral_armies, numbered_sea_zone, rule_names
 from kremlin_triplea.tools.territory_index import DIRECTIONS, TerritoryIndex, closest
 
 # Players' names for the powers rule texts name: a rule text says "UK", the game's player is "British".
@@ -82,13 +82,13 @@ def place_kinds(rulesets: list[Ruleset]) -> dict[str, PlaceKind]:
         kinds.setdefault(numbered_sea_zone(name) or name, PlaceKind(kind, why))
 
     for ruleset in rulesets:
-        for neutral in ruleset.neutrals.values():
-            say(neutral.name, "land", f"{ruleset.id} lists it as a neutral")
-        for option in ruleset.options:
+        for neutral, _ in neutral_armies(ruleset):
+            say(neutral, "land", f"{ruleset.id} lists it as a neutral")
+        for option in getattr(ruleset, "options", ()):
             for _, unit, place in getattr(option.params, "exclude", ()):
                 if ROLE_OF_WORD.get(unit.lower()) in NAVAL_ROLES:
                     say(place, "sea", f"{ruleset.id} option {option.number} keeps a {unit} out of it")
-        for restriction in ruleset.restrictions.values():
+        for restriction in getattr(ruleset, "restrictions", {}).values():
             for place in restriction.may_also_enter:
                 say(place, "land", f"{ruleset.id}: the {restriction.power} may enter it")
         for scenario in getattr(ruleset, "scenarios", ()):

@@ -8,25 +8,25 @@ import hashlib
 import re
 from pathlib import Path
 
-from kremlin_triplea.draft.rulesets import load_ruleset
 from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.game import Game, load
-from kremlin_triplea.rules.house_rules import load_house_set
+from kremlin_triplea.gamerules.house import HouseResult, apply_house_rules
+from kremlin_triplea.rules.house_rules import HouseChoices, HouseSet
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLES, UnitFacts, plays_role, role_of, unit_facts, units_of_power
-from kremlin_triplea.rules.ruleset import Ruleset, find_data_file
-from kremlin_triplea.rules.tomlfile import read_toml
+from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.derived_setup import units_per_power
 from kremlin_triplea.tools.place_matching import place_kinds
 from kremlin_triplea.tools.profiles import REVIEW, quoted
-from kremlin_triplea.tools.rule_names import numbered_in_game, rule_names, straits_needed
+from kremlin_triplea.tools.rule_names import load_rules, neutral_armies, numbered_in_game, rule_names, straits_needed
 
 
-def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) -> str:
+def lacking_text(profile: Profile, report, rulesets: list[Ruleset | HouseSet], label: str, loaded: Game | None = None) -> str:
     """Comment lines: per ruleset, what the map lacks and what is therefore not available, in the matrix's own words.
 
     ``report`` is a matrix report of the game with the profile (``run_matrix``):
-    its not-applicable cells, its failures and its notes are copied as they are.
+    its not-applicable cells, its failures and its notes are copied as they are. A house set is written into
+    ``loaded`` (the game read) as ``house`` writes it: what it leaves to the players, or why it is refused.
     """
     lines = [
         "",
@@ -42,7 +42,7 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) 
             lacking = [n for n in table if f"{kind}: " in missing.get(n, "")]
             if lacking:
                 lines.append(f"#   no {kind} for: {', '.join(lacking)}")
-        neutrals = [n.name for n in ruleset.neutrals.values() if "place: " in missing.get(n.name, "")]
+        neutrals = [name for name, _ in neutral_armies(ruleset) if "place: " in missing.get(name, "")]
         if neutrals:
             lines.append(f"#   neutrals not on this map: {', '.join(neutrals)}")
         for key, rule in straits_needed(ruleset).items():
@@ -55,6 +55,8 @@ def lacking_text(profile: Profile, report, rulesets: list[Ruleset], label: str) 
             if ruleset_id == ruleset.id and game == label and cell.status != "applied" and (cell.errors or cell.reasons):
                 why = "; ".join(cell.errors or cell.reasons)
                 lines.append(f"#   {row}: {'FAILS' if cell.errors else 'not available'}: {why}")
+        if isinstance(ruleset, HouseSet) and loaded is not None:
+            lines += house_lacking_lines(profile, loaded, ruleset)
     return "\n".join(lines) + "\n"
 
 
@@ -74,7 +76,7 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
     rulesets = []
     for ruleset_id in profile.rulesets:
         try:
-            rulesets.append(_load_rules(ruleset_id))
+            rulesets.append(load_rules(ruleset_id))
         except KremlinError as error:
             problems.append(f"{where}: rulesets: {error}")
     if not profile.games:
@@ -98,7 +100,37 @@ def check_profile(path: Path | str, maps_dir: Path | str | None = None) -> list[
             problems.append(f"{where}: game {base.key}: sha256 is {digest}, the profile pins {base.sha256}")
         problems += [f"{where}: game {base.key}: {p}" for p in _missing_names(profile, game, rulesets)]
         problems += [f"{where}: game {base.key}: {p}" for p in unit_problems(profile, game, rulesets)]
+        problems += [f"{where}: game {base.key}: {p}" for p in house_problems(profile, game, rulesets)]
     return problems
+
+
+def house_problems(profile: Profile, game: Game, rulesets: list) -> list[str]:
+    """Why ``house`` would refuse each house set the profile lists on ``game`` (its own switches, no advantages):
+    the very function ``house`` runs, on a copy, so that the two agree (issue 41). A set ``house`` writes with the
+    profile passes; what the map lacks that the set leaves to the players is no problem."""
+    problems = []
+    for house in rulesets:
+        if isinstance(house, HouseSet):
+            try:
+                house_on(game, house, profile)
+            except KremlinError as error:
+                problems.append(f"house-rule set {house.id}: `kremlin-triplea house` refuses it on this game: {error}")
+    return problems
+
+
+def house_on(game: Game, house: HouseSet, profile: Profile) -> HouseResult:
+    """``house`` with the set's own switches and no advantages, on a copy of ``game`` read with ``profile``."""
+    return apply_house_rules(game.copy(), [HouseChoices(house.id, file=house.rules.path)], profile=profile)
+
+
+def house_lacking_lines(profile: Profile, game: Game, house: HouseSet) -> list[str]:
+    """Comment lines: what ``house`` leaves to the players on ``game`` with ``profile``, or why it refuses the set."""
+    try:
+        result = house_on(game, house, profile)
+    except KremlinError as error:
+        return [f"#   FAILS: `kremlin-triplea house` refuses it: {error}"]
+    lines = [f"#   {rule.title} ({rule.source}): not written into the game, the players keep it: {why}" for rule, why in result.rules.unwritten]
+    return lines + [f"#   {line}" for line in result.rules.skipped]
 
 
 def unit_problems(profile: Profile, game: Game, rulesets: list) -> list[str]:
@@ -166,15 +198,6 @@ def _others_units(profile: Profile, game: Game, rulesets: list, facts: list[Unit
 def review_marks(path: Path | str) -> list[int]:
     """The lines of a profile file still carrying a ``# REVIEW`` comment: guesses nobody has confirmed yet."""
     return [n for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1) if re.search(r"#.*\bREVIEW\b", line)]
-
-
-def _load_rules(ruleset_id: str):
-    """A Kremlin ruleset, or a house-rule set (a file of ``[[rule]]``s) read as one."""
-
-    path = find_data_file("rulesets", ruleset_id)
-    if "rule" in read_toml(path):
-        return load_house_set(path)
-    return load_ruleset(path)
 
 
 def _missing_names(profile: Profile, game: Game, rulesets: list[Ruleset]) -> list[str]:

@@ -21,7 +21,7 @@ from kremlin_triplea.tools.derived_setup import PowerUnit, guess_sea_zone_name, 
 from kremlin_triplea.tools.place_evidence import KnownPlace, StraitShape, installed_profiles, shipped_strait_shapes
 from kremlin_triplea.tools.place_matching import NAVAL_ROLES, PlaceMatch, match_places, match_power, match_side
 from kremlin_triplea.tools.place_words import place_key
-from kremlin_triplea.tools.rule_names import rule_names, straits_needed
+from kremlin_triplea.tools.rule_names import neutral_armies, rule_names, straits_needed, written_rules
 
 REVIEW = "REVIEW"
 
@@ -155,13 +155,13 @@ def _neutral_coast_lines(board, rulesets: list[Ruleset], places: dict[str, Place
     land_of = {rule: m.name for rule, m in places.items() if m.name is not None and not board.is_water(m.name)}
     coasts: dict[str, list[str]] = {}
     for ruleset in rulesets:
-        for neutral in ruleset.neutrals.values():
-            navy = [u for u, _ in neutral.army if ROLE_OF_WORD.get(u.lower()) in NAVAL_ROLES]
-            territory = land_of.get(neutral.name)
-            if navy and territory is not None and neutral.name not in coasts:
+        for neutral, army in neutral_armies(ruleset):
+            navy = [u for u, _ in army if ROLE_OF_WORD.get(u.lower()) in NAVAL_ROLES]
+            territory = land_of.get(neutral)
+            if navy and territory is not None and neutral not in coasts:
                 zones = sorted(n for n in board.neighbours(territory) if board.is_water(n))
                 if zones:
-                    coasts[neutral.name] = zones
+                    coasts[neutral] = zones
     lines = ["[neutral_coasts]   # where a neutral's ships may go first: the sea zones it borders"]
     lines += [f"{quoted(name)} = [{', '.join(quoted(z) for z in zones)}]   # {REVIEW}" for name, zones in coasts.items()]
     return [*lines, ""]
@@ -172,7 +172,7 @@ def _may_enter_lines(game: Game, rulesets: list[Ruleset], power_matches: dict[st
     players = list(game.catalog.players)
     entered: dict[str, list[str]] = {}
     for ruleset in rulesets:
-        for restriction in ruleset.restrictions.values():
+        for restriction in getattr(ruleset, "restrictions", {}).values():
             player = power_matches.get(restriction.power) or match_power(restriction.power, players, known_powers)[0]
             if restriction.takeover_only_where_may_enter and player is not None and player not in entered:
                 entered[player] = _movement_restriction(game, player)
@@ -257,7 +257,7 @@ def _victory_cities(game: Game, rulesets: list[Ruleset], places: dict[str, Place
     owner among its land neighbours, else none (the rule cannot be written into this game)."""
     board = game.board
     for ruleset in rulesets:
-        for rule in getattr(ruleset, "game_rules", ()):
+        for rule in written_rules(ruleset):
             for change in rule.changes:
                 name = change.data.get("from") if change.data.get("kind") == "victory_city" else None
                 match = places.get(name) if isinstance(name, str) else None
@@ -296,7 +296,7 @@ def _step_position_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[st
     """
     positions = {}
     for ruleset in rulesets:
-        for rule in getattr(ruleset, "game_rules", ()):
+        for rule in written_rules(ruleset):
             for change in rule.changes:
                 if change.data.get("kind") == "turn_step" and isinstance(change.data.get("position"), str):
                     positions.setdefault(change.data["position"], f"{ruleset.id} game rule {rule.id!r}")

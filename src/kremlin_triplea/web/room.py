@@ -48,11 +48,10 @@ from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
-from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import PickValue, describe_pick, value_session
-from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
+from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
@@ -748,9 +747,10 @@ def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) ->
 def checked_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> Session:
     """The session of a new draft file, checked (``new_draft``) and not yet written."""
     session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir)
-    draft, run = session.draft, session.run
-    # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
-    chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
-    house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
+    # The house-rule sets are refused now, not after the draft, by the check the terminal and apply make: the conflicts
+    # with the ruleset's own rules (004's straits and 000 D(3)), each engine object written once, the board's invariants.
+    problem = session.house_problem({})
+    if problem is not None:
+        raise problem
     session.file_header = DRAFT_HEADER
     return session
