@@ -1,4 +1,4 @@
-"""A submitted form turned into a ``[[pick]]`` or ``[bid]`` table of the draft file.
+"""A submitted form read: a pick form into its kind's answers (``Session.pick_from_answers`` takes them), a bid form into a ``[bid]`` table.
 
 Only shape is checked here (fields present, numbers numeric, sizes bounded);
 names and rules are left to the draft engine, which resolves the names as the
@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from kremlin_triplea.draft.form import PICK_FIELDS, Form, Unanswered
+from kremlin_triplea.draft.form import PICK_FIELDS, Form
 
 MAX_ROWS = 40  # rows of one kind in one form: more is a malformed request
 MAX_FIELD = 200  # characters in one field
@@ -73,16 +73,6 @@ def unit_rows(form: Mapping[str, str], high: int) -> list[dict[str, Any]]:
 def option_of(form: Mapping[str, str]) -> str | int:
     raw = text(form, "option")
     return int(raw) if raw.isdecimal() else raw
-
-
-def pick_entry(form: Mapping[str, str], side: str, target_key: str, pick_form: Form) -> dict[str, Any]:
-    """The ``[[pick]]`` table a submitted pick form makes: its kind's fields read by the kind (``pick_form.read``)."""
-    answers = pick_answers(form, pick_form)
-    try:
-        target = pick_form.read(answers)
-    except Unanswered as error:
-        raise FormError(str(error)) from None
-    return {"side": side, "option": option_of(form), target_key: target}
 
 
 def pick_answers(form: Mapping[str, str], pick_form: Form) -> dict[str, str]:

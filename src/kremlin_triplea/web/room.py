@@ -42,22 +42,21 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.form import Form
-from kremlin_triplea.draft.kinds import KINDS, Displaced
+from kremlin_triplea.draft.form import Form, Unanswered
+from kremlin_triplea.draft.kinds import Displaced
 from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
 from kremlin_triplea.gamefile.safe import read_bytes, write_atomically
-from kremlin_triplea.gamerules.house import house_rule_changes
 from kremlin_triplea.model.queries import Nearest
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import PickValue, describe_pick, value_session
-from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set, read_choices
+from kremlin_triplea.rules.house_rules import Advantage, load_named_house_set
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
-from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
+from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_answers
 from kremlin_triplea.web.guard import DraftWatch
 from kremlin_triplea.web.lock import ServeLock, lock_file  # noqa: F401  (the room's one-server lock, named here too)
 from kremlin_triplea.web.room_file import SPECTATOR, keep_private, read_or_make_keys, room_file, save_room_state, write_private
@@ -325,7 +324,7 @@ class Room:
         proposal = self.session.proposal
         if proposal is None or proposal.by is None:
             return None
-        return BidProposal(proposal.by, proposal.spec.to_toml(self.session.run.ruleset.bid.placing_side))
+        return BidProposal(proposal.by, proposal.spec.to_toml(self.session.ruleset.bid.placing_side))
 
     def _keep_proposal(self) -> None:
         """Write the waiting proposal (or its absence) into the room file: a restarted server pushes it again."""
@@ -423,7 +422,7 @@ class Room:
         ``seed``, the power not in ``advantages``) is chosen here, by the side
         the power belongs to ("each power gains an advantage": 003; 004).
         """
-        names = self.session.run.names
+        names = self.session.names
         side_of = self.session.state.side_of
         tables = self.session.house_rule_choices
         found: dict[str, dict[str, list[Advantage]]] = {}
@@ -504,7 +503,7 @@ class Room:
         """The side to act: the picking side, or None once the picks are done (either side enters the bid)."""
         if self.picks_done:
             return None
-        return self.session.run.side_to_pick(len(self.session.run.applied) + 1)
+        return self.session.turn
 
     def mark_seen(self, role: str, seq: int | None = None) -> None:
         """``role``'s page showed the room at step ``seq`` (now, by default): an undo of what it showed needs their agreement."""
@@ -612,19 +611,21 @@ class Room:
                 raise Forbidden(f"it is the {side}' turn to pick")
             if self.undo_request is not None:
                 raise Conflict("an undo is waiting for an answer")
-            try:
-                option = self.session.run.ruleset.option(option_of(form))
-            except KremlinError as error:
-                raise FormError(str(error)) from None
-            choices = self.session.run.option_choices(option, side)
-            if not choices.available:
-                raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
-            entry = pick_entry(form, side, KINDS[option.kind].target_key, self.pick_form(choices, side))
             session = self.session
             try:
-                outcome = session.push(session.pick_from_toml(entry))  # parsed and checked as apply does
+                option = session.ruleset.option(option_of(form))
             except KremlinError as error:
-                # A refused pick changed neither the board nor the file.
+                raise FormError(str(error)) from None
+            choices = session.listed_choices(option, side)
+            if not choices.available:
+                raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
+            asked = self.pick_form(choices, side)
+            try:
+                outcome = session.push(session.pick_from_answers(option, pick_answers(form, asked), side, asked))  # checked whole as apply does
+            except Unanswered as error:
+                raise FormError(str(error)) from None
+            except KremlinError as error:
+                # A refused pick (a name, a rule) changed neither the board nor the file.
                 raise Refused(str(error)) from None
             session.save()
             lines = list(outcome.lines) if outcome is not None else []
@@ -634,8 +635,7 @@ class Room:
 
     def pick_form(self, choices: OptionChoices, side: str) -> Form:
         """What a pick of ``choices``' option asks now, as its kind describes it (the page's fields, read back on submit)."""
-        run = self.session.run
-        return KINDS[choices.option.kind].form(run.state, choices, side, len(run.applied) + 1)
+        return self.session.pick_form(choices, side)
 
     def bid(self, role: str, form: dict[str, str]) -> None:
         with self._acting():
@@ -646,7 +646,7 @@ class Room:
                 raise Conflict("the bid is already entered")
             if self.bid_proposal is not None:
                 raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
-            rules = self.session.run.ruleset.bid
+            rules = self.session.ruleset.bid
             bid = bid_entry(form, rules.placing_side, rules.negative)
             try:
                 # Pushed as this side's proposal, checked as it would apply: refused here, nothing is written. The
@@ -748,9 +748,7 @@ def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) ->
 def checked_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> Session:
     """The session of a new draft file, checked (``new_draft``) and not yet written."""
     session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir)
-    draft, run = session.draft, session.run
     # House-rule sets that conflict with the ruleset's own rules (004's straits and 000 D(3)) are refused now, not after the draft.
-    chosen = [read_choices(name, draft.house_rule_choices.get(name)) for name in draft.house_rules]
-    house_rule_changes(run.game.board, run.profile, run.names, chosen, before=(run.ruleset.rule_set,), flags=draft.choices)
+    session.rules_to_write()
     session.file_header = DRAFT_HEADER
     return session
