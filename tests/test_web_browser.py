@@ -144,7 +144,7 @@ class Player:
 
     def fill_pick(self, entry: dict) -> None:
         names = self.names
-        option = self.room.session.run.ruleset.option(entry["option"])
+        option = self.room.session.ruleset.option(entry["option"])
         self.choose_option(option.number)
         row = 0
         for place in entry.get("place", []):
@@ -536,7 +536,7 @@ class Tapper(Player):
 
     def tap_pick(self, entry: dict) -> None:
         names = self.names
-        self.choose_option(self.room.session.run.ruleset.option(entry["option"]).number)
+        self.choose_option(self.room.session.ruleset.option(entry["option"]).number)
         row = 0
         for place in entry.get("place", []):
             for _ in range(place.get("count", 1)):  # one row per unit

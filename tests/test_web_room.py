@@ -97,7 +97,7 @@ def test_a_refused_choice_says_the_rule_and_why_and_changes_nothing(room: Room, 
     assert (
         "Sweden" in reason and "more than 4" in reason and "no more than four" in reason and "(rule text 000, option 3)" in reason
     )  # seed 000_bc04a4edf7f7d2ab.txt, by its number
-    assert room.path.read_bytes() == before and len(room.session.run.applied) == 1
+    assert room.path.read_bytes() == before and len(room.session.picks) == 1
 
 
 @pytest.mark.parametrize(

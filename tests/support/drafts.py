@@ -37,7 +37,7 @@ def draw_pick(session: Session, choose: Choose, prefer: Callable[[list[Option]],
         return None
     preferred = [o.number for o in prefer(list(offering.values()))]  # in the ruleset's order, as the enumeration lists them
     number = choose(preferred) if preferred and choose([True, False]) else choose(sorted(offering))
-    return choose([pick for _, pick in session.run.option_picks(offering[number], next_pick.side)])
+    return choose([pick for _, pick in session.option_picks(offering[number], next_pick.side)])
 
 
 def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:

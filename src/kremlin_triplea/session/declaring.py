@@ -46,6 +46,11 @@ class Declaring:
     def _stated(self, displaced: Displaced) -> str | None:
         return declared_in(self.run.applied[displaced.pick - 1].pick, displaced)
 
+    @property
+    def pending_declarations(self) -> tuple[Displaced, ...]:
+        """The displaced groups not yet declared, in the order they are declared (a question: nothing is pushed)."""
+        return tuple(self.run.pending_declarations())
+
     def open_declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
         """Push every waiting declaration that needs no answer; the first that does: (group, its places, why the file's place no longer applies).
 
