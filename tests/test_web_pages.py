@@ -204,7 +204,7 @@ def test_the_finished_drafts_summary_is_headed_lists_with_the_download_first(tmp
     assert "<pre" not in html
     summary = lxml.html.fromstring(html).get_element_by_id("summary")
     headings = [h.text_content() for h in summary.xpath("h4")]
-    assert headings[0] == "pick 1 (Axis, option 10 Takeover of enemy held territory)" and "bid" in headings
+    assert headings[0] == "pick 1 (Axis, option 10 Takeover of enemy held territory)" and "The bid" in headings
     items = [li.text_content() for li in summary.xpath(".//li")]
     assert any(item.startswith("Germans take over Archangel") for item in items)
     assert html.index("id='download'") < html.index("id='summary'")

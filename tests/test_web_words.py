@@ -39,14 +39,14 @@ RAW = {
     "a camelCase id": re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b"),
     "a file hash": re.compile(r"\b[0-9a-f]{12,}\b|_[0-9a-f]{8,}\.txt"),
     "a step number": re.compile(r"\bstep \d+|\bseq\b"),
+    "a repr": re.compile(r"\b[A-Z]\w*\(\w+=|<[\w.]+ object at 0x|\{'\w+': |\[\('"),
 }
 
 
 def shown(html: str) -> str:
     """What a player reads and hears: the text, and the spoken names and labels of fields and choices."""
     tree = lxml.html.fromstring(html)
-    # The finished draft's summary is apply's, for the host who knows TripleA's own names (attachments, steps): left out.
-    for hidden in tree.xpath("//script|//style|//input[@type='hidden']|//*[@id='summary']"):
+    for hidden in tree.xpath("//script|//style|//input[@type='hidden']"):
         hidden.drop_tree()
     heard = [e.get("aria-label") for e in tree.xpath("//*[@aria-label]")] + [e.get("title") for e in tree.xpath("//*[@title]")]
     return "\n".join([*tree.itertext(), *heard])  # each text apart: "...draft.toml" and "Your pick" are not one word
@@ -162,3 +162,27 @@ def test_the_house_rule_pages_show_no_raw_id_and_name_every_field(tmp_path: Path
         assert not raw_in(shown(html)), raw_in(shown(html))
         assert not unnamed_fields(html)
     assert "Colonial Garrison: colonial garrison at" in shown(client.get(f"/room/{room.keys['Allies']}").text)
+
+
+def test_the_finished_page_of_a_draft_with_house_rules_shows_no_raw_id(tmp_path: Path) -> None:
+    """Issue 43: the finished page's summary was apply's, for the host (``rulesAttachment of Chinese:
+    movementRestrictionTerritories``, a step named ``americanBidPlace``, ``house-revised: hr1_black_sea off``): each side
+    takes an advantage for each of its powers (a place where one asks for it), and every page of the finished draft is read."""
+    from kremlin_triplea.gamerules.house import advantage_places
+
+    room = room_at_house_rules(tmp_path)
+    session = room.session
+    for role in room.house_pending():
+        form = {"seq": str(room.seq)}
+        for set_id, offered in room.house_choices_open()[role].items():
+            for advantage in {a.power: a for a in reversed(offered)}.values():  # each power's first advantage
+                form[f"advantage.{set_id}.{advantage.power}"] = advantage.id
+                for name in advantage.choices:
+                    form[f"value.{set_id}.{advantage.power}.{name}"] = advantage_places(advantage, name, session.game.board, session.names)[0]
+        room.choose_house(role, form)
+    assert room.complete
+    client = TestClient(create_app(room, svg_for=lambda room: "<svg></svg>"))
+    found = [f"{page_of}: {raw}" for page_of, html in pages(room, client) for raw in raw_in(shown(html))]
+    assert not found, "\n".join(found)
+    summary = shown(client.get(f"/room/{room.keys['Axis']}").text)
+    assert "Rules TripleA keeps" in summary and "Where China may go" in summary  # the rules, by their titles

@@ -25,6 +25,7 @@ from kremlin_triplea.web.events import bid_text, events_block
 from kremlin_triplea.web.explain import PREVIEW_FIELD, choice_effects, effects_html, pick_preview, preview_html
 from kremlin_triplea.web.filled import Filled, datalist, options, seq_fields
 from kremlin_triplea.web.room import SPECTATOR
+from kremlin_triplea.web.summary import players_summary
 from kremlin_triplea.web.words import Words
 
 if TYPE_CHECKING:
@@ -395,7 +396,7 @@ def locks_block(room: Room) -> str:
 
 
 def summary_html(lines: list[str]) -> str:
-    """The summary's lines (as ``apply`` prints them: a heading ending in ':' and its indented lines) as headed lists."""
+    """The summary's lines (``players_summary``: a heading ending in ':' and its indented lines) as headed lists."""
     out: list[str] = []
     items: list[str] = []
 
@@ -433,5 +434,5 @@ def complete_block(room: Room, role: str, key: str) -> str:
                 f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
                 "<button type='submit'>Install into TripleA on the serving machine</button></form>"
             )
-    out.append("<h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div></section>")
+    out.append("<h3>Summary</h3><div id='summary'>" + summary_html(players_summary(result)) + "</div></section>")
     return "".join(out)
