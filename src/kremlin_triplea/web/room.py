@@ -56,6 +56,7 @@ from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
+from kremlin_triplea.web.bid_talk import BidTalk
 from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_answers
 from kremlin_triplea.web.guard import DraftWatch
 from kremlin_triplea.web.lock import ServeLock, lock_file  # noqa: F401  (the room's one-server lock, named here too)
@@ -209,6 +210,7 @@ class Room:
             {side: name for side, name in installed.items() if side in self.sides and isinstance(name, str)} if isinstance(installed, dict) else {}
         )
         self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
+        self.talk = BidTalk.from_data(waiting.get("bid_talk"), self.sides)  # the bid's messages, kept with the proposal
 
     def _push_house_answers(self, answered: Any) -> None:
         """The sides the room file says have chosen their powers' house-rule advantages, pushed again as their steps.
@@ -237,7 +239,7 @@ class Room:
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
-        return self.session.to_toml(), self.bid_proposal, self._undo_request, set(self.house_answered), self._answer
+        return self.session.to_toml(), self.bid_proposal, self._undo_request, set(self.house_answered), self._answer, self.talk.data()
 
     @contextmanager
     def _acting(self) -> Iterator[None]:
@@ -327,9 +329,10 @@ class Room:
         return BidProposal(proposal.by, proposal.spec.to_toml(self.session.ruleset.bid.placing_side))
 
     def _keep_proposal(self) -> None:
-        """Write the waiting proposal (or its absence) into the room file: a restarted server pushes it again."""
+        """Write the waiting proposal (or its absence) and what was said about the bid into the room file, in one
+        write: a restarted server pushes the proposal again and shows the same messages."""
         proposal = self.bid_proposal
-        save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
+        save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None, bid_talk=self.talk.data())
 
     @property
     def answer(self) -> Answer | None:
@@ -637,7 +640,8 @@ class Room:
         """What a pick of ``choices``' option asks now, as its kind describes it (the page's fields, read back on submit)."""
         return self.session.pick_form(choices, side)
 
-    def bid(self, role: str, form: dict[str, str]) -> None:
+    def bid(self, role: str, form: dict[str, str], message: str = "") -> None:
+        """``role`` proposes the bid of ``form``, saying ``message`` with it (web/bid_talk.py)."""
         with self._acting():
             self._check(role, form.get("seq"))
             if not self.picks_done:
@@ -654,11 +658,13 @@ class Room:
                 self.session.push(Bid(self.session.bid_from_toml(bid).spec, by=role))
             except KremlinError as error:
                 raise Refused(str(error)) from None
+            self.talk.proposed(role, form, message)
             self._keep_proposal()
             self._accepted()
 
-    def answer_bid(self, role: str, form: dict[str, str]) -> str:
-        """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered again)."""
+    def answer_bid(self, role: str, form: dict[str, str], message: str = "") -> str:
+        """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered
+        again), saying ``message`` with the answer."""
         with self._acting():
             self._check(role, form.get("seq"))
             proposal = self.bid_proposal
@@ -672,6 +678,7 @@ class Room:
                 self.session.save()
             else:
                 self.session.pop()  # the proposal
+            self.talk.answered(role, proposal.side, agreed, message)
             self._keep_proposal()
             self._accepted(Answer(proposal.side, role, "bid", agreed))
             if not agreed:
