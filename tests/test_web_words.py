@@ -39,6 +39,8 @@ RAW = {
     "a camelCase id": re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b"),
     "a file hash": re.compile(r"\b[0-9a-f]{12,}\b|_[0-9a-f]{8,}\.txt"),
     "a step number": re.compile(r"\bstep \d+|\bseq\b"),
+    # The rule sets' ids (kremlin-aa50, house-revised): a page names a set by its title.
+    "a rule set's id": re.compile(r"\b(" + "|".join(sorted(path.stem for path in (REPO / "rulesets").glob("*.toml"))) + r")\b"),
     "a repr": re.compile(r"\b[A-Z]\w*\(\w+=|<[\w.]+ object at 0x|\{'\w+': |\[\('"),
 }
 

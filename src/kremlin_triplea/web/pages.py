@@ -133,7 +133,7 @@ def room_page(
     if session.house_rules:
         out.append(
             "<p id='house-rules'>House rules written into the game after the bid: "
-            + escape(", ".join(session.house_rules))
+            + escape(", ".join(load_named_house_set(set_id).rules.title for set_id in session.house_rules))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     undo = undo_block(room, role, key)

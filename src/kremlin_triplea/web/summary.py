@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def players_summary(result: DraftResult) -> list[str]:
     """The summary's lines, as ``summary_html`` heads and lists them: a heading ending in ':' and its indented lines."""
-    lines = [f"{result.game.board.game_name}, drafted with {result.ruleset.title}"]
+    lines: list[str] = []  # the game and the ruleset head every page (the bar)
     for applied in result.picks:
         lines.append(applied.pick.label + ":")
         lines += [f"  {line}" for line in applied.outcome.lines]
