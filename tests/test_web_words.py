@@ -23,8 +23,9 @@ from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.board_view import places_info
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
+from kremlin_triplea.web.words import Words
 from support.paths import MAPS_DIR
-from support.web import REPO, header
+from support.web import REPO, header, pick_form
 
 # One scripted draft per Kremlin ruleset (kremlin-aa50, kremlin-classic, kremlin-daak): the examples.
 DRAFTS = (
@@ -41,6 +42,7 @@ RAW = {
     "a step number": re.compile(r"\bstep \d+|\bseq\b"),
     # The rule sets' ids (kremlin-aa50, house-revised): a page names a set by its title.
     "a rule set's id": re.compile(r"\b(" + "|".join(sorted(path.stem for path in (REPO / "rulesets").glob("*.toml"))) + r")\b"),
+    "a draft file's key": re.compile(r"\b\w+\[\d+\]|\bpick \d+\.\w+"),
     "a repr": re.compile(r"\b[A-Z]\w*\(\w+=|<[\w.]+ object at 0x|\{'\w+': |\[\('"),
 }
 
@@ -103,6 +105,12 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
             found += [f"{draft} undo asked, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
             client.post(f"/room/{room.keys['Allies']}/undo/answer", data={"seq": str(room.seq), "agree": "no"}, follow_redirects=False)
             found += [f"{draft} undo refused, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
+            # A pick the draft refuses, naming what the game has not: the draft's own second pick with its first name mistyped.
+            wrong = pick_form(read_toml(REPO / "examples" / draft)["pick"][1], room.seq)
+            wrong[next(k for k in wrong if k not in ("seq", "option"))] = "Atlantis"
+            refused = client.post(f"/room/{room.keys[room.turn()]}/pick", data=wrong, follow_redirects=False)
+            assert refused.status_code == 422 and "Atlantis" in shown(refused.text), refused.status_code
+            found += [f"{draft} a refused pick: {raw}" for raw in raw_in(shown(refused.text))]
             # A form sent from a page drawn before the room moved on: refused, in words.
             stale = client.post(f"/room/{room.keys['Allies']}/undo", data={"seq": str(room.seq - 1)}, follow_redirects=False)
             assert stale.status_code == 409
@@ -188,3 +196,14 @@ def test_the_finished_page_of_a_draft_with_house_rules_shows_no_raw_id(tmp_path:
     assert not found, "\n".join(found)
     summary = shown(client.get(f"/room/{room.keys['Axis']}").text)
     assert "Rules TripleA keeps" in summary and "Where China may go" in summary  # the rules, by their titles
+
+
+def test_the_words_pass_names_a_rule_set_by_its_title_and_leaves_a_games_name_in_triplea_as_it_is() -> None:
+    """The ruleset's id in a message the draft writes ("unknown scenario ... in ruleset kremlin-classic") reads as its
+    title; the name a game was installed under keeps the id it holds: the players look for it in TripleA's list."""
+    installed = "World War II v3 1941 - Kremlin (kremlin-aa50)"
+    words = Words(["aaGun"], {"kremlin-aa50": "Kremlin for AA50 (Axis & Allies)"}, [installed])
+    html = f"<p>unknown scenario 'x' in ruleset kremlin-aa50</p><p>installed as <b>{installed}</b>; 1 aaGun, kremlin-aa50x</p>"
+    assert words.page(html) == (
+        f"<p>unknown scenario 'x' in ruleset Kremlin for AA50 (Axis &amp; Allies)</p><p>installed as <b>{installed}</b>; 1 AA gun, kremlin-aa50x</p>"
+    )

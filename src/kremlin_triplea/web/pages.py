@@ -150,7 +150,15 @@ def room_page(
         f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' data-your-move='{'yes' if mine else 'no'}'>"
         f"{bar}<div id='controls'>" + "".join(out) + "</div>" + board_block(board) + "</div>"
     )
-    return page(f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body, Words(session.state.board.catalog.unit_types))
+    return page(
+        f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body, Words(session.state.board.catalog.unit_types, set_titles(room), room.installed.values())
+    )
+
+
+def set_titles(room: Room) -> dict[str, str]:
+    """The rule sets the draft is played with, id -> title (the ruleset and the house-rule sets it takes)."""
+    session = room.session
+    return {session.ruleset.id: session.ruleset.title, **{set_id: load_named_house_set(set_id).rules.title for set_id in session.house_rules}}
 
 
 def answer_notice(room: Room, role: str) -> str:

@@ -184,6 +184,12 @@ class Room:
             text = re.sub(re.escape(folder) + r"(?![^\s:'\",;)])", "the host's folder", text)
         return text
 
+    def refusal(self, error: KremlinError) -> Refused:
+        """The draft's refusal of an action as its player is told it: the rule and why, or the name not known, without
+        where the draft file would say it (``draft.toml: pick 2.take[0]``: the player filled the room's form, not the
+        file) and without the host's folders."""
+        return Refused(self.for_players(error.message))
+
     def _read_waiting(self) -> None:
         """What waits for an answer, as the room file holds it.
 
@@ -406,7 +412,7 @@ class Room:
                 # Once every group is placed the bid's units follow them (000 A): a bid that no longer applies is withdrawn.
                 session.declare(Declaration(displaced, session.state.names.place(wanted)))
             except KremlinError as error:
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
             line = f"{displaced.describe()} go to {wanted}"
             self.declaration()  # the groups after it that need no answer
             session.save()
@@ -489,7 +495,7 @@ class Room:
             except KremlinError as error:
                 for _ in range(pushed):
                     session.pop()
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
             session.save()
             self._keep_house_answers()
             self._accepted()
@@ -629,7 +635,7 @@ class Room:
                 raise FormError(str(error)) from None
             except KremlinError as error:
                 # A refused pick (a name, a rule) changed neither the board nor the file.
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
             session.save()
             lines = list(outcome.lines) if outcome is not None else []
             self.pick_seq = self.seq + 1
@@ -657,7 +663,7 @@ class Room:
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
                 self.session.push(Bid(self.session.bid_from_toml(bid).spec, by=role))
             except KremlinError as error:
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
             self.talk.proposed(role, form, message)
             self._keep_proposal()
             self._accepted()
