@@ -5,7 +5,9 @@ The terminal draft, the draft room, the matrix, ``value`` and the command line d
 session's ``DraftRun`` (``.run.``), the option kinds' registry (``KINDS[``), or building a ``DraftRun``, makes a second
 engine beside the session's: the matrix had its own pick engine, and the UIs assembled draft-file tables by kind.
 
-``STILL_REACHING`` names the modules that still reach past it, each with why; an entry no longer needed fails the test,
+The package, the scripts and the tests are read (issue 45: "tests included"); the tests of draft/ and session/
+themselves examine what the door is made of and are exempt by name (``TESTS_OF_THE_DRAFT``, each with why).
+``STILL_REACHING`` names the files that still reach past it, each with why; an entry no longer needed fails the test,
 so the list only shrinks.
 """
 
@@ -19,6 +21,7 @@ from kremlin_triplea.draft.kinds import KINDS
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "kremlin_triplea"
 TESTS = ROOT / "tests"
+SCRIPTS = ROOT / "scripts"
 #: Where the draft lives: these build and read it directly.
 INSIDE = ("draft", "session")
 #: The kinds registered by draft/kinds/ (a test's own kind is registered later, by that test).
@@ -49,13 +52,14 @@ STILL_REACHING: dict[str, str] = {
     "tools/matrix.py": "the matrix's rows tell the scenario kind apart by name (a row per scenario); its own engine's move onto the session",
     "tests/test_matrix.py": "the matrix's tests follow its rows (a row per scenario) and break a kind's apply to see the matrix report it; they move with tools/matrix.py",
     "tests/test_matrix_availability.py": "the matrix's availability rows, a row per scenario as tools/matrix.py draws them; they move with it",
+    "scripts/bench_matrix.py": "times a kind's own apply of each first pick, the matrix's single-pick engine; it moves with tools/matrix.py",
 }
 
 
 def _scanned() -> list[tuple[str, Path]]:
-    """Every module above the draft, and every test but the draft's and the session's own: (name, path)."""
+    """Every module above the draft, every script, and every test but the draft's and the session's own: (name, path)."""
     modules = [(path.relative_to(PACKAGE).as_posix(), path) for path in sorted(PACKAGE.rglob("*.py"))]
-    tests = [(path.relative_to(ROOT).as_posix(), path) for path in sorted(TESTS.rglob("*.py"))]
+    tests = [(path.relative_to(ROOT).as_posix(), path) for path in sorted([*TESTS.rglob("*.py"), *SCRIPTS.glob("*.py")])]
     return [(name, path) for name, path in modules if name.split("/", 1)[0] not in INSIDE] + [
         (name, path) for name, path in tests if path.name not in TESTS_OF_THE_DRAFT or path.parent != TESTS
     ]
