@@ -508,3 +508,25 @@ def test_the_side_to_pick_s_legal_choices_are_worked_out_once_a_step(room: Room,
     page = client.get(f"/room/{room.keys['Allies']}")
     assert page.status_code == 200 and worked_out == [0, 1]
     assert "Allies" in page.text
+
+
+def test_a_negative_bid_that_removes_units_is_proposed_from_the_forms_rows_in_the_rule_texts_words(tmp_path: Path) -> None:
+    """Kremlin Classic's negative bid removes Axis infantry and armour (001/002: "If the bid goes negative ... units
+    are being removed from the board"; -3 removes units worth 3, one infantry): the room reads the form's rows as the
+    units removed, the names as the draft file reads them ("Germany", the rule text's word for the Germans)."""
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    data = read_toml(EXAMPLE.parent / "kremlin-classic-3rd-edition.toml")
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": data["pick"]}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    form = {"seq": str(room.seq), "amount": "-3", "power.0": "Germany", "unit.0": "infantry", "count.0": "1", "at.0": "Germany"}
+    assert post(client, room, "Allies", "bid", form).status_code == 303, refused(post(client, room, "Allies", "bid", form))
+    assert room.bid_proposal is not None and room.bid_proposal.bid == {
+        "axis": -3,
+        "remove": [{"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"}],
+    }
+    # A row the rules do not let go (an armour's worth is not 3): refused with the rule, nothing kept.
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    wrong = post(client, room, "Allies", "bid", {**form, "seq": str(room.seq), "unit.0": "armour"})
+    assert wrong.status_code == 422 and room.bid_proposal is None

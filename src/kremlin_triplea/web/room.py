@@ -57,7 +57,7 @@ from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
 from kremlin_triplea.web.bid_talk import BidTalk
-from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_answers
+from kremlin_triplea.web.forms import FormError, bid_answers, option_of, pick_answers
 from kremlin_triplea.web.guard import DraftWatch
 from kremlin_triplea.web.lock import ServeLock, lock_file  # noqa: F401  (the room's one-server lock, named here too)
 from kremlin_triplea.web.room_file import SPECTATOR, keep_private, read_or_make_keys, room_file, save_room_state, write_private
@@ -656,12 +656,11 @@ class Room:
                 raise Conflict("the bid is already entered")
             if self.bid_proposal is not None:
                 raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
-            rules = self.session.ruleset.bid
-            bid = bid_entry(form, rules.placing_side, rules.negative)
+            amount, units, allocation = bid_answers(form)
             try:
                 # Pushed as this side's proposal, checked as it would apply: refused here, nothing is written. The
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
-                self.session.push(Bid(self.session.bid_from_toml(bid).spec, by=role))
+                self.session.push(self.session.bid_from_answers(amount, units, allocation, by=role))
             except KremlinError as error:
                 raise self.refusal(error) from None
             self.talk.proposed(role, form, message)
