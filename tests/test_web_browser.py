@@ -619,6 +619,10 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
             axis.type(f"count.{row}", str(place.get("count", 1)))
             axis.tap_into(f"at.{row}", place["at"])
             row += 1
+        for power, share in bid.get("phase", {}).items():  # 002 III: left to TripleA's own bid phase (DAAK's example)
+            axis.type(f"phase.{axis.names.power(power)}", str(share))
+        if "phase" in bid:  # the running budget counts the shares as the server does
+            assert axis.driver.find_element(By.ID, "budget").text == f"{sum(bid['phase'].values())} of {bid['axis']} PUs spent."
         shot("bid-filled")
         seq = room.seq
         axis.submit("submit-bid")
@@ -628,6 +632,8 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
         seq = room.seq
         allies.submit("bid-agree")
         confirmed(allies, seq)
+        phase = {axis.names.power(power): share for power, share in bid["phase"].items()} if "phase" in bid else None
+        assert (room.session.bid_table or {}).get("phase") == phase  # the example's bid phase, as agreed
         shot("bid-agreed")
         while not room.complete:  # the declarations (then any house rules), each by its side, tapped on the board
             declaration = room.declaration()

@@ -530,3 +530,30 @@ def test_a_negative_bid_that_removes_units_is_proposed_from_the_forms_rows_in_th
     assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
     wrong = post(client, room, "Allies", "bid", {**form, "seq": str(room.seq), "unit.0": "armour"})
     assert wrong.status_code == 422 and room.bid_proposal is None
+
+
+def test_a_positive_bid_is_left_to_triplea_s_bid_phase_where_the_rules_let_it(tmp_path: Path) -> None:
+    """002 III (kremlin-daak): "Players do not have to declare what they are buying nor where the bid units will be
+    placed during the bidding process". The example's bid, axis = 10 with phase = { Germany = 6, Japan = 4 }, could not
+    be made in the room: its form had no bid phase, and a bid of 10 with nothing placed was taken as 10 PUs unspent."""
+    import lxml.html
+
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    data = read_toml(EXAMPLE.parent / "kremlin-daak-classic.toml")
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": data["pick"]}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    form = lxml.html.fromstring(client.get(f"/room/{room.keys['Axis']}").text).get_element_by_id("bid-form")
+    offered = [field.get("name") for field in form.xpath(".//input[starts-with(@name, 'phase.')]")]
+    assert offered == ["phase.Germans", "phase.Japanese"]  # the Axis powers whose bid property the game has
+    assert all(field.xpath("ancestor::label") for field in form.xpath(".//input[starts-with(@name, 'phase.')]"))
+    # Shares that leave PUs of the bid over are refused with the rule; the example's are proposed, agreed, written.
+    short = post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "10", "phase.Germans": "6"})
+    assert short.status_code == 422 and "bid phase gets 6 PUs" in refused(short)
+    assert lxml.html.fromstring(short.text).get_element_by_id("budget").text_content() == "6 of 10 PUs spent."  # the share counted
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "10", "phase.Germany": "6", "phase.Japan": "4"}).status_code == 303
+    shown = lxml.html.fromstring(client.get(f"/room/{room.keys['Allies']}").text).get_element_by_id("bid-proposed").text_content()
+    assert "PUs spent in TripleA's bid phase" in shown and "Germans6" in shown.replace(" ", "")
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert read_draft(room.path).bid.data == {"axis": 10, "phase": {"Germans": 6, "Japanese": 4}}

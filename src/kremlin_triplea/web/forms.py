@@ -95,16 +95,21 @@ def pick_answers(form: Mapping[str, str], pick_form: Form) -> dict[str, str]:
     return answers
 
 
-def bid_answers(form: Mapping[str, str]) -> tuple[int, list[tuple[str, str, int, str]], dict[str, int]]:
+def bid_answers(form: Mapping[str, str]) -> tuple[int, list[tuple[str, str, int, str]], dict[str, int], dict[str, int]]:
     """A bid form's answers, as ``Session.bid_from_answers`` takes them: the amount, the unit rows (placed by a positive
-    bid, removed by a negative one where the rules remove units) and the PUs given to each power (``allocate.POWER``);
-    the session takes what the rules' bid has."""
+    bid, removed by a negative one where the rules remove units), the PUs given to each power (``allocate.POWER``) and
+    those each power spends in TripleA's bid phase (``phase.POWER``); the session takes what the rules' bid has."""
     amount = whole(form, "amount", low=-10_000, high=10_000)
-    allocation: dict[str, int] = {}
+    return amount, unit_rows(form, high=1000), shares(form, "allocate"), shares(form, "phase")
+
+
+def shares(form: Mapping[str, str], prefix: str) -> dict[str, int]:
+    """Fields ``prefix.POWER`` as power -> PUs (empty or 0: none)."""
+    found: dict[str, int] = {}
     for key in form:
         head, dot, power = key.partition(".")
-        if head == "allocate" and dot:
+        if head == prefix and dot:
             share = whole(form, key, default=0, low=0, high=10_000)
             if share:
-                allocation[power[:MAX_FIELD]] = share
-    return amount, unit_rows(form, high=1000), allocation
+                found[power[:MAX_FIELD]] = share
+    return found

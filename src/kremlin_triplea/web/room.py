@@ -656,11 +656,11 @@ class Room:
                 raise Conflict("the bid is already entered")
             if self.bid_proposal is not None:
                 raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
-            amount, units, allocation = bid_answers(form)
+            amount, units, allocation, phase = bid_answers(form)
             try:
                 # Pushed as this side's proposal, checked as it would apply: refused here, nothing is written. The
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
-                self.session.push(self.session.bid_from_answers(amount, units, allocation, by=role))
+                self.session.push(self.session.bid_from_answers(amount, units, allocation, phase, by=role))
             except KremlinError as error:
                 raise self.refusal(error) from None
             self.talk.proposed(role, form, message)
