@@ -43,8 +43,8 @@ TESTS_OF_THE_DRAFT: dict[str, str] = {
     "test_draft_invariants.py": "the draft's invariants after each pick and declaration (DraftRun.declared)",
     "test_draft_unit_words.py": "the draft file's [bid] parsed by DraftRun.parse_bid (its words for units)",
     "test_faults_messages.py": "a draft file's [[pick]] table parsed by DraftRun.parse_pick (its error messages)",
-    "test_scenario_effects.py": "the scenario kind's effects (draft/kinds/scenario.py): its option found by kind, its ruleset narrowed",
-    "test_rules_classic.py": "the ruleset files' data: which kind each Classic option is, as the rule text says",
+    "test_scenario_effects.py": "the scenario kind's effects (draft/kinds/scenario.py): its option found by its kind's name",
+    "test_rules_classic.py": "the ruleset files' data: which kind each Classic option is, as the rule text says (kind names)",
     "test_rules_classic_property.py": "the Classic rules' property run on a DraftRun (draft/'s legal picks, each checked)",
 }
 
