@@ -25,7 +25,7 @@ from kremlin_triplea.web.board_view import places_info
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
 from kremlin_triplea.web.words import Words
 from support.paths import MAPS_DIR
-from support.web import REPO, header, pick_form
+from support.web import REPO, bid_form, header, pick_form
 
 # One scripted draft per Kremlin ruleset (kremlin-aa50, kremlin-classic, kremlin-daak): the examples.
 DRAFTS = (
@@ -115,6 +115,16 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
             stale = client.post(f"/room/{room.keys['Allies']}/undo", data={"seq": str(room.seq - 1)}, follow_redirects=False)
             assert stale.status_code == 409
             found += [f"{draft} a stale form: {raw}" for raw in raw_in(shown(stale.text))]
+        if room.picks_done and not room.complete:  # the example's bid proposed with a message, then refused with one
+            bid = read_toml(REPO / "examples" / draft)["bid"]
+            proposer = room.session.ruleset.bid.placing_side
+            other = next(side for side in room.sides if side != proposer)
+            sent = client.post(f"/room/{room.keys[proposer]}/bid", data={**bid_form(bid, room.seq), "message": "as agreed"}, follow_redirects=False)
+            assert sent.status_code == 303 and room.bid_proposal is not None, sent.text[-300:]
+            found += [f"{draft} bid proposed, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
+            answer = {"seq": str(room.seq), "agree": "no", "message": "too much"}
+            assert client.post(f"/room/{room.keys[other]}/bid/answer", data=answer, follow_redirects=False).status_code == 303
+            found += [f"{draft} bid refused, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
     assert not found, "\n".join(dict.fromkeys(found))
 
 
