@@ -19,6 +19,7 @@ from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.session import Agreement
 from kremlin_triplea.web.app import MAX_BODY, create_app
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
@@ -557,3 +558,25 @@ def test_a_positive_bid_is_left_to_triplea_s_bid_phase_where_the_rules_let_it(tm
     assert "PUs spent in TripleA's bid phase" in shown and "Germans6" in shown.replace(" ", "")
     assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
     assert read_draft(room.path).bid.data == {"axis": 10, "phase": {"Germans": 6, "Japanese": 4}}
+
+
+def test_asking_which_declaration_waits_pushes_nothing_the_action_that_makes_groups_due_declares_them(tmp_path: Path) -> None:
+    """Issue 45: "the room's declaration() and complete look like queries but push". The groups that need no answer
+    (here pick 1's retreat, which the draft file sends to Russia, and pick 2's navy, to 19 Sea Zone) are declared by
+    the action that makes them due, before the draft file is written; asking what waits changes no step."""
+    data = example()
+    picks = [dict(entry) for entry in data["pick"]]
+    picks[0] = {**picks[0], "takeover": {**picks[0]["takeover"], "retreat": [{"to": "Russia"}]}}
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": picks}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    assert post(client, room, "Axis", "bid", bid_form(data["bid"], room.seq)).status_code == 303
+    session = room.session
+    session.push(Agreement("Allies"))  # agreed behind the room's back: no action has declared the groups
+    steps = list(session.steps)
+    waiting = room.declaration()
+    assert waiting is not None and waiting[0].origin == "Archangel"  # the first group still to declare, as it stands
+    assert not room.complete and session.steps == steps  # asked twice, nothing pushed
+    session.pop()  # the agreement, made again by the room's own action
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert session.pending_declarations == () and room.declaration() is None and room.complete

@@ -71,6 +71,17 @@ class Declaring:
                 self.declare(Declaration(displaced, None, written=False))
         return None
 
+    def waiting_declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
+        """The first group still to declare, its places and why the file's place no longer applies, as
+        :meth:`open_declaration` leaves it: a question, nothing is pushed (None: no group waits, or the picks are not done)."""
+        pending = self.run.pending_declarations()
+        if not pending or not self.picks_done:
+            return None
+        displaced = pending[0]
+        stated = self._stated(displaced)
+        problem = declaration_problem(self.state, displaced, stated) if stated is not None else None
+        return displaced, destinations(self.state, displaced), problem.why if problem is not None else None
+
     def declare(self, step: Declaration) -> Outcome:
         """Push ``step`` as the players make it: a bid agreed before the declarations that no longer applies once the
         last group is placed is withdrawn (the declaration stands; :attr:`bid_dropped` says why), not the declaration refused."""

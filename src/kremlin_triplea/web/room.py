@@ -209,6 +209,7 @@ class Room:
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
+        self._settle()  # a draft file whose bid is agreed: the groups that need no answer, as the room left them
         self._push_house_answers(waiting.get("house_answered"))
         installed = waiting.get("installed")
         # Side -> the name its one install from the room used (kept across a restart: a restart is no second allowance).
@@ -388,11 +389,19 @@ class Room:
     # -- after the bid: where the displaced units go (000 A "Order of action" 1) ----------
 
     def declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
-        """The next group whose side must say where it goes, once the bid is agreed (None: none is open)."""
-        with self.lock:  # the declarations that need no answer are pushed on the way
+        """The next group whose side must say where it goes, once the bid is agreed (None: none is open). A question:
+        the groups that need no answer were declared by the action that made them due (:meth:`_settle`)."""
+        with self.lock:
             if not (self.picks_done and self.session.bid is not None):
                 return None
-            return self.session.open_declaration()
+            return self.session.waiting_declaration()
+
+    def _settle(self) -> None:
+        """Declare the groups that need no answer (one nearest place, or the place their pick's entry states), up to the
+        first a side must answer: done by the action that makes them due (the bid agreed, a group declared) and when
+        the room opens, before the draft file is written, never by a page asking what waits."""
+        if self.picks_done and self.session.bid is not None:
+            self.session.open_declaration()
 
     def declare(self, role: str, form: dict[str, str]) -> str:
         """The declaring side says where the open group goes; checked on the board the earlier declarations left."""
@@ -414,7 +423,7 @@ class Room:
             except KremlinError as error:
                 raise self.refusal(error) from None
             line = f"{displaced.describe()} go to {wanted}"
-            self.declaration()  # the groups after it that need no answer
+            self._settle()  # the groups after it that need no answer
             session.save()
             self._accepted()
             if session.bid_dropped is not None:
@@ -680,6 +689,7 @@ class Room:
             agreed = form.get("agree") == "yes"
             if agreed:
                 self.session.push(Agreement(role))  # the draft file gets the bid
+                self._settle()  # the groups that need no answer go where they must, now that the bid is agreed
                 self.session.save()
             else:
                 self.session.pop()  # the proposal
