@@ -244,6 +244,14 @@ class PlayerStream:
         self.thread.join(5)
 
 
+def watch_reloads(reloads, wanted: int, since: float, spans: list[float]) -> None:
+    """Wait (at most 60 s) until ``reloads`` reaches ``wanted``, then add the time since ``since`` to ``spans``."""
+    deadline = time.monotonic() + 60
+    while reloads.value < wanted and time.monotonic() < deadline:
+        time.sleep(0.01)
+    spans.append(time.monotonic() - since)
+
+
 def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int, server: int, every: tuple[float, float] | None = None) -> None:
     base = links["spectators"].split("/room/")[0]
     port = int(base.rsplit(":", 1)[1])
@@ -288,16 +296,17 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 assert response.status_code == 303, (response.status_code, response.text[-300:])
                 picked = time.monotonic()
                 pick_times.append(seconds)
+                # When the last spectator has reloaded, watched beside the player's requests below (not after them:
+                # the storm's probes take 6 s, which the figure would otherwise never go under).
+                everyone = threading.Thread(target=watch_reloads, args=(reloads, opened.value * number, picked, spans), daemon=True)
+                everyone.start()
                 herd.append(timed(http.get, link)[0])  # the player's page after the redirect, as every spectator reloads
                 boards.append(timed(http.get, f"{link}/board")[0])  # then the board, as the page's script fetches it
                 other_link = links["Allies" if entry["side"] == "Axis" else "Axis"]
                 for moment in (1.0, 2.0, 4.0, 6.0):  # while the spectators, told in turns, reload
                     time.sleep(max(0.0, picked + moment - time.monotonic()))
                     storm.append(timed(http.get, other_link, params={"probe": str(number)} if moment == 1.0 else None)[0])
-                deadline = time.monotonic() + 60
-                while reloads.value < opened.value * number and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                spans.append(time.monotonic() - picked)
+                everyone.join(60)
                 other = players["Allies" if entry["side"] == "Axis" else "Axis"]
                 if seq + 1 in other.heard:  # the other player's stream: from the pick asked to its step heard
                     heard.append(other.heard[seq + 1] - asked)
