@@ -34,6 +34,9 @@ DRAFTS = (
     pytest.param("kremlin-daak-classic.toml", marks=pytest.mark.slow),
 )
 
+#: Every id of an option, a rule or an advantage in the rule set files that is not a word (it has a hyphen).
+RULE_IDS = {found for path in (REPO / "rulesets").glob("*.toml") for found in re.findall(r'^id = "([^"]*-[^"]*)"', path.read_text(encoding="utf-8"), re.M)}
+
 RAW = {
     "None": re.compile(r"\bNone\b"),
     "a snake_case key": re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b"),
@@ -43,6 +46,8 @@ RAW = {
     # The rule sets' ids (kremlin-aa50, house-revised): a page names a set by its title.
     "a rule set's id": re.compile(r"\b(" + "|".join(sorted(path.stem for path in (REPO / "rulesets").glob("*.toml"))) + r")\b"),
     "a draft file's key": re.compile(r"\b\w+\[\d+\]|\bpick \d+\.\w+"),
+    # The ids the rule set files give their options, rules and advantages ("artillery-tank", "d3-straits"): named by title.
+    "a rule's id": re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, RULE_IDS), key=len, reverse=True)) + r")(?![\w-])"),
     "a repr": re.compile(r"\b[A-Z]\w*\(\w+=|<[\w.]+ object at 0x|\{'\w+': |\[\('"),
 }
 
@@ -111,6 +116,10 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
             refused = client.post(f"/room/{room.keys[room.turn()]}/pick", data=wrong, follow_redirects=False)
             assert refused.status_code == 422 and "Atlantis" in shown(refused.text), refused.status_code
             found += [f"{draft} a refused pick: {raw}" for raw in raw_in(shown(refused.text))]
+            # An option the ruleset has not (a hand-made request): refused in the players' words, not the ruleset file's ids.
+            unknown = client.post(f"/room/{room.keys[room.turn()]}/pick", data={"seq": str(room.seq), "option": "99"}, follow_redirects=False)
+            assert unknown.status_code == 400, unknown.status_code
+            found += [f"{draft} an unknown option: {raw}" for raw in raw_in(shown(unknown.text))]
             # A form sent from a page drawn before the room moved on: refused, in words.
             stale = client.post(f"/room/{room.keys['Allies']}/undo", data={"seq": str(room.seq - 1)}, follow_redirects=False)
             assert stale.status_code == 409

@@ -632,8 +632,9 @@ class Room:
             session = self.session
             try:
                 option = session.ruleset.option(option_of(form))
-            except KremlinError as error:
-                raise FormError(str(error)) from None
+            except KremlinError:  # the page offers the options by number; their ids are the ruleset file's
+                numbers = [o.number for o in session.ruleset.options]
+                raise FormError(f"option: {form.get('option', '')!r} is none of this ruleset's options ({min(numbers)} to {max(numbers)})") from None
             choices = session.listed_choices(option, side)
             if not choices.available:
                 raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
