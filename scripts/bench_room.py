@@ -10,12 +10,15 @@ Starts ``kremlin-triplea serve`` on a new AA50 draft on 127.0.0.1, then, from th
    the board, as the room's script does in a browser. Target (issue 40): every player's request answered
    within 200 ms, median and p95, while the spectators' connections are held: the page, the pick, the picking
    player's own page right after it and its board. The other player's stream hearing the pick is timed too;
+   With ``--reloading LOW-HIGH`` (default 3-6, issue 43's load: "200 spectators holding streams and reloading every
+   3-6 s"), each spectator also reloads its page and board on its own every LOW to HIGH seconds (drawn per
+   spectator from a fixed seed), steps or not; ``--reloading off`` leaves only the reloads after each step;
 3. opens K connections (default 1200) that send half a request and stop, times a player's
    page among them, and waits for the server to drop them (target: within 30 s).
 
 Only 127.0.0.1 is used; every loop is bounded in count and time and stops by itself.
 
-Usage: python scripts/bench_room.py [--maps-dir DIR] [--spectators N] [--unfinished K] [--pages P] [--picks N] [--src DIR]
+Usage: python scripts/bench_room.py [--maps-dir DIR] [--spectators N] [--reloading LOW-HIGH|off] [--unfinished K] [--pages P] [--picks N] [--src DIR]
 (--src: serve another source tree, e.g. an earlier commit's from `git archive`, to compare)
 """
 
@@ -27,6 +30,7 @@ import contextlib
 import math
 import multiprocessing
 import os
+import random
 import re
 import signal
 import socket
@@ -104,7 +108,24 @@ async def get(port: int, path: str, source: str) -> int:
         writer.close()
 
 
-async def spectator(port: int, key: str, number: int, until: float, opened, reloads, failed, refused) -> None:
+async def reloading(port: int, key: str, source: str, number: int, until: float, every: tuple[float, float], own, failed) -> None:
+    """A spectator reloading on its own every ``every`` seconds (a person pressing reload, a phone waking), steps or not."""
+    draw = random.Random(number)  # the same pauses every run
+    while (left := until - time.monotonic()) > 0:
+        await asyncio.sleep(min(left, draw.uniform(*every)))
+        if time.monotonic() >= until:
+            return
+        try:
+            for path in (f"/room/{key}", f"/room/{key}/board"):
+                await get(port, path, source)
+        except OSError:
+            with failed.get_lock():
+                failed.value += 1
+        with own.get_lock():
+            own.value += 1
+
+
+async def spectator(port: int, key: str, number: int, until: float, opened, reloads, failed, refused, every=None, own=None) -> None:
     """An open event stream; on each new step the page and then the board are fetched again, as the room's script
     does in a browser.
 
@@ -120,12 +141,15 @@ async def spectator(port: int, key: str, number: int, until: float, opened, relo
         return
     writer.write(f"GET /events/{key} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
     last = None
+    reloader: asyncio.Future | None = None
     try:
         status = await asyncio.wait_for(reader.readline(), timeout=60)
         if not status.startswith(b"HTTP/1.1 200"):
             with refused.get_lock():
                 refused.value += 1
             return
+        if every is not None:  # reloads of its own beside the stream's, until the stream's end
+            reloader = asyncio.ensure_future(reloading(port, key, source, number, until, every, own, failed))
         while time.monotonic() < until:
             line = await asyncio.wait_for(reader.readline(), timeout=max(0.1, until - time.monotonic()))
             if not line:
@@ -150,9 +174,11 @@ async def spectator(port: int, key: str, number: int, until: float, opened, relo
         return
     finally:
         writer.close()
+        if reloader is not None:
+            reloader.cancel()
 
 
-def crowd(port: int, key: str, count: int, seconds: float, opened, reloads, failed, refused) -> None:
+def crowd(port: int, key: str, count: int, seconds: float, opened, reloads, failed, refused, every=None, own=None) -> None:
     """The spectators, in a process of their own: the players' timings are not taken on a loop they keep busy. It
     runs at the lowest priority: the spectators' browsers run on their own machines, not on the host's processor."""
     with contextlib.suppress(OSError, AttributeError):
@@ -160,7 +186,9 @@ def crowd(port: int, key: str, count: int, seconds: float, opened, reloads, fail
 
     async def all_of_them() -> None:
         until = time.monotonic() + seconds
-        await asyncio.gather(*(spectator(port, key, number, until, opened, reloads, failed, refused) for number in range(count)), return_exceptions=True)
+        await asyncio.gather(
+            *(spectator(port, key, number, until, opened, reloads, failed, refused, every, own) for number in range(count)), return_exceptions=True
+        )
 
     asyncio.run(all_of_them())
 
@@ -216,11 +244,19 @@ class PlayerStream:
         self.thread.join(5)
 
 
-def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int, server: int) -> None:
+def watch_reloads(reloads, wanted: int, since: float, spans: list[float]) -> None:
+    """Wait (at most 60 s) until ``reloads`` reaches ``wanted``, then add the time since ``since`` to ``spans``."""
+    deadline = time.monotonic() + 60
+    while reloads.value < wanted and time.monotonic() < deadline:
+        time.sleep(0.01)
+    spans.append(time.monotonic() - since)
+
+
+def spectators_and_players(links: dict[str, str], spectators: int, pages: int, picks: int, server: int, every: tuple[float, float] | None = None) -> None:
     base = links["spectators"].split("/room/")[0]
     port = int(base.rsplit(":", 1)[1])
     key = links["spectators"].rsplit("/", 1)[1]
-    opened, reloads, failed, refused = (multiprocessing.Value("i", 0) for _ in range(4))
+    opened, reloads, failed, refused, own = (multiprocessing.Value("i", 0) for _ in range(5))
     with httpx.Client(timeout=60, headers={"Accept-Encoding": "gzip"}) as http:
         deadline = time.monotonic() + STARTUP_SECONDS
         while True:
@@ -231,7 +267,9 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
-        spectating = multiprocessing.Process(target=crowd, args=(port, key, spectators, CROWD_SECONDS, opened, reloads, failed, refused), daemon=True)
+        spectating = multiprocessing.Process(
+            target=crowd, args=(port, key, spectators, CROWD_SECONDS, opened, reloads, failed, refused, every, own), daemon=True
+        )
         began = time.monotonic()
         spectating.start()
         deadline = time.monotonic() + 120
@@ -249,6 +287,7 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 assert response.status_code == 200, response.status_code
                 quiet.append(seconds)
             pick_times, herd, boards, spans, heard, storm = [], [], [], [], [], []
+            picking_began, own_before = time.monotonic(), own.value
             for number, entry in enumerate(example()["pick"][:picks], start=1):
                 link = links[entry["side"]]
                 seq = int(re.search(r"data-seq='(\d+)'", http.get(link).text).group(1))
@@ -257,19 +296,22 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
                 assert response.status_code == 303, (response.status_code, response.text[-300:])
                 picked = time.monotonic()
                 pick_times.append(seconds)
+                # When the last spectator has reloaded, watched beside the player's requests below (not after them:
+                # the storm's probes take 6 s, which the figure would otherwise never go under).
+                everyone = threading.Thread(target=watch_reloads, args=(reloads, opened.value * number, picked, spans), daemon=True)
+                everyone.start()
                 herd.append(timed(http.get, link)[0])  # the player's page after the redirect, as every spectator reloads
                 boards.append(timed(http.get, f"{link}/board")[0])  # then the board, as the page's script fetches it
                 other_link = links["Allies" if entry["side"] == "Axis" else "Axis"]
                 for moment in (1.0, 2.0, 4.0, 6.0):  # while the spectators, told in turns, reload
                     time.sleep(max(0.0, picked + moment - time.monotonic()))
                     storm.append(timed(http.get, other_link, params={"probe": str(number)} if moment == 1.0 else None)[0])
-                deadline = time.monotonic() + 60
-                while reloads.value < opened.value * number and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                spans.append(time.monotonic() - picked)
+                everyone.join(60)
                 other = players["Allies" if entry["side"] == "Axis" else "Axis"]
                 if seq + 1 in other.heard:  # the other player's stream: from the pick asked to its step heard
                     heard.append(other.heard[seq + 1] - asked)
+            picking = time.monotonic() - picking_began
+            own_reloads = own.value - own_before
         finally:
             used = {"the server": cpu_seconds(server), "the spectators' own client": cpu_seconds(spectating.pid)}
             for stream in players.values():
@@ -282,8 +324,12 @@ def spectators_and_players(links: dict[str, str], spectators: int, pages: int, p
     print(figures("then the board on that page (fetched by its script)", boards))
     print(figures("a pick", pick_times))
     print(figures(f"the other player's page 1-6 s after a pick, as {opened.value} spectators reload (the first drawn anew)", storm))
+    crowd_did = f"{opened.value} spectators reload after each step"
+    if every is not None:
+        crowd_did += f" and every {every[0]:g}-{every[1]:g} s on their own ({own_reloads} such reloads in the {picking:.0f} s of the picks)"
+    print(f"the spectators: {crowd_did}")
     if heard:
-        print(figures("the other player's stream hears the pick (from the pick asked)", heard))
+        print(figures(f"the other player's stream hears the pick (from the pick asked), as {crowd_did}", heard))
     print(figures("until every spectator has reloaded after a pick", spans) + f"; {failed.value} reloads failed")
     answered = quiet + herd + boards + pick_times + storm
     ms = sorted(s * 1000 for s in answered)
@@ -334,16 +380,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--maps-dir", type=Path, default=REPO.parent / "shared" / "triplea-maps" / "downloadedMaps")
     parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--reloading", default="3-6", help="each spectator also reloads every LOW-HIGH seconds on its own (issue 43: 3-6), or 'off'")
     parser.add_argument("--unfinished", type=int, default=1200)
     parser.add_argument("--pages", type=int, default=20)
     parser.add_argument("--picks", type=int, default=10, help="how many of the example's 10 picks to make")
     parser.add_argument("--src", type=Path, default=REPO / "src", help="the source served (an earlier commit's, to compare)")
     args = parser.parse_args()
+    every = None
+    if args.reloading != "off":
+        low, _, high = args.reloading.partition("-")
+        try:
+            every = (float(low), float(high or low))
+        except ValueError:
+            parser.error(f"--reloading: {args.reloading!r} is not LOW-HIGH seconds (3-6) or off")
     raise_open_file_limit(args.spectators * 2 + args.unfinished + 100)
     with tempfile.TemporaryDirectory() as folder:
         process, links = start_server(Path(folder), args.maps_dir, args.src)
         try:
-            spectators_and_players(links, args.spectators, args.pages, args.picks, process.pid)
+            spectators_and_players(links, args.spectators, args.pages, args.picks, process.pid, every)
             if args.unfinished:
                 asyncio.run(unfinished_connections(links, args.unfinished))
         finally:

@@ -99,7 +99,7 @@ def test_help_at_a_house_rule_question_shows_the_switch_or_the_powers_advantage(
     assert heavy.rule[:60] in " ".join(text.split()) and f"{heavy.title} ({heavy.source}" in text
     assert first.number == 1 and first.power == power
     assert f"{first.rule.title} ({first.rule.source}" in text  # the USSR's advantage 1, not Kremlin option 1
-    option = session.run.ruleset.option(1)
+    option = session.ruleset.option(1)
     assert option.title not in text
 
 
@@ -114,7 +114,7 @@ def test_advantages_drawn_with_a_seed_are_shown_when_drawn(tmp_path: Path) -> No
     Conversation(session, script).ask_house_rules()
     table = read_toml(session.path)["house_rule_choices"]["house-revised"]
     assert table["seed"] == 7
-    drawn = select(house, read_choices(house.id, Section(table, "draft", "t")), session.game.board, session.run.names).advantages
+    drawn = select(house, read_choices(house.id, Section(table, "draft", "t")), session.game.board, session.names).advantages
     assert len(drawn) == len(house.powers)
     for chosen in drawn:
         assert any(line.startswith(f"  {chosen.advantage.power}: {chosen.advantage.title}") and line.endswith("drawn with seed 7") for line in script.said)
@@ -131,7 +131,7 @@ def test_an_advantage_that_leaves_a_place_to_choose_offers_only_the_rules_places
         Conversation(session, script).ask_house_rules()
     question = f"{infantry.power} {infantry.title}: at> "
     assert script.asked[-1] == question and script.asked.count(question) == 2
-    names = session.run.names
+    names = session.names
     listed = script.said[-(len(infantry.places) + 1) : -1]  # the choices, listed before the question, then the refusal
     assert {names.place(line.strip()) for line in listed} == {names.place(p) for p in infantry.places}
     assert script.said[-1].startswith("  no choice 'no such place' here")

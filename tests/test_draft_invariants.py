@@ -114,7 +114,7 @@ def _every_pick_keeps_the_invariants(ruleset: str, game, seed: int) -> int:
             allowed = session.state.may_enter.get(change.owner)
             assert allowed is None or change.territory in allowed, (displaced, change)
     assert new_problems(base, session.game.board, session.state.factory) == [], "declarations"
-    spec = random_bid(rng.choice, session.run)
+    spec = random_bid(rng.choice, session)
     try:
         session.push(session.bid_from_toml(spec))
     except RuleViolation as refused:

@@ -16,7 +16,7 @@ from support.paths import AA50_1941
 @pytest.fixture(scope="module")
 def names():
     ruleset = load_named_ruleset("kremlin-aa50")
-    return Session(draft_from_dict({"ruleset": ruleset.id, "first": "Axis"}), load(AA50_1941), ruleset=ruleset).run.names
+    return Session(draft_from_dict({"ruleset": ruleset.id, "first": "Axis"}), load(AA50_1941), ruleset=ruleset).names
 
 
 def test_a_misspelt_place_is_offered_the_game_s_name_not_the_rule_text_s(names) -> None:

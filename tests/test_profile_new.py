@@ -18,11 +18,12 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict, read_draft
+from kremlin_triplea.draft.run import draft_from_dict, read_draft
 from kremlin_triplea.game import load
 from kremlin_triplea.model.changes import RemoveUnits
 from kremlin_triplea.rules.profile import NoProfileError, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import data_folders
+from kremlin_triplea.session import Session
 from kremlin_triplea.tools.matrix import all_rulesets, run_matrix
 from kremlin_triplea.tools.place_evidence import KnownPlace, known_places, shipped_known_places, shipped_strait_shapes, strait_shapes
 from kremlin_triplea.tools.place_matching import match_places, match_power, place_kinds
@@ -490,8 +491,8 @@ def test_profiles_are_found_beside_the_maps_folder_then_in_the_map_then_built_in
     assert profile_for_game(game, other).path == str(other)  # a draft's profile
     # --profile wins over all: the command line hands the profile it names to the run, which reads the game with it.
     draft = draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis", "profile": str(other)}, str(tmp_path / "draft.toml"))
-    assert DraftRun(draft, game).profile.path == str(other)
-    assert DraftRun(draft, game, profile=load_profile(in_map)).profile.path == str(in_map)
+    assert Session(draft, game).profile.path == str(other)
+    assert Session(draft, game, profile=load_profile(in_map)).profile.path == str(in_map)
 
 
 def test_a_game_without_profile_names_the_options_that_need_one_and_the_command_that_starts_it(tmp_path: Path) -> None:
@@ -525,7 +526,7 @@ def test_a_draft_names_its_profile_relative_to_itself(tmp_path: Path) -> None:
     draft.write_text(f'ruleset = "kremlin-aa50"\ngame = "{AA50_1941}"\nfirst = "Axis"\nprofile = "../profiles/aa50.toml"\n')
     parsed = read_draft(draft)
     assert Path(parsed.profile).resolve() == profile.resolve()
-    assert DraftRun(parsed, load(AA50_1941)).profile.map == "my copy"
+    assert Session(parsed, load(AA50_1941)).profile.map == "my copy"
 
 
 def test_apply_takes_profile_on_the_command_line(tmp_path: Path) -> None:

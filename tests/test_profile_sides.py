@@ -15,9 +15,10 @@ from click.testing import CliRunner
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.kinds.takeover import takeover_problem
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.profile import load_profile
+from kremlin_triplea.session import Session
 from support.paths import CORPUS_DIR
 
 GAMES = [CORPUS_DIR / "iron_war.xml", CORPUS_DIR / "Oztea_1939_Global.xml"]
@@ -31,7 +32,7 @@ def test_a_player_of_neither_side_is_not_enemy_held_for_a_takeover(tmp_path: Pat
     profile = load_profile(written)
     game = load(path)
     for side in ("Axis", "Allies"):
-        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game, profile=profile)
+        run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game, profile=profile)
         sides = run.state.side_of
         neither = {d["owner"] for d in game.board.nodes.values() if d["owner"] is not None and d["owner"] not in sides}
         assert neither, "the game has players of neither side"
@@ -56,7 +57,7 @@ def test_a_neutral_player_s_country_is_a_neutral_to_take_and_its_garrison_joins_
     written = tmp_path / "oztea.toml"
     made = CliRunner().invoke(main, ["profile", "new", str(path), "--ruleset", "kremlin-aa50", "-o", str(written)])
     assert made.exit_code == 0, made.output
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=load_profile(written))
+    run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(path), profile=load_profile(written))
     board, sides = run.game.board, run.state.side_of
     garrisoned = {t for t in run.state.neutrals if any(n and o not in sides for (o, _), n in board.units(t).items())}
     assert garrisoned and all(board.node(t)["owner"] == "Neutral_True" for t in garrisoned)
@@ -82,7 +83,7 @@ def test_an_enemy_capital_is_never_a_takeover_target() -> None:
     from support.games import fresh_game
     from support.paths import AA50_1941
 
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), fresh_game(AA50_1941))
+    run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), fresh_game(AA50_1941))
     board = run.game.board
     assert board.node("Russia")["capital"] == "Russians"
     for (owner, unit), n in list(board.units("Russia").items()):
@@ -106,6 +107,6 @@ def test_a_neutral_holding_an_enemy_capital_is_taken_only_with_a_refuge_for_it()
     full = profile_for_game(fresh_game(AA50_1941))
     assert full.capital_marker is not None and full.capital_marker.at == "Mongolia"
     for profile, refused in ((full, False), (attrs.evolve(full, capital_marker=None), True)):
-        run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), fresh_game(AA50_1941), profile=profile)
+        run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), fresh_game(AA50_1941), profile=profile)
         problem = neutral_problem(run.state, run.ruleset.option(3), "Axis", "Mongolia", "Japanese")
         assert (problem is not None and "Mongolia holds the capital of Chinese" in problem.why) == refused, problem

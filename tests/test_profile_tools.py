@@ -493,23 +493,19 @@ def test_every_placement_a_draft_offers_on_total_world_war_is_a_unit_its_power_c
     """Issue 28 item 3 for the placement options (000 options 1, 2, 4, 5, 6, 7): each entry of every legal placement
     pick for a power with its own unit types is one it can have (its frontier or its set-up, read from the game
     file), never another power's (a German armor was the shared table's tank)."""
+    from kremlin_triplea.draft.kinds.placement import Placements
     from kremlin_triplea.draft.picks import UnitPlacement
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.rules.profile import fit_ruleset, load_profile
+    from kremlin_triplea.session import Session
 
     _, has = _tww_facts()
     written = tww_profile
     profile = load_profile(written)
     ruleset, _ = fit_ruleset(load_named_ruleset("kremlin-aa50"), profile)
     for first in ("Axis", "Allies"):
-        run = DraftRun(draft_from_dict({"ruleset": ruleset.id, "first": first}), load(TWW), ruleset=ruleset, profile=profile)
-        placed = [
-            entry
-            for pick in run.legal_picks
-            if pick.option.kind == "placement"
-            for entry in pick.target.units  # type: ignore[union-attr]
-            if isinstance(entry, UnitPlacement)
-        ]
+        run = Session(draft_from_dict({"ruleset": ruleset.id, "first": first}), load(TWW), ruleset=ruleset, profile=profile)
+        placed = [entry for pick in run.legal_picks if isinstance(pick.target, Placements) for entry in pick.target.units if isinstance(entry, UnitPlacement)]
         assert placed, first
         # The powers the profile gives their own units (a stand-in player such as DanubeAxis, with none of its own,
         # still falls back to the shared table: profile check names that, see the issue 28 note).

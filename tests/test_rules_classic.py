@@ -380,7 +380,7 @@ def test_001_at_least_two_picks_and_no_upper_limit() -> None:
         session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=1)
     assert "1 picks per side; the rules allow at least 2" in str(error.value)
     assert "Players will select at least two bonus options each" in str(error.value)
-    assert session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=20).run.total_picks == 40
+    assert session_for(KREMLIN, "Axis", ruleset="kremlin-classic", picks_per_side=20).total_picks == 40
 
 
 def test_002_two_to_four_picks() -> None:
@@ -540,8 +540,8 @@ def test_001_positive_bid_must_be_declared() -> None:
 
 def test_a_ruleset_the_profile_was_not_written_for_is_warned_about() -> None:
     session = session_for(KREMLIN, "Axis", ruleset="kremlin-daak")
-    assert any("not kremlin-daak" in warning for warning in session.run.warnings)
-    assert session_for(KREMLIN, "Axis", ruleset="kremlin-classic").run.warnings == ()
+    assert any("not kremlin-daak" in warning for warning in session.warnings)
+    assert session_for(KREMLIN, "Axis", ruleset="kremlin-classic").warnings == ()
 
 
 # -- the header rules, written into the game ----------------------------------------

@@ -11,7 +11,7 @@ from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.profile import Profile, load_profile
-from kremlin_triplea.session import Session
+from kremlin_triplea.session import Declaration, Session
 from kremlin_triplea.tools.matrix import all_rulesets
 from kremlin_triplea.tools.place_evidence import known_places
 from kremlin_triplea.tools.profiles import new_profile
@@ -27,7 +27,7 @@ def applied(year: str, first: str, option, **spec):
     session = session_for(GAMES[year], first)
     outcome = pick(session, first, option, **spec)
     declare(session)
-    declared = tuple(line for _, later in session.run.declared for line in later.lines)
+    declared = tuple(line for done in session.done if isinstance(done.step, Declaration) for line in done.outcome.lines)
     return delta(session.game.initial, session.game.board), attrs.evolve(outcome, lines=outcome.lines + declared)
 
 
@@ -170,7 +170,7 @@ def test_option_3_a_neutrals_navy_is_one_group_declared_once(year: str) -> None:
     take = [{"neutral": "Argentina", "by": "Russians"}, {"neutral": "Afghanistan", "by": "British"}]
     session = session_for(GAMES[year], "Allies")
     pick(session, "Allies", 3, take=take)
-    assert [d.describe() for d in session.run.pending_declarations()] == ["1 Russians transport, 1 Russians cruiser from Argentina Chile"]
+    assert [d.describe() for d in session.pending_declarations] == ["1 Russians transport, 1 Russians cruiser from Argentina Chile"]
     take[0]["navy_at"] = "25 Sea Zone"
     changes, _ = applied(year, "Allies", 3, take=take)
     assert changes["25 Sea Zone"] == {"units": {("Russians", "transport"): 1, ("Russians", "cruiser"): 1}}

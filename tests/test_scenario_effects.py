@@ -282,7 +282,7 @@ def test_a_side_with_no_scenario_left_is_told_why() -> None:
     import attrs
 
     full = _german_subs_in_the_arabian_sea("kremlin-classic", KREMLIN)
-    ruleset = attrs.evolve(full.run.ruleset, scenarios=tuple(s for s in full.run.ruleset.scenarios if s.side == "Allies" or s.title == SYRIA_IRAQ))
+    ruleset = attrs.evolve(full.ruleset, scenarios=tuple(s for s in full.ruleset.scenarios if s.side == "Allies" or s.title == SYRIA_IRAQ))
     session = Session(full.draft, fresh_game(KREMLIN), ruleset=ruleset)
     for made in full.picks:
         session.push(attrs.evolve(made, option=next(o for o in ruleset.options if o.number == made.option.number)))
@@ -370,7 +370,7 @@ def drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     first = choose(["Axis", "Allies"])
     session = Session(draft_from_dict({"ruleset": ruleset, "first": first, "picks_per_side": per_side}), fresh_game(game))
     base = set(start_problems(session.game.board))
-    for _ in range(session.run.total_picks):
+    for _ in range(session.total_picks):
         pick = draw_pick(session, choose, prefer=lambda options: [o for o in options if o.kind == "scenario"])
         if pick is None:
             break
@@ -407,7 +407,7 @@ def test_drawn_drafts_with_scenarios_start_a_game(ruleset: str, game: Path) -> N
 def sea_destinations(session: Session) -> set[str]:
     """The sea zones the ruleset's scenarios move or retreat units into, in the game's names."""
     zones = set()
-    for scenario in session.run.ruleset.scenarios:
+    for scenario in session.ruleset.scenarios:
         steps, _, _ = scenario.for_edition(session.state.edition)
         for step in steps:
             if step.kind in ("move", "retreat") and step.to not in session.state.profile.absent_places:
@@ -437,7 +437,7 @@ def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     zones = sea_destinations(session)
     shores = {n for zone in zones for n in board.neighbours(zone)}
     base = set(start_problems(board))
-    for _ in range(session.run.total_picks):
+    for _ in range(session.total_picks):
         legal = list(session.legal_picks)
         if not legal:
             break

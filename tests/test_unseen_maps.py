@@ -145,12 +145,13 @@ def test_a_bid_offers_no_second_factory_where_one_stands(profiled: tuple[Path, P
     """On WW2v4 the Germans may buy a factory: the bid listed 'Germans factory in Germany' as legal, and apply refused
     it for the board it leaves (draft/invariants.py: no territory holds more than one factory)."""
     from kremlin_triplea.draft.kinds.bid import bid_placement_problem
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.game import load
+    from kremlin_triplea.session import Session
 
     _, game_path, _ = profiled
     game = load(game_path)
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), game)
+    run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), game)
     facts = run.state.facts()
     assert game.board.catalog.cost("factory", "Germans") is not None and game.board.units("Germany")[("Germans", "factory")] == 1
     problem = bid_placement_problem(run.state, facts, "Germans", "factory", "Germany")
@@ -163,9 +164,10 @@ def test_a_draft_naming_the_rule_text_s_unit_word_places_the_picking_power_s_own
     """Issue 46: on Total World War (each power its own types) a draft's "Germany tank" was read through the table
     for every power, as the shared Tank nobody can buy, and refused. The rule text's words ("tank", "armour", "sub")
     are read through the picking power's own table: germanTank, germanSubmarine."""
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.game import load
     from kremlin_triplea.rules.profile import load_profile
+    from kremlin_triplea.session import Session
 
     game = Path(__file__).resolve().parent / "data" / "total_world_war" / "Total_World_War_Dec1941_3.0.xml"
     written = tmp_path / "tww.toml"
@@ -174,7 +176,7 @@ def test_a_draft_naming_the_rule_text_s_unit_word_places_the_picking_power_s_own
     data = tomllib.loads(written.read_text(encoding="utf-8"))
     data["units_by_power"]["Germany"]["artillery"] = "germanArtillery"  # a host's review: Germany's own artillery
     written.write_text(tomli_w.dumps(data), encoding="utf-8")
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(game), profile=load_profile(written))
+    run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(game), profile=load_profile(written))
     legal = next(pick for _, pick in run.option_picks(run.ruleset.option(2), "Axis") if {"germanTank"} & {u.unit for u in pick.target.units})  # type: ignore[attr-defined]
     for word in ("tank", "armour", "armor"):
         data = legal.to_toml()

@@ -83,7 +83,7 @@ def test_values_are_read_off_the_sessions_own_board_and_leave_it_where_it_was(ma
     session.undo()
     fewer = value_session(session)
     assert fewer.picks == values.picks[:-1] and fewer.bid is None
-    assert board.changes == [change for pick in session.run.applied for change in pick.outcome.changes]
+    assert board.changes == [change for done in session.done for change in done.outcome.changes]  # the picks alone: the undo took the rest
 
 
 def test_value_command_prints_each_pick_and_the_totals() -> None:
@@ -141,4 +141,4 @@ def test_a_files_bid_waits_for_the_picks_and_one_the_board_refuses_is_set_aside_
     assert run("apply", str(refused), "-o", str(tmp_path / "out.xml")).exit_code == 1
     session = open_session(refused)
     assert session.bid is None and session.bid_dropped is not None and session.picks_done
-    assert len(session.picks) == 10 and not session.run.declared  # the declarations wait for the players, as with no bid
+    assert len(session.picks) == 10 and not session.declaration_lines()  # the declarations wait for the players, as with no bid

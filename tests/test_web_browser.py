@@ -144,7 +144,7 @@ class Player:
 
     def fill_pick(self, entry: dict) -> None:
         names = self.names
-        option = self.room.session.run.ruleset.option(entry["option"])
+        option = self.room.session.ruleset.option(entry["option"])
         self.choose_option(option.number)
         row = 0
         for place in entry.get("place", []):
@@ -536,7 +536,7 @@ class Tapper(Player):
 
     def tap_pick(self, entry: dict) -> None:
         names = self.names
-        self.choose_option(self.room.session.run.ruleset.option(entry["option"]).number)
+        self.choose_option(self.room.session.ruleset.option(entry["option"]).number)
         row = 0
         for place in entry.get("place", []):
             for _ in range(place.get("count", 1)):  # one row per unit
@@ -619,6 +619,10 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
             axis.type(f"count.{row}", str(place.get("count", 1)))
             axis.tap_into(f"at.{row}", place["at"])
             row += 1
+        for power, share in bid.get("phase", {}).items():  # 002 III: left to TripleA's own bid phase (DAAK's example)
+            axis.type(f"phase.{axis.names.power(power)}", str(share))
+        if "phase" in bid:  # the running budget counts the shares as the server does
+            assert axis.driver.find_element(By.ID, "budget").text == f"{sum(bid['phase'].values())} of {bid['axis']} PUs spent."
         shot("bid-filled")
         seq = room.seq
         axis.submit("submit-bid")
@@ -628,6 +632,8 @@ def test_a_whole_draft_of_each_ruleset_is_played_by_tapping_the_board_on_a_phone
         seq = room.seq
         allies.submit("bid-agree")
         confirmed(allies, seq)
+        phase = {axis.names.power(power): share for power, share in bid["phase"].items()} if "phase" in bid else None
+        assert (room.session.bid_table or {}).get("phase") == phase  # the example's bid phase, as agreed
         shot("bid-agreed")
         while not room.complete:  # the declarations (then any house rules), each by its side, tapped on the board
             declaration = room.declaration()

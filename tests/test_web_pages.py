@@ -204,7 +204,7 @@ def test_the_finished_drafts_summary_is_headed_lists_with_the_download_first(tmp
     assert "<pre" not in html
     summary = lxml.html.fromstring(html).get_element_by_id("summary")
     headings = [h.text_content() for h in summary.xpath("h4")]
-    assert headings[0] == "pick 1 (Axis, option 10 Takeover of enemy held territory)" and "bid" in headings
+    assert headings[0] == "pick 1 (Axis, option 10 Takeover of enemy held territory)" and "The bid" in headings
     items = [li.text_content() for li in summary.xpath(".//li")]
     assert any(item.startswith("Germans take over Archangel") for item in items)
     assert html.index("id='download'") < html.index("id='summary'")
@@ -390,6 +390,31 @@ def test_the_bid_is_a_conversation_messages_a_refused_bid_given_back_as_sent_and
     assert refused.status_code == 422 and "their bid is refused; yours was not proposed" in refused.text
     assert room.bid_proposal is None and room.answer is not None and room.answer.by == "Axis" and not room.answer.agreed
     assert fields(refused.text, "bid-form")["amount"] == "1"
+
+
+def test_the_bids_messages_and_the_refused_form_survive_a_restart(tmp_path: Path) -> None:
+    """Issue 43's leftover: the bid's messages were kept by the running server only, so a restart lost what each side
+    said and the refused proposal's form (the proposal itself was in the room file). They are kept with it now."""
+    room = room_at(tmp_path, picks=True)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    sent = bid_form(example()["bid"], room.seq)
+    assert post(client, room, "Axis", "bid", {**sent, "message": "Eleven, as last game"}).status_code == 303
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "no", "message": "Too much for Italy"}).status_code == 303
+    assert post(client, room, "Allies", "bid", {**sent, "seq": str(room.seq), "amount": "7", "count.1": "1", "message": "Seven, then"}).status_code == 303
+
+    restarted = Room(room.path, MAPS_DIR)  # a server started again on the same draft: only the files carry over
+    client = TestClient(create_app(restarted, svg_for=no_picture))
+    axis = lxml.html.fromstring(get(client, restarted, "Axis"))
+    assert axis.get_element_by_id("bid-message").text_content() == "The Allies said: Seven, then"  # with the proposal waiting
+    counter = fields(get(client, restarted, "Axis"), "counter-form")
+    assert counter["amount"] == "7" and counter["at.0"] == sent["at.0"]  # the counter-proposal starts from the Allies' rows
+    assert post(client, restarted, "Axis", "bid/answer", {"seq": str(restarted.seq), "agree": "no", "message": "No"}).status_code == 303
+
+    again = Room(room.path, MAPS_DIR)
+    client = TestClient(create_app(again, svg_for=no_picture))
+    allies = get(client, again, "Allies")
+    assert lxml.html.fromstring(allies).get_element_by_id("bid-said").text_content() == "The Axis said: No"
+    assert fields(allies, "bid-form")["amount"] == "7"  # the Allies' refused bid given back as they sent it
 
 
 def test_each_scenario_shows_what_it_would_do_on_this_board_as_the_pick_then_does_it(room: Room, client: TestClient) -> None:

@@ -19,6 +19,7 @@ from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.rules.house_rules import load_named_house_set
+from kremlin_triplea.session import Agreement
 from kremlin_triplea.web.app import MAX_BODY, create_app
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft, room_file
 from support.paths import MAPS_DIR
@@ -97,7 +98,7 @@ def test_a_refused_choice_says_the_rule_and_why_and_changes_nothing(room: Room, 
     assert (
         "Sweden" in reason and "more than 4" in reason and "no more than four" in reason and "(rule text 000, option 3)" in reason
     )  # seed 000_bc04a4edf7f7d2ab.txt, by its number
-    assert room.path.read_bytes() == before and len(room.session.run.applied) == 1
+    assert room.path.read_bytes() == before and len(room.session.picks) == 1
 
 
 @pytest.mark.parametrize(
@@ -508,3 +509,74 @@ def test_the_side_to_pick_s_legal_choices_are_worked_out_once_a_step(room: Room,
     page = client.get(f"/room/{room.keys['Allies']}")
     assert page.status_code == 200 and worked_out == [0, 1]
     assert "Allies" in page.text
+
+
+def test_a_negative_bid_that_removes_units_is_proposed_from_the_forms_rows_in_the_rule_texts_words(tmp_path: Path) -> None:
+    """Kremlin Classic's negative bid removes Axis infantry and armour (001/002: "If the bid goes negative ... units
+    are being removed from the board"; -3 removes units worth 3, one infantry): the room reads the form's rows as the
+    units removed, the names as the draft file reads them ("Germany", the rule text's word for the Germans)."""
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    data = read_toml(EXAMPLE.parent / "kremlin-classic-3rd-edition.toml")
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": data["pick"]}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    form = {"seq": str(room.seq), "amount": "-3", "power.0": "Germany", "unit.0": "infantry", "count.0": "1", "at.0": "Germany"}
+    assert post(client, room, "Allies", "bid", form).status_code == 303, refused(post(client, room, "Allies", "bid", form))
+    assert room.bid_proposal is not None and room.bid_proposal.bid == {
+        "axis": -3,
+        "remove": [{"power": "Germans", "unit": "infantry", "count": 1, "at": "Germany"}],
+    }
+    # A row the rules do not let go (an armour's worth is not 3): refused with the rule, nothing kept.
+    assert post(client, room, "Axis", "bid/answer", {"seq": str(room.seq), "agree": "no"}).status_code == 303
+    wrong = post(client, room, "Allies", "bid", {**form, "seq": str(room.seq), "unit.0": "armour"})
+    assert wrong.status_code == 422 and room.bid_proposal is None
+
+
+def test_a_positive_bid_is_left_to_triplea_s_bid_phase_where_the_rules_let_it(tmp_path: Path) -> None:
+    """002 III (kremlin-daak): "Players do not have to declare what they are buying nor where the bid units will be
+    placed during the bidding process". The example's bid, axis = 10 with phase = { Germany = 6, Japan = 4 }, could not
+    be made in the room: its form had no bid phase, and a bid of 10 with nothing placed was taken as 10 PUs unspent."""
+    import lxml.html
+
+    from kremlin_triplea.rules.tomlfile import read_toml
+
+    data = read_toml(EXAMPLE.parent / "kremlin-daak-classic.toml")
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": data["pick"]}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    form = lxml.html.fromstring(client.get(f"/room/{room.keys['Axis']}").text).get_element_by_id("bid-form")
+    offered = [field.get("name") for field in form.xpath(".//input[starts-with(@name, 'phase.')]")]
+    assert offered == ["phase.Germans", "phase.Japanese"]  # the Axis powers whose bid property the game has
+    assert all(field.xpath("ancestor::label") for field in form.xpath(".//input[starts-with(@name, 'phase.')]"))
+    # Shares that leave PUs of the bid over are refused with the rule; the example's are proposed, agreed, written.
+    short = post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "10", "phase.Germans": "6"})
+    assert short.status_code == 422 and "bid phase gets 6 PUs" in refused(short)
+    assert lxml.html.fromstring(short.text).get_element_by_id("budget").text_content() == "6 of 10 PUs spent."  # the share counted
+    assert post(client, room, "Axis", "bid", {"seq": str(room.seq), "amount": "10", "phase.Germany": "6", "phase.Japan": "4"}).status_code == 303
+    shown = lxml.html.fromstring(client.get(f"/room/{room.keys['Allies']}").text).get_element_by_id("bid-proposed").text_content()
+    assert "PUs spent in TripleA's bid phase" in shown and "Germans6" in shown.replace(" ", "")
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert read_draft(room.path).bid.data == {"axis": 10, "phase": {"Germans": 6, "Japanese": 4}}
+
+
+def test_asking_which_declaration_waits_pushes_nothing_the_action_that_makes_groups_due_declares_them(tmp_path: Path) -> None:
+    """Issue 45: "the room's declaration() and complete look like queries but push". The groups that need no answer
+    (here pick 1's retreat, which the draft file sends to Russia, and pick 2's navy, to 19 Sea Zone) are declared by
+    the action that makes them due, before the draft file is written; asking what waits changes no step."""
+    data = example()
+    picks = [dict(entry) for entry in data["pick"]]
+    picks[0] = {**picks[0], "takeover": {**picks[0]["takeover"], "retreat": [{"to": "Russia"}]}}
+    new_draft(tmp_path / "draft.toml", {**header(data), "pick": picks}, MAPS_DIR)
+    room = Room(tmp_path / "draft.toml", MAPS_DIR)
+    client = TestClient(create_app(room, svg_for=no_picture))
+    assert post(client, room, "Axis", "bid", bid_form(data["bid"], room.seq)).status_code == 303
+    session = room.session
+    session.push(Agreement("Allies"))  # agreed behind the room's back: no action has declared the groups
+    steps = list(session.steps)
+    waiting = room.declaration()
+    assert waiting is not None and waiting[0].origin == "Archangel"  # the first group still to declare, as it stands
+    assert not room.complete and session.steps == steps  # asked twice, nothing pushed
+    session.pop()  # the agreement, made again by the room's own action
+    assert post(client, room, "Allies", "bid/answer", {"seq": str(room.seq), "agree": "yes"}).status_code == 303
+    assert session.pending_declarations == () and room.declaration() is None and room.complete

@@ -23,8 +23,9 @@ from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.web.app import create_app
 from kremlin_triplea.web.board_view import places_info
 from kremlin_triplea.web.room import SPECTATOR, Room, new_draft
+from kremlin_triplea.web.words import Words
 from support.paths import MAPS_DIR
-from support.web import REPO, header
+from support.web import REPO, bid_form, header, pick_form
 
 # One scripted draft per Kremlin ruleset (kremlin-aa50, kremlin-classic, kremlin-daak): the examples.
 DRAFTS = (
@@ -33,20 +34,28 @@ DRAFTS = (
     pytest.param("kremlin-daak-classic.toml", marks=pytest.mark.slow),
 )
 
+#: Every id of an option, a rule or an advantage in the rule set files that is not a word (it has a hyphen).
+RULE_IDS = {found for path in (REPO / "rulesets").glob("*.toml") for found in re.findall(r'^id = "([^"]*-[^"]*)"', path.read_text(encoding="utf-8"), re.M)}
+
 RAW = {
     "None": re.compile(r"\bNone\b"),
     "a snake_case key": re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b"),
     "a camelCase id": re.compile(r"\b[a-z]+[A-Z][A-Za-z]*\b"),
     "a file hash": re.compile(r"\b[0-9a-f]{12,}\b|_[0-9a-f]{8,}\.txt"),
     "a step number": re.compile(r"\bstep \d+|\bseq\b"),
+    # The rule sets' ids (kremlin-aa50, house-revised): a page names a set by its title.
+    "a rule set's id": re.compile(r"\b(" + "|".join(sorted(path.stem for path in (REPO / "rulesets").glob("*.toml"))) + r")\b"),
+    "a draft file's key": re.compile(r"\b\w+\[\d+\]|\bpick \d+\.\w+"),
+    # The ids the rule set files give their options, rules and advantages ("artillery-tank", "d3-straits"): named by title.
+    "a rule's id": re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, RULE_IDS), key=len, reverse=True)) + r")(?![\w-])"),
+    "a repr": re.compile(r"\b[A-Z]\w*\(\w+=|<[\w.]+ object at 0x|\{'\w+': |\[\('"),
 }
 
 
 def shown(html: str) -> str:
     """What a player reads and hears: the text, and the spoken names and labels of fields and choices."""
     tree = lxml.html.fromstring(html)
-    # The finished draft's summary is apply's, for the host who knows TripleA's own names (attachments, steps): left out.
-    for hidden in tree.xpath("//script|//style|//input[@type='hidden']|//*[@id='summary']"):
+    for hidden in tree.xpath("//script|//style|//input[@type='hidden']"):
         hidden.drop_tree()
     heard = [e.get("aria-label") for e in tree.xpath("//*[@aria-label]")] + [e.get("title") for e in tree.xpath("//*[@title]")]
     return "\n".join([*tree.itertext(), *heard])  # each text apart: "...draft.toml" and "Your pick" are not one word
@@ -102,10 +111,30 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
             found += [f"{draft} undo asked, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
             client.post(f"/room/{room.keys['Allies']}/undo/answer", data={"seq": str(room.seq), "agree": "no"}, follow_redirects=False)
             found += [f"{draft} undo refused, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
+            # A pick the draft refuses, naming what the game has not: the draft's own second pick with its first name mistyped.
+            wrong = pick_form(read_toml(REPO / "examples" / draft)["pick"][1], room.seq)
+            wrong[next(k for k in wrong if k not in ("seq", "option"))] = "Atlantis"
+            refused = client.post(f"/room/{room.keys[room.turn()]}/pick", data=wrong, follow_redirects=False)
+            assert refused.status_code == 422 and "Atlantis" in shown(refused.text), refused.status_code
+            found += [f"{draft} a refused pick: {raw}" for raw in raw_in(shown(refused.text))]
+            # An option the ruleset has not (a hand-made request): refused in the players' words, not the ruleset file's ids.
+            unknown = client.post(f"/room/{room.keys[room.turn()]}/pick", data={"seq": str(room.seq), "option": "99"}, follow_redirects=False)
+            assert unknown.status_code == 400, unknown.status_code
+            found += [f"{draft} an unknown option: {raw}" for raw in raw_in(shown(unknown.text))]
             # A form sent from a page drawn before the room moved on: refused, in words.
             stale = client.post(f"/room/{room.keys['Allies']}/undo", data={"seq": str(room.seq - 1)}, follow_redirects=False)
             assert stale.status_code == 409
             found += [f"{draft} a stale form: {raw}" for raw in raw_in(shown(stale.text))]
+        if room.picks_done and not room.complete:  # the example's bid proposed with a message, then refused with one
+            bid = read_toml(REPO / "examples" / draft)["bid"]
+            proposer = room.session.ruleset.bid.placing_side
+            other = next(side for side in room.sides if side != proposer)
+            sent = client.post(f"/room/{room.keys[proposer]}/bid", data={**bid_form(bid, room.seq), "message": "as agreed"}, follow_redirects=False)
+            assert sent.status_code == 303 and room.bid_proposal is not None, sent.text[-300:]
+            found += [f"{draft} bid proposed, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
+            answer = {"seq": str(room.seq), "agree": "no", "message": "too much"}
+            assert client.post(f"/room/{room.keys[other]}/bid/answer", data=answer, follow_redirects=False).status_code == 303
+            found += [f"{draft} bid refused, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
     assert not found, "\n".join(dict.fromkeys(found))
 
 
@@ -164,3 +193,38 @@ def test_the_house_rule_pages_show_no_raw_id_and_name_every_field(tmp_path: Path
         assert not raw_in(shown(html)), raw_in(shown(html))
         assert not unnamed_fields(html)
     assert "Colonial Garrison: colonial garrison at" in shown(client.get(f"/room/{room.keys['Allies']}").text)
+
+
+def test_the_finished_page_of_a_draft_with_house_rules_shows_no_raw_id(tmp_path: Path) -> None:
+    """Issue 43: the finished page's summary was apply's, for the host (``rulesAttachment of Chinese:
+    movementRestrictionTerritories``, a step named ``americanBidPlace``, ``house-revised: hr1_black_sea off``): each side
+    takes an advantage for each of its powers (a place where one asks for it), and every page of the finished draft is read."""
+    from kremlin_triplea.gamerules.house import advantage_places
+
+    room = room_at_house_rules(tmp_path)
+    session = room.session
+    for role in room.house_pending():
+        form = {"seq": str(room.seq)}
+        for set_id, offered in room.house_choices_open()[role].items():
+            for advantage in {a.power: a for a in reversed(offered)}.values():  # each power's first advantage
+                form[f"advantage.{set_id}.{advantage.power}"] = advantage.id
+                for name in advantage.choices:
+                    form[f"value.{set_id}.{advantage.power}.{name}"] = advantage_places(advantage, name, session.game.board, session.names)[0]
+        room.choose_house(role, form)
+    assert room.complete
+    client = TestClient(create_app(room, svg_for=lambda room: "<svg></svg>"))
+    found = [f"{page_of}: {raw}" for page_of, html in pages(room, client) for raw in raw_in(shown(html))]
+    assert not found, "\n".join(found)
+    summary = shown(client.get(f"/room/{room.keys['Axis']}").text)
+    assert "Rules TripleA keeps" in summary and "Where China may go" in summary  # the rules, by their titles
+
+
+def test_the_words_pass_names_a_rule_set_by_its_title_and_leaves_a_games_name_in_triplea_as_it_is() -> None:
+    """The ruleset's id in a message the draft writes ("unknown scenario ... in ruleset kremlin-classic") reads as its
+    title; the name a game was installed under keeps the id it holds: the players look for it in TripleA's list."""
+    installed = "World War II v3 1941 - Kremlin (kremlin-aa50)"
+    words = Words(["aaGun"], {"kremlin-aa50": "Kremlin for AA50 (Axis & Allies)"}, [installed])
+    html = f"<p>unknown scenario 'x' in ruleset kremlin-aa50</p><p>installed as <b>{installed}</b>; 1 aaGun, kremlin-aa50x</p>"
+    assert words.page(html) == (
+        f"<p>unknown scenario 'x' in ruleset Kremlin for AA50 (Axis &amp; Allies)</p><p>installed as <b>{installed}</b>; 1 AA gun, kremlin-aa50x</p>"
+    )

@@ -9,6 +9,7 @@ import pytest
 
 from kremlin_triplea.assistant.asking import QuitRequested
 from kremlin_triplea.assistant.session import Conversation
+from kremlin_triplea.draft.kinds.placement import PlacementChoices
 from kremlin_triplea.session import Session, open_session
 from support.paths import MAPS_DIR
 
@@ -57,7 +58,7 @@ def placement_picks(session: Session, count: int) -> None:
     """Make ``count`` picks, each the first legal target of the first placement option the side may take (no takeovers: no retreats)."""
     for _ in range(count):
         next_pick = session.next_pick()
-        choices = next(c for c in next_pick.options if c.available and c.option.kind == "placement")
+        choices = next(c for c in next_pick.options if c.available and isinstance(c, PlacementChoices))
         if choices.sets:
             entry = choices.sets[0]
             place = [{"power": entry.power, "unit": u, "count": 1, "at": entry.places[0]} for u in entry.units]

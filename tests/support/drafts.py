@@ -10,7 +10,7 @@ from kremlin_triplea.draft.declare import write_declaration
 from kremlin_triplea.draft.kinds.bid import bid_cost, bid_placement_problem, bid_receivers, removable_units, removal_target
 from kremlin_triplea.draft.legal import bid_choices
 from kremlin_triplea.draft.picks import Pick
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.game import Game
 from kremlin_triplea.rules.ruleset import Option
 from kremlin_triplea.session import Declaration, Session
@@ -37,14 +37,13 @@ def draw_pick(session: Session, choose: Choose, prefer: Callable[[list[Option]],
         return None
     preferred = [o.number for o in prefer(list(offering.values()))]  # in the ruleset's order, as the enumeration lists them
     number = choose(preferred) if preferred and choose([True, False]) else choose(sorted(offering))
-    return choose([pick for _, pick in session.run.option_picks(offering[number], next_pick.side)])
+    return choose([pick for _, pick in session.option_picks(offering[number], next_pick.side)])
 
 
 def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side: int) -> dict[str, Any]:
     """A complete draft (the TOML's data): each pick drawn from the legal picks (an option, then one of its targets), then a bid."""
     data: dict[str, Any] = {"ruleset": ruleset, "game": str(game), "first": first, "picks_per_side": per_side, "pick": []}
     session = Session(draft_from_dict(dict(data)), fresh_game(game))  # driven as the players drive a draft
-    run = session.run
     for _ in range(2 * per_side):
         chosen = draw_pick(session, choose)
         assert chosen is not None, "every draft of the rulesets has a legal pick until its last"
@@ -55,28 +54,28 @@ def random_draft(choose: Choose, ruleset: str, game: Path, first: str, per_side:
     while (waiting := session.open_declaration()) is not None:
         displaced, found, _ = waiting
         to = choose(found.matches)
-        write_declaration(data["pick"][displaced.pick - 1], displaced, to, run.names)
+        write_declaration(data["pick"][displaced.pick - 1], displaced, to, session.names)
         session.declare(Declaration(displaced, to))
-    data["bid"] = random_bid(choose, run)
+    data["bid"] = random_bid(choose, session)
     return data
 
 
-def random_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
+def random_bid(choose: Choose, session: Session) -> dict[str, Any]:
     """A legal bid: units the placing side buys and places where the bid may, or a negative bid as the ruleset takes it."""
-    rules = run.ruleset.bid
+    rules = session.ruleset.bid
     placing = rules.placing_side.lower()
     amount = choose(range(-12, 13))
     if amount == 0:
         return {placing: 0}
     if amount > 0:
         if rules.positive == "declared_or_bid_phase" and choose([True, False]):
-            powers = list(run.state.side_powers[rules.placing_side])
+            powers = list(session.state.side_powers[rules.placing_side])
             first = choose(range(amount + 1))
             return {placing: amount, "phase": {powers[0]: first, powers[1]: amount - first}}
-        return {placing: amount, "place": _declared_units(choose, run, amount)}
+        return {placing: amount, "place": _declared_units(choose, session, amount)}
     if rules.negative == "remove_units":
-        return _removals(choose, run, amount)
-    receivers = bid_receivers(run.state)
+        return _removals(choose, session, amount)
+    receivers = bid_receivers(session.state)
     allocate: dict[str, int] = {}
     for _ in range(-amount):
         power = choose(receivers)
@@ -84,9 +83,9 @@ def random_bid(choose: Choose, run: DraftRun) -> dict[str, Any]:
     return {placing: amount, "allocate": allocate}
 
 
-def _declared_units(choose: Choose, run: DraftRun, amount: int) -> list[dict[str, Any]]:
+def _declared_units(choose: Choose, session: Session, amount: int) -> list[dict[str, Any]]:
     """Up to three units the placing side can buy, each where the bid may place it, worth at most ``amount``."""
-    choices, facts, board = bid_choices(run.state), run.state.facts(), run.game.board
+    choices, facts, board = bid_choices(session.state), session.state.facts(), session.game.board
     place, left = [], amount
     for _ in range(choose(range(0, 4))):
         power, places = choose(choices.places)
@@ -94,17 +93,17 @@ def _declared_units(choose: Choose, run: DraftRun, amount: int) -> list[dict[str
         if not affordable:
             break
         unit = choose(affordable)
-        fitting = [p for p in places if bid_placement_problem(run.state, facts, power, unit, p) is None]
+        fitting = [p for p in places if bid_placement_problem(session.state, facts, power, unit, p) is None]
         if fitting:
             place.append({"power": power, "unit": unit, "count": 1, "at": choose(fitting)})
             left -= bid_cost(board, unit, power) or 0
     return place
 
 
-def _removals(choose: Choose, run: DraftRun, amount: int) -> dict[str, Any]:
+def _removals(choose: Choose, session: Session, amount: int) -> dict[str, Any]:
     """A negative bid removing removable units worth exactly what the ruleset asks (or no bid when none fits)."""
-    rules, board = run.ruleset.bid, run.game.board
-    spare = [key for key, count in removable_units(run.state).items() for _ in range(count)]  # one entry per unit
+    rules, board = session.ruleset.bid, session.game.board
+    spare = [key for key, count in removable_units(session.state).items() for _ in range(count)]  # one entry per unit
     costs = {(p, u): board.catalog.cost(u, p) or 0 for p, u, _ in spare}
     target = removal_target(-amount, set(costs.values()) - {0}, rules.remove_value)
     for _ in range(20):

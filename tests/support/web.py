@@ -45,6 +45,8 @@ def bid_form(bid: dict[str, Any], seq: int) -> dict[str, str]:
     form = {"seq": str(seq), "amount": str(bid["axis"])}
     for n, place in enumerate(bid.get("place", [])):
         form |= {f"power.{n}": place["power"], f"unit.{n}": place["unit"], f"at.{n}": place["at"], f"count.{n}": str(place.get("count", 1))}
+    for power, share in bid.get("phase", {}).items():  # left to TripleA's bid phase (kremlin-daak)
+        form[f"phase.{power}"] = str(share)
     return form
 
 

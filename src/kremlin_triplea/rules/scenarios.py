@@ -217,5 +217,6 @@ def find_scenario(scenarios: tuple[Scenario, ...], key: str, *, within: str, whe
     for scenario in scenarios:
         if wanted in (scenario.id, scenario.title.lower()):
             return scenario
-    known = [s.title for s in scenarios] + [s.id for s in scenarios]
-    raise UnknownNameError("scenario", key, known, where=where, within=within)
+    # Named by their titles, as the rule text and the players name them (an id is taken too, never offered: the room
+    # showed "china-joins-japan, indian-ocean, ..." after the titles).
+    raise UnknownNameError("scenario", key, [s.title for s in scenarios], where=where, within=within)

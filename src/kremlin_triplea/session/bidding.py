@@ -3,12 +3,13 @@ board once the last group is declared (000 A "Order of action" 2). A part of :cl
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.draft.declare import destinations
 from kremlin_triplea.draft.kinds import Outcome
-from kremlin_triplea.draft.picks import BidSpec
+from kremlin_triplea.draft.picks import BidSpec, UnitPlacement
 from kremlin_triplea.draft.run import (
     DraftRun,
     located,
@@ -48,6 +49,43 @@ class Bidding:
     def bid_from_toml(self, table: dict[str, Any]) -> Bid:
         """A ``[bid]`` table (the draft file's words) as a bid step, its names resolved."""
         return self.bid_from_section(Section(table, str(self.path), "bid"))
+
+    @property
+    def bid_phase_powers(self) -> list[str]:
+        """The placing side's powers whose bid TripleA's own bid phase can take, if the ruleset lets a positive bid go
+        there (002 III: "Players do not have to declare what they are buying") and the game has their bid property."""
+        state = self.run.state
+        rules = state.ruleset.bid
+        pattern = state.profile.bid_property
+        if rules.positive != "declared_or_bid_phase" or pattern is None:
+            return []
+        return [p for p in state.side_powers[rules.placing_side] if pattern.format(power=p) in state.board.properties]
+
+    def bid_from_answers(
+        self,
+        amount: int,
+        units: Sequence[tuple[str, str, int, str]] = (),
+        allocate: Mapping[str, int] | None = None,
+        phase: Mapping[str, int] | None = None,
+        *,
+        by: str | None = None,
+    ) -> Bid:
+        """The bid a form's answers make (the draft room's), ``by`` the side proposing it: ``amount`` for the placing side
+        (000 C), ``units`` (power, unit, count, place) placed by a positive bid or removed by a negative one where the
+        rules' negative bid removes units, ``allocate`` (power -> PUs) given by a negative one where it gives PUs, and
+        ``phase`` (power -> PUs) a positive bid leaves to TripleA's bid phase. Each name is read as the draft file's
+        are (the rule text's words, a typo with its close matches); push it to check it."""
+        names = self.run.names
+        rows = []
+        for power, unit, count, at in units:
+            owner = names.power(power)
+            rows.append(UnitPlacement(owner, names.unit(unit, power=owner), count, names.place(at)))
+        removes = self.run.ruleset.bid.negative == "remove_units"
+        placements = tuple(rows) if amount > 0 else ()
+        removals = tuple(rows) if amount < 0 and removes else ()
+        given = tuple((names.power(power), pus) for power, pus in (allocate or {}).items()) if amount < 0 and not removes else ()
+        left = tuple((names.power(power), pus) for power, pus in (phase or {}).items()) if amount > 0 else ()
+        return Bid(BidSpec(amount, placements, given, removals, left), by=by)
 
     def bid_from_section(self, section: Section) -> Bid:
         """A draft file's ``[bid]`` table as a bid step (its errors at the table's lines)."""

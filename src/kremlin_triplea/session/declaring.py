@@ -46,6 +46,11 @@ class Declaring:
     def _stated(self, displaced: Displaced) -> str | None:
         return declared_in(self.run.applied[displaced.pick - 1].pick, displaced)
 
+    @property
+    def pending_declarations(self) -> tuple[Displaced, ...]:
+        """The displaced groups not yet declared, in the order they are declared (a question: nothing is pushed)."""
+        return tuple(self.run.pending_declarations())
+
     def open_declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
         """Push every waiting declaration that needs no answer; the first that does: (group, its places, why the file's place no longer applies).
 
@@ -65,6 +70,17 @@ class Declaring:
             else:
                 self.declare(Declaration(displaced, None, written=False))
         return None
+
+    def waiting_declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
+        """The first group still to declare, its places and why the file's place no longer applies, as
+        :meth:`open_declaration` leaves it: a question, nothing is pushed (None: no group waits, or the picks are not done)."""
+        pending = self.run.pending_declarations()
+        if not pending or not self.picks_done:
+            return None
+        displaced = pending[0]
+        stated = self._stated(displaced)
+        problem = declaration_problem(self.state, displaced, stated) if stated is not None else None
+        return displaced, destinations(self.state, displaced), problem.why if problem is not None else None
 
     def declare(self, step: Declaration) -> Outcome:
         """Push ``step`` as the players make it: a bid agreed before the declarations that no longer applies once the

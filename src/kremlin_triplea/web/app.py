@@ -43,7 +43,7 @@ from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.web import admission
 from kremlin_triplea.web.actions import DONE_PARAMETER, Actions, confirmation
 from kremlin_triplea.web.admission import PlayerStreams, SpectatorStreams, client_groups, cross_origin, spectator_share
-from kremlin_triplea.web.bid_talk import BidActions, BidTalk
+from kremlin_triplea.web.bid_actions import BidActions
 from kremlin_triplea.web.forms import MAX_FIELD, MAX_ROWS, FormError
 from kremlin_triplea.web.pages import message_page, room_page
 from kremlin_triplea.web.presence import Presence
@@ -269,7 +269,6 @@ class RoomPages:
         self.kept: dict[PageKey, Page] = {}  # the pages last drawn without a note or an error; only the current step's are used
         self.drawing: dict[tuple[object, int], asyncio.Future] = {}  # (page or "board", step) -> what a request is drawing now
         self.actions = Actions()  # what each action sent with a key said: confirmed on the page its redirect names
-        self.talk = BidTalk()  # the bid's messages, and each side's last proposal as sent (web/bid_talk.py)
 
     @staticmethod
     def key(role: str, option: str | None, query: dict[str, str] | None) -> PageKey:
@@ -290,7 +289,7 @@ class RoomPages:
             page = self.kept_page(role, option, query) if plain else None  # drawn by a request that held the lock first
             if page is None:
                 board = f"/room/{key}/board?step={room.seq}"
-                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board, talk=self.talk))
+                page = Page(room.seq, room_page(room, role, key, option=option, query=query, error=error, note=note, board=board, talk=room.talk))
                 if plain:
                     if len(self.kept) >= KEPT_PAGES:
                         self.kept.clear()
@@ -426,7 +425,7 @@ class RoomEndpoints:
 
     def routes(self) -> list[Route]:
         room, action = self.room, self.action
-        bids = BidActions(room, self.pages.talk)
+        bids = BidActions(room)
         return [
             Route("/", self.index),
             Route("/room/{key}", self.view),

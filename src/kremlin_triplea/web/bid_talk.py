@@ -1,19 +1,15 @@
 """The bid as a conversation (issue 43): a short message with each proposal and each refusal, a counter-proposal in
 one step, and a refused proposal given back to its proposer as they sent it (to change, not to type again).
 
-Kept by the running server beside the room (what each side last sent and said); the room file keeps the proposal
-itself, so a restart loses only the messages and the refused bid's form, never a bid.
+Kept by the room with the proposal it talks about: the room records what was sent and said in the action that
+proposes or answers, and writes it into the room file in the same write as the proposal, so a restarted server
+shows the same messages and gives back the same refused form (it lost them until issue 43's leftovers).
 """
 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
-
-from kremlin_triplea.web.room import Refused
-
-if TYPE_CHECKING:
-    from kremlin_triplea.web.room import Room
+from typing import Any
 
 #: The form field of the message sent with a bid or an answer, and its longest length (a sentence, not a letter).
 MESSAGE_FIELD = "message"
@@ -46,43 +42,34 @@ class BidTalk:
             if not agreed and proposer in self.sent:
                 self.refused[proposer] = self.sent[proposer]
 
+    def data(self) -> dict[str, Any] | None:
+        """What the room file keeps (``[bid_talk]``); None when nothing was said or sent."""
+        with self._lock:
+            data = {"sent": self.sent, "said": self.said, "refused": self.refused}
+            return {key: dict(value) for key, value in data.items() if value} or None
+
+    @classmethod
+    def from_data(cls, data: Any, sides: tuple[str, ...]) -> BidTalk:
+        """The talk as the room file keeps it: each side's entries of the right shape (an older file, a hand edit: left out)."""
+        talk = cls()
+        if not isinstance(data, dict):
+            return talk
+
+        def forms(value: Any) -> dict[str, dict[str, str]]:
+            if not isinstance(value, dict):
+                return {}
+            return {
+                side: dict(form) for side, form in value.items() if side in sides and isinstance(form, dict) and all(isinstance(v, str) for v in form.values())
+            }
+
+        talk.sent, talk.refused = forms(data.get("sent")), forms(data.get("refused"))
+        said = data.get("said")
+        talk.said = {side: text[:MAX_MESSAGE] for side, text in said.items() if side in sides and isinstance(text, str)} if isinstance(said, dict) else {}
+        return talk
+
     def form_for(self, side: str) -> dict[str, str] | None:
         """The proposal of ``side`` the other side refused, as it was sent: its bid form is filled with it."""
         return self.refused.get(side)
 
     def sent_by(self, side: str) -> dict[str, str] | None:
         return self.sent.get(side)
-
-
-class BidActions:
-    """The room's bid actions with their messages: each reads its message out of the form, has the room do the
-    action, then records what was sent and said (an action the room refuses records nothing)."""
-
-    def __init__(self, room: Room, talk: BidTalk) -> None:
-        self.room = room
-        self.talk = talk
-
-    def propose(self, role: str, form: dict[str, str]) -> str:
-        message = message_of(form)
-        sent = dict(form)
-        self.room.bid(role, form)
-        self.talk.proposed(role, sent, message)
-        return "the bid is entered: the other side agrees or refuses"
-
-    def answer(self, role: str, form: dict[str, str]) -> str:
-        message = message_of(form)
-        proposal = self.room.bid_proposal
-        said = self.room.answer_bid(role, form)
-        if proposal is not None:
-            self.talk.answered(role, proposal.side, form.get("agree") == "yes", message)
-        return said
-
-    def counter(self, role: str, form: dict[str, str]) -> str:
-        """The other side's bid refused and this one proposed, in one step (issue 43: a counter-offer)."""
-        message = message_of(form)
-        self.answer(role, {"seq": form.get("seq", ""), "agree": "no", "message": message})
-        try:
-            self.propose(role, {**form, "seq": str(self.room.seq), "message": message})
-        except Refused as error:
-            raise Refused(f"their bid is refused; yours was not proposed: {error}") from None
-        return "their bid is refused and yours proposed: the other side agrees or refuses"

@@ -27,7 +27,8 @@ def bid_costs(room: Room) -> dict[str, dict[str, int]]:
 
 
 def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
-    """ "29 of 30 PUs spent": the rows with a place, as the server counts them (a row without one is left out)."""
+    """ "29 of 30 PUs spent": the rows with a place (a row without one is left out) and the bid phase's shares, as the
+    server counts them."""
     try:
         amount = int(filled.get("amount", "0") or "0")
     except ValueError:
@@ -40,6 +41,9 @@ def budget_text(filled: Filled, costs: dict[str, dict[str, int]]) -> str:
             except ValueError:
                 continue
             spent += costs.get(filled.get(f"power.{n}"), {}).get(filled.get(f"unit.{n}"), 0) * count
+    for key in filled.values:  # what a positive bid leaves to TripleA's bid phase is spent too
+        if key.startswith("phase.") and filled.get(key).strip().isdecimal():
+            spent += int(filled.get(key))
     verb = "removed" if amount < 0 else "spent"
     return f"{spent} of {abs(amount)} PUs {verb}."
 
@@ -106,6 +110,16 @@ def bid_form(room: Room, key: str, filled: Filled, *, path: str, ident: str, but
         "<p>Units placed (positive bid) or removed (negative bid that removes units); a row without a place is left out:</p>",
         bid_rows(room, filled, costs, ident),
     ]
+    phase_powers = room.session.bid_phase_powers
+    if phase_powers:  # 002 III: a positive bid need not be declared; what is not placed here is bought in TripleA's bid phase
+        out.append(
+            f"<p>Or left to TripleA's own bid phase, PUs per power (<q>{escape(rules.positive_rule)}</q>, {escape(rules.source)}):</p><p class='row'>"
+            + "".join(
+                f"<label>{escape(p)} {filled.text_input(f'phase.{p}', default='0', extra=' type=number min=0 step=1 inputmode=numeric size=4')}</label> "
+                for p in phase_powers
+            )
+            + "</p>"
+        )
     if rules.negative != "remove_units":
         out.append(
             "<p>Allocation of a negative bid:</p><p class='row'>"
@@ -139,12 +153,13 @@ def bid_html(bid: dict, ident: str) -> str:
                 )
                 + "</table>"
             )
-    if bid.get("allocate"):
-        out.append(
-            "<table><caption>PUs received</caption><tr><th>Power</th><th class='number'>PUs</th></tr>"
-            + "".join(f"<tr><td>{escape(power)}</td><td class='number'>{int(share)}</td></tr>" for power, share in bid["allocate"].items())
-            + "</table>"
-        )
+    for kind, caption in (("allocate", "PUs received"), ("phase", "PUs spent in TripleA's bid phase")):
+        if bid.get(kind):
+            out.append(
+                f"<table><caption>{caption}</caption><tr><th>Power</th><th class='number'>PUs</th></tr>"
+                + "".join(f"<tr><td>{escape(power)}</td><td class='number'>{int(share)}</td></tr>" for power, share in bid[kind].items())
+                + "</table>"
+            )
     out.append("</div>")
     return "".join(out)
 

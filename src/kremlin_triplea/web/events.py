@@ -24,6 +24,7 @@ def bid_text(bid: dict) -> str:
         for r in bid.get(kind, [])
     ]
     shares = [f"{power} receives {share}" for power, share in bid.get("allocate", {}).items()]
+    shares += [f"{power} spends {share} in TripleA's bid phase" for power, share in bid.get("phase", {}).items()]
     return ", ".join(sides) + (": " + ", ".join(rows + shares) if rows or shares else "")
 
 

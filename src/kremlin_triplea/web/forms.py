@@ -1,4 +1,5 @@
-"""A submitted form turned into a ``[[pick]]`` or ``[bid]`` table of the draft file.
+"""A submitted form read into its answers: a pick form's for its kind (``Session.pick_from_answers`` takes them), a
+bid form's (``Session.bid_from_answers``).
 
 Only shape is checked here (fields present, numbers numeric, sizes bounded);
 names and rules are left to the draft engine, which resolves the names as the
@@ -10,9 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 
-from kremlin_triplea.draft.form import PICK_FIELDS, Form, Unanswered
+from kremlin_triplea.draft.form import PICK_FIELDS, Form
 
 MAX_ROWS = 40  # rows of one kind in one form: more is a malformed request
 MAX_FIELD = 200  # characters in one field
@@ -60,29 +60,20 @@ def rows(form: Mapping[str, str], prefix: str) -> list[int]:
     return sorted(found)
 
 
-def unit_rows(form: Mapping[str, str], high: int) -> list[dict[str, Any]]:
-    """Rows ``power.N unit.N count.N at.N`` (rows without a place are left blank on purpose), merged by power, unit and place."""
+def unit_rows(form: Mapping[str, str], high: int) -> list[tuple[str, str, int, str]]:
+    """Rows ``power.N unit.N count.N at.N`` as (power, unit, count, place) (rows without a place are left blank on
+    purpose), merged by power, unit and place."""
     counted: Counter[tuple[str, str, str]] = Counter()
     for n in rows(form, "at"):
         at = text(form, f"at.{n}", required=False)
         if at:
             counted[(text(form, f"power.{n}"), text(form, f"unit.{n}"), at)] += whole(form, f"count.{n}", default=1, low=1, high=high)
-    return [{"power": p, "unit": u, "count": c, "at": at} for (p, u, at), c in counted.items()]
+    return [(power, unit, count, at) for (power, unit, at), count in counted.items()]
 
 
 def option_of(form: Mapping[str, str]) -> str | int:
     raw = text(form, "option")
     return int(raw) if raw.isdecimal() else raw
-
-
-def pick_entry(form: Mapping[str, str], side: str, target_key: str, pick_form: Form) -> dict[str, Any]:
-    """The ``[[pick]]`` table a submitted pick form makes: its kind's fields read by the kind (``pick_form.read``)."""
-    answers = pick_answers(form, pick_form)
-    try:
-        target = pick_form.read(answers)
-    except Unanswered as error:
-        raise FormError(str(error)) from None
-    return {"side": side, "option": option_of(form), target_key: target}
 
 
 def pick_answers(form: Mapping[str, str], pick_form: Form) -> dict[str, str]:
@@ -104,23 +95,21 @@ def pick_answers(form: Mapping[str, str], pick_form: Form) -> dict[str, str]:
     return answers
 
 
-def bid_entry(form: Mapping[str, str], placing_side: str, negative: str) -> dict[str, Any]:
-    """The ``[bid]`` table: the amount, and its placements, removals or allocation."""
+def bid_answers(form: Mapping[str, str]) -> tuple[int, list[tuple[str, str, int, str]], dict[str, int], dict[str, int]]:
+    """A bid form's answers, as ``Session.bid_from_answers`` takes them: the amount, the unit rows (placed by a positive
+    bid, removed by a negative one where the rules remove units), the PUs given to each power (``allocate.POWER``) and
+    those each power spends in TripleA's bid phase (``phase.POWER``); the session takes what the rules' bid has."""
     amount = whole(form, "amount", low=-10_000, high=10_000)
-    bid: dict[str, Any] = {placing_side.lower(): amount}
-    if amount > 0 or (amount < 0 and negative == "remove_units"):
-        # Positive: the units placed for it; negative, on rulesets whose negative bid removes units: those removed.
-        units = unit_rows(form, high=1000)
-        if units:
-            bid["place" if amount > 0 else "remove"] = units
-    elif amount < 0:
-        allocation = {}
-        for key in form:
-            head, dot, power = key.partition(".")
-            if head == "allocate" and dot:
-                share = whole(form, key, default=0, low=0, high=10_000)
-                if share:
-                    allocation[power[:MAX_FIELD]] = share
-        if allocation:
-            bid["allocate"] = allocation
-    return bid
+    return amount, unit_rows(form, high=1000), shares(form, "allocate"), shares(form, "phase")
+
+
+def shares(form: Mapping[str, str], prefix: str) -> dict[str, int]:
+    """Fields ``prefix.POWER`` as power -> PUs (empty or 0: none)."""
+    found: dict[str, int] = {}
+    for key in form:
+        head, dot, power = key.partition(".")
+        if head == prefix and dot:
+            share = whole(form, key, default=0, low=0, high=10_000)
+            if share:
+                found[power[:MAX_FIELD]] = share
+    return found

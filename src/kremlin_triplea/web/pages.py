@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.declare import question
 from kremlin_triplea.draft.form import Field, Form
-from kremlin_triplea.draft.kinds import KINDS
 from kremlin_triplea.gamerules.house import advantage_places
 from kremlin_triplea.report.notes import install_name
 from kremlin_triplea.report.value import DraftValue, describe_pick
@@ -26,6 +25,7 @@ from kremlin_triplea.web.events import bid_text, events_block
 from kremlin_triplea.web.explain import PREVIEW_FIELD, choice_effects, effects_html, pick_preview, preview_html
 from kremlin_triplea.web.filled import Filled, datalist, options, seq_fields
 from kremlin_triplea.web.room import SPECTATOR
+from kremlin_triplea.web.summary import players_summary
 from kremlin_triplea.web.words import Words
 
 if TYPE_CHECKING:
@@ -57,7 +57,6 @@ def message_page(status: str, text: str) -> str:
 def status_line(room: Room) -> str:
     """What the room waits for now, in one line (the bar at the top of the page keeps it in sight)."""
     session = room.session
-    run = session.run
     turn = room.turn()
     declaration = room.declaration()
     if room.complete:
@@ -67,11 +66,11 @@ def status_line(room: Room) -> str:
     if turn is None and session.bid is not None:
         return "The bid is agreed. House rules: each side chooses its powers' advantages."
     if turn is None and room.bid_proposal is not None:
-        return f"All {run.total_picks} picks are made. The {room.bid_proposal.side} propose a bid; the other side agrees or refuses."
+        return f"All {session.total_picks} picks are made. The {room.bid_proposal.side} propose a bid; the other side agrees or refuses."
     if turn is None:
-        return f"All {run.total_picks} picks are made: the bid."
+        return f"All {session.total_picks} picks are made: the bid."
     player = f" ({session.players[turn]})" if turn in session.players else ""
-    return f"Pick {len(run.applied) + 1} of {run.total_picks}: the {turn} choose.{player}"
+    return f"Pick {session.ply} of {session.total_picks}: the {turn} choose.{player}"
 
 
 def pending_line(room: Room, role: str) -> str:
@@ -117,7 +116,7 @@ def room_page(
     pending = pending_line(room, role)
     mine = pending.startswith("Your move")
     bar = (
-        f"<header id='bar'><h1>Kremlin draft: {escape(session.run.ruleset.title)} · {escape(session.game.board.game_name)} · "
+        f"<header id='bar'><h1>Kremlin draft: {escape(session.ruleset.title)} · {escape(session.game.board.game_name)} · "
         f"you are <b id='role'>{escape(who)}</b></h1>"
         f"<p id='status'><b>{escape(status_line(room))}</b></p><p id='pending'>{escape(pending)}</p>"
         "<p id='connection' role='status' aria-live='assertive' hidden></p>"
@@ -134,7 +133,7 @@ def room_page(
     if session.house_rules:
         out.append(
             "<p id='house-rules'>House rules written into the game after the bid: "
-            + escape(", ".join(session.house_rules))
+            + escape(", ".join(load_named_house_set(set_id).rules.title for set_id in session.house_rules))
             + " (their choices as the draft file gives them; <code>apply</code> writes them).</p>"
         )
     undo = undo_block(room, role, key)
@@ -151,7 +150,15 @@ def room_page(
         f"<div id='room' data-seq='{room.seq}' data-events='/events/{escape(key)}' data-page='/room/{escape(key)}' data-your-move='{'yes' if mine else 'no'}'>"
         f"{bar}<div id='controls'>" + "".join(out) + "</div>" + board_block(board) + "</div>"
     )
-    return page(f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body, Words(session.state.board.catalog.unit_types))
+    return page(
+        f"{'Your move · ' if mine else ''}Kremlin draft — {who}", body, Words(session.state.board.catalog.unit_types, set_titles(room), room.installed.values())
+    )
+
+
+def set_titles(room: Room) -> dict[str, str]:
+    """The rule sets the draft is played with, id -> title (the ruleset and the house-rule sets it takes)."""
+    session = room.session
+    return {session.ruleset.id: session.ruleset.title, **{set_id: load_named_house_set(set_id).rules.title for set_id in session.house_rules}}
 
 
 def answer_notice(room: Room, role: str) -> str:
@@ -254,7 +261,7 @@ def option_form(room: Room, key: str, chosen: OptionChoices, filled: Filled) -> 
             out += [f"<p class='then'>{escape(line)}.</p>" for line in field.then(filled.values)]
     if any(field.place for field in form.fields):
         # Typed fields: the legal choices now, to read beside them.
-        lines = KINDS[option.kind].describe_choices(chosen)
+        lines = room.session.describe_choices(chosen)
         out.append("<details><summary>Legal choices now</summary><ul>" + "".join(f"<li>{escape(line.strip())}</li>" for line in lines) + "</ul></details>")
     out.append("<p><button type='submit' id='submit-pick'>Pick</button></p></form>")
     return "".join(out)
@@ -321,7 +328,7 @@ def house_block(room: Room, role: str, key: str, filled: Filled) -> str:
         waiting = ", ".join(room.house_pending())
         return f"<p id='house-waiting'>Waiting for the {escape(waiting)} to choose their powers' advantages.</p>"
     session = room.session
-    board, names = session.game.board, session.run.names
+    board, names = session.game.board, session.names
     out = [
         f"<section id='house'><h3>House rules: your powers' advantages</h3><form method='post' action='/room/{escape(key)}/house' id='house-form'>{seq_fields(room)}"
     ]
@@ -397,7 +404,7 @@ def locks_block(room: Room) -> str:
 
 
 def summary_html(lines: list[str]) -> str:
-    """The summary's lines (as ``apply`` prints them: a heading ending in ':' and its indented lines) as headed lists."""
+    """The summary's lines (``players_summary``: a heading ending in ':' and its indented lines) as headed lists."""
     out: list[str] = []
     items: list[str] = []
 
@@ -435,5 +442,5 @@ def complete_block(room: Room, role: str, key: str) -> str:
                 f"<p class='row'><label for='install-name'>Name in TripleA</label><input name='name' id='install-name' value='{escape(install_name(result))}'></p>"
                 "<button type='submit'>Install into TripleA on the serving machine</button></form>"
             )
-    out.append("<h3>Summary</h3><div id='summary'>" + summary_html(result.summary()) + "</div></section>")
+    out.append("<h3>Summary</h3><div id='summary'>" + summary_html(players_summary(result)) + "</div></section>")
     return "".join(out)

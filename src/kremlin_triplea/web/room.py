@@ -42,8 +42,8 @@ from typing import Any
 import attrs
 
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
-from kremlin_triplea.draft.form import Form
-from kremlin_triplea.draft.kinds import KINDS, Displaced
+from kremlin_triplea.draft.form import Form, Unanswered
+from kremlin_triplea.draft.kinds import Displaced
 from kremlin_triplea.draft.run import DraftResult, draft_from_dict
 from kremlin_triplea.errors import InputError, KremlinError
 from kremlin_triplea.gamefile.locate import default_maps_dir
@@ -56,7 +56,8 @@ from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.tomlfile import read_toml
 from kremlin_triplea.session import Agreement, Bid, Declaration, HouseRuleChoice, Session, open_session
 from kremlin_triplea.tools.outputs import write_apply_outputs, written_game
-from kremlin_triplea.web.forms import FormError, bid_entry, option_of, pick_entry
+from kremlin_triplea.web.bid_talk import BidTalk
+from kremlin_triplea.web.forms import FormError, bid_answers, option_of, pick_answers
 from kremlin_triplea.web.guard import DraftWatch
 from kremlin_triplea.web.lock import ServeLock, lock_file  # noqa: F401  (the room's one-server lock, named here too)
 from kremlin_triplea.web.room_file import SPECTATOR, keep_private, read_or_make_keys, room_file, save_room_state, write_private
@@ -183,6 +184,12 @@ class Room:
             text = re.sub(re.escape(folder) + r"(?![^\s:'\",;)])", "the host's folder", text)
         return text
 
+    def refusal(self, error: KremlinError) -> Refused:
+        """The draft's refusal of an action as its player is told it: the rule and why, or the name not known, without
+        where the draft file would say it (``draft.toml: pick 2.take[0]``: the player filled the room's form, not the
+        file) and without the host's folders."""
+        return Refused(self.for_players(error.message))
+
     def _read_waiting(self) -> None:
         """What waits for an answer, as the room file holds it.
 
@@ -202,6 +209,7 @@ class Room:
         undo = waiting.get("undo_request")
         if isinstance(undo, dict) and undo.get("side") in self.sides and undo.get("pick") == len(self.session.picks):
             self._undo_request = Undo(undo["side"], undo["pick"])
+        self._settle()  # a draft file whose bid is agreed: the groups that need no answer, as the room left them
         self._push_house_answers(waiting.get("house_answered"))
         installed = waiting.get("installed")
         # Side -> the name its one install from the room used (kept across a restart: a restart is no second allowance).
@@ -209,6 +217,7 @@ class Room:
             {side: name for side, name in installed.items() if side in self.sides and isinstance(name, str)} if isinstance(installed, dict) else {}
         )
         self._answer: Answer | None = Answer.from_dict(waiting.get("answer"), self.sides)
+        self.talk = BidTalk.from_data(waiting.get("bid_talk"), self.sides)  # the bid's messages, kept with the proposal
 
     def _push_house_answers(self, answered: Any) -> None:
         """The sides the room file says have chosen their powers' house-rule advantages, pushed again as their steps.
@@ -237,7 +246,7 @@ class Room:
 
     def _state(self) -> tuple[Any, ...]:
         """What an action may change, to tell afterwards whether a failed one changed anything."""
-        return self.session.to_toml(), self.bid_proposal, self._undo_request, set(self.house_answered), self._answer
+        return self.session.to_toml(), self.bid_proposal, self._undo_request, set(self.house_answered), self._answer, self.talk.data()
 
     @contextmanager
     def _acting(self) -> Iterator[None]:
@@ -324,12 +333,13 @@ class Room:
         proposal = self.session.proposal
         if proposal is None or proposal.by is None:
             return None
-        return BidProposal(proposal.by, proposal.spec.to_toml(self.session.run.ruleset.bid.placing_side))
+        return BidProposal(proposal.by, proposal.spec.to_toml(self.session.ruleset.bid.placing_side))
 
     def _keep_proposal(self) -> None:
-        """Write the waiting proposal (or its absence) into the room file: a restarted server pushes it again."""
+        """Write the waiting proposal (or its absence) and what was said about the bid into the room file, in one
+        write: a restarted server pushes the proposal again and shows the same messages."""
         proposal = self.bid_proposal
-        save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None)
+        save_room_state(self.path, bid_proposal=attrs.asdict(proposal) if proposal is not None else None, bid_talk=self.talk.data())
 
     @property
     def answer(self) -> Answer | None:
@@ -379,11 +389,19 @@ class Room:
     # -- after the bid: where the displaced units go (000 A "Order of action" 1) ----------
 
     def declaration(self) -> tuple[Displaced, Nearest, str | None] | None:
-        """The next group whose side must say where it goes, once the bid is agreed (None: none is open)."""
-        with self.lock:  # the declarations that need no answer are pushed on the way
+        """The next group whose side must say where it goes, once the bid is agreed (None: none is open). A question:
+        the groups that need no answer were declared by the action that made them due (:meth:`_settle`)."""
+        with self.lock:
             if not (self.picks_done and self.session.bid is not None):
                 return None
-            return self.session.open_declaration()
+            return self.session.waiting_declaration()
+
+    def _settle(self) -> None:
+        """Declare the groups that need no answer (one nearest place, or the place their pick's entry states), up to the
+        first a side must answer: done by the action that makes them due (the bid agreed, a group declared) and when
+        the room opens, before the draft file is written, never by a page asking what waits."""
+        if self.picks_done and self.session.bid is not None:
+            self.session.open_declaration()
 
     def declare(self, role: str, form: dict[str, str]) -> str:
         """The declaring side says where the open group goes; checked on the board the earlier declarations left."""
@@ -403,9 +421,9 @@ class Room:
                 # Once every group is placed the bid's units follow them (000 A): a bid that no longer applies is withdrawn.
                 session.declare(Declaration(displaced, session.state.names.place(wanted)))
             except KremlinError as error:
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
             line = f"{displaced.describe()} go to {wanted}"
-            self.declaration()  # the groups after it that need no answer
+            self._settle()  # the groups after it that need no answer
             session.save()
             self._accepted()
             if session.bid_dropped is not None:
@@ -422,7 +440,7 @@ class Room:
         ``seed``, the power not in ``advantages``) is chosen here, by the side
         the power belongs to ("each power gains an advantage": 003; 004).
         """
-        names = self.session.run.names
+        names = self.session.names
         side_of = self.session.state.side_of
         tables = self.session.house_rule_choices
         found: dict[str, dict[str, list[Advantage]]] = {}
@@ -486,7 +504,7 @@ class Room:
             except KremlinError as error:
                 for _ in range(pushed):
                     session.pop()
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
             session.save()
             self._keep_house_answers()
             self._accepted()
@@ -503,7 +521,7 @@ class Room:
         """The side to act: the picking side, or None once the picks are done (either side enters the bid)."""
         if self.picks_done:
             return None
-        return self.session.run.side_to_pick(len(self.session.run.applied) + 1)
+        return self.session.turn
 
     def mark_seen(self, role: str, seq: int | None = None) -> None:
         """``role``'s page showed the room at step ``seq`` (now, by default): an undo of what it showed needs their agreement."""
@@ -611,20 +629,23 @@ class Room:
                 raise Forbidden(f"it is the {side}' turn to pick")
             if self.undo_request is not None:
                 raise Conflict("an undo is waiting for an answer")
-            try:
-                option = self.session.run.ruleset.option(option_of(form))
-            except KremlinError as error:
-                raise FormError(str(error)) from None
-            choices = self.session.run.option_choices(option, side)
-            if not choices.available:
-                raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
-            entry = pick_entry(form, side, KINDS[option.kind].target_key, self.pick_form(choices, side))
             session = self.session
             try:
-                outcome = session.push(session.pick_from_toml(entry))  # parsed and checked as apply does
+                option = session.ruleset.option(option_of(form))
+            except KremlinError:  # the page offers the options by number; their ids are the ruleset file's
+                numbers = [o.number for o in session.ruleset.options]
+                raise FormError(f"option: {form.get('option', '')!r} is none of this ruleset's options ({min(numbers)} to {max(numbers)})") from None
+            choices = session.listed_choices(option, side)
+            if not choices.available:
+                raise Refused(f"option {option.number} ({option.title}) is not available to the {side}: {choices.unavailable}")
+            asked = self.pick_form(choices, side)
+            try:
+                outcome = session.push(session.pick_from_answers(option, pick_answers(form, asked), side, asked))  # checked whole as apply does
+            except Unanswered as error:
+                raise FormError(str(error)) from None
             except KremlinError as error:
-                # A refused pick changed neither the board nor the file.
-                raise Refused(str(error)) from None
+                # A refused pick (a name, a rule) changed neither the board nor the file.
+                raise self.refusal(error) from None
             session.save()
             lines = list(outcome.lines) if outcome is not None else []
             self.pick_seq = self.seq + 1
@@ -633,10 +654,10 @@ class Room:
 
     def pick_form(self, choices: OptionChoices, side: str) -> Form:
         """What a pick of ``choices``' option asks now, as its kind describes it (the page's fields, read back on submit)."""
-        run = self.session.run
-        return KINDS[choices.option.kind].form(run.state, choices, side, len(run.applied) + 1)
+        return self.session.pick_form(choices, side)
 
-    def bid(self, role: str, form: dict[str, str]) -> None:
+    def bid(self, role: str, form: dict[str, str], message: str = "") -> None:
+        """``role`` proposes the bid of ``form``, saying ``message`` with it (web/bid_talk.py)."""
         with self._acting():
             self._check(role, form.get("seq"))
             if not self.picks_done:
@@ -645,19 +666,20 @@ class Room:
                 raise Conflict("the bid is already entered")
             if self.bid_proposal is not None:
                 raise Conflict(f"the {self.bid_proposal.side}' bid is waiting for an answer")
-            rules = self.session.run.ruleset.bid
-            bid = bid_entry(form, rules.placing_side, rules.negative)
+            amount, units, allocation, phase = bid_answers(form)
             try:
                 # Pushed as this side's proposal, checked as it would apply: refused here, nothing is written. The
                 # declarations come after the bid, so a group still open is placed at its first place for this check.
-                self.session.push(Bid(self.session.bid_from_toml(bid).spec, by=role))
+                self.session.push(self.session.bid_from_answers(amount, units, allocation, phase, by=role))
             except KremlinError as error:
-                raise Refused(str(error)) from None
+                raise self.refusal(error) from None
+            self.talk.proposed(role, form, message)
             self._keep_proposal()
             self._accepted()
 
-    def answer_bid(self, role: str, form: dict[str, str]) -> str:
-        """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered again)."""
+    def answer_bid(self, role: str, form: dict[str, str], message: str = "") -> str:
+        """The other side agrees to the bid (written to the draft file: the draft is complete) or refuses it (entered
+        again), saying ``message`` with the answer."""
         with self._acting():
             self._check(role, form.get("seq"))
             proposal = self.bid_proposal
@@ -668,9 +690,11 @@ class Room:
             agreed = form.get("agree") == "yes"
             if agreed:
                 self.session.push(Agreement(role))  # the draft file gets the bid
+                self._settle()  # the groups that need no answer go where they must, now that the bid is agreed
                 self.session.save()
             else:
                 self.session.pop()  # the proposal
+            self.talk.answered(role, proposal.side, agreed, message)
             self._keep_proposal()
             self._accepted(Answer(proposal.side, role, "bid", agreed))
             if not agreed:

@@ -169,7 +169,7 @@
     if (e.target.id === 'notify' && window.Notification) Notification.requestPermission().then(afterUpdate);
   });
 
-  // ---- The bid's running budget: the rows with a place, as the server counts them, against the amount.
+  // ---- The bid's running budget: the rows with a place and the bid phase's shares, as the server counts them, against the amount.
   function budget() {
     document.querySelectorAll('form[data-costs]').forEach(function (form) {
       var costs = JSON.parse(form.getAttribute('data-costs') || '{}'), spent = 0;
@@ -180,6 +180,9 @@
         var cost = ((costs[power] || {})[unit] || 0) * count;
         row.querySelector('.row-cost').textContent = placed ? String(cost) : '';
         if (placed) spent += cost;
+      });
+      form.querySelectorAll('input[name^="phase."]').forEach(function (share) {  // left to TripleA's bid phase: spent too
+        spent += Math.max(0, parseInt(share.value || '0', 10) || 0);
       });
       var amount = parseInt(form.querySelector('[name=amount]').value || '0', 10) || 0;
       var shown = form.querySelector('.budget');
