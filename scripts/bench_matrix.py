@@ -70,7 +70,6 @@ def whole_matrix(maps_dir: Path, engine: bool) -> None:
 
 
 def single_pick(maps_dir: Path) -> None:
-    from kremlin_triplea.draft.kinds import KINDS
     from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.game import load
     from kremlin_triplea.session import Session
@@ -80,16 +79,14 @@ def single_pick(maps_dir: Path) -> None:
     for side in ("Axis", "Allies"):
         game.reset()
         session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": side}), game)
-        board = game.board
-        # Each first pick's changes alone (its kind's apply, pushed and popped on the board): the cost the draft's checks build on.
+        # Each first pick pushed on the session and taken back (its kind's apply and the draft's checks of the board it
+        # leaves): what a pick costs the matrix and the room.
         for choices in session.next_pick().options:
-            for _, pick in KINDS[choices.option.kind].picks(session.state, choices, side, 1):
-                start = time.perf_counter()
-                changes = KINDS[pick.option.kind].apply(session.state, pick).changes
-                board.push_all(list(changes))
-                times.append(time.perf_counter() - start)
-                for _ in changes:
-                    board.pop()
+            for _, pick in session.candidate_picks(choices, side):
+                with session.trying():
+                    start = time.perf_counter()
+                    session.push(pick)
+                    times.append(time.perf_counter() - start)
     times.sort()
     print(
         f"one legal pick applied in memory (WW2v3-1941, {len(times)} picks): median {statistics.median(times) * 1000:.3f} ms, "

@@ -49,13 +49,7 @@ TESTS_OF_THE_DRAFT: dict[str, str] = {
     "test_rules_classic_property.py": "the Classic rules' property run on a DraftRun (draft/'s legal picks, each checked)",
 }
 
-STILL_REACHING: dict[str, str] = {
-    "report/value.py": "value_session reads the session's DraftRun records (its applied picks and declarations), for which the Session has no query yet",
-    "tools/matrix.py": "the matrix's rows tell the scenario kind apart by name (a row per scenario); its own engine's move onto the session",
-    "tests/test_matrix.py": "the matrix's tests follow its rows (a row per scenario) and break a kind's apply to see the matrix report it; they move with tools/matrix.py",
-    "tests/test_matrix_availability.py": "the matrix's availability rows, a row per scenario as tools/matrix.py draws them; they move with it",
-    "scripts/bench_matrix.py": "times a kind's own apply of each first pick, the matrix's single-pick engine; it moves with tools/matrix.py",
-}
+STILL_REACHING: dict[str, str] = {}
 
 
 def _scanned() -> list[tuple[str, Path]]:

@@ -13,9 +13,12 @@ from lxml import etree
 from kremlin_triplea.check.incremental import Validator
 from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
-from kremlin_triplea.draft.kinds import KINDS, Outcome
+from kremlin_triplea.draft.kinds import Outcome
+from kremlin_triplea.draft.kinds.placement import Placement
+from kremlin_triplea.draft.kinds.takeover import TerritoryTakeover
 from kremlin_triplea.draft.rulesets import load_named_ruleset, load_ruleset
 from kremlin_triplea.model.changes import PlaceUnits, SetOwner
+from kremlin_triplea.session import variant_titles
 from kremlin_triplea.tools import matrix
 from kremlin_triplea.tools.matrix import all_house_sets, all_rulesets, run_matrix
 from kremlin_triplea.tools.matrix_report import APPLIED, FAILED, NOT_APPLICABLE
@@ -74,8 +77,8 @@ def test_aa50_options_all_apply_on_both_aa50_games(quick_report: matrix.Report) 
     aa50 = load_named_ruleset("kremlin-aa50")
     for game in ("world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_v3/WW2v3-1942.xml"):
         for option in aa50.options:
-            if option.kind == "scenario":  # a row per scenario: each applies, or says why not (another pick locked it, ...)
-                rows = {s.title: quick_report.cells[("kremlin-aa50", f"{option.number} {option.title}: {s.title}", game)] for s in aa50.scenarios}
+            if variant_titles(aa50, option):  # a row per scenario: each applies, or says why not (another pick locked it, ...)
+                rows = {t: quick_report.cells[("kremlin-aa50", f"{option.number} {option.title}: {t}", game)] for t in variant_titles(aa50, option)}
                 assert all(c.status == APPLIED or (c.status == NOT_APPLICABLE and c.reasons) for c in rows.values()), rows
                 assert sum(c.status == APPLIED for c in rows.values()) >= len(rows) // 2
                 continue
@@ -113,16 +116,16 @@ def aa50_with(*numbers: int):
 def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
     """Option 1 also gives 1 Sea Zone an owner: a sea zone without a territory attachment, which TripleA misreads and
     only validation catches (the invariants of draft/invariants.py look at units)."""
-    original = KINDS["placement"].apply
+    original = Placement.apply
 
-    def broken(state, pick):
-        outcome = original(state, pick)
+    def broken(self, state, pick):
+        outcome = original(self, state, pick)
         if pick.option.number != 1:
             return outcome
         extra = SetOwner("1 Sea Zone", "Germans")
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
-    monkeypatch.setattr(KINDS["placement"], "apply", broken)
+    monkeypatch.setattr(Placement, "apply", broken)
 
 
 def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,14 +144,14 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
 def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     from kremlin_triplea.errors import RuleViolation
 
-    original = KINDS["territory_takeover"].apply
+    original = TerritoryTakeover.apply
 
-    def refuses_archangel(state, pick):
+    def refuses_archangel(self, state, pick):
         if pick.target.territory == "Archangel":
             raise RuleViolation(pick.label, "Archangel refused on purpose", rule="a test's rule", source="the test")
-        return original(state, pick)
+        return original(self, state, pick)
 
-    monkeypatch.setattr(KINDS["territory_takeover"], "apply", refuses_archangel)
+    monkeypatch.setattr(TerritoryTakeover, "apply", refuses_archangel)
     report = run_matrix([aa50_with(10)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
     cell = report.cells[("kremlin-aa50", "10 Takeover of enemy held territory", "world_war_ii_v3/WW2v3-1941.xml")]
     assert cell.status == FAILED
@@ -200,7 +203,7 @@ def test_cli_matrix_writes_json_and_junit_and_exits_0(tmp_path: Path) -> None:
     # apply refuses AA50 on classic.xml (its profile lacks China): one line says so for every row.
     refused = [line for line in result.output.splitlines() if "on world_war_ii_classic/classic.xml" in line]
     aa50 = load_named_ruleset("kremlin-aa50")
-    rows = sum(o.kind != "scenario" for o in aa50.options) + len(aa50.scenarios) + 3  # + the two bid rows and the drafts
+    rows = sum(len(variant_titles(aa50, o)) or 1 for o in aa50.options) + 3  # a row per scenario, + the two bid rows and the drafts
     assert len(refused) == 1 and f"kremlin-aa50 on world_war_ii_classic/classic.xml (all {rows} rows): apply refuses this game: " in refused[0], refused
     data = json.loads(out_json.read_text())
     statuses = {(c["option"], c["game"]): c["status"] for c in data["cells"]}
@@ -282,20 +285,20 @@ def test_cli_matrix_with_covered_adds_the_pinned_games(tmp_path: Path) -> None:
 
 
 def _apply_path_pick_counts(ruleset_file: Path, game_path: Path, options: tuple[int, ...]) -> dict[int, int]:
-    """How many legal picks ``apply``'s own run (``DraftRun`` built from a draft file's data) lists per option, both sides."""
-    from kremlin_triplea.draft.kinds import KINDS
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    """How many picks a session made from a draft file's data (as ``apply`` opens one) lists per option, both sides."""
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.game import load
+    from kremlin_triplea.session import Session
 
     game = load(game_path)
     counts = dict.fromkeys(options, 0)
     for side in ("Axis", "Allies"):
         game.reset()
-        run = DraftRun(draft_from_dict({"ruleset": str(ruleset_file), "game": str(game_path), "first": side}), game)
+        session = Session.from_draft(draft_from_dict({"ruleset": str(ruleset_file), "game": str(game_path), "first": side}), game=game)
         for number in options:
-            choices = run.option_choices(run.ruleset.option(number), side)
+            choices = session.listed_choices(number, side)
             if choices.available:
-                counts[number] += sum(1 for _ in KINDS[choices.option.kind].picks(run.state, choices, side, 1))
+                counts[number] += sum(1 for _ in session.candidate_picks(choices, side))
     return counts
 
 
@@ -455,15 +458,15 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
 
 def _option_1_also_places(monkeypatch: pytest.MonkeyPatch, extra: PlaceUnits) -> None:
     """Make option 1's placement kind also place ``extra`` (a second factory): a pick apply refuses for its board."""
-    original = KINDS["placement"].apply
+    original = Placement.apply
 
-    def also(state, pick):
-        outcome = original(state, pick)
+    def also(self, state, pick):
+        outcome = original(self, state, pick)
         if pick.option.number != 1:
             return outcome
         return Outcome((*outcome.changes, extra), outcome.affected, outcome.lines)
 
-    monkeypatch.setattr(KINDS["placement"], "apply", also)
+    monkeypatch.setattr(Placement, "apply", also)
 
 
 def test_a_listed_pick_apply_refuses_for_the_board_it_leaves_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -600,8 +603,9 @@ def test_with_each_unit_unmatched_in_turn_the_matrix_says_what_legal_says(rulese
     left unmatched in turn, and every option row is applicable exactly when a side has a legal pick of it."""
     import attrs
 
-    from kremlin_triplea.draft.run import DraftRun, draft_from_dict
+    from kremlin_triplea.draft.run import draft_from_dict
     from kremlin_triplea.rules.profile import profile_for_game
+    from kremlin_triplea.session import Session
     from support.classic import CLASSIC_2ND, KREMLIN
     from support.games import fresh_game
 
@@ -615,11 +619,11 @@ def test_with_each_unit_unmatched_in_turn_the_matrix_says_what_legal_says(rulese
         profile = attrs.evolve(full, units=units, unmatched={**full.unmatched, **{w: f"unit: no unit type is a {w} (a test)" for w in gone}})
         report = run_matrix([ruleset], [game_path], maps_dir=MAPS_DIR, include_covered=False, given_profiles=[profile], list_only=True)
         for option in ruleset.options:
-            if option.kind == "scenario":
+            if variant_titles(ruleset, option):  # a row per scenario: the scenario rows' own business
                 continue
             offered = False
             for side in ruleset.sides:
-                run = DraftRun(draft_from_dict({"ruleset": ruleset_id, "first": side}), fresh_game(game_path), profile=profile)
-                offered = offered or any(True for _ in run.option_picks(run.ruleset.option(option.number), side))
+                session = Session(draft_from_dict({"ruleset": ruleset_id, "first": side}), fresh_game(game_path), profile=profile)
+                offered = offered or any(True for _ in session.option_picks(option.number, side))
             cell = next(c for (r, row, _), c in report.cells.items() if r == ruleset_id and row.startswith(f"{option.number} "))
             assert (cell.status == APPLIED) == offered, (word, option.number, cell.status, cell.reasons[:2])

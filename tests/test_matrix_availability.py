@@ -13,6 +13,7 @@ from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.profile import load_profile
+from kremlin_triplea.session import variant_titles
 from kremlin_triplea.tools.matrix import _draft_start, run_matrix
 from kremlin_triplea.tools.place_evidence import known_places
 from kremlin_triplea.tools.profiles import new_profile
@@ -39,7 +40,7 @@ def legal_availability(game, ruleset, profile) -> dict[int, bool] | None:
             game.reset()
             return None
         for option in session.ruleset.options:
-            if option.kind == "scenario":  # a row per scenario: the scenario rows' own business
+            if variant_titles(ruleset, option):  # a row per scenario: the scenario rows' own business
                 continue
             try:
                 offered = session.option_choices(option, side).available

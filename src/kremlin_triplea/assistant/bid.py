@@ -55,7 +55,7 @@ class BidQuestions:
             say(f"The saved bid no longer applies ({session.bid_dropped}); a new bid is asked.")
             session.bid_dropped = None
         say(f"The bid ({bid_rules.source}): positive, the {bid_rules.placing_side} place units worth it; negative, {_negative_bid_words(bid_rules)}.")
-        phase_powers = self.bid_phase_powers()
+        phase_powers = session.bid_phase_powers
         if phase_powers:
             say(f"  a positive bid may also be left to TripleA's own bid phase ({bid_rules.source}): the {bid_rules.placing_side} buy and place it in the game")
         amount = self.conversation.number("bid> ", -10_000, 10_000, 0)
@@ -112,15 +112,6 @@ class BidQuestions:
             self.say("Where the units the picks displaced go (000 A, Order of action 1):")
         for line in lines:
             self.say(f"  {line}")
-
-    def bid_phase_powers(self) -> list[str]:
-        """The placing side's powers whose bid TripleA's own bid phase can take, if the ruleset lets the bid go there."""
-        state = self.session.state
-        rules = state.ruleset.bid
-        pattern = state.profile.bid_property
-        if rules.positive != "declared_or_bid_phase" or pattern is None:
-            return []
-        return [p for p in state.side_powers[rules.placing_side] if pattern.format(power=p) in state.board.properties]
 
     def ask_bid_placements(self, amount: int) -> tuple[tuple[UnitPlacement, ...], int]:
         """The units the bid places, and the PUs left."""

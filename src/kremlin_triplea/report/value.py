@@ -249,8 +249,9 @@ def value_result(result: DraftResult) -> DraftValue:
 
 def value_session(session: Session) -> DraftValue:
     """Value the picks a session has made so far, and its bid once it is on the board (after the declarations)."""
-    run = session.run
-    return _valued(session.game.board, run.state.side_powers, run.applied, run.declared, session.bid, session.bid_outcome, run.ruleset.bid.placing_side)
+    return _valued(
+        session.game.board, session.state.side_powers, session.applied, session.declared, session.bid, session.bid_outcome, session.ruleset.bid.placing_side
+    )
 
 
 def _valued(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.form import Answers, Form
-from kremlin_triplea.draft.kinds import KINDS, Pick
+from kremlin_triplea.draft.kinds import KINDS, Pick, Variant
 from kremlin_triplea.errors import RuleViolation
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile
@@ -86,6 +86,11 @@ class Asking:
         (the matrix): :meth:`push` should take each; one it refuses is a fault of the kind's listing."""
         return KINDS[choices.option.kind].picks(self.run.state, choices, self._side(side), self._ply())
 
+    def option_variants(self, choices: OptionChoices, side: str | None = None) -> tuple[Variant, ...]:
+        """The alternatives ``choices``' option is made of for ``side`` (a scenario of the side), offered now or not, each
+        with the answers to :meth:`pick_form` that pick it (:func:`variant_titles` says which options have them)."""
+        return KINDS[choices.option.kind].variants(self.run.state, choices, self._side(side))
+
     def describe_choices(self, choices: OptionChoices) -> list[str]:
         """The legal targets of ``choices``, one line each (as ``legal`` lists them)."""
         return KINDS[choices.option.kind].describe_choices(choices)
@@ -118,3 +123,9 @@ class Asking:
 
     def _ply(self) -> int:
         return self.ply if self.ply is not None else self.run.total_picks + 1
+
+
+def variant_titles(ruleset: Ruleset, option: Option) -> tuple[str, ...]:
+    """The titles of the alternatives ``option`` is made of (its scenarios, every side's), known from the ruleset alone,
+    before any game is read; () for an option whose picks are its targets."""
+    return KINDS[option.kind].variant_titles(ruleset, option)

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from kremlin_triplea.draft.choices import NextPick
-from kremlin_triplea.draft.kinds import DraftState, Outcome, Pick
+from kremlin_triplea.draft.kinds import Displaced, DraftState, Outcome, Pick
 from kremlin_triplea.draft.legal import legal_choices
 from kremlin_triplea.draft.run import (
     PICKED_BY,
+    AppliedPick,
     Draft,
     DraftResult,
     DraftRun,
@@ -158,6 +159,16 @@ class Session(Asking, Bidding, Declaring, HouseChoosing, DraftFile):
     @property
     def picks(self) -> list[Pick]:
         return [done.step for done in self.done if isinstance(done.step, Pick)]
+
+    @property
+    def applied(self) -> tuple[AppliedPick, ...]:
+        """The picks on the board, each with what it changed, in the order they were made (``value`` reads them)."""
+        return tuple(self.run.applied)
+
+    @property
+    def declared(self) -> tuple[tuple[Displaced, Outcome], ...]:
+        """The groups of displaced units declared so far, each with what its declaration changed."""
+        return tuple(self.run.declared)
 
     @property
     def ply(self) -> int | None:

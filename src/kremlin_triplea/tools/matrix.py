@@ -53,7 +53,7 @@ from kremlin_triplea.rules.datafiles import named_rule_files
 from kremlin_triplea.rules.house_rules import HouseChoices, load_house_set
 from kremlin_triplea.rules.profile import NoProfileError, Profile, load_profile, profile_for_game
 from kremlin_triplea.rules.ruleset import Option, Ruleset, data_folders
-from kremlin_triplea.session import Bid, Declaration, Session, Step, apply_draft
+from kremlin_triplea.session import Bid, Declaration, Session, Step, apply_draft, variant_titles
 from kremlin_triplea.tools.matrix_readback import Applied, Checker, snapshot, states_now
 from kremlin_triplea.tools.matrix_report import Cell, GameSpec, Report
 
@@ -316,9 +316,8 @@ def _set_up(report: Report, ruleset: Ruleset, spec: GameSpec, game: Game) -> Ses
     or None with every row not applicable when the game lacks the ruleset's sides or apply refuses it."""
     label = spec.label
     notes = report.notes.setdefault(label, [])
-    rows = [_row(o) for o in ruleset.options if o.kind != "scenario"] + [
-        f"{_row(o)}: {sc.title}" for o in ruleset.options if o.kind == "scenario" for sc in ruleset.scenarios
-    ]
+    # An option made of alternatives (a scenario option: the scenarios) has a row for each.
+    rows = [row for o in ruleset.options for row in ([f"{_row(o)}: {t}" for t in variant_titles(ruleset, o)] or [_row(o)])]
     rows += ["bid (units)", "bid (negative)", "random drafts"]
     alliances = game.catalog.alliances()
     # A rule-text side is the alliances the profile's [sides] names for it (Total World War's "Axis-Germany", ...).
@@ -356,8 +355,9 @@ def _draft_start(ruleset: Ruleset, profile: Profile | None, game: Game, first: s
 def _option_rows(report: Report, session: Session, option: Option, side: str, label: str, single: list[Applied], list_only: bool) -> None:
     """Every pick of one option the session lists for one side, pushed in memory (its items go to ``single``), or why none."""
     ruleset, profile, game = session.ruleset, session.profile, session.game
-    # A scenario option has a row per scenario; its own row only shows errors.
-    cell = report.cell(ruleset.id, _row(option), label) if option.kind != "scenario" else Cell(ruleset.id, _row(option), label)
+    # An option made of alternatives (a scenario option) has a row per alternative; its own row only shows errors.
+    has_variants = bool(variant_titles(ruleset, option))
+    cell = Cell(ruleset.id, _row(option), label) if has_variants else report.cell(ruleset.id, _row(option), label)
     try:
         choices = session.listed_choices(option, side)
     except KremlinError as error:
@@ -370,8 +370,8 @@ def _option_rows(report: Report, session: Session, option: Option, side: str, la
         if (ruleset.id, cell.row) not in report.rows:
             report.rows.append((ruleset.id, cell.row))
         return
-    if option.kind == "scenario":
-        single += _scenario_items(report, session, option, choices, side, label, list_only)
+    if has_variants:
+        single += _variant_items(report, session, option, choices, side, label, list_only)
         return
     if not choices.available:
         cell.reasons.append(f"{side}: {choices.unavailable}")
@@ -447,18 +447,16 @@ def missing_name_reason(error: KremlinError, ruleset: Ruleset, profile: Profile,
     return None
 
 
-def _scenario_items(report: Report, session: Session, option: Option, choices: OptionChoices, side: str, label: str, list_only: bool = False) -> list[Applied]:
-    """Each scenario of the side on its own row: pushed, or why it cannot be."""
+def _variant_items(report: Report, session: Session, option: Option, choices: OptionChoices, side: str, label: str, list_only: bool = False) -> list[Applied]:
+    """Each alternative of the option for the side (each scenario) on its own row: pushed, or why it cannot be."""
 
     items = []
     form = session.pick_form(choices, side)
-    for scenario in session.ruleset.scenarios:
-        if scenario.side != side:
-            continue
-        cell = report.cell(session.ruleset.id, f"{_row(option)}: {scenario.title}", label)
-        # The scenario as the players name it, offered or not (its form has the one field, the scenario's title).
-        pick = session.pick_from_answers(option, {form.fields[0].key: scenario.title}, side, form=form)
-        if scenario.title not in choices.scenarios:
+    for variant in session.option_variants(choices, side):
+        cell = report.cell(session.ruleset.id, f"{_row(option)}: {variant.title}", label)
+        # The alternative as the players name it, offered or not.
+        pick = session.pick_from_answers(option, variant.answers, side, form=form)
+        if not variant.offered:
             # Not offered: the draft must refuse it too (its rule, or a board no game can start from).
             with session.trying():
                 try:
@@ -474,7 +472,7 @@ def _scenario_items(report: Report, session: Session, option: Option, choices: O
         if list_only:
             cell.applied += 1
             continue
-        item = _push_in_memory(cell, f"{side} scenario {scenario.title}", session, pick, declared=False)
+        item = _push_in_memory(cell, f"{side} option {option.number}: {variant.title}", session, pick, declared=False)
         if item is not None:
             items.append(item)
     return items

@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from kremlin_triplea.draft.kinds.base import KINDS, DisplacedWords, OptionKind, displacing_kind, params_by_kind, register, unregister
+from kremlin_triplea.draft.kinds.base import KINDS, DisplacedWords, OptionKind, Variant, displacing_kind, params_by_kind, register, unregister
 from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import Displaced, DraftState, Facts, Outcome, Problem
 
@@ -38,6 +38,7 @@ __all__ = [
     "OptionKind",
     "Outcome",
     "Pick",
+    "Variant",
     "PickTarget",
     "Problem",
     "displacing_kind",

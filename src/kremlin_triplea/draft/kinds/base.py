@@ -39,7 +39,7 @@ in the rulesets: the package imports every module in it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import attrs
@@ -67,6 +67,16 @@ class DisplacedWords:
     # Placing it moves units that stood on the board before the pick (a retreat), so they are not units
     # "selected with a bonus option"; False: the pick brings them into the game (a neutral's ships).
     moved: bool = False
+
+
+@attrs.frozen
+class Variant:
+    """One of the alternatives an option is made of, as a map maker's matrix shows them a row each (a scenario of the
+    side): its title, the answers to the kind's form that pick it, and whether the kind offers it now."""
+
+    title: str
+    answers: Mapping[str, str]
+    offered: bool
 
 
 class OptionKind:
@@ -102,6 +112,16 @@ class OptionKind:
     def help_lines(self, state: DraftState, option: Option, side: str | None) -> list[str]:
         """More for ``help OPTION`` than the rule text and parameters (a scenario option: the side's scenarios and their effects)."""
         return []
+
+    def variant_titles(self, ruleset: Ruleset, option: Option) -> tuple[str, ...]:
+        """The titles of the alternatives ``option`` is made of, for every side, known from the ruleset alone (the
+        matrix's rows before any game is read); () for an option that is one row (its picks are its targets)."""
+        return ()
+
+    def variants(self, state: DraftState, choices: OptionChoices, side: str) -> tuple[Variant, ...]:
+        """The side's alternatives of ``choices``' option, offered now or not, each with the answers to :meth:`form`
+        that pick it: a matrix pushes each, and one not offered must be refused. () when :meth:`variant_titles` is."""
+        return ()
 
     def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
         """What the terminal and the draft room ask for a pick of ``choices``' option: by default, which of its legal picks."""

@@ -11,7 +11,7 @@ import attrs
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.form import Answers, Field, Form, answered, answers_of
 from kremlin_triplea.draft.invariants import board_problems, new_problems, touched_places
-from kremlin_triplea.draft.kinds.base import OptionKind, register
+from kremlin_triplea.draft.kinds.base import OptionKind, Variant, register
 from kremlin_triplea.draft.picks import Pick, PickTarget
 from kremlin_triplea.draft.state import DraftState, Outcome, Problem
 from kremlin_triplea.errors import RuleViolation, UnknownNameError, and_more, possessive
@@ -491,3 +491,11 @@ class ScenarioOption(OptionKind):
     def form(self, state: DraftState, choices: OptionChoices, side: str, index: int) -> Form:
         assert isinstance(choices, ScenarioChoices)
         return scenario_form(state, choices, side)
+
+    def variant_titles(self, ruleset: Ruleset, option: Option) -> tuple[str, ...]:
+        return tuple(scenario.title for scenario in ruleset.scenarios)
+
+    def variants(self, state: DraftState, choices: OptionChoices, side: str) -> tuple[Variant, ...]:
+        assert isinstance(choices, ScenarioChoices)
+        # Answered as the form's one field is, offered or not: the draft must refuse one not offered.
+        return tuple(Variant(s.title, {"scenario": s.title}, s.title in choices.scenarios) for s in state.ruleset.scenarios if s.side == side)
