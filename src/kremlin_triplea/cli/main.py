@@ -207,43 +207,51 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
 @click.argument("game")
 @click.option("--dtd", type=NativePath(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
 @click.option("--strict", is_flag=True, help="Count warnings (what TripleA accepts and ignores) as errors.")
+@click.option("--all", "--verbose", "every", is_flag=True, help="List every finding, one a line, instead of one line per kind.")
 @click.option(
-    "--engine",
+    "--for",
+    "judge",
     type=click.Choice(["2", "1.9"]),
     default="2",
     show_default=True,
     help="The TripleA that judges: 2 (as 2.7 parses) or 1.9. What only the other cannot read is a note.",
 )
 @click.pass_context
-def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool, engine: str) -> None:
+def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool, every: bool, judge: str) -> None:
     """Report what would make TripleA refuse or misread GAME (exit 1 on an error).
 
-    Warnings (what TripleA accepts and ignores: a connection or an attachment
-    given twice) are shown but pass, unless --strict. Notes (what the other
-    TripleA cannot read, each way GAME breaks game.dtd, one line per kind)
+    Prints one line per kind of finding: the first one as
+    FILE:LINE: [warning: | note: ]MESSAGE, and when there are more of that
+    kind, how many and the lines of the next few (--all lists every one),
+    then a last line with the verdict and the counts. An error is what
+    TripleA refuses or misreads. Warnings (what TripleA accepts and ignores:
+    a connection or an attachment given twice) pass, unless --strict. Notes
+    (what the other TripleA cannot read, each way GAME breaks game.dtd)
     never fail.
     """
     from kremlin_triplea.check.validate import errors, validate_tree
     from kremlin_triplea.gamefile.document import XmlDocument
     from kremlin_triplea.gamefile.locate import resolve_game
+    from kremlin_triplea.report.findings import report_lines
 
     path = resolve_game(game, _maps_dir(ctx))
     document = XmlDocument.read(path)
-    problems = validate_tree(document.root, str(path), dtd=dtd, engine=engine)
-    for problem in problems:
-        click.echo(str(problem))
+    problems = validate_tree(document.root, str(path), dtd=dtd, engine=judge)
+    for line in report_lines(problems, every=every):
+        click.echo(line)
     failing = errors(problems, strict=strict)
     warnings = sum(p.severity == "warning" for p in problems)
     notes = sum(p.severity == "note" for p in problems)
     counted = ", ".join(_count(n, kind) for n, kind in ((warnings, "warning"), (notes, "note")) if n)
-    judge = f"TripleA {engine}" if engine != "2" else "TripleA 2.x"
+    judged_by = f"TripleA {judge}" if judge != "2" else "TripleA 2.x"
     if failing:
         strictly = " (--strict: warnings count as errors)" if strict and warnings else ""
         click.echo(
-            f"{', '.join([_count(sum(p.is_error for p in problems), 'error'), *([counted] if counted else [])])}{strictly} in {path} for {judge}", err=True
+            f"{', '.join([_count(sum(p.is_error for p in problems), 'error'), *([counted] if counted else [])])}{strictly} in {path} for {judged_by}",
+            err=True,
         )
         sys.exit(1)
-    click.echo(f"{path}: valid for {judge}" + (f" ({counted})" if warnings or notes else ""))
+    click.echo(f"{path}: valid for {judged_by}" + (f" ({counted})" if warnings or notes else ""))
 
 
 def _count(number: int, noun: str) -> str:
