@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from lxml import etree
 
 from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.document import XmlDocument
+from kremlin_triplea.gamefile.safe import MAX_FILE_BYTES
 from support.paths import AA50_1941, ALL_GAMES, CORPUS_DIR, each_game, game_id
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
@@ -94,6 +96,72 @@ def test_every_real_game_is_said_in_few_lines_and_its_errors_at_their_file_and_l
         if problem.is_error and problem.line is not None:
             assert any(line.startswith(f"{game}:{problem.line}: ") or f" {problem.line}," in line or f" {problem.line};" in line for line in lines)
     assert len(validate(game, "--all").stdout.splitlines()) == len(problems) + (result.exit_code == 0)
+
+
+def aa50_declaring(entities: bytes, *, within: bytes = b"") -> bytes:
+    """AA50 1941 with an internal DTD subset declaring ``entities`` (in place of its DOCTYPE), and ``within`` before <info>."""
+    data = re.sub(rb"<!DOCTYPE[^>]*>", b"<!DOCTYPE game [" + entities + b"]>", AA50_1941.read_bytes(), count=1)
+    return data.replace(b"<info ", within + b"<info ", 1)
+
+
+def aa50_with(before_end: bytes) -> bytes:
+    return AA50_1941.read_bytes().replace(b"</game>", before_end + b"</game>", 1)
+
+
+#: What this tool refuses for its own safety and TripleA 2.7 loads (asked below): name -> the file's bytes.
+SAFETY_REFUSALS = {
+    "elements nested 300 deep": lambda: aa50_with(b"<x>" * 300 + b"</x>" * 300),
+    "a text of 11 MB": lambda: aa50_with(b"<note>" + b"a" * 11_000_000 + b"</note>"),
+    "a comment of 11 MB": lambda: aa50_with(b"<!--" + b"a" * 11_000_000 + b"-->"),
+    "an attribute value of 11 MB": lambda: AA50_1941.read_bytes().replace(b"<info ", b'<info x="' + b"a" * 11_000_000 + b'" ', 1),
+    "an internal entity, used": lambda: aa50_declaring(b'<!ENTITY ger "Germans">').replace(b'owner="Germans"/>', b'owner="&ger;"/>', 1),
+    "a file beyond the size bound": lambda: AA50_1941.read_bytes() + b"\n" * (MAX_FILE_BYTES + 1 - AA50_1941.stat().st_size),
+}
+#: Entities expanding to 10**6 references: TripleA's parser refuses them too (the JDK's 64,000), so it is no safety refusal.
+ENTITY_BOMB = aa50_declaring(
+    b'<!ENTITY a "aaaaaaaaaa">' + b"".join(b'<!ENTITY %c "%s">' % (98 + k, b"&%c;" % (97 + k) * 10) for k in range(6)),
+    within=b'<property name="x" value="&g;"/>',
+)
+
+
+@pytest.mark.parametrize("case", list(SAFETY_REFUSALS))
+def test_what_the_tool_refuses_for_safety_and_triplea_loads_is_said_so_in_one_line(tmp_path: Path, case: str) -> None:
+    game = tmp_path / "game.xml"
+    game.write_bytes(SAFETY_REFUSALS[case]())
+    result = validate(game)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"kremlin-triplea: error: {game}"), result.stderr
+    assert "TripleA would load it, but this tool" in result.stderr, result.stderr
+
+
+def test_entities_triplea_refuses_too_are_not_said_to_load(tmp_path: Path) -> None:
+    game = tmp_path / "bomb.xml"
+    game.write_bytes(ENTITY_BOMB)
+    result = validate(game)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert "declares XML entities" in result.stderr and "would load" not in result.stderr and "TripleA's parser too refuses" in result.stderr
+
+
+def test_the_safety_bounds_leave_room_for_every_real_game() -> None:
+    """The refusal's reason (safe.SAFE_BOUNDS_WHY) claims the largest game is 3.3 MB and none nests more than 5 deep."""
+
+    def depth(element) -> int:
+        return 1 + max((depth(child) for child in element.iterchildren(tag=etree.Element)), default=0)
+
+    assert max(game.stat().st_size for game in ALL_GAMES) < 3_300_000 < MAX_FILE_BYTES
+    assert max(depth(XmlDocument.read(game).root) for game in ALL_GAMES) == 5
+
+
+@pytest.mark.engine
+def test_triplea_27_loads_what_the_tool_refuses_for_safety_and_refuses_the_entity_bomb(tmp_path: Path) -> None:
+    from support.judge27 import judged_by_27
+
+    paths = []
+    for number, make in enumerate([*SAFETY_REFUSALS.values(), lambda: ENTITY_BOMB]):
+        paths.append(tmp_path / f"case{number}.xml")
+        paths[-1].write_bytes(make())
+    verdicts = [answer["verdict"] for answer in judged_by_27(paths)]
+    assert verdicts == ["reads"] * len(SAFETY_REFUSALS) + ["refuses"]
 
 
 @pytest.mark.engine
