@@ -174,3 +174,78 @@ def test_every_real_game_triplea_27_loads_is_said_in_at_most_20_lines() -> None:
     assert len(loaded) > len(ALL_GAMES) // 2, verdicts
     too_long = {game_id(game): n for game in loaded if (n := len(printed(validate(game)))) > MOST_LINES}
     assert not too_long
+
+
+# -- validate --engine: TripleA 2.x's own verdict beside ours (issue 44 item 4) --------------------------------------
+
+
+def misspelt_owner(folder: Path) -> Path:
+    """AA50 1941 with a territory owned by a player it lacks ('Germens'): 2.7 refuses it ("Could not find player")."""
+    game = folder / "misspelt.xml"
+    game.write_text(AA50_1941.read_text().replace('owner="Germans"/>', 'owner="Germens"/>', 1))
+    return game
+
+
+def test_without_a_triplea_2_validate_engine_says_where_it_looked_and_how_to_point_at_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for variable in ("KREMLIN_TRIPLEA", "KREMLIN_TRIPLEA_JAR"):
+        monkeypatch.delenv(variable, raising=False)
+    result = validate(AA50_1941, "--engine")
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    assert result.stderr.count("\n") == 1 and "no TripleA" in result.stderr, result.stderr
+    assert f"looked in: {tmp_path / 'TripleA'} (~/TripleA)" in result.stderr and "--triplea DIR" in result.stderr and "$KREMLIN_TRIPLEA=DIR" in result.stderr
+    named = validate(AA50_1941, "--engine", "--triplea", str(tmp_path))
+    assert named.exit_code == 2 and f"looked in: {tmp_path} (--triplea)" in named.stderr, named.output
+
+
+@pytest.mark.parametrize(("args", "said"), [(["--triplea", "/x"], "use it with --engine"), (["--engine", "--for", "1.9"], "without --for 1.9")])
+def test_validate_engine_options_that_do_not_go_together_are_refused_in_one_line(args: list[str], said: str) -> None:
+    result = validate(AA50_1941, *args)
+    assert result.exit_code == 2 and said in result.stderr and result.stderr.count("\n") == 1, result.output
+
+
+@pytest.mark.engine
+def test_validate_engine_prints_triplea_27s_verdict_on_a_game_it_reads_from_a_players_installation(tmp_path: Path) -> None:
+    from support.triplea27 import CLIENT_VERSION_27, installation_without_compiler
+
+    folder = installation_without_compiler(tmp_path / "triplea")
+    result = validate(AA50_1941, "--engine", "--triplea", str(folder))
+    assert result.exit_code == 0, result.output
+    engine = [line for line in result.stdout.splitlines() if line.startswith("engine: ")]
+    assert len(engine) == 1 and engine[0].startswith(f"engine: TripleA {CLIENT_VERSION_27} at {folder} (--triplea) on Java "), engine
+    assert engine[0].endswith(": reads") and result.stdout.splitlines()[-1] == f"{AA50_1941}: valid for TripleA 2.x" and result.stderr == ""
+
+
+@pytest.mark.engine
+def test_validate_engine_prints_triplea_27s_refusal_beside_ours(tmp_path: Path) -> None:
+    from support.triplea27 import JAR_27
+
+    game = misspelt_owner(tmp_path)
+    result = validate(game, "--engine", "--triplea", str(JAR_27))
+    assert result.exit_code == 1, result.output
+    engine = next(line for line in result.stdout.splitlines() if line.startswith("engine: "))
+    assert ": refuses: " in engine and "Germens" in engine, engine
+    assert "disagree" not in result.output and result.stderr == f"1 error in {game} for TripleA 2.x\n"
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("wrong", ["says valid what 2.7 refuses", "refuses what 2.7 reads"])
+def test_a_disagreement_with_triplea_27_is_one_bug_report_line_and_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrong: str) -> None:
+    """validate made wrong on purpose (its verdict replaced), so that 2.7 disagrees with it."""
+    import kremlin_triplea.check.validate as validate_module
+    from kremlin_triplea.check.game_index import REFUSES
+    from support.triplea27 import JAR_27
+
+    if wrong == "says valid what 2.7 refuses":
+        game, said, engine_said = misspelt_owner(tmp_path), "validate says TripleA reads", "refuses (TripleA does not parse"
+        monkeypatch.setattr(validate_module, "validate_tree", lambda root, file, **_: [])
+    else:
+        game, said, engine_said = AA50_1941, "validate says TripleA refuses (made up; " + REFUSES + ")", "reads"
+        made_up = validate_module.Problem(str(AA50_1941), 3, f"made up; {REFUSES}")
+        monkeypatch.setattr(validate_module, "validate_tree", lambda root, file, **_: [made_up])
+    result = validate(game, "--engine", "--triplea", str(JAR_27))
+    assert result.exit_code == 1, result.output
+    report = [line for line in result.stderr.splitlines() if "disagree" in line]
+    assert len(report) == 1, result.stderr
+    assert report[0].startswith(f"{game}: validate and TripleA 2.x disagree, a bug of validate or of the engine (please report it with this file): {said}; ")
+    assert f"TripleA 2.7.15472 at {JAR_27.parent} (--triplea) on Java " in report[0] and f" {engine_said}" in report[0]

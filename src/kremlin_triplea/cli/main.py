@@ -47,6 +47,7 @@ LAZY_COMMANDS = {
     "serve": "kremlin_triplea.cli.serve:serve_command",
     "uninstall": "kremlin_triplea.cli.install:uninstall_command",
     "value": "kremlin_triplea.cli.assistant:value_command",
+    "validate": "kremlin_triplea.cli.validate:validate_command",
     "verify": "kremlin_triplea.cli.verify:verify_command",
 }
 
@@ -201,61 +202,6 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
         click.echo(json.dumps(summary_data(loaded.board, loaded.name), indent=2, sort_keys=False))
     else:
         click.echo(summary_text(loaded.board, loaded.name), nl=False)
-
-
-@main.command("validate")
-@click.argument("game")
-@click.option("--dtd", type=NativePath(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
-@click.option("--strict", is_flag=True, help="Count warnings (what TripleA accepts and ignores) as errors.")
-@click.option("--all", "--verbose", "every", is_flag=True, help="List every finding, one a line, instead of one line per kind.")
-@click.option(
-    "--for",
-    "judge",
-    type=click.Choice(["2", "1.9"]),
-    default="2",
-    show_default=True,
-    help="The TripleA that judges: 2 (as 2.7 parses) or 1.9. What only the other cannot read is a note.",
-)
-@click.pass_context
-def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool, every: bool, judge: str) -> None:
-    """Report what would make TripleA refuse or misread GAME (exit 1 on an error).
-
-    Prints one line per kind of finding: the first one as
-    FILE:LINE: [warning: | note: ]MESSAGE, and when there are more of that
-    kind, how many and the lines of the next few (--all lists every one),
-    then a last line with the verdict and the counts. An error is what
-    TripleA refuses or misreads. Warnings (what TripleA accepts and ignores:
-    a connection or an attachment given twice) pass, unless --strict. Notes
-    (what the other TripleA cannot read, each way GAME breaks game.dtd)
-    never fail.
-    """
-    from kremlin_triplea.check.validate import errors, validate_tree
-    from kremlin_triplea.gamefile.document import XmlDocument
-    from kremlin_triplea.gamefile.locate import resolve_game
-    from kremlin_triplea.report.findings import report_lines
-
-    path = resolve_game(game, _maps_dir(ctx))
-    document = XmlDocument.read(path)
-    problems = validate_tree(document.root, str(path), dtd=dtd, engine=judge)
-    for line in report_lines(problems, every=every):
-        click.echo(line)
-    failing = errors(problems, strict=strict)
-    warnings = sum(p.severity == "warning" for p in problems)
-    notes = sum(p.severity == "note" for p in problems)
-    counted = ", ".join(_count(n, kind) for n, kind in ((warnings, "warning"), (notes, "note")) if n)
-    judged_by = f"TripleA {judge}" if judge != "2" else "TripleA 2.x"
-    if failing:
-        strictly = " (--strict: warnings count as errors)" if strict and warnings else ""
-        click.echo(
-            f"{', '.join([_count(sum(p.is_error for p in problems), 'error'), *([counted] if counted else [])])}{strictly} in {path} for {judged_by}",
-            err=True,
-        )
-        sys.exit(1)
-    click.echo(f"{path}: valid for {judged_by}" + (f" ({counted})" if warnings or notes else ""))
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @main.command("apply")
