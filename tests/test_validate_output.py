@@ -18,7 +18,7 @@ from kremlin_triplea.check.validate import validate_tree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.safe import MAX_FILE_BYTES
-from support.paths import AA50_1941, ALL_GAMES, CORPUS_DIR, each_game, game_id
+from support.paths import AA50_1941, ALL_GAMES, CORPUS_DIR, MAPS_DIR, each_game, game_id
 
 CORPUS_DTD = CORPUS_DIR / "game.dtd"
 #: The most lines validate prints for a game TripleA loads (the issue's "~20").
@@ -249,3 +249,70 @@ def test_a_disagreement_with_triplea_27_is_one_bug_report_line_and_exit_1(tmp_pa
     assert len(report) == 1, result.stderr
     assert report[0].startswith(f"{game}: validate and TripleA 2.x disagree, a bug of validate or of the engine (please report it with this file): {said}; ")
     assert f"TripleA 2.7.15472 at {JAR_27.parent} (--triplea) on Java " in report[0] and f" {engine_said}" in report[0]
+
+
+# -- item 6: every command that takes a base game judges it as apply does ---------------------------------------------
+
+
+def base_game_triplea_refuses(folder: Path) -> tuple[Path, int]:
+    """AA50 1941 with a unit's canBlitz 'maybe' (2.7 refuses it: "canBlitz ... not a boolean"), which our board reads
+    as the rules need it; and its line."""
+    data = AA50_1941.read_text()
+    game = folder / "maybe.xml"
+    game.write_text(data.replace('name="canBlitz" value="true"', 'name="canBlitz" value="maybe"', 1))
+    return game, data[: data.index('name="canBlitz" value="true"')].count("\n") + 1
+
+
+def draft_on(game: Path, folder: Path) -> Path:
+    draft = folder / "draft.toml"
+    draft.write_text(f'ruleset = "kremlin-aa50"\ngame = "{game.as_posix()}"\nfirst = "Axis"\npicks_per_side = 5\n', encoding="utf-8")
+    return draft
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("apply", "{draft}", "-o", "{out}"),
+        ("legal", "{draft}"),
+        ("draft", "--resume", "{draft}", "-o", "{out}"),
+        ("house", "{game}", "-r", "house-revised", "--seed", "1", "-o", "{out}"),
+    ],
+    ids=["apply", "legal", "terminal draft", "house"],
+)
+def test_every_command_taking_a_base_game_refuses_one_triplea_refuses_in_validates_words(tmp_path: Path, command: tuple[str, ...]) -> None:
+    game, line = base_game_triplea_refuses(tmp_path)
+    draft = draft_on(game, tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    args = [part.format(draft=draft, out=tmp_path / "out.xml", game=game) for part in command]
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), *args])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"kremlin-triplea: error: {game}:{line}: the base game is not one TripleA loads: UnitAttachment option canBlitz: "
+        "'maybe' is neither true nor false; TripleA refuses to load the game\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written: no output, no room file
+
+
+def test_the_matrix_refuses_a_base_game_triplea_refuses_as_apply_does(tmp_path: Path) -> None:
+    game, line = base_game_triplea_refuses(tmp_path)
+    result = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--ruleset", "kremlin-aa50", "--samples", "0", "--game", str(game)])
+    assert result.exit_code == 1, result.output
+    assert f"kremlin-aa50 (set-up) on {game.name}: 1 failed" in result.stdout
+    assert f"{game}:{line}: the base game is not one TripleA loads: UnitAttachment option canBlitz: 'maybe' is neither true nor false" in result.stdout
+    assert "\n0 picks, bids and drafts applied;" in result.stdout
+
+
+def test_the_draft_room_refuses_a_base_game_triplea_refuses_before_anyone_drafts(tmp_path: Path) -> None:
+    """The room ``serve`` opens (built here, as a server that did not refuse it would serve on and never end)."""
+    from kremlin_triplea.errors import InputError
+    from kremlin_triplea.web.room import Room
+
+    game, line = base_game_triplea_refuses(tmp_path)
+    draft = draft_on(game, tmp_path)
+    with pytest.raises(InputError) as refused:
+        Room(draft, MAPS_DIR)
+    assert (
+        str(refused.value)
+        == f"{game}:{line}: the base game is not one TripleA loads: UnitAttachment option canBlitz: 'maybe' is neither true nor false; TripleA refuses to load the game"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["draft.toml", "maybe.xml"]  # no room file, no keys

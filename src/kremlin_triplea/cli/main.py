@@ -328,12 +328,14 @@ def options_command(ruleset_name: str) -> None:
 @profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profile) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
+    from kremlin_triplea.check.gate import check_base_game
     from kremlin_triplea.draft.legal import describe
     from kremlin_triplea.session import Session
 
     # The draft's steps pushed onto a session as apply pushes them; the next pick is asked about, so a bid that
     # cannot be taken yet (or no longer) is set aside, not the answer.
     session = Session.open(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile, set_bid_aside=True)
+    check_base_game(session.game.document)  # no choice is legal on a base game apply refuses
     for warning in session.warnings:
         warn(warning)
     for line in describe(session.next_pick()):
