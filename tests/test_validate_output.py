@@ -84,6 +84,27 @@ def test_game_dtd_notes_are_grouped_by_the_dtds_kind_of_error(tmp_path: Path) ->
     assert len([line for line in validate(game, "--all").stdout.splitlines() if "No declaration for attribute madeUp" in line]) == 12
 
 
+def test_the_issues_case_ten_thousand_undeclared_attributes_are_one_line(tmp_path: Path) -> None:
+    """Issue 44: 10,004 lines, then 'valid'. The element's 9,998 attributes game.dtd does not declare are one kind on one line."""
+    game = tmp_path / "many.xml"
+    data = AA50_1941.read_bytes()
+    extra = b"".join(b' x%d="v"' % n for n in range(9_998))
+    game.write_bytes(data.replace(b"<info ", b"<info" + extra + b" ", 1))
+    line = data[: data.index(b"<info ")].count(b"\n") + 1
+    result = validate(game)
+    assert result.exit_code == 0 and len(printed(result)) == 2, result.output
+    assert result.stdout.startswith(
+        f"{game}:{line}: note: does not follow game.dtd (TripleA 1.9 prints this and loads the game): No declaration for attribute x0 of element info"
+    )
+    assert "[9998 of this kind on the same line; --all lists each]\n" in result.stdout
+
+
+def test_validate_help_says_what_it_prints() -> None:
+    said = " ".join(CliRunner().invoke(main, ["validate", "--help"]).stdout.split())
+    assert "Prints one line per kind of finding" in said and "--all lists every one" in said
+    assert "--all, --verbose" in said and "--engine" in said and "--for [2|1.9]" in said
+
+
 @pytest.mark.parametrize("game", each_game(ALL_GAMES))
 def test_every_real_game_is_said_in_few_lines_and_its_errors_at_their_file_and_line(game: Path) -> None:
     result = validate(game)

@@ -47,9 +47,13 @@ class Group:
         said = str(self.first)
         if self.count == 1:
             return said
-        others = [str(f.line) for f in self.findings[1:] if f.line is not None]
+        # Each other line once: a thousand attributes of one element are one place.
+        others = [str(line) for line in dict.fromkeys(f.line for f in self.findings[1:]) if line is not None and line != self.first.line]
         shown = ", ".join(others[:PLACES_SHOWN]) + (", ..." if len(others) > PLACES_SHOWN else "")
-        where = f", also at line{'s' if len(others) > 1 else ''} {shown}" if others else ""
+        if others:
+            where = f", also at line{'s' if len(others) > 1 else ''} {shown}"
+        else:
+            where = " on the same line" if self.first.line is not None and all(f.line == self.first.line for f in self.findings) else ""
         return f"{said} [{self.count} of this kind{where}; --all lists each]"
 
 
