@@ -57,6 +57,17 @@ def test_findings_of_one_kind_are_one_line_with_a_count_and_the_first_places(tmp
     assert validate(game, "--verbose").stdout == every.stdout
 
 
+def test_verify_says_validates_findings_as_validate_does(tmp_path: Path) -> None:
+    game = tmp_path / "twice.xml"
+    game.write_bytes(with_duplicate_connections(30))
+    result = CliRunner().invoke(main, ["verify", str(game)])
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.stdout.splitlines() if "duplicate connection" in line]
+    assert len(said) == 1 and "[30 of this kind, also at lines " in said[0], result.stdout
+    every = CliRunner().invoke(main, ["verify", "--all", str(game)])
+    assert len([line for line in every.stdout.splitlines() if "duplicate connection" in line]) == 30
+
+
 def test_errors_of_one_kind_name_the_file_and_line_of_the_first_and_the_lines_of_the_next(tmp_path: Path) -> None:
     game = tmp_path / "misspelt.xml"
     game.write_text(re.sub(r'(<territoryOwner [^>]*owner=)"Germans"', r'\1"Germens"', AA50_1941.read_text()))
