@@ -140,6 +140,16 @@ def aa50_with(before_end: bytes) -> bytes:
     return AA50_1941.read_bytes().replace(b"</game>", before_end + b"</game>", 1)
 
 
+def entity_references(count: int) -> bytes:
+    """AA50 1941 declaring one entity, referenced ``count`` times in an attribute: the JDK counts each expansion."""
+    return aa50_declaring(b'<!ENTITY v "1">', within=b'<note x="' + b"&v;" * count + b'"/>')
+
+
+def entity_characters(millions: int) -> bytes:
+    """AA50 1941 declaring an entity of a million characters, referenced ``millions`` times (the JDK bounds the total)."""
+    return aa50_declaring(b'<!ENTITY v "' + b"a" * 1_000_000 + b'">', within=b'<note x="' + b"&v;" * millions + b'"/>')
+
+
 #: What this tool refuses for its own safety and TripleA 2.7 loads (asked below): name -> the file's bytes.
 SAFETY_REFUSALS = {
     "elements nested 300 deep": lambda: aa50_with(b"<x>" * 300 + b"</x>" * 300),
@@ -147,13 +157,19 @@ SAFETY_REFUSALS = {
     "a comment of 11 MB": lambda: aa50_with(b"<!--" + b"a" * 11_000_000 + b"-->"),
     "an attribute value of 11 MB": lambda: AA50_1941.read_bytes().replace(b"<info ", b'<info x="' + b"a" * 11_000_000 + b'" ', 1),
     "an internal entity, used": lambda: aa50_declaring(b'<!ENTITY ger "Germans">').replace(b'owner="Germans"/>', b'owner="&ger;"/>', 1),
+    "63,999 entity expansions": lambda: entity_references(63_999),
+    "entities expanding to 49,000,000 characters": lambda: entity_characters(49),
     "a file beyond the size bound": lambda: AA50_1941.read_bytes() + b"\n" * (MAX_FILE_BYTES + 1 - AA50_1941.stat().st_size),
 }
-#: Entities expanding to 10**6 references: TripleA's parser refuses them too (the JDK's 64,000), so it is no safety refusal.
-ENTITY_BOMB = aa50_declaring(
-    b'<!ENTITY a "aaaaaaaaaa">' + b"".join(b'<!ENTITY %c "%s">' % (98 + k, b"&%c;" % (97 + k) * 10) for k in range(6)),
-    within=b'<property name="x" value="&g;"/>',
-)
+#: Entities TripleA's parser refuses too (the JDK's bound: 64,000 expansions), so they are no safety refusal.
+ENTITIES_BEYOND_TRIPLEAS_BOUND = {
+    "64,000 entity expansions": lambda: entity_references(64_000),
+    "entities expanding to 51,000,000 characters": lambda: entity_characters(51),
+    "entities nested to 1,111,111 expansions": lambda: aa50_declaring(
+        b'<!ENTITY a "aaaaaaaaaa">' + b"".join(b'<!ENTITY %c "%s">' % (98 + k, b"&%c;" % (97 + k) * 10) for k in range(6)),
+        within=b'<!-- &g; is text here --><property name="x" value="&g;"/>',
+    ),
+}
 
 
 @pytest.mark.parametrize("case", list(SAFETY_REFUSALS))
@@ -163,15 +179,27 @@ def test_what_the_tool_refuses_for_safety_and_triplea_loads_is_said_so_in_one_li
     result = validate(game)
     assert result.exit_code == 2 and result.stdout == "", result.output
     assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"kremlin-triplea: error: {game}"), result.stderr
-    assert "TripleA would load it, but this tool" in result.stderr, result.stderr
+    assert "TripleA would load it" in result.stderr and ", but this tool " in result.stderr, result.stderr
 
 
-def test_entities_triplea_refuses_too_are_not_said_to_load(tmp_path: Path) -> None:
-    game = tmp_path / "bomb.xml"
-    game.write_bytes(ENTITY_BOMB)
+@pytest.mark.parametrize(
+    ("case", "said"),
+    [
+        ("64,000 entity expansions", "64,000 times to 64,000 characters"),
+        ("entities expanding to 51,000,000 characters", "51 times to 51,000,000 characters"),
+        ("entities nested to 1,111,111 expansions", "1,111,111 times to 10,000,000 characters"),
+    ],
+)
+def test_entities_triplea_refuses_too_are_said_so_with_their_count(tmp_path: Path, case: str, said: str) -> None:
+    game = tmp_path / "entities.xml"
+    game.write_bytes(ENTITIES_BEYOND_TRIPLEAS_BOUND[case]())
     result = validate(game)
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
-    assert "declares XML entities" in result.stderr and "would load" not in result.stderr and "TripleA's parser too refuses" in result.stderr
+    assert (
+        f"declares XML entities that expand {said}; " in result.stderr
+        and "TripleA's parser refuses that too (fewer than 64,000 expansions, at most 50,000,000 characters)" in result.stderr
+    )
+    assert "would load" not in result.stderr
 
 
 def test_the_safety_bounds_leave_room_for_every_real_game() -> None:
@@ -185,15 +213,15 @@ def test_the_safety_bounds_leave_room_for_every_real_game() -> None:
 
 
 @pytest.mark.engine
-def test_triplea_27_loads_what_the_tool_refuses_for_safety_and_refuses_the_entity_bomb(tmp_path: Path) -> None:
+def test_triplea_27_loads_what_the_tool_refuses_for_safety_and_refuses_entities_beyond_its_bound(tmp_path: Path) -> None:
     from support.judge27 import judged_by_27
 
     paths = []
-    for number, make in enumerate([*SAFETY_REFUSALS.values(), lambda: ENTITY_BOMB]):
+    for number, make in enumerate([*SAFETY_REFUSALS.values(), *ENTITIES_BEYOND_TRIPLEAS_BOUND.values()]):
         paths.append(tmp_path / f"case{number}.xml")
         paths[-1].write_bytes(make())
     verdicts = [answer["verdict"] for answer in judged_by_27(paths)]
-    assert verdicts == ["reads"] * len(SAFETY_REFUSALS) + ["refuses"]
+    assert verdicts == ["reads"] * len(SAFETY_REFUSALS) + ["refuses"] * len(ENTITIES_BEYOND_TRIPLEAS_BOUND)
 
 
 @pytest.mark.engine

@@ -36,6 +36,7 @@ from pathlib import Path
 from lxml import etree
 
 from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.entities import entities_refused
 
 #: The largest published game file we know of is 3.3 MB; 64 MiB leaves room
 #: for any real map and refuses a file that could only be an attack or a mistake.
@@ -161,10 +162,12 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
         line = error.lineno or error.position[0]
         # libxml2 ends some messages with a newline ("Char 0x0 out of allowed range\n" for a NUL byte): one line.
         message = " ".join((error.msg or str(error)).split())
+        if "entity amplification" in message or "entity reference loop" in message:
+            raise InputError(entities_refused(data), where=f"{where}:{line}") from None
         raise InputError(_beyond_safe_limits(message) or f"malformed XML: {message}", where=f"{where}:{line}") from None
     internal = tree.docinfo.internalDTD
     if internal is not None and any(True for _ in internal.iterentities()):
-        raise InputError(f"declares XML entities; {ENTITIES_REFUSED}", where=where)
+        raise InputError(entities_refused(data), where=where)
     # With an external DOCTYPE (``SYSTEM "game.dtd"``) that is not loaded, libxml2 keeps an
     # undeclared reference such as &nbsp; as a node that every reader would silently drop.
     # TripleA's parser refuses the file ("The entity "nbsp" was referenced, but not declared").
@@ -193,13 +196,6 @@ _START_TAG = re.compile(rb"""<([^\s/>!?][^\s/>]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]
 _ATTRIBUTE_NAME = re.compile(rb"""\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
-#: Why a file declaring entities is refused, though TripleA's parser expands them (up to the JDK's
-#: jdk.xml.entityExpansionLimit, 64,000 references, beyond which it refuses the file too).
-ENTITIES_REFUSED = (
-    "TripleA would load it, but this tool reads no entity declaration, which no TripleA game file has: entities can expand "
-    "without limit (TripleA's parser stops at 64,000 references)"
-)
-
 #: libxml2's words when a file breaks its safe limits (lxml without huge_tree; see SAFE_BOUNDS_WHY), and what it broke.
 _SAFE_LIMITS = (
     (re.compile(r"Excessive depth in document: (\d+)"), "elements are nested more than {0} deep"),
@@ -212,11 +208,6 @@ _SAFE_LIMITS = (
 
 def _beyond_safe_limits(message: str) -> str | None:
     """libxml2's refusal of a file for its safe limits, said as such (None for XML that is malformed)."""
-    if "entity amplification" in message or "entity reference loop" in message:
-        return (
-            "declares XML entities that expand beyond libxml2's bound (TripleA's parser too refuses a file whose entities expand "
-            "to more than 64,000 references); this tool reads no entity declaration, which no TripleA game file has: entities can expand without limit"
-        )
     for pattern, said in _SAFE_LIMITS:
         found = pattern.search(message)
         if found is not None:
