@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from kremlin_triplea.assistant.session import Conversation
-from kremlin_triplea.assistant.setup import ask_setup, installed_rulesets
+from kremlin_triplea.assistant.setup import ask_setup, game_offers, installed_rulesets
 from kremlin_triplea.cli.main import main
+from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import read_draft
 from kremlin_triplea.gamefile.install import installed_games
 from kremlin_triplea.session import open_session
@@ -49,14 +50,26 @@ class Evening(Host):
         return super().ask(question, words, default)
 
 
-@pytest.mark.parametrize("ruleset", installed_rulesets())
-def test_a_hosts_evening_runs_without_a_stumble(tmp_path: Path, ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _evenings() -> list:
+    """Every ruleset on every pinned game it fits (as the terminal offers them): its own game in the quick tests."""
+    pairs = []
+    for ruleset in installed_rulesets():
+        offers = game_offers(load_named_ruleset(ruleset), MAPS_DIR)
+        for offer in offers.games:
+            own = offer == offers.own
+            pairs.append(pytest.param(ruleset, "" if own else offer.key, id=f"{ruleset}-{offer.key}", marks=() if own else pytest.mark.slow))
+    return pairs
+
+
+@pytest.mark.parametrize(("ruleset", "game"), _evenings())
+def test_a_hosts_evening_runs_without_a_stumble(tmp_path: Path, ruleset: str, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
     install_fake(monkeypatch.setattr)
-    # Defaults for the ruleset's own game and picks; Axis first, no names.
-    host = Evening(len(ruleset), [ruleset, "", "Axis", "Ann", "Bob", ""])
+    # The game as offered ("": the ruleset's own, the default), the default picks; Axis first, no names.
+    host = Evening(len(ruleset), [ruleset, game, "Axis", "Ann", "Bob", ""])
     conversation = Conversation(None, host)
     data, players = ask_setup(conversation, MAPS_DIR)
     assert not [line for line in host.said if line.startswith("  refused")]
+    assert game in ("", data["game"])
     map_name = data["game"].split("/")[0]
     maps = tmp_path / "maps"
     shutil.copytree(MAPS_DIR / map_name, maps / map_name, ignore=shutil.ignore_patterns("*.png", "*.jpg"))

@@ -35,6 +35,7 @@ def maps(tmp_path: Path) -> Path:
     return tmp_path / "maps"
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("encoding", ["cp1252", "cp932", "ascii"])
 def test_an_install_named_with_letters_the_console_lacks_is_reported_not_a_traceback(maps: Path, encoding: str) -> None:
     name = "Łukasz v Jürgen — 練習"  # Ł: not in cp1252; the em-dash and ü: not in cp932; none of it in ASCII

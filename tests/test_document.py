@@ -33,6 +33,7 @@ def test_unchanged_file_is_written_back_byte_identical(path: Path) -> None:
     assert document.to_bytes() == path.read_bytes()
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_edits_change_exactly_what_they_say(path: Path) -> None:
     document = XmlDocument.read(path)

@@ -60,6 +60,7 @@ def test_every_pinned_game_takes_every_applicable_option_without_failure(pinned_
     assert len(pinned_report.games) >= len(PINNED_GAMES)
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 def test_house_rule_sets_apply_to_the_games_of_their_maps(quick_report: matrix.Report) -> None:
     for game in ("world_war_ii_classic/classic.xml", "classic_variations/kremlin.xml"):
         assert quick_report.cells[("house-classic", "house rules (defaults)", game)].status == APPLIED
@@ -591,6 +592,7 @@ def _unit_words(ruleset) -> list[str]:
     return sorted({name for option in ruleset.options for table, name in option.params.rule_names(ruleset) if table == "units"})
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("ruleset_id", ["kremlin-aa50", "kremlin-classic", "kremlin-daak"])
 def test_with_each_unit_unmatched_in_turn_the_matrix_says_what_legal_says(ruleset_id: str) -> None:
     """Issue 46: "two transports, two submarines, or a submarine and a transport" (001/002 option 3) is available on a

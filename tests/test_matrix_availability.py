@@ -50,6 +50,7 @@ def legal_availability(game, ruleset, profile) -> dict[int, bool] | None:
     return found
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("path", each_game(CORPUS_GAMES) + [pytest.param(p, id=f"tests/data/{p.name}") for p in HELD_OUT])
 def test_the_matrix_and_legal_give_the_same_availability(path: Path, known: dict, tmp_path: Path) -> None:
     rulesets = [load_named_ruleset(name) for name in RULESETS]

@@ -37,6 +37,7 @@ def _every_changed_place_invalid(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(game_module, "write_board", also_unknown_owner)
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 def test_a_game_whose_every_pick_fails_costs_the_files_of_a_game_whose_none_does(monkeypatch: pytest.MonkeyPatch) -> None:
     """Before, a failing file was halved down to single states, each a whole validation: twice as many files as
     place states, where a clean game takes a file per ~400."""

@@ -151,6 +151,7 @@ def _params() -> list:
     return [pytest.param(p, id=game_id(p)) for p in games] + [pytest.param(p, id=game_id(p), marks=pytest.mark.slow) for p in slow]
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("path", _params())
 def test_every_claim_the_notes_make_holds_in_the_written_game(path: Path) -> None:
     try:

@@ -110,6 +110,7 @@ def _candidate_picks(session: Session, draw: st.DataObject) -> list[Pick]:
     return candidates
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_push_takes_a_pick_exactly_when_is_legal_says_it_is_legal(data: st.DataObject) -> None:
@@ -402,6 +403,7 @@ def test_result_leaves_the_session_as_it_was_and_gives_the_same_game_each_time()
     assert len(session.steps) == len(before[2]) - 1
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_a_copy_is_the_same_position_and_goes_its_own_way(data: st.DataObject) -> None:

@@ -1238,6 +1238,7 @@ STATE_EDITS = {
 OPTION_IN_INITIALIZE = (STATE_EDITS["owner"][0], STATE_EDITS["owner"][0] + '<option name="x" value="99999999999"/>')
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 def test_the_matrix_validator_judges_every_version_of_a_game_as_validate_tree_does(dtd: Path) -> None:
     """One Validator judges the game, then each mutation of the name and duplicate cases and each edit of its
     starting state, each followed by the game again: a finding kept from an earlier file where the file's own

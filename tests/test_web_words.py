@@ -82,6 +82,7 @@ def scripted(draft: str, tmp_path: Path):
     yield "complete", Room(folder / "draft.toml", MAPS_DIR)
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("draft", DRAFTS)
 def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_hash(draft: str, tmp_path: Path) -> None:
     found: list[str] = []
@@ -122,6 +123,7 @@ def unnamed_fields(html: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("draft", DRAFTS)
 def test_every_field_and_button_of_every_page_has_a_name_a_screen_reader_says(draft: str, tmp_path: Path) -> None:
     """Issue 43: "placement and bid selects have no accessible names"."""

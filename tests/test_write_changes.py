@@ -253,6 +253,7 @@ def _random_changes(game: Game, seed: str) -> None:
             pass
 
 
+@pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_every_way_of_reading_a_game_gives_the_same_board_and_after_the_same_changes_the_same_bytes(path: Path) -> None:
     # The read path's shortcuts (issue 45 item 6) against the plain one: a game read afresh; the game load() keeps,

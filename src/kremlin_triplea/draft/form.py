@@ -52,12 +52,13 @@ def answers_of(values: Sequence[str]) -> tuple[Answer, ...]:
 
 
 def place_answers(state: DraftState, places: Sequence[str]) -> tuple[Answer, ...]:
-    """Places as choices: the game's name, and the rule text's names for it (Venezuela, Seazone 19) as answers too."""
+    """Places as choices: the game's name, and the rule text's names for it (Venezuela, Seazone 19) as answers too;
+    labelled as a list shows them (a numbered sea zone with the coast it lies off)."""
     aliases: dict[str, list[str]] = {}
     for rule, game in state.profile.places.items():
         if rule != game:
             aliases.setdefault(game, []).append(rule)
-    return tuple(Answer(place, (place, *sorted(aliases.get(place, ()))), state.names.shown(place)) for place in places)
+    return tuple(Answer(place, (place, *sorted(aliases.get(place, ()))), state.names.listed(place)) for place in places)
 
 
 class Unanswered(ValueError):

@@ -183,6 +183,20 @@ class Names:
         rule = self._rule_name.get(game_name)
         return f"{game_name} ({rule})" if rule else game_name
 
+    def listed(self, game_name: str) -> str:
+        """A place as a choice list shows it: :meth:`shown`, and for a sea zone whose name is only a number ("5 Sea
+        Zone"), the coast it lies off, which the board gives (its land neighbours, the most valuable first, at most
+        two): a host looks for "off Norway", not for a number printed on the map's art."""
+        shown = self.shown(game_name)
+        if game_name not in self.board.nodes or not self.board.nodes[game_name]["water"] or _has_own_words(game_name):
+            return shown
+        coast = [p for p in self.board.neighbours(game_name) if not self.board.nodes[p]["water"]]
+        if not coast:
+            return shown
+        coast.sort(key=lambda p: (-self.board.nodes[p]["production"], p))
+        off = f"off {' and '.join(coast[:2])}"
+        return f"{shown[:-1]}; {off})" if shown.endswith(")") else f"{shown} ({off})"
+
     def _resolve(self, kind: str, name: object, index: dict[str, str], where: str | None, suggest: list[str] | None = None) -> str:
         if not isinstance(name, str):
             raise UnknownNameError(kind, str(name), set(index.values()), where=where)
@@ -194,6 +208,15 @@ class Names:
             # Accepted and listed, a rule-text alias is never offered as "did you mean": the game's own name is.
             offered = game_names if suggest is None else suggest
             raise UnknownNameError(kind, name, accepted, where=where, within=self.board.game_name or None, suggest=offered) from None
+
+
+#: Words every sea zone's name may carry that tell nothing of where it is.
+_SEA_ZONE_WORDS = frozenset({"sea", "zone", "seazone", "sz"})
+
+
+def _has_own_words(sea_zone: str) -> bool:
+    """Whether a sea zone's name says where it is ("SZ 3 Labrador Sea", "Bay of Biscay"), not only its number."""
+    return any(word not in _SEA_ZONE_WORDS for word in re.findall(r"[^\W\d_]+", sea_zone.lower()))
 
 
 def _same_role(name: str) -> list[str]:
