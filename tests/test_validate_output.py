@@ -376,3 +376,34 @@ def test_the_draft_room_refuses_a_base_game_triplea_refuses_before_anyone_drafts
         == f"{game}:{line}: the base game is not one TripleA loads: UnitAttachment option canBlitz: 'maybe' is neither true nor false; TripleA refuses to load the game"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["draft.toml", "maybe.xml"]  # no room file, no keys
+
+
+@pytest.mark.engine
+def test_validate_engine_on_a_file_the_tool_does_not_read_prints_triplea_27s_verdict_beside_the_reason(tmp_path: Path) -> None:
+    from support.triplea27 import JAR_27
+
+    game = tmp_path / "deep.xml"
+    game.write_bytes(SAFETY_REFUSALS["elements nested 300 deep"]())
+    result = validate(game, "--engine", "--triplea", str(JAR_27))
+    assert result.exit_code == 2, result.output
+    assert result.stdout.startswith(f"engine: TripleA 2.7.15472 at {JAR_27.parent} (--triplea) on Java ") and result.stdout.endswith(": reads\n")
+    assert result.stderr.count("\n") == 1 and "TripleA would load it, but this tool" in result.stderr
+
+
+@pytest.mark.engine
+def test_a_refusal_that_says_triplea_would_load_what_27_refuses_is_reported_as_a_bug(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entity bound made wrong on purpose (100,000 expansions): 64,000 are then said to load, which 2.7 refuses."""
+    from kremlin_triplea.gamefile import entities
+    from support.triplea27 import JAR_27
+
+    monkeypatch.setattr(entities, "MOST_ENTITY_EXPANSIONS", 100_000)
+    game = tmp_path / "entities.xml"
+    game.write_bytes(ENTITIES_BEYOND_TRIPLEAS_BOUND["64,000 entity expansions"]())
+    result = validate(game, "--engine", "--triplea", str(JAR_27))
+    assert result.exit_code == 2, result.output
+    report, refusal = result.stderr.splitlines()
+    assert report.startswith(
+        f"{game}: validate and TripleA 2.x disagree, a bug of validate or of the engine (please report it with this file): validate says TripleA would load it ({game}"
+    )
+    assert ": declares XML entities; TripleA would load it (they expand 64,000 times to 64,000 characters, within its parser's bounds)" in report
+    assert "JAXP00010001" in report and refusal.startswith(f"kremlin-triplea: error: {game}:")

@@ -3,6 +3,7 @@ with --engine, TripleA 2.x's own verdict beside ours (issue 44 items 4 and 5).""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -67,7 +68,12 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bo
         raise InputError("--engine runs TripleA 2.x, whose verdict is beside ours for 2.x: use it without --for 1.9")
     path = resolve_game(game, _maps_dir(ctx))
     installation = _engine_installation(triplea) if engine else None  # before any work: where it looked, if none
-    document = XmlDocument.read(path)
+    try:
+        document = XmlDocument.read(path)
+    except InputError as refused:
+        if installation is not None:  # the engine's word on a file this tool does not read, beside our reason
+            _engine_beside_our_refusal(path, str(refused), installation)
+        raise
     problems = validate_tree(document.root, str(path), dtd=dtd, engine=judge)
     for line in report_lines(problems, every=every):
         click.echo(line)
@@ -114,6 +120,31 @@ def _engine_beside_ours(path: Path, problems, installation) -> bool:
         err=True,
     )
     return True
+
+
+#: How a refusal to read a file says what TripleA would do with it (gamefile/safe.py, gamefile/entities.py).
+_SAYS_TRIPLEA_LOADS = "TripleA would load it"
+_SAYS_TRIPLEA_REFUSES = re.compile(r"TripleA's (?:XML )?parser (?:too )?refuses|TripleA's parser refuses that too")
+
+
+def _engine_beside_our_refusal(path: Path, refused: str, installation) -> None:
+    """Print TripleA 2.x's verdict on a file this tool does not read, and a bug report line where our refusal says
+    whether TripleA loads it and the engine does otherwise."""
+    from kremlin_triplea.engine.judge import judge_with_triplea2
+
+    theirs = judge_with_triplea2([path], installation=installation)[0]
+    click.echo(f"engine: {theirs}")
+    if _SAYS_TRIPLEA_LOADS in refused and theirs.verdict == REFUSES:
+        said = "TripleA would load it"
+    elif _SAYS_TRIPLEA_REFUSES.search(refused) and theirs.verdict != REFUSES:
+        said = "TripleA refuses it"
+    else:
+        return
+    click.echo(
+        f"{path}: validate and TripleA 2.x disagree, a bug of validate or of the engine (please report it with this file): "
+        f"validate says {said} ({refused}); {theirs.engine} {theirs.verdict}" + (f" ({theirs.why})" if theirs.why else ""),
+        err=True,
+    )
 
 
 def our_verdict(problems) -> tuple[str, list[str]]:
