@@ -407,3 +407,17 @@ def test_a_refusal_that_says_triplea_would_load_what_27_refuses_is_reported_as_a
     )
     assert ": declares XML entities; TripleA would load it (they expand 64,000 times to 64,000 characters, within its parser's bounds)" in report
     assert "JAXP00010001" in report and refusal.startswith(f"kremlin-triplea: error: {game}:")
+
+
+@pytest.mark.engine
+def test_a_misreading_the_engines_checks_do_not_see_is_no_disagreement(tmp_path: Path) -> None:
+    """Units placed for a player the game lacks: 2.7 reads the game and makes them neutral; validate says so (exit 1)."""
+    from support.triplea27 import JAR_27
+
+    game = tmp_path / "neutral-units.xml"
+    game.write_text(re.sub(r'(<unitPlacement [^>]*owner=)"Germans"', r'\1"Germens"', AA50_1941.read_text(), count=1))
+    result = validate(game, "--engine", "--triplea", str(JAR_27))
+    assert result.exit_code == 1, result.output
+    assert "TripleA silently makes these units neutral" in result.stdout and result.stdout.count("engine: ") == 2
+    assert "engine: its parser and GameParsingValidation accept what validate says TripleA misreads" in result.stdout
+    assert "disagree" not in result.output and result.stderr == f"1 error in {game} for TripleA 2.x\n"

@@ -110,7 +110,7 @@ def _engine_beside_ours(path: Path, problems, installation) -> bool:
     click.echo(f"engine: {theirs}")
     agree = agrees(theirs.verdict, ours, theirs.why, errors)
     if agree is None:
-        click.echo("engine: its parser and GameParsingValidation do not show what validate says it misreads (that shows in play)")
+        click.echo("engine: its parser and GameParsingValidation accept what validate says TripleA misreads; they do not check that reading")
     if agree is not False:
         return False
     said = ours + (f" ({errors[0]})" if errors else "")
