@@ -53,9 +53,11 @@ def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bo
     TripleA refuses or misreads. Warnings (what TripleA accepts and ignores:
     a connection or an attachment given twice) pass, unless --strict. Notes
     (what the other TripleA cannot read, each way GAME breaks game.dtd)
-    never fail. With --engine, a line with TripleA 2.x's verdict (reads,
-    refuses or misreads, and its reason), and where it differs from ours a
-    line reporting the disagreement as a bug.
+    never fail. A file this tool does not read for its own safety (beyond
+    64 MiB, nested too deep, entities) is one line saying why, and whether
+    TripleA would load it (exit 2). With --engine, a line with TripleA 2.x's
+    verdict (reads, refuses or misreads, and its reason), and where it
+    differs from ours a line reporting the disagreement as a bug.
     """
     from kremlin_triplea.check.validate import errors, validate_tree
     from kremlin_triplea.gamefile.document import XmlDocument
