@@ -122,7 +122,7 @@ def test_oversized_file_is_refused(tmp_path: Path) -> None:
 
     big = tmp_path / "big.xml"
     big.write_bytes(b"<game>" + b" " * 2000 + b"</game>")
-    with pytest.raises(InputError, match="limit for a game file is 1,000 bytes"):
+    with pytest.raises(InputError, match="TripleA would load it, but this tool reads no game file beyond 1,000 bytes"):
         read_bytes(big, max_bytes=1000)
 
 

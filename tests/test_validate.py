@@ -1095,7 +1095,7 @@ def test_the_validate_command_judges_for_the_engine_asked(tmp_path: Path) -> Non
     assert for_2.exit_code == 0, for_2.output
     assert f"{game}:33: note: TripleA 1.9 cannot read this: uses 2.x variables" in for_2.output
     assert f"{game}: valid for TripleA 2.x (" in for_2.output
-    for_19 = CliRunner().invoke(main, ["validate", "--engine", "1.9", str(game)])
+    for_19 = CliRunner().invoke(main, ["validate", "--for", "1.9", str(game)])
     assert for_19.exit_code == 1
     assert f"{game}:33: TripleA 1.9 cannot read this: uses 2.x variables" in for_19.output
     assert f"in {game} for TripleA 1.9" in for_19.output

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from kremlin_triplea.assistant.asking import Choice
+from kremlin_triplea.check.gate import check_base_game
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.errors import KremlinError, possessive
 from kremlin_triplea.gamefile.locate import MapFolder, default_maps_dir, installed_maps
@@ -136,6 +137,7 @@ def ask_setup(conversation: Conversation, maps_dir: Path | None, profile: Profil
         game = conversation.choose("game> ", choices, default=choices[0], refuse=lambda answer: _not_fitting(answer, ruleset))
         try:  # opened as the draft will be: what would refuse it refuses it now, and what apply would warn of is said now
             trial = open_session(Path("draft.toml"), new_draft_data(ruleset, game, ruleset.sides[0], ruleset.picks.default), folder, None, profile)
+            check_base_game(trial.game.document)  # as apply refuses it
         except KremlinError as error:
             say(f"  refused: {error}")
             continue

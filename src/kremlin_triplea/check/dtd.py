@@ -38,8 +38,8 @@ _VARIABLE_DTD_MESSAGES = re.compile(
 _SAID_BETTER = {etree.ErrorTypes.DTD_UNKNOWN_ID, etree.ErrorTypes.DTD_ID_REDEFINED, etree.ErrorTypes.DTD_ATTRIBUTE_VALUE}
 
 
-def dtd_notes(root: etree._Element, dtd: Path, reported_lines: set[int | None]) -> list[tuple[int, str]]:
-    """Each kind of way the document breaks ``dtd``, once, as (first line, message with how many places).
+def dtd_notes(root: etree._Element, dtd: Path, reported_lines: set[int | None]) -> list[tuple[int, str, str]]:
+    """Each way the document breaks ``dtd``, once, as (first line, message with how many places, libxml2's error type).
 
     TripleA 1.9 validates every game file against its DTD, prints the errors
     and loads the game anyway; 2.x reads no DTD. What the 2.x variables note
@@ -53,12 +53,18 @@ def dtd_notes(root: etree._Element, dtd: Path, reported_lines: set[int | None]) 
     if stripped is not None and schema.validate(stripped.getroottree()):
         return []  # only text the engine ignores (its other errors are reported from the copy, by the same lines)
     kinds: dict[str, list[int]] = {}
+    types: dict[str, str] = {}
     for error in schema.error_log:
         if _VARIABLE_DTD_MESSAGES.search(error.message) or (error.type in _SAID_BETTER and error.line in reported_lines):
             continue
         kinds.setdefault(error.message, []).append(error.line)
+        types.setdefault(error.message, error.type_name)
     return [
-        (lines[0], f"does not follow game.dtd (TripleA 1.9 prints this and loads the game): {message}" + (f" ({len(lines)} places)" if len(lines) > 1 else ""))
+        (
+            lines[0],
+            f"does not follow game.dtd (TripleA 1.9 prints this and loads the game): {message}" + (f" ({len(lines)} places)" if len(lines) > 1 else ""),
+            types[message],
+        )
         for message, lines in kinds.items()
     ]
 

@@ -87,7 +87,7 @@ from kremlin_triplea.check.structure_checks import (
 )
 
 # The verdict, and the engines and game.dtd a caller asks it for (at home in check/game_index.py and check/dtd.py).
-__all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "lined", "unlined", "validate_tree"]
+__all__ = ["ENGINES", "TRIPLEA_2", "TRIPLEA_19", "Problem", "added_problems", "assemble", "errors", "find_dtd", "kind_of", "lined", "unlined", "validate_tree"]
 
 ERROR = "error"
 WARNING = "warning"
@@ -103,6 +103,9 @@ class Problem:
     line: int | None
     message: str
     severity: str = attrs.field(default=ERROR, validator=attrs.validators.in_((ERROR, WARNING, NOTE)))
+    #: What kind of finding it is: the same for two findings that differ only in the names, numbers and lines they
+    #: cite (the check that found it and its message's shape; game.dtd's error type), so a report can group them.
+    kind: str = attrs.field(default="", eq=False)
 
     @property
     def is_error(self) -> bool:
@@ -139,11 +142,15 @@ def assemble(
     file: str, found: dict[Callable, list[tuple[int | None, str]]], refusals: list[tuple[int | None, str]], engine: str, root: etree._Element, dtd: Path | None
 ) -> list[Problem]:
     """The problems of each check's findings (by line), TripleA 1.9's refusals and the DTD's notes, by line."""
-    problems = [Problem(file, line, message, WARNING if check in WARNING_CHECKS else ERROR) for check in CHECKS for line, message in found[check]]
-    problems += [Problem(file, line, message, ERROR if engine == TRIPLEA_19 else NOTE) for line, message in refusals]
+    problems = [
+        Problem(file, line, message, WARNING if check in WARNING_CHECKS else ERROR, kind_of(check.__name__, message))
+        for check in CHECKS
+        for line, message in found[check]
+    ]
+    problems += [Problem(file, line, message, ERROR if engine == TRIPLEA_19 else NOTE, kind_of("triplea19_refusals", message)) for line, message in refusals]
     if dtd is not None:
         reported = {p.line for p in problems}
-        problems += [Problem(file, line, message, NOTE) for line, message in dtd_notes(root, dtd, reported)]
+        problems += [Problem(file, line, message, NOTE, f"game.dtd: {error_type}") for line, message, error_type in dtd_notes(root, dtd, reported)]
     return sorted(problems, key=lambda p: p.line or 0)
 
 
@@ -172,6 +179,15 @@ def added_problems(base: Iterable[Problem], problems: Iterable[Problem]) -> list
         else:
             fresh.append(problem)
     return fresh
+
+
+#: What a message cites rather than says: a quoted name, a number (a line, a count, a value).
+_CITED = re.compile(r"'[^']*'|\"[^\"]*\"|[-+]?\d+")
+
+
+def kind_of(check: str, message: str) -> str:
+    """The kind of a ``check``'s finding: the check and its message with the names and numbers it cites left out."""
+    return f"{check}: {_CITED.sub('_', message)}"
 
 
 def lined(findings: Iterable[Finding]) -> list[tuple[int | None, str]]:

@@ -166,6 +166,7 @@ def draft_command(
     from kremlin_triplea.assistant.session import Conversation
     from kremlin_triplea.assistant.setup import ask_setup
     from kremlin_triplea.assistant.terminal import terminal_for_stdin
+    from kremlin_triplea.check.gate import check_base_game
     from kremlin_triplea.errors import InputError
     from kremlin_triplea.session import open_session
     from kremlin_triplea.tools.outputs import apply_file, finish_draft
@@ -188,6 +189,7 @@ def draft_command(
         else:
             data, players = ask_setup(conversation, maps_dir, profile)
             session = open_session(path, data, maps_dir, players, profile)
+        check_base_game(session.game.document)  # as apply refuses it, before the players draft on it
         session.file_header = DRAFT_FILE_HEADER
         if resume is None or whole:  # a draft resumed short of its picks is left as it is until a pick is made again
             session.save()

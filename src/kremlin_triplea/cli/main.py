@@ -47,6 +47,7 @@ LAZY_COMMANDS = {
     "serve": "kremlin_triplea.cli.serve:serve_command",
     "uninstall": "kremlin_triplea.cli.install:uninstall_command",
     "value": "kremlin_triplea.cli.assistant:value_command",
+    "validate": "kremlin_triplea.cli.validate:validate_command",
     "verify": "kremlin_triplea.cli.verify:verify_command",
 }
 
@@ -203,53 +204,6 @@ def show_command(ctx: click.Context, game: str, as_json: bool) -> None:
         click.echo(summary_text(loaded.board, loaded.name), nl=False)
 
 
-@main.command("validate")
-@click.argument("game")
-@click.option("--dtd", type=NativePath(path_type=Path, dir_okay=False, exists=True), help="TripleA's game.dtd.")
-@click.option("--strict", is_flag=True, help="Count warnings (what TripleA accepts and ignores) as errors.")
-@click.option(
-    "--engine",
-    type=click.Choice(["2", "1.9"]),
-    default="2",
-    show_default=True,
-    help="The TripleA that judges: 2 (as 2.7 parses) or 1.9. What only the other cannot read is a note.",
-)
-@click.pass_context
-def validate_command(ctx: click.Context, game: str, dtd: Path | None, strict: bool, engine: str) -> None:
-    """Report what would make TripleA refuse or misread GAME (exit 1 on an error).
-
-    Warnings (what TripleA accepts and ignores: a connection or an attachment
-    given twice) are shown but pass, unless --strict. Notes (what the other
-    TripleA cannot read, each way GAME breaks game.dtd, one line per kind)
-    never fail.
-    """
-    from kremlin_triplea.check.validate import errors, validate_tree
-    from kremlin_triplea.gamefile.document import XmlDocument
-    from kremlin_triplea.gamefile.locate import resolve_game
-
-    path = resolve_game(game, _maps_dir(ctx))
-    document = XmlDocument.read(path)
-    problems = validate_tree(document.root, str(path), dtd=dtd, engine=engine)
-    for problem in problems:
-        click.echo(str(problem))
-    failing = errors(problems, strict=strict)
-    warnings = sum(p.severity == "warning" for p in problems)
-    notes = sum(p.severity == "note" for p in problems)
-    counted = ", ".join(_count(n, kind) for n, kind in ((warnings, "warning"), (notes, "note")) if n)
-    judge = f"TripleA {engine}" if engine != "2" else "TripleA 2.x"
-    if failing:
-        strictly = " (--strict: warnings count as errors)" if strict and warnings else ""
-        click.echo(
-            f"{', '.join([_count(sum(p.is_error for p in problems), 'error'), *([counted] if counted else [])])}{strictly} in {path} for {judge}", err=True
-        )
-        sys.exit(1)
-    click.echo(f"{path}: valid for {judge}" + (f" ({counted})" if warnings or notes else ""))
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 @main.command("apply")
 @click.argument("draft", type=NativePath(path_type=Path, dir_okay=False))
 @click.option("--game", "game_spec", help="The base game (a path, or MAP/GAME); overrides the draft's `game`.")
@@ -374,12 +328,14 @@ def options_command(ruleset_name: str) -> None:
 @profile_option
 def legal_command(ctx: click.Context, draft: Path, game_spec: str | None, profile) -> None:
     """Every legal choice for the next pick of DRAFT, given its picks so far."""
+    from kremlin_triplea.check.gate import check_base_game
     from kremlin_triplea.draft.legal import describe
     from kremlin_triplea.session import Session
 
     # The draft's steps pushed onto a session as apply pushes them; the next pick is asked about, so a bid that
     # cannot be taken yet (or no longer) is set aside, not the answer.
     session = Session.open(draft, game_spec=game_spec, maps_dir=_maps_dir(ctx), profile=profile, set_bid_aside=True)
+    check_base_game(session.game.document)  # no choice is legal on a base game apply refuses
     for warning in session.warnings:
         warn(warning)
     for line in describe(session.next_pick()):

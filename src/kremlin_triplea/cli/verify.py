@@ -21,8 +21,9 @@ from kremlin_triplea.cli.common import maps_dir as _maps_dir
     type=NativePath(path_type=Path),
     help="The TripleA installation, 1.9 or 2.x (folder or jar), to use; default: $KREMLIN_TRIPLEA, else the newest 2.x where TripleA installs (~/TripleA, /opt/TripleA, Program Files\\TripleA, /Applications/TripleA.app, ...), else Debian's 1.9.",
 )
+@click.option("--all", "--verbose", "every", is_flag=True, help="List every finding, one a line, instead of one line per kind.")
 @click.pass_context
-def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int, triplea: Path | None) -> None:
+def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int, triplea: Path | None, every: bool) -> None:
     """Check GAME: what TripleA would refuse or misread; with --engine, that TripleA reads what we wrote and plays it.
 
     GAME is a path or MAP/GAME. For a game this tool wrote, only what it adds
@@ -33,11 +34,12 @@ def verify_command(ctx: click.Context, game_spec: str, engine: bool, rounds: int
     """
     from kremlin_triplea.check.validate import errors
     from kremlin_triplea.gamefile.locate import resolve_game
+    from kremlin_triplea.report.findings import report_lines
 
     game = resolve_game(game_spec, _maps_dir(ctx))
     problems, base = _findings(game, _maps_dir(ctx))
-    for problem in problems:
-        click.echo(str(problem))
+    for line in report_lines(problems, every=every):  # as validate says them: one line per kind
+        click.echo(line)
     failed = bool(errors(problems))
     counted = f"{len(errors(problems))} error(s), {len(problems) - len(errors(problems))} warning(s)" if problems else "valid"
     click.echo(f"{game}: {counted} (our validator{f'; beyond those of its base game {base}' if base else ''})")

@@ -18,6 +18,11 @@ A request is one of
   ``game_over`` (the engine declared a victory), ``error`` (the first exception thrown by a step) and ``exceptions``
   (that one, every exception left uncaught in an engine thread, such as an AI's, and every error the engine only
   logged, such as BattleTracker's "... This is a bug.", as ``logged: LOGGER: MESSAGE``);
+- ``{"judge": GAME}``: the engine's verdict on a game file (``validate --engine``): ``verdict`` ``refuses`` (the game
+  selector does not parse it, or ``GameParsingValidation`` objects: ``why`` is the engine's reason, its first
+  objection), ``misreads`` (it parses, but a game property holds a value its reader cannot cast: each of
+  ``Properties``' getters is called on the parsed game, as play would; ``why`` the getter and the exception) or
+  ``reads``;
 - ``{"conditions": GAME}``: how the engine resolved the condition names of each rules attachment (``conditions``:
   player -> attachment -> condition name -> the player whose attachment it turned out to be).
 
@@ -115,6 +120,8 @@ class _Engine:
             return self.save(request["save"], request["to"], request.get("bot_maps"))
         if "conditions" in request:
             return self.conditions(request["conditions"])
+        if "judge" in request:
+            return self.judge(request["judge"])
         return self.read(request["read"])
 
     def parse(self, game: str) -> tuple[Any, list[str]]:
@@ -131,6 +138,32 @@ class _Engine:
     def read(self, game: str) -> dict[str, Any]:
         data, validation = self.parse(game)
         return {"validation": validation, **_state(data)}
+
+    def judge(self, game: str) -> dict[str, str]:
+        """2.x's verdict on ``game``: whether the game selector refuses it, play misreads a property of it, or it reads."""
+        from jpype import JClass, JException
+
+        try:
+            data, validation = self.parse(game)
+        except _Refused as refused:
+            return {"verdict": "refuses", "why": str(refused)}
+        except JException as error:
+            return {"verdict": "refuses", "why": _root_cause(error)}
+        if validation:
+            return {"verdict": "refuses", "why": f"GameParsingValidation: {validation[0]}"}
+        # A property of the wrong type (Low Luck="yes") is kept as text and fails the getter play calls on it.
+        modifier = JClass("java.lang.reflect.Modifier")
+        for getter in JClass("games.strategy.triplea.Properties").class_.getDeclaredMethods():
+            parameters = getter.getParameterTypes()
+            if len(parameters) != 1 or str(parameters[0].getSimpleName()) != "GameProperties":
+                continue
+            if not (modifier.isStatic(getter.getModifiers()) and modifier.isPublic(getter.getModifiers())):
+                continue
+            try:
+                getter.invoke(None, data.getProperties())
+            except JException as error:
+                return {"verdict": "misreads", "why": f"Properties.{getter.getName()}: {_root_cause(error)}"}
+        return {"verdict": "reads", "why": ""}
 
     def conditions(self, game: str) -> dict[str, Any]:
         """How the engine resolved the condition names of every rules attachment: player -> attachment -> condition

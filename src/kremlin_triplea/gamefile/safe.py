@@ -36,10 +36,19 @@ from pathlib import Path
 from lxml import etree
 
 from kremlin_triplea.errors import InputError
+from kremlin_triplea.gamefile.entities import entities_refused
 
 #: The largest published game file we know of is 3.3 MB; 64 MiB leaves room
 #: for any real map and refuses a file that could only be an attack or a mistake.
 MAX_FILE_BYTES = 64 * 1024 * 1024
+
+#: What :func:`read_bytes` reads unless told: a TripleA game file, which TripleA itself reads without the bounds below.
+GAME_FILE = "game file"
+
+#: Why this tool refuses, within bounds no real game comes near, a file TripleA's parser (the JDK's) would still load:
+#: bigger than MAX_FILE_BYTES, nested deeper or with a longer value than libxml2's safe limits (lxml without
+#: huge_tree), or declaring entities. TripleA 2.7 loads each (tests/test_validate_output.py asks it).
+SAFE_BOUNDS_WHY = "the largest published game is 3.3 MB and none nests more than 5 deep; the bound keeps a hostile file from exhausting memory or time"
 
 #: Temporary files are named ``.<target name>.kremlin-<pid>-<random>.tmp``: the
 #: pid lets a later run beside them tell a dead writer's leftovers from a live one's.
@@ -71,7 +80,7 @@ def _os_error_text(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "game file") -> bytes:
+def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = GAME_FILE) -> bytes:
     """The file's bytes, refusing missing, unreadable, special and oversized files.
 
     The file is opened without blocking and checked to be a regular file before
@@ -93,7 +102,7 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "game
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"is {_kind(info.st_mode)}, not a {what}; only regular files are read", where=where)
         if info.st_size > max_bytes:
-            raise InputError(f"file is {info.st_size:,} bytes; the limit for a {what} is {max_bytes:,} bytes", where=where)
+            raise InputError(f"file is {info.st_size:,} bytes; {_size_limit(what, max_bytes)}", where=where)
         chunks, total = [], 0
         while True:
             chunk = os.read(descriptor, 1 << 20)
@@ -101,13 +110,20 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES, what: str = "game
                 break
             total += len(chunk)
             if total > max_bytes:
-                raise InputError(f"file grew past the limit for a {what} ({max_bytes:,} bytes) while being read", where=where)
+                raise InputError(f"file grew past {max_bytes:,} bytes while being read; {_size_limit(what, max_bytes)}", where=where)
             chunks.append(chunk)
         return b"".join(chunks)
     except OSError as error:
         raise InputError(f"cannot read: {_os_error_text(error)}", where=where) from None
     finally:
         os.close(descriptor)
+
+
+def _size_limit(what: str, max_bytes: int) -> str:
+    """Why a file is not read for its size: for a game file, that TripleA would load it and why this tool does not."""
+    if what == GAME_FILE:
+        return f"TripleA would load it, but this tool reads no {what} beyond {max_bytes:,} bytes ({SAFE_BOUNDS_WHY})"
+    return f"the limit for a {what} is {max_bytes:,} bytes"
 
 
 def read_text(path: Path, *, max_bytes: int = 16 * 1024 * 1024, what: str = "file") -> str:
@@ -146,13 +162,12 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
         line = error.lineno or error.position[0]
         # libxml2 ends some messages with a newline ("Char 0x0 out of allowed range\n" for a NUL byte): one line.
         message = " ".join((error.msg or str(error)).split())
-        raise InputError(f"malformed XML: {message}", where=f"{where}:{line}") from None
+        if "entity amplification" in message or "entity reference loop" in message:
+            raise InputError(entities_refused(data), where=f"{where}:{line}") from None
+        raise InputError(_beyond_safe_limits(message) or f"malformed XML: {message}", where=f"{where}:{line}") from None
     internal = tree.docinfo.internalDTD
     if internal is not None and any(True for _ in internal.iterentities()):
-        raise InputError(
-            "declares XML entities; TripleA game files never do, and they are refused because they can expand without limit",
-            where=where,
-        )
+        raise InputError(entities_refused(data), where=where)
     # With an external DOCTYPE (``SYSTEM "game.dtd"``) that is not loaded, libxml2 keeps an
     # undeclared reference such as &nbsp; as a node that every reader would silently drop.
     # TripleA's parser refuses the file ("The entity "nbsp" was referenced, but not declared").
@@ -179,6 +194,25 @@ MAX_NAME_LENGTH = 1_000
 _LONG_RUN = re.compile(rb"<[^<]{%d}" % (MAX_NAME_LENGTH + 1))
 _START_TAG = re.compile(rb"""<([^\s/>!?][^\s/>]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*/?>""")
 _ATTRIBUTE_NAME = re.compile(rb"""\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
+#: libxml2's words when a file breaks its safe limits (lxml without huge_tree; see SAFE_BOUNDS_WHY), and what it broke.
+_SAFE_LIMITS = (
+    (re.compile(r"Excessive depth in document: (\d+)"), "elements are nested more than {0} deep"),
+    (
+        re.compile(r"Text node too long|Buffer size limit exceeded|Comment too big|too long|too big", re.IGNORECASE),
+        "a text, comment or value is longer than 10,000,000 characters",
+    ),
+)
+
+
+def _beyond_safe_limits(message: str) -> str | None:
+    """libxml2's refusal of a file for its safe limits, said as such (None for XML that is malformed)."""
+    for pattern, said in _SAFE_LIMITS:
+        found = pattern.search(message)
+        if found is not None:
+            return f"{said.format(*found.groups())}: TripleA would load it, but this tool does not read beyond libxml2's safe bounds ({SAFE_BOUNDS_WHY})"
+    return None
 
 
 def _beyond_parser_limits(data: bytes) -> tuple[str, int] | None:

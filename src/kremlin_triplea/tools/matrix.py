@@ -35,6 +35,7 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
+from kremlin_triplea.check.gate import check_base_game
 from kremlin_triplea.draft.choices import OptionChoices
 from kremlin_triplea.draft.kinds.bid import bid_placement_problem, bid_receivers, removable_units
 from kremlin_triplea.draft.legal import bid_choices
@@ -224,6 +225,7 @@ def run_matrix(
             path = spec.path.resolve()
             game = games.get(path) or games.setdefault(path, load(path))
             try:
+                check_base_game(game.document)  # apply refuses every draft on a base game TripleA refuses or misreads
                 _run_one(report, checker, ruleset, spec, game, samples, seed, pending, list_only)
             except KremlinError as error:  # the ruleset cannot be set up on this game at all
                 report.cell(ruleset.id, "(set-up)", spec.label).errors.append(str(error))
@@ -410,6 +412,7 @@ def _run_house_set(report: Report, checker: Checker, house: Any, spec: GameSpec,
             continue
         game.reset()
         try:
+            check_base_game(game.document)  # as `house` refuses it
             add_notes(apply_house_rules(game, [HouseChoices(house.id, switches=switches, seed=seed)], profile=profile))
         except KremlinError as error:
             cell.errors.append(f"{house.id} ({what}) cannot be applied: {error}")

@@ -41,6 +41,7 @@ from typing import Any
 
 import attrs
 
+from kremlin_triplea.check.gate import check_base_game
 from kremlin_triplea.draft.choices import NextPick, OptionChoices
 from kremlin_triplea.draft.form import Form, Unanswered
 from kremlin_triplea.draft.kinds import Displaced
@@ -138,6 +139,7 @@ class Room:
         self.path = Path(draft_path)
         self.profile = profile  # ``serve --profile``: the game read with it rather than the draft's or the lookup's
         self.session: Session = open_session(self.path, None, maps_dir, profile=profile)
+        check_base_game(self.session.game.document)  # as apply refuses it, before the players draft on it
         self.session.file_header = DRAFT_HEADER
         self.sides: tuple[str, ...] = tuple(self.session.state.side_powers)
         for side in players or {}:
