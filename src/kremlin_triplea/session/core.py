@@ -30,15 +30,11 @@ from kremlin_triplea.draft.run import (
     DraftRun,
     LegalPicks,
     draft_from_dict,
-    located,
-    open_game,
-    players_from_picks,
     read_draft,
 )
 from kremlin_triplea.errors import InputError, RuleViolation
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamerules.gate import push_rules
-from kremlin_triplea.rules.house_rules import read_choices
 from kremlin_triplea.rules.profile import Profile
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.session.asking import Asking
@@ -46,7 +42,7 @@ from kremlin_triplea.session.bidding import Bidding
 from kremlin_triplea.session.declaring import Declaring
 from kremlin_triplea.session.draftfile import DraftFile
 from kremlin_triplea.session.house import HouseChoosing
-from kremlin_triplea.session.steps import Agreement, Bid, Declaration, Done, HouseRuleChoice, Step
+from kremlin_triplea.session.steps import Agreement, Bid, Declaration, Done, Step
 
 #: The draft file's keys the steps write; every other top-level key is the draft's header, kept as written.
 _STEP_KEYS = ("pick", "bid", "house_rule_choices")
@@ -80,63 +76,6 @@ class Session(Asking, Bidding, Declaring, HouseChoosing, DraftFile):
         self.bid_dropped: RuleViolation | None = None  # why the last bid withdrawn by :meth:`declare` no longer applied
         self.file_header = ""  # the comment the draft file starts with (who writes it)
         self._picks_ended = False  # :meth:`end_picks`: the picks made so far are the draft's, fewer than the rules' count
-
-    # -- opening a draft file: its steps pushed in order -------------------------------
-
-    @classmethod
-    def open(
-        cls,
-        path: Path | str,
-        *,
-        game: Game | None = None,
-        game_spec: str | None = None,
-        maps_dir: Path | str | None = None,
-        players: dict[str, str] | None = None,
-        profile: Profile | None = None,
-        set_bid_aside: bool = False,
-    ) -> Session:
-        """The draft file at ``path`` opened by pushing its steps (:meth:`from_draft`)."""
-        draft = read_draft(path)
-        return cls.from_draft(draft, game, game_spec=game_spec, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=set_bid_aside)
-
-    @classmethod
-    def from_draft(
-        cls,
-        draft: Draft,
-        game: Game | None = None,
-        *,
-        game_spec: str | None = None,
-        maps_dir: Path | str | None = None,
-        ruleset: Ruleset | None = None,
-        profile: Profile | None = None,
-        players: dict[str, str] | None = None,
-        set_bid_aside: bool = False,
-    ) -> Session:
-        """The draft's picks, declarations, bid and house-rule choices pushed in order, each refused at its line.
-
-        Groups the file leaves open among several places stay open (:meth:`open_declaration`): the players
-        declare them; :meth:`result` refuses a draft that still has one. ``set_bid_aside``: a bid the session
-        cannot take (the picks unfinished, or the board no longer allows it) is not pushed and :attr:`bid_dropped`
-        says why (a draft being made or examined: the bid is asked again, or waits for the picks), where ``apply``
-        refuses the draft.
-        """
-        game = game or open_game(draft, game_spec, maps_dir)
-        for name in draft.house_rules:  # each set's table checked first, at its lines in the file
-            read_choices(name, draft.house_rule_choices.get(name))
-        players = {**players_from_picks(draft.picks), **(players or {})}
-        session = cls(draft, game, ruleset=ruleset, profile=profile, players=players, maps_dir=maps_dir)
-        run = session.run
-        for index, section in enumerate(draft.picks, start=1):
-            with located(section.where):
-                note = section.data.get("note")
-                session.push(run.parse_pick(index, section), note=note if isinstance(note, str) else None)
-        if draft.bid is not None:
-            session._push_written_bid(draft.bid, set_aside=set_bid_aside)
-        tables = draft.root.data.get("house_rule_choices", {}) if draft.root is not None else {}
-        for set_id in draft.root.data.get("house_rules", []) if draft.root is not None else []:
-            if set_id in tables:
-                session.push(HouseRuleChoice.of(set_id, tables[set_id]))
-        return session
 
     # -- what it is now ----------------------------------------------------------------
 
