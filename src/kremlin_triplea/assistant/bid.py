@@ -51,9 +51,8 @@ class BidQuestions:
                 session.save()
                 return
             session.withdraw_bid()
-        elif session.bid_dropped is not None:
-            say(f"The saved bid no longer applies ({session.bid_dropped}); a new bid is asked.")
-            session.bid_dropped = None
+        elif (dropped := session.take_dropped_bid()) is not None:
+            say(f"The saved bid no longer applies ({dropped}); a new bid is asked.")
         say(f"The bid ({bid_rules.source}): positive, the {bid_rules.placing_side} place units worth it; negative, {_negative_bid_words(bid_rules)}.")
         phase_powers = session.bid_phase_powers
         if phase_powers:

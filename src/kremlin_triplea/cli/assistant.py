@@ -188,9 +188,8 @@ def draft_command(
             terminal.say(f"Resuming {resume}: {len(session.picks)} of {session.total_picks} picks made" + (", and a bid." if had_bid else "."))
         else:
             data, players = ask_setup(conversation, maps_dir, profile)
-            session = open_session(path, data, maps_dir, players, profile)
+            session = open_session(path, data, maps_dir, players, profile, file_header=DRAFT_FILE_HEADER)
         check_base_game(session.game.document)  # as apply refuses it, before the players draft on it
-        session.file_header = DRAFT_FILE_HEADER
         if resume is None or whole:  # a draft resumed short of its picks is left as it is until a pick is made again
             session.save()
         conversation.session = session
@@ -230,7 +229,7 @@ def _resumed(path: Path, maps_dir: Path, profile, terminal):  # noqa: ANN001, AN
     from kremlin_triplea.session import open_session
 
     try:
-        return open_session(path, None, maps_dir, profile=profile), True
+        return open_session(path, None, maps_dir, profile=profile, file_header=DRAFT_FILE_HEADER), True
     except KremlinError as refused:
         data = read_toml(path)  # a file that does not parse is refused by its own error, as before
         picks = data.get("pick")
@@ -238,12 +237,12 @@ def _resumed(path: Path, maps_dir: Path, profile, terminal):  # noqa: ANN001, AN
             raise
         header = {k: v for k, v in data.items() if k not in ("pick", "bid")}
         try:
-            session = open_session(path, {**header, "pick": []}, maps_dir, profile=profile)
+            session = open_session(path, {**header, "pick": []}, maps_dir, profile=profile, file_header=DRAFT_FILE_HEADER)
         except KremlinError:
             raise refused from None  # not a pick's fault: the file's header
         for count in range(1, len(picks) + 1):  # the first pick the rules refuse, counting as the players do
             try:
-                session = open_session(path, {**header, "pick": picks[:count]}, maps_dir, profile=profile)
+                session = open_session(path, {**header, "pick": picks[:count]}, maps_dir, profile=profile, file_header=DRAFT_FILE_HEADER)
             except KremlinError as error:
                 terminal.say(str(error))
                 later = f"picks {count} to {len(picks)}" if count < len(picks) else f"pick {count}"

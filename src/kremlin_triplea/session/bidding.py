@@ -96,6 +96,12 @@ class Bidding:
         """The bid as the draft file writes it (``[bid]``), or None."""
         return self.bid.to_toml(self.run.ruleset.bid.placing_side) if self.bid is not None else None
 
+    def take_dropped_bid(self) -> RuleViolation | None:
+        """Why the last bid withdrawn (a declaration left it without a place) no longer applied, said once: returned
+        and forgotten, so the players are told once and the bid is asked again."""
+        dropped, self.bid_dropped = self.bid_dropped, None
+        return dropped
+
     @property
     def bid_outcome(self) -> Outcome | None:
         """What the bid did on the board (None: no bid, or one waiting for the declarations)."""

@@ -300,13 +300,20 @@ def _players(done: list[Done]) -> dict[str, str]:
 
 
 def open_session(
-    path: Path, data: dict[str, Any] | None = None, maps_dir: Path | None = None, players: dict[str, str] | None = None, profile: Profile | None = None
+    path: Path,
+    data: dict[str, Any] | None = None,
+    maps_dir: Path | None = None,
+    players: dict[str, str] | None = None,
+    profile: Profile | None = None,
+    *,
+    file_header: str = "",
 ) -> Session:
     """The terminal draft's and the draft room's session: a new draft's header (``data``), or the draft file at ``path`` resumed.
 
-    ``profile`` (``--profile``) reads the game with that map profile rather than the one the draft names or the lookup finds."""
+    ``profile`` (``--profile``) reads the game with that map profile rather than the one the draft names or the lookup finds.
+    ``file_header``: the comment the draft file is written with (who writes it: the terminal, the room)."""
     draft = read_draft(path) if data is None else draft_from_dict(data, str(path))
     if draft.ruleset is None:  # the terminal draft and the draft room are for picks; house rules alone need none
         raise InputError(f"a draft of house rules only has no picks to make: `kremlin-triplea apply {path} -o GAME.xml` writes it", where=str(path))
     # A saved bid that does not apply (the picks unfinished, or the board changed under it) is asked again, not the end of the draft.
-    return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=True)
+    return Session.from_draft(draft, maps_dir=maps_dir, players=players, profile=profile, set_bid_aside=True, file_header=file_header)

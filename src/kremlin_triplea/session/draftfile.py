@@ -61,6 +61,7 @@ class DraftFile:
         profile: Profile | None = None,
         players: dict[str, str] | None = None,
         set_bid_aside: bool = False,
+        file_header: str = "",
     ) -> _Session:
         """The draft's picks, declarations, bid and house-rule choices pushed in order, each refused at its line.
 
@@ -75,6 +76,7 @@ class DraftFile:
             read_choices(name, draft.house_rule_choices.get(name))
         players = {**players_from_picks(draft.picks), **(players or {})}
         session = cls(draft, game, ruleset=ruleset, profile=profile, players=players, maps_dir=maps_dir)
+        session.file_header = file_header  # the comment the file is written with (who writes it)
         run = session.run
         for index, section in enumerate(draft.picks, start=1):
             with located(section.where):

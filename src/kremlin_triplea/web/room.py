@@ -138,9 +138,8 @@ class Room:
     def __init__(self, draft_path: Path, maps_dir: Path | None = None, players: dict[str, str] | None = None, profile: Profile | None = None) -> None:
         self.path = Path(draft_path)
         self.profile = profile  # ``serve --profile``: the game read with it rather than the draft's or the lookup's
-        self.session: Session = open_session(self.path, None, maps_dir, profile=profile)
+        self.session: Session = open_session(self.path, None, maps_dir, profile=profile, file_header=DRAFT_HEADER)
         check_base_game(self.session.game.document)  # as apply refuses it, before the players draft on it
-        self.session.file_header = DRAFT_HEADER
         self.sides: tuple[str, ...] = tuple(self.session.state.side_powers)
         for side in players or {}:
             if side not in self.sides:
@@ -324,8 +323,7 @@ class Room:
     def _reload(self) -> None:
         """The room as its files hold it (after an action that could not be saved); open pages are drawn again."""
         players = self.session.players
-        self.session = open_session(self.path, None, self.session.maps_dir, players, self.profile)
-        self.session.file_header = DRAFT_HEADER
+        self.session = open_session(self.path, None, self.session.maps_dir, players, self.profile, file_header=DRAFT_HEADER)
         self._read_waiting()
         self._moved_on()
 
@@ -428,8 +426,7 @@ class Room:
             self._settle()  # the groups after it that need no answer
             session.save()
             self._accepted()
-            if session.bid_dropped is not None:
-                error, session.bid_dropped = session.bid_dropped, None
+            if (error := session.take_dropped_bid()) is not None:
                 return f"{line}; the bid no longer applies once the units are placed ({error}): enter the bid again"
             return line
 
@@ -772,11 +769,10 @@ def new_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) ->
 
 def checked_draft(path: Path, data: dict[str, Any], maps_dir: Path | None = None) -> Session:
     """The session of a new draft file, checked (``new_draft``) and not yet written."""
-    session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir)
+    session = Session.from_draft(draft_from_dict(data, str(path)), maps_dir=maps_dir, file_header=DRAFT_HEADER)
     # The house-rule sets are refused now, not after the draft, by the check the terminal and apply make: the conflicts
     # with the ruleset's own rules (004's straits and 000 D(3)), each engine object written once, the board's invariants.
     problem = session.house_problem({})
     if problem is not None:
         raise problem
-    session.file_header = DRAFT_HEADER
     return session
