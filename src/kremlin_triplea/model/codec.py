@@ -119,6 +119,11 @@ class _Reader:
     def __init__(self, game: GameXml) -> None:
         self.game = game
         self.source = game.document.source
+        # The attachments by (type, name), in file order, found in one pass over the list: the board and the
+        # catalog each ask for a kind of them, and a walk of the list per question was a tenth of the read.
+        self.attachments: dict[tuple[str | None, str | None], list[Any]] = {}
+        for attachment in game.attachments():
+            self.attachments.setdefault((attachment.get("type"), attachment.get("name")), []).append(attachment)
 
     def _where(self, element: Any) -> str:
         return f"{self.source}:{element.sourceline}"
@@ -148,7 +153,7 @@ class _Reader:
         explicit_original: dict[str, str | None] = {}
         # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
         # A foreach template's are made as the engine makes them (variables put in): Invasion_USA.xml's capitals.
-        made = foreach.made(self.game.root, list(self.game.attachments(kind="territory", name="territoryAttachment")))
+        made = foreach.made(self.game.root, self.attachments.get(("territory", "territoryAttachment"), []))
         last_attachment = {a.get("attachTo", ""): a for a in made}
         for territory, attachment in last_attachment.items():
             if territory not in nodes:
@@ -204,7 +209,7 @@ class _Reader:
             )
         options = {
             a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
-            for a in self.game.attachments(kind="unitType", name="unitAttachment")
+            for a in self.attachments.get(("unitType", "unitAttachment"), ())
         }
         costs, common, frontiers, player_frontiers = self._costs(players)
         unit_types = {}
@@ -224,7 +229,7 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        attachments = frozenset((a.get("attachTo"), a.get("name")) for a in self.game.attachments())
+        attachments = frozenset((a.get("attachTo"), name) for (_, name), group in self.attachments.items() for a in group)
         return Catalog(
             players=players,
             unit_types=unit_types,
