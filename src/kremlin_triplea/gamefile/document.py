@@ -19,7 +19,7 @@ import codecs
 import copy
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -90,6 +90,7 @@ class XmlDocument:
         self.encoding = encoding
         self._touched: dict[etree._Element, _Touched] = {}
         self._dirty_paths: set[etree._Element] = set()
+        self._dirty_children: dict[etree._Element, list[etree._Element]] = {}
         self._spans: _Spans | None = None
         self._spans_in_order: list[Span] | None = None
         self._fork_of: XmlDocument | None = None
@@ -107,7 +108,7 @@ class XmlDocument:
         twin.source, twin.original, twin.encoding = self.source, self.original, self.encoding
         twin.tree = copy.deepcopy(self.tree)
         twin.root = twin.tree.getroot()
-        twin._touched, twin._dirty_paths = {}, set()
+        twin._touched, twin._dirty_paths, twin._dirty_children = {}, set(), {}
         twin._spans = None
         twin._spans_in_order = None
         twin._fork_of = self  # spans are borrowed from here at the first edit, if there is one
@@ -173,7 +174,7 @@ class XmlDocument:
             return self.original
         spans = self.spans()
         root_span = spans[self.root]
-        self._dirty_paths = {a for e in self._touched for a in _self_and_ancestors(e)}
+        self._dirty_paths, self._dirty_children = _paths_to(self._touched)
         out = bytearray(self.original[: root_span.start])
         self._emit(self.root, spans, out)
         out += self.original[root_span.end :]
@@ -231,8 +232,24 @@ class XmlDocument:
             out += b"\n" + indent + f"</{element.tag}>".encode(self.encoding)
             return
         out += start_tag
-        self._emit_children(element, touched, current, spans, out)
+        if touched is None:
+            self._emit_dirty_children(element, spans, out)
+        else:
+            self._emit_children(element, touched, current, spans, out)
         out += self.original[span.end_tag_start : span.end]
+
+    def _emit_dirty_children(self, element: etree._Element, spans: _Spans, out: bytearray) -> None:
+        """The content of an element no edit touched but some edit lies within: its children are its original ones
+        (adding or removing a child touches the parent), so only the children on the way to an edit are looked at,
+        in document order, and the bytes between them copied; a parent of 100,000 children is not walked."""
+        span = spans[element]
+        position = span.start_tag_end
+        for child in sorted(self._dirty_children.get(element, ()), key=lambda c: spans[c].start):
+            child_span = spans[child]
+            out += self.original[position : child_span.start]
+            self._emit(child, spans, out)
+            position = child_span.end
+        out += self.original[position : span.end_tag_start]
 
     def _emit_children(
         self,
@@ -250,12 +267,13 @@ class XmlDocument:
         following: dict[etree._Element | None, list[etree._Element]] = {}
         previous_original: etree._Element | None = None
         for child in current:
-            if child in was_there and child in spans:
+            # The children it had when first touched are original: a child is added only by touching its parent.
+            if child in was_there:
                 previous_original = child
             else:
                 following.setdefault(previous_original, []).append(child)
         surviving = [c for c in original if c in kept]
-        if surviving != [c for c in current if c in was_there and c in spans]:
+        if surviving != [c for c in current if c in was_there]:
             raise ValueError(f"<{element.tag}>: reordering original elements is not supported")
 
         child_indent = _child_indent(self.original, span, original, spans)
@@ -331,11 +349,20 @@ def attributes_of(element: etree._Element) -> dict[str, str]:
     return {attribute.attrname: str(attribute) for attribute in _ALL_ATTRIBUTES(element)}
 
 
-def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
-    node: etree._Element | None = element
-    while node is not None:
-        yield node
-        node = node.getparent()
+def _paths_to(touched: Iterable[etree._Element]) -> tuple[set[etree._Element], dict[etree._Element, list[etree._Element]]]:
+    """The touched elements and their ancestors, and each one's children among them: the paths from the root to the
+    edits, each element on them once."""
+    on_paths: set[etree._Element] = set()
+    children: dict[etree._Element, list[etree._Element]] = {}
+    for element in touched:
+        node: etree._Element | None = element
+        while node is not None and node not in on_paths:
+            on_paths.add(node)
+            parent = node.getparent()
+            if parent is not None:
+                children.setdefault(parent, []).append(node)
+            node = parent
+    return on_paths, children
 
 
 def _locate_elements(data: bytes, root: etree._Element) -> list[Span]:
