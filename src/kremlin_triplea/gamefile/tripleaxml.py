@@ -176,15 +176,6 @@ class GameXml:
     def territory_attachment(self, territory: str) -> etree._Element | None:
         return _last(self.attachments(kind="territory", attach_to=territory, name="territoryAttachment"))
 
-    def tech_attachment(self, player: str) -> etree._Element | None:
-        """The player's techAttachment as TripleA makes it: the last, a foreach template's included."""
-        concrete = list(self.attachments(kind="player", attach_to=player, name="techAttachment"))
-        templates = self._foreach_templates("player", "techAttachment")
-        if not templates:
-            return _last(iter(concrete))
-        ordered = sorted([*concrete, *templates], key=self.attachment_list.index)
-        return _last(a for a in foreach.made(self.root, ordered) if a.get("attachTo") == player)
-
     def territory_owners(self) -> Iterator[etree._Element]:
         return _elements(self._initialize_section("ownerInitialize"), "territoryOwner")
 

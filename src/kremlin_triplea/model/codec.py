@@ -183,8 +183,10 @@ class _Reader:
             if given.get("resource") == PUS and given.get("player") in pus:
                 pus[given.get("player", "")] += self._int(given, "quantity")
         techs: dict[str, frozenset[str]] = {}
+        # Each player's techAttachment as TripleA keeps it: the last, a foreach template's made as the engine makes it.
+        tech_attachments = {a.get("attachTo"): a for a in foreach.made(self.game.root, self.attachments.get(("player", "techAttachment"), []))}
         for player in catalog.players:
-            attachment = self.game.tech_attachment(player)
+            attachment = tech_attachments.get(player)
             if attachment is not None:
                 owned = {o.get("name", "") for o in attachment.iterchildren("option") if o.get("value", "").lower() == "true"}
                 techs[player] = frozenset(owned)
