@@ -122,8 +122,12 @@ class _Reader:
         # The attachments by (type, name), in file order, found in one pass over the list: the board and the
         # catalog each ask for a kind of them, and a walk of the list per question was a tenth of the read.
         self.attachments: dict[tuple[str | None, str | None], list[Any]] = {}
+        pairs: set[tuple[str | None, str | None]] = set()  # (attachTo, name) of each: the catalog's
         for attachment in game.attachments():
-            self.attachments.setdefault((attachment.get("type"), attachment.get("name")), []).append(attachment)
+            name = attachment.get("name")
+            self.attachments.setdefault((attachment.get("type"), name), []).append(attachment)
+            pairs.add((attachment.get("attachTo"), name))
+        self.attached = frozenset(pairs)
 
     def _where(self, element: Any) -> str:
         return f"{self.source}:{element.sourceline}"
@@ -231,7 +235,6 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        attachments = frozenset((a.get("attachTo"), name) for (_, name), group in self.attachments.items() for a in group)
         return Catalog(
             players=players,
             unit_types=unit_types,
@@ -240,7 +243,7 @@ class _Reader:
             frontiers=frontiers,
             player_frontiers=player_frontiers,
             technologies=tuple(self.game.technology_names()),
-            attachments=attachments,
+            attachments=self.attached,
         )
 
     def _players_spending_pus(self) -> set[str]:
