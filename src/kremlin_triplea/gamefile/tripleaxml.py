@@ -60,6 +60,7 @@ def java_int(value: int, what: str, *, where: str) -> str:
 
 
 _NONE: tuple[etree._Element, ...] = ()
+_WITH_FOREACH = etree.XPath("attachment[@foreach]")
 
 
 def _elements(parent: etree._Element | None, tag: str) -> Iterator[etree._Element]:
@@ -289,7 +290,12 @@ class GameXml:
     def _foreach_templates(self, kind: str | None, name: str) -> list[etree._Element]:
         """The ``foreach`` attachments named ``name`` (of type ``kind``; None: any), found once."""
         if (kind, name) not in self._templates:
-            self._templates[(kind, name)] = [a for a in self.attachments(kind=kind, name=name) if a.get("foreach", "").strip()]
+            # The attachments with a foreach are picked out by libxml2 (a walk of every attachment in Python was a
+            # twentieth of writing a big game), then asked as before.
+            candidates = _WITH_FOREACH(self.attachment_list) if self.attachment_list is not None else []
+            self._templates[(kind, name)] = [
+                a for a in candidates if (kind is None or a.get("type") == kind) and a.get("name") == name and a.get("foreach", "").strip()
+            ]
         return self._templates[(kind, name)]
 
     def set_tech(self, player: str, tech: str, owned: bool) -> None:
