@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _SIDE = """
 import hashlib, json, random, sys
 from pathlib import Path
+import attrs
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
@@ -43,7 +44,9 @@ for path in map(Path, json.load(sys.stdin)):
     board = game.initial
     nodes = sorted((name, sorted({**data, "units": sorted(data["units"].items(), key=repr)}.items(), key=repr)) for name, data in board.nodes.items())
     read = (nodes, sorted((k, sorted(v)) for k, v in board._adjacency.items()), sorted(board.pus.items()),
-            sorted((k, sorted(v)) for k, v in board.techs.items()), sorted(board.properties.items()), board.game_name, board.catalog)
+            sorted((k, sorted(v)) for k, v in board.techs.items()), sorted(board.properties.items()), board.game_name,
+            # a set's repr follows the order its members were added in: compared sorted, as what it holds
+            attrs.evolve(board.catalog, attachments=frozenset()), sorted(board.catalog.attachments, key=repr))
     chance = random.Random(path.name)
     places, players, units = sorted(board.nodes), sorted(board.catalog.players), sorted(board.catalog.unit_types)
     for _ in range(6):

@@ -210,3 +210,31 @@ def test_the_indent_before_an_element_is_the_blank_start_of_its_line(data: bytes
     offset = draw.draw(st.integers(0, len(data)))
     prefix = data[data.rfind(b"\n", 0, offset) + 1 : offset]
     assert _indent_before(data, offset) == (prefix if not prefix.strip() else b"")
+
+
+def test_markup_inside_comments_cdata_and_instructions_is_not_taken_for_tags() -> None:
+    # A "<" inside a comment, a CDATA section or a processing instruction begins no tag (commented-out XML and HTML
+    # notes are common in published games), a quoted attribute value may hold ">", and an element's end tag is the
+    # first after its last child that no comment holds: each edit below lands on the element it names.
+    data = (
+        b'<?xml version="1.0"?>\n<?editor <kept a="1"/>?>\n<game>\n'
+        b'  <!-- <territoryOwner territory="A" owner="X"/> </game> -->\n'
+        b'  <territoryOwner territory="A" owner="Y"/>\n'
+        b'  <p name="notes"><value><![CDATA[<b>bold</b> </p>]]></value></p>\n'
+        b'  <list when="a>b">\n    <item n="1"/>\n    <!-- </list> <item n="0"/> -->\n  </list>\n'
+        b"</game>\n"
+    )
+    document = XmlDocument(data, source="t")
+    owner = document.root.find("territoryOwner")
+    document.set_attribute(owner, "owner", "Z")
+    listed = document.root.find("list")
+    document.set_attribute(listed, "when", "c")
+    document.append(listed, etree.Element("item", n="2"))
+    assert document.to_bytes() == (
+        b'<?xml version="1.0"?>\n<?editor <kept a="1"/>?>\n<game>\n'
+        b'  <!-- <territoryOwner territory="A" owner="X"/> </game> -->\n'
+        b'  <territoryOwner territory="A" owner="Z"/>\n'
+        b'  <p name="notes"><value><![CDATA[<b>bold</b> </p>]]></value></p>\n'
+        b'  <list when="c">\n    <item n="1"/>\n    <!-- </list> <item n="0"/> -->\n    <item n="2"/>\n  </list>\n'
+        b"</game>\n"
+    )

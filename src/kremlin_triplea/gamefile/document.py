@@ -18,10 +18,11 @@ import bisect
 import codecs
 import copy
 import itertools
+import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 import attrs
 from lxml import etree
@@ -29,20 +30,15 @@ from lxml import etree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.safe import parse_xml, read_bytes
 
-# Markup in document order. Start tags may hold ">" inside quoted attribute
-# values, so they are matched attribute by attribute.
-_MARKUP = re.compile(
-    rb"<!--.*?-->"
-    rb"|<!\[CDATA\[.*?\]\]>"
-    rb"|<\?.*?\?>"
-    rb"|<!DOCTYPE(?:[^\[>]|\[.*?\])*>"
-    rb"|</[^>]*>"
-    rb"|<[^!?/][^>\"']*(?:(?:\"[^\"]*\"|'[^']*')[^>\"']*)*>",
-    re.DOTALL,
-)
+# A start tag, matched attribute by attribute: a quoted value may hold ">". What is skipped looking for markup:
+# comments, CDATA sections and processing instructions (a "<" inside them begins nothing).
+_START_TAG = re.compile(rb"""<[^!?/][^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>""")
+_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+_END_TAG_OR_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*>", re.DOTALL)
+_NOT_A_NAME = (b"!", b"?", b"/")
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _INDENT = re.compile(rb"\n([ \t]*)$")
-_BANG, _QUESTION, _SLASH = ord("!"), ord("?"), ord("/")
+_SLASH = ord("/")
 _BLANKS, _NEWLINE = frozenset(b" \t"), ord("\n")
 
 
@@ -90,8 +86,9 @@ class XmlDocument:
         self.encoding = encoding
         self._touched: dict[etree._Element, _Touched] = {}
         self._dirty_paths: set[etree._Element] = set()
+        self._dirty_children: dict[etree._Element, list[etree._Element]] = {}
         self._spans: _Spans | None = None
-        self._spans_in_order: list[Span] | None = None
+        self._starts: list[int] | None = None
         self._fork_of: XmlDocument | None = None
 
     @classmethod
@@ -107,10 +104,10 @@ class XmlDocument:
         twin.source, twin.original, twin.encoding = self.source, self.original, self.encoding
         twin.tree = copy.deepcopy(self.tree)
         twin.root = twin.tree.getroot()
-        twin._touched, twin._dirty_paths = {}, set()
+        twin._touched, twin._dirty_paths, twin._dirty_children = {}, set(), {}
         twin._spans = None
-        twin._spans_in_order = None
-        twin._fork_of = self  # spans are borrowed from here at the first edit, if there is one
+        twin._starts = None
+        twin._fork_of = self  # the tags' places are borrowed from here at the first edit, if there is one
         return twin
 
     # -- edits -----------------------------------------------------------
@@ -160,8 +157,10 @@ class XmlDocument:
     def _touch(self, element: etree._Element) -> _Touched:
         touched = self._touched.get(element)
         if touched is None:
-            # Located while the tree still matches the original bytes, and so the places of this element's children.
-            self.spans().number_children(element)
+            # Located while its children are still the original ones: where it ends is found through its last child.
+            spans = self.spans()
+            if element in spans:  # not one added since
+                spans[element]
             touched = _Touched(list(element.iterchildren(etree.Element)))
             self._touched[element] = touched
         return touched
@@ -173,7 +172,7 @@ class XmlDocument:
             return self.original
         spans = self.spans()
         root_span = spans[self.root]
-        self._dirty_paths = {a for e in self._touched for a in _self_and_ancestors(e)}
+        self._dirty_paths, self._dirty_children = _paths_to(self._touched)
         out = bytearray(self.original[: root_span.start])
         self._emit(self.root, spans, out)
         out += self.original[root_span.end :]
@@ -184,24 +183,15 @@ class XmlDocument:
         if self._spans is None:
             if self._touched:
                 raise RuntimeError("spans must be located before the first edit")
-            self._spans = _Spans(self.root, self.spans_in_order())
+            self._spans = _Spans(self.original, self.root, self.element_starts(), source=self.source)
         return self._spans
 
-    def spans_in_order(self) -> list[Span]:
-        """The spans of the original elements in document order; a fork's elements stand in the same order as its
+    def element_starts(self) -> list[int]:
+        """Where each element's start tag begins, in document order; a fork's elements stand in the same order as its
         original's, so it borrows them."""
-        if self._spans_in_order is None:
-            if self._fork_of is not None:
-                self._spans_in_order = self._fork_of.spans_in_order()
-            else:
-                try:
-                    self._spans_in_order = _locate_elements(self.original, self.root)
-                except (ValueError, IndexError):
-                    raise InputError(
-                        "could not match the file's tags to its elements, so it cannot be edited in place; save it again from TripleA or an XML editor",
-                        where=self.source,
-                    ) from None
-        return self._spans_in_order
+        if self._starts is None:
+            self._starts = self._fork_of.element_starts() if self._fork_of is not None else _element_starts(self.original)
+        return self._starts
 
     def _emit(self, element: etree._Element, spans: _Spans, out: bytearray) -> None:
         span = spans[element]
@@ -231,8 +221,24 @@ class XmlDocument:
             out += b"\n" + indent + f"</{element.tag}>".encode(self.encoding)
             return
         out += start_tag
-        self._emit_children(element, touched, current, spans, out)
+        if touched is None:
+            self._emit_dirty_children(element, spans, out)
+        else:
+            self._emit_children(element, touched, current, spans, out)
         out += self.original[span.end_tag_start : span.end]
+
+    def _emit_dirty_children(self, element: etree._Element, spans: _Spans, out: bytearray) -> None:
+        """The content of an element no edit touched but some edit lies within: its children are its original ones
+        (adding or removing a child touches the parent), so only the children on the way to an edit are looked at,
+        in document order, and the bytes between them copied; a parent of 100,000 children is not walked."""
+        span = spans[element]
+        position = span.start_tag_end
+        for child in sorted(self._dirty_children.get(element, ()), key=lambda c: spans[c].start):
+            child_span = spans[child]
+            out += self.original[position : child_span.start]
+            self._emit(child, spans, out)
+            position = child_span.end
+        out += self.original[position : span.end_tag_start]
 
     def _emit_children(
         self,
@@ -250,12 +256,13 @@ class XmlDocument:
         following: dict[etree._Element | None, list[etree._Element]] = {}
         previous_original: etree._Element | None = None
         for child in current:
-            if child in was_there and child in spans:
+            # The children it had when first touched are original: a child is added only by touching its parent.
+            if child in was_there:
                 previous_original = child
             else:
                 following.setdefault(previous_original, []).append(child)
         surviving = [c for c in original if c in kept]
-        if surviving != [c for c in current if c in was_there and c in spans]:
+        if surviving != [c for c in current if c in was_there]:
             raise ValueError(f"<{element.tag}>: reordering original elements is not supported")
 
         child_indent = _child_indent(self.original, span, original, spans)
@@ -321,7 +328,6 @@ def _as_utf8(data: bytes, encoding: str, *, where: str) -> bytes:
 
 
 _ALL_ATTRIBUTES = etree.XPath("@*")
-_COUNT_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
 
 
 def attributes_of(element: etree._Element) -> dict[str, str]:
@@ -331,95 +337,91 @@ def attributes_of(element: etree._Element) -> dict[str, str]:
     return {attribute.attrname: str(attribute) for attribute in _ALL_ATTRIBUTES(element)}
 
 
-def _self_and_ancestors(element: etree._Element) -> Iterator[etree._Element]:
-    node: etree._Element | None = element
-    while node is not None:
-        yield node
-        node = node.getparent()
+def _paths_to(touched: Iterable[etree._Element]) -> tuple[set[etree._Element], dict[etree._Element, list[etree._Element]]]:
+    """The touched elements and their ancestors, and each one's children among them: the paths from the root to the
+    edits, each element on them once."""
+    on_paths: set[etree._Element] = set()
+    children: dict[etree._Element, list[etree._Element]] = {}
+    for element in touched:
+        node: etree._Element | None = element
+        while node is not None and node not in on_paths:
+            on_paths.add(node)
+            parent = node.getparent()
+            if parent is not None:
+                children.setdefault(parent, []).append(node)
+            node = parent
+    return on_paths, children
 
 
-def _locate_elements(data: bytes, root: etree._Element) -> list[Span]:
-    """The tags of each element under ``root`` (itself included) in ``data``, in document order.
+def _element_starts(data: bytes) -> list[int]:
+    """Where each element's start tag begins in ``data``, in document order, in time linear in the file.
 
-    One pass over the markup, linear in the file: tag offsets are collected
-    (comments, CDATA, PIs and the DOCTYPE skipped) and start and end tags paired.
-    """
-    starts: list[int] = []  # per element, in document order: start, start-tag end, end-tag start, end
-    start_tag_ends: list[int] = []
-    end_tag_starts: list[int] = []
-    ends: list[int] = []
-    open_tags: list[int] = []
-    for match in _MARKUP.finditer(data):
-        start, end = match.span()
-        second = data[start + 1]
-        if second == _BANG or second == _QUESTION:
-            continue
-        if second == _SLASH:
-            index = open_tags.pop()
-            end_tag_starts[index] = start
-            ends[index] = end
-            continue
-        starts.append(start)
-        start_tag_ends.append(end)
-        if data[end - 2] == _SLASH:
-            end_tag_starts.append(end)
-            ends.append(end)
-        else:
-            open_tags.append(len(ends))
-            end_tag_starts.append(-1)
-            ends.append(-1)
-    if open_tags or int(_COUNT_ELEMENTS(root)) != len(starts):
-        raise ValueError("could not match the document's tags to its elements")
-    # tuple.__new__ builds the Spans without a Python-level call each: a third faster on 100,000 elements.
-    return list(map(tuple.__new__, itertools.repeat(Span), zip(starts, start_tag_ends, end_tag_starts, ends)))
+    Every ``<`` outside comments, CDATA sections and processing instructions begins markup (XML allows none in text
+    or attribute values), and the markup a name follows is a start tag: the file is split at each ``<`` and the
+    pieces classified by their first byte in C, then the ``<`` inside comments, CDATA and PIs (commented-out XML,
+    HTML notes) struck out. Matching every tag with a regular expression and pairing them in Python took longer
+    than lxml's parse of the file (issue 45 item 6)."""
+    pieces = data.split(b"<")
+    opens = list(map(operator.add, itertools.accumulate(map(len, pieces[:-1])), itertools.count()))  # each "<"
+    is_start = bytearray(map(operator.not_, map(bytes.startswith, pieces[1:], itertools.repeat(_NOT_A_NAME))))
+    for skipped in _SKIPPED.finditer(data):
+        first, last = bisect.bisect_right(opens, skipped.start()), bisect.bisect_left(opens, skipped.end())
+        is_start[first:last] = bytes(last - first)
+    return list(itertools.compress(opens, is_start))
 
 
 class _Spans:
-    """Each original element's :class:`Span`: its place in document order, found when first asked for.
+    """Each original element's :class:`Span`, found when first asked for.
 
-    Only the elements on the paths to the edits, and their children, are asked for: numbering every element of
-    every document (and of each fork) took as long as lxml's whole parse of WW2v3-1942 (issue 45 item 6). A
-    parent's children are numbered once, before the first edit in it (:meth:`XmlDocument._touch` asks), from the
-    sizes of their subtrees, which no edit has changed yet: an edit elsewhere is in a subtree of its own."""
+    An element's place in document order is that of its start tag among :func:`_element_starts`; its start tag
+    ends where the tag's own markup does, and its end tag is the first after the end of its last child. Only the
+    elements on the paths to the edits, and the children beside them, are asked for. An element's span is asked
+    for before its first edit (:meth:`XmlDocument._touch`), while its last child is its original one; an element no
+    edit touched has its original children still."""
 
-    def __init__(self, root: etree._Element, in_order: list[Span]) -> None:
-        self._in_order = in_order
-        self._starts = [span.start for span in in_order]
-        self._place: dict[etree._Element, int] = {root: 0}
-        self._numbered: set[etree._Element] = set()
+    def __init__(self, data: bytes, root: etree._Element, starts: list[int], *, source: str) -> None:
+        self._data, self._starts, self._source = data, starts, source
+        # lxml's own walk in document order, numbered in C: the only pass over the elements.
+        self._place: dict[etree._Element, int] = dict(zip(root.iter(etree.Element), itertools.count()))
+        self._found: dict[etree._Element, Span] = {}
+        if len(self._place) != len(starts):
+            self._unmatched()
 
-    def number_children(self, parent: etree._Element) -> None:
-        if parent in self._numbered:
-            return
-        place = self._place_of(parent)
-        if place is None:
-            return  # an element added since: nothing in it is original
-        self._numbered.add(parent)
-        places, in_order, starts = self._place, self._in_order, self._starts
-        place += 1
-        for child in parent.iterchildren(etree.Element):
-            places[child] = place
-            # The next sibling is the first element that starts after this one ends.
-            place = bisect.bisect_left(starts, in_order[place].end, place + 1)
-
-    def _place_of(self, element: etree._Element) -> int | None:
-        place = self._place.get(element)
-        if place is None:
-            parent = element.getparent()
-            if parent is None or parent in self._numbered:
-                return None  # not an original element
-            self.number_children(parent)
-            place = self._place.get(element)
-        return place
+    def _unmatched(self) -> NoReturn:
+        raise InputError(
+            "could not match the file's tags to its elements, so it cannot be edited in place; save it again from TripleA or an XML editor",
+            where=self._source,
+        )
 
     def __getitem__(self, element: etree._Element) -> Span:
-        place = self._place_of(element)
-        if place is None:
-            raise KeyError(element)
-        return self._in_order[place]
+        span = self._found.get(element)
+        if span is None:
+            start = self._starts[self._place[element]]
+            tag = _START_TAG.match(self._data, start)
+            if tag is None:
+                self._unmatched()
+            start_tag_end = tag.end()
+            if self._data[start_tag_end - 2] == _SLASH:
+                span = Span(start, start_tag_end, start_tag_end, start_tag_end)
+            else:
+                last = next(element.iterchildren(etree.Element, reversed=True), None)
+                end_tag = self._end_tag_after(self[last].end if last is not None else start_tag_end)
+                span = Span(start, start_tag_end, end_tag.start(), end_tag.end())
+            self._found[element] = span
+        return span
+
+    def _end_tag_after(self, position: int) -> re.Match[bytes]:
+        """The first end tag after ``position``, past any text, comments, CDATA sections and PIs."""
+        while True:
+            found = _END_TAG_OR_SKIPPED.search(self._data, position)
+            if found is None:
+                self._unmatched()
+            if found.group().startswith(b"</"):
+                return found
+            position = found.end()
 
     def __contains__(self, element: object) -> bool:
-        return isinstance(element, etree._Element) and self._place_of(element) is not None
+        return element in self._place
 
 
 def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:

@@ -60,7 +60,19 @@ class PlaceData(TypedDict):
 
 def new_place(water: bool) -> PlaceData:
     """A territory or sea zone before the file's owners, attachments and units are read."""
-    return PlaceData(water=water, owner=None, original_owner=None, production=0, impassable=False, capital=None, victory_city=0, units=Counter())
+    # A literal and an empty Counter made as copy_units makes one: the TypedDict's call and Counter's __init__ run
+    # Python code, a tenth of reading a board's places.
+    data: PlaceData = {
+        "water": water,
+        "owner": None,
+        "original_owner": None,
+        "production": 0,
+        "impassable": False,
+        "capital": None,
+        "victory_city": 0,
+        "units": Counter.__new__(Counter),
+    }
+    return data
 
 
 # The fields other than units, in the order they are reported.

@@ -119,6 +119,15 @@ class _Reader:
     def __init__(self, game: GameXml) -> None:
         self.game = game
         self.source = game.document.source
+        # The attachments by (type, name), in file order, found in one pass over the list: the board and the
+        # catalog each ask for a kind of them, and a walk of the list per question was a tenth of the read.
+        self.attachments: dict[tuple[str | None, str | None], list[Any]] = {}
+        pairs: set[tuple[str | None, str | None]] = set()  # (attachTo, name) of each: the catalog's
+        for attachment in game.attachments():
+            name = attachment.get("name")
+            self.attachments.setdefault((attachment.get("type"), name), []).append(attachment)
+            pairs.add((attachment.get("attachTo"), name))
+        self.attached = frozenset(pairs)
 
     def _where(self, element: Any) -> str:
         return f"{self.source}:{element.sourceline}"
@@ -148,7 +157,7 @@ class _Reader:
         explicit_original: dict[str, str | None] = {}
         # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
         # A foreach template's are made as the engine makes them (variables put in): Invasion_USA.xml's capitals.
-        made = foreach.made(self.game.root, list(self.game.attachments(kind="territory", name="territoryAttachment")))
+        made = foreach.made(self.game.root, self.attachments.get(("territory", "territoryAttachment"), []))
         last_attachment = {a.get("attachTo", ""): a for a in made}
         for territory, attachment in last_attachment.items():
             if territory not in nodes:
@@ -178,8 +187,10 @@ class _Reader:
             if given.get("resource") == PUS and given.get("player") in pus:
                 pus[given.get("player", "")] += self._int(given, "quantity")
         techs: dict[str, frozenset[str]] = {}
+        # Each player's techAttachment as TripleA keeps it: the last, a foreach template's made as the engine makes it.
+        tech_attachments = {a.get("attachTo"): a for a in foreach.made(self.game.root, self.attachments.get(("player", "techAttachment"), []))}
         for player in catalog.players:
-            attachment = self.game.tech_attachment(player)
+            attachment = tech_attachments.get(player)
             if attachment is not None:
                 owned = {o.get("name", "") for o in attachment.iterchildren("option") if o.get("value", "").lower() == "true"}
                 techs[player] = frozenset(owned)
@@ -204,7 +215,7 @@ class _Reader:
             )
         options = {
             a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
-            for a in self.game.attachments(kind="unitType", name="unitAttachment")
+            for a in self.attachments.get(("unitType", "unitAttachment"), ())
         }
         costs, common, frontiers, player_frontiers = self._costs(players)
         unit_types = {}
@@ -224,7 +235,6 @@ class _Reader:
                     unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
-        attachments = frozenset((a.get("attachTo"), a.get("name")) for a in self.game.attachments())
         return Catalog(
             players=players,
             unit_types=unit_types,
@@ -233,7 +243,7 @@ class _Reader:
             frontiers=frontiers,
             player_frontiers=player_frontiers,
             technologies=tuple(self.game.technology_names()),
-            attachments=attachments,
+            attachments=self.attached,
         )
 
     def _players_spending_pus(self) -> set[str]:

@@ -36,9 +36,12 @@ def _unit_order(item: tuple[tuple[str | None, str], int]) -> tuple[str, str]:
 def place_difference(place: str, old: PlaceData, new: PlaceData) -> PlaceDifference | None:
     fields = tuple((f, old[f], new[f]) for f in PLACE_FIELDS if old[f] != new[f])
     units: tuple[tuple[str | None, str, int], ...] = ()
-    if old["units"] != new["units"]:
-        counts = Counter(new["units"])
-        counts.subtract(old["units"])
+    old_units, new_units = old["units"], new["units"]
+    # Equal as dicts is equal as Counters, and a C comparison: Counter's own (which takes a missing unit for a zero
+    # one) runs Python code per place, and only places whose dicts differ need it.
+    if dict.__ne__(old_units, new_units) and old_units != new_units:
+        counts = Counter(new_units)
+        counts.subtract(old_units)
         units = tuple((owner, unit, n) for (owner, unit), n in sorted(counts.items(), key=_unit_order) if n)
     return PlaceDifference(place, fields, units) if fields or units else None
 
