@@ -299,3 +299,18 @@ def test_each_house_set_applies_with_what_it_cannot_place_left_to_the_players(ga
         for rule, _ in result.rules.unwritten:
             assert rule.title in notes, (house_set, rule.title)
         assert len(result.warnings) >= len(result.rules.unwritten)
+
+
+def test_a_unit_option_is_read_by_the_name_the_engine_reads() -> None:
+    """1941 Global Command Decision writes "TransportCapacity" and "TransportCost": 2.7's GameParser decapitalizes an
+    option's name before looking it up, so its Convoy carries 14 and its infantry costs 3 of that. Read as written,
+    the Convoy carried nothing and "transport" was the Cruiser, a warship that bombards (a pick's two transports
+    became two cruisers)."""
+    from kremlin_triplea.rules.roles import match_role, unit_facts
+
+    game = load(DATA / "1941_global_command_decision" / "1941_global_command_decision.xml")
+    options, _ = engine_unit_options(DATA / "1941_global_command_decision" / "1941_global_command_decision.xml")
+    assert options["Convoy"]["transportCapacity"] == "14" and options["Inf-Conscript"]["transportCost"] == "3"
+    units = game.catalog.unit_types
+    assert (units["Convoy"].transport_capacity, units["Inf-Conscript"].transport_cost) == (14, 3)
+    assert match_role("transport", unit_facts(game)).unit == "Convoy"

@@ -202,15 +202,13 @@ class _Reader:
                 optional=element.get("optional", "false") == "true",
                 spends_pus=name in spenders,
             )
-        options = {
-            a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
-            for a in self.game.attachments(kind="unitType", name="unitAttachment")
-        }
+        options = self.game.unit_options()
         costs, common, frontiers, player_frontiers = self._costs(players)
         unit_types = {}
         for name in self.game.unit_types():
             unit = options.get(name, {})
-            domain: Domain = "sea" if unit.get("isSea") == "true" else "air" if unit.get("isAir") == "true" else "land"
+            # TripleA reads a boolean option in any case (check/javaread.py java_boolean: 2.7 takes true/false so).
+            domain: Domain = "sea" if unit.get("isSea", "").lower() == "true" else "air" if unit.get("isAir", "").lower() == "true" else "land"
             unit_types[name] = UnitType(
                 name=name,
                 domain=domain,
@@ -221,7 +219,8 @@ class _Reader:
                 carrier_cost=_int_or_zero(unit.get("carrierCost")),
                 movement=_int_or_zero(unit.get("movement")),
                 infrastructure=any(
-                    unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
+                    unit.get(flag, "").lower() == "true"
+                    for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
         attachments = frozenset((a.get("attachTo"), a.get("name")) for a in self.game.attachments())

@@ -214,10 +214,7 @@ class RoleMatch:
 
 
 def unit_facts(game: Game) -> list[UnitFacts]:
-    options = {
-        a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
-        for a in game.xml.attachments(kind="unitType", name="unitAttachment")
-    }
+    options = game.xml.unit_options()  # named as TripleA reads them: a map's "TransportCapacity" is transportCapacity
     catalog = game.catalog
     bought = {unit for _, unit in catalog.costs}
     return [UnitFacts(name, options.get(name, {}), catalog.unit_types[name].cost, name in bought) for name in catalog.unit_types]
