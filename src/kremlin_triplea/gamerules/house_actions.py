@@ -157,7 +157,7 @@ def price_change(ctx: ActionContext, change: Section) -> list[Planned]:
             )
         )
     if not planned:
-        raise ctx.fail(f"{power} can buy no {which} units in {ctx.board.game_name}")
+        raise ctx.cannot(f"{power} can buy no {which} units in {ctx.board.game_name}")
     return planned
 
 
@@ -283,7 +283,7 @@ def priced(ctx: ActionContext, power: str, unit: str, new_price: Callable[[int],
     with the words saying what changed in the twins."""
     old = ctx.board.catalog.cost(unit, power)
     if old is None:
-        raise ctx.fail(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
+        raise ctx.cannot(f"{power} cannot buy {unit} in {ctx.board.game_name}, so it has no price to change")
     twins = []
     words = []
     for suffix, prices in frontier_twins(ctx, power).items():
@@ -303,7 +303,7 @@ def technology_prices(ctx: ActionContext, change: Section) -> list[Planned]:
     suffix = FRONTIER_SWAPS.get(tech)
     if suffix is None or tech not in game_technologies(ctx.board):
         swapping = [t for t in game_technologies(ctx.board) if t in FRONTIER_SWAPS]
-        raise ctx.fail(f"{tech!r} is no technology of {ctx.board.game_name} that moves a power to other prices (those are: {', '.join(swapping) or 'none'})")
+        raise ctx.cannot(f"{tech!r} is no technology of {ctx.board.game_name} that moves a power to other prices (those are: {', '.join(swapping) or 'none'})")
     percent = change.integer("percent")
     change.get("round", '"up"', lambda v: v == "up")
     frontiers = ctx.board.catalog.frontiers
@@ -311,7 +311,7 @@ def technology_prices(ctx: ActionContext, change: Section) -> list[Planned]:
     for frontier in sorted(set(ctx.board.catalog.player_frontiers.values())):
         twin = f"{frontier}{suffix}"
         if twin not in frontiers:
-            raise ctx.fail(f"{ctx.board.game_name} has no frontier {twin!r}, where {tech} moves the powers buying from {frontier!r}")
+            raise ctx.cannot(f"{ctx.board.game_name} has no frontier {twin!r}, where {tech} moves the powers buying from {frontier!r}")
         for unit, was in sorted(frontiers[twin].items()):
             base = frontiers[frontier].get(unit)
             if base is None:
@@ -539,7 +539,7 @@ def _territories(ctx: ActionContext, text: str) -> str:
         power = ctx.power(match.group(1))
         found = sorted(t for t, d in ctx.board.nodes.items() if not d["water"] and d["original_owner"] == power)
         if not found:
-            raise ctx.fail(f"{ctx.board.game_name} has no territory originally owned by {power}")
+            raise ctx.cannot(f"{ctx.board.game_name} has no territory originally owned by {power}")
         return ":".join(found)
     return ":".join(ctx.names.territory(t.strip(), where=ctx.where) for t in text.split(":"))
 
@@ -576,7 +576,7 @@ def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
 def _neutral_coast(ctx: ActionContext, rule_name: str, territory: str) -> str:
     coasts = ctx.profile.neutral_coasts.get(rule_name) or ctx.profile.neutral_coasts.get(territory)
     if not coasts:
-        raise ctx.fail(f"the map profile {ctx.profile.path} gives no [neutral_coasts] for {rule_name}, where its ships start")
+        raise ctx.cannot(f"this map gives {rule_name} no sea zone for its ships to start in (the map profile's [neutral_coasts] lists none)")
     # "placed in sea-zones not containing enemy ships if possible": every power is a neutral's enemy.
     for zone in coasts:
         if not any(owner is not None and ctx.board.catalog.unit_type(u).domain == "sea" for (owner, u), n in ctx.board.units(zone).items() if n):
