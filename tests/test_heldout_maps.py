@@ -367,3 +367,19 @@ def test_an_advantage_taking_more_pus_than_a_power_starts_with_is_refused_saying
     assert load(game).board.pus.get("USA", 0) < 5
     with pytest.raises(DataFileError, match=r"Economic Support Advantage .*cannot be given to USSR on this game: USA start with 0 PUs here, and it takes 5"):
         apply_house_rules(load(game), [HouseChoices("house-classic", advantages={"USSR": 5}, seed=1)], profile=profile)
+
+
+def test_a_compass_letter_is_a_word_so_half_a_split_country_never_stands_for_it(drafted) -> None:
+    """New World Order splits Sweden into N.Sweden and S.Sweden, Turkey into C., N. and S.Turkey; Command Decision
+    splits New Zealand into N. and S.New Zealand. "S." was a filler word, so S.Sweden *was* Sweden by its name: option 3
+    took over half a neutral, and 'UK fortifies Australia' put New Zealand's infantry on its south island. Now which of
+    them the rule text means is for a person to say, and the profile says so."""
+    for folder, splits in (("new_world_order", ("Sweden", "Turkey")), ("1941_global_command_decision", ("New Zealand", "Australia"))):
+        game = DATA / folder / HELD_OUT[folder]
+        territories = set(load(game).board.nodes)
+        profile = load_profile(drafted(game))
+        for name in splits:
+            halves = {t for t in territories if t.endswith(f".{name}") or t.endswith(f"-W.{name}")}
+            assert len(halves) >= 2 and name not in territories, (name, halves)
+            assert name not in profile.places, (name, profile.places.get(name))
+            assert "all carry its words" in profile.unmatched[name], profile.unmatched[name]
