@@ -383,3 +383,20 @@ def test_a_compass_letter_is_a_word_so_half_a_split_country_never_stands_for_it(
             assert len(halves) >= 2 and name not in territories, (name, halves)
             assert name not in profile.places, (name, profile.places.get(name))
             assert "all carry its words" in profile.unmatched[name], profile.unmatched[name]
+
+
+def test_a_board_equal_to_a_profiled_one_reuses_its_places_whatever_its_alliances_are_called(drafted) -> None:
+    """The v3 three-teams variant is v3 1941's board (the same territories and owners, a coast redrawn: read here), its
+    alliances renamed Nazi, Asia and Anglo. Its Union of South Africa, Eastern Canada (Ottawa), Western United States
+    were refused as "held by another alliance here than on world_war_ii_v3" (an alliance's name, not its holder)."""
+    from support.paths import AA50_1941
+
+    game = DATA / "ww2v3_variants" / HELD_OUT["ww2v3_variants"]
+    here, v3 = load(game).board, load(AA50_1941).board
+    assert {t: d["owner"] for t, d in here.nodes.items()} == {t: d["owner"] for t, d in v3.nodes.items()}
+    moved = {t for t in here.nodes if set(here.neighbours(t)) != set(v3.neighbours(t))}
+    assert len(moved) <= 4, moved  # a coast redrawn (33 Sea Zone touches Italian Africa): still v3's territories
+    assert not set(here.catalog.alliances()) & set(v3.catalog.alliances())
+    places = load_profile(drafted(game)).places
+    for rule, name in (("Capetown, South Africa", "Union of South Africa"), ("Ottawa", "Eastern Canada"), ("Western USA", "Western United States")):
+        assert places.get(rule) == name, (rule, places.get(rule))
