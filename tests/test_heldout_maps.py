@@ -400,3 +400,19 @@ def test_a_board_equal_to_a_profiled_one_reuses_its_places_whatever_its_alliance
     places = load_profile(drafted(game)).places
     for rule, name in (("Capetown, South Africa", "Union of South Africa"), ("Ottawa", "Eastern Canada"), ("Western USA", "Western United States")):
         assert places.get(rule) == name, (rule, places.get(rule))
+
+
+def test_a_combat_unit_that_also_fires_flak_still_plays_its_role(drafted) -> None:
+    """1941 Global Command Decision's tanks and trained infantry fire at aircraft in combat (isAAforCombatOnly, attack
+    1 or more): they were taken for AA guns ("infrastructure"), so the map had no armour and Germany, Italy, Britain,
+    Japan and the USA no infantry. An AA gun is a unit that fires only as AA (attack 0)."""
+    game = DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]
+    loaded = load(game)
+    names = Names(loaded.board, load_profile(drafted(game)), tuple(loaded.board.catalog.alliances()))
+    options, supporters = engine_unit_options(game)
+    for power in ("Germany", "Italy", "Britain", "Japan", "USA"):
+        for word, role in (("infantry", "infantry"), ("armor", "armour")):
+            unit = names.own_unit(word, power)
+            assert unit is not None, (power, word)
+            assert options[unit].get("isAAforCombatOnly") == "true" and int(options[unit]["attack"]) >= 1, unit
+            assert role_contradictions(role, unit, options, supporters, True) == [], (power, word, unit)

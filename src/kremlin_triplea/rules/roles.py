@@ -88,7 +88,9 @@ class UnitFacts:
 
     @property
     def infrastructure(self) -> bool:
-        return self.factory or self.aa or self.flag("isInfrastructure")
+        """A factory, a structure, or an AA gun: a unit that fires only as AA (attack 0). 1941 Global Command
+        Decision's tanks and trained infantry also fire flak (isAAforCombatOnly): they are combat units, not AA guns."""
+        return self.factory or self.flag("isInfrastructure") or (self.aa and self.number("attack") == 0)
 
     @property
     def moves(self) -> bool:
