@@ -416,3 +416,21 @@ def test_a_combat_unit_that_also_fires_flak_still_plays_its_role(drafted) -> Non
             assert unit is not None, (power, word)
             assert options[unit].get("isAAforCombatOnly") == "true" and int(options[unit]["attack"]) >= 1, unit
             assert role_contradictions(role, unit, options, supporters, True) == [], (power, word, unit)
+
+
+def test_validate_reads_a_unit_option_by_the_name_the_engine_reads(tmp_path: Path) -> None:
+    """Command Decision's land units carry "TransportCost" (2.7 reads transportCost, GameParser.decapitalize) and its
+    Convoy "TransportCapacity": with a Soviet battleship (a transport of capacity 3) placed beside the loaded convoys of
+    076 Sea Zone, as the matrix wrote option 9, validate refused the game: "land unit 'Armor-Lgt' ... has no
+    transportCost, so no transport can carry it; TripleA stops when the game starts"."""
+    game = DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]
+    root = etree.parse(str(game), etree.XMLParser(huge_tree=True)).getroot()
+    placements = root.find("initialize/unitInitialize")
+    at_sea = [p for p in placements.iterfind("unitPlacement") if p.get("territory") == "076 Sea Zone"]
+    assert {p.get("unitType") for p in at_sea} >= {"Convoy", "Armor-Lgt"}
+    at_sea[0].addprevious(etree.fromstring('<unitPlacement unitType="Battleship" territory="076 Sea Zone" quantity="1" owner="USSR"/>'))
+    written = tmp_path / "placed.xml"
+    written.write_bytes(etree.tostring(root.getroottree(), xml_declaration=True, encoding="UTF-8"))
+    result = _run("validate", str(written))
+    assert "has no transportCost" not in result.output, result.output
+    assert result.exit_code == 0, result.output
