@@ -434,3 +434,37 @@ def test_validate_reads_a_unit_option_by_the_name_the_engine_reads(tmp_path: Pat
     result = _run("validate", str(written))
     assert "has no transportCost" not in result.output, result.output
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.engine
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", ["the_pact_of_steel", "big_world"])
+def test_a_whole_draft_on_a_held_out_map_is_read_and_played_a_round_by_triplea_27(folder: str, drafted, tmp_path: Path) -> None:
+    """Each side's first legal picks, applied with the drafted profile, then TripleA 2.7 loads the written game and its
+    Fast AI plays a round (verify --engine): what the tool writes on a map never seen is a game the engine plays."""
+    import tomli_w
+
+    from kremlin_triplea.draft.declare import write_declaration
+    from kremlin_triplea.session import Declaration, Session
+    from support.triplea27 import installation_without_compiler
+
+    game = DATA / folder / HELD_OUT[folder]
+    profile = drafted(game)
+    data = {"ruleset": "kremlin-aa50", "game": str(game), "first": "Axis", "picks_per_side": 4, "pick": []}
+    session = Session(draft_from_dict(dict(data)), load(game), profile=load_profile(profile))
+    for _ in range(8):
+        pick = next(iter(session.run.legal_picks))
+        session.push(pick)
+        data["pick"].append(pick.to_toml())
+    while (waiting := session.open_declaration()) is not None:  # a taken neutral's navy: its first nearest zone
+        displaced, found, _ = waiting
+        write_declaration(data["pick"][displaced.pick - 1], displaced, found.matches[0], session.run.names)
+        session.declare(Declaration(displaced, found.matches[0]))
+    data["bid"] = {session.run.ruleset.bid.placing_side.lower(): 0}
+    draft, out = tmp_path / "draft.toml", tmp_path / "kremlin.xml"
+    draft.write_text(tomli_w.dumps(data), encoding="utf-8")
+    applied = _run("apply", str(draft), "--profile", str(profile), "-o", str(out))
+    assert applied.exit_code == 0, applied.output
+    verified = _run("verify", str(out), "--engine", "--triplea", str(installation_without_compiler(tmp_path / "triplea")))
+    assert verified.exit_code == 0, verified.output
+    assert re.search(r"engine: TripleA 2\.7[.+]15472 ", verified.output) and "Fast AI played: 1 of 1 round(s)" in verified.output
