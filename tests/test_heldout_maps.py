@@ -468,3 +468,21 @@ def test_a_whole_draft_on_a_held_out_map_is_read_and_played_a_round_by_triplea_2
     verified = _run("verify", str(out), "--engine", "--triplea", str(installation_without_compiler(tmp_path / "triplea")))
     assert verified.exit_code == 0, verified.output
     assert re.search(r"engine: TripleA 2\.7[.+]15472 ", verified.output) and "Fast AI played: 1 of 1 round(s)" in verified.output
+
+
+def test_a_retreat_never_goes_where_the_retreating_side_s_enemies_stand(drafted) -> None:
+    """000 option 10: "retreat any enemy forces to the nearest enemy territory". 1941 Global Command Decision starts
+    with Axis armies inside Soviet territories (Italians in Kherson); 'Germany take Crimea' was listed as legal and its
+    Soviet garrison retreated to Kherson, a board no game starts from, so apply refused the draft at its end."""
+    from kremlin_triplea.draft.kinds.takeover import retreat_destinations, retreating_groups
+
+    game = DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]
+    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(game), profile=load_profile(drafted(game)))
+    board = run.game.board
+    assert any(n and who in ("Italy", "Germany") for (who, _), n in board.units("Kherson").items())
+    groups = retreating_groups(run.state, "Crimea", "Germany")
+    assert groups
+    for owner, unit, _ in groups:
+        for place in retreat_destinations(run.state, "Crimea", owner, unit).matches:
+            enemies = {who for (who, _), n in board.units(place).items() if n and who is not None and not board.catalog.allied(owner, who)}
+            assert not enemies, (owner, unit, place, enemies)
