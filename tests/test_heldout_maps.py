@@ -486,3 +486,22 @@ def test_a_retreat_never_goes_where_the_retreating_side_s_enemies_stand(drafted)
         for place in retreat_destinations(run.state, "Crimea", owner, unit).matches:
             enemies = {who for (who, _), n in board.units(place).items() if n and who is not None and not board.catalog.allied(owner, who)}
             assert not enemies, (owner, unit, place, enemies)
+
+
+def test_no_placement_is_listed_where_the_placing_power_s_enemies_stand(drafted) -> None:
+    """1941 Global Command Decision begins with German armies inside Soviet Brest, Estonia and Grodno. The placement
+    kind listed Soviet fighters and bombers there ("its own territory"), and the draft refused each for the board it
+    leaves (the matrix's six failed cells); the kind now lists none, saying why when asked."""
+    from kremlin_triplea.draft.kinds.placement import placement_problem
+    from kremlin_triplea.session import Session
+
+    game = DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]
+    session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Allies"}), load(game), profile=load_profile(drafted(game)))
+    board = session.run.game.board
+    assert board.node("Brest")["owner"] == "USSR" and any(n and who == "Germany" for (who, _), n in board.units("Brest").items())
+    option = session.run.ruleset.option(6)
+    listed = [pick for _, pick in session.candidate_picks(session.run.option_choices(option, "Allies"), "Allies")]
+    assert listed
+    assert not [p for p in listed if any(u.at in ("Brest", "Estonia", "Grodno") for u in p.target.units)]
+    problem = placement_problem(session.run.state, session.run.state.facts(), option, "Allies", "USSR", "Fighter", "Brest")
+    assert problem is not None and "units of Germany, at war with USSR, stand there" in problem.why, problem
