@@ -16,7 +16,7 @@ from kremlin_triplea.check.engine_options import int_options
 from kremlin_triplea.check.engine_tables import game_property_type
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, option_values
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
-from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, outside_java_int
+from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, option_name_as_read, outside_java_int
 
 
 def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
@@ -30,7 +30,7 @@ def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
     """
     land, ships = set(), set()
     for name in game.declared["unit type"]:
-        options = option_values(game.attachment("unitType", name, "unitAttachment"))
+        options = _unit_options(game, name)
         is_sea, is_air = options.get("isSea", "").lower() == "true", options.get("isAir", "").lower() == "true"
         if not is_sea and not is_air:
             land.add(name)
@@ -62,6 +62,12 @@ def land_units_at_sea_without_transport(game: GameIndex) -> Iterator[Finding]:
             )
 
 
+def _unit_options(game: GameIndex, unit_type: str) -> dict[str, str]:
+    """A unit type's unitAttachment options by the names the engine reads (Command Decision's "TransportCost" is its
+    transportCost: GameParser.decapitalize)."""
+    return {option_name_as_read(name): value for name, value in option_values(game.attachment("unitType", unit_type, "unitAttachment")).items()}
+
+
 def _whole_number(value: str, default: int) -> int:
     value = value.strip()
     return int(value) if WHOLE_NUMBER.fullmatch(value) else default
@@ -78,7 +84,7 @@ class _Carrying:
 
     @classmethod
     def of(cls, game: GameIndex, unit_type: str) -> _Carrying:
-        options = option_values(game.attachment("unitType", unit_type, "unitAttachment"))
+        options = _unit_options(game, unit_type)
         is_sea = options.get("isSea", "").lower() == "true"
         is_air = options.get("isAir", "").lower() == "true"
         capacity = _whole_number(options.get("transportCapacity", ""), -1)

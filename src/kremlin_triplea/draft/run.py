@@ -330,7 +330,7 @@ class DraftRun:
             profile.check_fits(game)
         self.profile = profile
         # Names the profile leaves [unmatched]: the neutrals, restrictions and exclusions they are in do not apply here.
-        self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile)
+        self.ruleset, left_out = fit_ruleset(self.ruleset, self.profile, game.board)
         warnings = self.profile.check_base_file(game) + list(left_out)
         if self.profile.rulesets and self.ruleset.id not in self.profile.rulesets:
             warnings.append(f"the map profile {self.profile.path} was written for the rulesets {', '.join(self.profile.rulesets)}, not {self.ruleset.id}")

@@ -63,6 +63,12 @@ _NONE: tuple[etree._Element, ...] = ()
 _WITH_FOREACH = etree.XPath("attachment[@foreach]")
 
 
+def option_name_as_read(name: str) -> str:
+    """An attachment option's name as TripleA looks its property up: 2.7's GameParser.decapitalize ("TransportCapacity"
+    sets transportCapacity, as 1.9's setter lookup did by capitalizing it): Command Decision's Convoy carries 14."""
+    return name[:1].lower() + name[1:]
+
+
 def _elements(parent: etree._Element | None, tag: str) -> Iterator[etree._Element]:
     # lxml's own iterator, not a generator around it: a generator's frame is resumed once per element, a sixth of
     # reading WW2v3-1942's board (issue 45 item 6).
@@ -160,6 +166,15 @@ class GameXml:
                 self._attachments_by_key = index
             return iter(tuple(self._attachments_by_key.get((kind, attach_to, name), ())))
         return self._matching_attachments(kind, attach_to, name)
+
+    def unit_options(self) -> dict[str, dict[str, str]]:
+        """Each unit type's unitAttachment options by the name TripleA reads (:func:`option_name_as_read`), a later
+        option of one name replacing an earlier one, as the engine sets them in order."""
+        found: dict[str, dict[str, str]] = {}
+        for attachment in self.attachments(kind="unitType", name="unitAttachment"):
+            options = found.setdefault(attachment.get("attachTo", ""), {})
+            options.update({option_name_as_read(o.get("name", "")): o.get("value", "") for o in attachment.iterchildren("option")})
+        return found
 
     def _matching_attachments(self, kind: str | None, attach_to: str | None, name: str | None) -> Iterator[etree._Element]:
         for attachment in _elements(self.attachment_list, "attachment"):

@@ -194,6 +194,12 @@ def _blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
 
 def _places_blocked(advantage: Advantage, board: Board, names: Names) -> str | None:
     for change in advantage.rule.changes:
+        # 003's Economic Support takes 5 of the Americans' starting PUs: a game where they start with fewer (1941
+        # Global Command Decision's start with none) cannot give it (the board refuses a negative treasury).
+        if change.data.get("kind") == "set_pus" and int(change.data.get("change", 0)) < 0:
+            power = names.power(change.data["power"])
+            if board.pus.get(power, 0) + int(change.data["change"]) < 0:
+                return f"{power} start with {board.pus.get(power, 0)} PUs here, and it takes {-int(change.data['change'])} of them"
         if change.data.get("kind") not in ("place_units", "move_units"):
             continue
         for key in ("at", "to"):

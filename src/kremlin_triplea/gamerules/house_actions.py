@@ -576,7 +576,7 @@ def neutral_armies(ctx: ActionContext, change: Section) -> list[Planned]:
 def _neutral_coast(ctx: ActionContext, rule_name: str, territory: str) -> str:
     coasts = ctx.profile.neutral_coasts.get(rule_name) or ctx.profile.neutral_coasts.get(territory)
     if not coasts:
-        raise ctx.cannot(f"the map profile {ctx.profile.path} gives no [neutral_coasts] for {rule_name}, where its ships start")
+        raise ctx.cannot(f"this map gives {rule_name} no sea zone for its ships to start in (the map profile's [neutral_coasts] lists none)")
     # "placed in sea-zones not containing enemy ships if possible": every power is a neutral's enemy.
     for zone in coasts:
         if not any(owner is not None and ctx.board.catalog.unit_type(u).domain == "sea" for (owner, u), n in ctx.board.units(zone).items() if n):

@@ -14,7 +14,7 @@ from typing import Any
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile import foreach
-from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, placement_owner, territory_owner
+from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, option_name_as_read, placement_owner, territory_owner
 from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
 from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetFrontierPrice, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
@@ -213,15 +213,17 @@ class _Reader:
                 optional=element.get("optional", "false") == "true",
                 spends_pus=name in spenders,
             )
-        options = {
-            a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
-            for a in self.attachments.get(("unitType", "unitAttachment"), ())
-        }
+        # Each unit type's unitAttachment options by the name TripleA reads them (GameXml.unit_options' reading, from
+        # the attachments grouped in the one pass above).
+        options: dict[str, dict[str, str]] = {}
+        for a in self.attachments.get(("unitType", "unitAttachment"), ()):
+            options.setdefault(a.get("attachTo", ""), {}).update({option_name_as_read(o.get("name", "")): o.get("value", "") for o in a.iterchildren("option")})
         costs, common, frontiers, player_frontiers = self._costs(players)
         unit_types = {}
         for name in self.game.unit_types():
             unit = options.get(name, {})
-            domain: Domain = "sea" if unit.get("isSea") == "true" else "air" if unit.get("isAir") == "true" else "land"
+            # TripleA reads a boolean option in any case (check/javaread.py java_boolean: 2.7 takes true/false so).
+            domain: Domain = "sea" if unit.get("isSea", "").lower() == "true" else "air" if unit.get("isAir", "").lower() == "true" else "land"
             unit_types[name] = UnitType(
                 name=name,
                 domain=domain,
@@ -232,7 +234,8 @@ class _Reader:
                 carrier_cost=_int_or_zero(unit.get("carrierCost")),
                 movement=_int_or_zero(unit.get("movement")),
                 infrastructure=any(
-                    unit.get(flag) == "true" for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
+                    unit.get(flag, "").lower() == "true"
+                    for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
                 ),
             )
         return Catalog(

@@ -139,7 +139,7 @@ def you_enforce(result: DraftResult | object, *, before_play: bool = False) -> l
     # rule whole and how it holds here, since the map's names no longer show it.
     ruleset, profile = getattr(result, "ruleset", None), getattr(result, "profile", None)
     if ruleset is not None and profile is not None:
-        found += [(f"{title}: {how}", rule, source) for title, how, rule, source in restrictions_kept_in_part(ruleset, profile)]
+        found += [(f"{title}: {how}", rule, source) for title, how, rule, source in restrictions_kept_in_part(ruleset, profile, result.game.board)]
     for applied in getattr(result, "picks", ()):
         pick = applied.pick
         for line in applied.outcome.lines:

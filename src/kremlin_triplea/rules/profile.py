@@ -18,7 +18,7 @@ import attrs
 
 from kremlin_triplea.errors import KremlinError, UnknownNameError, and_more
 from kremlin_triplea.game import Game
-from kremlin_triplea.model.board import Catalog
+from kremlin_triplea.model.board import Board, Catalog
 from kremlin_triplea.rules.datafiles import check_file_kind
 from kremlin_triplea.rules.ruleset import data_folders, find_data_file
 from kremlin_triplea.rules.scenarios import ScenarioDecision, read_decisions
@@ -469,7 +469,7 @@ def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
     raise NoProfileError(names[0] if names else Path(game.source).stem, profile_places(game), game)
 
 
-def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
+def fit_ruleset(ruleset, profile: Profile, board: Board | None = None) -> tuple[object, tuple[str, ...]]:
     """The ruleset as far as it applies on a map whose profile leaves names ``[unmatched]``, and what that changes.
 
     A neutral the map does not have is not in its table (it cannot be taken). A restriction is never dropped
@@ -488,7 +488,7 @@ def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
     if len(neutrals) != len(ruleset.neutrals):
         gone = sorted(n.name for n in ruleset.neutrals.values() if n.name.lower() in missing)
         notes.append(f"the neutrals {', '.join(gone)} are not on this map (map profile [unmatched]): they cannot be taken")
-    notes += [f"{title}: {how}" for title, how, _, _ in restrictions_kept_in_part(ruleset, profile)]
+    notes += [f"{title}: {how}" for title, how, _, _ in restrictions_kept_in_part(ruleset, profile, board)]
     options = []
     for option in ruleset.options:
         params, why = option.params.without_names(missing)
@@ -498,20 +498,28 @@ def fit_ruleset(ruleset, profile: Profile) -> tuple[object, tuple[str, ...]]:
     return _attrs.evolve(ruleset, neutrals=neutrals, options=tuple(options)), tuple(notes)
 
 
-def restrictions_kept_in_part(ruleset, profile: Profile) -> list[tuple[str, str, str, str]]:
+def restrictions_kept_in_part(ruleset, profile: Profile, board: Board | None = None) -> list[tuple[str, str, str, str]]:
     """(title, how it holds here, the rule, its source) of each restriction a name the map profile leaves
     ``[unmatched]`` keeps from holding as written: the players read it whole in the game's notes, and how it holds.
 
     Who may pick (a power's restriction) and what may not be placed (a placement option's exception) hold for
     every player, unit or place an unmatched name may be; where a power may go holds for the places that matched.
+    A name is unmatched only as the kind it is used as: ``[unmatched]`` names carry no kind, and Global 1940's
+    "China" is unmatched as kremlin-classic's place (scenario 'china-joins-japan') while its player China is the
+    Chinese, whom the draft binds (draft/state.py looks the power up first). Without ``board`` only the profile's
+    own tables say which names are placed.
     """
     missing = {k.lower() for k in profile.unmatched}
+    players = {k.lower() for k in profile.powers} | ({p.lower() for p in board.catalog.players} if board is not None else set())
+    land = {k.lower() for k in profile.places}
+    if board is not None:
+        land = {t.lower() for t, d in board.nodes.items() if not d["water"]} | {k.lower() for k, v in profile.places.items() if v in board.nodes}
     found = []
     for power, restriction in ruleset.restrictions.items():
         hows = []
-        if power.lower() in missing:
+        if power.lower() in missing and power.lower() not in players:
             hows.append(f"no player of this map is named {power}: the restriction binds every player the rules do not name")
-        lacking = [n for n in restriction.may_also_enter if n.lower() in missing]
+        lacking = [n for n in restriction.may_also_enter if n.lower() in missing and n.lower() not in land]
         if lacking:
             hows.append(f"this map has no place named {' or '.join(lacking)}: {power} may not enter or take {'it' if len(lacking) == 1 else 'them'}")
         if hows:

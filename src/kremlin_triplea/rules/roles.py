@@ -88,7 +88,9 @@ class UnitFacts:
 
     @property
     def infrastructure(self) -> bool:
-        return self.factory or self.aa or self.flag("isInfrastructure")
+        """A factory, a structure, or an AA gun: a unit that fires only as AA (attack 0). 1941 Global Command
+        Decision's tanks and trained infantry also fire flak (isAAforCombatOnly): they are combat units, not AA guns."""
+        return self.factory or self.flag("isInfrastructure") or (self.aa and self.number("attack") == 0)
 
     @property
     def moves(self) -> bool:
@@ -214,10 +216,7 @@ class RoleMatch:
 
 
 def unit_facts(game: Game) -> list[UnitFacts]:
-    options = {
-        a.get("attachTo", ""): {o.get("name", ""): o.get("value", "") for o in a.iterchildren("option")}
-        for a in game.xml.attachments(kind="unitType", name="unitAttachment")
-    }
+    options = game.xml.unit_options()  # named as TripleA reads them: a map's "TransportCapacity" is transportCapacity
     catalog = game.catalog
     bought = {unit for _, unit in catalog.costs}
     return [UnitFacts(name, options.get(name, {}), catalog.unit_types[name].cost, name in bought) for name in catalog.unit_types]

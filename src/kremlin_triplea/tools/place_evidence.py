@@ -44,9 +44,23 @@ class KnownPlace:
             return (
                 f"{name} is {'unowned' if owner is None else 'owned'} here, {self.name} {'unowned' if self.owner_alliances is None else 'owned'} on {self.map}"
             )
+        # On the very board of that map (the v3 three-teams variant: v3 1941's territories, owners and connections, its
+        # alliances renamed Nazi, Asia and Anglo) an alliance's name says nothing: the place is the place. On another
+        # board it does: classic's American China is not the three-teams' Japanese French Indo-China Thailand.
         if owner is not None and self.owner_alliances and not (set(board.catalog.players[owner].alliances) & self.owner_alliances):
-            return f"{name} is held by another alliance here than {self.name} on {self.map}"
+            if self.board != _plain_board(board):
+                return f"{name} is held by another alliance here than {self.name} on {self.map}"
         return None
+
+
+_LAST_BOARD: list[tuple[object, frozenset[str]]] = []  # the board asked last: one profile asks of one board
+
+
+def _plain_board(board) -> frozenset[str]:
+    """The plain names of every territory of ``board``, as :attr:`KnownPlace.board` holds them."""
+    if not _LAST_BOARD or _LAST_BOARD[0][0] is not board:
+        _LAST_BOARD[:] = [(board, frozenset(place_key(n) for n in board.nodes))]
+    return _LAST_BOARD[0][1]
 
 
 def known_places(maps_dir: Path | str | None, *, skip_board: frozenset[str] | None = None) -> dict[str, list[KnownPlace]]:

@@ -8,7 +8,7 @@ import functools
 import re
 
 # Words a game adds to a sea zone's name that say nothing about which one it is.
-_FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "s", "r", "coast", "nat", "l", "islands", "island", "is"}
+_FILLER = {"sea", "zone", "seazone", "sz", "the", "of", "off", "r", "coast", "nat", "l", "islands", "island", "is"}
 
 
 @functools.lru_cache(maxsize=65536)
@@ -18,7 +18,21 @@ def plain_words(name: str) -> str:
 
 
 # Spellings of one word ("Western USA" is the game's "West US", "Eastern United States" the rule text's "Eastern USA").
-_SAME_WORD = {"western": "west", "eastern": "east", "northern": "north", "southern": "south", "usa": "us", "ssr": ""}
+# A compass letter is a word ("S.Sweden" is the south of Sweden, not Sweden: New World Order splits it in two, and a
+# neutral matched to one half was taken over by halves).
+_SAME_WORD = {
+    "western": "west",
+    "eastern": "east",
+    "northern": "north",
+    "southern": "south",
+    "usa": "us",
+    "ssr": "",
+    "n": "north",
+    "s": "south",
+    "e": "east",
+    "w": "west",
+    "c": "central",
+}
 
 
 @functools.lru_cache(maxsize=65536)

@@ -190,6 +190,10 @@ def retreat_destinations(state: DraftState, territory: str, owner: str, unit: st
         data = board.nodes[place]
         if data["water"] or data["impassable"] or data["owner"] is None or not catalog.allied(owner, data["owner"]):
             return False
+        # Not a territory of their side that their enemies already stand in (1941 Global Command Decision starts with
+        # Axis armies inside Soviet Kherson): the retreat would leave a board no game starts from (model/invariants.py).
+        if any(n and who is not None and not catalog.allied(owner, who) for (who, _), n in board.units(place).items()):
+            return False
         return allowed is None or place in allowed
 
     def passable(place: str) -> bool:
