@@ -22,8 +22,8 @@ from lxml import etree
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.invariants import board_problems
 from kremlin_triplea.draft.rulesets import load_named_ruleset
-from kremlin_triplea.draft.run import DraftRun, draft_from_dict
-from kremlin_triplea.errors import KremlinError, UnknownNameError
+from kremlin_triplea.draft.run import draft_from_dict
+from kremlin_triplea.errors import KremlinError, RuleViolation, UnknownNameError
 from kremlin_triplea.game import load
 from kremlin_triplea.gamerules.actions import game_rule_changes
 from kremlin_triplea.gamerules.house import HouseResult, apply_house_rules
@@ -32,6 +32,7 @@ from kremlin_triplea.rules.house_rules import HouseChoices
 from kremlin_triplea.rules.names import Names
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, units_of_power
+from kremlin_triplea.session import Session
 from support.house import duplicates
 from support.unit_roles import engine_unit_options, role_contradictions
 from test_notes_claims import BUILT_IN, _enforced, _property_effects
@@ -83,12 +84,12 @@ def drafted(tmp_path_factory: pytest.TempPathFactory):
     return profile_of
 
 
-def _fitting(game: Path, profile: Profile) -> dict[str, DraftRun | str]:
+def _fitting(game: Path, profile: Profile) -> dict[str, Session | str]:
     """Each Kremlin ruleset: a fresh draft on the game (either side first gives the same board), or why none."""
-    found: dict[str, DraftRun | str] = {}
+    found: dict[str, Session | str] = {}
     for ruleset in KREMLIN:
         try:
-            found[ruleset] = DraftRun(draft_from_dict({"ruleset": ruleset, "first": "Axis"}), load(game), profile=profile)
+            found[ruleset] = Session(draft_from_dict({"ruleset": ruleset, "first": "Axis"}), load(game), profile=profile)
         except KremlinError as error:
             found[ruleset] = str(error)
     return found
@@ -126,7 +127,7 @@ def test_no_unit_word_resolves_for_any_power_to_a_unit_whose_engine_attributes_c
     assert wrong == [], wrong[:12]
 
 
-def _acting(pick, run: DraftRun) -> set[str]:
+def _acting(pick, run: Session) -> set[str]:
     """The players a pick acts for: who places, who takes over, whose scenario."""
     target = pick.target
     if hasattr(target, "units"):
@@ -155,7 +156,7 @@ def _movement_restriction(game: Path, player: str) -> set[str] | None:
     return None
 
 
-def _forbidden_by_restrictions(run: DraftRun, game: Path, picks: list) -> list[str]:
+def _forbidden_by_restrictions(run: Session, game: Path, picks: list) -> list[str]:
     """Picks a power restriction's rule text forbids (000 D(5)): an option it does not list, a takeover where the
     power may not move (the game's movement list and the places the rule adds), a placement off its own land."""
     forbidden = []
@@ -187,8 +188,8 @@ def _forbidden_by_restrictions(run: DraftRun, game: Path, picks: list) -> list[s
     return forbidden
 
 
-def _offered(ruleset: str, game: Path, profile: Profile, first: str) -> tuple[DraftRun, list]:
-    run = DraftRun(draft_from_dict({"ruleset": ruleset, "first": first}), load(game), profile=profile)
+def _offered(ruleset: str, game: Path, profile: Profile, first: str) -> tuple[Session, list]:
+    run = Session(draft_from_dict({"ruleset": ruleset, "first": first}), load(game), profile=profile)
     return run, list(run.legal_picks)
 
 
@@ -210,8 +211,11 @@ def test_no_restriction_is_loosened_on_the_map_and_unmatching_a_name_only_takes_
                 # Each pick offered with the name unmatched is one the rule as placed on this map accepts whole (the
                 # enumeration lists a representative partner per neutral, so the sets themselves differ).
                 for pick in fewer:
-                    if (problem := run.violation(attrs.evolve(pick, option=options[pick.option.number]))) is not None:
-                        added.append(f"{ruleset} {first}, {name} unmatched: {pick.label} {pick.target}: {problem}")
+                    with run.trying():  # pushed on the draft with the whole rule, and taken back
+                        try:
+                            run.push(attrs.evolve(pick, option=options[pick.option.number]))
+                        except RuleViolation as problem:
+                            added.append(f"{ruleset} {first}, {name} unmatched: {pick.label} {pick.target}: {problem}")
     assert forbidden == [], forbidden[:10]
     assert added == [], added[:10]
 
@@ -453,14 +457,14 @@ def test_a_whole_draft_on_a_held_out_map_is_read_and_played_a_round_by_triplea_2
     data = {"ruleset": "kremlin-aa50", "game": str(game), "first": "Axis", "picks_per_side": 4, "pick": []}
     session = Session(draft_from_dict(dict(data)), load(game), profile=load_profile(profile))
     for _ in range(8):
-        pick = next(iter(session.run.legal_picks))
+        pick = next(iter(session.legal_picks))
         session.push(pick)
         data["pick"].append(pick.to_toml())
     while (waiting := session.open_declaration()) is not None:  # a taken neutral's navy: its first nearest zone
         displaced, found, _ = waiting
-        write_declaration(data["pick"][displaced.pick - 1], displaced, found.matches[0], session.run.names)
+        write_declaration(data["pick"][displaced.pick - 1], displaced, found.matches[0], session.names)
         session.declare(Declaration(displaced, found.matches[0]))
-    data["bid"] = {session.run.ruleset.bid.placing_side.lower(): 0}
+    data["bid"] = {session.ruleset.bid.placing_side.lower(): 0}
     draft, out = tmp_path / "draft.toml", tmp_path / "kremlin.xml"
     draft.write_text(tomli_w.dumps(data), encoding="utf-8")
     applied = _run("apply", str(draft), "--profile", str(profile), "-o", str(out))
@@ -477,7 +481,7 @@ def test_a_retreat_never_goes_where_the_retreating_side_s_enemies_stand(drafted)
     from kremlin_triplea.draft.kinds.takeover import retreat_destinations, retreating_groups
 
     game = DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]
-    run = DraftRun(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(game), profile=load_profile(drafted(game)))
+    run = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Axis"}), load(game), profile=load_profile(drafted(game)))
     board = run.game.board
     assert any(n and who in ("Italy", "Germany") for (who, _), n in board.units("Kherson").items())
     groups = retreating_groups(run.state, "Crimea", "Germany")
@@ -497,11 +501,11 @@ def test_no_placement_is_listed_where_the_placing_power_s_enemies_stand(drafted)
 
     game = DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]
     session = Session(draft_from_dict({"ruleset": "kremlin-aa50", "first": "Allies"}), load(game), profile=load_profile(drafted(game)))
-    board = session.run.game.board
+    board = session.game.board
     assert board.node("Brest")["owner"] == "USSR" and any(n and who == "Germany" for (who, _), n in board.units("Brest").items())
-    option = session.run.ruleset.option(6)
-    listed = [pick for _, pick in session.candidate_picks(session.run.option_choices(option, "Allies"), "Allies")]
+    option = session.ruleset.option(6)
+    listed = [pick for _, pick in session.candidate_picks(session.listed_choices(option, "Allies"), "Allies")]
     assert listed
     assert not [p for p in listed if any(u.at in ("Brest", "Estonia", "Grodno") for u in p.target.units)]
-    problem = placement_problem(session.run.state, session.run.state.facts(), option, "Allies", "USSR", "Fighter", "Brest")
+    problem = placement_problem(session.state, session.state.facts(), option, "Allies", "USSR", "Fighter", "Brest")
     assert problem is not None and "units of Germany, at war with USSR, stand there" in problem.why, problem
