@@ -33,6 +33,9 @@ INFANTRY_RULE = '<cost resource="PUs" quantity="3"/>\n      <result resourceOrUn
 LOW_LUCK = '<property name="Low Luck" value="false" editable="true">'
 OWNER = '<territoryOwner territory="Germany" owner="Germans"/>'
 MAX_FACTORIES = '<property name="maxFactoriesPerTerritory" value="1"/>'
+ANZIO = next(p for p in PINNED_GAMES if p.name == "anzio.xml")  # a RulesAttachment's movementRestrictionType, rounds
+RESTRICTION = '<option name="movementRestrictionType" value="allowed"/>'
+ROUNDS = '<option name="rounds" value="1-+"/>'
 
 
 def _unit(name: str, option: str) -> Callable[[str], str]:
@@ -233,6 +236,14 @@ CASES = [
         _sub(MAX_FACTORIES, '<property name="maxFactoriesPerTerritory" value="true"/>'),
         "misreads",
     ),
+    # checked options: each read by its own setter, judged by the grammar derived from it
+    Case("checked options", "movementRestrictionType '𝟗'", ANZIO, _sub(RESTRICTION, '<option name="movementRestrictionType" value="𝟗"/>'), "refuses"),
+    Case("checked options", "movementRestrictionType 'ALLOWED'", ANZIO, _sub(RESTRICTION, '<option name="movementRestrictionType" value="ALLOWED"/>'), "refuses"),
+    Case("checked options", "movementRestrictionType 'disallowed'", ANZIO, _sub(RESTRICTION, '<option name="movementRestrictionType" value="disallowed"/>'), "reads"),
+    Case("checked options", "rounds '1-x'", ANZIO, _sub(ROUNDS, '<option name="rounds" value="1-x"/>'), "refuses"),
+    Case("checked options", "rounds '-1-3'", ANZIO, _sub(ROUNDS, '<option name="rounds" value="-1-3"/>'), "refuses"),
+    Case("checked options", "rounds '٣:5-7' (an Arabic-Indic digit)", ANZIO, _sub(ROUNDS, '<option name="rounds" value="٣:5-7"/>'), "reads"),
+    Case("checked options", "rounds '𝟗'", ANZIO, _sub(ROUNDS, '<option name="rounds" value="𝟗"/>'), "refuses"),
     Case("property types", "maxFactoriesPerTerritory '-3'", GAME_270BC, _sub(MAX_FACTORIES, '<property name="maxFactoriesPerTerritory" value="-3"/>'), "reads"),
 ]
 

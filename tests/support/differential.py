@@ -68,6 +68,6 @@ def open_class(data: bytes, what: str) -> str | None:
         return None
     java_class = (attachment.get("javaClass") or "").rsplit(".", 1)[-1]
     table = triplea2()["attachments"].get(java_class, {}).get("properties", {}).get(option.get("name") or "")
-    if table is not None and table["kind"] == "checked" and "names" not in table:
+    if table is not None and table["kind"] == "checked" and not any(table.get(k) for k in ("names", "counted", "grammar")):
         return f"{java_class} option {option.get('name')}: a checked option whose grammar is not derived"
     return None

@@ -1,0 +1,114 @@
+"""The grammar of a ``checked`` attachment option, as derived from TripleA 2.x's own setters (issue 44).
+
+A ``checked`` option is read by its own parser in 2.x (``setRounds``, ``setMovementRestrictionType``,
+``setChance``, ...). scripts/derive_engine_tables.py does not transcribe those parsers: it sets values on a fresh
+attachment in the engine's JVM and records which it takes. A value is split as 2.7 splits it (on every ``:``,
+empty parts kept: Guava's ``Splitter.on(':')``) and each part is reduced to its *class*: the empty part, a blank one (Java's whitespace only), a Java int
+by the bucket it falls in (:data:`INT_BUCKETS`), a range ``int-int`` or ``int-+``, the name of a thing of a kind the
+game declares (:data:`NAME_KINDS`), a word of the option's class file (its string constants), else any other text.
+The tables hold, for each number of parts, the class sequences the engine took (``tuples``: one and two parts,
+every sequence tried; with two whole numbers of one bucket, also their order) or, for three and more parts, the
+classes each part may be with the others as in one value it took (``alternatives``, each a list of positions: one
+per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last). :func:`refusal` judges a value by them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import product
+
+from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_int
+
+#: A Java int's class by the bucket it falls in: (class, lowest, highest). Bounds the setters test (a chance's
+#: 0..120, a count's sign) fall between buckets; the probes set each bucket's ends.
+INT_BUCKETS = (
+    ("int<-1", JAVA_INT_MIN, -2),
+    ("-1", -1, -1),
+    ("0", 0, 0),
+    ("1", 1, 1),
+    ("int2-120", 2, 120),
+    ("int>120", 121, JAVA_INT_MAX),
+)
+#: The kinds of names the probe game declares one of (scripts/derive_engine_tables.py's ``NAMED``).
+NAME_KINDS = ("unit type", "territory", "player", "resource")
+#: The classes of a part other than words: buckets, ranges, empty, a kind's name, any other text.
+CORE_CLASSES = (*(b[0] for b in INT_BUCKETS), "range", "range+", "empty", "blank", *(f"name:{k}" for k in NAME_KINDS), "text")
+#: What Java's ``Character.isWhitespace`` calls a space: Python's but the no-break spaces and NEL.
+_NOT_JAVA_SPACE = frozenset("\u00a0\u2007\u202f\u0085")
+#: Parts up to which one and two part values are probed as whole sequences; up to MAX_PARTS as positions.
+TUPLE_PARTS, MAX_PARTS = 2, 4
+WORD = "w:"
+
+
+def bucket(value: int) -> str:
+    return next(name for name, low, high in INT_BUCKETS if low <= value <= high)
+
+
+def part_classes(part: str, has: Callable[[str, str], bool], words: Iterable[str] = ()) -> list[str]:
+    """The classes of one ``:``-separated part of a value (see the module's docstring)."""
+    found = [WORD + part] if part in words else []
+    if part == "":
+        return [*found, "empty"]
+    if part.isspace() and not _NOT_JAVA_SPACE.intersection(part):
+        return [*found, "blank"]  # String.isBlank: some setters skip such a part
+    number = java_int(part)
+    if number is not None:
+        return [*found, bucket(number)]
+    ends = part.split("-")
+    if len(ends) == 2 and java_int(ends[0]) is not None and (ends[1] == "+" or java_int(ends[1]) is not None):
+        return [*found, "range+" if ends[1] == "+" else "range"]
+    names = [f"name:{kind}" for kind in NAME_KINDS if has(kind, part)]
+    return [*found, *(names or ["text"])]
+
+
+def order_tag(classes: Sequence[str], parts: Sequence[str]) -> str:
+    """For two whole numbers of one bucket holding more than one value: ``<``, ``=`` or ``>``; else empty."""
+    if len(parts) != 2 or classes[0] != classes[1] or classes[0] not in ("int<-1", "int2-120", "int>120"):
+        return ""
+    first, second = java_int(parts[0]), java_int(parts[1])
+    return "<" if first < second else "=" if first == second else ">"
+
+
+def key(classes: Sequence[str], tag: str = "") -> str:
+    return "|".join(classes) + (f"#{tag}" if tag else "")
+
+
+def _candidates(parts: Sequence[str], has: Callable[[str, str], bool], words: Iterable[str]) -> Iterator[tuple[tuple[str, ...], str]]:
+    for classes in product(*(part_classes(p, has, words) for p in parts)):
+        yield classes, order_tag(classes, parts)
+
+
+def takes(grammar: dict, value: str, has: Callable[[str, str], bool]) -> bool:
+    """Whether 2.x takes ``value`` for an option of ``grammar`` (the tables' ``grammar``), names judged by ``has``."""
+    parts = value.split(":")
+    words = grammar.get("words", ())
+    by_count = grammar["parts"]
+    count = len(parts)
+    if count > MAX_PARTS and str(MAX_PARTS) in by_count:
+        shape = {"alternatives": [p + [p[-1]] * (count - MAX_PARTS) for p in by_count[str(MAX_PARTS)]["alternatives"]]}
+    else:
+        shape = by_count.get(str(count))
+    if shape is None:
+        return False
+    if "tuples" in shape:
+        accepted = set(shape["tuples"])
+        return any(key(classes, tag) in accepted for classes, tag in _candidates(parts, has, words))
+    classes = [set(part_classes(p, has, words)) for p in parts]
+    return any(all(c.intersection(allowed) for c, allowed in zip(classes, positions)) for positions in shape["alternatives"])
+
+
+def described(grammar: dict) -> str:
+    """What the option takes, in words, for a refusal: the number of parts and its words."""
+    counts = sorted(int(n) for n in grammar["parts"])
+    shown = " or ".join(map(str, counts)) + (" or more" if counts and counts[-1] == MAX_PARTS else "")
+    words = sorted({w.removeprefix(WORD) for shape in grammar["parts"].values() for w in _words_in(shape)})
+    said = f"2.7 takes {shown} ':'-separated part{'s' if counts != [1] else ''}"
+    return said + (f", its words: {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}" if words else "")
+
+
+def _words_in(shape: dict) -> Iterator[str]:
+    for entry in shape.get("tuples", ()):
+        yield from (c for c in entry.split("#")[0].split("|") if c.startswith(WORD))
+    for positions in shape.get("alternatives", ()):
+        for allowed in positions:
+            yield from (c for c in allowed if c.startswith(WORD))
