@@ -267,6 +267,27 @@ def _game_with_one_of_each():
     return data
 
 
+#: What else the game of the grammar probes declares, by kind (option_grammar.NAME_KINDS): a territory effect, and a
+#: rules and a trigger attachment on its player (the names ``conditions`` and ``activateTrigger`` look up).
+GRAMMAR_NAMED = {"territory effect": "ProbeEffect", "rules attachment": "ProbeRules", "trigger attachment": "ProbeTrigger"}
+
+
+def _grammar_game(mapper):
+    """The game of ``_game_with_one_of_each``, also declaring ``GRAMMAR_NAMED`` and the resource PUs (which
+    ``costPU`` sets a cost in)."""
+    from jpype import JClass
+
+    data = _game_with_one_of_each()
+    data.getResourceList().addResource(JClass("games.strategy.engine.data.Resource")(JClass("games.strategy.triplea.Constants").PUS, data))
+    data.getTerritoryEffectList().put(
+        GRAMMAR_NAMED["territory effect"], JClass("games.strategy.engine.data.TerritoryEffect")(GRAMMAR_NAMED["territory effect"], data)
+    )
+    player = data.getPlayerList().getPlayerId(NAMED["player"])
+    for kind, java_class in (("rules attachment", "RulesAttachment"), ("trigger attachment", "TriggerAttachment")):
+        player.addAttachment(GRAMMAR_NAMED[kind], mapper.newAttachment(java_class, GRAMMAR_NAMED[kind], player, data).get())
+    return data
+
+
 def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | None:
     """What a ``checked`` option's value names, when it is only ``:``-separated names of one kind: the kind, how
     many names it takes (1 to 3 tried; None when any of them), whether a whole number may come first, and which of
@@ -339,7 +360,7 @@ CLASS_VALUES = {
     "range+": ("2-+",),
     "empty": ("",),
     "blank": (" ", "\t"),
-    **{f"name:{kind}": (known,) for kind, known in NAMED.items()},
+    **{f"name:{kind}": (known,) for kind, known in {**NAMED, **GRAMMAR_NAMED}.items()},
     "text": ("ProbeNothing",),
 }
 
@@ -434,7 +455,7 @@ def _symbols_of(shape: dict):
 def _option_words(jar: Path, cls) -> list[str]:
     """The words a ``checked`` option of ``cls`` may take: the string literals of its class files that are words."""
     strings = {text for owner in _superclasses(cls) for text in class_file_strings(jar, str(owner.getName())) if _OPTION_WORD.fullmatch(text)}
-    return sorted(strings - set(NAMED.values()))
+    return sorted(strings - set(NAMED.values()) - set(GRAMMAR_NAMED.values()))
 
 
 def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:
@@ -470,7 +491,10 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
             elif kind == "checked" and (counted := _counted_name_of(mapper, java_class, name)):
                 properties[name]["counted"] = counted
             elif kind == "checked":
-                properties[name]["grammar"] = option_grammar(functools.partial(_taken, make, name), option_words)
+                grammar_data = _grammar_game(mapper)
+                grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
+                make_in_grammar_game = functools.partial(lambda c, d, u: mapper.newAttachment(c, "probe", u, d).get(), java_class, grammar_data, grammar_unit)
+                properties[name]["grammar"] = option_grammar(functools.partial(_taken, make_in_grammar_game, name), option_words)
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found

@@ -9,7 +9,7 @@ game declares (:data:`NAME_KINDS`), a word of the option's class file (its strin
 The tables hold, for each number of parts, the class sequences the engine took (``tuples``: one and two parts,
 every sequence tried; with two whole numbers of one bucket, also their order) or, for three and more parts, the
 classes each part may be with the others as in one value it took (``alternatives``, each a list of positions: one
-per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last). :func:`refusal` judges a value by them.
+per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last). :func:`takes` judges a value by them, :func:`why_not` says why it refuses one.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ INT_BUCKETS = (
     ("int2-120", 2, 120),
     ("int>120", 121, JAVA_INT_MAX),
 )
-#: The kinds of names the probe game declares one of (scripts/derive_engine_tables.py's ``NAMED``).
-NAME_KINDS = ("unit type", "territory", "player", "resource")
+#: The kinds of names the probe game declares one of (scripts/derive_engine_tables.py's ``NAMED`` and
+#: ``GRAMMAR_NAMED``); an attachment of a kind is one of that class on a player, before the option or its own.
+NAME_KINDS = ("unit type", "territory", "player", "resource", "territory effect", "rules attachment", "trigger attachment")
 #: The classes of a part other than words: buckets, ranges, empty, a kind's name, any other text.
 CORE_CLASSES = (*(b[0] for b in INT_BUCKETS), "range", "range+", "empty", "blank", *(f"name:{k}" for k in NAME_KINDS), "text")
 #: What Java's ``Character.isWhitespace`` calls a space: Python's but the no-break spaces and NEL.
@@ -97,18 +98,39 @@ def takes(grammar: dict, value: str, has: Callable[[str, str], bool]) -> bool:
     return any(all(c.intersection(allowed) for c, allowed in zip(classes, positions)) for positions in shape["alternatives"])
 
 
-def described(grammar: dict) -> str:
-    """What the option takes, in words, for a refusal: the number of parts and its words."""
+def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
+    """Why 2.x does not take ``value`` (which :func:`takes` refused), in one clause: the count of parts, or the first
+    part no value it takes has there, or else the combination."""
+    parts = value.split(":")
     counts = sorted(int(n) for n in grammar["parts"])
-    shown = " or ".join(map(str, counts)) + (" or more" if counts and counts[-1] == MAX_PARTS else "")
-    words = sorted({w.removeprefix(WORD) for shape in grammar["parts"].values() for w in _words_in(shape)})
-    said = f"2.7 takes {shown} ':'-separated part{'s' if counts != [1] else ''}"
-    return said + (f", its words: {', '.join(words[:8])}{', ...' if len(words) > 8 else ''}" if words else "")
+    if len(parts) not in counts and not (len(parts) > MAX_PARTS and MAX_PARTS in counts):
+        shown = " or ".join(map(str, counts)) + (" or more" if counts[-1] == MAX_PARTS else "")
+        return f"{shown_value(value)} has {len(parts)} ':'-separated part{'s' * (len(parts) != 1)}, where 2.7 takes {shown}"
+    shape = grammar["parts"][str(min(len(parts), MAX_PARTS))]
+    for index, part in enumerate(parts):
+        there = _classes_at(shape, min(index, MAX_PARTS - 1))
+        if not set(part_classes(part, has, grammar.get("words", ()))) & there:
+            said = ", ".join(sorted({_said(c) for c in there}))
+            where = f"part {index + 1} of {shown_value(value)}, {part!r}," if len(parts) > 1 else shown_value(value)
+            return f"{where} is none of what 2.7 takes there: {said}"
+    return f"2.7 does not take {shown_value(value)} (each part is one it takes, but not together)"
 
 
-def _words_in(shape: dict) -> Iterator[str]:
-    for entry in shape.get("tuples", ()):
-        yield from (c for c in entry.split("#")[0].split("|") if c.startswith(WORD))
-    for positions in shape.get("alternatives", ()):
-        for allowed in positions:
-            yield from (c for c in allowed if c.startswith(WORD))
+def shown_value(value: str) -> str:
+    return repr(value) if len(value) <= 60 else repr(value[:57] + "...")
+
+
+def _classes_at(shape: dict, index: int) -> set[str]:
+    if "tuples" in shape:
+        return {entry.split("#")[0].split("|")[index] for entry in shape["tuples"]}
+    return {c for positions in shape["alternatives"] for c in positions[min(index, len(positions) - 1)]}
+
+
+def _said(symbol: str) -> str:
+    if symbol.startswith(WORD):
+        return repr(symbol.removeprefix(WORD))
+    if symbol.startswith("name:"):
+        return f"a {symbol.removeprefix('name:')}'s name"
+    if any(symbol == b[0] for b in INT_BUCKETS):
+        return "a whole number" if symbol != "-1" else "-1"
+    return {"range": "a range (1-3)", "range+": "an open range (2-+)", "empty": "nothing", "blank": "spaces", "text": "any text"}[symbol]

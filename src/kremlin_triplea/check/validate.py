@@ -70,6 +70,7 @@ from kremlin_triplea.check.number_checks import (
     option_numbers_the_engine_cannot_read,
     property_numbers_read_as_text,
     triplea19_refusals,
+    unit_collections_beyond_java_lists,
 )
 from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
 from kremlin_triplea.check.reading27 import read_as_27
@@ -217,6 +218,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     flags_the_engine_cannot_read,
     flags_19_reads_as_false,
     numbers_out_of_range,
+    unit_collections_beyond_java_lists,
     land_units_beyond_transport_capacity,
 ]
 
@@ -239,6 +241,7 @@ STATE_CHECKS = {
     flags_the_engine_cannot_read,
     flags_19_reads_as_false,
     numbers_out_of_range,
+    unit_collections_beyond_java_lists,
     land_units_beyond_transport_capacity,
 }
 
