@@ -35,7 +35,8 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   option, its ``grammar`` (check/option_grammar.py): the classes of ``:``-separated parts it takes, found by setting
   values of each class (Java ints at the ends of buckets, ranges, empty and blank parts, each kind's name, other text,
   the string literals of the class files and their case variants) on fresh attachments; None where it takes nothing
-  but empty parts in the probe game (it names what the game lacks: an attachment, a delegate).
+  but empty parts in the probe game (it names what the game lacks: an attachment, a delegate), and no parts at all
+  (``read_only``) where the property has no string setter (2.7 refuses every value of it).
 """
 
 from __future__ import annotations
@@ -332,6 +333,22 @@ def _taken(make, name: str, value: str) -> bool:
     return True
 
 
+#: The grammar of an option whose property has no string setter (``MutableProperty.ofReadOnly``): it takes no value.
+READ_ONLY = {"parts": {}, "words": [], "read_only": True}
+
+
+def _read_only(make, name: str) -> bool:
+    """Whether the property ``name`` refuses a value for having no string setter (``MutableProperty.ofReadOnly``:
+    UnsupportedOperationException, "No String Setter has been defined!"), whatever the value."""
+    from jpype import JClass, JException
+
+    try:
+        make().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")("1"))
+    except JException as error:
+        return str(error.getClass().getName()) == "java.lang.UnsupportedOperationException"
+    return False
+
+
 def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
     """The kind of thing a ``checked`` option's value names after a count (``1:Gold``): a count then a known name
     taken; the name alone, the count alone, two names, an unknown name and a count that is no number refused."""
@@ -494,7 +511,8 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
                 grammar_data = _grammar_game(mapper)
                 grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
                 make_in_grammar_game = functools.partial(lambda c, d, u: mapper.newAttachment(c, "probe", u, d).get(), java_class, grammar_data, grammar_unit)
-                properties[name]["grammar"] = option_grammar(functools.partial(_taken, make_in_grammar_game, name), option_words)
+                grammar = option_grammar(functools.partial(_taken, make_in_grammar_game, name), option_words)
+                properties[name]["grammar"] = grammar if grammar is not None or not _read_only(make, name) else READ_ONLY
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found

@@ -250,6 +250,13 @@ CASES = [
         _sub(RESTRICTION, '<option name="movementRestrictionType" value="disallowed"/>'),
         "reads",
     ),
+    Case(
+        "checked options",
+        "atWarCount '1' (a read-only property: 2.7 sets no value of it)",
+        ANZIO,
+        _sub(ROUNDS, f'{ROUNDS}\n      <option name="atWarCount" value="1"/>'),
+        "refuses",
+    ),
     Case("checked options", "rounds '1-x'", ANZIO, _sub(ROUNDS, '<option name="rounds" value="1-x"/>'), "refuses"),
     Case("checked options", "rounds '-1-3'", ANZIO, _sub(ROUNDS, '<option name="rounds" value="-1-3"/>'), "refuses"),
     Case("checked options", "rounds '٣:5-7' (an Arabic-Indic digit)", ANZIO, _sub(ROUNDS, '<option name="rounds" value="٣:5-7"/>'), "reads"),

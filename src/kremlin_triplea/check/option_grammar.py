@@ -101,6 +101,8 @@ def takes(grammar: dict, value: str, has: Callable[[str, str], bool]) -> bool:
 def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
     """Why 2.x does not take ``value`` (which :func:`takes` refused), in one clause: the count of parts, or the first
     part no value it takes has there, or else the combination."""
+    if grammar.get("read_only"):
+        return "2.7 sets no value of it (its property has no setter: read only)"
     parts = value.split(":")
     counts = sorted(int(n) for n in grammar["parts"])
     if len(parts) not in counts and not (len(parts) > MAX_PARTS and MAX_PARTS in counts):
