@@ -112,7 +112,7 @@ def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
     for index, part in enumerate(parts):
         there = _classes_at(shape, min(index, MAX_PARTS - 1))
         if not set(part_classes(part, has, grammar.get("words", ()))) & there:
-            said = ", ".join(sorted({_said(c) for c in there}))
+            said = ", ".join([*_numbers_said(there), *sorted({_said(c) for c in there if c not in _BUCKET_NAMES})])
             where = f"part {index + 1} of {shown_value(value)}, {part!r}," if len(parts) > 1 else shown_value(value)
             return f"{where} is none of what 2.7 takes there: {said}"
     return f"2.7 does not take {shown_value(value)} (each part is one it takes, but not together)"
@@ -128,11 +128,38 @@ def _classes_at(shape: dict, index: int) -> set[str]:
     return {c for positions in shape["alternatives"] for c in positions[min(index, len(positions) - 1)]}
 
 
+_BUCKET_NAMES = tuple(b[0] for b in INT_BUCKETS)
+
+
+def _numbers_said(classes: set[str]) -> list[str]:
+    """The whole numbers the bucket ``classes`` hold, as ranges (``a whole number from 0 to 120``)."""
+    runs: list[list[tuple[str, int, int]]] = []
+    for bucket_ in INT_BUCKETS:
+        if bucket_[0] not in classes:
+            continue
+        if runs and INT_BUCKETS.index(runs[-1][-1]) + 1 == INT_BUCKETS.index(bucket_):
+            runs[-1].append(bucket_)
+        else:
+            runs.append([bucket_])
+    said = []
+    for run in runs:
+        low, high = run[0][1], run[-1][2]
+        if low == high:
+            said.append(str(low))
+        elif low == JAVA_INT_MIN and high == JAVA_INT_MAX:
+            said.append("a whole number")
+        elif high == JAVA_INT_MAX:
+            said.append(f"a whole number from {low}")
+        elif low == JAVA_INT_MIN:
+            said.append(f"a whole number up to {high}")
+        else:
+            said.append(f"a whole number from {low} to {high}")
+    return said
+
+
 def _said(symbol: str) -> str:
     if symbol.startswith(WORD):
         return repr(symbol.removeprefix(WORD))
     if symbol.startswith("name:"):
         return f"a {symbol.removeprefix('name:')}'s name"
-    if any(symbol == b[0] for b in INT_BUCKETS):
-        return "a whole number" if symbol != "-1" else "-1"
     return {"range": "a range (1-3)", "range+": "an open range (2-+)", "empty": "nothing", "blank": "spaces", "text": "any text"}[symbol]
