@@ -287,6 +287,7 @@ FOUND = [
     ("option names", "a capital option without value (left out)", "gold.xml", 614994636, "reads"),
     ("option names", "a capital option whose value is spelt Value (left out)", "lhtr.xml", 1296264468, "reads"),
     ("references", "conditions naming a rules attachment renamed (2.7 looks it up on the players)", "iron_blitz_1945A.xml", 3720439641, "refuses"),
+    ("structure", "a territory connected to itself", "iron_blitz_1939A.xml", 2316813360, "refuses"),
 ]
 CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
 #: 2.7 builds these 2,147,483,647 units one by one at load until it runs out of memory (OutOfMemoryError): with any

@@ -43,6 +43,7 @@ from kremlin_triplea.check.dtd import dtd_notes, find_dtd, source_path
 from kremlin_triplea.check.game_index import ENGINES, TRIPLEA_2, TRIPLEA_19, Finding, GameIndex
 from kremlin_triplea.check.name_checks import (
     bids_for_unknown_players,
+    connections_to_itself,
     duplicate_attachments,
     duplicate_connections,
     duplicate_declarations,
@@ -188,6 +189,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     duplicate_declarations,
     duplicate_attachments,
     duplicate_connections,
+    connections_to_itself,
     unknown_references,
     player_named_neutral,
     steps_without_player_19,
