@@ -31,22 +31,31 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   resources, found by setting names on an attachment of a game declaring one of each), that kind (``names``), how
   many names it takes (``parts``: None for any number), whether a whole number may come first (``count_first``) and
   the strings of the class's files it takes alone instead (``words``) or before the names (``prefixes``); for one
-  whose value is a count then a name (``1:Gold``), the name's kind (``counted``).
+  whose value is a count then a name (``1:Gold``), the name's kind (``counted``); for every other ``checked``
+  option, its ``grammar`` (check/option_grammar.py): the classes of ``:``-separated parts it takes, found by setting
+  values of each class (Java ints at the ends of buckets, ranges, empty and blank parts, each kind's name, other text,
+  the string literals of the class files and their case variants) on fresh attachments; None where it takes nothing
+  but empty parts in the probe game (it names what the game lacks: an attachment, a delegate), and no parts at all
+  (``read_only``) where the property has no string setter (2.7 refuses every value of it).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import struct
 import sys
 import zipfile
+from itertools import product
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from kremlin_triplea.check.option_grammar import CORE_CLASSES, INT_BUCKETS, MAX_PARTS, WORD  # noqa: E402
+from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E402
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
 
 DEFAULT_JAR = ROOT.parent / "shared" / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
@@ -61,6 +70,8 @@ PROBES = ("1", "-7", "0", "word", "yes", "", " true", "true", "FALSE", "tRuE", "
 _IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*")
 #: A string of a class file that may be a word an option takes (``BY``, ``controlled``): letters, at most 20.
 _WORD = re.compile(r"[A-Za-z]{1,20}")
+#: A string of a class file that may be a word a ``checked`` option takes (``canOnlyPlaceInOriginalTerritories``).
+_OPTION_WORD = re.compile(r"[A-Za-z]{1,60}")
 
 
 def class_file_names(jar: Path, class_name: str) -> set[str]:
@@ -70,21 +81,34 @@ def class_file_names(jar: Path, class_name: str) -> set[str]:
 
 def class_file_texts(jar: Path, class_name: str) -> set[str]:
     """Every UTF-8 constant of ``class_name``'s class file in ``jar`` (its strings, names and descriptors)."""
+    return set(_constant_pool(jar, class_name)[0].values())
+
+
+def class_file_strings(jar: Path, class_name: str) -> set[str]:
+    """The string literals of ``class_name``'s class file in ``jar`` (its ``CONSTANT_String`` entries)."""
+    texts, strings = _constant_pool(jar, class_name)
+    return {texts[index] for index in strings}
+
+
+def _constant_pool(jar: Path, class_name: str) -> tuple[dict[int, str], list[int]]:
+    """A class file's UTF-8 constants by index, and the indexes its ``CONSTANT_String`` entries point at."""
     with zipfile.ZipFile(jar) as archive:
         data = archive.read(class_name.replace(".", "/") + ".class")
     count = struct.unpack_from(">H", data, 8)[0]
-    offset, index, found = 10, 1, set()
+    offset, index, texts, strings = 10, 1, {}, []
     sizes = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4, 15: 3, 16: 2, 17: 4, 18: 4, 19: 2, 20: 2}
     while index < count:
         tag = data[offset]
         if tag == 1:
             length = struct.unpack_from(">H", data, offset + 1)[0]
-            found.add(data[offset + 3 : offset + 3 + length].decode("utf-8", "replace"))
+            texts[index] = data[offset + 3 : offset + 3 + length].decode("utf-8", "replace")
             offset += 3 + length
         else:
+            if tag == 8:
+                strings.append(struct.unpack_from(">H", data, offset + 1)[0])
             offset += 1 + sizes[tag]
         index += 2 if tag in (5, 6) else 1
-    return found
+    return texts, strings
 
 
 def start_jvm(jar: Path) -> None:
@@ -244,6 +268,27 @@ def _game_with_one_of_each():
     return data
 
 
+#: What else the game of the grammar probes declares, by kind (option_grammar.NAME_KINDS): a territory effect, and a
+#: rules and a trigger attachment on its player (the names ``conditions`` and ``activateTrigger`` look up).
+GRAMMAR_NAMED = {"territory effect": "ProbeEffect", "rules attachment": "ProbeRules", "trigger attachment": "ProbeTrigger"}
+
+
+def _grammar_game(mapper):
+    """The game of ``_game_with_one_of_each``, also declaring ``GRAMMAR_NAMED`` and the resource PUs (which
+    ``costPU`` sets a cost in)."""
+    from jpype import JClass
+
+    data = _game_with_one_of_each()
+    data.getResourceList().addResource(JClass("games.strategy.engine.data.Resource")(JClass("games.strategy.triplea.Constants").PUS, data))
+    data.getTerritoryEffectList().put(
+        GRAMMAR_NAMED["territory effect"], JClass("games.strategy.engine.data.TerritoryEffect")(GRAMMAR_NAMED["territory effect"], data)
+    )
+    player = data.getPlayerList().getPlayerId(NAMED["player"])
+    for kind, java_class in (("rules attachment", "RulesAttachment"), ("trigger attachment", "TriggerAttachment")):
+        player.addAttachment(GRAMMAR_NAMED[kind], mapper.newAttachment(java_class, GRAMMAR_NAMED[kind], player, data).get())
+    return data
+
+
 def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | None:
     """What a ``checked`` option's value names, when it is only ``:``-separated names of one kind: the kind, how
     many names it takes (1 to 3 tried; None when any of them), whether a whole number may come first, and which of
@@ -277,6 +322,33 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
     return found[0] if len(found) == 1 else None
 
 
+def _taken(make, name: str, value: str) -> bool:
+    """Whether a fresh attachment ``make`` gives takes ``value`` for its option ``name``."""
+    from jpype import JClass
+
+    try:
+        make().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
+    except Exception:  # noqa: BLE001 - a refusal is the answer sought
+        return False
+    return True
+
+
+#: The grammar of an option whose property has no string setter (``MutableProperty.ofReadOnly``): it takes no value.
+READ_ONLY = {"parts": {}, "words": [], "read_only": True}
+
+
+def _read_only(make, name: str) -> bool:
+    """Whether the property ``name`` refuses a value for having no string setter (``MutableProperty.ofReadOnly``:
+    UnsupportedOperationException, "No String Setter has been defined!"), whatever the value."""
+    from jpype import JClass, JException
+
+    try:
+        make().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")("1"))
+    except JException as error:
+        return str(error.getClass().getName()) == "java.lang.UnsupportedOperationException"
+    return False
+
+
 def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
     """The kind of thing a ``checked`` option's value names after a count (``1:Gold``): a count then a known name
     taken; the name alone, the count alone, two names, an unknown name and a count that is no number refused."""
@@ -298,6 +370,111 @@ def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
     return kinds[0] if len(kinds) == 1 else None
 
 
+#: A value of each class of option_grammar.CORE_CLASSES the probes set (a bucket of ints: both its ends).
+CLASS_VALUES = {
+    **{name: tuple(dict.fromkeys((str(low), str(high)))) for name, low, high in INT_BUCKETS},
+    "range": ("1-3",),
+    "range+": ("2-+",),
+    "empty": ("",),
+    "blank": (" ", "\t"),
+    **{f"name:{kind}": (known,) for kind, known in {**NAMED, **GRAMMAR_NAMED}.items()},
+    "text": ("ProbeNothing",),
+}
+
+
+def _class_values(symbol: str) -> tuple[str, ...]:
+    return (symbol.removeprefix(WORD),) if symbol.startswith(WORD) else CLASS_VALUES[symbol]
+
+
+def _pair_values(first: str, second: str, tag: str) -> list[tuple[str, str]]:
+    """Values of two parts of the classes given, in the order ``tag`` says (two ints of one bucket)."""
+    if not tag:
+        return list(product(_class_values(first), _class_values(second)))
+    low, high = next((low, high) for name, low, high in INT_BUCKETS if name == first)
+    ends = {"<": [(low, low + 1), (high - 1, high)], "=": [(low, low), (high, high)], ">": [(low + 1, low), (high, high - 1)]}[tag]
+    return [(str(a), str(b)) for a, b in ends]
+
+
+def option_grammar(taken, words: list[str]) -> dict | None:
+    """The grammar of a ``checked`` option (check/option_grammar.py) from ``taken`` (whether the engine takes a
+    value): for one and two parts every class sequence (a class taken when each of its values is), two parts
+    holding at most one word; for three and four, one value taken found by extending a shorter one, then each part
+    varied over every class and word with the others as in it (each value of one part fewer extended, unless
+    an alternative found covers it). A word is tried only where other text is refused
+    (where any text is taken, a word is that text). ``words``: the option's class files' strings; the upper, lower
+    and swapped case of each word taken are tried in its places. None when no value is taken (a value naming what
+    the probe game lacks)."""
+    taken = functools.cache(taken)  # the second pass, and the pairs with a word, ask again what the first asked
+    first = _option_grammar(taken, [WORD + w for w in words])
+    if first is None:
+        return None
+    variants = sorted({v for w in first["words"] for v in (w, w.upper(), w.lower(), w.swapcase())})
+    return _option_grammar(taken, [WORD + w for w in variants]) if variants else first
+
+
+def _option_grammar(taken, words: list[str]) -> dict | None:
+    def all_taken(symbols) -> bool:
+        return all(taken(":".join(v)) for v in product(*map(_class_values, symbols)))
+
+    def taken_in(symbols: tuple[str, ...], index: int) -> list[str]:
+        """The symbols part ``index`` of ``symbols`` may be, the others as they are."""
+        core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :])]
+        if "text" in core:
+            return core
+        return core + [w for w in words if all_taken(symbols[:index] + (w,) + symbols[index + 1 :])]
+
+    shapes: dict[str, dict] = {}
+    one = taken_in(("text",), 0)
+    if one:
+        shapes["1"] = {"tuples": sorted(one)}
+    pairs = set()
+    for first, second in product(CORE_CLASSES, repeat=2):
+        same_bucket = first == second and first in ("int<-1", "int2-120", "int>120")
+        for tag in ("<", "=", ">") if same_bucket else ("",):
+            if all(taken(f"{a}:{b}") for a, b in _pair_values(first, second, tag)):
+                pairs.add(grammar_key((first, second), tag))
+    alone = [w for w in one if w.startswith(WORD)]
+    pairs |= {grammar_key((a, b)) for a, b in product(alone, repeat=2) if all_taken((a, b))}  # two words, each taken alone
+    for core in CORE_CLASSES:  # a word in one part, the other part any class
+        pairs |= {grammar_key((w, core)) for w in taken_in(("text", core), 0) if w.startswith(WORD)}
+        pairs |= {grammar_key((core, w)) for w in taken_in((core, "text"), 1) if w.startswith(WORD)}
+    if pairs:
+        shapes["2"] = {"tuples": sorted(pairs)}
+    seeds = [tuple(k.split("|")) for k in sorted(pairs) if "#" not in k]
+    for count in range(3, MAX_PARTS + 1):
+        alternatives: list[list[list[str]]] = []
+        extended = []
+        for shorter in seeds:  # each value taken of one part fewer, extended by a part, unless one found covers it
+            if any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
+                continue
+            seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,))), None)
+            if seed is not None:
+                extended.append(seed)
+                alternatives.append([sorted(taken_in(seed, index)) for index in range(count)])
+        if not alternatives:
+            break
+        shapes[str(count)] = {"alternatives": alternatives}
+        seeds = extended
+    if not any(s not in ("empty", "blank") for shape in shapes.values() for s in _symbols_of(shape)):
+        return None  # only empty parts taken: the option names what the probe game lacks (an attachment, a delegate)
+    used = sorted({w.removeprefix(WORD) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(WORD)})
+    return {"parts": shapes, "words": used}
+
+
+def _symbols_of(shape: dict):
+    for entry in shape.get("tuples", ()):
+        yield from entry.split("#")[0].split("|")
+    for positions in shape.get("alternatives", ()):
+        for allowed in positions:
+            yield from allowed
+
+
+def _option_words(jar: Path, cls) -> list[str]:
+    """The words a ``checked`` option of ``cls`` may take: the string literals of its class files that are words."""
+    strings = {text for owner in _superclasses(cls) for text in class_file_strings(jar, str(owner.getName())) if _OPTION_WORD.fullmatch(text)}
+    return sorted(strings - set(NAMED.values()) - set(GRAMMAR_NAMED.values()))
+
+
 def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, dict]:
     """Each attachment class's options (see the module's docstring), by the name ``javaClass`` gives it."""
     from jpype import JClass
@@ -316,6 +493,7 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
         for owner in _superclasses(cls):
             candidates |= class_file_names(jar, str(owner.getName()))
         field_types = _field_types(cls)
+        option_words = _option_words(jar, cls)
         words = sorted(
             {text for owner in _superclasses(cls) for text in class_file_texts(jar, str(owner.getName())) if _WORD.fullmatch(text)} - set(NAMED.values())
         )
@@ -329,6 +507,12 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
                 properties[name].update(names)
             elif kind == "checked" and (counted := _counted_name_of(mapper, java_class, name)):
                 properties[name]["counted"] = counted
+            elif kind == "checked":
+                grammar_data = _grammar_game(mapper)
+                grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
+                make_in_grammar_game = functools.partial(lambda c, d, u: mapper.newAttachment(c, "probe", u, d).get(), java_class, grammar_data, grammar_unit)
+                grammar = option_grammar(functools.partial(_taken, make_in_grammar_game, name), option_words)
+                properties[name]["grammar"] = grammar if grammar is not None or not _read_only(make, name) else READ_ONLY
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found

@@ -4,7 +4,8 @@
 
 Each edit (tests/support/mutate_games.py) is judged by one 2.7 JVM (scripts/judge_with_triplea27.py) and by
 validate; prints the count of each (2.7's verdict, validate's verdict), every disagreement (game, seed, edit, both
-verdicts) and the time each took. Exit 1 when any disagrees.
+verdicts), a running count every ``--every`` edits, and the time each took (the JVM judges a batch while validate
+does). Exit 1 when any disagrees.
 """
 
 from __future__ import annotations
@@ -25,36 +26,50 @@ from support.judge27 import Judge27  # noqa: E402
 from support.mutate_games import mutated  # noqa: E402
 from support.paths import CORPUS_GAMES, PINNED_GAMES  # noqa: E402
 
+#: Edits judged at a time: the JVM judges them while validate does.
+BATCH = 50
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", choices=("pinned", "all"), default="pinned")
+    parser.add_argument("--every", type=int, default=1000, help="print the running count every this many edits")
     args = parser.parse_args()
     games = PINNED_GAMES if args.games == "pinned" else PINNED_GAMES + CORPUS_GAMES
     rng = random.Random(args.seed)
     table: collections.Counter[tuple[str, str]] = collections.Counter()
     wrong = []
     engine_time = tool_time = 0.0
+    start_all = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder, Judge27() as judge:
-        for n in range(args.count):
-            mutation = mutated(rng.choice(games), rng.randrange(2**32))
-            path = Path(folder) / f"{n}.xml"
-            path.write_bytes(mutation.data)
+        for first in range(0, args.count, BATCH):  # the JVM judges a batch while validate judges it
+            batch = [mutated(rng.choice(games), rng.randrange(2**32)) for _ in range(min(BATCH, args.count - first))]
+            paths = []
+            for n, mutation in enumerate(batch, first):
+                paths.append(Path(folder) / f"{n}.xml")
+                paths[-1].write_bytes(mutation.data)
+                judge.send(paths[-1])
             start = time.perf_counter()
-            answer = judge.judge(path)
-            engine_time += time.perf_counter() - start
-            start = time.perf_counter()
-            tool, errors = tool_verdict(path)
+            tools = [tool_verdict(path) for path in paths]
             tool_time += time.perf_counter() - start
-            table[answer["verdict"], tool] += 1
-            if compared(answer["verdict"], tool, answer["why"], errors) == DISAGREE:
-                wrong.append(
-                    f"{mutation.base.name} seed {mutation.seed}: {mutation.what}: 2.7 {answer['verdict']} [{answer['why'][:160]}], validate {tool} {errors[:1]}"
-                )
-                print(wrong[-1], flush=True)
-    print(f"\n{args.count:,} edits of {len(games)} games: 2.7 {engine_time:.0f} s, validate {tool_time:.0f} s")
+            start = time.perf_counter()
+            answers = [judge.receive() for _ in paths]
+            engine_time += time.perf_counter() - start  # what the JVM took beyond validate's time
+            for mutation, answer, (tool, errors) in zip(batch, answers, tools):
+                table[answer["verdict"], tool] += 1
+                if compared(answer["verdict"], tool, answer["why"], errors) == DISAGREE:
+                    wrong.append(
+                        f"{mutation.base.name} seed {mutation.seed}: {mutation.what}: 2.7 {answer['verdict']} [{answer['why'][:160]}], validate {tool} {errors[:1]}"
+                    )
+                    print(wrong[-1], flush=True)
+            done = first + len(batch)
+            if done % args.every == 0 and done < args.count:
+                print(f"... {done:,} edits, {len(wrong)} disagreements, {time.perf_counter() - start_all:.0f} s", flush=True)
+    print(
+        f"\n{args.count:,} edits of {len(games)} games in {time.perf_counter() - start_all:.0f} s: validate {tool_time:.0f} s, 2.7 beyond it {engine_time:.0f} s"
+    )
     print("2.7's verdict | validate's | count")
     for (engine, tool), count in sorted(table.items()):
         print(f"{engine} | {tool} | {count}")

@@ -43,31 +43,3 @@ def compared(engine: str, tool: str, why: str = "", errors: Sequence[str] = ()) 
     if tool == "misreads":
         return UNCHECKED
     return AGREE if tool == "reads" else DISAGREE
-
-
-def open_class(data: bytes, what: str) -> str | None:
-    """The class of disagreement still open (the note of issue 44 names it) that an edit falls in, or None.
-
-    One is open: an attachment option of kind ``checked`` whose grammar the derived tables do not hold (no ``names``:
-    movementRestrictionType's allowed/disallowed, a round range): validate reads any value of it, where 2.7 may
-    refuse one. Deriving each such option's grammar from the engine (probing the words of its class file) closes it."""
-    import re
-
-    from lxml import etree
-
-    from kremlin_triplea.check.engine_tables import triplea2
-
-    found = re.search(r"line (\d+)", what)
-    if found is None or "<option>" not in what:
-        return None
-    root = etree.fromstring(data, etree.XMLParser(recover=True, huge_tree=True, resolve_entities=False))
-    line = int(found.group(1))
-    option = next((e for e in root.iter("option") if e.sourceline == line), None)
-    attachment = option.getparent() if option is not None else None
-    if attachment is None:
-        return None
-    java_class = (attachment.get("javaClass") or "").rsplit(".", 1)[-1]
-    table = triplea2()["attachments"].get(java_class, {}).get("properties", {}).get(option.get("name") or "")
-    if table is not None and table["kind"] == "checked" and "names" not in table:
-        return f"{java_class} option {option.get('name')}: a checked option whose grammar is not derived"
-    return None

@@ -85,11 +85,20 @@ def duplicate_connections(game: GameIndex) -> Iterator[Finding]:
     """The same two territories connected twice, either way round (a connection goes both ways)."""
     seen: dict[frozenset[str], etree._Element] = {}
     for element in game.root.iterfind("map/connection"):
+        if element.get("t1") is not None and element.get("t1") == element.get("t2"):
+            continue  # connections_to_itself
         key = frozenset((element.get("t1", ""), element.get("t2", "")))
         first = seen.setdefault(key, element)
         if first is not element:
             ends = f"{element.get('t1')!r} - {element.get('t2')!r}"
             yield element, f"duplicate connection {ends} (first on line {first.sourceline})"
+
+
+def connections_to_itself(game: GameIndex) -> Iterator[Finding]:
+    """A territory connected to itself (GameMap.addConnection throws: "Cannot connect a territory to itself")."""
+    for element in game.root.iterfind("map/connection"):
+        if element.get("t1") is not None and element.get("t1") == element.get("t2"):
+            yield element, f"connection of {element.get('t1')!r} to itself; {REFUSES}"
 
 
 @attrs.frozen

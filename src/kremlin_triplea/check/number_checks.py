@@ -363,6 +363,32 @@ def flags_19_reads_as_false(game: GameIndex) -> Iterator[Finding]:
                     yield element, f"<{element.tag}> {attribute} {text!r} is neither true nor false; TripleA 1.9 reads it as false"
 
 
+#: The most elements a Java list grows to (``ArraysSupport.SOFT_MAX_ARRAY_LENGTH``, Integer.MAX_VALUE - 8): beyond it
+#: ``ArrayList`` throws OutOfMemoryError whatever the heap ("Requested array size exceeds VM limit").
+JAVA_LIST_MAX = JAVA_INT_MAX - 8
+
+
+def unit_collections_beyond_java_lists(game: GameIndex) -> Iterator[Finding]:
+    """More units in one territory or held by one player than a Java list holds: 2.7 builds every unit the file
+    places at load (``UnitType.create`` collects them into a list) and keeps a territory's or player's units in one
+    list (``UnitCollection``), so it runs out of memory loading such a game whatever memory it has."""
+    totals: dict[tuple[str, str], int] = {}
+    for path, holder in (("initialize/unitInitialize/unitPlacement", "territory"), ("initialize/unitInitialize/heldUnits", "player")):
+        for element in game.root.iterfind(path):
+            quantity = java_int(element.get("quantity", "0"))
+            if quantity is None or quantity <= 0:
+                continue  # numbers_the_engine_cannot_read, numbers_out_of_range
+            where = (holder, element.get(holder) or "")
+            before = totals.get(where, 0)
+            totals[where] = before + quantity
+            if before <= JAVA_LIST_MAX < totals[where]:
+                yield (
+                    element,
+                    f"{totals[where]:,} units for {holder} {where[1]!r}, more than a Java list holds ({JAVA_LIST_MAX:,}): "
+                    f"TripleA builds each unit at load and keeps a {holder}'s units in one list, and runs out of memory; {REFUSES}",
+                )
+
+
 def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     """Whole numbers the engine reads and then refuses, or uses as something else.
 

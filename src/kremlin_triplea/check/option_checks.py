@@ -11,13 +11,14 @@ refuses a value it cannot read (an ``int`` one what ``Integer.parseInt`` refuses
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, is_delegate, option_kind, options_of, triplea2
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
+from kremlin_triplea.check.option_grammar import takes, why_not
 
 #: What an attachment's ``type`` may be, ``unitType`` when it has none (GameParser.findAttachment's switch, matched
 #: exactly: ``Territory`` is refused as "Type not found to attach to").
@@ -79,17 +80,30 @@ def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
     """Options an attachment's class has no property for, or whose value its ``int`` or ``boolean`` property refuses."""
     if game.engine != TRIPLEA_2:
         return
+    on_players: dict[str, set[str]] = {kind: set() for kind in _PLAYER_ATTACHMENTS.values()}
+
+    def has(kind: str, name: str) -> bool:
+        return name in on_players[kind] if kind in on_players else game.has(kind, name)
+
     for attachment in game.attachments:
         java_class = attachment_class(attachment.get("javaClass"))
+        if java_class in _PLAYER_ATTACHMENTS and attachment.get("type") == "player":
+            on_players[_PLAYER_ATTACHMENTS[java_class]].add(attachment.get("name") or "")
         if java_class is None:
             continue  # attachments_the_engine_cannot_make
         for option in attachment.iterfind("option"):
-            found = _option_refusal(java_class, option)
+            found = _option_refusal(game, has, java_class, option)
             if found:
                 yield option, f"{java_class} option {option.get('name')}: {found}; {REFUSES}"
 
 
-def _option_refusal(java_class: str, option: etree._Element) -> str | None:
+#: The attachments an option may name by kind (option_grammar.NAME_KINDS): 2.7 looks them up on the players
+#: (``conditions``, ``activateTrigger``) as it has made them so far, in the file's order, the option's own included
+#: (GameParser.parseAttachments adds an attachment before it sets its options).
+_PLAYER_ATTACHMENTS = {"RulesAttachment": "rules attachment", "TriggerAttachment": "trigger attachment"}
+
+
+def _option_refusal(game: GameIndex, has: Callable[[str, str], bool], java_class: str, option: etree._Element) -> str | None:
     written, value = option.get("name"), option.get("value")
     if not written or not value:
         return None  # left out (an empty attribute is read as none)
@@ -105,29 +119,9 @@ def _option_refusal(java_class: str, option: etree._Element) -> str | None:
         return f"{shown(value)} is {why_not_java_int(value)}"
     if kind == "boolean" and java_boolean(value) is None:
         return f"{value!r} is neither true nor false"
-    if java_class == "UnitAttachment" and name in _STACKING_LIMITS:
-        return _stacking_limit_refusal(name, value)
-    return None
-
-
-#: UnitAttachment's stacking limits, each read by its ``parseStackingLimit`` (TripleA 2.7's UnitAttachment.java): a
-#: ``checked`` option whose grammar the derived tables do not hold (found by the generative differential:
-#: attackingLimit='Neutral' is refused by 2.7, was read by validate).
-_STACKING_LIMITS = ("attackingLimit", "movementLimit", "placementLimit")
-
-
-def _stacking_limit_refusal(name: str, value: str) -> str | None:
-    """parseStackingLimit: "count:owned|allied|total", the count a Java int of at least 0."""
-    fields = value.split(":")
-    if len(fields) != 2:
-        return f"{shown(value)} is not two fields, a count and owned, allied or total"
-    count = java_int(fields[0])
-    if count is None:
-        return f"{shown(fields[0])} is {why_not_java_int(fields[0])}"
-    if count < 0:
-        return f"the count {count} is negative"
-    if fields[1] not in ("owned", "allied", "total"):
-        return f"{fields[1]!r} is none of owned, allied and total"
+    grammar = triplea2()["attachments"][java_class]["properties"][name].get("grammar")
+    if kind == "checked" and grammar is not None and not takes(grammar, value, has):
+        return why_not(grammar, value, has)
     return None
 
 

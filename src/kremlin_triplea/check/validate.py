@@ -43,6 +43,7 @@ from kremlin_triplea.check.dtd import dtd_notes, find_dtd, source_path
 from kremlin_triplea.check.game_index import ENGINES, TRIPLEA_2, TRIPLEA_19, Finding, GameIndex
 from kremlin_triplea.check.name_checks import (
     bids_for_unknown_players,
+    connections_to_itself,
     duplicate_attachments,
     duplicate_connections,
     duplicate_declarations,
@@ -70,6 +71,7 @@ from kremlin_triplea.check.number_checks import (
     option_numbers_the_engine_cannot_read,
     property_numbers_read_as_text,
     triplea19_refusals,
+    unit_collections_beyond_java_lists,
 )
 from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
 from kremlin_triplea.check.reading27 import read_as_27
@@ -203,6 +205,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     duplicate_declarations,
     duplicate_attachments,
     duplicate_connections,
+    connections_to_itself,
     unknown_references,
     player_named_neutral,
     steps_without_player_19,
@@ -233,6 +236,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     flags_the_engine_cannot_read,
     flags_19_reads_as_false,
     numbers_out_of_range,
+    unit_collections_beyond_java_lists,
     land_units_beyond_transport_capacity,
 ]
 
@@ -255,6 +259,7 @@ STATE_CHECKS = {
     flags_the_engine_cannot_read,
     flags_19_reads_as_false,
     numbers_out_of_range,
+    unit_collections_beyond_java_lists,
     land_units_beyond_transport_capacity,
 }
 
