@@ -160,3 +160,22 @@ def test_the_matrix_applies_a_house_set_on_a_game_whose_given_profile_lists_it(t
     cells = {row: cell for (set_id, row, label), cell in report.cells.items() if set_id == "house-classic" and label == game_label(game.resolve())}
     assert set(cells) == {"house rules (defaults)", "house rules (every switch flipped)"}
     assert all(cell.applied == 1 and not cell.errors for cell in cells.values()), {row: cell.errors for row, cell in cells.items()}
+
+
+@pytest.mark.parametrize("house", ["house-classic", "house-revised"])
+def test_a_game_with_its_own_technologies_keeps_its_one_list_and_every_technology_its_research_names(house: str, tmp_path: Path) -> None:
+    """Pacific 1940 lists its own technologies (Airborne_Forces, Improved_Mech_Inf among them). A set that grants or
+    adds a technology wrote TripleA's built-in list as a second <technologies> beside it; TripleA reads the last of a
+    section given twice, so 2.7 refused the game ("Could not find technology: Airborne_Forces")."""
+    from lxml import etree
+
+    game = DATA / "world_war_ii_pacific" / "ww2pac40_2nd_edition.xml"
+    drafted, out = tmp_path / "pacific.toml", tmp_path / "out.xml"
+    assert CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", house, "-o", str(drafted)]).exit_code == 0
+    written = CliRunner().invoke(main, ["house", str(game), "-r", house, "--profile", str(drafted), "-o", str(out)])
+    assert written.exit_code == 0, written.output
+    before, after = etree.parse(str(game)).getroot(), etree.parse(str(out)).getroot()
+    assert len(after.findall("technology/technologies")) == 1
+    declared = {t.get("name") for t in after.iterfind("technology/technologies/techname")}
+    assert {t.get("name") for t in before.iterfind("technology/technologies/techname")} <= declared
+    assert {t.get("name") for t in after.iterfind("technology/playerTech/category/tech")} <= declared

@@ -322,12 +322,16 @@ def technology_prices(ctx: ActionContext, change: Section) -> list[Planned]:
     return planned
 
 
-def _technology_section(ctx: ActionContext) -> Planned:
-    """The game's <technology> section written out as TripleA builds it, so a custom technology can join it.
+def _technology_section(ctx: ActionContext) -> list[Planned]:
+    """The game's <technology> section written out as TripleA builds it, so a custom technology can join it; nothing
+    for a game with its own list, which a technology joins as it is (a second list would be the only one TripleA
+    keeps: it reads the last of a section given twice, and the game's own technologies would be unknown).
 
-    The games these sets are for have no such section; writing TripleA's own
+    The games these sets were written for have no such section; writing TripleA's own
     list and research categories keeps research exactly as it was.
     """
+    if ctx.board.catalog.technologies:
+        return []
     model = _tech_model(ctx.board)
     categories = _BUILT_IN_TECHS[model]
     techs = [t for names in categories.values() for t in names]
@@ -347,19 +351,23 @@ def _technology_section(ctx: ActionContext) -> Planned:
                 description=f"{possessive(player)} research categories, as TripleA's own",
             )
         )
-    return _planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")
+    return [_planned(("technology_section",), model, changes, f"the game's technologies written out as TripleA's built-in {model} list (research unchanged)")]
 
 
 def listed_technology(ctx: ActionContext, tech: str) -> list[Planned]:
-    """A built-in technology the game's technology model leaves out (004 Radar on Revised: WW2V2 has no
-    aARadar) joins the game's technology list, so that granting it means something; it joins no research
-    category, so research stays as it was. Nothing for a technology the model already lists."""
-    model = _tech_model(ctx.board)
-    if any(tech in names for names in _BUILT_IN_TECHS[model].values()):
+    """A built-in technology the game's technologies leave out (004 Radar on Revised: WW2V2 has no aARadar) joins
+    them, so that granting it means something; it joins no research category, so research stays as it was. Nothing
+    for a technology the game already lists.
+
+    A game with its own <technologies> list gets the one name added to that list: a second list would be the only
+    one TripleA keeps (it reads the last of a section given twice), and the game's own technologies (Pacific 1940's
+    Airborne_Forces) would be unknown to its research categories. A game without one gets TripleA's built-in list
+    written out first, as TripleA builds it."""
+    if tech in game_technologies(ctx.board):
         return []
-    line = f"technology {tech!r} added to the game's technologies ({model} games do not list it; no research category)"
+    line = f"technology {tech!r} added to the game's technologies (they do not list it; no research category)"
     return [
-        _technology_section(ctx),
+        *_technology_section(ctx),
         _planned(("technology", tech), True, [AddXml("technologies", f'<techname name="{xml_attr(tech)}"/>', description=line)], line),
     ]
 
@@ -407,7 +415,7 @@ def power_tech(ctx: ActionContext, change: Section) -> list[Planned]:
         # comes after the UK's first turn.
         trigger(f"triggerAttachment{_tag(ctx)}{power}", power, [held], f"before:{FIRST_STEP}", [("tech", tech)], line),
     ]
-    return [_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
+    return [*_technology_section(ctx), _use_triggers(ctx), _planned(("tech", power, tech), True, changes, line)]
 
 
 def _property(ctx: ActionContext, name: str, default: str) -> str:
@@ -453,7 +461,7 @@ def tech_ability(ctx: ActionContext, change: Section) -> list[Planned]:
     what = ", ".join(f"{k} {v}" for k, v in pairs)
     line = f"technology {tech}: {what} (TripleA's own values of it kept)"
     attachment = attachment_xml("techAbilityAttachment", tech, "games.strategy.triplea.attachments.TechAbilityAttachment", "technology", pairs)
-    planned = [_technology_section(ctx), *listed_technology(ctx, tech)]
+    planned = [*_technology_section(ctx), *listed_technology(ctx, tech)]
     planned.append(_planned(("tech_ability", tech), tuple(pairs), [AddXml("attachmentList", attachment, description=line)], line))
     return planned
 

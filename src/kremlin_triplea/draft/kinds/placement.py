@@ -154,13 +154,6 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
     if restriction is not None and restriction.placements_only_on_own_territory and (data["water"] or data["owner"] != power):
         why = f"{power} units may only be placed on territory {power} controls"
         return Problem(restriction.rule, restriction.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
-    # No game starts with enemies in one territory (model/invariants.py): 1941 Global Command Decision begins with German
-    # armies inside Soviet Brest, Estonia and Grodno, the Soviets' own territories, where no Soviet unit can be put. (At
-    # sea the options say it themselves, "not in the same sea zone with enemy units", and are quoted.)
-    enemies = sorted({who for (who, _), n in board.units(place).items() if n and who is not None and not board.catalog.allied(power, who)})
-    if enemies and not data["water"]:
-        why = f"units of {', '.join(enemies)}, at war with {power}, stand there"
-        return Problem(option.quote(params.at[0]), option.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
     if not fits(params, facts, place, data, kind, power):
         # Report the reasons that concern this kind of place first (a sea zone's for a sea zone).
         reasons = _misfits(params, facts, state.names.shown(place), place, data, kind, power, unit)
@@ -168,6 +161,14 @@ def placement_problem(state: DraftState, facts: Facts, option: Option, side: str
         key = relevant[0][0] if relevant else params.at[0]
         why = "; ".join(dict.fromkeys(r[1] for r in relevant)) or f"{state.names.shown(place)} is not a place for a {unit}"
         return Problem(option.quote(key), option.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
+    # No game starts with enemies in one territory (model/invariants.py): 1941 Global Command Decision begins with German
+    # armies inside Soviet Brest, Estonia and Grodno, the Soviets' own territories, where no Soviet unit can be put. (At
+    # sea the options say it themselves, "not in the same sea zone with enemy units", and are quoted.) Asked after the
+    # option's own places, so a refusal says the rule's words first ("Russia is owned by Russians").
+    enemies = sorted({who for (who, _), n in board.units(place).items() if n and who is not None and not board.catalog.allied(power, who)})
+    if enemies and not data["water"]:
+        why = f"units of {', '.join(enemies)}, at war with {power}, stand there"
+        return Problem(option.quote(params.at[0]), option.source, f"{power} {unit} in {state.names.shown(place)}: {why}")
     for excluded_power, excluded_unit, excluded_place in params.exclude:
         # A name of the exception the map profile leaves [unmatched] may be any the profile gives no rule-text name:
         # the exception holds for all of them rather than for none (issue 46).
