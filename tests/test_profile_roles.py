@@ -11,58 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lxml import etree
 
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.roles import ROLES, match_role, plays_role, unit_facts, units_of_power
 from support.paths import ALL_GAMES, CORPUS_DIR, each_game
-
-
-def _attachments(path: Path) -> dict[str, dict[str, str]]:
-    root = etree.parse(str(path), etree.XMLParser(huge_tree=True)).getroot()
-    return {a.get("attachTo"): {o.get("name"): o.get("value") for o in a.iter("option")} for a in root.iter("attachment") if a.get("name") == "unitAttachment"}
-
-
-def _int(options: dict[str, str], name: str) -> int:
-    try:
-        return int(options.get(name) or 0)
-    except ValueError:
-        return 0
-
-
-def _true(options: dict[str, str], name: str) -> bool:
-    return (options.get(name) or "").lower() == "true"
-
-
-def contradictions(role: str, options: dict[str, str], bought: bool) -> list[str]:
-    """What of the unit's attributes contradicts the rule text's unit of ``role`` (A&A's: 000 and its maps)."""
-    sea, air = _true(options, "isSea"), _true(options, "isAir")
-    moves, attack, defence = _int(options, "movement"), _int(options, "attack"), _int(options, "defense")
-    wrong = []
-    if role in ("infantry", "artillery", "armour", "aa") and (sea or air):
-        wrong.append("not a land unit")
-    if role in ("fighter", "bomber") and not air:
-        wrong.append("not an air unit")
-    if role in ("transport", "submarine", "destroyer", "cruiser", "carrier", "battleship") and not sea:
-        wrong.append("not a sea unit")
-    if role not in ("factory", "aa") and moves == 0:
-        wrong.append("never moves")
-    if role == "aa" and moves == 0 and not bought:
-        wrong.append("never moves and nobody buys it")
-    if role in ("infantry", "artillery") and attack == 0 and defence == 0:
-        wrong.append("neither attacks nor defends")
-    if role == "armour" and not (_true(options, "canBlitz") and moves >= 2 and attack >= 2):
-        wrong.append(f"not a tank: canBlitz {options.get('canBlitz')}, movement {moves}, attack {attack}")
-    if role == "factory" and not (_true(options, "isFactory") or _true(options, "canProduceUnits")):
-        wrong.append("produces nothing")
-    return wrong
+from support.unit_roles import engine_unit_options, role_contradictions
 
 
 @pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_every_role_matched_on_a_game_fits_the_unit_s_attributes(path: Path) -> None:
     game = load(path)
     facts = unit_facts(game)
-    options = _attachments(path)
+    options, supporters = engine_unit_options(path)
     bought = {unit for _, unit in game.catalog.costs}
     pools = [(None, None)] + [(p, units_of_power(game.board, p)) for p in game.catalog.players]
     wrong = []
@@ -71,7 +31,7 @@ def test_every_role_matched_on_a_game_fits_the_unit_s_attributes(path: Path) -> 
             continue
         for role in ROLES:
             unit = match_role(role, facts, among).unit
-            if unit is not None and (why := contradictions(role, options.get(unit, {}), unit in bought)):
+            if unit is not None and (why := role_contradictions(role, unit, options, supporters, unit in bought)):
                 wrong.append(f"{power or 'the map'}: {role} = {unit}: {', '.join(why)}")
     assert wrong == [], wrong[:10]
 
@@ -83,12 +43,14 @@ def test_every_role_matched_on_a_game_fits_the_unit_s_attributes(path: Path) -> 
         ("imperialism_1974_board_game.xml", "infantry", "build_fleet"),  # a build order, movement 0
         ("great_war.xml", "armour", "cavalry"),  # blitzes, attacks at 1
         ("the_grand_war.xml", "armour", "tankHunter"),  # blitzes, attacks at 1
+        ("Pacific_Theater_Solo_Challenge.xml", "transport", "destroyer"),  # carries a marine, but a warship that bombards
     ],
 )
 def test_profile_check_refuses_a_unit_whose_attributes_contradict_its_role(game: str, role: str, unit: str) -> None:
     """``profile check`` asks plays_role of every [units] entry: these were the matches before, and pass no longer."""
     path = CORPUS_DIR / game
     facts = unit_facts(load(path))
-    assert contradictions(role, _attachments(path)[unit], False)
+    options, supporters = engine_unit_options(path)
+    assert role_contradictions(role, unit, options, supporters, False)
     assert not plays_role(role, unit, facts)
     assert match_role(role, facts).unit != unit

@@ -164,8 +164,17 @@ ROLES = {
         ),
         Role(
             "transport",
-            lambda u: u.sea and u.moves and u.number("transportCapacity") > 0 and u.number("carrierCapacity") == 0 and not u.flag("isSub"),
-            "a sea unit that moves, with transportCapacity and no carrier capacity",
+            # A warship that also carries troops (a destroyer that bombards) is not the rule text's transport: a pick of
+            # transports would hand out warships. No such unit: the role is unmatched, never filled by the nearest.
+            lambda u: (
+                u.sea
+                and u.moves
+                and u.number("transportCapacity") > 0
+                and u.number("carrierCapacity") == 0
+                and not u.flag("isSub")
+                and not u.flag("canBombard")
+            ),
+            "a sea unit that moves, with transportCapacity, no carrier capacity, and that does not bombard",
             lambda u: (u.flag("isCombatTransport") or u.flag("canBombard"), u.sort_cost),
             "a pure transport, then the cheapest",
         ),
