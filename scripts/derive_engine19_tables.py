@@ -15,8 +15,6 @@ in 1.9's own JVM: the public ``set<Name>(String)`` methods it declares (``setter
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import zipfile
 from pathlib import Path
@@ -64,26 +62,11 @@ def derive(jar: Path) -> dict:
     return {"engine": jar.name, "setters": setters, "parents": parents}
 
 
-def text_of(tables: dict) -> str:
-    return json.dumps(tables, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("jar", nargs="?", type=Path, default=DEFAULT_JAR)
-    parser.add_argument("--out", type=Path, default=TABLES)
-    parser.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the jar gives; write nothing")
-    args = parser.parse_args()
-    text = text_of(derive(args.jar))
-    if args.check:
-        same = args.out.is_file() and args.out.read_text(encoding="utf-8") == text
-        print(f"{args.out}: {'as' if same else 'NOT as'} {args.jar.name} gives")
-        return 0 if same else 1
-    partial = args.out.with_suffix(".json.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(args.out)
-    print(f"{args.out}: {len(text):,} bytes from {args.jar.name}")
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from derive_engine_tables import derive_main  # the same command line as 2.x's tables
+
+    return derive_main(derive, DEFAULT_JAR, TABLES, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -585,10 +585,12 @@ def text_of(tables: dict) -> str:
     return json.dumps(tables, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("jar", nargs="?", type=Path, default=DEFAULT_JAR)
-    parser.add_argument("--out", type=Path, default=TABLES)
+def derive_main(derive, default_jar: Path, tables: Path, description: str) -> int:  # noqa: ANN001 - derive: jar -> tables
+    """The command line of a tables script (this one and derive_engine19_tables.py): derive the tables from a jar and
+    write them atomically to --out, or with --check say whether --out is what the jar gives."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("jar", nargs="?", type=Path, default=default_jar)
+    parser.add_argument("--out", type=Path, default=tables)
     parser.add_argument("--check", action="store_true", help="exit 1 if --out differs from what the jar gives; write nothing")
     args = parser.parse_args()
     text = text_of(derive(args.jar))
@@ -602,6 +604,10 @@ def main() -> int:
     partial.replace(args.out)
     print(f"{args.out}: {len(text):,} bytes from {args.jar.name}")
     return 0
+
+
+def main() -> int:
+    return derive_main(derive, DEFAULT_JAR, TABLES, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
