@@ -16,6 +16,7 @@ from kremlin_triplea.check.engine_options import int_options
 from kremlin_triplea.check.engine_tables import game_property_type
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, option_values
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
+from kremlin_triplea.errors import possessive
 from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, option_name_as_read, outside_java_int
 
 
@@ -385,7 +386,7 @@ def unit_collections_beyond_java_lists(game: GameIndex) -> Iterator[Finding]:
                 yield (
                     element,
                     f"{totals[where]:,} units for {holder} {where[1]!r}, more than a Java list holds ({JAVA_LIST_MAX:,}): "
-                    f"TripleA builds each unit at load and keeps a {holder}'s units in one list, and runs out of memory; {REFUSES}",
+                    f"TripleA builds each unit at load and keeps {possessive('a ' + holder)} units in one list, and runs out of memory; {REFUSES}",
                 )
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
 
 from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_int
+from kremlin_triplea.errors import possessive
 
 #: A Java int's class by the bucket it falls in: (class, lowest, highest). Bounds the setters test (a chance's
 #: 0..120, a count's sign) fall between buckets; the probes set each bucket's ends.
@@ -161,5 +162,5 @@ def _said(symbol: str) -> str:
     if symbol.startswith(WORD):
         return repr(symbol.removeprefix(WORD))
     if symbol.startswith("name:"):
-        return f"a {symbol.removeprefix('name:')}'s name"
+        return f"{possessive('a ' + symbol.removeprefix('name:'))} name"
     return {"range": "a range (1-3)", "range+": "an open range (2-+)", "empty": "nothing", "blank": "spaces", "text": "any text"}[symbol]
