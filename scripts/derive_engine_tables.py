@@ -294,15 +294,7 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
     many names it takes (1 to 3 tried; None when any of them), whether a whole number may come first, and which of
     ``words`` (the strings of the class's files) it takes alone, or before the names (``BY:``). Each kind's name is
     set alone, twice and three times (``A:A``), and an unknown name in each of those places refused."""
-    from jpype import JClass
-
-    def taken(value: str) -> bool:
-        data = _game_with_one_of_each()
-        try:
-            mapper.newAttachment(java_class, "probe", None, data).get().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
-        except Exception:  # noqa: BLE001 - a refusal is the answer sought
-            return False
-        return True
+    taken = functools.partial(_taken, _in_a_fresh_game(mapper, java_class), name)
 
     if taken("ProbeNothing"):
         return None
@@ -320,6 +312,12 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
                 }
             )
     return found[0] if len(found) == 1 else None
+
+
+def _in_a_fresh_game(mapper, java_class: str):
+    """``make`` for :func:`_taken`: an attachment of ``java_class`` attached to nothing, in a probe game of its own each
+    time (what one probe set is never seen by the next)."""
+    return lambda: mapper.newAttachment(java_class, "probe", None, _game_with_one_of_each()).get()
 
 
 def _taken(make, name: str, value: str) -> bool:
@@ -352,15 +350,7 @@ def _read_only(make, name: str) -> bool:
 def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
     """The kind of thing a ``checked`` option's value names after a count (``1:Gold``): a count then a known name
     taken; the name alone, the count alone, two names, an unknown name and a count that is no number refused."""
-    from jpype import JClass
-
-    def taken(value: str) -> bool:
-        data = _game_with_one_of_each()
-        try:
-            mapper.newAttachment(java_class, "probe", None, data).get().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
-        except Exception:  # noqa: BLE001 - a refusal is the answer sought
-            return False
-        return True
+    taken = functools.partial(_taken, _in_a_fresh_game(mapper, java_class), name)
 
     if taken("1:ProbeNothing") or taken("ProbeNothing") or taken("1"):
         return None

@@ -23,13 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Run by each side's own interpreter: PYTHONPATH picks the checkout. Prints {game: [board digest, bytes digest]}.
 _SIDE = """
-import hashlib, json, random, sys
+import hashlib, json, sys
 from pathlib import Path
 import attrs
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
-from kremlin_triplea.model.changes import PlaceUnits, SetOwner, SetPUs
+sys.path.insert(0, sys.argv[1])  # this checkout's tests: the same random changes on both sides
+from support.games import random_changes
 
 def digest(text):
     return hashlib.sha256(text if isinstance(text, bytes) else repr(text).encode()).hexdigest()
@@ -47,19 +48,7 @@ for path in map(Path, json.load(sys.stdin)):
             sorted((k, sorted(v)) for k, v in board.techs.items()), sorted(board.properties.items()), board.game_name,
             # a set's repr follows the order its members were added in: compared sorted, as what it holds
             attrs.evolve(board.catalog, attachments=frozenset()), sorted(board.catalog.attachments, key=repr))
-    chance = random.Random(path.name)
-    places, players, units = sorted(board.nodes), sorted(board.catalog.players), sorted(board.catalog.unit_types)
-    for _ in range(6):
-        kind = chance.randrange(3)
-        try:
-            if kind == 0:
-                game.board.push(SetOwner(chance.choice(places), chance.choice(players)))
-            elif kind == 1 and units:
-                game.board.push(PlaceUnits(chance.choice(places), chance.choice(players), chance.choice(units), chance.randrange(1, 5)))
-            else:
-                game.board.push(SetPUs(chance.choice(players), chance.randrange(99)))
-        except (ValueError, IndexError):
-            pass
+    random_changes(game, path.name)
     try:
         written = digest(game.to_bytes())
     except InputError as error:
@@ -71,7 +60,14 @@ json.dump(found, sys.stdout)
 
 def side(source: Path, games: list[Path]) -> dict[str, list[str]]:
     environment = {**os.environ, "PYTHONPATH": str(source), "PYTHONHASHSEED": "0"}
-    done = subprocess.run([sys.executable, "-c", _SIDE], input=json.dumps([str(g) for g in games]), capture_output=True, text=True, env=environment, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _SIDE, str(ROOT / "tests")],
+        input=json.dumps([str(g) for g in games]),
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 

@@ -97,7 +97,6 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
     found: list[str] = []
     for when, room in scripted(draft, tmp_path):
         client = TestClient(create_app(room, svg_for=lambda room: "<svg></svg>"))
-        steps = [when]
         for page_of, html in pages(room, client):
             found += [f"{draft} {when}, {page_of}: {raw}" for raw in raw_in(shown(html))]
         # The tap on a place: what its panel says.
@@ -107,7 +106,6 @@ def test_no_page_of_a_scripted_draft_shows_a_raw_id_none_snake_case_or_a_file_ha
             seen = client.get(f"/room/{room.keys['Allies']}")
             assert seen.status_code == 200
             client.post(f"/room/{room.keys['Axis']}/undo", data={"seq": str(room.seq)}, follow_redirects=False)
-            steps.append("undo asked")
             found += [f"{draft} undo asked, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]
             client.post(f"/room/{room.keys['Allies']}/undo/answer", data={"seq": str(room.seq), "agree": "no"}, follow_redirects=False)
             found += [f"{draft} undo refused, {p}: {raw}" for p, html in pages(room, client) for raw in raw_in(shown(html))]

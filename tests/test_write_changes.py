@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import random
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from kremlin_triplea.gamefile.tripleaxml import GameXml
 from kremlin_triplea.model.board import Board
 from kremlin_triplea.model.changes import AddXml, GrantTech, PlaceUnits, RemoveUnits, SetOwner, SetProperty, SetPUs, SetTerritory
 from kremlin_triplea.model.codec import write_board
+from support.games import random_changes
 from support.paths import AA50_1941, ALL_GAMES, CORPUS_DIR, each_game
 
 
@@ -236,23 +236,6 @@ def _board_read(board: Board) -> tuple[object, ...]:
     return (board.nodes, board._adjacency, board.pus, board.techs, board.properties, board.game_name, board.catalog)
 
 
-def _random_changes(game: Game, seed: str) -> None:
-    """A few owners, units and PUs changed at random (the same for the same seed); a change the board refuses is passed over."""
-    chance = random.Random(seed)
-    places, players, units = sorted(game.initial.nodes), sorted(game.initial.catalog.players), sorted(game.initial.catalog.unit_types)
-    for _ in range(6):
-        kind = chance.randrange(3)
-        try:
-            if kind == 0:
-                game.board.push(SetOwner(chance.choice(places), chance.choice(players)))
-            elif kind == 1 and units:
-                game.board.push(PlaceUnits(chance.choice(places), chance.choice(players), chance.choice(units), chance.randrange(1, 5)))
-            else:
-                game.board.push(SetPUs(chance.choice(players), chance.randrange(99)))
-        except ValueError:
-            pass
-
-
 @pytest.mark.slow  # keeps the quick subset under a minute; CI runs it
 @pytest.mark.parametrize("path", each_game(ALL_GAMES))
 def test_every_way_of_reading_a_game_gives_the_same_board_and_after_the_same_changes_the_same_bytes(path: Path) -> None:
@@ -263,8 +246,8 @@ def test_every_way_of_reading_a_game_gives_the_same_board_and_after_the_same_cha
     load(path).to_bytes()  # the kept game, its document's spans located by a first write
     kept = load(path)
     assert _board_read(kept.initial) == _board_read(fresh.initial)
-    _random_changes(fresh, path.name)
-    _random_changes(kept, path.name)
+    random_changes(fresh, path.name)
+    random_changes(kept, path.name)
     assert fresh.board.changes and kept.board.changes == fresh.board.changes
     assert _board_read(kept.board) == _board_read(fresh.board)
     plain = GameXml(XmlDocument(path.read_bytes(), source=str(path)))
