@@ -44,12 +44,10 @@ def coasts_from_xml(path: Path) -> dict[str, list[str]]:
     return {zone: sorted(found, key=lambda p: (-production.get(p, 0), p)) for zone, found in coasts.items()}
 
 
-def test_the_terminals_list_of_sea_zones_says_the_coast_of_each() -> None:
+def test_the_terminals_list_of_sea_zones_says_the_coast_of_each(tmp_path: Path) -> None:
     """000 option 4 (000_bc04a4edf7f7d2ab.txt): the Germans' transports go to a sea zone adjacent to their own
     territory; the list asked for them names each zone with the two most valuable lands it touches."""
-    import tempfile
-
-    session = draft(Path(tempfile.mkdtemp()), [])
+    session = draft(tmp_path, [])
     script = Script("4", "transport + transport", "Germans", "?", "quit")
     talk(session, script)
     (listed,) = [line for line in script.said if line.startswith("  choices: ")]
