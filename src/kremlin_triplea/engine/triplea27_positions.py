@@ -36,6 +36,14 @@ power           TERRITORY PLAYER SIDE  what each of PLAYER's units there rolls a
                                        "attacking" or "defending" (CombatValueBuilder, support included)
 step            STEP                   run that step's delegate (start and end) for its player, as the game does:
                                        ``pus_before``, ``pus_after``, ``history``, ``game_over``, ``winners``
+attachment      TYPE NAME ATTACHMENT OPTION  the option as the engine holds it (DefaultAttachment.getRawPropertyString)
+                                       of the attachment of the player, unitType or territory NAME (TYPE as the
+                                       game file's ``attachment`` says): ``attached``, ``value`` (None: unset)
+sequence                               every step of the game's sequence: ``name``, ``delegate``, ``player``,
+                                       ``non_combat``, ``max_run_count`` (-1: every round)
+play            ROUNDS SEED            the position's game played ROUNDS rounds with every power a Fast AI, the
+                                       dice seeded (:mod:`kremlin_triplea.engine.triplea2_bridge`'s ``play``
+                                       answer); the position's game is then the played one
 ==============  =====================  ==============================================================
 
 A failed command answers ``{"error": ...}`` and the batch goes on.
@@ -47,9 +55,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, absolute_paths, triplea2_classpath
+from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, absolute_paths, triplea2_bridge, triplea2_classpath
 from kremlin_triplea.engine.delegate_bridge import BridgeNames, DelegateBridge, java_bridge
 from kremlin_triplea.engine.jvm_bridge import Refused, run_child, runtime_library, serve
+from kremlin_triplea.engine.play import GAME_TIMEOUT_SECONDS
 from kremlin_triplea.engine.positions import SECONDS_PER_POSITION, Position
 from kremlin_triplea.gamefile.installation import Installation
 
@@ -77,6 +86,9 @@ COMMANDS = (
     "move",
     "aafire",
     "power",
+    "attachment",
+    "sequence",
+    "play",
 )
 
 
@@ -97,7 +109,8 @@ def run_positions27(installation: Installation, positions: Sequence[Position]) -
         libjvm=runtime_library(installation),
         classpath=triplea2_classpath(installation.jar),
         requests=[{"command": list(c)} for c in commands],
-        timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(positions),
+        # A round of Fast-AI play takes as long as a game's (play.GAME_TIMEOUT_SECONDS), a question a few seconds.
+        timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(positions) + sum(GAME_TIMEOUT_SECONDS * int(c[1]) for c in commands if c[0] == "play"),
         doing=f"setting up {len(positions)} position(s)",
         describe=installation.describe(),
     )
@@ -139,8 +152,9 @@ def _plain(value):
 
 
 class _Positions:
-    def __init__(self) -> None:
+    def __init__(self, player) -> None:
         self.data = None
+        self._player_engine = player  # triplea2_bridge's engine: plays a game with Fast AIs
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         command = list(request["command"])
@@ -393,6 +407,34 @@ class _Positions:
             found.setdefault(str(unit.getType().getName()), []).append(int(rolls.getStrength(unit)))
         return {"power": {k: sorted(v) for k, v in sorted(found.items())}}
 
+    def _attachment(self, kind: str, name: str, attachment: str, option: str) -> dict[str, Any]:
+        owners = {"player": self._player, "unitType": self._type, "territory": self._territory}
+        if kind not in owners:
+            raise Refused(f"attachments of a {kind} are not asked here (only {', '.join(owners)})")
+        found = owners[kind](name).getAttachment(attachment)
+        if found is None:
+            return {"attached": False, "value": None}
+        value = found.getRawPropertyString(option)
+        return {"attached": True, "value": None if value is None else str(value)}
+
+    def _sequence(self) -> dict[str, Any]:
+        steps = []
+        for step in self.data.getSequence():
+            player = step.getPlayerId()
+            steps.append(
+                {
+                    "name": str(step.getName()),
+                    "delegate": str(step.getDelegateName()),
+                    "player": None if player is None or player.isNull() else str(player.getName()),
+                    "non_combat": bool(step.isNonCombat()),
+                    "max_run_count": int(step.getMaxRunCount()),
+                }
+            )
+        return {"steps": steps}
+
+    def _play(self, rounds: str, seed: str) -> dict[str, Any]:
+        return self._player_engine.play_game(lambda: self.data, rounds=int(rounds), seed=int(seed))
+
     def _all_pus(self) -> dict[str, int]:
         return {str(p.getName()): int(p.getResources().getQuantity("PUs")) for p in self.data.getPlayerList().getPlayers()}
 
@@ -461,7 +503,7 @@ def _adapter(home: Path):
     # own tests set it.
     setting = _class("games.strategy.triplea.settings.ClientSetting")
     setting.setPreferences(_class("java.util.prefs.Preferences").userRoot().node("kremlin-triplea-positions27"))
-    return _Positions().answer
+    return _Positions(triplea2_bridge.engine(home)).answer
 
 
 def main() -> None:
