@@ -301,9 +301,10 @@ def _with_house_sets(profile: Path) -> Path:
     listed = profile.parent / f"{profile.stem}-house.toml"
     if not listed.exists():
         text = profile.read_text(encoding="utf-8")
-        line = re.search(r"^rulesets = \[(.*)\]$", text, re.M)
+        line = re.search(r"^rulesets = \[(.*)\]", text, re.M)
         assert line is not None
-        text = text.replace(line.group(0), f"rulesets = [{line.group(1)}, {', '.join(f'{chr(34)}{h}{chr(34)}' for h in HOUSE)}]")
+        sets = [*filter(None, [line.group(1)]), *(f'"{h}"' for h in HOUSE)]
+        text = text.replace(line.group(0), f"rulesets = [{', '.join(sets)}]")
         listed.write_text(text, encoding="utf-8")
         checked = _run("profile", "check", str(listed))
         assert checked.exit_code == 0, checked.output  # `profile check` and `house` agree on the sets it lists
@@ -509,3 +510,21 @@ def test_no_placement_is_listed_where_the_placing_power_s_enemies_stand(drafted)
     assert not [p for p in listed if any(u.at in ("Brest", "Estonia", "Grodno") for u in p.target.units)]
     problem = placement_problem(session.state, session.state.facts(), option, "Allies", "USSR", "Fighter", "Brest")
     assert problem is not None and "units of Germany, at war with USSR, stand there" in problem.why, problem
+
+
+@pytest.mark.parametrize("folder", ["ww2v3_variants", "red_sun_over_china"])
+def test_profile_new_lists_no_ruleset_on_a_game_without_its_sides_and_says_why(folder: str, drafted) -> None:
+    """The 3-teams variant's alliances are Nazi, Asia and Anglo; Warlords' are six Chinese cliques: no alliance is the
+    Kremlin rulesets' Axis or Allies (their rule texts' sides, 000/001/002 "Axis", "Allies"). `profile new` listed every
+    ruleset as fitting there, and a draft on it constructed with empty sides and offered no pick; now the profile
+    lists none, says why, and a draft is refused naming the side."""
+    game = DATA / folder / HELD_OUT[folder]
+    alliances = set(load(game).board.catalog.alliances())
+    assert not alliances & {"Axis", "Allies"}, alliances
+    result = _run("profile", "new", str(game))
+    assert re.search(r"^rulesets = \[\]", result.output, re.M), result.output[:400]
+    for ruleset in KREMLIN:
+        assert f"# {ruleset} does not fit this game: its side 'Axis': no alliance of the game is named 'Axis'" in result.output
+    assert f"no ruleset fits {game.name}" in result.output
+    for ruleset, why in _fitting(game, load_profile(drafted(game))).items():
+        assert isinstance(why, str) and f"{ruleset} does not fit this game: no player of it is on the side 'Axis'" in why, (ruleset, why)

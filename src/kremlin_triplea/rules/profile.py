@@ -480,6 +480,16 @@ def fit_ruleset(ruleset, profile: Profile, board: Board | None = None) -> tuple[
     """
     import attrs as _attrs
 
+    if board is not None:
+        # A side no alliance of the game stands for: a draft between sides the game does not have offers no pick.
+        alliances = board.catalog.alliances()
+        for side in ruleset.sides:
+            if not profile.side_members(side, board.catalog):
+                said = profile.unmatched.get(side, f"its alliances are {', '.join(alliances) or 'none'}")
+                raise KremlinError(
+                    f"{ruleset.id} does not fit this game: no player of it is on the side {side!r} ({said.removeprefix('side: ')})",
+                    where=str(profile.path) if profile.path else None,
+                )
     missing = {k.lower() for k in profile.unmatched}
     if not missing:
         return ruleset, ()

@@ -43,6 +43,22 @@ class NewProfile:
     places: dict[str, PlaceMatch]
     powers: dict[str, str | None]
     units: dict[str, str | None]
+    #: Why each ruleset the profile does not list does not fit the game ("kremlin-aa50: its side 'Axis': ...").
+    unfit: tuple[str, ...] = ()
+
+
+def fitting_rulesets(game: Game, rulesets: list[Ruleset]) -> tuple[list[Ruleset], tuple[str, ...]]:
+    """The rulesets each of whose sides an alliance of the game stands for, and why each other does not fit: a
+    draft between sides the game does not have offers no pick (the 3-teams and Warlords games have no Axis)."""
+    alliances = game.catalog.alliances()
+    fit, unfit = [], []
+    for ruleset in rulesets:
+        lacking = [f"its side {side!r}: {why}" for side in getattr(ruleset, "sides", ()) for found, why in [match_side(side, alliances)] if not found]
+        if lacking:
+            unfit.append(f"{ruleset.id} does not fit this game: {'; '.join(lacking)}")
+        else:
+            fit.append(ruleset)
+    return fit, tuple(unfit)
 
 
 def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> NewProfile:
@@ -59,7 +75,8 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     known_powers: dict[str, str] = {}
     for profile in installed_profiles():
         known_powers.update({k.lower(): v for k, v in profile.powers.items()})
-    lines = _head_lines(game, rulesets, key)
+    fit, unfit = fitting_rulesets(game, rulesets)
+    lines = _head_lines(game, fit, key, unfit)
     power_lines, power_matches = _power_lines(need_powers, players, known_powers, unmatched)
     lines += power_lines
     lines += _sides_lines(game, rulesets, unmatched)
@@ -79,7 +96,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         *(f"{quoted(name)} = {quoted('; '.join(why))}" for name, why in unmatched.items()),
         "",
     ]
-    return NewProfile("\n".join(lines), places, power_matches, unit_matches)
+    return NewProfile("\n".join(lines), places, power_matches, unit_matches, unfit)
 
 
 def _needs(rulesets: list[Ruleset]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
@@ -95,7 +112,7 @@ def _needs(rulesets: list[Ruleset]) -> tuple[dict[str, tuple[str, ...]], dict[st
     return need_powers, need_units, need_places
 
 
-def _head_lines(game: Game, rulesets: list[Ruleset], key: str | None) -> list[str]:
+def _head_lines(game: Game, rulesets: list[Ruleset], key: str | None, unfit: tuple[str, ...] = ()) -> list[str]:
     """The profile's opening: how to review it, the map, its rulesets, the sea zones' pattern and the game file."""
     source = Path(game.source)
     map_name = game.board.properties.get("mapName") or (source.parents[2].name if len(source.parents) > 2 else source.stem)
@@ -105,7 +122,8 @@ def _head_lines(game: Game, rulesets: list[Ruleset], key: str | None) -> list[st
         "# then run `kremlin-triplea profile check` on it and `kremlin-triplea matrix --game GAME --profile` with it.",
         "",
         f"map = {quoted(map_name)}",
-        f"rulesets = [{', '.join(quoted(r.id) for r in rulesets)}]",
+        f"rulesets = [{', '.join(quoted(r.id) for r in rulesets)}]" + ("   # no ruleset fits this game" if not rulesets and unfit else ""),
+        *(f"# {why}" for why in unfit),
         "# The rule texts' numbered sea zones (\"Seazone 12\") are numbered as on their own maps, not this one's:",
         '# each is matched in [places] like any other place. Set a pattern such as "{n} Sea Zone" only if this map',
         f"# numbers its sea zones as the rule text's map does (this game's own pattern: {guess_sea_zone_name(game)!r}).",
