@@ -528,3 +528,44 @@ def test_profile_new_lists_no_ruleset_on_a_game_without_its_sides_and_says_why(f
     assert f"no ruleset fits {game.name}" in result.output
     for ruleset, why in _fitting(game, load_profile(drafted(game))).items():
         assert isinstance(why, str) and f"{ruleset} does not fit this game: no player of it is on the side 'Axis'" in why, (ruleset, why)
+
+
+def test_a_bonus_factory_s_output_is_enforced_where_2_7_limits_it_to_its_territory_s_production(drafted) -> None:
+    """2.7's UnitUtils.getHowMuchCanUnitProduce: a factory makes its territory's production, unless the game damages
+    units instead of territories, when a factory type with canProduceXUnits makes that many. Pacific and Global 1940
+    set WW2V3, and `profile new` said option 8's "as many units as the IPC value of the territory" was enforced there,
+    where the minor factory makes 3 on a territory worth 1 (2.7 placed 3); Big World sets no WW2V3 and it said the
+    players keep it, where 2.7 limits it (the one-JVM test above asks 2.7 on every map)."""
+    for folder, enforced in (("world_war_ii_pacific", False), ("world_war_ii_global", False), ("big_world", True), ("the_pact_of_steel", True)):
+        game = DATA / folder / HELD_OUT[folder]
+        profile = load_profile(drafted(game))
+        assert profile.factory_output_enforced_by_game is enforced, (folder, profile.factory_output_reason)
+        if not enforced:
+            assert "produces 3 units (canProduceXUnits) whatever its territory's production" in profile.factory_output_reason
+
+
+def test_a_count_is_read_as_2_7_reads_it_so_china_s_income_rule_is_in_the_game(drafted) -> None:
+    """Pact of Steel 2 and Rise of the Axis write the Chinese productionPerXTerritories as value="infantry" count="2",
+    which 2.7's GameParser reads as "2:infantry" (one infantry per two territories): the claim's check read "infantry",
+    not 2, and the notes left 000 D(5)'s "Chinese infantry per two territories" to the players."""
+    from kremlin_triplea.report.claims import why_not_held
+
+    rule = next(r for r in load_named_ruleset("kremlin-aa50").rule_set.rules if r.id == "d5-china-income")
+    for folder in ("the_pact_of_steel", "big_world_2"):
+        game = DATA / folder / HELD_OUT[folder]
+        root = etree.parse(str(game), etree.XMLParser(huge_tree=True)).getroot()
+        assert any(o.get("name") == "productionPerXTerritories" and o.get("count") == "2" and o.get("value") == "infantry" for o in root.iter("option"))
+        loaded = load(game)
+        names = Names(loaded.board, load_profile(drafted(game)), tuple(loaded.board.catalog.alliances()))
+        assert why_not_held(rule, root, names) is None, folder
+
+
+def test_a_property_is_also_set_under_the_older_name_2_7_reads_as_it(drafted) -> None:
+    """Warlords gives "Battleships repair at end of round" = true (editable), which 2.7's LegacyPropertyMapper reads as
+    "Units Repair Hits End Turn"; house-classic's Damaged Units wrote "Units Repair Hits End Turn" = false beside it,
+    and 2.7 played the editable older one (true) while the notes said TripleA enforces the rule."""
+    game = DATA / "red_sun_over_china" / HELD_OUT["red_sun_over_china"]
+    assert load(game).board.properties["Battleships repair at end of round"] == "true"
+    result = apply_house_rules(load(game), [HouseChoices("house-classic", seed=1)], profile=load_profile(_with_house_sets(drafted(game))))
+    properties = result.game.board.properties
+    assert properties["Units Repair Hits End Turn"] == properties["Battleships repair at end of round"] == "false"

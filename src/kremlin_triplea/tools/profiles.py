@@ -15,7 +15,7 @@ import attrs
 
 from kremlin_triplea.errors import possessive
 from kremlin_triplea.game import Game
-from kremlin_triplea.rules.roles import ROLE_OF_WORD, UnitFacts, match_unit_word, unit_facts
+from kremlin_triplea.rules.roles import ROLE_OF_WORD, UnitFacts, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.derived_setup import PowerUnit, guess_sea_zone_name, units_per_power
 from kremlin_triplea.tools.place_evidence import KnownPlace, StraitShape, installed_profiles, shipped_strait_shapes
@@ -200,14 +200,26 @@ def _may_enter_lines(game: Game, rulesets: list[Ruleset], power_matches: dict[st
 
 
 def _factory_output_lines(game: Game) -> list[str]:
-    """``[factory_output]``: whether the game itself limits a factory to its territory's production (WW2V3)."""
-    ww2v3 = game.board.properties.get("WW2V3", "").lower() == "true"
-    reason = (
-        "the game sets WW2V3, under which TripleA limits a factory to its territory production"
-        if ww2v3
-        else "the game does not set WW2V3: TripleA does not limit a new factory to its territory production"
-    )
-    return ["[factory_output]", f"enforced_by_game = {'true' if ww2v3 else 'false'}   # {REVIEW}", f"reason = {quoted(reason)}", ""]
+    """``[factory_output]``: whether the game itself limits a new factory to its territory's production, as TripleA
+    2.7 reckons a factory's output (UnitUtils.getHowMuchCanUnitProduce): its territory's production, unless the game
+    damages units instead of territories, when it is the factory type's canProduceXUnits if it has one (Pacific and
+    Global 1940's minor factory: 3, whatever its territory is worth)."""
+    damaged_units = game.board.properties.get("Damage From Bombing Done To Units Instead Of Territories", "").lower() == "true"
+    factory = match_role("factory", unit_facts(game)).unit
+    produces = (game.xml.unit_options().get(factory, {}).get("canProduceXUnits", "-1") if factory else "-1").strip()
+    if not damaged_units:
+        enforced, reason = True, "TripleA limits a factory that was not there at the start to its territory's production"
+    elif produces in ("", "-1"):
+        enforced, reason = (
+            True,
+            f"TripleA limits a new factory to its territory's unit production (the game damages units, and {factory} has no canProduceXUnits)",
+        )
+    else:
+        enforced, reason = (
+            False,
+            f"the game damages units instead of territories, and its factory {factory} produces {produces} units (canProduceXUnits) whatever its territory's production",
+        )
+    return ["[factory_output]", f"enforced_by_game = {'true' if enforced else 'false'}   # {REVIEW}", f"reason = {quoted(reason)}", ""]
 
 
 def _sides_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:
