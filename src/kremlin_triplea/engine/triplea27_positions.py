@@ -30,6 +30,8 @@ rule            GETTER                 a game option as the delegates read it: `
 takeover        TERRITORY PLAYER       PLAYER conquers it as a won battle does (BattleTracker.takeOver): ``owner``
 damage          TERRITORY PLAYER TYPE HITS  one such unit takes HITS hits
 place           STEP PLAYER TYPE T     during STEP, whether a new such unit may be placed in T: ``placed``, ``why``
+placeable       STEP PLAYER TYPE T N   during STEP, how many of N new such units the engine lets PLAYER place in T
+                                       (AbstractPlaceDelegate.getMaxUnitsToBePlaced): ``placeable``
 move            STEP PLAYER TYPE T1 T2 ...  during STEP, whether one unit in T1 may move the route: ``valid``, ``why``
 aafire          STEP PLAYER TYPE T1 ...  during STEP, the territories whose AA fires at one such plane: ``fire``
 power           TERRITORY PLAYER SIDE  what each of PLAYER's units there rolls at against the others, SIDE
@@ -83,6 +85,7 @@ COMMANDS = (
     "takeover",
     "damage",
     "place",
+    "placeable",
     "move",
     "aafire",
     "power",
@@ -149,6 +152,24 @@ def _plain(value):
     if isinstance(value, _class("java.lang.Number")):
         return int(value.intValue())
     return str(value)
+
+
+def _held(value):
+    """An attachment's value as JSON: a list (array, collection) of names or values, an IntegerMap a name -> count
+    mapping, a named game object its name, a Boolean or Number as such, anything else its text (None: unset)."""
+    if value is None:
+        return None
+    if isinstance(value, _class("org.triplea.java.collections.IntegerMap")):
+        return {_held(key): int(value.getInt(key)) for key in value.keySet()}
+    if isinstance(value, _class("java.util.Map")):
+        return {str(_held(key)): _held(item) for key, item in value.entrySet()}
+    if isinstance(value, _class("java.util.Collection")) or str(value.getClass().getName()).startswith("["):
+        return [_held(item) for item in value]
+    if isinstance(value, (_class("games.strategy.engine.data.Named"), _class("games.strategy.engine.data.IAttachment"))):
+        return str(value.getName())
+    if isinstance(value, _class("org.triplea.util.Tuple")):  # a trigger's "when": before/after and a step, as written
+        return f"{_held(value.getFirst())}:{_held(value.getSecond())}"
+    return _plain(value)
 
 
 class _Positions:
@@ -351,6 +372,21 @@ class _Positions:
         refused = delegate.canUnitsBePlaced(self._territory(territory), self._type(unit_type).create(1, who), who)
         return {"placed": not refused.isPresent(), "why": str(refused.get()) if refused.isPresent() else None}
 
+    def _placeable(self, step: str, player: str, unit_type: str, territory: str, count: str) -> dict[str, Any]:
+        delegate = self._go_to(step).getDelegate()
+        if not isinstance(delegate, _class("games.strategy.triplea.delegate.AbstractPlaceDelegate")):
+            raise Refused(f"{step} is not a place step")
+        who = self._player(player)
+        delegate.setDelegateBridgeAndPlayer(_Bridge(self.data, who))
+        most = _class("games.strategy.triplea.delegate.AbstractPlaceDelegate").class_.getDeclaredMethod(
+            "getMaxUnitsToBePlaced",
+            _class("java.util.Collection").class_,
+            _class("games.strategy.engine.data.Territory").class_,
+            _class("games.strategy.engine.data.GamePlayer").class_,
+        )
+        most.setAccessible(True)
+        return {"placeable": int(most.invoke(delegate, self._type(unit_type).create(int(count), who), self._territory(territory), who))}
+
     def _move(self, step: str, player: str, unit_type: str, *path: str) -> dict[str, Any]:
         self._go_to(step)
         who, kind = self._player(player), self._type(unit_type)
@@ -414,8 +450,10 @@ class _Positions:
         found = owners[kind](name).getAttachment(attachment)
         if found is None:
             return {"attached": False, "value": None}
-        value = found.getRawPropertyString(option)
-        return {"attached": True, "value": None if value is None else str(value)}
+        held = found.getProperty(option)
+        if not held.isPresent():
+            raise Refused(f"2.7's {found.getClass().getSimpleName()} has no option {option}")
+        return {"attached": True, "value": _held(held.get().getValue())}
 
     def _sequence(self) -> dict[str, Any]:
         steps = []

@@ -31,6 +31,7 @@ An engine exception answers ``{"error": "Class: message"}`` (its root cause) and
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
@@ -267,6 +268,7 @@ class _Engine:
         with every power a Fast AI: the answer of a ``play`` request."""
         from jpype import JClass, JException
 
+        began = time.monotonic()
         self._prepare_ai()
         steps: list[str] = []
         start = reached = 0
@@ -299,7 +301,16 @@ class _Engine:
         except (JException, _Refused) as e:
             error = _root_cause(e)
         exceptions = ([error] if error else []) + uncaught.drain() + logged()
-        return {"steps": steps, "round": reached, "rounds_played": reached - start, "game_over": over, "error": error, "exceptions": exceptions}
+        seconds = round(time.monotonic() - began, 1)
+        return {
+            "steps": steps,
+            "round": reached,
+            "rounds_played": reached - start,
+            "game_over": over,
+            "error": error,
+            "exceptions": exceptions,
+            "seconds": seconds,
+        }
 
 
 def _interfaces():
