@@ -609,3 +609,20 @@ def test_a_property_is_also_set_under_the_older_name_2_7_reads_as_it(drafted) ->
     result = apply_house_rules(load(game), [HouseChoices("house-classic", seed=1)], profile=load_profile(_with_house_sets(drafted(game))))
     properties = result.game.board.properties
     assert properties["Units Repair Hits End Turn"] == properties["Battleships repair at end of round"] == "false"
+
+
+def test_a_claim_s_check_names_its_power_as_the_map_does(drafted) -> None:
+    """kremlin-classic's Restricted Russia holds where Russia has a movement list (its holds_if names "Russia"). `profile
+    new` matched only the names of the rules' changes, so on Europe 1940 "Russia" was no player and the notes left the
+    rule to the players "(this game has no player Russia)", on a game whose Russians are Russia; the check now reads
+    the Russians, who have no movement list (the one-JVM test asks 2.7's MoveValidator that no Russian move is refused)."""
+    from kremlin_triplea.report.claims import why_not_held
+
+    game = DATA / "world_war_ii_europe" / HELD_OUT["world_war_ii_europe"]
+    loaded = load(game)
+    profile = load_profile(drafted(game))
+    assert profile.powers.get("Russia") == "Russians"
+    names = Names(loaded.board, profile, tuple(loaded.board.catalog.alliances()))
+    rule = next(r for r in load_named_ruleset("kremlin-classic").rule_set.rules if r.id == "h2-restricted-russia")
+    why = why_not_held(rule, etree.parse(str(game), etree.XMLParser(huge_tree=True)).getroot(), names)
+    assert why == "Russians' rulesAttachment has no movementRestrictionTerritories", why

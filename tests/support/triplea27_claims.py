@@ -300,8 +300,8 @@ def _movement_asks(claim: str, game: Game, player: str, restricted: bool) -> lis
     list and lets one within it by the restriction; otherwise no move is refused for a restriction."""
     listed = set((game.attachments.get(("player", player, "rulesAttachment", "movementRestrictionTerritories")) or "").split(":")) - {""}
     step = game.step(player, "MoveDelegate", "CombatMove", "NonCombatMove") or game.step(player, "MoveDelegate")
-    if step is None:
-        return [Ask(claim, ("property", "Movement By Territory Restricted"), lambda a: f"{player} has no move step")]
+    if step is None:  # the player never moves (Pacific 1940's Russians): nothing 2.7 could restrict
+        return [_fails(claim, f"{player} has no move step")] if restricted else []
     asks = []
     starts = game.land_units(player)
     if restricted:
