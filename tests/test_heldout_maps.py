@@ -626,3 +626,25 @@ def test_a_claim_s_check_names_its_power_as_the_map_does(drafted) -> None:
     rule = next(r for r in load_named_ruleset("kremlin-classic").rule_set.rules if r.id == "h2-restricted-russia")
     why = why_not_held(rule, etree.parse(str(game), etree.XMLParser(huge_tree=True)).getroot(), names)
     assert why == "Russians' rulesAttachment has no movementRestrictionTerritories", why
+
+
+def test_an_option_s_exception_reads_an_unmatched_name_only_as_the_kind_it_is_used_as(drafted) -> None:
+    """[unmatched] names carry no kind: a map whose Germans are the rule texts' Germany, with "Germany" unmatched as a
+    place (as Global 1940's "China" is for kremlin-classic's scenario 'china-joins-japan' while its Chinese are China),
+    got kremlin-classic option 3's exception told as "this map names no Germany", the exception then binding every
+    player. Germany is missing as a place there, not as the power the exception names."""
+    from kremlin_triplea.rules.profile import fit_ruleset
+
+    ruleset = load_named_ruleset("kremlin-classic")
+    checked = 0
+    for game in GAMES:
+        profile = load_profile(drafted(game))
+        board = load(game).board
+        if profile.powers.get("Germany") not in board.catalog.players or "Germany" in board.nodes or "Germany" in profile.places:
+            continue
+        placeless = attrs.evolve(profile, unmatched={**profile.unmatched, "Germany": "place: no land territory has its name"})
+        _, notes = fit_ruleset(ruleset, placeless, board)
+        said = [n for n in notes if n.startswith("option 3 ")]
+        assert not any("names no Germany" in n for n in said), (game.parent.name, said)
+        checked += 1
+    assert checked, "no held-out map has Germany as a player and not as a place"
