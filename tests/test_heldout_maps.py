@@ -648,3 +648,28 @@ def test_an_option_s_exception_reads_an_unmatched_name_only_as_the_kind_it_is_us
         assert not any("names no Germany" in n for n in said), (game.parent.name, said)
         checked += 1
     assert checked, "no held-out map has Germany as a player and not as a place"
+
+
+@pytest.mark.engine
+def test_a_unit_type_is_infrastructure_exactly_where_2_7_s_unit_attachment_makes_it_so(tmp_path: Path) -> None:
+    """Infrastructure is captured with its territory and never fights (a scenario's capture, a takeover's structures).
+    The reader counted isAAforCombatOnly and isAAforBombingThisUnitOnly units as infrastructure; 2.7's UnitAttachment
+    sets isInfrastructure from isInfrastructure, isFactory and the old isAA alone, so 1941 Command Decision's trained
+    infantry and tanks (flak in combat) and the 1940 games' aaGun are not. Asked of one 2.7 JVM for every unit type."""
+    from kremlin_triplea.engine import find_any_engine
+    from kremlin_triplea.engine.positions import Position
+    from kremlin_triplea.engine.triplea27_positions import run_positions27
+    from support.triplea27 import installation_without_compiler
+
+    catalogs = {game: load(game).catalog.unit_types for game in GAMES}
+    positions = [
+        Position(game, tuple(("attachment", "unitType", unit, "unitAttachment", "isInfrastructure") for unit in units)) for game, units in catalogs.items()
+    ]
+    answers = run_positions27(find_any_engine(installation_without_compiler(tmp_path / "triplea")), positions)
+    wrong = []
+    for (game, units), got in zip(catalogs.items(), answers):
+        for (unit, kind), answer in zip(units.items(), got):
+            held = bool(answer["value"]) if answer.get("attached") else False
+            if kind.infrastructure != held:
+                wrong.append(f"{game.parent.name} {unit}: ours {kind.infrastructure}, 2.7 {held}")
+    assert wrong == [], wrong[:20]
