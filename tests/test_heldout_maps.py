@@ -673,3 +673,23 @@ def test_a_unit_type_is_infrastructure_exactly_where_2_7_s_unit_attachment_makes
             if kind.infrastructure != held:
                 wrong.append(f"{game.parent.name} {unit}: ours {kind.infrastructure}, 2.7 {held}")
     assert wrong == [], wrong[:20]
+
+
+def test_a_territory_named_as_a_compass_part_of_a_place_is_not_taken_for_the_place() -> None:
+    """Pacific 1940 divides Mongolia into six territories (Olgiy, Dzavhan, Central Mongolia, Buyant-Uhaa, Ulaanbaatar,
+    Tsagaan-Olom): 'Mongolia' (000 option 3's neutral) was matched to Central Mongolia by its words; the corpus' Ultimate
+    World games divide Turkey into Eastern Turkey, Ankara and Istanbul, and 'Turkey' was Eastern Turkey. A game name
+    that is the rule text's with a compass word added names a part: which, or whether all, is for a person to say."""
+    from kremlin_triplea.tools.matrix import all_rulesets
+    from kremlin_triplea.tools.place_evidence import shipped_known_places
+    from kremlin_triplea.tools.place_matching import match_places
+    from support.paths import CORPUS_DIR
+
+    for game, place, part in (
+        (DATA / "world_war_ii_pacific" / HELD_OUT["world_war_ii_pacific"], "Mongolia", "Central Mongolia"),
+        (CORPUS_DIR / "UW_1.7.xml", "Turkey", "Eastern Turkey"),
+    ):
+        loaded = load(game)
+        assert part in loaded.board.nodes and place not in loaded.board.nodes
+        match = match_places(loaded, all_rulesets()[0], shipped_known_places())[place]
+        assert match.name is None, (game.name, match)

@@ -52,7 +52,8 @@ _OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\
 
 
 # Words that only narrow a place down: "South Eire" is the game's "Eire", "Italian East Africa" its "Italian Africa".
-_QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
+_COMPASS = {"north", "south", "east", "west", "central"}
+_QUALIFIERS = {*_COMPASS, "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
 
 
 def _opposed(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -392,6 +393,15 @@ def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
     return not any(word in group for word in dropped for group in POWER_NAMES)
 
 
+def _a_part(rule_words: frozenset[str], name_words: frozenset[str]) -> bool:
+    """Whether the game's name is the rule text's with a compass word added ("Central Mongolia" for "Mongolia"): the
+    game divides the place, this territory is one part of it (Pacific 1940's Mongolia is six territories, one of them
+    Central Mongolia), and which part or whether all is for a person to say. A nation's word added ("French
+    Madagascar") names the whole colony; the rule text's name narrower than the game's ("South Eire" for "Eire") is
+    a part of one territory."""
+    return rule_words < name_words and bool((name_words - rule_words) & _COMPASS)
+
+
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
     """What the place is said to be ("sea zone"), why (" (reason)" or ""), and the game's territories of that kind."""
     what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
@@ -510,7 +520,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
             for n in pool
             if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
-        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n])]
+        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n]) and not _a_part(word_set, token_set[n])]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
@@ -523,6 +533,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
                 for n in candidates
                 if tokens[n]
                 and (token_set[n] < word_set or word_set < token_set[n])
+                and not _a_part(word_set, token_set[n])
                 and known_place.land_neighbours & board.land_around(n)
                 and (_coasts_agree(known_place, board, n) if known_place.water else known_place.conflicts(board, n) is None)
             ]
