@@ -693,3 +693,31 @@ def test_a_territory_named_as_a_compass_part_of_a_place_is_not_taken_for_the_pla
         assert part in loaded.board.nodes and place not in loaded.board.nodes
         match = match_places(loaded, all_rulesets()[0], shipped_known_places())[place]
         assert match.name is None, (game.name, match)
+
+
+def test_a_place_spelt_with_the_same_letters_or_held_by_its_side_under_another_alliance_name_is_matched() -> None:
+    """Total World War's 'French Indochina', 'Cape Town' (000 D(4)'s "Capetown, South Africa", the moved victory city,
+    which neighbour evidence made the Eastern South Africa beside it once the alliance check let it through), and
+    its American 'Western US', 'Eastern US', 'Hawaiian Islands' held by the alliance 'Allies-Usa' (classic's 'Allies':
+    refused as "held by another alliance"); 1941 Command Decision's 'Cape Town'. A numbered sea zone ("Seazone 12" is
+    numbered as on the rule text's map) and a compass letter ("E.Ire", East Ireland, for "Eire") are never so matched."""
+    from kremlin_triplea.tools.matrix import all_rulesets
+    from kremlin_triplea.tools.place_evidence import shipped_known_places
+    from kremlin_triplea.tools.place_matching import match_places
+    from support.paths import CORPUS_DIR
+
+    cases = {
+        DATA / "total_world_war" / "Total_World_War_Dec1941_3.0.xml": {
+            "French Indo-China": "French Indochina",
+            "Capetown, South Africa": "Cape Town",
+            "Western USA": "Western US",
+            "Eastern USA": "Eastern US",
+            "Hawaii": "Hawaiian Islands",
+        },
+        DATA / "1941_global_command_decision" / HELD_OUT["1941_global_command_decision"]: {"Capetown, South Africa": "Cape Town"},
+        DATA / "new_world_order" / HELD_OUT["new_world_order"]: {"Eire": None},
+        CORPUS_DIR / "dragon_war.xml": {"Seazone 12": None},
+    }
+    for game, wanted in cases.items():
+        matches = match_places(load(game), all_rulesets()[0], shipped_known_places())
+        assert {rule: matches[rule].name for rule in wanted} == wanted, (game.name, {r: matches[r] for r in wanted})

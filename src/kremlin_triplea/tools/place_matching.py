@@ -15,7 +15,7 @@ from kremlin_triplea.rules.names import NUMBERED_SEA_ZONE
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.place_evidence import KnownPlace
-from kremlin_triplea.tools.place_words import place_key, place_tokens, plain_words
+from kremlin_triplea.tools.place_words import carries_word, letters_only, place_key, place_tokens, plain_words
 from kremlin_triplea.tools.rule_names import neutral_armies, numbered_sea_zone, rule_names
 from kremlin_triplea.tools.territory_index import DIRECTIONS, TerritoryIndex, closest
 
@@ -423,6 +423,18 @@ def _by_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> P
     plain = board.named("plain", plain_words(rule), kind.kind)
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
+    # Spelt with the same letters, words run together or apart ("Capetown" / "Cape Town"); a rule text's "City,
+    # Country" by its city, when a territory is that city (Total World War's Cape Town for "Capetown, South Africa",
+    # which neighbour evidence made the Eastern South Africa beside it).
+    # Not a numbered sea zone ("Seazone 12" is numbered as on the rule text's map), nor a name whose letters hide a
+    # compass word ("E.Ire", East Ireland, is spelt "eire").
+    if numbered_sea_zone(rule):
+        return None
+    for part, said in ((rule, "the same letters but for spaces and punctuation"), (rule.split(",")[0], "the city the rule text names first")):
+        letters = board.named("letters", letters_only(part), kind.kind) if part.strip() and (part == rule or "," in rule) else []
+        letters = [n for n in letters if board.directions[n] == frozenset(place_tokens(part)) & DIRECTIONS]
+        if len(letters) == 1:
+            return PlaceMatch(rule, letters[0], f"{said} ({letters[0]}); a {what}{because}")
     return None
 
 
@@ -611,7 +623,7 @@ def match_side(side: str, alliances: list[str]) -> tuple[list[str], str]:
     ("Axis-Germany", "Axis-Japan" for the Axis), when no alliance has its very name."""
     if side in alliances:
         return [side], "the same name"
-    carrying = [a for a in alliances if side.lower() in re.split(r"[^a-z0-9]+", a.lower())]
+    carrying = [a for a in alliances if carries_word(a, side)]
     if carrying:
         return carrying, f"the game's alliances carrying the word {side!r}"
     return [], f"no alliance of the game is named {side!r} or carries that word (its alliances: {', '.join(alliances) or 'none'})"
