@@ -295,9 +295,10 @@ class Written:
     takes: tuple[tuple[str, str], ...] = ()
 
 
-def _movement_asks(claim: str, game: Game, player: str, restricted: bool) -> list[Ask]:
+def _movement_asks(claim: str, game: Game, player: str, restricted: bool, into: frozenset[str] = frozenset()) -> list[Ask]:
     """A unit of ``player`` moving from where it starts: with ``restricted``, 2.7 refuses a move out of its movement
-    list and lets one within it by the restriction; otherwise no move is refused for a restriction."""
+    list and lets one within it (into one of ``into`` where a unit stands beside one) by the restriction; otherwise
+    no move is refused for a restriction."""
     listed = set((game.attachments.get(("player", player, "rulesAttachment", "movementRestrictionTerritories")) or "").split(":")) - {""}
     step = game.step(player, "MoveDelegate", "CombatMove", "NonCombatMove") or game.step(player, "MoveDelegate")
     if step is None:  # the player never moves (Pacific 1940's Russians): nothing 2.7 could restrict
@@ -307,7 +308,8 @@ def _movement_asks(claim: str, game: Game, player: str, restricted: bool) -> lis
     if restricted:
         inside = [(t, u) for t, u in starts if t in listed]
         out = next(((t, u, n) for t, u in inside for n in sorted(game.neighbours.get(t, ())) if n not in listed and n not in game.water), None)
-        within = next(((t, u, n) for t, u in inside for n in sorted(game.neighbours.get(t, ())) if n in listed and n not in game.water), None)
+        inward = [(t, u, n) for t, u in inside for n in sorted(game.neighbours.get(t, ())) if n in listed and n not in game.water]
+        within = next((m for m in inward if m[2] in into), inward[0] if inward else None)
         if out is None and within is None:
             return [Ask(claim, ("property", "Movement By Territory Restricted"), lambda a: f"no unit of {player} starts inside its movement list")]
         if out is not None:
@@ -528,6 +530,12 @@ def claimed_asks(rule: Any, w: Written, base: Game, game: Game, partial: bool = 
             who = _power(w.names, data["attach_to"])
             places = {p for word in data["add"] if (p := _territory(w.names, word))}
             asks.append(_attachment(claim, "player", who, "rulesAttachment", data["option"], places, lambda held, want: held is not None and want <= set(held)))
+            # MoveValidator.validateMovementRestrictedByTerritory, the game's restriction on: with movementRestrictionType
+            # "allowed", a move out of the list refused and one into it (an added place) not; with no type (Rise of the
+            # Axis' Chinese, whose list is the added places alone), no move refused.
+            if (game.properties.get("Movement By Territory Restricted") or "").lower() == "true":
+                restriction = game.attachments.get(("player", who, "rulesAttachment", "movementRestrictionType"))
+                asks += _movement_asks(claim, game, who, restricted=restriction == "allowed", into=frozenset(places))
         elif kind == "attachment_option" and data.get("remove") and data["option"] == "placementPerTerritory":
             who = _power(w.names, data["attach_to"])
             asks.append(_attachment(claim, "player", who, "rulesAttachment", data["option"], -1, lambda held, want: held == want))  # 2.7's default: none
