@@ -721,3 +721,24 @@ def test_a_place_spelt_with_the_same_letters_or_held_by_its_side_under_another_a
     for game, wanted in cases.items():
         matches = match_places(load(game), all_rulesets()[0], shipped_known_places())
         assert {rule: matches[rule].name for rule in wanted} == wanted, (game.name, {r: matches[r] for r in wanted})
+
+
+def test_a_movement_list_without_its_type_is_no_restriction_the_notes_claim() -> None:
+    """2.7's MoveValidator.validateMovementRestrictedByTerritory reads a player's movementRestrictionTerritories by its
+    movementRestrictionType ("allowed" or "disallowed"): without one the list restricts nobody (Rise of the Axis' Chinese
+    list, the one-JVM test's MoveValidator answers). The claim's check took any list for a restriction: classic's
+    Russians without their type, "Restricted Russia" would still be "TripleA stops every Russian move"."""
+    from kremlin_triplea.report.claims import why_not_held
+    from kremlin_triplea.rules.profile import load_named_profile
+    from support.paths import PINNED_GAMES
+
+    classic = next(p for p in PINNED_GAMES if p.parts[-4:] == ("world_war_ii_classic", "map", "games", "classic.xml"))
+    root = etree.parse(str(classic), etree.XMLParser(huge_tree=True)).getroot()
+    rule = next(r for r in load_named_ruleset("kremlin-classic").rule_set.rules if r.id == "h2-restricted-russia")
+    loaded = load(classic)
+    names = Names(loaded.board, load_named_profile("world_war_ii_classic"), tuple(loaded.board.catalog.alliances()))
+    assert why_not_held(rule, root, names) is None  # as written: the Russians' list is "allowed"
+    for option in root.iter("option"):
+        if option.get("name") == "movementRestrictionType":
+            option.getparent().remove(option)
+    assert "has no movementRestrictionType for its movement list: TripleA restricts nothing by it" in (why_not_held(rule, root, names) or "")
