@@ -6,6 +6,7 @@ map can take. Each real map of tests/data, its profile drafted by `profile new` 
 
 from __future__ import annotations
 
+import re
 from html import unescape
 from pathlib import Path
 
@@ -35,7 +36,14 @@ def _profile(game: Path, folder: Path, *house: str) -> Path:
     made = CliRunner().invoke(main, ["profile", "new", str(game), "--ruleset", "kremlin-aa50", "-o", str(profile)])
     assert made.exit_code == 0, made.output
     if house:
-        text = profile.read_text(encoding="utf-8").replace('rulesets = ["kremlin-aa50"]', f"rulesets = {['kremlin-aa50', *house]!r}".replace("'", '"'))
+        # The line lists kremlin-aa50 where its sides are the game's (not on the 3-teams and Warlords games).
+        text = re.sub(
+            r'^rulesets = \[("kremlin-aa50")?\]',
+            lambda m: f"rulesets = [{', '.join([*filter(None, [m.group(1)]), *(f'{chr(34)}{h}{chr(34)}' for h in house)])}]",
+            profile.read_text(encoding="utf-8"),
+            count=1,
+            flags=re.M,
+        )
         profile.write_text(text, encoding="utf-8")
         checked = CliRunner().invoke(main, ["profile", "check", str(profile)])
         assert checked.exit_code == 0, checked.output  # `profile check` takes the house set in `rulesets`

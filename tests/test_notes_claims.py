@@ -40,6 +40,16 @@ def _options(root: etree._Element, attachment: str, attach_to: str) -> dict[str,
     }
 
 
+def _per_territories(root: etree._Element, player: str) -> str | None:
+    """The player's productionPerXTerritories as 2.7's GameParser hands it to the attachment ("count:value")."""
+    for a in root.iter("attachment"):
+        if a.get("name") == "rulesAttachment" and a.get("attachTo") == player:
+            for o in a.iter("option"):
+                if o.get("name") == "productionPerXTerritories":
+                    return o.get("value") if o.get("count") is None else f"{o.get('count')}:{o.get('value')}"
+    return None
+
+
 def _property(root: etree._Element, name: str) -> str | None:
     return next((p.get("value") for p in root.iter("property") if p.get("name") == name), None)
 
@@ -77,7 +87,8 @@ BUILT_IN = {
         )
     ),
     # NoPuPurchaseDelegate: productionPerXTerritories on the Chinese rulesAttachment.
-    "d5-china-income": lambda root, profile: _options(root, "rulesAttachment", _player(profile, "China")).get("productionPerXTerritories") == "2",
+    # (GameParser reads value="infantry" count="2" as "2:infantry": one infantry per two territories.)
+    "d5-china-income": lambda root, profile: _per_territories(root, _player(profile, "China")) in ("2", "2:infantry"),
     # classic_3rd_edition.xml against classic.xml (world_war_ii_classic): what the 3rd edition sets otherwise.
     "h1-third-edition": _props(Attacker_Retreat_Planes="true", Multiple_AA_Per_Territory="true", Submarines_Defending_May_Submerge_Or_Retreat="true"),
     "i-second-edition": _props(

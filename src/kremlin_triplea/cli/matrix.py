@@ -131,7 +131,7 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     from kremlin_triplea.game import load
     from kremlin_triplea.tools.matrix import all_rulesets
     from kremlin_triplea.tools.place_evidence import shipped_known_places
-    from kremlin_triplea.tools.profiles import new_profile_text
+    from kremlin_triplea.tools.profiles import new_profile
     from kremlin_triplea.tools.rule_names import load_rules
 
     maps_dir = _maps_dir(ctx)
@@ -140,14 +140,19 @@ def profile_new_command(ctx, game, ruleset_names, output, force) -> None:
     # A Kremlin ruleset or a house-rule set, as the profile's `rulesets` lists either (an unknown name is refused).
     rulesets = [load_rules(n) for n in ruleset_names] if ruleset_names else all_rulesets()[0]
     key = _game_key(game.replace("\\", "/"), path, output, maps_dir)  # MAP\GAME as on Windows is recorded as MAP/GAME
-    text = new_profile_text(loaded, rulesets, key=key, known=shipped_known_places())
-    text += _lacking(text, loaded, path, rulesets, maps_dir)
+    drafted = new_profile(loaded, rulesets, key=key, known=shipped_known_places())
+    fit = [r for r in rulesets if not any(why.startswith(f"{r.id} does not fit") for why in drafted.unfit)]
+    text = drafted.text + _lacking(drafted.text, loaded, path, fit, maps_dir)
     if output is None:
         click.echo(text, nl=False)
     else:
         output.parent.mkdir(parents=True, exist_ok=True)  # the profiles folder beside the maps folder, the first time
         written = write_atomically(output, text.encode("utf-8"), overwrite=force)
         click.echo(f"wrote {written}; review every line marked REVIEW, then run: kremlin-triplea profile check {output}")
+    for why in drafted.unfit:  # said where the host reads it, the profile says it too
+        click.echo(why, err=True)
+    if drafted.unfit and not fit:
+        click.echo(f"no ruleset fits {path.name}", err=True)
 
 
 def _game_key(game: str, path: Path, output: Path | None, maps_dir: Path) -> str:

@@ -30,12 +30,22 @@ rule            GETTER                 a game option as the delegates read it: `
 takeover        TERRITORY PLAYER       PLAYER conquers it as a won battle does (BattleTracker.takeOver): ``owner``
 damage          TERRITORY PLAYER TYPE HITS  one such unit takes HITS hits
 place           STEP PLAYER TYPE T     during STEP, whether a new such unit may be placed in T: ``placed``, ``why``
+placeable       STEP PLAYER TYPE T N   during STEP, how many of N new such units the engine lets PLAYER place in T
+                                       (AbstractPlaceDelegate.getMaxUnitsToBePlaced): ``placeable``
 move            STEP PLAYER TYPE T1 T2 ...  during STEP, whether one unit in T1 may move the route: ``valid``, ``why``
 aafire          STEP PLAYER TYPE T1 ...  during STEP, the territories whose AA fires at one such plane: ``fire``
 power           TERRITORY PLAYER SIDE  what each of PLAYER's units there rolls at against the others, SIDE
                                        "attacking" or "defending" (CombatValueBuilder, support included)
 step            STEP                   run that step's delegate (start and end) for its player, as the game does:
                                        ``pus_before``, ``pus_after``, ``history``, ``game_over``, ``winners``
+attachment      TYPE NAME ATTACHMENT OPTION  the option as the engine holds it (DefaultAttachment.getRawPropertyString)
+                                       of the attachment of the player, unitType or territory NAME (TYPE as the
+                                       game file's ``attachment`` says): ``attached``, ``value`` (None: unset)
+sequence                               every step of the game's sequence: ``name``, ``delegate``, ``player``,
+                                       ``non_combat``, ``max_run_count`` (-1: every round)
+play            ROUNDS SEED            the position's game played ROUNDS rounds with every power a Fast AI, the
+                                       dice seeded (:mod:`kremlin_triplea.engine.triplea2_bridge`'s ``play``
+                                       answer); the position's game is then the played one
 ==============  =====================  ==============================================================
 
 A failed command answers ``{"error": ...}`` and the batch goes on.
@@ -47,9 +57,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, absolute_paths, triplea2_classpath
+from kremlin_triplea.engine import JVM_START_SECONDS, EngineFailed, absolute_paths, triplea2_bridge, triplea2_classpath
 from kremlin_triplea.engine.delegate_bridge import BridgeNames, DelegateBridge, java_bridge
 from kremlin_triplea.engine.jvm_bridge import Refused, run_child, runtime_library, serve
+from kremlin_triplea.engine.play import GAME_TIMEOUT_SECONDS
 from kremlin_triplea.engine.positions import SECONDS_PER_POSITION, Position
 from kremlin_triplea.gamefile.installation import Installation
 
@@ -74,9 +85,13 @@ COMMANDS = (
     "takeover",
     "damage",
     "place",
+    "placeable",
     "move",
     "aafire",
     "power",
+    "attachment",
+    "sequence",
+    "play",
 )
 
 
@@ -97,7 +112,8 @@ def run_positions27(installation: Installation, positions: Sequence[Position]) -
         libjvm=runtime_library(installation),
         classpath=triplea2_classpath(installation.jar),
         requests=[{"command": list(c)} for c in commands],
-        timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(positions),
+        # A round of Fast-AI play takes as long as a game's (play.GAME_TIMEOUT_SECONDS), a question a few seconds.
+        timeout=JVM_START_SECONDS + SECONDS_PER_POSITION * len(positions) + sum(GAME_TIMEOUT_SECONDS * int(c[1]) for c in commands if c[0] == "play"),
         doing=f"setting up {len(positions)} position(s)",
         describe=installation.describe(),
     )
@@ -138,9 +154,28 @@ def _plain(value):
     return str(value)
 
 
+def _held(value):
+    """An attachment's value as JSON: a list (array, collection) of names or values, an IntegerMap a name -> count
+    mapping, a named game object its name, a Boolean or Number as such, anything else its text (None: unset)."""
+    if value is None:
+        return None
+    if isinstance(value, _class("org.triplea.java.collections.IntegerMap")):
+        return {_held(key): int(value.getInt(key)) for key in value.keySet()}
+    if isinstance(value, _class("java.util.Map")):
+        return {str(_held(key)): _held(item) for key, item in value.entrySet()}
+    if isinstance(value, _class("java.util.Collection")) or str(value.getClass().getName()).startswith("["):
+        return [_held(item) for item in value]
+    if isinstance(value, (_class("games.strategy.engine.data.Named"), _class("games.strategy.engine.data.IAttachment"))):
+        return str(value.getName())
+    if isinstance(value, _class("org.triplea.util.Tuple")):  # a trigger's "when": before/after and a step, as written
+        return f"{_held(value.getFirst())}:{_held(value.getSecond())}"
+    return _plain(value)
+
+
 class _Positions:
-    def __init__(self) -> None:
+    def __init__(self, player) -> None:
         self.data = None
+        self._player_engine = player  # triplea2_bridge's engine: plays a game with Fast AIs
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         command = list(request["command"])
@@ -337,6 +372,21 @@ class _Positions:
         refused = delegate.canUnitsBePlaced(self._territory(territory), self._type(unit_type).create(1, who), who)
         return {"placed": not refused.isPresent(), "why": str(refused.get()) if refused.isPresent() else None}
 
+    def _placeable(self, step: str, player: str, unit_type: str, territory: str, count: str) -> dict[str, Any]:
+        delegate = self._go_to(step).getDelegate()
+        if not isinstance(delegate, _class("games.strategy.triplea.delegate.AbstractPlaceDelegate")):
+            raise Refused(f"{step} is not a place step")
+        who = self._player(player)
+        delegate.setDelegateBridgeAndPlayer(_Bridge(self.data, who))
+        most = _class("games.strategy.triplea.delegate.AbstractPlaceDelegate").class_.getDeclaredMethod(
+            "getMaxUnitsToBePlaced",
+            _class("java.util.Collection").class_,
+            _class("games.strategy.engine.data.Territory").class_,
+            _class("games.strategy.engine.data.GamePlayer").class_,
+        )
+        most.setAccessible(True)
+        return {"placeable": int(most.invoke(delegate, self._type(unit_type).create(int(count), who), self._territory(territory), who))}
+
     def _move(self, step: str, player: str, unit_type: str, *path: str) -> dict[str, Any]:
         self._go_to(step)
         who, kind = self._player(player), self._type(unit_type)
@@ -392,6 +442,36 @@ class _Positions:
         for unit in units:
             found.setdefault(str(unit.getType().getName()), []).append(int(rolls.getStrength(unit)))
         return {"power": {k: sorted(v) for k, v in sorted(found.items())}}
+
+    def _attachment(self, kind: str, name: str, attachment: str, option: str) -> dict[str, Any]:
+        owners = {"player": self._player, "unitType": self._type, "territory": self._territory}
+        if kind not in owners:
+            raise Refused(f"attachments of a {kind} are not asked here (only {', '.join(owners)})")
+        found = owners[kind](name).getAttachment(attachment)
+        if found is None:
+            return {"attached": False, "value": None}
+        held = found.getProperty(option)
+        if not held.isPresent():
+            raise Refused(f"2.7's {found.getClass().getSimpleName()} has no option {option}")
+        return {"attached": True, "value": _held(held.get().getValue())}
+
+    def _sequence(self) -> dict[str, Any]:
+        steps = []
+        for step in self.data.getSequence():
+            player = step.getPlayerId()
+            steps.append(
+                {
+                    "name": str(step.getName()),
+                    "delegate": str(step.getDelegateName()),
+                    "player": None if player is None or player.isNull() else str(player.getName()),
+                    "non_combat": bool(step.isNonCombat()),
+                    "max_run_count": int(step.getMaxRunCount()),
+                }
+            )
+        return {"steps": steps}
+
+    def _play(self, rounds: str, seed: str) -> dict[str, Any]:
+        return self._player_engine.play_game(lambda: self.data, rounds=int(rounds), seed=int(seed))
 
     def _all_pus(self) -> dict[str, int]:
         return {str(p.getName()): int(p.getResources().getQuantity("PUs")) for p in self.data.getPlayerList().getPlayers()}
@@ -461,7 +541,7 @@ def _adapter(home: Path):
     # own tests set it.
     setting = _class("games.strategy.triplea.settings.ClientSetting")
     setting.setPreferences(_class("java.util.prefs.Preferences").userRoot().node("kremlin-triplea-positions27"))
-    return _Positions().answer
+    return _Positions(triplea2_bridge.engine(home)).answer
 
 
 def main() -> None:

@@ -31,7 +31,8 @@ An engine exception answers ``{"error": "Class: message"}`` (its root cause) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -252,8 +253,22 @@ class _Engine:
 
     def play(self, file: str, *, rounds: int = 1, seed: int | None = None) -> dict[str, Any]:
         """``rounds`` rounds of ``file`` (a save, or a game file) with every power a Fast AI."""
+        return self.play_game(lambda: self._loaded(file), rounds=rounds, seed=seed)
+
+    def _loaded(self, file: str):
+        if file.endswith((".tsvg", ".tsvg.gz")):
+            loaded = self.GameDataManager.loadGame(self.path(file))
+            if not loaded.isPresent():
+                raise _Refused(f"TripleA 2.x does not load {file}")
+            return loaded.get()
+        return self.parse(file)[0]
+
+    def play_game(self, game: Callable[[], Any], *, rounds: int = 1, seed: int | None = None) -> dict[str, Any]:
+        """``rounds`` rounds of the game ``game()`` gives (its GameData, read once the engine's errors are watched)
+        with every power a Fast AI: the answer of a ``play`` request."""
         from jpype import JClass, JException
 
+        began = time.monotonic()
         self._prepare_ai()
         steps: list[str] = []
         start = reached = 0
@@ -261,13 +276,7 @@ class _Engine:
         uncaught = _UncaughtExceptions.install()
         logged = self._logged_errors()
         try:
-            if file.endswith((".tsvg", ".tsvg.gz")):
-                loaded = self.GameDataManager.loadGame(self.path(file))
-                if not loaded.isPresent():
-                    raise _Refused(f"TripleA 2.x does not load {file}")
-                data = loaded.get()
-            else:
-                data = self.parse(file)[0]
+            data = game()
             hash_map = JClass("java.util.HashMap")
             fast_ai = JClass("games.strategy.engine.framework.startup.ui.PlayerTypes").FAST_AI
             types = hash_map()
@@ -292,7 +301,16 @@ class _Engine:
         except (JException, _Refused) as e:
             error = _root_cause(e)
         exceptions = ([error] if error else []) + uncaught.drain() + logged()
-        return {"steps": steps, "round": reached, "rounds_played": reached - start, "game_over": over, "error": error, "exceptions": exceptions}
+        seconds = round(time.monotonic() - began, 1)
+        return {
+            "steps": steps,
+            "round": reached,
+            "rounds_played": reached - start,
+            "game_over": over,
+            "error": error,
+            "exceptions": exceptions,
+            "seconds": seconds,
+        }
 
 
 def _interfaces():
@@ -436,11 +454,17 @@ def _player_name(player) -> str | None:
     return None if player is None or player.isNull() else str(player.getName())
 
 
-def _adapter(home: Path):
-    """The 2.x engine, once the JVM runs: its interfaces implemented in Python, and the request answerer."""
+def engine(home: Path) -> _Engine:
+    """The 2.x engine, once the JVM runs (its interfaces implemented in Python), its scratch files below ``home``."""
     global _SeededDice, _UncaughtExceptions, _LocalLaunch
-    _SeededDice, _UncaughtExceptions, _LocalLaunch = _interfaces()
-    return _Engine(home).answer
+    if _SeededDice is None:
+        _SeededDice, _UncaughtExceptions, _LocalLaunch = _interfaces()
+    return _Engine(home)
+
+
+def _adapter(home: Path):
+    """The request answerer, once the JVM runs."""
+    return engine(home).answer
 
 
 def main() -> None:

@@ -220,7 +220,19 @@ def _set_property(ctx: ActionContext, change: Section) -> list[Planned]:
     value = ("true" if raw else "false") if isinstance(raw, bool) else str(raw)
     old = ctx.board.properties.get(name)
     was = f"was {old!r}" if old is not None else "not in the game before: declared"
-    return [Planned(("property", name), value, (SetProperty(name, value),), f"game option {name!r} = {value} ({was})")]
+    # A property the game gives under an older name 2.7 reads as this one (an editable one there wins over ours):
+    # set to the same value, or 2.7 plays Warlords' "Battleships repair at end of round" = true over ours.
+    aliases = {k for k in ctx.board.properties if k.lower() in LEGACY_PROPERTY_NAMES.get(name, ())}
+    changes = (SetProperty(name, value), *(SetProperty(alias, value) for alias in sorted(aliases)))
+    also = f"; also under its older name{'s' if len(aliases) > 1 else ''} {', '.join(map(repr, sorted(aliases)))}" if aliases else ""
+    return [Planned(("property", name), value, changes, f"game option {name!r} = {value} ({was}{also})")]
+
+
+#: 2.7's GameParser reads these older property names as the newer one (LegacyPropertyMapper.mapPropertyName), lower case.
+LEGACY_PROPERTY_NAMES = {
+    "Units Repair Hits End Turn": ("battleships repair at end of round", "units repair at end of round"),
+    "Units Repair Hits Start Turn": ("battleships repair at beginning of round", "units repair at beginning of round"),
+}
 
 
 @CHANGE_ACTIONS.register("canal")

@@ -233,10 +233,9 @@ class _Reader:
                 carrier_capacity=_int_or_zero(unit.get("carrierCapacity")),
                 carrier_cost=_int_or_zero(unit.get("carrierCost")),
                 movement=_int_or_zero(unit.get("movement")),
-                infrastructure=any(
-                    unit.get(flag, "").lower() == "true"
-                    for flag in ("isFactory", "isInfrastructure", "isAA", "isAAforCombatOnly", "isAAforBombingThisUnitOnly")
-                ),
+                # 2.7's UnitAttachment: isInfrastructure is set by itself, isFactory and the old isAA, never by the
+                # isAAfor... options alone (Command Decision's flak-firing infantry, the 1940 games' aaGun fight).
+                infrastructure=any(unit.get(flag, "").lower() == "true" for flag in ("isFactory", "isInfrastructure", "isAA")),
             )
         return Catalog(
             players=players,

@@ -23,12 +23,18 @@ from kremlin_triplea.rules.tomlfile import Section
 
 
 def _options(root: etree._Element, attachment: str, attach_to: str | None = None) -> dict[str, str]:
-    """The options of the ``attachment`` attached to ``attach_to`` (any, when None), by name."""
+    """The options of the ``attachment`` attached to ``attach_to`` (any, when None), by name: an option with a count
+    as 2.7's GameParser reads it, "count:value" (productionPerXTerritories value="infantry" count="2": "2:infantry")."""
     found: dict[str, str] = {}
     for element in root.iter("attachment"):
         if element.get("name") == attachment and (attach_to is None or element.get("attachTo") == attach_to):
-            found.update({o.get("name"): o.get("value", "") for o in element.iter("option")})
+            found.update({o.get("name"): _counted(o) for o in element.iter("option")})
     return found
+
+
+def _counted(option: etree._Element) -> str:
+    value = option.get("value", "")
+    return value if option.get("count") is None else f"{option.get('count')}:{value}"
 
 
 def _two_hit_battleship(root: etree._Element, names: Names) -> str | None:
@@ -48,10 +54,16 @@ def _two_hit_battleship(root: etree._Element, names: Names) -> str | None:
 
 def _movement_restricted(root: etree._Element, names: Names) -> str | None:
     # MoveValidator.validateMovementRestrictedByTerritory (2.7): with the property on, a player's move is checked
-    # against its rulesAttachment's movementRestrictionTerritories; a player without one moves freely.
-    if any("movementRestrictionTerritories" in _options(root, "rulesAttachment", p.get("name")) for p in root.iter("player")):
+    # against its rulesAttachment's movementRestrictionTerritories, as its movementRestrictionType says ("allowed" or
+    # "disallowed"); a player without both moves freely.
+    if any(_restricts(_options(root, "rulesAttachment", p.get("name"))) for p in root.iter("player")):
         return None
-    return "no player of this game has a movement list (movementRestrictionTerritories): TripleA restricts no move"
+    return "no player of this game has a movement list (movementRestrictionTerritories with a movementRestrictionType): TripleA restricts no move"
+
+
+def _restricts(options: dict[str, str]) -> bool:
+    """Whether a rulesAttachment's movement list restricts its player in 2.7: a list, and a type to read it by."""
+    return "movementRestrictionTerritories" in options and options.get("movementRestrictionType", "").strip().lower() in ("allowed", "disallowed")
 
 
 #: A property TripleA reads only together with other data of the game: what it needs, as the engine reads it.
@@ -102,7 +114,12 @@ def _check(root: etree._Element, names: Names, check: Section) -> str | None:
     options = _options(root, data["attachment"], player)
     if data["option"] not in options:
         return f"{possessive(player)} {data['attachment']} has no {data['option']}"
-    if "value" in data and not _same(options[data["option"]], data["value"]):
+    if data["option"] == "movementRestrictionTerritories" and not _restricts(options):
+        # 2.7 reads the list by its type; a list without one restricts nobody (validateMovementRestrictedByTerritory).
+        return f"{possessive(player)} {data['attachment']} has no movementRestrictionType for its movement list: TripleA restricts nothing by it"
+    written = options[data["option"]]
+    # "count:value" holds a count ("2:infantry", one infantry per 2 territories) as "count" alone does ("2").
+    if "value" in data and not _same(written, data["value"]) and not (":" in written and _same(written.split(":", 1)[0], data["value"])):
         return f"{possessive(player)} {data['attachment']} has {data['option']} = {options[data['option']]!r}, not {data['value']!r}"
     return None
 

@@ -51,8 +51,9 @@ class OptionParams:
         other than its own (a neutral option against the ``[[neutral]]`` table).
         """
 
-    def without_names(self, missing: set[str]) -> tuple[OptionParams, str]:
-        """These parameters on a map that lacks the rule-text names ``missing`` (lower case), and what that leaves out.
+    def without_names(self, missing: Any) -> tuple[OptionParams, str]:
+        """These parameters on a map that lacks the rule-text names ``missing`` (rules.profile.Unmatched: lower-case
+        names by the kind each is missing as), and what that leaves out.
 
         Most kinds keep their parameters (an option that needs a missing name
         fails with it by name). A kind whose parameters narrow what is allowed

@@ -469,6 +469,33 @@ def _find_profile(game: Game, explicit: Path | str | None) -> Profile:
     raise NoProfileError(names[0] if names else Path(game.source).stem, profile_places(game), game)
 
 
+@attrs.frozen
+class Unmatched:
+    """The map profile's ``[unmatched]`` names (lower case) by the kind each is missing as here: the table carries no
+    kind, and Global 1940's "China" is unmatched as a place (kremlin-classic's scenario 'china-joins-japan') while its
+    player China is the Chinese. Without ``board`` only the profile's powers say which names are there (a unit or
+    place it leaves unmatched is missing as every kind)."""
+
+    powers: frozenset[str]
+    units: frozenset[str]
+    places: frozenset[str]
+
+    @classmethod
+    def of(cls, profile: Profile, board: Board | None = None) -> Unmatched:
+        missing = {k.lower() for k in profile.unmatched}
+        players = {k.lower() for k in profile.powers} | ({p.lower() for p in board.catalog.players} if board is not None else set())
+        if board is None:
+            return cls(frozenset(missing - players), frozenset(missing), frozenset(missing))
+        units = {u.lower() for u in board.catalog.unit_types}
+        units |= {k.lower() for k, v in profile.units.items() if v in board.catalog.unit_types}
+        units |= {w.lower() for table in profile.units_by_power.values() for w, v in table.items() if v in board.catalog.unit_types}
+        places = {t.lower() for t in board.nodes} | {k.lower() for k, v in profile.places.items() if v in board.nodes}
+        return cls(frozenset(missing - players), frozenset(missing - units), frozenset(missing - places))
+
+    def __bool__(self) -> bool:
+        return bool(self.powers or self.units or self.places)
+
+
 def fit_ruleset(ruleset, profile: Profile, board: Board | None = None) -> tuple[object, tuple[str, ...]]:
     """The ruleset as far as it applies on a map whose profile leaves names ``[unmatched]``, and what that changes.
 
@@ -480,9 +507,20 @@ def fit_ruleset(ruleset, profile: Profile, board: Board | None = None) -> tuple[
     """
     import attrs as _attrs
 
+    if board is not None:
+        # A side no alliance of the game stands for: a draft between sides the game does not have offers no pick.
+        alliances = board.catalog.alliances()
+        for side in ruleset.sides:
+            if not profile.side_members(side, board.catalog):
+                said = profile.unmatched.get(side, f"its alliances are {', '.join(alliances) or 'none'}")
+                raise KremlinError(
+                    f"{ruleset.id} does not fit this game: no player of it is on the side {side!r} ({said.removeprefix('side: ')})",
+                    where=str(profile.path) if profile.path else None,
+                )
     missing = {k.lower() for k in profile.unmatched}
     if not missing:
         return ruleset, ()
+    kinds = Unmatched.of(profile, board)
     notes = []
     neutrals = {k: n for k, n in ruleset.neutrals.items() if n.name.lower() not in missing}
     if len(neutrals) != len(ruleset.neutrals):
@@ -491,7 +529,7 @@ def fit_ruleset(ruleset, profile: Profile, board: Board | None = None) -> tuple[
     notes += [f"{title}: {how}" for title, how, _, _ in restrictions_kept_in_part(ruleset, profile, board)]
     options = []
     for option in ruleset.options:
-        params, why = option.params.without_names(missing)
+        params, why = option.params.without_names(kinds)
         if why:
             option = _attrs.evolve(option, params=params)
         options.append(option)
@@ -510,14 +548,14 @@ def restrictions_kept_in_part(ruleset, profile: Profile, board: Board | None = N
     own tables say which names are placed.
     """
     missing = {k.lower() for k in profile.unmatched}
-    players = {k.lower() for k in profile.powers} | ({p.lower() for p in board.catalog.players} if board is not None else set())
+    kinds = Unmatched.of(profile, board)
     land = {k.lower() for k in profile.places}
     if board is not None:
         land = {t.lower() for t, d in board.nodes.items() if not d["water"]} | {k.lower() for k, v in profile.places.items() if v in board.nodes}
     found = []
     for power, restriction in ruleset.restrictions.items():
         hows = []
-        if power.lower() in missing and power.lower() not in players:
+        if power.lower() in kinds.powers:
             hows.append(f"no player of this map is named {power}: the restriction binds every player the rules do not name")
         lacking = [n for n in restriction.may_also_enter if n.lower() in missing and n.lower() not in land]
         if lacking:
@@ -525,7 +563,7 @@ def restrictions_kept_in_part(ruleset, profile: Profile, board: Board | None = N
         if hows:
             found.append((f"The {power} restriction, kept in part on this map", "; ".join(hows), restriction.rule, restriction.source))
     for option in ruleset.options:
-        _, why = option.params.without_names(missing)
+        _, why = option.params.without_names(kinds)
         if why:
             found.append((f"{option.label}, its exception kept in part on this map", why, option.rule, option.source))
     return found

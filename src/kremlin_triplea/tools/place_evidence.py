@@ -16,7 +16,7 @@ from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import load
 from kremlin_triplea.rules.profile import Profile, load_profile
 from kremlin_triplea.rules.ruleset import data_folders
-from kremlin_triplea.tools.place_words import place_key
+from kremlin_triplea.tools.place_words import carries_word, place_key
 from kremlin_triplea.tools.rule_names import numbered_in_game, rule_names
 
 
@@ -47,7 +47,9 @@ class KnownPlace:
         # On the very board of that map (the v3 three-teams variant: v3 1941's territories, owners and connections, its
         # alliances renamed Nazi, Asia and Anglo) an alliance's name says nothing: the place is the place. On another
         # board it does: classic's American China is not the three-teams' Japanese French Indo-China Thailand.
-        if owner is not None and self.owner_alliances and not (set(board.catalog.players[owner].alliances) & self.owner_alliances):
+        # An alliance is known by the side it names: Total World War's "Allies-Usa" is classic's "Allies".
+        here = board.catalog.players[owner].alliances if owner is not None else ()
+        if owner is not None and self.owner_alliances and not any(carries_word(a, k) or carries_word(k, a) for a in here for k in self.owner_alliances):
             if self.board != _plain_board(board):
                 return f"{name} is held by another alliance here than {self.name} on {self.map}"
         return None

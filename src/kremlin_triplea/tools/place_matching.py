@@ -15,7 +15,7 @@ from kremlin_triplea.rules.names import NUMBERED_SEA_ZONE
 from kremlin_triplea.rules.roles import ROLE_OF_WORD, match_unit_word
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.place_evidence import KnownPlace
-from kremlin_triplea.tools.place_words import place_key, place_tokens, plain_words
+from kremlin_triplea.tools.place_words import carries_word, letters_only, place_key, place_tokens, plain_words
 from kremlin_triplea.tools.rule_names import neutral_armies, numbered_sea_zone, rule_names
 from kremlin_triplea.tools.territory_index import DIRECTIONS, TerritoryIndex, closest
 
@@ -52,7 +52,8 @@ _OFF = re.compile(r"^\s*off\s+(?:the\s+)?(?:((?:north|south|east|west)(?:ern)?)\
 
 
 # Words that only narrow a place down: "South Eire" is the game's "Eire", "Italian East Africa" its "Italian Africa".
-_QUALIFIERS = {"north", "south", "east", "west", "central", "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
+_COMPASS = {"north", "south", "east", "west", "central"}
+_QUALIFIERS = {*_COMPASS, "french", "british", "italian", "german", "japanese", "american", "soviet", "anglo"}
 
 
 def _opposed(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -392,6 +393,15 @@ def _nation_kept(board, name: str, dropped: frozenset[str]) -> bool:
     return not any(word in group for word in dropped for group in POWER_NAMES)
 
 
+def _a_part(rule_words: frozenset[str], name_words: frozenset[str]) -> bool:
+    """Whether the game's name is the rule text's with a compass word added ("Central Mongolia" for "Mongolia"): the
+    game divides the place, this territory is one part of it (Pacific 1940's Mongolia is six territories, one of them
+    Central Mongolia), and which part or whether all is for a person to say. A nation's word added ("French
+    Madagascar") names the whole colony; the rule text's name narrower than the game's ("South Eire" for "Eire") is
+    a part of one territory."""
+    return rule_words < name_words and bool((name_words - rule_words) & _COMPASS)
+
+
 def _described(board, kind: PlaceKind) -> tuple[str, str, list[str]]:
     """What the place is said to be ("sea zone"), why (" (reason)" or ""), and the game's territories of that kind."""
     what = {"sea": "sea zone", "land": "land territory", None: "territory"}[kind.kind]
@@ -413,6 +423,18 @@ def _by_name(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> P
     plain = board.named("plain", plain_words(rule), kind.kind)
     if len(plain) == 1:
         return PlaceMatch(rule, plain[0], f"the same name but for punctuation; a {what}{because}")
+    # Spelt with the same letters, words run together or apart ("Capetown" / "Cape Town"); a rule text's "City,
+    # Country" by its city, when a territory is that city (Total World War's Cape Town for "Capetown, South Africa",
+    # which neighbour evidence made the Eastern South Africa beside it).
+    # Not a numbered sea zone ("Seazone 12" is numbered as on the rule text's map), nor a name whose letters hide a
+    # compass word ("E.Ire", East Ireland, is spelt "eire").
+    if numbered_sea_zone(rule):
+        return None
+    for part, said in ((rule, "the same letters but for spaces and punctuation"), (rule.split(",")[0], "the city the rule text names first")):
+        letters = board.named("letters", letters_only(part), kind.kind) if part.strip() and (part == rule or "," in rule) else []
+        letters = [n for n in letters if board.directions[n] == frozenset(place_tokens(part)) & DIRECTIONS]
+        if len(letters) == 1:
+            return PlaceMatch(rule, letters[0], f"{said} ({letters[0]}); a {what}{because}")
     return None
 
 
@@ -510,7 +532,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
             for n in pool
             if tokens[n] and token_set[n] != word_set and (token_set[n] ^ word_set) <= _QUALIFIERS and (token_set[n] < word_set or word_set < token_set[n])
         ]
-        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n])]
+        narrowed = [n for n in narrowed if _nation_kept(board, n, word_set - token_set[n]) and not _a_part(word_set, token_set[n])]
         if len(narrowed) == 1 and kind.kind == "land" and _backed(board, narrowed[0], evidence):
             extra = " ".join(sorted(token_set[narrowed[0]] ^ word_set))
             return PlaceMatch(rule, narrowed[0], f"the same name but for {extra!r}; the only {what} so named{because}")
@@ -523,6 +545,7 @@ def _by_words(board, rule: str, kind: PlaceKind, evidence: list[KnownPlace]) -> 
                 for n in candidates
                 if tokens[n]
                 and (token_set[n] < word_set or word_set < token_set[n])
+                and not _a_part(word_set, token_set[n])
                 and known_place.land_neighbours & board.land_around(n)
                 and (_coasts_agree(known_place, board, n) if known_place.water else known_place.conflicts(board, n) is None)
             ]
@@ -600,7 +623,7 @@ def match_side(side: str, alliances: list[str]) -> tuple[list[str], str]:
     ("Axis-Germany", "Axis-Japan" for the Axis), when no alliance has its very name."""
     if side in alliances:
         return [side], "the same name"
-    carrying = [a for a in alliances if side.lower() in re.split(r"[^a-z0-9]+", a.lower())]
+    carrying = [a for a in alliances if carries_word(a, side)]
     if carrying:
         return carrying, f"the game's alliances carrying the word {side!r}"
     return [], f"no alliance of the game is named {side!r} or carries that word (its alliances: {', '.join(alliances) or 'none'})"

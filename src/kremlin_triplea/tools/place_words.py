@@ -49,3 +49,16 @@ def place_tokens(name: str) -> tuple[str, ...]:
 def place_key(name: str) -> str:
     """A territory's words in any order: "Anglo Sudan Egypt" and "Anglo-Egypt Sudan" are one place."""
     return " ".join(sorted(set(place_tokens(name)))) or plain_words(name)
+
+
+def carries_word(name: str, word: str) -> bool:
+    """Whether ``name`` is ``word`` or carries it as a word of its own: Total World War's alliance "Allies-Usa" carries
+    "Allies" (the side a profile's map calls Allies)."""
+    return name == word or word.lower() in re.split(r"[^a-z0-9]+", name.lower())
+
+
+@functools.lru_cache(maxsize=65536)
+def letters_only(name: str) -> str:
+    """The name's letters and digits in lower case, nothing between them: "Cape Town" and "Capetown", "French
+    Indo-China" and "French Indochina" are spelt alike."""
+    return plain_words(name).replace(" ", "")

@@ -15,7 +15,7 @@ import attrs
 
 from kremlin_triplea.errors import possessive
 from kremlin_triplea.game import Game
-from kremlin_triplea.rules.roles import ROLE_OF_WORD, UnitFacts, match_unit_word, unit_facts
+from kremlin_triplea.rules.roles import ROLE_OF_WORD, UnitFacts, match_role, match_unit_word, unit_facts
 from kremlin_triplea.rules.ruleset import Ruleset
 from kremlin_triplea.tools.derived_setup import PowerUnit, guess_sea_zone_name, units_per_power
 from kremlin_triplea.tools.place_evidence import KnownPlace, StraitShape, installed_profiles, shipped_strait_shapes
@@ -43,6 +43,22 @@ class NewProfile:
     places: dict[str, PlaceMatch]
     powers: dict[str, str | None]
     units: dict[str, str | None]
+    #: Why each ruleset the profile does not list does not fit the game ("kremlin-aa50: its side 'Axis': ...").
+    unfit: tuple[str, ...] = ()
+
+
+def fitting_rulesets(game: Game, rulesets: list[Ruleset]) -> tuple[list[Ruleset], tuple[str, ...]]:
+    """The rulesets each of whose sides an alliance of the game stands for, and why each other does not fit: a
+    draft between sides the game does not have offers no pick (the 3-teams and Warlords games have no Axis)."""
+    alliances = game.catalog.alliances()
+    fit, unfit = [], []
+    for ruleset in rulesets:
+        lacking = [f"its side {side!r}: {why}" for side in getattr(ruleset, "sides", ()) for found, why in [match_side(side, alliances)] if not found]
+        if lacking:
+            unfit.append(f"{ruleset.id} does not fit this game: {'; '.join(lacking)}")
+        else:
+            fit.append(ruleset)
+    return fit, tuple(unfit)
 
 
 def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, known: dict[str, list[KnownPlace]] | None = None) -> NewProfile:
@@ -59,7 +75,8 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
     known_powers: dict[str, str] = {}
     for profile in installed_profiles():
         known_powers.update({k.lower(): v for k, v in profile.powers.items()})
-    lines = _head_lines(game, rulesets, key)
+    fit, unfit = fitting_rulesets(game, rulesets)
+    lines = _head_lines(game, fit, key, unfit)
     power_lines, power_matches = _power_lines(need_powers, players, known_powers, unmatched)
     lines += power_lines
     lines += _sides_lines(game, rulesets, unmatched)
@@ -79,7 +96,7 @@ def new_profile(game: Game, rulesets: list[Ruleset], *, key: str | None = None, 
         *(f"{quoted(name)} = {quoted('; '.join(why))}" for name, why in unmatched.items()),
         "",
     ]
-    return NewProfile("\n".join(lines), places, power_matches, unit_matches)
+    return NewProfile("\n".join(lines), places, power_matches, unit_matches, unfit)
 
 
 def _needs(rulesets: list[Ruleset]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
@@ -95,7 +112,7 @@ def _needs(rulesets: list[Ruleset]) -> tuple[dict[str, tuple[str, ...]], dict[st
     return need_powers, need_units, need_places
 
 
-def _head_lines(game: Game, rulesets: list[Ruleset], key: str | None) -> list[str]:
+def _head_lines(game: Game, rulesets: list[Ruleset], key: str | None, unfit: tuple[str, ...] = ()) -> list[str]:
     """The profile's opening: how to review it, the map, its rulesets, the sea zones' pattern and the game file."""
     source = Path(game.source)
     map_name = game.board.properties.get("mapName") or (source.parents[2].name if len(source.parents) > 2 else source.stem)
@@ -105,7 +122,8 @@ def _head_lines(game: Game, rulesets: list[Ruleset], key: str | None) -> list[st
         "# then run `kremlin-triplea profile check` on it and `kremlin-triplea matrix --game GAME --profile` with it.",
         "",
         f"map = {quoted(map_name)}",
-        f"rulesets = [{', '.join(quoted(r.id) for r in rulesets)}]",
+        f"rulesets = [{', '.join(quoted(r.id) for r in rulesets)}]" + ("   # no ruleset fits this game" if not rulesets and unfit else ""),
+        *(f"# {why}" for why in unfit),
         "# The rule texts' numbered sea zones (\"Seazone 12\") are numbered as on their own maps, not this one's:",
         '# each is matched in [places] like any other place. Set a pattern such as "{n} Sea Zone" only if this map',
         f"# numbers its sea zones as the rule text's map does (this game's own pattern: {guess_sea_zone_name(game)!r}).",
@@ -182,14 +200,26 @@ def _may_enter_lines(game: Game, rulesets: list[Ruleset], power_matches: dict[st
 
 
 def _factory_output_lines(game: Game) -> list[str]:
-    """``[factory_output]``: whether the game itself limits a factory to its territory's production (WW2V3)."""
-    ww2v3 = game.board.properties.get("WW2V3", "").lower() == "true"
-    reason = (
-        "the game sets WW2V3, under which TripleA limits a factory to its territory production"
-        if ww2v3
-        else "the game does not set WW2V3: TripleA does not limit a new factory to its territory production"
-    )
-    return ["[factory_output]", f"enforced_by_game = {'true' if ww2v3 else 'false'}   # {REVIEW}", f"reason = {quoted(reason)}", ""]
+    """``[factory_output]``: whether the game itself limits a new factory to its territory's production, as TripleA
+    2.7 reckons a factory's output (UnitUtils.getHowMuchCanUnitProduce): its territory's production, unless the game
+    damages units instead of territories, when it is the factory type's canProduceXUnits if it has one (Pacific and
+    Global 1940's minor factory: 3, whatever its territory is worth)."""
+    damaged_units = game.board.properties.get("Damage From Bombing Done To Units Instead Of Territories", "").lower() == "true"
+    factory = match_role("factory", unit_facts(game)).unit
+    produces = (game.xml.unit_options().get(factory, {}).get("canProduceXUnits", "-1") if factory else "-1").strip()
+    if not damaged_units:
+        enforced, reason = True, "TripleA limits a factory that was not there at the start to its territory's production"
+    elif produces in ("", "-1"):
+        enforced, reason = (
+            True,
+            f"TripleA limits a new factory to its territory's unit production (the game damages units, and {factory} has no canProduceXUnits)",
+        )
+    else:
+        enforced, reason = (
+            False,
+            f"the game damages units instead of territories, and its factory {factory} produces {produces} units (canProduceXUnits) whatever its territory's production",
+        )
+    return ["[factory_output]", f"enforced_by_game = {'true' if enforced else 'false'}   # {REVIEW}", f"reason = {quoted(reason)}", ""]
 
 
 def _sides_lines(game: Game, rulesets: list[Ruleset], unmatched: dict[str, list[str]]) -> list[str]:

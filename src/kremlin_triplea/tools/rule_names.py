@@ -133,7 +133,7 @@ _POWER_ATTACHMENTS = ("rulesAttachment", "playerAttachment", "techAttachment")
 
 
 def game_rule_names(rule) -> list[tuple[str, str]]:
-    """The (table, name) pairs a game rule names: the places, powers and units its changes need on a map.
+    """The (table, name) pairs a game rule names: the places, powers and units its changes and its checks need on a map.
 
     Only what is written in the rule text's names; a canal's sides left to the profile's ``[straits]`` and a turn
     step's position (``[turn_step_positions]``) are the profile's own entries.
@@ -162,6 +162,12 @@ def game_rule_names(rule) -> list[tuple[str, str]]:
                 found.append(("powers", data["attach_to"]))
             if str(data.get("option", "")).endswith("Territories") and isinstance(data.get("add"), list):
                 found += [("places", n) for n in data["add"] if isinstance(n, str)]
+    # What the rule needs of the game to hold (a claim's check, report/claims.py): kremlin-classic's Restricted
+    # Russia asks whether Russia has a movement list; unnamed here, "Russia" was no player of Europe 1940 (its
+    # Russians), and the notes gave the players the rule for that wrong cause.
+    for check in rule.holds_if:
+        if isinstance(check.data.get("power"), str):
+            found.append(("powers", check.data["power"]))
     return found
 
 

@@ -11,7 +11,7 @@ import difflib
 import functools
 from collections import Counter
 
-from kremlin_triplea.tools.place_words import place_key, place_tokens, plain_words
+from kremlin_triplea.tools.place_words import letters_only, place_key, place_tokens, plain_words
 
 DIRECTIONS = frozenset({"north", "south", "east", "west"})
 
@@ -37,9 +37,9 @@ class TerritoryIndex:
         self.token_text = {n: " ".join(words) for n, words in self.tokens.items()}
         self.directions = {n: words & DIRECTIONS for n, words in self.token_set.items()}
         # Territories by their name in lower case, in plain words and by key, in the board's order.
-        self._by: dict[str, dict[str, list[str]]] = {"lower": {}, "plain": {}, "key": {}}
+        self._by: dict[str, dict[str, list[str]]] = {"lower": {}, "plain": {}, "key": {}, "letters": {}}
         for name in board.nodes:
-            for how, value in (("lower", name.lower()), ("plain", plain_words(name)), ("key", place_key(name))):
+            for how, value in (("lower", name.lower()), ("plain", plain_words(name)), ("key", place_key(name)), ("letters", letters_only(name))):
                 self._by[how].setdefault(value, []).append(name)
         self._around: dict[str, frozenset[str]] = {}
 
@@ -58,8 +58,8 @@ class TerritoryIndex:
 
     def named(self, how: str, value: str, kind: str | None = None, *, board_order: bool = False) -> list[str]:
         """The territories of ``kind`` (None: any) whose name in lower case (``how="lower"``), in plain words
-        (``"plain"``, :func:`plain_words`) or by key (``"key"``, :func:`place_key`) is ``value``; in name order,
-        or in the board's own order."""
+        (``"plain"``, :func:`plain_words`), by key (``"key"``, :func:`place_key`) or in letters and digits alone
+        (``"letters"``, :func:`letters_only`) is ``value``; in name order, or in the board's own order."""
         found = [n for n in self._by[how].get(value, ()) if kind is None or self._water[n] == (kind == "sea")]
         return found if board_order else sorted(found)
 

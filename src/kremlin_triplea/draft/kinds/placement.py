@@ -83,15 +83,18 @@ class PlacementParams(OptionParams):
         lines = [f"units: {sets}; where: {at}" + (f"; checks: {checks}" if checks else "")]
         return lines + [f"except: no {power} {unit} in {place}" for power, unit, place in self.exclude]
 
-    def without_names(self, missing: set[str]) -> tuple[PlacementParams, str]:
+    def without_names(self, missing: Any) -> tuple[PlacementParams, str]:
         # An exception only narrows what is allowed: it is kept whole, an unmatched name standing for every name of
-        # its kind the profile gives no rule-text name (placement_problem), so a missing name never allows more.
-        widened = [
-            f"no {power} {unit} in {place}: this map names no {' or '.join(n for n in (power, unit, place) if n.lower() in missing)}, "
-            "so the exception holds for every player, unit or place the rules do not name"
-            for power, unit, place in self.exclude
-            if any(n.lower() in missing for n in (power, unit, place))
-        ]
+        # its kind the profile gives no rule-text name (placement_problem), so a missing name never allows more. A
+        # name is missing only as the kind it is used as (its power, unit, place).
+        widened = []
+        for power, unit, place in self.exclude:
+            lacking = [n for n, kind in ((power, missing.powers), (unit, missing.units), (place, missing.places)) if n.lower() in kind]
+            if lacking:
+                widened.append(
+                    f"no {power} {unit} in {place}: this map names no {' or '.join(lacking)}, "
+                    "so the exception holds for every player, unit or place the rules do not name"
+                )
         return self, "; ".join(widened)
 
     def rule_names(self, ruleset: Any) -> Iterator[tuple[str, str]]:
