@@ -146,7 +146,7 @@ class _Reader:
             nodes[territory.get("name", "")] = new_place(water=territory.get("water", "false").strip().lower() == "true")
         adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
         for t1, t2 in self.game.connections():
-            if t1 in nodes and t2 in nodes and t1 != t2:
+            if t1 != t2 and t1 in nodes and t2 in nodes:
                 # One edge-data dict for both directions, as networkx keeps it.
                 edge = adjacency[t1].get(t2, {})
                 adjacency[t1][t2] = adjacency[t2][t1] = edge
@@ -178,10 +178,16 @@ class _Reader:
         for territory, data in nodes.items():
             data["original_owner"] = explicit_original.get(territory, data["owner"])
         for placement in self.game.unit_placements():
-            territory = placement.get("territory", "")
-            if territory in nodes:
+            place = nodes.get(placement.get("territory", ""))
+            if place is not None:
+                quantity = placement.get("quantity")
+                try:
+                    count = int(quantity)  # int() strips blanks as _int does: its call only for the message
+                except (TypeError, ValueError):
+                    count = self._int(placement, "quantity")
                 key = (placement_owner(placement), placement.get("unitType", ""))
-                nodes[territory]["units"][key] += self._int(placement, "quantity")
+                units = place["units"]
+                units[key] = units.get(key, 0) + count
         pus = {name: 0 for name in catalog.players}
         for given in self.game.resources_given():
             if given.get("resource") == PUS and given.get("player") in pus:
