@@ -190,10 +190,9 @@ def parse_xml(data: bytes, *, where: str) -> etree._ElementTree:
 MAX_ATTRIBUTES = 10_000
 MAX_NAME_LENGTH = 1_000
 #: A start tag that breaks a limit is longer than a name can be: it shows as a '<' followed by that many bytes
-#: without another '<' (which no tag holds), so only such places are looked at, each once.
-_LONG_RUN = re.compile(rb"<[^<]{%d}" % (MAX_NAME_LENGTH + 1))
+#: without another '<' (which no tag holds), so only such places are looked at, each once (_long_runs).
 #: A run of MAX_NAME_LENGTH + 1 bytes holds a whole block of this many bytes counted from the file's start, wherever it
-#: begins: a file each of whose blocks holds a '<' has no such run.
+#: begins: only the blocks without a '<' are looked into.
 _BLOCK = (MAX_NAME_LENGTH + 1) // 2
 _START_TAG = re.compile(rb"""<([^\s/>!?][^\s/>]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*/?>""")
 _ATTRIBUTE_NAME = re.compile(rb"""\s([^\s=/>]+)\s*=\s*(?:"[^"]*"|'[^']*')""")
@@ -218,18 +217,32 @@ def _beyond_safe_limits(message: str) -> str | None:
     return None
 
 
+def _long_runs(data: bytes) -> Iterator[int]:
+    """Each '<' followed by more than MAX_NAME_LENGTH bytes without another, in order: only such a '<' can begin a
+    name or a start tag beyond TripleA's limits. Such a run holds a whole block of :data:`_BLOCK` bytes, so only the
+    blocks without a '<' are looked into, each by a search in C: a regular expression stepping through every byte
+    after every '<' was a tenth of lxml's parse of the file (issue 45 item 6)."""
+    last = -1
+    for block in range(0, len(data) - _BLOCK + 1, _BLOCK):
+        if data.find(b"<", block, block + _BLOCK) >= 0:
+            continue
+        start = data.rfind(b"<", 0, block)  # the '<' the block's run follows (none: the file's start)
+        if start <= last:
+            continue
+        last = start
+        following = data.find(b"<", start + 1)
+        if (len(data) if following < 0 else following) > start + MAX_NAME_LENGTH + 1:
+            yield start
+
+
 def _beyond_parser_limits(data: bytes) -> tuple[str, int] | None:
     """What in a parsed file TripleA's parser refuses (:data:`MAX_ATTRIBUTES`, :data:`MAX_NAME_LENGTH`), and its line;
     in time linear in the file."""
-    if not any(data.find(b"<", start, start + _BLOCK) < 0 for start in range(0, len(data) - _BLOCK + 1, _BLOCK)):
-        # Every block holds a '<', so no run is long enough: told by a search in C per block, where the regular
-        # expression below steps through every byte after every '<' (a tenth of lxml's parse; issue 45 item 6).
-        return None
-    for run in _LONG_RUN.finditer(data):
-        tag = _START_TAG.match(data, run.start())
+    for start in _long_runs(data):
+        tag = _START_TAG.match(data, start)
         if tag is None:  # a comment, CDATA, an end tag or text after a short tag
             continue
-        line = data.count(b"\n", 0, run.start()) + 1
+        line = data.count(b"\n", 0, start) + 1
         name = tag.group(1).decode("utf-8", "replace")
         names = _ATTRIBUTE_NAME.findall(tag.group(2))
         shown = name if len(name) <= 40 else f"{name[:40]}..."
