@@ -14,9 +14,10 @@ Prints:
   - in-process validate of the parsed game, median (target <= 100 ms).
 
 Another game gets three changes of its own kind (an owner, units, a player's PUs: see ``three_changes``).
-``--in-process`` prints the in-process figures only (no child processes, no JVM).
+``--in-process`` prints the in-process figures only (no child processes, no JVM); ``--stages`` adds where the changed
+path's time goes, each stage as a multiple of the parse timed beside it (medians of each run's own).
 
-Usage: python3 scripts/bench_io.py [GAME.xml] [--runs N] [--in-process]
+Usage: python3 scripts/bench_io.py [GAME.xml] [--runs N] [--in-process] [--stages]
 """
 
 from __future__ import annotations
@@ -90,6 +91,66 @@ def in_process(game_file: Path, runs: int) -> tuple[float, float, float, float]:
     return median_ms(unchanged), median_ms(changed), median_ms(parse), statistics.median(ratios)
 
 
+def stages(game_file: Path, runs: int) -> dict[str, float]:
+    """The changed path of :func:`in_process` cut into its stages as Game and its writer run them, each the median of
+    its runs' ratios to lxml's parse of the same bytes timed in the same run."""
+    from kremlin_triplea.game import Game
+    from kremlin_triplea.gamefile.document import XmlDocument
+
+    changes = three_changes(game_file, Game(XmlDocument.read(game_file)).board)
+    ratios: dict[str, list[float]] = {}
+    for _ in range(runs):
+        times = _stage_times(game_file, changes)
+        parse = max(times[_FLOOR], 1e-9)
+        for name, seconds in times.items():
+            ratios.setdefault(name, []).append(seconds / parse)
+    return {name: statistics.median(values) for name, values in ratios.items()}
+
+
+_FLOOR = "lxml's parse (the floor)"
+
+
+def _stage_times(game_file: Path, changes: list[Change]) -> dict[str, float]:
+    """One run of the changed path, stage by stage (CPU seconds), lxml's parse of the same bytes first."""
+    from lxml import etree
+
+    from kremlin_triplea.gamefile.document import XmlDocument
+    from kremlin_triplea.gamefile.safe import read_bytes
+    from kremlin_triplea.gamefile.tripleaxml import GameXml
+    from kremlin_triplea.model.codec import read_board, write_board
+
+    times: dict[str, float] = {}
+    clock = time.process_time()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.process_time()
+        times[name] = now - clock
+        clock = now
+
+    data = game_file.read_bytes()
+    clock = time.process_time()
+    etree.fromstring(data)
+    lap(_FLOOR)
+    document = XmlDocument(read_bytes(game_file), source=str(game_file))
+    lap("read the file, parse and check it")
+    initial = read_board(GameXml(document))
+    lap("read the board (read_board)")
+    board = initial.copy()
+    _ = board.graph
+    board.push_all(changes)
+    lap("the position: copy, graph, three changes")
+    fork = document.fork()
+    lap("fork the tree (a deep copy: it is shared)")
+    fork.spans()
+    lap("locate the tags in the bytes")
+    write_board(GameXml(fork), initial, board)
+    lap("write the changes into the fork (write_board)")
+    fork.to_bytes()
+    lap("write the bytes (to_bytes)")
+    return times
+
+
 def run_timed(command: list[str], cwd: Path | None = None) -> tuple[float, int]:
     """Wall time in seconds and max RSS in KiB of one child process."""
     start = time.perf_counter()
@@ -122,6 +183,7 @@ def main() -> None:
     parser.add_argument("game", nargs="?", type=Path, default=DEFAULT_GAME)
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--in-process", action="store_true", help="the in-process figures only (no child processes, no JVM)")
+    parser.add_argument("--stages", action="store_true", help="also where the changed path's time goes, as multiples of the parse")
     args = parser.parse_args()
     game_file: Path = args.game
 
@@ -131,6 +193,11 @@ def main() -> None:
     print(f"in-process read + graph + write, three changes: {changed_ms:7.2f} ms")
     print(f"lxml's parse of the same bytes alone:           {parse_ms:7.2f} ms")
     print(f"ratio read + graph + write (changed) / parse:   {ratio:7.2f} (target <= 2; median of each run's own)")
+    if args.stages:
+        found = stages(game_file, args.runs)
+        for name, multiple in found.items():
+            print(f"  {name + ':':46s} {multiple:5.2f} x the parse")
+        print(f"  {'the stages after the floor together:':46s} {sum(found.values()) - 1:5.2f}")
     if args.in_process:
         return
     print(f"in-process validate (as TripleA 2.x reads):     {validate_ms(game_file, args.runs):7.2f} ms median of {args.runs} (target <= 100 ms)")

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.gamefile.document import XmlDocument, attributes_of
@@ -152,3 +154,17 @@ def _wait_for_sigterm_handler(pid: int, limit: float = 60.0) -> None:
         if int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)):
             return
         time.sleep(0.01)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(990, 1_010), st.integers(0, 1_600), st.lists(st.integers(1, 1_200), max_size=6))
+def test_a_long_name_is_found_wherever_it_stands(length: int, offset: int, gaps: list[int]) -> None:
+    """An element name beyond TripleA's 1,000 characters is refused wherever it stands among text and short tags (the
+    file is looked at in blocks first, and a run that long holds a whole block wherever it begins)."""
+    from kremlin_triplea.gamefile.safe import _beyond_parser_limits
+
+    filler = b"".join(b"x" * gap + b"<a/>" for gap in gaps)
+    data = b"<game>" + b"t" * offset + filler + b"<" + b"e" * length + b"/>" + filler + b"</game>"
+    found = _beyond_parser_limits(data)
+    assert (found is not None) == (length > 1_000)
+    assert found is None or found[0].startswith(f"an element's name is {length:,} characters")

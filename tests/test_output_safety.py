@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
@@ -331,6 +332,21 @@ def test_an_undeclared_entity_is_refused_with_its_line(tmp_path: Path) -> None:
     commented = tmp_path / "commented.xml"
     commented.write_bytes(data.replace(b"<info ", b"<!-- &nbsp; -->\n<info ", 1))
     assert load(commented).name == "World War II v3 1941"
+
+
+@pytest.mark.parametrize(
+    ("reference", "refused"),
+    [("&amp;", False), ("&lt;", False), ("&gt;", False), ("&quot;", False), ("&apos;", False), ("&#160;", False)]
+    + [("&ampx;", True), ("&amp_;", True), ("&ltgt;", True), ("&Amp;", True), ("&apos2;", True), ("&nbsp;", True)],
+)
+def test_only_xmls_five_entities_are_read_as_declared(tmp_path: Path, reference: str, refused: bool) -> None:
+    """XML declares five entities; a name that begins like one of them (``&ampx;``) is another, undeclared, and
+    TripleA's parser refuses the file (the five are passed over by the search itself, not after it)."""
+    game = tmp_path / "game.xml"
+    data = AA50_1941.read_bytes()
+    game.write_bytes(data.replace(b'<info name="World War II v3 1941"', b'<info name="World' + reference.encode() + b'War II v3 1941"', 1))
+    with pytest.raises(InputError, match="is not declared") if refused else contextlib.nullcontext():
+        load(game)
 
 
 @pytest.mark.parametrize("encoding", ["ISO-8859-1", "UTF-16", "UTF-16 by its byte order mark only"])

@@ -61,6 +61,9 @@ def java_int(value: int, what: str, *, where: str) -> str:
 
 _NONE: tuple[etree._Element, ...] = ()
 _WITH_FOREACH = etree.XPath("attachment[@foreach]")
+_CONNECTION_T1 = etree.XPath("connection/@t1", smart_strings=False)
+_CONNECTION_T2 = etree.XPath("connection/@t2", smart_strings=False)
+_CONNECTION_COUNT = etree.XPath("count(connection)")
 
 
 def option_name_as_read(name: str) -> str:
@@ -113,8 +116,15 @@ class GameXml:
         return _elements(self.map, "territory")
 
     def connections(self) -> Iterator[tuple[str, str]]:
-        for connection in _elements(self.map, "connection"):
-            yield connection.get("t1", ""), connection.get("t2", "")
+        """Each ``<connection>``'s two ends (a missing one ""), in file order."""
+        if self.map is None:
+            return iter(_NONE)
+        firsts, seconds = _CONNECTION_T1(self.map), _CONNECTION_T2(self.map)
+        if len(firsts) == len(seconds) == _CONNECTION_COUNT(self.map):
+            # Every connection names both ends (each at most once): the two lists, read by libxml2 without an element
+            # made in Python for each connection, pair up.
+            return zip(firsts, seconds)
+        return ((c.get("t1", ""), c.get("t2", "")) for c in self.map.iterchildren("connection"))
 
     def players(self) -> Iterator[etree._Element]:
         return _elements(self.root.find("playerList"), "player")

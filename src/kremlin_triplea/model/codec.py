@@ -9,7 +9,7 @@ so everything else in the file stays byte for byte.
 
 from __future__ import annotations
 
-from collections import Counter
+import operator
 from typing import Any
 
 from kremlin_triplea.errors import InputError
@@ -18,6 +18,8 @@ from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, optio
 from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
 from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetFrontierPrice, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
+
+_COUNT = operator.itemgetter(1)
 
 # Board fields written as territoryAttachment options (owner and original owner have their own rules).
 _TERRITORY_OPTIONS = {
@@ -139,21 +141,28 @@ class _Reader:
         except ValueError:
             raise InputError(f"{attribute} {text!r} is not a whole number", where=self._where(element)) from None
 
+    def _quantity(self, element: Any) -> int:
+        try:
+            return int(element.get("quantity"))  # int() strips blanks as _int does: its call only for the message
+        except (TypeError, ValueError):
+            return self._int(element, "quantity")
+
     def board(self) -> Board:
         catalog = self.catalog()
         nodes: dict[str, PlaceData] = {}
         for territory in self.game.territories():
-            nodes[territory.get("name", "")] = new_place(water=territory.get("water", "false").strip().lower() == "true")
+            water = territory.get("water")
+            nodes[territory.get("name", "")] = new_place(water=water is not None and (water == "true" or water.strip().lower() == "true"))
         adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
         for t1, t2 in self.game.connections():
-            if t1 in nodes and t2 in nodes and t1 != t2:
-                # One edge-data dict for both directions, as networkx keeps it.
-                edge = adjacency[t1].get(t2, {})
-                adjacency[t1][t2] = adjacency[t2][t1] = edge
+            if t1 != t2 and t1 in nodes and t2 in nodes:
+                around = adjacency[t1]
+                if t2 not in around:  # one edge-data dict for both directions, as networkx keeps it
+                    around[t2] = adjacency[t2][t1] = {}
         for entry in self.game.territory_owners():
-            territory = entry.get("territory", "")
-            if territory in nodes:
-                nodes[territory]["owner"] = territory_owner(entry)
+            place = nodes.get(entry.get("territory", ""))
+            if place is not None:
+                place["owner"] = territory_owner(entry)
         explicit_original: dict[str, str | None] = {}
         # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
         # A foreach template's are made as the engine makes them (variables put in): Invasion_USA.xml's capitals.
@@ -166,7 +175,10 @@ class _Reader:
             for option in attachment.iterchildren("option"):
                 name, value = option.get("name"), option.get("value", "")
                 if name == "production":
-                    data["production"] = self._int(option, "value")
+                    try:
+                        data["production"] = int(value)  # int() strips blanks as _int does: its call only for the message
+                    except ValueError:
+                        data["production"] = self._int(option, "value")
                 elif name == "isImpassable":
                     data["impassable"] = value.strip().lower() == "true"
                 elif name == "capital":
@@ -178,10 +190,12 @@ class _Reader:
         for territory, data in nodes.items():
             data["original_owner"] = explicit_original.get(territory, data["owner"])
         for placement in self.game.unit_placements():
-            territory = placement.get("territory", "")
-            if territory in nodes:
+            place = nodes.get(placement.get("territory", ""))
+            if place is not None:
+                count = self._quantity(placement)
                 key = (placement_owner(placement), placement.get("unitType", ""))
-                nodes[territory]["units"][key] += self._int(placement, "quantity")
+                units = place["units"]
+                units[key] = units.get(key, 0) + count  # without Counter's __missing__, a Python call per placement
         pus = {name: 0 for name in catalog.players}
         for given in self.game.resources_given():
             if given.get("resource") == PUS and given.get("player") in pus:
@@ -201,8 +215,9 @@ class _Reader:
         alliances: dict[str, list[str]] = {}
         for player, alliance in self.game.alliances():
             alliances.setdefault(player, []).append(alliance)
-        order = self._turn_order()
-        spenders = self._players_spending_pus()
+        steps = list(self.game.steps())
+        order = self._turn_order(steps)
+        spenders = self._players_spending_pus(steps)
         players = {}
         for position, element in enumerate(self.game.players()):
             name = element.get("name", "")
@@ -248,21 +263,21 @@ class _Reader:
             attachments=self.attached,
         )
 
-    def _players_spending_pus(self) -> set[str]:
+    def _players_spending_pus(self, steps: list[Any]) -> set[str]:
         # A turn's purchase step: TripleA's PurchaseDelegate (and subclasses) spends PUs; NoPUPurchaseDelegate
         # gives units without PUs. BidPurchaseDelegate is the bid phase, not the turn.
         classes = self.game.delegates()
         spending = set()
-        for step in self.game.steps():
+        for step in steps:
             java_class = classes.get(step.get("delegate", ""), "").rsplit(".", 1)[-1]
             if java_class.endswith("PurchaseDelegate") and java_class not in ("NoPUPurchaseDelegate", "BidPurchaseDelegate"):
                 spending.add(step.get("player", ""))
         return spending
 
-    def _turn_order(self) -> dict[str, int]:
+    def _turn_order(self, steps: list[Any]) -> dict[str, int]:
         # A player's place in the turn: the first non-bid step it plays, else its first step.
         order: dict[str, int] = {}
-        for step in self.game.steps():
+        for step in steps:
             player = step.get("player")
             delegate = step.get("delegate", "")
             if player and player not in order and delegate not in ("bid", "placeBid") and "Bid" not in step.get("name", ""):
@@ -272,10 +287,13 @@ class _Reader:
     def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[str, dict[str, int]], dict[str, str]]:
         rule_costs: dict[str, dict[str, int]] = {}
         for rule in self.game.production_rules():
-            pus = sum(self._int(c, "quantity") for c in rule.iterchildren("cost") if c.get("resource") == PUS)
+            pus = 0
+            for cost in rule.iterchildren("cost"):
+                if cost.get("resource") == PUS:
+                    pus += self._quantity(cost)
             results = list(rule.iterchildren("result"))
             if len(results) == 1 and pus:
-                quantity = max(self._int(results[0], "quantity"), 1)
+                quantity = max(self._quantity(results[0]), 1)
                 rule_costs[rule.get("name", "")] = {results[0].get("resourceOrUnit", ""): pus // quantity}
         frontiers: dict[str, dict[str, int]] = {}
         for frontier in self.game.production_frontiers():
@@ -284,12 +302,14 @@ class _Reader:
                 prices.update(rule_costs.get(listed.get("name", ""), {}))
         player_frontiers = {p.get("player", ""): p.get("frontier", "") for p in self.game.player_productions()}
         costs: dict[tuple[str, str], int] = {}
-        votes: dict[str, Counter[int]] = {}
+        votes: dict[str, dict[int, int]] = {}  # unit -> cost -> how many players pay it, costs in the order first paid
         for player, frontier in player_frontiers.items():
             for unit, cost in frontiers.get(frontier, {}).items():
                 costs[(player, unit)] = cost
-                votes.setdefault(unit, Counter())[cost] += 1
-        common = {unit: counter.most_common(1)[0][0] for unit, counter in votes.items()}
+                paid = votes.setdefault(unit, {})
+                paid[cost] = paid.get(cost, 0) + 1
+        # The cost most players pay, the first paid among equals (Counter.most_common(1), without its Python calls).
+        common = {unit: max(paid.items(), key=_COUNT)[0] for unit, paid in votes.items()}
         for costs_of_rule in rule_costs.values():
             for unit, cost in costs_of_rule.items():
                 common.setdefault(unit, cost)
@@ -297,7 +317,7 @@ class _Reader:
 
 
 def _property_value(element: Any) -> str:
-    inner = element.find("value")
+    inner = next(element.iterchildren("value"), None)  # find("value"), without ElementPath's Python code
     if inner is not None:
         return inner.text or ""
     return element.get("value", "")

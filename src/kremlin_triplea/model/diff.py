@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 
 import attrs
@@ -46,12 +47,20 @@ def place_difference(place: str, old: PlaceData, new: PlaceData) -> PlaceDiffere
     return PlaceDifference(place, fields, units) if fields or units else None
 
 
+_FIELDS_OF = operator.itemgetter(*PLACE_FIELDS)
+
+
 def board_difference(before: Board, after: Board) -> BoardDifference:
     """Every place, player's PUs and technologies, property and the game's name that differ, ``before`` -> ``after``."""
     places = {}
+    before_nodes = before.nodes
     for place, new in after.nodes.items():
-        old = before.nodes.get(place)
-        found = place_difference(place, old, new) if old is not None else None
+        old = before_nodes.get(place)
+        # Most places are as they were: told so in C (their fields as one tuple each, their units as dicts) before
+        # place_difference's Python looks at them, which was half of writing a game with three changes.
+        if old is None or (_FIELDS_OF(old) == _FIELDS_OF(new) and dict.__eq__(old["units"], new["units"])):
+            continue
+        found = place_difference(place, old, new)
         if found is not None:
             places[place] = found
     players = sorted(set(before.pus) | set(after.pus))
