@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
+from itertools import zip_longest
 from pathlib import Path
 
 import attrs
@@ -61,30 +62,49 @@ class Validator:
     def validate(self, source: bytes, root: etree._Element, file: str) -> list[Problem]:
         """``validate_tree(root, file, dtd=self.dtd, engine=self.engine)``; ``root`` is ``source`` parsed."""
         key = _rest_key(source, root)
-        as_read = self.engine != TRIPLEA_2 or read_as_27(root) is root  # else 2.x reads another tree: judged whole
-        if key is None or not as_read or any(True for s in root if s.tag in STATE_SECTIONS for _ in s.iter("option")):
+        # 2.x judges the tree its mapping reads: the file itself, or a copy with attributes read under other names
+        # (G40CanadianMod), whose elements stand where the file's do, so the rest's findings still follow its text.
+        # A tree the mapping made anew is judged whole.
+        read = read_as_27(root) if self.engine == TRIPLEA_2 else root
+        if key is None or not _element_for_element(read, root) or any(True for s in root if s.tag in STATE_SECTIONS for _ in s.iter("option")):
             return validate_tree(root, file, dtd=self.dtd, engine=self.engine)
         if key in self._rest:
             self.reused += 1
             self._rest.move_to_end(key)
         else:
-            self._rest[key] = self._validate_rest(root)
+            self._rest[key] = self._validate_rest(root, read)
             if len(self._rest) > KEPT:
                 self._rest.popitem(last=False)
         index, rest, refusals = self._rest[key]
-        game = attrs.evolve(index, root=root)
+        game = attrs.evolve(index, root=read)
         found = {check: rest[check] if check in rest else lined(check(game)) for check in CHECKS}
         dtd = find_dtd(self.dtd, game_file=source_path(root, file))
         return assemble(file, found, refusals, self.engine, root, dtd)
 
-    def _validate_rest(self, root: etree._Element) -> tuple[GameIndex, dict, Lined]:
-        rest = etree.Element(root.tag, attributes_of(root))
-        for section in root:
-            if isinstance(section.tag, str) and section.tag not in STATE_SECTIONS:
-                rest.append(copy.deepcopy(section))  # lxml keeps each element's sourceline in the copy
+    def _validate_rest(self, root: etree._Element, read: etree._Element) -> tuple[GameIndex, dict, Lined]:
+        """The index and the rest checks' findings of the tree 2.x reads, and 1.9's refusals of the file's own."""
+        rest = _without_state(read)
         index = GameIndex.of(rest, self.engine)
         found = {check: lined(check(index)) for check in REST_CHECKS}
-        return index, found, lined(triplea19_refusals(rest))
+        return index, found, lined(triplea19_refusals(rest if read is root else _without_state(root)))
+
+
+def _without_state(root: etree._Element) -> etree._Element:
+    """A ``<game>`` holding copies of ``root``'s sections other than the starting state, each at its line."""
+    rest = etree.Element(root.tag, attributes_of(root))
+    for section in root:
+        if isinstance(section.tag, str) and section.tag not in STATE_SECTIONS:
+            rest.append(copy.deepcopy(section))  # lxml keeps each element's sourceline in the copy
+    return rest
+
+
+def _element_for_element(read: etree._Element, root: etree._Element) -> bool:
+    """Whether ``read`` has ``root``'s elements in its order, each with its tag and line (only attributes differ).
+    Comments are left out: a copied comment has no line, and no check reads one."""
+    if read is root:
+        return True
+    pairs = zip_longest(read.iter(etree.Element), root.iter(etree.Element))
+    return all(a is not None and b is not None and a.tag == b.tag and a.sourceline == b.sourceline for a, b in pairs)
 
 
 def _rest_key(source: bytes, root: etree._Element) -> bytes | None:
