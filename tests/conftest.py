@@ -61,6 +61,7 @@ def engine_readings(tmp_path_factory: pytest.TempPathFactory):
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (its own collection_modifyitems)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _keep_tests_sharing_a_fixture_on_one_worker(items)
+    _longest_first(items)
     if not sys.platform.startswith("linux"):
         _skip_linux_only(items)
 
@@ -94,6 +95,15 @@ def _keep_tests_sharing_a_fixture_on_one_worker(items: list[pytest.Item]) -> Non
             group = root(shared[0])
             # Named by the module and its fixtures, sorted: the same group in every worker's collection.
             item.add_marker(pytest.mark.xdist_group(f"{group[0]}::{'+'.join(sorted(fixtures_of[group]))}"))
+
+
+def _longest_first(items: list[pytest.Item]) -> None:
+    """The engine's tests first, then the other slow ones, then the rest, each in collection order.
+
+    pytest-xdist hands the groups out first, then the tests one by one in this order: a minute-long test left for
+    the end keeps one worker busy while the other has nothing left to do (longest first is the classic remedy).
+    The order is the same in every worker's collection, as pytest-xdist requires."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("engine") else 1 if item.get_closest_marker("slow") else 2)
 
 
 def _shared_fixtures(item: pytest.Item) -> list[str]:
