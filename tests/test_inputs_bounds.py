@@ -168,3 +168,16 @@ def test_a_long_name_is_found_wherever_it_stands(length: int, offset: int, gaps:
     found = _beyond_parser_limits(data)
     assert (found is not None) == (length > 1_000)
     assert found is None or found[0].startswith(f"an element's name is {length:,} characters")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 1_600), st.sampled_from([499, 500, 501, 999, 1_000, 1_001, 1_002, 1_003, 30_000])), max_size=8))
+def test_the_long_runs_are_every_lt_followed_by_more_than_a_names_length_without_another(gaps: list[int]) -> None:
+    """_long_runs (the blocks looked into first, then each run once from its first block) gives exactly the '<' that a
+    plain walk over every '<' gives: those followed by more than 1,000 bytes before the next one or the file's end."""
+    from kremlin_triplea.gamefile.safe import MAX_NAME_LENGTH, _long_runs
+
+    data = b"t" * (gaps[0] if gaps else 0) + b"".join(b"<" + b"x" * gap for gap in gaps[1:])
+    starts = [i for i, byte in enumerate(data) if byte == ord("<")]
+    ends = [*starts[1:], len(data)]
+    assert list(_long_runs(data)) == [i for i, j in zip(starts, ends) if j > i + MAX_NAME_LENGTH + 1]

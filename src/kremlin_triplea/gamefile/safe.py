@@ -221,18 +221,20 @@ def _long_runs(data: bytes) -> Iterator[int]:
     """Each '<' followed by more than MAX_NAME_LENGTH bytes without another, in order: only such a '<' can begin a
     name or a start tag beyond TripleA's limits. Such a run holds a whole block of :data:`_BLOCK` bytes, so only the
     blocks without a '<' are looked into, each by a search in C: a regular expression stepping through every byte
-    after every '<' was a tenth of lxml's parse of the file (issue 45 item 6)."""
-    last = -1
-    for block in range(0, len(data) - _BLOCK + 1, _BLOCK):
+    after every '<' was a tenth of lxml's parse of the file (issue 45 item 6). A run is looked at once, from its
+    first such block, and the search goes on after its end: asking every block of an 11 MB value where its run
+    began was 22,000 searches back through megabytes (5 s)."""
+    block = 0
+    while block + _BLOCK <= len(data):
         if data.find(b"<", block, block + _BLOCK) >= 0:
+            block += _BLOCK
             continue
-        start = data.rfind(b"<", 0, block)  # the '<' the block's run follows (none: the file's start)
-        if start <= last:
-            continue
-        last = start
-        following = data.find(b"<", start + 1)
-        if (len(data) if following < 0 else following) > start + MAX_NAME_LENGTH + 1:
+        start = data.rfind(b"<", 0, block)  # the '<' the block's run follows (none: the file's start, no tag)
+        following = data.find(b"<", block + _BLOCK)
+        end = len(data) if following < 0 else following
+        if start >= 0 and end > start + MAX_NAME_LENGTH + 1:
             yield start
+        block = (end // _BLOCK + 1) * _BLOCK  # the block holding the run's end has a '<'
 
 
 def _beyond_parser_limits(data: bytes) -> tuple[str, int] | None:
