@@ -701,7 +701,30 @@ def _liberation(claim, rule, w, base, game, claimed):
 
 
 #: A rule already in the game (``built_in``, no change): its questions, claimed or kept.
+def _bid_phase(claim, rule, w, base, game, claimed):
+    """002 III's undeclared bid in TripleA's own bid phase: 2.7's sequence runs a BidPurchaseDelegate and a
+    BidPlaceDelegate step of each power of the side, and 2.7 holds the power's bid property."""
+    side = next(check.data["side"] for check in rule.holds_if if check.data["kind"] == "bid_phase")
+    powers = w.names.board.catalog.alliance_members(w.names.side(side))
+    pattern = w.names.profile.bid_property
+
+    def judge(answer: dict[str, Any]) -> str | None:
+        if (why := _error(answer)) is not None:
+            return why
+        run = {(s["player"], s["delegate_class"]) for s in answer["steps"]}
+        lacking = [p for p in powers if not {(p, "BidPurchaseDelegate"), (p, "BidPlaceDelegate")} <= run]
+        return f"2.7's sequence has no bid or bid placement step of {', '.join(lacking)}" if lacking else None
+
+    if not claimed:
+        return []
+    return [Ask(claim, ("sequence",), judge)] + [
+        Ask(claim, ("property", pattern.format(power=p)), lambda r: _error(r) or (None if r.get("value") is not None else "2.7 holds no such property"))
+        for p in powers
+    ]
+
+
 BUILT_IN: dict[str, Callable[..., list[Ask]]] = {
+    "iii-undeclared-bid": _bid_phase,
     "b-neutral-income": _neutral_income,
     "v-starting-income": _starting_income,
     "b-factory-output": _factory_output,

@@ -463,6 +463,7 @@ class _Positions:
                 {
                     "name": str(step.getName()),
                     "delegate": str(step.getDelegateName()),
+                    "delegate_class": str(step.getDelegate().getClass().getSimpleName()),
                     "player": None if player is None or player.isNull() else str(player.getName()),
                     "non_combat": bool(step.isNonCombat()),
                     "max_run_count": int(step.getMaxRunCount()),

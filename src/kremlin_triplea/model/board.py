@@ -88,6 +88,9 @@ class Player:
     # Whether its turn has a purchase step that spends PUs: AA50's Chinese place units
     # without PUs (NoPUPurchaseDelegate), so PUs given to them buy nothing.
     spends_pus: bool = True
+    # Whether its turns hold TripleA's own bid phase: a step run by a BidPurchaseDelegate and one by a BidPlaceDelegate.
+    # Its "<power> bid" property alone gives PUs to no step (battleship_row.xml has the properties, not the steps).
+    bid_phase: bool = False
 
 
 @attrs.frozen

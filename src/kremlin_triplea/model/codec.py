@@ -218,6 +218,7 @@ class _Reader:
         steps = list(self.game.steps())
         order = self._turn_order(steps)
         spenders = self._players_spending_pus(steps)
+        bidders = self._players_with_bid_phase(steps)
         players = {}
         for position, element in enumerate(self.game.players()):
             name = element.get("name", "")
@@ -227,6 +228,7 @@ class _Reader:
                 turn_order=order.get(name, len(order) + position),
                 optional=element.get("optional", "false") == "true",
                 spends_pus=name in spenders,
+                bid_phase=name in bidders,
             )
         # Each unit type's unitAttachment options by the name TripleA reads them (GameXml.unit_options' reading, from
         # the attachments grouped in the one pass above).
@@ -273,6 +275,16 @@ class _Reader:
             if java_class.endswith("PurchaseDelegate") and java_class not in ("NoPUPurchaseDelegate", "BidPurchaseDelegate"):
                 spending.add(step.get("player", ""))
         return spending
+
+    def _players_with_bid_phase(self, steps: list[Any]) -> set[str]:
+        # TripleA's bid phase: BidPurchaseDelegate spends the "<power> bid" property's PUs, BidPlaceDelegate places
+        # what they bought; a player needs a step of each.
+        classes = self.game.delegates()
+        run: dict[str, set[str]] = {}
+        for step in steps:
+            java_class = classes.get(step.get("delegate", ""), "").rsplit(".", 1)[-1]
+            run.setdefault(java_class, set()).add(step.get("player", ""))
+        return run.get("BidPurchaseDelegate", set()) & run.get("BidPlaceDelegate", set())
 
     def _turn_order(self, steps: list[Any]) -> dict[str, int]:
         # A player's place in the turn: the first non-bid step it plays, else its first step.

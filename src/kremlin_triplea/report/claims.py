@@ -107,6 +107,8 @@ def _check(root: etree._Element, names: Names, check: Section) -> str | None:
         if data["table"] == "factory_output":
             return None if profile.factory_output_enforced_by_game else f"the map profile says this game does not: {profile.factory_output_reason}"
         return None if profile.bid_property is not None else "this game has no bid phase for the powers (map profile [bid_phase])"
+    if data["kind"] == "bid_phase":
+        return _bid_phase(root, names, data["side"])
     try:
         player = names.power(data["power"])
     except UnknownNameError:
@@ -121,6 +123,23 @@ def _check(root: etree._Element, names: Names, check: Section) -> str | None:
     # "count:value" holds a count ("2:infantry", one infantry per 2 territories) as "count" alone does ("2").
     if "value" in data and not _same(written, data["value"]) and not (":" in written and _same(written.split(":", 1)[0], data["value"])):
         return f"{possessive(player)} {data['attachment']} has {data['option']} = {options[data['option']]!r}, not {data['value']!r}"
+    return None
+
+
+def _bid_phase(root: etree._Element, names: Names, side: str) -> str | None:
+    """Why a power of ``side`` cannot buy its bid in TripleA's own bid phase here: the map profile names no bid
+    property, or the power lacks the property or its bid steps (the sequence is the base game's: no rule writes one)."""
+    pattern = names.profile.bid_property
+    if pattern is None:
+        return "this game has no bid phase for the powers (map profile [bid_phase])"
+    try:
+        powers = names.board.catalog.alliance_members(names.side(side))
+    except UnknownNameError:
+        return f"this game has no side {side}"
+    players = names.board.catalog.players
+    lacking = [p for p in powers if _property(root, pattern.format(power=p)) is None or not players[p].bid_phase]
+    if not powers or lacking:
+        return f"TripleA's bid phase (a '{pattern}' property, a bid step and a bid placement step) is missing for {', '.join(lacking) or side}"
     return None
 
 

@@ -96,7 +96,8 @@ HOLDS_IF_KINDS = {
     "property": ("name", "value"),  # the game's property has this value
     "attachment_option": ("attachment", "power", "option", "value"),  # a power's attachment has the option (this value)
     "technology": ("name",),  # the game's technologies include it (TripleA's name, e.g. "superSub")
-    "profile": ("table",),  # the map profile says the game does it: "factory_output" (enforced_by_game), "bid_phase"
+    "profile": ("table",),  # the map profile says the game does it: "factory_output" (enforced_by_game)
+    "bid_phase": ("side",),  # each power of the side has TripleA's own bid phase: its bid property and bid steps
 }
 
 #: Each change kind a game rule may write, with the keys its ``[[change]]`` table takes; the action that carries it
@@ -189,7 +190,7 @@ def read_game_rules(root: Section, key: str, set_id: str) -> tuple[GameRule, ...
                 elif kind == "property" or "value" in check.data:  # an attachment option may be asked for alone
                     check.get("value", "a text, true/false or a whole number", lambda v: isinstance(v, (str, bool, int)))
             if kind == "profile":
-                check.choice("table", ("factory_output", "bid_phase"))
+                check.choice("table", ("factory_output",))
         if holds_if and enforced_by != "game":
             raise section.fail("holds_if", "what the game needs for a rule TripleA enforces (a rule the players keep needs nothing of it)")
         for change in changes:

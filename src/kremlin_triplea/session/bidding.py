@@ -53,13 +53,15 @@ class Bidding:
     @property
     def bid_phase_powers(self) -> list[str]:
         """The placing side's powers whose bid TripleA's own bid phase can take, if the ruleset lets a positive bid go
-        there (002 III: "Players do not have to declare what they are buying") and the game has their bid property."""
+        there (002 III: "Players do not have to declare what they are buying") and the game has their bid property
+        and their bid steps (a property no step reads would take the PUs and give them to nobody)."""
         state = self.run.state
         rules = state.ruleset.bid
         pattern = state.profile.bid_property
         if rules.positive != "declared_or_bid_phase" or pattern is None:
             return []
-        return [p for p in state.side_powers[rules.placing_side] if pattern.format(power=p) in state.board.properties]
+        players = state.board.catalog.players
+        return [p for p in state.side_powers[rules.placing_side] if pattern.format(power=p) in state.board.properties and players[p].bid_phase]
 
     def bid_from_answers(
         self,
