@@ -317,9 +317,12 @@ def _movement_asks(claim: str, game: Game, player: str, restricted: bool, into: 
         if within is not None:
             asks.append(Ask(claim, ("move", step, player, within[1], within[0], within[2]), _not_refused_as_restricted, 1))
         return asks
+    # A "disallowed" list is the game's own rule of where the player may not go (G40CanadianMod's Russians: the Pacific),
+    # not the rule kept: moves into it are left out.
+    own = listed if (game.attachments.get(("player", player, "rulesAttachment", "movementRestrictionType")) or "").lower() == "disallowed" else set()
     for territory, unit in starts[:3]:
         for neighbour in sorted(game.neighbours.get(territory, ())):
-            if neighbour not in game.water:
+            if neighbour not in game.water and neighbour not in own:
                 asks.append(Ask(claim, ("move", step, player, unit, territory, neighbour), _not_refused_as_restricted, 1))
     return asks or [Ask(claim, ("pus", player), lambda a: f"{player} has no land unit that could move")]
 
@@ -383,14 +386,26 @@ def _canal_asks(claim: str, base: Game, game: Game, strait: str | None) -> list[
     for name, zones in sorted(canals.items()):
         a, b = sorted(zones)[:2]
         owners = {game.owners.get(t) for t in land[name].split(":")}
-        holder = next(iter(owners)) if len(owners) == 1 else None
-        enemy = next((p for p in game.players if holder and not game.allied(p, holder) and holder in game.players), None)
+        players = sorted(o for o in owners if o in game.players)
+        # "unless one side owns both sides": the owners' side passes when one side holds all the land, else nobody
+        one_side = len(players) == len(owners) and all(game.allied(a, b) for a in players for b in players)
+        holder = players[0] if one_side else None
+        enemy = next((p for p in game.players if holder and not game.allied(p, holder)), None)
         if enemy is not None:
             asks.append(Ask(claim, ("canal", a, b, enemy, ships[0]), lambda r: _error(r) or (None if not r["passes"] else "2.7 lets the enemy's ship through")))
-        if holder in game.players:
+        if holder is not None:
             asks.append(
                 Ask(claim, ("canal", a, b, holder, ships[0]), lambda r: _error(r) or (None if r["passes"] else f"2.7 stops the owner's ship: {r['why']}"))
             )
+        else:  # neutral land (Turkey) or land of both sides (Gibraltar and Spanish Morocco): no power's ship passes
+            asks += [
+                Ask(
+                    claim,
+                    ("canal", a, b, player, ships[0]),
+                    lambda r: _error(r) or (None if not r["passes"] else "2.7 lets a ship through land no side holds whole"),
+                )
+                for player in (players or game.players[:1])
+            ]
     return asks
 
 
@@ -414,6 +429,7 @@ def _first_move_asks(claim: str, game: Game, player: str) -> list[Ask]:
 def _factory_asks(claim: str, game: Game, names: Any, limited: bool) -> list[Ask]:
     """A bonus factory (option 8: the power's own "factory") put on a territory of the power with none: 2.7 lets it
     place no more new units than the territory's production (``limited``), or more (the players keep the rule)."""
+    able = False
     for player in game.players:
         step = game.step(player, "PlaceDelegate", "Place", "BidPlace")
         try:
@@ -422,6 +438,7 @@ def _factory_asks(claim: str, game: Game, names: Any, limited: bool) -> list[Ask
             continue
         if step is None or factory is None or infantry is None:
             continue
+        able = True
         for territory, owner in sorted(game.owners.items()):
             production = int(game.attachments.get(("territory", territory, "territoryAttachment", "production"), "0") or 0)
             factories = {
@@ -446,7 +463,9 @@ def _factory_asks(claim: str, game: Game, names: Any, limited: bool) -> list[Ask
                 Ask(claim, ("add", territory, player, factory, "1"), _error, 1),
                 Ask(claim, ("placeable", step, player, infantry, territory, str(production + 5)), judge, 1),
             ]
-    return [_fails(claim, "no power with a factory, infantry and a place step has a territory of production 1 or more without one")] if limited else []
+    if limited and not able:
+        return [_fails(claim, "no power has a factory, infantry and a place step to ask about")]
+    return []  # every territory of production 1 or more has a factory already: no bonus factory can stand anywhere
 
 
 #: Changes whose whole effect is data of the written game (a property, an attachment option, units, PUs, a
@@ -503,7 +522,7 @@ def claimed_asks(rule: Any, w: Written, base: Game, game: Game, partial: bool = 
     notes also leave to the players in ``partial`` ("not in this game: unknown power 'Germany'"): what names a player,
     unit or place this game lacks is theirs, the rest is asked."""
     claim = f"{w.label}: {rule.id} ({rule.title}) claimed"
-    init = next((name for name, delegate, _ in game.steps if delegate.endswith("InitializationDelegate")), None)
+    init = next((name for name, delegate, _ in game.steps if delegate.endswith(INIT_DELEGATES)), None)
     asks: list[Ask] = []
     for change in rule.changes:
         data, kind = change.data, change.data["kind"]
@@ -567,7 +586,7 @@ def claimed_asks(rule: Any, w: Written, base: Game, game: Game, partial: bool = 
 def kept_asks(rule: Any, w: Written, base: Game, game: Game) -> list[Ask]:
     """A rule the notes leave to the players because this game cannot hold it: 2.7 must not do it."""
     claim = f"{w.label}: {rule.id} ({rule.title}) kept by the players"
-    init = next((name for name, delegate, _ in game.steps if delegate.endswith("InitializationDelegate")), None)
+    init = next((name for name, delegate, _ in game.steps if delegate.endswith(INIT_DELEGATES)), None)
     asks: list[Ask] = []
     for change in rule.changes:
         data = change.data
@@ -686,7 +705,7 @@ def _liberation(claim, rule, w, base, game, claimed):
     """BattleTracker.takeOver: a territory taken from an enemy returns to its original owner, the taker's ally."""
     if not claimed:
         return []
-    init = next((name for name, delegate, _ in game.steps if delegate.endswith("InitializationDelegate")), None)
+    init = next((name for name, delegate, _ in game.steps if delegate.endswith(INIT_DELEGATES)), None)
     for territory, owner in sorted(game.owners.items()):
         ally = next((p for p in game.players if p != owner and game.allied(p, owner)), None)
         enemy = next((p for p in game.players if not game.allied(p, owner)), None)
@@ -721,6 +740,11 @@ def _bid_phase(claim, rule, w, base, game, claimed):
         Ask(claim, ("property", pattern.format(power=p)), lambda r: _error(r) or (None if r.get("value") is not None else "2.7 holds no such property"))
         for p in powers
     ]
+
+
+#: The javaClass endings of a game's initialization step: 2.7's XmlGameElementMapper makes an InitializationDelegate of
+#: twoIfBySea's old InitDelegate too (Neuschwabenland.xml); 2.7 itself then answers what the step did.
+INIT_DELEGATES = ("InitializationDelegate", "twoIfBySea.delegate.InitDelegate")
 
 
 BUILT_IN: dict[str, Callable[..., list[Ask]]] = {

@@ -583,6 +583,17 @@ class GameXml:
             section = self.document.append(self.initialize, etree.Element(tag))
         return section
 
+    def technologies_list(self) -> etree._Element | None:
+        """The <technologies> of the file's <technology> section, made when the section has no element yet (None:
+        no section, or one with other elements first, where a list made last would break game.dtd's order)."""
+        technology = self.root.find("technology")
+        if technology is None:
+            return None
+        found = technology.find("technologies")
+        if found is not None or any(isinstance(child.tag, str) for child in technology):
+            return found
+        return self.document.append(technology, etree.Element("technologies"))
+
     def _insert_section(self, tag: str, *, before: tuple[str, ...]) -> etree._Element:
         # game.dtd fixes the order of <game>'s sections; put the new one before the first that must follow it.
         new = etree.Element(tag)

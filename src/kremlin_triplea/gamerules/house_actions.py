@@ -238,8 +238,9 @@ FRONTIER_SWAPS = {"industrialTechnology": "IndustrialTechnology", "shipyards": "
 
 
 def game_technologies(board: Board) -> tuple[str, ...]:
-    """The technologies the game defines: its <technology> section, else TripleA's built-in list for its rules."""
-    if board.catalog.technologies:
+    """The technologies the game defines: its <technology> section (an empty one defines none), else TripleA's built-in
+    list for its rules."""
+    if board.catalog.technologies is not None:
         return board.catalog.technologies
     return tuple(t for names in _BUILT_IN_TECHS[_tech_model(board)].values() for t in names)
 
@@ -330,7 +331,7 @@ def _technology_section(ctx: ActionContext) -> list[Planned]:
     The games these sets were written for have no such section; writing TripleA's own
     list and research categories keeps research exactly as it was.
     """
-    if ctx.board.catalog.technologies:
+    if ctx.board.catalog.technologies is not None:
         return []
     model = _tech_model(ctx.board)
     categories = _BUILT_IN_TECHS[model]

@@ -124,9 +124,9 @@ class Catalog:
     frontiers: dict[str, dict[str, int]] = attrs.field(factory=dict)
     #: player -> the name of its production frontier.
     player_frontiers: dict[str, str] = attrs.field(factory=dict)
-    #: The technologies the game's <technology> section names (empty: the file has none, and
-    #: TripleA builds its own list).
-    technologies: tuple[str, ...] = ()
+    #: The technologies the game's <technology> section names (None: the file has no such section, and
+    #: TripleA builds its own list; an empty section, as WAW40's, defines none).
+    technologies: tuple[str, ...] | None = None
     attachments: frozenset[tuple[str, str]] = frozenset()
 
     def player(self, name: str) -> Player:

@@ -77,6 +77,10 @@ def write_board(xml: GameXml, before: Board, after: Board) -> None:
             xml.set_production_cost(addition.player, addition.unit_type, addition.cost, dict(addition.twin_costs))
             continue
         parent = next(xml.root.iter(addition.section), None)
+        if parent is None and addition.section == "technologies":
+            # A <technology> section without its list (WAW40's is empty, so TripleA defines no technology): the list
+            # is made inside it, where game.dtd puts it (first, before any playerTech).
+            parent = xml.technologies_list()
         if parent is None and addition.section in _NEW_SECTION_BEFORE:
             # A section the file may lack (e.g. <technology>: TripleA then builds its own list): made where game.dtd puts it.
             parent = xml._insert_section(addition.section, before=_NEW_SECTION_BEFORE[addition.section])
@@ -261,7 +265,8 @@ class _Reader:
             costs=costs,
             frontiers=frontiers,
             player_frontiers=player_frontiers,
-            technologies=tuple(self.game.technology_names()),
+            # None: no <technology> section, and TripleA builds its own list; an empty one (WAW40) defines none.
+            technologies=tuple(self.game.technology_names()) if self.game.root.find("technology") is not None else None,
             attachments=self.attached,
         )
 

@@ -16,6 +16,7 @@ import attrs
 from lxml import etree
 
 from kremlin_triplea.errors import UnknownNameError, possessive
+from kremlin_triplea.gamefile.tripleaxml import option_name_as_read
 from kremlin_triplea.gamerules.actions import AppliedRules
 from kremlin_triplea.rules.game_rules import GameRule
 from kremlin_triplea.rules.names import Names
@@ -40,16 +41,31 @@ def _counted(option: etree._Element) -> str:
 def _two_hit_battleship(root: etree._Element, names: Names) -> str | None:
     # InitializationDelegate.initTwoHitBattleship (2.7): the property sets hitPoints 2 on the unit type named exactly
     # Constants.UNIT_TYPE_BATTLESHIP ("battleship") and on no other; another battleship takes two hits only by its own
-    # hitPoints.
+    # hitPoints (or isTwoHit).
     types = {u.get("name") for u in root.iter("unit")}
     if "battleship" in types:
         return None
     battleships = sorted(t for t in names.units_of_any_power("battleship") if t in types) if names.has_unit("battleship") else []
-    one_hit = [t for t in battleships if int(_options(root, "unitAttachment", t).get("hitPoints", "1") or 1) < 2]
+    one_hit = [t for t in battleships if _hit_points(root, t) < 2]
     if battleships and not one_hit:
         return None
     shown = ", ".join(one_hit) or "none"
     return f"TripleA gives two hits only to a unit type named exactly 'battleship' (or one whose hitPoints are 2); this game's battleship: {shown}"
+
+
+def _hit_points(root: etree._Element, unit: str) -> int:
+    """The unit type's hit points as 2.7's UnitAttachment reads its options in order: hitPoints, or the old isTwoHit
+    (true: 2, else 1; WAW40's Battleship), the last one written winning."""
+    points = 1
+    for element in root.iter("attachment"):
+        if element.get("name") == "unitAttachment" and element.get("attachTo") == unit:
+            for option in element.iter("option"):
+                name, value = option_name_as_read(option.get("name") or ""), (option.get("value") or "").strip()
+                if name == "hitPoints" and value.lstrip("-").isdigit():
+                    points = int(value)
+                elif name == "isTwoHit":
+                    points = 2 if value.lower() == "true" else 1
+    return points
 
 
 def _movement_restricted(root: etree._Element, names: Names) -> str | None:
