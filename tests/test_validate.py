@@ -940,7 +940,7 @@ def test_a_negative_unit_quantity_is_an_error(path: str) -> None:
 def test_a_negative_resource_quantity_is_a_refusal() -> None:
     # GameParser.parseResourceInitialization -> ResourceCollection.addResource: "quantity must be positive" below 0.
     found = _findings_on(_with_attribute("initialize/resourceInitialize/resourceGiven", "quantity", "-5"), "quantity")
-    assert [(p.severity, p.message) for p in found] == [("error", f'<resourceGiven> quantity -5 is negative; {REFUSES} ("quantity must be positive")')]
+    assert [(p.severity, p.message) for p in found] == [("error", f'<resourceGiven> quantity -5 is negative ("quantity must be positive"); {REFUSES}')]
     assert _findings_on(_with_attribute("initialize/resourceInitialize/resourceGiven", "quantity", "0"), "quantity") == []
 
 
@@ -1029,7 +1029,7 @@ STEP = '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>
             TRIPLEA,
             '<triplea minimumVersion="2.8"/>',
             [
-                ("error", f"<triplea> minimumVersion 2.8 is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"),
+                ("error", f"<triplea> minimumVersion 2.8 is above TripleA 2.7 (it needs a newer TripleA); {REFUSES}"),
                 ("note", "TripleA 1.9 cannot read this: it requires TripleA 2.8 (minimumVersion)"),
             ],
             "error",

@@ -407,7 +407,7 @@ def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     for element in game.root.iterfind("initialize/resourceInitialize/resourceGiven"):
         quantity = java_int(element.get("quantity", "0"))
         if quantity is not None and quantity < 0:
-            yield element, f'<resourceGiven> quantity {quantity} is negative; {REFUSES} ("quantity must be positive")'
+            yield element, f'<resourceGiven> quantity {quantity} is negative ("quantity must be positive"); {REFUSES}'
     hit_points: dict[str, int] = {}  # a unit type's, read once however many placements it has
     for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
         damage = java_int(element.get("unitDamage", "0"))
@@ -499,16 +499,25 @@ TRIPLEA_2_VERSION = (2, 7)
 
 
 def minimum_version(game: GameIndex) -> Iterator[Finding]:
-    """A ``<triplea minimumVersion>`` above 2.7, or one TripleA cannot read: 2.7 refuses the game (1.9's is ``triplea19_refusals``)."""
+    """A ``<triplea minimumVersion>`` above 2.7, or one TripleA cannot read: 2.7 refuses the game (1.9's is ``triplea19_refusals``).
+
+    A ``<triplea>`` without one (or with an empty one: read as none) is refused too: 2.7's
+    GameParser.isEngineCompatibleWithMap asks ``getMinimumVersion().isBlank()`` of the null the mapping gives
+    (NullPointerException); a blank one is compatible with every engine."""
     triplea = game.root.find("triplea")
-    if game.engine != TRIPLEA_2 or triplea is None or not triplea.get("minimumVersion", "").strip():
+    if game.engine != TRIPLEA_2 or triplea is None:
         return
-    text = triplea.get("minimumVersion", "")
+    text = triplea.get("minimumVersion") or None
+    if text is None:
+        yield triplea, f"<triplea> has no minimumVersion (2.7 fails asking for it: NullPointerException); {REFUSES}"
+        return
+    if not text.strip():
+        return
     version = _major_minor(text)
     if version is None:
         yield triplea, f"<triplea> minimumVersion {text!r} is not a version TripleA can read; {REFUSES}"
     elif version > TRIPLEA_2_VERSION:
-        yield triplea, f"<triplea> minimumVersion {text} is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"
+        yield triplea, f"<triplea> minimumVersion {text} is above TripleA 2.7 (it needs a newer TripleA); {REFUSES}"
 
 
 def foreach_refusals(game: GameIndex) -> Iterator[Finding]:
