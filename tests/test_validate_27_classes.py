@@ -27,6 +27,7 @@ INVASION_USA = CORPUS_DIR / "Invasion_USA.xml"
 GAME_270BC = CORPUS_DIR / "270BC.xml"  # an int game property: maxFactoriesPerTerritory
 
 CAN_BLITZ = '<option name="canBlitz" value="true"/>'
+FIGHTER = '<attachment name="unitAttachment" attachTo="fighter" javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">'
 CAPACITY = '<option name="transportCapacity" value="2"/>'
 UNIT_CLASS = 'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n      <option name="movement" value="2"/>'
 SUEZ = 'attachTo="15 Sea Zone" javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory">\n      <option name="canalName" value="Suez Canal"/>'
@@ -41,7 +42,7 @@ ROUNDS = '<option name="rounds" value="1-+"/>'
 
 
 def _unit(name: str, option: str) -> Callable[[str], str]:
-    start = f'<attachment name="unitAttachment" attachTo="{name}" javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">'
+    start = FIGHTER.replace('"fighter"', f'"{name}"')
     return _sub(start, f"{start}\n      {option}")
 
 
@@ -181,6 +182,14 @@ CASES = [
     Case("2.7 validation", "a land unit with carrierCapacity", AA50_1942, _unit("infantry", '<option name="carrierCapacity" value="1"/>'), "refuses"),
     Case("2.7 validation", "a unit of no hit points", AA50_1942, _unit("infantry", '<option name="hitPoints" value="0"/>'), "refuses"),
     Case("2.7 validation", "a canal of one sea zone", AA50_1942, _sub(SUEZ, SUEZ.replace("Suez Canal", "Lonely Canal")), "refuses"),
+    # ... of the attachments it keeps: of two of one name on one thing the second replaces the first, unvalidated
+    Case(
+        "2.7 validation",
+        "an air unit with canBlitz, replaced by a later attachment of its name",
+        AA50_1942,
+        _sub(FIGHTER, f'{FIGHTER}<option name="isAir" value="true"/>{CAN_BLITZ}</attachment>\n    {FIGHTER}'),
+        "reads",
+    ),
     # 2.7's XML mapping (XmlMapper, XmlParser): tags in any case and by local name, anywhere below their parent, a
     # parent ending at the first end tag of its name, the last section of two, legacy spellings, empty as absent
     Case("XML mapping", "<OPTION> with a bad flag", AA50_1942, _sub(CAN_BLITZ, '<OPTION name="canBlitz" value="sure"/>'), "refuses"),
@@ -294,6 +303,7 @@ FOUND = [
     ("option names", "a capital option whose value is spelt Value (left out)", "lhtr.xml", 1296264468, "reads"),
     ("references", "conditions naming a rules attachment renamed (2.7 looks it up on the players)", "iron_blitz_1945A.xml", 3720439641, "refuses"),
     ("structure", "a territory connected to itself", "iron_blitz_1939A.xml", 2316813360, "refuses"),
+    ("2.7 validation", "a canal's canalName moved away from an attachment a later one of its name replaces", "four_if_by_sea.xml", 2586697405, "reads"),
     ("numbers", "<triplea> without minimumVersion (2.7: NullPointerException)", "kremlin.xml", 936857441, "refuses"),
     ("numbers", "<triplea> minimumVersion '77' (its words said the refusal first)", "classic.xml", 2755775921, "refuses"),
 ]

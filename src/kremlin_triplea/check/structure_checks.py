@@ -233,7 +233,7 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
     sea or land unit with a property its kind may not have, or fewer than one hit point."""
     if game.engine != TRIPLEA_2:
         return
-    for attachment in game.attachments:
+    for attachment in game.kept_attachments():
         if attachment_class(attachment.get("javaClass")) != "UnitAttachment":
             continue
         kind = "air" if _option_value(attachment, "UnitAttachment", "isAir") else "sea" if _option_value(attachment, "UnitAttachment", "isSea") else "land"
@@ -257,7 +257,7 @@ def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
         return
     zones: dict[str, set[str]] = {}
     first: dict[str, etree._Element] = {}
-    for attachment in game.attachments:
+    for attachment in game.kept_attachments():
         if attachment_class(attachment.get("javaClass")) != "CanalAttachment":
             continue
         set_to = {option_name(o.get("name") or ""): o.get("value") for o in attachment.iterfind("option") if o.get("name") and o.get("value")}
