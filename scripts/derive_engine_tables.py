@@ -542,6 +542,72 @@ def game_property_types(jar: Path) -> dict[str, str]:
     return found
 
 
+#: What a probe puts in a game property to find who reads it: text no int or boolean getter can cast.
+_UNCASTABLE = "\u0000probe"
+
+
+def properties_read_at_load(property_types: dict[str, str]) -> dict:
+    """The game properties 2.x reads while it loads a game, where a value of the wrong type refuses the game
+    (ClassCastException) instead of failing in play. GameParser reads them in two places, each probed on a fresh game
+    holding one ``int`` or ``boolean`` property (``property_types``) as uncastable text, the others unset:
+
+    - ``without_technology``: those ``TechAdvance.createDefaultTechAdvances`` reads (a game without ``<technology>``);
+    - ``default_technologies``: the built-in technologies it makes, by the flags ``WW2V2,WW2V3`` (``true,false``;
+      None where it throws, refusing the game);
+    - ``by_technology``: for each built-in technology (by property), those
+      ``TechAbilityAttachment.setDefaultTechnologyAttachments`` reads when the game's technologies hold it without a
+      ``techAbilityAttachment`` of its own."""
+    from jpype import JClass, JException
+
+    game_data = JClass("games.strategy.engine.data.GameData")
+    advance = JClass("games.strategy.triplea.delegate.TechAdvance")
+    ability = JClass("games.strategy.triplea.attachments.TechAbilityAttachment")
+    typed = sorted(name for name, kind in property_types.items() if kind in ("int", "boolean"))
+
+    def read(run) -> list[str]:
+        """The typed properties ``run`` (given a fresh game) fails to cast; none when it fails with none uncastable."""
+        run(game_data())  # raises if the probe game itself is not enough: then nothing can be told
+        found = []
+        for name in typed:
+            data = game_data()
+            data.getProperties().set(name, JClass("java.lang.String")(_UNCASTABLE))
+            try:
+                run(data)
+            except JException as error:
+                if str(error.getClass().getName()) == "java.lang.ClassCastException":
+                    found.append(name)
+                else:
+                    raise
+        return found
+
+    def defaults(flags: tuple[bool, bool]) -> list[str] | None:
+        """None where it throws (both flags: "We should not be using ww2v3 categories if we have custom techs")."""
+        data = game_data()
+        for name, flag in zip(("WW2V2", "WW2V3"), flags):
+            data.getProperties().set(name, JClass("java.lang.Boolean")(flag))
+        try:
+            advance.createDefaultTechAdvances(data)
+        except JException:
+            return None
+        return sorted(str(tech.getProperty()) for tech in data.getTechnologyFrontier().getTechs())
+
+    def with_technology(key: str):
+        def run(data) -> None:
+            data.getTechnologyFrontier().addAdvance(advance.findDefinedAdvanceAndCreateAdvance(key, data))
+            ability.setDefaultTechnologyAttachments(data)
+
+        return run
+
+    field = advance.class_.getDeclaredField("ALL_PREDEFINED_TECHNOLOGIES")
+    field.setAccessible(True)
+    keys = sorted(str(key) for key in field.get(None).keySet())
+    return {
+        "without_technology": read(advance.createDefaultTechAdvances),
+        "default_technologies": {f"{str(v2).lower()},{str(v3).lower()}": defaults((v2, v3)) for v2, v3 in product((False, True), repeat=2)},
+        "by_technology": {key: found for key in keys if (found := read(with_technology(key)))},
+    }
+
+
 def predefined_technologies() -> dict[str, str]:
     """The technologies 2.x has built in, by the property a game's ``techname`` may name one by: its name
     (``TechAdvance``'s private map of them, each made as ``findDefinedAdvanceAndCreateAdvance`` makes it)."""
@@ -565,7 +631,8 @@ def derive(jar: Path) -> dict:
         "engine": jar.name,
         "xml": xml_mapping(),
         "delegates": delegates,
-        "game_properties": game_property_types(jar),
+        "game_properties": (property_types := game_property_types(jar)),
+        "properties_read_at_load": properties_read_at_load(property_types),
         "technologies": predefined_technologies(),
         "attachments": attachment_properties(jar, attachments),
     }

@@ -321,9 +321,11 @@ def _inferred_type(value: str | None) -> str:
 
 def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
     """A game property 2.x reads as a flag or a number whose value it keeps as something else (``Low Luck="yes"``):
-    the game loads, and fails when the engine asks for it (a ClassCastException, in an AI's turn)."""
+    the game loads, and fails when the engine asks for it (a ClassCastException, in an AI's turn); or, for one 2.x
+    reads while it loads this game (:func:`properties_read_at_load`), it refuses the game."""
     if game.engine != TRIPLEA_2:
         return
+    at_load = properties_read_at_load(game)
     for prop in game.root.iterfind("propertyList/property"):
         name = prop.get("name")
         wanted = game_property_type(name) if name else None
@@ -333,8 +335,45 @@ def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
         found = _inferred_type(value)
         if found != wanted:
             what = {"boolean": "a flag (true or false)", "int": "a whole number"}[wanted]
-            yield (
-                prop,
-                f"property {name!r} value {value!r} is read by TripleA 2.x as {'text' if found == 'String' else found}, "
-                f"where it reads {what}: the game fails when it asks (ClassCastException)",
-            )
+            read = f"as {'text' if found == 'String' else found}, where it reads {what}"
+            if name in at_load:
+                yield (
+                    prop,
+                    f"property {name!r} value {value!r} is read by TripleA 2.x {read}, and cast while it loads this game (ClassCastException); {REFUSES}",
+                )
+            else:
+                yield prop, f"property {name!r} value {value!r} is read by TripleA 2.x {read}: the game fails when it asks (ClassCastException)"
+    if at_load is None:
+        flag = next(p for p in game.root.iterfind("propertyList/property") if p.get("name") == "WW2V3")
+        yield flag, f"WW2V2 and WW2V3 are both true in a game without <technology>: 2.7 cannot make its built-in technologies; {REFUSES}"
+
+
+def properties_read_at_load(game: GameIndex) -> set[str] | None:
+    """The game properties 2.x reads while it loads ``game`` (the tables' ``properties_read_at_load``, derived from
+    the engine): without ``<technology>``, those ``createDefaultTechAdvances`` reads, and the technologies it makes
+    by the game's WW2V2 and WW2V3 flags (None when it cannot make them); then, for each built-in technology of the
+    game's without a ``techAbilityAttachment`` (a ``techname`` naming it by property, or a generic one naming it in
+    ``tech``, whose built-in advance never holds the game's attachments: TechAbilityAttachment.get), those
+    ``setDefaultTechnologyAttachments`` reads."""
+    tables = triplea2()["properties_read_at_load"]
+    read: set[str] = set()
+    if game.root.find("technology") is None:
+        read |= set(tables["without_technology"])
+        values = {p.get("name"): _property_value(p) for p in game.root.iterfind("propertyList/property")}
+        flags = ",".join("true" if java_boolean(values.get(name) or "") else "false" for name in ("WW2V2", "WW2V3"))
+        built_in = tables["default_technologies"][flags]
+        if built_in is None:
+            return None
+    else:
+        built_in = []
+        for techname in game.root.iterfind("technology/technologies/techname"):
+            name, tech = techname.get("name") or "", techname.get("tech") or ""
+            if tech.strip():
+                read |= set(tables["by_technology"].get(tech, ()))
+            else:
+                built_in.append(name)
+    names = triplea2()["technologies"]
+    for tech in built_in:
+        if not any(game.attachment("technology", n, "techAbilityAttachment") is not None for n in (tech, names.get(tech))):
+            read |= set(tables["by_technology"].get(tech, ()))
+    return read
