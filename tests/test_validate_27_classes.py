@@ -16,6 +16,7 @@ import attrs
 import pytest
 from lxml import etree
 
+from kremlin_triplea.check.number_checks import PLAYERS_HEAP, units_a_heap_holds
 from kremlin_triplea.check.validate import validate_tree
 from support.differential import tool_verdict
 from support.judge27 import judged_by_27
@@ -354,6 +355,41 @@ CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), muta
 #: 2.7 builds these 2,147,483,647 units one by one at load until it runs out of memory (OutOfMemoryError): with any
 #: heap, at the latest when the list holding them would pass Java's largest array.
 CASES.append(Case("numbers", "a unit placement of 2,147,483,647 (more units than a Java list holds)", LHTR, mutated_by(798685740), "refuses", heavy=True))
+#: 163,309,448 units: more than the memory of a player's TripleA holds (number_checks.PLAYERS_HEAP), though fewer
+#: than a Java list holds; asked of 2.7 with a small heap like the case above (the heap test below ties the two).
+CASES.append(
+    Case("numbers", "a unit placement of 163,309,448 (more units than a player's memory holds)", AA50_1942, mutated_by(4231372134), "refuses", heavy=True)
+)
+
+
+def _placing(units: int) -> str:
+    """WW2v3-1942 with its placements left as they are but the first, which places ``units`` less the others."""
+    text = AA50_1942.read_text(encoding="utf-8")
+    others = sum(int(q) for q in re.findall(r'<unitPlacement [^>]*quantity="(\d+)"', text)[1:])
+    return re.sub(r'(<unitPlacement [^>]*quantity=")\d+"', lambda m: f'{m.group(1)}{units - others}"', text, count=1)
+
+
+def test_units_beyond_a_players_memory_are_refused(tmp_path: Path) -> None:
+    most = units_a_heap_holds(PLAYERS_HEAP)
+    verdicts = []
+    for units in (most, most + 1):
+        path = tmp_path / f"{units}.xml"
+        path.write_text(_placing(units), encoding="utf-8")
+        verdicts.append(tool_verdict(path)[0])
+    assert verdicts == ["reads", "refuses"]
+
+
+@pytest.mark.engine
+def test_the_memory_a_unit_takes_is_27s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """number_checks.UNIT_BYTES, measured: with a heap of 256 MiB 2.7 loads a tenth fewer units than
+    units_a_heap_holds says it holds, and runs out of memory on a tenth more."""
+    monkeypatch.setenv("JAVA_TOOL_OPTIONS", "-Xmx256m")
+    most = units_a_heap_holds(256 * 1024**2)
+    paths = []
+    for units in (most * 9 // 10, most * 11 // 10):
+        paths.append(tmp_path / f"{units}.xml")
+        paths[-1].write_text(_placing(units), encoding="utf-8")
+    assert [a["verdict"] for a in judged_by_27(paths)] == ["reads", "refuses"]
 
 
 def written(case: Case, folder: Path, index: int) -> Path:

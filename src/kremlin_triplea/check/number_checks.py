@@ -390,6 +390,44 @@ def unit_collections_beyond_java_lists(game: GameIndex) -> Iterator[Finding]:
                 )
 
 
+#: The memory 2.7 takes for each unit a file places, as it loads the game (the unit, its id, the lists and changes
+#: that hold it): the units of one placement of WW2v3-1942 that 2.7 loads, and the next count it runs out of memory
+#: at, were 1,500,000 and 1,625,000 with a heap of 256 MiB; 3,000,000 and 3,250,000 with 512 MiB; 6,000,000 and
+#: 6,500,000 with 1 GiB; 12,000,000 and 13,000,000 with 2 GiB: about 172 bytes a unit whatever the heap
+#: (test_validate_27_classes' engine test asks 2.7 again at 256 MiB).
+UNIT_BYTES = 172
+#: The heap a player's TripleA 2.7 has: its launcher sets none (build.install4j adds only -Xss1250K), so Java takes
+#: a quarter of the machine's memory; validate judges for a machine of 8 GiB (2 GiB), failing closed: a game that
+#: does not load there is one many players cannot load.
+PLAYERS_HEAP = 2 * 1024**3
+
+
+def units_a_heap_holds(heap: int) -> int:
+    """The most units a file may place for 2.7 to load it with ``heap`` bytes of memory (``UNIT_BYTES`` each)."""
+    return heap // UNIT_BYTES
+
+
+def units_beyond_a_players_memory(game: GameIndex) -> Iterator[Finding]:
+    """More units placed and held in all than a player's 2.7 has memory for (``PLAYERS_HEAP``): 2.7 builds every
+    unit the file places at load, and runs out of memory (OutOfMemoryError) before the game opens."""
+    if game.engine != TRIPLEA_2:
+        return
+    total, most = 0, units_a_heap_holds(PLAYERS_HEAP)
+    for element in game.root.iterfind("initialize/unitInitialize/*"):
+        if element.tag not in ("unitPlacement", "heldUnits"):
+            continue
+        quantity = java_int(element.get("quantity", "0"))
+        if quantity is None or quantity <= 0:
+            continue  # numbers_the_engine_cannot_read, numbers_out_of_range
+        total += quantity
+        if total - quantity <= most < total:
+            yield (
+                element,
+                f"{total:,} units placed by here: 2.7 builds each at load, about {UNIT_BYTES} bytes each, more than the "
+                f"{PLAYERS_HEAP // 1024**3} GiB of memory a player's TripleA has (a quarter of an 8 GiB machine), and runs out of memory; {REFUSES}",
+            )
+
+
 def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     """Whole numbers the engine reads and then refuses, or uses as something else.
 
