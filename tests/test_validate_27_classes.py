@@ -35,6 +35,8 @@ SUEZ = 'attachTo="15 Sea Zone" javaClass="games.strategy.triplea.attachments.Can
 INFANTRY_RULE = '<cost resource="PUs" quantity="3"/>\n      <result resourceOrUnit="infantry" quantity="1"/>'
 DICE_ROLLS = '<property name="Heavy Bomber Dice Rolls" value="2" editable="false">'
 TECH_MODEL = '<property name="WW2V3 Tech Model" value="true" editable="false">'
+RELATIONSHIP = '<option name="relationship" value="Russians:Japanese:War"/>'
+FRONTIER = '<option name="frontier" value="productionChinese_Burma_Road_Open"/>'
 G40_CANADIAN = CORPUS_DIR / "G40CanadianMod.xml"  # heavy bombers and jet power of their own techAbilityAttachment
 LOW_LUCK = '<property name="Low Luck" value="false" editable="true">'
 OWNER = '<territoryOwner territory="Germany" owner="Germans"/>'
@@ -43,6 +45,7 @@ LHTR = next(p for p in PINNED_GAMES if p.name == "lhtr.xml")
 ANZIO = next(p for p in PINNED_GAMES if p.name == "anzio.xml")  # a RulesAttachment's movementRestrictionType, rounds
 RESTRICTION = '<option name="movementRestrictionType" value="allowed"/>'
 ROUNDS = '<option name="rounds" value="1-+"/>'
+PLAYER_ATTACHMENT = '<option name="playerAttachmentName" value="RulesAttachment" count="rulesAttachment"/>'
 
 
 def _unit(name: str, option: str) -> Callable[[str], str]:
@@ -314,6 +317,63 @@ CASES = [
         _sub(TECH_MODEL, TECH_MODEL.replace('"true"', '"sure"')),
         "misreads",
     ),
+    # ... a name beginning with its attachment's kind, then the kind (TriggerAttachment.setPlayerAttachmentName)
+    Case(
+        "checked options",
+        "playerAttachmentName 'triggerAttachmentMove:TriggerAttachment'",
+        ANZIO,
+        _sub(
+            PLAYER_ATTACHMENT,
+            PLAYER_ATTACHMENT.replace('value="RulesAttachment" count="rulesAttachment"', 'value="TriggerAttachment" count="triggerAttachmentMove"'),
+        ),
+        "reads",
+    ),
+    Case(
+        "checked options",
+        "playerAttachmentName 'rulesAttachment_Russians:RulesAttachment'",
+        ANZIO,
+        _sub(PLAYER_ATTACHMENT, PLAYER_ATTACHMENT.replace('count="rulesAttachment"', 'count="rulesAttachment_Russians"')),
+        "reads",
+    ),
+    Case(
+        "checked options",
+        "playerAttachmentName 'triggerAttachment:RulesAttachment'",
+        ANZIO,
+        _sub(PLAYER_ATTACHMENT, PLAYER_ATTACHMENT.replace('count="rulesAttachment"', 'count="triggerAttachment"')),
+        "refuses",
+    ),
+    Case(
+        "checked options",
+        "playerAttachmentName 'rulesAttachment:rulesAttachment'",
+        ANZIO,
+        _sub(PLAYER_ATTACHMENT, PLAYER_ATTACHMENT.replace('value="RulesAttachment"', 'value="rulesAttachment"')),
+        "refuses",
+    ),
+    # ... three parts checked one by one (UnitAttachment.setWhenHitPointsDamagedChangesInto: damage, flag, unit type)
+    Case(
+        "checked options",
+        "whenHitPointsDamagedChangesInto '1:True:submarine'",
+        ANZIO,
+        _unit("battleship", '<option name="whenHitPointsDamagedChangesInto" value="1:True:submarine"/>'),
+        "reads",
+    ),
+    Case(
+        "checked options",
+        "whenHitPointsDamagedChangesInto '1:yes:submarine'",
+        ANZIO,
+        _unit("battleship", '<option name="whenHitPointsDamagedChangesInto" value="1:yes:submarine"/>'),
+        "refuses",
+    ),
+    # ... names of relationship types (the game's and 2.x's built-in ones) and production frontiers
+    Case(
+        "checked options",
+        "relationship 'Russians:Japanese:default_war_relation' (built in)",
+        G40_CANADIAN,
+        _sub(RELATIONSHIP, RELATIONSHIP.replace(":War", ":default_war_relation")),
+        "reads",
+    ),
+    Case("checked options", "relationship 'Russians:Japanese:Frenemy'", G40_CANADIAN, _sub(RELATIONSHIP, RELATIONSHIP.replace(":War", ":Frenemy")), "refuses"),
+    Case("checked options", "frontier of no production frontier", G40_CANADIAN, _sub(FRONTIER, FRONTIER.replace("Open", "Ajar")), "refuses"),
     # minimumVersion: GameParser.isEngineCompatibleWithMap asks the mapping's null isBlank() (NullPointerException)
     Case("numbers", "<triplea> without minimumVersion", AA50_1942, _re(r"<triplea [^>]*/>", "<triplea/>"), "refuses"),
     Case("numbers", "<triplea> of an empty minimumVersion (read as none)", AA50_1942, _re(r"<triplea [^>]*/>", '<triplea minimumVersion=""/>'), "refuses"),
@@ -348,6 +408,12 @@ FOUND = [
     ("2.7 validation", "a canal's canalName moved away from an attachment a later one of its name replaces", "four_if_by_sea.xml", 2586697405, "reads"),
     ("property types", "LHTR Heavy Bombers '-563375464' (cast while 2.7 loads the game: heavy bombers built in)", "classic.xml", 1665527996, "refuses"),
     ("property types", "Heavy Bomber Dice Rolls of words (cast while 2.7 loads the game)", "iron_blitz_Cold_War.xml", 623865878, "refuses"),
+    ("checked options", "playerAttachmentName '1.5:RulesAttachment' (a name beginning with its kind, then the kind)", "anzio.xml", 982562248, "refuses"),
+    ("checked options", "playerAttachmentName 'true:RulesAttachment'", "iron_blitz_2nd_Edition.xml", 2130023480, "refuses"),
+    ("checked options", "playerAttachmentName without its count (one part)", "gold.xml", 4266004699, "refuses"),
+    ("checked options", "playerAttachmentName of a property's name", "sword.xml", 2821691726, "refuses"),
+    ("checked options", "playerAttachmentName of three parts", "iron_blitz_1939B.xml", 1224461659, "refuses"),
+    ("checked options", "WhenHitPointsDamagedChangesInto '1x' (damage:translateAttributes:unitType)", "four_if_by_sea.xml", 1711344199, "refuses"),
     ("numbers", "<triplea> without minimumVersion (2.7: NullPointerException)", "kremlin.xml", 936857441, "refuses"),
     ("numbers", "<triplea> minimumVersion '77' (its words said the refusal first)", "classic.xml", 2755775921, "refuses"),
 ]
