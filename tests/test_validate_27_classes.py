@@ -189,6 +189,15 @@ CASES = [
     Case("2.7 validation", "a land unit with carrierCapacity", AA50_1942, _unit("infantry", '<option name="carrierCapacity" value="1"/>'), "refuses"),
     Case("2.7 validation", "a unit of no hit points", AA50_1942, _unit("infantry", '<option name="hitPoints" value="0"/>'), "refuses"),
     Case("2.7 validation", "a canal of one sea zone", AA50_1942, _sub(SUEZ, SUEZ.replace("Suez Canal", "Lonely Canal")), "refuses"),
+    Case("2.7 validation", "canInvadeOnlyFrom 'transport'", AA50_1942, _unit("infantry", '<option name="canInvadeOnlyFrom" value="transport"/>'), "reads"),
+    Case("2.7 validation", "canInvadeOnlyFrom 'ALL:raft'", AA50_1942, _unit("infantry", '<option name="canInvadeOnlyFrom" value="ALL:raft"/>'), "reads"),
+    Case(
+        "2.7 validation",
+        "canInvadeOnlyFrom 'transport:raft'",
+        AA50_1942,
+        _unit("infantry", '<option name="canInvadeOnlyFrom" value="transport:raft"/>'),
+        "refuses",
+    ),
     # ... of the attachments it keeps: of two of one name on one thing the second replaces the first, unvalidated
     Case(
         "2.7 validation",
@@ -414,6 +423,7 @@ FOUND = [
     ("checked options", "playerAttachmentName of a property's name", "sword.xml", 2821691726, "refuses"),
     ("checked options", "playerAttachmentName of three parts", "iron_blitz_1939B.xml", 1224461659, "refuses"),
     ("checked options", "WhenHitPointsDamagedChangesInto '1x' (damage:translateAttributes:unitType)", "four_if_by_sea.xml", 1711344199, "refuses"),
+    ("2.7 validation", "canInvadeOnlyFrom '1\\t' (UnitAttachment.validate looks up each transport)", "WorldWar3-1955.xml", 1386475260, "refuses"),
     ("numbers", "<triplea> without minimumVersion (2.7: NullPointerException)", "kremlin.xml", 936857441, "refuses"),
     ("numbers", "<triplea> minimumVersion '77' (its words said the refusal first)", "classic.xml", 2755775921, "refuses"),
 ]

@@ -243,11 +243,33 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
         hit_points = _option_value(attachment, "UnitAttachment", "hitPoints")
         if hit_points is not None and hit_points < 1:
             yield attachment, f"{attachment.get('attachTo')!r}: hitPoints cannot be zero or negative; {REFUSES}"
+        yield from _invading_transports_refused(game, attachment)
         for option in attachment.iterfind("option"):  # validate() looks up every unit of each requiresUnits
             if option.get("name") and option.get("value") and option_name(option.get("name")) == "requiresUnits":
                 missing = next((n for n in option.get("value").split(":") if not game.has("unit type", n)), None)
                 if missing is not None:
                     yield option, f"UnitAttachment option requiresUnits: {unknown('unit type', missing, game.declared['unit type'])}; {REFUSES}"
+
+
+def _invading_transports_refused(game: GameIndex, attachment: etree._Element) -> Iterator[Finding]:
+    """UnitAttachment.validate looks up each unit type of ``canInvadeOnlyFrom`` (the last option's value, as its
+    setter keeps it; ``all`` or ``none`` first, in any case, stands for itself), and refuses one that is no unit type
+    ("No unit type") or has no attachment."""
+    options = [o for o in attachment.iterfind("option") if o.get("name") and o.get("value") and option_name(o.get("name")) == "canInvadeOnlyFrom"]
+    if not options:
+        return
+    count, value = options[-1].get("count"), options[-1].get("value") or ""
+    parts = f"{count}:{value}".split(":") if count else value.split(":")
+    if parts[0].lower() in ("all", "none"):
+        return
+    with_attachments = {a.get("attachTo") for a in game.kept_attachments() if (a.get("type") or "unitType") == "unitType"}
+    for part in parts:
+        if not game.has("unit type", part):
+            yield options[-1], f"UnitAttachment option canInvadeOnlyFrom: {unknown('unit type', part, game.declared['unit type'])}; {REFUSES}"
+            return
+        if part not in with_attachments:
+            yield options[-1], f"UnitAttachment option canInvadeOnlyFrom: unit type {part!r} has no attachment; {REFUSES}"
+            return
 
 
 def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
