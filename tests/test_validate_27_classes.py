@@ -35,6 +35,7 @@ SUEZ = 'attachTo="15 Sea Zone" javaClass="games.strategy.triplea.attachments.Can
 INFANTRY_RULE = '<cost resource="PUs" quantity="3"/>\n      <result resourceOrUnit="infantry" quantity="1"/>'
 DICE_ROLLS = '<property name="Heavy Bomber Dice Rolls" value="2" editable="false">'
 TECH_MODEL = '<property name="WW2V3 Tech Model" value="true" editable="false">'
+STEP_PROPERTY = '<stepProperty name="skipPosting" value="true"/>'
 RELATIONSHIP = '<option name="relationship" value="Russians:Japanese:War"/>'
 FRONTIER = '<option name="frontier" value="productionChinese_Burma_Road_Open"/>'
 G40_CANADIAN = CORPUS_DIR / "G40CanadianMod.xml"  # heavy bombers and jet power of their own techAbilityAttachment
@@ -383,6 +384,10 @@ CASES = [
     ),
     Case("checked options", "relationship 'Russians:Japanese:Frenemy'", G40_CANADIAN, _sub(RELATIONSHIP, RELATIONSHIP.replace(":War", ":Frenemy")), "refuses"),
     Case("checked options", "frontier of no production frontier", G40_CANADIAN, _sub(FRONTIER, FRONTIER.replace("Open", "Ajar")), "refuses"),
+    # a step property's name and value go into a java.util.Properties, which holds no null
+    Case("structure", "a stepProperty without name", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty value="true"/>'), "refuses"),
+    Case("structure", "a stepProperty of an empty value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=""/>'), "refuses"),
+    Case("structure", "a stepProperty of a blank value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=" "/>'), "reads"),
     # minimumVersion: GameParser.isEngineCompatibleWithMap asks the mapping's null isBlank() (NullPointerException)
     Case("numbers", "<triplea> without minimumVersion", AA50_1942, _re(r"<triplea [^>]*/>", "<triplea/>"), "refuses"),
     Case("numbers", "<triplea> of an empty minimumVersion (read as none)", AA50_1942, _re(r"<triplea [^>]*/>", '<triplea minimumVersion=""/>'), "refuses"),
@@ -424,6 +429,7 @@ FOUND = [
     ("checked options", "playerAttachmentName of three parts", "iron_blitz_1939B.xml", 1224461659, "refuses"),
     ("checked options", "WhenHitPointsDamagedChangesInto '1x' (damage:translateAttributes:unitType)", "four_if_by_sea.xml", 1711344199, "refuses"),
     ("2.7 validation", "canInvadeOnlyFrom '1\\t' (UnitAttachment.validate looks up each transport)", "WorldWar3-1955.xml", 1386475260, "refuses"),
+    ("structure", "a stepProperty whose name is spelt Name (2.7: NullPointerException)", "WW2v3-1941.xml", 2088812858, "refuses"),
     ("numbers", "<triplea> without minimumVersion (2.7: NullPointerException)", "kremlin.xml", 936857441, "refuses"),
     ("numbers", "<triplea> minimumVersion '77' (its words said the refusal first)", "classic.xml", 2755775921, "refuses"),
 ]

@@ -32,18 +32,21 @@ def sections_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
             yield game.root, f"the game has no <{path.replace('/', '> <')}>; {REFUSES}"
 
 
-#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attribute.
-REQUIRED_ATTRIBUTES = {"playerList/alliance": "alliance"}
+#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attributes.
+#: A step property's name and value go into a java.util.Properties, which holds no null (parseStepProperties).
+REQUIRED_ATTRIBUTES = {"playerList/alliance": ("alliance",), "gamePlay/sequence/step/stepProperty": ("name", "value")}
 
 
 def attributes_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
-    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name."""
+    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name,
+    a step property's name and value."""
     if game.engine != TRIPLEA_2:
         return
-    for path, attribute in REQUIRED_ATTRIBUTES.items():
+    for path, attributes in REQUIRED_ATTRIBUTES.items():
         for element in game.root.iterfind(path):
-            if not element.get(attribute):
-                yield element, f"<{element.tag}> has no {attribute}; {REFUSES}"
+            for attribute in attributes:
+                if not element.get(attribute):
+                    yield element, f"<{element.tag}> has no {attribute}; {REFUSES}"
 
 
 def rules_without_cost_or_result(game: GameIndex) -> Iterator[Finding]:
