@@ -34,7 +34,9 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   whose value is a count then a name (``1:Gold``), the name's kind (``counted``); for every other ``checked``
   option, its ``grammar`` (check/option_grammar.py): the classes of ``:``-separated parts it takes, found by setting
   values of each class (Java ints at the ends of buckets, ranges, empty and blank parts, each kind's name, other text,
-  the string literals of the class files and their case variants) on fresh attachments; None where it takes nothing
+  the string literals of the class files and their case variants, names beginning with one) on fresh attachments,
+  and where no shorter value leads to a count of parts, part by part as the setter refuses (the engine frames its
+  refusal was thrown through tell one check from the next); None where it takes nothing
   but empty parts in the probe game (it names what the game lacks: an attachment, a delegate), and no parts at all
   (``read_only``) where the property has no string setter (2.7 refuses every value of it).
 """
@@ -54,7 +56,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from kremlin_triplea.check.option_grammar import CORE_CLASSES, INT_BUCKETS, MAX_PARTS, WORD  # noqa: E402
+from kremlin_triplea.check.option_grammar import CORE_CLASSES, GUIDED_PARTS, INT_BUCKETS, PREFIX, WORD  # noqa: E402
 from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E402
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
 
@@ -268,9 +270,17 @@ def _game_with_one_of_each():
     return data
 
 
-#: What else the game of the grammar probes declares, by kind (option_grammar.NAME_KINDS): a territory effect, and a
-#: rules and a trigger attachment on its player (the names ``conditions`` and ``activateTrigger`` look up).
-GRAMMAR_NAMED = {"territory effect": "ProbeEffect", "rules attachment": "ProbeRules", "trigger attachment": "ProbeTrigger"}
+#: What else the game of the grammar probes declares, by kind (option_grammar.NAME_KINDS): a territory effect, a
+#: relationship type, a production rule and frontier, and a rules and a trigger attachment on its player (the names
+#: ``conditions`` and ``activateTrigger`` look up).
+GRAMMAR_NAMED = {
+    "territory effect": "ProbeEffect",
+    "rules attachment": "ProbeRules",
+    "trigger attachment": "ProbeTrigger",
+    "relationship type": "ProbeRelation",
+    "production rule": "ProbeRule",
+    "production frontier": "ProbeFrontier",
+}
 
 
 def _grammar_game(mapper):
@@ -283,6 +293,10 @@ def _grammar_game(mapper):
     data.getTerritoryEffectList().put(
         GRAMMAR_NAMED["territory effect"], JClass("games.strategy.engine.data.TerritoryEffect")(GRAMMAR_NAMED["territory effect"], data)
     )
+    engine_data = "games.strategy.engine.data."
+    data.getRelationshipTypeList().addRelationshipType(JClass(engine_data + "RelationshipType")(GRAMMAR_NAMED["relationship type"], data))
+    data.getProductionRuleList().addProductionRule(JClass(engine_data + "ProductionRule")(GRAMMAR_NAMED["production rule"], data))
+    data.getProductionFrontierList().addProductionFrontier(JClass(engine_data + "ProductionFrontier")(GRAMMAR_NAMED["production frontier"], data))
     player = data.getPlayerList().getPlayerId(NAMED["player"])
     for kind, java_class in (("rules attachment", "RulesAttachment"), ("trigger attachment", "TriggerAttachment")):
         player.addAttachment(GRAMMAR_NAMED[kind], mapper.newAttachment(java_class, GRAMMAR_NAMED[kind], player, data).get())
@@ -322,13 +336,24 @@ def _in_a_fresh_game(mapper, java_class: str):
 
 def _taken(make, name: str, value: str) -> bool:
     """Whether a fresh attachment ``make`` gives takes ``value`` for its option ``name``."""
-    from jpype import JClass
+    return _refusal(make, name, value) is None
+
+
+def _refusal(make, name: str, value: str) -> str | None:
+    """None when a fresh attachment ``make`` gives takes ``value`` for its option ``name``; else where its setter
+    refused it: the innermost exception's class and the engine's frames it was thrown through (class and line), the
+    same for every value one check of the setter refuses, whatever the value."""
+    from jpype import JClass, JException
 
     try:
         make().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
-    except Exception:  # noqa: BLE001 - a refusal is the answer sought
-        return False
-    return True
+    except JException as error:
+        cause = error
+        while cause.getCause() is not None:
+            cause = cause.getCause()
+        frames = [f"{f.getClassName()}:{f.getLineNumber()}" for f in cause.getStackTrace() if str(f.getClassName()).startswith("games.strategy.")]
+        return f"{cause.getClass().getName()}@{'|'.join(frames)}"
+    return None
 
 
 #: The grammar of an option whose property has no string setter (``MutableProperty.ofReadOnly``): it takes no value.
@@ -373,6 +398,8 @@ CLASS_VALUES = {
 
 
 def _class_values(symbol: str) -> tuple[str, ...]:
+    if symbol.startswith(PREFIX):
+        return (symbol.removeprefix(PREFIX) + "Probe",)
     return (symbol.removeprefix(WORD),) if symbol.startswith(WORD) else CLASS_VALUES[symbol]
 
 
@@ -385,24 +412,65 @@ def _pair_values(first: str, second: str, tag: str) -> list[tuple[str, str]]:
     return [(str(a), str(b)) for a, b in ends]
 
 
-def option_grammar(taken, words: list[str]) -> dict | None:
-    """The grammar of a ``checked`` option (check/option_grammar.py) from ``taken`` (whether the engine takes a
-    value): for one and two parts every class sequence (a class taken when each of its values is), two parts
+def _guided_seed(refusal, count: int, symbols: list[str], fixed: dict[int, str] | None = None) -> tuple[str, ...] | None:
+    """A value of ``count`` parts the engine takes, found the way its setter refuses (``refusal``: where it was
+    thrown): from every part other text (or as ``fixed``), each free part is set in turn to each symbol, and the first
+    whose refusal is one not met before (a check further on, or another) is kept, until a value is taken or no part
+    moves the setter. For setters that check their parts one by one (``damage:translateAttributes:unitType``, a
+    name beginning with its attachment's kind then the kind), which no part alone or pair of classes shows."""
+    current = [(fixed or {}).get(index, "text") for index in range(count)]
+    said = refusal(":".join(_class_values(s)[0] for s in current))
+    if said is None:
+        return tuple(current)
+    seen = {said}
+    for _ in range(2 * count):
+        moved = False
+        for index in (i for i in range(count) if i not in (fixed or {})):
+            for symbol in symbols:
+                trial = current[:index] + [symbol] + current[index + 1 :]
+                got = refusal(":".join(_class_values(s)[0] for s in trial))
+                if got is None:
+                    return tuple(trial)
+                if got not in seen:
+                    seen.add(got)
+                    current, moved = trial, True
+                    break
+        if not moved:
+            return None
+    return None
+
+
+#: Options whose values the part classes cannot say, so no grammar is derived (validate does not judge them), each
+#: with why: a grammar of the classes alone would refuse values 2.7 takes.
+WITHHELD = {
+    ("TriggerAttachment", "productionRule"): "its rule may follow a '-' (frontier:-rule removes it): a class of no probe",
+}
+
+
+def option_grammar(refusal, words: list[str]) -> dict | None:
+    """The grammar of a ``checked`` option (check/option_grammar.py) from ``refusal`` (None where the engine takes a
+    value, else where its setter refused it: :func:`_refusal`): for one and two parts every class sequence (a class taken when each of its values is), two parts
     holding at most one word; for three and four, one value taken found by extending a shorter one, then each part
     varied over every class and word with the others as in it (each value of one part fewer extended, unless
     an alternative found covers it). A word is tried only where other text is refused
     (where any text is taken, a word is that text). ``words``: the option's class files' strings; the upper, lower
     and swapped case of each word taken are tried in its places. None when no value is taken (a value naming what
-    the probe game lacks)."""
-    taken = functools.cache(taken)  # the second pass, and the pairs with a word, ask again what the first asked
-    first = _option_grammar(taken, [WORD + w for w in words])
+    the probe game lacks). Counts of parts none of that finds, up to one beyond the most found (up to GUIDED_PARTS
+    when none is found), are searched part by part as the setter refuses (:func:`_guided_alternatives`), where a
+    part may also be a name beginning with a word (``PREFIX``)."""
+    refusal = functools.cache(refusal)  # the second pass, and the pairs with a word, ask again what the first asked
+    prefixes = [PREFIX + w for w in words]
+    first = _option_grammar(refusal, [WORD + w for w in words], prefixes)
     if first is None:
         return None
-    variants = sorted({v for w in first["words"] for v in (w, w.upper(), w.lower(), w.swapcase())})
-    return _option_grammar(taken, [WORD + w for w in variants]) if variants else first
+    variants = sorted({v for w in first["words"] for v in (w, w.upper(), w.lower(), w.swapcase(), w.capitalize())})
+    return _option_grammar(refusal, [WORD + w for w in variants], prefixes) if variants else first
 
 
-def _option_grammar(taken, words: list[str]) -> dict | None:
+def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | None:
+    def taken(value: str) -> bool:
+        return refusal(value) is None
+
     def all_taken(symbols) -> bool:
         return all(taken(":".join(v)) for v in product(*map(_class_values, symbols)))
 
@@ -411,7 +479,7 @@ def _option_grammar(taken, words: list[str]) -> dict | None:
         core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :])]
         if "text" in core:
             return core
-        return core + [w for w in words if all_taken(symbols[:index] + (w,) + symbols[index + 1 :])]
+        return core + [w for w in (*words, *prefixes) if all_taken(symbols[:index] + (w,) + symbols[index + 1 :])]
 
     shapes: dict[str, dict] = {}
     one = taken_in(("text",), 0)
@@ -431,24 +499,55 @@ def _option_grammar(taken, words: list[str]) -> dict | None:
     if pairs:
         shapes["2"] = {"tuples": sorted(pairs)}
     seeds = [tuple(k.split("|")) for k in sorted(pairs) if "#" not in k]
-    for count in range(3, MAX_PARTS + 1):
+    for count in range(3 if "2" in shapes else 1, GUIDED_PARTS + 1):
+        if str(count) in shapes:
+            continue
+        if shapes and count > max(map(int, shapes)) + 1:
+            break
         alternatives: list[list[list[str]]] = []
         extended = []
-        for shorter in seeds:  # each value taken of one part fewer, extended by a part, unless one found covers it
+        for shorter in seeds if count > 2 else ():  # each value taken of one part fewer, extended by a part, unless one found covers it
             if any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
                 continue
             seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,))), None)
             if seed is not None:
                 extended.append(seed)
                 alternatives.append([sorted(taken_in(seed, index)) for index in range(count)])
-        if not alternatives:
-            break
-        shapes[str(count)] = {"alternatives": alternatives}
+        if not alternatives:  # none a shorter value leads to: part by part, as the setter refuses
+            alternatives, extended = _guided_alternatives(refusal, count, [*CORE_CLASSES, *words, *prefixes], taken_in)
+        if alternatives:
+            shapes[str(count)] = {"alternatives": alternatives}
         seeds = extended
     if not any(s not in ("empty", "blank") for shape in shapes.values() for s in _symbols_of(shape)):
         return None  # only empty parts taken: the option names what the probe game lacks (an attachment, a delegate)
     used = sorted({w.removeprefix(WORD) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(WORD)})
-    return {"parts": shapes, "words": used}
+    begun = sorted({w.removeprefix(PREFIX) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(PREFIX)})
+    return {"parts": dict(sorted(shapes.items(), key=lambda item: int(item[0]))), "words": used, **({"prefixes": begun} if begun else {})}
+
+
+def _guided_alternatives(refusal, count: int, symbols: list[str], taken_in) -> tuple[list[list[list[str]]], list[tuple[str, ...]]]:
+    """The forms of ``count`` parts the engine takes, each as the symbols each part may be with the others as in one
+    value taken (``taken_in``): the first found by :func:`_guided_seed`; then, for each part, each symbol no form
+    found allows there that the setter refuses elsewhere than other text there (it passed a check), searched again
+    with that part fixed (``rulesAttachment...:RulesAttachment``, then ``triggerAttachment...:TriggerAttachment``)."""
+    seed = _guided_seed(refusal, count, symbols)
+    if seed is None:
+        return [], []
+    forms, seeds = [[sorted(taken_in(seed, index)) for index in range(count)]], [seed]
+
+    def value(parts) -> str:
+        return ":".join(_class_values(s)[0] for s in parts)
+
+    for index in range(count):
+        other = refusal(value(seed[:index] + ("text",) + seed[index + 1 :]))
+        for symbol in symbols:
+            if any(symbol in form[index] for form in forms) or refusal(value(seed[:index] + (symbol,) + seed[index + 1 :])) == other:
+                continue
+            found = _guided_seed(refusal, count, symbols, fixed={index: symbol})
+            if found is not None and not any(all(s in allowed for s, allowed in zip(found, form)) for form in forms):
+                forms.append([sorted(taken_in(found, i)) for i in range(count)])
+                seeds.append(found)
+    return forms, seeds
 
 
 def _symbols_of(shape: dict):
@@ -501,7 +600,7 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
                 grammar_data = _grammar_game(mapper)
                 grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
                 make_in_grammar_game = functools.partial(lambda c, d, u: mapper.newAttachment(c, "probe", u, d).get(), java_class, grammar_data, grammar_unit)
-                grammar = option_grammar(functools.partial(_taken, make_in_grammar_game, name), option_words)
+                grammar = None if (java_class, name) in WITHHELD else option_grammar(functools.partial(_refusal, make_in_grammar_game, name), option_words)
                 properties[name]["grammar"] = grammar if grammar is not None or not _read_only(make, name) else READ_ONLY
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
@@ -542,6 +641,81 @@ def game_property_types(jar: Path) -> dict[str, str]:
     return found
 
 
+#: What a probe puts in a game property to find who reads it: text no int or boolean getter can cast.
+_UNCASTABLE = "\u0000probe"
+
+
+def properties_read_at_load(property_types: dict[str, str]) -> dict:
+    """The game properties 2.x reads while it loads a game, where a value of the wrong type refuses the game
+    (ClassCastException) instead of failing in play. GameParser reads them in two places, each probed on a fresh game
+    holding one ``int`` or ``boolean`` property (``property_types``) as uncastable text, the others unset:
+
+    - ``without_technology``: those ``TechAdvance.createDefaultTechAdvances`` reads (a game without ``<technology>``);
+    - ``default_technologies``: the built-in technologies it makes, by the flags ``WW2V2,WW2V3`` (``true,false``;
+      None where it throws, refusing the game);
+    - ``by_technology``: for each built-in technology (by property), those
+      ``TechAbilityAttachment.setDefaultTechnologyAttachments`` reads when the game's technologies hold it without a
+      ``techAbilityAttachment`` of its own."""
+    from jpype import JClass, JException
+
+    game_data = JClass("games.strategy.engine.data.GameData")
+    advance = JClass("games.strategy.triplea.delegate.TechAdvance")
+    ability = JClass("games.strategy.triplea.attachments.TechAbilityAttachment")
+    typed = sorted(name for name, kind in property_types.items() if kind in ("int", "boolean"))
+
+    def read(run) -> list[str]:
+        """The typed properties ``run`` (given a fresh game) fails to cast; none when it fails with none uncastable."""
+        run(game_data())  # raises if the probe game itself is not enough: then nothing can be told
+        found = []
+        for name in typed:
+            data = game_data()
+            data.getProperties().set(name, JClass("java.lang.String")(_UNCASTABLE))
+            try:
+                run(data)
+            except JException as error:
+                if str(error.getClass().getName()) == "java.lang.ClassCastException":
+                    found.append(name)
+                else:
+                    raise
+        return found
+
+    def defaults(flags: tuple[bool, bool]) -> list[str] | None:
+        """None where it throws (both flags: "We should not be using ww2v3 categories if we have custom techs")."""
+        data = game_data()
+        for name, flag in zip(("WW2V2", "WW2V3"), flags):
+            data.getProperties().set(name, JClass("java.lang.Boolean")(flag))
+        try:
+            advance.createDefaultTechAdvances(data)
+        except JException:
+            return None
+        return sorted(str(tech.getProperty()) for tech in data.getTechnologyFrontier().getTechs())
+
+    def with_technology(key: str):
+        def run(data) -> None:
+            data.getTechnologyFrontier().addAdvance(advance.findDefinedAdvanceAndCreateAdvance(key, data))
+            ability.setDefaultTechnologyAttachments(data)
+
+        return run
+
+    field = advance.class_.getDeclaredField("ALL_PREDEFINED_TECHNOLOGIES")
+    field.setAccessible(True)
+    keys = sorted(str(key) for key in field.get(None).keySet())
+    return {
+        "without_technology": read(advance.createDefaultTechAdvances),
+        "default_technologies": {f"{str(v2).lower()},{str(v3).lower()}": defaults((v2, v3)) for v2, v3 in product((False, True), repeat=2)},
+        "by_technology": {key: found for key in keys if (found := read(with_technology(key)))},
+    }
+
+
+def built_in_relationship_types() -> list[str]:
+    """The relationship types every 2.x game has before its own (a fresh ``RelationshipTypeList``'s: the default war
+    and allied relations, the self and null ones), which an option may name."""
+    from jpype import JClass
+
+    data = JClass("games.strategy.engine.data.GameData")()
+    return sorted(str(t.getName()) for t in data.getRelationshipTypeList().getAllRelationshipTypes())
+
+
 def predefined_technologies() -> dict[str, str]:
     """The technologies 2.x has built in, by the property a game's ``techname`` may name one by: its name
     (``TechAdvance``'s private map of them, each made as ``findDefinedAdvanceAndCreateAdvance`` makes it)."""
@@ -565,8 +739,10 @@ def derive(jar: Path) -> dict:
         "engine": jar.name,
         "xml": xml_mapping(),
         "delegates": delegates,
-        "game_properties": game_property_types(jar),
+        "game_properties": (property_types := game_property_types(jar)),
+        "properties_read_at_load": properties_read_at_load(property_types),
         "technologies": predefined_technologies(),
+        "relationship_types": built_in_relationship_types(),
         "attachments": attachment_properties(jar, attachments),
     }
 

@@ -5,13 +5,14 @@
 Each edit (tests/support/mutate_games.py) is judged by one 2.7 JVM (scripts/judge_with_triplea27.py) and by
 validate; prints the count of each (2.7's verdict, validate's verdict), every disagreement (game, seed, edit, both
 verdicts), a running count every ``--every`` edits, and the time each took (the JVM judges a batch while validate
-does). Exit 1 when any disagrees.
+does). The JVM has the memory of a player's TripleA (check/number_checks.py PLAYERS_HEAP). Exit 1 when any disagrees.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import os
 import random
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
+from kremlin_triplea.check.number_checks import PLAYERS_HEAP  # noqa: E402
 from support.differential import DISAGREE, compared, tool_verdict  # noqa: E402
 from support.judge27 import Judge27  # noqa: E402
 from support.mutate_games import mutated  # noqa: E402
@@ -43,6 +45,8 @@ def main() -> int:
     wrong = []
     engine_time = tool_time = 0.0
     start_all = time.perf_counter()
+    # 2.7 with the memory of a player's TripleA, which validate judges a game's units by (number_checks.PLAYERS_HEAP)
+    os.environ["JAVA_TOOL_OPTIONS"] = f"-Xmx{PLAYERS_HEAP // 1024**2}m"
     with tempfile.TemporaryDirectory() as folder, Judge27() as judge:
         for first in range(0, args.count, BATCH):  # the JVM judges a batch while validate judges it
             batch = [mutated(rng.choice(games), rng.randrange(2**32)) for _ in range(min(BATCH, args.count - first))]

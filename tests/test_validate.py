@@ -536,10 +536,14 @@ def test_a_billion_transports_and_infantry_are_loaded_as_counted_not_one_by_one(
     """A quantity is a number in the file: the check loads whole transports at a time (a fuzzed file with quantity
     99999999999 once kept validate, and every command reading the game, busy for ever). 5 * 10**8 more transports
     of 5 carry two infantry each (cost 2): 10**9 + 2 infantry fit with the first, one more does not (and the sea
-    zone's units stay below what a Java list holds, which 2.7 cannot load beyond)."""
+    zone's units stay below what a Java list holds, which 2.7 cannot load beyond). So many units are more than a
+    player's TripleA has memory for (units_beyond_a_players_memory), which the test is not about: that one refusal
+    is left aside."""
     problems, _ = land_units_in_5(tmp_path, ("transport", 5 * 10**8), ("infantry", 10**9 + 2))
+    problems = [p for p in problems if "memory a player's TripleA has" not in p.message]
     assert problems == []
     problems, text = land_units_in_5(tmp_path, ("transport", 5 * 10**8), ("infantry", 10**9 + 2), ("infantry", 1))
+    problems = [p for p in problems if "memory a player's TripleA has" not in p.message]
     assert [(p.line, p.severity) for p in problems] == [(line_of(text, TRANSPORT_IN_5) + 3, "error")]
     assert "do not fit on its transports: 'infantry'" in problems[0].message
 
@@ -940,7 +944,7 @@ def test_a_negative_unit_quantity_is_an_error(path: str) -> None:
 def test_a_negative_resource_quantity_is_a_refusal() -> None:
     # GameParser.parseResourceInitialization -> ResourceCollection.addResource: "quantity must be positive" below 0.
     found = _findings_on(_with_attribute("initialize/resourceInitialize/resourceGiven", "quantity", "-5"), "quantity")
-    assert [(p.severity, p.message) for p in found] == [("error", f'<resourceGiven> quantity -5 is negative; {REFUSES} ("quantity must be positive")')]
+    assert [(p.severity, p.message) for p in found] == [("error", f'<resourceGiven> quantity -5 is negative ("quantity must be positive"); {REFUSES}')]
     assert _findings_on(_with_attribute("initialize/resourceInitialize/resourceGiven", "quantity", "0"), "quantity") == []
 
 
@@ -1029,7 +1033,7 @@ STEP = '<step name="germanBid" delegate="bid" player="Germans" maxRunCount="1"/>
             TRIPLEA,
             '<triplea minimumVersion="2.8"/>',
             [
-                ("error", f"<triplea> minimumVersion 2.8 is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"),
+                ("error", f"<triplea> minimumVersion 2.8 is above TripleA 2.7 (it needs a newer TripleA); {REFUSES}"),
                 ("note", "TripleA 1.9 cannot read this: it requires TripleA 2.8 (minimumVersion)"),
             ],
             "error",

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from kremlin_triplea.check.number_checks import PLAYERS_HEAP
 from support.differential import AGREE, UNCHECKED, compared, tool_verdict
 from support.judge27 import Judge27, judged_by_27
 from support.mutate_games import Mutation, mutated, mutations
@@ -100,8 +101,11 @@ def test_the_samples_verdicts_are_27s(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def judge():
-    with Judge27() as running:
-        yield running
+    """2.7 with the memory of a player's TripleA (number_checks.PLAYERS_HEAP), which validate judges a game's units by."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JAVA_TOOL_OPTIONS", f"-Xmx{PLAYERS_HEAP // 1024**2}m")
+        with Judge27() as running:
+            yield running
 
 
 @pytest.fixture(scope="module")

@@ -421,3 +421,23 @@ def test_a_misreading_the_engines_checks_do_not_see_is_no_disagreement(tmp_path:
     assert "TripleA silently makes these units neutral" in result.stdout and result.stdout.count("engine: ") == 2
     assert "engine: its parser and GameParsingValidation accept what validate says TripleA misreads" in result.stdout
     assert "disagree" not in result.output and result.stderr == f"1 error in {game} for TripleA 2.x\n"
+
+
+def test_every_refusal_ends_with_the_refusal() -> None:
+    """A message saying TripleA refuses the game says it last: the verdict of validate --engine, of the differential
+    and of every reader is read from its end (cli/validate.py our_verdict), so a message that went on after it
+    ('minimumVersion 77 is above TripleA 2.7; TripleA refuses to load the game (it needs a newer TripleA)') was
+    read as a misreading. Every f-string of check/ holding REFUSES ends with it."""
+    import ast
+
+    import kremlin_triplea.check as check
+
+    wrong = []
+    for path in sorted(Path(check.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            holds = [i for i, part in enumerate(node.values) if isinstance(part, ast.FormattedValue) and ast.unparse(part.value) == "REFUSES"]
+            if holds and holds[-1] != len(node.values) - 1:
+                wrong.append(f"{path.name}:{node.lineno}")
+    assert wrong == []

@@ -81,6 +81,12 @@ class GameIndex:
         index = {attachment_key(element): element for element in expanded.attachments}
         return cls(root, declared, expanded.attachments, index, expanded.refused, engine)
 
+    def kept_attachments(self) -> list[etree._Element]:
+        """The attachments the engine keeps, in the file's order: of two with one key, the last (2.7's
+        ``addAttachment`` puts each by name on its thing, so the second replaces the first). Only these are
+        validated (GameParsingValidation asks each thing's attachments ``validate()``); every one has its options set."""
+        return [element for element in self.attachments if self.attachment_index.get(attachment_key(element)) is element]
+
     def has(self, kind: str, name: str) -> bool:
         return name in self.declared[kind] or (kind == "player" and name == NEUTRAL)
 

@@ -390,6 +390,44 @@ def unit_collections_beyond_java_lists(game: GameIndex) -> Iterator[Finding]:
                 )
 
 
+#: The memory 2.7 takes for each unit a file places, as it loads the game (the unit, its id, the lists and changes
+#: that hold it): the units of one placement of WW2v3-1942 that 2.7 loads, and the next count it runs out of memory
+#: at, were 1,500,000 and 1,625,000 with a heap of 256 MiB; 3,000,000 and 3,250,000 with 512 MiB; 6,000,000 and
+#: 6,500,000 with 1 GiB; 12,000,000 and 13,000,000 with 2 GiB: about 172 bytes a unit whatever the heap
+#: (test_validate_27_classes' engine test asks 2.7 again at 256 MiB).
+UNIT_BYTES = 172
+#: The heap a player's TripleA 2.7 has: its launcher sets none (build.install4j adds only -Xss1250K), so Java takes
+#: a quarter of the machine's memory; validate judges for a machine of 8 GiB (2 GiB), failing closed: a game that
+#: does not load there is one many players cannot load.
+PLAYERS_HEAP = 2 * 1024**3
+
+
+def units_a_heap_holds(heap: int) -> int:
+    """The most units a file may place for 2.7 to load it with ``heap`` bytes of memory (``UNIT_BYTES`` each)."""
+    return heap // UNIT_BYTES
+
+
+def units_beyond_a_players_memory(game: GameIndex) -> Iterator[Finding]:
+    """More units placed and held in all than a player's 2.7 has memory for (``PLAYERS_HEAP``): 2.7 builds every
+    unit the file places at load, and runs out of memory (OutOfMemoryError) before the game opens."""
+    if game.engine != TRIPLEA_2:
+        return
+    total, most = 0, units_a_heap_holds(PLAYERS_HEAP)
+    for element in game.root.iterfind("initialize/unitInitialize/*"):
+        if element.tag not in ("unitPlacement", "heldUnits"):
+            continue
+        quantity = java_int(element.get("quantity", "0"))
+        if quantity is None or quantity <= 0:
+            continue  # numbers_the_engine_cannot_read, numbers_out_of_range
+        total += quantity
+        if total - quantity <= most < total:
+            yield (
+                element,
+                f"{total:,} units placed by here: 2.7 builds each at load, about {UNIT_BYTES} bytes each, more than the "
+                f"{PLAYERS_HEAP // 1024**3} GiB of memory a player's TripleA has (a quarter of an 8 GiB machine), and runs out of memory; {REFUSES}",
+            )
+
+
 def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     """Whole numbers the engine reads and then refuses, or uses as something else.
 
@@ -407,7 +445,7 @@ def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     for element in game.root.iterfind("initialize/resourceInitialize/resourceGiven"):
         quantity = java_int(element.get("quantity", "0"))
         if quantity is not None and quantity < 0:
-            yield element, f'<resourceGiven> quantity {quantity} is negative; {REFUSES} ("quantity must be positive")'
+            yield element, f'<resourceGiven> quantity {quantity} is negative ("quantity must be positive"); {REFUSES}'
     hit_points: dict[str, int] = {}  # a unit type's, read once however many placements it has
     for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
         damage = java_int(element.get("unitDamage", "0"))
@@ -499,16 +537,25 @@ TRIPLEA_2_VERSION = (2, 7)
 
 
 def minimum_version(game: GameIndex) -> Iterator[Finding]:
-    """A ``<triplea minimumVersion>`` above 2.7, or one TripleA cannot read: 2.7 refuses the game (1.9's is ``triplea19_refusals``)."""
+    """A ``<triplea minimumVersion>`` above 2.7, or one TripleA cannot read: 2.7 refuses the game (1.9's is ``triplea19_refusals``).
+
+    A ``<triplea>`` without one (or with an empty one: read as none) is refused too: 2.7's
+    GameParser.isEngineCompatibleWithMap asks ``getMinimumVersion().isBlank()`` of the null the mapping gives
+    (NullPointerException); a blank one is compatible with every engine."""
     triplea = game.root.find("triplea")
-    if game.engine != TRIPLEA_2 or triplea is None or not triplea.get("minimumVersion", "").strip():
+    if game.engine != TRIPLEA_2 or triplea is None:
         return
-    text = triplea.get("minimumVersion", "")
+    text = triplea.get("minimumVersion") or None
+    if text is None:
+        yield triplea, f"<triplea> has no minimumVersion (2.7 fails asking for it: NullPointerException); {REFUSES}"
+        return
+    if not text.strip():
+        return
     version = _major_minor(text)
     if version is None:
         yield triplea, f"<triplea> minimumVersion {text!r} is not a version TripleA can read; {REFUSES}"
     elif version > TRIPLEA_2_VERSION:
-        yield triplea, f"<triplea> minimumVersion {text} is above TripleA 2.7; {REFUSES} (it needs a newer TripleA)"
+        yield triplea, f"<triplea> minimumVersion {text} is above TripleA 2.7 (it needs a newer TripleA); {REFUSES}"
 
 
 def foreach_refusals(game: GameIndex) -> Iterator[Finding]:

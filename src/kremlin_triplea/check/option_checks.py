@@ -82,7 +82,11 @@ def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
         return
     on_players: dict[str, set[str]] = {kind: set() for kind in _PLAYER_ATTACHMENTS.values()}
 
+    relationship_types = {*triplea2()["relationship_types"], *(e.get("name") for e in game.root.iterfind("relationshipTypes/relationshipType"))}
+
     def has(kind: str, name: str) -> bool:
+        if kind == "relationship type":
+            return name in relationship_types
         return name in on_players[kind] if kind in on_players else game.has(kind, name)
 
     for attachment in game.attachments:

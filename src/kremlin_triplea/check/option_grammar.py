@@ -5,11 +5,15 @@ A ``checked`` option is read by its own parser in 2.x (``setRounds``, ``setMovem
 attachment in the engine's JVM and records which it takes. A value is split as 2.7 splits it (on every ``:``,
 empty parts kept: Guava's ``Splitter.on(':')``) and each part is reduced to its *class*: the empty part, a blank one (Java's whitespace only), a Java int
 by the bucket it falls in (:data:`INT_BUCKETS`), a range ``int-int`` or ``int-+``, the name of a thing of a kind the
-game declares (:data:`NAME_KINDS`), a word of the option's class file (its string constants), else any other text.
+game declares (:data:`NAME_KINDS`), a word of the option's class file (its string constants), a name beginning
+with such a word (:data:`PREFIX`: ``rulesAttachmentUSA``), else any other text.
 The tables hold, for each number of parts, the class sequences the engine took (``tuples``: one and two parts,
 every sequence tried; with two whole numbers of one bucket, also their order) or, for three and more parts, the
 classes each part may be with the others as in one value it took (``alternatives``, each a list of positions: one
-per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last). :func:`takes` judges a value by them, :func:`why_not` says why it refuses one.
+per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last). A
+count of parts no shorter value leads to is found part by part as the setter refuses (``damage:flag:unitType``,
+``rulesAttachment...:RulesAttachment``), up to :data:`GUIDED_PARTS`. :func:`takes` judges a value by them,
+:func:`why_not` says why it refuses one.
 """
 
 from __future__ import annotations
@@ -32,23 +36,42 @@ INT_BUCKETS = (
 )
 #: The kinds of names the probe game declares one of (scripts/derive_engine_tables.py's ``NAMED`` and
 #: ``GRAMMAR_NAMED``); an attachment of a kind is one of that class on a player, before the option or its own.
-NAME_KINDS = ("unit type", "territory", "player", "resource", "territory effect", "rules attachment", "trigger attachment")
+NAME_KINDS = (
+    "unit type",
+    "territory",
+    "player",
+    "resource",
+    "territory effect",
+    "rules attachment",
+    "trigger attachment",
+    "relationship type",
+    "production rule",
+    "production frontier",
+)
 #: The classes of a part other than words: buckets, ranges, empty, a kind's name, any other text.
 CORE_CLASSES = (*(b[0] for b in INT_BUCKETS), "range", "range+", "empty", "blank", *(f"name:{k}" for k in NAME_KINDS), "text")
 #: What Java's ``Character.isWhitespace`` calls a space: Python's but the no-break spaces and NEL.
 _NOT_JAVA_SPACE = frozenset("\u00a0\u2007\u202f\u0085")
 #: Parts up to which one and two part values are probed as whole sequences; up to MAX_PARTS as positions.
 TUPLE_PARTS, MAX_PARTS = 2, 4
+#: The most parts a value is probed with part by part where shorter ones show nothing (activateTrigger's
+#: ``triggerName:numberOfTimes:useUses:testUses:testConditions:testChance``); a value of more parts than any probed
+#: is not judged (whenCapturedChangesInto's ``from:to:keep:unit:count`` may go on by pairs).
+GUIDED_PARTS = 6
 WORD = "w:"
+#: The class of a part that begins with a word of the option's class files and goes on (``rulesAttachmentUSA``
+#: begins with ``rulesAttachment``: ``String.startsWith``, as the ``...AttachmentName`` setters ask).
+PREFIX = "p:"
 
 
 def bucket(value: int) -> str:
     return next(name for name, low, high in INT_BUCKETS if low <= value <= high)
 
 
-def part_classes(part: str, has: Callable[[str, str], bool], words: Iterable[str] = ()) -> list[str]:
+def part_classes(part: str, has: Callable[[str, str], bool], words: Iterable[str] = (), prefixes: Iterable[str] = ()) -> list[str]:
     """The classes of one ``:``-separated part of a value (see the module's docstring)."""
     found = [WORD + part] if part in words else []
+    found += [PREFIX + word for word in prefixes if part.startswith(word) and part != word]
     if part == "":
         return [*found, "empty"]
     if part.isspace() and not _NOT_JAVA_SPACE.intersection(part):
@@ -75,27 +98,28 @@ def key(classes: Sequence[str], tag: str = "") -> str:
     return "|".join(classes) + (f"#{tag}" if tag else "")
 
 
-def _candidates(parts: Sequence[str], has: Callable[[str, str], bool], words: Iterable[str]) -> Iterator[tuple[tuple[str, ...], str]]:
-    for classes in product(*(part_classes(p, has, words) for p in parts)):
+def _candidates(parts: Sequence[str], has: Callable[[str, str], bool], words: Iterable[str], prefixes: Iterable[str]) -> Iterator[tuple[tuple[str, ...], str]]:
+    for classes in product(*(part_classes(p, has, words, prefixes) for p in parts)):
         yield classes, order_tag(classes, parts)
 
 
 def takes(grammar: dict, value: str, has: Callable[[str, str], bool]) -> bool:
     """Whether 2.x takes ``value`` for an option of ``grammar`` (the tables' ``grammar``), names judged by ``has``."""
     parts = value.split(":")
-    words = grammar.get("words", ())
+    words, prefixes = grammar.get("words", ()), grammar.get("prefixes", ())
     by_count = grammar["parts"]
     count = len(parts)
-    if count > MAX_PARTS and str(MAX_PARTS) in by_count:
+    shape = by_count.get(str(count))
+    if shape is None and count > MAX_PARTS and str(MAX_PARTS) in by_count:
         shape = {"alternatives": [p + [p[-1]] * (count - MAX_PARTS) for p in by_count[str(MAX_PARTS)]["alternatives"]]}
-    else:
-        shape = by_count.get(str(count))
+    if shape is None and count > GUIDED_PARTS:
+        return True  # more parts than the probes set: not judged
     if shape is None:
         return False
     if "tuples" in shape:
         accepted = set(shape["tuples"])
-        return any(key(classes, tag) in accepted for classes, tag in _candidates(parts, has, words))
-    classes = [set(part_classes(p, has, words)) for p in parts]
+        return any(key(classes, tag) in accepted for classes, tag in _candidates(parts, has, words, prefixes))
+    classes = [set(part_classes(p, has, words, prefixes)) for p in parts]
     return any(all(c.intersection(allowed) for c, allowed in zip(classes, positions)) for positions in shape["alternatives"])
 
 
@@ -109,10 +133,10 @@ def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
     if len(parts) not in counts and not (len(parts) > MAX_PARTS and MAX_PARTS in counts):
         shown = " or ".join(map(str, counts)) + (" or more" if counts[-1] == MAX_PARTS else "")
         return f"{shown_value(value)} has {len(parts)} ':'-separated part{'s' * (len(parts) != 1)}, where 2.7 takes {shown}"
-    shape = grammar["parts"][str(min(len(parts), MAX_PARTS))]
+    shape = grammar["parts"].get(str(len(parts))) or grammar["parts"][str(MAX_PARTS)]
     for index, part in enumerate(parts):
-        there = _classes_at(shape, min(index, MAX_PARTS - 1))
-        if not set(part_classes(part, has, grammar.get("words", ()))) & there:
+        there = _classes_at(shape, index)
+        if not set(part_classes(part, has, grammar.get("words", ()), grammar.get("prefixes", ()))) & there:
             said = ", ".join([*_numbers_said(there), *sorted({_said(c) for c in there if c not in _BUCKET_NAMES})])
             where = f"part {index + 1} of {shown_value(value)}, {part!r}," if len(parts) > 1 else shown_value(value)
             return f"{where} is none of what 2.7 takes there: {said}"
@@ -161,6 +185,8 @@ def _numbers_said(classes: set[str]) -> list[str]:
 def _said(symbol: str) -> str:
     if symbol.startswith(WORD):
         return repr(symbol.removeprefix(WORD))
+    if symbol.startswith(PREFIX):
+        return f"a name beginning {symbol.removeprefix(PREFIX)!r}"
     if symbol.startswith("name:"):
         return f"{possessive('a ' + symbol.removeprefix('name:'))} name"
     return {"range": "a range (1-3)", "range+": "an open range (2-+)", "empty": "nothing", "blank": "spaces", "text": "any text"}[symbol]

@@ -32,18 +32,21 @@ def sections_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
             yield game.root, f"the game has no <{path.replace('/', '> <')}>; {REFUSES}"
 
 
-#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attribute.
-REQUIRED_ATTRIBUTES = {"playerList/alliance": "alliance"}
+#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attributes.
+#: A step property's name and value go into a java.util.Properties, which holds no null (parseStepProperties).
+REQUIRED_ATTRIBUTES = {"playerList/alliance": ("alliance",), "gamePlay/sequence/step/stepProperty": ("name", "value")}
 
 
 def attributes_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
-    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name."""
+    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name,
+    a step property's name and value."""
     if game.engine != TRIPLEA_2:
         return
-    for path, attribute in REQUIRED_ATTRIBUTES.items():
+    for path, attributes in REQUIRED_ATTRIBUTES.items():
         for element in game.root.iterfind(path):
-            if not element.get(attribute):
-                yield element, f"<{element.tag}> has no {attribute}; {REFUSES}"
+            for attribute in attributes:
+                if not element.get(attribute):
+                    yield element, f"<{element.tag}> has no {attribute}; {REFUSES}"
 
 
 def rules_without_cost_or_result(game: GameIndex) -> Iterator[Finding]:
@@ -233,7 +236,7 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
     sea or land unit with a property its kind may not have, or fewer than one hit point."""
     if game.engine != TRIPLEA_2:
         return
-    for attachment in game.attachments:
+    for attachment in game.kept_attachments():
         if attachment_class(attachment.get("javaClass")) != "UnitAttachment":
             continue
         kind = "air" if _option_value(attachment, "UnitAttachment", "isAir") else "sea" if _option_value(attachment, "UnitAttachment", "isSea") else "land"
@@ -243,11 +246,33 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
         hit_points = _option_value(attachment, "UnitAttachment", "hitPoints")
         if hit_points is not None and hit_points < 1:
             yield attachment, f"{attachment.get('attachTo')!r}: hitPoints cannot be zero or negative; {REFUSES}"
+        yield from _invading_transports_refused(game, attachment)
         for option in attachment.iterfind("option"):  # validate() looks up every unit of each requiresUnits
             if option.get("name") and option.get("value") and option_name(option.get("name")) == "requiresUnits":
                 missing = next((n for n in option.get("value").split(":") if not game.has("unit type", n)), None)
                 if missing is not None:
                     yield option, f"UnitAttachment option requiresUnits: {unknown('unit type', missing, game.declared['unit type'])}; {REFUSES}"
+
+
+def _invading_transports_refused(game: GameIndex, attachment: etree._Element) -> Iterator[Finding]:
+    """UnitAttachment.validate looks up each unit type of ``canInvadeOnlyFrom`` (the last option's value, as its
+    setter keeps it; ``all`` or ``none`` first, in any case, stands for itself), and refuses one that is no unit type
+    ("No unit type") or has no attachment."""
+    options = [o for o in attachment.iterfind("option") if o.get("name") and o.get("value") and option_name(o.get("name")) == "canInvadeOnlyFrom"]
+    if not options:
+        return
+    count, value = options[-1].get("count"), options[-1].get("value") or ""
+    parts = f"{count}:{value}".split(":") if count else value.split(":")
+    if parts[0].lower() in ("all", "none"):
+        return
+    with_attachments = {a.get("attachTo") for a in game.kept_attachments() if (a.get("type") or "unitType") == "unitType"}
+    for part in parts:
+        if not game.has("unit type", part):
+            yield options[-1], f"UnitAttachment option canInvadeOnlyFrom: {unknown('unit type', part, game.declared['unit type'])}; {REFUSES}"
+            return
+        if part not in with_attachments:
+            yield options[-1], f"UnitAttachment option canInvadeOnlyFrom: unit type {part!r} has no attachment; {REFUSES}"
+            return
 
 
 def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
@@ -257,7 +282,7 @@ def canals_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
         return
     zones: dict[str, set[str]] = {}
     first: dict[str, etree._Element] = {}
-    for attachment in game.attachments:
+    for attachment in game.kept_attachments():
         if attachment_class(attachment.get("javaClass")) != "CanalAttachment":
             continue
         set_to = {option_name(o.get("name") or ""): o.get("value") for o in attachment.iterfind("option") if o.get("name") and o.get("value")}
@@ -321,9 +346,11 @@ def _inferred_type(value: str | None) -> str:
 
 def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
     """A game property 2.x reads as a flag or a number whose value it keeps as something else (``Low Luck="yes"``):
-    the game loads, and fails when the engine asks for it (a ClassCastException, in an AI's turn)."""
+    the game loads, and fails when the engine asks for it (a ClassCastException, in an AI's turn); or, for one 2.x
+    reads while it loads this game (:func:`properties_read_at_load`), it refuses the game."""
     if game.engine != TRIPLEA_2:
         return
+    at_load = properties_read_at_load(game)
     for prop in game.root.iterfind("propertyList/property"):
         name = prop.get("name")
         wanted = game_property_type(name) if name else None
@@ -333,8 +360,45 @@ def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
         found = _inferred_type(value)
         if found != wanted:
             what = {"boolean": "a flag (true or false)", "int": "a whole number"}[wanted]
-            yield (
-                prop,
-                f"property {name!r} value {value!r} is read by TripleA 2.x as {'text' if found == 'String' else found}, "
-                f"where it reads {what}: the game fails when it asks (ClassCastException)",
-            )
+            read = f"as {'text' if found == 'String' else found}, where it reads {what}"
+            if name in at_load:
+                yield (
+                    prop,
+                    f"property {name!r} value {value!r} is read by TripleA 2.x {read}, and cast while it loads this game (ClassCastException); {REFUSES}",
+                )
+            else:
+                yield prop, f"property {name!r} value {value!r} is read by TripleA 2.x {read}: the game fails when it asks (ClassCastException)"
+    if at_load is None:
+        flag = next(p for p in game.root.iterfind("propertyList/property") if p.get("name") == "WW2V3")
+        yield flag, f"WW2V2 and WW2V3 are both true in a game without <technology>: 2.7 cannot make its built-in technologies; {REFUSES}"
+
+
+def properties_read_at_load(game: GameIndex) -> set[str] | None:
+    """The game properties 2.x reads while it loads ``game`` (the tables' ``properties_read_at_load``, derived from
+    the engine): without ``<technology>``, those ``createDefaultTechAdvances`` reads, and the technologies it makes
+    by the game's WW2V2 and WW2V3 flags (None when it cannot make them); then, for each built-in technology of the
+    game's without a ``techAbilityAttachment`` (a ``techname`` naming it by property, or a generic one naming it in
+    ``tech``, whose built-in advance never holds the game's attachments: TechAbilityAttachment.get), those
+    ``setDefaultTechnologyAttachments`` reads."""
+    tables = triplea2()["properties_read_at_load"]
+    read: set[str] = set()
+    if game.root.find("technology") is None:
+        read |= set(tables["without_technology"])
+        values = {p.get("name"): _property_value(p) for p in game.root.iterfind("propertyList/property")}
+        flags = ",".join("true" if java_boolean(values.get(name) or "") else "false" for name in ("WW2V2", "WW2V3"))
+        built_in = tables["default_technologies"][flags]
+        if built_in is None:
+            return None
+    else:
+        built_in = []
+        for techname in game.root.iterfind("technology/technologies/techname"):
+            name, tech = techname.get("name") or "", techname.get("tech") or ""
+            if tech.strip():
+                read |= set(tables["by_technology"].get(tech, ()))
+            else:
+                built_in.append(name)
+    names = triplea2()["technologies"]
+    for tech in built_in:
+        if not any(game.attachment("technology", n, "techAbilityAttachment") is not None for n in (tech, names.get(tech))):
+            read |= set(tables["by_technology"].get(tech, ()))
+    return read

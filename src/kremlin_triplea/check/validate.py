@@ -72,6 +72,7 @@ from kremlin_triplea.check.number_checks import (
     property_numbers_read_as_text,
     triplea19_refusals,
     unit_collections_beyond_java_lists,
+    units_beyond_a_players_memory,
 )
 from kremlin_triplea.check.option_checks import attachments_the_engine_cannot_make, delegates_the_engine_cannot_make, options_the_engine_cannot_set
 from kremlin_triplea.check.reading27 import read_as_27
@@ -237,6 +238,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     flags_19_reads_as_false,
     numbers_out_of_range,
     unit_collections_beyond_java_lists,
+    units_beyond_a_players_memory,
     land_units_beyond_transport_capacity,
 ]
 
@@ -260,6 +262,7 @@ STATE_CHECKS = {
     flags_19_reads_as_false,
     numbers_out_of_range,
     unit_collections_beyond_java_lists,
+    units_beyond_a_players_memory,
     land_units_beyond_transport_capacity,
 }
 

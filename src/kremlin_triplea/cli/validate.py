@@ -164,14 +164,10 @@ def agrees(engine: str, ours: str, why: str = "", errors: list[str] | tuple[str,
     """Whether the engine's verdict and ours agree; None where the engine cannot tell (it reads a game validate says
     it misreads: a misreading the parser and the game selector do not show, such as units made neutral).
 
-    A property 2.x cannot cast is one verdict whether the engine meets it loading the game (some properties are read
-    then: a refusal) or in play (a misreading)."""
-    if engine == REFUSES and ours == MISREADS and "ClassCastException" in why and any("ClassCastException" in e for e in errors):
-        return True
-    if engine == REFUSES:
-        return ours == REFUSES
-    if engine == MISREADS:
-        return ours in (REFUSES, MISREADS)
+    A property 2.x cannot cast is a refusal where the engine reads it while loading the game, else a misreading (in
+    play): validate tells which, so each must be said as the engine says it."""
+    if engine in (REFUSES, MISREADS):
+        return ours == engine
     if ours == MISREADS:
         return None
     return ours == READS
