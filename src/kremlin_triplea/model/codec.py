@@ -221,8 +221,15 @@ class _Reader:
             alliances.setdefault(player, []).append(alliance)
         steps = list(self.game.steps())
         order = self._turn_order(steps)
-        spenders = self._players_spending_pus(steps)
-        bidders = self._players_with_bid_phase(steps)
+        run_by = self._players_by_delegate_class(steps)
+        # A turn's purchase step spends PUs (PurchaseDelegate and its subclasses); NoPUPurchaseDelegate gives units
+        # without PUs, and BidPurchaseDelegate is the bid phase, not the turn.
+        spenders = set().union(
+            *(who for cls, who in run_by.items() if cls.endswith("PurchaseDelegate") and cls not in ("NoPUPurchaseDelegate", "BidPurchaseDelegate"))
+        )
+        # TripleA's bid phase: BidPurchaseDelegate spends the "<power> bid" property's PUs, BidPlaceDelegate places
+        # what they bought; a player needs a step of each.
+        bidders = run_by.get("BidPurchaseDelegate", set()) & run_by.get("BidPlaceDelegate", set())
         players = {}
         for position, element in enumerate(self.game.players()):
             name = element.get("name", "")
@@ -270,26 +277,14 @@ class _Reader:
             attachments=self.attached,
         )
 
-    def _players_spending_pus(self, steps: list[Any]) -> set[str]:
-        # A turn's purchase step: TripleA's PurchaseDelegate (and subclasses) spends PUs; NoPUPurchaseDelegate
-        # gives units without PUs. BidPurchaseDelegate is the bid phase, not the turn.
+    def _players_by_delegate_class(self, steps: list[Any]) -> dict[str, set[str]]:
+        """The players of the steps each delegate class runs (the class's last name: PurchaseDelegate)."""
         classes = self.game.delegates()
-        spending = set()
+        run_by: dict[str, set[str]] = {}
         for step in steps:
             java_class = classes.get(step.get("delegate", ""), "").rsplit(".", 1)[-1]
-            if java_class.endswith("PurchaseDelegate") and java_class not in ("NoPUPurchaseDelegate", "BidPurchaseDelegate"):
-                spending.add(step.get("player", ""))
-        return spending
-
-    def _players_with_bid_phase(self, steps: list[Any]) -> set[str]:
-        # TripleA's bid phase: BidPurchaseDelegate spends the "<power> bid" property's PUs, BidPlaceDelegate places
-        # what they bought; a player needs a step of each.
-        classes = self.game.delegates()
-        run: dict[str, set[str]] = {}
-        for step in steps:
-            java_class = classes.get(step.get("delegate", ""), "").rsplit(".", 1)[-1]
-            run.setdefault(java_class, set()).add(step.get("player", ""))
-        return run.get("BidPurchaseDelegate", set()) & run.get("BidPlaceDelegate", set())
+            run_by.setdefault(java_class, set()).add(step.get("player", ""))
+        return run_by
 
     def _turn_order(self, steps: list[Any]) -> dict[str, int]:
         # A player's place in the turn: the first non-bid step it plays, else its first step.
