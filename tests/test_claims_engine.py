@@ -15,16 +15,19 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from lxml import etree
 
 from kremlin_triplea.cli.main import main
 from kremlin_triplea.draft.rulesets import load_named_ruleset
 from kremlin_triplea.draft.run import draft_from_dict
 from kremlin_triplea.errors import KremlinError
 from kremlin_triplea.game import load
-from kremlin_triplea.rules.names import Names
+from kremlin_triplea.gamerules.house_actions import game_technologies
+from kremlin_triplea.report.claims import why_not_held
 from kremlin_triplea.rules.profile import profile_for_game
 from kremlin_triplea.session import Session
 from support.paths import CORPUS_DIR, MAPS_DIR, PINNED_GAMES
+from support.triplea27_claims import Written, every_ask, judged, position_of, write_first_picks
 from test_profile_new import READABLE
 
 KREMLIN = ("kremlin-aa50", "kremlin-classic", "kremlin-daak")
@@ -55,7 +58,6 @@ def _wrong_claims(games: list[tuple[Path, Path]], folder: Path) -> tuple[int, li
     from kremlin_triplea.engine import find_any_engine
     from kremlin_triplea.engine.triplea27_positions import run_positions27
     from support.triplea27 import installation_without_compiler
-    from support.triplea27_claims import Written, every_ask, judged, position_of, write_first_picks
 
     asked, unasked = [], []
     for game, profile in games:
@@ -72,8 +74,7 @@ def _wrong_claims(games: list[tuple[Path, Path]], folder: Path) -> tuple[int, li
                 # Taking the first legal pick each time runs out before the draft is whole (FirstPunicWar, Tutorial,
                 # Test1: few options fit): no game is written, so no note claims anything.
                 continue
-            names = Names(loaded.board, session.profile, tuple(loaded.board.catalog.alliances()))
-            written = Written(f"{game.name} {ruleset}", game, out, tuple(load_named_ruleset(ruleset).rule_set.rules), names, takes)
+            written = Written(f"{game.name} {ruleset}", game, out, tuple(load_named_ruleset(ruleset).rule_set.rules), session.names, takes)
             asks, missing, _ = every_ask(written)
             unasked += missing
             asked.append((written, asks, *position_of(written, asks)))
@@ -108,19 +109,14 @@ def test_the_axis_bid_goes_to_triplea_s_bid_phase_only_where_each_axis_power_has
     """002 III, "Players do not have to declare what they are buying": kremlin-daak's iii-undeclared-bid says the
     Axis buy their bid in TripleA's own bid phase (a BidPurchaseDelegate and a BidPlaceDelegate step per power).
     battleship_row.xml has every '<power> bid' property but no bid step: the claim was made there from the map
-    profile's [bid_phase] alone, and a draft's bid phase took PUs no step would spend. Now the rule is the players' there, saying why, and the draft offers the phase to no power."""
-    from lxml import etree
-
-    from kremlin_triplea.report.claims import why_not_held
-
-    daak = load_named_ruleset("kremlin-daak")
-    rule = next(r for r in daak.rule_set.rules if r.id == "iii-undeclared-bid")
+    profile's [bid_phase] alone, and a draft's bid phase took PUs no step would spend. Now the rule is the players'
+    there, saying why, and the draft offers the phase to no power."""
+    rule = _rule("kremlin-daak", "iii-undeclared-bid")
     games = {path.name: path for path in PINNED_GAMES}
     for name, axis_bids in (("kremlin.xml", True), ("battleship_row.xml", False)):
         game = load(games[name])
         session = Session(draft_from_dict({"ruleset": "kremlin-daak", "first": "Axis"}), game, profile=profile_for_game(game))
-        names = Names(game.board, session.profile, tuple(game.board.catalog.alliances()))
-        why = why_not_held(rule, etree.parse(str(games[name])).getroot(), names)
+        why = why_not_held(rule, etree.parse(str(games[name])).getroot(), session.names)
         assert (why is None) == axis_bids, (name, why)
         assert axis_bids or "TripleA's bid phase (a '{power} bid' property, a bid step and a bid placement step) is missing for " in why
         assert (sorted(session.bid_phase_powers) == ["Germans", "Japanese"]) == axis_bids, (name, session.bid_phase_powers)
@@ -131,15 +127,10 @@ def _rule(ruleset: str, rule_id: str):
 
 
 def _why_not_held(ruleset: str, rule_id: str, game: Path, folder: Path) -> str | None:
-    from lxml import etree
-
-    from kremlin_triplea.report.claims import why_not_held
-
     loaded = load(game)
     session = Session(draft_from_dict({"ruleset": ruleset, "first": "Axis"}), loaded, profile=profile_for_game(loaded, _drafted(game, folder)))
-    names = Names(loaded.board, session.profile, tuple(loaded.board.catalog.alliances()))
-    out, _ = _first_picks(game, session.profile.path, ruleset, folder / f"{game.stem}-{ruleset}.xml")  # as apply writes it
-    return why_not_held(_rule(ruleset, rule_id), etree.parse(str(out), etree.XMLParser(huge_tree=True)).getroot(), names)
+    out, _ = write_first_picks(game, session.profile.path, ruleset, folder / f"{game.stem}-{ruleset}.xml")  # as apply writes it
+    return why_not_held(_rule(ruleset, rule_id), etree.parse(str(out), etree.XMLParser(huge_tree=True)).getroot(), session.names)
 
 
 def test_restricted_russia_is_claimed_only_where_russia_s_list_is_where_it_may_go(tmp_path: Path) -> None:
@@ -162,18 +153,8 @@ def test_a_technology_granted_in_a_game_with_an_empty_technology_section_is_list
     """002 I's Axis Advantage (kremlin-daak i-axis-advantage: Germany starts with Jet Power). WAW40 has an empty
     <technology>, so TripleA defines no technology and builds no list of its own: the techAttachment's jetPower was
     no technology in 2.7. The grant now lists jetPower in that section, as game.dtd orders it."""
-    from lxml import etree
-
-    from kremlin_triplea.gamerules.house_actions import game_technologies
-
     game = CORPUS_DIR / "WAW40.xml"
     assert game_technologies(load(game).board) == () and b"<technology>" in game.read_bytes()
-    out, _ = _first_picks(game, _drafted(game, tmp_path), "kremlin-daak", tmp_path / "waw40.xml")
+    out, _ = write_first_picks(game, _drafted(game, tmp_path), "kremlin-daak", tmp_path / "waw40.xml")
     technology = etree.parse(str(out)).getroot().find("technology")
     assert [t.get("name") for t in technology.iterfind("technologies/techname")] == ["jetPower"]
-
-
-def _first_picks(game: Path, profile: Path, ruleset: str, out: Path):
-    from support.triplea27_claims import write_first_picks
-
-    return write_first_picks(game, profile, ruleset, out)
