@@ -157,6 +157,10 @@ def serve(adapter: Callable[[Path], Callable[[Mapping[str, Any]], dict[str, Any]
         # The engine writes settings, preferences and autosaves below the home folder; keep the user's untouched.
         f"-Duser.home={home}",
         f"-Djava.util.prefs.userRoot={home / '.java'}",
+        # One engine run reads a game or plays a round in one thread: the default collector (G1 on a machine of two
+        # cores or more) keeps threads of its own busy beside it, the serial one does not (about a sixth less CPU for
+        # a Fast-AI round, measured). Memory per object, and so what fits in the heap, is the same.
+        "-XX:+UseSerialGC",
         *jvm_options,
         classpath=order["classpath"],
         convertStrings=False,
