@@ -167,6 +167,65 @@ def test_a_fork_edits_independently_and_writes_like_a_fresh_parse() -> None:
     assert original.fork().to_bytes() == original.original
 
 
+_EDIT = st.tuples(st.sampled_from(["set", "unset", "remove", "append", "after", "text"]), st.integers(0, len(BASE_ELEMENTS) - 1), st.text(max_size=8))
+
+
+def _edit(document: XmlDocument, edits: list[tuple[str, int, str]]) -> None:
+    """Make ``edits`` (by each element's place in document order) in ``document``, skipping what cannot be made."""
+    elements = [e for e in document.root.iter() if isinstance(e.tag, str)]
+    removed: set[etree._Element] = set()
+    for kind, index, value in edits:
+        element = elements[index]
+        if any(a in removed for a in element.iterancestors()) or element in removed:
+            continue
+        value = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]", "", value)
+        if kind == "set":
+            document.set_attribute(element, "name" if value[:1] < "m" else "value", value)
+        elif kind == "unset" and element.attrib:
+            document.remove_attribute(element, next(iter(element.attrib)))
+        elif kind == "remove" and element is not document.root:
+            document.remove(element)
+            removed.add(element)
+        elif kind == "append":
+            document.append(element, etree.Element("added", v=value))
+        elif kind == "after" and element is not document.root:
+            document.insert_after(element, etree.Element("after", v=value))
+        elif kind == "text" and not len(element) and "]]>" not in value:
+            document.set_text(element, value, cdata=value[:1] < "m")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_EDIT, max_size=10), st.lists(_EDIT, max_size=10))
+def test_edits_made_in_the_document_itself_write_as_a_fork_and_are_undone(first: list[tuple[str, int, str]], second: list[tuple[str, int, str]]) -> None:
+    """XmlDocument.edits lends an unshared document itself, edits undone at the end (issue 45 item 6: no copy of the
+    tree per write): what is written is what a fork of it with the same edits writes, and after the ``with`` the tree
+    is the parsed one, the same element objects in the same order with the same attributes in their order, so the
+    next edits write what they write on a fresh parse."""
+    document = XmlDocument(BASE.original, source="t")
+    elements = list(document.root.iter())
+    parsed = etree.tostring(document.root)
+    for edits in (first, second):
+        fork = XmlDocument(BASE.original, source="t").fork()
+        _edit(fork, edits)
+        with document.edits() as edited:
+            assert edited is document
+            _edit(edited, edits)
+            written = edited.to_bytes()
+        assert written == fork.to_bytes()
+        assert etree.tostring(document.root) == parsed and list(document.root.iter()) == elements
+        assert not document.modified and document.to_bytes() == BASE.original
+
+
+def test_a_shared_document_is_edited_in_a_fork() -> None:
+    """Other threads read a shared document (game.read_game's cache): its edits are made in a fork, never in it."""
+    document = XmlDocument(BASE.original, source="t")
+    document.shared = True
+    with document.edits() as edited:
+        assert edited is not document
+        edited.set_attribute(next(edited.root.iter("unitPlacement")), "quantity", "9")
+        assert not document.modified and next(document.root.iter("unitPlacement")).get("quantity") != "9"
+
+
 def test_whitespace_characters_in_attribute_values_survive() -> None:
     document = XmlDocument(b"<game><a v='x'/></game>", source="t")
     document.set_attribute(document.root[0], "v", "a\rb\nc\td")

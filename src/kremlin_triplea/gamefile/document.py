@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import contextlib
 import copy
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
@@ -60,11 +61,15 @@ class _Touched:
     """What an element was before the first edit that touched it, and the attributes edited since.
 
     The edits are kept rather than the element's attributes read back: lxml finds an attribute by walking the
-    element's list of them, so reading all of an element with 30,000 attributes takes seconds (quadratic)."""
+    element's list of them, so reading all of an element with 30,000 attributes takes seconds (quadratic). What the
+    edits replaced is kept too, so that they can be undone (:meth:`XmlDocument.edits`)."""
 
     children: list[etree._Element]
     attributes: dict[str, str | None] = attrs.field(factory=dict)  # name -> the value set, or None: removed
-    text_replaced: bool = False
+    text: tuple[str, bool] | None = None  # the content set by set_text, and whether as CDATA
+    replaced: dict[str, str | None] = attrs.field(factory=dict)  # name -> the value before the first edit, or None: absent
+    attribute_order: list[str] | None = None  # the attributes' names before the first removal: put back in this order
+    nodes: list[etree._Element] | None = None  # every child node (comments too) before the first child edit
 
 
 class XmlDocument:
@@ -90,6 +95,10 @@ class XmlDocument:
         self._spans: _Spans | None = None
         self._starts: list[int] | None = None
         self._fork_of: XmlDocument | None = None
+        #: Whether other threads may read this document (game.read_game's cache hands it to all): its edits are then
+        #: made in a fork, never in it (:meth:`edits`).
+        self.shared = False
+        self._editing = False
 
     @classmethod
     def read(cls, path: Path | str) -> XmlDocument:
@@ -108,7 +117,47 @@ class XmlDocument:
         twin._spans = None
         twin._starts = None
         twin._fork_of = self  # the tags' places are borrowed from here at the first edit, if there is one
+        twin.shared, twin._editing = False, False
         return twin
+
+    @contextlib.contextmanager
+    def edits(self) -> Iterator[XmlDocument]:
+        """The document to make edits in and write from, for the duration of the ``with``: this unedited document
+        itself, every edit undone at the end (the tree is as parsed again, element for element), or a :meth:`fork`
+        of it when it is :attr:`shared`, whose readers in other threads must never see an edit. Copying the tree
+        for every write was 0.70x lxml's parse of WW2v3-1942 in instructions (issue 45 item 6); the tags' places are
+        located once, before the first edit, and serve every later write."""
+        if self.shared:
+            yield self.fork()
+            return
+        if self._touched or self._editing:
+            raise RuntimeError("only an unedited document can be edited and undone")
+        self.spans()
+        self._editing = True
+        try:
+            yield self
+        finally:
+            self._undo()
+            self._editing = False
+
+    def _undo(self) -> None:
+        """Every edit since the document was read undone: each touched element's attributes and child nodes as they
+        were (the same element objects, so what readers hold stays in the tree); a new element leaves with its parent's
+        children put back."""
+        for element, touched in self._touched.items():
+            if touched.nodes is not None:
+                element[:] = touched.nodes
+            for name, value in touched.replaced.items():
+                if value is None:
+                    element.attrib.pop(name, None)
+                else:
+                    element.set(name, value)
+            if touched.attribute_order is not None:
+                values = [(name, element.get(name)) for name in touched.attribute_order]
+                element.attrib.clear()
+                for name, value in values:
+                    element.set(name, value)
+        self._touched, self._dirty_paths, self._dirty_children = {}, set(), {}
 
     # -- edits -----------------------------------------------------------
 
@@ -117,19 +166,26 @@ class XmlDocument:
         return bool(self._touched)
 
     def set_attribute(self, element: etree._Element, name: str, value: str) -> None:
-        if element.get(name) == value:
+        old = element.get(name)
+        if old == value:
             return
-        self._touch(element).attributes[name] = value
+        touched = self._touch(element)
+        touched.replaced.setdefault(name, old)
+        touched.attributes[name] = value
         element.set(name, value)
 
     def remove_attribute(self, element: etree._Element, name: str) -> None:
         if name in element.attrib:
-            self._touch(element).attributes[name] = None
+            touched = self._touch(element)
+            if touched.attribute_order is None:
+                touched.attribute_order = list(attributes_of(element))
+            touched.replaced.setdefault(name, element.get(name))
+            touched.attributes[name] = None
             del element.attrib[name]
 
     def append(self, parent: etree._Element, child: etree._Element) -> etree._Element:
         """Add ``child`` as the last element of ``parent``."""
-        self._touch(parent)
+        self._touch_children(parent)
         parent.append(child)
         return child
 
@@ -137,22 +193,23 @@ class XmlDocument:
         """Add ``child`` right after ``anchor``, as its sibling."""
         parent = anchor.getparent()
         assert parent is not None, "cannot insert a sibling of the root element"
-        self._touch(parent)
+        self._touch_children(parent)
         anchor.addnext(child)
         return child
 
     def remove(self, element: etree._Element) -> None:
         parent = element.getparent()
         assert parent is not None, "cannot remove the root element"
-        self._touch(parent)
+        self._touch_children(parent)
         parent.remove(element)
 
     def set_text(self, element: etree._Element, text: str, *, cdata: bool = False) -> None:
-        """Replace everything inside ``element`` with ``text``."""
+        """Replace everything inside ``element`` with ``text`` in what :meth:`to_bytes` writes. The tree keeps the
+        text it was read with: nothing reads an element's text back after setting it, and text (CDATA or not, in
+        how many nodes) could not be put back as it was read."""
         if len(element):
             raise ValueError(f"<{element.tag}> has child elements; set_text would drop them")
-        self._touch(element).text_replaced = True
-        element.text = etree.CDATA(text) if cdata else text
+        self._touch(element).text = (text, cdata)
 
     def _touch(self, element: etree._Element) -> _Touched:
         touched = self._touched.get(element)
@@ -164,6 +221,12 @@ class XmlDocument:
             touched = _Touched(list(element.iterchildren(etree.Element)))
             self._touched[element] = touched
         return touched
+
+    def _touch_children(self, parent: etree._Element) -> None:
+        """Touch ``parent`` before a child is added or removed, keeping its child nodes as they were first."""
+        touched = self._touch(parent)
+        if touched.nodes is None:
+            touched.nodes = list(parent)
 
     # -- writing ---------------------------------------------------------
 
@@ -205,11 +268,11 @@ class XmlDocument:
         start_tag = self.original[span.start : span.start_tag_end]
         if touched is not None and touched.attributes:
             start_tag = _rewrite_start_tag(start_tag, touched.attributes, self.encoding)
-        if touched is not None and touched.text_replaced:
+        if touched is not None and touched.text is not None:
             if start_tag.endswith(b"/>"):
                 start_tag = start_tag[:-2].rstrip() + b">"
             out += start_tag
-            out += _serialize_content(element, self.encoding)
+            out += _serialize_content(_with_text(element, *touched.text), self.encoding)
             out += f"</{element.tag}>".encode(self.encoding)
             return
         current = list(element.iterchildren(etree.Element))
@@ -470,6 +533,13 @@ def _serialize_content(element: etree._Element, encoding: str) -> bytes:
     if full.endswith(b"/>"):
         return b""
     return full[full.index(b">") + 1 : full.rindex(b"</")]
+
+
+def _with_text(element: etree._Element, text: str, cdata: bool) -> etree._Element:
+    """A copy of ``element`` whose text is ``text`` (its comments and PIs kept, as lxml's ``.text =`` keeps them)."""
+    copied = copy.deepcopy(element)
+    copied.text = etree.CDATA(text) if cdata else text
+    return copied
 
 
 def _serialize_new(element: etree._Element, indent: bytes, unit: bytes, encoding: str) -> bytes:
