@@ -36,6 +36,7 @@ _START_TAG = re.compile(rb"""<[^!?/][^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>""")
 _SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
 _START_TAG_OPEN = re.compile(rb"<(?![!?/])")  # a "<" beginning neither a comment, CDATA, a PI, a DOCTYPE nor an end tag
 _ELEMENT_COUNT = etree.XPath("count(//*)")
+_MATCH_START = re.Match.start
 _END_TAG_OR_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*>", re.DOTALL)
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _INDENT = re.compile(rb"\n([ \t]*)$")
@@ -429,7 +430,7 @@ def _element_starts(data: bytes, elements: int) -> list[int]:
     ``<`` inside a comment, CDATA section or PI: commented-out XML, HTML notes) are those struck out. Matching every
     tag whole and pairing them in Python took longer than lxml's parse of the file, and splitting the file at every
     ``<`` and telling the pieces apart in Python nearly half of it (issue 45 item 6)."""
-    starts = [found.start() for found in _START_TAG_OPEN.finditer(data)]
+    starts = list(map(_MATCH_START, _START_TAG_OPEN.finditer(data)))  # each match's start read in C, not a Python loop: half the time
     if len(starts) != elements:
         for skipped in _SKIPPED.finditer(data):
             del starts[bisect.bisect_right(starts, skipped.start()) : bisect.bisect_left(starts, skipped.end())]
