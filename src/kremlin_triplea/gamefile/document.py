@@ -33,7 +33,8 @@ from kremlin_triplea.gamefile.safe import parse_xml, read_bytes
 # A start tag, matched attribute by attribute: a quoted value may hold ">". What is skipped looking for markup:
 # comments, CDATA sections and processing instructions (a "<" inside them begins nothing).
 _START_TAG = re.compile(rb"""<[^!?/][^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>""")
-_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+_SKIPPED_OPEN = re.compile(rb"<(?:!--|!\[CDATA\[|\?)")
+_SKIPPED_CLOSE = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
 _START_TAG_OPEN = re.compile(rb"<(?![!?/])")  # a "<" beginning neither a comment, CDATA, a PI, a DOCTYPE nor an end tag
 _ELEMENT_COUNT = etree.XPath("count(//*)")
 _MATCH_START = re.Match.start
@@ -178,8 +179,9 @@ class XmlDocument:
     def remove_attribute(self, element: etree._Element, name: str) -> None:
         if name in element.attrib:
             touched = self._touch(element)
-            if touched.attribute_order is None:
-                touched.attribute_order = list(attributes_of(element))
+            if touched.attribute_order is None:  # the order read: less any attribute added since (none was removed)
+                added = {added for added, value in touched.replaced.items() if value is None}
+                touched.attribute_order = [name for name in attributes_of(element) if name not in added]
             touched.replaced.setdefault(name, element.get(name))
             touched.attributes[name] = None
             del element.attrib[name]
@@ -432,9 +434,27 @@ def _element_starts(data: bytes, elements: int) -> list[int]:
     ``<`` and telling the pieces apart in Python nearly half of it (issue 45 item 6)."""
     starts = list(map(_MATCH_START, _START_TAG_OPEN.finditer(data)))  # each match's start read in C, not a Python loop: half the time
     if len(starts) != elements:
-        for skipped in _SKIPPED.finditer(data):
-            del starts[bisect.bisect_right(starts, skipped.start()) : bisect.bisect_left(starts, skipped.end())]
+        for start, end in _skipped(data):
+            del starts[bisect.bisect_right(starts, start) : bisect.bisect_left(starts, end)]
     return starts
+
+
+def _skipped(data: bytes) -> Iterator[tuple[int, int]]:
+    """Where each comment, CDATA section and processing instruction begins and ends, in order: each opening found by a
+    regular expression, its end by ``bytes.find``, the run after the end searched next. One expression matching them
+    whole (``<!--.*?-->|...``) was most of locating the tags of a file with HTML notes (WW2v3-1942: 0.5x lxml's
+    parse in instructions); an opening without its end is not one, as it was not a match of that expression."""
+    position = 0
+    while True:
+        opening = _SKIPPED_OPEN.search(data, position)
+        if opening is None:
+            return
+        end = data.find(_SKIPPED_CLOSE[opening.group()], opening.end())
+        if end < 0:
+            position = opening.start() + 1
+            continue
+        position = end + len(_SKIPPED_CLOSE[opening.group()])
+        yield opening.start(), position
 
 
 class _Spans:
