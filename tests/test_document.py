@@ -216,14 +216,25 @@ def test_edits_made_in_the_document_itself_write_as_a_fork_and_are_undone(first:
         assert not document.modified and document.to_bytes() == BASE.original
 
 
-def test_a_shared_document_is_edited_in_a_fork() -> None:
-    """Other threads read a shared document (game.read_game's cache): its edits are made in a fork, never in it."""
+def test_a_shared_document_is_edited_in_a_fork_copied_once_and_lent_to_one_write_at_a_time() -> None:
+    """Other threads read a shared document (game.read_game's cache): its edits are made in a fork, never in it. The
+    fork's edits are undone and the fork lent to the next write, so the tree is not copied at every write (issue 45
+    item 6); a write while another has it gets a fork of its own."""
     document = XmlDocument(BASE.original, source="t")
     document.shared = True
-    with document.edits() as edited:
-        assert edited is not document
-        edited.set_attribute(next(edited.root.iter("unitPlacement")), "quantity", "9")
-        assert not document.modified and next(document.root.iter("unitPlacement")).get("quantity") != "9"
+    forks = []
+    for quantity in ("9", "8"):
+        with document.edits() as edited:
+            forks.append(edited)
+            assert edited is not document
+            edited.set_attribute(next(edited.root.iter("unitPlacement")), "quantity", quantity)
+            fresh = XmlDocument(BASE.original, source="t")
+            fresh.set_attribute(next(fresh.root.iter("unitPlacement")), "quantity", quantity)
+            assert edited.to_bytes() == fresh.to_bytes()
+            assert not document.modified and next(document.root.iter("unitPlacement")).get("quantity") not in ("9", "8")
+            with document.edits() as meanwhile:
+                assert meanwhile is not edited and next(meanwhile.root.iter("unitPlacement")).get("quantity") not in ("9", "8")
+    assert forks[0] is forks[1] and not forks[0].modified
 
 
 def test_whitespace_characters_in_attribute_values_survive() -> None:

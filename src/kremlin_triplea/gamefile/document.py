@@ -20,6 +20,7 @@ import contextlib
 import copy
 import itertools
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, NoReturn
@@ -101,6 +102,10 @@ class XmlDocument:
         #: made in a fork, never in it (:meth:`edits`).
         self.shared = False
         self._editing = False
+        # A shared document's fork, its edits undone, lent to the next write (one at a time): the copy of the tree and
+        # the places of its tags made once, not at every write.
+        self._spare: XmlDocument | None = None
+        self._spare_lock = threading.Lock()
 
     @classmethod
     def read(cls, path: Path | str) -> XmlDocument:
@@ -120,17 +125,29 @@ class XmlDocument:
         twin._starts = None
         twin._fork_of = self  # the tags' places are borrowed from here at the first edit, if there is one
         twin.shared, twin._editing = False, False
+        twin._spare, twin._spare_lock = None, threading.Lock()
         return twin
 
     @contextlib.contextmanager
     def edits(self) -> Iterator[XmlDocument]:
         """The document to make edits in and write from, for the duration of the ``with``: this unedited document
         itself, every edit undone at the end (the tree is as parsed again, element for element), or a :meth:`fork`
-        of it when it is :attr:`shared`, whose readers in other threads must never see an edit. Copying the tree
+        of it when it is :attr:`shared`, whose readers in other threads must never see an edit: the fork's edits are
+        undone in turn and the fork lent to the next write, or made anew when another write has it. Copying the tree
         for every write was 0.70x lxml's parse of WW2v3-1942 in instructions (issue 45 item 6); the tags' places are
         located once, before the first edit, and serve every later write."""
         if self.shared:
-            yield self.fork()
+            with self._spare_lock:
+                fork, self._spare = self._spare, None
+            if fork is None:
+                fork = self.fork()
+            try:
+                with fork.edits() as edited:
+                    yield edited
+            finally:
+                if not fork._editing and not fork._touched:  # its edits undone (or none made): lent to the next write
+                    with self._spare_lock:
+                        self._spare = fork
             return
         if self._touched or self._editing:
             raise RuntimeError("only an unedited document can be edited and undone")
