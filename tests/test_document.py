@@ -75,6 +75,15 @@ def test_removed_element_takes_its_line_and_new_one_copies_indentation() -> None
     assert document.to_bytes() == b"<game>\n    <b/>\n    <!-- c -->\n    <d/>\n</game>"
 
 
+def test_a_removed_section_with_children_takes_its_lines() -> None:
+    # The places of a section's elements are numbered when first asked for (issue 45 item 6): a section removed
+    # whole is located from its own elements, numbered after it left the tree.
+    data = b"<game>\n    <a>\n        <b/>\n        <c>x</c>\n    </a>\n    <d/>\n</game>"
+    document = XmlDocument(data, source="t")
+    document.remove(document.root[0])
+    assert document.to_bytes() == b"<game>\n    <d/>\n</game>"
+
+
 def test_self_closing_parent_opens_up_for_a_new_child() -> None:
     data = b"<game>\n  <list/>\n</game>"
     document = XmlDocument(data, source="t")

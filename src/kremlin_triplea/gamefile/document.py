@@ -38,6 +38,7 @@ _SKIPPED_OPEN = re.compile(rb"<(?:!--|!\[CDATA\[|\?)")
 _SKIPPED_CLOSE = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
 _START_TAG_OPEN = re.compile(rb"<(?![!?/])")  # a "<" beginning neither a comment, CDATA, a PI, a DOCTYPE nor an end tag
 _ELEMENT_COUNT = etree.XPath("count(//*)")
+_DESCENDANT_COUNT = etree.XPath("count(descendant::*)")
 _MATCH_START = re.Match.start
 _END_TAG_OR_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*>", re.DOTALL)
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
@@ -484,12 +485,38 @@ class _Spans:
     edit touched has its original children still."""
 
     def __init__(self, data: bytes, root: etree._Element, starts: list[int], *, source: str) -> None:
-        self._data, self._starts, self._source = data, starts, source
-        # lxml's own walk in document order, numbered in C: the only pass over the elements.
-        self._place: dict[etree._Element, int] = dict(zip(root.iter(etree.Element), itertools.count()))
+        self._data, self._starts, self._source, self._root = data, starts, source, root
+        self._place: dict[etree._Element, int] = {root: 0}
+        # Each of the root's child elements (the game's sections) -> its place; the places of the elements inside one
+        # are numbered when the first of them is asked for, by lxml's own walk in document order numbered in C. A write
+        # asks for a few sections' elements (WW2v3-1942's three changes: two sections of twelve); numbering all of
+        # them was 0.18x lxml's parse in instructions (issue 45 item 6). A section is asked for before its first edit
+        # (:meth:`XmlDocument._touch`), and one no edit touched holds its original elements still.
+        self._unnumbered: set[etree._Element] = set()
+        place = 1
+        for section in root.iterchildren(etree.Element):
+            self._place[section] = place
+            self._unnumbered.add(section)
+            place += 1 + int(_DESCENDANT_COUNT(section))
         self._found: dict[etree._Element, Span] = {}
-        if len(self._place) != len(starts):
+        if place != len(starts):
             self._unmatched()
+
+    def _place_of(self, element: etree._Element) -> int | None:
+        """The element's place in document order; None for one added since (or not in the tree). An element removed
+        since from a section was numbered before: removing it touched its parent, which asked for its section."""
+        place = self._place.get(element)
+        if place is None:
+            ancestors = list(element.iterancestors())
+            top = ancestors[-1] if ancestors else None
+            # Its section: the root's child it is in, or the section it is in that was removed since, unedited inside.
+            section = ancestors[-2] if top is self._root and len(ancestors) > 1 else top
+            if section not in self._unnumbered:
+                return None  # not in the tree, or in a section numbered already (so added since), or in one added since
+            self._unnumbered.discard(section)
+            self._place.update(zip(section.iter(etree.Element), itertools.count(self._place[section])))
+            place = self._place.get(element)
+        return place
 
     def _unmatched(self) -> NoReturn:
         raise InputError(
@@ -500,7 +527,10 @@ class _Spans:
     def __getitem__(self, element: etree._Element) -> Span:
         span = self._found.get(element)
         if span is None:
-            start = self._starts[self._place[element]]
+            place = self._place_of(element)
+            if place is None:
+                raise KeyError(element)
+            start = self._starts[place]
             tag = _START_TAG.match(self._data, start)
             if tag is None:
                 self._unmatched()
@@ -525,7 +555,7 @@ class _Spans:
             position = found.end()
 
     def __contains__(self, element: object) -> bool:
-        return element in self._place
+        return isinstance(element, etree._Element) and self._place_of(element) is not None
 
 
 def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:
