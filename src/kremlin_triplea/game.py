@@ -57,7 +57,8 @@ class Game:
         return self._board
 
     def copy(self) -> Game:
-        """The same file with a copy of the current position (the XML is shared: it is never edited in place)."""
+        """The same file with a copy of the current position (the XML is shared: a write's edits in it are undone
+        before the write returns, and a shared one is written in a fork: :meth:`XmlDocument.edits`)."""
         twin = Game.__new__(Game)
         # A position nobody has asked for is the file's: the twin makes its own copy when first asked, so reading a
         # game (a copy of the one kept, load()) copies no board it does not use.
@@ -155,7 +156,8 @@ def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
 #: The games read lately, by path and bytes. A game is read again and again in one process (the draft room at
 #: each draft, the matrix for each ruleset, the tests): its file is read each time, so an edited file is parsed
 #: anew, but the same bytes are parsed once. Each caller gets its own copy of the position (:meth:`Game.copy`;
-#: the XML is shared, and never edited in place: writing works on a fork of it).
+#: the XML is shared between threads, and never edited: writing works on a fork of it, made once and lent to one
+#: write at a time).
 _GAMES_READ: Kept[Game] = Kept(4)  # a big game's parsed tree is tens of megabytes
 
 

@@ -10,6 +10,10 @@ element is indented like its neighbours, a removed element takes its own line
 with it. Comments, attribute order and quoting, CDATA, character references,
 the prolog and the DOCTYPE therefore survive any edit that does not concern
 them, and a document with no edits is written back byte for byte.
+
+A write makes its edits inside :meth:`XmlDocument.edits`, which undoes them at
+the end (or, for a document other threads read, makes them in a fork): the tree
+is never copied for a write of a document nobody shares.
 """
 
 from __future__ import annotations
