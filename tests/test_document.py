@@ -382,3 +382,24 @@ def test_comments_cdata_and_instructions_are_found_where_the_expression_finds_th
     from kremlin_triplea.gamefile.document import _skipped
 
     assert list(_skipped(data)) == [(found.start(), found.end()) for found in _SKIPPED_AS_READ.finditer(data)]
+
+
+def test_a_shared_document_and_its_spare_fork_are_freed_without_the_garbage_collector() -> None:
+    """A shared document keeps the fork it lends to writes (issue 45 item 6); the fork does not keep it back, so a
+    game the cache lets go of frees its two trees at once, not at the collector's next full pass."""
+    import gc
+    import weakref
+
+    document = XmlDocument(BASE.original, source="t")
+    document.shared = True
+    with document.edits() as edited:
+        edited.set_attribute(next(edited.root.iter("unitPlacement")), "quantity", "9")
+    trees = [weakref.ref(document), weakref.ref(document._spare)]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del document, edited
+        assert [tree() for tree in trees] == [None, None]
+    finally:
+        if enabled:
+            gc.enable()

@@ -279,7 +279,9 @@ class XmlDocument:
         original's, so it borrows them."""
         if self._starts is None:
             if self._fork_of is not None:
-                self._starts = self._fork_of.element_starts()
+                # Let go of the original once borrowed: a shared document keeps its spare fork (edits), and a fork
+                # keeping its original back would make the pair a cycle that only the garbage collector frees.
+                self._starts, self._fork_of = self._fork_of.element_starts(), None
             else:
                 self._starts = _element_starts(self.original, int(_ELEMENT_COUNT(self.root)))
         return self._starts
