@@ -107,9 +107,11 @@ class XmlDocument:
         #: made in a fork, never in it (:meth:`edits`).
         self.shared = False
         self._editing = False
-        # A shared document's fork, its edits undone, lent to the next write (one at a time): the copy of the tree and
-        # the places of its tags made once, not at every write.
-        self._spare: XmlDocument | None = None
+        # A shared document's fork, its edits undone, lent to the next write (one at a time) in the thread that made it,
+        # by that thread's id: the copy of the tree and the places of its tags made once, not at every write. Only
+        # there: lxml gives a copy the names dictionary of the thread that made it, and an edit adding a name adds it
+        # to that dictionary, which libxml2 does not guard against that thread's own parsing meanwhile.
+        self._spare: tuple[int, XmlDocument] | None = None
         self._spare_lock = threading.Lock()
 
     @classmethod
@@ -138,21 +140,24 @@ class XmlDocument:
         """The document to make edits in and write from, for the duration of the ``with``: this unedited document
         itself, every edit undone at the end (the tree is as parsed again, element for element), or a :meth:`fork`
         of it when it is :attr:`shared`, whose readers in other threads must never see an edit: the fork's edits are
-        undone in turn and the fork lent to the next write, or made anew when another write has it. Copying the tree
+        undone in turn and the fork lent to the thread's next write, or made anew when another write has it or the
+        write is another thread's. Copying the tree
         for every write was 0.70x lxml's parse of WW2v3-1942 in instructions (issue 45 item 6); the tags' places are
         located once, before the first edit, and serve every later write."""
         if self.shared:
+            thread = threading.get_ident()
             with self._spare_lock:
-                fork, self._spare = self._spare, None
-            if fork is None:
-                fork = self.fork()
+                spare = self._spare
+                if spare is not None and spare[0] == thread:
+                    self._spare = None
+            fork = spare[1] if spare is not None and spare[0] == thread else self.fork()
             try:
                 with fork.edits() as edited:
                     yield edited
             finally:
                 if not fork._editing and not fork._touched:  # its edits undone (or none made): lent to the next write
                     with self._spare_lock:
-                        self._spare = fork
+                        self._spare = (thread, fork)
             return
         if self._touched or self._editing:
             raise RuntimeError("only an unedited document can be edited and undone")
