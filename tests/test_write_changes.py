@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea import load
+from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 from kremlin_triplea.gamefile.tripleaxml import GameXml
@@ -253,3 +254,22 @@ def test_every_way_of_reading_a_game_gives_the_same_board_and_after_the_same_cha
     plain = GameXml(XmlDocument(path.read_bytes(), source=str(path)))
     write_board(plain, fresh.initial, fresh.board)
     assert fresh.to_bytes() == kept.to_bytes() == plain.document.to_bytes() != fresh.document.original
+
+
+def test_a_write_refused_half_way_leaves_the_game_file_as_read() -> None:
+    """A game read without the cache writes in its own tree and undoes the edits (issue 45 item 6): a write refused
+    after some of its edits (a count beyond TripleA's Java int, refused when written) undoes them too, so the next
+    write is what the game read afresh writes, and the tree is the parsed one."""
+    from lxml import etree
+
+    game = Game(XmlDocument.read(AA50_1941))
+    parsed = etree.tostring(game.document.root)
+    game.board.push_all([SetOwner("Archangel", "Germans"), SetPUs("Russians", 30), PlaceUnits("Finland", "Germans", "infantry", 2**31)])
+    with pytest.raises(InputError, match="beyond TripleA's limit"):
+        game.to_bytes()
+    assert etree.tostring(game.document.root) == parsed and not game.document.modified
+    game.reset()
+    game.board.push_all([SetOwner("Archangel", "Germans"), PlaceUnits("Finland", "Germans", "infantry", 3)])
+    fresh = Game(XmlDocument.read(AA50_1941))
+    fresh.board.push_all([SetOwner("Archangel", "Germans"), PlaceUnits("Finland", "Germans", "infantry", 3)])
+    assert game.to_bytes() == fresh.to_bytes() != fresh.document.original

@@ -57,7 +57,8 @@ class Game:
         return self._board
 
     def copy(self) -> Game:
-        """The same file with a copy of the current position (the XML is shared: it is never edited in place)."""
+        """The same file with a copy of the current position (the XML is shared: a write's edits in it are undone
+        before the write returns, and a shared one is written in a fork: :meth:`XmlDocument.edits`)."""
         twin = Game.__new__(Game)
         # A position nobody has asked for is the file's: the twin makes its own copy when first asked, so reading a
         # game (a copy of the one kept, load()) copies no board it does not use.
@@ -89,15 +90,15 @@ class Game:
     def to_bytes(self, board: Board | None = None) -> bytes:
         """The game file with the position written in (``board``, default the game's own).
 
-        Works on a fresh copy of the original document each time, so calling
-        it twice, or after more changes, always reflects the current board.
+        Edits the document and undoes the edits (or edits a fork of a shared one: :meth:`XmlDocument.edits`), so
+        calling it twice, or after more changes, always reflects the current board.
         """
         if (board is None or board is self._board) and not self.board.changes:
             # The game's own position with nothing pushed is the file's (it changes only by push): its bytes.
             return self.document.to_bytes()
-        xml = GameXml(self.document.fork())
-        write_board(xml, self._initial, board if board is not None else self.board)
-        return xml.document.to_bytes()
+        with self.document.edits() as document:
+            write_board(GameXml(document), self._initial, board if board is not None else self.board)
+            return document.to_bytes()
 
     def map_folder(self, maps_dir: Path | str) -> MapFolder:
         """The installed map this game belongs to: the one holding its base file, else the one its ``mapName`` names."""
@@ -155,11 +156,18 @@ def load(game: str | Path, *, maps_dir: Path | str | None = None) -> Game:
 #: The games read lately, by path and bytes. A game is read again and again in one process (the draft room at
 #: each draft, the matrix for each ruleset, the tests): its file is read each time, so an edited file is parsed
 #: anew, but the same bytes are parsed once. Each caller gets its own copy of the position (:meth:`Game.copy`;
-#: the XML is shared, and never edited in place: writing works on a fork of it).
+#: the XML is shared between threads, and never edited: writing works on a fork of it, made once and lent to one
+#: write at a time).
 _GAMES_READ: Kept[Game] = Kept(4)  # a big game's parsed tree is tens of megabytes
 
 
 def read_game(path: Path | str) -> Game:
     """The game in the file at ``path``: its own position, at the file's."""
     source, data = str(path), read_bytes(Path(path))
-    return _GAMES_READ.get((source, data), lambda: Game(XmlDocument(data, source=source))).copy()
+    return _GAMES_READ.get((source, data), lambda: Game(_shared(XmlDocument(data, source=source)))).copy()
+
+
+def _shared(document: XmlDocument) -> XmlDocument:
+    """``document``, marked as read by other threads: every write works on a fork of it."""
+    document.shared = True
+    return document

@@ -10,16 +10,22 @@ element is indented like its neighbours, a removed element takes its own line
 with it. Comments, attribute order and quoting, CDATA, character references,
 the prolog and the DOCTYPE therefore survive any edit that does not concern
 them, and a document with no edits is written back byte for byte.
+
+A write makes its edits inside :meth:`XmlDocument.edits`, which undoes them at
+the end (or, for a document other threads read, makes them in a fork): the tree
+is never copied for a write of a document nobody shares.
 """
 
 from __future__ import annotations
 
 import bisect
 import codecs
+import contextlib
 import copy
 import itertools
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, NoReturn
 
@@ -32,9 +38,12 @@ from kremlin_triplea.gamefile.safe import parse_xml, read_bytes
 # A start tag, matched attribute by attribute: a quoted value may hold ">". What is skipped looking for markup:
 # comments, CDATA sections and processing instructions (a "<" inside them begins nothing).
 _START_TAG = re.compile(rb"""<[^!?/][^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>""")
-_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>", re.DOTALL)
+_SKIPPED_OPEN = re.compile(rb"<(?:!--|!\[CDATA\[|\?)")
+_SKIPPED_CLOSE = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
 _START_TAG_OPEN = re.compile(rb"<(?![!?/])")  # a "<" beginning neither a comment, CDATA, a PI, a DOCTYPE nor an end tag
 _ELEMENT_COUNT = etree.XPath("count(//*)")
+_DESCENDANT_COUNT = etree.XPath("count(descendant::*)")
+_MATCH_START = re.Match.start
 _END_TAG_OR_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*>", re.DOTALL)
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _INDENT = re.compile(rb"\n([ \t]*)$")
@@ -60,11 +69,15 @@ class _Touched:
     """What an element was before the first edit that touched it, and the attributes edited since.
 
     The edits are kept rather than the element's attributes read back: lxml finds an attribute by walking the
-    element's list of them, so reading all of an element with 30,000 attributes takes seconds (quadratic)."""
+    element's list of them, so reading all of an element with 30,000 attributes takes seconds (quadratic). What the
+    edits replaced is kept too, so that they can be undone (:meth:`XmlDocument.edits`)."""
 
     children: list[etree._Element]
     attributes: dict[str, str | None] = attrs.field(factory=dict)  # name -> the value set, or None: removed
-    text_replaced: bool = False
+    text: tuple[str, bool] | None = None  # the content set by set_text, and whether as CDATA
+    replaced: dict[str, str | None] = attrs.field(factory=dict)  # name -> the value before the first edit, or None: absent
+    attribute_order: list[str] | None = None  # the attributes' names before the first removal: put back in this order
+    nodes: list[etree._Element] | None = None  # every child node (comments too) before the first child edit
 
 
 class XmlDocument:
@@ -90,6 +103,16 @@ class XmlDocument:
         self._spans: _Spans | None = None
         self._starts: list[int] | None = None
         self._fork_of: XmlDocument | None = None
+        #: Whether other threads may read this document (game.read_game's cache hands it to all): its edits are then
+        #: made in a fork, never in it (:meth:`edits`).
+        self.shared = False
+        self._editing = False
+        # A shared document's fork, its edits undone, lent to the next write (one at a time) in the thread that made it,
+        # by that thread's id: the copy of the tree and the places of its tags made once, not at every write. Only
+        # there: lxml gives a copy the names dictionary of the thread that made it, and an edit adding a name adds it
+        # to that dictionary, which libxml2 does not guard against that thread's own parsing meanwhile.
+        self._spare: tuple[int, XmlDocument] | None = None
+        self._spare_lock = threading.Lock()
 
     @classmethod
     def read(cls, path: Path | str) -> XmlDocument:
@@ -108,7 +131,62 @@ class XmlDocument:
         twin._spans = None
         twin._starts = None
         twin._fork_of = self  # the tags' places are borrowed from here at the first edit, if there is one
+        twin.shared, twin._editing = False, False
+        twin._spare, twin._spare_lock = None, threading.Lock()
         return twin
+
+    @contextlib.contextmanager
+    def edits(self) -> Iterator[XmlDocument]:
+        """The document to make edits in and write from, for the duration of the ``with``: this unedited document
+        itself, every edit undone at the end (the tree is as parsed again, element for element), or a :meth:`fork`
+        of it when it is :attr:`shared`, whose readers in other threads must never see an edit: the fork's edits are
+        undone in turn and the fork lent to the thread's next write, or made anew when another write has it or the
+        write is another thread's. Copying the tree
+        for every write was 0.70x lxml's parse of WW2v3-1942 in instructions (issue 45 item 6); the tags' places are
+        located once, before the first edit, and serve every later write."""
+        if self.shared:
+            thread = threading.get_ident()
+            with self._spare_lock:
+                spare = self._spare
+                if spare is not None and spare[0] == thread:
+                    self._spare = None
+            fork = spare[1] if spare is not None and spare[0] == thread else self.fork()
+            try:
+                with fork.edits() as edited:
+                    yield edited
+            finally:
+                if not fork._editing and not fork._touched:  # its edits undone (or none made): lent to the next write
+                    with self._spare_lock:
+                        self._spare = (thread, fork)
+            return
+        if self._touched or self._editing:
+            raise RuntimeError("only an unedited document can be edited and undone")
+        self.spans()
+        self._editing = True
+        try:
+            yield self
+        finally:
+            self._undo()
+            self._editing = False
+
+    def _undo(self) -> None:
+        """Every edit since the document was read undone: each touched element's attributes and child nodes as they
+        were (the same element objects, so what readers hold stays in the tree); a new element leaves with its parent's
+        children put back."""
+        for element, touched in self._touched.items():
+            if touched.nodes is not None:
+                element[:] = touched.nodes
+            for name, value in touched.replaced.items():
+                if value is None:
+                    element.attrib.pop(name, None)
+                else:
+                    element.set(name, value)
+            if touched.attribute_order is not None:
+                values = [(name, element.get(name)) for name in touched.attribute_order]
+                element.attrib.clear()
+                for name, value in values:
+                    element.set(name, value)
+        self._touched, self._dirty_paths, self._dirty_children = {}, set(), {}
 
     # -- edits -----------------------------------------------------------
 
@@ -117,19 +195,27 @@ class XmlDocument:
         return bool(self._touched)
 
     def set_attribute(self, element: etree._Element, name: str, value: str) -> None:
-        if element.get(name) == value:
+        old = element.get(name)
+        if old == value:
             return
-        self._touch(element).attributes[name] = value
+        touched = self._touch(element)
+        touched.replaced.setdefault(name, old)
+        touched.attributes[name] = value
         element.set(name, value)
 
     def remove_attribute(self, element: etree._Element, name: str) -> None:
         if name in element.attrib:
-            self._touch(element).attributes[name] = None
+            touched = self._touch(element)
+            if touched.attribute_order is None:  # the order read: less any attribute added since (none was removed)
+                added = {added for added, value in touched.replaced.items() if value is None}
+                touched.attribute_order = [name for name in attributes_of(element) if name not in added]
+            touched.replaced.setdefault(name, element.get(name))
+            touched.attributes[name] = None
             del element.attrib[name]
 
     def append(self, parent: etree._Element, child: etree._Element) -> etree._Element:
         """Add ``child`` as the last element of ``parent``."""
-        self._touch(parent)
+        self._touch_children(parent)
         parent.append(child)
         return child
 
@@ -137,22 +223,23 @@ class XmlDocument:
         """Add ``child`` right after ``anchor``, as its sibling."""
         parent = anchor.getparent()
         assert parent is not None, "cannot insert a sibling of the root element"
-        self._touch(parent)
+        self._touch_children(parent)
         anchor.addnext(child)
         return child
 
     def remove(self, element: etree._Element) -> None:
         parent = element.getparent()
         assert parent is not None, "cannot remove the root element"
-        self._touch(parent)
+        self._touch_children(parent)
         parent.remove(element)
 
     def set_text(self, element: etree._Element, text: str, *, cdata: bool = False) -> None:
-        """Replace everything inside ``element`` with ``text``."""
+        """Replace everything inside ``element`` with ``text`` in what :meth:`to_bytes` writes. The tree keeps the
+        text it was read with: nothing reads an element's text back after setting it, and text (CDATA or not, in
+        how many nodes) could not be put back as it was read."""
         if len(element):
             raise ValueError(f"<{element.tag}> has child elements; set_text would drop them")
-        self._touch(element).text_replaced = True
-        element.text = etree.CDATA(text) if cdata else text
+        self._touch(element).text = (text, cdata)
 
     def _touch(self, element: etree._Element) -> _Touched:
         touched = self._touched.get(element)
@@ -164,6 +251,12 @@ class XmlDocument:
             touched = _Touched(list(element.iterchildren(etree.Element)))
             self._touched[element] = touched
         return touched
+
+    def _touch_children(self, parent: etree._Element) -> None:
+        """Touch ``parent`` before a child is added or removed, keeping its child nodes as they were first."""
+        touched = self._touch(parent)
+        if touched.nodes is None:
+            touched.nodes = list(parent)
 
     # -- writing ---------------------------------------------------------
 
@@ -191,7 +284,9 @@ class XmlDocument:
         original's, so it borrows them."""
         if self._starts is None:
             if self._fork_of is not None:
-                self._starts = self._fork_of.element_starts()
+                # Let go of the original once borrowed: a shared document keeps its spare fork (edits), and a fork
+                # keeping its original back would make the pair a cycle that only the garbage collector frees.
+                self._starts, self._fork_of = self._fork_of.element_starts(), None
             else:
                 self._starts = _element_starts(self.original, int(_ELEMENT_COUNT(self.root)))
         return self._starts
@@ -205,11 +300,11 @@ class XmlDocument:
         start_tag = self.original[span.start : span.start_tag_end]
         if touched is not None and touched.attributes:
             start_tag = _rewrite_start_tag(start_tag, touched.attributes, self.encoding)
-        if touched is not None and touched.text_replaced:
+        if touched is not None and touched.text is not None:
             if start_tag.endswith(b"/>"):
                 start_tag = start_tag[:-2].rstrip() + b">"
             out += start_tag
-            out += _serialize_content(element, self.encoding)
+            out += _serialize_content(_with_text(element, *touched.text), self.encoding)
             out += f"</{element.tag}>".encode(self.encoding)
             return
         current = list(element.iterchildren(etree.Element))
@@ -366,11 +461,29 @@ def _element_starts(data: bytes, elements: int) -> list[int]:
     ``<`` inside a comment, CDATA section or PI: commented-out XML, HTML notes) are those struck out. Matching every
     tag whole and pairing them in Python took longer than lxml's parse of the file, and splitting the file at every
     ``<`` and telling the pieces apart in Python nearly half of it (issue 45 item 6)."""
-    starts = [found.start() for found in _START_TAG_OPEN.finditer(data)]
+    starts = list(map(_MATCH_START, _START_TAG_OPEN.finditer(data)))  # each match's start read in C, not a Python loop: half the time
     if len(starts) != elements:
-        for skipped in _SKIPPED.finditer(data):
-            del starts[bisect.bisect_right(starts, skipped.start()) : bisect.bisect_left(starts, skipped.end())]
+        for start, end in _skipped(data):
+            del starts[bisect.bisect_right(starts, start) : bisect.bisect_left(starts, end)]
     return starts
+
+
+def _skipped(data: bytes) -> Iterator[tuple[int, int]]:
+    """Where each comment, CDATA section and processing instruction begins and ends, in order: each opening found by a
+    regular expression, its end by ``bytes.find``, the run after the end searched next. One expression matching them
+    whole (``<!--.*?-->|...``) was most of locating the tags of a file with HTML notes (WW2v3-1942: 0.5x lxml's
+    parse in instructions); an opening without its end is not one, as it was not a match of that expression."""
+    position = 0
+    while True:
+        opening = _SKIPPED_OPEN.search(data, position)
+        if opening is None:
+            return
+        end = data.find(_SKIPPED_CLOSE[opening.group()], opening.end())
+        if end < 0:
+            position = opening.start() + 1
+            continue
+        position = end + len(_SKIPPED_CLOSE[opening.group()])
+        yield opening.start(), position
 
 
 class _Spans:
@@ -383,12 +496,38 @@ class _Spans:
     edit touched has its original children still."""
 
     def __init__(self, data: bytes, root: etree._Element, starts: list[int], *, source: str) -> None:
-        self._data, self._starts, self._source = data, starts, source
-        # lxml's own walk in document order, numbered in C: the only pass over the elements.
-        self._place: dict[etree._Element, int] = dict(zip(root.iter(etree.Element), itertools.count()))
+        self._data, self._starts, self._source, self._root = data, starts, source, root
+        self._place: dict[etree._Element, int] = {root: 0}
+        # Each of the root's child elements (the game's sections) -> its place; the places of the elements inside one
+        # are numbered when the first of them is asked for, by lxml's own walk in document order numbered in C. A write
+        # asks for a few sections' elements (WW2v3-1942's three changes: two sections of twelve); numbering all of
+        # them was 0.18x lxml's parse in instructions (issue 45 item 6). A section is asked for before its first edit
+        # (:meth:`XmlDocument._touch`), and one no edit touched holds its original elements still.
+        self._unnumbered: set[etree._Element] = set()
+        place = 1
+        for section in root.iterchildren(etree.Element):
+            self._place[section] = place
+            self._unnumbered.add(section)
+            place += 1 + int(_DESCENDANT_COUNT(section))
         self._found: dict[etree._Element, Span] = {}
-        if len(self._place) != len(starts):
+        if place != len(starts):
             self._unmatched()
+
+    def _place_of(self, element: etree._Element) -> int | None:
+        """The element's place in document order; None for one added since (or not in the tree). An element removed
+        since from a section was numbered before: removing it touched its parent, which asked for its section."""
+        place = self._place.get(element)
+        if place is None:
+            ancestors = list(element.iterancestors())
+            top = ancestors[-1] if ancestors else None
+            # Its section: the root's child it is in, or the section it is in that was removed since, unedited inside.
+            section = ancestors[-2] if top is self._root and len(ancestors) > 1 else top
+            if section not in self._unnumbered:
+                return None  # not in the tree, or in a section numbered already (so added since), or in one added since
+            self._unnumbered.discard(section)
+            self._place.update(zip(section.iter(etree.Element), itertools.count(self._place[section])))
+            place = self._place.get(element)
+        return place
 
     def _unmatched(self) -> NoReturn:
         raise InputError(
@@ -399,7 +538,10 @@ class _Spans:
     def __getitem__(self, element: etree._Element) -> Span:
         span = self._found.get(element)
         if span is None:
-            start = self._starts[self._place[element]]
+            place = self._place_of(element)
+            if place is None:
+                raise KeyError(element)
+            start = self._starts[place]
             tag = _START_TAG.match(self._data, start)
             if tag is None:
                 self._unmatched()
@@ -424,7 +566,7 @@ class _Spans:
             position = found.end()
 
     def __contains__(self, element: object) -> bool:
-        return element in self._place
+        return isinstance(element, etree._Element) and self._place_of(element) is not None
 
 
 def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:
@@ -470,6 +612,13 @@ def _serialize_content(element: etree._Element, encoding: str) -> bytes:
     if full.endswith(b"/>"):
         return b""
     return full[full.index(b">") + 1 : full.rindex(b"</")]
+
+
+def _with_text(element: etree._Element, text: str, cdata: bool) -> etree._Element:
+    """A copy of ``element`` whose text is ``text`` (its comments and PIs kept, as lxml's ``.text =`` keeps them)."""
+    copied = copy.deepcopy(element)
+    copied.text = etree.CDATA(text) if cdata else text
+    return copied
 
 
 def _serialize_new(element: etree._Element, indent: bytes, unit: bytes, encoding: str) -> bytes:
