@@ -222,7 +222,8 @@ def _set_property(ctx: ActionContext, change: Section) -> list[Planned]:
     was = f"was {old!r}" if old is not None else "not in the game before: declared"
     # A property the game gives under an older name 2.7 reads as this one (an editable one there wins over ours):
     # set to the same value, or 2.7 plays Warlords' "Battleships repair at end of round" = true over ours.
-    aliases = {k for k in ctx.board.properties if k.lower() in LEGACY_PROPERTY_NAMES.get(name, ())}
+    legacy = LEGACY_PROPERTY_NAMES.get(name, ())
+    aliases = {k for k in ctx.board.properties if k.lower() in legacy} if legacy else set()
     changes = (SetProperty(name, value), *(SetProperty(alias, value) for alias in sorted(aliases)))
     also = f"; also under its older name{'s' if len(aliases) > 1 else ''} {', '.join(map(repr, sorted(aliases)))}" if aliases else ""
     return [Planned(("property", name), value, changes, f"game option {name!r} = {value} ({was}{also})")]

@@ -273,6 +273,8 @@ def house_rule_changes(
 def _check_choices(flags: tuple[str, ...], sets: list[RuleSet], selections: tuple[HouseSelection, ...]) -> None:
     """Every choice of the draft is one a rule of its sets turns on or off (a choice no rule names changes nothing,
     and was a mistake the written game kept silent about)."""
+    if not flags:  # the matrix asks after every pick, with none
+        return
     named = {s for selection in selections for s in selection.house.choices}
     for rule_set in sets:
         for rule in rule_set.rules:
