@@ -74,6 +74,7 @@ def test_every_kind_of_option_has_its_schema_and_its_mechanism() -> None:
     assert len({kind.target_key for kind in KINDS.values()}) == len(KINDS)  # a draft's pick names its target by one key per kind
 
 
+@pytest.mark.slow
 def test_no_module_imports_another_modules_private_name() -> None:
     """A leading underscore means "this module's own": a name another module needs is made public, with a docstring."""
 
@@ -193,6 +194,7 @@ def test_no_module_carries_a_setting_in_a_context_variable() -> None:
     assert carried == []
 
 
+@pytest.mark.slow
 def test_drafts_are_driven_through_the_session_alone() -> None:
     """Issue 30: one object drives every draft (terminal, room, matrix, value, apply). Outside draft/ (which defines
     DraftRun) and session/ (which builds one per Session and pushes the steps onto it), no module constructs a

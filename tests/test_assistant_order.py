@@ -205,6 +205,7 @@ def test_the_bid_offers_triplea_bid_phase_exactly_where_the_ruleset_allows_it(tm
     assert ("TripleA's own bid phase" in script.text) == (rules.bid.positive == "declared_or_bid_phase")
 
 
+@pytest.mark.slow
 def test_on_a_map_with_a_unit_type_per_power_the_terminal_offers_each_set_and_places_the_power_s_own_units(tmp_path: Path) -> None:
     """Total World War gives each power its own transport and submarine (germanTransport, britishTransport, ...):
     option 4's sets (000 option 4: two transports, two submarines, or one of each) are offered in the rule text's

@@ -133,6 +133,7 @@ def _why_not_held(ruleset: str, rule_id: str, game: Path, folder: Path) -> str |
     return why_not_held(_rule(ruleset, rule_id), etree.parse(str(out), etree.XMLParser(huge_tree=True)).getroot(), session.names)
 
 
+@pytest.mark.slow
 def test_restricted_russia_is_claimed_only_where_russia_s_list_is_where_it_may_go(tmp_path: Path) -> None:
     """001 header 2 (kremlin-classic h2) and 002 I (kremlin-daak): "TripleA stops every Russian move out of Soviet
     territory". G40CanadianMod's Russian list is 'disallowed' (the Pacific territories Russia may not enter): it stops
@@ -143,12 +144,14 @@ def test_restricted_russia_is_claimed_only_where_russia_s_list_is_where_it_may_g
         assert _why_not_held(ruleset, rule_id, CORPUS_DIR / "kremlin.xml", tmp_path) is None
 
 
+@pytest.mark.slow
 def test_a_battleship_made_two_hit_by_the_old_is_two_hit_takes_two_hits(tmp_path: Path) -> None:
     """001 header 3 (kremlin-classic h3): 2.7's UnitAttachment reads isTwoHit="true" as hitPoints 2; WAW40's Battleship
     is written so, and the notes told the players to keep a rule the game already holds."""
     assert _why_not_held("kremlin-classic", "h3-two-hit-battleships", CORPUS_DIR / "WAW40.xml", tmp_path) is None
 
 
+@pytest.mark.slow
 def test_a_technology_granted_in_a_game_with_an_empty_technology_section_is_listed_there(tmp_path: Path) -> None:
     """002 I's Axis Advantage (kremlin-daak i-axis-advantage: Germany starts with Jet Power). WAW40 has an empty
     <technology>, so TripleA defines no technology and builds no list of its own: the techAttachment's jetPower was

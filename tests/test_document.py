@@ -368,6 +368,7 @@ def _document_with_known_starts(draw: st.DrawFn) -> tuple[bytes, list[int]]:
     return bytes(out), starts
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_document_with_known_starts())
 def test_each_element_start_is_found_where_its_tag_begins(case: tuple[bytes, list[int]]) -> None:

@@ -361,6 +361,7 @@ def test_every_rule_that_switches_on_movement_restriction_holds_only_where_its_p
         assert any(d["option"] == "movementRestrictionTerritories" and d["attachment"] == "rulesAttachment" for d in needs), rule.id
 
 
+@pytest.mark.slow
 def test_an_advantage_taking_more_pus_than_a_power_starts_with_is_refused_saying_why(drafted) -> None:
     """003's Economic Support Advantage (USSR, 5) takes 5 of the Americans' starting PUs; 1941 Global Command Decision's
     USA start with none: drawn, it was a ValueError out of the board (a traceback); now it is never drawn there, and
@@ -695,6 +696,7 @@ def test_a_territory_named_as_a_compass_part_of_a_place_is_not_taken_for_the_pla
         assert match.name is None, (game.name, match)
 
 
+@pytest.mark.slow
 def test_a_place_spelt_with_the_same_letters_or_held_by_its_side_under_another_alliance_name_is_matched() -> None:
     """Total World War's 'French Indochina', 'Cape Town' (000 D(4)'s "Capetown, South Africa", the moved victory city,
     which neighbour evidence made the Eastern South Africa beside it once the alliance check let it through), and

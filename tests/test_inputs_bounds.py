@@ -170,6 +170,7 @@ def test_a_long_name_is_found_wherever_it_stands(length: int, offset: int, gaps:
     assert found is None or found[0].startswith(f"an element's name is {length:,} characters")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.integers(0, 1_600), st.sampled_from([499, 500, 501, 999, 1_000, 1_001, 1_002, 1_003, 30_000])), max_size=8))
 def test_the_long_runs_are_every_lt_followed_by_more_than_a_names_length_without_another(gaps: list[int]) -> None:

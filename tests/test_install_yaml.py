@@ -307,6 +307,7 @@ def map_ymls(draw) -> tuple[str, list[dict]]:
     return text, games
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(map_ymls(), names)
 def test_property_install_adds_exactly_one_entry_and_changes_no_other_byte(generated: tuple[str, list[dict]], name: str) -> None:

@@ -352,6 +352,7 @@ def test_legal_says_the_option_whose_every_target_is_refused_is_not_available_an
     assert not (tmp_path / "out.xml").exists()
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.sampled_from(["Axis", "Allies"]), st.integers(0, 7), st.integers(0, 2**32 - 1))
 def test_with_a_test_kind_registered_the_legal_picks_are_exactly_the_accepted_ones(battery_ruleset: Path, first: str, depth: int, seed: int) -> None:

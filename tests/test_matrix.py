@@ -73,6 +73,7 @@ def test_house_rule_sets_apply_to_the_games_of_their_maps(quick_report: matrix.R
     assert variant.status == NOT_APPLICABLE and "Germany" in variant.reasons[0]
 
 
+@pytest.mark.slow
 def test_aa50_options_all_apply_on_both_aa50_games(quick_report: matrix.Report) -> None:
     aa50 = load_named_ruleset("kremlin-aa50")
     for game in ("world_war_ii_v3/WW2v3-1941.xml", "world_war_ii_v3/WW2v3-1942.xml"):
@@ -87,6 +88,7 @@ def test_aa50_options_all_apply_on_both_aa50_games(quick_report: matrix.Report) 
         assert quick_report.cells[("kremlin-aa50", "random drafts", game)].applied == 1
 
 
+@pytest.mark.slow
 def test_a_game_apply_refuses_for_a_ruleset_is_not_applicable_in_every_row_for_apply_s_reason(quick_report: matrix.Report, tmp_path: Path) -> None:
     """Classic's profile is written for kremlin-classic and kremlin-daak and does not name AA50's China: apply refuses
     an AA50 draft on classic.xml (exit 2), and the matrix refuses it the same, every row, in apply's words (it used to
@@ -128,6 +130,7 @@ def _break_placements(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Placement, "apply", broken)
 
 
+@pytest.mark.slow
 def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch: pytest.MonkeyPatch) -> None:
     _break_placements(monkeypatch)
     report = run_matrix([aa50_with(1, 3, 10)], [AA50_1941], maps_dir=MAPS_DIR, samples=0, include_covered=False)
@@ -141,6 +144,7 @@ def test_a_pick_whose_game_does_not_validate_fails_its_own_cell_only(monkeypatch
     assert status["bid (units)"] == APPLIED
 
 
+@pytest.mark.slow
 def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     from kremlin_triplea.errors import RuleViolation
 
@@ -158,6 +162,7 @@ def test_a_legal_choice_the_option_refuses_is_a_failure(monkeypatch: pytest.Monk
     assert cell.errors and all("take Archangel" in e and "listed as legal but refused" in e and "on purpose" in e for e in cell.errors)
 
 
+@pytest.mark.slow
 def test_written_games_that_read_back_differently_are_blamed_on_the_pick_that_touched_the_place(monkeypatch: pytest.MonkeyPatch) -> None:
     import kremlin_triplea.game as game_module
 
@@ -273,6 +278,7 @@ def _matrix_games(tmp_path: Path, *args: str) -> list[str]:
     return json.loads(result.output)["games"]
 
 
+@pytest.mark.slow
 def test_cli_matrix_game_runs_only_that_game(tmp_path: Path) -> None:
     # kremlin-aa50's profile pins WW2v3-1941 and WW2v3-1942; naming one runs only it (issue 14).
     assert _matrix_games(tmp_path, "--game", "world_war_ii_v3/WW2v3-1941.xml") == ["world_war_ii_v3/WW2v3-1941.xml"]
@@ -326,6 +332,7 @@ def test_the_matrix_fits_a_ruleset_to_the_map_as_apply_does(tmp_path: Path) -> N
     assert not any("neutrals found on the map" in note for note in notes["my-aa50"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset", "game"),
     [("kremlin-aa50", AA50_1941), ("kremlin-daak", CLASSIC), ("kremlin-classic", MAPS_DIR / "classic_variations" / "map" / "games" / "kremlin.xml")],
@@ -505,6 +512,7 @@ def test_a_second_factory_of_another_power_s_type_is_refused_by_the_matrix_as_by
     assert all("Eastern Germany holds more than one factory" in e for e in cell.errors), cell.errors[:2]
 
 
+@pytest.mark.slow
 def test_whole_drafts_are_sampled_from_the_options_a_map_has(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """World War II Revised has no cruiser: AA50's options that place one are not applicable, but a host still drafts
     from the others, and so does the matrix (it sampled no draft at all on such a map)."""
@@ -569,6 +577,7 @@ def test_the_matrix_collects_garbage_rarely_while_it_runs_and_as_before_after(mo
     assert gc.get_threshold() == before
 
 
+@pytest.mark.slow
 def test_every_file_the_matrix_writes_is_judged_as_validate_tree_judges_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The matrix validates the rest of its files once per text of it (check/incremental.py): on every file it
     writes for a real game's picks, bids and drafts, its verdict is validate_tree's, and the rest was reused.

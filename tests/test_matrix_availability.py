@@ -77,6 +77,7 @@ def test_the_matrix_and_legal_give_the_same_availability(path: Path, known: dict
             assert (cell.applied > 0) == offered, (ruleset.id, cell.row, "legal offers it" if offered else "legal offers none", cell.reasons, cell.errors)
 
 
+@pytest.mark.slow
 def test_an_option_offering_alternatives_is_played_with_the_alternatives_the_map_has() -> None:
     """WW2v6 1941 has no cruiser: 000 option 3's neutral army is offered by `legal` there, and the whole matrix (not
     only its list) plays it (it called the option n/a: "needs the unit 'cruiser'")."""

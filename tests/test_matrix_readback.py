@@ -55,6 +55,7 @@ def test_a_game_whose_every_pick_fails_costs_the_files_of_a_game_whose_none_does
     assert broken.figures["files_written"] <= clean.figures["files_written"] + 1
 
 
+@pytest.mark.slow
 def test_a_problem_is_laid_at_the_picks_whose_place_holds_it_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the picks that change Archangel (placing there, taking it, or a neighbour whose army retreats there)
     fail, with the problem at Archangel's line; every other pick in the same files applies."""
@@ -80,6 +81,7 @@ def test_a_problem_is_laid_at_the_picks_whose_place_holds_it_only(monkeypatch: p
     assert all("unknown player 'Nobody'" in e or "reads back differently: Archangel" in e for e in takeovers.errors + placements.errors)
 
 
+@pytest.mark.slow
 def test_a_game_dtd_note_fails_no_pick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A note is what TripleA 1.9 prints and loads anyway, or what only the other engine cannot read
     (check/validate.py): the docs say it never fails a game, and the matrix failed every pick for one."""

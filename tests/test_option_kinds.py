@@ -508,6 +508,7 @@ def production_of(xml: bytes, territory: str) -> int:
     return int(found[0].get("value")) if found else 0
 
 
+@pytest.mark.slow
 def test_a_kind_with_a_form_and_displaced_units_is_listed_and_applied_its_units_where_the_draft_declares(scorched_earth: Path, tmp_path: Path) -> None:
     base = AA50_1941.read_bytes()
     assert units_at(base, "Poland", "Germans") == POLAND_UNITS and production_of(base, "Poland") == 3

@@ -236,6 +236,7 @@ def _cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_readers_refuse_a_fifo_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "game.xml"
     os.mkfifo(fifo)

@@ -265,6 +265,7 @@ def test_a_pinned_map_gets_no_wrong_match_without_its_own_profile() -> None:
                     assert match.name == truth, (base.key, rule, match)
 
 
+@pytest.mark.slow
 def test_the_matrix_with_a_new_profile_says_what_the_map_lacks_instead_of_failing(tmp_path: Path) -> None:
     # World War II Revised has no cruiser and no Italians (its unit types and players): AA50's options 3 and 5
     # need a cruiser, and its scenario 'Germany launches Paratrooper Assault on Syria/Iraq' names Italy.
@@ -495,6 +496,7 @@ def test_profiles_are_found_beside_the_maps_folder_then_in_the_map_then_built_in
     assert Session(draft, game, profile=load_profile(in_map)).profile.path == str(in_map)
 
 
+@pytest.mark.slow
 def test_a_game_without_profile_names_the_options_that_need_one_and_the_command_that_starts_it(tmp_path: Path) -> None:
     maps = tmp_path / "downloadedMaps"
     path = _install(maps, "iron_war", CORPUS_DIR / "iron_war.xml")

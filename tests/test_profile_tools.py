@@ -117,6 +117,7 @@ def test_rule_names_cover_every_unit_word_of_the_aa50_ruleset() -> None:
     assert "China" in names.powers and "Venezuela" in names.places
 
 
+@pytest.mark.slow
 def test_the_guides_example_ruleset_loads_and_every_option_applies(tmp_path: Path) -> None:
     from kremlin_triplea.tools.matrix import run_matrix
     from kremlin_triplea.tools.matrix_report import APPLIED
@@ -187,6 +188,7 @@ def _true(options: dict[str, str], name: str) -> bool:
     return options.get(name, "").lower() == "true"
 
 
+@pytest.mark.slow
 def test_each_power_gets_a_unit_of_the_words_role_that_it_can_have(tww_profile: Path) -> None:
     """The issue's case: armor, AA gun, bomber and battleship were another power's for everyone."""
     options, has = _tww_facts()

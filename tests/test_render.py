@@ -247,6 +247,7 @@ def box_touches_shape(box, shape) -> bool:
     return any(segments_cross(a, b, p, q) for a, b in sides for p, q in zip(shape, shape[1:] + shape[:1]))
 
 
+@pytest.mark.slow
 def test_labels_overlap_neither_one_another_nor_the_changed_places(example_svg) -> None:
     boxes = label_boxes(example_svg)
     assert len(boxes) > 20
@@ -377,6 +378,7 @@ def test_a_fifo_in_place_of_a_map_file_is_refused_in_one_line_not_waited_on(tmp_
         read_properties(fifo)
 
 
+@pytest.mark.slow
 def test_a_map_art_kept_across_steps_draws_each_step_as_a_fresh_read_of_the_map_does(tmp_path: Path) -> None:
     """The draft room keeps one MapArt and draws it at every step: what it keeps of a place's polygons must never
     change a picture, nor reach another map's art (here a copy of the map with its territories moved)."""

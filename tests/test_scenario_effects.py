@@ -457,6 +457,7 @@ def sea_drawn_draft(choose, ruleset: str, game: Path, per_side: int) -> Session:
     return session
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_ships_placed_and_scenarios_moving_units_at_sea_keep_the_invariants(data: st.DataObject) -> None:

@@ -95,6 +95,7 @@ def test_a_whole_aa50_draft_applies_on_an_unseen_map_its_missing_straits_left_to
     assert ("Straits" in enforced) == bool(drafted)  # the strait the map has is TripleA's to enforce, and only then
 
 
+@pytest.mark.slow
 def test_the_matrix_on_the_unseen_map_applies_whole_drafts_and_fails_nothing(profiled: tuple[Path, Path, Path]) -> None:
     maps, _, _ = profiled
     result = _run(maps, "matrix", "--ruleset", "kremlin-aa50", "--game", "world_war_ii_v4/WW2v4.xml", "--samples", "2", "--json", "-")

@@ -356,6 +356,7 @@ def test_a_file_the_draft_names_on_another_drive_is_named_by_its_absolute_path(t
     assert read_draft(draft).ruleset == mine.resolve().as_posix()
 
 
+@pytest.mark.slow
 def test_serve_stops_when_the_draft_file_is_edited_while_it_runs_and_says_why_in_one_line(tmp_path: Path) -> None:
     """Issue 40: a hand edit of the draft file while the room ran was written over at the next action. serve stops
     within seconds, writes nothing over it, and says which file and why in one line, exit 2."""
