@@ -42,8 +42,9 @@ class Names:
                 self._power_units[player] = _index((), units, catalog.unit_types)
         land = [t for t, d in board.nodes.items() if not d["water"]]
         sea = [t for t, d in board.nodes.items() if d["water"]]
-        self._land = _index(land, {k: v for k, v in profile.places.items() if v in set(land)})
-        self._sea = _index(sea, {k: v for k, v in profile.places.items() if v in set(sea)})
+        land_set, sea_set = set(land), set(sea)
+        self._land = _index(land, {k: v for k, v in profile.places.items() if v in land_set})
+        self._sea = _index(sea, {k: v for k, v in profile.places.items() if v in sea_set})
         self._sides = {s.lower(): s for s in sides}
         # Game name -> rule-text name, to show a name as players read it.
         self._rule_name: dict[str, str] = {}
@@ -237,6 +238,7 @@ def _index(game_names, rule_names: dict[str, str], known=None) -> dict[str, str]
     return index
 
 
+@functools.lru_cache(maxsize=16384)  # a profile's pairs, asked again by every Names made for its map
 def _same_name_spelt_differently(a: str, b: str) -> bool:
     """Only punctuation, case or a letter or two apart ("Archangels", "Bulgaria/Romania")."""
     plain_a, plain_b = (re.sub(r"[^a-z0-9]", "", x.lower()) for x in (a, b))
