@@ -44,7 +44,6 @@ What is read, and how (all from the engine's own classes, in its own JVM through
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import re
 import struct
@@ -59,6 +58,9 @@ sys.path.insert(0, str(ROOT / "src"))
 from kremlin_triplea.check.option_grammar import CORE_CLASSES, GUIDED_PARTS, INT_BUCKETS, PREFIX, WORD  # noqa: E402
 from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E402
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from engine_probe import Prober  # noqa: E402
 
 DEFAULT_JAR = ROOT.parent / "shared" / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
 TABLES = ROOT / "src" / "kremlin_triplea" / "check" / "tables" / "triplea2.json"
@@ -308,8 +310,14 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
     many names it takes (1 to 3 tried; None when any of them), whether a whole number may come first, and which of
     ``words`` (the strings of the class's files) it takes alone, or before the names (``BY:``). Each kind's name is
     set alone, twice and three times (``A:A``), and an unknown name in each of those places refused."""
-    taken = functools.partial(_taken, _in_a_fresh_game(mapper, java_class), name)
-
+    taken = _Taken(mapper, java_class, name)
+    taken.many(
+        [
+            *(":".join([k] * n) for k in NAMED.values() for n in (1, 2, 3)),
+            *(":".join([k] * (n - 1) + ["ProbeNothing"]) for k in NAMED.values() for n in (1, 2, 3)),
+        ]
+    )
+    taken.many([*(f"1:{k}" for k in NAMED.values()), *words, *(f"{w}:{k}" for w in words for k in NAMED.values())])
     if taken("ProbeNothing"):
         return None
     found = []
@@ -328,32 +336,32 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
     return found[0] if len(found) == 1 else None
 
 
-def _in_a_fresh_game(mapper, java_class: str):
-    """``make`` for :func:`_taken`: an attachment of ``java_class`` attached to nothing, in a probe game of its own each
-    time (what one probe set is never seen by the next)."""
-    return lambda: mapper.newAttachment(java_class, "probe", None, _game_with_one_of_each()).get()
+class _Taken:
+    """Whether a fresh attachment of a class, attached to nothing in a probe game of its own (what probes of other
+    options set is never seen), takes a value for an option: ``taken(value)``; ``taken.many(values)`` probes a batch."""
+
+    def __init__(self, mapper, java_class: str, name: str) -> None:
+        self._prober, self._name = Prober(mapper, java_class, None, _game_with_one_of_each()), name
+
+    def __call__(self, value: str) -> bool:
+        return self._prober(self._name, value) is None
+
+    def many(self, values) -> None:
+        self._prober.many(self._name, values)
 
 
-def _taken(make, name: str, value: str) -> bool:
-    """Whether a fresh attachment ``make`` gives takes ``value`` for its option ``name``."""
-    return _refusal(make, name, value) is None
+class _Refusal:
+    """Where the option ``name`` of fresh attachments of a prober refuses a value (None where it takes it):
+    ``refusal(value)``; ``refusal.many(values)`` probes a batch first (the grammar's searches ask in batches)."""
 
+    def __init__(self, prober: Prober, name: str) -> None:
+        self._prober, self._name = prober, name
 
-def _refusal(make, name: str, value: str) -> str | None:
-    """None when a fresh attachment ``make`` gives takes ``value`` for its option ``name``; else where its setter
-    refused it: the innermost exception's class and the engine's frames it was thrown through (class and line), the
-    same for every value one check of the setter refuses, whatever the value."""
-    from jpype import JClass, JException
+    def __call__(self, value: str) -> str | None:
+        return self._prober(self._name, value)
 
-    try:
-        make().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
-    except JException as error:
-        cause = error
-        while cause.getCause() is not None:
-            cause = cause.getCause()
-        frames = [f"{f.getClassName()}:{f.getLineNumber()}" for f in cause.getStackTrace() if str(f.getClassName()).startswith("games.strategy.")]
-        return f"{cause.getClass().getName()}@{'|'.join(frames)}"
-    return None
+    def many(self, values) -> None:
+        self._prober.many(self._name, values)
 
 
 #: The grammar of an option whose property has no string setter (``MutableProperty.ofReadOnly``): it takes no value.
@@ -375,8 +383,9 @@ def _read_only(make, name: str) -> bool:
 def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
     """The kind of thing a ``checked`` option's value names after a count (``1:Gold``): a count then a known name
     taken; the name alone, the count alone, two names, an unknown name and a count that is no number refused."""
-    taken = functools.partial(_taken, _in_a_fresh_game(mapper, java_class), name)
-
+    taken = _Taken(mapper, java_class, name)
+    taken.many(["1:ProbeNothing", "ProbeNothing", "1", *(f"{a}:{b}" for a in NAMED.values() for b in NAMED.values())])
+    taken.many(v for k in NAMED.values() for v in (f"1:{k}", k, f"x:{k}"))
     if taken("1:ProbeNothing") or taken("ProbeNothing") or taken("1"):
         return None
     if any(taken(f"{one}:{other}") for one in NAMED.values() for other in NAMED.values()):
@@ -420,12 +429,14 @@ def _guided_seed(refusal, count: int, symbols: list[str], fixed: dict[int, str] 
     name beginning with its attachment's kind then the kind), which no part alone or pair of classes shows."""
     current = [(fixed or {}).get(index, "text") for index in range(count)]
     said = refusal(":".join(_class_values(s)[0] for s in current))
+    ask_first = getattr(refusal, "many", lambda values: None)
     if said is None:
         return tuple(current)
     seen = {said}
     for _ in range(2 * count):
         moved = False
         for index in (i for i in range(count) if i not in (fixed or {})):
+            ask_first(":".join(_class_values(s)[0] for s in current[:index] + [symbol] + current[index + 1 :]) for symbol in symbols)
             for symbol in symbols:
                 trial = current[:index] + [symbol] + current[index + 1 :]
                 got = refusal(":".join(_class_values(s)[0] for s in trial))
@@ -449,7 +460,7 @@ WITHHELD = {
 
 def option_grammar(refusal, words: list[str]) -> dict | None:
     """The grammar of a ``checked`` option (check/option_grammar.py) from ``refusal`` (None where the engine takes a
-    value, else where its setter refused it: :func:`_refusal`): for one and two parts every class sequence (a class taken when each of its values is), two parts
+    value, else where its setter refused it: engine_probe.Prober): for one and two parts every class sequence (a class taken when each of its values is), two parts
     holding at most one word; for three and four, one value taken found by extending a shorter one, then each part
     varied over every class and word with the others as in it (each value of one part fewer extended, unless
     an alternative found covers it). A word is tried only where other text is refused
@@ -458,7 +469,6 @@ def option_grammar(refusal, words: list[str]) -> dict | None:
     the probe game lacks). Counts of parts none of that finds, up to one beyond the most found (up to GUIDED_PARTS
     when none is found), are searched part by part as the setter refuses (:func:`_guided_alternatives`), where a
     part may also be a name beginning with a word (``PREFIX``)."""
-    refusal = functools.cache(refusal)  # the second pass, and the pairs with a word, ask again what the first asked
     prefixes = [PREFIX + w for w in words]
     first = _option_grammar(refusal, [WORD + w for w in words], prefixes)
     if first is None:
@@ -471,11 +481,19 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
     def taken(value: str) -> bool:
         return refusal(value) is None
 
+    def values_of(symbols) -> list[str]:
+        return [":".join(v) for v in product(*map(_class_values, symbols))]
+
     def all_taken(symbols) -> bool:
-        return all(taken(":".join(v)) for v in product(*map(_class_values, symbols)))
+        return all(taken(v) for v in values_of(symbols))
+
+    def ask_first(candidates) -> None:
+        """Probe in one batch the values of every symbol sequence of ``candidates`` (cheaper than one by one)."""
+        refusal.many(v for symbols in candidates for v in values_of(symbols))
 
     def taken_in(symbols: tuple[str, ...], index: int) -> list[str]:
         """The symbols part ``index`` of ``symbols`` may be, the others as they are."""
+        ask_first(symbols[:index] + (s,) + symbols[index + 1 :] for s in (*CORE_CLASSES, *words, *prefixes))
         core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :])]
         if "text" in core:
             return core
@@ -486,9 +504,13 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
     if one:
         shapes["1"] = {"tuples": sorted(one)}
     pairs = set()
+
+    def tags(first: str, second: str) -> tuple[str, ...]:
+        return ("<", "=", ">") if first == second and first in ("int<-1", "int2-120", "int>120") else ("",)
+
+    refusal.many(f"{a}:{b}" for first, second in product(CORE_CLASSES, repeat=2) for tag in tags(first, second) for a, b in _pair_values(first, second, tag))
     for first, second in product(CORE_CLASSES, repeat=2):
-        same_bucket = first == second and first in ("int<-1", "int2-120", "int>120")
-        for tag in ("<", "=", ">") if same_bucket else ("",):
+        for tag in tags(first, second):
             if all(taken(f"{a}:{b}") for a, b in _pair_values(first, second, tag)):
                 pairs.add(grammar_key((first, second), tag))
     alone = [w for w in one if w.startswith(WORD)]
@@ -509,6 +531,7 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
         for shorter in seeds if count > 2 else ():  # each value taken of one part fewer, extended by a part, unless one found covers it
             if any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
                 continue
+            ask_first(shorter + (last,) for last in (*CORE_CLASSES, *words))
             seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,))), None)
             if seed is not None:
                 extended.append(seed)
@@ -540,6 +563,7 @@ def _guided_alternatives(refusal, count: int, symbols: list[str], taken_in) -> t
 
     for index in range(count):
         other = refusal(value(seed[:index] + ("text",) + seed[index + 1 :]))
+        refusal.many(value(seed[:index] + (symbol,) + seed[index + 1 :]) for symbol in symbols)
         for symbol in symbols:
             if any(symbol in form[index] for form in forms) or refusal(value(seed[:index] + (symbol,) + seed[index + 1 :])) == other:
                 continue
@@ -599,8 +623,8 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
             elif kind == "checked":
                 grammar_data = _grammar_game(mapper)
                 grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
-                make_in_grammar_game = functools.partial(lambda c, d, u: mapper.newAttachment(c, "probe", u, d).get(), java_class, grammar_data, grammar_unit)
-                grammar = None if (java_class, name) in WITHHELD else option_grammar(functools.partial(_refusal, make_in_grammar_game, name), option_words)
+                refusal = _Refusal(Prober(mapper, java_class, grammar_unit, grammar_data), name)
+                grammar = None if (java_class, name) in WITHHELD else option_grammar(refusal, option_words)
                 properties[name]["grammar"] = grammar if grammar is not None or not _read_only(make, name) else READ_ONLY
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
