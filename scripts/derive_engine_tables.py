@@ -49,13 +49,13 @@ import re
 import struct
 import sys
 import zipfile
-from itertools import product
+from itertools import combinations, product
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from kremlin_triplea.check.option_grammar import CORE_CLASSES, GUIDED_PARTS, INT_BUCKETS, PREFIX, WORD  # noqa: E402
+from kremlin_triplea.check.option_grammar import CORE_CLASSES, GUIDED_PARTS, INT_BUCKETS, NEGATED, PREFIX, WORD  # noqa: E402
 from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E402
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
 
@@ -273,8 +273,9 @@ def _game_with_one_of_each():
 
 
 #: What else the game of the grammar probes declares, by kind (option_grammar.NAME_KINDS): a territory effect, a
-#: relationship type, a production rule and frontier, and a rules and a trigger attachment on its player (the names
-#: ``conditions`` and ``activateTrigger`` look up).
+#: relationship type, a production rule and frontier, a rules and a trigger attachment on its player (the names
+#: ``conditions`` and ``activateTrigger`` look up), a technology (``techs``, ``tech``, ``availableTech``) and a unit
+#: support attachment on its unit type (``support``: one whose name begins ``Constants.SUPPORT_ATTACHMENT_PREFIX``).
 GRAMMAR_NAMED = {
     "territory effect": "ProbeEffect",
     "rules attachment": "ProbeRules",
@@ -282,6 +283,8 @@ GRAMMAR_NAMED = {
     "relationship type": "ProbeRelation",
     "production rule": "ProbeRule",
     "production frontier": "ProbeFrontier",
+    "technology": "ProbeTech",
+    "unit support attachment": "supportAttachmentOfProbe",  # not "supportAttachment" + "Probe": a PREFIX class's value
 }
 
 
@@ -302,7 +305,21 @@ def _grammar_game(mapper):
     player = data.getPlayerList().getPlayerId(NAMED["player"])
     for kind, java_class in (("rules attachment", "RulesAttachment"), ("trigger attachment", "TriggerAttachment")):
         player.addAttachment(GRAMMAR_NAMED[kind], mapper.newAttachment(java_class, GRAMMAR_NAMED[kind], player, data).get())
+    generic = JClass("games.strategy.triplea.delegate.GenericTechAdvance")
+    data.getTechnologyFrontier().addAdvance(generic(GRAMMAR_NAMED["technology"], None, data))  # found by name and by property
+    support = GRAMMAR_NAMED["unit support attachment"]
+    assert support.startswith(str(support_attachment_prefix())), support  # UnitSupportAttachment.get(UnitType) finds it
+    unit = data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
+    unit.addAttachment(support, mapper.newAttachment("UnitSupportAttachment", support, unit, data).get())
     return data
+
+
+def support_attachment_prefix() -> str:
+    """What the name of an attachment on a unit type begins with for 2.x to take it for a unit support attachment
+    (``UnitSupportAttachment.get(UnitType)``: ``Constants.SUPPORT_ATTACHMENT_PREFIX``)."""
+    from jpype import JClass
+
+    return str(JClass("games.strategy.triplea.Constants").SUPPORT_ATTACHMENT_PREFIX)
 
 
 def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | None:
@@ -368,6 +385,19 @@ class _Refusal:
 READ_ONLY = {"parts": {}, "words": [], "read_only": True}
 
 
+#: The grammar of an option whose setter refuses every value before it reads it (RulesAttachment's ``chance``).
+REFUSES_EVERY_VALUE = {"parts": {}, "words": [], "refuses_every_value": True}
+
+
+def _refuses_every_value(refusal) -> bool:
+    """Whether the setter refuses every value at one place before it reads it: ``null`` (which a setter reading its
+    value throws on where it reads it) and a value of each class are refused by the same throw."""
+    values = [None, *(v for c in CORE_CLASSES for v in CLASS_VALUES[c]), "1:1", "1:1:1"]
+    refusal.many(values)
+    thrown = {refusal(v) and refusal(v).split("|")[0] for v in values}
+    return len(thrown) == 1 and None not in thrown
+
+
 def _read_only(make, name: str) -> bool:
     """Whether the property ``name`` refuses a value for having no string setter (``MutableProperty.ofReadOnly``:
     UnsupportedOperationException, "No String Setter has been defined!"), whatever the value."""
@@ -402,6 +432,7 @@ CLASS_VALUES = {
     "empty": ("",),
     "blank": (" ", "\t"),
     **{f"name:{kind}": (known,) for kind, known in {**NAMED, **GRAMMAR_NAMED}.items()},
+    **{f"{NEGATED}name:{kind}": (NEGATED + known,) for kind, known in {**NAMED, **GRAMMAR_NAMED}.items()},
     "text": ("ProbeNothing",),
 }
 
@@ -447,15 +478,44 @@ def _guided_seed(refusal, count: int, symbols: list[str], fixed: dict[int, str] 
                     current, moved = trial, True
                     break
         if not moved:
-            return None
+            paired = _paired_move(refusal, current, fixed or {}, seen)
+            if paired is None:
+                return None
+            current, taken = paired
+            if taken:
+                return tuple(current)
+    return None
+
+
+#: The buckets of whole numbers holding more than one value: two parts of one may be in an order a setter asks
+#: (whenCombatDamaged's ``from:to``, from <= to).
+ORDERED_BUCKETS = tuple(name for name, low, high in INT_BUCKETS if low != high)
+
+
+def _paired_move(refusal, current: list[str], fixed: dict[int, str], seen: set) -> tuple[list[str], bool] | None:
+    """Where no one part moves the setter, two whole numbers at once (a check of two numbers together: ``from < 0
+    || to < 0 || to < from`` refuses every value one part away): the first pair of buckets taken (then True) or
+    refused by a check not met before; None where none moves it."""
+    free = [i for i in range(len(current)) if i not in fixed]
+    trials = [
+        current[:i] + [a] + current[i + 1 : j] + [b] + current[j + 1 :]
+        for i, j in combinations(free, 2)
+        for a, b in product([b[0] for b in INT_BUCKETS], repeat=2)
+    ]
+    refusal.many(":".join(_class_values(s)[0] for s in trial) for trial in trials)
+    for trial in trials:
+        got = refusal(":".join(_class_values(s)[0] for s in trial))
+        if got is None:
+            return trial, True
+        if got not in seen:
+            seen.add(got)
+            return trial, False
     return None
 
 
 #: Options whose values the part classes cannot say, so no grammar is derived (validate does not judge them), each
 #: with why: a grammar of the classes alone would refuse values 2.7 takes.
-WITHHELD = {
-    ("TriggerAttachment", "productionRule"): "its rule may follow a '-' (frontier:-rule removes it): a class of no probe",
-}
+WITHHELD: dict[tuple[str, str], str] = {}
 
 
 def option_grammar(refusal, words: list[str]) -> dict | None:
@@ -473,31 +533,78 @@ def option_grammar(refusal, words: list[str]) -> dict | None:
     first = _option_grammar(refusal, [WORD + w for w in words], prefixes)
     if first is None:
         return None
-    variants = sorted({v for w in first["words"] for v in (w, w.upper(), w.lower(), w.swapcase(), w.capitalize())})
-    return _option_grammar(refusal, [WORD + w for w in variants], prefixes) if variants else first
+    variants = sorted({v for w in first["words"] for v in _case_variants(w)})
+    second = _option_grammar(refusal, [WORD + w for w in variants], prefixes) if variants else None
+    return _folded(second, first["words"]) if second is not None else first
+
+
+def _case_variants(word: str) -> tuple[str, ...]:
+    """A word in upper, lower, swapped, capitalized and alternating case (``tRuE``, ``TrUe``)."""
+    alternating = "".join(c.upper() if i % 2 else c.lower() for i, c in enumerate(word))
+    return (word, word.upper(), word.lower(), word.swapcase(), word.capitalize(), alternating, alternating.swapcase())
+
+
+def _folded(grammar: dict, words: list[str]) -> dict:
+    """``grammar`` with each word taken in every case it was tried in (``_case_variants``) written once, as its class
+    file has it, and listed in ``folded``: the setter matches it ignoring case (``equalsIgnoreCase``), so validate
+    matches it as Java does (option_grammar.part_classes)."""
+    used = set(grammar["words"])
+    folded = [w for w in words if all(v in used for v in _case_variants(w))]
+    canonical = {v: w for w in sorted(folded) for v in _case_variants(w)}  # of two (DEFENCE, defence), the last in order
+
+    def fold(symbol: str) -> str:
+        return WORD + canonical[symbol.removeprefix(WORD)] if symbol.startswith(WORD) and symbol.removeprefix(WORD) in canonical else symbol
+
+    for shape in grammar["parts"].values():
+        if "tuples" in shape:
+            shape["tuples"] = sorted({"|".join(map(fold, k.split("#")[0].split("|"))) + (f"#{k.split('#')[1]}" if "#" in k else "") for k in shape["tuples"]})
+        for positions in shape.get("alternatives", ()):
+            positions[:] = [sorted({fold(s) for s in allowed}) for allowed in positions]
+    words_left = sorted({canonical.get(w, w) for w in grammar["words"]})
+    return {**grammar, "words": words_left, **({"folded": sorted(folded)} if folded else {})}
 
 
 def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | None:
     def taken(value: str) -> bool:
         return refusal(value) is None
 
-    def values_of(symbols) -> list[str]:
-        return [":".join(v) for v in product(*map(_class_values, symbols))]
+    def values_of(symbols, orders=()) -> list[str]:
+        """The values of the classes ``symbols``: each class's values in each part; where ``orders`` holds parts
+        ``i`` and ``j`` of one bucket, only their values in the orders given (``(i, j, tags)``)."""
+        return [
+            ":".join(v) for v in product(*map(_class_values, symbols)) if all(symbols[i] != symbols[j] or _order(v[i], v[j]) in tags for i, j, tags in orders)
+        ]
 
-    def all_taken(symbols) -> bool:
-        return all(taken(v) for v in values_of(symbols))
+    def all_taken(symbols, orders=()) -> bool:
+        return all(taken(v) for v in values_of(symbols, orders))
 
-    def ask_first(candidates) -> None:
+    def ask_first(candidates, orders=()) -> None:
         """Probe in one batch the values of every symbol sequence of ``candidates`` (cheaper than one by one)."""
-        refusal.many(v for symbols in candidates for v in values_of(symbols))
+        refusal.many(v for symbols in candidates for v in values_of(symbols, orders))
 
-    def taken_in(symbols: tuple[str, ...], index: int) -> list[str]:
+    def taken_in(symbols: tuple[str, ...], index: int, orders=()) -> list[str]:
         """The symbols part ``index`` of ``symbols`` may be, the others as they are."""
-        ask_first(symbols[:index] + (s,) + symbols[index + 1 :] for s in (*CORE_CLASSES, *words, *prefixes))
-        core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :])]
+        ask_first((symbols[:index] + (s,) + symbols[index + 1 :] for s in (*CORE_CLASSES, *words, *prefixes)), orders)
+        core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :], orders)]
         if "text" in core:
             return core
-        return core + [w for w in (*words, *prefixes) if all_taken(symbols[:index] + (w,) + symbols[index + 1 :])]
+        return core + [w for w in (*words, *prefixes) if all_taken(symbols[:index] + (w,) + symbols[index + 1 :], orders)]
+
+    def orders_of(found: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
+        """The orders two parts of one bucket of ``found`` (a value taken) must be in, where not every one is taken
+        (whenCombatDamaged's ``from:to``: ``<`` or ``=``)."""
+        found_orders = []
+        for i, j in combinations(range(len(found)), 2):
+            if found[i] == found[j] and found[i] in ORDERED_BUCKETS:
+                tags = [tag for tag in ("<", "=", ">") if all_taken(found, [(i, j, [tag])])]
+                if tags and len(tags) < 3:
+                    found_orders.append((i, j, tags))
+        return found_orders
+
+    def form_of(found: tuple[str, ...]) -> tuple[list[list[str]], list[tuple[int, int, list[str]]]]:
+        """The symbols each part of a value of ``found``'s form may be, the others as in it, and its orders."""
+        orders = orders_of(found)
+        return [sorted(taken_in(found, index, orders)) for index in range(len(found))], orders
 
     shapes: dict[str, dict] = {}
     one = taken_in(("text",), 0)
@@ -520,6 +627,12 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
         pairs |= {grammar_key((core, w)) for w in taken_in((core, "text"), 1) if w.startswith(WORD)}
     if pairs:
         shapes["2"] = {"tuples": sorted(pairs)}
+        # and the forms a part-by-part search finds that no pair of classes shows (a word then a word, each refused
+        # alone: ``unitAttachment:UnitAttachment``, where a name of the probe game's is one pair taken)
+        found, _, _ = _guided_alternatives(refusal, 2, [*CORE_CLASSES, *words, *prefixes], form_of)
+        more = [form for form in found if not all(grammar_key(t) in pairs for t in product(*form))]
+        if more:
+            shapes["2"]["alternatives"] = more
     seeds = [tuple(k.split("|")) for k in sorted(pairs) if "#" not in k]
     for count in range(3 if "2" in shapes else 1, GUIDED_PARTS + 1):
         if str(count) in shapes:
@@ -527,39 +640,93 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
         if shapes and count > max(map(int, shapes)) + 1:
             break
         alternatives: list[list[list[str]]] = []
-        extended = []
+        extended, orders = [], []
         for shorter in seeds if count > 2 else ():  # each value taken of one part fewer, extended by a part, unless one found covers it
-            if any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
+            worded = any(s.startswith((WORD, PREFIX)) for s in shorter)  # a word may lead elsewhere (``count:owned:all:anything``)
+            if not worded and any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
                 continue
-            ask_first(shorter + (last,) for last in (*CORE_CLASSES, *words))
-            seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,))), None)
+            kept = orders_of(shorter)
+            ask_first((shorter + (last,) for last in (*CORE_CLASSES, *words)), kept)
+            seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,), kept)), None)
             if seed is not None:
+                form, found_orders = form_of(seed)
+                if form in alternatives:
+                    continue
                 extended.append(seed)
-                alternatives.append([sorted(taken_in(seed, index)) for index in range(count)])
+                orders += [[len(alternatives), i, j, seed[i], tags] for i, j, tags in found_orders]
+                alternatives.append(form)
         if not alternatives:  # none a shorter value leads to: part by part, as the setter refuses
-            alternatives, extended = _guided_alternatives(refusal, count, [*CORE_CLASSES, *words, *prefixes], taken_in)
+            alternatives, extended, orders = _guided_alternatives(refusal, count, [*CORE_CLASSES, *words, *prefixes], form_of)
         if alternatives:
-            shapes[str(count)] = {"alternatives": alternatives}
-        seeds = extended
+            shapes[str(count)] = {"alternatives": alternatives, **({"orders": orders} if orders else {})}
+        seeds = _with_words(extended, alternatives)
     if not any(s not in ("empty", "blank") for shape in shapes.values() for s in _symbols_of(shape)):
         return None  # only empty parts taken: the option names what the probe game lacks (an attachment, a delegate)
     used = sorted({w.removeprefix(WORD) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(WORD)})
     begun = sorted({w.removeprefix(PREFIX) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(PREFIX)})
-    return {"parts": dict(sorted(shapes.items(), key=lambda item: int(item[0]))), "words": used, **({"prefixes": begun} if begun else {})}
+    longer = _takes_longer(refusal, shapes)
+    return {
+        "parts": dict(sorted(shapes.items(), key=lambda item: int(item[0]))),
+        "words": used,
+        **({"prefixes": begun} if begun else {}),
+        **({"longer": True} if longer else {}),
+    }
 
 
-def _guided_alternatives(refusal, count: int, symbols: list[str], taken_in) -> tuple[list[list[list[str]]], list[tuple[str, ...]]]:
+#: How many parts past GUIDED_PARTS the values :func:`_takes_longer` sets go to.
+LONGER_PARTS = 4
+
+
+def _takes_longer(refusal, shapes: dict) -> bool:
+    """Whether the engine takes a value of more parts than the probes set (up to GUIDED_PARTS): each form of the
+    most parts found, its last part repeated up to LONGER_PARTS more (``unit:unit:...``). validate does not judge
+    such values where it does (``longer``), and refuses them where it does not."""
+    most = max(map(int, shapes))
+    shape = shapes[str(most)]
+    lasts = [tuple(k.split("#")[0].split("|")) for k in shape.get("tuples", ())]
+    lasts += [tuple(p[0] for p in form) for form in shape.get("alternatives", ())]
+    values = [
+        ":".join(_class_values(s)[0] for s in (*form, *[form[-1]] * (n - len(form))))
+        for form in lasts
+        for n in range(GUIDED_PARTS + 1, GUIDED_PARTS + 1 + LONGER_PARTS)
+    ]
+    refusal.many(values)
+    return any(refusal(v) is None for v in values)
+
+
+def _with_words(seeds: list[tuple[str, ...]], forms: list[list[list[str]]]) -> list[tuple[str, ...]]:
+    """The seeds of the forms found, and each with one part another word or prefix its form allows there: a word may
+    lead the setter elsewhere in a longer value (PlayerAttachment's ``count:owned:all`` reads no more parts,
+    ``count:owned:unit`` reads units), which the form's first seed does not show."""
+    found = list(seeds)
+    for seed, form in zip(seeds, forms):
+        for index, allowed in enumerate(form):
+            found += [seed[:index] + (s,) + seed[index + 1 :] for s in allowed if s.startswith((WORD, PREFIX)) and s != seed[index]]
+    return list(dict.fromkeys(found))
+
+
+def _guided_alternatives(refusal, count: int, symbols: list[str], form_of) -> tuple[list[list[list[str]]], list[tuple[str, ...]], list[list]]:
     """The forms of ``count`` parts the engine takes, each as the symbols each part may be with the others as in one
-    value taken (``taken_in``): the first found by :func:`_guided_seed`; then, for each part, each symbol no form
+    value taken (``form_of``): the first found by :func:`_guided_seed`; then, for each part, each symbol no form
     found allows there that the setter refuses elsewhere than other text there (it passed a check), searched again
-    with that part fixed (``rulesAttachment...:RulesAttachment``, then ``triggerAttachment...:TriggerAttachment``)."""
+    with that part fixed (``rulesAttachment...:RulesAttachment``, then ``triggerAttachment...:TriggerAttachment``).
+    Also the orders two parts of one bucket must be in (``[form, i, j, bucket, tags]``: whenCombatDamaged's
+    ``from:to``, ``<`` or ``=``)."""
     seed = _guided_seed(refusal, count, symbols)
     if seed is None:
-        return [], []
-    forms, seeds = [[sorted(taken_in(seed, index)) for index in range(count)]], [seed]
+        return [], [], []
+    forms, seeds, orders = [], [], []
 
     def value(parts) -> str:
         return ":".join(_class_values(s)[0] for s in parts)
+
+    def add(found: tuple[str, ...]) -> None:
+        form, found_orders = form_of(found)
+        orders.extend([len(forms), i, j, found[i], tags] for i, j, tags in found_orders)
+        forms.append(form)
+        seeds.append(found)
+
+    add(seed)
 
     for index in range(count):
         other = refusal(value(seed[:index] + ("text",) + seed[index + 1 :]))
@@ -569,9 +736,14 @@ def _guided_alternatives(refusal, count: int, symbols: list[str], taken_in) -> t
                 continue
             found = _guided_seed(refusal, count, symbols, fixed={index: symbol})
             if found is not None and not any(all(s in allowed for s, allowed in zip(found, form)) for form in forms):
-                forms.append([sorted(taken_in(found, i)) for i in range(count)])
-                seeds.append(found)
-    return forms, seeds
+                add(found)
+    return forms, seeds, orders
+
+
+def _order(first: str, second: str) -> str:
+    """``<``, ``=`` or ``>``: how two whole numbers compare."""
+    a, b = int(first), int(second)
+    return "<" if a < b else "=" if a == b else ">"
 
 
 def _symbols_of(shape: dict):
@@ -583,8 +755,10 @@ def _symbols_of(shape: dict):
 
 
 def _option_words(jar: Path, cls) -> list[str]:
-    """The words a ``checked`` option of ``cls`` may take: the string literals of its class files that are words."""
-    strings = {text for owner in _superclasses(cls) for text in class_file_strings(jar, str(owner.getName())) if _OPTION_WORD.fullmatch(text)}
+    """The words a ``checked`` option of ``cls`` may take: the string literals of its class files that are words,
+    its nested classes' among them (UnitSupportAttachment's ``PropertyName`` holds ``allied``, ``strength``, ...)."""
+    owners = [nested for owner in _superclasses(cls) for nested in (owner, *owner.getDeclaredClasses())]
+    strings = {text for owner in owners for text in class_file_strings(jar, str(owner.getName())) if _OPTION_WORD.fullmatch(text)}
     return sorted(strings - set(NAMED.values()) - set(GRAMMAR_NAMED.values()))
 
 
@@ -625,7 +799,11 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
                 grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
                 refusal = _Refusal(Prober(mapper, java_class, grammar_unit, grammar_data), name)
                 grammar = None if (java_class, name) in WITHHELD else option_grammar(refusal, option_words)
-                properties[name]["grammar"] = grammar if grammar is not None or not _read_only(make, name) else READ_ONLY
+                if grammar is None and _read_only(make, name):
+                    grammar = READ_ONLY
+                elif grammar is None and (java_class, name) not in WITHHELD and _refuses_every_value(refusal):
+                    grammar = REFUSES_EVERY_VALUE
+                properties[name]["grammar"] = grammar
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found
@@ -767,6 +945,7 @@ def derive(jar: Path) -> dict:
         "properties_read_at_load": properties_read_at_load(property_types),
         "technologies": predefined_technologies(),
         "relationship_types": built_in_relationship_types(),
+        "support_attachment_prefix": support_attachment_prefix(),
         "attachments": attachment_properties(jar, attachments),
     }
 

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, game_property_type, triplea2
-from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
+from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, property_value, unknown
 from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_boolean, java_int
 from kremlin_triplea.check.name_checks import OPTION_REFERENCES
-from kremlin_triplea.check.option_checks import option_name
+from kremlin_triplea.check.option_checks import option_name, technologies
 
 #: The sections 2.7's GameParser reads without asking whether the file has them (a NullPointerException when not):
 #: each path from ``<game>``.
@@ -118,24 +118,6 @@ def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
                 yield element, f"resource {element.get('name')!r} isDisplayedFor: {unknown('player', name, game.declared['player'])}; {REFUSES}"
     yield from _player_techs(game)
     yield from _option_names(game)
-
-
-def technologies(game: GameIndex) -> set[str]:
-    """The names and properties 2.7 finds a technology by (TechnologyFrontier.getAdvanceByName/ByProperty): each
-    ``techname``'s name; a built-in one's name and property when a ``techname`` names it (by its property, or in
-    ``tech``); every built-in one when the game has no ``<technology>`` (TechAdvance.createDefaultTechAdvances)."""
-    built_in = triplea2()["technologies"]
-    if game.root.find("technology") is None:
-        return set(built_in) | set(built_in.values())
-    found = set()
-    for techname in game.root.iterfind("technology/technologies/techname"):
-        name, tech = techname.get("name") or "", techname.get("tech") or ""
-        found.add(name)
-        if tech.strip():
-            found.add(tech)  # a generic advance's property is its built-in one's
-        elif name in built_in:
-            found |= {name, built_in[name]}
-    return found
 
 
 def _player_techs(game: GameIndex) -> Iterator[Finding]:
@@ -308,7 +290,7 @@ def editable_numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     if game.engine != TRIPLEA_2:
         return
     for prop in game.root.iterfind("propertyList/property"):
-        value = _property_value(prop)
+        value = property_value(prop)
         if java_boolean(prop.get("editable") or "") is not True or _inferred_type(value) != "int":
             continue
         number = prop.find("number")
@@ -321,14 +303,6 @@ def editable_numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
             continue  # a bound 2.7 cannot read: numbers_the_engine_cannot_read's
         if high < low or not low <= int(value) <= high:
             yield prop, f"editable property {prop.get('name')!r} value {value} is outside its range {low} - {high}; {REFUSES}"
-
-
-def _property_value(prop: etree._Element) -> str | None:
-    """A property's value as 2.7 reads it: a ``<value>`` child's text (trimmed) before the ``value`` attribute."""
-    child = prop.find("value")
-    if child is not None:
-        return (child.text or "").strip()
-    return prop.get("value") or None
 
 
 def _inferred_type(value: str | None) -> str:
@@ -354,7 +328,7 @@ def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
     for prop in game.root.iterfind("propertyList/property"):
         name = prop.get("name")
         wanted = game_property_type(name) if name else None
-        value = _property_value(prop)
+        value = property_value(prop)
         if wanted is None or value is None:
             continue
         found = _inferred_type(value)
@@ -384,7 +358,7 @@ def properties_read_at_load(game: GameIndex) -> set[str] | None:
     read: set[str] = set()
     if game.root.find("technology") is None:
         read |= set(tables["without_technology"])
-        values = {p.get("name"): _property_value(p) for p in game.root.iterfind("propertyList/property")}
+        values = {p.get("name"): property_value(p) for p in game.root.iterfind("propertyList/property")}
         flags = ",".join("true" if java_boolean(values.get(name) or "") else "false" for name in ("WW2V2", "WW2V3"))
         built_in = tables["default_technologies"][flags]
         if built_in is None:
