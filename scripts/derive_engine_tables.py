@@ -245,6 +245,38 @@ def _default(make, name: str) -> int | bool | str | None:
     return str(value) if kind == "java.lang.String" else None
 
 
+def _fields_a_flag_sets(make, name: str) -> dict[str, dict] | None:
+    """For a flag with no field of its name (a legacy one: ``isFactory`` sets canBeDamaged, isConstruction, ...), the
+    fields of whole numbers, flags and text that setting it ``true`` or ``false`` on a fresh attachment changes, and
+    what each holds after either (a field either changes, after both); None where it changes none."""
+    after = {}
+    fresh = _field_values(make())
+    for value in ("true", "false"):
+        attachment = make()
+        attachment.getPropertyOrEmpty(name).get().setValue(value)
+        after[value] = _field_values(attachment)
+    changed = sorted(f for f in fresh if any(after[v].get(f) != fresh[f] for v in after))
+    return {value: {f: after[value].get(f) for f in changed} for value in after} if changed else None
+
+
+def _field_values(attachment) -> dict[str, int | bool | str | None]:
+    """The whole numbers, flags and text of an attachment's fields, by name (its class's and superclasses')."""
+    from jpype import JClass
+
+    is_static = JClass("java.lang.reflect.Modifier").isStatic
+    read = {"int": int, "java.lang.Integer": int, "boolean": bool, "java.lang.Boolean": bool, "java.lang.String": str}
+    found: dict[str, int | bool | str | None] = {}
+    for owner in _superclasses(attachment.getClass()):
+        for field in owner.getDeclaredFields():
+            kind = str(field.getType().getName())
+            if kind not in read or str(field.getName()) in found or is_static(field.getModifiers()):
+                continue
+            field.setAccessible(True)
+            value = field.get(attachment)
+            found[str(field.getName())] = None if value is None else read[kind](value)
+    return found
+
+
 def _is(value, java_type: str, expected) -> bool:
     """Whether ``value`` (what a property's getter gave) is the Java ``java_type`` holding ``expected``."""
     return (
@@ -790,6 +822,8 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
                 continue
             kind = _kind(make, name)
             properties[name] = {"kind": kind, "java_type": field_types.get(name), "default": _default(make, name)}
+            if kind == "boolean" and field_types.get(name) is None and (sets := _fields_a_flag_sets(make, name)):
+                properties[name]["sets"] = sets
             if kind == "checked" and (names := _names_of(mapper, java_class, name, words)):
                 properties[name].update(names)
             elif kind == "checked" and (counted := _counted_name_of(mapper, java_class, name)):

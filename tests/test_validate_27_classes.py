@@ -480,6 +480,80 @@ CASES = [
         _unit("infantry", '<option name="attackingLimit" value="1:owned:a:b:c:d:e"/>'),
         "refuses",
     ),
+    # UnitAttachment.validate's rules of numbers and flags together (2.7.15472's UnitAttachment.java 2538-2602)
+    Case("2.7 validation", "attackAA '-1'", AA50_1942, _unit("aaGun", '<option name="attackAA" value="-1"/>'), "refuses"),
+    Case("2.7 validation", "attackAAmaxDieSides '201'", AA50_1942, _unit("aaGun", '<option name="attackAAmaxDieSides" value="201"/>'), "refuses"),
+    Case(
+        "2.7 validation", "offensiveAttackAAmaxDieSides '200'", AA50_1942, _unit("aaGun", '<option name="offensiveAttackAAmaxDieSides" value="200"/>'), "reads"
+    ),
+    Case(
+        "2.7 validation", "offensiveAttackAAmaxDieSides '-2'", AA50_1942, _unit("aaGun", '<option name="offensiveAttackAAmaxDieSides" value="-2"/>'), "refuses"
+    ),
+    Case("2.7 validation", "maxBuiltPerPlayer '-2'", AA50_1942, _unit("infantry", '<option name="maxBuiltPerPlayer" value="-2"/>'), "refuses"),
+    Case("2.7 validation", "maxBuiltPerPlayer '-1'", AA50_1942, _unit("infantry", '<option name="maxBuiltPerPlayer" value="-1"/>'), "reads"),
+    Case(
+        "2.7 validation",
+        "isCombatTransport on a ship without transportCapacity",
+        AA50_1942,
+        _unit("battleship", '<option name="isCombatTransport" value="true"/>'),
+        "refuses",
+    ),
+    Case("2.7 validation", "isCombatTransport on a transport", AA50_1942, _unit("transport", '<option name="isCombatTransport" value="true"/>'), "reads"),
+    Case(
+        "2.7 validation",
+        "a transport's defense where Transport Casualties Restricted",
+        AA50_1942,
+        _sub(
+            '<option name="transportCapacity" value="5"/>\n      <option name="attack" value="0"/>\n      <option name="defense" value="0"/>',
+            '<option name="transportCapacity" value="5"/>\n      <option name="attack" value="0"/>\n      <option name="defense" value="1"/>',
+        ),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "isConstruction 'false' before isFactory (which sets it again)",
+        AA50_1942,
+        _unit("factory", '<option name="isConstruction" value="false"/>'),
+        "reads",
+    ),
+    Case(
+        "2.7 validation",
+        "isConstruction 'false' after isFactory (its constructionType stays)",
+        AA50_1942,
+        _sub('<option name="isFactory" value="true"/>', '<option name="isFactory" value="true"/>\n      <option name="isConstruction" value="false"/>'),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "isFactory 'false' after isFactory (its fields back to none)",
+        AA50_1942,
+        _unit("factory", '<option name="isFactory" value="false"/>'),
+        "reads",
+    ),
+    Case(
+        "2.7 validation",
+        "constructionsPerTerrPerTypePerTurn above maxConstructionsPerTypePerTerr",
+        AA50_1942,
+        _sub(
+            '<option name="isFactory" value="true"/>',
+            '<option name="isFactory" value="true"/>\n      <option name="constructionsPerTerrPerTypePerTurn" value="2"/>',
+        ),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "maxDamage '0' on a factory (canBeDamaged from isFactory)",
+        AA50_1942,
+        _sub('<option name="isFactory" value="true"/>', '<option name="isFactory" value="true"/>\n      <option name="maxDamage" value="0"/>'),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "canDieFromReachingMaxDamage without canBeDamaged",
+        AA50_1942,
+        _unit("infantry", '<option name="canDieFromReachingMaxDamage" value="true"/>'),
+        "refuses",
+    ),
     # a step property's name and value go into a java.util.Properties, which holds no null
     Case("structure", "a stepProperty without name", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty value="true"/>'), "refuses"),
     Case("structure", "a stepProperty of an empty value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=""/>'), "refuses"),
