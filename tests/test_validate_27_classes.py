@@ -555,6 +555,8 @@ CASES = [
         "refuses",
     ),
     # a step property's name and value go into a java.util.Properties, which holds no null
+    Case("structure", "a delegate of an empty name", AA50_1942, _empty_name("delegate"), "refuses"),
+    Case("structure", "a repairFrontier of an empty name", AA50_1942, _empty_name("repairFrontier"), "refuses"),
     Case("structure", "a stepProperty without name", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty value="true"/>'), "refuses"),
     Case("structure", "a stepProperty of an empty value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=""/>'), "refuses"),
     Case("structure", "a stepProperty of a blank value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=" "/>'), "reads"),
@@ -602,6 +604,7 @@ FOUND = [
     ("structure", "a stepProperty whose name is spelt Name (2.7: NullPointerException)", "WW2v3-1941.xml", 2088812858, "refuses"),
     ("numbers", "<triplea> without minimumVersion (2.7: NullPointerException)", "kremlin.xml", 936857441, "refuses"),
     ("numbers", "<triplea> minimumVersion '77' (its words said the refusal first)", "classic.xml", 2755775921, "refuses"),
+    ("structure", "a repairFrontier without its name (RepairFrontier is a DefaultNamed: checkNotNull)", "WW2v3-1942.xml", 4237801950, "refuses"),
 ]
 CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
 #: 2.7 builds these 2,147,483,647 units one by one at load until it runs out of memory (OutOfMemoryError): with any

@@ -79,6 +79,7 @@ NAMED_DECLARATIONS = {
     "production rule": "production/productionRule",
     "production frontier": "production/productionFrontier",
     "repair rule": "production/repairRule",
+    "repair frontier": "production/repairFrontier",
     "territory effect": "territoryEffectList/territoryEffect",
     "relationship type": "relationshipTypes/relationshipType",
     "technology": "technology/technologies/techname",
