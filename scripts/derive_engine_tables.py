@@ -44,6 +44,7 @@ What is read, and how (all from the engine's own classes, in its own JVM through
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import struct
@@ -469,6 +470,7 @@ CLASS_VALUES = {
 }
 
 
+@functools.cache
 def _class_values(symbol: str) -> tuple[str, ...]:
     if symbol.startswith(PREFIX):
         return (symbol.removeprefix(PREFIX) + "Probe",)
@@ -600,19 +602,27 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
     def taken(value: str) -> bool:
         return refusal(value) is None
 
-    def values_of(symbols, orders=()) -> list[str]:
-        """The values of the classes ``symbols``: each class's values in each part; where ``orders`` holds parts
-        ``i`` and ``j`` of one bucket, only their values in the orders given (``(i, j, tags)``)."""
-        return [
+    @functools.cache
+    def ordered_values_of(symbols: tuple[str, ...], orders: tuple) -> tuple[str, ...]:
+        return tuple(
             ":".join(v) for v in product(*map(_class_values, symbols)) if all(symbols[i] != symbols[j] or _order(v[i], v[j]) in tags for i, j, tags in orders)
-        ]
+        )
+
+    def values_of(symbols, orders=()) -> tuple[str, ...]:
+        """The values of the classes ``symbols``: each class's values in each part; where ``orders`` holds parts
+        ``i`` and ``j`` of one bucket, only their values in the orders given (``(i, j, tags)``). Asked again and
+        again by the searches: kept."""
+        return ordered_values_of(tuple(symbols), tuple((i, j, tuple(tags)) for i, j, tags in orders))
 
     def all_taken(symbols, orders=()) -> bool:
         return all(taken(v) for v in values_of(symbols, orders))
 
     def ask_first(candidates, orders=()) -> None:
-        """Probe in one batch the values of every symbol sequence of ``candidates`` (cheaper than one by one)."""
-        refusal.many(v for symbols in candidates for v in values_of(symbols, orders))
+        """Probe in batches the values of every symbol sequence of ``candidates`` (cheaper than one by one): the first
+        value of each, then the others of those whose first is taken (the only ones ``all_taken`` asks further)."""
+        candidates = [values_of(symbols, orders) for symbols in candidates]
+        refusal.many(values[0] for values in candidates if values)
+        refusal.many(v for values in candidates if values and taken(values[0]) for v in values[1:])
 
     def taken_in(symbols: tuple[str, ...], index: int, orders=()) -> list[str]:
         """The symbols part ``index`` of ``symbols`` may be, the others as they are."""
@@ -647,7 +657,11 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
     def tags(first: str, second: str) -> tuple[str, ...]:
         return ("<", "=", ">") if first == second and first in ("int<-1", "int2-120", "int>120") else ("",)
 
-    refusal.many(f"{a}:{b}" for first, second in product(CORE_CLASSES, repeat=2) for tag in tags(first, second) for a, b in _pair_values(first, second, tag))
+    pair_values = [
+        [f"{a}:{b}" for a, b in _pair_values(first, second, tag)] for first, second in product(CORE_CLASSES, repeat=2) for tag in tags(first, second)
+    ]
+    refusal.many(values[0] for values in pair_values)  # then the others of the pairs whose first is taken
+    refusal.many(v for values in pair_values if taken(values[0]) for v in values[1:])
     for first, second in product(CORE_CLASSES, repeat=2):
         for tag in tags(first, second):
             if all(taken(f"{a}:{b}") for a, b in _pair_values(first, second, tag)):
@@ -691,7 +705,7 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
             alternatives, extended, orders = _guided_alternatives(refusal, count, [*CORE_CLASSES, *words, *prefixes], form_of)
         if alternatives:
             shapes[str(count)] = {"alternatives": alternatives, **({"orders": orders} if orders else {})}
-        seeds = _with_words(extended, alternatives)
+        seeds = _with_words(refusal, extended, alternatives)
     if not any(s not in ("empty", "blank") for shape in shapes.values() for s in _symbols_of(shape)):
         return None  # only empty parts taken: the option names what the probe game lacks (an attachment, a delegate)
     used = sorted({w.removeprefix(WORD) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(WORD)})
@@ -726,14 +740,24 @@ def _takes_longer(refusal, shapes: dict) -> bool:
     return any(refusal(v) is None for v in values)
 
 
-def _with_words(seeds: list[tuple[str, ...]], forms: list[list[list[str]]]) -> list[tuple[str, ...]]:
-    """The seeds of the forms found, and each with one part another word or prefix its form allows there: a word may
-    lead the setter elsewhere in a longer value (PlayerAttachment's ``count:owned:all`` reads no more parts,
-    ``count:owned:unit`` reads units), which the form's first seed does not show."""
-    found = list(seeds)
-    for seed, form in zip(seeds, forms):
-        for index, allowed in enumerate(form):
-            found += [seed[:index] + (s,) + seed[index + 1 :] for s in allowed if s.startswith((WORD, PREFIX)) and s != seed[index]]
+def _with_words(refusal, seeds: list[tuple[str, ...]], forms: list[list[list[str]]]) -> list[tuple[str, ...]]:
+    """The seeds of the forms found, and each with one part another word or prefix its form allows there where that
+    word leads the setter elsewhere in a longer value (PlayerAttachment's ``count:owned:all`` reads no more parts,
+    ``count:owned:unit`` reads units), which the form's first seed does not show: where the seed and the variant,
+    each one part longer (other text), are refused differently."""
+
+    def longer(symbols: tuple[str, ...]) -> str:
+        return ":".join(_class_values(s)[0] for s in (*symbols, "text"))
+
+    variants = [
+        (seed, seed[:index] + (s,) + seed[index + 1 :])
+        for seed, form in zip(seeds, forms)
+        for index, allowed in enumerate(form)
+        for s in allowed
+        if s.startswith((WORD, PREFIX)) and s != seed[index]
+    ]
+    refusal.many(longer(symbols) for pair in variants for symbols in pair)
+    found = list(seeds) + [variant for seed, variant in variants if refusal(longer(seed)) != refusal(longer(variant))]
     return list(dict.fromkeys(found))
 
 

@@ -96,7 +96,8 @@ class Prober:
         """Probe each of ``values`` not probed yet, in one call into the JVM."""
         from jpype import JArray
 
-        todo = list(dict.fromkeys(v for v in values if (option, v) not in self._cache))
+        cache = self._cache
+        todo = list(dict.fromkeys(v for v in values if (option, v) not in cache))
         if not todo:
             return
         given, out = JArray(self._strings)(todo), JArray(self._strings)(len(todo))
