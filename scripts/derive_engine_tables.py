@@ -38,7 +38,14 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   and where no shorter value leads to a count of parts, part by part as the setter refuses (the engine frames its
   refusal was thrown through tell one check from the next); None where it takes nothing
   but empty parts in the probe game (it names what the game lacks: an attachment, a delegate), and no parts at all
-  (``read_only``) where the property has no string setter (2.7 refuses every value of it).
+  (``read_only``) where the property has no string setter, or (``refuses_every_value``) where its setter refuses
+  ``null`` and every value at one place (it throws before it reads the value: RulesAttachment's ``chance``); for a
+  flag with no field of its name, the fields setting it ``true`` or ``false`` changes (``sets``: ``isFactory``).
+- ``support_attachment_prefix``: what the name of a unit type's attachment begins with for 2.x to take it for a unit
+  support attachment (``Constants.SUPPORT_ATTACHMENT_PREFIX``).
+
+The probes run in batches inside the JVM (scripts/engine_probe.py): about 1.5 million of them, ~1.4 CPU-minutes in
+all on the shared 2-core machine under load.
 """
 
 from __future__ import annotations
@@ -50,15 +57,18 @@ import re
 import struct
 import sys
 import zipfile
-from itertools import product
+from itertools import combinations, product
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from kremlin_triplea.check.option_grammar import CORE_CLASSES, GUIDED_PARTS, INT_BUCKETS, PREFIX, WORD  # noqa: E402
+from kremlin_triplea.check.option_grammar import CORE_CLASSES, GUIDED_PARTS, INT_BUCKETS, NEGATED, PREFIX, WORD  # noqa: E402
 from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E402
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from engine_probe import Prober  # noqa: E402
 
 DEFAULT_JAR = ROOT.parent / "shared" / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
 TABLES = ROOT / "src" / "kremlin_triplea" / "check" / "tables" / "triplea2.json"
@@ -243,6 +253,38 @@ def _default(make, name: str) -> int | bool | str | None:
     return str(value) if kind == "java.lang.String" else None
 
 
+def _fields_a_flag_sets(make, name: str) -> dict[str, dict] | None:
+    """For a flag with no field of its name (a legacy one: ``isFactory`` sets canBeDamaged, isConstruction, ...), the
+    fields of whole numbers, flags and text that setting it ``true`` or ``false`` on a fresh attachment changes, and
+    what each holds after either (a field either changes, after both); None where it changes none."""
+    after = {}
+    fresh = _field_values(make())
+    for value in ("true", "false"):
+        attachment = make()
+        attachment.getPropertyOrEmpty(name).get().setValue(value)
+        after[value] = _field_values(attachment)
+    changed = sorted(f for f in fresh if any(after[v].get(f) != fresh[f] for v in after))
+    return {value: {f: after[value].get(f) for f in changed} for value in after} if changed else None
+
+
+def _field_values(attachment) -> dict[str, int | bool | str | None]:
+    """The whole numbers, flags and text of an attachment's fields, by name (its class's and superclasses')."""
+    from jpype import JClass
+
+    is_static = JClass("java.lang.reflect.Modifier").isStatic
+    read = {"int": int, "java.lang.Integer": int, "boolean": bool, "java.lang.Boolean": bool, "java.lang.String": str}
+    found: dict[str, int | bool | str | None] = {}
+    for owner in _superclasses(attachment.getClass()):
+        for field in owner.getDeclaredFields():
+            kind = str(field.getType().getName())
+            if kind not in read or str(field.getName()) in found or is_static(field.getModifiers()):
+                continue
+            field.setAccessible(True)
+            value = field.get(attachment)
+            found[str(field.getName())] = None if value is None else read[kind](value)
+    return found
+
+
 def _is(value, java_type: str, expected) -> bool:
     """Whether ``value`` (what a property's getter gave) is the Java ``java_type`` holding ``expected``."""
     return (
@@ -271,8 +313,9 @@ def _game_with_one_of_each():
 
 
 #: What else the game of the grammar probes declares, by kind (option_grammar.NAME_KINDS): a territory effect, a
-#: relationship type, a production rule and frontier, and a rules and a trigger attachment on its player (the names
-#: ``conditions`` and ``activateTrigger`` look up).
+#: relationship type, a production rule and frontier, a rules and a trigger attachment on its player (the names
+#: ``conditions`` and ``activateTrigger`` look up), a technology (``techs``, ``tech``, ``availableTech``) and a unit
+#: support attachment on its unit type (``support``: one whose name begins ``Constants.SUPPORT_ATTACHMENT_PREFIX``).
 GRAMMAR_NAMED = {
     "territory effect": "ProbeEffect",
     "rules attachment": "ProbeRules",
@@ -280,6 +323,8 @@ GRAMMAR_NAMED = {
     "relationship type": "ProbeRelation",
     "production rule": "ProbeRule",
     "production frontier": "ProbeFrontier",
+    "technology": "ProbeTech",
+    "unit support attachment": "supportAttachmentOfProbe",  # not "supportAttachment" + "Probe": a PREFIX class's value
 }
 
 
@@ -300,7 +345,21 @@ def _grammar_game(mapper):
     player = data.getPlayerList().getPlayerId(NAMED["player"])
     for kind, java_class in (("rules attachment", "RulesAttachment"), ("trigger attachment", "TriggerAttachment")):
         player.addAttachment(GRAMMAR_NAMED[kind], mapper.newAttachment(java_class, GRAMMAR_NAMED[kind], player, data).get())
+    generic = JClass("games.strategy.triplea.delegate.GenericTechAdvance")
+    data.getTechnologyFrontier().addAdvance(generic(GRAMMAR_NAMED["technology"], None, data))  # found by name and by property
+    support = GRAMMAR_NAMED["unit support attachment"]
+    assert support.startswith(str(support_attachment_prefix())), support  # UnitSupportAttachment.get(UnitType) finds it
+    unit = data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
+    unit.addAttachment(support, mapper.newAttachment("UnitSupportAttachment", support, unit, data).get())
     return data
+
+
+def support_attachment_prefix() -> str:
+    """What the name of an attachment on a unit type begins with for 2.x to take it for a unit support attachment
+    (``UnitSupportAttachment.get(UnitType)``: ``Constants.SUPPORT_ATTACHMENT_PREFIX``)."""
+    from jpype import JClass
+
+    return str(JClass("games.strategy.triplea.Constants").SUPPORT_ATTACHMENT_PREFIX)
 
 
 def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | None:
@@ -308,8 +367,14 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
     many names it takes (1 to 3 tried; None when any of them), whether a whole number may come first, and which of
     ``words`` (the strings of the class's files) it takes alone, or before the names (``BY:``). Each kind's name is
     set alone, twice and three times (``A:A``), and an unknown name in each of those places refused."""
-    taken = functools.partial(_taken, _in_a_fresh_game(mapper, java_class), name)
-
+    taken = _Taken(mapper, java_class, name)
+    taken.many(
+        [
+            *(":".join([k] * n) for k in NAMED.values() for n in (1, 2, 3)),
+            *(":".join([k] * (n - 1) + ["ProbeNothing"]) for k in NAMED.values() for n in (1, 2, 3)),
+        ]
+    )
+    taken.many([*(f"1:{k}" for k in NAMED.values()), *words, *(f"{w}:{k}" for w in words for k in NAMED.values())])
     if taken("ProbeNothing"):
         return None
     found = []
@@ -328,36 +393,49 @@ def _names_of(mapper, java_class: str, name: str, words: list[str]) -> dict | No
     return found[0] if len(found) == 1 else None
 
 
-def _in_a_fresh_game(mapper, java_class: str):
-    """``make`` for :func:`_taken`: an attachment of ``java_class`` attached to nothing, in a probe game of its own each
-    time (what one probe set is never seen by the next)."""
-    return lambda: mapper.newAttachment(java_class, "probe", None, _game_with_one_of_each()).get()
+class _Taken:
+    """Whether a fresh attachment of a class, attached to nothing in a probe game of its own (what probes of other
+    options set is never seen), takes a value for an option: ``taken(value)``; ``taken.many(values)`` probes a batch."""
+
+    def __init__(self, mapper, java_class: str, name: str) -> None:
+        self._prober, self._name = Prober(mapper, java_class, None, _game_with_one_of_each()), name
+
+    def __call__(self, value: str) -> bool:
+        return self._prober(self._name, value) is None
+
+    def many(self, values) -> None:
+        self._prober.many(self._name, values)
 
 
-def _taken(make, name: str, value: str) -> bool:
-    """Whether a fresh attachment ``make`` gives takes ``value`` for its option ``name``."""
-    return _refusal(make, name, value) is None
+class _Refusal:
+    """Where the option ``name`` of fresh attachments of a prober refuses a value (None where it takes it):
+    ``refusal(value)``; ``refusal.many(values)`` probes a batch first (the grammar's searches ask in batches)."""
 
+    def __init__(self, prober: Prober, name: str) -> None:
+        self._prober, self._name = prober, name
 
-def _refusal(make, name: str, value: str) -> str | None:
-    """None when a fresh attachment ``make`` gives takes ``value`` for its option ``name``; else where its setter
-    refused it: the innermost exception's class and the engine's frames it was thrown through (class and line), the
-    same for every value one check of the setter refuses, whatever the value."""
-    from jpype import JClass, JException
+    def __call__(self, value: str) -> str | None:
+        return self._prober(self._name, value)
 
-    try:
-        make().getPropertyOrEmpty(name).get().setValue(JClass("java.lang.String")(value))
-    except JException as error:
-        cause = error
-        while cause.getCause() is not None:
-            cause = cause.getCause()
-        frames = [f"{f.getClassName()}:{f.getLineNumber()}" for f in cause.getStackTrace() if str(f.getClassName()).startswith("games.strategy.")]
-        return f"{cause.getClass().getName()}@{'|'.join(frames)}"
-    return None
+    def many(self, values) -> None:
+        self._prober.many(self._name, values)
 
 
 #: The grammar of an option whose property has no string setter (``MutableProperty.ofReadOnly``): it takes no value.
 READ_ONLY = {"parts": {}, "words": [], "read_only": True}
+
+
+#: The grammar of an option whose setter refuses every value before it reads it (RulesAttachment's ``chance``).
+REFUSES_EVERY_VALUE = {"parts": {}, "words": [], "refuses_every_value": True}
+
+
+def _refuses_every_value(refusal) -> bool:
+    """Whether the setter refuses every value at one place before it reads it: ``null`` (which a setter reading its
+    value throws on where it reads it) and a value of each class are refused by the same throw."""
+    values = [None, *(v for c in CORE_CLASSES for v in CLASS_VALUES[c]), "1:1", "1:1:1"]
+    refusal.many(values)
+    thrown = {refusal(v) and refusal(v).split("|")[0] for v in values}
+    return len(thrown) == 1 and None not in thrown
 
 
 def _read_only(make, name: str) -> bool:
@@ -375,8 +453,9 @@ def _read_only(make, name: str) -> bool:
 def _counted_name_of(mapper, java_class: str, name: str) -> str | None:
     """The kind of thing a ``checked`` option's value names after a count (``1:Gold``): a count then a known name
     taken; the name alone, the count alone, two names, an unknown name and a count that is no number refused."""
-    taken = functools.partial(_taken, _in_a_fresh_game(mapper, java_class), name)
-
+    taken = _Taken(mapper, java_class, name)
+    taken.many(["1:ProbeNothing", "ProbeNothing", "1", *(f"{a}:{b}" for a in NAMED.values() for b in NAMED.values())])
+    taken.many(v for k in NAMED.values() for v in (f"1:{k}", k, f"x:{k}"))
     if taken("1:ProbeNothing") or taken("ProbeNothing") or taken("1"):
         return None
     if any(taken(f"{one}:{other}") for one in NAMED.values() for other in NAMED.values()):
@@ -393,10 +472,12 @@ CLASS_VALUES = {
     "empty": ("",),
     "blank": (" ", "\t"),
     **{f"name:{kind}": (known,) for kind, known in {**NAMED, **GRAMMAR_NAMED}.items()},
+    **{f"{NEGATED}name:{kind}": (NEGATED + known,) for kind, known in {**NAMED, **GRAMMAR_NAMED}.items()},
     "text": ("ProbeNothing",),
 }
 
 
+@functools.cache
 def _class_values(symbol: str) -> tuple[str, ...]:
     if symbol.startswith(PREFIX):
         return (symbol.removeprefix(PREFIX) + "Probe",)
@@ -420,12 +501,14 @@ def _guided_seed(refusal, count: int, symbols: list[str], fixed: dict[int, str] 
     name beginning with its attachment's kind then the kind), which no part alone or pair of classes shows."""
     current = [(fixed or {}).get(index, "text") for index in range(count)]
     said = refusal(":".join(_class_values(s)[0] for s in current))
+    ask_first = getattr(refusal, "many", lambda values: None)
     if said is None:
         return tuple(current)
     seen = {said}
     for _ in range(2 * count):
         moved = False
         for index in (i for i in range(count) if i not in (fixed or {})):
+            ask_first(":".join(_class_values(s)[0] for s in current[:index] + [symbol] + current[index + 1 :]) for symbol in symbols)
             for symbol in symbols:
                 trial = current[:index] + [symbol] + current[index + 1 :]
                 got = refusal(":".join(_class_values(s)[0] for s in trial))
@@ -436,20 +519,49 @@ def _guided_seed(refusal, count: int, symbols: list[str], fixed: dict[int, str] 
                     current, moved = trial, True
                     break
         if not moved:
-            return None
+            paired = _paired_move(refusal, current, fixed or {}, seen)
+            if paired is None:
+                return None
+            current, taken = paired
+            if taken:
+                return tuple(current)
+    return None
+
+
+#: The buckets of whole numbers holding more than one value: two parts of one may be in an order a setter asks
+#: (whenCombatDamaged's ``from:to``, from <= to).
+ORDERED_BUCKETS = tuple(name for name, low, high in INT_BUCKETS if low != high)
+
+
+def _paired_move(refusal, current: list[str], fixed: dict[int, str], seen: set) -> tuple[list[str], bool] | None:
+    """Where no one part moves the setter, two whole numbers at once (a check of two numbers together: ``from < 0
+    || to < 0 || to < from`` refuses every value one part away): the first pair of buckets taken (then True) or
+    refused by a check not met before; None where none moves it."""
+    free = [i for i in range(len(current)) if i not in fixed]
+    trials = [
+        current[:i] + [a] + current[i + 1 : j] + [b] + current[j + 1 :]
+        for i, j in combinations(free, 2)
+        for a, b in product([b[0] for b in INT_BUCKETS], repeat=2)
+    ]
+    refusal.many(":".join(_class_values(s)[0] for s in trial) for trial in trials)
+    for trial in trials:
+        got = refusal(":".join(_class_values(s)[0] for s in trial))
+        if got is None:
+            return trial, True
+        if got not in seen:
+            seen.add(got)
+            return trial, False
     return None
 
 
 #: Options whose values the part classes cannot say, so no grammar is derived (validate does not judge them), each
 #: with why: a grammar of the classes alone would refuse values 2.7 takes.
-WITHHELD = {
-    ("TriggerAttachment", "productionRule"): "its rule may follow a '-' (frontier:-rule removes it): a class of no probe",
-}
+WITHHELD: dict[tuple[str, str], str] = {}
 
 
 def option_grammar(refusal, words: list[str]) -> dict | None:
     """The grammar of a ``checked`` option (check/option_grammar.py) from ``refusal`` (None where the engine takes a
-    value, else where its setter refused it: :func:`_refusal`): for one and two parts every class sequence (a class taken when each of its values is), two parts
+    value, else where its setter refused it: engine_probe.Prober): for one and two parts every class sequence (a class taken when each of its values is), two parts
     holding at most one word; for three and four, one value taken found by extending a shorter one, then each part
     varied over every class and word with the others as in it (each value of one part fewer extended, unless
     an alternative found covers it). A word is tried only where other text is refused
@@ -458,37 +570,107 @@ def option_grammar(refusal, words: list[str]) -> dict | None:
     the probe game lacks). Counts of parts none of that finds, up to one beyond the most found (up to GUIDED_PARTS
     when none is found), are searched part by part as the setter refuses (:func:`_guided_alternatives`), where a
     part may also be a name beginning with a word (``PREFIX``)."""
-    refusal = functools.cache(refusal)  # the second pass, and the pairs with a word, ask again what the first asked
     prefixes = [PREFIX + w for w in words]
     first = _option_grammar(refusal, [WORD + w for w in words], prefixes)
     if first is None:
         return None
-    variants = sorted({v for w in first["words"] for v in (w, w.upper(), w.lower(), w.swapcase(), w.capitalize())})
-    return _option_grammar(refusal, [WORD + w for w in variants], prefixes) if variants else first
+    variants = sorted({v for w in first["words"] for v in _case_variants(w)})
+    second = _option_grammar(refusal, [WORD + w for w in variants], prefixes) if variants else None
+    return _folded(second, first["words"]) if second is not None else first
+
+
+def _case_variants(word: str) -> tuple[str, ...]:
+    """A word in upper, lower, swapped, capitalized and alternating case (``tRuE``, ``TrUe``)."""
+    alternating = "".join(c.upper() if i % 2 else c.lower() for i, c in enumerate(word))
+    return (word, word.upper(), word.lower(), word.swapcase(), word.capitalize(), alternating, alternating.swapcase())
+
+
+def _folded(grammar: dict, words: list[str]) -> dict:
+    """``grammar`` with each word taken in every case it was tried in (``_case_variants``) written once, as its class
+    file has it, and listed in ``folded``: the setter matches it ignoring case (``equalsIgnoreCase``), so validate
+    matches it as Java does (option_grammar.part_classes)."""
+    used = set(grammar["words"])
+    folded = [w for w in words if all(v in used for v in _case_variants(w))]
+    canonical = {v: w for w in sorted(folded) for v in _case_variants(w)}  # of two (DEFENCE, defence), the last in order
+
+    def fold(symbol: str) -> str:
+        return WORD + canonical[symbol.removeprefix(WORD)] if symbol.startswith(WORD) and symbol.removeprefix(WORD) in canonical else symbol
+
+    for shape in grammar["parts"].values():
+        if "tuples" in shape:
+            shape["tuples"] = sorted({"|".join(map(fold, k.split("#")[0].split("|"))) + (f"#{k.split('#')[1]}" if "#" in k else "") for k in shape["tuples"]})
+        for positions in shape.get("alternatives", ()):
+            positions[:] = [sorted({fold(s) for s in allowed}) for allowed in positions]
+    words_left = sorted({canonical.get(w, w) for w in grammar["words"]})
+    return {**grammar, "words": words_left, **({"folded": sorted(folded)} if folded else {})}
 
 
 def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | None:
     def taken(value: str) -> bool:
         return refusal(value) is None
 
-    def all_taken(symbols) -> bool:
-        return all(taken(":".join(v)) for v in product(*map(_class_values, symbols)))
+    @functools.cache
+    def ordered_values_of(symbols: tuple[str, ...], orders: tuple) -> tuple[str, ...]:
+        return tuple(
+            ":".join(v) for v in product(*map(_class_values, symbols)) if all(symbols[i] != symbols[j] or _order(v[i], v[j]) in tags for i, j, tags in orders)
+        )
 
-    def taken_in(symbols: tuple[str, ...], index: int) -> list[str]:
+    def values_of(symbols, orders=()) -> tuple[str, ...]:
+        """The values of the classes ``symbols``: each class's values in each part; where ``orders`` holds parts
+        ``i`` and ``j`` of one bucket, only their values in the orders given (``(i, j, tags)``). Asked again and
+        again by the searches: kept."""
+        return ordered_values_of(tuple(symbols), tuple((i, j, tuple(tags)) for i, j, tags in orders))
+
+    def all_taken(symbols, orders=()) -> bool:
+        return all(taken(v) for v in values_of(symbols, orders))
+
+    def ask_first(candidates, orders=()) -> None:
+        """Probe in batches the values of every symbol sequence of ``candidates`` (cheaper than one by one): the first
+        value of each, then the others of those whose first is taken (the only ones ``all_taken`` asks further)."""
+        candidates = [values_of(symbols, orders) for symbols in candidates]
+        refusal.many(values[0] for values in candidates if values)
+        refusal.many(v for values in candidates if values and taken(values[0]) for v in values[1:])
+
+    def taken_in(symbols: tuple[str, ...], index: int, orders=()) -> list[str]:
         """The symbols part ``index`` of ``symbols`` may be, the others as they are."""
-        core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :])]
+        ask_first((symbols[:index] + (s,) + symbols[index + 1 :] for s in (*CORE_CLASSES, *words, *prefixes)), orders)
+        core = [s for s in CORE_CLASSES if all_taken(symbols[:index] + (s,) + symbols[index + 1 :], orders)]
         if "text" in core:
             return core
-        return core + [w for w in (*words, *prefixes) if all_taken(symbols[:index] + (w,) + symbols[index + 1 :])]
+        return core + [w for w in (*words, *prefixes) if all_taken(symbols[:index] + (w,) + symbols[index + 1 :], orders)]
+
+    def orders_of(found: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
+        """The orders two parts of one bucket of ``found`` (a value taken) must be in, where not every one is taken
+        (whenCombatDamaged's ``from:to``: ``<`` or ``=``)."""
+        found_orders = []
+        for i, j in combinations(range(len(found)), 2):
+            if found[i] == found[j] and found[i] in ORDERED_BUCKETS:
+                tags = [tag for tag in ("<", "=", ">") if all_taken(found, [(i, j, [tag])])]
+                if tags and len(tags) < 3:
+                    found_orders.append((i, j, tags))
+        return found_orders
+
+    def form_of(found: tuple[str, ...]) -> tuple[list[list[str]], list[tuple[int, int, list[str]]]]:
+        """The symbols each part of a value of ``found``'s form may be, the others as in it, and its orders."""
+        orders = orders_of(found)
+        return [sorted(taken_in(found, index, orders)) for index in range(len(found))], orders
 
     shapes: dict[str, dict] = {}
     one = taken_in(("text",), 0)
     if one:
         shapes["1"] = {"tuples": sorted(one)}
     pairs = set()
+
+    def tags(first: str, second: str) -> tuple[str, ...]:
+        return ("<", "=", ">") if first == second and first in ("int<-1", "int2-120", "int>120") else ("",)
+
+    pair_values = [
+        [f"{a}:{b}" for a, b in _pair_values(first, second, tag)] for first, second in product(CORE_CLASSES, repeat=2) for tag in tags(first, second)
+    ]
+    refusal.many(values[0] for values in pair_values)  # then the others of the pairs whose first is taken
+    refusal.many(v for values in pair_values if taken(values[0]) for v in values[1:])
     for first, second in product(CORE_CLASSES, repeat=2):
-        same_bucket = first == second and first in ("int<-1", "int2-120", "int>120")
-        for tag in ("<", "=", ">") if same_bucket else ("",):
+        for tag in tags(first, second):
             if all(taken(f"{a}:{b}") for a, b in _pair_values(first, second, tag)):
                 pairs.add(grammar_key((first, second), tag))
     alone = [w for w in one if w.startswith(WORD)]
@@ -498,6 +680,12 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
         pairs |= {grammar_key((core, w)) for w in taken_in((core, "text"), 1) if w.startswith(WORD)}
     if pairs:
         shapes["2"] = {"tuples": sorted(pairs)}
+        # and the forms a part-by-part search finds that no pair of classes shows (a word then a word, each refused
+        # alone: ``unitAttachment:UnitAttachment``, where a name of the probe game's is one pair taken)
+        found, _, _ = _guided_alternatives(refusal, 2, [*CORE_CLASSES, *words, *prefixes], form_of)
+        more = [form for form in found if not all(grammar_key(t) in pairs for t in product(*form))]
+        if more:
+            shapes["2"]["alternatives"] = more
     seeds = [tuple(k.split("|")) for k in sorted(pairs) if "#" not in k]
     for count in range(3 if "2" in shapes else 1, GUIDED_PARTS + 1):
         if str(count) in shapes:
@@ -505,49 +693,120 @@ def _option_grammar(refusal, words: list[str], prefixes: list[str]) -> dict | No
         if shapes and count > max(map(int, shapes)) + 1:
             break
         alternatives: list[list[list[str]]] = []
-        extended = []
+        extended, orders = [], []
         for shorter in seeds if count > 2 else ():  # each value taken of one part fewer, extended by a part, unless one found covers it
-            if any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
+            worded = any(s.startswith((WORD, PREFIX)) for s in shorter)  # a word may lead elsewhere (``count:owned:all:anything``)
+            if not worded and any(all(s in allowed for s, allowed in zip(shorter, positions)) for positions in alternatives):
                 continue
-            seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,))), None)
+            kept = orders_of(shorter)
+            ask_first((shorter + (last,) for last in (*CORE_CLASSES, *words)), kept)
+            seed = next((shorter + (last,) for last in (*CORE_CLASSES, *words) if all_taken(shorter + (last,), kept)), None)
             if seed is not None:
+                form, found_orders = form_of(seed)
+                if form in alternatives:
+                    continue
                 extended.append(seed)
-                alternatives.append([sorted(taken_in(seed, index)) for index in range(count)])
+                orders += [[len(alternatives), i, j, seed[i], tags] for i, j, tags in found_orders]
+                alternatives.append(form)
         if not alternatives:  # none a shorter value leads to: part by part, as the setter refuses
-            alternatives, extended = _guided_alternatives(refusal, count, [*CORE_CLASSES, *words, *prefixes], taken_in)
+            alternatives, extended, orders = _guided_alternatives(refusal, count, [*CORE_CLASSES, *words, *prefixes], form_of)
         if alternatives:
-            shapes[str(count)] = {"alternatives": alternatives}
-        seeds = extended
+            shapes[str(count)] = {"alternatives": alternatives, **({"orders": orders} if orders else {})}
+        seeds = _with_words(refusal, extended, alternatives)
     if not any(s not in ("empty", "blank") for shape in shapes.values() for s in _symbols_of(shape)):
         return None  # only empty parts taken: the option names what the probe game lacks (an attachment, a delegate)
     used = sorted({w.removeprefix(WORD) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(WORD)})
     begun = sorted({w.removeprefix(PREFIX) for shape in shapes.values() for w in _symbols_of(shape) if w.startswith(PREFIX)})
-    return {"parts": dict(sorted(shapes.items(), key=lambda item: int(item[0]))), "words": used, **({"prefixes": begun} if begun else {})}
+    longer = _takes_longer(refusal, shapes)
+    return {
+        "parts": dict(sorted(shapes.items(), key=lambda item: int(item[0]))),
+        "words": used,
+        **({"prefixes": begun} if begun else {}),
+        **({"longer": True} if longer else {}),
+    }
 
 
-def _guided_alternatives(refusal, count: int, symbols: list[str], taken_in) -> tuple[list[list[list[str]]], list[tuple[str, ...]]]:
+#: How many parts past GUIDED_PARTS the values :func:`_takes_longer` sets go to.
+LONGER_PARTS = 4
+
+
+def _takes_longer(refusal, shapes: dict) -> bool:
+    """Whether the engine takes a value of more parts than the probes set (up to GUIDED_PARTS): each form of the
+    most parts found, its last part repeated up to LONGER_PARTS more (``unit:unit:...``). validate does not judge
+    such values where it does (``longer``), and refuses them where it does not."""
+    most = max(map(int, shapes))
+    shape = shapes[str(most)]
+    lasts = [tuple(k.split("#")[0].split("|")) for k in shape.get("tuples", ())]
+    lasts += [tuple(p[0] for p in form) for form in shape.get("alternatives", ())]
+    values = [
+        ":".join(_class_values(s)[0] for s in (*form, *[form[-1]] * (n - len(form))))
+        for form in lasts
+        for n in range(GUIDED_PARTS + 1, GUIDED_PARTS + 1 + LONGER_PARTS)
+    ]
+    refusal.many(values)
+    return any(refusal(v) is None for v in values)
+
+
+def _with_words(refusal, seeds: list[tuple[str, ...]], forms: list[list[list[str]]]) -> list[tuple[str, ...]]:
+    """The seeds of the forms found, and each with one part another word or prefix its form allows there where that
+    word leads the setter elsewhere in a longer value (PlayerAttachment's ``count:owned:all`` reads no more parts,
+    ``count:owned:unit`` reads units), which the form's first seed does not show: where the seed and the variant,
+    each one part longer (other text), are refused differently."""
+
+    def longer(symbols: tuple[str, ...]) -> str:
+        return ":".join(_class_values(s)[0] for s in (*symbols, "text"))
+
+    variants = [
+        (seed, seed[:index] + (s,) + seed[index + 1 :])
+        for seed, form in zip(seeds, forms)
+        for index, allowed in enumerate(form)
+        for s in allowed
+        if s.startswith((WORD, PREFIX)) and s != seed[index]
+    ]
+    refusal.many(longer(symbols) for pair in variants for symbols in pair)
+    found = list(seeds) + [variant for seed, variant in variants if refusal(longer(seed)) != refusal(longer(variant))]
+    return list(dict.fromkeys(found))
+
+
+def _guided_alternatives(refusal, count: int, symbols: list[str], form_of) -> tuple[list[list[list[str]]], list[tuple[str, ...]], list[list]]:
     """The forms of ``count`` parts the engine takes, each as the symbols each part may be with the others as in one
-    value taken (``taken_in``): the first found by :func:`_guided_seed`; then, for each part, each symbol no form
+    value taken (``form_of``): the first found by :func:`_guided_seed`; then, for each part, each symbol no form
     found allows there that the setter refuses elsewhere than other text there (it passed a check), searched again
-    with that part fixed (``rulesAttachment...:RulesAttachment``, then ``triggerAttachment...:TriggerAttachment``)."""
+    with that part fixed (``rulesAttachment...:RulesAttachment``, then ``triggerAttachment...:TriggerAttachment``).
+    Also the orders two parts of one bucket must be in (``[form, i, j, bucket, tags]``: whenCombatDamaged's
+    ``from:to``, ``<`` or ``=``)."""
     seed = _guided_seed(refusal, count, symbols)
     if seed is None:
-        return [], []
-    forms, seeds = [[sorted(taken_in(seed, index)) for index in range(count)]], [seed]
+        return [], [], []
+    forms, seeds, orders = [], [], []
 
     def value(parts) -> str:
         return ":".join(_class_values(s)[0] for s in parts)
 
+    def add(found: tuple[str, ...]) -> None:
+        form, found_orders = form_of(found)
+        orders.extend([len(forms), i, j, found[i], tags] for i, j, tags in found_orders)
+        forms.append(form)
+        seeds.append(found)
+
+    add(seed)
+
     for index in range(count):
         other = refusal(value(seed[:index] + ("text",) + seed[index + 1 :]))
+        refusal.many(value(seed[:index] + (symbol,) + seed[index + 1 :]) for symbol in symbols)
         for symbol in symbols:
             if any(symbol in form[index] for form in forms) or refusal(value(seed[:index] + (symbol,) + seed[index + 1 :])) == other:
                 continue
             found = _guided_seed(refusal, count, symbols, fixed={index: symbol})
             if found is not None and not any(all(s in allowed for s, allowed in zip(found, form)) for form in forms):
-                forms.append([sorted(taken_in(found, i)) for i in range(count)])
-                seeds.append(found)
-    return forms, seeds
+                add(found)
+    return forms, seeds, orders
+
+
+def _order(first: str, second: str) -> str:
+    """``<``, ``=`` or ``>``: how two whole numbers compare."""
+    a, b = int(first), int(second)
+    return "<" if a < b else "=" if a == b else ">"
 
 
 def _symbols_of(shape: dict):
@@ -559,8 +818,10 @@ def _symbols_of(shape: dict):
 
 
 def _option_words(jar: Path, cls) -> list[str]:
-    """The words a ``checked`` option of ``cls`` may take: the string literals of its class files that are words."""
-    strings = {text for owner in _superclasses(cls) for text in class_file_strings(jar, str(owner.getName())) if _OPTION_WORD.fullmatch(text)}
+    """The words a ``checked`` option of ``cls`` may take: the string literals of its class files that are words,
+    its nested classes' among them (UnitSupportAttachment's ``PropertyName`` holds ``allied``, ``strength``, ...)."""
+    owners = [nested for owner in _superclasses(cls) for nested in (owner, *owner.getDeclaredClasses())]
+    strings = {text for owner in owners for text in class_file_strings(jar, str(owner.getName())) if _OPTION_WORD.fullmatch(text)}
     return sorted(strings - set(NAMED.values()) - set(GRAMMAR_NAMED.values()))
 
 
@@ -592,6 +853,8 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
                 continue
             kind = _kind(make, name)
             properties[name] = {"kind": kind, "java_type": field_types.get(name), "default": _default(make, name)}
+            if kind == "boolean" and field_types.get(name) is None and (sets := _fields_a_flag_sets(make, name)):
+                properties[name]["sets"] = sets
             if kind == "checked" and (names := _names_of(mapper, java_class, name, words)):
                 properties[name].update(names)
             elif kind == "checked" and (counted := _counted_name_of(mapper, java_class, name)):
@@ -599,9 +862,13 @@ def attachment_properties(jar: Path, attachment_names: list[str]) -> dict[str, d
             elif kind == "checked":
                 grammar_data = _grammar_game(mapper)
                 grammar_unit = grammar_data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
-                make_in_grammar_game = functools.partial(lambda c, d, u: mapper.newAttachment(c, "probe", u, d).get(), java_class, grammar_data, grammar_unit)
-                grammar = None if (java_class, name) in WITHHELD else option_grammar(functools.partial(_refusal, make_in_grammar_game, name), option_words)
-                properties[name]["grammar"] = grammar if grammar is not None or not _read_only(make, name) else READ_ONLY
+                refusal = _Refusal(Prober(mapper, java_class, grammar_unit, grammar_data), name)
+                grammar = None if (java_class, name) in WITHHELD else option_grammar(refusal, option_words)
+                if grammar is None and _read_only(make, name):
+                    grammar = READ_ONLY
+                elif grammar is None and (java_class, name) not in WITHHELD and _refuses_every_value(refusal):
+                    grammar = REFUSES_EVERY_VALUE
+                properties[name]["grammar"] = grammar
         superclass = cls.getSuperclass()
         found[java_class] = {"class": str(cls.getName()), "superclass": str(superclass.getSimpleName()), "properties": properties}
     return found
@@ -743,6 +1010,7 @@ def derive(jar: Path) -> dict:
         "properties_read_at_load": properties_read_at_load(property_types),
         "technologies": predefined_technologies(),
         "relationship_types": built_in_relationship_types(),
+        "support_attachment_prefix": support_attachment_prefix(),
         "attachments": attachment_properties(jar, attachments),
     }
 

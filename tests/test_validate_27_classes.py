@@ -47,6 +47,23 @@ ANZIO = next(p for p in PINNED_GAMES if p.name == "anzio.xml")  # a RulesAttachm
 RESTRICTION = '<option name="movementRestrictionType" value="allowed"/>'
 ROUNDS = '<option name="rounds" value="1-+"/>'
 PLAYER_ATTACHMENT = '<option name="playerAttachmentName" value="RulesAttachment" count="rulesAttachment"/>'
+SONG = CORPUS_DIR / "A_Song_of_Ice_and_Fire.xml"  # productionRule with '-', activateTrigger's flags
+HOUSE_RULES = CORPUS_DIR / "Global_40_House_Rules.xml"  # a TriggerAttachment's tech
+DAMAGED = '<option name="whenCombatDamaged" value="unitsMayNotLandOnCarrier" count="1:2"/>'
+TECHS = '<option name="techs" value="Improved_Mech_Inf" count="1"/>'
+SUPPORT = '<option name="support" value="supportAttachmentMechanizedTechnology"/>'
+SIDE, DICE, FACTION = '<option name="side" value="offence"/>', '<option name="dice" value="strength"/>', '<option name="faction" value="allied"/>'
+REMOVED_RULE = '<option name="productionRule" value="BaratheonFrontier:-buyKingsguard"/>'
+LOOT = '<option name="activateTrigger" value="triggerAttachmentLoot_Essos:1:true:true:false:false"/>'
+TECH = '<option name="tech" value="AdditionalVictoryCitiesWorthPUs_ChangerMustActivateRD3"/>'
+RULES_ON_GERMANS = 'attachTo="Germans" javaClass="games.strategy.triplea.attachments.RulesAttachment" type="player">'
+GERMAN_TECH = '<attachment name="techAttachment" attachTo="Germans" javaClass="games.strategy.triplea.attachments.TechAttachment" type="player">'
+
+
+def _player_attachment(option: str) -> Callable[[str], str]:
+    """WW2v3-1942 with a PlayerAttachment on Germans holding ``option`` (it has none of its own)."""
+    attachment = f'<attachment name="playerAttachment" attachTo="Germans" javaClass="games.strategy.triplea.attachments.PlayerAttachment" type="player">\n      {option}\n    </attachment>'
+    return _sub(GERMAN_TECH, f"{attachment}\n    {GERMAN_TECH}")
 
 
 def _unit(name: str, option: str) -> Callable[[str], str]:
@@ -384,7 +401,162 @@ CASES = [
     ),
     Case("checked options", "relationship 'Russians:Japanese:Frenemy'", G40_CANADIAN, _sub(RELATIONSHIP, RELATIONSHIP.replace(":War", ":Frenemy")), "refuses"),
     Case("checked options", "frontier of no production frontier", G40_CANADIAN, _sub(FRONTIER, FRONTIER.replace("Open", "Ajar")), "refuses"),
+    # the options without a grammar before validate4: technologies, support attachments, '-' names, words in any case
+    Case(
+        "checked options",
+        "RulesAttachment chance (its setter refuses every value)",
+        G40_CANADIAN,
+        _sub(RULES_ON_GERMANS, RULES_ON_GERMANS + '\n      <option name="chance" value="1:1"/>'),
+        "refuses",
+    ),
+    Case("checked options", "techs of a technology the game lacks", G40_CANADIAN, _sub(TECHS, TECHS.replace("Inf", "Infantry")), "refuses"),
+    Case("checked options", "techs of two technologies", G40_CANADIAN, _sub(TECHS, TECHS.replace('Inf"', 'Inf:Improved_Mech_Inf"')), "reads"),
+    Case("checked options", "tech of a technology the game lacks", HOUSE_RULES, _sub(TECH, TECH.replace("RD3", "RD4")), "refuses"),
+    Case(
+        "checked options",
+        "availableTech '-' a technology",
+        HOUSE_RULES,
+        _sub(TECH, TECH + '\n      <option name="availableTech" value="Any:-AdditionalVictoryCitiesWorthPUs_ChangerMustActivateRD3"/>'),
+        "reads",
+    ),
+    Case(
+        "checked options", "availableTech of a category alone", HOUSE_RULES, _sub(TECH, TECH + '\n      <option name="availableTech" value="Any"/>'), "refuses"
+    ),
+    Case(
+        "checked options",
+        "support '-' a support attachment",
+        G40_CANADIAN,
+        _sub(SUPPORT, SUPPORT.replace('"supportAttachment', '"-supportAttachment')),
+        "reads",
+    ),
+    Case(
+        "checked options",
+        "support of a support attachment the game lacks",
+        G40_CANADIAN,
+        _sub(SUPPORT, SUPPORT.replace('Technology"', 'Technologies"')),
+        "refuses",
+    ),
+    Case("checked options", "whenCombatDamaged '2:5:...' (from <= to)", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"2:5"')), "reads"),
+    Case("checked options", "whenCombatDamaged '5:2:...' (from > to)", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"5:2"')), "refuses"),
+    Case("checked options", "whenCombatDamaged '130:130:...'", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"130:130"')), "reads"),
+    Case("checked options", "whenCombatDamaged of two parts", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"1"')), "refuses"),
+    Case(
+        "checked options", "side 'Offence:DEFENCE' (any case: equalsIgnoreCase)", G40_CANADIAN, _sub(SIDE, SIDE.replace("offence", "Offence:DEFENCE")), "reads"
+    ),
+    Case("checked options", "side 'offense'", G40_CANADIAN, _sub(SIDE, SIDE.replace("offence", "offense")), "refuses"),
+    Case("checked options", "dice 'sTrEnGtH'", G40_CANADIAN, _sub(DICE, DICE.replace("strength", "sTrEnGtH")), "reads"),
+    Case("checked options", "faction 'enemy:friend'", G40_CANADIAN, _sub(FACTION, FACTION.replace("allied", "enemy:friend")), "refuses"),
+    Case("checked options", "productionRule 'frontier:-rule' (a rule removed)", SONG, _sub(REMOVED_RULE, REMOVED_RULE), "reads"),
+    Case("checked options", "productionRule 'frontier:--rule'", SONG, _sub(REMOVED_RULE, REMOVED_RULE.replace(":-", ":--")), "refuses"),
+    Case("checked options", "productionRule '-' a rule the game lacks", SONG, _sub(REMOVED_RULE, REMOVED_RULE.replace("Kingsguard", "Queensguard")), "refuses"),
+    Case(
+        "checked options",
+        "activateTrigger's flags 'tRuE' and 'FaLsE' (getBool: equalsIgnoreCase)",
+        SONG,
+        _sub(LOOT, LOOT.replace("true:true:false:false", "tRuE:TRUE:FaLsE:false")),
+        "reads",
+    ),
+    Case("checked options", "activateTrigger's flag 'yes'", SONG, _sub(LOOT, LOOT.replace("true:true:false:false", "yes:true:false:false")), "refuses"),
+    Case("option values", "canBlitz 'falſe' (a long s is an S in upper case)", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlitz" value="falſe"/>'), "reads"),
+    Case("option values", "canBlitz 'truſ'", AA50_1942, _sub(CAN_BLITZ, '<option name="canBlitz" value="truſ"/>'), "refuses"),
+    Case(
+        "checked options",
+        "PlayerAttachment attackingLimit '1:owned:all:anything' (all: the rest unread)",
+        AA50_1942,
+        _player_attachment('<option name="attackingLimit" value="1:owned:all:anything"/>'),
+        "reads",
+    ),
+    Case(
+        "checked options",
+        "PlayerAttachment attackingLimit '1:owned:anything'",
+        AA50_1942,
+        _player_attachment('<option name="attackingLimit" value="1:owned:anything"/>'),
+        "refuses",
+    ),
+    Case(
+        "checked options",
+        "UnitAttachment attackingLimit of seven parts",
+        AA50_1942,
+        _unit("infantry", '<option name="attackingLimit" value="1:owned:a:b:c:d:e"/>'),
+        "refuses",
+    ),
+    # UnitAttachment.validate's rules of numbers and flags together (2.7.15472's UnitAttachment.java 2538-2602)
+    Case("2.7 validation", "attackAA '-1'", AA50_1942, _unit("aaGun", '<option name="attackAA" value="-1"/>'), "refuses"),
+    Case("2.7 validation", "attackAAmaxDieSides '201'", AA50_1942, _unit("aaGun", '<option name="attackAAmaxDieSides" value="201"/>'), "refuses"),
+    Case(
+        "2.7 validation", "offensiveAttackAAmaxDieSides '200'", AA50_1942, _unit("aaGun", '<option name="offensiveAttackAAmaxDieSides" value="200"/>'), "reads"
+    ),
+    Case(
+        "2.7 validation", "offensiveAttackAAmaxDieSides '-2'", AA50_1942, _unit("aaGun", '<option name="offensiveAttackAAmaxDieSides" value="-2"/>'), "refuses"
+    ),
+    Case("2.7 validation", "maxBuiltPerPlayer '-2'", AA50_1942, _unit("infantry", '<option name="maxBuiltPerPlayer" value="-2"/>'), "refuses"),
+    Case("2.7 validation", "maxBuiltPerPlayer '-1'", AA50_1942, _unit("infantry", '<option name="maxBuiltPerPlayer" value="-1"/>'), "reads"),
+    Case(
+        "2.7 validation",
+        "isCombatTransport on a ship without transportCapacity",
+        AA50_1942,
+        _unit("battleship", '<option name="isCombatTransport" value="true"/>'),
+        "refuses",
+    ),
+    Case("2.7 validation", "isCombatTransport on a transport", AA50_1942, _unit("transport", '<option name="isCombatTransport" value="true"/>'), "reads"),
+    Case(
+        "2.7 validation",
+        "a transport's defense where Transport Casualties Restricted",
+        AA50_1942,
+        _sub(
+            '<option name="transportCapacity" value="5"/>\n      <option name="attack" value="0"/>\n      <option name="defense" value="0"/>',
+            '<option name="transportCapacity" value="5"/>\n      <option name="attack" value="0"/>\n      <option name="defense" value="1"/>',
+        ),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "isConstruction 'false' before isFactory (which sets it again)",
+        AA50_1942,
+        _unit("factory", '<option name="isConstruction" value="false"/>'),
+        "reads",
+    ),
+    Case(
+        "2.7 validation",
+        "isConstruction 'false' after isFactory (its constructionType stays)",
+        AA50_1942,
+        _sub('<option name="isFactory" value="true"/>', '<option name="isFactory" value="true"/>\n      <option name="isConstruction" value="false"/>'),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "isFactory 'false' after isFactory (its fields back to none)",
+        AA50_1942,
+        _unit("factory", '<option name="isFactory" value="false"/>'),
+        "reads",
+    ),
+    Case(
+        "2.7 validation",
+        "constructionsPerTerrPerTypePerTurn above maxConstructionsPerTypePerTerr",
+        AA50_1942,
+        _sub(
+            '<option name="isFactory" value="true"/>',
+            '<option name="isFactory" value="true"/>\n      <option name="constructionsPerTerrPerTypePerTurn" value="2"/>',
+        ),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "maxDamage '0' on a factory (canBeDamaged from isFactory)",
+        AA50_1942,
+        _sub('<option name="isFactory" value="true"/>', '<option name="isFactory" value="true"/>\n      <option name="maxDamage" value="0"/>'),
+        "refuses",
+    ),
+    Case(
+        "2.7 validation",
+        "canDieFromReachingMaxDamage without canBeDamaged",
+        AA50_1942,
+        _unit("infantry", '<option name="canDieFromReachingMaxDamage" value="true"/>'),
+        "refuses",
+    ),
     # a step property's name and value go into a java.util.Properties, which holds no null
+    Case("structure", "a delegate of an empty name", AA50_1942, _empty_name("delegate"), "refuses"),
+    Case("structure", "a repairFrontier of an empty name", AA50_1942, _empty_name("repairFrontier"), "refuses"),
     Case("structure", "a stepProperty without name", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty value="true"/>'), "refuses"),
     Case("structure", "a stepProperty of an empty value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=""/>'), "refuses"),
     Case("structure", "a stepProperty of a blank value", AA50_1942, _sub(STEP_PROPERTY, '<stepProperty name="skipPosting" value=" "/>'), "reads"),
@@ -432,6 +604,7 @@ FOUND = [
     ("structure", "a stepProperty whose name is spelt Name (2.7: NullPointerException)", "WW2v3-1941.xml", 2088812858, "refuses"),
     ("numbers", "<triplea> without minimumVersion (2.7: NullPointerException)", "kremlin.xml", 936857441, "refuses"),
     ("numbers", "<triplea> minimumVersion '77' (its words said the refusal first)", "classic.xml", 2755775921, "refuses"),
+    ("structure", "a repairFrontier without its name (RepairFrontier is a DefaultNamed: checkNotNull)", "WW2v3-1942.xml", 4237801950, "refuses"),
 ]
 CASES += [Case(kind, what, next(p for p in PINNED_GAMES if p.name == game), mutated_by(seed), verdict) for kind, what, game, seed, verdict in FOUND]
 #: 2.7 builds these 2,147,483,647 units one by one at load until it runs out of memory (OutOfMemoryError): with any

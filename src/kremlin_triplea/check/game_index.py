@@ -111,6 +111,14 @@ def attachment_key(element: etree._Element) -> tuple[str, str, str]:
     return (element.get("type", "unitType"), element.get("attachTo", ""), element.get("name", ""))
 
 
+def property_value(prop: etree._Element) -> str | None:
+    """A property's value as 2.7 reads it: a ``<value>`` child's text (trimmed) before the ``value`` attribute."""
+    child = prop.find("value")
+    if child is not None:
+        return (child.text or "").strip()
+    return prop.get("value") or None
+
+
 def option_values(attachment: etree._Element | None) -> dict[str, str]:
     """An attachment's options as name -> value (the last wins, as in the engine)."""
     if attachment is None:

@@ -43,6 +43,30 @@ def why_not_java_int(text: str) -> str:
 
 
 def java_boolean(text: str) -> bool | None:
-    """``text`` as a 2.7 ``Boolean`` attribute: ``true`` or ``false`` in any case, else None (refused)."""
-    folded = text.lower() if text.isascii() else None
-    return {"true": True, "false": False}.get(folded or "")
+    """``text`` as a 2.7 ``Boolean`` attribute or attachment flag: ``true`` or ``false`` as Java's
+    ``equalsIgnoreCase`` matches them (``tRuE``, and ``falſe``: the long s is an ``S`` in upper case), else None."""
+    return True if java_equals_ignore_case(text, "true") else False if java_equals_ignore_case(text, "false") else None
+
+
+def java_equals_ignore_case(text: str, other: str) -> bool:
+    """Java's ``String.equalsIgnoreCase``: as long in UTF-16 units, and each unit equal, or equal in upper case, or
+    their upper cases equal in lower case (``Character.toUpperCase``/``toLowerCase`` map one char to one char)."""
+    if len(text) != len(other) or not text.isascii() and any(ord(c) > 0xFFFF for c in text):
+        return False  # a character outside the BMP is two UTF-16 units: no ASCII word matches it
+    for a, b in zip(text, other):
+        if a == b:
+            continue
+        upper_a, upper_b = _java_upper(a), _java_upper(b)
+        if upper_a != upper_b and _java_lower(upper_a) != _java_lower(upper_b):
+            return False
+    return True
+
+
+def _java_upper(char: str) -> str:
+    upper = char.upper()
+    return upper if len(upper) == 1 else char  # Java's char mapping keeps what becomes two (ß)
+
+
+def _java_lower(char: str) -> str:
+    lower = char.lower()
+    return lower if len(lower) == 1 else char

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, is_delegate, option_kind, options_of, triplea2
-from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
+from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, Finding, GameIndex, property_value, unknown
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.option_grammar import takes, why_not
 
@@ -80,19 +80,24 @@ def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
     """Options an attachment's class has no property for, or whose value its ``int`` or ``boolean`` property refuses."""
     if game.engine != TRIPLEA_2:
         return
-    on_players: dict[str, set[str]] = {kind: set() for kind in _PLAYER_ATTACHMENTS.values()}
-
+    made: dict[str, set[str]] = {kind: set() for kind in (*_PLAYER_ATTACHMENTS.values(), _SUPPORT)}
     relationship_types = {*triplea2()["relationship_types"], *(e.get("name") for e in game.root.iterfind("relationshipTypes/relationshipType"))}
+    techs = technologies(game)
 
     def has(kind: str, name: str) -> bool:
         if kind == "relationship type":
             return name in relationship_types
-        return name in on_players[kind] if kind in on_players else game.has(kind, name)
+        if kind == "technology":
+            return name in techs
+        return name in made[kind] if kind in made else game.has(kind, name)
 
     for attachment in game.attachments:
         java_class = attachment_class(attachment.get("javaClass"))
         if java_class in _PLAYER_ATTACHMENTS and attachment.get("type") == "player":
-            on_players[_PLAYER_ATTACHMENTS[java_class]].add(attachment.get("name") or "")
+            made[_PLAYER_ATTACHMENTS[java_class]].add(attachment.get("name") or "")
+        if java_class == "UnitSupportAttachment" and (attachment.get("type") or "unitType") == "unitType":
+            if (attachment.get("name") or "").startswith(triplea2()["support_attachment_prefix"]):
+                made[_SUPPORT].add(attachment.get("name") or "")
         if java_class is None:
             continue  # attachments_the_engine_cannot_make
         for option in attachment.iterfind("option"):
@@ -105,6 +110,32 @@ def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
 #: (``conditions``, ``activateTrigger``) as it has made them so far, in the file's order, the option's own included
 #: (GameParser.parseAttachments adds an attachment before it sets its options).
 _PLAYER_ATTACHMENTS = {"RulesAttachment": "rules attachment", "TriggerAttachment": "trigger attachment"}
+#: The unit support attachments an option may name (TriggerAttachment's ``support``): 2.7 looks among the attachments
+#: of the unit types whose names begin with the tables' ``support_attachment_prefix`` (UnitSupportAttachment.get),
+#: as made so far, in the file's order.
+_SUPPORT = "unit support attachment"
+
+
+def technologies(game: GameIndex) -> set[str]:
+    """The names and properties 2.7 finds a technology by (TechnologyFrontier.getAdvanceByName/ByProperty): each
+    ``techname``'s name; a built-in one's name and property when a ``techname`` names it (by its property, or in
+    ``tech``); without ``<technology>``, the built-in ones ``TechAdvance.createDefaultTechAdvances`` makes for the
+    game's WW2V2 and WW2V3 flags (the tables' ``default_technologies``; every built-in one where it makes none)."""
+    built_in = triplea2()["technologies"]
+    if game.root.find("technology") is None:
+        values = {p.get("name"): property_value(p) for p in game.root.iterfind("propertyList/property")}
+        flags = ",".join("true" if java_boolean(values.get(name) or "") else "false" for name in ("WW2V2", "WW2V3"))
+        made = triplea2()["properties_read_at_load"]["default_technologies"][flags] or built_in
+        return set(made) | {built_in[p] for p in made}
+    found = set()
+    for techname in game.root.iterfind("technology/technologies/techname"):
+        name, tech = techname.get("name") or "", techname.get("tech") or ""
+        found.add(name)
+        if tech.strip():
+            found.add(tech)  # a generic advance's property is its built-in one's
+        elif name in built_in:
+            found |= {name, built_in[name]}
+    return found
 
 
 def _option_refusal(game: GameIndex, has: Callable[[str, str], bool], java_class: str, option: etree._Element) -> str | None:

@@ -5,14 +5,21 @@ A ``checked`` option is read by its own parser in 2.x (``setRounds``, ``setMovem
 attachment in the engine's JVM and records which it takes. A value is split as 2.7 splits it (on every ``:``,
 empty parts kept: Guava's ``Splitter.on(':')``) and each part is reduced to its *class*: the empty part, a blank one (Java's whitespace only), a Java int
 by the bucket it falls in (:data:`INT_BUCKETS`), a range ``int-int`` or ``int-+``, the name of a thing of a kind the
-game declares (:data:`NAME_KINDS`), a word of the option's class file (its string constants), a name beginning
-with such a word (:data:`PREFIX`: ``rulesAttachmentUSA``), else any other text.
+game declares (:data:`NAME_KINDS`) or such a name after a ``-`` (:data:`NEGATED`: ``frontier:-rule``), a word of the
+option's class files (their string constants; one the setter matches ignoring case, ``folded``, as Java's
+``equalsIgnoreCase`` matches it), a name beginning with such a word (:data:`PREFIX`: ``rulesAttachmentUSA``), else
+any other text.
 The tables hold, for each number of parts, the class sequences the engine took (``tuples``: one and two parts,
-every sequence tried; with two whole numbers of one bucket, also their order) or, for three and more parts, the
+every sequence tried; with two whole numbers of one bucket, also their order) and, for three and more parts (and two
+parts of words no pair of classes shows), the
 classes each part may be with the others as in one value it took (``alternatives``, each a list of positions: one
-per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last). A
+per form found, ``count:territory:unit`` and ``territory:unit:unit``; more parts than probed repeat the last), with
+the order two whole numbers of one bucket must be in where the setter asks one (``orders``: whenCombatDamaged's
+``from:to``). A
 count of parts no shorter value leads to is found part by part as the setter refuses (``damage:flag:unitType``,
-``rulesAttachment...:RulesAttachment``), up to :data:`GUIDED_PARTS`. :func:`takes` judges a value by them,
+``rulesAttachment...:RulesAttachment``), up to :data:`GUIDED_PARTS`; a value of more parts is taken where the engine
+took such longer values (``longer``) and refused where it did not. An option whose setter refuses every value
+(``refuses_every_value``) or has none (``read_only``) takes nothing. :func:`takes` judges a value by them,
 :func:`why_not` says why it refuses one.
 """
 
@@ -21,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import product
 
-from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_int
+from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_equals_ignore_case, java_int
 from kremlin_triplea.errors import possessive
 
 #: A Java int's class by the bucket it falls in: (class, lowest, highest). Bounds the setters test (a chance's
@@ -47,9 +54,23 @@ NAME_KINDS = (
     "relationship type",
     "production rule",
     "production frontier",
+    "technology",
+    "unit support attachment",
 )
-#: The classes of a part other than words: buckets, ranges, empty, a kind's name, any other text.
-CORE_CLASSES = (*(b[0] for b in INT_BUCKETS), "range", "range+", "empty", "blank", *(f"name:{k}" for k in NAME_KINDS), "text")
+#: The class of a part that is ``-`` then a name of a kind (``frontier:-rule`` removes a rule, ``-tech`` makes a
+#: technology unavailable): ``-name:production rule``.
+NEGATED = "-"
+#: The classes of a part other than words: buckets, ranges, empty, a kind's name or one negated, any other text.
+CORE_CLASSES = (
+    *(b[0] for b in INT_BUCKETS),
+    "range",
+    "range+",
+    "empty",
+    "blank",
+    *(f"name:{k}" for k in NAME_KINDS),
+    *(f"{NEGATED}name:{k}" for k in NAME_KINDS),
+    "text",
+)
 #: What Java's ``Character.isWhitespace`` calls a space: Python's but the no-break spaces and NEL.
 _NOT_JAVA_SPACE = frozenset("\u00a0\u2007\u202f\u0085")
 #: Parts up to which one and two part values are probed as whole sequences; up to MAX_PARTS as positions.
@@ -68,9 +89,11 @@ def bucket(value: int) -> str:
     return next(name for name, low, high in INT_BUCKETS if low <= value <= high)
 
 
-def part_classes(part: str, has: Callable[[str, str], bool], words: Iterable[str] = (), prefixes: Iterable[str] = ()) -> list[str]:
-    """The classes of one ``:``-separated part of a value (see the module's docstring)."""
+def part_classes(part: str, has: Callable[[str, str], bool], words: Iterable[str] = (), prefixes: Iterable[str] = (), folded: Iterable[str] = ()) -> list[str]:
+    """The classes of one ``:``-separated part of a value (see the module's docstring); a word of ``folded`` is
+    matched as Java's ``equalsIgnoreCase`` matches it (``tRuE`` is ``true``)."""
     found = [WORD + part] if part in words else []
+    found += [WORD + word for word in folded if word != part and java_equals_ignore_case(part, word)]
     found += [PREFIX + word for word in prefixes if part.startswith(word) and part != word]
     if part == "":
         return [*found, "empty"]
@@ -83,6 +106,8 @@ def part_classes(part: str, has: Callable[[str, str], bool], words: Iterable[str
     if len(ends) == 2 and java_int(ends[0]) is not None and (ends[1] == "+" or java_int(ends[1]) is not None):
         return [*found, "range+" if ends[1] == "+" else "range"]
     names = [f"name:{kind}" for kind in NAME_KINDS if has(kind, part)]
+    if part.startswith(NEGATED):
+        names += [f"{NEGATED}name:{kind}" for kind in NAME_KINDS if has(kind, part.removeprefix(NEGATED))]
     return [*found, *(names or ["text"])]
 
 
@@ -98,29 +123,46 @@ def key(classes: Sequence[str], tag: str = "") -> str:
     return "|".join(classes) + (f"#{tag}" if tag else "")
 
 
-def _candidates(parts: Sequence[str], has: Callable[[str, str], bool], words: Iterable[str], prefixes: Iterable[str]) -> Iterator[tuple[tuple[str, ...], str]]:
-    for classes in product(*(part_classes(p, has, words, prefixes) for p in parts)):
+def _candidates(parts: Sequence[str], has: Callable[[str, str], bool], grammar: dict) -> Iterator[tuple[tuple[str, ...], str]]:
+    for classes in product(*(_classes_of(p, has, grammar) for p in parts)):
         yield classes, order_tag(classes, parts)
 
 
 def takes(grammar: dict, value: str, has: Callable[[str, str], bool]) -> bool:
     """Whether 2.x takes ``value`` for an option of ``grammar`` (the tables' ``grammar``), names judged by ``has``."""
     parts = value.split(":")
-    words, prefixes = grammar.get("words", ()), grammar.get("prefixes", ())
     by_count = grammar["parts"]
+    if not by_count:
+        return False  # read only, or refused whatever the value
     count = len(parts)
     shape = by_count.get(str(count))
     if shape is None and count > MAX_PARTS and str(MAX_PARTS) in by_count:
         shape = {"alternatives": [p + [p[-1]] * (count - MAX_PARTS) for p in by_count[str(MAX_PARTS)]["alternatives"]]}
     if shape is None and count > GUIDED_PARTS:
-        return True  # more parts than the probes set: not judged
+        return bool(grammar.get("longer"))  # more parts than the probes set: not judged where 2.7 took a longer value
     if shape is None:
         return False
-    if "tuples" in shape:
-        accepted = set(shape["tuples"])
-        return any(key(classes, tag) in accepted for classes, tag in _candidates(parts, has, words, prefixes))
-    classes = [set(part_classes(p, has, words, prefixes)) for p in parts]
-    return any(all(c.intersection(allowed) for c, allowed in zip(classes, positions)) for positions in shape["alternatives"])
+    if "tuples" in shape and any(key(classes, tag) in set(shape["tuples"]) for classes, tag in _candidates(parts, has, grammar)):
+        return True
+    if "alternatives" not in shape:
+        return False
+    classes = [set(_classes_of(p, has, grammar)) for p in parts]
+    orders = shape.get("orders", ())
+    return any(
+        all(c.intersection(allowed) for c, allowed in zip(classes, positions)) and _in_order(parts, classes, [o for o in orders if o[0] == form])
+        for form, positions in enumerate(shape["alternatives"])
+    )
+
+
+def _in_order(parts: Sequence[str], classes: Sequence[set[str]], orders: Iterable[Sequence]) -> bool:
+    """Whether two whole numbers of one bucket are in an order the setter takes (the tables' ``orders``: ``[form,
+    i, j, bucket, tags]``, tags of :func:`order_tag`)."""
+    for _, i, j, bucket_, tags in orders:
+        if i < len(parts) and j < len(parts) and bucket_ in classes[i] and bucket_ in classes[j]:
+            first, second = java_int(parts[i]), java_int(parts[j])
+            if ("<" if first < second else "=" if first == second else ">") not in tags:
+                return False
+    return True
 
 
 def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
@@ -128,6 +170,8 @@ def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
     part no value it takes has there, or else the combination."""
     if grammar.get("read_only"):
         return "2.7 sets no value of it (its property has no setter: read only)"
+    if grammar.get("refuses_every_value"):
+        return "2.7 refuses every value of it (its setter throws before it reads the value)"
     parts = value.split(":")
     counts = sorted(int(n) for n in grammar["parts"])
     if len(parts) not in counts and not (len(parts) > MAX_PARTS and MAX_PARTS in counts):
@@ -136,11 +180,15 @@ def why_not(grammar: dict, value: str, has: Callable[[str, str], bool]) -> str:
     shape = grammar["parts"].get(str(len(parts))) or grammar["parts"][str(MAX_PARTS)]
     for index, part in enumerate(parts):
         there = _classes_at(shape, index)
-        if not set(part_classes(part, has, grammar.get("words", ()), grammar.get("prefixes", ()))) & there:
+        if not set(_classes_of(part, has, grammar)) & there:
             said = ", ".join([*_numbers_said(there), *sorted({_said(c) for c in there if c not in _BUCKET_NAMES})])
             where = f"part {index + 1} of {shown_value(value)}, {part!r}," if len(parts) > 1 else shown_value(value)
             return f"{where} is none of what 2.7 takes there: {said}"
     return f"2.7 does not take {shown_value(value)} (each part is one it takes, but not together)"
+
+
+def _classes_of(part: str, has: Callable[[str, str], bool], grammar: dict) -> list[str]:
+    return part_classes(part, has, grammar.get("words", ()), grammar.get("prefixes", ()), grammar.get("folded", ()))
 
 
 def shown_value(value: str) -> str:
@@ -148,9 +196,8 @@ def shown_value(value: str) -> str:
 
 
 def _classes_at(shape: dict, index: int) -> set[str]:
-    if "tuples" in shape:
-        return {entry.split("#")[0].split("|")[index] for entry in shape["tuples"]}
-    return {c for positions in shape["alternatives"] for c in positions[min(index, len(positions) - 1)]}
+    tuples = {entry.split("#")[0].split("|")[index] for entry in shape.get("tuples", ())}
+    return tuples | {c for positions in shape.get("alternatives", ()) for c in positions[min(index, len(positions) - 1)]}
 
 
 _BUCKET_NAMES = tuple(b[0] for b in INT_BUCKETS)
@@ -189,4 +236,6 @@ def _said(symbol: str) -> str:
         return f"a name beginning {symbol.removeprefix(PREFIX)!r}"
     if symbol.startswith("name:"):
         return f"{possessive('a ' + symbol.removeprefix('name:'))} name"
+    if symbol.startswith(NEGATED + "name:"):
+        return f"'-' then {possessive('a ' + symbol.removeprefix(NEGATED + 'name:'))} name"
     return {"range": "a range (1-3)", "range+": "an open range (2-+)", "empty": "nothing", "blank": "spaces", "text": "any text"}[symbol]

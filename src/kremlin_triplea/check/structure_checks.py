@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, game_property_type, triplea2
-from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, unknown
+from kremlin_triplea.check.game_index import NEUTRAL, REFUSES, TRIPLEA_2, Finding, GameIndex, property_value, unknown
 from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_boolean, java_int
 from kremlin_triplea.check.name_checks import OPTION_REFERENCES
-from kremlin_triplea.check.option_checks import option_name
+from kremlin_triplea.check.option_checks import option_name, technologies
 
 #: The sections 2.7's GameParser reads without asking whether the file has them (a NullPointerException when not):
 #: each path from ``<game>``.
@@ -79,6 +79,7 @@ NAMED_DECLARATIONS = {
     "production rule": "production/productionRule",
     "production frontier": "production/productionFrontier",
     "repair rule": "production/repairRule",
+    "repair frontier": "production/repairFrontier",
     "territory effect": "territoryEffectList/territoryEffect",
     "relationship type": "relationshipTypes/relationshipType",
     "technology": "technology/technologies/techname",
@@ -118,24 +119,6 @@ def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
                 yield element, f"resource {element.get('name')!r} isDisplayedFor: {unknown('player', name, game.declared['player'])}; {REFUSES}"
     yield from _player_techs(game)
     yield from _option_names(game)
-
-
-def technologies(game: GameIndex) -> set[str]:
-    """The names and properties 2.7 finds a technology by (TechnologyFrontier.getAdvanceByName/ByProperty): each
-    ``techname``'s name; a built-in one's name and property when a ``techname`` names it (by its property, or in
-    ``tech``); every built-in one when the game has no ``<technology>`` (TechAdvance.createDefaultTechAdvances)."""
-    built_in = triplea2()["technologies"]
-    if game.root.find("technology") is None:
-        return set(built_in) | set(built_in.values())
-    found = set()
-    for techname in game.root.iterfind("technology/technologies/techname"):
-        name, tech = techname.get("name") or "", techname.get("tech") or ""
-        found.add(name)
-        if tech.strip():
-            found.add(tech)  # a generic advance's property is its built-in one's
-        elif name in built_in:
-            found |= {name, built_in[name]}
-    return found
 
 
 def _player_techs(game: GameIndex) -> Iterator[Finding]:
@@ -243,15 +226,94 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
         wrong = sorted(name for name, unset in UNIT_KINDS_MAY_NOT_HAVE[kind].items() if _option_value(attachment, "UnitAttachment", name) not in (unset, None))
         if wrong:
             yield attachment, f"{attachment.get('attachTo')!r}: {kind} units cannot have {', '.join(wrong)}; {REFUSES}"
-        hit_points = _option_value(attachment, "UnitAttachment", "hitPoints")
-        if hit_points is not None and hit_points < 1:
+        hit_points = unit_values(attachment).get("hitPoints")  # isTwoHit sets it too
+        if isinstance(hit_points, int) and hit_points < 1:
             yield attachment, f"{attachment.get('attachTo')!r}: hitPoints cannot be zero or negative; {REFUSES}"
         yield from _invading_transports_refused(game, attachment)
+        yield from _unit_rules_refused(game, attachment)
         for option in attachment.iterfind("option"):  # validate() looks up every unit of each requiresUnits
             if option.get("name") and option.get("value") and option_name(option.get("name")) == "requiresUnits":
                 missing = next((n for n in option.get("value").split(":") if not game.has("unit type", n)), None)
                 if missing is not None:
                     yield option, f"UnitAttachment option requiresUnits: {unknown('unit type', missing, game.declared['unit type'])}; {REFUSES}"
+
+
+#: The game property UnitAttachment.validate reads (Properties.getTransportCasualtiesRestricted): a sea transport
+#: may then have no attack or defense unless it is a combat transport.
+TRANSPORT_CASUALTIES_RESTRICTED = "Transport Casualties Restricted"
+
+
+def unit_values(attachment: etree._Element) -> dict[str, int | bool | str | None]:
+    """What 2.7's UnitAttachment holds after its options are set in order, by property (the tables' defaults where
+    none sets one): an int or flag option as Java reads it (None where it cannot), a text one as written, and a
+    legacy flag by the fields the tables say it sets (``isFactory``: canBeDamaged, isConstruction, ...)."""
+    properties = triplea2()["attachments"]["UnitAttachment"]["properties"]
+    values: dict[str, int | bool | str | None] = {name: found.get("default") for name, found in properties.items()}
+    for option in attachment.iterfind("option"):
+        written, text = option.get("name"), option.get("value")
+        if not written or not text:
+            continue  # left out
+        name = option_name(written)
+        found = properties.get(name, {})
+        if "sets" in found and java_boolean(text) is not None:
+            values.update(found["sets"]["true" if java_boolean(text) else "false"])
+        elif found.get("kind") in ("int", "boolean", "text"):
+            values[name] = java_int(text) if found["kind"] == "int" else java_boolean(text) if found["kind"] == "boolean" else text
+    return values
+
+
+def _unit_rules_refused(game: GameIndex, attachment: etree._Element) -> Iterator[Finding]:
+    """UnitAttachment.validate's rules of numbers and flags together: AA dice, maxBuiltPerPlayer, combat and
+    restricted transports, constructions, damage (each refusal 2.7's GameParseException)."""
+    v = unit_values(attachment)
+    unit = repr(attachment.get("attachTo"))
+
+    def below(name: str, low: int) -> bool:
+        return isinstance(v.get(name), int) and not isinstance(v.get(name), bool) and v[name] < low
+
+    def above(name: str, high: int) -> bool:
+        return isinstance(v.get(name), int) and not isinstance(v.get(name), bool) and v[name] > high
+
+    if (
+        below("attackAA", 0)
+        or below("offensiveAttackAA", 0)
+        or any(below(n, -1) or above(n, 200) for n in ("attackAAmaxDieSides", "offensiveAttackAAmaxDieSides"))
+    ):
+        yield attachment, f"{unit}: attackAA and offensiveAttackAA cannot be negative, nor their maxDieSides below -1 or above 200; {REFUSES}"
+    if below("maxBuiltPerPlayer", -1):
+        yield attachment, f"{unit}: maxBuiltPerPlayer cannot be below -1; {REFUSES}"
+    if v.get("isCombatTransport") is True and below("transportCapacity", 1):
+        yield attachment, f"{unit}: isCombatTransport needs a transportCapacity of at least 1; {REFUSES}"
+    restricted = next(
+        (java_boolean(property_value(p) or "") for p in game.root.iterfind("propertyList/property") if p.get("name") == TRANSPORT_CASUALTIES_RESTRICTED), None
+    )
+    if (
+        v.get("isSea") is True
+        and not below("transportCapacity", 0)
+        and restricted
+        and (above("attack", 0) or above("defense", 0))
+        and v.get("isCombatTransport") is not True
+    ):
+        yield (
+            attachment,
+            f"{unit}: a sea transport cannot have attack or defense where {TRANSPORT_CASUALTIES_RESTRICTED!r} is true, unless isCombatTransport; {REFUSES}",
+        )
+    no_type = v.get("constructionType") in (None, "none", "")
+    if v.get("isConstruction") is True and (no_type or below("constructionsPerTerrPerTypePerTurn", 0) or below("maxConstructionsPerTypePerTerr", 0)):
+        yield (
+            attachment,
+            f"{unit}: a construction needs a constructionType and constructionsPerTerrPerTypePerTurn and maxConstructionsPerTypePerTerr of 0 or more; {REFUSES}",
+        )
+    per_turn, most = v.get("constructionsPerTerrPerTypePerTurn"), v.get("maxConstructionsPerTypePerTerr")
+    if v.get("isConstruction") is False and (
+        not no_type or not below("constructionsPerTerrPerTypePerTurn", 0) or not below("maxConstructionsPerTypePerTerr", 0)
+    ):
+        yield attachment, f"{unit}: constructionType, constructionsPerTerrPerTypePerTurn or maxConstructionsPerTypePerTerr without isConstruction; {REFUSES}"
+    if isinstance(per_turn, int) and isinstance(most, int) and per_turn > most:
+        yield attachment, f"{unit}: constructionsPerTerrPerTypePerTurn above maxConstructionsPerTypePerTerr; {REFUSES}"
+    damaged, dies = v.get("canBeDamaged") is True, v.get("canDieFromReachingMaxDamage") is True
+    if ((damaged or dies) and below("maxDamage", 1)) or (dies and v.get("canBeDamaged") is False):
+        yield attachment, f"{unit}: canDieFromReachingMaxDamage needs canBeDamaged, and either a maxDamage of 1 or more; {REFUSES}"
 
 
 def _invading_transports_refused(game: GameIndex, attachment: etree._Element) -> Iterator[Finding]:
@@ -308,7 +370,7 @@ def editable_numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
     if game.engine != TRIPLEA_2:
         return
     for prop in game.root.iterfind("propertyList/property"):
-        value = _property_value(prop)
+        value = property_value(prop)
         if java_boolean(prop.get("editable") or "") is not True or _inferred_type(value) != "int":
             continue
         number = prop.find("number")
@@ -321,14 +383,6 @@ def editable_numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
             continue  # a bound 2.7 cannot read: numbers_the_engine_cannot_read's
         if high < low or not low <= int(value) <= high:
             yield prop, f"editable property {prop.get('name')!r} value {value} is outside its range {low} - {high}; {REFUSES}"
-
-
-def _property_value(prop: etree._Element) -> str | None:
-    """A property's value as 2.7 reads it: a ``<value>`` child's text (trimmed) before the ``value`` attribute."""
-    child = prop.find("value")
-    if child is not None:
-        return (child.text or "").strip()
-    return prop.get("value") or None
 
 
 def _inferred_type(value: str | None) -> str:
@@ -354,7 +408,7 @@ def properties_the_engine_cannot_cast(game: GameIndex) -> Iterator[Finding]:
     for prop in game.root.iterfind("propertyList/property"):
         name = prop.get("name")
         wanted = game_property_type(name) if name else None
-        value = _property_value(prop)
+        value = property_value(prop)
         if wanted is None or value is None:
             continue
         found = _inferred_type(value)
@@ -384,7 +438,7 @@ def properties_read_at_load(game: GameIndex) -> set[str] | None:
     read: set[str] = set()
     if game.root.find("technology") is None:
         read |= set(tables["without_technology"])
-        values = {p.get("name"): _property_value(p) for p in game.root.iterfind("propertyList/property")}
+        values = {p.get("name"): property_value(p) for p in game.root.iterfind("propertyList/property")}
         flags = ",".join("true" if java_boolean(values.get(name) or "") else "false" for name in ("WW2V2", "WW2V3"))
         built_in = tables["default_technologies"][flags]
         if built_in is None:
