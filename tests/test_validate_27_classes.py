@@ -668,6 +668,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return [written(case, folder, index) for index, case in enumerate(CASES)]
 
 
+@pytest.mark.slow
 def test_validate_gives_27s_verdict_on_every_class(files: list[Path]) -> None:
     """The verdict itself, not only error or none: a refusal is validate's refusal (an error saying TripleA refuses
     the game), a misreading its other errors (tests/support/differential.py)."""

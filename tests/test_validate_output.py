@@ -202,6 +202,7 @@ def test_entities_triplea_refuses_too_are_said_so_with_their_count(tmp_path: Pat
     assert "would load" not in result.stderr
 
 
+@pytest.mark.slow
 def test_the_safety_bounds_leave_room_for_every_real_game() -> None:
     """The refusal's reason (safe.SAFE_BOUNDS_WHY) claims the largest game is 3.3 MB and none nests more than 5 deep."""
 
