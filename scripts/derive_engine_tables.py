@@ -43,6 +43,8 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   flag with no field of its name, the fields setting it ``true`` or ``false`` changes (``sets``: ``isFactory``).
 - ``support_attachment_prefix``: what the name of a unit type's attachment begins with for 2.x to take it for a unit
   support attachment (``Constants.SUPPORT_ATTACHMENT_PREFIX``).
+- ``old_artillery_support_prefix``: the name, before the unit type's, of the support attachment 2.x makes for a unit
+  type whose UnitAttachment sets ``artillery`` true (``Constants.SUPPORT_RULE_NAME_OLD``).
 
 The probes run in batches inside the JVM (scripts/engine_probe.py): about 1.5 million of them, ~1.4 CPU-minutes in
 all on the shared 2-core machine under load.
@@ -352,6 +354,15 @@ def _grammar_game(mapper):
     unit = data.getUnitTypeList().getUnitType(NAMED["unit type"]).get()
     unit.addAttachment(support, mapper.newAttachment("UnitSupportAttachment", support, unit, data).get())
     return data
+
+
+def old_artillery_support_prefix() -> str:
+    """What a unit type's own support attachment is called, before the unit type's name, when its UnitAttachment sets
+    ``artillery`` true (``UnitSupportAttachment.addRule``: ``Constants.SUPPORT_RULE_NAME_OLD``): a TriggerAttachment's
+    ``support`` may name it (the_pact_of_steel's ``-supportAttachmentArtyOldartillery``)."""
+    from jpype import JClass
+
+    return str(JClass("games.strategy.triplea.Constants").SUPPORT_RULE_NAME_OLD)
 
 
 def support_attachment_prefix() -> str:
@@ -1011,6 +1022,7 @@ def derive(jar: Path) -> dict:
         "technologies": predefined_technologies(),
         "relationship_types": built_in_relationship_types(),
         "support_attachment_prefix": support_attachment_prefix(),
+        "old_artillery_support_prefix": old_artillery_support_prefix(),
         "attachments": attachment_properties(jar, attachments),
     }
 

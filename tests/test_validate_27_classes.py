@@ -52,6 +52,9 @@ HOUSE_RULES = CORPUS_DIR / "Global_40_House_Rules.xml"  # a TriggerAttachment's 
 DAMAGED = '<option name="whenCombatDamaged" value="unitsMayNotLandOnCarrier" count="1:2"/>'
 TECHS = '<option name="techs" value="Improved_Mech_Inf" count="1"/>'
 SUPPORT = '<option name="support" value="supportAttachmentMechanizedTechnology"/>'
+G40_ARTILLERY = '<attachment name="unitAttachment" attachTo="artillery" javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">'
+ARTILLERY_FLAG = '<option name="artillery" value="true"/>'
+OLD_ARTILLERY_SUPPORT = '<option name="support" value="-supportAttachmentArtyOldartillery"/>'
 SIDE, DICE, FACTION = '<option name="side" value="offence"/>', '<option name="dice" value="strength"/>', '<option name="faction" value="allied"/>'
 REMOVED_RULE = '<option name="productionRule" value="BaratheonFrontier:-buyKingsguard"/>'
 LOOT = '<option name="activateTrigger" value="triggerAttachmentLoot_Essos:1:true:true:false:false"/>'
@@ -69,6 +72,15 @@ def _player_attachment(option: str) -> Callable[[str], str]:
 def _unit(name: str, option: str) -> Callable[[str], str]:
     start = FIGHTER.replace('"fighter"', f'"{name}"')
     return _sub(start, f"{start}\n      {option}")
+
+
+def _both(*edits: Callable[[str], str]) -> Callable[[str], str]:
+    def edit(text: str) -> str:
+        for one in edits:
+            text = one(text)
+        return text
+
+    return edit
 
 
 def _sub(old: str, new: str) -> Callable[[str], str]:
@@ -435,6 +447,18 @@ CASES = [
         G40_CANADIAN,
         _sub(SUPPORT, SUPPORT.replace('Technology"', 'Technologies"')),
         "refuses",
+    ),
+    # 2.7 makes a unit type whose UnitAttachment sets artillery true a support attachment of its own, named by
+    # Constants.SUPPORT_RULE_NAME_OLD and the unit type (the_pact_of_steel's '-supportAttachmentArtyOldartillery').
+    Case(
+        "checked options",
+        "support '-' the support attachment an artillery flag makes",
+        G40_CANADIAN,
+        _both(_sub(G40_ARTILLERY, f"{G40_ARTILLERY}\n      {ARTILLERY_FLAG}"), _sub(SUPPORT, OLD_ARTILLERY_SUPPORT)),
+        "reads",
+    ),
+    Case(
+        "checked options", "support '-' an artillery flag's support attachment without the flag", G40_CANADIAN, _sub(SUPPORT, OLD_ARTILLERY_SUPPORT), "refuses"
     ),
     Case("checked options", "whenCombatDamaged '2:5:...' (from <= to)", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"2:5"')), "reads"),
     Case("checked options", "whenCombatDamaged '5:2:...' (from > to)", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"5:2"')), "refuses"),
