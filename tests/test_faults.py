@@ -37,8 +37,11 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO / "src")}
 
 # A child that runs the CLI, its fsync of the file named by FAULT_PAUSE_AT waiting
 # (after saying "paused" on stderr) so the parent can kill it mid-write.
+# The child takes Ctrl-C as a terminal's command does, however the suite was started: a shell starting a job in the
+# background without job control (nohup, `&` in a script) ignores SIGINT, which the child would inherit.
 PAUSING_CLI = """
-import os, sys, time
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from kremlin_triplea.gamefile import safe
 real_fsync = safe.os.fsync
 def fsync(descriptor):
