@@ -204,7 +204,7 @@ def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
             continue  # a long text, but no run of ten digits: no whole number in it is beyond a Java int
         parent = element.getparent()
         java_class = parent.get("javaClass", "").rsplit(".", 1)[-1] if parent is not None else ""
-        if _decapitalized(element.get("name", "")) in int_options(java_class) and not element.get("count"):
+        if option_name_as_read(element.get("name", "")) in int_options(java_class) and not element.get("count"):
             continue
         for attribute in ("value", "count"):
             text = element.get(attribute)
@@ -220,11 +220,6 @@ def numbers_beyond_java_int(game: GameIndex) -> Iterator[Finding]:
                 )
 
 
-def _decapitalized(name: str) -> str:
-    """An option name as 2.7 looks it up (GameParser.decapitalize)."""
-    return name[:1].lower() + name[1:]
-
-
 def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
     """Judged for 1.9: options 2.7 reads as one Java int (check/engine_options.py) whose value Integer.parseInt refuses
     (2.x's are ``options_the_engine_cannot_set``'s, check/option_checks.py)."""
@@ -237,7 +232,7 @@ def option_numbers_the_engine_cannot_read(game: GameIndex) -> Iterator[Finding]:
             continue
         for option in attachment.iterfind("option"):
             value = option.get("value")
-            if value is None or option.get("count") or _decapitalized(option.get("name", "")) not in ints:
+            if value is None or option.get("count") or option_name_as_read(option.get("name", "")) not in ints:
                 continue
             if java_int(value) is None:
                 yield option, f"{java_class} option {option.get('name')}: {shown(value)} is {why_not_java_int(value)}; {REFUSES}"

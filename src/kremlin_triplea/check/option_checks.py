@@ -19,6 +19,7 @@ from kremlin_triplea.check.engine_tables import attachment_class, is_delegate, o
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, Finding, GameIndex, property_value, unknown
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.option_grammar import takes, why_not
+from kremlin_triplea.gamefile.tripleaxml import option_name_as_read
 
 #: What an attachment's ``type`` may be, ``unitType`` when it has none (GameParser.findAttachment's switch, matched
 #: exactly: ``Territory`` is refused as "Type not found to attach to").
@@ -35,14 +36,10 @@ LEGACY_OPTION_NAMES = {
 }
 
 
-def decapitalized(name: str) -> str:
-    """An option name as 2.7 looks it up (GameParser.decapitalize: its first letter in lower case)."""
-    return name[:1].lower() + name[1:]
-
-
 def option_name(name: str) -> str:
-    """The property an option of ``name`` sets in 2.7: decapitalized, then a legacy name renamed."""
-    name = decapitalized(name)
+    """The property an option of ``name`` sets in 2.7: decapitalized (GameParser.decapitalize), then a legacy name
+    renamed."""
+    name = option_name_as_read(name)
     return LEGACY_OPTION_NAMES.get(name.lower(), name)
 
 
