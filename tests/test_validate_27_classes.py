@@ -458,6 +458,13 @@ CASES = [
         "reads",
     ),
     Case(
+        "checked options",
+        "support '-' the support attachment an 'Artillery' 'TRUE' flag makes (the option's name decapitalized)",
+        G40_CANADIAN,
+        _both(_sub(G40_ARTILLERY, f'{G40_ARTILLERY}\n      <option name="Artillery" value="TRUE"/>'), _sub(SUPPORT, OLD_ARTILLERY_SUPPORT)),
+        "reads",
+    ),
+    Case(
         "checked options", "support '-' an artillery flag's support attachment without the flag", G40_CANADIAN, _sub(SUPPORT, OLD_ARTILLERY_SUPPORT), "refuses"
     ),
     Case("checked options", "whenCombatDamaged '2:5:...' (from <= to)", G40_CANADIAN, _sub(DAMAGED, DAMAGED.replace('"1:2"', '"2:5"')), "reads"),

@@ -98,7 +98,7 @@ def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
         if java_class == "UnitAttachment" and (attachment.get("type") or "unitType") == "unitType":
             # UnitAttachment.setArtillery(true) makes the unit type a support attachment of its own
             # (UnitSupportAttachment.addRule), which a trigger's ``support`` may name.
-            if any(o.get("name") == "artillery" and java_boolean(o.get("value") or "") for o in attachment.iterfind("option")):
+            if any(option_name(o.get("name") or "") == "artillery" and java_boolean(o.get("value") or "") for o in attachment.iterfind("option")):
                 made[_SUPPORT].add(triplea2()["old_artillery_support_prefix"] + (attachment.get("attachTo") or ""))
         if java_class is None:
             continue  # attachments_the_engine_cannot_make
