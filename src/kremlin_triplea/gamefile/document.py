@@ -147,10 +147,10 @@ class XmlDocument:
         if self.shared:
             thread = threading.get_ident()
             with self._spare_lock:
-                spare = self._spare
-                if spare is not None and spare[0] == thread:
+                lent = self._spare[1] if self._spare is not None and self._spare[0] == thread else None
+                if lent is not None:
                     self._spare = None
-            fork = spare[1] if spare is not None and spare[0] == thread else self.fork()
+            fork = lent if lent is not None else self.fork()
             try:
                 with fork.edits() as edited:
                     yield edited
