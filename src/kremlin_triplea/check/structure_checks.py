@@ -226,11 +226,12 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
         wrong = sorted(name for name, unset in UNIT_KINDS_MAY_NOT_HAVE[kind].items() if _option_value(attachment, "UnitAttachment", name) not in (unset, None))
         if wrong:
             yield attachment, f"{attachment.get('attachTo')!r}: {kind} units cannot have {', '.join(wrong)}; {REFUSES}"
-        hit_points = unit_values(attachment).get("hitPoints")  # isTwoHit sets it too
+        values = unit_values(attachment)
+        hit_points = values.get("hitPoints")  # isTwoHit sets it too
         if isinstance(hit_points, int) and hit_points < 1:
             yield attachment, f"{attachment.get('attachTo')!r}: hitPoints cannot be zero or negative; {REFUSES}"
         yield from _invading_transports_refused(game, attachment)
-        yield from _unit_rules_refused(game, attachment)
+        yield from _unit_rules_refused(game, attachment, values)
         for option in attachment.iterfind("option"):  # validate() looks up every unit of each requiresUnits
             if option.get("name") and option.get("value") and option_name(option.get("name")) == "requiresUnits":
                 missing = next((n for n in option.get("value").split(":") if not game.has("unit type", n)), None)
@@ -262,10 +263,9 @@ def unit_values(attachment: etree._Element) -> dict[str, int | bool | str | None
     return values
 
 
-def _unit_rules_refused(game: GameIndex, attachment: etree._Element) -> Iterator[Finding]:
+def _unit_rules_refused(game: GameIndex, attachment: etree._Element, v: dict[str, int | bool | str | None]) -> Iterator[Finding]:
     """UnitAttachment.validate's rules of numbers and flags together: AA dice, maxBuiltPerPlayer, combat and
-    restricted transports, constructions, damage (each refusal 2.7's GameParseException)."""
-    v = unit_values(attachment)
+    restricted transports, constructions, damage (each refusal 2.7's GameParseException); ``v``: its :func:`unit_values`."""
     unit = repr(attachment.get("attachTo"))
 
     def below(name: str, low: int) -> bool:
