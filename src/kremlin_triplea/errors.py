@@ -78,7 +78,7 @@ class UnknownNameError(KremlinError):
 
     @functools.cached_property
     def _sorted_known(self) -> list[str]:
-        return sorted(set(self._known))
+        return list(_sorted_names(self._known))
 
 
 def possessive(name: str) -> str:
@@ -96,6 +96,13 @@ def and_more(found: Sequence[str], hint: str | None = None) -> str:
 def close_matches(name: str, known: Iterable[str], n: int = 3) -> list[str]:
     """Names in ``known`` that look like ``name``, compared case-insensitively."""
     return list(_close_matches(name, tuple(known), n))
+
+
+@functools.lru_cache(maxsize=256)
+def _sorted_names(known: tuple[str, ...]) -> tuple[str, ...]:
+    """The names of ``known`` once each, sorted: worked out once per list, as close matches are (below). The matrix
+    tells why each game rule a map lacks a name for is not written after every pick, the same message each time."""
+    return tuple(sorted(set(known)))
 
 
 @functools.lru_cache(maxsize=1024)
