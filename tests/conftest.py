@@ -58,6 +58,15 @@ def engine_readings(tmp_path_factory: pytest.TempPathFactory):
     return SharedReadings((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "engine-readings")
 
 
+@pytest.fixture(scope="session")
+def drafted_profiles(tmp_path_factory: pytest.TempPathFactory):
+    """``profile new``'s draft for a game, made once for the whole run whichever worker asks (as engine_readings)."""
+    from support.drafted import SharedDrafts
+
+    base = tmp_path_factory.getbasetemp()
+    return SharedDrafts((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "drafted-profiles")
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (its own collection_modifyitems)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _keep_tests_sharing_a_fixture_on_one_worker(items)

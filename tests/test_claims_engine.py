@@ -95,11 +95,11 @@ def test_every_claim_about_play_on_every_pinned_game_holds_in_one_triplea_27(tmp
 
 @pytest.mark.engine
 @pytest.mark.slow
-def test_every_claim_about_play_on_every_corpus_game_holds_in_one_triplea_27(tmp_path: Path) -> None:
+def test_every_claim_about_play_on_every_corpus_game_holds_in_one_triplea_27(tmp_path: Path, drafted_profiles) -> None:
     """The corpus games TripleA 1.9 reads, each with the profile ``profile new`` drafts for it (it found: an empty
     <technology> taken for none, so WAW40's granted jetPower was no technology in 2.7; G40CanadianMod's 'disallowed'
     Russian list taken for Restricted Russia; WAW40's isTwoHit battleship taken for a one-hit one)."""
-    games = [(game, _drafted(game, tmp_path)) for game in READABLE]
+    games = [(game, drafted_profiles.draft(game)) for game in READABLE]  # the corpus matrix's drafts (test_profile_new)
     written, wrong = _wrong_claims(games, tmp_path)
     assert written >= 70
     assert wrong == [], wrong[:20]

@@ -569,10 +569,8 @@ def test_profile_new_on_every_corpus_game_passes_the_check_unchanged(tmp_path: P
 # The largest games first: pytest-xdist hands tests out in this order, and a minute-long game left for the end would
 # keep one worker busy while the other waits.
 @pytest.mark.parametrize("path", sorted(READABLE, key=lambda p: (-p.stat().st_size, p.name)), ids=lambda p: p.name)
-def test_matrix_passes_on_a_corpus_game_with_its_new_profile(tmp_path: Path, path: Path) -> None:
-    out = tmp_path / "profile.toml"
-    made = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "profile", "new", str(path), "-o", str(out)])
-    assert made.exit_code == 0, made.output
+def test_matrix_passes_on_a_corpus_game_with_its_new_profile(path: Path, drafted_profiles) -> None:
+    out = drafted_profiles.draft(path)  # `profile new`'s draft, made once for the run (the claims test asks for it too)
     matrix = CliRunner().invoke(main, ["--maps-dir", str(MAPS_DIR), "matrix", "--only-given", "--game", str(path), "--profile", str(out), "--samples", "1"])
     assert matrix.exit_code == 0, matrix.output[-3000:]
 
