@@ -31,6 +31,9 @@ if CHROMIUM is None or CHROMEDRIVER is None:  # pragma: no cover - scripts/test 
     raise RuntimeError("the browser test needs Debian's chromium and chromium-driver (scripts/test installs them)")
 
 WAIT = 60  # seconds: the machine is shared
+#: Seconds between two looks for what a wait waits for. Selenium's default (half a second) is most of a tap's wait: a
+#: page answers a tap in some tens of milliseconds, and a whole draft waits some hundreds of times.
+POLL = 0.02
 
 
 def browser(profile: Path):
@@ -85,7 +88,7 @@ class Player:
         from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.ui import WebDriverWait
 
-        return WebDriverWait(self.driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css)))
+        return WebDriverWait(self.driver, WAIT, poll_frequency=POLL).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, css)))
 
     def tap_place(self, place: str) -> None:
         """A tap on ``place`` on the board (where the board shows it: zoomed and panned there first if need be)."""
@@ -110,7 +113,7 @@ class Player:
         from selenium.webdriver.support import expected_conditions
         from selenium.webdriver.support.ui import WebDriverWait
 
-        WebDriverWait(self.driver, WAIT).until(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+        WebDriverWait(self.driver, WAIT, poll_frequency=POLL).until(expected_conditions.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
         return self.driver.find_element(By.CSS_SELECTOR, css).text
 
     def field(self, name: str):
@@ -373,7 +376,9 @@ def test_every_page_fits_phones_laptops_and_a_desktop_without_horizontal_scrolli
                         emulate(driver, width, height, mobile)
                         driver.get(f"{base}/room/{room.keys[role]}{path}")
                         driver.find_element(By.ID, "status")
-                        WebDriverWait(driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board .map svg")))
+                        WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
+                            expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board .map svg"))
+                        )
                         inner, scroll = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
                         assert inner == width, f"{state} {name}: laid out {inner} px wide (no viewport?)"
                         assert scroll <= inner, f"{state} page for the {role} at {name}: {scroll} px wide in a {inner} px window"
@@ -507,7 +512,9 @@ def test_every_control_of_the_rooms_pages_is_a_44_px_tap_target_apart_from_the_o
                     views = [("Allies", ""), ("Axis", "")]
                 for role, query in views:
                     driver.get(f"{base}/room/{room.keys[role]}{query}")
-                    WebDriverWait(driver, WAIT).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board .map svg")))
+                    WebDriverWait(driver, WAIT, poll_frequency=POLL).until(
+                        expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "#board .map svg"))
+                    )
                     found += [f"{state} {role}{query}: {problem}" for problem in driver.execute_script(TAP_TARGETS, 44, 8)]
                     driver.save_screenshot(str(screenshots / f"taps-{state}-{role}{query.replace('?option=', '-option-')}.png"))
                 driver.get("about:blank")
