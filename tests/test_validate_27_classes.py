@@ -173,6 +173,10 @@ CASES = [
     Case("attachment type", "type 'Territory'", AA50_1942, _sub(SUEZ, SUEZ.replace('type="territory"', 'type="Territory"')), "refuses"),
     # references looked up
     Case("references", "a relationship of an unknown type", DRAGON_WAR, _re(r'(<relationship [^>]*type=")[^"]*"', r'\1Frenemy"'), "refuses"),
+    *(
+        Case("references", f"a relationship of the built-in type {name!r}", DRAGON_WAR, _re(r'(<relationship [^>]*type=")[^"]*"', rf'\1{name}"'), "reads")
+        for name in ("default_war_relation", "default_allied_relation", "self_relation", "null_relation")
+    ),
     Case("references", "isDisplayedFor an unknown player", DRAGON_WAR, _re(r'(<resource name="[^"]*")', r'\1 isDisplayedFor="Nobody"'), "refuses"),
     Case("references", "isDisplayedFor 'none'", DRAGON_WAR, _re(r'(<resource name="[^"]*")', r'\1 isDisplayedFor="none"'), "reads"),
     Case("references", "a playerTech tech unknown", DRAGON_WAR, _re(r'<tech name="[^"]*"', '<tech name="warpDrive"'), "refuses"),

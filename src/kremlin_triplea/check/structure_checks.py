@@ -97,16 +97,13 @@ def nameless_declarations(game: GameIndex) -> Iterator[Finding]:
                 yield element, f"a {kind} without a name; {REFUSES}"
 
 
-#: The relationship types every 2.x game has without declaring them (RelationshipTypeList's own).
-BUILT_IN_RELATIONSHIP_TYPES = ("self_relation", "null_relation")
-
-
 def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
     """Names 2.7 looks up that the game does not declare: a relationship's ``type``, a resource's ``isDisplayedFor``
     players (``NONE`` in any case is none), and option values that are only names of one kind (as the tables say)."""
     if game.engine != TRIPLEA_2:
         return
-    types = [e.get("name", "") for e in game.root.iterfind("relationshipTypes/relationshipType")] + list(BUILT_IN_RELATIONSHIP_TYPES)
+    # with those every 2.x game has before its own (the tables': a fresh RelationshipTypeList's)
+    types = [e.get("name", "") for e in game.root.iterfind("relationshipTypes/relationshipType")] + triplea2()["relationship_types"]
     for element in game.root.iterfind("initialize/relationshipInitialize/relationship"):
         if element.get("type") not in types:
             yield element, f"relationship type: {unknown('relationship type', element.get('type') or '', types)}; {REFUSES}"
