@@ -41,6 +41,10 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   (``read_only``) where the property has no string setter, or (``refuses_every_value``) where its setter refuses
   ``null`` and every value at one place (it throws before it reads the value: RulesAttachment's ``chance``); for a
   flag with no field of its name, the fields setting it ``true`` or ``false`` changes (``sets``: ``isFactory``).
+- ``read_unasked``: what 2.x's ``GameParser`` reads without asking whether the file has it, found by taking each
+  element and attribute of a probe game away in turn (scripts/engine_parser_probe.py): the elements it makes a
+  named thing of (a ``DefaultNamed``, whose constructor refuses a null name: ``named``, path -> the engine's class),
+  the sections (``sections``) and attributes (``attributes``, path -> names) whose absence is a NullPointerException.
 - ``support_attachment_prefix``: what the name of a unit type's attachment begins with for 2.x to take it for a unit
   support attachment (``Constants.SUPPORT_ATTACHMENT_PREFIX``).
 - ``old_artillery_support_prefix``: the name, before the unit type's, of the support attachment 2.x makes for a unit
@@ -70,6 +74,7 @@ from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E40
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
+from engine_parser_probe import read_unasked  # noqa: E402
 from engine_probe import Prober  # noqa: E402
 
 DEFAULT_JAR = ROOT.parent / "shared" / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
@@ -1023,6 +1028,7 @@ def derive(jar: Path) -> dict:
         "relationship_types": built_in_relationship_types(),
         "support_attachment_prefix": support_attachment_prefix(),
         "old_artillery_support_prefix": old_artillery_support_prefix(),
+        "read_unasked": read_unasked(),
         "attachments": attachment_properties(jar, attachments),
     }
 
