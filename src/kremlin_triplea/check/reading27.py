@@ -76,6 +76,8 @@ class _Class:
         #: attributes read under another name than their spelling in the tree (``attatchTo``), and text attributes
         self.aliases = frozenset(name for name, attribute in entry["attributes"].items() if name != attribute["field"])
         self.texts = frozenset(name for name, attribute in entry["attributes"].items() if attribute["type"] == "String")
+        #: each attribute's Java type, by its spelling in the tree (its field's)
+        self.types = {attribute["field"]: attribute["type"] for attribute in entry["attributes"].values()}
         #: (the attribute's spelling, its names in the order read, whether text, its default)
         self.attributes = []
         for field, names in fields.items():
@@ -88,6 +90,25 @@ class _Class:
 @functools.cache  # the tables never change
 def _classes() -> dict[str, _Class]:
     return {name: _Class(entry) for name, entry in triplea2()["xml"].items()}
+
+
+@functools.cache  # the tables never change
+def attributes_of_types(*java_types: str) -> dict[str, tuple[str, ...]]:
+    """Every attribute the mapping reads into a field of one of ``java_types`` (``int``, ``Boolean``, ...), by the
+    path of its element from ``<game>`` as the tree spells them (each class once, by its first names)."""
+    classes = _classes()
+    found: dict[str, tuple[str, ...]] = {}
+
+    def walk(name: str, path: str, seen: frozenset[str]) -> None:
+        typed = tuple(sorted(field for field, java_type in classes[name].types.items() if java_type in java_types))
+        if typed:
+            found[path] = typed
+        for tag, (child, _field, _list) in sorted(classes[name].spelt.items()):
+            if child not in seen:
+                walk(child, f"{path}/{tag}".lstrip("/"), seen | {child})
+
+    walk("Game", "", frozenset({"Game"}))
+    return found
 
 
 class _Mapper:
