@@ -82,8 +82,9 @@ class _Parser:
         logger.setAdditive(False)
         logger.addAppender(self.appender)
 
-    def refusal(self, game: etree._Element) -> tuple[str, list[str]] | None:
-        """None where 2.x reads ``game``, else its refusal's innermost cause: its class and frames (class.method)."""
+    def refusal(self, game: etree._Element) -> tuple[str, list[str], str] | None:
+        """None where 2.x reads ``game``, else its refusal's innermost cause: its class, frames (class.method) and
+        message."""
         self.file.write_bytes(etree.tostring(game, xml_declaration=True, encoding="UTF-8"))
         self.appender.list.clear()
         if self.parser.parse(self.path, False).isPresent():
@@ -94,8 +95,8 @@ class _Parser:
                 thrown = thrown.getCause()
             if thrown is not None:
                 frames = [f.getStackTraceElement() for f in thrown.getStackTraceElementProxyArray()]
-                return str(thrown.getClassName()), [f"{f.getClassName()}.{f.getMethodName()}" for f in frames]
-        return "logged", []
+                return str(thrown.getClassName()), [f"{f.getClassName()}.{f.getMethodName()}" for f in frames], str(thrown.getMessage())
+        return "logged", [], ""
 
 
 def _named_class(frames: list[str]) -> str | None:
@@ -137,7 +138,7 @@ def read_unasked() -> dict:
                 refused = parser.refusal(edited)
                 if refused is None:
                     continue
-                kind, frames = refused
+                kind, frames, _message = refused
                 if name == "name" and (made := _named_class(frames)):
                     named[path] = made
                 elif kind == NULL_POINTER and name is None:
@@ -151,3 +152,27 @@ def read_unasked() -> dict:
         "sections": sorted(sections),
         "attributes": {path: sorted(names) for path, names in sorted(attributes.items()) if names},
     }
+
+
+#: How 2.x refuses an attachment's ``type`` it attaches nothing of (GameParser.findAttachment's switch).
+NO_SUCH_TYPE = "Type not found to attach to"
+
+
+def attachable_types(candidates: list[str]) -> list[str]:
+    """Which of ``candidates`` (the string literals of GameParser's class file) 2.x takes for an attachment's
+    ``type``: the probe game's first attachment given each, and not refused as a type 2.x attaches nothing of (it
+    may well be refused otherwise: its ``attachTo`` names no thing of that type). Runs in a started 2.x JVM."""
+    game = etree.parse(str(PROBE_GAME), etree.XMLParser(remove_comments=True)).getroot()
+    taken = []
+    with tempfile.TemporaryDirectory(prefix="kremlin-parser-probe-") as folder:
+        parser = _Parser(Path(folder))
+        for candidate in candidates:
+            edited = copy.deepcopy(game)
+            try:
+                edited.find("attachmentList/attachment").set("type", candidate)
+            except ValueError:
+                continue  # a control character (a string concatenation's recipe): no file's attribute holds it
+            refused = parser.refusal(edited)
+            if refused is None or not refused[2].startswith(NO_SUCH_TYPE):
+                taken.append(candidate)
+    return taken

@@ -21,26 +21,12 @@ from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_no
 from kremlin_triplea.check.option_grammar import takes, why_not
 from kremlin_triplea.gamefile.tripleaxml import option_name_as_read
 
-#: What an attachment's ``type`` may be, ``unitType`` when it has none (GameParser.findAttachment's switch, matched
-#: exactly: ``Territory`` is refused as "Type not found to attach to").
-ATTACHABLE_TYPES = ("unitType", "territory", "resource", "territoryEffect", "player", "relationship", "technology")
-
-#: Option names 2.7 renames before looking them up, matched ignoring case (LegacyPropertyMapper.mapLegacyOptionName).
-LEGACY_OPTION_NAMES = {
-    "isparatroop": "isAirTransportable",
-    "isinfantry": "isLandTransportable",
-    "ismechanized": "isLandTransportable",
-    "occupiedterrof": "originalOwner",
-    "isimpassible": "isImpassable",
-    "turns": "rounds",
-}
-
 
 def option_name(name: str) -> str:
     """The property an option of ``name`` sets in 2.7: decapitalized (GameParser.decapitalize), then a legacy name
     renamed."""
     name = option_name_as_read(name)
-    return LEGACY_OPTION_NAMES.get(name.lower(), name)
+    return triplea2()["legacy_option_names"].get(name.lower(), name)  # matched ignoring case
 
 
 def _ignored(name: str, value: str) -> bool:
@@ -69,8 +55,9 @@ def attachments_the_engine_cannot_make(game: GameIndex) -> Iterator[Finding]:
         elif attachment_class(java_class) is None:
             yield element, f"attachment {element.get('name')!r} javaClass: {unknown('attachment class', java_class.rsplit('.', 1)[-1], known)}; {REFUSES}"
         type_ = element.get("type") or "unitType"
-        if type_ not in ATTACHABLE_TYPES:
-            yield element, f"attachment {element.get('name')!r} type: {unknown('attachment type', type_, ATTACHABLE_TYPES)}; {REFUSES}"
+        attachable = triplea2()["attachable_types"]  # GameParser.findAttachment's switch, matched exactly
+        if type_ not in attachable:
+            yield element, f"attachment {element.get('name')!r} type: {unknown('attachment type', type_, attachable)}; {REFUSES}"
 
 
 def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
