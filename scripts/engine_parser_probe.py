@@ -11,7 +11,9 @@ innermost cause of its refusal (``GameParser.parse`` logs it) says why:
   (``checkNotNull``): ``named``, by path, with the engine's class of it (``Territory``, ``RepairFrontier``);
 - another NullPointerException: 2.x read it without asking (a section: ``sections``; an attribute: ``attributes``,
   by path);
-- anything else (a name looked up and not found, a number not read) is another check's, and no refusal is none.
+- a refusal whose message ends in ``null``: 2.x looked the attribute's name up without asking whether there was
+  one (``Could not find territory: null``): ``looked_up``, by path (check/name_checks.py's references);
+- anything else is another check's, and no refusal is none.
 
 Paths are from ``<game>``, spelt as validate's tree spells them (check/reading27.py).
 """
@@ -114,7 +116,7 @@ def _named_class(frames: list[str]) -> str | None:
 
 
 def read_unasked() -> dict:
-    """``named`` (path -> engine class), ``sections`` (paths) and ``attributes`` (path -> names): see the module's
+    """``named`` (path -> engine class), ``sections`` (paths), ``attributes`` and ``looked_up`` (path -> names): see the module's
     docstring. Runs in a started 2.x JVM."""
     game = etree.parse(str(PROBE_GAME), etree.XMLParser(remove_comments=True)).getroot()
     if missing := _missing(game):
@@ -122,6 +124,7 @@ def read_unasked() -> dict:
     named: dict[str, str] = {}
     sections: set[str] = set()
     attributes: dict[str, set[str]] = {}
+    looked_up: dict[str, set[str]] = {}
     with tempfile.TemporaryDirectory(prefix="kremlin-parser-probe-") as folder:
         parser = _Parser(Path(folder))
         if parser.refusal(game) is not None:
@@ -138,19 +141,22 @@ def read_unasked() -> dict:
                 refused = parser.refusal(edited)
                 if refused is None:
                     continue
-                kind, frames, _message = refused
+                kind, frames, message = refused
                 if name == "name" and (made := _named_class(frames)):
                     named[path] = made
                 elif kind == NULL_POINTER and name is None:
                     sections.add(path)
                 elif kind == NULL_POINTER:
                     attributes.setdefault(path, set()).add(name)
+                elif name is not None and message.endswith("null"):
+                    looked_up.setdefault(path, set()).add(name)
     for path in named:  # a name some element of the path makes a named thing of is not also read unasked
         attributes.get(path, set()).discard("name")
     return {
         "named": dict(sorted(named.items())),
         "sections": sorted(sections),
         "attributes": {path: sorted(names) for path, names in sorted(attributes.items()) if names},
+        "looked_up": {path: sorted(names) for path, names in sorted(looked_up.items())},
     }
 
 

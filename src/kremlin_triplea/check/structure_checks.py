@@ -160,7 +160,8 @@ def _option_value(attachment: etree._Element, java_class: str, name: str):
 
 
 #: UnitAttachment.validate: what an air, sea or land unit may not have (each: a property and the value that is
-#: "not set"; any other value is refused: "air units cannot have certain properties").
+#: "not set"; any other value is refused: "air units cannot have certain properties"). Code of validate(), not a table
+#: the engine holds to read: ported, each rule with a named case 2.7 judges (tests/test_validate_27_classes.py).
 UNIT_KINDS_MAY_NOT_HAVE = {
     "air": {
         "isSea": False,
