@@ -75,8 +75,7 @@ def nameless_declarations(game: GameIndex) -> Iterator[Finding]:
 
 
 def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
-    """Names 2.7 looks up that the game does not declare: a relationship's ``type``, a resource's ``isDisplayedFor``
-    players (``NONE`` in any case is none), and option values that are only names of one kind (as the tables say)."""
+    """Names 2.7 looks up in the starting state that the game does not declare: a relationship's ``type``."""
     if game.engine != TRIPLEA_2:
         return
     # with those every 2.x game has before its own (the tables': a fresh RelationshipTypeList's)
@@ -84,6 +83,14 @@ def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
     for element in game.root.iterfind("initialize/relationshipInitialize/relationship"):
         if element.get("type") not in types:
             yield element, f"relationship type: {unknown('relationship type', element.get('type') or '', types)}; {REFUSES}"
+
+
+def unknown_names_27(game: GameIndex) -> Iterator[Finding]:
+    """Names 2.7 looks up outside the starting state that the game does not declare: a resource's ``isDisplayedFor``
+    players (``NONE`` in any case is none), a playerTech's techs, and option values that are only names of one kind
+    (as the tables say)."""
+    if game.engine != TRIPLEA_2:
+        return
     for element in game.root.iterfind("resourceList/resource"):
         shown_for = element.get("isDisplayedFor")
         if not shown_for or shown_for.upper() == "NONE":
