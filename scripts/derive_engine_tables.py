@@ -41,6 +41,14 @@ What is read, and how (all from the engine's own classes, in its own JVM through
   (``read_only``) where the property has no string setter, or (``refuses_every_value``) where its setter refuses
   ``null`` and every value at one place (it throws before it reads the value: RulesAttachment's ``chance``); for a
   flag with no field of its name, the fields setting it ``true`` or ``false`` changes (``sets``: ``isFactory``).
+- ``read_unasked``: what 2.x's ``GameParser`` reads without asking whether the file has it, found by taking each
+  element and attribute of a probe game away in turn (scripts/engine_parser_probe.py): the elements it makes a
+  named thing of (a ``DefaultNamed``, whose constructor refuses a null name: ``named``, path -> the engine's class),
+  the sections (``sections``) and attributes (``attributes``, path -> names) whose absence is a NullPointerException.
+- ``attachable_types``: what an attachment's ``type`` may be (``GameParser.findAttachment``'s switch), found by
+  giving the probe game's attachment each string literal of GameParser's class file (scripts/engine_parser_probe.py).
+- ``legacy_option_names``: the option names 2.x renames before it looks them up (``LegacyPropertyMapper``), by
+  the name in lower case.
 - ``support_attachment_prefix``: what the name of a unit type's attachment begins with for 2.x to take it for a unit
   support attachment (``Constants.SUPPORT_ATTACHMENT_PREFIX``).
 - ``old_artillery_support_prefix``: the name, before the unit type's, of the support attachment 2.x makes for a unit
@@ -70,6 +78,7 @@ from kremlin_triplea.check.option_grammar import key as grammar_key  # noqa: E40
 from kremlin_triplea.engine.jvm_bridge import triplea2_classpath  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "scripts"))
+from engine_parser_probe import attachable_types, read_unasked  # noqa: E402
 from engine_probe import Prober  # noqa: E402
 
 DEFAULT_JAR = ROOT.parent / "shared" / "triplea-engine-2.7" / "triplea-2.7.15472-headless.jar"
@@ -994,6 +1003,18 @@ def built_in_relationship_types() -> list[str]:
     return sorted(str(t.getName()) for t in data.getRelationshipTypeList().getAllRelationshipTypes())
 
 
+def legacy_option_names(jar: Path) -> dict[str, str]:
+    """The option names 2.x renames before it looks them up, by the name in lower case (it matches ignoring case):
+    ``LegacyPropertyMapper.mapLegacyOptionName`` asked of each string literal of its class file."""
+    from jpype import JClass, JString
+
+    mapper = "games.strategy.engine.data.gameparser.LegacyPropertyMapper"
+    method = JClass(mapper).class_.getDeclaredMethod("mapLegacyOptionName", JClass("java.lang.String").class_)
+    method.setAccessible(True)
+    renamed = {literal: str(method.invoke(None, JString(literal))) for literal in sorted(class_file_strings(jar, mapper))}
+    return {literal.lower(): name for literal, name in renamed.items() if name != literal}
+
+
 def predefined_technologies() -> dict[str, str]:
     """The technologies 2.x has built in, by the property a game's ``techname`` may name one by: its name
     (``TechAdvance``'s private map of them, each made as ``findDefinedAdvanceAndCreateAdvance`` makes it)."""
@@ -1020,9 +1041,12 @@ def derive(jar: Path) -> dict:
         "game_properties": (property_types := game_property_types(jar)),
         "properties_read_at_load": properties_read_at_load(property_types),
         "technologies": predefined_technologies(),
+        "legacy_option_names": legacy_option_names(jar),
         "relationship_types": built_in_relationship_types(),
         "support_attachment_prefix": support_attachment_prefix(),
         "old_artillery_support_prefix": old_artillery_support_prefix(),
+        "read_unasked": read_unasked(),
+        "attachable_types": attachable_types(sorted(filter(None, class_file_strings(jar, "games.strategy.engine.data.gameparser.GameParser")))),
         "attachments": attachment_properties(jar, attachments),
     }
 

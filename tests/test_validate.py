@@ -1265,6 +1265,52 @@ def test_the_matrix_validator_judges_every_version_of_a_game_as_validate_tree_do
     assert not any(reused[edit] for edit in [*rest_edits, OPTION_IN_INITIALIZE])
 
 
+def test_the_matrix_validator_reads_the_starting_state_as_2x_reads_it_while_its_rest_is_reused() -> None:
+    """A later file's starting state is read section by section (check/reading27.sections_as_27), its rest not
+    looked at again: an attribute 2.x reads under another name, or empty and so as none, in the starting state (a
+    placement's empty owner: the units go to no player; a territory's: none, refused; a property's empty value) is
+    judged as validate_tree
+    judges it, and so is a rest 2.x reads under other names (every attachment's legacy ``attatchTo``)."""
+    source = TEXT.replace(" attachTo=", " attatchTo=")
+    placement = re.search(r'<unitPlacement [^>]*owner="([^"]+)"', source).group(0)
+    owner = re.search(r'<territoryOwner [^>]*owner="([^"]+)"', source).group(0)
+    low_luck = re.search(r'<property name="Low Luck" value="[^"]*"', source).group(0)
+    texts = [
+        source,
+        source.replace(placement, placement[: placement.rindex('owner="')] + 'owner=""', 1),
+        source.replace(owner, owner[: owner.rindex('owner="')] + 'owner=""', 1),
+        source.replace(low_luck, '<property name="Low Luck" value=""', 1),
+        source,
+    ]
+    validator = Validator()
+    for text in texts:
+        data = text.encode("utf-8")
+        assert validator.validate(data, etree.fromstring(data, parser()), "WW2v3-1942.xml") == validate_tree(
+            etree.fromstring(data, parser()), "WW2v3-1942.xml"
+        ), text[:0]
+    assert validator.reused == len(texts) - 1
+
+
+def test_an_options_verdict_kept_from_another_file_is_kept_only_where_all_it_depends_on_is_the_same() -> None:
+    """options_the_engine_cannot_set keeps each option's verdict across files by the names the game declares and the
+    attachments made before the option: a rules attachment a trigger's ``conditions`` names, renamed, or a unit type
+    a trigger's ``placement`` names, renamed, is refused in the file that renames it and taken again in
+    the file as it was, judged one after the other in one process."""
+    text = (CORPUS_DIR / "dragon_war.xml").read_text(encoding="utf-8")
+    renamed_rules = text.replace('<attachment name="conditionAttachmentPrologue"', '<attachment name="conditionAttachmentPrologue2"', 1)
+    renamed_unit = text.replace('<unit name="Wizard"/>', '<unit name="Wizard2"/>', 1)
+    assert renamed_rules != text and renamed_unit != text
+
+    def refused_options(source: str) -> list[str]:
+        found = validate_tree(etree.fromstring(source.encode("utf-8"), parser()), "dragon_war.xml", read_dtd=False)
+        return [p.message for p in found if p.is_error and p.kind.startswith("options_the_engine_cannot_set")]
+
+    for _ in range(2):
+        assert refused_options(text) == []
+        assert any("option conditions" in m and "conditionAttachmentPrologue" in m for m in refused_options(renamed_rules))
+        assert any("option placement" in m and "'Wizard'" in m for m in refused_options(renamed_unit))
+
+
 def test_the_matrix_validator_judges_a_utf16_game_whole(dtd: Path) -> None:
     """In UTF-16 a byte 10 is not a line break: the lines of the rest cannot be cut from the bytes, so nothing is kept."""
     data = TEXT.replace("UTF-8", "UTF-16", 1).encode("utf-16")

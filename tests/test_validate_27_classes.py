@@ -16,6 +16,9 @@ import attrs
 import pytest
 from lxml import etree
 
+from kremlin_triplea.check.engine_tables import triplea2
+from kremlin_triplea.check.game_index import REFUSES
+from kremlin_triplea.check.name_checks import REFERENCES
 from kremlin_triplea.check.number_checks import PLAYERS_HEAP, units_a_heap_holds
 from kremlin_triplea.check.validate import validate_tree
 from support.differential import tool_verdict
@@ -173,6 +176,10 @@ CASES = [
     Case("attachment type", "type 'Territory'", AA50_1942, _sub(SUEZ, SUEZ.replace('type="territory"', 'type="Territory"')), "refuses"),
     # references looked up
     Case("references", "a relationship of an unknown type", DRAGON_WAR, _re(r'(<relationship [^>]*type=")[^"]*"', r'\1Frenemy"'), "refuses"),
+    *(
+        Case("references", f"a relationship of the built-in type {name!r}", DRAGON_WAR, _re(r'(<relationship [^>]*type=")[^"]*"', rf'\1{name}"'), "reads")
+        for name in ("default_war_relation", "default_allied_relation", "self_relation", "null_relation")
+    ),
     Case("references", "isDisplayedFor an unknown player", DRAGON_WAR, _re(r'(<resource name="[^"]*")', r'\1 isDisplayedFor="Nobody"'), "refuses"),
     Case("references", "isDisplayedFor 'none'", DRAGON_WAR, _re(r'(<resource name="[^"]*")', r'\1 isDisplayedFor="none"'), "reads"),
     Case("references", "a playerTech tech unknown", DRAGON_WAR, _re(r'<tech name="[^"]*"', '<tech name="warpDrive"'), "refuses"),
@@ -646,6 +653,73 @@ CASES.append(Case("numbers", "a unit placement of 2,147,483,647 (more units than
 CASES.append(
     Case("numbers", "a unit placement of 163,309,448 (more units than a player's memory holds)", AA50_1942, mutated_by(4231372134), "refuses", heavy=True)
 )
+
+
+#: The game scripts/engine_parser_probe.py takes apart to find what 2.x reads unasked: 2.7 reads it whole.
+PARSER_PROBE_GAME = Path(__file__).resolve().parent.parent / "scripts" / "parser_probe_game.xml"
+
+
+def _taken_away(path: str, attribute: str | None, empty: bool = False) -> Callable[[str], str]:
+    """The first element at ``path`` (from ``<game>``) without ``attribute`` (or with it empty), or without itself."""
+
+    def edit(text: str) -> str:
+        root = etree.fromstring(text.encode("utf-8"))
+        element = root.find(path)
+        if attribute is None:
+            element.getparent().remove(element)
+        elif empty:
+            element.set(attribute, "")
+        else:
+            del element.attrib[attribute]
+        return etree.tostring(root, xml_declaration=True, encoding="UTF-8").decode("utf-8")
+
+    return edit
+
+
+def _read_unasked_cases() -> list[Case]:
+    """A case per thing the tables say 2.x reads unasked (``read_unasked``, derived from the engine): each named
+    element nameless and with an empty name, each section taken away, each attribute read or looked up unasked
+    taken away and made empty; 2.7 refuses each (the engine test asks it)."""
+    tables = triplea2()["read_unasked"]
+    wanted = [(f"a {path} ({made}) without name", path, "name") for path, made in tables["named"].items()]
+    wanted += [(f"no {path}", path, None) for path in tables["sections"]]
+    wanted += [(f"a {path} without {name}", path, name) for kind in ("attributes", "looked_up") for path, names in tables[kind].items() for name in names]
+    found = [Case("read unasked", what, PARSER_PROBE_GAME, _taken_away(path, name), "refuses") for what, path, name in wanted]
+    found += [Case("read unasked", f"{what}: empty", PARSER_PROBE_GAME, _taken_away(path, name, empty=True), "refuses") for what, path, name in wanted if name]
+    return [Case("read unasked", "the probe game whole", PARSER_PROBE_GAME, lambda text: text, "reads"), *found]
+
+
+CASES += _read_unasked_cases()
+
+
+def test_validate_names_what_2x_reads_unasked(tmp_path: Path) -> None:
+    """validate refuses each edit of the probe game the tables say 2.x refuses, naming the element (its tag)."""
+    assert len([c for c in CASES if c.kind == "read unasked"]) > 50
+    unnamed = []
+    for index, case in enumerate(c for c in CASES if c.kind == "read unasked"):
+        errors = validate_errors(written(case, tmp_path, index))
+        if case.verdict == "reads":
+            assert errors == [], errors
+            continue
+        tag = case.name.split()[1].rsplit("/", 1)[-1]
+        if not any(re.search(rf"\b{tag}\b", e) and e.endswith(REFUSES) for e in errors):
+            unnamed.append((case.name, errors))
+    assert unnamed == []
+
+
+def test_the_references_looked_up_are_those_2x_looks_up() -> None:
+    """name_checks.REFERENCES (kept for the kinds of thing each names and 1.9's consequences) holds, as refused
+    when absent, each attribute the tables say 2.x looks up unasked, but for three other checks judge: a
+    relationship's type (unknown_references_27), a playerTech's tech (its own) and an attachment's attachTo
+    (unknown_attachment_targets)."""
+    refused_when_absent = {(ref.path, ref.attribute) for ref in REFERENCES if not ref.optional}
+    looked_up = {(path, name) for path, names in triplea2()["read_unasked"]["looked_up"].items() for name in names}
+    judged_elsewhere = {
+        ("initialize/relationshipInitialize/relationship", "type"),
+        ("technology/playerTech/category/tech", "name"),
+        ("attachmentList/attachment", "attachTo"),
+    }
+    assert refused_when_absent == looked_up - judged_elsewhere
 
 
 def _placing(units: int) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from kremlin_triplea.check import engine_tables
+from kremlin_triplea.check.game_index import DECLARATIONS
 from support.paths import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,6 +30,15 @@ def test_the_tables_are_what_the_27_jar_gives(tmp_path: Path) -> None:
     )  # ~1.45 CPU-minutes: 87 s of CPU under load (274 s before the probes ran in batches inside the JVM: scripts/engine_probe.py)
     packaged = (ROOT / "src" / "kremlin_triplea" / "check" / "tables" / "triplea2.json").read_text(encoding="utf-8")
     assert out.read_text(encoding="utf-8") == packaged
+
+
+def test_the_declarations_are_what_2x_makes_named_things_of() -> None:
+    """game_index.DECLARATIONS (the words a message names each kind by) holds each element 2.x makes a named thing
+    of (the tables' read_unasked ``named``, derived), but for relationship types and technologies, which 2.x also
+    has built in (the checks look them up with the tables' own), and the delegates, which are named otherwise."""
+    named = set(engine_tables.triplea2()["read_unasked"]["named"])
+    assert named - set(DECLARATIONS.values()) == {"relationshipTypes/relationshipType", "technology/technologies/techname"}
+    assert set(DECLARATIONS.values()) - named == {"gamePlay/delegate"}
 
 
 def test_the_tables_hold_what_the_engine_names() -> None:

@@ -38,7 +38,9 @@ ENGINES = (TRIPLEA_2, TRIPLEA_19)
 Finding = tuple["etree._Element | int | None", str]
 
 
-#: Each kind of named thing and where a game file declares it.
+#: Each kind of named thing and where a game file declares it: the words messages name each kind by, for both
+#: engines. 2.x's named elements are the tables' read_unasked ``named`` (derived); tests/test_validate_tables.py
+#: holds these paths to them.
 DECLARATIONS = {
     "territory": "map/territory",
     "player": "playerList/player",

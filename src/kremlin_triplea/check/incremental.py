@@ -29,7 +29,7 @@ from lxml import etree
 from kremlin_triplea.check.dtd import find_dtd, source_path
 from kremlin_triplea.check.game_index import TRIPLEA_2, GameIndex
 from kremlin_triplea.check.number_checks import triplea19_refusals
-from kremlin_triplea.check.reading27 import read_as_27
+from kremlin_triplea.check.reading27 import read_as_27, sections_as_27
 from kremlin_triplea.check.validate import CHECKS, STATE_CHECKS, Problem, assemble, lined, validate_tree
 from kremlin_triplea.gamefile.document import attributes_of
 
@@ -54,39 +54,69 @@ class Validator:
     def __init__(self, dtd: Path | None = None, engine: str = TRIPLEA_2) -> None:
         self.dtd = dtd
         self.engine = engine
-        # text of the sections other than the starting state -> (index, each rest check's findings, 1.9's refusals),
-        # the most recently used last: each holds a copy of the game's tree (on G40CanadianMod some 12 MB)
-        self._rest: OrderedDict[bytes, tuple[GameIndex, dict, Lined]] = OrderedDict()
+        # text of the sections other than the starting state -> (index, each rest check's findings, 1.9's refusals,
+        # the rest's tree), the most recently used last: each holds a copy of the game's tree (on G40CanadianMod
+        # some 12 MB); a Validator is one thread's (a file's starting state is put in the kept tree while it is judged)
+        self._rest: OrderedDict[bytes, tuple[GameIndex, dict, Lined, etree._Element]] = OrderedDict()
         self.reused = 0  # files whose rest was validated before (for the benchmark figures)
 
     def validate(self, source: bytes, root: etree._Element, file: str) -> list[Problem]:
         """``validate_tree(root, file, dtd=self.dtd, engine=self.engine)``; ``root`` is ``source`` parsed."""
         key = _rest_key(source, root)
-        # 2.x judges the tree its mapping reads: the file itself, or a copy with attributes read under other names
-        # (G40CanadianMod), whose elements stand where the file's do, so the rest's findings still follow its text.
-        # A tree the mapping made anew is judged whole.
-        read = read_as_27(root) if self.engine == TRIPLEA_2 else root
-        if key is None or not _element_for_element(read, root) or any(True for s in root if s.tag in STATE_SECTIONS for _ in s.iter("option")):
+        if key is None or any(True for s in root if s.tag in STATE_SECTIONS for _ in s.iter("option")):
             return validate_tree(root, file, dtd=self.dtd, engine=self.engine)
         if key in self._rest:
+            found = self._validate_state(root, key)
+            if found is None:
+                return validate_tree(root, file, dtd=self.dtd, engine=self.engine)
             self.reused += 1
             self._rest.move_to_end(key)
         else:
+            # 2.x judges the tree its mapping reads: the file itself, or a copy with attributes read under other
+            # names (G40CanadianMod), whose elements stand where the file's do, so the rest's findings still follow
+            # its text. A tree the mapping made anew is judged whole.
+            read = read_as_27(root) if self.engine == TRIPLEA_2 else root
+            if not _element_for_element(read, root):
+                return validate_tree(root, file, dtd=self.dtd, engine=self.engine)
             self._rest[key] = self._validate_rest(root, read)
             if len(self._rest) > KEPT:
                 self._rest.popitem(last=False)
-        index, rest, refusals = self._rest[key]
-        game = attrs.evolve(index, root=read)
-        found = {check: rest[check] if check in rest else lined(check(game)) for check in CHECKS}
+            index, rest, _refusals, _tree = self._rest[key]
+            game = attrs.evolve(index, root=read)
+            found = {check: rest[check] if check in rest else lined(check(game)) for check in CHECKS}
         dtd = find_dtd(self.dtd, game_file=source_path(root, file))
-        return assemble(file, found, refusals, self.engine, root, dtd)
+        return assemble(file, found, self._rest[key][2], self.engine, root, dtd)
 
-    def _validate_rest(self, root: etree._Element, read: etree._Element) -> tuple[GameIndex, dict, Lined]:
-        """The index and the rest checks' findings of the tree 2.x reads, and 1.9's refusals of the file's own."""
+    def _validate_state(self, root: etree._Element, key: bytes) -> dict | None:
+        """Every check's findings on ``root``, whose rest is ``key``'s: the rest checks' as kept, the starting
+        state's checks run on the kept rest with ``root``'s starting state as 2.x reads it put in its place (a copy
+        of those sections only: the rest's bytes, at the same lines, are read as they were); None where the mapping
+        does not read the file as the tree holds it."""
+        index, rest, _refusals, tree = self._rest[key]
+        state = [s for s in root if isinstance(s.tag, str) and s.tag in STATE_SECTIONS]
+        if self.engine == TRIPLEA_2:
+            read = sections_as_27(root, frozenset(s for s in root if isinstance(s.tag, str) and s.tag not in STATE_SECTIONS))
+            if read is None or not all(_element_for_element(r, s) for r, s in zip(read, state)):
+                return None
+        else:
+            read = [copy.deepcopy(s) for s in state]
+        sections = [s for s in root if isinstance(s.tag, str)]
+        for section, copied in zip(state, read):
+            tree.insert(sections.index(section), copied)
+        try:
+            game = attrs.evolve(index, root=tree)
+            return {check: rest[check] if check in rest else lined(check(game)) for check in CHECKS}
+        finally:
+            for copied in read:
+                tree.remove(copied)
+
+    def _validate_rest(self, root: etree._Element, read: etree._Element) -> tuple[GameIndex, dict, Lined, etree._Element]:
+        """The index and the rest checks' findings of the tree 2.x reads, 1.9's refusals of the file's own, and the
+        rest (the tree without the starting state) the starting state's checks are run on for the files after."""
         rest = _without_state(read)
         index = GameIndex.of(rest, self.engine)
         found = {check: lined(check(index)) for check in REST_CHECKS}
-        return index, found, lined(triplea19_refusals(rest if read is root else _without_state(root)))
+        return index, found, lined(triplea19_refusals(rest if read is root else _without_state(root))), rest
 
 
 def _without_state(root: etree._Element) -> etree._Element:

@@ -125,7 +125,9 @@ NEUTRAL_UNITS = "TripleA silently makes these units neutral (owned by no player)
 STEP_PLAYER = Reference("gamePlay/sequence/step", "player", ("player",), optional=True)
 
 
-#: Every attribute whose value TripleA looks up, and what happens when it is missing.
+#: Every attribute whose value TripleA looks up, and what happens when it is missing. Kept here, not in the tables,
+#: for what the engine cannot say of itself: the kind of thing each names (a message's words) and 1.9's consequences;
+#: tests/test_validate_27_classes.py holds it to what 2.x looks up unasked (the tables' read_unasked looked_up).
 REFERENCES = [
     *_refs("map/connection", t1="territory", t2="territory"),
     *_refs("playerList/alliance", player="player"),
@@ -203,7 +205,8 @@ def player_named_neutral(game: GameIndex) -> Iterator[Finding]:
 
 
 #: The kind of thing an attachment's ``type`` attaches it to (technologies and
-#: relationships are left out: the engine adds built-in ones the file need not declare).
+#: relationships are left out: the engine adds built-in ones the file need not declare). The types themselves are
+#: the tables' attachable_types (derived); this names the kind of declaration each looks in, for both engines.
 ATTACHMENT_TYPES = {
     "unitType": "unit type",
     "territory": "territory",
@@ -241,7 +244,8 @@ def _names(value: str) -> list[str]:
 
 
 #: Keywords the engine's rules (RulesAttachment) accept in a territory list.
-#: From the first keyword on, the engine reads no more names.
+#: From the first keyword on, the engine reads no more names. 1.9's reading, ported from its setter (2.x's is the
+#: tables' grammar of each option).
 RULES_KEYWORDS = {"controlled", "controlledNoWater", "original", "originalNoWater", "all", "map", "enemy"}
 
 
@@ -279,7 +283,8 @@ def _canal_units(value: str) -> list[str]:
 
 
 #: Attachment options whose value names things: (class, option) -> (kind, names in a value).
-#: Only options whose reading in the 1.9 engine is known exactly; all refuse the game.
+#: Only options whose reading in the 1.9 engine is known exactly; all refuse the game. 1.9's readings, ported from
+#: its setters (Debian's jar has no tables of them); for 2.x, the tables' ``names`` of each option are judged instead.
 OPTION_REFERENCES: dict[tuple[str, str], tuple[str, Callable[[str], list[str]]]] = {
     ("CanalAttachment", "landTerritories"): ("territory", _names),
     ("CanalAttachment", "excludedUnits"): ("unit type", _canal_units),

@@ -16,6 +16,7 @@ from kremlin_triplea.check.engine_options import int_options
 from kremlin_triplea.check.engine_tables import game_property_type
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, option_values
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
+from kremlin_triplea.check.reading27 import attributes_of_types
 from kremlin_triplea.errors import possessive
 from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, option_name_as_read, outside_java_int
 
@@ -283,30 +284,13 @@ def missing_quantities(game: GameIndex) -> Iterator[Finding]:
 
 
 #: Every attribute TripleA 2.7 reads as a Java int (the ``int``/``Integer`` fields of its
-#: ``org.triplea.map.data.elements`` classes), by the elements that carry it.
-INT_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "diceSides": ("value",),
-    "gamePlay/sequence/step": ("maxRunCount",),
-    "gamePlay/offset": ("round",),
-    "initialize/unitInitialize/unitPlacement": ("quantity", "hitsTaken", "unitDamage"),
-    "initialize/unitInitialize/heldUnits": ("quantity",),
-    "initialize/resourceInitialize/resourceGiven": ("quantity",),
-    "initialize/relationshipInitialize/relationship": ("roundValue",),
-    "production/productionRule/cost": ("quantity",),
-    "production/productionRule/result": ("quantity",),
-    "production/repairRule/cost": ("quantity",),
-    "production/repairRule/result": ("quantity",),
-    "propertyList/property": ("min", "max"),
-    "propertyList/property/number": ("min", "max"),
-}
+#: ``org.triplea.map.data.elements`` classes: the tables' mapping), by the path of the element that carries it.
+INT_ATTRIBUTES = attributes_of_types("int", "Integer")
 
 
-#: Every attribute TripleA 2.7 reads as a Boolean: "true" or "false" in any case, else it refuses the game.
-BOOLEAN_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "map/territory": ("water",),
-    "playerList/player": ("optional", "canBeDisabled", "isHidden"),
-    "propertyList/property": ("editable",),
-}
+#: Every attribute TripleA 2.7 reads as a Boolean (its ``boolean``/``Boolean`` fields): "true" or "false" in any
+#: case, else it refuses the game.
+BOOLEAN_ATTRIBUTES = attributes_of_types("boolean", "Boolean")
 
 
 #: Of ``INT_ATTRIBUTES``, those TripleA 1.9 reads as 0 when blank (its GameParser trims and skips them).

@@ -11,8 +11,10 @@ refuses a value it cannot read (an ``int`` one what ``Integer.parseInt`` refuses
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 
+import attrs
 from lxml import etree
 
 from kremlin_triplea.check.engine_tables import attachment_class, is_delegate, option_kind, options_of, triplea2
@@ -21,26 +23,12 @@ from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_no
 from kremlin_triplea.check.option_grammar import takes, why_not
 from kremlin_triplea.gamefile.tripleaxml import option_name_as_read
 
-#: What an attachment's ``type`` may be, ``unitType`` when it has none (GameParser.findAttachment's switch, matched
-#: exactly: ``Territory`` is refused as "Type not found to attach to").
-ATTACHABLE_TYPES = ("unitType", "territory", "resource", "territoryEffect", "player", "relationship", "technology")
-
-#: Option names 2.7 renames before looking them up, matched ignoring case (LegacyPropertyMapper.mapLegacyOptionName).
-LEGACY_OPTION_NAMES = {
-    "isparatroop": "isAirTransportable",
-    "isinfantry": "isLandTransportable",
-    "ismechanized": "isLandTransportable",
-    "occupiedterrof": "originalOwner",
-    "isimpassible": "isImpassable",
-    "turns": "rounds",
-}
-
 
 def option_name(name: str) -> str:
     """The property an option of ``name`` sets in 2.7: decapitalized (GameParser.decapitalize), then a legacy name
     renamed."""
     name = option_name_as_read(name)
-    return LEGACY_OPTION_NAMES.get(name.lower(), name)
+    return triplea2()["legacy_option_names"].get(name.lower(), name)  # matched ignoring case
 
 
 def _ignored(name: str, value: str) -> bool:
@@ -69,8 +57,9 @@ def attachments_the_engine_cannot_make(game: GameIndex) -> Iterator[Finding]:
         elif attachment_class(java_class) is None:
             yield element, f"attachment {element.get('name')!r} javaClass: {unknown('attachment class', java_class.rsplit('.', 1)[-1], known)}; {REFUSES}"
         type_ = element.get("type") or "unitType"
-        if type_ not in ATTACHABLE_TYPES:
-            yield element, f"attachment {element.get('name')!r} type: {unknown('attachment type', type_, ATTACHABLE_TYPES)}; {REFUSES}"
+        attachable = triplea2()["attachable_types"]  # GameParser.findAttachment's switch, matched exactly
+        if type_ not in attachable:
+            yield element, f"attachment {element.get('name')!r} type: {unknown('attachment type', type_, attachable)}; {REFUSES}"
 
 
 def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
@@ -88,24 +77,77 @@ def options_the_engine_cannot_set(game: GameIndex) -> Iterator[Finding]:
             return name in techs
         return name in made[kind] if kind in made else game.has(kind, name)
 
+    judged = _judged(game, relationship_types, techs)
+
+    def add(kind: str, name: str) -> None:
+        if name not in made[kind]:
+            made[kind].add(name)
+            judged.made(kind, name)
+
     for attachment in game.attachments:
         java_class = attachment_class(attachment.get("javaClass"))
         if java_class in _PLAYER_ATTACHMENTS and attachment.get("type") == "player":
-            made[_PLAYER_ATTACHMENTS[java_class]].add(attachment.get("name") or "")
+            add(_PLAYER_ATTACHMENTS[java_class], attachment.get("name") or "")
         if java_class == "UnitSupportAttachment" and (attachment.get("type") or "unitType") == "unitType":
             if (attachment.get("name") or "").startswith(triplea2()["support_attachment_prefix"]):
-                made[_SUPPORT].add(attachment.get("name") or "")
+                add(_SUPPORT, attachment.get("name") or "")
         if java_class == "UnitAttachment" and (attachment.get("type") or "unitType") == "unitType":
             # UnitAttachment.setArtillery(true) makes the unit type a support attachment of its own
             # (UnitSupportAttachment.addRule), which a trigger's ``support`` may name.
             if any(option_name(o.get("name") or "") == "artillery" and java_boolean(o.get("value") or "") for o in attachment.iterfind("option")):
-                made[_SUPPORT].add(triplea2()["old_artillery_support_prefix"] + (attachment.get("attachTo") or ""))
+                add(_SUPPORT, triplea2()["old_artillery_support_prefix"] + (attachment.get("attachTo") or ""))
         if java_class is None:
             continue  # attachments_the_engine_cannot_make
         for option in attachment.iterfind("option"):
-            found = _option_refusal(game, has, java_class, option)
+            key = (judged.state, java_class, option.get("name"), option.get("value"), option.get("count"))
+            found = judged.refusals.get(key, _UNJUDGED)
+            if found is _UNJUDGED:
+                found = judged.refusals[key] = _option_refusal(game, has, java_class, option)
             if found:
                 yield option, f"{java_class} option {option.get('name')}: {found}; {REFUSES}"
+
+
+#: The refusals of options judged before, by all a refusal depends on: the names the game declares of each kind,
+#: its relationship types and technologies (its *context*), the attachments made before the option (the sequence of
+#: additions since the context: a *state*, one id for one sequence) and the option's class, name, value and count. A
+#: game's options repeat a few values, and the matrix's files of one game its options: each distinct one is judged
+#: once. Let go whole (for a fresh one) past ``_MOST_JUDGED``; a run keeps the one it started with.
+@attrs.define
+class _Judged:
+    contexts: dict[frozenset, int] = attrs.Factory(dict)
+    steps: dict[tuple[int, str, str], int] = attrs.Factory(dict)
+    refusals: dict[tuple, str | None] = attrs.Factory(dict)
+    ids: Iterator[int] = attrs.Factory(itertools.count)
+
+
+@attrs.define
+class _Run:
+    """One run of options_the_engine_cannot_set over a game: its refusals kept so far, and its state."""
+
+    refusals: dict[tuple, str | None]
+    steps: dict[tuple[int, str, str], int]
+    ids: Iterator[int]
+    state: int
+
+    def made(self, kind: str, name: str) -> None:
+        """An attachment of ``kind`` named ``name`` made (an option after it may name it): the state moves on."""
+        self.state = self.steps.setdefault((self.state, kind, name), next(self.ids))  # setdefault: one id, whatever the threads
+
+
+_MOST_JUDGED = 100_000
+_JUDGED = _Judged()
+_UNJUDGED = object()
+
+
+def _judged(game: GameIndex, relationship_types: set[str], techs: set[str]) -> _Run:
+    """A run over ``game``'s options, in its context (equal contexts are one id, compared once a run)."""
+    global _JUDGED
+    if len(_JUDGED.refusals) > _MOST_JUDGED:
+        _JUDGED = _Judged()
+    kept = _JUDGED
+    names = {kind: frozenset(found) for kind, found in game.declared.items()}
+    context = frozenset({*names.items(), ("relationship type", frozenset(relationship_types)), ("technology", frozenset(techs))})
+    return _Run(kept.refusals, kept.steps, kept.ids, kept.contexts.setdefault(context, next(kept.ids)))
 
 
 #: The attachments an option may name by kind (option_grammar.NAME_KINDS): 2.7 looks them up on the players

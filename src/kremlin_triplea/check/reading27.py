@@ -76,6 +76,8 @@ class _Class:
         #: attributes read under another name than their spelling in the tree (``attatchTo``), and text attributes
         self.aliases = frozenset(name for name, attribute in entry["attributes"].items() if name != attribute["field"])
         self.texts = frozenset(name for name, attribute in entry["attributes"].items() if attribute["type"] == "String")
+        #: each attribute's Java type, by its spelling in the tree (its field's)
+        self.types = {attribute["field"]: attribute["type"] for attribute in entry["attributes"].values()}
         #: (the attribute's spelling, its names in the order read, whether text, its default)
         self.attributes = []
         for field, names in fields.items():
@@ -88,6 +90,25 @@ class _Class:
 @functools.cache  # the tables never change
 def _classes() -> dict[str, _Class]:
     return {name: _Class(entry) for name, entry in triplea2()["xml"].items()}
+
+
+@functools.cache  # the tables never change
+def attributes_of_types(*java_types: str) -> dict[str, tuple[str, ...]]:
+    """Every attribute the mapping reads into a field of one of ``java_types`` (``int``, ``Boolean``, ...), by the
+    path of its element from ``<game>`` as the tree spells them (each class once, by its first names)."""
+    classes = _classes()
+    found: dict[str, tuple[str, ...]] = {}
+
+    def walk(name: str, path: str, seen: frozenset[str]) -> None:
+        typed = tuple(sorted(field for field, java_type in classes[name].types.items() if java_type in java_types))
+        if typed:
+            found[path] = typed
+        for tag, (child, _field, _list) in sorted(classes[name].spelt.items()):
+            if child not in seen:
+                walk(child, f"{path}/{tag}".lstrip("/"), seen | {child})
+
+    walk("Game", "", frozenset({"Game"}))
+    return found
 
 
 class _Mapper:
@@ -125,12 +146,15 @@ class _Mapper:
         return made
 
 
-def _read_as_written(element: etree._Element, mapped: _Class, tag: str, renamed: list[tuple[etree._Element, _Class]]) -> bool:
+def _read_as_written(
+    element: etree._Element, mapped: _Class, tag: str, renamed: list[tuple[etree._Element, _Class]], judged: frozenset[etree._Element] = frozenset()
+) -> bool:
     """Whether the mapping reads ``element`` (of the class ``mapped``, called by the name ``tag`` in upper case) and
     everything in it as the tree holds it: each child a child of its class spelt as the tree spells it, a section
     once, no attribute under a legacy name, no empty text attribute; what the mapping skips (an unknown element,
     what lies inside a class that reads no further) holds no tag it would read, nor one that would end ``element``.
-    An element with an attribute under a legacy name or an empty text attribute is added to ``renamed``."""
+    An element with an attribute under a legacy name or an empty text attribute is added to ``renamed``. The children
+    in ``judged`` are taken as read as written, unlooked at (a caller that judged the same bytes before)."""
     if _attributes_differ(element, mapped):
         renamed.append((element, mapped))
     classes = _classes()
@@ -149,6 +173,8 @@ def _read_as_written(element: etree._Element, mapped: _Class, tag: str, renamed:
                 return False
             seen.add(field)
         read = classes[child_class]
+        if child in judged:
+            continue
         if read.reads_on:
             if not _read_as_written(child, read, child.tag.upper(), renamed):
                 return False
@@ -183,6 +209,35 @@ def _skipped(elements: Iterator[etree._Element], reader: _Class, tag: str) -> bo
     return True
 
 
+def sections_as_27(root: etree._Element, judged: frozenset[etree._Element]) -> list[etree._Element] | None:
+    """The sections of ``root`` (a ``<game>``) other than ``judged`` as 2.x's mapping reads them, each a copy (with
+    its attributes read under their names), in the file's order; None where the mapping does not read ``root`` as
+    the tree holds it (:func:`read_as_27` then makes a tree anew). ``judged`` are sections whose bytes, at the same
+    lines, the caller found read as written before: they are not looked at, and the cost is that of the others."""
+    renamed: list[tuple[etree._Element, _Class]] = []
+    if root.tag != "game" or not _read_as_written(root, _classes()["Game"], "GAME", renamed, judged):
+        return None
+    sections = [s for s in root if isinstance(s.tag, str) and s not in judged]
+    copies = [copy.deepcopy(s) for s in sections]
+    renamed = [(element, mapped) for element, mapped in renamed if element is not root]
+    if renamed:
+        # each element's copy, by the element (held by ``renamed`` while this runs: its id is no other's)
+        in_copies = {id(o): c for section, copied in zip(sections, copies) for o, c in zip(section.iter(), copied.iter())}
+        for element, mapped in renamed:
+            _rename(element, mapped, in_copies[id(element)])
+    return copies
+
+
+def _rename(element: etree._Element, mapped: _Class, target: etree._Element) -> None:
+    """``target`` (a copy of ``element``) with its attributes read as the mapping reads ``element``'s."""
+    written = dict(target.attrib)
+    target.attrib.clear()
+    for name, value in written.items():
+        if name not in mapped.aliases and name not in {spelling for spelling, *_ in mapped.attributes}:
+            target.set(name, value)  # what the mapping does not read: as written
+    _read_attributes(element, mapped, target)
+
+
 def read_as_27(root: etree._Element) -> etree._Element:
     """The ``<game>`` TripleA 2.x reads from the document whose root element is ``root`` (see the module's docstring):
     ``root`` itself when the mapping reads it as it is (a game as map makers write them); a copy with the attributes
@@ -195,13 +250,7 @@ def read_as_27(root: etree._Element) -> etree._Element:
         originals = {id(element): index for index, element in enumerate(root.iter())}
         in_copy = list(copied.iter())
         for element, mapped in renamed:
-            target = in_copy[originals[id(element)]]
-            written = dict(target.attrib)
-            target.attrib.clear()
-            for name, value in written.items():
-                if name not in mapped.aliases and name not in {spelling for spelling, *_ in mapped.attributes}:
-                    target.set(name, value)  # what the mapping does not read: as written
-            _read_attributes(element, mapped, target)
+            _rename(element, mapped, in_copy[originals[id(element)]])
         return copied
     game = _Mapper(_events(root)).read("Game", "Game", "Game", None, None)
     game.sourceline = root.sourceline

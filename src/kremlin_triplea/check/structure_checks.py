@@ -18,31 +18,24 @@ from kremlin_triplea.check.javaread import JAVA_INT_MAX, JAVA_INT_MIN, java_bool
 from kremlin_triplea.check.name_checks import OPTION_REFERENCES
 from kremlin_triplea.check.option_checks import option_name, technologies
 
-#: The sections 2.7's GameParser reads without asking whether the file has them (a NullPointerException when not):
-#: each path from ``<game>``.
-REQUIRED_SECTIONS = ("playerList", "map", "gamePlay", "gamePlay/sequence", "attachmentList")
-
 
 def sections_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
-    """A game without a section 2.7 reads unasked (a picture, ``<game/>``, a game missing its ``<gamePlay>``)."""
+    """A game without a section 2.7 reads unasked (a picture, ``<game/>``, a game missing its ``<gamePlay>``): the
+    tables' ``read_unasked`` sections, each a path from ``<game>`` (a NullPointerException when not there)."""
     if game.engine != TRIPLEA_2:
         return
-    for path in REQUIRED_SECTIONS:
+    for path in triplea2()["read_unasked"]["sections"]:
         if game.root.find(path) is None:
             yield game.root, f"the game has no <{path.replace('/', '> <')}>; {REFUSES}"
 
 
-#: Attributes 2.7 reads without asking whether they are there (a NullPointerException when not): path -> attributes.
-#: A step property's name and value go into a java.util.Properties, which holds no null (parseStepProperties).
-REQUIRED_ATTRIBUTES = {"playerList/alliance": ("alliance",), "gamePlay/sequence/step/stepProperty": ("name", "value")}
-
-
 def attributes_the_engine_requires(game: GameIndex) -> Iterator[Finding]:
-    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): an alliance's name,
-    a step property's name and value."""
+    """An attribute 2.7 reads unasked that is absent or empty (an empty one is read as absent): the tables'
+    ``read_unasked`` attributes (an alliance's name, a step property's name and value: a java.util.Properties holds
+    no null, ...)."""
     if game.engine != TRIPLEA_2:
         return
-    for path, attributes in REQUIRED_ATTRIBUTES.items():
+    for path, attributes in triplea2()["read_unasked"]["attributes"].items():
         for element in game.root.iterfind(path):
             for attribute in attributes:
                 if not element.get(attribute):
@@ -69,47 +62,35 @@ def rules_in_a_frontier_twice(game: GameIndex) -> Iterator[Finding]:
                 seen.add(rule.get("name"))
 
 
-#: The declarations 2.7 makes a named thing of, which cannot be nameless (an empty name is read as none, and the
-#: thing's constructor refuses none: "Could not parse: null").
-NAMED_DECLARATIONS = {
-    "territory": "map/territory",
-    "player": "playerList/player",
-    "unit type": "unitList/unit",
-    "resource": "resourceList/resource",
-    "production rule": "production/productionRule",
-    "production frontier": "production/productionFrontier",
-    "repair rule": "production/repairRule",
-    "repair frontier": "production/repairFrontier",
-    "territory effect": "territoryEffectList/territoryEffect",
-    "relationship type": "relationshipTypes/relationshipType",
-    "technology": "technology/technologies/techname",
-    "attachment": "attachmentList/attachment",
-}
-
-
 def nameless_declarations(game: GameIndex) -> Iterator[Finding]:
-    """A territory, player, unit type, rule, ... or attachment without a name, or with an empty one."""
+    """A territory, player, unit type, rule, ... without a name, or with an empty one: the tables' ``read_unasked``
+    named elements, which 2.7 makes a named thing of (a DefaultNamed: its constructor refuses a null name, and an
+    empty one is read as none: "Could not parse: null")."""
     if game.engine != TRIPLEA_2:
         return
-    for kind, path in NAMED_DECLARATIONS.items():
+    for path, made in triplea2()["read_unasked"]["named"].items():
         for element in game.root.iterfind(path):
             if not element.get("name"):
-                yield element, f"a {kind} without a name; {REFUSES}"
-
-
-#: The relationship types every 2.x game has without declaring them (RelationshipTypeList's own).
-BUILT_IN_RELATIONSHIP_TYPES = ("self_relation", "null_relation")
+                yield element, f"<{element.tag}> without a name (2.x makes a {made} of it, which must have one); {REFUSES}"
 
 
 def unknown_references_27(game: GameIndex) -> Iterator[Finding]:
-    """Names 2.7 looks up that the game does not declare: a relationship's ``type``, a resource's ``isDisplayedFor``
-    players (``NONE`` in any case is none), and option values that are only names of one kind (as the tables say)."""
+    """Names 2.7 looks up in the starting state that the game does not declare: a relationship's ``type``."""
     if game.engine != TRIPLEA_2:
         return
-    types = [e.get("name", "") for e in game.root.iterfind("relationshipTypes/relationshipType")] + list(BUILT_IN_RELATIONSHIP_TYPES)
+    # with those every 2.x game has before its own (the tables': a fresh RelationshipTypeList's)
+    types = [e.get("name", "") for e in game.root.iterfind("relationshipTypes/relationshipType")] + triplea2()["relationship_types"]
     for element in game.root.iterfind("initialize/relationshipInitialize/relationship"):
         if element.get("type") not in types:
             yield element, f"relationship type: {unknown('relationship type', element.get('type') or '', types)}; {REFUSES}"
+
+
+def unknown_names_27(game: GameIndex) -> Iterator[Finding]:
+    """Names 2.7 looks up outside the starting state that the game does not declare: a resource's ``isDisplayedFor``
+    players (``NONE`` in any case is none), a playerTech's techs, and option values that are only names of one kind
+    (as the tables say)."""
+    if game.engine != TRIPLEA_2:
+        return
     for element in game.root.iterfind("resourceList/resource"):
         shown_for = element.get("isDisplayedFor")
         if not shown_for or shown_for.upper() == "NONE":
@@ -186,7 +167,8 @@ def _option_value(attachment: etree._Element, java_class: str, name: str):
 
 
 #: UnitAttachment.validate: what an air, sea or land unit may not have (each: a property and the value that is
-#: "not set"; any other value is refused: "air units cannot have certain properties").
+#: "not set"; any other value is refused: "air units cannot have certain properties"). Code of validate(), not a table
+#: the engine holds to read: ported, each rule with a named case 2.7 judges (tests/test_validate_27_classes.py).
 UNIT_KINDS_MAY_NOT_HAVE = {
     "air": {
         "isSea": False,

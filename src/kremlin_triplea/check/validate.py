@@ -86,6 +86,7 @@ from kremlin_triplea.check.structure_checks import (
     rules_without_cost_or_result,
     sections_the_engine_requires,
     unit_attachments_the_engine_refuses,
+    unknown_names_27,
     unknown_references_27,
 )
 
@@ -219,6 +220,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     attributes_the_engine_requires,
     nameless_declarations,
     unknown_references_27,
+    unknown_names_27,
     unit_attachments_the_engine_refuses,
     canals_the_engine_refuses,
     properties_the_engine_cannot_cast,
