@@ -13,6 +13,7 @@ undoes the last one, as in python-chess.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -60,21 +61,34 @@ class PlaceData(TypedDict):
     units: Counter[UnitKey]  # (owner or None, unit type) -> number of units
 
 
-def new_place(water: bool) -> PlaceData:
-    """A territory or sea zone before the file's owners, attachments and units are read."""
-    # A literal and an empty Counter made as copy_units makes one: the TypedDict's call and Counter's __init__ run
-    # Python code, a tenth of reading a board's places.
-    data: PlaceData = {
-        "water": water,
-        "owner": None,
-        "original_owner": None,
-        "production": 0,
-        "impassable": False,
-        "capital": None,
-        "victory_city": 0,
-        "units": Counter.__new__(Counter),
-    }
-    return data
+_NEW_COUNTER = Counter.__new__
+# A place before the file's owners, attachments and units are read: copied (dict.copy, in C) for each place.
+_NEW_PLACE: PlaceData = {
+    "water": False,
+    "owner": None,
+    "original_owner": None,
+    "production": 0,
+    "impassable": False,
+    "capital": None,
+    "victory_city": 0,
+    "units": Counter(),
+}
+
+
+def new_places(places: Iterable[tuple[str, bool]]) -> dict[str, PlaceData]:
+    """Each territory or sea zone of ``places`` (name, whether water) before the file's owners, attachments and units are
+    read; a later one of a name replaces an earlier one.
+
+    Each a copy of one place and an empty Counter, the Counters made by ``map`` (Counter.__new__ called from C): a dict
+    display and a Python call to Counter.__new__ for each place, as new_place made them, were 4,700 instructions a
+    place, a twentieth of reading WW2v3-1942's board (issue 45 item 6); Counter's own constructor runs Python code."""
+    nodes: dict[str, PlaceData] = {}
+    for (name, water), units in zip(places, map(_NEW_COUNTER, itertools.repeat(Counter))):
+        place = _NEW_PLACE.copy()
+        place["water"] = water
+        place["units"] = units
+        nodes[name] = place
+    return nodes
 
 
 # The fields other than units, in the order they are reported.
@@ -389,7 +403,14 @@ class Board:
         return [entry.change for entry in self._stack]
 
     def copy(self) -> Board:
-        nodes = {name: {**data, "units": copy_units(data["units"])} for name, data in self.nodes.items()}
+        nodes = {}
+        # Each place's dict copied in C and its units by dict's own update (copy_units): a dict display with ** took
+        # twice as long, and the matrix copies hundreds of thousands of boards.
+        for (name, data), units in zip(self.nodes.items(), map(_NEW_COUNTER, itertools.repeat(Counter))):
+            copied = data.copy()
+            dict.update(units, data["units"])
+            copied["units"] = units
+            nodes[name] = copied
         mine = self.__dict__  # the technologies and properties read (or set) so far: those not are the file's still
         techs, properties = mine.get("techs"), mine.get("properties")
         twin = Board(

@@ -17,7 +17,7 @@ from lxml import etree
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, option_name_as_read, placement_owner, territory_owner
-from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, Unread, new_place
+from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, Unread, new_places
 from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetFrontierPrice, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
 
@@ -169,10 +169,7 @@ class _Reader:
         self._players = players = self._read_players()
         catalog = Catalog(players, self.game.unit_types(), Unread(self.read, (*Catalog.READ_WHEN_ASKED, "techs", "properties")))
         self._check_prices()
-        nodes: dict[str, PlaceData] = {}
-        for territory in self.game.territories():
-            water = territory.get("water")
-            nodes[territory.get("name", "")] = new_place(water=water is not None and (water == "true" or water.strip().lower() == "true"))
+        nodes: dict[str, PlaceData] = new_places((territory.get("name", ""), _is_water(territory.get("water"))) for territory in self.game.territories())
         adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
         for t1, t2 in self.game.connections():
             if t1 != t2 and t1 in nodes and t2 in nodes:
@@ -372,6 +369,10 @@ class _Reader:
 _ATTACHMENTS_NAMED = etree.XPath("attachment[@type = $kind and @name = $name]")
 _PRICE_QUANTITIES = etree.XPath("productionRule/cost/@quantity | productionRule/result/@quantity", smart_strings=False)
 _PRICE_ELEMENTS = etree.XPath("count(productionRule/cost | productionRule/result)")
+
+
+def _is_water(value: str | None) -> bool:
+    return value is not None and (value == "true" or value.strip().lower() == "true")
 
 
 def _is_whole(text: str) -> bool:
