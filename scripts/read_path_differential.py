@@ -25,12 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 _SIDE = """
 import hashlib, json, sys
 from pathlib import Path
-import attrs
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.game import Game
 from kremlin_triplea.gamefile.document import XmlDocument
 sys.path.insert(0, sys.argv[1])  # this checkout's tests: the same random changes on both sides
 from support.games import random_changes
+
+CATALOG = ("unit_types", "resources", "costs", "frontiers", "player_frontiers", "technologies")
 
 def digest(text):
     return hashlib.sha256(text if isinstance(text, bytes) else repr(text).encode()).hexdigest()
@@ -42,17 +43,18 @@ for path in map(Path, json.load(sys.stdin)):
     except InputError as error:
         found[str(path)] = ["refused: " + str(error), ""]
         continue
-    board = game.initial
-    nodes = sorted((name, sorted({**data, "units": sorted(data["units"].items(), key=repr)}.items(), key=repr)) for name, data in board.nodes.items())
-    read = (nodes, sorted((k, sorted(v)) for k, v in board._adjacency.items()), sorted(board.pus.items()),
-            sorted((k, sorted(v)) for k, v in board.techs.items()), sorted(board.properties.items()), board.game_name,
-            # a set's repr follows the order its members were added in: compared sorted, as what it holds
-            attrs.evolve(board.catalog, attachments=frozenset()), sorted(board.catalog.attachments, key=repr))
+    # Written before anything else is asked of the game: a board's parts read when first asked for stay unread
     random_changes(game, path.name)
     try:
         written = digest(game.to_bytes())
     except InputError as error:
         written = "refused: " + str(error)
+    board = Game(XmlDocument.read(path)).initial
+    nodes = sorted((name, sorted({**data, "units": sorted(data["units"].items(), key=repr)}.items(), key=repr)) for name, data in board.nodes.items())
+    read = (nodes, sorted((k, sorted(v)) for k, v in board._adjacency.items()), sorted(board.pus.items()),
+            sorted((k, sorted(v)) for k, v in board.techs.items()), sorted(board.properties.items()), board.game_name,
+            # a set's repr follows the order its members were added in: compared sorted, as what it holds
+            board.catalog.players, [getattr(board.catalog, part) for part in CATALOG], sorted(board.catalog.attachments, key=repr))
     found[str(path)] = [digest(read), written]
 json.dump(found, sys.stdout)
 """

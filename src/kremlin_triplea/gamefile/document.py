@@ -25,6 +25,7 @@ import copy
 import itertools
 import re
 import threading
+import weakref
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple, NoReturn
@@ -34,17 +35,19 @@ from lxml import etree
 
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile.safe import parse_xml, read_bytes
+from kremlin_triplea.gamefile.taglines import START_TAG as _START_TAG
+from kremlin_triplea.gamefile.taglines import START_TAG_OPEN as _START_TAG_OPEN
+from kremlin_triplea.gamefile.taglines import Lines, attributes_of, start_on_line
 
-# A start tag, matched attribute by attribute: a quoted value may hold ">". What is skipped looking for markup:
-# comments, CDATA sections and processing instructions (a "<" inside them begins nothing).
-_START_TAG = re.compile(rb"""<[^!?/][^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>""")
+# What is skipped looking for markup: comments, CDATA sections and processing instructions (a "<" inside them begins
+# nothing).
 _SKIPPED_OPEN = re.compile(rb"<(?:!--|!\[CDATA\[|\?)")
 _SKIPPED_CLOSE = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>"}
-_START_TAG_OPEN = re.compile(rb"<(?![!?/])")  # a "<" beginning neither a comment, CDATA, a PI, a DOCTYPE nor an end tag
 _ELEMENT_COUNT = etree.XPath("count(//*)")
-_DESCENDANT_COUNT = etree.XPath("count(descendant::*)")
 _MATCH_START = re.Match.start
 _END_TAG_OR_SKIPPED = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<\?.*?\?>|</[^>]*>", re.DOTALL)
+_END_TAG = re.compile(rb"</[^>]*>")
+_AFTER_ROOT = re.compile(rb"(?:\s+|<!--.*?-->|<\?.*?\?>)*", re.DOTALL)
 _ATTRIBUTE = re.compile(rb"""(\s+)([^\s=/>]+)(\s*=\s*)("[^"]*"|'[^']*')""")
 _INDENT = re.compile(rb"\n([ \t]*)$")
 _SLASH = ord("/")
@@ -102,7 +105,8 @@ class XmlDocument:
         self._dirty_children: dict[etree._Element, list[etree._Element]] = {}
         self._spans: _Spans | None = None
         self._starts: list[int] | None = None
-        self._fork_of: XmlDocument | None = None
+        self._fork_of: weakref.ref[XmlDocument] | None = None
+        self._added: set[etree._Element] = set()  # the elements added by edits since (append, insert_after)
         #: Whether other threads may read this document (game.read_game's cache hands it to all): its edits are then
         #: made in a fork, never in it (:meth:`edits`).
         self.shared = False
@@ -130,7 +134,11 @@ class XmlDocument:
         twin._touched, twin._dirty_paths, twin._dirty_children = {}, set(), {}
         twin._spans = None
         twin._starts = None
-        twin._fork_of = self  # the tags' places are borrowed from here at the first edit, if there is one
+        # Every tag's place is borrowed from here, if a write needs them and the original is still there: a weak
+        # reference, since a shared document keeps its spare fork (edits), and a fork keeping its original back would
+        # make the pair a cycle that only the garbage collector frees.
+        twin._fork_of = weakref.ref(self)
+        twin._added = set()
         twin.shared, twin._editing = False, False
         twin._spare, twin._spare_lock = None, threading.Lock()
         return twin
@@ -186,7 +194,7 @@ class XmlDocument:
                 element.attrib.clear()
                 for name, value in values:
                     element.set(name, value)
-        self._touched, self._dirty_paths, self._dirty_children = {}, set(), {}
+        self._touched, self._dirty_paths, self._dirty_children, self._added = {}, set(), {}, set()
 
     # -- edits -----------------------------------------------------------
 
@@ -217,6 +225,7 @@ class XmlDocument:
         """Add ``child`` as the last element of ``parent``."""
         self._touch_children(parent)
         parent.append(child)
+        self._added.add(child)
         return child
 
     def insert_after(self, anchor: etree._Element, child: etree._Element) -> etree._Element:
@@ -225,12 +234,16 @@ class XmlDocument:
         assert parent is not None, "cannot insert a sibling of the root element"
         self._touch_children(parent)
         anchor.addnext(child)
+        self._added.add(child)
         return child
 
     def remove(self, element: etree._Element) -> None:
         parent = element.getparent()
         assert parent is not None, "cannot remove the root element"
         self._touch_children(parent)
+        spans = self.spans()
+        if element in spans:  # located while in the tree: the writer copies the bytes around it
+            spans[element]
         parent.remove(element)
 
     def set_text(self, element: etree._Element, text: str, *, cdata: bool = False) -> None:
@@ -276,20 +289,31 @@ class XmlDocument:
         if self._spans is None:
             if self._touched:
                 raise RuntimeError("spans must be located before the first edit")
-            self._spans = _Spans(self.original, self.root, self.element_starts(), source=self.source)
+            self._spans = _Spans(self)
         return self._spans
 
-    def element_starts(self) -> list[int]:
+    def element_starts(self, elements: int | None = None) -> list[int]:
         """Where each element's start tag begins, in document order; a fork's elements stand in the same order as its
-        original's, so it borrows them."""
+        original's, so it borrows them. ``elements``: how many the document had as first read (default: as many as
+        it has now, for one not edited)."""
         if self._starts is None:
-            if self._fork_of is not None:
-                # Let go of the original once borrowed: a shared document keeps its spare fork (edits), and a fork
-                # keeping its original back would make the pair a cycle that only the garbage collector frees.
-                self._starts, self._fork_of = self._fork_of.element_starts(), None
+            original = self._fork_of() if self._fork_of is not None else None
+            if original is not None:
+                self._starts = original.element_starts()
             else:
-                self._starts = _element_starts(self.original, int(_ELEMENT_COUNT(self.root)))
+                self._starts = _element_starts(self.original, int(_ELEMENT_COUNT(self.root)) if elements is None else elements)
         return self._starts
+
+    def original_elements(self) -> Iterator[etree._Element]:
+        """Every element of the document as first read, in document order: a touched element's children as they were
+        before its first edit (removed ones too, added ones not), any other's as they are."""
+        pending = [self.root]
+        while pending:
+            element = pending.pop()
+            yield element
+            touched = self._touched.get(element)
+            children = touched.children if touched is not None else list(element.iterchildren(etree.Element))
+            pending.extend(reversed(children))
 
     def _emit(self, element: etree._Element, spans: _Spans, out: bytearray) -> None:
         span = spans[element]
@@ -425,16 +449,6 @@ def _as_utf8(data: bytes, encoding: str, *, where: str) -> bytes:
     return text.encode("utf-8")
 
 
-_ALL_ATTRIBUTES = etree.XPath("@*")
-
-
-def attributes_of(element: etree._Element) -> dict[str, str]:
-    """The element's attributes, in time linear in their number: ``dict(element.attrib)`` and ``element.items()`` look
-    each value up by its name again (libxml2 walks the attribute list for each), which took 56 s for an element
-    with 32,000 attributes."""
-    return {attribute.attrname: str(attribute) for attribute in _ALL_ATTRIBUTES(element)}
-
-
 def _paths_to(touched: Iterable[etree._Element]) -> tuple[set[etree._Element], dict[etree._Element, list[etree._Element]]]:
     """The touched elements and their ancestors, and each one's children among them: the paths from the root to the
     edits, each element on them once."""
@@ -489,45 +503,35 @@ def _skipped(data: bytes) -> Iterator[tuple[int, int]]:
 class _Spans:
     """Each original element's :class:`Span`, found when first asked for.
 
-    An element's place in document order is that of its start tag among :func:`_element_starts`; its start tag
-    ends where the tag's own markup does, and its end tag is the first after the end of its last child. Only the
-    elements on the paths to the edits, and the children beside them, are asked for. An element's span is asked
-    for before its first edit (:meth:`XmlDocument._touch`), while its last child is its original one; an element no
-    edit touched has its original children still."""
+    An element's start tag is read off the line the parser read it on (:func:`~kremlin_triplea.gamefile.taglines.
+    start_on_line`) where that is certain, else found by its place in document order among every start tag of the
+    file (:func:`_element_starts`, the places numbered over the document as first read, once); its start tag ends where
+    the tag's own markup does, and its end tag is the first after the end of its last child. Only the elements on the
+    paths to the edits, and the children beside them, are asked for. An element's span is asked for before its first
+    edit and before it is removed (:meth:`XmlDocument._touch`, :meth:`XmlDocument.remove`), while its last child is its
+    original one; an element no edit touched has its original children still. Finding every start tag of the file for
+    a write of WW2v3-1942 with three changes was 0.40x lxml's parse in instructions, reading four lines 0.02x (issue
+    45 item 6)."""
 
-    def __init__(self, data: bytes, root: etree._Element, starts: list[int], *, source: str) -> None:
-        self._data, self._starts, self._source, self._root = data, starts, source, root
-        self._place: dict[etree._Element, int] = {root: 0}
-        # Each of the root's child elements (the game's sections) -> its place; the places of the elements inside one
-        # are numbered when the first of them is asked for, by lxml's own walk in document order numbered in C. A write
-        # asks for a few sections' elements (WW2v3-1942's three changes: two sections of twelve); numbering all of
-        # them was 0.18x lxml's parse in instructions (issue 45 item 6). A section is asked for before its first edit
-        # (:meth:`XmlDocument._touch`), and one no edit touched holds its original elements still.
-        self._unnumbered: set[etree._Element] = set()
-        place = 1
-        for section in root.iterchildren(etree.Element):
-            self._place[section] = place
-            self._unnumbered.add(section)
-            place += 1 + int(_DESCENDANT_COUNT(section))
+    def __init__(self, document: XmlDocument) -> None:
+        self._document = weakref.proxy(document)  # which keeps this: a cycle only the garbage collector would free
+        self._data, self._source = document.original, document.source
+        self._lines = Lines(self._data)
+        self._place: dict[etree._Element, int] | None = None  # numbered when a line does not tell
         self._found: dict[etree._Element, Span] = {}
-        if place != len(starts):
-            self._unmatched()
 
-    def _place_of(self, element: etree._Element) -> int | None:
-        """The element's place in document order; None for one added since (or not in the tree). An element removed
-        since from a section was numbered before: removing it touched its parent, which asked for its section."""
+    def _start_of(self, element: etree._Element) -> int:
+        start = start_on_line(self._data, self._lines, element, self._document.encoding)
+        if start is not None:
+            return start
+        if self._place is None:
+            self._place = dict(zip(self._document.original_elements(), itertools.count()))
+            if len(self._place) != len(self._document.element_starts(len(self._place))):
+                self._unmatched()
         place = self._place.get(element)
         if place is None:
-            ancestors = list(element.iterancestors())
-            top = ancestors[-1] if ancestors else None
-            # Its section: the root's child it is in, or the section it is in that was removed since, unedited inside.
-            section = ancestors[-2] if top is self._root and len(ancestors) > 1 else top
-            if section not in self._unnumbered:
-                return None  # not in the tree, or in a section numbered already (so added since), or in one added since
-            self._unnumbered.discard(section)
-            self._place.update(zip(section.iter(etree.Element), itertools.count(self._place[section])))
-            place = self._place.get(element)
-        return place
+            raise KeyError(element)
+        return self._document.element_starts(len(self._place))[place]
 
     def _unmatched(self) -> NoReturn:
         raise InputError(
@@ -538,10 +542,9 @@ class _Spans:
     def __getitem__(self, element: etree._Element) -> Span:
         span = self._found.get(element)
         if span is None:
-            place = self._place_of(element)
-            if place is None:
+            if element not in self:
                 raise KeyError(element)
-            start = self._starts[place]
+            start = self._start_of(element)
             tag = _START_TAG.match(self._data, start)
             if tag is None:
                 self._unmatched()
@@ -549,11 +552,22 @@ class _Spans:
             if self._data[start_tag_end - 2] == _SLASH:
                 span = Span(start, start_tag_end, start_tag_end, start_tag_end)
             else:
-                last = next(element.iterchildren(etree.Element, reversed=True), None)
-                end_tag = self._end_tag_after(self[last].end if last is not None else start_tag_end)
+                end_tag = self._root_end_tag() if element is self._document.root else None
+                if end_tag is None:
+                    last = next(element.iterchildren(etree.Element, reversed=True), None)
+                    end_tag = self._end_tag_after(self[last].end if last is not None else start_tag_end)
                 span = Span(start, start_tag_end, end_tag.start(), end_tag.end())
             self._found[element] = span
         return span
+
+    def _root_end_tag(self) -> re.Match[bytes] | None:
+        """The root's end tag read from the end of the file, where only blanks, comments and PIs may follow it (None
+        when something else might: it is then found after the root's last child, as any element's). A game's last
+        section holds its notes, often most of its bytes: no line of them is counted to reach the end."""
+        found = _END_TAG.match(self._data, max(self._data.rfind(b"</"), 0))
+        if found is None or _AFTER_ROOT.fullmatch(self._data, found.end()) is None:
+            return None
+        return found
 
     def _end_tag_after(self, position: int) -> re.Match[bytes]:
         """The first end tag after ``position``, past any text, comments, CDATA sections and PIs."""
@@ -566,7 +580,11 @@ class _Spans:
             position = found.end()
 
     def __contains__(self, element: object) -> bool:
-        return isinstance(element, etree._Element) and self._place_of(element) is not None
+        """Whether ``element`` is one the file has (in the tree or removed since), not one added since or inside one."""
+        if not isinstance(element, etree._Element) or element in self._found:
+            return isinstance(element, etree._Element)
+        added = self._document._added
+        return not added or (element not in added and not any(ancestor in added for ancestor in element.iterancestors()))
 
 
 def _escape_attribute(value: str, quote: bytes, encoding: str) -> bytes:

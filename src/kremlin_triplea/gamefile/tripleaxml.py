@@ -64,6 +64,7 @@ _WITH_FOREACH = etree.XPath("attachment[@foreach]")
 _CONNECTION_T1 = etree.XPath("connection/@t1", smart_strings=False)
 _CONNECTION_T2 = etree.XPath("connection/@t2", smart_strings=False)
 _CONNECTION_COUNT = etree.XPath("count(connection)")
+_OWNERS_OF = etree.XPath("territoryOwner[@territory = $territory]")
 
 
 def option_name_as_read(name: str) -> str:
@@ -223,7 +224,9 @@ class GameXml:
     # -- writing ---------------------------------------------------------
 
     def set_territory_owner(self, territory: str, owner: str | None) -> None:
-        entries = [e for e in self.territory_owners() if e.get("territory") == territory]
+        # Picked by libxml2: a walk of every territoryOwner in Python for each owner written (hundreds on a big map)
+        section = self._initialize_section("ownerInitialize")
+        entries = _OWNERS_OF(section, territory=territory) if section is not None else []
         for extra in entries[1:]:
             self.document.remove(extra)
         if owner is None:

@@ -13,7 +13,10 @@ undoes the last one, as in python-chess.
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections import Counter
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import attrs
@@ -58,21 +61,34 @@ class PlaceData(TypedDict):
     units: Counter[UnitKey]  # (owner or None, unit type) -> number of units
 
 
-def new_place(water: bool) -> PlaceData:
-    """A territory or sea zone before the file's owners, attachments and units are read."""
-    # A literal and an empty Counter made as copy_units makes one: the TypedDict's call and Counter's __init__ run
-    # Python code, a tenth of reading a board's places.
-    data: PlaceData = {
-        "water": water,
-        "owner": None,
-        "original_owner": None,
-        "production": 0,
-        "impassable": False,
-        "capital": None,
-        "victory_city": 0,
-        "units": Counter.__new__(Counter),
-    }
-    return data
+_NEW_COUNTER = Counter.__new__
+# A place before the file's owners, attachments and units are read: copied (dict.copy, in C) for each place.
+_NEW_PLACE: PlaceData = {
+    "water": False,
+    "owner": None,
+    "original_owner": None,
+    "production": 0,
+    "impassable": False,
+    "capital": None,
+    "victory_city": 0,
+    "units": Counter(),
+}
+
+
+def new_places(places: Iterable[tuple[str, bool]]) -> dict[str, PlaceData]:
+    """Each territory or sea zone of ``places`` (name, whether water) before the file's owners, attachments and units are
+    read; a later one of a name replaces an earlier one.
+
+    Each a copy of one place and an empty Counter, the Counters made by ``map`` (Counter.__new__ called from C): a dict
+    display and a Python call to Counter.__new__ for each place, as new_place made them, were 4,700 instructions a
+    place, a twentieth of reading WW2v3-1942's board (issue 45 item 6); Counter's own constructor runs Python code."""
+    nodes: dict[str, PlaceData] = {}
+    for (name, water), units in zip(places, map(_NEW_COUNTER, itertools.repeat(Counter))):
+        place = _NEW_PLACE.copy()
+        place["water"] = water
+        place["units"] = units
+        nodes[name] = place
+    return nodes
 
 
 # The fields other than units, in the order they are reported.
@@ -110,24 +126,98 @@ class UnitType:
         return self.domain == "sea"
 
 
-@attrs.frozen
-class Catalog:
-    """What does not change during set-up: players, alliances, unit types."""
+class Unread:
+    """The parts of a game file read only when first asked for, each once, for every board and catalog read from the file
+    (the boards of the room's threads share it: a part is read under a lock). Reading a game to write it with a few
+    changes needs none of them: its unit types, prices, technologies and properties were a fifth of reading
+    WW2v3-1942's board (issue 45 item 6). ``read(part)`` reads one; once every one of ``parts`` is read, the file (its
+    parsed tree, which ``read`` holds) is let go."""
 
-    players: dict[str, Player]
-    unit_types: dict[str, UnitType]
-    resources: tuple[str, ...]
-    costs: dict[tuple[str, str], int]  # (player, unit type) -> PUs, from the player's own frontier
+    def __init__(self, read: Callable[[str], object], parts: Iterable[str]) -> None:
+        self._read: Callable[[str], object] | None = read
+        self._unread = set(parts)
+        self._values: dict[str, object] = {}
+        self._lock = threading.RLock()  # a part may ask for another (unit types for the prices)
+
+    def get(self, part: str) -> Any:
+        try:
+            return self._values[part]
+        except KeyError:
+            pass
+        with self._lock:
+            if part not in self._values:
+                assert self._read is not None
+                self._values[part] = self._read(part)
+                self._unread.discard(part)
+                if not self._unread:
+                    self._read = None
+            return self._values[part]
+
+
+class _ReadWhenAsked:
+    """An attribute read from the game file the first time it is asked for (:class:`Unread`), then kept as the
+    instance's own: later reads cost an attribute's, and setting it sets the instance's. ``copy``: each instance gets its
+    own copy of what is read (a board changes its properties and technologies)."""
+
+    def __init__(self, copy: Callable[[Any], Any] | None = None) -> None:
+        self._copy = copy
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance._unread.get(self._name)
+        if self._copy is not None:
+            value = self._copy(value)
+        instance.__dict__[self._name] = value
+        return value
+
+
+class Catalog:
+    """What does not change during set-up: players, alliances, unit types.
+
+    The players are read with the board; the rest from the file when first asked for (:class:`Unread`)."""
+
+    #: Each unit type the game declares, by name.
+    unit_types: dict[str, UnitType] = _ReadWhenAsked()  # type: ignore[assignment]
+    resources: tuple[str, ...] = _ReadWhenAsked()  # type: ignore[assignment]
+    #: (player, unit type) -> PUs, from the player's own frontier.
+    costs: dict[tuple[str, str], int] = _ReadWhenAsked()  # type: ignore[assignment]
     #: Every production frontier of the game: name -> unit type -> PUs. A technology that swaps
     #: frontiers (TripleA's Industrial Technology, Improved Shipyards) moves a player from its
     #: frontier F to the one named F + a suffix of its own, when the game has it.
-    frontiers: dict[str, dict[str, int]] = attrs.field(factory=dict)
+    frontiers: dict[str, dict[str, int]] = _ReadWhenAsked()  # type: ignore[assignment]
     #: player -> the name of its production frontier.
-    player_frontiers: dict[str, str] = attrs.field(factory=dict)
+    player_frontiers: dict[str, str] = _ReadWhenAsked()  # type: ignore[assignment]
     #: The technologies the game's <technology> section names (None: the file has no such section, and
     #: TripleA builds its own list; an empty section, as WAW40's, defines none).
-    technologies: tuple[str, ...] | None = None
-    attachments: frozenset[tuple[str, str]] = frozenset()
+    technologies: tuple[str, ...] | None = _ReadWhenAsked()  # type: ignore[assignment]
+    #: (attachTo, name) of every attachment of the file.
+    attachments: frozenset[tuple[str, str]] = _ReadWhenAsked()  # type: ignore[assignment]
+    #: The parts above, in the order a catalog is compared and shown.
+    READ_WHEN_ASKED = ("unit_types", "resources", "costs", "frontiers", "player_frontiers", "technologies", "attachments")
+
+    def __init__(self, players: dict[str, Player], unit_type_names: Iterable[str], unread: Unread) -> None:
+        self.players = players
+        self._unit_type_names = dict.fromkeys(unit_type_names)  # the unit types' names, before the types are read
+        self._unread = unread
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Catalog):
+            return NotImplemented
+        return self.players == other.players and all(getattr(self, part) == getattr(other, part) for part in self.READ_WHEN_ASKED)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Catalog(players={self.players!r}, {', '.join(f'{part}={getattr(self, part)!r}' for part in self.READ_WHEN_ASKED)})"
+
+    def check_unit_type(self, name: str) -> None:
+        """Refuse (UnknownNameError) a unit type the game does not declare, without reading the types themselves."""
+        if name not in self._unit_type_names:
+            raise UnknownNameError("unit type", name, self._unit_type_names)
 
     def player(self, name: str) -> Player:
         try:
@@ -200,7 +290,15 @@ def copy_units(units: Counter[tuple[str | None, str]]) -> Counter[tuple[str | No
 
 
 class Board:
-    """The position: the graph plus PUs, technologies and properties."""
+    """The position: the graph plus PUs, technologies and properties.
+
+    Technologies and properties are read from the file when first asked for (:class:`Unread`): a board none of whose
+    changes touched them, nor anyone asked, has the file's, and a copy of it too."""
+
+    #: player -> the technologies it starts with.
+    techs: dict[str, frozenset[str]] = _ReadWhenAsked(copy=dict)  # type: ignore[assignment]
+    #: The game's properties: name -> value.
+    properties: dict[str, str] = _ReadWhenAsked(copy=dict)  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -208,8 +306,8 @@ class Board:
         nodes: dict[str, PlaceData],
         adjacency: dict[str, dict[str, dict[str, Any]]],
         pus: dict[str, int],
-        techs: dict[str, frozenset[str]],
-        properties: dict[str, str],
+        techs: dict[str, frozenset[str]] | None,
+        properties: dict[str, str] | None,
         game_name: str = "",
     ) -> None:
         self.catalog = catalog
@@ -220,8 +318,11 @@ class Board:
         self._adjacency = adjacency
         self._graph: nx.Graph | None = None
         self.pus = pus
-        self.techs = techs
-        self.properties = properties
+        self._unread = catalog._unread  # where the technologies and properties not given are read from
+        if techs is not None:
+            self.techs = techs
+        if properties is not None:
+            self.properties = properties
         self.extra_xml: list[AddXml] = []
         self._stack: list[_Undo] = []
 
@@ -242,6 +343,11 @@ class Board:
             graph._adj = self._adjacency
             self._graph = graph
         return self._graph
+
+    def as_read(self, other: Board, part: str) -> bool:
+        """Whether this board's ``part`` (techs, properties) and ``other``'s are both the file's still, never asked
+        for nor changed, and the file the same: equal without reading them."""
+        return part not in self.__dict__ and part not in other.__dict__ and self._unread is other._unread
 
     def unknown_names(self) -> list[str]:
         """Owners and unit types of the position that the game does not declare, one line each.
@@ -297,8 +403,25 @@ class Board:
         return [entry.change for entry in self._stack]
 
     def copy(self) -> Board:
-        nodes = {name: {**data, "units": copy_units(data["units"])} for name, data in self.nodes.items()}
-        twin = Board(self.catalog, nodes, self._adjacency, dict(self.pus), dict(self.techs), dict(self.properties), self.game_name)
+        nodes = {}
+        # Each place's dict copied in C and its units by dict's own update (copy_units): a dict display with ** took
+        # twice as long, and the matrix copies hundreds of thousands of boards.
+        for (name, data), units in zip(self.nodes.items(), map(_NEW_COUNTER, itertools.repeat(Counter))):
+            copied = data.copy()
+            dict.update(units, data["units"])
+            copied["units"] = units
+            nodes[name] = copied
+        mine = self.__dict__  # the technologies and properties read (or set) so far: those not are the file's still
+        techs, properties = mine.get("techs"), mine.get("properties")
+        twin = Board(
+            self.catalog,
+            nodes,
+            self._adjacency,
+            dict(self.pus),
+            None if techs is None else dict(techs),
+            None if properties is None else dict(properties),
+            self.game_name,
+        )
         twin.extra_xml = list(self.extra_xml)
         twin._stack = list(self._stack)
         return twin
@@ -312,7 +435,7 @@ class Board:
             data = self._remember(undo, change.territory)
             if change.count <= 0:
                 raise ValueError(f"cannot {change}: the count must be positive")
-            self.catalog.unit_type(change.unit_type)
+            self.catalog.check_unit_type(change.unit_type)
             if change.owner is not None:
                 self.catalog.player(change.owner)
             key = (change.owner, change.unit_type)

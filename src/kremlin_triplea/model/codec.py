@@ -12,10 +12,12 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from lxml import etree
+
 from kremlin_triplea.errors import InputError
 from kremlin_triplea.gamefile import foreach
 from kremlin_triplea.gamefile.tripleaxml import NULL_PLAYER, PUS, GameXml, option_name_as_read, placement_owner, territory_owner
-from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, new_place
+from kremlin_triplea.model.board import Board, Catalog, Domain, PlaceData, Player, UnitType, Unread, new_places
 from kremlin_triplea.model.changes import CopyAttachment, SetAttachmentOption, SetFrontierPrice, SetProductionCost
 from kremlin_triplea.model.diff import board_difference
 
@@ -36,8 +38,12 @@ def read_board(xml: GameXml) -> Board:
 
 
 def write_board(xml: GameXml, before: Board, after: Board) -> None:
-    """Write into ``xml`` (a fork of the file ``before`` was read from) what differs in ``after``; nothing else is touched."""
-    for territory, change in board_difference(before, after).places.items():
+    """Write into ``xml`` (a fork of the file ``before`` was read from) what differs in ``after``; nothing else is touched.
+
+    What differs is worked out before the first edit: a part of a board read from the file when first asked for
+    (board.Unread) must not be read from a file half written."""
+    difference = board_difference(before, after)
+    for territory, change in difference.places.items():
         new = after.nodes[territory]
         changed = {field for field, _, _ in change.fields}
         if "owner" in changed:
@@ -53,14 +59,14 @@ def write_board(xml: GameXml, before: Board, after: Board) -> None:
         for owner, unit_type, _ in change.units:
             xml.set_unit_count(territory, owner, unit_type, new["units"][(owner, unit_type)])
     for player in after.catalog.turn_order():
-        if after.pus.get(player, 0) != before.pus.get(player, 0):
-            xml.set_resource(player, PUS, after.pus.get(player, 0))
-        old_techs, new_techs = before.techs.get(player, frozenset()), after.techs.get(player, frozenset())
+        if player in difference.pus:
+            xml.set_resource(player, PUS, difference.pus[player][1])
+        old_techs, new_techs = difference.techs.get(player, (frozenset(), frozenset()))
         for tech in sorted(new_techs ^ old_techs):
             xml.set_tech(player, tech, tech in new_techs)
-    for name in sorted(after.properties):
-        if after.properties[name] != before.properties.get(name):
-            xml.set_property(name, after.properties[name])
+    for name, (_, value) in difference.properties.items():  # in name order
+        if value is not None:  # a property the position lacks is left as the file has it
+            xml.set_property(name, value)
     if after.game_name != before.game_name:
         xml.set_game_name(after.game_name)
     for addition in after.extra_xml:
@@ -125,15 +131,23 @@ class _Reader:
     def __init__(self, game: GameXml) -> None:
         self.game = game
         self.source = game.document.source
-        # The attachments by (type, name), in file order, found in one pass over the list: the board and the
-        # catalog each ask for a kind of them, and a walk of the list per question was a tenth of the read.
-        self.attachments: dict[tuple[str | None, str | None], list[Any]] = {}
-        pairs: set[tuple[str | None, str | None]] = set()  # (attachTo, name) of each: the catalog's
-        for attachment in game.attachments():
-            name = attachment.get("name")
-            self.attachments.setdefault((attachment.get("type"), name), []).append(attachment)
-            pairs.add((attachment.get("attachTo"), name))
-        self.attached = frozenset(pairs)
+        self._prices: dict[str, Any] | None = None
+        self._players: dict[str, Player] = {}
+
+    def attachments(self, kind: str, name: str) -> list[Any]:
+        """The attachments of a type and name, in file order: picked by libxml2 (an element made in Python for each
+        attachment of the list was a tenth of reading a board)."""
+        found = self.game.attachment_list
+        return _ATTACHMENTS_NAMED(found, kind=kind, name=name) if found is not None else []
+
+    def read(self, part: str) -> Any:
+        """One part of the catalog or board read when first asked for (board.Unread)."""
+        if self.game.document.modified:
+            raise RuntimeError(f"the game's {part} asked for while its file is being written (read them before the first edit)")
+        if part in ("costs", "frontiers", "player_frontiers"):
+            return self._read_prices()[part]
+        read: Any = getattr(self, f"_read_{part}")
+        return read()
 
     def _where(self, element: Any) -> str:
         return f"{self.source}:{element.sourceline}"
@@ -152,11 +166,10 @@ class _Reader:
             return self._int(element, "quantity")
 
     def board(self) -> Board:
-        catalog = self.catalog()
-        nodes: dict[str, PlaceData] = {}
-        for territory in self.game.territories():
-            water = territory.get("water")
-            nodes[territory.get("name", "")] = new_place(water=water is not None and (water == "true" or water.strip().lower() == "true"))
+        self._players = players = self._read_players()
+        catalog = Catalog(players, self.game.unit_types(), Unread(self.read, (*Catalog.READ_WHEN_ASKED, "techs", "properties")))
+        self._check_prices()
+        nodes: dict[str, PlaceData] = new_places((territory.get("name", ""), _is_water(territory.get("water"))) for territory in self.game.territories())
         adjacency: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in nodes}
         for t1, t2 in self.game.connections():
             if t1 != t2 and t1 in nodes and t2 in nodes:
@@ -170,7 +183,7 @@ class _Reader:
         explicit_original: dict[str, str | None] = {}
         # As in TripleA, the last territoryAttachment of a territory replaces any earlier one.
         # A foreach template's are made as the engine makes them (variables put in): Invasion_USA.xml's capitals.
-        made = foreach.made(self.game.root, self.attachments.get(("territory", "territoryAttachment"), []))
+        made = foreach.made(self.game.root, self.attachments("territory", "territoryAttachment"))
         last_attachment = {a.get("attachTo", ""): a for a in made}
         for territory, attachment in last_attachment.items():
             if territory not in nodes:
@@ -204,18 +217,33 @@ class _Reader:
         for given in self.game.resources_given():
             if given.get("resource") == PUS and given.get("player") in pus:
                 pus[given.get("player", "")] += self._int(given, "quantity")
+        return Board(catalog, nodes, adjacency, pus, None, None, self.game.name)
+
+    def _read_techs(self) -> dict[str, frozenset[str]]:
         techs: dict[str, frozenset[str]] = {}
         # Each player's techAttachment as TripleA keeps it: the last, a foreach template's made as the engine makes it.
-        tech_attachments = {a.get("attachTo"): a for a in foreach.made(self.game.root, self.attachments.get(("player", "techAttachment"), []))}
-        for player in catalog.players:
+        tech_attachments = {a.get("attachTo"): a for a in foreach.made(self.game.root, self.attachments("player", "techAttachment"))}
+        for player in self._players:
             attachment = tech_attachments.get(player)
             if attachment is not None:
                 owned = {o.get("name", "") for o in attachment.iterchildren("option") if o.get("value", "").lower() == "true"}
                 techs[player] = frozenset(owned)
-        properties = {p.get("name", ""): _property_value(p) for p in self.game.properties()}
-        return Board(catalog, nodes, adjacency, pus, techs, properties, self.game.name)
+        return techs
 
-    def catalog(self) -> Catalog:
+    def _read_properties(self) -> dict[str, str]:
+        return {p.get("name", ""): _property_value(p) for p in self.game.properties()}
+
+    def _read_resources(self) -> tuple[str, ...]:
+        return tuple(self.game.resources())
+
+    def _read_technologies(self) -> tuple[str, ...] | None:
+        # None: no <technology> section, and TripleA builds its own list; an empty one (WAW40) defines none.
+        return tuple(self.game.technology_names()) if self.game.root.find("technology") is not None else None
+
+    def _read_attachments(self) -> frozenset[tuple[str | None, str | None]]:
+        return frozenset((a.get("attachTo"), a.get("name")) for a in self.game.attachments())
+
+    def _read_players(self) -> dict[str, Player]:
         alliances: dict[str, list[str]] = {}
         for player, alliance in self.game.alliances():
             alliances.setdefault(player, []).append(alliance)
@@ -241,12 +269,15 @@ class _Reader:
                 spends_pus=name in spenders,
                 bid_phase=name in bidders,
             )
+        return players
+
+    def _read_unit_types(self) -> dict[str, UnitType]:
         # Each unit type's unitAttachment options by the name TripleA reads them (GameXml.unit_options' reading, from
         # the attachments grouped in the one pass above).
         options: dict[str, dict[str, str]] = {}
-        for a in self.attachments.get(("unitType", "unitAttachment"), ()):
+        for a in self.attachments("unitType", "unitAttachment"):
             options.setdefault(a.get("attachTo", ""), {}).update({option_name_as_read(o.get("name", "")): o.get("value", "") for o in a.iterchildren("option")})
-        costs, common, frontiers, player_frontiers = self._costs(players)
+        common = self._read_prices()["common"]
         unit_types = {}
         for name in self.game.unit_types():
             unit = options.get(name, {})
@@ -265,17 +296,7 @@ class _Reader:
                 # isAAfor... options alone (Command Decision's flak-firing infantry, the 1940 games' aaGun fight).
                 infrastructure=any(unit.get(flag, "").lower() == "true" for flag in ("isFactory", "isInfrastructure", "isAA")),
             )
-        return Catalog(
-            players=players,
-            unit_types=unit_types,
-            resources=tuple(self.game.resources()),
-            costs=costs,
-            frontiers=frontiers,
-            player_frontiers=player_frontiers,
-            # None: no <technology> section, and TripleA builds its own list; an empty one (WAW40) defines none.
-            technologies=tuple(self.game.technology_names()) if self.game.root.find("technology") is not None else None,
-            attachments=self.attached,
-        )
+        return unit_types
 
     def _players_by_delegate_class(self, steps: list[Any]) -> dict[str, set[str]]:
         """The players of the steps each delegate class runs (the class's last name: PurchaseDelegate)."""
@@ -296,7 +317,24 @@ class _Reader:
                 order[player] = len(order)
         return order
 
-    def _costs(self, players: dict[str, Player]) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[str, dict[str, int]], dict[str, str]]:
+    def _check_prices(self) -> None:
+        """Refuse, as the board is read, a price the prices (read when first asked for) could not read: a cost or a
+        result whose quantity is not a whole number. Told by libxml2's list of the quantities; read the long way (which
+        names the line) only where one is not a number."""
+        production = self.game.root.find("production")
+        if production is None:
+            return
+        quantities = _PRICE_QUANTITIES(production)
+        if _PRICE_ELEMENTS(production) != len(quantities) or not all(_is_whole(q) for q in quantities):
+            self._read_prices()
+
+    def _read_prices(self) -> dict[str, Any]:
+        if self._prices is None:
+            costs, common, frontiers, player_frontiers = self._costs()
+            self._prices = {"costs": costs, "common": common, "frontiers": frontiers, "player_frontiers": player_frontiers}
+        return self._prices
+
+    def _costs(self) -> tuple[dict[tuple[str, str], int], dict[str, int], dict[str, dict[str, int]], dict[str, str]]:
         rule_costs: dict[str, dict[str, int]] = {}
         for rule in self.game.production_rules():
             pus = 0
@@ -326,6 +364,23 @@ class _Reader:
             for unit, cost in costs_of_rule.items():
                 common.setdefault(unit, cost)
         return costs, common, frontiers, player_frontiers
+
+
+_ATTACHMENTS_NAMED = etree.XPath("attachment[@type = $kind and @name = $name]")
+_PRICE_QUANTITIES = etree.XPath("productionRule/cost/@quantity | productionRule/result/@quantity", smart_strings=False)
+_PRICE_ELEMENTS = etree.XPath("count(productionRule/cost | productionRule/result)")
+
+
+def _is_water(value: str | None) -> bool:
+    return value is not None and (value == "true" or value.strip().lower() == "true")
+
+
+def _is_whole(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _property_value(element: Any) -> str:

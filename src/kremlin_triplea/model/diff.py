@@ -65,15 +65,20 @@ def board_difference(before: Board, after: Board) -> BoardDifference:
             places[place] = found
     players = sorted(set(before.pus) | set(after.pus))
     pus = {p: (before.pus.get(p, 0), after.pus.get(p, 0)) for p in players if before.pus.get(p, 0) != after.pus.get(p, 0)}
-    techs = {
-        p: (before.techs.get(p, frozenset()), after.techs.get(p, frozenset()))
-        for p in sorted(set(before.techs) | set(after.techs))
-        if before.techs.get(p, frozenset()) != after.techs.get(p, frozenset())
-    }
-    properties = {
-        name: (before.properties.get(name), after.properties.get(name))
-        for name in sorted(set(before.properties) | set(after.properties))
-        if before.properties.get(name) != after.properties.get(name)
-    }
+    # Technologies and properties neither board has read nor changed are the file's on both: not read to be compared.
+    techs = {}
+    if not before.as_read(after, "techs"):
+        techs = {
+            p: (before.techs.get(p, frozenset()), after.techs.get(p, frozenset()))
+            for p in sorted(set(before.techs) | set(after.techs))
+            if before.techs.get(p, frozenset()) != after.techs.get(p, frozenset())
+        }
+    properties = {}
+    if not before.as_read(after, "properties"):
+        properties = {
+            name: (before.properties.get(name), after.properties.get(name))
+            for name in sorted(set(before.properties) | set(after.properties))
+            if before.properties.get(name) != after.properties.get(name)
+        }
     name = (before.game_name, after.game_name) if before.game_name != after.game_name else None
     return BoardDifference(dict(sorted(places.items())), pus, techs, properties, name)
