@@ -1265,6 +1265,7 @@ def test_the_matrix_validator_judges_every_version_of_a_game_as_validate_tree_do
     assert not any(reused[edit] for edit in [*rest_edits, OPTION_IN_INITIALIZE])
 
 
+@pytest.mark.slow  # a second or more: keeps the quick subset under a minute; CI runs it
 def test_the_matrix_validator_reads_the_starting_state_as_2x_reads_it_while_its_rest_is_reused() -> None:
     """A later file's starting state is read section by section (check/reading27.sections_as_27), its rest not
     looked at again: an attribute 2.x reads under another name, or empty and so as none, in the starting state (a
@@ -1333,6 +1334,7 @@ def test_the_matrix_validator_judges_a_games_technologies_by_the_files_own_prope
     assert refused == [False, True] and validator.reused == 1
 
 
+@pytest.mark.slow  # a second or more: keeps the quick subset under a minute; CI runs it
 def test_an_options_verdict_kept_from_another_file_is_kept_only_where_all_it_depends_on_is_the_same() -> None:
     """options_the_engine_cannot_set keeps each option's verdict across files by the names the game declares and the
     attachments made before the option: a rules attachment a trigger's ``conditions`` names, renamed, or a unit type
