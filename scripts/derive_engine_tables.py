@@ -54,8 +54,9 @@ What is read, and how (all from the engine's own classes, in its own JVM through
 - ``old_artillery_support_prefix``: the name, before the unit type's, of the support attachment 2.x makes for a unit
   type whose UnitAttachment sets ``artillery`` true (``Constants.SUPPORT_RULE_NAME_OLD``).
 
-The probes run in batches inside the JVM (scripts/engine_probe.py): about 1.5 million of them, ~1.4 CPU-minutes in
-all on the shared 2-core machine under load.
+The option probes run in batches inside the JVM (scripts/engine_probe.py): about 1.5 million of them, ~1.5 CPU-minutes
+in all on the shared 2-core machine under load; the parser's (scripts/engine_parser_probe.py: some 250 parses of the
+probe game, each taken apart one way) ~4 s of it.
 """
 
 from __future__ import annotations

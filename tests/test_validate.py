@@ -1265,6 +1265,7 @@ def test_the_matrix_validator_judges_every_version_of_a_game_as_validate_tree_do
     assert not any(reused[edit] for edit in [*rest_edits, OPTION_IN_INITIALIZE])
 
 
+@pytest.mark.slow  # a second or more: keeps the quick subset under a minute; CI runs it
 def test_the_matrix_validator_reads_the_starting_state_as_2x_reads_it_while_its_rest_is_reused() -> None:
     """A later file's starting state is read section by section (check/reading27.sections_as_27), its rest not
     looked at again: an attribute 2.x reads under another name, or empty and so as none, in the starting state (a
@@ -1291,6 +1292,49 @@ def test_the_matrix_validator_reads_the_starting_state_as_2x_reads_it_while_its_
     assert validator.reused == len(texts) - 1
 
 
+def test_the_matrix_validator_judges_a_units_rules_by_the_files_own_properties() -> None:
+    """UnitAttachment.validate reads a game property (a sea transport may have no attack where Transport Casualties
+    Restricted is true): files whose attachments are the same and whose properties differ are each judged by their
+    own, as validate_tree judges them (the properties were left out of the rest the unit rules were judged on once)."""
+    transport = '<option name="transportCapacity" value="5"/>\n      <option name="attack" value="0"/>'
+    armed = TEXT.replace(transport, transport.replace('"0"', '"1"'), 1)
+    restricted = '<property name="Transport Casualties Restricted" value="true"'
+    assert armed != TEXT and restricted in armed
+    validator = Validator()
+    verdicts = []
+    for text in (armed.replace(restricted, restricted.replace("true", "false"), 1), armed):
+        data = text.encode("utf-8")
+        verdict = validator.validate(data, etree.fromstring(data, parser()), "WW2v3-1942.xml")
+        assert verdict == validate_tree(etree.fromstring(data, parser()), "WW2v3-1942.xml")
+        verdicts.append(any("Transport Casualties Restricted" in p.message for p in verdict))
+    assert verdicts == [False, True]
+
+
+def test_the_matrix_validator_judges_a_games_technologies_by_the_files_own_properties() -> None:
+    """A game without <technology> has the technologies its WW2V2 and WW2V3 properties make: a trigger's ``tech``
+    naming warBonds (a WW2V3 one) is taken where WW2V3 is true and refused where it is not, in files whose rest is the
+    same, each as validate_tree judges it (the options' check ran once on the rest, without the properties)."""
+    from support.classic import KREMLIN
+
+    trigger = (
+        '<attachment name="triggerAttachmentWarBonds" attachTo="Russians" javaClass="games.strategy.triplea.attachments.TriggerAttachment" type="player">'
+        '<option name="tech" value="warBonds"/></attachment>\n  </attachmentList>'
+    )
+    text = KREMLIN.read_text(encoding="utf-8").replace("  </attachmentList>", trigger, 1)
+    assert "<technology" not in text and trigger in text
+    validator = Validator()
+    refused = []
+    for flag in ("true", "false"):
+        data = text.replace("<propertyList>", f'<propertyList>\n    <property name="WW2V3" value="{flag}" editable="false"><boolean/></property>', 1).encode(
+            "utf-8"
+        )
+        verdict = validator.validate(data, etree.fromstring(data, parser()), "kremlin.xml")
+        assert verdict == validate_tree(etree.fromstring(data, parser()), "kremlin.xml")
+        refused.append(any("option tech" in p.message and "warBonds" in p.message for p in verdict))
+    assert refused == [False, True] and validator.reused == 1
+
+
+@pytest.mark.slow  # a second or more: keeps the quick subset under a minute; CI runs it
 def test_an_options_verdict_kept_from_another_file_is_kept_only_where_all_it_depends_on_is_the_same() -> None:
     """options_the_engine_cannot_set keeps each option's verdict across files by the names the game declares and the
     attachments made before the option: a rules attachment a trigger's ``conditions`` names, renamed, or a unit type

@@ -30,7 +30,7 @@ from kremlin_triplea.check.dtd import find_dtd, source_path
 from kremlin_triplea.check.game_index import TRIPLEA_2, GameIndex
 from kremlin_triplea.check.number_checks import triplea19_refusals
 from kremlin_triplea.check.reading27 import read_as_27, sections_as_27
-from kremlin_triplea.check.validate import CHECKS, STATE_CHECKS, Problem, assemble, lined, validate_tree
+from kremlin_triplea.check.validate import CHECKS, READS_TECHNOLOGIES, STATE_CHECKS, Problem, assemble, lined, validate_tree
 from kremlin_triplea.gamefile.document import attributes_of
 
 #: The sections of ``<game>`` that hold the starting state, which the matrix changes in every file.
@@ -39,6 +39,15 @@ STATE_SECTIONS = frozenset({"initialize", "propertyList"})
 #: The checks that read only the rest of the file (``numbers_beyond_java_int`` looks at every ``<option>``: it is
 #: one of them while the starting state has none, as in every game file TripleA writes).
 REST_CHECKS = [check for check in CHECKS if check not in STATE_CHECKS]
+
+
+def rest_checks(root: etree._Element) -> list:
+    """The checks that read only the rest of ``root``: without ``<technology>``, not those that read its
+    technologies (``READS_TECHNOLOGIES``: they are then those its WW2V2 and WW2V3 properties make)."""
+    if root.find("technology") is not None:
+        return REST_CHECKS
+    return [check for check in REST_CHECKS if check not in READS_TECHNOLOGIES]
+
 
 #: How many rests a Validator keeps. The matrix writes the files of one ruleset's game rules together, most of
 #: them on that ruleset's rest: on G40CanadianMod 130 of 173 files reuse a rest with four kept, as many as with
@@ -115,7 +124,7 @@ class Validator:
         rest (the tree without the starting state) the starting state's checks are run on for the files after."""
         rest = _without_state(read)
         index = GameIndex.of(rest, self.engine)
-        found = {check: lined(check(index)) for check in REST_CHECKS}
+        found = {check: lined(check(index)) for check in rest_checks(root)}
         return index, found, lined(triplea19_refusals(rest if read is root else _without_state(root))), rest
 
 

@@ -221,6 +221,34 @@ def unit_attachments_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
                     yield option, f"UnitAttachment option requiresUnits: {unknown('unit type', missing, game.declared['unit type'])}; {REFUSES}"
 
 
+def sea_transports_the_engine_refuses(game: GameIndex) -> Iterator[Finding]:
+    """UnitAttachment.validate's one rule that reads a game property (a check of the starting state, apart from
+    the unit rules of the rest): where Transport Casualties Restricted is true, a sea transport may have no attack
+    or defense unless it is a combat transport."""
+    if game.engine != TRIPLEA_2:
+        return
+    restricted = next(
+        (java_boolean(property_value(p) or "") for p in game.root.iterfind("propertyList/property") if p.get("name") == TRANSPORT_CASUALTIES_RESTRICTED), None
+    )
+    if not restricted:
+        return
+    for attachment in game.kept_attachments():
+        if attachment_class(attachment.get("javaClass")) != "UnitAttachment":
+            continue
+        v = unit_values(attachment)
+        numbers = {n: v.get(n) if isinstance(v.get(n), int) and not isinstance(v.get(n), bool) else None for n in ("transportCapacity", "attack", "defense")}
+        if (
+            v.get("isSea") is True
+            and not (numbers["transportCapacity"] is not None and numbers["transportCapacity"] < 0)
+            and any(numbers[n] is not None and numbers[n] > 0 for n in ("attack", "defense"))
+            and v.get("isCombatTransport") is not True
+        ):
+            yield (
+                attachment,
+                f"{attachment.get('attachTo')!r}: a sea transport cannot have attack or defense where {TRANSPORT_CASUALTIES_RESTRICTED!r} is true, unless isCombatTransport; {REFUSES}",
+            )
+
+
 #: The game property UnitAttachment.validate reads (Properties.getTransportCasualtiesRestricted): a sea transport
 #: may then have no attack or defense unless it is a combat transport.
 TRANSPORT_CASUALTIES_RESTRICTED = "Transport Casualties Restricted"
@@ -266,20 +294,6 @@ def _unit_rules_refused(game: GameIndex, attachment: etree._Element, v: dict[str
         yield attachment, f"{unit}: maxBuiltPerPlayer cannot be below -1; {REFUSES}"
     if v.get("isCombatTransport") is True and below("transportCapacity", 1):
         yield attachment, f"{unit}: isCombatTransport needs a transportCapacity of at least 1; {REFUSES}"
-    restricted = next(
-        (java_boolean(property_value(p) or "") for p in game.root.iterfind("propertyList/property") if p.get("name") == TRANSPORT_CASUALTIES_RESTRICTED), None
-    )
-    if (
-        v.get("isSea") is True
-        and not below("transportCapacity", 0)
-        and restricted
-        and (above("attack", 0) or above("defense", 0))
-        and v.get("isCombatTransport") is not True
-    ):
-        yield (
-            attachment,
-            f"{unit}: a sea transport cannot have attack or defense where {TRANSPORT_CASUALTIES_RESTRICTED!r} is true, unless isCombatTransport; {REFUSES}",
-        )
     no_type = v.get("constructionType") in (None, "none", "")
     if v.get("isConstruction") is True and (no_type or below("constructionsPerTerrPerTypePerTurn", 0) or below("maxConstructionsPerTypePerTerr", 0)):
         yield (

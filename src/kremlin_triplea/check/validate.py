@@ -84,6 +84,7 @@ from kremlin_triplea.check.structure_checks import (
     properties_the_engine_cannot_cast,
     rules_in_a_frontier_twice,
     rules_without_cost_or_result,
+    sea_transports_the_engine_refuses,
     sections_the_engine_requires,
     unit_attachments_the_engine_refuses,
     unknown_names_27,
@@ -222,6 +223,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
     unknown_references_27,
     unknown_names_27,
     unit_attachments_the_engine_refuses,
+    sea_transports_the_engine_refuses,
     canals_the_engine_refuses,
     properties_the_engine_cannot_cast,
     editable_numbers_out_of_range,
@@ -250,6 +252,7 @@ CHECKS: list[Callable[[GameIndex], Iterable[Finding]]] = [
 STATE_CHECKS = {
     unknown_references,
     unknown_references_27,
+    sea_transports_the_engine_refuses,
     properties_the_engine_cannot_cast,
     editable_numbers_out_of_range,
     player_named_neutral,
@@ -267,6 +270,11 @@ STATE_CHECKS = {
     units_beyond_a_players_memory,
     land_units_beyond_transport_capacity,
 }
+
+
+#: The checks of the rest that read the game's technologies, which in a game without ``<technology>`` are those its
+#: WW2V2 and WW2V3 properties make (option_checks.technologies): of the starting state in such a game.
+READS_TECHNOLOGIES = {options_the_engine_cannot_set, unknown_names_27}
 
 
 #: Checks whose findings TripleA reads as the map maker meant (see the module's docstring).
