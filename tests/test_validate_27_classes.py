@@ -63,6 +63,9 @@ REMOVED_RULE = '<option name="productionRule" value="BaratheonFrontier:-buyKings
 LOOT = '<option name="activateTrigger" value="triggerAttachmentLoot_Essos:1:true:true:false:false"/>'
 TECH = '<option name="tech" value="AdditionalVictoryCitiesWorthPUs_ChangerMustActivateRD3"/>'
 RULES_ON_GERMANS = 'attachTo="Germans" javaClass="games.strategy.triplea.attachments.RulesAttachment" type="player">'
+CRUISER = '<unitPlacement unitType="cruiser" territory="5 Sea Zone" quantity="1" owner="Germans"/>'
+CRUISER_HIT = '<unitPlacement unitType="cruiser" territory="5 Sea Zone" quantity="1" owner="Germans" hitsTaken="1"/>'
+CRUISER_POINTS = '<option name="canBombard" value="true"/>\n      <option name="hitPoints" value="1"/>'  # the cruiser's last two
 GERMAN_TECH = '<attachment name="techAttachment" attachTo="Germans" javaClass="games.strategy.triplea.attachments.TechAttachment" type="player">'
 
 
@@ -603,6 +606,37 @@ CASES = [
     Case("numbers", "<triplea> of an empty minimumVersion (read as none)", AA50_1942, _re(r"<triplea [^>]*/>", '<triplea minimumVersion=""/>'), "refuses"),
     Case("numbers", "<triplea> of a blank minimumVersion", AA50_1942, _re(r"<triplea [^>]*/>", '<triplea minimumVersion="  "/>'), "reads"),
     Case("numbers", "<triplea> minimumVersion '77'", AA50_1942, _re(r"<triplea [^>]*/>", '<triplea minimumVersion="77"/>'), "refuses"),
+    # a unit's hits taken, below its hit points as UnitAttachment holds them once its options are set in order (the
+    # option's name decapitalized, the legacy isTwoHit setting them, the last given winning): GameParser's "hitsTaken
+    # cannot be less than zero or greater than ... (one less than total hitPoints)". WW2v3's cruiser sets hitPoints 1.
+    Case("numbers", "hitsTaken 1 of a cruiser of one hit point", AA50_1942, _sub(CRUISER, CRUISER_HIT), "refuses"),
+    Case(
+        "numbers",
+        "hitsTaken 1 of a cruiser given 'HitPoints' 2 last",
+        AA50_1942,
+        _both(_sub(CRUISER_POINTS, CRUISER_POINTS + '\n      <option name="HitPoints" value="2"/>'), _sub(CRUISER, CRUISER_HIT)),
+        "reads",
+    ),
+    Case(
+        "numbers",
+        "hitsTaken 1 of a cruiser given 'isTwoHit' 'TRUE' last",
+        AA50_1942,
+        _both(_sub(CRUISER_POINTS, CRUISER_POINTS + '\n      <option name="isTwoHit" value="TRUE"/>'), _sub(CRUISER, CRUISER_HIT)),
+        "reads",
+    ),
+    Case(
+        "numbers",
+        "hitsTaken 1 of a cruiser given 'isTwoHit' true, then 'hitPoints' 1",
+        AA50_1942,
+        _both(
+            _sub(
+                CRUISER_POINTS,
+                '<option name="canBombard" value="true"/>\n      <option name="isTwoHit" value="true"/>\n      <option name="hitPoints" value="1"/>',
+            ),
+            _sub(CRUISER, CRUISER_HIT),
+        ),
+        "refuses",
+    ),
 ]
 
 

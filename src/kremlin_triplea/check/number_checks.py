@@ -17,6 +17,7 @@ from kremlin_triplea.check.engine_tables import game_property_type
 from kremlin_triplea.check.game_index import REFUSES, TRIPLEA_2, TRIPLEA_19, WHOLE_NUMBER, Finding, GameIndex, option_values
 from kremlin_triplea.check.javaread import java_boolean, java_int, shown, why_not_java_int
 from kremlin_triplea.check.reading27 import attributes_of_types
+from kremlin_triplea.check.structure_checks import unit_values
 from kremlin_triplea.errors import possessive
 from kremlin_triplea.gamefile.tripleaxml import JAVA_INT_MAX, option_name_as_read, outside_java_int
 
@@ -425,7 +426,7 @@ def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
         quantity = java_int(element.get("quantity", "0"))
         if quantity is not None and quantity < 0:
             yield element, f'<resourceGiven> quantity {quantity} is negative ("quantity must be positive"); {REFUSES}'
-    hit_points: dict[str, int] = {}  # a unit type's, read once however many placements it has
+    hit_points: dict[str, int | None] = {}  # a unit type's, read once however many placements it has
     for element in game.root.iterfind("initialize/unitInitialize/unitPlacement"):
         damage = java_int(element.get("unitDamage", "0"))
         if damage is not None and damage < 0:
@@ -435,23 +436,22 @@ def numbers_out_of_range(game: GameIndex) -> Iterator[Finding]:
             continue
         if unit_type not in hit_points:
             hit_points[unit_type] = _hit_points(game, unit_type)
+        if hit_points[unit_type] is None:
+            continue
         most = hit_points[unit_type] - 1
         if not 0 <= hits <= most:
             yield element, f"<unitPlacement> hitsTaken {hits} is outside 0 to {most} (one less than {unit_type!r}'s hitPoints); {REFUSES}"
 
 
-def _hit_points(game: GameIndex, unit_type: str) -> int:
-    """A unit type's hitPoints as its unitAttachment sets them: 1 unless set, the legacy isTwoHit setting 2 or 1
-    (UnitAttachment.setIsTwoHit), the option given last winning."""
-    hit_points = 1
+def _hit_points(game: GameIndex, unit_type: str) -> int | None:
+    """A unit type's hitPoints as 2.7's UnitAttachment holds them once its options are set in order
+    (structure_checks.unit_values: the option's name as 2.7 looks it up, the legacy isTwoHit setting them as the
+    tables say, the last given winning); None where its number is one Java does not read (refused elsewhere)."""
     attachment = game.attachment("unitType", unit_type, "unitAttachment")
-    for option in attachment.iterfind("option") if attachment is not None else ():
-        name, value = option.get("name"), option.get("value", "")
-        if name == "hitPoints" and java_int(value) is not None:
-            hit_points = java_int(value) or 0
-        elif name == "isTwoHit":
-            hit_points = 2 if value.lower() == "true" else 1
-    return hit_points
+    if attachment is None:
+        return 1
+    points = unit_values(attachment).get("hitPoints")
+    return points if isinstance(points, int) and not isinstance(points, bool) else None
 
 
 #: TripleA 1.9's version, as its GameParser compares a game's minimumVersion with it.
