@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -325,6 +326,8 @@ class Board:
             self.properties = properties
         self.extra_xml: list[AddXml] = []
         self._stack: list[_Undo] = []
+        # The board this one is a copy of, how deep its stack was then and its last change (places_changed_from)
+        self._copied_from: tuple[weakref.ref[Board], int, _Undo | None] | None = None
 
     @property
     def graph(self) -> nx.Graph:
@@ -424,7 +427,21 @@ class Board:
         )
         twin.extra_xml = list(self.extra_xml)
         twin._stack = list(self._stack)
+        twin._copied_from = (weakref.ref(self), len(self._stack), self._stack[-1] if self._stack else None)
         return twin
+
+    def places_changed_from(self, other: Board) -> set[str] | None:
+        """The places this board's changes since it was copied from ``other`` touched, when it is a copy of ``other``
+        and neither has moved past that point since (``other`` changed, this board popped behind it): every other
+        place is as ``other`` has it, a place changing only by push and pop. None: not known (compare every place)."""
+        if self._copied_from is None:
+            return None
+        origin, depth, last = self._copied_from
+        if origin() is not other or len(other._stack) != depth or (other._stack[-1] if other._stack else None) is not last:
+            return None
+        if len(self._stack) < depth or (depth and self._stack[depth - 1] is not last):
+            return None
+        return {place for undo in self._stack[depth:] for place in undo.nodes}
 
     # -- push / pop --------------------------------------------------------
 
