@@ -13,6 +13,7 @@ undoes the last one, as in python-chess.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 import weakref
@@ -156,12 +157,13 @@ class Unread:
 
 
 class _ReadWhenAsked:
-    """An attribute read from the game file the first time it is asked for (:class:`Unread`), then kept as the
-    instance's own: later reads cost an attribute's, and setting it sets the instance's. ``copy``: each instance gets its
-    own copy of what is read (a board changes its properties and technologies)."""
+    """A part read from the game file the first time it is asked for (:class:`Unread`), then kept as the instance's own
+    attribute: each board gets its own copy of its technologies and properties, which it changes.
 
-    def __init__(self, copy: Callable[[Any], Any] | None = None) -> None:
-        self._copy = copy
+    Only the class of an instance with parts unread has these (:func:`_unread_class`), and an instance whose part is
+    read moves to the class without it: Python 3.11 does not specialise the reading of an attribute its class has a
+    descriptor of (nor any attribute of a class with ``__getattr__``), which cost every later read of it, and the
+    matrix reads a catalog's unit types and a board's properties millions of times."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self._name = name
@@ -170,10 +172,25 @@ class _ReadWhenAsked:
         if instance is None:
             return self
         value = instance._unread.get(self._name)
-        if self._copy is not None:
-            value = self._copy(value)
+        if self._name in _OWN_COPY:
+            value = dict(value)
         instance.__dict__[self._name] = value
+        plain = instance._plain_class
+        instance.__class__ = _unread_class(plain, frozenset(part for part in instance._parts_read_when_asked if part not in instance.__dict__))
         return value
+
+
+_OWN_COPY = frozenset({"techs", "properties"})
+
+
+@functools.cache
+def _unread_class(plain: type, parts: frozenset[str]) -> type:
+    """``plain`` with the parts ``parts`` read when first asked for (``plain`` itself when none is)."""
+    if not parts:
+        return plain
+    return type(
+        plain.__name__, (plain,), {part: _ReadWhenAsked() for part in sorted(parts)} | {"__module__": plain.__module__, "__qualname__": plain.__qualname__}
+    )
 
 
 class Catalog:
@@ -182,21 +199,21 @@ class Catalog:
     The players are read with the board; the rest from the file when first asked for (:class:`Unread`)."""
 
     #: Each unit type the game declares, by name.
-    unit_types: dict[str, UnitType] = _ReadWhenAsked()  # type: ignore[assignment]
-    resources: tuple[str, ...] = _ReadWhenAsked()  # type: ignore[assignment]
+    unit_types: dict[str, UnitType]
+    resources: tuple[str, ...]
     #: (player, unit type) -> PUs, from the player's own frontier.
-    costs: dict[tuple[str, str], int] = _ReadWhenAsked()  # type: ignore[assignment]
+    costs: dict[tuple[str, str], int]
     #: Every production frontier of the game: name -> unit type -> PUs. A technology that swaps
     #: frontiers (TripleA's Industrial Technology, Improved Shipyards) moves a player from its
     #: frontier F to the one named F + a suffix of its own, when the game has it.
-    frontiers: dict[str, dict[str, int]] = _ReadWhenAsked()  # type: ignore[assignment]
+    frontiers: dict[str, dict[str, int]]
     #: player -> the name of its production frontier.
-    player_frontiers: dict[str, str] = _ReadWhenAsked()  # type: ignore[assignment]
+    player_frontiers: dict[str, str]
     #: The technologies the game's <technology> section names (None: the file has no such section, and
     #: TripleA builds its own list; an empty section, as WAW40's, defines none).
-    technologies: tuple[str, ...] | None = _ReadWhenAsked()  # type: ignore[assignment]
+    technologies: tuple[str, ...] | None
     #: (attachTo, name) of every attachment of the file.
-    attachments: frozenset[tuple[str, str]] = _ReadWhenAsked()  # type: ignore[assignment]
+    attachments: frozenset[tuple[str, str]]
     #: The parts above, in the order a catalog is compared and shown.
     READ_WHEN_ASKED = ("unit_types", "resources", "costs", "frontiers", "player_frontiers", "technologies", "attachments")
 
@@ -204,6 +221,9 @@ class Catalog:
         self.players = players
         self._unit_type_names = dict.fromkeys(unit_type_names)  # the unit types' names, before the types are read
         self._unread = unread
+        self.__class__ = _unread_class(Catalog, frozenset(self.READ_WHEN_ASKED))
+
+    _parts_read_when_asked = READ_WHEN_ASKED
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Catalog):
@@ -268,6 +288,9 @@ class Catalog:
         return self.unit_type(unit_type).cost
 
 
+Catalog._plain_class = Catalog  # type: ignore[attr-defined]
+
+
 @attrs.define
 class _Undo:
     change: Change
@@ -297,9 +320,10 @@ class Board:
     changes touched them, nor anyone asked, has the file's, and a copy of it too."""
 
     #: player -> the technologies it starts with.
-    techs: dict[str, frozenset[str]] = _ReadWhenAsked(copy=dict)  # type: ignore[assignment]
+    techs: dict[str, frozenset[str]]
     #: The game's properties: name -> value.
-    properties: dict[str, str] = _ReadWhenAsked(copy=dict)  # type: ignore[assignment]
+    properties: dict[str, str]
+    _parts_read_when_asked = ("techs", "properties")
 
     def __init__(
         self,
@@ -324,6 +348,8 @@ class Board:
             self.techs = techs
         if properties is not None:
             self.properties = properties
+        if techs is None or properties is None:
+            self.__class__ = _unread_class(Board, frozenset(part for part, given in (("techs", techs), ("properties", properties)) if given is None))
         self.extra_xml: list[AddXml] = []
         self._stack: list[_Undo] = []
         # The board this one is a copy of, how deep its stack was then and its last change (places_changed_from)
@@ -542,3 +568,6 @@ class Board:
             saved["units"] = copy_units(data["units"])
             undo.nodes[territory] = saved
         return data
+
+
+Board._plain_class = Board  # type: ignore[attr-defined]
