@@ -171,13 +171,14 @@ class _ReadWhenAsked:
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self
-        value = instance._unread.get(self._name)
-        if self._name in _OWN_COPY:
-            value = dict(value)
-        instance.__dict__[self._name] = value
-        plain = instance._plain_class
-        instance.__class__ = _unread_class(plain, frozenset(part for part in instance._parts_read_when_asked if part not in instance.__dict__))
-        return value
+        # Every part of the instance read at once, and the instance moved to the class without them: one move, and
+        # every later read of any of them as fast as a plain attribute's.
+        for part in instance._parts_read_when_asked:
+            if isinstance(getattr(type(instance), part, None), _ReadWhenAsked):
+                value = instance._unread.get(part)
+                setattr(instance, part, dict(value) if part in _OWN_COPY else value)
+        instance.__class__ = instance._plain_class
+        return getattr(instance, self._name)
 
 
 _OWN_COPY = frozenset({"techs", "properties"})
@@ -349,7 +350,9 @@ class Board:
         if properties is not None:
             self.properties = properties
         if techs is None or properties is None:
-            self.__class__ = _unread_class(Board, frozenset(part for part, given in (("techs", techs), ("properties", properties)) if given is None))
+            if techs is not None or properties is not None:
+                raise ValueError("a board's technologies and properties are read from its file together, or given together")
+            self.__class__ = _unread_class(Board, frozenset(self._parts_read_when_asked))
         self.extra_xml: list[AddXml] = []
         self._stack: list[_Undo] = []
         # The board this one is a copy of, how deep its stack was then and its last change (places_changed_from)
@@ -376,7 +379,7 @@ class Board:
     def as_read(self, other: Board, part: str) -> bool:
         """Whether this board's ``part`` (techs, properties) and ``other``'s are both the file's still, never asked
         for nor changed, and the file the same: equal without reading them."""
-        return part not in self.__dict__ and part not in other.__dict__ and self._unread is other._unread
+        return type(self) is not Board and type(other) is not Board and self._unread is other._unread
 
     def unknown_names(self) -> list[str]:
         """Owners and unit types of the position that the game does not declare, one line each.
@@ -440,8 +443,8 @@ class Board:
             dict.update(units, data["units"])
             copied["units"] = units
             nodes[name] = copied
-        mine = self.__dict__  # the technologies and properties read (or set) so far: those not are the file's still
-        techs, properties = mine.get("techs"), mine.get("properties")
+        # The technologies and properties read (or set) so far, or none: the file's still
+        techs, properties = (self.techs, self.properties) if type(self) is Board else (None, None)
         twin = Board(
             self.catalog,
             nodes,
