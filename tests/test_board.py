@@ -232,3 +232,45 @@ def test_each_load_of_a_file_is_a_game_of_its_own_and_an_edited_file_is_read_as_
     path.write_text(text.replace(placement, placement.replace('"2"', '"5"'), 1), encoding="utf-8")
     assert load(path).board.units("Finland")[("Germans", "infantry")] == 5
     assert second.board.units("Finland")[("Germans", "infantry")] == 2  # a game read before keeps its position
+
+
+# Steps on a board and on a copy of it: a change pushed on either, or the last change popped from either.
+_STEP = st.tuples(
+    st.sampled_from(["push copy", "pop copy", "push board", "pop board"]),
+    st.sampled_from(["Finland", "Archangel", "Germany", "Karelia S.S.R.", "12 Sea Zone"]),
+    st.sampled_from(["Germans", "Russians", "British"]),
+)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(_STEP, max_size=5), st.lists(_STEP, max_size=8))
+def test_a_copy_is_compared_with_its_board_in_the_places_it_changed_as_in_every_place(
+    before_copy: list[tuple[str, str, str]], after_copy: list[tuple[str, str, str]]
+) -> None:
+    """board_difference compares a copy with the board it was copied from in the places the copy's changes touched
+    only, while neither has moved past the copy (issue 45 item 6): whatever either pushes or pops, before the copy or
+    after it, the difference is the one every place's comparison finds."""
+    from kremlin_triplea.model.board import Board
+    from kremlin_triplea.model.diff import board_difference
+
+    board = GAME_1942.initial.copy()
+
+    def step(target: Board, kind: str, place: str, power: str) -> None:
+        if kind.startswith("pop"):
+            if target.changes:
+                target.pop()
+        elif board.is_water(place):
+            target.push(PlaceUnits(place, power, "destroyer", 1))
+        else:
+            target.push(SetOwner(place, power))
+
+    for kind, place, power in before_copy:
+        step(board, kind, place, power)
+    copy = board.copy()
+    for kind, place, power in after_copy:
+        step(copy if kind.endswith("copy") else board, kind, place, power)
+    found = board_difference(board, copy)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Board, "places_changed_from", lambda self, other: None)
+        assert found == board_difference(board, copy)
+    assert copy.places_changed_from(board) is None or found.places.keys() <= copy.places_changed_from(board)

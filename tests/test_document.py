@@ -221,6 +221,25 @@ def test_edits_made_in_the_document_itself_write_as_a_fork_and_are_undone(first:
         assert not document.modified and document.to_bytes() == BASE.original
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_EDIT, max_size=12), st.integers(2, 5))
+def test_edits_write_alike_whether_an_element_is_found_on_its_line_or_among_every_tag(edits: list[tuple[str, int, str]], every: int) -> None:
+    """An element whose line does not tell is found among every tag of the file, numbered over the document as first
+    read, after any edits made so far (issue 45 item 6): with every ``every``-th line not telling, the same edits write
+    the same bytes as with every element found on its line."""
+    from kremlin_triplea.gamefile.taglines import start_on_line
+
+    on_lines = XmlDocument(BASE.original, source="t")
+    _edit(on_lines, edits)
+    mixed = XmlDocument(BASE.original, source="t")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            document_module, "start_on_line", lambda data, lines, e, encoding: None if e.sourceline % every == 0 else start_on_line(data, lines, e, encoding)
+        )
+        _edit(mixed, edits)
+        assert mixed.to_bytes() == on_lines.to_bytes()
+
+
 def test_a_shared_document_is_edited_in_a_fork_copied_once_and_lent_to_one_write_at_a_time() -> None:
     """Other threads read a shared document (game.read_game's cache): its edits are made in a fork, never in it. The
     fork's edits are undone and the fork lent to the next write, so the tree is not copied at every write (issue 45

@@ -304,16 +304,23 @@ class XmlDocument:
                 self._starts = _element_starts(self.original, int(_ELEMENT_COUNT(self.root)) if elements is None else elements)
         return self._starts
 
-    def original_elements(self) -> Iterator[etree._Element]:
+    def original_elements(self) -> list[etree._Element]:
         """Every element of the document as first read, in document order: a touched element's children as they were
-        before its first edit (removed ones too, added ones not), any other's as they are."""
+        before its first edit (removed ones too, added ones not), any other's as they are. Where no edit lies within an
+        element, its elements are walked by lxml in C (a big game's file falls back here past line 65,534)."""
+        on_paths, _ = _paths_to(self._touched)
+        found: list[etree._Element] = []
         pending = [self.root]
         while pending:
             element = pending.pop()
-            yield element
+            if element not in on_paths:
+                found.extend(element.iter(etree.Element))
+                continue
+            found.append(element)
             touched = self._touched.get(element)
             children = touched.children if touched is not None else list(element.iterchildren(etree.Element))
             pending.extend(reversed(children))
+        return found
 
     def _emit(self, element: etree._Element, spans: _Spans, out: bytearray) -> None:
         span = spans[element]

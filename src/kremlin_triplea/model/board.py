@@ -13,8 +13,10 @@ undoes the last one, as in python-chess.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -155,12 +157,13 @@ class Unread:
 
 
 class _ReadWhenAsked:
-    """An attribute read from the game file the first time it is asked for (:class:`Unread`), then kept as the
-    instance's own: later reads cost an attribute's, and setting it sets the instance's. ``copy``: each instance gets its
-    own copy of what is read (a board changes its properties and technologies)."""
+    """A part read from the game file the first time it is asked for (:class:`Unread`), then kept as the instance's own
+    attribute: each board gets its own copy of its technologies and properties, which it changes.
 
-    def __init__(self, copy: Callable[[Any], Any] | None = None) -> None:
-        self._copy = copy
+    Only the class of an instance with parts unread has these (:func:`_unread_class`), and an instance whose part is
+    read moves to the class without it: Python 3.11 does not specialise the reading of an attribute its class has a
+    descriptor of (nor any attribute of a class with ``__getattr__``), which cost every later read of it, and the
+    matrix reads a catalog's unit types and a board's properties millions of times."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self._name = name
@@ -168,11 +171,27 @@ class _ReadWhenAsked:
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         if instance is None:
             return self
-        value = instance._unread.get(self._name)
-        if self._copy is not None:
-            value = self._copy(value)
-        instance.__dict__[self._name] = value
-        return value
+        # Every part of the instance read at once, and the instance moved to the class without them: one move, and
+        # every later read of any of them as fast as a plain attribute's.
+        for part in instance._parts_read_when_asked:
+            if isinstance(getattr(type(instance), part, None), _ReadWhenAsked):
+                value = instance._unread.get(part)
+                setattr(instance, part, dict(value) if part in _OWN_COPY else value)
+        instance.__class__ = instance._plain_class
+        return getattr(instance, self._name)
+
+
+_OWN_COPY = frozenset({"techs", "properties"})
+
+
+@functools.cache
+def _unread_class(plain: type, parts: frozenset[str]) -> type:
+    """``plain`` with the parts ``parts`` read when first asked for (``plain`` itself when none is)."""
+    if not parts:
+        return plain
+    return type(
+        plain.__name__, (plain,), {part: _ReadWhenAsked() for part in sorted(parts)} | {"__module__": plain.__module__, "__qualname__": plain.__qualname__}
+    )
 
 
 class Catalog:
@@ -181,21 +200,21 @@ class Catalog:
     The players are read with the board; the rest from the file when first asked for (:class:`Unread`)."""
 
     #: Each unit type the game declares, by name.
-    unit_types: dict[str, UnitType] = _ReadWhenAsked()  # type: ignore[assignment]
-    resources: tuple[str, ...] = _ReadWhenAsked()  # type: ignore[assignment]
+    unit_types: dict[str, UnitType]
+    resources: tuple[str, ...]
     #: (player, unit type) -> PUs, from the player's own frontier.
-    costs: dict[tuple[str, str], int] = _ReadWhenAsked()  # type: ignore[assignment]
+    costs: dict[tuple[str, str], int]
     #: Every production frontier of the game: name -> unit type -> PUs. A technology that swaps
     #: frontiers (TripleA's Industrial Technology, Improved Shipyards) moves a player from its
     #: frontier F to the one named F + a suffix of its own, when the game has it.
-    frontiers: dict[str, dict[str, int]] = _ReadWhenAsked()  # type: ignore[assignment]
+    frontiers: dict[str, dict[str, int]]
     #: player -> the name of its production frontier.
-    player_frontiers: dict[str, str] = _ReadWhenAsked()  # type: ignore[assignment]
+    player_frontiers: dict[str, str]
     #: The technologies the game's <technology> section names (None: the file has no such section, and
     #: TripleA builds its own list; an empty section, as WAW40's, defines none).
-    technologies: tuple[str, ...] | None = _ReadWhenAsked()  # type: ignore[assignment]
+    technologies: tuple[str, ...] | None
     #: (attachTo, name) of every attachment of the file.
-    attachments: frozenset[tuple[str, str]] = _ReadWhenAsked()  # type: ignore[assignment]
+    attachments: frozenset[tuple[str, str]]
     #: The parts above, in the order a catalog is compared and shown.
     READ_WHEN_ASKED = ("unit_types", "resources", "costs", "frontiers", "player_frontiers", "technologies", "attachments")
 
@@ -203,6 +222,9 @@ class Catalog:
         self.players = players
         self._unit_type_names = dict.fromkeys(unit_type_names)  # the unit types' names, before the types are read
         self._unread = unread
+        self.__class__ = _unread_class(Catalog, frozenset(self.READ_WHEN_ASKED))
+
+    _parts_read_when_asked = READ_WHEN_ASKED
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Catalog):
@@ -267,6 +289,9 @@ class Catalog:
         return self.unit_type(unit_type).cost
 
 
+Catalog._plain_class = Catalog  # type: ignore[attr-defined]
+
+
 @attrs.define
 class _Undo:
     change: Change
@@ -296,9 +321,10 @@ class Board:
     changes touched them, nor anyone asked, has the file's, and a copy of it too."""
 
     #: player -> the technologies it starts with.
-    techs: dict[str, frozenset[str]] = _ReadWhenAsked(copy=dict)  # type: ignore[assignment]
+    techs: dict[str, frozenset[str]]
     #: The game's properties: name -> value.
-    properties: dict[str, str] = _ReadWhenAsked(copy=dict)  # type: ignore[assignment]
+    properties: dict[str, str]
+    _parts_read_when_asked = ("techs", "properties")
 
     def __init__(
         self,
@@ -323,8 +349,14 @@ class Board:
             self.techs = techs
         if properties is not None:
             self.properties = properties
+        if techs is None or properties is None:
+            if techs is not None or properties is not None:
+                raise ValueError("a board's technologies and properties are read from its file together, or given together")
+            self.__class__ = _unread_class(Board, frozenset(self._parts_read_when_asked))
         self.extra_xml: list[AddXml] = []
         self._stack: list[_Undo] = []
+        # The board this one is a copy of, how deep its stack was then and its last change (places_changed_from)
+        self._copied_from: tuple[weakref.ref[Board], int, _Undo | None] | None = None
 
     @property
     def graph(self) -> nx.Graph:
@@ -347,7 +379,7 @@ class Board:
     def as_read(self, other: Board, part: str) -> bool:
         """Whether this board's ``part`` (techs, properties) and ``other``'s are both the file's still, never asked
         for nor changed, and the file the same: equal without reading them."""
-        return part not in self.__dict__ and part not in other.__dict__ and self._unread is other._unread
+        return type(self) is not Board and type(other) is not Board and self._unread is other._unread
 
     def unknown_names(self) -> list[str]:
         """Owners and unit types of the position that the game does not declare, one line each.
@@ -411,8 +443,8 @@ class Board:
             dict.update(units, data["units"])
             copied["units"] = units
             nodes[name] = copied
-        mine = self.__dict__  # the technologies and properties read (or set) so far: those not are the file's still
-        techs, properties = mine.get("techs"), mine.get("properties")
+        # The technologies and properties read (or set) so far, or none: the file's still
+        techs, properties = (self.techs, self.properties) if type(self) is Board else (None, None)
         twin = Board(
             self.catalog,
             nodes,
@@ -424,7 +456,21 @@ class Board:
         )
         twin.extra_xml = list(self.extra_xml)
         twin._stack = list(self._stack)
+        twin._copied_from = (weakref.ref(self), len(self._stack), self._stack[-1] if self._stack else None)
         return twin
+
+    def places_changed_from(self, other: Board) -> set[str] | None:
+        """The places this board's changes since it was copied from ``other`` touched, when it is a copy of ``other``
+        and neither has moved past that point since (``other`` changed, this board popped behind it): every other
+        place is as ``other`` has it, a place changing only by push and pop. None: not known (compare every place)."""
+        if self._copied_from is None:
+            return None
+        origin, depth, last = self._copied_from
+        if origin() is not other or len(other._stack) != depth or (other._stack[-1] if other._stack else None) is not last:
+            return None
+        if len(self._stack) < depth or (depth and self._stack[depth - 1] is not last):
+            return None
+        return {place for undo in self._stack[depth:] for place in undo.nodes}
 
     # -- push / pop --------------------------------------------------------
 
@@ -525,3 +571,6 @@ class Board:
             saved["units"] = copy_units(data["units"])
             undo.nodes[territory] = saved
         return data
+
+
+Board._plain_class = Board  # type: ignore[attr-defined]
