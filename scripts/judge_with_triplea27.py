@@ -41,9 +41,6 @@ class Judge:
                 "-Dtriplea.headless=true",
                 "-Duser.home=/tmp/kremlin-judge27-home",
                 "-Djava.util.prefs.userRoot=/tmp/kremlin-judge27-home/.java",
-                # One thread parses game after game: the serial collector adds no threads of its own beside it (as
-                # kremlin_triplea.engine.jvm_bridge.serve runs the engine).
-                "-XX:+UseSerialGC",
                 classpath=[str(p) for p in triplea2_classpath(jar)],
                 convertStrings=False,
             )
