@@ -440,7 +440,8 @@ def test_random_drafts_on_every_game_the_matrix_calls_clean_apply_and_triplea_27
     assert broken == []
     report = pinned_report
     # The games a ruleset's own map profiles pin (the pinned report has every ruleset on every pinned game as well).
-    covered = {(r.id, spec.label) for r in rulesets for spec in matrix.covered_games(r, matrix.all_profiles()[0], MAPS_DIR)}
+    profiles = matrix.all_profiles()[0]
+    covered = {(r.id, spec.label) for r in rulesets for spec in matrix.covered_games(r, profiles, MAPS_DIR)}
     clean = [
         (ruleset, game)
         for (ruleset, row, game), cell in report.cells.items()
